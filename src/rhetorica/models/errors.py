@@ -1,0 +1,45 @@
+"""Classified model errors: retry policy depends only on the class.
+
+- :class:`RateLimitError` and :class:`TransientError` are retried with jittered backoff
+  (``Retry-After`` honoured when given).
+- :class:`PermanentError` (including :class:`ContextOverflowError`) fails fast and is recorded.
+- :class:`ModelTimeoutError` is retried like a transient error and recorded as ``timeout`` at the end.
+"""
+
+from __future__ import annotations
+
+
+class ModelError(Exception):
+    """Base class for a failed model call."""
+
+
+class TransientError(ModelError):
+    """A failure that may succeed on retry (5xx, connection reset)."""
+
+
+class RateLimitError(TransientError):
+    """HTTP 429 or equivalent; ``retry_after`` in seconds when the provider said."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ModelTimeoutError(TransientError):
+    """The call did not answer in time."""
+
+
+class PermanentError(ModelError):
+    """A failure that will not change on retry (401, 404 model, invalid request)."""
+
+
+class ContextOverflowError(PermanentError):
+    """The input does not fit the model's context window."""
+
+
+class ProviderNotInstalledError(ModelError):
+    """The provider's optional dependency is missing; the message gives the install command."""
+
+
+class UnknownProviderError(ModelError):
+    """The model id names a provider rhetorica does not know."""

@@ -1,0 +1,63 @@
+"""Resolve a model id such as ``embedded/smollm2-135m`` or ``mock/scripted`` to a :class:`ModelAPI`.
+
+Model ids are ``<provider>/<model>``; an OpenAI-compatible endpoint is
+``openai-compatible/<model>@<base_url>``. Providers are imported lazily so that a missing optional
+extra only matters when that provider is used, and then gives an install hint.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rhetorica.models.api import ModelAPI
+from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
+
+#: provider name -> ("module:Class", pip extra that provides its dependency or None)
+PROVIDERS: dict[str, tuple[str, str | None]] = {
+    "mock": ("rhetorica.models.providers.mock:MockModel", None),
+    "embedded": ("rhetorica.models.providers.embedded:EmbeddedModel", "embedded"),
+    "openai-compatible": ("rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai"),
+}
+
+
+def split_model_id(model_id: str) -> tuple[str, str]:
+    """Split ``provider/model`` into its parts.
+
+    Raises:
+        UnknownProviderError: if the id has no ``/`` or names an unregistered provider.
+    """
+    provider, sep, model = model_id.partition("/")
+    if not sep or not model:
+        raise UnknownProviderError(
+            f"model id {model_id!r} must look like '<provider>/<model>'; known providers: "
+            + ", ".join(sorted(PROVIDERS))
+        )
+    if provider not in PROVIDERS:
+        raise UnknownProviderError(
+            f"unknown provider {provider!r} in model id {model_id!r}; known providers: "
+            + ", ".join(sorted(PROVIDERS))
+        )
+    return provider, model
+
+
+def get_model(model_id: str, **options: Any) -> ModelAPI:
+    """Instantiate the provider for ``model_id`` with provider-specific ``options``.
+
+    Raises:
+        UnknownProviderError: bad or unknown provider.
+        ProviderNotInstalledError: the provider's optional dependency is missing (message names the
+            ``pip install 'rhetorica[<extra>]'`` command).
+    """
+    provider, model = split_model_id(model_id)
+    target, extra = PROVIDERS[provider]
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:  # the provider module imports its SDK at top level
+        hint = f"pip install 'rhetorica[{extra}]'" if extra else "reinstall rhetorica"
+        raise ProviderNotInstalledError(
+            f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
+        ) from exc
+    cls = getattr(module, class_name)
+    return cls(model=model, **options)
