@@ -18,6 +18,9 @@ PROVIDERS: dict[str, tuple[str, str | None]] = {
     "mock": ("rhetorica.models.providers.mock:MockModel", None),
     "embedded": ("rhetorica.models.providers.embedded:EmbeddedModel", "embedded"),
     "openai-compatible": ("rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai"),
+    "openai": ("rhetorica.models.providers.openai_provider:OpenAIModel", "openai"),
+    "anthropic": ("rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic"),
+    "google": ("rhetorica.models.providers.google_provider:GoogleModel", "google"),
 }
 
 

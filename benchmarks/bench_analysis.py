@@ -1,0 +1,99 @@
+"""Time every analysis table on 100,000 synthetic assessments (target: all under 5 s on 2 cores).
+
+Run: ``.venv/bin/python benchmarks/bench_analysis.py [--papers 500] [--reviewers 10]``.
+Prints one line per table and the total. Data come from the control reviewers
+(:mod:`rhetorica.analysis.controls`): 10 reviewers x 500 papers x 10 arms (original, four
+single conditions, the 2x2 compound rewrites, joint) x 2 replicates = 100,000 assessments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--papers", type=int, default=500)
+    parser.add_argument("--reviewers", type=int, default=10)
+    parser.add_argument("--replicates", type=int, default=2)
+    args = parser.parse_args()
+
+    from rhetorica.analysis.change import movement_by_initial_score, paired_change
+    from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
+    from rhetorica.analysis.equivalence import judge_reliability
+    from rhetorica.analysis.paired import (
+        comparison_table,
+        criterion_table,
+        default_pairs,
+        difference_magnitude,
+    )
+    from rhetorica.analysis.power import plan_study
+    from rhetorica.analysis.robustness import robustness_table
+    from rhetorica.analysis.variance import pooled_sd
+    from rhetorica.report.scorecard import scorecard
+
+    singles = ["confidence:+", "confidence:-", "proficiency:+", "proficiency:-"]
+    compound = [f"confidence:{c}|proficiency:{p}" for c in "+-" for p in "+-"]
+    arms = ["original", *singles, *compound, "joint"]
+    reviewers = [
+        ControlReviewer(
+            name=f"reviewer{i}",
+            noise_sd=0.4 + 0.1 * (i % 5),
+            integer_scores=i % 2 == 0,
+            bias_arm="confidence:+" if i % 3 == 0 else None,
+            preference_ratio=1.5 if i % 3 == 0 else 1.0,
+            failure_rate=0.02,
+        )
+        for i in range(args.reviewers)
+    ]
+    t0 = time.perf_counter()
+    df = simulate_assessments(args.papers, arms, reviewers, replicates=args.replicates, seed=0)
+    print(f"simulate {len(df):,} assessments: {time.perf_counter() - t0:.2f} s (not counted)")
+
+    rng = np.random.default_rng(0)
+    n_docs, metrics = 200, [f"metric{m}" for m in range(29)]
+    base = rng.normal(50, 10, (2, len(metrics), n_docs))
+    judge = pd.DataFrame(
+        [
+            (f"r{d}", arm, f"judge{j}", metrics[m], base[j, m, d] + (rng.normal(0.5, 2) if arm == "rewrite" else 0))
+            for j in range(2)
+            for m in range(len(metrics))
+            for d in range(n_docs)
+            for arm in ("original", "rewrite")
+        ],
+        columns=["document_id", "arm", "judge", "metric", "score"],
+    )
+    pairs = default_pairs(arms)
+    tasks: list[tuple[str, Callable[[], object]]] = [
+        ("comparison_table (Table 4)", lambda: comparison_table(df, pairs)),
+        ("comparison_table given (Table 5)", lambda: [
+            comparison_table(df, [("proficiency:+", "proficiency:-")], given=g)
+            for g in ("confidence:+", "confidence:-")
+        ]),
+        ("criterion_table", lambda: criterion_table(df, pairs)),
+        ("difference_magnitude", lambda: difference_magnitude(df, pairs)),
+        ("paired_change (5,000 bootstrap)", lambda: paired_change(df)),
+        ("movement_by_initial_score", lambda: movement_by_initial_score(df)),
+        ("pooled_sd", lambda: pooled_sd(df)),
+        ("robustness_table", lambda: robustness_table(df)),
+        ("scorecard", lambda: scorecard(df)),
+        (f"judge_reliability ({len(judge):,} judgements)", lambda: judge_reliability(judge, 2.0)),
+        ("plan_study (2,000 simulated studies)", lambda: plan_study(1.5)),
+    ]
+    total = 0.0
+    for name, task in tasks:
+        start = time.perf_counter()
+        task()
+        elapsed = time.perf_counter() - start
+        total += elapsed
+        print(f"{name:45s} {elapsed:6.2f} s")
+    print(f"{'total':45s} {total:6.2f} s")
+
+
+if __name__ == "__main__":
+    main()

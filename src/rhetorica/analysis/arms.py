@@ -1,0 +1,117 @@
+"""Arm labels: parsing, combining with a third factor, and the default comparisons.
+
+An arm is ``"original"`` or a condition label. Grammar used by the tidy table:
+
+- single condition: ``"confidence:+"``, ``"joint"``, ``"recursive:3"``;
+- compound (2x2 combined rewrite): components joined by ``"|"``, e.g.
+  ``"confidence:+|proficiency:-"`` (component order does not matter);
+- a condition produced by several rewriters: ``"<condition>@<rewriter>"``, e.g.
+  ``"confidence:+@gpt-5"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from rhetorica.analysis.tidy import ORIGINAL
+
+
+class ArmKey(NamedTuple):
+    """Order-free identity of an arm: its condition components and its rewriter (or None)."""
+
+    components: frozenset[str]
+    rewriter: str | None
+
+
+def parse_arm(arm: str) -> ArmKey:
+    """Split an arm label into its components and rewriter.
+
+    Args:
+        arm: label such as ``"confidence:+|proficiency:-@gpt-5"``.
+
+    Returns:
+        ``ArmKey(frozenset({"confidence:+", "proficiency:-"}), "gpt-5")``.
+
+    Raises:
+        ValueError: if the label is empty or has an empty component.
+    """
+    label, _, rewriter = arm.partition("@")
+    parts = [p.strip() for p in label.split("|")]
+    if not arm or any(not p for p in parts):
+        raise ValueError(f"arm label {arm!r} is empty or has an empty component")
+    return ArmKey(frozenset(parts), rewriter or None)
+
+
+def combine_arm(arm: str, given: str, available: Iterable[str]) -> str:
+    """Find the arm in ``available`` that applies both ``arm`` and ``given``.
+
+    Used for 2x2 combined rewrites ('Style over Substance' study, Table 5): proficiency ``+`` given
+    confidence ``+`` is the arm whose components are ``{"proficiency:+", "confidence:+"}``.
+
+    Args:
+        arm: condition label (may carry ``@rewriter``).
+        given: the third-factor condition, e.g. ``"confidence:+"``.
+        available: arm labels present in the data.
+
+    Returns:
+        The matching label exactly as it appears in ``available``.
+
+    Raises:
+        ValueError: if no available arm, or more than one, has that combination.
+    """
+    key = parse_arm(arm)
+    given_key = parse_arm(given)
+    if given_key.rewriter not in (None, key.rewriter):
+        raise ValueError(f"given {given!r} names a different rewriter than arm {arm!r}")
+    target = ArmKey(key.components | given_key.components, key.rewriter)
+    labels = sorted(set(available))
+    matches = [a for a in labels if a != ORIGINAL and parse_arm(a) == target]
+    if len(matches) != 1:
+        problem = "no arm" if not matches else f"several arms {matches}"
+        raise ValueError(
+            f"{problem} combines {arm!r} with {given!r}; arms present: {labels}"
+        )
+    return matches[0]
+
+
+def _direction(component: str) -> tuple[str, str] | None:
+    name, sep, sign = component.rpartition(":")
+    if sep and name and sign in ("+", "-"):
+        return name, sign
+    return None
+
+
+def default_pairs(arms: Iterable[str]) -> list[tuple[str, str]]:
+    """The comparisons a study reports by default.
+
+    Every non-original arm against ``"original"`` (when the original is among ``arms``), then the
+    two directions of each single-dimension condition against each other (``"confidence:+"`` vs
+    ``"confidence:-"``, per rewriter), as in the 'Style over Substance' study's Table 4 and the
+    six-dimension study's positive-vs-negative comparison.
+
+    Args:
+        arms: arm labels present in the data (any order, duplicates allowed).
+
+    Returns:
+        ``(first, second)`` pairs, rewrite first; vs-original pairs first, each block sorted.
+    """
+    unique = sorted(set(arms))
+    pairs: list[tuple[str, str]] = []
+    if ORIGINAL in unique:
+        pairs.extend((a, ORIGINAL) for a in unique if a != ORIGINAL)
+    present = set(unique)
+    for a in unique:
+        if a == ORIGINAL:
+            continue
+        key = parse_arm(a)
+        if len(key.components) != 1:
+            continue
+        direction = _direction(next(iter(key.components)))
+        if direction is None or direction[1] != "+":
+            continue
+        suffix = f"@{key.rewriter}" if key.rewriter else ""
+        negative = f"{direction[0]}:-{suffix}"
+        if negative in present:
+            pairs.append((a, negative))
+    return pairs

@@ -1,0 +1,223 @@
+"""Change of a reviewer's score under a rewrite, relative to the original (six-dimension study).
+
+Definitions (the six-dimension study's analysis section, restated in STUDIES.md §2): for each
+reviewer and paper, replicates are averaged first; the change of a paper is
+``d = score(first arm) - score(second arm)`` (by default ``second = "original"``). The signed mean
+change and the mean absolute change average ``d`` (or ``|d|``) within each human-rating stratum,
+then give every stratum equal weight. 95% percentile intervals come from 5,000 stratified
+paper-level bootstrap resamples (:mod:`rhetorica.analysis.bootstrap`). Weak-accept probability is
+the share of ``ok`` reviews with overall >= 6 (per paper first, then stratum-weighted). A paper
+missing in either arm is left out (never imputed); papers without a human stratum form one
+stratum labelled ``"unknown"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from rhetorica.analysis.bootstrap import (
+    percentile_ci,
+    stratified_bootstrap,
+    stratum_weighted_mean,
+)
+from rhetorica.analysis.paired import paper_scores
+from rhetorica.analysis.tidy import ORIGINAL, document_info, ok_scores
+
+UNKNOWN_STRATUM = "unknown"
+
+CHANGE_COLUMNS = [
+    "reviewer",
+    "first",
+    "second",
+    "score",
+    "n_papers",
+    "n_strata",
+    "mean_change",
+    "mean_change_low",
+    "mean_change_high",
+    "mean_abs_change",
+    "mean_abs_change_low",
+    "mean_abs_change_high",
+    "weak_accept_first",
+    "weak_accept_second",
+    "weak_accept_change",
+    "weak_accept_change_low",
+    "weak_accept_change_high",
+]
+
+INITIAL_BINS: tuple[float, ...] = (1.0, 3.0, 4.0, 5.0, 6.0, 7.0, 10.0)
+"""Edges of the initial-score bins: [1,3), [3,4), [4,5), [5,6), [6,7), [7,10] (the six-dimension
+study's human-rating bins, with the top bin widened to the 1-10 scale)."""
+
+
+def _strata(df: pd.DataFrame) -> pd.Series:
+    info = document_info(df)["human_stratum"]
+    return info.where(info.notna(), UNKNOWN_STRATUM).astype(str)
+
+
+def _wide(ps: pd.DataFrame, value: str) -> pd.DataFrame:
+    return ps.pivot(index=["reviewer", "document_id"], columns="arm", values=value)
+
+
+def paired_change(
+    df: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    *,
+    score: str = "overall",
+    n_resamples: int = 5000,
+    seed: int = 0,
+    level: float = 0.95,
+    weak_accept: float = 6.0,
+) -> pd.DataFrame:
+    """Signed and absolute change, weak-accept probability, with stratified bootstrap CIs.
+
+    Args:
+        df: tidy assessments (``human_stratum`` optional).
+        pairs: ``(first, second)`` arms; default every non-original arm vs ``"original"``.
+        score: score column.
+        n_resamples: bootstrap resamples (the study used 5,000).
+        seed: bootstrap seed (``numpy.random.default_rng``); results are reproducible.
+        level: CI coverage.
+        weak_accept: a review counts as weak accept when ``score >= weak_accept``.
+
+    Returns:
+        DataFrame with :data:`CHANGE_COLUMNS`, one row per reviewer and pair; changes in score
+        points, weak-accept values as probabilities 0-1; NaN where no paper is paired.
+
+    Raises:
+        ValueError: on a missing column, out-of-range score or unknown arm.
+    """
+    ps = paper_scores(df, score)
+    arms = set(pd.unique(ps["arm"]))
+    if pairs is None:
+        pairs = [(a, ORIGINAL) for a in sorted(arms) if a != ORIGINAL]
+    for arm in {a for pair in pairs for a in pair}:
+        if arm not in arms:
+            raise ValueError(f"arm {arm!r} is not in the data; arms present: {sorted(arms)}")
+    values = ok_scores(df, score)
+    hits = (values >= weak_accept).astype(float).where(values.notna())
+    wa = paper_scores(df.assign(_weak_accept=hits.to_numpy()), "_weak_accept")
+    score_w, wa_w = _wide(ps, score), _wide(wa, "_weak_accept")
+    strata = _strata(df)
+    reviewers = sorted(pd.unique(ps["reviewer"]))
+    rows = []
+    for first, second in pairs:
+        for reviewer in reviewers:
+            s = score_w.loc[reviewer]
+            w = wa_w.loc[reviewer]
+            ok = s[first].notna() & s[second].notna()
+            d = (s[first] - s[second])[ok]
+            row: dict[str, object] = {
+                "reviewer": reviewer,
+                "first": first,
+                "second": second,
+                "score": score,
+                "n_papers": int(ok.sum()),
+            }
+            if not ok.any():
+                rows.append(row)
+                continue
+            lab = strata.reindex(d.index).to_numpy()
+            stats = np.column_stack(
+                [d, d.abs(), w[first][ok], w[second][ok], w[first][ok] - w[second][ok]]
+            )
+            point = stratum_weighted_mean(stats, lab)
+            low, high = percentile_ci(
+                stratified_bootstrap(stats, lab, n_resamples=n_resamples, seed=seed), level
+            )
+            row.update(
+                n_strata=len(set(lab)),
+                mean_change=point[0],
+                mean_change_low=low[0],
+                mean_change_high=high[0],
+                mean_abs_change=point[1],
+                mean_abs_change_low=low[1],
+                mean_abs_change_high=high[1],
+                weak_accept_first=point[2],
+                weak_accept_second=point[3],
+                weak_accept_change=point[4],
+                weak_accept_change_low=low[4],
+                weak_accept_change_high=high[4],
+            )
+            rows.append(row)
+    return pd.DataFrame(rows, columns=CHANGE_COLUMNS)
+
+
+def _bin_labels(edges: Sequence[float]) -> list[str]:
+    labels = [f"[{a:g},{b:g})" for a, b in zip(edges[:-1], edges[1:])]
+    labels[-1] = labels[-1][:-1] + "]"
+    return labels
+
+
+def movement_by_initial_score(
+    df: pd.DataFrame,
+    *,
+    score: str = "overall",
+    bins: Sequence[float] = INITIAL_BINS,
+) -> pd.DataFrame:
+    """Score movement of each rewrite, grouped by the reviewer's own score of the original.
+
+    The six-dimension study reports how rewrites move papers depending on where the AI reviewer
+    first placed them. Bins are left-closed, the last one closed on both sides.
+
+    Args:
+        df: tidy assessments.
+        score: score column.
+        bins: increasing bin edges covering the scale (default :data:`INITIAL_BINS`).
+
+    Returns:
+        DataFrame with columns ``reviewer, arm, initial_bin, n_papers, mean_change,
+        mean_abs_change, share_up, share_down, share_same`` (shares 0-1), one row per reviewer,
+        non-original arm and non-empty bin (bins in scale order). Papers outside the edges or
+        missing in either arm are left out.
+
+    Raises:
+        ValueError: if the edges are not increasing or there is no original arm.
+    """
+    edges = np.asarray(bins, dtype=float)
+    if len(edges) < 2 or np.any(np.diff(edges) <= 0):
+        raise ValueError(f"bins must be at least two increasing edges, got {list(bins)}")
+    ps = paper_scores(df, score)
+    if ORIGINAL not in set(ps["arm"]):
+        raise ValueError("movement by initial score needs the 'original' arm in the data")
+    wide = _wide(ps, score)
+    labels = _bin_labels(list(edges))
+    frames = []
+    for arm in [a for a in wide.columns if a != ORIGINAL]:
+        base, new = wide[ORIGINAL], wide[arm]
+        ok = base.notna() & new.notna() & (base >= edges[0]) & (base <= edges[-1])
+        idx = np.clip(np.searchsorted(edges, base[ok], side="right") - 1, 0, len(labels) - 1)
+        d = (new - base)[ok]
+        part = pd.DataFrame(
+            {
+                "reviewer": d.index.get_level_values("reviewer"),
+                "arm": arm,
+                "initial_bin": pd.Categorical.from_codes(idx, categories=labels, ordered=True),
+                "d": d.to_numpy(),
+            }
+        )
+        frames.append(part)
+    if not frames:
+        return pd.DataFrame(
+            columns=["reviewer", "arm", "initial_bin", "n_papers", "mean_change",
+                     "mean_abs_change", "share_up", "share_down", "share_same"]
+        )
+    allp = pd.concat(frames, ignore_index=True)
+    allp["absd"] = allp["d"].abs()
+    allp["up"] = allp["d"] > 0
+    allp["down"] = allp["d"] < 0
+    allp["same"] = allp["d"] == 0
+    g = allp.groupby(["reviewer", "arm", "initial_bin"], observed=True, sort=True)
+    out = g.agg(
+        n_papers=("d", "size"),
+        mean_change=("d", "mean"),
+        mean_abs_change=("absd", "mean"),
+        share_up=("up", "mean"),
+        share_down=("down", "mean"),
+        share_same=("same", "mean"),
+    ).reset_index()
+    out["initial_bin"] = out["initial_bin"].astype(str)
+    return out

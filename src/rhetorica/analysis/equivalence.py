@@ -1,0 +1,315 @@
+"""Are review-quality judges fooled by polish? (the review-metric study, STUDIES.md §3).
+
+Input is a tidy *judge table*, one row per judgement: ``document_id`` (the reviewed review),
+``arm`` (``"original"`` or ``"rewrite"``), ``judge`` (judge model), ``metric``, ``score`` and,
+optionally, ``status`` (only ``"ok"`` rows are used when present). For each judge and metric
+``d_i = S(rewrite_i) - S(original_i)`` per document (duplicates averaged first; documents missing
+either side left out).
+
+- Surface sensitivity: Wilcoxon signed-rank test on ``d`` (Wilcoxon 1945). **Zero differences
+  are discarded** before ranking (Wilcoxon's original rule, scipy's ``zero_method="wilcox"``);
+  ties among ``|d|`` get average ranks. Exact null distribution when 1 <= n <= 50 and no ties,
+  otherwise the normal approximation with tie-corrected variance and no continuity correction.
+  With no non-zero difference the p-value is 1.
+- Robustness: paired TOST equivalence test (Schuirmann 1987) with bounds ``(-delta_m, delta_m)``:
+  two one-sided t-tests on ``d``, ``p = max(p_lower, p_upper)``; equals statsmodels'
+  ``ttost_paired(rewrite, original, -delta_m, delta_m)``.
+- Multiplicity: Bonferroni, ``alpha / M`` with M the number of metrics of the judge.
+- Classes: ``sensitive`` (Wilcoxon rejects, TOST does not), ``robust`` (TOST rejects, Wilcoxon
+  does not), ``sensitive_and_robust`` (both: a small but consistent shift inside the bound),
+  ``inconclusive`` (neither).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from pydantic import BaseModel
+
+from rhetorica.analysis.tidy import require_columns
+
+Array = npt.NDArray[np.float64]
+Classification = Literal["sensitive", "robust", "sensitive_and_robust", "inconclusive"]
+CLASSES: tuple[str, ...] = ("sensitive", "robust", "sensitive_and_robust", "inconclusive")
+JUDGE_COLUMNS = ["document_id", "arm", "judge", "metric", "score"]
+EXACT_MAX_N = 50
+
+RELIABILITY_COLUMNS = [
+    "judge",
+    "metric",
+    "n_pairs",
+    "mean_diff",
+    "sd_diff",
+    "wilcoxon_stat",
+    "wilcoxon_n",
+    "wilcoxon_method",
+    "wilcoxon_p",
+    "bound",
+    "tost_p",
+    "alpha_bonferroni",
+    "classification",
+]
+
+
+class WilcoxonResult(NamedTuple):
+    """Wilcoxon signed-rank result: ``statistic`` is T+ (sum of ranks of positive d)."""
+
+    statistic: float
+    n: int
+    method: Literal["exact", "normal", "none"]
+    pvalue: float
+
+
+def _exact_cdf(n: int) -> Array:
+    """P(T+ <= t) for t = 0..n(n+1)/2 under H0, by counting subsets of {1..n}."""
+    counts = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
+    counts[0] = 1
+    for i in range(1, n + 1):
+        counts[i:] = counts[i:] + counts[:-i].copy()
+    return np.cumsum(counts) / float(2**n)
+
+
+def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
+    """Two-sided Wilcoxon signed-rank test of paired differences (zeros discarded).
+
+    Args:
+        d: paired differences (NaN not allowed).
+
+    Returns:
+        :class:`WilcoxonResult`; p-value in (0, 1].
+
+    Raises:
+        ValueError: if ``d`` contains NaN.
+    """
+    from scipy.stats import norm, rankdata
+
+    x = np.asarray(d, dtype=float)
+    if np.isnan(x).any():
+        raise ValueError("wilcoxon: differences contain NaN; drop unpaired documents first")
+    x = x[x != 0]
+    n = len(x)
+    if n == 0:
+        return WilcoxonResult(0.0, 0, "none", 1.0)
+    ranks = rankdata(np.abs(x))
+    t_plus = float(ranks[x > 0].sum())
+    t_minus = n * (n + 1) / 2 - t_plus
+    _, tie_counts = np.unique(np.abs(x), return_counts=True)
+    has_ties = bool(np.any(tie_counts > 1))
+    if n <= EXACT_MAX_N and not has_ties:
+        cdf = _exact_cdf(n)
+        p = 2.0 * cdf[int(min(t_plus, t_minus))]
+        return WilcoxonResult(t_plus, n, "exact", float(min(1.0, p)))
+    mean = n * (n + 1) / 4
+    var = n * (n + 1) * (2 * n + 1) / 24 - np.sum(tie_counts**3 - tie_counts) / 48
+    if var <= 0:
+        return WilcoxonResult(t_plus, n, "normal", 1.0)
+    z = (min(t_plus, t_minus) - mean) / np.sqrt(var)
+    return WilcoxonResult(t_plus, n, "normal", float(min(1.0, 2.0 * norm.sf(abs(z)))))
+
+
+def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
+    """Paired two one-sided t-tests for ``low < mean(d) < high`` (Schuirmann 1987).
+
+    Args:
+        d: paired differences (rewrite - original), at least 2 values, no NaN.
+        low: lower equivalence bound (score units), ``low < high``.
+        high: upper equivalence bound.
+
+    Returns:
+        TOST p-value ``max(p_lower, p_upper)`` with ``n - 1`` degrees of freedom; NaN for fewer
+        than two differences. Zero-variance differences give 0 inside the bounds, 1 outside.
+
+    Raises:
+        ValueError: if ``low >= high``.
+    """
+    from scipy.stats import t as student_t
+
+    if not low < high:
+        raise ValueError(f"TOST bounds must satisfy low < high, got ({low}, {high})")
+    x = np.asarray(d, dtype=float)
+    n = len(x)
+    if n < 2:
+        return np.nan
+    mean = x.mean()
+    se = x.std(ddof=1) / np.sqrt(n)
+    if se == 0:
+        return 0.0 if low < mean < high else 1.0
+    p_lower = student_t.sf((mean - low) / se, n - 1)
+    p_upper = student_t.cdf((mean - high) / se, n - 1)
+    return float(max(p_lower, p_upper))
+
+
+def bonferroni(pvalues: npt.ArrayLike, alpha: float = 0.05) -> tuple[float, npt.NDArray[np.bool_]]:
+    """Bonferroni correction over a family of M tests (Dunn 1961).
+
+    Args:
+        pvalues: the family's M p-values (NaN never rejects).
+        alpha: family-wise error rate in (0, 1).
+
+    Returns:
+        ``(alpha / M, reject)`` with ``reject[i] = p_i < alpha / M``.
+
+    Raises:
+        ValueError: if ``alpha`` is not in (0, 1) or the family is empty.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    if p.size == 0:
+        raise ValueError("Bonferroni needs at least one p-value")
+    level = alpha / p.size
+    return level, np.nan_to_num(p, nan=np.inf) < level
+
+
+def classify(sensitive: bool, robust: bool) -> Classification:
+    """Class of a metric from the two test decisions (see module docstring)."""
+    if sensitive and robust:
+        return "sensitive_and_robust"
+    if sensitive:
+        return "sensitive"
+    if robust:
+        return "robust"
+    return "inconclusive"
+
+
+def paired_judge_differences(table: pd.DataFrame) -> pd.DataFrame:
+    """``d = rewrite - original`` per judge, metric and document.
+
+    Args:
+        table: judge table (see module docstring).
+
+    Returns:
+        DataFrame with columns ``judge, metric, document_id, original, rewrite, d`` for documents
+        scored on both sides.
+
+    Raises:
+        ValueError: on a missing column or an arm other than ``original`` / ``rewrite``.
+    """
+    require_columns(table, JUDGE_COLUMNS, "judge table")
+    bad = set(pd.unique(table["arm"])) - {"original", "rewrite"}
+    if bad:
+        raise ValueError(f"judge table: arm must be 'original' or 'rewrite', found {sorted(bad)}")
+    t = table
+    if "status" in t.columns:
+        t = t[t["status"] == "ok"]
+    t = t.assign(score=pd.to_numeric(t["score"], errors="coerce")).dropna(subset=["score"])
+    wide = (
+        t.groupby(["judge", "metric", "document_id", "arm"])["score"].mean().unstack("arm")
+        .reindex(columns=["original", "rewrite"])
+        .dropna()
+    )
+    wide["d"] = wide["rewrite"] - wide["original"]
+    return wide.reset_index()
+
+
+def judge_reliability(
+    table: pd.DataFrame,
+    bounds: Mapping[str, float] | float,
+    *,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Sensitivity / robustness classification of every (judge, metric).
+
+    Args:
+        table: judge table (see module docstring).
+        bounds: equivalence bound delta_m > 0 per metric (score units), or one value for all.
+        alpha: family-wise level before Bonferroni over each judge's metrics.
+
+    Returns:
+        DataFrame with :data:`RELIABILITY_COLUMNS`, one row per judge and metric (sorted);
+        ``mean_diff``/``sd_diff`` in score units.
+
+    Raises:
+        ValueError: on a bad table, a metric without a bound, or a non-positive bound.
+    """
+    diffs = paired_judge_differences(table)
+    rows = []
+    for judge, part in diffs.groupby("judge", sort=True):
+        metrics = sorted(pd.unique(part["metric"]))
+        level = bonferroni(np.zeros(len(metrics)), alpha)[0]
+        for metric in metrics:
+            bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
+            if bound is None or not bound > 0:
+                raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
+            d = part.loc[part["metric"] == metric, "d"].to_numpy()
+            w = wilcoxon_signed_rank(d)
+            p_tost = tost_paired(d, -float(bound), float(bound))
+            rows.append(
+                {
+                    "judge": judge,
+                    "metric": metric,
+                    "n_pairs": len(d),
+                    "mean_diff": float(d.mean()),
+                    "sd_diff": float(d.std(ddof=1)) if len(d) > 1 else np.nan,
+                    "wilcoxon_stat": w.statistic,
+                    "wilcoxon_n": w.n,
+                    "wilcoxon_method": w.method,
+                    "wilcoxon_p": w.pvalue,
+                    "bound": float(bound),
+                    "tost_p": p_tost,
+                    "alpha_bonferroni": level,
+                    "classification": classify(
+                        bool(w.pvalue < level), bool(np.nan_to_num(p_tost, nan=1.0) < level)
+                    ),
+                }
+            )
+    return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
+
+
+class JudgeAgreement(BaseModel):
+    """How often two judge models put a metric in the same class.
+
+    Attributes:
+        judge_a: first judge.
+        judge_b: second judge.
+        n_metrics: metrics classified for both judges.
+        n_same: metrics with the same class.
+        share_same: ``n_same / n_metrics`` (None when there is no shared metric).
+        table: ``table[class_a][class_b]`` = number of metrics (all four classes present).
+    """
+
+    judge_a: str
+    judge_b: str
+    n_metrics: int
+    n_same: int
+    share_same: float | None
+    table: dict[str, dict[str, int]]
+
+
+def judge_agreement(reliability: pd.DataFrame, judge_a: str, judge_b: str) -> JudgeAgreement:
+    """Agreement of two judges' classifications (the review-metric study's replication).
+
+    Args:
+        reliability: output of :func:`judge_reliability`.
+        judge_a: judge name.
+        judge_b: another judge name.
+
+    Returns:
+        :class:`JudgeAgreement`.
+
+    Raises:
+        ValueError: if a judge does not appear in ``reliability``.
+    """
+    for j in (judge_a, judge_b):
+        if j not in set(reliability["judge"]):
+            raise ValueError(f"judge {j!r} is not in the reliability table")
+    a = reliability[reliability["judge"] == judge_a].set_index("metric")["classification"]
+    b = reliability[reliability["judge"] == judge_b].set_index("metric")["classification"]
+    shared = a.index.intersection(b.index)
+    table = {ca: {cb: 0 for cb in CLASSES} for ca in CLASSES}
+    for m in shared:
+        table[a[m]][b[m]] += 1
+    n_same = int(sum(table[c][c] for c in CLASSES))
+    n = len(shared)
+    return JudgeAgreement(
+        judge_a=judge_a,
+        judge_b=judge_b,
+        n_metrics=n,
+        n_same=n_same,
+        share_same=n_same / n if n else None,
+        table=table,
+    )

@@ -1,0 +1,426 @@
+"""Paired comparisons of two arms on the same papers (the 'Style over Substance' study, Table 4).
+
+For each reviewer configuration, every paper scored under both arms is one pair. Papers are the
+independent unit: replicates are first averaged within (reviewer, paper, arm). Only ``ok``
+assessments carry scores; a paper with no ``ok`` score in an arm is missing there (never imputed)
+and is counted in the ``missing_*`` columns, not in the pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from rhetorica.analysis.arms import combine_arm, default_pairs
+from rhetorica.analysis.tidy import CRITERIA, ok_scores, require_columns
+
+__all__ = [
+    "COMPARISON_COLUMNS",
+    "MAGNITUDE_COLUMNS",
+    "compare_arms",
+    "comparison_table",
+    "criterion_table",
+    "default_pairs",
+    "difference_magnitude",
+    "paper_scores",
+    "sign_test",
+    "sign_test_pvalues",
+]
+
+KEYS = ["reviewer", "document_id", "arm"]
+
+COMPARISON_COLUMNS = [
+    "reviewer",
+    "first",
+    "second",
+    "given",
+    "score",
+    "n_pairs",
+    "pct_first_higher",
+    "pct_second_higher",
+    "pct_tie",
+    "preference_ratio",
+    "sign_test_p",
+    "flips_first_accept_pct",
+    "flips_second_accept_pct",
+    "mean_first",
+    "mean_second",
+    "missing_first",
+    "missing_second",
+]
+
+MAGNITUDE_COLUMNS = [
+    "reviewer",
+    "first",
+    "second",
+    "given",
+    "score",
+    "n_pairs",
+    "mean_diff",
+    "mean_abs_diff",
+    "share_within_1",
+    "share_ge_2",
+]
+
+
+def sign_test_pvalues(
+    n_first: npt.ArrayLike, n_second: npt.ArrayLike
+) -> npt.NDArray[np.float64]:
+    """Vectorised exact two-sided sign test; see :func:`sign_test`.
+
+    Args:
+        n_first: counts of pairs where the first arm scored higher (non-negative integers).
+        n_second: counts where the second arm scored higher; broadcast against ``n_first``.
+
+    Returns:
+        Array of p-values in (0, 1]; 1.0 where both counts are 0.
+
+    Raises:
+        ValueError: on a negative or non-integer count.
+    """
+    a = np.asarray(n_first)
+    b = np.asarray(n_second)
+    for name, arr in (("n_first", a), ("n_second", b)):
+        if arr.size and (np.any(arr < 0) or np.any(np.asarray(arr, dtype=float) % 1 != 0)):
+            raise ValueError(f"sign test: {name} must hold non-negative integers, got {arr}")
+    from scipy.stats import binom
+
+    n = a + b
+    k = np.minimum(a, b)
+    p = 2.0 * binom.cdf(k, n, 0.5)
+    return np.minimum(1.0, np.where(n == 0, 1.0, p)).astype(float)
+
+
+def sign_test(n_first: int, n_second: int) -> float:
+    """Exact two-sided binomial sign test with ties excluded.
+
+    Under H0 each untied pair favours either arm with probability 1/2, so with
+    ``n = n_first + n_second`` and ``k = min(n_first, n_second)``,
+    ``p = min(1, 2 * P[Binom(n, 1/2) <= k])`` (Dixon & Mood 1946, "The statistical sign test",
+    JASA 41(236); the test of the 'Style over Substance' study, Table 4). Equals
+    ``scipy.stats.binomtest(n_first, n, 0.5).pvalue``. With no untied pair (``n == 0``) there is
+    no evidence either way and ``p = 1``.
+
+    Args:
+        n_first: pairs where the first arm scored higher (>= 0).
+        n_second: pairs where the second arm scored higher (>= 0).
+
+    Returns:
+        Two-sided p-value in (0, 1]. Example: 8 vs 2 gives 0.109375.
+
+    Raises:
+        ValueError: on a negative or non-integer count.
+    """
+    return float(sign_test_pvalues(n_first, n_second))
+
+
+def paper_scores(df: pd.DataFrame, score: str = "overall") -> pd.DataFrame:
+    """Average ``ok`` replicates within (reviewer, document_id, arm).
+
+    Args:
+        df: tidy assessments (columns ``reviewer``, ``document_id``, ``arm``, ``status``,
+            ``unit_key`` and ``score``).
+        score: score column to average (``overall`` 1-10, a 1-4 criterion, ``confidence`` 1-5,
+            or any numeric column).
+
+    Returns:
+        One row per (reviewer, document_id, arm) that occurs in ``df`` with columns
+        ``reviewer, document_id, arm, <score>, n_ok, n_assessments``; ``<score>`` is the mean over
+        ``ok`` replicates with a score (NaN when there is none), ``n_ok`` the number of those
+        replicates, ``n_assessments`` all rows of the group whatever their status.
+
+    Raises:
+        ValueError: if a column is missing or an ``ok`` score is out of range.
+    """
+    require_columns(df, [*KEYS, "status", score])
+    values = ok_scores(df, score)
+    frame = pd.DataFrame({k: df[k].to_numpy() for k in KEYS})
+    frame["_v"] = values.to_numpy()
+    grouped = frame.groupby(KEYS, sort=True, observed=True)["_v"]
+    out = grouped.agg(["mean", "count", "size"]).reset_index()
+    return out.rename(columns={"mean": score, "count": "n_ok", "size": "n_assessments"})
+
+
+def _per_pair(total: npt.NDArray[np.float64], n: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``total / n`` with NaN where there is no pair."""
+    out = np.full(n.shape, np.nan)
+    np.divide(total, n, out=out, where=n > 0)
+    return out
+
+
+def _paired_wide(
+    ps: pd.DataFrame, first: str, second: str, score: str
+) -> tuple[pd.DataFrame, list[str]]:
+    """Wide table index (reviewer, document_id), columns first/second paper scores."""
+    reviewers = sorted(pd.unique(ps["reviewer"]))
+    sub = ps[ps["arm"].isin([first, second])]
+    wide = sub.pivot(index=["reviewer", "document_id"], columns="arm", values=score)
+    wide = wide.reindex(columns=[first, second])
+    wide.columns = ["a", "b"]
+    return wide, reviewers
+
+
+def _resolve(
+    arms: Sequence[str], first: str, second: str, given: str | None
+) -> tuple[str, str]:
+    if given is not None:
+        first, second = combine_arm(first, given, arms), combine_arm(second, given, arms)
+    for arm in (first, second):
+        if arm not in arms:
+            raise ValueError(f"arm {arm!r} is not in the data; arms present: {sorted(arms)}")
+    if first == second:
+        raise ValueError(f"cannot compare arm {first!r} with itself")
+    return first, second
+
+
+def _compare_from_paper_scores(
+    ps: pd.DataFrame,
+    first: str,
+    second: str,
+    *,
+    score: str,
+    threshold: float,
+    given: str | None,
+) -> pd.DataFrame:
+    arms = list(pd.unique(ps["arm"]))
+    arm_a, arm_b = _resolve(arms, first, second, given)
+    wide, reviewers = _paired_wide(ps, arm_a, arm_b, score)
+    a, b = wide["a"], wide["b"]
+    paired = a.notna() & b.notna()
+    stats = pd.DataFrame(
+        {
+            "n_pairs": paired,
+            "wins": paired & (a > b),
+            "losses": paired & (a < b),
+            "ties": paired & (a == b),
+            "flip_a": paired & (a > threshold) & (b <= threshold),
+            "flip_b": paired & (b > threshold) & (a <= threshold),
+            "sum_a": a.where(paired, 0.0),
+            "sum_b": b.where(paired, 0.0),
+            "missing_first": a.isna() & b.notna(),
+            "missing_second": b.isna() & a.notna(),
+        }
+    )
+    g = stats.groupby(level="reviewer").sum().reindex(reviewers, fill_value=0)
+    n = g["n_pairs"].to_numpy(dtype=float)
+
+    def pct(col: str) -> npt.NDArray[np.float64]:
+        return 100.0 * _per_pair(g[col].to_numpy(dtype=float), n)
+
+    pct_a, pct_b = pct("wins"), pct("losses")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(pct_b > 0, pct_a / pct_b, np.where(pct_a > 0, np.inf, np.nan))
+    mean_a = _per_pair(g["sum_a"].to_numpy(dtype=float), n)
+    mean_b = _per_pair(g["sum_b"].to_numpy(dtype=float), n)
+    out = pd.DataFrame(
+        {
+            "reviewer": reviewers,
+            "first": first,
+            "second": second,
+            "given": given,
+            "score": score,
+            "n_pairs": g["n_pairs"].to_numpy(dtype=int),
+            "pct_first_higher": pct_a,
+            "pct_second_higher": pct_b,
+            "pct_tie": pct("ties"),
+            "preference_ratio": ratio,
+            "sign_test_p": sign_test_pvalues(
+                g["wins"].to_numpy(dtype=int), g["losses"].to_numpy(dtype=int)
+            ),
+            "flips_first_accept_pct": pct("flip_a"),
+            "flips_second_accept_pct": pct("flip_b"),
+            "mean_first": mean_a,
+            "mean_second": mean_b,
+            "missing_first": g["missing_first"].to_numpy(dtype=int),
+            "missing_second": g["missing_second"].to_numpy(dtype=int),
+        }
+    )
+    return out[COMPARISON_COLUMNS]
+
+
+def compare_arms(
+    df: pd.DataFrame,
+    first: str,
+    second: str,
+    *,
+    score: str = "overall",
+    threshold: float = 4.5,
+    given: str | None = None,
+) -> pd.DataFrame:
+    """Paired comparison of two arms, one row per reviewer (the study's Table 4 / Table 5 shape).
+
+    Replicates are averaged per (reviewer, paper, arm) first; a pair is a paper with a score in
+    both arms for that reviewer. Definitions ('Style over Substance' study, Section 5 / Table 4):
+
+    - ``pct_first_higher`` / ``pct_second_higher`` / ``pct_tie``: percent (0-100) of pairs.
+    - ``preference_ratio = pct_first_higher / pct_second_higher``; ``inf`` when the second arm
+      never wins but the first does, NaN when neither ever wins.
+    - ``sign_test_p``: :func:`sign_test` on the win counts, ties excluded.
+    - A paper is *accepted* under an arm when its paper score is strictly greater than
+      ``threshold`` (default 4.5 on the 1-10 overall scale). ``flips_first_accept_pct``: percent of
+      pairs accepted under the first arm and rejected under the second;
+      ``flips_second_accept_pct`` the reverse.
+    - ``mean_first`` / ``mean_second``: mean paper score of each arm over the paired papers.
+    - ``missing_first``: papers with a score in the second arm but none in the first (all
+      replicates failed or absent); ``missing_second`` the reverse.
+
+    With ``given`` (a third factor for 2x2 combined rewrites, Table 5), the arms compared are the
+    compound arms applying ``first`` + ``given`` and ``second`` + ``given``, e.g.
+    ``compare_arms(df, "proficiency:+", "proficiency:-", given="confidence:+")`` compares
+    ``"confidence:+|proficiency:+"`` with ``"confidence:+|proficiency:-"``.
+
+    Args:
+        df: tidy assessments (see :mod:`rhetorica.analysis.tidy`).
+        first: arm label A.
+        second: arm label B.
+        score: score column (``overall`` by default; a criterion for per-criterion ratios).
+        threshold: acceptance threshold on ``score``'s scale.
+        given: optional third-factor condition.
+
+    Returns:
+        DataFrame with columns :data:`COMPARISON_COLUMNS`, one row per reviewer in ``df``
+        (sorted); statistics are NaN for a reviewer with no pair.
+
+    Raises:
+        ValueError: on a missing column, out-of-range score, an arm absent from the data, or a
+            ``given`` combination that does not exist.
+    """
+    return _compare_from_paper_scores(
+        paper_scores(df, score), first, second, score=score, threshold=threshold, given=given
+    )
+
+
+def comparison_table(
+    df: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    threshold: float = 4.5,
+    score: str = "overall",
+    given: str | None = None,
+) -> pd.DataFrame:
+    """:func:`compare_arms` over several pairs, concatenated (pairs in order, reviewers sorted).
+
+    Args:
+        df: tidy assessments.
+        pairs: ``(first, second)`` arm labels, e.g. from
+            :func:`rhetorica.analysis.arms.default_pairs`.
+        threshold: acceptance threshold on ``score``'s scale (default 4.5 on 1-10).
+        score: score column.
+        given: optional third factor applied to every pair.
+
+    Returns:
+        DataFrame with columns :data:`COMPARISON_COLUMNS`.
+
+    Raises:
+        ValueError: as :func:`compare_arms`.
+    """
+    ps = paper_scores(df, score)
+    frames = [
+        _compare_from_paper_scores(ps, a, b, score=score, threshold=threshold, given=given)
+        for a, b in pairs
+    ]
+    if not frames:
+        return pd.DataFrame(columns=COMPARISON_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
+
+
+def criterion_table(
+    df: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    criteria: Sequence[str] = CRITERIA,
+    given: str | None = None,
+) -> pd.DataFrame:
+    """Per-criterion paired comparisons (the 'Style over Substance' study's per-criterion ratios).
+
+    Runs :func:`comparison_table` on each criterion score (1-4 scale). Flip columns use a
+    threshold of 2.5 (above the midpoint of 1-4) and are secondary here; the preference ratio is
+    the quantity of interest.
+
+    Args:
+        df: tidy assessments.
+        pairs: ``(first, second)`` arm labels.
+        criteria: score columns to compare (default soundness, significance, evidence, clarity).
+        given: optional third factor.
+
+    Returns:
+        DataFrame with columns :data:`COMPARISON_COLUMNS`; the ``score`` column names the criterion.
+
+    Raises:
+        ValueError: as :func:`compare_arms`.
+    """
+    frames = [
+        comparison_table(df, pairs, threshold=2.5, score=c, given=given) for c in criteria
+    ]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=COMPARISON_COLUMNS
+    )
+
+
+def difference_magnitude(
+    df: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    score: str = "overall",
+    given: str | None = None,
+) -> pd.DataFrame:
+    """Size of paired differences ``d = first - second`` per reviewer and pair.
+
+    The 'Style over Substance' study reports the share of pairs differing by at most one point
+    alongside preference ratios; we add the share differing by two points or more and the mean
+    (absolute) difference.
+
+    Args:
+        df: tidy assessments.
+        pairs: ``(first, second)`` arm labels.
+        score: score column.
+        given: optional third factor.
+
+    Returns:
+        DataFrame with columns :data:`MAGNITUDE_COLUMNS`: ``mean_diff`` (score units),
+        ``mean_abs_diff``, ``share_within_1`` (fraction 0-1 of pairs with ``|d| <= 1``),
+        ``share_ge_2`` (fraction with ``|d| >= 2``); NaN for a reviewer with no pair.
+
+    Raises:
+        ValueError: as :func:`compare_arms`.
+    """
+    ps = paper_scores(df, score)
+    arms = list(pd.unique(ps["arm"]))
+    frames = []
+    for first, second in pairs:
+        arm_a, arm_b = _resolve(arms, first, second, given)
+        wide, reviewers = _paired_wide(ps, arm_a, arm_b, score)
+        d = (wide["a"] - wide["b"]).dropna()
+        absd = d.abs()
+        parts = pd.DataFrame(
+            {"n": 1, "d": d, "absd": absd, "w1": absd <= 1, "ge2": absd >= 2}
+        )
+        g = parts.groupby(level="reviewer").sum().reindex(reviewers, fill_value=0)
+        n = g["n"].to_numpy(dtype=float)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "reviewer": reviewers,
+                    "first": first,
+                    "second": second,
+                    "given": given,
+                    "score": score,
+                    "n_pairs": g["n"].to_numpy(dtype=int),
+                    **{
+                        name: _per_pair(g[col].to_numpy(dtype=float), n)
+                        for name, col in (
+                            ("mean_diff", "d"),
+                            ("mean_abs_diff", "absd"),
+                            ("share_within_1", "w1"),
+                            ("share_ge_2", "ge2"),
+                        )
+                    },
+                }
+            )
+        )
+    if not frames:
+        return pd.DataFrame(columns=MAGNITUDE_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[MAGNITUDE_COLUMNS]

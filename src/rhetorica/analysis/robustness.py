@@ -1,0 +1,255 @@
+"""Rhetorical robustness of a reviewer configuration (the RobustReview study, STUDIES.md §4).
+
+Robustness is within-paper stability across content-preserving rewrites *and* between-paper
+discrimination; human alignment is reported separately. All measures read paper-level scores:
+replicates are averaged within (reviewer, paper, arm) first, missing stays missing. The arms of a
+paper ("variants", the original included) are nested in the paper.
+
+Measures (our operationalisation where the study names a measure without a formula):
+
+- ``mad``: mean absolute drift, the mean over (paper, rewrite) of ``|y_rewrite - y_original|``.
+- ``drift_sd``: standard deviation (ddof=1) of the signed drifts ``y_rewrite - y_original`` over
+  the same (paper, rewrite) pairs.
+- ``icc1``: one-way random-effects, single-measure ICC with variants nested in papers,
+  ``(MSB - MSW) / (MSB + (k0 - 1) MSW)`` (Shrout & Fleiss 1979, ICC(1,1); McGraw & Wong 1996,
+  ICC(1)); ``k0 = (N - sum n_i^2 / N) / (a - 1)`` handles unequal variant counts (Snedecor &
+  Cochran 1989, Sec. 13.11) and equals k when balanced.
+- ``icc_a1``: two-way, absolute agreement, single measure, arms as fixed "raters"
+  (McGraw & Wong 1996, ICC(A,1); Shrout & Fleiss ICC(2,1)), on papers scored under every arm.
+- ``spr``: between-paper SD / within-paper SD from the one-way variance components
+  ``s_b^2 = (MSB - MSW) / k0`` (floored at 0) and ``s_w^2 = MSW``; so ``icc1 = spr^2 / (1 + spr^2)``
+  whenever ``MSB >= MSW``.
+- ``discriminability``: probability that a random rewrite of the higher-rated paper scores above
+  a random rewrite of the lower-rated one, ties counting 1/2, averaged over all paper pairs
+  ordered by the reviewer's mean score of their originals (pairs whose originals tie are
+  skipped; if every original ties the reviewer does not discriminate and the value is 0.5).
+  Only rewrites are compared, so the score that orders the pair does not also decide it.
+- ``human_mae`` / ``human_spearman``: mean absolute error and Spearman rank correlation between
+  the reviewer's original-arm paper score and the paper's mean human score.
+- ``false_robustness``: ``mad <= low_drift`` while ``discriminability <= 0.5 + chance_margin``,
+  i.e. stability obtained by collapsing scores rather than by reading the science.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from rhetorica.analysis.paired import paper_scores
+from rhetorica.analysis.tidy import ORIGINAL, document_info
+
+Array = npt.NDArray[np.float64]
+
+_CHUNK = 256  # papers per block in discriminability (bounds memory at n_papers x 256)
+
+ROBUSTNESS_COLUMNS = [
+    "reviewer",
+    "n_papers",
+    "n_variants",
+    "mad",
+    "drift_sd",
+    "icc1",
+    "icc_a1",
+    "spr",
+    "discriminability",
+    "human_mae",
+    "human_spearman",
+    "n_human",
+    "false_robustness",
+]
+
+
+class OneWay(NamedTuple):
+    """One-way ANOVA of variants nested in papers."""
+
+    msb: float
+    msw: float
+    k0: float
+    icc1: float
+    spr: float
+
+
+def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
+    """One-way random-effects ANOVA, ICC(1) and SPR for scores grouped by paper.
+
+    Args:
+        scores: ``(N,)`` variant scores (no NaN).
+        groups: ``(N,)`` paper id of each score.
+
+    Returns:
+        :class:`OneWay` (NaN fields when there are fewer than two papers or no within-paper
+        degrees of freedom). ``spr`` is ``inf`` when within-paper variance is 0 and
+        between-paper variance is positive.
+    """
+    y = np.asarray(scores, dtype=float)
+    codes, _ = pd.factorize(np.asarray(groups))
+    a = int(codes.max()) + 1 if len(codes) else 0
+    n_total = len(y)
+    if a < 2 or n_total - a < 1:
+        return OneWay(np.nan, np.nan, np.nan, np.nan, np.nan)
+    n_i = np.bincount(codes, minlength=a).astype(float)
+    means = np.bincount(codes, weights=y, minlength=a) / n_i
+    grand = y.mean()
+    msb = float(np.sum(n_i * (means - grand) ** 2) / (a - 1))
+    msw = float(np.sum((y - means[codes]) ** 2) / (n_total - a))
+    k0 = float((n_total - np.sum(n_i**2) / n_total) / (a - 1))
+    denom = msb + (k0 - 1) * msw
+    icc1 = (msb - msw) / denom if denom > 0 else np.nan
+    var_b = max((msb - msw) / k0, 0.0)
+    if msw > 0:
+        spr = float(np.sqrt(var_b / msw))
+    else:
+        spr = np.inf if var_b > 0 else np.nan
+    return OneWay(msb, msw, k0, float(icc1), spr)
+
+
+def icc_a1(matrix: Array) -> float:
+    """ICC(A,1): two-way model, absolute agreement, single measure (McGraw & Wong 1996).
+
+    Args:
+        matrix: ``(n_papers, k_arms)`` complete score matrix (rows with NaN must be removed).
+
+    Returns:
+        ``(MSR - MSE) / (MSR + (k-1) MSE + k (MSC - MSE) / n)``; NaN with fewer than 2 rows or
+        columns or a zero denominator.
+    """
+    y = np.asarray(matrix, dtype=float)
+    if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2:
+        return np.nan
+    n, k = y.shape
+    grand = y.mean()
+    ssr = k * np.sum((y.mean(axis=1) - grand) ** 2)
+    ssc = n * np.sum((y.mean(axis=0) - grand) ** 2)
+    sse = np.sum((y - grand) ** 2) - ssr - ssc
+    msr, msc, mse = ssr / (n - 1), ssc / (k - 1), sse / ((n - 1) * (k - 1))
+    denom = msr + (k - 1) * mse + k * (msc - mse) / n
+    return float((msr - mse) / denom) if denom > 0 else np.nan
+
+
+def discriminability(
+    original: Array, variant_scores: Array, variant_paper: npt.ArrayLike
+) -> float:
+    """Probability that a rewrite of the higher-rated paper outscores one of the lower-rated.
+
+    Args:
+        original: ``(n_papers,)`` score of each paper's original (orders the pairs; NaN papers
+            are skipped).
+        variant_scores: ``(N,)`` rewrite scores (no NaN).
+        variant_paper: ``(N,)`` integer paper index (0..n_papers-1) of each rewrite.
+
+    Returns:
+        Mean over ordered paper pairs (i above j) of ``P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)`` for a
+        random rewrite of each; 0.5 when every original ties; NaN with fewer than two papers
+        having both an original and a rewrite.
+    """
+    orig = np.asarray(original, dtype=float)
+    vals = np.asarray(variant_scores, dtype=float)
+    paper = np.asarray(variant_paper, dtype=int)
+    keep_paper = ~np.isnan(orig) & (np.bincount(paper, minlength=len(orig)) > 0)
+    sel = keep_paper[paper]
+    vals, paper = vals[sel], paper[sel]
+    papers = np.flatnonzero(keep_paper)
+    if len(papers) < 2:
+        return np.nan
+    from scipy import sparse
+
+    remap = np.full(len(orig), -1)
+    remap[papers] = np.arange(len(papers))
+    p_idx = remap[paper]
+    n = len(papers)
+    uniq, v_idx = np.unique(vals, return_inverse=True)
+    weight = 1.0 / np.bincount(p_idx, minlength=n)[p_idx]
+    # hist[i, u] = P(a random rewrite of paper i scores uniq[u]); duplicates are summed
+    hist = sparse.csr_matrix((weight, (p_idx, v_idx)), shape=(n, len(uniq)))
+    o = orig[papers]
+    total, count = 0.0, 0
+    for start in range(0, n, _CHUNK):
+        block = hist[start : start + _CHUNK].toarray()
+        # mid-CDF of paper j at each value: P(Y_j < u) + 0.5 P(Y_j = u)
+        mid = np.cumsum(block, axis=1) - 0.5 * block
+        # prob[i, j] = P(Y_i > Y_j) + 0.5 P(Y_i = Y_j) = sum_u hist_i(u) mid_j(u)
+        prob = np.asarray(hist @ mid.T)
+        higher = o[:, None] > o[None, start : start + _CHUNK]
+        total += float(prob[higher].sum())
+        count += int(higher.sum())
+    return total / count if count else 0.5
+
+
+
+def _reviewer_row(
+    ps: pd.DataFrame, score: str, human: pd.Series, low_drift: float, chance_margin: float
+) -> dict[str, object]:
+    ps = ps.dropna(subset=[score])
+    wide = ps.pivot(index="document_id", columns="arm", values=score)
+    row: dict[str, object] = {
+        "n_papers": int(wide.shape[0]),
+        "n_variants": int(len(ps)),
+    }
+    ow = one_way(ps[score].to_numpy(), ps["document_id"].to_numpy())
+    row["icc1"], row["spr"] = ow.icc1, ow.spr
+    row["icc_a1"] = icc_a1(wide.dropna().to_numpy()) if wide.shape[1] >= 2 else np.nan
+    if ORIGINAL in wide.columns:
+        base = wide[ORIGINAL]
+        rewrites = wide.drop(columns=[ORIGINAL])
+        drift = rewrites.sub(base, axis=0).to_numpy().ravel()
+        drift = drift[~np.isnan(drift)]
+        row["mad"] = float(np.mean(np.abs(drift))) if drift.size else np.nan
+        row["drift_sd"] = float(np.std(drift, ddof=1)) if drift.size >= 2 else np.nan
+        long = rewrites.stack().dropna()
+        paper_pos = wide.index.get_indexer(long.index.get_level_values(0))
+        row["discriminability"] = discriminability(base.to_numpy(), long.to_numpy(), paper_pos)
+        h = human.reindex(base.index)
+        both = base.notna() & h.notna()
+        row["n_human"] = int(both.sum())
+        row["human_mae"] = float((base[both] - h[both]).abs().mean()) if both.any() else np.nan
+        if both.sum() >= 2:
+            from scipy.stats import spearmanr
+
+            row["human_spearman"] = float(spearmanr(base[both], h[both]).statistic)
+        else:
+            row["human_spearman"] = np.nan
+    else:
+        row.update(mad=np.nan, drift_sd=np.nan, discriminability=np.nan, n_human=0,
+                   human_mae=np.nan, human_spearman=np.nan)
+    mad, disc = row["mad"], row["discriminability"]
+    row["false_robustness"] = bool(
+        np.isfinite(mad) and np.isfinite(disc)  # type: ignore[arg-type]
+        and mad <= low_drift and disc <= 0.5 + chance_margin  # type: ignore[operator]
+    )
+    return row
+
+
+def robustness_table(
+    df: pd.DataFrame,
+    *,
+    score: str = "overall",
+    low_drift: float = 0.25,
+    chance_margin: float = 0.05,
+) -> pd.DataFrame:
+    """The RobustReview metrics, one row per reviewer configuration.
+
+    Args:
+        df: tidy assessments (``human_score`` optional, on the same scale as ``score``).
+        score: score column.
+        low_drift: MAD (score points) at or below which a reviewer counts as "stable" for the
+            false-robustness flag.
+        chance_margin: discriminability within this distance above 0.5 counts as chance.
+
+    Returns:
+        DataFrame with :data:`ROBUSTNESS_COLUMNS` (see the module docstring for each measure);
+        ``n_papers`` papers with at least one score, ``n_variants`` paper-arm scores.
+
+    Raises:
+        ValueError: on a missing column or an out-of-range score.
+    """
+    ps = paper_scores(df, score)
+    human = document_info(df)["human_score"]
+    rows = []
+    for reviewer, part in ps.groupby("reviewer", sort=True):
+        row = _reviewer_row(part, score, human, low_drift, chance_margin)
+        row["reviewer"] = reviewer
+        rows.append(row)
+    return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)

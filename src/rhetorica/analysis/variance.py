@@ -1,0 +1,65 @@
+"""Reviewer variance over repeated reviews of identical input ('Style over Substance', Sec. 4).
+
+The pooled standard deviation combines the within-input variances of groups of repeated reviews
+(same reviewer, paper and arm): ``s_p = sqrt(sum_g (n_g - 1) s_g^2 / sum_g (n_g - 1))`` with
+``s_g^2`` the unbiased sample variance of group g (Cohen 1988, "Statistical Power Analysis for
+the Behavioral Sciences", eq. 2.3.2, generalised to G groups). Groups with fewer than two ``ok``
+scores carry no variance information and are skipped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from rhetorica.analysis.tidy import ok_scores, require_columns
+
+POOLED_SD_COLUMNS = ["reviewer", "n_groups", "n_reviews", "pooled_sd"]
+
+
+def pooled_sd(df: pd.DataFrame, *, score: str = "overall", arm: str | None = None) -> pd.DataFrame:
+    """Pooled SD of repeated reviews, one row per reviewer.
+
+    Args:
+        df: tidy assessments; replicates of the same (reviewer, document_id, arm) are repeats of
+            identical input.
+        score: score column.
+        arm: restrict to one arm (e.g. ``"original"``); ``None`` pools every arm.
+
+    Returns:
+        DataFrame with :data:`POOLED_SD_COLUMNS`: ``n_groups`` groups with >= 2 ``ok`` scores,
+        ``n_reviews`` scores in them, ``pooled_sd`` in score points (NaN when no group qualifies).
+
+    Raises:
+        ValueError: on a missing column or an out-of-range score.
+    """
+    require_columns(df, ["reviewer", "document_id", "arm", "status", score])
+    frame = pd.DataFrame(
+        {
+            "reviewer": df["reviewer"].to_numpy(),
+            "document_id": df["document_id"].to_numpy(),
+            "arm": df["arm"].to_numpy(),
+            "v": ok_scores(df, score).to_numpy(),
+        }
+    )
+    if arm is not None:
+        frame = frame[frame["arm"] == arm]
+    reviewers = sorted(pd.unique(df["reviewer"]))
+    g = frame.dropna(subset=["v"]).groupby(["reviewer", "document_id", "arm"])["v"]
+    groups = pd.DataFrame({"n": g.size(), "var": g.var(ddof=1)}).reset_index()
+    groups = groups[groups["n"] >= 2]
+    groups["ss"] = (groups["n"] - 1) * groups["var"]
+    groups["dof"] = groups["n"] - 1
+    per = groups.groupby("reviewer").agg(
+        n_groups=("n", "size"), n_reviews=("n", "sum"), ss=("ss", "sum"), dof=("dof", "sum")
+    )
+    per = per.reindex(reviewers)
+    out = pd.DataFrame(
+        {
+            "reviewer": reviewers,
+            "n_groups": per["n_groups"].fillna(0).astype(int).to_numpy(),
+            "n_reviews": per["n_reviews"].fillna(0).astype(int).to_numpy(),
+            "pooled_sd": np.sqrt(per["ss"] / per["dof"]).to_numpy(),
+        }
+    )
+    return out[POOLED_SD_COLUMNS]

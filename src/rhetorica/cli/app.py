@@ -1,0 +1,38 @@
+"""The ``rhetorica`` command line (typer). Commands import their heavy dependencies lazily."""
+
+from __future__ import annotations
+
+import typer
+
+from rhetorica import __version__
+from rhetorica.cli import demo, study
+
+app = typer.Typer(
+    name="rhetorica",
+    help="Stress-test AI peer reviewers: rewrite papers rhetorically, review them, compare paired scores.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("run")(study.run)
+app.command("status")(study.status)
+app.command("report")(study.report)
+app.command("schema")(study.schema)
+app.command("demo")(demo.demo)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"rhetorica {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """rhetorica command line."""
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

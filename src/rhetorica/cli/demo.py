@@ -1,0 +1,42 @@
+"""``rhetorica demo``: the demo study on real papers with the embedded model, end to end."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+import typer
+import yaml
+
+
+def default_data_dir() -> Path:
+    """``$RHETORICA_DATA`` if set, else ``../shared/data`` from the current folder."""
+    return Path(os.environ.get("RHETORICA_DATA", Path.cwd().parent / "shared" / "data"))
+
+
+def demo(
+    out: Path = typer.Option(Path("runs/demo"), help="Run directory to write."),
+    data: Path = typer.Option(None, help="Folder holding papers/ (default: $RHETORICA_DATA or ../shared/data)."),
+    replicates: int = typer.Option(None, min=1, help="Override the number of replicates."),
+) -> None:
+    """Run the demo study (3 real papers, rule-based + embedded-model rewrites, embedded reviewer)."""
+    from rhetorica.cli.study import err_console, execute_study, print_headline
+    from rhetorica.study.config import ConfigError, parse_study
+
+    data_dir = (data or default_data_dir()).resolve()
+    if not (data_dir / "papers").is_dir():
+        err_console.print(f"[red]error:[/red] {data_dir}: no papers/ folder here; pass --data PATH "
+                          "(the folder holding papers/) or set RHETORICA_DATA", highlight=False)
+        raise typer.Exit(2)
+    spec = yaml.safe_load((resources.files("rhetorica.data") / "demo_study.yaml").read_text("utf-8"))
+    spec["output_dir"] = str(out.resolve())
+    if replicates:
+        spec["replicates"] = replicates
+    try:
+        config = parse_study(spec, source="demo_study.yaml")
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    run_dir = execute_study(config, data_dir)
+    print_headline(run_dir)

@@ -1,0 +1,111 @@
+"""``rhetorica run``, ``status``, ``report`` and ``schema``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
+    from rhetorica.study.config import ConfigError, load_study
+
+    try:
+        return load_study(study)
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def print_headline(run_dir: Path) -> None:
+    """Print the comparison table of a run in the terminal."""
+    from rhetorica.report.build import COMPARISON_HEADERS, display_table
+    from rhetorica.report.render import write_report
+
+    data = write_report(run_dir)
+    headers, rows = display_table(data.comparisons, COMPARISON_HEADERS)
+    keep = ["Reviewer", "A", "B", "Papers", "% A higher", "% B higher", "% tie", "Pref. ratio", "Sign test p",
+            "Flip A acc. (%)", "Flip B acc. (%)", "Mean A", "Mean B"]
+    table = Table(title="Paired comparison (overall score; papers as units)")
+    index = [headers.index(h) for h in keep if h in headers]
+    for i in index:
+        table.add_column(headers[i], justify="left" if i < 3 else "right")
+    for row in rows:
+        table.add_row(*[row[i] for i in index])
+    console.print(table)
+    failed = len(data.failures)
+    console.print(f"Failures: {failed} (listed in the report). Report: {run_dir / 'report.html'}")
+
+
+def execute_study(config, base_dir: Path, run_dir: Path | None = None, retry_failed: bool = False) -> Path:  # noqa: ANN001
+    """Run a validated study with progress bars, then write its report; returns the run dir."""
+    from rhetorica.cli.progress import RichProgress
+    from rhetorica.report.build import STUDY_FILE
+    from rhetorica.study.runner import StudyRunner
+
+    with RichProgress(console) as progress:
+        runner = StudyRunner(config, base_dir, run_dir=run_dir, progress=progress)
+        (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+        summary = asyncio.run(runner.run(retry_failed=retry_failed))
+        runner.store.close()
+    for stage, item, reason in summary.problems:
+        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+    if summary.units_run == 0 and summary.model_calls == 0:
+        console.print(f"Nothing to do: all {summary.units_total} units were already in the store; "
+                      "0 model calls made.")
+    else:
+        statuses = ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items())) or "none"
+        console.print(f"Ran {summary.units_run} units ({statuses}); skipped {summary.units_skipped} already done; "
+                      f"{summary.model_calls} model calls, {summary.cache_hits} cache hits; "
+                      f"{summary.wall_time_s:.1f} s.")
+    return runner.run_dir
+
+
+def run(
+    study: Path = typer.Argument(..., help="Study YAML file."),
+    retry_failed: bool = typer.Option(False, help="Also re-run units stored as error or timeout."),
+) -> None:
+    """Run a study declared in YAML (resumable: finished units are skipped)."""
+    config, base_dir = _load(study)
+    run_dir = execute_study(config, base_dir, retry_failed=retry_failed)
+    print_headline(run_dir)
+
+
+def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
+    """Show what is done, pending and failed for a study, without running anything."""
+    from rhetorica.study.status import study_status
+
+    config, base_dir = _load(study)
+    rows, problems = study_status(config, base_dir)
+    table = Table(title=f"Study {config.name}")
+    for col in ("stage", "units", "done", "pending", "failed"):
+        table.add_column(col, justify="left" if col == "stage" else "right")
+    for row in rows:
+        table.add_row(row.stage, str(row.units), str(row.done), str(row.pending),
+                      ", ".join(f"{k}: {v}" for k, v in sorted(row.failed.items())) or "0")
+    console.print(table)
+    for stage, item, reason in problems:
+        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+
+
+def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
+    """Rebuild report.md, report.html and tables/ from a run's store (no model calls)."""
+    try:
+        print_headline(run_dir)
+    except FileNotFoundError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def schema() -> None:
+    """Print the JSON Schema of study YAML files."""
+    from rhetorica.study.config import StudyConfig
+
+    typer.echo(json.dumps(StudyConfig.model_json_schema(), indent=2))

@@ -1,0 +1,1 @@
+"""LaTeX project reading: main-file detection, ``\\input`` resolution, conversion to Markdown text."""

@@ -1,0 +1,205 @@
+"""LaTeX source handling: comments, balanced arguments, main-file detection, ``\\input`` resolution.
+
+Everything here works on raw source text and never runs TeX.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rhetorica.documents.options import DocumentReadError
+
+MAX_INPUT_DEPTH = 20
+MAX_TEX_FILES = 2000
+MAX_TEX_BYTES = 20_000_000
+
+_COMMENT_ENV = re.compile(r"\\begin\{comment\}.*?\\end\{comment\}", re.DOTALL)
+_INPUT = re.compile(r"\\(input|include|subfile)(?![a-zA-Z@])\s*(?:\{([^{}]*)\}|([^\s{}\\%]+))")
+_IMPORT = re.compile(r"\\(sub)?(?:import|inputfrom|includefrom)\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_MAIN_PENALTY = re.compile(r"rebuttal|response|cover|letter|supplement|reply|poster|slides", re.I)
+_MAIN_BONUS = {"main", "paper", "ms", "manuscript", "article", "arxiv"}
+
+
+def strip_comments(text: str) -> str:
+    """Remove ``%`` comments and ``comment`` environments, keeping escaped ``\\%``.
+
+    A line that is only a comment disappears with its newline (as in TeX); a trailing comment is cut
+    and the newline kept.
+    """
+    out: list[str] = []
+    for line in text.splitlines(keepends=True):
+        cut = _comment_start(line)
+        if cut is None:
+            out.append(line)
+        elif line[:cut].strip() == "":
+            continue
+        else:
+            out.append(line[:cut].rstrip() + "\n")
+    return _COMMENT_ENV.sub("", "".join(out))
+
+
+def _comment_start(line: str) -> int | None:
+    i = line.find("%")
+    while i != -1:
+        backslashes = 0
+        j = i - 1
+        while j >= 0 and line[j] == "\\":
+            backslashes += 1
+            j -= 1
+        if backslashes % 2 == 0:
+            return i
+        i = line.find("%", i + 1)
+    return None
+
+
+def read_group(text: str, start: int, open_: str = "{", close: str = "}") -> tuple[str, int] | None:
+    """Read a balanced group whose opening bracket is at ``start`` (after optional spaces).
+
+    Returns:
+        ``(inner text, index after the closing bracket)``, or ``None`` if there is no group at
+        ``start``. An unclosed group runs to the end of ``text``.
+    """
+    i = start
+    while i < len(text) and text[i] in " \t\n" and not text.startswith("\n\n", i):
+        i += 1
+    if i >= len(text) or text[i] != open_:
+        return None
+    depth = 0
+    j = i
+    while j < len(text):
+        ch = text[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == "{" and open_ != "{":
+            inner = read_group(text, j)
+            j = inner[1] if inner else j + 1
+            continue
+        if ch == open_:
+            depth += 1
+        elif ch == close:
+            depth -= 1
+            if depth == 0:
+                return text[i + 1 : j], j + 1
+        j += 1
+    return text[i + 1 :], len(text)
+
+
+def read_text_file(path: Path) -> str:
+    """Read a source file as UTF-8, falling back to Latin-1 for old projects."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _is_main_candidate(text: str) -> bool:
+    return "\\documentclass" in text and "\\begin{document}" in text
+
+
+def find_main_file(folder: Path) -> Path:
+    """Find the main file of a LaTeX project: the file with ``\\documentclass`` and ``\\begin{document}``.
+
+    Among several candidates, files included by another file and files named like a rebuttal or
+    cover letter are set aside; the rest are ranked by ``\\title``/``abstract``/section evidence,
+    a conventional name (``main``, ``paper``, ``ms``), then size.
+
+    Raises:
+        DocumentReadError: no candidate main file in ``folder``.
+    """
+    tex_files = sorted(p for p in folder.rglob("*.tex") if p.is_file())[:MAX_TEX_FILES]
+    texts = {p: strip_comments(read_text_file(p)) for p in tex_files if p.stat().st_size < MAX_TEX_BYTES}
+    candidates = [p for p, t in texts.items() if _is_main_candidate(t)]
+    if not candidates:
+        raise DocumentReadError(
+            folder, "no main .tex file found (none has both \\documentclass and \\begin{document})"
+        )
+    if len(candidates) == 1:
+        return candidates[0]
+    included = {m.group(2) or m.group(3) for t in texts.values() for m in _INPUT.finditer(t)}
+    included_stems = {Path(name.strip()).with_suffix("").name for name in included if name}
+
+    def score(p: Path) -> tuple[int, int]:
+        t = texts[p]
+        s = 0
+        s += 10 if "\\begin{abstract}" in t else 0
+        s += 5 if "\\title" in t else 0
+        s += min(len(re.findall(r"\\(sub)*section\*?\s*\{|\\input\s*\{", t)), 20)
+        s += 3 if p.stem.lower() in _MAIN_BONUS else 0
+        s -= 30 if _MAIN_PENALTY.search(p.stem) else 0
+        s -= 30 if p.stem in included_stems else 0
+        return s, len(t)
+
+    return max(candidates, key=score)
+
+
+@dataclass
+class ExpandedSource:
+    """A main file with every ``\\input``/``\\include`` inlined and comments stripped."""
+
+    text: str
+    files: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def expand_inputs(main: Path, root: Path) -> ExpandedSource:
+    """Inline ``\\input``, ``\\include``, ``\\subfile`` and ``\\import`` recursively.
+
+    Paths are tried relative to the main file's folder (TeX's working directory), the project
+    root, then the including file's folder, with and without a ``.tex`` extension. A missing or out-of-project file, or an
+    include cycle, gives a warning and is skipped (a partial result, as a user would expect).
+
+    Args:
+        main: the main file.
+        root: the project folder; files outside it are never read.
+    """
+    result = ExpandedSource(text="")
+    root = root.resolve()
+    main_dir = main.resolve().parent
+
+    def resolve(name: str, base: Path) -> Path | None:
+        name = name.strip().strip('"')
+        for folder in (main_dir, root, base):
+            for candidate in (folder / name, folder / f"{name}.tex"):
+                try:
+                    resolved = candidate.resolve()
+                except OSError:
+                    continue
+                if resolved.is_file() and resolved.is_relative_to(root):
+                    return resolved
+        return None
+
+    def expand(path: Path, stack: tuple[Path, ...]) -> str:
+        rel = str(path.relative_to(root))
+        result.files.append(rel)
+        text = strip_comments(read_text_file(path))
+
+        def include(name: str, base: Path, command: str) -> str:
+            target = resolve(name, base)
+            if target is None:
+                result.warnings.append(
+                    f"missing \\{command} file '{name}' (referenced from {rel}); skipped"
+                )
+                return ""
+            if target in stack or len(stack) >= MAX_INPUT_DEPTH:
+                result.warnings.append(f"\\{command}{{{name}}} in {rel} forms a cycle or is too deep; skipped")
+                return ""
+            body = expand(target, (*stack, target))
+            return f"\n{body}\n" if command != "include" else f"\n\\clearpage\n{body}\n"
+
+        def on_input(m: re.Match[str]) -> str:
+            name = m.group(2) if m.group(2) is not None else m.group(3)
+            return include(name, path.parent, m.group(1))
+
+        def on_import(m: re.Match[str]) -> str:
+            folder = (path.parent if m.group(1) else main_dir) / m.group(2)
+            return include(str(folder / m.group(3)), path.parent, "import")
+
+        text = _IMPORT.sub(on_import, text)
+        return _INPUT.sub(on_input, text)
+
+    result.text = expand(main.resolve(), (main.resolve(),))
+    return result

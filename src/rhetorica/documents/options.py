@@ -1,0 +1,46 @@
+"""Options and the error type shared by every document reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class DocumentReadError(Exception):
+    """A document could not be read; the message names the path and the problem.
+
+    Attributes:
+        path: the input path that failed.
+        problem: one sentence a user can act on.
+    """
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+class ReadOptions(BaseModel):
+    """How a paper is read into a :class:`~rhetorica.documents.models.Document`.
+
+    Attributes:
+        cut_after_references: drop the bibliography and everything after it (appendices), and
+            everything after ``\\appendix`` in LaTeX.
+        blind: remove authors, affiliations, emails, acknowledgements, identity URLs and venue
+            notes, with an audit in ``Document.removed``.
+        parse_timeout_s: wall-clock limit (seconds, > 0) for parsing one PDF with one backend;
+            on expiry the next backend is tried.
+        pdf_backend: PDF backend name (see ``rhetorica.documents.pdf.backends``); ``None`` means
+            the default backend followed by the fallbacks.
+        max_words: keep leading sections until this many words (cut at a section boundary, always
+            at least the first section); ``None`` keeps everything.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    cut_after_references: bool = True
+    blind: bool = True
+    parse_timeout_s: float = Field(default=120.0, gt=0)
+    pdf_backend: str | None = None
+    max_words: int | None = Field(default=None, ge=1)

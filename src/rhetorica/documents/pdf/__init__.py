@@ -1,0 +1,1 @@
+"""PDF reading: pluggable text-extraction backends, a shared layout pass, and a timed runner."""

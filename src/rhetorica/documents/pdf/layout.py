@@ -1,0 +1,334 @@
+"""From positioned lines to ordered sections: cleaning, reading order, headings, paragraphs.
+
+The same pass runs for every backend so that backends differ only in what they extract.
+
+Steps (each removal is audited as a :class:`RemovedItem`):
+1. margins: page numbers, running headers/footers (text repeated in the top/bottom 8 % of at least
+   30 % of pages, digits ignored), venue notes ("Published as a conference paper at ...",
+   "Under review", "Preprint", "Proceedings of ...", arXiv stamps), line-number gutters (lines that
+   are only numbers, outside the text block);
+2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
+   lines are then read band by band (a band ends at a line crossing the middle): left column,
+   right column, then the crossing line;
+3. headings: numbered lines (``2``, ``2.1``, ``A.1`` + title) that are bold, larger than the body
+   font or in capitals; unnumbered known headings (Abstract, Introduction, References, ...) that are
+   bold, larger or in capitals; other bold lines clearly larger than the body font. Level = depth
+   of the numbering, else rank of the font size;
+4. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
+   (``Figure 3:``, ``Table 2.``); soft hyphens and end-of-line hyphens before a lower-case letter
+   are removed.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rhetorica.documents.models import RemovedItem
+from rhetorica.documents.pdf.lines import Line, PageLines
+
+MARGIN = 0.08
+VENUE = re.compile(
+    r"^(published as a (conference |workshop )?paper at|under review (as a (conference )?paper )?(at|for)|"
+    r"preprint\b|accepted (at|to|as|for)|proceedings of|to appear in|in submission|"
+    r"arxiv:\s*\d{4}\.\d{4,5}|workshop on\b|.*\bassociation for computational linguistics\b)",
+    re.I,
+)
+PAGE_NUMBER = re.compile(r"^(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*\d{1,4})?$", re.I)
+NUMBERS_ONLY = re.compile(r"^\d{1,4}(\s+\d{1,4})*$")
+NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+KNOWN_HEADINGS = re.compile(
+    r"^(abstract|introduction|background|related work|related works|method|methods|methodology|"
+    r"experiments?|results|discussion|conclusions?|conclusion and future work|limitations|"
+    r"references|bibliography|acknowledge?ments?|appendix|appendices|data availability|"
+    r"author contributions?( statement)?|competing interests|funding|ethics statement|"
+    r"broader impact|reproducibility statement)$",
+    re.I,
+)
+CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]")
+
+
+@dataclass
+class Block:
+    """A heading or a paragraph in reading order."""
+
+    kind: str  # "heading" | "paragraph"
+    text: str
+    level: int = 1
+    page: int = 0
+    number: str = ""
+
+
+@dataclass
+class Layout:
+    """Result of the layout pass."""
+
+    title: str
+    front: list[Line]
+    blocks: list[Block]
+    removed: list[RemovedItem] = field(default_factory=list)
+    body_size: float = 0.0
+    two_column_pages: int = 0
+
+
+def body_font_size(pages: list[PageLines]) -> float:
+    """Most common font size (0.5 pt bins), weighted by characters."""
+    counts: Counter[float] = Counter()
+    for page in pages:
+        for line in page.lines:
+            if line.size > 0:
+                counts[round(line.size * 2) / 2] += len(line.text)
+    return counts.most_common(1)[0][0] if counts else 10.0
+
+
+def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[PageLines]:
+    """Remove page numbers, running headers/footers, venue notes and line-number gutters."""
+
+    def key(line: Line) -> str:
+        return re.sub(r"\d+", "#", line.text.strip().lower())
+
+    def in_margin(line: Line, page: PageLines) -> bool:
+        return line.bottom < page.height * MARGIN * 1.5 or line.top > page.height * (1 - MARGIN)
+
+    repeats: Counter[str] = Counter()
+    for page in pages:
+        repeats.update({key(line) for line in page.lines if in_margin(line, page)})
+    threshold = max(2, int(0.3 * len(pages)))
+    number_tops = [
+        ln.top for page in pages for ln in page.lines
+        if PAGE_NUMBER.match(ln.text.strip()) and in_margin(ln, page)
+        and (ln.top <= min(x.top for x in page.lines) + 2 or ln.bottom >= max(x.bottom for x in page.lines) - 2)
+    ]
+    usual_top = statistics.median(number_tops) if number_tops else None
+    cleaned: list[PageLines] = []
+    for page in pages:
+        long_lines = [ln for ln in page.lines if len(ln.text) >= 30]
+        left = min((ln.x0 for ln in long_lines), default=0.0)
+        right = max((ln.x1 for ln in long_lines), default=page.width)
+        kept: list[Line] = []
+        gutter: list[Line] = []
+        edge_top = min((ln.top for ln in page.lines), default=0.0)
+        edge_bottom = max((ln.bottom for ln in page.lines), default=0.0)
+        for line in page.lines:
+            text = line.text.strip()
+            where = f"page {page.index + 1}"
+            if VENUE.match(text) and (in_margin(line, page) or page.index == 0 and line.top < page.height * 0.2):
+                removed.append(RemovedItem(item="venue note", location=where, text=text))
+            elif in_margin(line, page) and PAGE_NUMBER.match(text) and (
+                line.top <= edge_top + 2 or line.bottom >= edge_bottom - 2
+                or usual_top is not None and abs(line.top - usual_top) < 10
+            ):
+                removed.append(RemovedItem(item="page number", location=where, text=text))
+            elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
+                    and not NUMBERS_ONLY.match(text):
+                removed.append(RemovedItem(item="running header", location=where, text=text))
+            elif NUMBERS_ONLY.match(text) and (line.x1 <= left + 1 or line.x0 >= right - 1):
+                gutter.append(line)
+            else:
+                kept.append(line)
+        spread = max((ln.bottom for ln in gutter), default=0) - min((ln.top for ln in gutter), default=0)
+        if len(gutter) >= 10 and spread > 0.5 * page.height:
+            removed.append(RemovedItem(
+                item="line numbers", location=f"page {page.index + 1}",
+                text=f"{len(gutter)} margin numbers ({gutter[0].text.strip()}-{gutter[-1].text.strip()})",
+            ))
+        elif gutter:
+            kept = sorted(kept + gutter, key=lambda ln: (ln.top, ln.x0))
+        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+    return cleaned
+
+
+def reading_order(page: PageLines) -> tuple[list[Line], bool]:
+    """Lines of a page in reading order; also whether the page was read as two columns."""
+    mid = page.width / 2
+    slack = page.width * 0.02
+    lines = sorted(page.lines, key=lambda ln: (ln.top, ln.x0))
+    left = [ln for ln in lines if ln.x1 <= mid + slack]
+    right = [ln for ln in lines if ln.x0 >= mid - slack]
+    two_col = sum(len(ln.text) >= 25 for ln in left) >= 5 and sum(len(ln.text) >= 25 for ln in right) >= 5
+    if not two_col:
+        return _merge_rows(lines), False
+    ordered: list[Line] = []
+    band_left: list[Line] = []
+    band_right: list[Line] = []
+    for line in lines:
+        if line.x1 <= mid + slack:
+            band_left.append(line)
+        elif line.x0 >= mid - slack:
+            band_right.append(line)
+        else:
+            ordered += _merge_rows(band_left) + _merge_rows(band_right)
+            band_left, band_right = [], []
+            ordered.append(line)
+    ordered += _merge_rows(band_left) + _merge_rows(band_right)
+    return ordered, True
+
+
+def _merge_rows(lines: list[Line]) -> list[Line]:
+    """Sort by row and join fragments of one visual row (superscripts, split runs) left to right."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        if rows:
+            ref = rows[-1][0]
+            height = max(ref.bottom - ref.top, 1.0)
+            center = (line.top + line.bottom) / 2
+            if ref.top - 0.2 * height <= center <= ref.bottom + 0.2 * height and line.bottom - line.top <= 2.2 * height:
+                rows[-1].append(line)
+                continue
+        rows.append([line])
+    merged: list[Line] = []
+    for row in rows:
+        row.sort(key=lambda ln: ln.x0)
+        if len(row) == 1:
+            merged.append(row[0])
+            continue
+        main = max(row, key=lambda ln: len(ln.text))
+        text = row[0].text
+        for prev, cur in zip(row, row[1:]):
+            gap = cur.x0 - prev.x1
+            # a wide gap (side-by-side author names) is kept as three spaces
+            text += ("" if gap < 0.5 else " " if gap < 3 * max(main.size, 1.0) else "   ") + cur.text
+        merged.append(Line(
+            page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
+            bottom=max(ln.bottom for ln in row), text=text, size=main.size,
+            bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
+        ))
+    return merged
+
+
+def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False) -> tuple[int, str] | None:
+    """``(level, number)`` when ``line`` is a section heading, else ``None``.
+
+    ``number`` is the heading's numbering (``"2.1"``, ``"A"``) or ``""``. With ``strong_only`` only
+    numbered and known headings count (used to find where the title block ends).
+    ``ranked`` holds the font sizes of larger bold headings, largest first.
+    """
+    text = line.text.strip().replace("\u00ad", "")
+    if len(text) > 110 or len(text.split()) > 14 or CAPTION.match(text) or "%" in text:
+        return None
+    visible = re.sub(r"\s", "", text)
+    letters = re.sub(r"[^A-Za-z]", "", text)
+    if len(letters) < 0.6 * len(visible):
+        return None
+    larger = line.size >= body + 0.8
+    caps = len(letters) >= 4 and letters.isupper()
+    m = NUMBERED_HEADING.match(text)
+    lettered = bool(m) and m.group(1)[:1].isalpha()
+    if m and (line.bold or larger or caps) and not text.endswith((",", ";")) and re.search(r"[a-zA-Z]{2}", m.group(2)) \
+            and not re.search(r"[a-z]\d", m.group(2)) and not (strong_only and lettered):
+        if m.group(2).rstrip().endswith(".") and not caps and len(m.group(2).split()) > 8:
+            return None
+        return min(4, m.group(1).count(".") + 1), m.group(1)
+    size_key = round(line.size * 2) / 2
+    if KNOWN_HEADINGS.match(text.rstrip(".:")) and (line.bold or larger or caps):
+        if larger and size_key in ranked:
+            return min(3, ranked.index(size_key) + 1), ""
+        return (1 if caps or larger or not ranked else min(3, len(ranked) + 1)), ""
+    if strong_only or not line.bold or not text[:1].isupper() or text.endswith((".", ",", ";", ":")):
+        return None
+    if larger:
+        return (min(3, ranked.index(size_key) + 1) if size_key in ranked else 1), ""
+    if line.size >= body - 0.3 and len(text.split()) <= 8:
+        return min(3, len(ranked) + 1), ""
+    return None
+
+
+def clean_heading(text: str) -> str:
+    """Drop the numbering; turn ALL-CAPS (small-caps) titles into sentence case."""
+    text = text.replace("\u00ad", "").strip()
+    m = NUMBERED_HEADING.match(text)
+    title = m.group(2).strip() if m else text
+    letters = re.sub(r"[^A-Za-z]", "", title)
+    if len(letters) >= 4 and letters.isupper():
+        title = title[0] + title[1:].lower()
+    return title.rstrip(".:").strip()
+
+
+def _join(prev: str, nxt: str) -> str:
+    if prev.endswith("\u00ad"):
+        return prev[:-1] + nxt
+    if re.search(r"[A-Za-z]{2}-$", prev) and nxt[:1].islower():
+        return prev[:-1] + nxt
+    if re.search(r"(https?://|www\.)\S*$", prev) and (
+        prev.endswith(("/", "-", "_")) or prev.endswith(".") and nxt[:1].islower()
+    ):
+        return prev + nxt  # a URL broken at the line end
+    return f"{prev} {nxt}"
+
+
+def analyse(pages: list[PageLines]) -> Layout:
+    """Run the layout pass (steps 1-4 of the module docstring) over extracted pages."""
+    removed: list[RemovedItem] = []
+    body = body_font_size(pages)
+    pages = clean_margins(pages, removed)
+    ordered: list[Line] = []
+    two_col = 0
+    for page in pages:
+        lines, is_two = reading_order(page)
+        two_col += is_two
+        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= 0.55 * body)
+    title, title_end = _title(ordered, body)
+    front_end = next(
+        (k for k in range(title_end, len(ordered)) if heading_level(ordered[k], body, [], strong_only=True)),
+        title_end,
+    )
+    ranked = sorted(
+        {round(ln.size * 2) / 2 for ln in ordered[front_end:] if ln.bold and ln.size >= body + 0.8}, reverse=True
+    )
+    blocks: list[Block] = []
+    front = ordered[title_end:front_end]
+    prev: Line | None = None
+    for line in ordered[front_end:]:
+        text = line.text.strip()
+        heading = heading_level(line, body, ranked)
+        if heading is not None:
+            blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
+            prev = None
+            continue
+        starts_new = (
+            prev is None
+            or not blocks
+            or blocks[-1].kind == "heading"
+            or CAPTION.match(text) is not None
+            or _paragraph_break(prev, line, body)
+        )
+        text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
+        if starts_new:
+            blocks.append(Block(kind="paragraph", text=text.replace("\u00ad", ""), page=line.page))
+        else:
+            blocks[-1].text = _join(blocks[-1].text, text).replace("\u00ad", "")
+        prev = line
+    return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
+    if line.page != prev.page or abs(line.x0 - prev.x0) > 0.3 * max(prev.x1 - prev.x0, 1) and line.top < prev.top:
+        # new page or column: the paragraph continues unless the last line ended a sentence
+        return prev.text.rstrip().endswith((".", ":", "?", "!"))
+    gap = line.top - prev.bottom
+    if gap > 0.7 * body:
+        return True
+    indent = line.x0 - prev.x0
+    return 0.8 * body < indent < 4 * body and prev.text.rstrip().endswith((".", ":", "?", "!"))
+
+
+def _title(lines: list[Line], body: float) -> tuple[str, int]:
+    """Title = the largest-font lines near the top of the first page; returns (title, end index)."""
+    first = [(k, ln) for k, ln in enumerate(lines[:80]) if ln.page == 0]
+    if not first:
+        return "", 0
+    biggest = max(ln.size for _, ln in first)
+    if biggest < body * 1.2:
+        return "", 0
+    picked = [(k, ln) for k, ln in first if abs(ln.size - biggest) < 0.6]
+    start = picked[0][0]
+    run = [picked[0]]
+    for k, ln in picked[1:]:
+        if k == run[-1][0] + 1:
+            run.append((k, ln))
+        else:
+            break
+    text = " ".join(ln.text.strip() for _, ln in run).replace("\u00ad", "")
+    return re.sub(r"\s+", " ", text), run[-1][0] + 1 if start < 20 else 0

@@ -1,0 +1,207 @@
+"""Read a PDF into a blinded :class:`Document`: timed backend with fallbacks, then the layout pass."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rhetorica.documents.blinding import EMAIL, Identity, blind_sections
+from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
+from rhetorica.documents.options import DocumentReadError, ReadOptions
+from rhetorica.documents.pdf.backends import DEFAULT_ORDER, PACKAGES, backend_version
+from rhetorica.documents.pdf.layout import analyse
+from rhetorica.documents.pdf.lines import PageLines
+from rhetorica.documents.pdf.runner import BackendFailure, BackendTimeout, run_backend
+from rhetorica.documents.sections import cut_after_references
+from rhetorica.hashing import content_hash
+
+MIN_CHARS_PER_PAGE = 20
+
+
+def check_pdf_file(path: Path) -> None:
+    """Cheap checks before parsing.
+
+    Raises:
+        DocumentReadError: empty file, or no ``%PDF-`` header in the first 1 KiB.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if not head:
+        raise DocumentReadError(path, "file is empty (0 bytes)")
+    if b"%PDF-" not in head:
+        raise DocumentReadError(path, "not a PDF (no %PDF- header); check the file type")
+
+
+def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], list[str]]:
+    """Extract pages with the chosen backend, or the default order with fallbacks.
+
+    Returns:
+        ``(backend name, pages, warnings about failed backends)``.
+
+    Raises:
+        DocumentReadError: encrypted, unreadable by every backend, or every backend timed out.
+    """
+    if options.pdf_backend is not None and options.pdf_backend not in PACKAGES:
+        raise DocumentReadError(path, f"unknown PDF backend '{options.pdf_backend}' (choose from {', '.join(PACKAGES)})")
+    order = [options.pdf_backend] if options.pdf_backend else list(DEFAULT_ORDER)
+    order = [b for b in order if backend_version(b) != "unknown"]
+    if not order:
+        wanted = options.pdf_backend or DEFAULT_ORDER[0]
+        raise DocumentReadError(path, f"PDF backend '{wanted}' is not installed (pip install {PACKAGES[wanted]})")
+    warnings: list[str] = []
+    problems: list[str] = []
+    for backend in order:
+        try:
+            return backend, run_backend(backend, path, options.parse_timeout_s), warnings
+        except BackendTimeout as exc:
+            problems.append(str(exc))
+            warnings.append(f"{exc}; trying the next backend")
+        except BackendFailure as exc:
+            if exc.kind == "PdfEncryptedError":
+                raise DocumentReadError(path, "PDF is encrypted (password required); decrypt it first") from exc
+            problems.append(f"{backend}: {exc.kind}: {exc}")
+            warnings.append(f"{backend} failed ({exc.kind}: {str(exc)[:200]}); trying the next backend")
+    if all("took longer" in p for p in problems):
+        raise DocumentReadError(path, f"parsing timed out after {options.parse_timeout_s:g} s with every backend ({', '.join(order)})")
+    raise DocumentReadError(path, f"not a readable PDF ({'; '.join(problems)[:300]})")
+
+
+def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
+    """Read a PDF paper.
+
+    Sections come from heading detection (numbering removed, capitals to sentence case); the
+    title block between the title and the first heading is removed under blinding (audited), as are
+    page numbers, running headers, venue notes and line-number gutters (always). With
+    ``cut_after_references`` the References section and everything after it are dropped.
+
+    Raises:
+        DocumentReadError: empty, not a PDF, encrypted, no text layer (scanned), or every backend
+            failed or timed out.
+    """
+    check_pdf_file(path)
+    backend, pages, warnings = extract(path, options)
+    chars = sum(len(line.text) for page in pages for line in page.lines)
+    if not pages:
+        raise DocumentReadError(path, "PDF has no pages")
+    if chars < MIN_CHARS_PER_PAGE * len(pages):
+        raise DocumentReadError(
+            path, f"no text layer ({chars} characters on {len(pages)} pages); a scanned PDF needs OCR first"
+        )
+    layout = analyse(pages)
+    removed = list(layout.removed)
+    sections: list[Section] = []
+    numbers: list[str] = []
+    for block in layout.blocks:
+        if block.kind == "heading":
+            sections.append(Section(title=block.text, text="", level=block.level))
+            numbers.append(block.number)
+        elif sections:
+            last = sections[-1]
+            sections[-1] = last.model_copy(update={"text": f"{last.text}\n\n{block.text}".strip()})
+    front_text = "\n".join(line.text for line in layout.front).strip()
+    metadata: dict[str, object] = {"pages": len(pages), "two_column_pages": layout.two_column_pages}
+    identity = Identity()
+    if front_text:
+        if options.blind:
+            removed.insert(0, RemovedItem(item="author block", location="page 1, title block", text=front_text))
+            identity = Identity(_candidate_names(layout.front), [m.group(0) for m in EMAIL.finditer(front_text)])
+        else:
+            sections.insert(0, Section(title="", text=front_text, level=1))
+            numbers.insert(0, "")
+    if options.cut_after_references:
+        sections, numbers = _cut_appendix(sections, numbers, metadata)
+    if not sections:
+        sections = [Section(title="", text="\n\n".join(b.text for b in layout.blocks) or front_text, level=1)]
+        warnings.append("no section headings detected; the text is one section")
+    if options.cut_after_references:
+        sections, cut = cut_after_references(sections)
+        if cut:
+            metadata["cut_at"] = cut
+    if options.blind:
+        sections = blind_sections(sections, identity, removed)
+    removed = compact_audit(removed)
+    venue = next((r.text for r in removed if r.item == "venue note"), None)
+    if venue:
+        metadata["venue_note"] = venue
+    return Document(
+        id=doc_id,
+        title=layout.title,
+        sections=sections,
+        metadata=metadata,
+        source=DocumentSource(
+            path=str(path), parser=f"rhetorica-pdf/{backend}", parser_version=f"{PACKAGES[backend]} {backend_version(backend)}",
+            text_hash=content_hash([(s.title, s.text) for s in sections]),
+        ),
+        removed=removed if options.blind else [r for r in removed if r.item != "author block"],
+        warnings=warnings,
+    )
+
+
+def _candidate_names(lines: list) -> list[str]:
+    names: list[str] = []
+    for line in lines:
+        for chunk in re.split(r",|\band\b| {2,}|[†‡∗*§¶]|\d+", line.text):
+            chunk = chunk.strip()
+            words = chunk.split()
+            if 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and "@" not in chunk:
+                names.append(chunk)
+    return names
+
+
+def _cut_appendix(
+    sections: list[Section], numbers: list[str], metadata: dict[str, object]
+) -> tuple[list[Section], list[str]]:
+    """Cut at the first lettered top-level heading (``A``) after numbered ones: an appendix.
+
+    Papers whose bibliography did not compile have no References heading; their appendix still
+    must not reach a model.
+    """
+    seen_digit = False
+    for k, number in enumerate(numbers):
+        seen_digit = seen_digit or number[:1].isdigit()
+        if seen_digit and number == "A":
+            metadata["cut_at"] = f"appendix '{sections[k].title}'"
+            return sections[:k], numbers[:k]
+    return sections, numbers
+
+
+def compact_audit(removed: list[RemovedItem]) -> list[RemovedItem]:
+    """Merge removals of the same item and text on several pages into one entry ("pages 1-3, 5");
+    page numbers become one entry listing them all."""
+    merged: dict[tuple[str, str], list[int]] = {}
+    numbers: list[str] = []
+    out: list[RemovedItem | tuple[str, str]] = []
+    for item in removed:
+        m = re.fullmatch(r"page (\d+)", item.location)
+        if not m:
+            out.append(item)
+            continue
+        key = (item.item, "" if item.item == "page number" else item.text)
+        if key not in merged:
+            merged[key] = []
+            out.append(key)
+        merged[key].append(int(m.group(1)))
+        if item.item == "page number":
+            numbers.append(item.text)
+    result: list[RemovedItem] = []
+    for entry in out:
+        if isinstance(entry, RemovedItem):
+            result.append(entry)
+            continue
+        pages = merged[entry]
+        where = "page" if len(pages) == 1 else "pages"
+        text = ", ".join(numbers) if entry[0] == "page number" else entry[1]
+        result.append(RemovedItem(item=entry[0], location=f"{where} {_ranges(sorted(set(pages)))}", text=text))
+    return result
+
+
+def _ranges(pages: list[int]) -> str:
+    spans: list[str] = []
+    start = prev = pages[0]
+    for page in pages[1:] + [-1]:
+        if page == prev + 1:
+            prev = page
+            continue
+        spans.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = page
+    return ", ".join(spans)

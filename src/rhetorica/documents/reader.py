@@ -1,0 +1,58 @@
+"""Dispatch a path to the right reader (LaTeX project, archive, PDF, Markdown, plain text)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rhetorica.documents.models import Document
+from rhetorica.documents.options import DocumentReadError, ReadOptions
+
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip", ".gz")
+
+
+def default_doc_id(path: Path) -> str:
+    """Folder name, or the file name without its (possibly double) extension."""
+    name = path.name
+    for suffix in ARCHIVE_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem if path.is_file() else name
+
+
+def read_path(path: Path, doc_id: str, options: ReadOptions) -> Document:
+    """Read ``path`` according to its kind; see :func:`rhetorica.documents.read_document`."""
+    name = path.name.lower()
+    if path.is_dir():
+        from rhetorica.documents.latex.reader import read_latex
+
+        return read_latex(path, doc_id, options)
+    if not path.is_file():
+        raise DocumentReadError(path, "no such file or folder")
+    if path.stat().st_size == 0:
+        raise DocumentReadError(path, "file is empty (0 bytes)")
+    if name.endswith(ARCHIVE_SUFFIXES):
+        from rhetorica.documents.archive import unpacked
+
+        with unpacked(path) as folder:
+            from rhetorica.documents.latex.reader import read_latex
+
+            document = read_latex(folder, doc_id, options)
+        return document.model_copy(update={
+            "source": document.source.model_copy(update={"path": str(path)}),
+            "metadata": {**document.metadata, "archive": path.name},
+        })
+    if name.endswith(".tex"):
+        from rhetorica.documents.latex.reader import read_latex
+
+        return read_latex(path, doc_id, options)
+    if name.endswith(".pdf"):
+        from rhetorica.documents.pdf.reader import read_pdf
+
+        return read_pdf(path, doc_id, options)
+    if name.endswith((".md", ".markdown", ".txt", ".text")):
+        from rhetorica.documents.markdown import read_markdown
+
+        return read_markdown(path, doc_id, options)
+    raise DocumentReadError(
+        path, "unsupported file type (expected a folder, .tex, .tar.gz, .zip, .pdf, .md or .txt)"
+    )

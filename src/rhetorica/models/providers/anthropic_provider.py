@@ -1,0 +1,221 @@
+"""``anthropic/<model>``: Claude models through the official ``anthropic`` SDK (Messages API).
+
+- System messages go into ``system`` as one text block marked ``cache_control: ephemeral``, so the
+  fixed reviewer instructions are read from Anthropic's prompt cache on every call after the first
+  (Anthropic, "Prompt caching"; prompts under the model's minimum cacheable length are simply not
+  cached).
+- Structured output: ``output_config.format`` with a JSON schema (Anthropic "Structured outputs";
+  the schema is adapted by the SDK's ``transform_schema``, and ranges are checked by pydantic
+  afterwards), or, with ``structured_output="tool"`` for models without it, a forced tool call whose
+  input is the answer.
+- ``stop_reason``: ``max_tokens`` / ``model_context_window_exceeded`` -> ``truncated``;
+  ``refusal`` -> ``refused``; no content -> ``empty``.
+- Usage: ``input_tokens`` = uncached + cache-write + cache-read input tokens; ``cached_tokens`` =
+  cache reads; cache writes are priced at the cache-write rate.
+- Key from ``ANTHROPIC_API_KEY`` (or the variable named by ``api_key_env``); SDK retries off.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Literal
+
+import anthropic
+from anthropic import AsyncAnthropic
+
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.errors import ModelTimeoutError, TransientError
+from rhetorica.models.limits import RateLimiter
+from rhetorica.models.providers.common import (
+    LoopBoundClient,
+    Secret,
+    api_key_from_env,
+    classify_http_error,
+    redact,
+)
+from rhetorica.status import Status
+
+#: Anthropic's public endpoint.
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+#: Name of the forced tool in ``structured_output="tool"`` mode.
+OUTPUT_TOOL = "output"
+#: ``messages.create`` arguments the SDK takes by name; others travel in ``extra_body``.
+_SDK_ARGS = {"model", "max_tokens", "messages", "system", "stop_sequences", "output_config", "tools", "tool_choice"}
+
+
+class AnthropicModel(ModelAPI):
+    """A Claude model (``anthropic/claude-sonnet-4-5`` ...).
+
+    Args:
+        model: model name.
+        base_url: endpoint (default :data:`ANTHROPIC_BASE_URL`; tests point it at a loopback server).
+        api_key_env: environment variable with the key (default ``ANTHROPIC_API_KEY``).
+        max_concurrency: calls in flight at once (>= 1).
+        timeout_s: default per-call timeout in seconds.
+        default_max_tokens: ``max_tokens`` when the config gives none (the API requires one).
+        structured_output: ``"json_schema"`` (native) or ``"tool"`` (forced tool call).
+        cache_system: mark the system prompt for prompt caching.
+        requests_per_minute / tokens_per_minute: optional rate caps (> 0).
+
+    Raises:
+        PermanentError: the key variable is unset.
+    """
+
+    provider = "anthropic"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str = ANTHROPIC_BASE_URL,
+        api_key_env: str = "ANTHROPIC_API_KEY",
+        max_concurrency: int = 8,
+        timeout_s: float = 600.0,
+        default_max_tokens: int = 4096,
+        structured_output: Literal["json_schema", "tool"] = "json_schema",
+        cache_system: bool = True,
+        requests_per_minute: float | None = None,
+        tokens_per_minute: float | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.max_concurrency = max_concurrency
+        self.timeout_s = timeout_s
+        self.default_max_tokens = default_max_tokens
+        self.structured_output = structured_output
+        self.cache_system = cache_system
+        self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
+        self._key = Secret(api_key_from_env(api_key_env, provider=self.provider))
+        self._clients = LoopBoundClient(
+            lambda: AsyncAnthropic(
+                api_key=self._key.reveal(), base_url=self.base_url, max_retries=0, timeout=self.timeout_s
+            ),
+            lambda client: client.close(),
+        )
+
+    @property
+    def connection_key(self) -> str:
+        return f"{self.provider}:{self.base_url}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+    def request_params(self, messages: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
+        """The Messages API request body for one call (no key; also used by batch requests)."""
+        system = "\n\n".join(m.content for m in messages if m.role == "system")
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": config.max_tokens or self.default_max_tokens,
+            "messages": [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
+        }
+        if system:
+            block: dict[str, Any] = {"type": "text", "text": system}
+            if self.cache_system:
+                block["cache_control"] = {"type": "ephemeral"}
+            params["system"] = [block]
+        if config.stop:
+            params["stop_sequences"] = list(config.stop)
+        if config.temperature is not None:
+            params["temperature"] = config.temperature
+        if config.top_p is not None:
+            params["top_p"] = config.top_p
+        if config.json_schema is not None:
+            if self.structured_output == "tool":
+                params["tools"] = [
+                    {"name": OUTPUT_TOOL, "description": "Record the answer.", "input_schema": config.json_schema}
+                ]
+                params["tool_choice"] = {"type": "tool", "name": OUTPUT_TOOL}
+            else:
+                schema = anthropic.transform_schema(config.json_schema)
+                params["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
+        return params
+
+    async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        params = self.request_params(messages, config)
+        if self.limiter is not None:
+            tokens = sum(self.count_tokens(m.content) for m in messages) + params["max_tokens"]
+            await self.limiter.acquire(tokens)
+        client = self._clients.get()
+        timeout = config.timeout_s or self.timeout_s
+        named = {k: v for k, v in params.items() if k in _SDK_ARGS}
+        extra = {k: v for k, v in params.items() if k not in _SDK_ARGS} or None
+        started = time.perf_counter()
+        try:
+            response = await client.messages.create(**named, extra_body=extra, timeout=timeout)
+        except anthropic.APITimeoutError as exc:
+            raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
+        except anthropic.APIConnectionError as exc:
+            raise TransientError(redact(f"connection to {self.base_url} failed: {exc}", [self._key.reveal()])) from exc
+        except anthropic.APIStatusError as exc:
+            raise classify_http_error(
+                exc.status_code, _error_text(exc), headers=exc.response.headers, secrets=[self._key.reveal()]
+            ) from exc
+        except (anthropic.AnthropicError, ValueError) as exc:  # undecodable body
+            raise TransientError(redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])) from exc
+        return self.parse_response(response.model_dump(), params, time.perf_counter() - started)
+
+    def parse_response(
+        self, data: dict[str, Any], params: dict[str, Any], latency_s: float, *, batch: bool = False
+    ) -> ModelOutput:
+        """Turn a Messages API response body (a dict) into a priced :class:`ModelOutput`.
+
+        Raises:
+            TransientError: the body is not a message (a malformed answer).
+        """
+        if not isinstance(data.get("content"), list):
+            raise TransientError(f"malformed response from {self.base_url}: no content list")
+        parts: list[str] = []
+        for block in data["content"]:
+            if block.get("type") == "text":
+                parts.append(block.get("text") or "")
+            elif block.get("type") == "tool_use" and block.get("name") == OUTPUT_TOOL:
+                parts.append(json.dumps(block.get("input"), ensure_ascii=False))
+        text = "".join(parts)
+        stop = data.get("stop_reason")
+        raw = data.get("usage") or {}
+        write = int(raw.get("cache_creation_input_tokens") or 0)
+        read = int(raw.get("cache_read_input_tokens") or 0)
+        details = raw.get("output_tokens_details") or {}
+        usage = Usage(
+            input_tokens=int(raw.get("input_tokens") or 0) + write + read,
+            output_tokens=int(raw.get("output_tokens") or 0),
+            cached_tokens=read,
+            reasoning_tokens=int(details.get("thinking_tokens") or 0),
+        )
+        status, error = Status.OK, None
+        if stop == "refusal":
+            status, error = Status.REFUSED, "stop_reason=refusal"
+        elif stop in ("max_tokens", "model_context_window_exceeded"):
+            status, error = Status.TRUNCATED, f"stop_reason={stop}"
+        elif not text.strip():
+            status, error = Status.EMPTY, f"no content (stop_reason={stop})"
+        effective = {
+            k: v for k, v in params.items() if k in ("max_tokens", "temperature", "top_p", "stop_sequences")
+        }
+        effective["json_schema"] = "output_config" in params or "tools" in params
+        effective["served_model"] = data.get("model")
+        effective["cache_write_tokens"] = write
+        from rhetorica.models.pricing import cost_usd
+
+        return ModelOutput(
+            provider=self.provider,
+            model=self.model,
+            text=text,
+            status=status,
+            finish_reason=stop,
+            usage=usage,
+            cost_usd=cost_usd(self.provider, self.model, usage, batch=batch, cache_write_tokens=write),
+            latency_s=latency_s,
+            effective_params=effective,
+            error=error,
+        )
+
+
+def _error_text(exc: anthropic.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+    return str(exc.message)

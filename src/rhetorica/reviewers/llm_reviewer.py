@@ -1,0 +1,93 @@
+"""LLM reviewer: one call per review (system = protocol instructions, user = blinded manuscript),
+then validation, one repair attempt, then ``malformed`` (ARCHITECTURE.md, "Structured output")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from rhetorica.documents.models import Document
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.cache import CallLog
+from rhetorica.models.call import ConnectionLimits, call_model
+from rhetorica.reviewers.form import ReviewParseError, output_schema, parse_review
+from rhetorica.reviewers.protocols import Protocol, system_prompt
+from rhetorica.status import Status
+
+DEFAULT_REVIEW_TOKENS = 700
+
+
+@dataclass
+class ReviewResult:
+    """One assessment: the validated review (when ok), the status and reason, the raw text."""
+
+    status: Status
+    review: BaseModel | None
+    reason: str | None
+    raw_text: str
+    input_truncated: bool
+
+
+def manuscript_text(document: Document, max_words: int | None) -> tuple[str, bool]:
+    """The Markdown a reviewer sees, cut after ``max_words`` words (``True`` when cut)."""
+    text = document.to_markdown()
+    if max_words is None:
+        return text, False
+    words = text.split(" ")
+    if len(text.split()) <= max_words:
+        return text, False
+    kept: list[str] = []
+    count = 0
+    for token in words:
+        count += len(token.split())
+        if count > max_words:
+            break
+        kept.append(token)
+    return " ".join(kept).rstrip() + "\n", True
+
+
+async def review_document(
+    document: Document,
+    protocol: Protocol,
+    model: ModelAPI,
+    *,
+    replicate: int,
+    temperature: float | None = None,
+    top_p: float | None = None,
+    max_tokens: int | None = None,
+    max_input_words: int | None = None,
+    log: CallLog | None = None,
+    unit_key: str | None = None,
+    limits: ConnectionLimits | None = None,
+) -> ReviewResult:
+    """Review ``document`` once (replicate ``replicate`` seeds the sampling).
+
+    Returns:
+        :class:`ReviewResult`. ``malformed`` when the output fails validation twice; any model failure
+        status (truncated, refused, empty, timeout, error) passes through with its reason.
+    """
+    text, truncated = manuscript_text(document, max_input_words)
+    messages = [ChatMessage(role="system", content=system_prompt(protocol)), ChatMessage(role="user", content=text)]
+    config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
+                            seed=replicate, json_schema=output_schema(protocol.form))
+    output = await call_model(model, messages, config, replicate=replicate, log=log, unit_key=unit_key, limits=limits)
+    if output.status != Status.OK:
+        return ReviewResult(output.status, None, output.error, output.text, truncated)
+    try:
+        return ReviewResult(Status.OK, parse_review(output.text, protocol.form), None, output.text, truncated)
+    except ReviewParseError as first_error:
+        repair = messages + [
+            ChatMessage(role="assistant", content=output.text),
+            ChatMessage(role="user", content=f"That answer is not valid ({first_error}). "
+                                             "Reply with only the corrected JSON object."),
+        ]
+        second = await call_model(model, repair, config, replicate=replicate, log=log, unit_key=unit_key,
+                                  limits=limits)
+        if second.status != Status.OK:
+            return ReviewResult(second.status, None, f"repair attempt: {second.error}", second.text, truncated)
+        try:
+            return ReviewResult(Status.OK, parse_review(second.text, protocol.form), None, second.text, truncated)
+        except ReviewParseError as second_error:
+            return ReviewResult(Status.MALFORMED, None, f"{first_error} | after repair: {second_error}",
+                                second.text, truncated)

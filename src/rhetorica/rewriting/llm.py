@@ -1,0 +1,90 @@
+"""LLM rewriter: section by section, with no surrounding context (STUDIES.md §1).
+
+Each section (or paragraph chunk, for small-context models) is sent alone with the condition's
+system prompt; titles are kept. Empty sections are copied without a call. If any chunk fails, the
+variant fails with that chunk's status and reason — a failed rewrite is never patched with the
+original text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rhetorica.documents.models import Document, Section
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.cache import CallLog
+from rhetorica.models.call import ConnectionLimits, call_model
+from rhetorica.models.providers.mock import TEXT_MARKER
+from rhetorica.rewriting.conditions import system_prompt, task_prompt
+from rhetorica.status import Status
+
+#: Output budget relative to the input's token count (keep length within ~10%, plus slack).
+OUTPUT_TOKEN_FACTOR = 1.6
+
+
+@dataclass
+class RewriteResult:
+    """Outcome of rewriting one document: the variant (when ok) or the failing status and reason."""
+
+    status: Status
+    document: Document | None
+    reason: str | None = None
+
+
+def split_chunks(text: str, max_words: int | None) -> list[str]:
+    """Split ``text`` at blank lines into chunks of at most ``max_words`` words (a single longer
+    paragraph stays whole). ``None`` keeps the text as one chunk. Joining the chunks with a blank
+    line restores the paragraph structure."""
+    if max_words is None:
+        return [text]
+    chunks: list[str] = []
+    current: list[str] = []
+    count = 0
+    for paragraph in [p for p in text.split("\n\n") if p.strip()]:
+        words = len(paragraph.split())
+        if current and count + words > max_words:
+            chunks.append("\n\n".join(current))
+            current, count = [], 0
+        current.append(paragraph)
+        count += words
+    if current:
+        chunks.append("\n\n".join(current))
+    return chunks or [text]
+
+
+async def rewrite_document(
+    document: Document,
+    condition: str,
+    model: ModelAPI,
+    *,
+    temperature: float | None = 0.0,
+    top_p: float | None = None,
+    max_chunk_words: int | None = None,
+    log: CallLog | None = None,
+    unit_key: str | None = None,
+    limits: ConnectionLimits | None = None,
+) -> RewriteResult:
+    """Rewrite every section of ``document`` under ``condition`` with ``model``.
+
+    Returns:
+        A :class:`RewriteResult`; ``document`` keeps the original's id, title, metadata and source.
+    """
+    system = ChatMessage(role="system", content=system_prompt(condition))
+    preamble = task_prompt()
+    sections: list[Section] = []
+    for index, section in enumerate(document.sections):
+        if not section.text.strip():
+            sections.append(section)
+            continue
+        rewritten: list[str] = []
+        for chunk in split_chunks(section.text, max_chunk_words):
+            user = ChatMessage(role="user", content=f"{preamble}\n{TEXT_MARKER}\n{chunk}")
+            budget = int(model.count_tokens(chunk) * OUTPUT_TOKEN_FACTOR) + 32
+            config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=budget, seed=0)
+            output = await call_model(model, [system, user], config, log=log, unit_key=unit_key, limits=limits)
+            if output.status != Status.OK:
+                where = f"section {index + 1} ({section.title or 'untitled'})"
+                return RewriteResult(output.status, None, f"{where}: {output.error or output.status}")
+            rewritten.append(output.text.strip())
+        sections.append(Section(title=section.title, text="\n\n".join(rewritten), level=section.level))
+    return RewriteResult(Status.OK, document.model_copy(update={"sections": sections}))

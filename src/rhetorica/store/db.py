@@ -1,0 +1,149 @@
+"""The study store: one SQLite file in WAL mode with numbered migrations.
+
+One writer: a :class:`Store` is used from the runner's event-loop thread only. Each work unit is
+committed in one transaction (its result row); each paid model call is committed as soon as it
+returns (cache row + call-log row) so that a crash never loses a paid answer.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rhetorica.models.api import GenerateConfig, ModelOutput
+from rhetorica.status import Status
+
+STORE_FILENAME = "store.sqlite"
+
+
+class StoreError(Exception):
+    """The store file is unreadable or from a newer rhetorica."""
+
+
+def _migrations() -> list[tuple[int, str]]:
+    folder = resources.files("rhetorica.store") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Store:
+    """SQLite store of one study run directory.
+
+    Args:
+        path: the SQLite file (created with parent folders if missing).
+
+    Raises:
+        StoreError: if the file is not a rhetorica store or has a newer schema than this version.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a readable rhetorica store ({exc})") from exc
+
+    @classmethod
+    def in_dir(cls, run_dir: str | Path) -> Store:
+        """Open (or create) the store of ``run_dir``."""
+        return cls(Path(run_dir) / STORE_FILENAME)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @property
+    def schema_version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        current = self.schema_version
+        migrations = _migrations()
+        latest = migrations[-1][0] if migrations else 0
+        if current > latest:
+            raise StoreError(
+                f"{self.path}: schema version {current} is newer than this rhetorica ({latest}); upgrade rhetorica"
+            )
+        for version, sql in migrations:
+            if version <= current:
+                continue
+            with self.transaction():
+                for statement in _split_sql(sql):
+                    self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {version}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any exception)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- generic helpers -------------------------------------------------------------------------
+    def insert(self, table: str, row: dict[str, Any]) -> None:
+        """Insert ``row`` into ``table`` in its own transaction (a unit result)."""
+        columns = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self.transaction():
+            self.conn.execute(f"INSERT OR REPLACE INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
+
+    def existing_keys(self, table: str) -> set[str]:
+        """All ``unit_key`` values present in ``table``."""
+        return {r[0] for r in self.conn.execute(f"SELECT unit_key FROM {table}")}
+
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return list(self.conn.execute(sql, params))
+
+    # -- CallLog protocol ------------------------------------------------------------------------
+    def cache_get(self, key: str) -> ModelOutput | None:
+        row = self.conn.execute("SELECT output_json FROM response_cache WHERE cache_key = ?", (key,)).fetchone()
+        return ModelOutput.model_validate_json(row[0]) if row else None
+
+    def cache_put(self, key: str, output: ModelOutput) -> None:
+        if output.status != Status.OK:
+            raise ValueError(f"refusing to cache a {output.status} output (only ok outputs are cached)")
+        with self.transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO response_cache (cache_key, provider, model, output_json) VALUES (?, ?, ?, ?)",
+                (key, output.provider, output.model, output.model_dump_json()),
+            )
+
+    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
+        params = output.effective_params or config.output_affecting()
+        params = {k: v for k, v in params.items() if k != "json_schema"}
+        with self.transaction():
+            self.conn.execute(
+                """INSERT INTO model_calls (unit_key, cache_key, provider, model, status, finish_reason, error,
+                   input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, latency_s,
+                   cache_hit, params_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    unit_key, key, output.provider, output.model, str(output.status), output.finish_reason,
+                    output.error, output.usage.input_tokens, output.usage.output_tokens,
+                    output.usage.cached_tokens, output.usage.reasoning_tokens, output.cost_usd,
+                    output.latency_s, int(output.cache_hit), json.dumps(params, sort_keys=True),
+                ),
+            )
+
+
+def _split_sql(sql: str) -> list[str]:
+    """Split a migration file into statements (no semicolons inside literals in our migrations)."""
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,100 @@
+"""Tidy tables read from the store (one row per assessment / variant / call) and their export.
+
+Analysis never calls a model: it reads these tables, which can be rebuilt from a finished (or
+partly finished) store at any time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from rhetorica.store.db import Store
+
+#: Human mean-rating strata of the six-dimension study (STUDIES.md §2): [1,3), [3,4), ..., [7,8.5].
+HUMAN_STRATA: tuple[tuple[float, float, str], ...] = (
+    (1.0, 3.0, "[1,3)"), (3.0, 4.0, "[3,4)"), (4.0, 5.0, "[4,5)"),
+    (5.0, 6.0, "[5,6)"), (6.0, 7.0, "[6,7)"), (7.0, 8.5, "[7,8.5]"),
+)
+
+
+def human_stratum(score: float | None) -> str | None:
+    """Stratum label of a mean human rating (1-10 scale); None when missing or outside [1, 8.5]."""
+    if score is None or pd.isna(score):
+        return None
+    for low, high, label in HUMAN_STRATA:
+        if low <= score < high or (label.endswith("]") and score == high):
+            return label
+    return None
+
+
+def arm_labels(pairs: pd.DataFrame) -> pd.Series:
+    """Arm label per row of (condition, rewriter): ``original``, the condition, or
+    ``condition@rewriter`` when several rewriters produced that condition in the study."""
+    rewriters_per_condition = pairs.groupby("condition")["rewriter"].nunique()
+
+    def label(row: pd.Series) -> str:
+        if row["condition"] == "original":
+            return "original"
+        if rewriters_per_condition.get(row["condition"], 1) > 1:
+            return f"{row['condition']}@{row['rewriter']}"
+        return str(row["condition"])
+
+    if pairs.empty:
+        return pd.Series([], dtype=str)
+    return pairs.apply(label, axis=1)
+
+
+def assessments_table(store: Store) -> pd.DataFrame:
+    """One row per assessment, with the ``arm`` label and the document's mean human score.
+
+    Columns: unit_key, document_id, arm, condition, rewriter, reviewer, model, protocol, replicate,
+    status, reason, overall, soundness, significance, evidence, clarity, confidence,
+    input_truncated, human_score, human_stratum, variant_key.
+    """
+    df = pd.read_sql_query(
+        """SELECT a.unit_key, a.document_id, a.condition, a.rewriter, a.reviewer, a.model, a.protocol,
+                  a.replicate, a.status, a.reason, a.overall, a.soundness, a.significance, a.evidence,
+                  a.clarity, a.confidence, a.input_truncated, d.human_score, a.variant_key
+           FROM assessments a LEFT JOIN documents d ON d.document_id = a.document_id
+           ORDER BY a.reviewer, a.document_id, a.condition, a.rewriter, a.replicate""",
+        store.conn,
+    )
+    df.insert(2, "arm", arm_labels(df[["condition", "rewriter"]]) if len(df) else pd.Series([], dtype=str))
+    df["human_stratum"] = df["human_score"].map(human_stratum)
+    return df
+
+
+def variants_table(store: Store) -> pd.DataFrame:
+    """One row per variant: document_id, condition, rewriter, prompt_version, status, reason, hashes."""
+    return pd.read_sql_query(
+        "SELECT unit_key, document_id, condition, rewriter, prompt_version, status, reason, original_hash, "
+        "content_hash FROM variants ORDER BY document_id, condition, rewriter", store.conn)
+
+
+def model_calls_table(store: Store) -> pd.DataFrame:
+    """One row per model call (cache hits included, flagged) with usage, cost and latency."""
+    return pd.read_sql_query("SELECT * FROM model_calls ORDER BY call_id", store.conn)
+
+
+def problems_table(store: Store) -> pd.DataFrame:
+    """Problems of the latest run (unreadable inputs, setup failures, budget stops)."""
+    return pd.read_sql_query(
+        "SELECT stage, item, status, reason FROM problems WHERE run_id = (SELECT MAX(run_id) FROM runs)",
+        store.conn)
+
+
+def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
+    """Write every tidy table as Parquet and CSV under ``folder``; returns the tables by name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tables = {
+        "assessments": assessments_table(store),
+        "variants": variants_table(store),
+        "model_calls": model_calls_table(store),
+        "problems": problems_table(store),
+    }
+    for name, table in tables.items():
+        table.to_parquet(folder / f"{name}.parquet", index=False)
+        table.to_csv(folder / f"{name}.csv", index=False)
+    return tables

@@ -1,0 +1,334 @@
+"""Runner: executes a study's work units against the store, resumably.
+
+- Units already in the store are skipped, so a re-run of a finished study makes zero model calls.
+- Each unit's result is committed in one transaction when the unit ends; each paid model call is
+  cached as soon as it returns. A run killed at any point resumes with nothing lost or duplicated.
+- Only the event-loop thread writes to the store (one writer); model calls run concurrently.
+- Failures are data: a unit's failure is stored with its status and reason; problems that are not a
+  unit's result (unreadable document, unknown provider, budget reached) go to the ``problems`` table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from rhetorica.documents.models import Document
+from rhetorica.hashing import content_hash
+from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.call import ConnectionLimits
+from rhetorica.models.errors import ModelError
+from rhetorica.models.registry import get_model
+from rhetorica.reviewers.form import SCORE_FIELDS
+from rhetorica.reviewers.llm_reviewer import review_document
+from rhetorica.reviewers.protocols import get_protocol
+from rhetorica.rewriting import llm as llm_rewriter
+from rhetorica.rewriting import rule_based
+from rhetorica.status import Status
+from rhetorica.store.db import Store
+from rhetorica.study import planner
+from rhetorica.study.config import DocumentSpec, StudyConfig
+
+ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
+
+
+class ProgressSink(Protocol):
+    """Receives progress events (the CLI shows them as rich progress bars)."""
+
+    def start(self, stage: str, total: int) -> None: ...
+    def advance(self, stage: str) -> None: ...
+
+
+class _NoProgress:
+    def start(self, stage: str, total: int) -> None:
+        pass
+
+    def advance(self, stage: str) -> None:
+        pass
+
+
+@dataclass
+class RunSummary:
+    """What one ``run`` did.
+
+    Attributes:
+        units_total: units in the study matrix that could be planned.
+        units_skipped: units already in the store before this run.
+        units_run: units executed now.
+        model_calls: provider calls made now (cache hits excluded).
+        cache_hits: calls answered from the response cache.
+        statuses: count of unit results by status, this run.
+        problems: (stage, item, reason) of problems met this run.
+        budget_stopped: True when the budget stopped new calls.
+        wall_time_s: seconds.
+    """
+
+    units_total: int = 0
+    units_skipped: int = 0
+    units_run: int = 0
+    model_calls: int = 0
+    cache_hits: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    problems: list[tuple[str, str, str]] = field(default_factory=list)
+    budget_stopped: bool = False
+    wall_time_s: float = 0.0
+
+
+class _CountingLog:
+    """Wraps the store's call log to count this run's real calls and cache hits."""
+
+    def __init__(self, store: Store, summary: RunSummary) -> None:
+        self.store = store
+        self.summary = summary
+
+    def cache_get(self, key: str) -> ModelOutput | None:
+        return self.store.cache_get(key)
+
+    def cache_put(self, key: str, output: ModelOutput) -> None:
+        self.store.cache_put(key, output)
+
+    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
+        if output.cache_hit:
+            self.summary.cache_hits += 1
+        else:
+            self.summary.model_calls += 1
+        self.store.record_call(unit_key, key, output, config)
+
+
+def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
+    """Paths named by a document spec (globs expanded, relative to ``base_dir``), sorted."""
+    pattern = spec.path if Path(spec.path).is_absolute() else str(base_dir / spec.path)
+    if any(ch in spec.path for ch in "*?["):
+        return [Path(p) for p in sorted(glob.glob(pattern))]
+    return [Path(pattern)]
+
+
+class StudyRunner:
+    """Plans and runs one study.
+
+    Args:
+        config: the validated study.
+        base_dir: folder that relative paths in the study are resolved against.
+        run_dir: override of ``config.output_dir``.
+        progress: progress sink.
+        model_factory: ``(model_id, options) -> ModelAPI``; tests inject mock models here.
+    """
+
+    def __init__(
+        self,
+        config: StudyConfig,
+        base_dir: Path,
+        *,
+        run_dir: Path | None = None,
+        progress: ProgressSink | None = None,
+        model_factory: ModelFactory | None = None,
+    ) -> None:
+        self.config = config
+        self.base_dir = base_dir
+        out = Path(config.output_dir)
+        self.run_dir = run_dir or (out if out.is_absolute() else base_dir / out)
+        self.progress = progress or _NoProgress()
+        self.model_factory = model_factory or (lambda model_id, options: get_model(model_id, **options))
+        self.store = Store.in_dir(self.run_dir)
+        self._models: dict[str, ModelAPI | ModelError] = {}
+        self.limits = ConnectionLimits()
+
+    # -- inputs ----------------------------------------------------------------------------------
+    def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
+        """Read every document; a bad one is reported in ``problems`` and skipped."""
+        from rhetorica.documents import DocumentReadError, ReadOptions, read_document
+
+        options = ReadOptions(**self.config.document_options.model_dump())
+        documents: list[Document] = []
+        seen: set[str] = set()
+        for spec in self.config.documents:
+            paths = resolve_document_paths(spec, self.base_dir)
+            if not paths:
+                problems.append(("ingest", spec.path, "no file matches this path or glob"))
+            for path in paths:
+                doc_id = spec.id if spec.id and len(paths) == 1 else None
+                try:
+                    doc = read_document(path, doc_id=doc_id, options=options)
+                except DocumentReadError as exc:
+                    problems.append(("ingest", str(path), str(exc)))
+                    continue
+                if doc.id in seen:
+                    problems.append(("ingest", str(path), f"duplicate document id {doc.id!r}; give it an 'id'"))
+                    continue
+                if not any(s.text.strip() for s in doc.sections):
+                    problems.append(("ingest", str(path), "document has no text"))
+                    continue
+                seen.add(doc.id)
+                if spec.human_scores:
+                    doc.metadata["human_scores"] = list(spec.human_scores)
+                if spec.decision:
+                    doc.metadata["decision"] = spec.decision
+                documents.append(doc)
+        return documents
+
+    def _store_documents(self, documents: list[Document]) -> None:
+        for doc in documents:
+            scores = doc.metadata.get("human_scores") or []
+            human = sum(scores) / len(scores) if scores else None
+            self.store.insert("documents", {
+                "document_id": doc.id, "content_hash": doc.content_hash, "kind": doc.kind, "title": doc.title,
+                "human_score": human, "document_json": doc.model_dump_json(),
+            })
+
+    def model(self, model_id: str, options: dict[str, Any]) -> ModelAPI:
+        """Shared model instance per (model id, options); raises the setup error again if it failed."""
+        key = content_hash(model_id, options)
+        if key not in self._models:
+            try:
+                self._models[key] = self.model_factory(model_id, options)
+            except ModelError as exc:
+                self._models[key] = exc
+        found = self._models[key]
+        if isinstance(found, ModelError):
+            raise found
+        return found
+
+    # -- stages ----------------------------------------------------------------------------------
+    def _spent_usd(self) -> float:
+        return float(self.store.rows("SELECT COALESCE(SUM(cost_usd), 0) FROM model_calls")[0][0])
+
+    def _over_budget(self) -> bool:
+        return self.config.budget_usd is not None and self._spent_usd() >= self.config.budget_usd
+
+    async def _rewrite(self, unit: planner.RewriteUnit, log: _CountingLog) -> dict[str, Any]:
+        rw = unit.rewriter
+        row: dict[str, Any] = {
+            "unit_key": unit.key, "document_id": unit.document.id, "condition": unit.condition,
+            "rewriter": rw.name, "prompt_version": planner.rewriter_prompt_version(rw, unit.condition),
+            "original_hash": unit.document.content_hash,
+        }
+        if rw.kind == "rule-based":
+            variant = rule_based.rewrite_document(unit.document, unit.condition)
+            return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
+                          "document_json": variant.model_dump_json()}
+        assert rw.model is not None
+        model = self.model(rw.model, rw.options)
+        result = await llm_rewriter.rewrite_document(
+            unit.document, unit.condition, model, temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
+            max_chunk_words=rw.max_chunk_words, log=log, unit_key=unit.key, limits=self.limits)
+        variant = result.document
+        return row | {"status": str(result.status), "reason": result.reason,
+                      "content_hash": variant.content_hash if variant else None,
+                      "document_json": variant.model_dump_json() if variant else None}
+
+    async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
+        rv = unit.reviewer
+        model = self.model(rv.model, rv.options)
+        result = await review_document(
+            unit.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
+            temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
+            max_input_words=rv.max_input_words, log=log, unit_key=unit.key, limits=self.limits)
+        scores = result.review.model_dump() if result.review is not None else {}
+        return {
+            "unit_key": unit.key, "document_id": unit.document_id, "variant_key": unit.variant_key,
+            "input_hash": unit.document.content_hash, "condition": unit.condition, "rewriter": unit.rewriter,
+            "reviewer": rv.name, "model": rv.model, "protocol": rv.protocol, "replicate": unit.replicate,
+            "status": str(result.status), "reason": result.reason,
+            **{name: scores.get(name) for name in SCORE_FIELDS},
+            "input_truncated": int(result.input_truncated),
+            "review_json": json.dumps(scores) if scores else None, "raw_text": result.raw_text,
+        }
+
+    async def _execute(self, stage: str, table: str, units: list[Any], work: Callable[..., Any],
+                       log: _CountingLog, summary: RunSummary, retry_failed: bool) -> None:
+        done = self._finished_keys(table, retry_failed)
+        todo = [u for u in units if u.key not in done]
+        summary.units_total += len(units)
+        summary.units_skipped += len(units) - len(todo)
+        self.progress.start(stage, len(todo))
+        gate = asyncio.Semaphore(self.config.concurrency)
+        failed_models: set[str] = set()
+
+        async def one(unit: Any) -> None:
+            async with gate:
+                if self._over_budget():
+                    summary.budget_stopped = True
+                    self.progress.advance(stage)
+                    return
+                try:
+                    row = await work(unit, log)
+                except ModelError as exc:  # setup failure (unknown provider, missing extra)
+                    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
+                    name = getattr(item, "name", "?")
+                    if name not in failed_models:
+                        failed_models.add(name)
+                        summary.problems.append((stage, name, str(exc)))
+                    self.progress.advance(stage)
+                    return
+                self.store.insert(table, row)  # one transaction per unit
+                summary.units_run += 1
+                summary.statuses[row["status"]] += 1
+                self.progress.advance(stage)
+
+        await asyncio.gather(*(one(u) for u in todo))
+
+    def _finished_keys(self, table: str, retry_failed: bool) -> set[str]:
+        if not retry_failed:
+            return self.store.existing_keys(table)
+        keep = "status NOT IN ('error', 'timeout')"
+        return {r[0] for r in self.store.rows(f"SELECT unit_key FROM {table} WHERE {keep}")}
+
+    def variant_inputs(self, units: list[planner.RewriteUnit]) -> list[tuple[Document, str, str, str | None]]:
+        """Review inputs for every variant of ``units`` that exists in the store with status ok."""
+        keys = {u.key for u in units}
+        inputs = []
+        for row in self.store.rows("SELECT unit_key, condition, rewriter, document_json FROM variants "
+                                   "WHERE status = 'ok' ORDER BY document_id, condition, rewriter"):
+            if row["unit_key"] in keys:
+                doc = Document.model_validate_json(row["document_json"])
+                inputs.append((doc, row["condition"], row["rewriter"], row["unit_key"]))
+        return inputs
+
+    async def run(self, *, retry_failed: bool = False) -> RunSummary:
+        """Run every pending unit; returns what was done.
+
+        Args:
+            retry_failed: also re-run units whose stored status is ``error`` or ``timeout``.
+        """
+        started = time.perf_counter()
+        summary = RunSummary()
+        log = _CountingLog(self.store, summary)
+        run_id = self._open_run()
+        documents = self.load_documents(summary.problems)
+        self._store_documents(documents)
+        rewrites = planner.rewrite_units(documents, self.config.rewriters)
+        await self._execute("rewrite", "variants", rewrites, self._rewrite, log, summary, retry_failed)
+        inputs = planner.original_inputs(documents) + self.variant_inputs(rewrites)
+        reviews = planner.review_units(inputs, self.config.reviewers, self.config.replicates)
+        await self._execute("review", "assessments", reviews, self._review, log, summary, retry_failed)
+        if summary.budget_stopped:
+            summary.problems.append(("budget", self.config.name,
+                                     f"budget of ${self.config.budget_usd} reached; remaining units not run"))
+        summary.wall_time_s = time.perf_counter() - started
+        self._close_run(run_id, summary)
+        return summary
+
+    # -- run log ---------------------------------------------------------------------------------
+    def _open_run(self) -> int:
+        with self.store.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO runs (study_name, spec_hash, started_at) VALUES (?, ?, ?)",
+                (self.config.name, content_hash(self.config.model_dump()), datetime.now(UTC).isoformat()))
+            return int(cur.lastrowid or 0)
+
+    def _close_run(self, run_id: int, summary: RunSummary) -> None:
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE runs SET finished_at = ?, units_run = ?, model_calls = ?, wall_time_s = ? "
+                         "WHERE run_id = ?", (datetime.now(UTC).isoformat(), summary.units_run,
+                                              summary.model_calls, summary.wall_time_s, run_id))
+            for stage, item, reason in summary.problems:
+                conn.execute("INSERT INTO problems (run_id, stage, item, status, reason) VALUES (?, ?, ?, ?, ?)",
+                             (run_id, stage, item, "error", reason))

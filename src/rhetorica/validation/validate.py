@@ -1,0 +1,362 @@
+"""Validate one variant against its original: all measures, thresholds, pass/fail with reasons."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rhetorica.documents.models import Document
+from rhetorica.validation.embeddings import DEFAULT_MODEL, Embedder, load_embedder
+from rhetorica.validation.integrity import semantic_similarity, tfidf_cosine_tokens
+from rhetorica.validation.lexical import advanced_guiraud, mtld
+from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon, marker_counts
+from rhetorica.validation.readability import gunning_fog
+from rhetorica.validation.spans import SpanReport, compare_spans
+from rhetorica.validation.tokenize import Tokens, tokenize
+
+MEASURES = (
+    "words",
+    "mtld",
+    "advanced_guiraud",
+    "gunning_fog",
+    "boosters_per_1k",
+    "hedges_per_1k",
+)
+"""Per-text measures, in Table-2 order (``words`` first)."""
+
+
+class ValidationThresholds(BaseModel):
+    """Pass/fail thresholds for a variant (a study config section).
+
+    Defaults are deliberately lenient guards against broken rewrites, not targets: faithful rewrites
+    score far above them (the 'Style over Substance' study reports similarities of about 0.99).
+
+    Attributes:
+        min_semantic_similarity: lowest passage-level semantic similarity, in [-1, 1]
+            (default 0.90).
+        min_tfidf_cosine: lowest TF-IDF cosine on uni+bigrams, in [0, 1] (default 0.60; style
+            rewrites change wording, so this sits well below the semantic threshold).
+        require_protected_spans: fail when any protected span of the original is missing.
+        max_length_ratio_deviation: largest allowed ``|variant words / original words - 1|``
+            (default 0.20: the studies' rewriters are told to keep length).
+        context_limit_tokens: reviewer context limit or cut point in tokens; a variant that
+            crosses it while its original does not fails (``None``: no check).
+    """
+
+    min_semantic_similarity: float = Field(default=0.90, ge=-1.0, le=1.0)
+    min_tfidf_cosine: float = Field(default=0.60, ge=0.0, le=1.0)
+    require_protected_spans: bool = True
+    max_length_ratio_deviation: float = Field(default=0.20, ge=0.0)
+    context_limit_tokens: int | None = Field(default=None, ge=1)
+
+
+class TextMeasures(BaseModel):
+    """Lexical and metadiscourse measures of one text (all from the shared tokenizer).
+
+    Attributes:
+        words: word count.
+        sentences: sentences holding at least one word.
+        mtld: MTLD (words per factor) or ``None`` when undefined.
+        advanced_guiraud: Advanced Guiraud or ``None`` without words.
+        gunning_fog: Gunning Fog grade or ``None`` without words.
+        hedges: hedge count.
+        boosters: booster count.
+        hedges_per_1k: hedges per 1,000 words.
+        boosters_per_1k: boosters per 1,000 words.
+    """
+
+    words: int
+    sentences: int
+    mtld: float | None
+    advanced_guiraud: float | None
+    gunning_fog: float | None
+    hedges: int
+    boosters: int
+    hedges_per_1k: float | None
+    boosters_per_1k: float | None
+
+
+class VariantValidation(BaseModel):
+    """Everything measured for one variant, and the verdict.
+
+    Attributes:
+        document_id: the shared id of original and variant.
+        original_hash: content hash of the original.
+        variant_hash: content hash of the variant.
+        original: measures of the original.
+        variant: measures of the variant.
+        semantic_similarity: passage-level similarity, ``None`` if a side has no text.
+        embedding_model: name of the embedding model used.
+        tfidf_cosine: TF-IDF cosine, ``None`` if a side has no words.
+        protected: protected-span comparison.
+        length_ratio: variant words / original words (``None`` if the original has none).
+        original_tokens: token count of the original (``count_tokens`` of its Markdown).
+        variant_tokens: token count of the variant.
+        crosses_context_limit: the variant crosses ``context_limit_tokens`` and the original not.
+        lexicon_version: version of the hedge/booster lexicon.
+        thresholds: thresholds applied.
+        passed: whether every check passed.
+        reasons: one sentence per failed check (empty when passed).
+    """
+
+    document_id: str
+    original_hash: str
+    variant_hash: str
+    original: TextMeasures
+    variant: TextMeasures
+    semantic_similarity: float | None
+    embedding_model: str
+    tfidf_cosine: float | None
+    protected: SpanReport
+    length_ratio: float | None
+    original_tokens: int
+    variant_tokens: int
+    crosses_context_limit: bool
+    lexicon_version: str
+    thresholds: ValidationThresholds
+    passed: bool
+    reasons: list[str]
+
+
+class ValidationFailure(BaseModel):
+    """A variant that could not be validated (bad input or a failed measure); never imputed.
+
+    Attributes:
+        document_id: id of the original.
+        error: one sentence naming the problem.
+    """
+
+    document_id: str
+    error: str
+
+
+def approximate_tokens(text: str) -> int:
+    """Rough model-token count: ``ceil(characters / 4)``.
+
+    OpenAI's rule of thumb for English (about four characters per token); pass a real tokenizer's
+    counter to :func:`validate_variant` for a specific reviewer model.
+
+    Args:
+        text: any text.
+
+    Returns:
+        Estimated tokens (>= 0).
+    """
+    return math.ceil(len(text) / 4)
+
+
+def measure_text(text: str | Tokens) -> TextMeasures:
+    """Compute the lexical and metadiscourse measures of ``text`` with one tokenization.
+
+    Args:
+        text: Markdown with inline LaTeX, or plain text, or its :class:`Tokens`.
+
+    Returns:
+        :class:`TextMeasures` (see each measure's function for its definition and source).
+    """
+    tokens = text if isinstance(text, Tokens) else tokenize(text)
+    markers = marker_counts(tokens)
+    return TextMeasures(
+        words=tokens.n_words,
+        sentences=tokens.n_sentences,
+        mtld=mtld(tokens),
+        advanced_guiraud=advanced_guiraud(tokens),
+        gunning_fog=gunning_fog(tokens),
+        hedges=markers.hedges,
+        boosters=markers.boosters,
+        hedges_per_1k=markers.hedges_per_1k,
+        boosters_per_1k=markers.boosters_per_1k,
+    )
+
+
+def _body(document: Document) -> list[str]:
+    return [section.text for section in document.sections]
+
+
+def _check_pair(original: Document, variant: Document) -> None:
+    if variant.id != original.id:
+        raise ValueError(f"variant id {variant.id!r} differs from original id {original.id!r}")
+    if len(variant.sections) != len(original.sections):
+        raise ValueError(
+            f"document {original.id!r}: variant has {len(variant.sections)} sections, "
+            f"original has {len(original.sections)}"
+        )
+
+
+def _reasons(v: dict[str, Any], t: ValidationThresholds) -> list[str]:
+    reasons: list[str] = []
+    sim = v["semantic_similarity"]
+    if sim is None:
+        reasons.append("semantic similarity undefined: a side has no text")
+    elif sim < t.min_semantic_similarity:
+        reasons.append(f"semantic similarity {sim:.3f} < {t.min_semantic_similarity:.3f}")
+    tfidf = v["tfidf_cosine"]
+    if tfidf is None:
+        reasons.append("TF-IDF cosine undefined: a side has no words")
+    elif tfidf < t.min_tfidf_cosine:
+        reasons.append(f"TF-IDF cosine {tfidf:.3f} < {t.min_tfidf_cosine:.3f}")
+    spans: SpanReport = v["protected"]
+    if t.require_protected_spans and spans.missing:
+        shown = ", ".join(f"{s.kind} {s.value!r}" for s in spans.missing[:5])
+        more = f" (+{len(spans.missing) - 5} more)" if len(spans.missing) > 5 else ""
+        reasons.append(f"{len(spans.missing)} protected span(s) missing: {shown}{more}")
+    ratio = v["length_ratio"]
+    dev = t.max_length_ratio_deviation
+    if ratio is None:
+        reasons.append("length ratio undefined: the original has no words")
+    elif abs(ratio - 1.0) > dev:
+        reasons.append(f"length ratio {ratio:.2f} outside [{1 - dev:.2f}, {1 + dev:.2f}]")
+    if v["crosses_context_limit"]:
+        reasons.append(
+            f"variant ({v['variant_tokens']} tokens) crosses the context limit of "
+            f"{t.context_limit_tokens} tokens that the original ({v['original_tokens']}) does not"
+        )
+    return reasons
+
+
+def validate_variant(
+    original: Document,
+    variant: Document,
+    thresholds: ValidationThresholds | None = None,
+    *,
+    embedder: Embedder | None = None,
+    count_tokens: Callable[[str], int] = approximate_tokens,
+) -> VariantValidation:
+    """Measure a variant against its original and decide pass/fail.
+
+    Measures: lexical and metadiscourse measures of both texts (:func:`measure_text` on the
+    section bodies joined by blank lines; headings excluded), semantic similarity
+    (:func:`rhetorica.validation.integrity.semantic_similarity`), TF-IDF cosine
+    (:func:`rhetorica.validation.integrity.tfidf_cosine`), protected spans
+    (:func:`rhetorica.validation.spans.compare_spans`), length ratio and the context-limit guard.
+
+    Args:
+        original: the original document.
+        variant: its rewrite: same id, same number of sections.
+        thresholds: pass/fail thresholds (default :class:`ValidationThresholds`).
+        embedder: embedding model; default :func:`rhetorica.validation.embeddings.load_embedder`
+            (all-MiniLM-L6-v2, loaded once per process).
+        count_tokens: token counter for the context-limit guard (default
+            :func:`approximate_tokens`), applied to each document's Markdown.
+
+    Returns:
+        :class:`VariantValidation`.
+
+    Raises:
+        ValueError: if the ids or the section counts differ.
+        ImportError: if no embedder is given and the ``validation`` extra is missing.
+    """
+    _check_pair(original, variant)
+    limits = thresholds if thresholds is not None else ValidationThresholds()
+    model = embedder if embedder is not None else load_embedder(DEFAULT_MODEL)
+    before, after = _body(original), _body(variant)
+    text_before, text_after = "\n\n".join(before), "\n\n".join(after)
+    tokens_before_, tokens_after_ = tokenize(text_before), tokenize(text_after)
+    measures_before, measures_after = measure_text(tokens_before_), measure_text(tokens_after_)
+    tokens_before = count_tokens(original.to_markdown())
+    tokens_after = count_tokens(variant.to_markdown())
+    limit = limits.context_limit_tokens
+    values: dict[str, Any] = {
+        "semantic_similarity": semantic_similarity(before, after, model),
+        "tfidf_cosine": tfidf_cosine_tokens(tokens_before_, tokens_after_),
+        "protected": compare_spans(text_before, text_after),
+        "length_ratio": (
+            measures_after.words / measures_before.words if measures_before.words else None
+        ),
+        "original_tokens": tokens_before,
+        "variant_tokens": tokens_after,
+        "crosses_context_limit": limit is not None and tokens_after > limit >= tokens_before,
+    }
+    reasons = _reasons(values, limits)
+    return VariantValidation(
+        document_id=original.id,
+        original_hash=original.content_hash,
+        variant_hash=variant.content_hash,
+        original=measures_before,
+        variant=measures_after,
+        embedding_model=model.name,
+        lexicon_version=load_metadiscourse_lexicon().version,
+        thresholds=limits,
+        passed=not reasons,
+        reasons=reasons,
+        **values,
+    )
+
+
+def validate_many(
+    pairs: Iterable[tuple[Document, Document]],
+    thresholds: ValidationThresholds | None = None,
+    *,
+    embedder: Embedder | None = None,
+    count_tokens: Callable[[str], int] = approximate_tokens,
+) -> list[VariantValidation | ValidationFailure]:
+    """Validate many (original, variant) pairs; a bad pair becomes a :class:`ValidationFailure`.
+
+    Args:
+        pairs: (original, variant) documents.
+        thresholds: as in :func:`validate_variant`.
+        embedder: as in :func:`validate_variant` (loaded once for the batch when ``None``).
+        count_tokens: as in :func:`validate_variant`.
+
+    Returns:
+        One result per pair, in order.
+
+    Raises:
+        ImportError: if no embedder is given and the ``validation`` extra is missing.
+    """
+    model = embedder if embedder is not None else load_embedder(DEFAULT_MODEL)
+    results: list[VariantValidation | ValidationFailure] = []
+    for original, variant in pairs:
+        try:
+            results.append(
+                validate_variant(
+                    original, variant, thresholds, embedder=model, count_tokens=count_tokens
+                )
+            )
+        except (ValueError, RuntimeError) as exc:
+            results.append(ValidationFailure(document_id=original.id, error=str(exc)))
+    return results
+
+
+def validation_row(
+    validation: VariantValidation, *, condition: str, rewriter: str
+) -> dict[str, Any]:
+    """Flatten a :class:`VariantValidation` into one tidy row (input of
+    :func:`rhetorica.validation.summary.summarise_by_condition`).
+
+    Args:
+        validation: the result.
+        condition: rewrite condition name (e.g. ``"confidence:+"``).
+        rewriter: rewriter name.
+
+    Returns:
+        Dict with ``document_id``, ``condition``, ``rewriter``, the variant's measures under their
+        names (:data:`MEASURES`), the original's as ``original_<measure>``, ``semantic_similarity``,
+        ``tfidf_cosine``, ``protected_spans_kept`` (fraction), ``protected_missing``,
+        ``protected_added``, ``length_ratio``, ``crosses_context_limit``, ``passed`` and
+        ``reasons`` (joined by ``"; "``).
+    """
+    row: dict[str, Any] = {
+        "document_id": validation.document_id,
+        "condition": condition,
+        "rewriter": rewriter,
+    }
+    for name in MEASURES:
+        row[name] = getattr(validation.variant, name)
+    for name in MEASURES:
+        row[f"original_{name}"] = getattr(validation.original, name)
+    row.update(
+        semantic_similarity=validation.semantic_similarity,
+        tfidf_cosine=validation.tfidf_cosine,
+        protected_spans_kept=validation.protected.kept_fraction,
+        protected_missing=len(validation.protected.missing),
+        protected_added=len(validation.protected.added),
+        length_ratio=validation.length_ratio,
+        crosses_context_limit=validation.crosses_context_limit,
+        passed=validation.passed,
+        reasons="; ".join(validation.reasons),
+    )
+    return row

@@ -1,0 +1,129 @@
+"""RobustReview measures: ICC(1) / ICC(A,1) vs pingouin, SPR identity, brute-force discriminability."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rhetorica.analysis.robustness import discriminability, icc_a1, one_way, robustness_table
+
+from .helpers import rows
+
+ARMS = ["original", "confidence:+", "confidence:-", "joint"]
+
+
+def random_study(seed: int, n_papers: int = 12, noise: float = 0.7) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    quality = rng.uniform(2, 9, n_papers)
+    recs = []
+    for i, q in enumerate(quality):
+        for j, arm in enumerate(ARMS):
+            recs.append(("R", f"p{i}", arm, float(np.clip(np.round(q + 0.3 * j + rng.normal(0, noise)), 1, 10))))
+    df = rows(recs)
+    df["human_score"] = df["document_id"].map({f"p{i}": float(q) for i, q in enumerate(quality)})
+    return df
+
+
+def test_icc1_and_icca1_match_pingouin() -> None:
+    pg = pytest.importorskip("pingouin")  # GPL-3.0: test-only oracle, never imported by src
+    df = random_study(1)
+    icc = pg.intraclass_corr(df, targets="document_id", raters="arm", ratings="overall")
+    # pingouin < 0.7 labels the rows ICC1 / ICC2, 0.7 labels them ICC(1,1) / ICC(A,1)
+    icc = icc.replace({"Type": {"ICC(1,1)": "ICC1", "ICC(A,1)": "ICC2"}}).set_index("Type")
+    ow = one_way(df["overall"].to_numpy(), df["document_id"].to_numpy())
+    assert ow.icc1 == pytest.approx(icc.loc["ICC1", "ICC"], rel=1e-10)
+    wide = df.pivot(index="document_id", columns="arm", values="overall").to_numpy()
+    assert icc_a1(wide) == pytest.approx(icc.loc["ICC2", "ICC"], rel=1e-10)
+    out = robustness_table(df).iloc[0]
+    assert out["icc1"] == pytest.approx(icc.loc["ICC1", "ICC"], rel=1e-10)
+    assert out["icc_a1"] == pytest.approx(icc.loc["ICC2", "ICC"], rel=1e-10)
+
+
+def test_one_way_hand_computed_and_spr_identity() -> None:
+    # papers A: 2, 4; B: 6, 8 -> means 3, 7, grand 5; MSB = 2*(4+4)/1 = 16; MSW = (1+1+1+1)/2 = 2
+    ow = one_way(np.array([2.0, 4.0, 6.0, 8.0]), ["A", "A", "B", "B"])
+    assert (ow.msb, ow.msw, ow.k0) == (16.0, 2.0, 2.0)
+    assert ow.icc1 == pytest.approx(14 / 18)
+    assert ow.spr == pytest.approx(math.sqrt(7 / 2))
+    assert ow.icc1 == pytest.approx(ow.spr**2 / (1 + ow.spr**2))
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_spr_identity_on_unbalanced_data(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    groups = np.repeat(np.arange(15), rng.integers(2, 6, 15))
+    y = rng.normal(0, 1, 15)[groups] * 2 + rng.normal(0, 1, len(groups))
+    ow = one_way(y, groups)
+    assert ow.icc1 > 0
+    assert ow.icc1 == pytest.approx(ow.spr**2 / (1 + ow.spr**2), rel=1e-12)
+
+
+def test_icc_a1_hand_computed() -> None:
+    # rows (papers) 1,2,3 scored by two arms; arm 2 adds +1 everywhere
+    y = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    # MSR = 2 * ((1.5-3.5)^2 + 0 + 2^2) / 2 = 8; MSC = 3 * (0.25 + 0.25) / 1 = 1.5; MSE = 0
+    assert icc_a1(y) == pytest.approx(8 / (8 + 0 + 2 * 1.5 / 3))
+
+
+def brute_force_disc(orig: np.ndarray, groups: list[list[float]]) -> float:
+    vals = []
+    for i, j in itertools.permutations(range(len(orig)), 2):
+        if orig[i] > orig[j]:
+            s = [1.0 if a > b else 0.5 if a == b else 0.0 for a in groups[i] for b in groups[j]]
+            vals.append(np.mean(s))
+    return float(np.mean(vals))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_discriminability_equals_brute_force(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 9
+    orig = rng.integers(1, 11, n).astype(float)
+    groups = [list(rng.integers(1, 11, rng.integers(1, 5)).astype(float)) for _ in range(n)]
+    vals = np.concatenate(groups)
+    paper = np.repeat(np.arange(n), [len(g) for g in groups])
+    assert discriminability(orig, vals, paper) == pytest.approx(brute_force_disc(orig, groups), rel=1e-12)
+
+
+def test_discriminability_edge_cases() -> None:
+    assert discriminability(np.array([5.0, 5.0]), np.array([3.0, 7.0]), [0, 1]) == 0.5
+    assert math.isnan(discriminability(np.array([5.0]), np.array([3.0]), [0]))
+    # perfect ordering
+    assert discriminability(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0]), [0, 1, 2]) == 1.0
+
+
+def test_table_drift_and_human_alignment_hand_computed() -> None:
+    recs = [
+        ("R", "p1", "original", 4), ("R", "p1", "joint", 5), ("R", "p1", "confidence:+", 4),
+        ("R", "p2", "original", 7), ("R", "p2", "joint", 6), ("R", "p2", "confidence:+", 9),
+        ("R", "p3", "original", 2), ("R", "p3", "joint", 2), ("R", "p3", "confidence:+", None),
+    ]
+    df = rows(recs, status={8: "truncated"})
+    df["human_score"] = df["document_id"].map({"p1": 5.0, "p2": 6.0, "p3": 2.5})
+    out = robustness_table(df).iloc[0]
+    drifts = np.array([1, 0, -1, 2, 0])  # (joint, conf+) for p1, p2; joint for p3
+    assert out["mad"] == pytest.approx(np.abs(drifts).mean())
+    assert out["drift_sd"] == pytest.approx(np.std(drifts, ddof=1))
+    assert out["human_mae"] == pytest.approx((1 + 1 + 0.5) / 3)
+    assert out["human_spearman"] == pytest.approx(1.0)
+    assert out["n_human"] == 3 and out["n_papers"] == 3
+    # ordered pairs by originals: p2 > p1 > p3; rewrites p2 {6,9} vs p1 {5,4}: 1.0;
+    # p2 vs p3 {2}: 1.0; p1 vs p3: 1.0
+    assert out["discriminability"] == 1.0
+    assert not out["false_robustness"]
+
+
+def test_collapsed_reviewer_is_flagged_false_robust() -> None:
+    rng = np.random.default_rng(0)
+    recs = []
+    for i in range(30):
+        for arm in ARMS:
+            recs.append(("collapsed", f"p{i}", arm, float(5 + (rng.random() < 0.1))))
+    out = robustness_table(rows(recs)).iloc[0]
+    assert out["mad"] <= 0.25
+    assert abs(out["discriminability"] - 0.5) <= 0.05
+    assert out["false_robustness"]

@@ -1,0 +1,105 @@
+"""``rhetorica estimate``: calls, tokens and cost of a study before it runs, and after it ran."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rhetorica.cli.estimate import estimate_study
+from rhetorica.documents import ReadOptions, read_document
+
+SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+PAPER = SHARED_DATA / "papers" / "gcrn_iclr2017"
+
+
+@pytest.fixture
+def study_file(tmp_path, monkeypatch):
+    if not PAPER.is_dir():
+        pytest.skip(f"shared data not found at {PAPER}")
+    monkeypatch.delenv("RHETORICA_PRICES", raising=False)
+    study = {
+        "name": "estimate-test",
+        "output_dir": str(tmp_path / "run"),
+        "documents": [str(PAPER)],
+        "document_options": {"max_words": 400},
+        "rewriters": [
+            {"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]},
+            {"name": "llm", "kind": "llm", "model": "openai/gpt-4.1-mini", "conditions": ["proficiency:+"]},
+        ],
+        "reviewers": [{"name": "r1", "model": "openai/gpt-4.1-mini", "sampling": {"max_tokens": 500}},
+                      {"name": "local", "model": "openai-compatible/qwen@http://127.0.0.1:9/v1"}],
+        "replicates": 2,
+        "budget_usd": 0.001,
+    }
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(study))
+    return path
+
+
+def test_counts_calls_tokens_and_cost(study_file):
+    doc = read_document(PAPER, options=ReadOptions(max_words=400))
+    sections = [s for s in doc.sections if s.text.strip()]
+    result = estimate_study(study_file)
+    rows = {(r.stage, r.model): r for r in result.rows}
+    # one rewrite call per non-empty section, for the single LLM condition
+    rewrite = rows[("rewrite", "openai/gpt-4.1-mini")]
+    assert rewrite.calls == len(sections)
+    # reviews: (original + 3 variants) x 2 replicates per reviewer
+    review = rows[("review", "openai/gpt-4.1-mini")]
+    assert review.calls == 8 and rows[("review", "openai-compatible/qwen@http://127.0.0.1:9/v1")].calls == 8
+    assert review.output_tokens == 8 * 500
+    assert rows[("review", "openai-compatible/qwen@http://127.0.0.1:9/v1")].output_tokens == 8 * 700
+    # a review prompt holds the whole (cut) manuscript: at least its word count in tokens
+    assert review.input_tokens >= 8 * len(doc.to_markdown().split())
+    # cost: gpt-4.1-mini at $0.40 / $1.60 per 1M (calls of equal size, so per-call rounding is exact enough)
+    assert review.cost_usd == pytest.approx((review.input_tokens * 0.40 + review.output_tokens * 1.60) / 1e6, rel=1e-3)
+    assert review.batch_cost_usd == pytest.approx(review.cost_usd / 2, rel=1e-9)
+    assert result.unpriced_models == ["openai-compatible/qwen@http://127.0.0.1:9/v1"]
+    assert result.total_cost_usd == pytest.approx(rewrite.cost_usd + review.cost_usd)
+    assert result.units_pending == 3 + 16 and result.units_done == 0  # 3 variants; 4 inputs x 2 reviewers x 2
+    assert not (study_file.parent / "run").exists()  # estimate writes nothing
+
+
+def test_price_override_changes_cost(study_file, tmp_path):
+    override = tmp_path / "prices.json"
+    override.write_text('{"models": {"openai-compatible/qwen": {"input": 1.0, "output": 1.0, '
+                        '"source": "https://example.org", "as_of": "2026-11-01"}}}')
+    result = estimate_study(study_file, prices=override)
+    local = next(r for r in result.rows if r.model.startswith("openai-compatible/"))
+    assert local.cost_usd == pytest.approx((local.input_tokens + local.output_tokens) / 1e6, rel=1e-3)
+    assert result.unpriced_models == []
+
+
+def test_finished_units_are_not_counted(study_file):
+    from rhetorica.models.providers.mock import MockModel
+    from rhetorica.study.config import load_study
+    from rhetorica.study.runner import StudyRunner
+
+    config, base = load_study(study_file)
+    config = config.model_copy(update={"budget_usd": None})
+    runner = StudyRunner(config, base, model_factory=lambda model_id, options: MockModel(model=model_id))
+    summary = asyncio.run(runner.run())
+    runner.store.close()
+    assert summary.units_run == 19
+    result = estimate_study(study_file)
+    assert result.units_pending == 0 and result.units_done == 19
+    assert result.rows == [] and result.total_cost_usd == 0.0
+
+
+def test_cli_prints_table_and_budget_verdict(study_file):
+    from typer import Typer
+    from typer.testing import CliRunner
+
+    from rhetorica.cli.estimate import estimate
+
+    app = Typer()
+    app.command()(estimate)
+    out = CliRunner().invoke(app, [str(study_file)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "openai/gpt-4.1-mini" in out.output and "Budget $0.0010: estimate is OVER budget" in out.output
+    assert "no price for openai-compatible/qwen@http://127.0.0.1:9/v1" in out.output.replace("\n", "")
+    as_json = CliRunner().invoke(app, [str(study_file), "--json"])
+    assert as_json.exit_code == 0 and '"units_pending": 19' in as_json.output

@@ -1,0 +1,225 @@
+"""The openai-compatible provider against the loopback server speaking chat completions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from rhetorica.models.api import ChatMessage, GenerateConfig
+from rhetorica.models.call import RetryPolicy, call_model
+from rhetorica.models.errors import (
+    ContextOverflowError,
+    ModelTimeoutError,
+    PermanentError,
+    RateLimitError,
+    TransientError,
+)
+from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel, strict_json_schema
+from rhetorica.models.registry import get_model
+from rhetorica.status import Status
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "overall": {"type": "integer", "minimum": 1, "maximum": 10},
+        "summary": {"type": "string"},
+    },
+}
+MESSAGES = [
+    ChatMessage(role="system", content="You review papers."),
+    ChatMessage(role="user", content="Paper text with seven words here."),
+]
+
+
+def model_for(server, **options) -> OpenAICompatibleModel:
+    return OpenAICompatibleModel(f"tiny-model@{server.url}/v1", **options)
+
+
+def generate(model, config=None, messages=MESSAGES):
+    return asyncio.run(model.generate(messages, config or GenerateConfig()))
+
+
+def test_structured_output_request_and_parsed_answer(fake_server):
+    model = model_for(fake_server)
+    out = generate(model, GenerateConfig(json_schema=SCHEMA, temperature=0.0, max_tokens=50, seed=3))
+    assert out.status == Status.OK
+    answer = json.loads(out.text)
+    assert 1 <= answer["overall"] <= 10 and isinstance(answer["summary"], str)
+    body = fake_server.model_requests("openai")[0].body
+    assert body["model"] == "tiny-model"
+    assert body["temperature"] == 0.0 and body["max_tokens"] == 50 and body["seed"] == 3
+    sent = body["response_format"]
+    assert sent["type"] == "json_schema" and sent["json_schema"]["strict"] is True
+    assert sent["json_schema"]["schema"]["required"] == ["overall", "summary"]
+    assert sent["json_schema"]["schema"]["additionalProperties"] is False
+    # usage: the fake counts words; 3 + 6 prompt words
+    assert out.usage.input_tokens == 9
+    assert out.usage.output_tokens == len(out.text.split())
+    assert out.effective_params["temperature"] == 0.0
+    assert out.effective_params["max_tokens"] == 50
+    assert out.effective_params["served_model"] == "tiny-model-served"
+    assert out.effective_params["json_schema"] is True
+    assert out.model == f"tiny-model@{fake_server.url}/v1" and out.provider == "openai-compatible"
+
+
+def test_cached_and_reasoning_tokens_are_mapped(fake_server):
+    fake_server.script = [{"fault": None, "text": "fine", "usage": {"input": 900, "cached": 512, "output": 70,
+                                                                     "reasoning": 64}}]
+    out = generate(model_for(fake_server))
+    assert (out.usage.input_tokens, out.usage.cached_tokens) == (900, 512)
+    assert (out.usage.output_tokens, out.usage.reasoning_tokens) == (70, 64)
+
+
+def test_rate_limit_raises_with_retry_after(fake_server):
+    fake_server.retry_after = "2.5"
+    fake_server.script = ["rate_limit"]
+    with pytest.raises(RateLimitError) as info:
+        generate(model_for(fake_server))
+    assert info.value.retry_after == 2.5
+
+
+def test_call_model_honours_retry_after_then_succeeds(fake_server):
+    fake_server.retry_after = "0.3"
+    fake_server.script = ["rate_limit", "server_error"]
+    started = time.perf_counter()
+    policy = RetryPolicy(max_attempts=3, base_delay_s=0.001, max_delay_s=1.0, jitter=0.0)
+    out = asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(), retry=policy))
+    assert out.status == Status.OK
+    assert time.perf_counter() - started >= 0.3
+    assert [r.fault for r in fake_server.model_requests()] == ["rate_limit", "server_error", None]
+
+
+def test_server_error_is_transient(fake_server):
+    fake_server.script = ["server_error"]
+    with pytest.raises(TransientError) as info:
+        generate(model_for(fake_server))
+    assert "HTTP 500" in str(info.value)
+    assert not isinstance(info.value, RateLimitError)
+
+
+def test_timeout_is_classified_and_recorded_after_retries(fake_server):
+    fake_server.script = ["timeout", "timeout"]
+    model = model_for(fake_server)
+    with pytest.raises(ModelTimeoutError):
+        generate(model, GenerateConfig(timeout_s=0.2))
+    out = asyncio.run(call_model(model, MESSAGES, GenerateConfig(timeout_s=0.2),
+                                 retry=RetryPolicy(max_attempts=1, base_delay_s=0.001)))
+    assert out.status == Status.TIMEOUT and "ModelTimeoutError" in out.error
+
+
+def test_malformed_body_is_transient_and_retried(fake_server, fast_retry):
+    fake_server.script = ["malformed_body"]
+    with pytest.raises(TransientError):
+        generate(model_for(fake_server))
+    fake_server.script = ["malformed_body"]
+    out = asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(), retry=fast_retry))
+    assert out.status == Status.OK
+
+
+def test_truncation_statuses(fake_server):
+    fake_server.script = ["truncated", "truncated_reasoning"]
+    model = model_for(fake_server)
+    cut = generate(model)
+    assert cut.status == Status.TRUNCATED and cut.finish_reason == "length" and cut.text
+    reasoning = generate(model)
+    assert reasoning.status == Status.TRUNCATED and reasoning.text == ""
+    assert "no content after 64 reasoning tokens" in reasoning.error
+
+
+def test_refusal_content_filter_and_empty(fake_server):
+    fake_server.script = ["refusal", "content_filter", "empty"]
+    model = model_for(fake_server)
+    refusal = generate(model)
+    assert refusal.status == Status.REFUSED and "can't help" in refusal.error
+    blocked = generate(model)
+    assert blocked.status == Status.REFUSED and blocked.finish_reason == "content_filter"
+    empty = generate(model)
+    assert empty.status == Status.EMPTY and empty.text == ""
+
+
+def test_malformed_content_is_returned_as_text_for_the_validator(fake_server):
+    fake_server.script = ["malformed_content"]
+    out = generate(model_for(fake_server), GenerateConfig(json_schema=SCHEMA))
+    assert out.status == Status.OK
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out.text)
+
+
+@pytest.mark.parametrize(
+    ("fault", "error"),
+    [("context_overflow", ContextOverflowError), ("auth", PermanentError), ("not_found", PermanentError),
+     ("quota", PermanentError)],
+)
+def test_permanent_errors_fail_fast(fake_server, fast_retry, fault, error):
+    fake_server.script = [fault]
+    with pytest.raises(error):
+        generate(model_for(fake_server))
+    fake_server.script = [fault, None]
+    out = asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(), retry=fast_retry))
+    assert out.status == Status.ERROR and error.__name__ in out.error
+    assert len(fake_server.model_requests()) == 2  # one direct call + one call_model call, no retry
+
+
+def test_connection_refused_is_transient():
+    model = OpenAICompatibleModel("m@http://127.0.0.1:9/v1")
+    with pytest.raises(TransientError):
+        generate(model, GenerateConfig(timeout_s=2))
+
+
+def test_api_key_from_named_env_var_and_default(fake_server, monkeypatch):
+    monkeypatch.setenv("MY_SERVER_KEY", "sk-test-named-variable-123")
+    generate(model_for(fake_server, api_key_env="MY_SERVER_KEY"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    generate(model_for(fake_server))
+    auth = [r.headers["authorization"] for r in fake_server.model_requests()]
+    assert auth == ["Bearer sk-test-named-variable-123", "Bearer EMPTY"]
+
+
+def test_key_never_in_outputs_or_errors(fake_server, fast_retry, monkeypatch):
+    secret = "sk-leak-check-9f8e7d6c5b4a"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    model = model_for(fake_server)
+    fake_server.script = ["auth", None]
+    failed = asyncio.run(call_model(model, MESSAGES, GenerateConfig(), retry=fast_retry))
+    ok = asyncio.run(call_model(model, MESSAGES, GenerateConfig(), retry=fast_retry))
+    assert failed.status == Status.ERROR and ok.status == Status.OK
+    for text in (failed.model_dump_json(), ok.model_dump_json(), repr(model), str(vars(model))):
+        assert secret not in text
+
+
+def test_model_spec_and_registry(fake_server):
+    model = get_model(f"openai-compatible/org/model-7b@{fake_server.url}/v1/", max_concurrency=3)
+    assert isinstance(model, OpenAICompatibleModel)
+    assert model.api_model == "org/model-7b" and model.base_url == f"{fake_server.url}/v1"
+    assert model.max_concurrency == 3
+    assert model.connection_key == f"openai-compatible:{fake_server.url}/v1"
+    with pytest.raises(PermanentError, match="<model>@<base_url>"):
+        OpenAICompatibleModel("model-without-url")
+
+
+def test_extra_body_and_max_tokens_param(fake_server):
+    model = model_for(fake_server, extra_body={"top_k": 20}, max_tokens_param="max_completion_tokens")
+    out = generate(model, GenerateConfig(max_tokens=12))
+    body = fake_server.model_requests()[0].body
+    assert body["top_k"] == 20 and body["max_completion_tokens"] == 12 and "max_tokens" not in body
+    assert out.effective_params["top_k"] == 20
+
+
+def test_strict_schema_transform_is_recursive_and_copies():
+    schema = {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer"}}},
+                                               "c": {"type": "array", "items": {"type": "object",
+                                                                                 "properties": {"d": {"type": "string"}}}}}}
+    strict = strict_json_schema(schema)
+    assert strict["required"] == ["a", "c"]
+    assert strict["properties"]["a"]["required"] == ["b"]
+    assert strict["properties"]["c"]["items"]["additionalProperties"] is False
+    assert "required" not in schema  # input untouched
+
+
+def test_reused_across_event_loops(fake_server):
+    model = model_for(fake_server)
+    assert generate(model).status == Status.OK
+    assert generate(model).status == Status.OK

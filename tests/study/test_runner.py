@@ -1,0 +1,124 @@
+"""The runner end to end on real papers with the deterministic mock provider."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from rhetorica.models.providers.mock import MockModel
+from rhetorica.models.registry import split_model_id
+from rhetorica.store.db import Store
+from rhetorica.store.export import assessments_table
+from rhetorica.study.config import parse_study
+from rhetorica.study.runner import StudyRunner
+
+from .helpers import PAPERS, study_dict
+
+
+def make_runner(shared_data: Path, out: Path, models: dict[str, MockModel] | None = None, **overrides):
+    config = parse_study(study_dict(shared_data, out, **overrides))
+    models = models if models is not None else {}
+
+    def factory(model_id: str, options: dict) -> MockModel:
+        split_model_id(model_id)  # the registry's check: unknown providers raise
+        return models.setdefault(model_id, MockModel(model=model_id.split("/", 1)[1], **options))
+
+    return StudyRunner(config, out.parent, model_factory=factory), models
+
+
+def test_full_matrix_then_rerun_makes_zero_calls(shared_data: Path, tmp_path: Path) -> None:
+    runner, models = make_runner(shared_data, tmp_path / "run")
+    summary = asyncio.run(runner.run())
+    # 3 papers x 4 conditions rewrites; 3 papers x (1 original + 4 variants) x 2 replicates reviews.
+    assert summary.units_total == 3 * 4 + 3 * 5 * 2
+    assert summary.units_run == summary.units_total
+    assert summary.statuses == {"ok": 42}
+    # 30 reviews; a variant identical to its original (no hedge in the excerpt) is answered from the cache.
+    assert len(models["mock/reviewer"].calls) + summary.cache_hits == 30
+    # Echo rewrites: one call per non-empty section chunk of each paper, per proficiency condition.
+    assert len(models["mock/echo"].calls) > 0
+    runner.store.close()
+
+    again, models2 = make_runner(shared_data, tmp_path / "run")
+    second = asyncio.run(again.run())
+    assert (second.units_run, second.model_calls, second.cache_hits) == (0, 0, 0)
+    assert second.units_skipped == 42
+    assert models2 == {}  # not even instantiated
+    table = assessments_table(again.store)
+    assert len(table) == 30 and table["unit_key"].is_unique
+    assert set(table["arm"]) == {"original", "confidence:+", "confidence:-", "proficiency:+", "proficiency:-"}
+    assert set(table["document_id"]) == set(PAPERS)
+    again.store.close()
+
+
+def test_replicates_are_distinct_samples_and_scores_in_range(shared_data: Path, tmp_path: Path) -> None:
+    runner, _ = make_runner(shared_data, tmp_path / "run")
+    asyncio.run(runner.run())
+    table = assessments_table(runner.store)
+    assert table["overall"].between(1, 10).all() and table["soundness"].between(1, 4).all()
+    per_input = table.groupby(["document_id", "arm"])["overall"].apply(list)
+    # Different seeds give different mock answers for at least some inputs.
+    assert any(len(set(v)) > 1 for v in per_input)
+    runner.store.close()
+
+
+VALID = ('{"summary": "s", "strengths": [], "weaknesses": [], "suggestions": [], "soundness": 3, '
+         '"significance": 3, "evidence": "4", "clarity": 2, "confidence": 5, "overall": "10"}')
+
+
+def test_failures_are_recorded_not_imputed(shared_data: Path, tmp_path: Path) -> None:
+    # concurrency 1 and no rewriters: three original reviews, answered in script order.
+    script = ["{not json", "still not json", {"refusal": "policy"}, {"text": "{", "finish_reason": "length"}]
+    reviewer = MockModel(model="reviewer", script=script)
+    runner, _ = make_runner(shared_data, tmp_path / "run", models={"mock/reviewer": reviewer},
+                            rewriters=[], replicates=1, concurrency=1)
+    summary = asyncio.run(runner.run())
+    assert dict(summary.statuses) == {"malformed": 1, "refused": 1, "truncated": 1}
+    assert summary.model_calls == 4  # the malformed one had its repair attempt
+    table = assessments_table(runner.store)
+    assert table["overall"].isna().all()  # nothing imputed
+    malformed = table[table["status"] == "malformed"].iloc[0]
+    assert "no JSON object" in malformed["reason"] and "after repair" in malformed["reason"]
+    # Refused and truncated outputs are never cached; the two answered (if invalid) texts are.
+    cached = [r[0] for r in runner.store.rows("SELECT output_json FROM response_cache")]
+    assert len(cached) == 2 and all('"status":"ok"' in c for c in cached)
+    runner.store.close()
+
+
+def test_repair_attempt_recovers_and_string_scores_parse(shared_data: Path, tmp_path: Path) -> None:
+    reviewer = MockModel(model="reviewer", script=['{"overall": 11}', VALID, VALID, VALID])
+    runner, _ = make_runner(shared_data, tmp_path / "run", models={"mock/reviewer": reviewer},
+                            rewriters=[], replicates=1, concurrency=1)
+    summary = asyncio.run(runner.run())
+    assert dict(summary.statuses) == {"ok": 3}
+    table = assessments_table(runner.store)
+    assert table["overall"].tolist() == [10.0, 10.0, 10.0]  # "10" is 10, never 1
+    assert table["evidence"].tolist() == [4.0, 4.0, 4.0]
+    repair_prompt = reviewer.calls[1][0][-1].content
+    assert "overall: Input should be less than or equal to 10" in repair_prompt
+    runner.store.close()
+
+
+def test_bad_document_and_unknown_provider_do_not_stop_the_study(shared_data: Path, tmp_path: Path) -> None:
+    spec_docs = [{"path": str(shared_data / "papers" / "gcrn_iclr2017")}, {"path": str(tmp_path / "missing")}]
+    reviewers = [{"name": "good", "model": "mock/reviewer"}, {"name": "typo", "model": "mokc/reviewer"}]
+    runner, _ = make_runner(shared_data, tmp_path / "run", documents=spec_docs, reviewers=reviewers,
+                            rewriters=[], replicates=1)
+    summary = asyncio.run(runner.run())
+    assert dict(summary.statuses) == {"ok": 1}
+    stages = {(stage, item) for stage, item, _ in summary.problems}
+    assert ("ingest", str(tmp_path / "missing")) in stages
+    assert ("review", "typo") in stages
+    reason = next(r for s, i, r in summary.problems if i == "typo")
+    assert "unknown provider 'mokc'" in reason
+    runner.store.close()
+
+
+def test_budget_stops_new_calls(shared_data: Path, tmp_path: Path) -> None:
+    runner, models = make_runner(shared_data, tmp_path / "run", rewriters=[], replicates=1, budget_usd=0.0)
+    summary = asyncio.run(runner.run())
+    assert summary.budget_stopped and summary.units_run == 0 and models == {}
+    assert any(stage == "budget" for stage, _, _ in summary.problems)
+    runner.store.close()
