@@ -258,3 +258,10 @@ def test_criterion_table_uses_each_criterion() -> None:
     assert list(out["pct_first_higher"]) == [100.0, 0.0]
     assert out["preference_ratio"].iloc[0] == math.inf
     assert out["preference_ratio"].iloc[1] == 0.0
+
+
+def test_null_key_is_named() -> None:
+    df = table4_data()
+    df.loc[5, "reviewer"] = None
+    with pytest.raises(ValueError, match="'u5': column 'reviewer' is missing"):
+        paper_scores(df)

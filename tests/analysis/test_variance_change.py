@@ -132,3 +132,19 @@ def test_movement_by_initial_score_bins() -> None:
     assert got.loc["[7,10]", "mean_abs_change"] == 2.0
     with pytest.raises(ValueError, match="increasing"):
         movement_by_initial_score(change_data(), bins=[1, 1, 10])
+
+
+def test_bootstrap_many_equals_one_at_a_time() -> None:
+    from rhetorica.analysis.bootstrap import stratified_bootstrap_many
+
+    rng = np.random.default_rng(0)
+    items = [
+        (rng.normal(size=(7, 2)), ["a", "b", "a", "b", "a", "c", "c"]),
+        (rng.normal(size=(7, 1)), ["x", "y", "x", "y", "x", "z", "z"]),  # same sizes, other labels
+        (rng.normal(size=(5, 3)), ["a", "a", "b", "b", "b"]),
+    ]
+    many = stratified_bootstrap_many(items, n_resamples=300, seed=9)
+    for (values, strata), got in zip(items, many):
+        assert np.allclose(got, stratified_bootstrap(values, strata, n_resamples=300, seed=9))
+    with pytest.raises(ValueError, match="n_resamples"):
+        stratified_bootstrap(np.ones((2, 1)), ["a", "a"], n_resamples=0)

@@ -1,4 +1,4 @@
-"""Fixtures for the document readers: real papers from ../shared/data (never copied into the repo)."""
+"""Fixtures for the document readers: real papers and PDFs read in place from ../shared/data."""
 
 from __future__ import annotations
 
@@ -6,20 +6,12 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+@pytest.fixture(scope="session")
+def papers_dir(shared_data: Path) -> Path:
+    return shared_data / "papers"
 
 
 @pytest.fixture(scope="session")
-def papers_dir() -> Path:
-    path = SHARED_DATA / "papers"
-    if not path.is_dir():
-        pytest.skip(f"shared data not found at {path}")
-    return path
-
-
-@pytest.fixture(scope="session")
-def pdfs_dir() -> Path:
-    path = SHARED_DATA / "pdfs"
-    if not path.is_dir():
-        pytest.skip(f"shared data not found at {path}")
-    return path
+def pdfs_dir(shared_data: Path) -> Path:
+    return shared_data / "pdfs"

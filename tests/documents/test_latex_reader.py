@@ -182,7 +182,7 @@ def test_input_outside_project_is_not_read(tmp_path: Path) -> None:
 
 def test_no_main_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "a.tex").write_text("\\section{Only a fragment}\n")
-    with pytest.raises(DocumentReadError, match="no main .tex file found"):
+    with pytest.raises(DocumentReadError, match=r"no main \.tex file found"):
         read_document(tmp_path)
 
 

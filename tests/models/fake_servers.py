@@ -21,6 +21,7 @@ Faults (names accepted in ``script`` entries and by ``fault_fn``): ``rate_limit`
 
 from __future__ import annotations
 
+import email
 import hashlib
 import json
 import re
@@ -49,6 +50,8 @@ class Received:
     headers: dict[str, str]
     body: Any
     fault: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    finished: float = float("inf")  # when the answer was written (inf: never)
 
 
 def fill_schema(schema: dict[str, Any], seed: bytes, counter: list[int] | None = None) -> Any:
@@ -56,6 +59,8 @@ def fill_schema(schema: dict[str, Any], seed: bytes, counter: list[int] | None =
     counter = counter if counter is not None else [0]
     byte = seed[counter[0] % len(seed)]
     counter[0] += 1
+    if schema.get("enum"):
+        return schema["enum"][byte % len(schema["enum"])]
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "string")
@@ -196,13 +201,14 @@ class FakeServer:
             h.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass
+        rec.finished = time.monotonic()
 
     def _route(self, method: str, path: str, body: Any, raw: bytes, rec: Received):
         kind = _kind(path)
         if kind is not None and method == "POST":
             return self._generate(kind, path, body, rec)
         if method == "POST" and path == "/v1/files":
-            return self._openai_upload(raw)
+            return self._openai_upload(raw, rec.headers.get("content-type", ""))
         m = re.fullmatch(r"/v1/files/([^/]+)/content", path)
         if m and method == "GET":
             return 200, self._files[m[1]], {"Content-Type": "application/octet-stream"}
@@ -289,9 +295,9 @@ class FakeServer:
         return _RENDER[kind](model, text, finish, usage, body)
 
     # -- OpenAI batch ---------------------------------------------------------------------------
-    def _openai_upload(self, raw: bytes):
-        match = re.search(rb"\r\n\r\n(.*?)\r\n--", raw, re.DOTALL)
-        content = match.group(1) if match else raw
+    def _openai_upload(self, raw: bytes, content_type: str):
+        message = email.message_from_bytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+        content = next(part.get_payload(decode=True) for part in message.walk() if part.get_filename())
         file_id = f"file-{uuid.uuid4().hex[:12]}"
         self._files[file_id] = content
         return 200, {"id": file_id, "object": "file", "bytes": len(content), "created_at": int(time.time()),

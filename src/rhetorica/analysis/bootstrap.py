@@ -8,6 +8,8 @@ Sec. 3.7).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -39,6 +41,83 @@ def _unique(labels: npt.NDArray[np.object_]) -> list[object]:
     return list(seen)
 
 
+def _stratum_counts(n: int, position: int, n_resamples: int, seed: int) -> Array:
+    """``(B, n)`` resample counts (draws of n papers with replacement, B times) of the stratum
+    at ``position`` with ``n`` papers.
+
+    Its random stream is seeded by ``(seed, position, n)`` alone, so the draws of one stratum do
+    not depend on the other strata: inputs differing in one stratum's size share the rest.
+    """
+    rng = np.random.default_rng([seed, position, n])
+    idx = rng.integers(0, n, size=(n_resamples, n), dtype=np.int32)
+    rows = np.arange(n_resamples, dtype=np.int64)[:, None] * n
+    counts = np.bincount((rows + idx).ravel(), minlength=n_resamples * n)
+    return counts.reshape(n_resamples, n).astype(float)
+
+
+def stratified_bootstrap_many(
+    items: Sequence[tuple[Array, npt.ArrayLike]],
+    *,
+    n_resamples: int = 5000,
+    seed: int = 0,
+) -> list[Array]:
+    """Bootstrap distributions of :func:`stratum_weighted_mean` for several inputs at once.
+
+    Papers are resampled with replacement within each stratum (strata in order of first
+    appearance; each stratum's draws come from its own stream, see :func:`_stratum_counts`) and
+    every resample's statistic is ``sum_s mean_s / S``, computed as one matrix product of the
+    resample counts with the values. Inputs with equal stratum sizes share their draws (common
+    random numbers), so each result equals
+    ``stratified_bootstrap(values, strata, n_resamples=..., seed=...)``.
+
+    Args:
+        items: ``(values, strata)`` pairs; values ``(n_papers, k)`` without NaN.
+        n_resamples: number of resamples B (>= 1).
+        seed: seed of ``numpy.random.default_rng``.
+
+    Returns:
+        One ``(B, k)`` array per item, in order.
+
+    Raises:
+        ValueError: on ``n_resamples < 1``, NaN values or an item without papers.
+    """
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    prepared = []
+    for values, strata in items:
+        v = np.asarray(values, dtype=float).reshape(len(values), -1)
+        labels = np.asarray(strata, dtype=object)
+        if len(v) == 0:
+            raise ValueError("bootstrap needs at least one paper")
+        if np.isnan(v).any():
+            raise ValueError("bootstrap values contain NaN; drop missing papers first")
+        groups = _unique(labels)
+        order = np.concatenate([np.flatnonzero(labels == g) for g in groups])
+        sizes = tuple(int(np.sum(labels == g)) for g in groups)
+        prepared.append((sizes, v[order]))
+    results: list[Array | None] = [None] * len(prepared)
+    by_sizes: dict[tuple[int, ...], list[int]] = {}
+    for i, (sizes, _) in enumerate(prepared):
+        by_sizes.setdefault(sizes, []).append(i)
+    counts: dict[tuple[int, int], Array] = {}
+    for sizes, members in by_sizes.items():
+        stacked = np.hstack([prepared[i][1] for i in members])
+        samples = np.zeros((n_resamples, stacked.shape[1]))
+        first = 0
+        for position, n in enumerate(sizes):
+            if (position, n) not in counts:
+                counts[(position, n)] = _stratum_counts(n, position, n_resamples, seed)
+            # resampled stratum mean, weighted 1/S
+            samples += counts[(position, n)] @ (stacked[first : first + n] / (n * len(sizes)))
+            first += n
+        start = 0
+        for i in members:
+            k = prepared[i][1].shape[1]
+            results[i] = samples[:, start : start + k]
+            start += k
+    return [r for r in results if r is not None]
+
+
 def stratified_bootstrap(
     values: Array,
     strata: npt.ArrayLike,
@@ -58,24 +137,9 @@ def stratified_bootstrap(
         ``(B, k)`` array of resampled statistics.
 
     Raises:
-        ValueError: on ``n_resamples < 1``, NaN values, or no papers.
+        ValueError: on ``n_resamples < 1``, NaN values or no papers.
     """
-    values = np.asarray(values, dtype=float).reshape(len(values), -1)
-    labels = np.asarray(strata, dtype=object)
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
-    if len(values) == 0:
-        raise ValueError("bootstrap needs at least one paper")
-    if np.isnan(values).any():
-        raise ValueError("bootstrap values contain NaN; drop missing papers first")
-    rng = np.random.default_rng(seed)
-    total = np.zeros((n_resamples, values.shape[1]))
-    groups = _unique(labels)
-    for s in groups:
-        block = values[labels == s]
-        idx = rng.integers(0, len(block), size=(n_resamples, len(block)))
-        total += block[idx].mean(axis=1)
-    return total / len(groups)
+    return stratified_bootstrap_many([(values, strata)], n_resamples=n_resamples, seed=seed)[0]
 
 
 def percentile_ci(samples: Array, level: float = 0.95) -> tuple[Array, Array]:

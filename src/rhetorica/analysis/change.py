@@ -20,7 +20,7 @@ import pandas as pd
 
 from rhetorica.analysis.bootstrap import (
     percentile_ci,
-    stratified_bootstrap,
+    stratified_bootstrap_many,
     stratum_weighted_mean,
 )
 from rhetorica.analysis.paired import paper_scores
@@ -103,7 +103,9 @@ def paired_change(
     score_w, wa_w = _wide(ps, score), _wide(wa, "_weak_accept")
     strata = _strata(df)
     reviewers = sorted(pd.unique(ps["reviewer"]))
-    rows = []
+    rows: list[dict[str, object]] = []
+    inputs: list[tuple[np.ndarray, np.ndarray]] = []
+    owners: list[dict[str, object]] = []
     for first, second in pairs:
         for reviewer in reviewers:
             s = score_w.loc[reviewer]
@@ -117,32 +119,35 @@ def paired_change(
                 "score": score,
                 "n_papers": int(ok.sum()),
             }
+            rows.append(row)
             if not ok.any():
-                rows.append(row)
                 continue
             lab = strata.reindex(d.index).to_numpy()
             stats = np.column_stack(
                 [d, d.abs(), w[first][ok], w[second][ok], w[first][ok] - w[second][ok]]
             )
             point = stratum_weighted_mean(stats, lab)
-            low, high = percentile_ci(
-                stratified_bootstrap(stats, lab, n_resamples=n_resamples, seed=seed), level
-            )
             row.update(
                 n_strata=len(set(lab)),
                 mean_change=point[0],
-                mean_change_low=low[0],
-                mean_change_high=high[0],
                 mean_abs_change=point[1],
-                mean_abs_change_low=low[1],
-                mean_abs_change_high=high[1],
                 weak_accept_first=point[2],
                 weak_accept_second=point[3],
                 weak_accept_change=point[4],
-                weak_accept_change_low=low[4],
-                weak_accept_change_high=high[4],
             )
-            rows.append(row)
+            inputs.append((stats, lab))
+            owners.append(row)
+    samples = stratified_bootstrap_many(inputs, n_resamples=n_resamples, seed=seed)
+    for row, sample in zip(owners, samples):
+        low, high = percentile_ci(sample, level)
+        row.update(
+            mean_change_low=low[0],
+            mean_change_high=high[0],
+            mean_abs_change_low=low[1],
+            mean_abs_change_high=high[1],
+            weak_accept_change_low=low[4],
+            weak_accept_change_high=high[4],
+        )
     return pd.DataFrame(rows, columns=CHANGE_COLUMNS)
 
 

@@ -9,6 +9,7 @@ and is counted in the ``missing_*`` columns, not in the pairs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -133,15 +134,42 @@ def paper_scores(df: pd.DataFrame, score: str = "overall") -> pd.DataFrame:
         replicates, ``n_assessments`` all rows of the group whatever their status.
 
     Raises:
-        ValueError: if a column is missing or an ``ok`` score is out of range.
+        ValueError: if a column is missing, a key (reviewer, document_id, arm) is null, or an
+            ``ok`` score is out of range.
     """
     require_columns(df, [*KEYS, "status", score])
     values = ok_scores(df, score)
-    frame = pd.DataFrame({k: df[k].to_numpy() for k in KEYS})
-    frame["_v"] = values.to_numpy()
-    grouped = frame.groupby(KEYS, sort=True, observed=True)["_v"]
-    out = grouped.agg(["mean", "count", "size"]).reset_index()
-    return out.rename(columns={"mean": score, "count": "n_ok", "size": "n_assessments"})
+    # group by integer codes of the sorted key values (much faster than a string groupby)
+    codes, uniques = zip(*(pd.factorize(df[k], sort=True) for k in KEYS))
+    for k, c in zip(KEYS, codes):
+        if (c < 0).any():
+            first = df.loc[c < 0].iloc[0]
+            where = first["unit_key"] if "unit_key" in df.columns else first.name
+            raise ValueError(f"assessment {where!r}: column {k!r} is missing")
+    key = np.zeros(len(df), dtype=np.int64)
+    for c, u in zip(codes, uniques):
+        key = key * len(u) + c
+    groups, inverse = np.unique(key, return_inverse=True)
+    v = values.to_numpy()
+    has = ~np.isnan(v)
+    n_ok = np.bincount(inverse, weights=has, minlength=len(groups))
+    total = np.bincount(inverse, weights=np.where(has, v, 0.0), minlength=len(groups))
+    size = np.bincount(inverse, minlength=len(groups))
+    out = {}
+    rest = groups
+    for k, u in reversed(list(zip(KEYS, uniques))):
+        rest, code = np.divmod(rest, len(u))
+        out[k] = np.asarray(u, dtype=object)[code]
+    mean = np.full(len(groups), np.nan)
+    np.divide(total, n_ok, out=mean, where=n_ok > 0)
+    return pd.DataFrame(
+        {
+            **{k: out[k] for k in KEYS},
+            score: mean,
+            "n_ok": n_ok.astype(int),
+            "n_assessments": size.astype(int),
+        }
+    )
 
 
 def _per_pair(total: npt.NDArray[np.float64], n: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -151,16 +179,31 @@ def _per_pair(total: npt.NDArray[np.float64], n: npt.NDArray[np.float64]) -> npt
     return out
 
 
-def _paired_wide(
-    ps: pd.DataFrame, first: str, second: str, score: str
-) -> tuple[pd.DataFrame, list[str]]:
-    """Wide table index (reviewer, document_id), columns first/second paper scores."""
+class WideScores(NamedTuple):
+    """Paper scores in wide form: one row per (reviewer, document_id), one column per arm."""
+
+    table: pd.DataFrame
+    codes: npt.NDArray[np.intp]
+    reviewers: list[str]
+
+    def column(self, arm: str) -> npt.NDArray[np.float64]:
+        """Scores of ``arm`` aligned with the rows (NaN where missing)."""
+        return self.table[arm].to_numpy(dtype=float)
+
+    def per_reviewer(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Sum of ``values`` (one per row) for each reviewer, in ``reviewers`` order."""
+        return np.bincount(self.codes, weights=np.asarray(values, dtype=float),
+                           minlength=len(self.reviewers))
+
+
+def wide_scores(ps: pd.DataFrame, score: str) -> WideScores:
+    """Pivot :func:`paper_scores` output to :class:`WideScores` (reviewers sorted)."""
+    table = ps.pivot(index=["reviewer", "document_id"], columns="arm", values=score)
     reviewers = sorted(pd.unique(ps["reviewer"]))
-    sub = ps[ps["arm"].isin([first, second])]
-    wide = sub.pivot(index=["reviewer", "document_id"], columns="arm", values=score)
-    wide = wide.reindex(columns=[first, second])
-    wide.columns = ["a", "b"]
-    return wide, reviewers
+    codes = pd.Categorical(
+        table.index.get_level_values("reviewer"), categories=reviewers
+    ).codes.astype(np.intp)
+    return WideScores(table, codes, reviewers)
 
 
 def _resolve(
@@ -176,8 +219,8 @@ def _resolve(
     return first, second
 
 
-def _compare_from_paper_scores(
-    ps: pd.DataFrame,
+def _compare(
+    w: WideScores,
     first: str,
     second: str,
     *,
@@ -185,57 +228,41 @@ def _compare_from_paper_scores(
     threshold: float,
     given: str | None,
 ) -> pd.DataFrame:
-    arms = list(pd.unique(ps["arm"]))
-    arm_a, arm_b = _resolve(arms, first, second, given)
-    wide, reviewers = _paired_wide(ps, arm_a, arm_b, score)
-    a, b = wide["a"], wide["b"]
-    paired = a.notna() & b.notna()
-    stats = pd.DataFrame(
-        {
-            "n_pairs": paired,
-            "wins": paired & (a > b),
-            "losses": paired & (a < b),
-            "ties": paired & (a == b),
-            "flip_a": paired & (a > threshold) & (b <= threshold),
-            "flip_b": paired & (b > threshold) & (a <= threshold),
-            "sum_a": a.where(paired, 0.0),
-            "sum_b": b.where(paired, 0.0),
-            "missing_first": a.isna() & b.notna(),
-            "missing_second": b.isna() & a.notna(),
-        }
-    )
-    g = stats.groupby(level="reviewer").sum().reindex(reviewers, fill_value=0)
-    n = g["n_pairs"].to_numpy(dtype=float)
+    arm_a, arm_b = _resolve(list(w.table.columns), first, second, given)
+    a, b = w.column(arm_a), w.column(arm_b)
+    has_a, has_b = ~np.isnan(a), ~np.isnan(b)
+    paired = has_a & has_b
+    n = w.per_reviewer(paired)
 
-    def pct(col: str) -> npt.NDArray[np.float64]:
-        return 100.0 * _per_pair(g[col].to_numpy(dtype=float), n)
+    def count(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+        return w.per_reviewer(paired & mask)
 
-    pct_a, pct_b = pct("wins"), pct("losses")
+    with np.errstate(invalid="ignore"):
+        wins, losses, ties = count(a > b), count(a < b), count(a == b)
+        flip_a = count((a > threshold) & (b <= threshold))
+        flip_b = count((b > threshold) & (a <= threshold))
+    pct_a, pct_b = 100.0 * _per_pair(wins, n), 100.0 * _per_pair(losses, n)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(pct_b > 0, pct_a / pct_b, np.where(pct_a > 0, np.inf, np.nan))
-    mean_a = _per_pair(g["sum_a"].to_numpy(dtype=float), n)
-    mean_b = _per_pair(g["sum_b"].to_numpy(dtype=float), n)
     out = pd.DataFrame(
         {
-            "reviewer": reviewers,
+            "reviewer": w.reviewers,
             "first": first,
             "second": second,
             "given": given,
             "score": score,
-            "n_pairs": g["n_pairs"].to_numpy(dtype=int),
+            "n_pairs": n.astype(int),
             "pct_first_higher": pct_a,
             "pct_second_higher": pct_b,
-            "pct_tie": pct("ties"),
+            "pct_tie": 100.0 * _per_pair(ties, n),
             "preference_ratio": ratio,
-            "sign_test_p": sign_test_pvalues(
-                g["wins"].to_numpy(dtype=int), g["losses"].to_numpy(dtype=int)
-            ),
-            "flips_first_accept_pct": pct("flip_a"),
-            "flips_second_accept_pct": pct("flip_b"),
-            "mean_first": mean_a,
-            "mean_second": mean_b,
-            "missing_first": g["missing_first"].to_numpy(dtype=int),
-            "missing_second": g["missing_second"].to_numpy(dtype=int),
+            "sign_test_p": sign_test_pvalues(wins.astype(int), losses.astype(int)),
+            "flips_first_accept_pct": 100.0 * _per_pair(flip_a, n),
+            "flips_second_accept_pct": 100.0 * _per_pair(flip_b, n),
+            "mean_first": _per_pair(w.per_reviewer(np.where(paired, a, 0.0)), n),
+            "mean_second": _per_pair(w.per_reviewer(np.where(paired, b, 0.0)), n),
+            "missing_first": w.per_reviewer(~has_a & has_b).astype(int),
+            "missing_second": w.per_reviewer(~has_b & has_a).astype(int),
         }
     )
     return out[COMPARISON_COLUMNS]
@@ -288,9 +315,8 @@ def compare_arms(
         ValueError: on a missing column, out-of-range score, an arm absent from the data, or a
             ``given`` combination that does not exist.
     """
-    return _compare_from_paper_scores(
-        paper_scores(df, score), first, second, score=score, threshold=threshold, given=given
-    )
+    w = wide_scores(paper_scores(df, score), score)
+    return _compare(w, first, second, score=score, threshold=threshold, given=given)
 
 
 def comparison_table(
@@ -317,11 +343,8 @@ def comparison_table(
     Raises:
         ValueError: as :func:`compare_arms`.
     """
-    ps = paper_scores(df, score)
-    frames = [
-        _compare_from_paper_scores(ps, a, b, score=score, threshold=threshold, given=given)
-        for a, b in pairs
-    ]
+    w = wide_scores(paper_scores(df, score), score)
+    frames = [_compare(w, a, b, score=score, threshold=threshold, given=given) for a, b in pairs]
     if not frames:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
     return pd.concat(frames, ignore_index=True)
@@ -387,37 +410,27 @@ def difference_magnitude(
     Raises:
         ValueError: as :func:`compare_arms`.
     """
-    ps = paper_scores(df, score)
-    arms = list(pd.unique(ps["arm"]))
+    w = wide_scores(paper_scores(df, score), score)
     frames = []
     for first, second in pairs:
-        arm_a, arm_b = _resolve(arms, first, second, given)
-        wide, reviewers = _paired_wide(ps, arm_a, arm_b, score)
-        d = (wide["a"] - wide["b"]).dropna()
-        absd = d.abs()
-        parts = pd.DataFrame(
-            {"n": 1, "d": d, "absd": absd, "w1": absd <= 1, "ge2": absd >= 2}
-        )
-        g = parts.groupby(level="reviewer").sum().reindex(reviewers, fill_value=0)
-        n = g["n"].to_numpy(dtype=float)
+        arm_a, arm_b = _resolve(list(w.table.columns), first, second, given)
+        d = w.column(arm_a) - w.column(arm_b)
+        paired = ~np.isnan(d)
+        absd = np.abs(np.where(paired, d, 0.0))
+        n = w.per_reviewer(paired)
         frames.append(
             pd.DataFrame(
                 {
-                    "reviewer": reviewers,
+                    "reviewer": w.reviewers,
                     "first": first,
                     "second": second,
                     "given": given,
                     "score": score,
-                    "n_pairs": g["n"].to_numpy(dtype=int),
-                    **{
-                        name: _per_pair(g[col].to_numpy(dtype=float), n)
-                        for name, col in (
-                            ("mean_diff", "d"),
-                            ("mean_abs_diff", "absd"),
-                            ("share_within_1", "w1"),
-                            ("share_ge_2", "ge2"),
-                        )
-                    },
+                    "n_pairs": n.astype(int),
+                    "mean_diff": _per_pair(w.per_reviewer(np.where(paired, d, 0.0)), n),
+                    "mean_abs_diff": _per_pair(w.per_reviewer(absd), n),
+                    "share_within_1": _per_pair(w.per_reviewer(paired & (absd <= 1)), n),
+                    "share_ge_2": _per_pair(w.per_reviewer(paired & (absd >= 2)), n),
                 }
             )
         )

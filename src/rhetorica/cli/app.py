@@ -6,6 +6,7 @@ import typer
 
 from rhetorica import __version__
 from rhetorica.cli import demo, study
+from rhetorica.cli.ingest import ingest
 
 app = typer.Typer(
     name="rhetorica",
@@ -19,6 +20,7 @@ app.command("status")(study.status)
 app.command("report")(study.report)
 app.command("schema")(study.schema)
 app.command("demo")(demo.demo)
+app.command("ingest")(ingest)
 
 
 def _version(value: bool) -> None:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 console = Console()
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)

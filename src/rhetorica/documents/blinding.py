@@ -88,7 +88,7 @@ class Identity:
         acc = fold(account)
         if len(acc) < 3:
             return False
-        if any(acc == org or acc.startswith(org) and len(org) >= 4 for org in self.orgs):
+        if any(acc == org or (acc.startswith(org) and len(org) >= 4) for org in self.orgs):
             return True
         if acc in self.accounts or any(acc in a or a in acc for a in self.accounts if len(a) >= 4):
             return True

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
 from rhetorica.validation.embeddings import Embedder
-from rhetorica.validation.passages import PARAGRAPH_BREAK, paragraphs, split_passages
+from rhetorica.validation.passages import PARAGRAPH_BREAK, split_passages
 from rhetorica.validation.tokenize import Tokens, tokenize
 
 
@@ -64,52 +64,59 @@ def semantic_similarity(
     return max_cosine_mean(vectors[: len(left)], vectors[len(left) :])
 
 
-def _ngram_counts(tokens: Tokens) -> tuple[Counter[object], list[Counter[object]]]:
-    """Counts of unigrams (str) and within-sentence bigrams (2-tuples): whole text and per paragraph.
+def _ngram_counts(tokens: Tokens) -> tuple[Counter[object], list[set[object]], int]:
+    """Term counts of the whole text, the term set of each paragraph, the number of paragraphs.
 
-    Paragraphs are as in :func:`rhetorica.validation.passages.paragraphs`; sentences never cross
-    them.
+    Terms are unigrams (str) and within-sentence bigrams (2-tuples of str). Paragraphs are as in
+    :func:`rhetorica.validation.passages.paragraphs`; sentences never cross them.
     """
     words = tokens.lower
-    ids = tokens.sentence_ids
-    first_word = [bisect_left(ids, s) for s in range(tokens.n_sentences)]
-    breaks = [m.start() for m in PARAGRAPH_BREAK.finditer(tokens.masked)]
+    n_sentences = tokens.n_sentences
+    bounds = [bisect_left(tokens.sentence_ids, s) for s in range(n_sentences)] + [len(words)]
+    bigrams = [
+        list(zip(words[lo : hi - 1], words[lo + 1 : hi], strict=True))
+        for lo, hi in zip(bounds, bounds[1:], strict=False)
+    ]
+    total: Counter[object] = Counter(words)
+    total.update(chain.from_iterable(bigrams))
+    cuts = [(m.start(), m.end()) for m in PARAGRAPH_BREAK.finditer(tokens.masked)]
+    breaks = [a for a, _ in cuts]
+    edges = [0, *chain.from_iterable(cuts), len(tokens.text)]
+    n_paragraphs = sum(
+        1 for a, b in zip(edges[::2], edges[1::2], strict=True) if tokens.text[a:b].strip()
+    )
     paragraph_of = [bisect_right(breaks, a) for a, _ in tokens.sentence_spans]
-    per_paragraph: list[Counter[object]] = []
+    term_sets: list[set[object]] = []
     s = 0
-    while s < tokens.n_sentences:
-        e = s
-        while e + 1 < tokens.n_sentences and paragraph_of[e + 1] == paragraph_of[s]:
+    while s < n_sentences:
+        e = s + 1
+        while e < n_sentences and paragraph_of[e] == paragraph_of[s]:
             e += 1
-        lo = first_word[s]
-        hi = first_word[e + 1] if e + 1 < tokens.n_sentences else len(words)
-        counts: Counter[object] = Counter(words[lo:hi])
-        pairs = Counter(zip(words[lo : hi - 1], words[lo + 1 : hi], strict=True))
-        for i in first_word[s + 1 : e + 1]:
-            pairs[(words[i - 1], words[i])] -= 1
-        counts.update(+pairs)
-        per_paragraph.append(counts)
-        s = e + 1
-    total: Counter[object] = Counter()
-    for counts in per_paragraph:
-        total.update(counts)
-    return total, per_paragraph
+        terms: set[object] = set(words[bounds[s] : bounds[e]])
+        terms.update(chain.from_iterable(bigrams[s:e]))
+        term_sets.append(terms)
+        s = e
+    return total, term_sets, n_paragraphs
 
 
 def tfidf_cosine_tokens(original: Tokens, variant: Tokens) -> float | None:
     """:func:`tfidf_cosine` on already tokenized texts (paragraphs separated by blank lines)."""
-    n_documents = len(paragraphs([original.text])) + len(paragraphs([variant.text]))
-    tf_a, paras_a = _ngram_counts(original)
-    tf_b, paras_b = _ngram_counts(variant)
+    tf_a, sets_a, n_a = _ngram_counts(original)
+    tf_b, sets_b, n_b = _ngram_counts(variant)
+    n_documents = n_a + n_b
     if not tf_a or not tf_b:
         return None
-    df: Counter[object] = Counter()
-    for counts in (*paras_a, *paras_b):
-        df.update(counts.keys())
-    idf = {t: math.log((1 + n_documents) / (1 + d)) + 1.0 for t, d in df.items()}
-    dot = sum(tf_a[t] * tf_b[t] * idf[t] ** 2 for t in tf_a.keys() & tf_b.keys())
-    norm_a = math.sqrt(sum((c * idf[t]) ** 2 for t, c in tf_a.items()))
-    norm_b = math.sqrt(sum((c * idf[t]) ** 2 for t, c in tf_b.items()))
+    df = Counter(chain.from_iterable([*sets_a, *sets_b]))
+
+    def weighted(tf: Counter[object], terms: list[object]) -> np.ndarray:
+        counts = np.fromiter(map(tf.__getitem__, terms), dtype=np.float64, count=len(terms))
+        freq = np.fromiter(map(df.__getitem__, terms), dtype=np.float64, count=len(terms))
+        return counts * (np.log((1.0 + n_documents) / (1.0 + freq)) + 1.0)
+
+    shared = list(tf_a.keys() & tf_b.keys())
+    dot = float(weighted(tf_a, shared) @ weighted(tf_b, shared))
+    norm_a = float(np.linalg.norm(weighted(tf_a, list(tf_a))))
+    norm_b = float(np.linalg.norm(weighted(tf_b, list(tf_b))))
     return dot / (norm_a * norm_b)
 
 

@@ -165,19 +165,18 @@ def _scan(tokens: Tokens, lexicon: Lexicon) -> list[tuple[int, int, Category]]:
     sentence = tokens.sentence_ids
     n = len(words)
     found: list[tuple[int, int, Category]] = []
-    i = 0
-    while i < n:
-        longest = longest_from.get(words[i], 0)
-        step = 1
-        for length in range(min(longest, n - i), 0, -1):
+    free = 0  # first word not consumed by an earlier match
+    for i in [i for i, w in enumerate(words) if w in longest_from]:
+        if i < free:
+            continue
+        for length in range(min(longest_from[words[i]], n - i), 0, -1):
             if length > 1 and sentence[i + length - 1] != sentence[i]:
                 continue
             category = index.get(words[i : i + length])
             if category is not None:
                 found.append((i, length, category))
-                step = length
+                free = i + length
                 break
-        i += step
     return found
 
 

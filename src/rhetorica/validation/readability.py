@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections import Counter
 from functools import lru_cache
 
 from rhetorica.validation.tokenize import Tokens, tokenize
@@ -102,15 +104,18 @@ def gunning_fog(text: str | Tokens, *, exclusions: bool = True) -> float | None:
     n_words = tokens.n_words
     if n_words == 0:
         return None
-    hard = 0
-    previous_sentence = -1
-    decided: dict[tuple[str, bool], bool] = {}
-    for word, sentence in zip(tokens.words, tokens.sentence_ids, strict=True):
-        initial = sentence != previous_sentence
-        previous_sentence = sentence
-        verdict = decided.get((word, initial))
-        if verdict is None:
-            verdict = is_complex_word(word, sentence_initial=initial, exclusions=exclusions)
-            decided[(word, initial)] = verdict
-        hard += verdict
+    # decide once per distinct word form and position (sentence-initial or not), weight by count
+    first = [bisect_left(tokens.sentence_ids, s) for s in range(tokens.n_sentences)]
+    initial = Counter(tokens.words[i] for i in first)
+    inner = Counter(tokens.words)
+    inner.subtract(initial)
+    hard = sum(
+        count
+        for word, count in inner.items()
+        if count and is_complex_word(word, sentence_initial=False, exclusions=exclusions)
+    ) + sum(
+        count
+        for word, count in initial.items()
+        if is_complex_word(word, sentence_initial=True, exclusions=exclusions)
+    )
     return 0.4 * (n_words / tokens.n_sentences + 100.0 * hard / n_words)

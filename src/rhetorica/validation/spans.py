@@ -1,10 +1,10 @@
 """Protected spans: the parts of a manuscript a rewrite must carry over unchanged.
 
-Kinds, extracted in this order (a region taken by an earlier kind is not searched again):
+Kinds:
 
-* ``equation``: ``$$..$$``, ``$..$``, ``\\[..\\]``, ``\\(..\\)`` and math environments
-  (``equation``, ``align``, ``gather``, ``multline``, ``eqnarray``, starred or not); compared with
-  all whitespace removed.
+* ``equation``: each math region of the shared tokenizer's mask (``$$..$$``, ``$..$``,
+  ``\\[..\\]``, ``\\(..\\)`` and math environments such as ``equation``, ``align``, ``gather``,
+  starred or not), compared with all whitespace removed.
 * ``url``: ``http(s)://`` and ``www.`` addresses, ``\\url{..}`` and the target of ``\\href{..}``.
 * ``citation_key``: each key of ``\\cite``-family commands (``\\citep{a,b}`` gives ``a`` and ``b``).
 * ``label`` / ``ref``: each key of ``\\label{..}`` and of ``\\ref``-family commands.
@@ -15,6 +15,10 @@ Kinds, extracted in this order (a region taken by an earlier kind is not searche
   such as *epochs* are not units); the space between number and unit is ignored and ``\\%`` is
   read as ``%``.
 
+The first four come from the regions that :func:`rhetorica.validation.tokenize.mask_regions`
+blanks (so a label inside an equation is part of that equation, and numbers inside math, code,
+tables or URLs are not separate spans); markers and numbers are searched in the masked text.
+
 A span "is kept" when the same (kind, normalised value) occurs anywhere in the variant (set
 semantics: a value the original repeats need only appear once).
 """
@@ -22,26 +26,15 @@ semantics: a value the original repeats need only appear once).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel
 
+from rhetorica.validation.tokenize import Tokens, mask_regions
+
 SpanKind = Literal["equation", "url", "citation_key", "label", "ref", "citation_marker", "number"]
 
-_MATH = re.compile(
-    r"\$\$.+?\$\$|(?<![\\$])\$(?:\\.|[^$\\])+\$|\\\[.+?\\\]|\\\(.+?\\\)"
-    r"|\\begin\{(?P<env>(?:equation|align|alignat|gather|multline|eqnarray|flalign|math|"
-    r"displaymath)\*?)\}.+?\\end\{(?P=env)\}",
-    re.DOTALL,
-)
-_URL = re.compile(
-    r"\\url\{(?P<u1>[^}]*)\}|\\href\{(?P<u2>[^}]*)\}"
-    r"|(?P<u3>(?:https?://|www\.)[^\s)\]}>]*[^\s)\]}>.,;:!?'\"])"
-)
-_CITE = re.compile(r"\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{(?P<keys>[^}]*)\}")
-_LABEL = re.compile(r"\\label\{(?P<keys>[^}]*)\}")
-_REF = re.compile(r"\\(?:[a-zA-Z]*ref|autoref|cref|Cref)\*?\{(?P<keys>[^}]*)\}")
+_COMMAND = re.compile(r"\\(?P<name>[a-zA-Z]+)\*?(?:\[[^\]]*\])*\{(?P<arg>[^{}]*)\}")
 _NUMERIC_MARKER = re.compile(r"\[\s*\d+(?:\s*[-\u2013,]\s*\d+)*\s*\]")
 _AUTHOR = r"[A-Z][A-Za-z'\u2019\-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'\u2019\-]+|\s+et\s+al\.?)?"
 _YEAR = r"(?:19|20)\d\d[a-z]?"
@@ -54,9 +47,8 @@ _UNITS = (
     r"[kcmµn]?m\b|kg\b|g\b|[KMBk]\b|[GTP]?FLOPs?\b|°C?"
 )
 _NUMBER = re.compile(
-    r"(?<![\w.])[-\u2212+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:" + _UNITS + r"))?"
-    r"|(?<![\w.])[-\u2212+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s?(?:" + _UNITS + r"))?"
-    r"|(?<![\w\d])\.\d+(?:\s?(?:" + _UNITS + r"))?"
+    r"(?<![\w.])(?:[-\u2212+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)"
+    r"(?:\s?(?:" + _UNITS + r"))?"
 )
 
 
@@ -90,59 +82,66 @@ class SpanReport(BaseModel):
     added: list[Span]
 
 
-def extract_spans(text: str) -> set[tuple[SpanKind, str]]:
+def _command_spans(command: str) -> list[tuple[SpanKind, str]]:
+    m = _COMMAND.match(command)
+    if m is None:
+        return []
+    name, arg = m.group("name"), m.group("arg")
+    if name in ("url", "href"):
+        return [("url", arg.strip())]
+    kind: SpanKind
+    if "cite" in name:
+        kind = "citation_key"
+    elif name == "label":
+        kind = "label"
+    elif name.endswith("ref"):
+        kind = "ref"
+    else:
+        return []  # \\includegraphics, \\input ...: not part of what a reviewer reads
+    return [(kind, key.strip()) for key in arg.split(",")]
+
+
+def extract_spans(text: str | Tokens) -> set[tuple[SpanKind, str]]:
     """Extract the protected spans of ``text`` (rules in the module docstring).
 
     Args:
-        text: Markdown with inline LaTeX, or LaTeX source.
+        text: Markdown with inline LaTeX, or its :class:`Tokens` (reuses their mask).
 
     Returns:
         Set of ``(kind, normalised value)`` pairs.
     """
-    spans: set[tuple[SpanKind, str]] = set()
-
-    def take(kind: SpanKind, value: str) -> None:
-        if value.strip():
-            spans.add((kind, value.strip()))
-
-    def equation(m: re.Match[str]) -> str:
-        take("equation", re.sub(r"\s+", "", m.group(0)))
-        return " " * len(m.group(0))
-
-    def url(m: re.Match[str]) -> str:
-        take("url", m.group("u1") or m.group("u2") or m.group("u3") or "")
-        return " " * len(m.group(0))
-
-    def keyed(kind: SpanKind) -> Callable[[re.Match[str]], str]:
-        def record(m: re.Match[str]) -> str:
-            for key in m.group("keys").split(","):
-                take(kind, key)
-            return " " * len(m.group(0))
-
-        return record
+    if isinstance(text, Tokens):
+        source, masked, regions = text.text, text.masked, text.regions
+    else:
+        source = text
+        masked, regions = mask_regions(text)
+    spans: list[tuple[SpanKind, str]] = []
+    for start, end, kind in regions:
+        segment = source[start:end]
+        if kind == "math":
+            spans.append(("equation", "".join(segment.split())))
+        elif kind == "url":
+            spans.append(("url", segment))
+        elif kind == "command":
+            spans.extend(_command_spans(segment))
 
     def marker(m: re.Match[str]) -> str:
-        take("citation_marker", " ".join(m.group(0).split()))
+        spans.append(("citation_marker", " ".join(m.group(0).split())))
         return " " * len(m.group(0))
 
-    work = _MATH.sub(equation, text)
-    work = _URL.sub(url, work)
-    work = _CITE.sub(keyed("citation_key"), work)
-    work = _LABEL.sub(keyed("label"), work)
-    work = _REF.sub(keyed("ref"), work)
-    work = _NUMERIC_MARKER.sub(marker, work)
+    work = _NUMERIC_MARKER.sub(marker, masked)
     work = _AUTHOR_YEAR.sub(marker, work)
     for m in _NUMBER.finditer(work):
-        take("number", re.sub(r"\s+", "", m.group(0)).replace("\u2212", "-").replace("\\%", "%"))
-    return spans
+        spans.append(("number", "".join(m.group(0).split()).replace("\u2212", "-").replace("\\%", "%")))
+    return {(kind, value) for kind, value in spans if value}
 
 
-def compare_spans(original: str, variant: str) -> SpanReport:
+def compare_spans(original: str | Tokens, variant: str | Tokens) -> SpanReport:
     """Check that every protected span of ``original`` also occurs in ``variant``.
 
     Args:
-        original: original text.
-        variant: rewritten text.
+        original: original text (or its :class:`Tokens`).
+        variant: rewritten text (or its :class:`Tokens`).
 
     Returns:
         :class:`SpanReport` with the kept fraction and the missing and added spans (sorted).

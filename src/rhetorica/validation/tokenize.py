@@ -19,24 +19,27 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-_MATH_ENVS = (
-    r"equation|align|alignat|gather|multline|eqnarray|math|displaymath|split|flalign|"
-    r"algorithm|algorithmic|verbatim|lstlisting|tabular|table|figure"
+MATH_ENVIRONMENTS = (
+    "equation", "align", "alignat", "gather", "multline", "eqnarray", "flalign", "math",
+    "displaymath", "split",
 )
+"""LaTeX environments whose content is mathematics (starred forms included)."""
+_BLOCK_ENVIRONMENTS = ("algorithm", "algorithmic", "verbatim", "lstlisting", "tabular", "table", "figure")
 _NON_PROSE_COMMANDS = (
-    r"cite[a-zA-Z]*|[a-zA-Z]*ref|label|url|href|includegraphics|input|include|bibliography|"
-    r"bibliographystyle|eqref|footnotemark"
+    r"[a-zA-Z]*cite[a-zA-Z]*|[a-zA-Z]*ref|label|url|includegraphics|input|include|bibliography|"
+    r"bibliographystyle|footnotemark"
 )
 _MASK = re.compile(
-    r"```.*?```"  # fenced code
-    r"|`[^`\n]*`"  # inline code
-    r"|\$\$.*?\$\$"  # display math
+    r"(?P<code>```.*?```|`[^`\n]*`)"
+    r"|(?P<math>\$\$.*?\$\$"
     r"|(?<!\\)\$(?:\\.|[^$\\\n]|\n(?![ \t]*\n))+\$"  # inline math, within a paragraph
-    r"|\\\[.*?\\\]|\\\(.*?\\\)"  # \[..\], \(..\)
-    r"|\\begin\{(?P<env>(?:" + _MATH_ENVS + r")\*?)\}.*?\\end\{(?P=env)\}"
-    r"|\\(?:" + _NON_PROSE_COMMANDS + r")\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})+"
-    r"|\\[a-zA-Z@]+\*?"  # any other command name (its braced argument text stays prose)
-    r"|(?:https?://|www\.)[^\s)\]}>]*[^\s)\]}>.,;:!?'\"]",
+    r"|\\\[.*?\\\]|\\\(.*?\\\)"
+    r"|\\begin\{(?P<menv>(?:" + "|".join(MATH_ENVIRONMENTS) + r")\*?)\}.*?\\end\{(?P=menv)\})"
+    r"|(?P<block>\\begin\{(?P<benv>(?:" + "|".join(_BLOCK_ENVIRONMENTS) + r")\*?)\}.*?"
+    r"\\end\{(?P=benv)\})"
+    r"|(?P<command>\\(?:" + _NON_PROSE_COMMANDS + r")\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})+)"
+    r"|(?P<name>\\[a-zA-Z@]+\*?)"  # any other command name (its braced argument stays prose)
+    r"|(?P<url>(?:https?://|www\.)[^\s)\]}>]*[^\s)\]}>.,;:!?'\"])",
     re.DOTALL,
 )
 _WORD = re.compile(r"[A-Za-z](?:\.[A-Za-z])+\.|[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
@@ -68,6 +71,7 @@ class Tokens:
     Attributes:
         text: the input text, unchanged.
         masked: ``text`` with non-prose regions blanked (same length; see :func:`mask_non_prose`).
+        regions: the blanked regions as ``(start, end, kind)`` (see :func:`mask_regions`).
         words: word forms as written, in order.
         lower: the same words lower-cased (typographic apostrophes folded to ``'``).
         sentence_ids: index of the sentence of each word (0-based, non-decreasing).
@@ -76,6 +80,7 @@ class Tokens:
 
     text: str
     masked: str
+    regions: tuple[tuple[int, int, str], ...]
     words: tuple[str, ...]
     lower: tuple[str, ...]
     sentence_ids: tuple[int, ...]
@@ -111,15 +116,25 @@ class Tokens:
         return [self.text[a:b].strip() for a, b in self.sentence_spans]
 
 
-def _mask(text: str) -> tuple[str, dict[int, int]]:
-    """Masked text and the masked regions as ``{start: end}``."""
-    regions: dict[int, int] = {}
+def mask_regions(text: str) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    """Masked text (see :func:`mask_non_prose`) and the masked regions.
+
+    Args:
+        text: Markdown or LaTeX-flavoured Markdown.
+
+    Returns:
+        ``(masked, regions)``; each region is ``(start, end, kind)`` with kind ``"code"``,
+        ``"math"``, ``"block"`` (algorithm, verbatim, table, figure environments), ``"command"``
+        (citation, reference, label, URL, include commands with their arguments), ``"name"``
+        (any other command name) or ``"url"``.
+    """
+    regions: list[tuple[int, int, str]] = []
 
     def blank(match: re.Match[str]) -> str:
-        regions[match.start()] = match.end()
+        regions.append((match.start(), match.end(), match.lastgroup or "name"))
         return " " * (match.end() - match.start())
 
-    return _MASK.sub(blank, text), regions
+    return _MASK.sub(blank, text), tuple(regions)
 
 
 def mask_non_prose(text: str) -> str:
@@ -133,7 +148,7 @@ def mask_non_prose(text: str) -> str:
         masked region is blanked entirely, newlines included, so a blank line inside a display
         equation does not break its paragraph.
     """
-    return _mask(text)[0]
+    return mask_regions(text)[0]
 
 
 def _is_sentence_end(masked: str, end_start: int, after: int) -> bool:
@@ -155,15 +170,16 @@ def _is_sentence_end(masked: str, end_start: int, after: int) -> bool:
     return not (nxt < len(masked) and masked[nxt].islower())
 
 
-def _bounds(masked: str, regions: dict[int, int]) -> list[tuple[int, int]]:
+def _bounds(masked: str, regions: tuple[tuple[int, int, str], ...]) -> list[tuple[int, int]]:
+    region_end = {a: b for a, b, _ in regions}
     cuts: set[int] = {0, len(masked)}
     for m in _HARD_BREAK.finditer(masked):
         cuts.add(m.end())
     for m in _END.finditer(masked):
         if _is_sentence_end(masked, m.start(), m.end()):
             cut = m.end()
-            while cut in regions:  # "end.\cite{x} Next": the citation stays with its sentence
-                cut = regions[cut]
+            while cut in region_end:  # "end.\cite{x} Next": the citation stays with its sentence
+                cut = region_end[cut]
             cuts.add(cut)
     ordered = sorted(cuts)
     return [(a, b) for a, b in zip(ordered, ordered[1:], strict=False) if b > a]
@@ -181,7 +197,7 @@ def sentence_bounds(text: str) -> list[tuple[int, int]]:
     Returns:
         Contiguous, non-overlapping spans in order; empty spans are dropped.
     """
-    return _bounds(*_mask(text))
+    return _bounds(*mask_regions(text))
 
 
 def tokenize(text: str) -> Tokens:
@@ -193,9 +209,7 @@ def tokenize(text: str) -> Tokens:
     Returns:
         :class:`Tokens`; a text without letters gives zero words and zero sentences.
     """
-    masked, regions = _mask(text)
-    folded = masked.lower().replace("\u2019", "'")
-    same_length = len(folded) == len(masked)
+    masked, regions = mask_regions(text)
     words: list[str] = []
     lower: list[str] = []
     sentence_ids: list[int] = []
@@ -205,16 +219,15 @@ def tokenize(text: str) -> Tokens:
         if not found:
             continue
         words.extend(found)
-        folded_found = _WORD.findall(folded, a, b) if same_length else []
-        if len(folded_found) == len(found):
-            lower.extend(folded_found)
-        else:  # a character whose lower case is longer (e.g. U+0130): fold word by word
-            lower.extend(w.lower().replace("\u2019", "'") for w in found)
+        lower.extend([w.lower() for w in found])
         sentence_ids.extend([len(spans)] * len(found))
         spans.append((a, b))
+    if "\u2019" in masked:
+        lower = [w.replace("\u2019", "'") for w in lower]
     return Tokens(
         text=text,
         masked=masked,
+        regions=regions,
         words=tuple(words),
         lower=tuple(lower),
         sentence_ids=tuple(sentence_ids),

@@ -253,16 +253,16 @@ def validate_variant(
     limits = thresholds if thresholds is not None else ValidationThresholds()
     model = embedder if embedder is not None else load_embedder(DEFAULT_MODEL)
     before, after = _body(original), _body(variant)
-    text_before, text_after = "\n\n".join(before), "\n\n".join(after)
-    tokens_before_, tokens_after_ = tokenize(text_before), tokenize(text_after)
-    measures_before, measures_after = measure_text(tokens_before_), measure_text(tokens_after_)
+    words_before = tokenize("\n\n".join(before))
+    words_after = tokenize("\n\n".join(after))
+    measures_before, measures_after = measure_text(words_before), measure_text(words_after)
     tokens_before = count_tokens(original.to_markdown())
     tokens_after = count_tokens(variant.to_markdown())
     limit = limits.context_limit_tokens
     values: dict[str, Any] = {
         "semantic_similarity": semantic_similarity(before, after, model),
-        "tfidf_cosine": tfidf_cosine_tokens(tokens_before_, tokens_after_),
-        "protected": compare_spans(text_before, text_after),
+        "tfidf_cosine": tfidf_cosine_tokens(words_before, words_after),
+        "protected": compare_spans(words_before, words_after),
         "length_ratio": (
             measures_after.words / measures_before.words if measures_before.words else None
         ),

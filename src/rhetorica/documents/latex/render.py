@@ -93,7 +93,6 @@ class Renderer:
 
     def __init__(self) -> None:
         self.math: list[str] = []
-        self.footnotes = 0
 
     # ---- math -------------------------------------------------------------------------------
     def protect_math(self, text: str) -> str:
@@ -205,7 +204,7 @@ class Renderer:
             if sym == "~":
                 return self._accent(sym, text, i + 2)
             return SYMBOLS.get(sym, sym), i + 2
-        name, star = m.group(1), m.group(2)
+        name = m.group(1)
         j = i + m.end()
         if name in ACCENTS and len(name) == 1 and read_group(text, j) is not None:
             return self._accent(name, text, j)

@@ -89,7 +89,7 @@ def extract_pdfium(path: Path) -> list[PageLines]:
                 boxes = [textpage.get_charbox(i) for i in range(start, end) if not raw_line[i - start].isspace()]
                 if boxes and raw_line.strip():
                     sizes = [raw.FPDFText_GetFontSize(textpage.raw, i) for i in range(start, end, max(1, (end - start) // 8))]
-                    weights = [raw.FPDFText_GetFontWeight(textpage.raw, i) for i in range(start, end, max(1, (end - start) // 8))]
+                    weights = [_pdfium_weight(textpage, i) for i in range(start, end, max(1, (end - start) // 8))]
                     out.lines.append(Line(
                         page=index,
                         x0=min(b[0] for b in boxes), top=height - max(b[3] for b in boxes),
@@ -104,6 +104,21 @@ def extract_pdfium(path: Path) -> list[PageLines]:
     finally:
         pdf.close()
     return pages
+
+
+def _pdfium_weight(textpage: object, index: int) -> int:
+    """Font weight of a character; from the font name when the font does not declare one."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    weight = raw.FPDFText_GetFontWeight(textpage.raw, index)  # type: ignore[attr-defined]
+    if weight > 0:
+        return int(weight)
+    size = raw.FPDFText_GetFontInfo(textpage.raw, index, None, 0, None)  # type: ignore[attr-defined]
+    buffer = ctypes.create_string_buffer(max(size, 1))
+    raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, size, None)  # type: ignore[attr-defined]
+    return 700 if _is_bold(buffer.value.decode(errors="replace")) else 400
 
 
 def _pdfminer_pages(path: Path) -> list[PageLines]:
@@ -187,7 +202,10 @@ def extract_pypdf(path: Path) -> list[PageLines]:
             width, height = float(page.mediabox.width), float(page.mediabox.height)
             fragments: list[tuple[float, float, str, float, bool]] = []
 
-            def visit(text: str, cm: list[float], tm: list[float], font: dict | None, size: float) -> None:
+            def visit(
+                text: str, cm: list[float], tm: list[float], font: dict | None, size: float,
+                fragments: list[tuple[float, float, str, float, bool]] = fragments,
+            ) -> None:
                 if not text.strip():
                     return
                 x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
@@ -202,7 +220,7 @@ def extract_pypdf(path: Path) -> list[PageLines]:
             out = PageLines(index=index, width=width, height=height)
             fragments.sort(key=lambda f: (-round(f[1]), f[0]))
             row: list[tuple[float, float, str, float, bool]] = []
-            for frag in fragments + [(0.0, float("-inf"), "", 0.0, False)]:
+            for frag in [*fragments, (0.0, float("-inf"), "", 0.0, False)]:
                 if row and (abs(frag[1] - row[0][1]) > 2 or frag[0] - _row_end(row) > 3 * row[-1][3]):
                     size = statistics.median(f[3] for f in row)
                     out.lines.append(Line(

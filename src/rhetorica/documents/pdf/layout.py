@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from itertools import pairwise
 from dataclasses import dataclass, field
 
 from rhetorica.documents.models import RemovedItem
@@ -90,7 +91,7 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         return re.sub(r"\d+", "#", line.text.strip().lower())
 
     def in_margin(line: Line, page: PageLines) -> bool:
-        return line.bottom < page.height * MARGIN * 1.5 or line.top > page.height * (1 - MARGIN)
+        return line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
 
     repeats: Counter[str] = Counter()
     for page in pages:
@@ -114,11 +115,11 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         for line in page.lines:
             text = line.text.strip()
             where = f"page {page.index + 1}"
-            if VENUE.match(text) and (in_margin(line, page) or page.index == 0 and line.top < page.height * 0.2):
+            if VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
             elif in_margin(line, page) and PAGE_NUMBER.match(text) and (
                 line.top <= edge_top + 2 or line.bottom >= edge_bottom - 2
-                or usual_top is not None and abs(line.top - usual_top) < 10
+                or (usual_top is not None and abs(line.top - usual_top) < 10)
             ):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
             elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
@@ -186,7 +187,7 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
             continue
         main = max(row, key=lambda ln: len(ln.text))
         text = row[0].text
-        for prev, cur in zip(row, row[1:]):
+        for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
             # a wide gap (side-by-side author names) is kept as three spaces
             text += ("" if gap < 0.5 else " " if gap < 3 * max(main.size, 1.0) else "   ") + cur.text
@@ -252,7 +253,7 @@ def _join(prev: str, nxt: str) -> str:
     if re.search(r"[A-Za-z]{2}-$", prev) and nxt[:1].islower():
         return prev[:-1] + nxt
     if re.search(r"(https?://|www\.)\S*$", prev) and (
-        prev.endswith(("/", "-", "_")) or prev.endswith(".") and nxt[:1].islower()
+        prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
     ):
         return prev + nxt  # a URL broken at the line end
     return f"{prev} {nxt}"
@@ -304,7 +305,8 @@ def analyse(pages: list[PageLines]) -> Layout:
 
 
 def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
-    if line.page != prev.page or abs(line.x0 - prev.x0) > 0.3 * max(prev.x1 - prev.x0, 1) and line.top < prev.top:
+    column_jump = abs(line.x0 - prev.x0) > 0.3 * max(prev.x1 - prev.x0, 1) and line.top < prev.top
+    if line.page != prev.page or column_jump:
         # new page or column: the paragraph continues unless the last line ended a sentence
         return prev.text.rstrip().endswith((".", ":", "?", "!"))
     gap = line.top - prev.bottom

@@ -120,9 +120,12 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if options.blind:
         sections = blind_sections(sections, identity, removed)
     removed = compact_audit(removed)
-    venue = next((r.text for r in removed if r.item == "venue note"), None)
-    if venue:
-        metadata["venue_note"] = venue
+    notes = [r.text for r in removed if r.item == "venue note"]
+    if notes:
+        metadata["venue_note"] = notes[0]
+        venue = _venue(" ".join(notes))
+        if venue:
+            metadata["venue"] = venue
     return Document(
         id=doc_id,
         title=layout.title,
@@ -198,10 +201,24 @@ def compact_audit(removed: list[RemovedItem]) -> list[RemovedItem]:
 def _ranges(pages: list[int]) -> str:
     spans: list[str] = []
     start = prev = pages[0]
-    for page in pages[1:] + [-1]:
+    for page in [*pages[1:], -1]:
         if page == prev + 1:
             prev = page
             continue
         spans.append(str(start) if start == prev else f"{start}-{prev}")
         start = prev = page
     return ", ".join(spans)
+
+
+_VENUE = re.compile(r"\b(ICLR|NeurIPS|NIPS|ICML|ACL|EMNLP|NAACL|EACL|COLING|AAAI|IJCAI|CVPR|ICCV|ECCV|ISMIR|TMLR|COLM)\b")
+_LONG_VENUES = {"association for computational linguistics": "ACL"}
+
+
+def _venue(notes: str) -> str | None:
+    """``"ICLR 2020"`` from notes such as "Published as a conference paper at ICLR 2020"."""
+    m = _VENUE.search(notes)
+    name = m.group(1) if m else next((v for k, v in _LONG_VENUES.items() if k in notes.lower()), None)
+    year = re.search(r"\b(19|20)\d{2}\b", notes)
+    if name is None:
+        return None
+    return f"{'NeurIPS' if name == 'NIPS' else name} {year.group(0)}" if year else name

@@ -98,6 +98,10 @@ class AnthropicModel(ModelAPI):
     def connection_key(self) -> str:
         return f"{self.provider}:{self.base_url}"
 
+    def sdk_client(self) -> AsyncAnthropic:
+        """The SDK client for the running event loop (live calls and batch jobs share it)."""
+        return self._clients.get()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -136,7 +140,7 @@ class AnthropicModel(ModelAPI):
         if self.limiter is not None:
             tokens = sum(self.count_tokens(m.content) for m in messages) + params["max_tokens"]
             await self.limiter.acquire(tokens)
-        client = self._clients.get()
+        client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         named = {k: v for k, v in params.items() if k in _SDK_ARGS}
         extra = {k: v for k, v in params.items() if k not in _SDK_ARGS} or None

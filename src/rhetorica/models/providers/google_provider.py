@@ -113,6 +113,10 @@ class GoogleModel(ModelAPI):
     def connection_key(self) -> str:
         return f"{self.provider}:{self.base_url or 'default'}"
 
+    def sdk_client(self) -> genai.Client:
+        """The SDK client for the running event loop (live calls and batch jobs share it)."""
+        return self._clients.get()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -148,7 +152,7 @@ class GoogleModel(ModelAPI):
         if self.limiter is not None:
             tokens = sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
             await self.limiter.acquire(tokens)
-        client = self._clients.get()
+        client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         sdk_config = types.GenerateContentConfig(
             **params["config"], http_options=self._http_options(timeout)

@@ -2,7 +2,7 @@
 
 Without a script it answers deterministically: for a call with an output schema it fills the schema
 with values derived from a hash of the messages and the seed (so replicates with different seeds
-differ and reruns agree); without a schema it echoes the text after the last ``<<<TEXT>>>`` marker
+differ and reruns agree); without a schema it echoes the text after the last ``Section text:`` marker
 of the last user message (an identity rewrite), or the whole message.
 
 A script is a list consumed in order; each entry is a string (an ``ok`` answer) or a dict:
@@ -28,7 +28,7 @@ from rhetorica.models.errors import (
 )
 from rhetorica.status import Status
 
-TEXT_MARKER = "<<<TEXT>>>"
+TEXT_MARKER = "Section text:"
 
 _ERRORS: dict[str, type[Exception]] = {
     "transient": TransientError,

@@ -163,6 +163,10 @@ class OpenAICompatibleModel(ModelAPI):
     def connection_key(self) -> str:
         return f"{self.provider}:{self.base_url}"
 
+    def sdk_client(self) -> AsyncOpenAI:
+        """The SDK client for the running event loop (live calls and batch jobs share it)."""
+        return self._clients.get()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -196,7 +200,7 @@ class OpenAICompatibleModel(ModelAPI):
         params = self.request_params(messages, config)
         if self.limiter is not None:
             await self.limiter.acquire(self._token_estimate(messages, config))
-        client = self._clients.get()
+        client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         started = time.perf_counter()
         try:

@@ -1,0 +1,80 @@
+"""``rhetorica ingest PATH... --out DIR``: read papers into normalised Markdown + JSON.
+
+Registered by the app as ``app.command("ingest")(ingest)``. Heavy imports happen inside the
+command so ``rhetorica --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Papers: LaTeX folders, .tex, .tar.gz/.zip, .pdf, .md or .txt."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder for <id>.md, <id>.json and summary.json."),
+    cut_after_references: bool = typer.Option(
+        True, "--cut/--no-cut", help="Drop the bibliography and everything after it (appendices)."
+    ),
+    blind: bool = typer.Option(True, "--blind/--no-blind", help="Remove authors, affiliations, acknowledgements."),
+    pdf_backend: str | None = typer.Option(None, "--pdf-backend", help="pdfium, pdfminer, pdfplumber or pypdf."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds per PDF backend before falling back."),
+    max_words: int | None = typer.Option(None, "--max-words", min=1, help="Keep leading sections within this budget."),
+) -> None:
+    """Read papers, blind them and write one Markdown and one JSON file per paper plus a summary.
+
+    One bad input never stops the batch: it is reported in the summary and the exit code is 1.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from rhetorica.documents import DocumentReadError, ReadOptions, read_document
+    from rhetorica.documents.reader import default_doc_id
+
+    console = Console()
+    options = ReadOptions(
+        cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout,
+        pdf_backend=pdf_backend, max_words=max_words,
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, object]] = []
+    used: set[str] = set()
+    for path in paths:
+        doc_id = default_doc_id(path)
+        base, k = doc_id, 2
+        while doc_id in used:
+            doc_id, k = f"{base}-{k}", k + 1
+        used.add(doc_id)
+        row: dict[str, object] = {"input": str(path), "id": doc_id}
+        try:
+            document = read_document(path, doc_id=doc_id, options=options)
+        except DocumentReadError as exc:
+            row.update(status="error", error=exc.problem)
+        except Exception as exc:  # one bad input never stops the batch
+            row.update(status="error", error=f"unexpected {type(exc).__name__}: {exc}")
+        else:
+            (out / f"{doc_id}.md").write_text(document.to_markdown(), encoding="utf-8")
+            (out / f"{doc_id}.json").write_text(document.model_dump_json(indent=2), encoding="utf-8")
+            row.update(
+                status="ok", sections=len(document.sections), words=document.word_count,
+                parser=document.source.parser, removed=len(document.removed), warnings=document.warnings,
+            )
+        rows.append(row)
+
+    import json
+
+    (out / "summary.json").write_text(json.dumps(rows, indent=2, ensure_ascii=False), encoding="utf-8")
+    table = Table(title=f"Ingested {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} inputs into {out}")
+    for column in ("id", "status", "sections", "words", "parser", "removed", "warnings / error"):
+        table.add_column(column, justify="right" if column in {"sections", "words", "removed"} else "left")
+    for row in rows:
+        note = row.get("error") or "; ".join(row.get("warnings", []))  # type: ignore[arg-type]
+        table.add_row(
+            str(row["id"]), "[green]ok[/green]" if row["status"] == "ok" else "[red]error[/red]",
+            str(row.get("sections", "")), str(row.get("words", "")), str(row.get("parser", "")),
+            str(row.get("removed", "")), str(note),
+        )
+    console.print(table)
+    if any(row["status"] != "ok" for row in rows):
+        raise typer.Exit(1)

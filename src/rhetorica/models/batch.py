@@ -1,0 +1,431 @@
+"""Batch mode: submit calls to a provider's batch API, collect the results from any later process.
+
+Batch APIs (OpenAI Batch, Anthropic Message Batches, Gemini Batch Mode) answer within 24 hours at
+half the price. rhetorica submits the calls a study needs, stores the provider's batch id and every
+request's cache key in the study store (tables ``batches`` and ``batch_requests``, migration 0002),
+and any later process collects the results into the same response cache and call log as live calls,
+so the study then runs from the cache without paying again.
+
+- The custom id of each request is its response-cache key (:func:`rhetorica.models.cache.cache_key`),
+  so a result lands exactly where a live call with the same inputs would look.
+- Submitting is idempotent: requests already cached, or waiting in an uncollected batch, are left out.
+- Collecting is idempotent and resumable: each request's result is written (cache, call log, status)
+  before the next; a collection killed half-way is finished by the next one without double entries.
+- Failed requests (provider errors, expired requests) are recorded with their reason and never
+  cached, so the next submission or live run retries them.
+
+Providers: ``openai`` and ``openai-compatible`` (servers that implement ``/v1/batches``),
+``anthropic``, ``google``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.cache import cache_key
+from rhetorica.models.errors import ModelError
+from rhetorica.models.providers.common import classify_http_error
+from rhetorica.status import Status
+
+
+class BatchRequest(BaseModel):
+    """One call to run in a batch.
+
+    Attributes:
+        messages: chat messages.
+        config: sampling/output config (``timeout_s`` is ignored in batches).
+        replicate: replicate index (part of the cache key).
+        unit_key: work unit the call belongs to, for the call log.
+    """
+
+    messages: list[ChatMessage]
+    config: GenerateConfig
+    replicate: int = Field(default=0, ge=0)
+    unit_key: str | None = None
+
+
+class BatchReport(BaseModel):
+    """State of one batch after a collect pass.
+
+    Attributes:
+        batch_id: the provider's id.
+        model_id: ``provider/model``.
+        state: ``submitted`` (still running), ``collected``, or ``failed`` (the provider failed the
+            whole batch; its requests stay uncached and can be submitted again).
+        detail: the provider's status text.
+        requests: requests in the batch.
+        statuses: collected results by output status.
+    """
+
+    batch_id: str
+    model_id: str
+    state: str
+    detail: str | None = None
+    requests: int
+    statuses: dict[str, int] = Field(default_factory=dict)
+
+
+class BatchStore(Protocol):
+    """What batch mode needs from the study store (:class:`rhetorica.store.db.Store` has it)."""
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
+    def cache_get(self, key: str) -> ModelOutput | None: ...
+    def cache_put(self, key: str, output: ModelOutput) -> None: ...
+    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None: ...
+
+
+# -- provider adapters ---------------------------------------------------------------------------------
+class _Result(BaseModel):
+    body: dict[str, Any] | None = None
+    error: str | None = None
+    http_status: int | None = None
+
+
+class _Adapter(Protocol):
+    async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str: ...
+    async def state(self, batch_id: str) -> tuple[str, str]: ...
+    async def results(self, batch_id: str) -> dict[str, _Result]: ...
+
+
+class _OpenAIBatches:
+    """OpenAI Batch API: JSONL file upload, ``/v1/batches``, output and error files."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str:
+        client = self.model.sdk_client()
+        lines = [
+            json.dumps({"custom_id": key, "method": "POST", "url": "/v1/chat/completions", "body": params})
+            for key, params in items
+        ]
+        upload = await client.files.create(file=("rhetorica-batch.jsonl", ("\n".join(lines) + "\n").encode()),
+                                           purpose="batch")
+        batch = await client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions",
+                                            completion_window="24h")
+        return str(batch.id)
+
+    async def state(self, batch_id: str) -> tuple[str, str]:
+        batch = await self.model.sdk_client().batches.retrieve(batch_id)
+        if batch.status in ("completed", "expired", "cancelled"):
+            return "ended", batch.status
+        if batch.status == "failed":
+            errors = getattr(batch, "errors", None)
+            return "failed", f"failed: {errors}" if errors else "failed"
+        return "running", batch.status
+
+    async def results(self, batch_id: str) -> dict[str, _Result]:
+        client = self.model.sdk_client()
+        batch = await client.batches.retrieve(batch_id)
+        found: dict[str, _Result] = {}
+        for file_id in (batch.output_file_id, getattr(batch, "error_file_id", None)):
+            if not file_id:
+                continue
+            content = await client.files.content(file_id)
+            for line in content.text.splitlines():
+                if not line.strip():
+                    continue
+                entry = json.loads(line)
+                response, error = entry.get("response") or {}, entry.get("error")
+                status = response.get("status_code")
+                body = response.get("body") if isinstance(response.get("body"), dict) else None
+                if error or status != 200:
+                    inner = (body or {}).get("error") or error or {}
+                    message = inner.get("message") if isinstance(inner, dict) else str(inner)
+                    code = inner.get("code") if isinstance(inner, dict) else None
+                    found[entry["custom_id"]] = _Result(error=f"{code or 'error'}: {message}", http_status=status)
+                else:
+                    found[entry["custom_id"]] = _Result(body=body)
+        return found
+
+
+class _AnthropicBatches:
+    """Anthropic Message Batches API."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str:
+        batch = await self.model.sdk_client().messages.batches.create(
+            requests=[{"custom_id": key, "params": params} for key, params in items]
+        )
+        return str(batch.id)
+
+    async def state(self, batch_id: str) -> tuple[str, str]:
+        batch = await self.model.sdk_client().messages.batches.retrieve(batch_id)
+        return ("ended" if batch.processing_status == "ended" else "running"), str(batch.processing_status)
+
+    async def results(self, batch_id: str) -> dict[str, _Result]:
+        found: dict[str, _Result] = {}
+        async for entry in await self.model.sdk_client().messages.batches.results(batch_id):
+            result = entry.result
+            if result.type == "succeeded":
+                found[entry.custom_id] = _Result(body=result.message.model_dump())
+            elif result.type == "errored":
+                error = result.error.model_dump() if hasattr(result.error, "model_dump") else {}
+                inner = error.get("error") or {}
+                found[entry.custom_id] = _Result(
+                    error=f"{inner.get('type', 'error')}: {inner.get('message', '')}")
+            else:  # canceled | expired
+                found[entry.custom_id] = _Result(error=f"request {result.type}")
+        return found
+
+
+class _GoogleBatches:
+    """Gemini Batch Mode with inline requests (each carries its cache key in ``metadata``)."""
+
+    _ENDED = {"JOB_STATE_SUCCEEDED", "JOB_STATE_CANCELLED", "JOB_STATE_EXPIRED", "JOB_STATE_PARTIALLY_SUCCEEDED"}
+    _FAILED = {"JOB_STATE_FAILED"}
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str:
+        src = [{"contents": p["contents"], "config": p["config"], "metadata": {"key": key}} for key, p in items]
+        job = await self.model.sdk_client().aio.batches.create(
+            model=self.model.model, src=src, config={"display_name": "rhetorica"})
+        return str(job.name)
+
+    async def state(self, batch_id: str) -> tuple[str, str]:
+        job = await self.model.sdk_client().aio.batches.get(name=batch_id)
+        state = str(getattr(job.state, "value", job.state))
+        if state in self._ENDED:
+            return "ended", state
+        if state in self._FAILED:
+            return "failed", f"{state}: {job.error}" if getattr(job, "error", None) else state
+        return "running", state
+
+    async def results(self, batch_id: str) -> dict[str, _Result]:
+        job = await self.model.sdk_client().aio.batches.get(name=batch_id)
+        found: dict[str, _Result] = {}
+        for item in (job.dest.inlined_responses if job.dest else None) or []:
+            key = (item.metadata or {}).get("key")
+            if key is None:
+                continue
+            if item.response is not None:
+                found[key] = _Result(body=item.response.model_dump(mode="json"))
+            else:
+                err = item.error
+                found[key] = _Result(error=f"{getattr(err, 'code', 'error')}: {getattr(err, 'message', err)}",
+                                     http_status=getattr(err, "code", None))
+        return found
+
+
+_ADAPTERS: dict[str, Callable[[Any], _Adapter]] = {
+    "openai": _OpenAIBatches,
+    "openai-compatible": _OpenAIBatches,
+    "anthropic": _AnthropicBatches,
+    "google": _GoogleBatches,
+}
+
+
+def supports_batch(model: ModelAPI) -> bool:
+    """True when ``model``'s provider has a batch API rhetorica can use."""
+    return model.provider in _ADAPTERS and hasattr(model, "request_params")
+
+
+def _adapter(model: ModelAPI) -> _Adapter:
+    if not supports_batch(model):
+        raise ValueError(f"provider {model.provider!r} has no batch mode; known: {', '.join(sorted(_ADAPTERS))}")
+    return _ADAPTERS[model.provider](model)
+
+
+# -- submit --------------------------------------------------------------------------------------------
+def _pending_keys(store: BatchStore) -> set[str]:
+    rows = store.rows(
+        "SELECT r.cache_key FROM batch_requests r JOIN batches b ON b.batch_id = r.batch_id "
+        "WHERE b.state = 'submitted' AND r.status IS NULL")
+    return {r[0] for r in rows}
+
+
+async def submit_batch(
+    model: ModelAPI,
+    requests: list[BatchRequest],
+    store: BatchStore,
+    *,
+    options: dict[str, Any] | None = None,
+) -> str | None:
+    """Submit the calls of ``requests`` that are neither cached nor already waiting in a batch.
+
+    Args:
+        model: provider connection (``openai``, ``openai-compatible``, ``anthropic`` or ``google``).
+        requests: the calls.
+        store: the study store (holds the batch tables and the response cache).
+        options: provider options needed to rebuild ``model`` in a later process (e.g.
+            ``base_url``, ``api_key_env``); stored as JSON, so never put a key here.
+
+    Returns:
+        The provider's batch id, or ``None`` when nothing needed submitting.
+
+    Raises:
+        ValueError: the provider has no batch mode.
+        ModelError: the provider refused the submission (classified like live calls).
+    """
+    adapter = _adapter(model)
+    pending = _pending_keys(store)
+    items: list[tuple[str, dict[str, Any], BatchRequest]] = []
+    seen: set[str] = set()
+    for request in requests:
+        key = cache_key(model.provider, model.model, request.messages, request.config, request.replicate)
+        if key in seen or key in pending or store.cache_get(key) is not None:
+            continue
+        seen.add(key)
+        params = model.request_params(request.messages, request.config)  # type: ignore[attr-defined]
+        items.append((key, params, request))
+    if not items:
+        return None
+    try:
+        batch_id = await adapter.submit([(key, params) for key, params, _ in items])
+    except Exception as exc:
+        raise _classified(exc) from exc
+    with store.transaction() as conn:
+        conn.execute(
+            "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
+            "VALUES (?, ?, ?, ?, 'submitted', ?)",
+            (batch_id, model.provider, model.name, json.dumps(options or {}, sort_keys=True), len(items)))
+        for key, _, request in items:
+            conn.execute(
+                "INSERT INTO batch_requests (batch_id, cache_key, unit_key, request_json) VALUES (?, ?, ?, ?)",
+                (batch_id, key, request.unit_key, request.model_dump_json()))
+    return batch_id
+
+
+def _classified(exc: Exception) -> Exception:
+    """SDK exceptions from batch endpoints as classified errors (same table as live calls)."""
+    status = getattr(exc, "status_code", None) or getattr(exc, "code", None)
+    if isinstance(status, int):
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        return classify_http_error(status, str(getattr(exc, "message", exc)), headers=headers)
+    return exc
+
+
+# -- collect -------------------------------------------------------------------------------------------
+ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
+
+
+def _open_batches(store: BatchStore) -> Iterator[Any]:
+    yield from store.rows("SELECT batch_id, provider, model_id, options_json, requests FROM batches "
+                          "WHERE state IN ('submitted', 'ended') ORDER BY submitted_at, batch_id")
+
+
+def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, batch_id: str) -> ModelOutput:
+    params = model.request_params(request.messages, request.config)  # type: ignore[attr-defined]
+    if result is not None and result.body is not None:
+        try:
+            output: ModelOutput = model.parse_response(result.body, params, 0.0, batch=True)  # type: ignore[attr-defined]
+        except ModelError as exc:
+            output = ModelOutput(provider=model.provider, model=model.model, status=Status.ERROR,
+                                 error=f"{type(exc).__name__}: {exc}")
+    else:
+        reason = result.error if result is not None else "no result returned for this request"
+        if result is not None and result.http_status:
+            err = classify_http_error(result.http_status, reason or "")
+            reason = f"{type(err).__name__}: {err}"
+        output = ModelOutput(provider=model.provider, model=model.model, status=Status.ERROR,
+                             error=f"batch {batch_id}: {reason}")
+    params_seen = dict(output.effective_params)
+    params_seen["batch_id"] = batch_id
+    return output.model_copy(update={"effective_params": params_seen})
+
+
+def _already_logged(store: BatchStore, key: str, batch_id: str) -> bool:
+    pattern = f'%"batch_id": "{batch_id}"%'
+    return bool(store.rows("SELECT 1 FROM model_calls WHERE cache_key = ? AND params_json LIKE ? LIMIT 1",
+                           (key, pattern)))
+
+
+async def collect_batches(
+    store: BatchStore,
+    model_factory: ModelFactory,
+    *,
+    wait: bool = False,
+    poll_interval_s: float = 60.0,
+    timeout_s: float | None = None,
+) -> list[BatchReport]:
+    """Poll every uncollected batch in ``store`` and write finished results into the cache.
+
+    Args:
+        store: the study store.
+        model_factory: ``(model_id, options) -> ModelAPI`` (e.g. ``registry.get_model``); keys come
+            from the environment of the collecting process.
+        wait: keep polling until every batch has ended (or ``timeout_s`` passed).
+        poll_interval_s: seconds between polls when waiting (> 0).
+        timeout_s: give up waiting after this many seconds (``None`` = no limit).
+
+    Returns:
+        One report per batch that was open at the start.
+
+    Raises:
+        ModelError: a provider status or results call failed (classified; nothing is lost: the
+            next collect resumes).
+    """
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    reports: dict[str, BatchReport] = {}
+    while True:
+        running = 0
+        for row in list(_open_batches(store)):
+            batch_id, model_id = row[0], row[2]
+            model = model_factory(model_id, json.loads(row[3]))
+            adapter = _adapter(model)
+            try:
+                state, detail = await adapter.state(batch_id)
+            except Exception as exc:
+                raise _classified(exc) from exc
+            report = BatchReport(batch_id=batch_id, model_id=model_id, state="submitted", detail=detail,
+                                 requests=row[4])
+            reports[batch_id] = report
+            if state == "running":
+                running += 1
+                continue
+            if state == "failed":
+                with store.transaction() as conn:
+                    conn.execute("UPDATE batches SET state = 'failed', detail = ? WHERE batch_id = ?",
+                                 (detail, batch_id))
+                report.state = "failed"
+                continue
+            with store.transaction() as conn:
+                conn.execute("UPDATE batches SET state = 'ended', detail = ? WHERE batch_id = ?", (detail, batch_id))
+            try:
+                results = await adapter.results(batch_id)
+            except Exception as exc:
+                raise _classified(exc) from exc
+            report.statuses = _write_results(store, model, batch_id, results)
+            report.state = "collected"
+            with store.transaction() as conn:
+                conn.execute("UPDATE batches SET state = 'collected', collected_at = ? WHERE batch_id = ?",
+                             (datetime.now(UTC).isoformat(), batch_id))
+        if not wait or running == 0 or (deadline is not None and time.monotonic() >= deadline):
+            return list(reports.values())
+        await asyncio.sleep(poll_interval_s)
+
+
+def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for key, unit_key, request_json, status in store.rows(
+        "SELECT cache_key, unit_key, request_json, status FROM batch_requests WHERE batch_id = ? ORDER BY cache_key",
+        (batch_id,),
+    ):
+        if status is not None:
+            counts[status] = counts.get(status, 0) + 1
+            continue
+        request = BatchRequest.model_validate_json(request_json)
+        output = _output_for(model, request, results.get(key), batch_id)
+        if output.status == Status.OK:
+            store.cache_put(key, output)
+        if not _already_logged(store, key, batch_id):
+            store.record_call(unit_key, key, output, request.config)
+        with store.transaction() as conn:
+            conn.execute("UPDATE batch_requests SET status = ? WHERE batch_id = ? AND cache_key = ?",
+                         (str(output.status), batch_id, key))
+        counts[str(output.status)] = counts.get(str(output.status), 0) + 1
+    return counts
