@@ -62,7 +62,13 @@ def main() -> None:
     base = rng.normal(50, 10, (2, len(metrics), n_docs))
     judge = pd.DataFrame(
         [
-            (f"r{d}", arm, f"judge{j}", metrics[m], base[j, m, d] + (rng.normal(0.5, 2) if arm == "rewrite" else 0))
+            (
+                f"r{d}",
+                arm,
+                f"judge{j}",
+                metrics[m],
+                base[j, m, d] + (rng.normal(0.5, 2) if arm == "rewrite" else 0),
+            )
             for j in range(2)
             for m in range(len(metrics))
             for d in range(n_docs)
@@ -73,10 +79,13 @@ def main() -> None:
     pairs = default_pairs(arms)
     tasks: list[tuple[str, Callable[[], object]]] = [
         ("comparison_table (Table 4)", lambda: comparison_table(df, pairs)),
-        ("comparison_table given (Table 5)", lambda: [
-            comparison_table(df, [("proficiency:+", "proficiency:-")], given=g)
-            for g in ("confidence:+", "confidence:-")
-        ]),
+        (
+            "comparison_table given (Table 5)",
+            lambda: [
+                comparison_table(df, [("proficiency:+", "proficiency:-")], given=g)
+                for g in ("confidence:+", "confidence:-")
+            ],
+        ),
         ("criterion_table", lambda: criterion_table(df, pairs)),
         ("difference_magnitude", lambda: difference_magnitude(df, pairs)),
         ("paired_change (5,000 bootstrap)", lambda: paired_change(df)),
@@ -100,6 +109,7 @@ def main() -> None:
         cpu_total += min(cpus)
         print(f"{name:45s} {min(walls):7.2f} {min(cpus):7.2f}")
     print(f"{'total':45s} {wall_total:7.2f} {cpu_total:7.2f}")
+
 
 if __name__ == "__main__":
     main()

@@ -115,8 +115,10 @@ def main() -> None:
             for name, runner in clients:
                 r = asyncio.run(runner(url, calls, concurrency))
                 results[(name, concurrency)] = r
-                print(f"{name:<11} {concurrency:>4} {calls:>6} {r['ok']:>6} {r['wall']:>7.2f} {r['rate']:>8.1f} "
-                      f"{r['cpu_ms']:>11.2f}")
+                print(
+                    f"{name:<11} {concurrency:>4} {calls:>6} {r['ok']:>6} {r['wall']:>7.2f} {r['rate']:>8.1f} "
+                    f"{r['cpu_ms']:>11.2f}"
+                )
     finally:
         stop.set()
         server.join(timeout=5)
@@ -124,8 +126,10 @@ def main() -> None:
         print("ratio rhetorica / inspect_ai (throughput; CPU per call):")
         for concurrency in CONCURRENCY:
             a, b = results[("rhetorica", concurrency)], results[("inspect_ai", concurrency)]
-            print(f"  concurrency {concurrency:>2}: {a['rate'] / b['rate']:.2f}x calls/s; "
-                  f"{a['cpu_ms'] / b['cpu_ms']:.2f}x CPU per call")
+            print(
+                f"  concurrency {concurrency:>2}: {a['rate'] / b['rate']:.2f}x calls/s; "
+                f"{a['cpu_ms'] / b['cpu_ms']:.2f}x CPU per call"
+            )
 
 
 if __name__ == "__main__":

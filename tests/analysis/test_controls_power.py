@@ -32,7 +32,9 @@ def test_null_control_false_positive_rate_within_two_mc_se() -> None:
     se = math.sqrt(ALPHA * (1 - ALPHA) / n_studies)
     assert abs(sim.rejection_rate - ALPHA) <= 2 * se
     # and the rate agrees with the test's exact size given each study's untied count
-    assert abs(sim.rejection_rate - sim.exact_rate) <= 2 * math.sqrt(sim.exact_rate * (1 - sim.exact_rate) / n_studies)
+    assert abs(sim.rejection_rate - sim.exact_rate) <= 2 * math.sqrt(
+        sim.exact_rate * (1 - sim.exact_rate) / n_studies
+    )
     assert 0.4 < sim.mean_tie_share < 0.6  # integer reviews with SD 0.5 tie about half the time
 
 
@@ -115,7 +117,9 @@ def test_plan_cli_json() -> None:
 
     app = typer.Typer()
     app.command()(plan)
-    result = CliRunner().invoke(app, ["--ratio", "2", "--continuous", "--simulations", "0", "--json"])
+    result = CliRunner().invoke(
+        app, ["--ratio", "2", "--continuous", "--simulations", "0", "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["papers_needed"] == papers_needed(2.0)
     bad = CliRunner().invoke(app, ["--ratio", "1", "--simulations", "0"])
@@ -149,4 +153,6 @@ def test_control_reviewer_validation() -> None:
     with pytest.raises(ValueError, match="noise_sd > 0"):
         ControlReviewer(name="x", bias_arm="a", preference_ratio=2.0, noise_sd=0)
     with pytest.raises(ValueError, match="not in arms"):
-        simulate_assessments(3, ["original"], [ControlReviewer(name="x", bias_arm="a", preference_ratio=2)])
+        simulate_assessments(
+            3, ["original"], [ControlReviewer(name="x", bias_arm="a", preference_ratio=2)]
+        )

@@ -25,7 +25,12 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
         [
             {"id": "a", "overall_score": 8, "soundness_score": 4, "final_decision": "Accept"},
             {"id": "b", "overall_score": 6, "soundness_score": 3, "final_decision": "Weak Accept"},
-            {"id": "c", "overall_score": "5", "soundness_score": 3, "final_decision": "Weak Reject"},
+            {
+                "id": "c",
+                "overall_score": "5",
+                "soundness_score": 3,
+                "final_decision": "Weak Reject",
+            },
             {"id": "d", "overall_score": 4, "soundness_score": 2, "final_decision": "Reject"},
             {"id": "only_base", "overall_score": 3},
         ],
@@ -36,7 +41,12 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
         [
             {"id": "a", "overall_score": 6, "soundness_score": 2, "final_decision": "Weak Accept"},
             {"id": "b", "overall_score": 5, "soundness_score": 2, "final_decision": "Weak  Reject"},
-            {"id": "c", "overall_score": 5, "soundness_score": None, "final_decision": "Weak Reject"},
+            {
+                "id": "c",
+                "overall_score": 5,
+                "soundness_score": None,
+                "final_decision": "Weak Reject",
+            },
             {"id": "d", "overall_score": 11, "soundness_score": 2, "final_decision": None},
             {"id": "only_pert", "overall_score": 7},
         ],

@@ -23,7 +23,20 @@ from rhetorica.analysis.paired import (
 from .helpers import rows
 
 # (first, second) paper scores of reviewer R: 8 first-higher, 2 second-higher, 2 ties.
-PAIRS = [(5, 4), (6, 3), (7, 6), (8, 7), (4, 3), (3, 2), (9, 5), (6, 5), (4, 5), (2, 3), (5, 5), (4, 4)]
+PAIRS = [
+    (5, 4),
+    (6, 3),
+    (7, 6),
+    (8, 7),
+    (4, 3),
+    (3, 2),
+    (9, 5),
+    (6, 5),
+    (4, 5),
+    (2, 3),
+    (5, 5),
+    (4, 4),
+]
 
 
 def table4_data() -> pd.DataFrame:
@@ -265,3 +278,20 @@ def test_null_key_is_named() -> None:
     df.loc[5, "reviewer"] = None
     with pytest.raises(ValueError, match="'u5': column 'reviewer' is missing"):
         paper_scores(df)
+
+
+def test_conditional_pairs_for_2x2_arms() -> None:
+    from rhetorica.analysis.arms import conditional_pairs
+
+    arms = [
+        "original",
+        "confidence:+|proficiency:+",
+        "proficiency:-|confidence:+",
+        "confidence:-|proficiency:+",
+        "joint",
+        "confidence:+|proficiency:+@x",  # its partners are missing: no triple for rewriter x
+    ]
+    assert conditional_pairs(arms) == [
+        ("confidence:+", "confidence:-", "proficiency:+"),
+        ("proficiency:+", "proficiency:-", "confidence:+"),
+    ]

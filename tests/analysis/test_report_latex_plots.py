@@ -82,7 +82,9 @@ def test_pngs_are_written_and_decodable(study, tmp_path: Path) -> None:  # noqa:
     comp = comparison_table(study, default_pairs(ARMS))
     outputs = {
         "pref.png": plots.preference_bars(comp, tmp_path / "pref.png"),
-        "forest.png": plots.forest_plot(paired_change(study, n_resamples=200), tmp_path / "forest.png"),
+        "forest.png": plots.forest_plot(
+            paired_change(study, n_resamples=200), tmp_path / "forest.png"
+        ),
         "scatter.png": plots.stability_scatter(robustness_table(study), tmp_path / "scatter.png"),
         "hist.png": plots.difference_histograms(study, default_pairs(ARMS), tmp_path / "hist.png"),
     }

@@ -26,7 +26,9 @@ def test_scorecard_on_control_reviewers() -> None:
     rng = np.random.default_rng(0)
     collapsed = df["reviewer"] == "collapsed"
     df.loc[collapsed, "overall"] = 5.0 + 0.05 * rng.standard_normal(collapsed.sum())
-    flaky = (df["reviewer"] == "flaky") & (df["arm"] == "confidence:+") & (rng.random(len(df)) < 0.2)
+    flaky = (
+        (df["reviewer"] == "flaky") & (df["arm"] == "confidence:+") & (rng.random(len(df)) < 0.2)
+    )
     df.loc[flaky, ["status", "overall"]] = ["error", np.nan]
     t = ScorecardThresholds(max_flip_pct=20.0)  # noise 0.3 flips ~11% of papers near 4.5
     out = scorecard(df, t).set_index("reviewer")

@@ -22,12 +22,20 @@ def random_study(seed: int, n_papers: int = 12, noise: float = 0.7) -> pd.DataFr
     recs = []
     for i, q in enumerate(quality):
         for j, arm in enumerate(ARMS):
-            recs.append(("R", f"p{i}", arm, float(np.clip(np.round(q + 0.3 * j + rng.normal(0, noise)), 1, 10))))
+            recs.append(
+                (
+                    "R",
+                    f"p{i}",
+                    arm,
+                    float(np.clip(np.round(q + 0.3 * j + rng.normal(0, noise)), 1, 10)),
+                )
+            )
     df = rows(recs)
     df["human_score"] = df["document_id"].map({f"p{i}": float(q) for i, q in enumerate(quality)})
     return df
 
 
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # raised inside pingouin, not by us
 def test_icc1_and_icca1_match_pingouin() -> None:
     pg = pytest.importorskip("pingouin")  # GPL-3.0: test-only oracle, never imported by src
     df = random_study(1)
@@ -86,7 +94,9 @@ def test_discriminability_equals_brute_force(seed: int) -> None:
     groups = [list(rng.integers(1, 11, rng.integers(1, 5)).astype(float)) for _ in range(n)]
     vals = np.concatenate(groups)
     paper = np.repeat(np.arange(n), [len(g) for g in groups])
-    assert discriminability(orig, vals, paper) == pytest.approx(brute_force_disc(orig, groups), rel=1e-12)
+    assert discriminability(orig, vals, paper) == pytest.approx(
+        brute_force_disc(orig, groups), rel=1e-12
+    )
 
 
 def test_discriminability_edge_cases() -> None:
@@ -98,9 +108,15 @@ def test_discriminability_edge_cases() -> None:
 
 def test_table_drift_and_human_alignment_hand_computed() -> None:
     recs = [
-        ("R", "p1", "original", 4), ("R", "p1", "joint", 5), ("R", "p1", "confidence:+", 4),
-        ("R", "p2", "original", 7), ("R", "p2", "joint", 6), ("R", "p2", "confidence:+", 9),
-        ("R", "p3", "original", 2), ("R", "p3", "joint", 2), ("R", "p3", "confidence:+", None),
+        ("R", "p1", "original", 4),
+        ("R", "p1", "joint", 5),
+        ("R", "p1", "confidence:+", 4),
+        ("R", "p2", "original", 7),
+        ("R", "p2", "joint", 6),
+        ("R", "p2", "confidence:+", 9),
+        ("R", "p3", "original", 2),
+        ("R", "p3", "joint", 2),
+        ("R", "p3", "confidence:+", None),
     ]
     df = rows(recs, status={8: "truncated"})
     df["human_score"] = df["document_id"].map({"p1": 5.0, "p2": 6.0, "p3": 2.5})

@@ -23,8 +23,11 @@ def test_pooled_sd_hand_computed() -> None:
     # group p1: 4, 6 (var 2, dof 1); group p2: 5, 5, 8 (var 3, dof 2); p3 single score skipped;
     # a failed review (status error, score 1) never counts.
     recs = [
-        ("R", "p1", "original", 4), ("R", "p1", "original", 6),
-        ("R", "p2", "original", 5), ("R", "p2", "original", 5), ("R", "p2", "original", 8),
+        ("R", "p1", "original", 4),
+        ("R", "p1", "original", 6),
+        ("R", "p2", "original", 5),
+        ("R", "p2", "original", 5),
+        ("R", "p2", "original", 8),
         ("R", "p3", "original", 7),
         ("R", "p1", "original", 1),
         ("S", "p1", "original", 5),
@@ -77,11 +80,17 @@ def change_data() -> pd.DataFrame:
     # stratum high: p3 (orig 6, rewrite 5), p4 (orig 7 replicated 6/8, rewrite 9)
     # p5: rewrite failed -> left out
     recs = [
-        ("R", "p1", "original", 3), ("R", "p1", "joint", 5),
-        ("R", "p2", "original", 4), ("R", "p2", "joint", 4),
-        ("R", "p3", "original", 6), ("R", "p3", "joint", 5),
-        ("R", "p4", "original", 6), ("R", "p4", "original", 8), ("R", "p4", "joint", 9),
-        ("R", "p5", "original", 5), ("R", "p5", "joint", None),
+        ("R", "p1", "original", 3),
+        ("R", "p1", "joint", 5),
+        ("R", "p2", "original", 4),
+        ("R", "p2", "joint", 4),
+        ("R", "p3", "original", 6),
+        ("R", "p3", "joint", 5),
+        ("R", "p4", "original", 6),
+        ("R", "p4", "original", 8),
+        ("R", "p4", "joint", 9),
+        ("R", "p5", "original", 5),
+        ("R", "p5", "joint", None),
     ]
     df = rows(recs, replicate={7: 1}, status={10: "malformed"})
     df["human_stratum"] = df["document_id"].map(
@@ -92,7 +101,12 @@ def change_data() -> pd.DataFrame:
 
 def test_paired_change_hand_computed() -> None:
     out = paired_change(change_data(), n_resamples=500, seed=1).iloc[0]
-    assert (out["first"], out["second"], out["n_papers"], out["n_strata"]) == ("joint", "original", 4, 2)
+    assert (out["first"], out["second"], out["n_papers"], out["n_strata"]) == (
+        "joint",
+        "original",
+        4,
+        2,
+    )
     # d: low stratum (2, 0) -> 1; high stratum (-1, 2) -> 0.5; equal weight -> 0.75
     assert out["mean_change"] == pytest.approx(0.75)
     # |d|: low (2, 0) -> 1; high (1, 2) -> 1.5 -> 1.25

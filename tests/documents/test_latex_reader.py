@@ -20,7 +20,7 @@ PAPERS = [
         "low-dimensional regular grids, where image, video and speech are represented, to "
         "high-dimensional irregular domains, such as social networks, brain connectomes or words' "
         "embedding, represented by graphs.",
-        ["Michaël Defferrard", "Xavier Bresson", "Vandergheynst", "@epfl.ch"],
+        ["Michaël Defferrard", "Xavier Bresson", "Vandergheynst", "@epfl.ch", "github.com/mdeff"],
         "Figure: Architecture of a CNN on graphs and the four ingredients of a (graph) convolutional layer.",
         "y = g_\\theta(L) x = g_\\theta(U \\Lambda U^T) x = U g_\\theta(\\Lambda) U^T x.",
     ),
@@ -39,7 +39,7 @@ PAPERS = [
         "We introduce the Free Music Archive (FMA), an open and easily accessible dataset suitable for "
         "evaluating several tasks in MIR, a field concerned with browsing, searching, and organizing "
         "large music collections.",
-        ["Defferrard", "Kirell Benzi", "xbresson@ntu.edu.sg", "NRF Fellowship"],
+        ["Defferrard", "Kirell Benzi", "xbresson@ntu.edu.sg", "NRF Fellowship", "github.com/mdeff"],
         "Table: Comparison between FMA and alternative datasets.",
         "`tracks.csv`",
     ),

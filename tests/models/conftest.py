@@ -15,6 +15,10 @@ from fake_servers import FakeServer  # noqa: E402
 from rhetorica.models.call import RetryPolicy  # noqa: E402
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes more than 20 s (deselect with -m 'not slow')")
+
+
 @pytest.fixture
 def fake_server() -> Iterator[FakeServer]:
     """A started loopback server on 127.0.0.1 (random port), stopped after the test."""

@@ -35,9 +35,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 FAULTS = (
-    "rate_limit", "server_error", "timeout", "malformed_body", "truncated", "truncated_reasoning",
-    "refusal", "content_filter", "malformed_content", "empty", "context_overflow", "auth",
-    "not_found", "quota",
+    "rate_limit",
+    "server_error",
+    "timeout",
+    "malformed_body",
+    "truncated",
+    "truncated_reasoning",
+    "refusal",
+    "content_filter",
+    "malformed_content",
+    "empty",
+    "context_overflow",
+    "auth",
+    "not_found",
+    "quota",
 )
 
 
@@ -284,8 +295,13 @@ class FakeServer:
         elif fault in ("refusal", "content_filter"):
             finish = fault
         prompt = sum(_words(t) for t in _messages_of(kind, body))
-        usage = {"input": prompt, "output": _words(text) + reasoning, "cached": 0, "reasoning": reasoning,
-                 "cache_write": 0}
+        usage = {
+            "input": prompt,
+            "output": _words(text) + reasoning,
+            "cached": 0,
+            "reasoning": reasoning,
+            "cache_write": 0,
+        }
         usage.update(plan.get("usage", {}))
         key = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
         if finish == "stop" and fault is None:
@@ -300,8 +316,19 @@ class FakeServer:
         content = next(part.get_payload(decode=True) for part in message.walk() if part.get_filename())
         file_id = f"file-{uuid.uuid4().hex[:12]}"
         self._files[file_id] = content
-        return 200, {"id": file_id, "object": "file", "bytes": len(content), "created_at": int(time.time()),
-                     "filename": "batch.jsonl", "purpose": "batch", "status": "processed"}, {}
+        return (
+            200,
+            {
+                "id": file_id,
+                "object": "file",
+                "bytes": len(content),
+                "created_at": int(time.time()),
+                "filename": "batch.jsonl",
+                "purpose": "batch",
+                "status": "processed",
+            },
+            {},
+        )
 
     def _openai_batch_create(self, body: dict[str, Any]):
         batch_id = f"batch_{uuid.uuid4().hex[:12]}"
@@ -312,10 +339,16 @@ class FakeServer:
     def _openai_batch_obj(self, batch_id: str) -> dict[str, Any]:
         b = self._batches[batch_id]
         done = b["polls"] > self.batch_polls_before_done
-        obj = {"id": batch_id, "object": "batch", "endpoint": "/v1/chat/completions", "completion_window": "24h",
-               "input_file_id": b["input_file_id"], "created_at": int(time.time()),
-               "status": "completed" if done else "in_progress",
-               "request_counts": {"total": len(b["lines"]), "completed": len(b["lines"]) if done else 0, "failed": 0}}
+        obj = {
+            "id": batch_id,
+            "object": "batch",
+            "endpoint": "/v1/chat/completions",
+            "completion_window": "24h",
+            "input_file_id": b["input_file_id"],
+            "created_at": int(time.time()),
+            "status": "completed" if done else "in_progress",
+            "request_counts": {"total": len(b["lines"]), "completed": len(b["lines"]) if done else 0, "failed": 0},
+        }
         if done:
             if "output_file_id" not in b:
                 out = []
@@ -324,10 +357,17 @@ class FakeServer:
                     fault = plan.get("fault")
                     if fault in _ERRORS:
                         status, message, code = _ERRORS[fault]
-                        resp = {"status_code": status, "request_id": "r", "body": _error_body("openai", status, message, code)}
+                        resp = {
+                            "status_code": status,
+                            "request_id": "r",
+                            "body": _error_body("openai", status, message, code),
+                        }
                     else:
-                        resp = {"status_code": 200, "request_id": "r",
-                                "body": self._answer("openai", "/v1/chat/completions", line["body"], plan)}
+                        resp = {
+                            "status_code": 200,
+                            "request_id": "r",
+                            "body": self._answer("openai", "/v1/chat/completions", line["body"], plan),
+                        }
                     out.append(json.dumps({"id": "x", "custom_id": line["custom_id"], "response": resp, "error": None}))
                 file_id = f"file-{uuid.uuid4().hex[:12]}"
                 self._files[file_id] = ("\n".join(reversed(out)) + "\n").encode()
@@ -351,13 +391,24 @@ class FakeServer:
         b = self._batches[batch_id]
         done = b["polls"] > self.batch_polls_before_done
         n = len(b["requests"])
-        return {"id": batch_id, "type": "message_batch", "processing_status": "ended" if done else "in_progress",
-                "request_counts": {"processing": 0 if done else n, "succeeded": n if done else 0, "errored": 0,
-                                   "canceled": 0, "expired": 0},
-                "created_at": "2026-01-01T00:00:00Z", "expires_at": "2026-01-02T00:00:00Z",
-                "ended_at": "2026-01-01T01:00:00Z" if done else None, "archived_at": None,
-                "cancel_initiated_at": None,
-                "results_url": f"{self.url}/v1/messages/batches/{batch_id}/results" if done else None}
+        return {
+            "id": batch_id,
+            "type": "message_batch",
+            "processing_status": "ended" if done else "in_progress",
+            "request_counts": {
+                "processing": 0 if done else n,
+                "succeeded": n if done else 0,
+                "errored": 0,
+                "canceled": 0,
+                "expired": 0,
+            },
+            "created_at": "2026-01-01T00:00:00Z",
+            "expires_at": "2026-01-02T00:00:00Z",
+            "ended_at": "2026-01-01T01:00:00Z" if done else None,
+            "archived_at": None,
+            "cancel_initiated_at": None,
+            "results_url": f"{self.url}/v1/messages/batches/{batch_id}/results" if done else None,
+        }
 
     def _anthropic_batch_get(self, batch_id: str, results: bool):
         if batch_id not in self._batches:
@@ -374,8 +425,10 @@ class FakeServer:
                     status, message, code = _ERRORS[plan["fault"]]
                     result = {"type": "errored", "error": _error_body("anthropic", status, message, code)}
                 else:
-                    result = {"type": "succeeded",
-                              "message": self._answer("anthropic", "/v1/messages", req["params"], plan)}
+                    result = {
+                        "type": "succeeded",
+                        "message": self._answer("anthropic", "/v1/messages", req["params"], plan),
+                    }
                 out.append(json.dumps({"custom_id": req["custom_id"], "result": result}))
             b["results"] = ("\n".join(reversed(out)) + "\n").encode()
         return 200, b["results"], {"Content-Type": "application/x-jsonl"}
@@ -390,9 +443,12 @@ class FakeServer:
     def _gemini_batch_obj(self, name: str) -> dict[str, Any]:
         b = self._batches[name]
         done = b["polls"] > self.batch_polls_before_done
-        meta: dict[str, Any] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
-                                "name": name, "model": f"models/{b['model']}",
-                                "state": "BATCH_STATE_SUCCEEDED" if done else "BATCH_STATE_RUNNING"}
+        meta: dict[str, Any] = {
+            "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+            "name": name,
+            "model": f"models/{b['model']}",
+            "state": "BATCH_STATE_SUCCEEDED" if done else "BATCH_STATE_RUNNING",
+        }
         op: dict[str, Any] = {"name": name, "metadata": meta, "done": done}
         if done:
             if "output" not in b:
@@ -404,12 +460,15 @@ class FakeServer:
                         status, message, _ = _ERRORS[plan["fault"]]
                         item["error"] = {"code": status, "message": message}
                     else:
-                        item["response"] = self._answer("gemini", f"/v1beta/models/{b['model']}:generateContent",
-                                                        req["request"], plan)
+                        item["response"] = self._answer(
+                            "gemini", f"/v1beta/models/{b['model']}:generateContent", req["request"], plan
+                        )
                     items.append(item)
                 b["output"] = items
-            op["response"] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput",
-                              "inlinedResponses": {"inlinedResponses": b["output"]}}
+            op["response"] = {
+                "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput",
+                "inlinedResponses": {"inlinedResponses": b["output"]},
+            }
             meta["output"] = {"inlinedResponses": {"inlinedResponses": b["output"]}}
         return op
 
@@ -424,16 +483,29 @@ _ERRORS: dict[str, tuple[int, str, str | None]] = {
     "rate_limit": (429, "Rate limit reached for requests", "rate_limit_exceeded"),
     "quota": (429, "You exceeded your current quota", "insufficient_quota"),
     "server_error": (500, "The server had an error while processing your request", None),
-    "context_overflow": (400, "This model's maximum context length is 8192 tokens. However, your messages "
-                              "resulted in 9000 tokens.", "context_length_exceeded"),
+    "context_overflow": (
+        400,
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+        "context_length_exceeded",
+    ),
     "auth": (401, "Incorrect API key provided", "invalid_api_key"),
     "not_found": (404, "The model does not exist", "model_not_found"),
 }
 
-_GEMINI_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED",
-                  500: "INTERNAL"}
-_ANTHROPIC_TYPE = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error",
-                   429: "rate_limit_error", 500: "api_error"}
+_GEMINI_STATUS = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+}
+_ANTHROPIC_TYPE = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+}
 
 
 def _error_body(kind: str, status: int, message: str, code: str | None) -> dict[str, Any]:
@@ -499,13 +571,19 @@ def _render_openai(model: str, text: str, finish: str, usage: dict[str, int], bo
         message = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
         finish = "stop"
     return {
-        "id": f"chatcmpl-{uuid.uuid4().hex[:8]}", "object": "chat.completion", "created": int(time.time()),
-        "model": f"{model}-served", "system_fingerprint": "fp_fake",
+        "id": f"chatcmpl-{uuid.uuid4().hex[:8]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": f"{model}-served",
+        "system_fingerprint": "fp_fake",
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-        "usage": {"prompt_tokens": usage["input"], "completion_tokens": usage["output"],
-                  "total_tokens": usage["input"] + usage["output"],
-                  "prompt_tokens_details": {"cached_tokens": usage["cached"]},
-                  "completion_tokens_details": {"reasoning_tokens": usage["reasoning"]}},
+        "usage": {
+            "prompt_tokens": usage["input"],
+            "completion_tokens": usage["output"],
+            "total_tokens": usage["input"] + usage["output"],
+            "prompt_tokens_details": {"cached_tokens": usage["cached"]},
+            "completion_tokens_details": {"reasoning_tokens": usage["reasoning"]},
+        },
     }
 
 
@@ -522,10 +600,19 @@ def _render_anthropic(model: str, text: str, finish: str, usage: dict[str, int],
         content.append({"type": "text", "text": text})
     cached, write = usage["cached"], usage["cache_write"]
     return {
-        "id": f"msg_{uuid.uuid4().hex[:8]}", "type": "message", "role": "assistant", "model": model,
-        "content": content, "stop_reason": stop, "stop_sequence": None,
-        "usage": {"input_tokens": usage["input"] - cached - write, "output_tokens": usage["output"],
-                  "cache_read_input_tokens": cached, "cache_creation_input_tokens": write},
+        "id": f"msg_{uuid.uuid4().hex[:8]}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": usage["input"] - cached - write,
+            "output_tokens": usage["output"],
+            "cache_read_input_tokens": cached,
+            "cache_creation_input_tokens": write,
+        },
     }
 
 
@@ -534,8 +621,11 @@ def _render_gemini(model: str, text: str, finish: str, usage: dict[str, int], bo
     candidate: dict[str, Any] = {"finishReason": reason, "index": 0}
     if text:
         candidate["content"] = {"role": "model", "parts": [{"text": text}]}
-    meta = {"promptTokenCount": usage["input"], "candidatesTokenCount": usage["output"] - usage["reasoning"],
-            "totalTokenCount": usage["input"] + usage["output"]}
+    meta = {
+        "promptTokenCount": usage["input"],
+        "candidatesTokenCount": usage["output"] - usage["reasoning"],
+        "totalTokenCount": usage["input"] + usage["output"],
+    }
     if usage["cached"]:
         meta["cachedContentTokenCount"] = usage["cached"]
     if usage["reasoning"]:

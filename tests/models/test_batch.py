@@ -21,8 +21,10 @@ SCHEMA = {"type": "object", "properties": {"overall": {"type": "integer", "minim
 def requests_for(n: int) -> list[BatchRequest]:
     return [
         BatchRequest(
-            messages=[ChatMessage(role="system", content="You review papers."),
-                      ChatMessage(role="user", content=f"Paper number {i} text.")],
+            messages=[
+                ChatMessage(role="system", content="You review papers."),
+                ChatMessage(role="user", content=f"Paper number {i} text."),
+            ],
             config=GenerateConfig(json_schema=SCHEMA, max_tokens=100),
             replicate=0,
             unit_key=f"unit-{i}",

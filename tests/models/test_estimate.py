@@ -29,9 +29,12 @@ def study_file(tmp_path, monkeypatch):
             {"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]},
             {"name": "llm", "kind": "llm", "model": "openai/gpt-4.1-mini", "conditions": ["proficiency:+"]},
         ],
-        "reviewers": [{"name": "r1", "model": "openai/gpt-4.1-mini", "sampling": {"max_tokens": 500}},
-                      {"name": "local", "model": "openai-compatible/qwen@http://127.0.0.1:9/v1"}],
+        "reviewers": [
+            {"name": "r1", "model": "openai/gpt-4.1-mini", "sampling": {"max_tokens": 500}},
+            {"name": "local", "model": "openai-compatible/qwen@http://127.0.0.1:9/v1"},
+        ],
         "replicates": 2,
+        "validation": {"enabled": False},  # the model layer is under test, not the checks
         "budget_usd": 0.001,
     }
     path = tmp_path / "study.yaml"
@@ -65,8 +68,10 @@ def test_counts_calls_tokens_and_cost(study_file):
 
 def test_price_override_changes_cost(study_file, tmp_path):
     override = tmp_path / "prices.json"
-    override.write_text('{"models": {"openai-compatible/qwen": {"input": 1.0, "output": 1.0, '
-                        '"source": "https://example.org", "as_of": "2026-11-01"}}}')
+    override.write_text(
+        '{"models": {"openai-compatible/qwen": {"input": 1.0, "output": 1.0, '
+        '"source": "https://example.org", "as_of": "2026-11-01"}}}'
+    )
     result = estimate_study(study_file, prices=override)
     local = next(r for r in result.rows if r.model.startswith("openai-compatible/"))
     assert local.cost_usd == pytest.approx((local.input_tokens + local.output_tokens) / 1e6, rel=1e-3)

@@ -51,10 +51,13 @@ def test_unpriced_model_costs_zero():
 
 
 def test_cache_write_priced_at_write_rate():
-    price = ModelPrice(input=3.0, output=15.0, cached_input=0.3, cache_write_input=3.75, source="https://x", as_of="2026-01-01")
+    price = ModelPrice(
+        input=3.0, output=15.0, cached_input=0.3, cache_write_input=3.75, source="https://x", as_of="2026-01-01"
+    )
     usage = Usage(input_tokens=1_000, cached_tokens=600, output_tokens=10)
     assert price_usage(price, usage, cache_write_tokens=300) == pytest.approx(
-        (100 * 3.0 + 600 * 0.3 + 300 * 3.75 + 10 * 15.0) / 1e6)
+        (100 * 3.0 + 600 * 0.3 + 300 * 3.75 + 10 * 15.0) / 1e6
+    )
 
 
 def test_user_override_file_adds_and_replaces(tmp_path, monkeypatch):
@@ -75,7 +78,9 @@ def test_user_override_file_adds_and_replaces(tmp_path, monkeypatch):
 
 def test_bad_override_names_file_and_entry(tmp_path):
     bad = tmp_path / "p.json"
-    bad.write_text(json.dumps({"models": {"openai/x": {"input": -1, "output": 1, "source": "s", "as_of": "2026-01-01"}}}))
+    bad.write_text(
+        json.dumps({"models": {"openai/x": {"input": -1, "output": 1, "source": "s", "as_of": "2026-01-01"}}})
+    )
     with pytest.raises(ValueError, match=r"p\.json.*'openai/x'"):
         load_prices(bad)
 
@@ -152,8 +157,12 @@ def test_parse_retry_after_forms():
         (408, "request timeout", None, TransientError),
         (400, "This model's maximum context length is 8192 tokens", None, ContextOverflowError),
         (400, "prompt is too long: 210000 tokens > 200000 maximum", None, ContextOverflowError),
-        (400, "The input token count (1200000) exceeds the maximum number of tokens allowed", None,
-         ContextOverflowError),
+        (
+            400,
+            "The input token count (1200000) exceeds the maximum number of tokens allowed",
+            None,
+            ContextOverflowError,
+        ),
         (400, "the request exceeds the available context size", None, ContextOverflowError),
         (400, "temperature must be <= 2", None, PermanentError),
         (401, "bad key", None, PermanentError),
@@ -168,8 +177,9 @@ def test_classify_http_error(status, message, code, cls):
 
 
 def test_classify_keeps_retry_after_and_redacts():
-    err = classify_http_error(429, "key sk-secret-abcdef used too often", headers={"Retry-After": "4"},
-                              secrets=["sk-secret-abcdef"])
+    err = classify_http_error(
+        429, "key sk-secret-abcdef used too often", headers={"Retry-After": "4"}, secrets=["sk-secret-abcdef"]
+    )
     assert isinstance(err, RateLimitError) and err.retry_after == 4.0
     assert "sk-secret-abcdef" not in str(err) and "***" in str(err)
     assert redact("a sk-xyz123 b", ["sk-xyz123"]) == "a *** b"

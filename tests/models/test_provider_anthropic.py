@@ -45,8 +45,9 @@ def test_request_caches_system_prompt_and_uses_native_schema(model, fake_server)
     req = fake_server.model_requests("anthropic")[0]
     sent_key = req.headers.get("x-api-key") or req.headers.get("authorization", "").removeprefix("Bearer ")
     assert sent_key == KEY
-    assert req.body["system"] == [{"type": "text", "text": "You are a careful reviewer.",
-                                   "cache_control": {"type": "ephemeral"}}]
+    assert req.body["system"] == [
+        {"type": "text", "text": "You are a careful reviewer.", "cache_control": {"type": "ephemeral"}}
+    ]
     assert req.body["messages"] == [{"role": "user", "content": "Review this short paper."}]
     assert req.body["max_tokens"] == 300 and req.body["temperature"] == 0.5
     assert req.body["output_config"]["format"]["type"] == "json_schema"
@@ -71,8 +72,9 @@ def test_default_max_tokens_is_sent(model, fake_server):
 
 def test_cache_usage_and_cost(model, fake_server):
     # 2,000 input tokens: 1,500 read from cache, 400 written, 100 fresh; 200 output.
-    fake_server.script = [{"fault": None, "text": "ok", "usage": {"input": 2000, "cached": 1500, "cache_write": 400,
-                                                                  "output": 200}}]
+    fake_server.script = [
+        {"fault": None, "text": "ok", "usage": {"input": 2000, "cached": 1500, "cache_write": 400, "output": 200}}
+    ]
     out = generate(model)
     assert (out.usage.input_tokens, out.usage.cached_tokens, out.usage.output_tokens) == (2000, 1500, 200)
     assert out.effective_params["cache_write_tokens"] == 400
@@ -81,17 +83,25 @@ def test_cache_usage_and_cost(model, fake_server):
     assert out.cost_usd == pytest.approx(expected, rel=1e-12)
 
 
-@pytest.mark.parametrize(("fault", "status"), [("truncated", Status.TRUNCATED), ("refusal", Status.REFUSED),
-                                               ("empty", Status.EMPTY)])
+@pytest.mark.parametrize(
+    ("fault", "status"), [("truncated", Status.TRUNCATED), ("refusal", Status.REFUSED), ("empty", Status.EMPTY)]
+)
 def test_answer_statuses(model, fake_server, fault, status):
     fake_server.script = [fault]
     assert generate(model).status == status
 
 
-@pytest.mark.parametrize(("fault", "error"), [("rate_limit", RateLimitError), ("server_error", TransientError),
-                                              ("malformed_body", TransientError),
-                                              ("context_overflow", ContextOverflowError),
-                                              ("auth", PermanentError), ("not_found", PermanentError)])
+@pytest.mark.parametrize(
+    ("fault", "error"),
+    [
+        ("rate_limit", RateLimitError),
+        ("server_error", TransientError),
+        ("malformed_body", TransientError),
+        ("context_overflow", ContextOverflowError),
+        ("auth", PermanentError),
+        ("not_found", PermanentError),
+    ],
+)
 def test_errors_are_classified(model, fake_server, fault, error):
     fake_server.retry_after = "7"
     fake_server.script = [fault]

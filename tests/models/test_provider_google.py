@@ -57,8 +57,9 @@ def test_request_shape_and_structured_answer(model, fake_server):
 
 
 def test_usage_counts_thoughts_as_output_and_prices_them(model, fake_server):
-    fake_server.script = [{"fault": None, "text": "fine", "usage": {"input": 1000, "cached": 200, "output": 300,
-                                                                     "reasoning": 120}}]
+    fake_server.script = [
+        {"fault": None, "text": "fine", "usage": {"input": 1000, "cached": 200, "output": 300, "reasoning": 120}}
+    ]
     out = generate(model)
     assert (out.usage.input_tokens, out.usage.cached_tokens) == (1000, 200)
     assert (out.usage.output_tokens, out.usage.reasoning_tokens) == (300, 120)
@@ -66,8 +67,15 @@ def test_usage_counts_thoughts_as_output_and_prices_them(model, fake_server):
     assert out.cost_usd == pytest.approx((800 * 0.30 + 200 * 0.075 + 300 * 2.50) / 1e6, rel=1e-12)
 
 
-@pytest.mark.parametrize(("fault", "status"), [("truncated", Status.TRUNCATED), ("truncated_reasoning", Status.TRUNCATED),
-                                               ("refusal", Status.REFUSED), ("empty", Status.EMPTY)])
+@pytest.mark.parametrize(
+    ("fault", "status"),
+    [
+        ("truncated", Status.TRUNCATED),
+        ("truncated_reasoning", Status.TRUNCATED),
+        ("refusal", Status.REFUSED),
+        ("empty", Status.EMPTY),
+    ],
+)
 def test_answer_statuses(model, fake_server, fault, status):
     fake_server.script = [fault]
     out = generate(model)
@@ -76,10 +84,17 @@ def test_answer_statuses(model, fake_server, fault, status):
         assert "no content after 64 thinking tokens" in out.error
 
 
-@pytest.mark.parametrize(("fault", "error"), [("rate_limit", RateLimitError), ("server_error", TransientError),
-                                              ("malformed_body", TransientError),
-                                              ("context_overflow", ContextOverflowError),
-                                              ("auth", PermanentError), ("not_found", PermanentError)])
+@pytest.mark.parametrize(
+    ("fault", "error"),
+    [
+        ("rate_limit", RateLimitError),
+        ("server_error", TransientError),
+        ("malformed_body", TransientError),
+        ("context_overflow", ContextOverflowError),
+        ("auth", PermanentError),
+        ("not_found", PermanentError),
+    ],
+)
 def test_errors_are_classified(model, fake_server, fault, error):
     fake_server.retry_after = "3"
     fake_server.script = [fault]

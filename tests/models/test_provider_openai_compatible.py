@@ -66,8 +66,9 @@ def test_structured_output_request_and_parsed_answer(fake_server):
 
 
 def test_cached_and_reasoning_tokens_are_mapped(fake_server):
-    fake_server.script = [{"fault": None, "text": "fine", "usage": {"input": 900, "cached": 512, "output": 70,
-                                                                     "reasoning": 64}}]
+    fake_server.script = [
+        {"fault": None, "text": "fine", "usage": {"input": 900, "cached": 512, "output": 70, "reasoning": 64}}
+    ]
     out = generate(model_for(fake_server))
     assert (out.usage.input_tokens, out.usage.cached_tokens) == (900, 512)
     assert (out.usage.output_tokens, out.usage.reasoning_tokens) == (70, 64)
@@ -105,8 +106,11 @@ def test_timeout_is_classified_and_recorded_after_retries(fake_server):
     model = model_for(fake_server)
     with pytest.raises(ModelTimeoutError):
         generate(model, GenerateConfig(timeout_s=0.2))
-    out = asyncio.run(call_model(model, MESSAGES, GenerateConfig(timeout_s=0.2),
-                                 retry=RetryPolicy(max_attempts=1, base_delay_s=0.001)))
+    out = asyncio.run(
+        call_model(
+            model, MESSAGES, GenerateConfig(timeout_s=0.2), retry=RetryPolicy(max_attempts=1, base_delay_s=0.001)
+        )
+    )
     assert out.status == Status.TIMEOUT and "ModelTimeoutError" in out.error
 
 
@@ -150,8 +154,12 @@ def test_malformed_content_is_returned_as_text_for_the_validator(fake_server):
 
 @pytest.mark.parametrize(
     ("fault", "error"),
-    [("context_overflow", ContextOverflowError), ("auth", PermanentError), ("not_found", PermanentError),
-     ("quota", PermanentError)],
+    [
+        ("context_overflow", ContextOverflowError),
+        ("auth", PermanentError),
+        ("not_found", PermanentError),
+        ("quota", PermanentError),
+    ],
 )
 def test_permanent_errors_fail_fast(fake_server, fast_retry, fault, error):
     fake_server.script = [fault]
@@ -209,9 +217,13 @@ def test_extra_body_and_max_tokens_param(fake_server):
 
 
 def test_strict_schema_transform_is_recursive_and_copies():
-    schema = {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer"}}},
-                                               "c": {"type": "array", "items": {"type": "object",
-                                                                                 "properties": {"d": {"type": "string"}}}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "integer"}}},
+            "c": {"type": "array", "items": {"type": "object", "properties": {"d": {"type": "string"}}}},
+        },
+    }
     strict = strict_json_schema(schema)
     assert strict["required"] == ["a", "c"]
     assert strict["properties"]["a"]["required"] == ["b"]

@@ -25,7 +25,7 @@ def test_schema_constrained_review_is_valid_json_of_the_form(smollm2) -> None:
     output = asyncio.run(smollm2.generate(messages, config))
     assert output.provider == "embedded" and output.model == "smollm2-135m"
     assert output.usage.input_tokens > 50 and output.usage.output_tokens > 10
-    assert output.effective_params == {"temperature": 0.7, "top_p": 0.95, "max_tokens": 450, "seed": 3}
+    assert output.effective_params == {"temperature": 0.7, "top_p": 0.95, "max_tokens": 450, "seed": 3, "repeat_penalty": 1.1}
     if output.status == Status.OK:
         review = parse_review(output.text)  # the grammar enforces the enums: scores always in range
         assert 1 <= review.overall <= 10 and 1 <= review.soundness <= 4

@@ -22,6 +22,7 @@ def study_dict(data: Path, out: Path, **overrides: Any) -> dict[str, Any]:
         ],
         "reviewers": [{"name": "mock-reviewer", "model": "mock/reviewer", "sampling": {"temperature": 0.7}}],
         "replicates": 2,
+        "validation": {"enabled": False},  # the validation stage has its own tests
     }
     spec.update(overrides)
     return spec

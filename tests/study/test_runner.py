@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import zlib
 from pathlib import Path
 
-import pytest
+import numpy as np
 
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.models.registry import split_model_id
@@ -17,7 +18,26 @@ from rhetorica.study.runner import StudyRunner
 from .helpers import PAPERS, study_dict
 
 
-def make_runner(shared_data: Path, out: Path, models: dict[str, MockModel] | None = None, **overrides):
+class BagOfWordsEmbedder:
+    """A tiny deterministic embedder (hashed word counts) standing in for sentence-transformers."""
+
+    name = "bag-of-words-test"
+    max_tokens = 256
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def embed(self, texts):
+        vectors = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().split():
+                vectors[row, zlib.crc32(word.encode()) % 64] += 1
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.where(norms == 0, 1, norms)
+
+
+def make_runner(shared_data: Path, out: Path, models: dict[str, MockModel] | None = None, embedder=None,
+                **overrides):
     config = parse_study(study_dict(shared_data, out, **overrides))
     models = models if models is not None else {}
 
@@ -25,26 +45,27 @@ def make_runner(shared_data: Path, out: Path, models: dict[str, MockModel] | Non
         split_model_id(model_id)  # the registry's check: unknown providers raise
         return models.setdefault(model_id, MockModel(model=model_id.split("/", 1)[1], **options))
 
-    return StudyRunner(config, out.parent, model_factory=factory), models
+    return StudyRunner(config, out.parent, model_factory=factory, embedder=embedder), models
 
 
 def test_full_matrix_then_rerun_makes_zero_calls(shared_data: Path, tmp_path: Path) -> None:
-    runner, models = make_runner(shared_data, tmp_path / "run")
+    # The real validation stage (all-MiniLM-L6-v2) included: 12 rewrites, 12 checks, 30 reviews.
+    runner, models = make_runner(shared_data, tmp_path / "run", validation={})
     summary = asyncio.run(runner.run())
-    # 3 papers x 4 conditions rewrites; 3 papers x (1 original + 4 variants) x 2 replicates reviews.
-    assert summary.units_total == 3 * 4 + 3 * 5 * 2
+    # 3 papers x 4 conditions rewrites and checks; 3 papers x (1 original + 4 variants) x 2 replicates reviews.
+    assert summary.units_total == 3 * 4 * 2 + 3 * 5 * 2
     assert summary.units_run == summary.units_total
-    assert summary.statuses == {"ok": 42}
+    assert summary.statuses == {"ok": 54}  # identity (echo) and rule-based rewrites pass validation
     # 30 reviews; a variant identical to its original (no hedge in the excerpt) is answered from the cache.
     assert len(models["mock/reviewer"].calls) + summary.cache_hits == 30
     # Echo rewrites: one call per non-empty section chunk of each paper, per proficiency condition.
     assert len(models["mock/echo"].calls) > 0
     runner.store.close()
 
-    again, models2 = make_runner(shared_data, tmp_path / "run")
+    again, models2 = make_runner(shared_data, tmp_path / "run", validation={})
     second = asyncio.run(again.run())
     assert (second.units_run, second.model_calls, second.cache_hits) == (0, 0, 0)
-    assert second.units_skipped == 42
+    assert second.units_skipped == 54
     assert models2 == {}  # not even instantiated
     table = assessments_table(again.store)
     assert len(table) == 30 and table["unit_key"].is_unique
@@ -122,3 +143,22 @@ def test_budget_stops_new_calls(shared_data: Path, tmp_path: Path) -> None:
     assert summary.budget_stopped and summary.units_run == 0 and models == {}
     assert any(stage == "budget" for stage, _, _ in summary.problems)
     runner.store.close()
+
+
+def test_variants_failing_validation_are_excluded_or_flagged(shared_data: Path, tmp_path: Path) -> None:
+    unrelated = {"name": "junk", "kind": "llm", "model": "mock/junk", "conditions": ["proficiency:-"]}
+    junk = MockModel(model="junk", script=["Bananas are yellow and rich in potassium."] * 200)
+    for mode, reviewed in (("exclude", 0), ("include", 6)):
+        runner, _ = make_runner(shared_data, tmp_path / mode, models={"mock/junk": junk}, rewriters=[unrelated],
+                                embedder=BagOfWordsEmbedder(), validation={"failed_variants": mode})
+        junk.script = ["Bananas are yellow and rich in potassium."] * 200
+        summary = asyncio.run(runner.run())
+        assert summary.statuses["failed"] == 3  # every junk variant fails its checks
+        checks = runner.store.rows("SELECT passed, reasons_json FROM checks")
+        assert [c["passed"] for c in checks] == [0, 0, 0]
+        assert all("semantic similarity" in c["reasons_json"] for c in checks)
+        table = assessments_table(runner.store)
+        variants = table[table["arm"] != "original"]
+        assert len(variants) == reviewed
+        assert (variants["variant_passed"] == 0).all()
+        runner.store.close()

@@ -1,4 +1,4 @@
-"""Fixtures for validation tests: real shared papers (read, never copied) and one embedder."""
+"""Fixtures for validation tests: real shared papers (read in place, never copied), one embedder."""
 
 from __future__ import annotations
 
@@ -8,17 +8,13 @@ import pytest
 
 from rhetorica.documents.models import Document
 
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
 
 @pytest.fixture(scope="session")
-def shared_papers() -> dict[str, Document]:
+def shared_papers(shared_data: Path) -> dict[str, Document]:
     """Every shared paper read with the project's LaTeX reader, keyed by folder name."""
     from rhetorica.documents import read_document
 
-    root = SHARED_DATA / "papers"
-    if not root.is_dir():
-        pytest.skip(f"shared data not found at {root}")
+    root = shared_data / "papers"
     return {path.name: read_document(path) for path in sorted(root.iterdir()) if path.is_dir()}
 
 

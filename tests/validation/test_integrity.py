@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from rhetorica.documents.models import Document
-from rhetorica.validation.integrity import max_cosine_mean, tfidf_cosine
+from rhetorica.validation.integrity import best_match_cosines, tfidf_cosine
 from rhetorica.validation.passages import paragraphs, split_passages
-from rhetorica.validation.tokenize import tokenize
+from rhetorica.validation.tokenizer import tokenize
 
 
 def test_tfidf_cosine_hand_computed() -> None:
@@ -21,7 +21,9 @@ def test_tfidf_cosine_hand_computed() -> None:
 
 
 def test_tfidf_cosine_identity_and_disjoint() -> None:
-    assert tfidf_cosine(["Graphs are useful.", "We study them."], ["Graphs are useful.\n\nWe study them."]) == pytest.approx(1.0)
+    assert tfidf_cosine(
+        ["Graphs are useful.", "We study them."], ["Graphs are useful.\n\nWe study them."]
+    ) == pytest.approx(1.0)
     assert tfidf_cosine(["apple banana"], ["cherry durian"]) == pytest.approx(0.0)
     assert tfidf_cosine(["$x$"], ["words"]) is None
 
@@ -30,9 +32,7 @@ def _ngrams(text: str) -> list[str]:
     """Oracle analyzer: unigrams and within-sentence bigrams, written independently."""
     tokens = tokenize(text)
     words, ids = tokens.lower, tokens.sentence_ids
-    bigrams = [
-        f"{words[i]} {words[i + 1]}" for i in range(len(words) - 1) if ids[i] == ids[i + 1]
-    ]
+    bigrams = [f"{words[i]} {words[i + 1]}" for i in range(len(words) - 1) if ids[i] == ids[i + 1]]
     return [*words, *bigrams]
 
 
@@ -51,13 +51,15 @@ def test_tfidf_cosine_matches_sklearn_vectorizer_oracle(shared_papers: dict[str,
         assert 0.5 < value < 1.0, name
 
 
-def test_max_cosine_mean_hand_computed() -> None:
+def test_best_match_cosines_hand_computed() -> None:
     original = np.array([[1.0, 0.0], [0.0, 2.0]])
     variant = np.array([[3.0, 0.0], [1.0, 1.0]])
-    # row 1: max(1, 1/sqrt2) = 1; row 2: max(0, 1/sqrt2) -> mean (1 + 0.7071) / 2
-    assert max_cosine_mean(original, variant) == pytest.approx((1 + 1 / math.sqrt(2)) / 2)
+    # row 1: max(1, 1/sqrt2) = 1; row 2: max(0, 1/sqrt2) = 0.7071
+    assert best_match_cosines(original, variant) == pytest.approx([1.0, 1 / math.sqrt(2)])
     with pytest.raises(ValueError, match="at least one passage"):
-        max_cosine_mean(np.zeros((0, 2)), variant)
+        best_match_cosines(np.zeros((0, 2)), variant)
+    with pytest.raises(ValueError, match="sizes differ"):
+        best_match_cosines(original, np.ones((1, 3)))
 
 
 def _words(text: str) -> int:

@@ -10,7 +10,9 @@ import pytest
 from rhetorica.validation.summary import SUMMARY_COLUMNS, summarise_by_condition
 
 
-def _row(doc: str, condition: str, value: float, passed: bool, **extra: object) -> dict[str, object]:
+def _row(
+    doc: str, condition: str, value: float, passed: bool, **extra: object
+) -> dict[str, object]:
     row: dict[str, object] = {"document_id": doc, "condition": condition, "rewriter": "r1"}
     row.update({c: value for c in SUMMARY_COLUMNS})
     row.update({f"original_{c}": 10.0 * (1 if doc == "a" else 2) for c in SUMMARY_COLUMNS[:5]})
@@ -52,4 +54,6 @@ def test_group_by_condition_and_rewriter_without_original_row() -> None:
 
 def test_missing_columns_are_named() -> None:
     with pytest.raises(KeyError, match="tfidf_cosine"):
-        summarise_by_condition(pd.DataFrame([{"document_id": "a", "condition": "c", "passed": True}]))
+        summarise_by_condition(
+            pd.DataFrame([{"document_id": "a", "condition": "c", "passed": True}])
+        )

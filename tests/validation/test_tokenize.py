@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rhetorica.documents.models import Document
 from rhetorica.validation.passages import paragraphs
-from rhetorica.validation.tokenize import mask_non_prose, split_sentences, tokenize
+from rhetorica.validation.tokenizer import mask_non_prose, split_sentences, tokenize
 
 
 def test_abbreviations_decimals_and_citations_do_not_split_sentences() -> None:
@@ -46,7 +46,15 @@ def test_words_skip_math_citations_urls_and_digits() -> None:
     )
     tokens = tokenize(text)
     assert tokens.words == (
-        "The", "loss", "in", "drops", "by", "at", "state-of-the-art", "don't", "stop",
+        "The",
+        "loss",
+        "in",
+        "drops",
+        "by",
+        "at",
+        "state-of-the-art",
+        "don't",
+        "stop",
     )
     assert tokens.n_sentences == 1
     # offsets point into the original text

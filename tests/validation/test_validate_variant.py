@@ -24,7 +24,9 @@ def original(shared_papers: dict[str, Document]) -> Document:
 
 
 def _edit(doc: Document, old: str, new: str) -> Document:
-    sections = [Section(title=s.title, text=s.text.replace(old, new), level=s.level) for s in doc.sections]
+    sections = [
+        Section(title=s.title, text=s.text.replace(old, new), level=s.level) for s in doc.sections
+    ]
     return doc.model_copy(update={"sections": sections})
 
 
@@ -64,6 +66,24 @@ def test_broken_variant_fails_with_one_reason_per_check(original: Document, embe
     )
     relaxed = validate_variant(original, variant, lenient, embedder=embedder)
     assert len(relaxed.reasons) == 1 and relaxed.reasons[0].startswith("1 protected span(s)")
+
+
+def test_one_replaced_paragraph_is_caught_by_the_passage_threshold(  # type: ignore[no-untyped-def]
+    original: Document, embedder
+) -> None:
+    sections = list(original.sections)
+    paragraphs = sections[1].text.split("\n\n")
+    paragraphs[0] = "The weather is lovely today and we drove to the stadium."
+    sections[1] = Section(title=sections[1].title, text="\n\n".join(paragraphs), level=1)
+    variant = original.model_copy(update={"sections": sections})
+    lenient = ValidationThresholds(max_length_ratio_deviation=1.0, require_protected_spans=False)
+    result = validate_variant(original, variant, lenient, embedder=embedder)
+    assert result.min_passage_similarity is not None and result.semantic_similarity is not None
+    assert result.min_passage_similarity < 0.8 and result.semantic_similarity > 0.9
+    assert result.passed  # the mean alone hides the lost paragraph ...
+    strict = lenient.model_copy(update={"min_passage_similarity": 0.8})
+    caught = validate_variant(original, variant, strict, embedder=embedder)
+    assert not caught.passed and caught.reasons[0].startswith("least preserved passage similarity")
 
 
 def test_mismatched_pairs_raise_and_batches_continue(original: Document, embedder) -> None:  # type: ignore[no-untyped-def]

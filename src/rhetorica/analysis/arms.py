@@ -69,9 +69,7 @@ def combine_arm(arm: str, given: str, available: Iterable[str]) -> str:
     matches = [a for a in labels if a != ORIGINAL and parse_arm(a) == target]
     if len(matches) != 1:
         problem = "no arm" if not matches else f"several arms {matches}"
-        raise ValueError(
-            f"{problem} combines {arm!r} with {given!r}; arms present: {labels}"
-        )
+        raise ValueError(f"{problem} combines {arm!r} with {given!r}; arms present: {labels}")
     return matches[0]
 
 
@@ -115,3 +113,37 @@ def default_pairs(arms: Iterable[str]) -> list[tuple[str, str]]:
         if negative in present:
             pairs.append((a, negative))
     return pairs
+
+
+def conditional_pairs(arms: Iterable[str]) -> list[tuple[str, str, str]]:
+    """Comparisons of one dimension given the other, for 2x2 combined rewrites (Table 5).
+
+    For every compound arm of two directional components, e.g. ``"confidence:+|proficiency:-"``,
+    and each of its components taken as the given factor, the other dimension's ``+`` and ``-``
+    are compared when both compound arms exist.
+
+    Args:
+        arms: arm labels present in the data.
+
+    Returns:
+        Sorted unique ``(first, second, given)`` triples such as
+        ``("proficiency:+", "proficiency:-", "confidence:+")``, usable as
+        ``compare_arms(df, first, second, given=given)``.
+    """
+    keys = {parse_arm(a) for a in set(arms) if a != ORIGINAL}
+    out: set[tuple[str, str, str]] = set()
+    for key in keys:
+        parts = sorted(key.components)
+        directions = [_direction(p) for p in parts]
+        if len(parts) != 2 or any(d is None for d in directions):
+            continue
+        suffix = f"@{key.rewriter}" if key.rewriter else ""
+        for given, other in ((parts[0], directions[1]), (parts[1], directions[0])):
+            assert other is not None
+            plus, minus = f"{other[0]}:+", f"{other[0]}:-"
+            if {
+                ArmKey(frozenset({given, plus}), key.rewriter),
+                ArmKey(frozenset({given, minus}), key.rewriter),
+            } <= keys:
+                out.add((plus + suffix, minus + suffix, given + suffix))
+    return sorted(out)

@@ -23,7 +23,7 @@ from rhetorica.analysis.bootstrap import (
     stratified_bootstrap_many,
     stratum_weighted_mean,
 )
-from rhetorica.analysis.paired import paper_scores
+from rhetorica.analysis.paired import paper_scores, wide_scores
 from rhetorica.analysis.tidy import ORIGINAL, document_info, ok_scores
 
 UNKNOWN_STRATUM = "unknown"
@@ -56,10 +56,6 @@ study's human-rating bins, with the top bin widened to the 1-10 scale)."""
 def _strata(df: pd.DataFrame) -> pd.Series:
     info = document_info(df)["human_stratum"]
     return info.where(info.notna(), UNKNOWN_STRATUM).astype(str)
-
-
-def _wide(ps: pd.DataFrame, value: str) -> pd.DataFrame:
-    return ps.pivot(index=["reviewer", "document_id"], columns="arm", values=value)
 
 
 def paired_change(
@@ -100,7 +96,7 @@ def paired_change(
     values = ok_scores(df, score)
     hits = (values >= weak_accept).astype(float).where(values.notna())
     wa = paper_scores(df.assign(_weak_accept=hits.to_numpy()), "_weak_accept")
-    score_w, wa_w = _wide(ps, score), _wide(wa, "_weak_accept")
+    score_w, wa_w = wide_scores(ps, score).table, wide_scores(wa, "_weak_accept").table
     strata = _strata(df)
     reviewers = sorted(pd.unique(ps["reviewer"]))
     rows: list[dict[str, object]] = []
@@ -188,7 +184,7 @@ def movement_by_initial_score(
     ps = paper_scores(df, score)
     if ORIGINAL not in set(ps["arm"]):
         raise ValueError("movement by initial score needs the 'original' arm in the data")
-    wide = _wide(ps, score)
+    wide = wide_scores(ps, score).table
     labels = _bin_labels(list(edges))
     frames = []
     for arm in [a for a in wide.columns if a != ORIGINAL]:
@@ -200,15 +196,26 @@ def movement_by_initial_score(
             {
                 "reviewer": d.index.get_level_values("reviewer"),
                 "arm": arm,
-                "initial_bin": pd.Categorical.from_codes(idx, categories=labels, ordered=True),
+                "initial_bin": pd.Categorical.from_codes(
+                    idx, categories=pd.Index(labels), ordered=True
+                ),
                 "d": d.to_numpy(),
             }
         )
         frames.append(part)
     if not frames:
         return pd.DataFrame(
-            columns=["reviewer", "arm", "initial_bin", "n_papers", "mean_change",
-                     "mean_abs_change", "share_up", "share_down", "share_same"]
+            columns=[
+                "reviewer",
+                "arm",
+                "initial_bin",
+                "n_papers",
+                "mean_change",
+                "mean_abs_change",
+                "share_up",
+                "share_down",
+                "share_same",
+            ]
         )
     allp = pd.concat(frames, ignore_index=True)
     allp["absd"] = allp["d"].abs()

@@ -44,11 +44,11 @@ class ControlReviewer(BaseModel):
     """
 
     name: str
-    noise_sd: float = Field(0.5, ge=0)
+    noise_sd: float = Field(default=0.5, ge=0)
     bias_arm: str | None = None
-    preference_ratio: float = Field(1.0, gt=0)
+    preference_ratio: float = Field(default=1.0, gt=0)
     integer_scores: bool = False
-    failure_rate: float = Field(0.0, ge=0, lt=1)
+    failure_rate: float = Field(default=0.0, ge=0, lt=1)
 
     @model_validator(mode="after")
     def _bias_needs_noise(self) -> ControlReviewer:
@@ -81,7 +81,9 @@ def mean_shift_for_ratio(preference_ratio: float, noise_sd: float, replicates: i
         raise ValueError(
             f"need preference_ratio > 0 and replicates >= 1, got {preference_ratio}, {replicates}"
         )
-    return float(noise_sd * np.sqrt(2.0 / replicates) * norm.ppf(preference_ratio / (1 + preference_ratio)))
+    return float(
+        noise_sd * np.sqrt(2.0 / replicates) * norm.ppf(preference_ratio / (1 + preference_ratio))
+    )
 
 
 def draw_scores(
@@ -191,12 +193,15 @@ def simulate_assessments(
             dtype=object,
         )[arm_idx]
         scores = np.where(failed, np.nan, flat)
-        crit = {c: np.where(failed, np.nan, _criterion(rng, flat))
-                for c in ("soundness", "significance", "evidence", "clarity")}
+        crit = {
+            c: np.where(failed, np.nan, _criterion(rng, flat))
+            for c in ("soundness", "significance", "evidence", "clarity")
+        }
         frame = pd.DataFrame(
             {
-                "unit_key": [f"{r.name}/{d}/{a}/{k}" for d, a, k in
-                             zip(docs[paper_idx], arm_labels, rep_idx)],
+                "unit_key": [
+                    f"{r.name}/{d}/{a}/{k}" for d, a, k in zip(docs[paper_idx], arm_labels, rep_idx)
+                ],
                 "document_id": docs[paper_idx],
                 "arm": arm_labels,
                 "condition": condition,
@@ -208,7 +213,9 @@ def simulate_assessments(
                 "status": np.where(failed, "error", "ok"),
                 "overall": scores,
                 **crit,
-                "confidence": np.where(failed, np.nan, np.clip(np.round(rng.normal(3.5, 0.7, flat.shape)), 1, 5)),
+                "confidence": np.where(
+                    failed, np.nan, np.clip(np.round(rng.normal(3.5, 0.7, flat.shape)), 1, 5)
+                ),
                 "human_score": human[paper_idx],
                 "human_stratum": strata[paper_idx],
             }

@@ -198,7 +198,9 @@ def paired_judge_differences(table: pd.DataFrame) -> pd.DataFrame:
         t = t[t["status"] == "ok"]
     t = t.assign(score=pd.to_numeric(t["score"], errors="coerce")).dropna(subset=["score"])
     wide = (
-        t.groupby(["judge", "metric", "document_id", "arm"])["score"].mean().unstack("arm")
+        t.groupby(["judge", "metric", "document_id", "arm"])["score"]
+        .mean()
+        .unstack("arm")
         .reindex(columns=["original", "rewrite"])
         .dropna()
     )

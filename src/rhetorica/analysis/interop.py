@@ -179,9 +179,7 @@ def compare_diagnostics(
     problems += more
     shared = [k for k in base_rows if k in pert_rows]
     if score_fields is None:
-        score_fields = _numeric_fields(
-            [*base_rows.values(), *pert_rows.values()], decision_field
-        )
+        score_fields = _numeric_fields([*base_rows.values(), *pert_rows.values()], decision_field)
     deltas = []
     for field in score_fields:
         pairs = [
@@ -208,13 +206,13 @@ def compare_diagnostics(
         )
     counts: Counter[tuple[str, str]] = Counter()
     for k in shared:
-        b = _decision(base_rows[k].get(decision_field))
-        a = _decision(pert_rows[k].get(decision_field))
-        if b is not None and a is not None:
-            counts[(b, a)] += 1
+        before = _decision(base_rows[k].get(decision_field))
+        after = _decision(pert_rows[k].get(decision_field))
+        if before is not None and after is not None:
+            counts[(before, after)] += 1
     transitions = [
-        Transition(baseline=b, perturbed=a, count=c)
-        for (b, a), c in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        Transition(baseline=before, perturbed=after, count=c)
+        for (before, after), c in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     ]
     return DiagnosticsComparison(
         baseline=str(baseline),

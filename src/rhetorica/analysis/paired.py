@@ -67,9 +67,7 @@ MAGNITUDE_COLUMNS = [
 ]
 
 
-def sign_test_pvalues(
-    n_first: npt.ArrayLike, n_second: npt.ArrayLike
-) -> npt.NDArray[np.float64]:
+def sign_test_pvalues(n_first: npt.ArrayLike, n_second: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Vectorised exact two-sided sign test; see :func:`sign_test`.
 
     Args:
@@ -172,7 +170,9 @@ def paper_scores(df: pd.DataFrame, score: str = "overall") -> pd.DataFrame:
     )
 
 
-def _per_pair(total: npt.NDArray[np.float64], n: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _per_pair(
+    total: npt.NDArray[np.float64], n: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
     """``total / n`` with NaN where there is no pair."""
     out = np.full(n.shape, np.nan)
     np.divide(total, n, out=out, where=n > 0)
@@ -192,8 +192,8 @@ class WideScores(NamedTuple):
 
     def per_reviewer(self, values: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Sum of ``values`` (one per row) for each reviewer, in ``reviewers`` order."""
-        return np.bincount(self.codes, weights=np.asarray(values, dtype=float),
-                           minlength=len(self.reviewers))
+        weights = np.asarray(values, dtype=float)
+        return np.bincount(self.codes, weights=weights, minlength=len(self.reviewers)).astype(float)
 
 
 def wide_scores(ps: pd.DataFrame, score: str) -> WideScores:
@@ -206,9 +206,7 @@ def wide_scores(ps: pd.DataFrame, score: str) -> WideScores:
     return WideScores(table, codes, reviewers)
 
 
-def _resolve(
-    arms: Sequence[str], first: str, second: str, given: str | None
-) -> tuple[str, str]:
+def _resolve(arms: Sequence[str], first: str, second: str, given: str | None) -> tuple[str, str]:
     if given is not None:
         first, second = combine_arm(first, given, arms), combine_arm(second, given, arms)
     for arm in (first, second):
@@ -375,11 +373,9 @@ def criterion_table(
     Raises:
         ValueError: as :func:`compare_arms`.
     """
-    frames = [
-        comparison_table(df, pairs, threshold=2.5, score=c, given=given) for c in criteria
-    ]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=COMPARISON_COLUMNS
+    frames = [comparison_table(df, pairs, threshold=2.5, score=c, given=given) for c in criteria]
+    return (
+        pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COMPARISON_COLUMNS)
     )
 
 

@@ -189,8 +189,15 @@ def simulate_sign_test(
     if reviewer.preference_ratio != 1.0:
         shift = mean_shift_for_ratio(reviewer.preference_ratio, reviewer.noise_sd, replicates)
     wins, losses = _simulate_counts(
-        np.random.default_rng(seed), shift, reviewer.noise_sd, replicates,
-        reviewer.integer_scores, n_papers, n_studies, quality_mean, quality_sd,
+        np.random.default_rng(seed),
+        shift,
+        reviewer.noise_sd,
+        replicates,
+        reviewer.integer_scores,
+        n_papers,
+        n_studies,
+        quality_mean,
+        quality_sd,
     )
     rate = float(np.mean(sign_test_pvalues(wins, losses) <= alpha))
     untied = wins + losses
@@ -364,8 +371,13 @@ def plan_study(
         analytic = sign_test_power(n, preference_ratio, alpha=alpha, tie_prob=tie_prob)
         if n_studies > 0:
             wins, losses = _simulate_counts(
-                np.random.default_rng(seed + 1), shift, noise_sd, replicates, integer_scores,
-                n, n_studies,
+                np.random.default_rng(seed + 1),
+                shift,
+                noise_sd,
+                replicates,
+                integer_scores,
+                n,
+                n_studies,
             )
             simulated = float(np.mean(sign_test_pvalues(wins, losses) <= alpha))
             sim_se = float(np.sqrt(simulated * (1 - simulated) / n_studies))

@@ -129,9 +129,7 @@ def icc_a1(matrix: Array) -> float:
     return float((msr - mse) / denom) if denom > 0 else np.nan
 
 
-def discriminability(
-    original: Array, variant_scores: Array, variant_paper: npt.ArrayLike
-) -> float:
+def discriminability(original: Array, variant_scores: Array, variant_paper: npt.ArrayLike) -> float:
     """Probability that a rewrite of the higher-rated paper outscores one of the lower-rated.
 
     Args:
@@ -178,7 +176,6 @@ def discriminability(
     return total / count if count else 0.5
 
 
-
 def _reviewer_row(
     ps: pd.DataFrame, score: str, human: pd.Series, low_drift: float, chance_margin: float
 ) -> dict[str, object]:
@@ -212,13 +209,16 @@ def _reviewer_row(
         else:
             row["human_spearman"] = np.nan
     else:
-        row.update(mad=np.nan, drift_sd=np.nan, discriminability=np.nan, n_human=0,
-                   human_mae=np.nan, human_spearman=np.nan)
-    mad, disc = row["mad"], row["discriminability"]
-    row["false_robustness"] = bool(
-        np.isfinite(mad) and np.isfinite(disc)  # type: ignore[arg-type]
-        and mad <= low_drift and disc <= 0.5 + chance_margin  # type: ignore[operator]
-    )
+        row.update(
+            mad=np.nan,
+            drift_sd=np.nan,
+            discriminability=np.nan,
+            n_human=0,
+            human_mae=np.nan,
+            human_spearman=np.nan,
+        )
+    mad, disc = float(row["mad"]), float(row["discriminability"])  # type: ignore[arg-type]
+    row["false_robustness"] = bool(mad <= low_drift and disc <= 0.5 + chance_margin)
     return row
 
 

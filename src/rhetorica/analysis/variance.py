@@ -59,7 +59,7 @@ def pooled_sd(df: pd.DataFrame, *, score: str = "overall", arm: str | None = Non
             "reviewer": reviewers,
             "n_groups": per["n_groups"].fillna(0).astype(int).to_numpy(),
             "n_reviews": per["n_reviews"].fillna(0).astype(int).to_numpy(),
-            "pooled_sd": np.sqrt(per["ss"] / per["dof"]).to_numpy(),
+            "pooled_sd": np.sqrt((per["ss"] / per["dof"]).to_numpy(dtype=float)),
         }
     )
     return out[POOLED_SD_COLUMNS]

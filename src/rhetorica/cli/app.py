@@ -6,6 +6,7 @@ import typer
 
 from rhetorica import __version__
 from rhetorica.cli import demo, study
+from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.ingest import ingest
 
 app = typer.Typer(
@@ -21,6 +22,7 @@ app.command("report")(study.report)
 app.command("schema")(study.schema)
 app.command("demo")(demo.demo)
 app.command("ingest")(ingest)
+app.command("plan")(plan_cmd.plan)
 
 
 def _version(value: bool) -> None:

@@ -8,8 +8,9 @@ What is counted:
 - LLM rewrites: one call per non-empty section chunk; output expected about as long as the input
   chunk (the integrity rules keep length within ~10%).
 - Reviews: one call per (original or variant, reviewer, replicate); variants not yet written are
-  assumed as long as their original; output tokens at the reviewer's ``max_tokens`` cap (an upper
-  bound: reviews usually stop earlier).
+  assumed as long as their original and assumed to pass validation; variants that failed it are
+  left out when the study excludes them; output tokens at the reviewer's ``max_tokens`` cap (an
+  upper bound: reviews usually stop earlier).
 - Units already in the run's store are left out (a resumed study only pays for what is pending).
 - Repair attempts after malformed output and retries are not counted (each adds at most one call).
 
@@ -73,8 +74,12 @@ def _price_parts(model_id: str) -> tuple[str, str]:
     return provider, model.partition("@")[0] if provider == "openai-compatible" else model
 
 
-def _existing(run_dir: Path) -> tuple[set[str], set[str], dict[str, Any]]:
-    """Done rewrite keys, done review keys and ok variants by unit key, if the run's store exists."""
+def _existing(run_dir: Path, exclude_failed_checks: bool) -> tuple[set[str], set[str], dict[str, Any]]:
+    """Done rewrite keys, done review keys and the variants that will be reviewed, by unit key.
+
+    Variants that failed validation are left out when the study excludes them from review.
+    Empty when the run's store does not exist yet.
+    """
     from rhetorica.store.db import STORE_FILENAME, Store
 
     if not (run_dir / STORE_FILENAME).exists():
@@ -83,11 +88,16 @@ def _existing(run_dir: Path) -> tuple[set[str], set[str], dict[str, Any]]:
 
     store = Store.in_dir(run_dir)
     try:
+        failed = (
+            {r[0] for r in store.rows("SELECT variant_key FROM checks WHERE passed = 0")} if exclude_failed_checks else set()
+        )
         variants = {
             row["unit_key"]: Document.model_validate_json(row["document_json"])
             for row in store.rows("SELECT unit_key, document_json FROM variants WHERE status = 'ok'")
+            if row["unit_key"] not in failed
         }
-        return store.existing_keys("variants"), store.existing_keys("assessments"), variants
+        done_rewrites = store.existing_keys("variants")
+        return done_rewrites, store.existing_keys("assessments"), variants
     finally:
         store.close()
 
@@ -123,7 +133,9 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     problem_rows: list[tuple[str, str, str]] = []
     # the runner's own document loading (no store is opened for it)
     documents = StudyRunner.load_documents(SimpleNamespace(config=config, base_dir=base_dir), problem_rows)  # type: ignore[arg-type]
-    done_rewrites, done_reviews, variants = _existing(run_dir)
+    validation = getattr(config, "validation", None)
+    exclude = bool(validation and validation.enabled and validation.failed_variants == "exclude")
+    done_rewrites, done_reviews, variants = _existing(run_dir, exclude)
 
     sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     units_done = units_pending = 0
@@ -150,10 +162,15 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     inputs = planner.original_inputs(documents) + [
         (variants[u.key], u.condition, u.rewriter.name, u.key) for u in rewrites if u.key in variants
     ]
-    # variants not written yet: no review of them can exist; assume the original's length
-    inputs_pending = [(u.document, u.condition, u.rewriter.name, u.key) for u in rewrites if u.key not in variants]
-    for units, may_be_done in ((planner.review_units(inputs, config.reviewers, config.replicates), True),
-                               (planner.review_units(inputs_pending, config.reviewers, config.replicates), False)):
+    # variants not written yet: no review of them can exist; assume the original's length (and that
+    # they pass validation: an upper bound)
+    inputs_pending = [
+        (u.document, u.condition, u.rewriter.name, u.key) for u in rewrites if u.key not in done_rewrites
+    ]
+    for units, may_be_done in (
+        (planner.review_units(inputs, config.reviewers, config.replicates), True),
+        (planner.review_units(inputs_pending, config.reviewers, config.replicates), False),
+    ):
         for unit in units:
             if may_be_done and unit.key in done_reviews:
                 units_done += 1
@@ -225,18 +242,36 @@ def estimate(
     for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost", "Batch cost"):
         table.add_column(column, justify="left" if column in ("Stage", "Model") else "right")
     for row in result.rows:
-        table.add_row(row.stage, row.model, f"{row.calls:,}", f"{row.input_tokens:,}", f"{row.output_tokens:,}",
-                      _money(row.cost_usd), _money(row.batch_cost_usd))
+        table.add_row(
+            row.stage,
+            row.model,
+            f"{row.calls:,}",
+            f"{row.input_tokens:,}",
+            f"{row.output_tokens:,}",
+            _money(row.cost_usd),
+            _money(row.batch_cost_usd),
+        )
     calls = sum(r.calls for r in result.rows)
-    table.add_row("total", "", f"{calls:,}", f"{sum(r.input_tokens for r in result.rows):,}",
-                  f"{sum(r.output_tokens for r in result.rows):,}", _money(result.total_cost_usd),
-                  _money(result.total_batch_cost_usd))
+    table.add_row(
+        "total",
+        "",
+        f"{calls:,}",
+        f"{sum(r.input_tokens for r in result.rows):,}",
+        f"{sum(r.output_tokens for r in result.rows):,}",
+        _money(result.total_cost_usd),
+        _money(result.total_batch_cost_usd),
+    )
     console.print(table)
-    console.print(f"Units pending: {result.units_pending}; already done: {result.units_done}. Review output "
-                  "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%).")
+    console.print(
+        f"Units pending: {result.units_pending}; already done: {result.units_done}. Review output "
+        "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%)."
+    )
     for model_id in result.unpriced_models:
-        console.print(f"[yellow]no price for {model_id}[/yellow]: counted as $0; add it to a price override file "
-                      "(--prices or RHETORICA_PRICES).", highlight=False)
+        console.print(
+            f"[yellow]no price for {model_id}[/yellow]: counted as $0; add it to a price override file "
+            "(--prices or RHETORICA_PRICES).",
+            highlight=False,
+        )
     for problem in result.problems:
         console.print(f"[yellow]problem[/yellow] {problem}", highlight=False)
     if result.budget_usd is not None:

@@ -6,7 +6,9 @@ import typer
 
 
 def plan(
-    ratio: float = typer.Option(..., "--ratio", "-r", help="Preference ratio R to detect (e.g. 1.5)."),
+    ratio: float = typer.Option(
+        ..., "--ratio", "-r", help="Preference ratio R to detect (e.g. 1.5)."
+    ),
     alpha: float = typer.Option(0.05, help="Two-sided significance level of the sign test."),
     power: float = typer.Option(0.8, help="Target power."),
     sd: float = typer.Option(
@@ -52,10 +54,14 @@ def plan(
     def fmt(value: float | None, spec: str = ".3f") -> str:
         return "n/a" if value is None else format(value, spec)
 
-    table.add_row("Papers needed", "> 5000" if result.papers_needed is None else str(result.papers_needed))
+    table.add_row(
+        "Papers needed", "> 5000" if result.papers_needed is None else str(result.papers_needed)
+    )
     table.add_row("Analytic power at that size", fmt(result.analytic_power))
-    sim = "n/a" if result.simulated_power is None else (
-        f"{result.simulated_power:.3f} ± {result.simulated_power_se:.3f}"
+    sim = (
+        "n/a"
+        if result.simulated_power is None
+        else (f"{result.simulated_power:.3f} ± {result.simulated_power_se:.3f}")
     )
     table.add_row(f"Simulated power ({simulations} studies)", sim)
     table.add_row("Equivalent mean shift (points)", fmt(result.mean_shift))

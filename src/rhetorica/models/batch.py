@@ -45,12 +45,15 @@ class BatchRequest(BaseModel):
         config: sampling/output config (``timeout_s`` is ignored in batches).
         replicate: replicate index (part of the cache key).
         unit_key: work unit the call belongs to, for the call log.
+        cache_key: the call's cache key when the caller already knows it (it must be the key
+            :func:`rhetorica.models.call.call_model` computes for this call); default: computed.
     """
 
     messages: list[ChatMessage]
     config: GenerateConfig
     replicate: int = Field(default=0, ge=0)
     unit_key: str | None = None
+    cache_key: str | None = None
 
 
 class BatchReport(BaseModel):
@@ -109,10 +112,12 @@ class _OpenAIBatches:
             json.dumps({"custom_id": key, "method": "POST", "url": "/v1/chat/completions", "body": params})
             for key, params in items
         ]
-        upload = await client.files.create(file=("rhetorica-batch.jsonl", ("\n".join(lines) + "\n").encode()),
-                                           purpose="batch")
-        batch = await client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions",
-                                            completion_window="24h")
+        upload = await client.files.create(
+            file=("rhetorica-batch.jsonl", ("\n".join(lines) + "\n").encode()), purpose="batch"
+        )
+        batch = await client.batches.create(
+            input_file_id=upload.id, endpoint="/v1/chat/completions", completion_window="24h"
+        )
         return str(batch.id)
 
     async def state(self, batch_id: str) -> tuple[str, str]:
@@ -174,8 +179,7 @@ class _AnthropicBatches:
             elif result.type == "errored":
                 error = result.error.model_dump() if hasattr(result.error, "model_dump") else {}
                 inner = error.get("error") or {}
-                found[entry.custom_id] = _Result(
-                    error=f"{inner.get('type', 'error')}: {inner.get('message', '')}")
+                found[entry.custom_id] = _Result(error=f"{inner.get('type', 'error')}: {inner.get('message', '')}")
             else:  # canceled | expired
                 found[entry.custom_id] = _Result(error=f"request {result.type}")
         return found
@@ -193,7 +197,8 @@ class _GoogleBatches:
     async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str:
         src = [{"contents": p["contents"], "config": p["config"], "metadata": {"key": key}} for key, p in items]
         job = await self.model.sdk_client().aio.batches.create(
-            model=self.model.model, src=src, config={"display_name": "rhetorica"})
+            model=self.model.model, src=src, config={"display_name": "rhetorica"}
+        )
         return str(job.name)
 
     async def state(self, batch_id: str) -> tuple[str, str]:
@@ -216,8 +221,10 @@ class _GoogleBatches:
                 found[key] = _Result(body=item.response.model_dump(mode="json"))
             else:
                 err = item.error
-                found[key] = _Result(error=f"{getattr(err, 'code', 'error')}: {getattr(err, 'message', err)}",
-                                     http_status=getattr(err, "code", None))
+                found[key] = _Result(
+                    error=f"{getattr(err, 'code', 'error')}: {getattr(err, 'message', err)}",
+                    http_status=getattr(err, "code", None),
+                )
         return found
 
 
@@ -244,7 +251,8 @@ def _adapter(model: ModelAPI) -> _Adapter:
 def _pending_keys(store: BatchStore) -> set[str]:
     rows = store.rows(
         "SELECT r.cache_key FROM batch_requests r JOIN batches b ON b.batch_id = r.batch_id "
-        "WHERE b.state = 'submitted' AND r.status IS NULL")
+        "WHERE b.state = 'submitted' AND r.status IS NULL"
+    )
     return {r[0] for r in rows}
 
 
@@ -276,7 +284,9 @@ async def submit_batch(
     items: list[tuple[str, dict[str, Any], BatchRequest]] = []
     seen: set[str] = set()
     for request in requests:
-        key = cache_key(model.provider, model.model, request.messages, request.config, request.replicate)
+        key = request.cache_key or cache_key(
+            model.provider, model.model, request.messages, request.config, request.replicate
+        )
         if key in seen or key in pending or store.cache_get(key) is not None:
             continue
         seen.add(key)
@@ -292,11 +302,13 @@ async def submit_batch(
         conn.execute(
             "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
             "VALUES (?, ?, ?, ?, 'submitted', ?)",
-            (batch_id, model.provider, model.name, json.dumps(options or {}, sort_keys=True), len(items)))
+            (batch_id, model.provider, model.name, json.dumps(options or {}, sort_keys=True), len(items)),
+        )
         for key, _, request in items:
             conn.execute(
                 "INSERT INTO batch_requests (batch_id, cache_key, unit_key, request_json) VALUES (?, ?, ?, ?)",
-                (batch_id, key, request.unit_key, request.model_dump_json()))
+                (batch_id, key, request.unit_key, request.model_dump_json()),
+            )
     return batch_id
 
 
@@ -314,8 +326,10 @@ ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
 
 def _open_batches(store: BatchStore) -> Iterator[Any]:
-    yield from store.rows("SELECT batch_id, provider, model_id, options_json, requests FROM batches "
-                          "WHERE state IN ('submitted', 'ended') ORDER BY submitted_at, batch_id")
+    yield from store.rows(
+        "SELECT batch_id, provider, model_id, options_json, requests FROM batches "
+        "WHERE state IN ('submitted', 'ended') ORDER BY submitted_at, batch_id"
+    )
 
 
 def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, batch_id: str) -> ModelOutput:
@@ -324,15 +338,17 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, 
         try:
             output: ModelOutput = model.parse_response(result.body, params, 0.0, batch=True)  # type: ignore[attr-defined]
         except ModelError as exc:
-            output = ModelOutput(provider=model.provider, model=model.model, status=Status.ERROR,
-                                 error=f"{type(exc).__name__}: {exc}")
+            output = ModelOutput(
+                provider=model.provider, model=model.model, status=Status.ERROR, error=f"{type(exc).__name__}: {exc}"
+            )
     else:
         reason = result.error if result is not None else "no result returned for this request"
         if result is not None and result.http_status:
             err = classify_http_error(result.http_status, reason or "")
             reason = f"{type(err).__name__}: {err}"
-        output = ModelOutput(provider=model.provider, model=model.model, status=Status.ERROR,
-                             error=f"batch {batch_id}: {reason}")
+        output = ModelOutput(
+            provider=model.provider, model=model.model, status=Status.ERROR, error=f"batch {batch_id}: {reason}"
+        )
     params_seen = dict(output.effective_params)
     params_seen["batch_id"] = batch_id
     return output.model_copy(update={"effective_params": params_seen})
@@ -340,8 +356,9 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, 
 
 def _already_logged(store: BatchStore, key: str, batch_id: str) -> bool:
     pattern = f'%"batch_id": "{batch_id}"%'
-    return bool(store.rows("SELECT 1 FROM model_calls WHERE cache_key = ? AND params_json LIKE ? LIMIT 1",
-                           (key, pattern)))
+    return bool(
+        store.rows("SELECT 1 FROM model_calls WHERE cache_key = ? AND params_json LIKE ? LIMIT 1", (key, pattern))
+    )
 
 
 async def collect_batches(
@@ -381,16 +398,18 @@ async def collect_batches(
                 state, detail = await adapter.state(batch_id)
             except Exception as exc:
                 raise _classified(exc) from exc
-            report = BatchReport(batch_id=batch_id, model_id=model_id, state="submitted", detail=detail,
-                                 requests=row[4])
+            report = BatchReport(
+                batch_id=batch_id, model_id=model_id, state="submitted", detail=detail, requests=row[4]
+            )
             reports[batch_id] = report
             if state == "running":
                 running += 1
                 continue
             if state == "failed":
                 with store.transaction() as conn:
-                    conn.execute("UPDATE batches SET state = 'failed', detail = ? WHERE batch_id = ?",
-                                 (detail, batch_id))
+                    conn.execute(
+                        "UPDATE batches SET state = 'failed', detail = ? WHERE batch_id = ?", (detail, batch_id)
+                    )
                 report.state = "failed"
                 continue
             with store.transaction() as conn:
@@ -402,8 +421,10 @@ async def collect_batches(
             report.statuses = _write_results(store, model, batch_id, results)
             report.state = "collected"
             with store.transaction() as conn:
-                conn.execute("UPDATE batches SET state = 'collected', collected_at = ? WHERE batch_id = ?",
-                             (datetime.now(UTC).isoformat(), batch_id))
+                conn.execute(
+                    "UPDATE batches SET state = 'collected', collected_at = ? WHERE batch_id = ?",
+                    (datetime.now(UTC).isoformat(), batch_id),
+                )
         if not wait or running == 0 or (deadline is not None and time.monotonic() >= deadline):
             return list(reports.values())
         await asyncio.sleep(poll_interval_s)
@@ -425,7 +446,9 @@ def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: d
         if not _already_logged(store, key, batch_id):
             store.record_call(unit_key, key, output, request.config)
         with store.transaction() as conn:
-            conn.execute("UPDATE batch_requests SET status = ? WHERE batch_id = ? AND cache_key = ?",
-                         (str(output.status), batch_id, key))
+            conn.execute(
+                "UPDATE batch_requests SET status = ? WHERE batch_id = ? AND cache_key = ?",
+                (str(output.status), batch_id, key),
+            )
         counts[str(output.status)] = counts.get(str(output.status), 0) + 1
     return counts

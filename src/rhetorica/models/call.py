@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.budget import Budget
 from rhetorica.models.cache import CallLog, cache_key
 from rhetorica.models.errors import (
     ModelError,
@@ -80,6 +81,7 @@ async def call_model(
     unit_key: str | None = None,
     limits: ConnectionLimits | None = None,
     retry: RetryPolicy | None = None,
+    budget: Budget | None = None,
 ) -> ModelOutput:
     """Generate with caching, retries and logging; never raises for a model failure.
 
@@ -92,9 +94,14 @@ async def call_model(
         unit_key: work unit the call belongs to, for the call log.
         limits: shared per-connection semaphores.
         retry: retry policy (default :class:`RetryPolicy`).
+        budget: study budget; a live call first reserves its worst-case cost (cache hits are free).
 
     Returns:
         The output, with ``status`` ``ok`` or a failure status and ``error`` set.
+
+    Raises:
+        BudgetExceededError: the call could take spending past ``budget``; it was not made (the
+            caller leaves its unit pending and says so).
     """
     retry = retry or RetryPolicy()
     key = cache_key(model.provider, model.model, messages, config, replicate)
@@ -105,36 +112,41 @@ async def call_model(
             log.record_call(unit_key, key, hit, config)
             return hit
 
+    reserved = budget.reserve(model, messages, config) if budget is not None else 0.0
     output: ModelOutput | None = None
-    for attempt in range(1, retry.max_attempts + 1):
-        started = time.perf_counter()
-        try:
-            if limits is not None:
-                async with limits.semaphore(model):
+    try:
+        for attempt in range(1, retry.max_attempts + 1):
+            started = time.perf_counter()
+            try:
+                if limits is not None:
+                    async with limits.semaphore(model):
+                        output = await model.generate(messages, config)
+                else:
                     output = await model.generate(messages, config)
-            else:
-                output = await model.generate(messages, config)
-            break
-        except PermanentError as exc:
-            output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
-            break
-        except TransientError as exc:
-            elapsed = time.perf_counter() - started
-            status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
-            output = _failure(model, status, f"{type(exc).__name__} after {attempt} attempt(s): {exc}", elapsed)
-            if log is not None:
-                log.record_call(unit_key, key, output, config)
-            if attempt == retry.max_attempts:
-                return output
-            retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
-            await asyncio.sleep(retry.delay(attempt, retry_after))
-        except ModelError as exc:
-            output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
-            break
+                break
+            except PermanentError as exc:
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+                break
+            except TransientError as exc:
+                elapsed = time.perf_counter() - started
+                status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
+                output = _failure(model, status, f"{type(exc).__name__} after {attempt} attempt(s): {exc}", elapsed)
+                if log is not None:
+                    log.record_call(unit_key, key, output, config)
+                if attempt == retry.max_attempts:
+                    return output
+                retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
+                await asyncio.sleep(retry.delay(attempt, retry_after))
+            except ModelError as exc:
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+                break
 
-    assert output is not None
-    if log is not None:
-        if output.status == Status.OK:
-            log.cache_put(key, output)
-        log.record_call(unit_key, key, output, config)
-    return output
+        assert output is not None
+        if log is not None:
+            if output.status == Status.OK:
+                log.cache_put(key, output)
+            log.record_call(unit_key, key, output, config)
+        return output
+    finally:
+        if budget is not None:
+            budget.settle(reserved, output.cost_usd if output is not None else 0.0)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from rhetorica.store.db import Store
@@ -31,6 +32,17 @@ class ReportData:
         usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
         failures: every non-ok unit and problem: stage, item, status, reason.
         wall_time_s: wall-clock seconds over all runs of this study.
+        tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``).
+        analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
+            (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
+            ``robustness``); a key is absent when its table cannot be computed.
+        unavailable: table key -> one sentence saying why it is not computable.
+        scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
+            not computable; see ``unavailable["scorecard"]``).
+        thresholds: the scorecard thresholds applied (a dict of ``ScorecardThresholds``).
+        validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
+        validation_summary: Table-2 summary per condition and rewriter (empty without checks).
+        pairs: the compared ``(first, second)`` arms.
     """
 
     study: dict[str, Any]
@@ -40,6 +52,18 @@ class ReportData:
     failures: pd.DataFrame
     wall_time_s: float
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    analysis: dict[str, pd.DataFrame] = field(default_factory=dict)
+    unavailable: dict[str, str] = field(default_factory=dict)
+    scorecard: pd.DataFrame = field(default_factory=pd.DataFrame)
+    thresholds: dict[str, Any] = field(default_factory=dict)
+    validation: pd.DataFrame = field(default_factory=pd.DataFrame)
+    validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def threshold(self) -> float:
+        """The study's acceptance threshold on the overall score (default 4.5)."""
+        return float(self.study.get("decision_threshold", 4.5))
 
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
@@ -92,13 +116,112 @@ def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def collect(run_dir: Path) -> ReportData:
+def study_pairs(study: dict[str, Any], assessments: pd.DataFrame) -> list[tuple[str, str]]:
+    """The compared arms: the study's ``comparisons`` if given, else the default pairs; only pairs
+    whose two arms have assessments."""
+    from rhetorica.analysis.arms import default_pairs
+
+    arms = sorted(set(assessments["arm"])) if not assessments.empty else []
+    pairs = [(str(p[0]), str(p[1])) for p in study.get("comparisons") or []] or default_pairs(arms)
+    return [p for p in pairs if p[0] in arms and p[1] in arms]
+
+
+def _replicated(assessments: pd.DataFrame) -> bool:
+    ok = assessments[assessments["status"] == "ok"]
+    return bool(len(ok)) and bool(ok.groupby(["reviewer", "document_id", "arm"]).size().max() > 1)
+
+
+def analyse(
+    assessments: pd.DataFrame,
+    study: dict[str, Any],
+    *,
+    n_resamples: int = 5000,
+    seed: int = 0,
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, str], list[tuple[str, str]]]:
+    """Every applicable analysis table of a tidy assessments table, and why the others are not.
+
+    Calls :func:`rhetorica.analysis.summary.study_tables` (the statistics live there) and decides
+    what a report shows: the Table-5 ``conditional`` table only with 2x2 compound arms, pooled SD
+    only with replicates, ``change`` and ``movement`` only with the original arm.
+
+    Args:
+        assessments: tidy assessments (``rhetorica.store.export.assessments_table``).
+        study: the study config as a dict (``decision_threshold``, ``comparisons``).
+        n_resamples: bootstrap resamples of the change table (the six-dimension study used 5,000).
+        seed: bootstrap seed.
+
+    Returns:
+        ``(comparisons, analysis, unavailable, pairs)``: the Table-4 comparison (empty when no pair
+        exists), the other tables by key, one reason per table key that is not computable, and the
+        compared pairs.
+    """
+    from rhetorica.analysis.summary import study_tables
+
+    threshold = float(study.get("decision_threshold", 4.5))
+    pairs = study_pairs(study, assessments)
+    unavailable: dict[str, str] = {}
+    keys = ("comparison", "criteria", "magnitude", "change", "movement", "robustness", "pooled_sd")
+    if assessments.empty or not assessments["status"].eq("ok").any():
+        reason = "no successful assessments in the store yet"
+        return pd.DataFrame(), {}, dict.fromkeys(keys, reason), pairs
+    try:
+        computed = study_tables(assessments, pairs=pairs, threshold=threshold,
+                                n_resamples=n_resamples, seed=seed)
+    except ValueError as exc:
+        return pd.DataFrame(), {}, dict.fromkeys(keys, f"analysis failed: {exc}"), pairs
+    comparisons = computed.pop("comparison")
+    if not pairs:
+        for key in ("comparison", "criteria", "magnitude"):
+            unavailable[key] = "needs two conditions with assessments of the same papers"
+    if computed["conditional"].empty:
+        computed.pop("conditional")  # only shown for 2x2 compound rewrites
+    if computed["criteria"].empty and pairs:
+        unavailable["criteria"] = "the reviews carry no criterion sub-scores"
+    for key in ("change", "movement"):
+        if computed[key].empty:
+            unavailable[key] = "needs the original arm and at least one rewrite of the same papers"
+    if not _replicated(assessments):
+        computed.pop("pooled_sd")  # only shown with repeated reviews of identical input
+    elif computed["pooled_sd"]["pooled_sd"].isna().all():
+        unavailable["pooled_sd"] = "needs at least two successful replicates of one paper"
+    if computed["robustness"].empty:
+        unavailable["robustness"] = "needs successful assessments of the original and rewrites"
+    analysis = {k: v for k, v in computed.items() if k not in unavailable and not v.empty}
+    return comparisons, analysis, unavailable, pairs
+
+
+def _scorecard(assessments: pd.DataFrame, study: dict[str, Any],
+               pairs: list[tuple[str, str]]) -> tuple[pd.DataFrame, dict[str, Any], str | None]:
+    from pydantic import ValidationError
+
+    from rhetorica.report.scorecard import ScorecardThresholds, scorecard
+
+    try:
+        thresholds = ScorecardThresholds.model_validate(study.get("scorecard") or {})
+    except ValidationError as exc:
+        return pd.DataFrame(), {}, f"the study's scorecard settings are invalid: {exc.errors()[0]['msg']}"
+    if assessments.empty:
+        return pd.DataFrame(), thresholds.model_dump(), "no assessments in the store yet"
+    try:
+        table = scorecard(assessments, thresholds, pairs=pairs,
+                          decision_threshold=float(study.get("decision_threshold", 4.5)))
+    except ValueError as exc:
+        return pd.DataFrame(), thresholds.model_dump(), f"scorecard failed: {exc}"
+    return table, thresholds.model_dump(), None
+
+
+def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportData:
     """Read the store of ``run_dir`` into :class:`ReportData` and export the tidy tables.
+
+    Args:
+        run_dir: a run directory (holding ``store.sqlite`` and usually ``study.json``).
+        n_resamples: bootstrap resamples of the change-versus-original table.
+        seed: bootstrap seed (the report is reproducible).
 
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
     """
-    from rhetorica.analysis.paired import comparison_table, default_pairs
+    from rhetorica.report.validation import read_checks, validation_summary, validation_table
     from rhetorica.store.db import STORE_FILENAME
 
     if not (run_dir / STORE_FILENAME).exists():
@@ -108,28 +231,40 @@ def collect(run_dir: Path) -> ReportData:
     try:
         tables = export_tables(store, run_dir / "tables")
         wall = float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])
+        checks = read_checks(store)
     finally:
         store.close()
     assessments = tables["assessments"]
-    threshold = float(study.get("decision_threshold", 4.5))
-    arms = sorted(set(assessments["arm"])) if not assessments.empty else []
-    pairs = [tuple(p) for p in study.get("comparisons") or []] or default_pairs(arms)
-    pairs = [p for p in pairs if p[0] in arms and p[1] in arms]
-    comparisons = comparison_table(assessments, pairs, threshold=threshold) if pairs else pd.DataFrame()
+    comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed)
+    card, thresholds, card_problem = _scorecard(assessments, study, pairs)
+    if card_problem:
+        unavailable["scorecard"] = card_problem
+    validation = validation_table(checks)
+    summary = pd.DataFrame()
+    if validation.empty:
+        unavailable["validation"] = "no variant has been validated (no rows in the store's checks table)"
+    elif not validation["validated"].any():
+        unavailable["validation"] = "no stored validation result carries measures; see the list below"
+    else:
+        summary = validation_summary(validation)
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
-                      tables=tables)
+                      tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
+                      thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs)
 
 
 def fmt(value: Any, digits: int = 2) -> str:
-    """Format a cell: NaN -> '–', inf -> '∞', floats to ``digits`` decimals."""
-    if value is None:
+    """Format a cell: missing (None, NaN, NA) -> '–', inf -> '∞', floats to ``digits`` decimals,
+    booleans as 'yes' / 'no'."""
+    if value is None or value is pd.NA or value is pd.NaT:
         return "–"
-    if isinstance(value, float):
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, float | np.floating):
         if math.isnan(value):
             return "–"
         if math.isinf(value):
-            return "∞"
+            return "∞" if value > 0 else "−∞"
         return f"{value:.{digits}f}"
     return str(value)
 
@@ -143,11 +278,23 @@ COMPARISON_HEADERS = {
 }
 
 
-def display_table(df: pd.DataFrame, headers: dict[str, str] | None = None) -> tuple[list[str], list[list[str]]]:
-    """Headers and formatted rows of ``df`` (columns restricted and renamed by ``headers``)."""
+def display_table(
+    df: pd.DataFrame, headers: dict[str, str] | None = None, digits: dict[str, int] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and formatted rows of ``df`` (columns restricted and renamed by ``headers``).
+
+    Args:
+        df: the table.
+        headers: column -> header text; only these columns are kept, in this order.
+        digits: column -> decimals (default 3 for ``sign_test_p``, 2 otherwise).
+
+    Returns:
+        ``(header texts, rows of cell texts)``.
+    """
     if headers:
         df = df[[c for c in headers if c in df.columns]]
     names = [headers.get(c, c) if headers else c for c in df.columns]
-    rows = [[fmt(v, 3 if col == "sign_test_p" else 2) for col, v in zip(df.columns, row, strict=True)]
+    places = {"sign_test_p": 3, **(digits or {})}
+    rows = [[fmt(v, places.get(col, 2)) for col, v in zip(df.columns, row, strict=True)]
             for row in df.itertuples(index=False)]
     return names, rows

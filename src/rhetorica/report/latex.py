@@ -34,7 +34,7 @@ def escape(text: object) -> str:
 
 def number(value: object, digits: int = 2) -> str:
     """Format a number for a table cell: fixed digits, ``--`` for missing, ``$\\infty$`` for inf."""
-    if value is None:
+    if value is None or value is pd.NA:
         return "--"
     try:
         x = float(value)  # type: ignore[arg-type]
@@ -122,7 +122,9 @@ def comparison_latex(
         LaTeX source; one row per reviewer and pair, pairs separated by rules.
     """
     df = comparisons.assign(
-        _pair=comparisons["first"].astype(str) + " vs " + comparisons["second"].astype(str)
+        _pair=comparisons["first"].astype(str)
+        + " vs "
+        + comparisons["second"].astype(str)
         + comparisons["given"].map(lambda g: "" if g is None or g != g else f" | {g}")
     )
     cols = [
@@ -171,11 +173,24 @@ def change_latex(
         Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
         Column("Condition", lambda r: escape(f"{r['first']} vs {r['second']}"), "l"),
         Column("$n$", lambda r: str(int(r["n_papers"]))),
-        Column(r"$\Delta$ [95\% CI]", lambda r: _ci(r["mean_change"], r["mean_change_low"], r["mean_change_high"])),
-        Column(r"$|\Delta|$ [95\% CI]", lambda r: _ci(r["mean_abs_change"], r["mean_abs_change_low"], r["mean_abs_change_high"])),
+        Column(
+            r"$\Delta$ [95\% CI]",
+            lambda r: _ci(r["mean_change"], r["mean_change_low"], r["mean_change_high"]),
+        ),
+        Column(
+            r"$|\Delta|$ [95\% CI]",
+            lambda r: _ci(
+                r["mean_abs_change"], r["mean_abs_change_low"], r["mean_abs_change_high"]
+            ),
+        ),
         Column("WA A", lambda r: number(r["weak_accept_first"], 2)),
         Column("WA B", lambda r: number(r["weak_accept_second"], 2)),
-        Column(r"$\Delta$WA [95\% CI]", lambda r: _ci(r["weak_accept_change"], r["weak_accept_change_low"], r["weak_accept_change_high"])),
+        Column(
+            r"$\Delta$WA [95\% CI]",
+            lambda r: _ci(
+                r["weak_accept_change"], r["weak_accept_change_low"], r["weak_accept_change_high"]
+            ),
+        ),
     ]
     return booktabs(change, cols, caption=caption, label=label, group_by="reviewer")
 
@@ -197,7 +212,11 @@ def robustness_latex(
         LaTeX source; a dagger marks false robustness (low drift, chance discriminability).
     """
     cols = [
-        Column("Reviewer", lambda r: escape(r["reviewer"]) + (r"$^\dagger$" if r["false_robustness"] else ""), "l"),
+        Column(
+            "Reviewer",
+            lambda r: escape(r["reviewer"]) + (r"$^\dagger$" if r["false_robustness"] else ""),
+            "l",
+        ),
         Column(r"MAD $\downarrow$", lambda r: number(r["mad"])),
         Column(r"Drift SD $\downarrow$", lambda r: number(r["drift_sd"])),
         Column(r"ICC(1) $\uparrow$", lambda r: number(r["icc1"])),
@@ -241,3 +260,156 @@ def reliability_latex(
         Column("Class", lambda r: escape(str(r["classification"]).replace("_", " ")), "l"),
     ]
     return booktabs(reliability, cols, caption=caption, label=label, group_by="judge")
+
+
+def criteria_latex(
+    criteria: pd.DataFrame,
+    *,
+    caption: str = "Per-criterion paired comparison (1-4 scores; papers as units).",
+    label: str = "tab:criteria",
+) -> str:
+    """Per-criterion preference ratios from :func:`~rhetorica.analysis.paired.criterion_table`.
+
+    Args:
+        criteria: criterion table (columns of ``COMPARISON_COLUMNS``; ``score`` names the criterion).
+        caption: table caption.
+        label: LaTeX label.
+
+    Returns:
+        LaTeX source; one row per reviewer, pair and criterion, criteria separated by rules.
+    """
+    cols = [
+        Column("Criterion", lambda r: escape(r["score"]), "l"),
+        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
+        Column("Comparison (A vs B)", lambda r: escape(f"{r['first']} vs {r['second']}"), "l"),
+        Column("$n$", lambda r: str(int(r["n_pairs"]))),
+        Column(r"A $>$ B (\%)", lambda r: number(r["pct_first_higher"], 1)),
+        Column(r"B $>$ A (\%)", lambda r: number(r["pct_second_higher"], 1)),
+        Column(r"Tie (\%)", lambda r: number(r["pct_tie"], 1)),
+        Column("Ratio", lambda r: number(r["preference_ratio"], 2)),
+        Column("$p$", lambda r: pvalue(r["sign_test_p"])),
+    ]
+    return booktabs(criteria, cols, caption=caption, label=label, group_by="score")
+
+
+def magnitude_latex(
+    magnitude: pd.DataFrame,
+    *,
+    caption: str = "Magnitude of paired differences d = A - B in the overall score (papers as units).",
+    label: str = "tab:magnitude",
+) -> str:
+    """Magnitude of paired differences from :func:`~rhetorica.analysis.paired.difference_magnitude`.
+
+    Args:
+        magnitude: magnitude table (columns of ``MAGNITUDE_COLUMNS``).
+        caption: table caption (escaped).
+        label: LaTeX label.
+
+    Returns:
+        LaTeX source; shares printed as percentages.
+    """
+    cols = [
+        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
+        Column("Comparison (A vs B)", lambda r: escape(f"{r['first']} vs {r['second']}"), "l"),
+        Column("$n$", lambda r: str(int(r["n_pairs"]))),
+        Column(r"Mean $d$", lambda r: number(r["mean_diff"])),
+        Column(r"Mean $|d|$", lambda r: number(r["mean_abs_diff"])),
+        Column(r"$|d| \le 1$ (\%)", lambda r: number(100 * float(r["share_within_1"]), 1)),
+        Column(r"$|d| \ge 2$ (\%)", lambda r: number(100 * float(r["share_ge_2"]), 1)),
+    ]
+    return booktabs(magnitude, cols, caption=caption, label=label, group_by="reviewer")
+
+
+def pooled_sd_latex(
+    pooled: pd.DataFrame,
+    *,
+    caption: str = "Reviewer variance: pooled SD of repeated reviews of identical input.",
+    label: str = "tab:pooled-sd",
+) -> str:
+    """Pooled SD per reviewer from :func:`~rhetorica.analysis.variance.pooled_sd`.
+
+    Args:
+        pooled: pooled-SD table (columns of ``POOLED_SD_COLUMNS``).
+        caption: table caption.
+        label: LaTeX label.
+
+    Returns:
+        LaTeX source.
+    """
+    cols = [
+        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
+        Column("Inputs", lambda r: str(int(r["n_groups"]))),
+        Column("Reviews", lambda r: str(int(r["n_reviews"]))),
+        Column("Pooled SD", lambda r: number(r["pooled_sd"])),
+    ]
+    return booktabs(pooled, cols, caption=caption, label=label)
+
+
+def _verdict(passed: object) -> str:
+    return "pass" if bool(passed) else r"\textbf{fail}"
+
+
+def scorecard_latex(
+    card: pd.DataFrame,
+    *,
+    caption: str = "Scorecard per reviewer configuration (pass/fail against the study's thresholds).",
+    label: str = "tab:scorecard",
+) -> str:
+    """The scorecard from :func:`rhetorica.report.scorecard.scorecard`: each check's value and verdict.
+
+    Args:
+        card: scorecard table (columns of ``SCORECARD_COLUMNS``).
+        caption: table caption.
+        label: LaTeX label.
+
+    Returns:
+        LaTeX source; one row per reviewer.
+    """
+    cols = [
+        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
+        Column(r"max $|\ln R|$", lambda r: f"{number(r['max_abs_log_ratio'])} ({_verdict(r['pass_preference'])})"),
+        Column(r"Flips (\%)", lambda r: f"{number(r['max_flip_pct'], 1)} ({_verdict(r['pass_flips'])})"),
+        Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['pass_discriminability'])})"),
+        Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['pass_failures'])})"),
+        Column("Verdict", lambda r: _verdict(r["passed"]), "l"),
+    ]
+    return booktabs(card, cols, caption=caption, label=label)
+
+
+def validation_latex(
+    summary: pd.DataFrame,
+    *,
+    caption: str = (
+        "Validation of the rewrites per condition: lexical measures, metadiscourse per 1,000 words "
+        "and integrity (means over variants)."
+    ),
+    label: str = "tab:validation",
+) -> str:
+    """The 'Style over Substance' Table-2 layout from
+    :func:`rhetorica.validation.summary.summarise_by_condition`.
+
+    Args:
+        summary: per-condition summary (``condition``, optional ``rewriter``, ``n``, ``n_passed``
+            and the ``SUMMARY_COLUMNS``).
+        caption: table caption.
+        label: LaTeX label.
+
+    Returns:
+        LaTeX source; one row per condition (and rewriter), the originals first.
+    """
+    cols = [Column("Condition", lambda r: escape(r["condition"]), "l")]
+    if "rewriter" in summary.columns:
+        cols.append(Column("Rewriter", lambda r: escape(r["rewriter"]), "l"))
+    cols += [
+        Column("$n$", lambda r: str(int(r["n"]))),
+        Column("Passed", lambda r: number(r["n_passed"], 0)),
+        Column("MTLD", lambda r: number(r["mtld"], 1)),
+        Column("AG", lambda r: number(r["advanced_guiraud"])),
+        Column("GF", lambda r: number(r["gunning_fog"], 1)),
+        Column("Boost./1k", lambda r: number(r["boosters_per_1k"])),
+        Column("Hedge/1k", lambda r: number(r["hedges_per_1k"])),
+        Column("Sem. sim.", lambda r: number(r["semantic_similarity"], 3)),
+        Column("TF-IDF", lambda r: number(r["tfidf_cosine"], 3)),
+        Column("Spans kept", lambda r: number(r["protected_spans_kept"], 3)),
+    ]
+    return booktabs(summary, cols, caption=caption, label=label)

@@ -68,7 +68,9 @@ def preference_figure(comparisons: pd.DataFrame) -> Figure:
     labels = [f"{r.reviewer}: {r.first} vs {r.second}" for r in df.itertuples()]
     y = np.arange(len(df))[::-1]
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(df) + 1.2))
-    a, t, b = (df[c].to_numpy(dtype=float) for c in ("pct_first_higher", "pct_tie", "pct_second_higher"))
+    a, t, b = (
+        df[c].to_numpy(dtype=float) for c in ("pct_first_higher", "pct_tie", "pct_second_higher")
+    )
     ax.barh(y, a, color=COLORS["first"], label="A higher")
     ax.barh(y, t, left=a, color=COLORS["tie"], label="tie")
     ax.barh(y, b, left=a + t, color=COLORS["second"], label="B higher")
@@ -79,7 +81,9 @@ def preference_figure(comparisons: pd.DataFrame) -> Figure:
     ax.set_xlim(0, 100)
     ax.axvline(50, color="black", linewidth=0.6, linestyle=":")
     ax.set_xlabel("% of paired papers")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.5 / len(df)), ncol=3, frameon=False)
+    ax.legend(
+        loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.5 / len(df)), ncol=3, frameon=False
+    )
     fig.tight_layout()
     return fig
 
@@ -111,7 +115,9 @@ def forest_figure(change: pd.DataFrame) -> Figure:
     high = df["mean_change_high"].to_numpy(dtype=float)
     ax.errorbar(mean, y, xerr=[mean - low, high - mean], fmt="o", color=COLORS["ci"], capsize=3)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(y, [f"{r.reviewer}: {r.first} vs {r.second}" for r in df.itertuples()], fontsize=8)
+    ax.set_yticks(
+        y, [f"{r.reviewer}: {r.first} vs {r.second}" for r in df.itertuples()], fontsize=8
+    )
     ax.set_xlabel("Mean change in overall score (95% stratified bootstrap CI)")
     fig.tight_layout()
     return fig
@@ -139,14 +145,28 @@ def stability_figure(robustness: pd.DataFrame) -> Figure:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4.5))
     flagged = df["false_robustness"].astype(bool).to_numpy()
-    ax.scatter(df["drift_sd"][~flagged], df["discriminability"][~flagged], color=COLORS["first"],
-               label="reviewer")
+    ax.scatter(
+        df["drift_sd"][~flagged],
+        df["discriminability"][~flagged],
+        color=COLORS["first"],
+        label="reviewer",
+    )
     if flagged.any():
-        ax.scatter(df["drift_sd"][flagged], df["discriminability"][flagged], marker="x",
-                   color=COLORS["second"], label="false robustness")
+        ax.scatter(
+            df["drift_sd"][flagged],
+            df["discriminability"][flagged],
+            marker="x",
+            color=COLORS["second"],
+            label="false robustness",
+        )
     for r in df.itertuples():
-        ax.annotate(str(r.reviewer), (r.drift_sd, r.discriminability), fontsize=8,
-                    xytext=(4, 3), textcoords="offset points")
+        ax.annotate(
+            str(r.reviewer),
+            (r.drift_sd, r.discriminability),
+            fontsize=8,
+            xytext=(4, 3),
+            textcoords="offset points",
+        )
     ax.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
     ax.set_xlabel("Drift SD (within-paper, lower is more stable)")
     ax.set_ylabel("Discriminability (0.5 = chance)")
@@ -172,7 +192,7 @@ def difference_figure(
         score: score column.
 
     Returns:
-        Figure with ``len(pairs)`` panels.
+        Figure with ``len(pairs)`` panels in a grid of up to three columns.
 
     Raises:
         ValueError: if ``pairs`` is empty or no pair has a paired paper.
@@ -182,9 +202,13 @@ def difference_figure(
     ps = paper_scores(df, score)
     wide = ps.pivot(index=["reviewer", "document_id"], columns="arm", values=score)
     plt = _pyplot()
-    fig, axes = plt.subplots(len(pairs), 1, figsize=(6, 2.4 * len(pairs)), squeeze=False)
+    ncols = 1 if len(pairs) <= 2 else (2 if len(pairs) <= 4 else 3)
+    nrows = -(-len(pairs) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5 * ncols, 2.4 * nrows), squeeze=False)
+    for ax in axes.flat[len(pairs):]:
+        ax.set_visible(False)
     drawn = 0
-    for ax, (first, second) in zip(axes[:, 0], pairs):
+    for ax, (first, second) in zip(axes.flat, pairs):
         if first not in wide.columns or second not in wide.columns:
             raise ValueError(f"difference histograms: arm {first!r} or {second!r} not in the data")
         d = (wide[first] - wide[second]).dropna()
@@ -193,16 +217,20 @@ def difference_figure(
             continue
         edges = np.arange(np.floor(d.min()) - 0.25, np.ceil(d.max()) + 0.5, 0.5)
         for reviewer, part in d.groupby(level="reviewer"):
-            ax.hist(part.to_numpy(), bins=edges, histtype="step", linewidth=1.4, label=str(reviewer))
+            ax.hist(
+                part.to_numpy(), bins=edges, histtype="step", linewidth=1.4, label=str(reviewer)
+            )
             drawn += 1
         ax.axvline(0, color="black", linewidth=0.6, linestyle=":")
+        ax.set_xlim(min(edges[0], -1.5), max(edges[-1], 1.5))  # keep a readable scale when all d = 0
         ax.set_title(f"{first} minus {second}", fontsize=9)
         ax.set_ylabel("papers")
         ax.legend(frameon=False, fontsize=7)
     if drawn == 0:
         plt.close(fig)
         raise ValueError("difference histograms: no pair has a paired paper")
-    axes[-1, 0].set_xlabel(f"Paired difference in {score}")
+    for ax in axes.flat[max(0, len(pairs) - ncols) : len(pairs)]:
+        ax.set_xlabel(f"Paired difference in {score}")
     fig.tight_layout()
     return fig
 

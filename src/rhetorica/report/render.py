@@ -1,76 +1,176 @@
-"""Render :class:`ReportData` as Markdown and as one self-contained HTML file (jinja2)."""
+"""Render a run's report: Markdown, one self-contained HTML file (jinja2, figures inlined as base64
+PNG data URIs), PNG files under ``plots/`` and LaTeX (booktabs) tables under ``tables/``."""
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from tabulate import tabulate
 
-from rhetorica.report.build import COMPARISON_HEADERS, ReportData, collect, display_table
+from rhetorica.report.build import ReportData, collect
+from rhetorica.report.figures import FigureResult, report_figures
+from rhetorica.report.sections import FAIL, PASS, Section, report_sections
 
-USAGE_HEADERS = {
-    "provider": "Provider", "model": "Model", "calls": "Calls", "cache_hits": "Cache hits",
-    "failed_calls": "Failed calls", "input_tokens": "Input tokens", "output_tokens": "Output tokens",
-    "cost_usd": "Cost (USD)", "call_seconds": "Seconds in calls",
-}
-MEANS_HEADERS = {
-    "reviewer": "Reviewer", "arm": "Condition", "papers": "Papers", "ok": "OK reviews", "failed": "Failed",
-    "mean_overall": "Mean overall", "sd_overall": "SD (papers)",
-}
-FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
+PLOTS_DIR = "plots"
+TABLES_DIR = "tables"
 
 
-def _sections(data: ReportData) -> list[tuple[str, str, tuple[list[str], list[list[str]]]]]:
-    return [
-        ("comparison", "Paired comparison of conditions (overall score)",
-         display_table(data.comparisons, COMPARISON_HEADERS)),
-        ("means", "Mean overall score by condition", display_table(data.condition_means, MEANS_HEADERS)),
-        ("usage", "Model calls, tokens and cost", display_table(data.usage, USAGE_HEADERS)),
-        ("failures", "Failures", display_table(data.failures, FAILURE_HEADERS)),
-    ]
+def _header_lines(data: ReportData) -> list[str]:
+    study = data.study
+    lines = [f"Wall time over all runs: {data.wall_time_s:.1f} s."]
+    assessments = data.tables.get("assessments")
+    if assessments is not None and not assessments.empty:
+        lines.append(f"Papers: {assessments['document_id'].nunique()}; conditions: "
+                     f"{', '.join(sorted(assessments['arm'].unique()))}; replicates: {study.get('replicates', 1)}; "
+                     f"acceptance threshold: {data.threshold:g}.")
+    if study.get("reviewers"):
+        reviewers = "; ".join(f"{r['name']} ({r['model']}, {r.get('protocol', 'default')} protocol)"
+                              for r in study["reviewers"])
+        lines.append(f"Reviewers: {reviewers}.")
+    return lines
 
 
-NOTES = {
-    "comparison": (
-        "Papers are the unit: replicates are averaged within paper first. % A/B higher and % tie are shares of "
-        "papers with both sides present; preference ratio = % A higher / % B higher; sign test: exact two-sided "
-        "binomial on papers with a difference (ties dropped). A flip is a paper accepted (mean overall > {threshold}) "
-        "under one condition and rejected under the other, as % of papers."
-    ),
-    "failures": "Failed outputs are kept as data and never imputed; they are missing in every table above.",
-}
+def _md_cell(text: str) -> str:
+    """A Markdown table cell: pipes escaped, line breaks flattened."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(data: ReportData) -> str:
-    """The report as GitHub-flavoured Markdown."""
-    threshold = data.study.get("decision_threshold", 4.5)
-    lines = [f"# rhetorica report: {data.study.get('name', 'study')}", "",
-             f"Wall time over all runs: {data.wall_time_s:.1f} s.", ""]
-    for key, title, (headers, rows) in _sections(data):
-        lines += [f"## {title}", ""]
-        if key in NOTES:
-            lines += [NOTES[key].format(threshold=threshold), ""]
-        lines += [tabulate(rows, headers=headers, tablefmt="github") if rows else "_none_", ""]
+def render_markdown(data: ReportData, sections: list[Section] | None = None) -> str:
+    """The report as GitHub-flavoured Markdown; figures link to ``plots/<name>.png``.
+
+    Args:
+        data: collected report data.
+        sections: pre-built sections (built, with figures, from ``data`` when None).
+    """
+    if sections is None:
+        sections = report_sections(data, report_figures(data))
+    lines = [f"# rhetorica report: {data.study.get('name', 'study')}", ""]
+    for line in _header_lines(data):
+        lines += [line, ""]
+    for section in sections:
+        lines += [f"## {section.title}", ""]
+        if section.note:
+            lines += [section.note, ""]
+        if section.unavailable:
+            lines += [f"_Not computable ({section.unavailable})._", ""]
+        for table in section.tables:
+            if table.caption:
+                lines += [f"**{table.caption}**", ""]
+            lines += [tabulate([[_md_cell(c) for c in row] for row in table.rows],
+                               headers=[_md_cell(h) for h in table.headers], tablefmt="github",
+                               disable_numparse=True)
+                      if table.rows else "_none_", ""]
+        for figure in section.figures:
+            if figure.png is None:
+                lines += [f"_Figure '{figure.title}' not computable ({figure.reason})._", ""]
+            else:
+                lines += [f"![{figure.title}]({PLOTS_DIR}/{figure.name}.png)", ""]
     return "\n".join(lines)
 
 
-def render_html(data: ReportData) -> str:
-    """The report as one HTML page with inline CSS and no external resources."""
+def _data_uri(figure: FigureResult) -> str:
+    assert figure.png is not None
+    return "data:image/png;base64," + base64.b64encode(figure.png).decode("ascii")
+
+
+def render_html(data: ReportData, sections: list[Section] | None = None) -> str:
+    """The report as one HTML page with inline CSS, figures as data URIs, no external resources.
+
+    Args:
+        data: collected report data.
+        sections: pre-built sections (built, with figures, from ``data`` when None).
+    """
+    if sections is None:
+        sections = report_sections(data, report_figures(data))
     env = Environment(loader=PackageLoader("rhetorica.report", "templates"), autoescape=select_autoescape())
-    threshold = data.study.get("decision_threshold", 4.5)
-    sections = [
-        {"key": key, "title": title, "note": NOTES.get(key, "").format(threshold=threshold), "headers": headers,
-         "rows": rows}
-        for key, title, (headers, rows) in _sections(data)
-    ]
-    return env.get_template("report.html.j2").render(study=data.study, sections=sections,
-                                                     wall_time_s=data.wall_time_s)
+    env.filters["data_uri"] = _data_uri
+    return env.get_template("report.html.j2").render(
+        study=data.study, sections=sections, header_lines=_header_lines(data), PASS=PASS, FAIL=FAIL)
 
 
-def write_report(run_dir: Path) -> ReportData:
-    """Rebuild ``report.md``, ``report.html`` and ``tables/`` in ``run_dir`` from its store."""
-    data = collect(run_dir)
-    (run_dir / "report.md").write_text(render_markdown(data), encoding="utf-8")
-    (run_dir / "report.html").write_text(render_html(data), encoding="utf-8")
+def write_latex(data: ReportData, folder: Path) -> list[Path]:
+    """Write the booktabs version of every shown table to ``folder/<name>.tex``.
+
+    Args:
+        data: collected report data.
+        folder: output folder (created).
+
+    Returns:
+        The files written.
+    """
+    from rhetorica.report import latex
+
+    folder.mkdir(parents=True, exist_ok=True)
+    tables: dict[str, str] = {}
+    if not data.scorecard.empty:
+        tables["scorecard"] = latex.scorecard_latex(data.scorecard)
+    if not data.comparisons.empty:
+        tables["comparison"] = latex.comparison_latex(data.comparisons)
+    builders = {
+        "conditional": lambda df: latex.comparison_latex(
+            df, caption="Paired comparison given the other dimension (2x2 combined rewrites).",
+            label="tab:conditional"),
+        "criteria": latex.criteria_latex,
+        "magnitude": latex.magnitude_latex,
+        "change": latex.change_latex,
+        "robustness": latex.robustness_latex,
+        "pooled_sd": latex.pooled_sd_latex,
+    }
+    for key, build in builders.items():
+        if key in data.analysis:
+            tables[key] = build(data.analysis[key])
+    if not data.validation_summary.empty:
+        tables["validation"] = latex.validation_latex(data.validation_summary)
+    written = []
+    for name, text in tables.items():
+        path = folder / f"{name}.tex"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportData:
+    """Rebuild the whole report of ``run_dir`` from its store (no model calls).
+
+    Writes ``report.md``, ``report.html`` (self-contained), ``plots/<name>.png``,
+    ``tables/<name>.tex`` (booktabs), ``tables/<name>.csv`` for each analysis table, the tidy
+    store tables (``tables/*.parquet`` and ``*.csv``) and, when variants were validated,
+    ``tables/validation.parquet`` / ``.csv`` (one row per variant).
+
+    Args:
+        run_dir: the run directory.
+        n_resamples: bootstrap resamples of the change table.
+        seed: bootstrap seed.
+
+    Returns:
+        The collected :class:`ReportData`.
+
+    Raises:
+        FileNotFoundError: if ``run_dir`` has no store.
+    """
+    data = collect(run_dir, n_resamples=n_resamples, seed=seed)
+    figures = report_figures(data)
+    sections = report_sections(data, figures)
+    plots_dir = run_dir / PLOTS_DIR
+    plots_dir.mkdir(exist_ok=True)
+    for figure in figures:
+        if figure.png is not None:
+            (plots_dir / f"{figure.name}.png").write_bytes(figure.png)
+    tables_dir = run_dir / TABLES_DIR
+    write_latex(data, tables_dir)
+    if not data.comparisons.empty:
+        data.comparisons.to_csv(tables_dir / "comparison.csv", index=False)
+    if not data.scorecard.empty:
+        data.scorecard.to_csv(tables_dir / "scorecard.csv", index=False)
+    for name, table in data.analysis.items():
+        table.to_csv(tables_dir / f"{name}.csv", index=False)
+    if not data.validation.empty:
+        data.validation.to_parquet(tables_dir / "validation.parquet", index=False)
+        data.validation.to_csv(tables_dir / "validation.csv", index=False)
+    if not data.validation_summary.empty:
+        data.validation_summary.to_csv(tables_dir / "validation_summary.csv", index=False)
+    (run_dir / "report.md").write_text(render_markdown(data, sections), encoding="utf-8")
+    (run_dir / "report.html").write_text(render_html(data, sections), encoding="utf-8")
     return data

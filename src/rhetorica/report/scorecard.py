@@ -12,20 +12,22 @@ Four checks per reviewer, each computed by the analysis modules (never here):
   points) across the reviewer's arms; a reviewer that fails more often on rewrites hides bias.
 
 A check that cannot be computed (e.g. no paired papers) is reported as such and does not pass.
+
+This module is imported by the study config (:class:`ScorecardThresholds` is the ``scorecard``
+section of a study YAML), so it imports only pydantic at import time; numpy, pandas and the
+analysis modules load when :func:`scorecard` runs.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from rhetorica.analysis.arms import default_pairs
-from rhetorica.analysis.paired import comparison_table
-from rhetorica.analysis.robustness import robustness_table
-from rhetorica.analysis.tidy import require_columns
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCORECARD_COLUMNS = [
     "reviewer",
@@ -53,18 +55,22 @@ class ScorecardThresholds(BaseModel):
         min_discriminability: smallest allowed discriminability (0.5 is chance).
         max_failure_gap_pct: largest allowed failure-rate gap between arms, percentage points.
         alpha: if set, a preference ratio only fails when its sign test has p < alpha.
-        threshold: acceptance threshold for the flip counts (1-10 overall scale).
+        threshold: acceptance threshold for the flip counts (1-10 overall scale); ``None`` uses
+            the ``decision_threshold`` passed to :func:`scorecard` (the study's, 4.5 by default).
     """
 
-    max_abs_log_ratio: float = Field(float(np.log(1.5)), gt=0)
-    max_flip_pct: float = Field(10.0, ge=0, le=100)
-    min_discriminability: float = Field(0.7, ge=0, le=1)
-    max_failure_gap_pct: float = Field(5.0, ge=0, le=100)
-    alpha: float | None = Field(None, gt=0, lt=1)
-    threshold: float = 4.5
+    model_config = ConfigDict(extra="forbid")
+
+    max_abs_log_ratio: float = Field(default=math.log(1.5), gt=0)
+    max_flip_pct: float = Field(default=10.0, ge=0, le=100)
+    min_discriminability: float = Field(default=0.7, ge=0, le=1)
+    max_failure_gap_pct: float = Field(default=5.0, ge=0, le=100)
+    alpha: float | None = Field(default=None, gt=0, lt=1)
+    threshold: float | None = None
 
 
 def _failure_gaps(df: pd.DataFrame) -> pd.Series:
+    """Highest minus lowest non-``ok`` rate (percentage points) over a reviewer's arms."""
     failed = df["status"].ne("ok")
     rates = failed.groupby([df["reviewer"], df["arm"]]).mean() * 100.0
     return rates.groupby(level="reviewer").agg(lambda s: s.max() - s.min())
@@ -76,6 +82,7 @@ def scorecard(
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
     score: str = "overall",
+    decision_threshold: float = 4.5,
 ) -> pd.DataFrame:
     """Pass/fail per reviewer configuration, with the reasons for every failure.
 
@@ -84,6 +91,7 @@ def scorecard(
         thresholds: the limits (defaults of :class:`ScorecardThresholds` when None).
         pairs: compared arm pairs; default :func:`rhetorica.analysis.arms.default_pairs`.
         score: score column.
+        decision_threshold: acceptance threshold for flips when ``thresholds.threshold`` is None.
 
     Returns:
         DataFrame with :data:`SCORECARD_COLUMNS`, one row per reviewer (sorted); ``reasons`` is
@@ -92,11 +100,20 @@ def scorecard(
     Raises:
         ValueError: on a missing column or an out-of-range score.
     """
+    import numpy as np
+    import pandas as pd
+
+    from rhetorica.analysis.arms import default_pairs
+    from rhetorica.analysis.paired import comparison_table
+    from rhetorica.analysis.robustness import robustness_table
+    from rhetorica.analysis.tidy import require_columns
+
     t = thresholds or ScorecardThresholds()
+    accept = t.threshold if t.threshold is not None else decision_threshold
     require_columns(df, ["reviewer", "arm", "status", "document_id", score])
     if pairs is None:
         pairs = default_pairs(pd.unique(df["arm"]))
-    comp = comparison_table(df, pairs, threshold=t.threshold, score=score)
+    comp = comparison_table(df, pairs, threshold=accept, score=score)
     robust = robustness_table(df, score=score).set_index("reviewer")
     gaps = _failure_gaps(df)
     rows = []
@@ -110,7 +127,10 @@ def scorecard(
         flips = (c["flips_first_accept_pct"] + c["flips_second_accept_pct"]).to_numpy(dtype=float)
         if len(c):
             worst = int(np.argmax(log_r))
-            max_log, worst_pair = float(log_r[worst]), f"{c['first'].iloc[worst]} vs {c['second'].iloc[worst]}"
+            max_log, worst_pair = (
+                float(log_r[worst]),
+                f"{c['first'].iloc[worst]} vs {c['second'].iloc[worst]}",
+            )
             pass_pref = bool(np.max(counted) <= t.max_abs_log_ratio)
             if not pass_pref:
                 reasons.append(
@@ -125,10 +145,14 @@ def scorecard(
             max_log, worst_pair, max_flip = np.nan, "", np.nan
             pass_pref = pass_flips = False
             reasons.append("no paired papers to compare")
-        disc = float(robust.loc[reviewer, "discriminability"]) if reviewer in robust.index else np.nan
+        disc = (
+            float(robust.loc[reviewer, "discriminability"]) if reviewer in robust.index else np.nan
+        )
         pass_disc = bool(np.isfinite(disc) and disc >= t.min_discriminability)
         if not np.isfinite(disc):
-            reasons.append("discriminability not computable (needs originals and rewrites of >= 2 papers)")
+            reasons.append(
+                "discriminability not computable (needs originals and rewrites of >= 2 papers)"
+            )
         elif not pass_disc:
             reasons.append(f"discriminability {disc:.2f} below {t.min_discriminability:g}")
         gap = float(gaps.get(reviewer, np.nan))

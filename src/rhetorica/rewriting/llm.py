@@ -4,6 +4,11 @@ Each section (or paragraph chunk, for small-context models) is sent alone with t
 system prompt; titles are kept. Empty sections are copied without a call. If any chunk fails, the
 variant fails with that chunk's status and reason — a failed rewrite is never patched with the
 original text.
+
+A chunk that is a single paragraph is generated with a blank-line stop sequence: the rewrite of one
+paragraph is one paragraph, and small models otherwise ramble on past its end. A chunk whose
+generation hits the token budget is tried once more with the next seed (like the reviewer's one
+repair attempt); if that is truncated too, the variant fails as ``truncated``.
 """
 
 from __future__ import annotations
@@ -89,8 +94,12 @@ async def rewrite_document(
         for chunk in split_chunks(section.text, max_chunk_words):
             user = ChatMessage(role="user", content=f"{preamble}\n\n{TEXT_MARKER}\n{chunk}")
             budget = int(model.count_tokens(chunk) * OUTPUT_TOKEN_FACTOR) + 32
-            config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=budget, seed=0)
-            output = await call_model(model, [system, user], config, log=log, unit_key=unit_key, limits=limits)
+            stop = ["\n\n"] if "\n\n" not in chunk.strip() else None
+            for seed in (0, 1):
+                config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=budget, seed=seed, stop=stop)
+                output = await call_model(model, [system, user], config, log=log, unit_key=unit_key, limits=limits)
+                if output.status != Status.TRUNCATED:
+                    break
             if output.status != Status.OK:
                 where = f"section {index + 1} ({section.title or 'untitled'})"
                 return RewriteResult(output.status, None, f"{where}: {output.error or output.status}")

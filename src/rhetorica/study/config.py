@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rhetorica.rewriting.conditions import parse_condition
 from rhetorica.reviewers.protocols import get_protocol
+from rhetorica.report.scorecard import ScorecardThresholds
+from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
+from rhetorica.validation.validate import ValidationThresholds
 
 
 class ConfigError(ValueError):
@@ -103,6 +106,23 @@ class ReviewerSpec(_Strict):
         return value
 
 
+class ValidationSettings(_Strict):
+    """The validation stage: thresholds and what happens to variants that fail them.
+
+    Attributes:
+        enabled: validate every variant before it is reviewed.
+        thresholds: pass/fail thresholds (:class:`rhetorica.validation.validate.ValidationThresholds`).
+        embedding_model: sentence-transformers model for semantic integrity.
+        failed_variants: ``exclude`` (default) — a failing variant is not reviewed and not analysed;
+            ``include`` — it is reviewed and analysed, marked ``variant_passed = 0`` in the tables.
+    """
+
+    enabled: bool = True
+    thresholds: ValidationThresholds = Field(default_factory=ValidationThresholds)
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    failed_variants: Literal["exclude", "include"] = "exclude"
+
+
 class StudyConfig(_Strict):
     """A whole study.
 
@@ -119,6 +139,9 @@ class StudyConfig(_Strict):
             original and the two directions of each dimension.
         budget_usd: stop making new paid calls once this much has been spent.
         concurrency: work units in flight at once.
+        validation: the validation stage's settings.
+        scorecard: pass/fail thresholds of the report's scorecard
+            (:class:`rhetorica.report.scorecard.ScorecardThresholds`).
     """
 
     name: str
@@ -132,6 +155,8 @@ class StudyConfig(_Strict):
     comparisons: list[tuple[str, str]] | None = None
     budget_usd: float | None = Field(default=None, ge=0)
     concurrency: int = Field(default=4, ge=1, le=1024)
+    validation: ValidationSettings = Field(default_factory=ValidationSettings)
+    scorecard: ScorecardThresholds = Field(default_factory=ScorecardThresholds)
 
     @field_validator("documents", mode="before")
     @classmethod

@@ -14,7 +14,7 @@ from rhetorica.hashing import content_hash
 from rhetorica.rewriting.conditions import ORIGINAL, prompt_version
 from rhetorica.rewriting.rule_based import RULES_VERSION
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
-from rhetorica.study.config import ReviewerSpec, RewriterSpec
+from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSettings
 
 
 def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
@@ -66,6 +66,44 @@ class ReviewUnit:
     variant_key: str | None
     reviewer: ReviewerSpec
     replicate: int
+
+
+@dataclass(frozen=True)
+class ValidateUnit:
+    """Validate one variant against its original."""
+
+    key: str
+    original: Document
+    variant: Document
+    condition: str
+    rewriter: str
+    variant_key: str
+
+
+def validation_spec_hash(settings: ValidationSettings) -> str:
+    """Hash of the thresholds, the embedding model and the marker lexicon version."""
+    from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
+
+    return content_hash("validate", settings.thresholds, settings.embedding_model,
+                        load_metadiscourse_lexicon().version)
+
+
+def validate_units(
+    originals: list[Document],
+    variants: list[tuple[Document, str, str, str | None]],
+    settings: ValidationSettings,
+) -> list[ValidateUnit]:
+    """One unit per variant (keyed by the variant's content and the validation settings)."""
+    by_id = {doc.id: doc for doc in originals}
+    spec = validation_spec_hash(settings)
+    units = []
+    for variant, condition, rewriter, variant_key in variants:
+        assert variant_key is not None
+        original = by_id[variant.id]
+        key = unit_key("validate", content_hash(original.content_hash, variant.content_hash), spec, 0,
+                       (variant.id, condition, rewriter))
+        units.append(ValidateUnit(key, original, variant, condition, rewriter, variant_key))
+    return units
 
 
 def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> list[RewriteUnit]:

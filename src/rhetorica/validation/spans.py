@@ -15,7 +15,7 @@ Kinds:
   such as *epochs* are not units); the space between number and unit is ignored and ``\\%`` is
   read as ``%``.
 
-The first four come from the regions that :func:`rhetorica.validation.tokenize.mask_regions`
+The first four come from the regions that :func:`rhetorica.validation.tokenizer.mask_regions`
 blanks (so a label inside an equation is part of that equation, and numbers inside math, code,
 tables or URLs are not separate spans); markers and numbers are searched in the masked text.
 
@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from rhetorica.validation.tokenize import Tokens, mask_regions
+from rhetorica.validation.tokenizer import Tokens, mask_regions
 
 SpanKind = Literal["equation", "url", "citation_key", "label", "ref", "citation_marker", "number"]
 
@@ -39,7 +39,15 @@ _NUMERIC_MARKER = re.compile(r"\[\s*\d+(?:\s*[-\u2013,]\s*\d+)*\s*\]")
 _AUTHOR = r"[A-Z][A-Za-z'\u2019\-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'\u2019\-]+|\s+et\s+al\.?)?"
 _YEAR = r"(?:19|20)\d\d[a-z]?"
 _AUTHOR_YEAR = re.compile(
-    r"\(\s*" + _AUTHOR + r",?\s+" + _YEAR + r"(?:\s*[;,]\s*" + _AUTHOR + r",?\s+" + _YEAR + r")*\s*\)"
+    r"\(\s*"
+    + _AUTHOR
+    + r",?\s+"
+    + _YEAR
+    + r"(?:\s*[;,]\s*"
+    + _AUTHOR
+    + r",?\s+"
+    + _YEAR
+    + r")*\s*\)"
     r"|" + _AUTHOR + r"\s+\(\s*" + _YEAR + r"\s*\)"
 )
 _UNITS = (
@@ -47,6 +55,7 @@ _UNITS = (
     r"[kcmµn]?m\b|kg\b|g\b|[KMBk]\b|[GTP]?FLOPs?\b|°C?"
 )
 _NUMBER = re.compile(
+    r"(?=[-\u2212+.\d])"  # fast skip of positions that cannot start a number
     r"(?<![\w.])(?:[-\u2212+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)"
     r"(?:\s?(?:" + _UNITS + r"))?"
 )
@@ -132,7 +141,9 @@ def extract_spans(text: str | Tokens) -> set[tuple[SpanKind, str]]:
     work = _NUMERIC_MARKER.sub(marker, masked)
     work = _AUTHOR_YEAR.sub(marker, work)
     for m in _NUMBER.finditer(work):
-        spans.append(("number", "".join(m.group(0).split()).replace("\u2212", "-").replace("\\%", "%")))
+        spans.append(
+            ("number", "".join(m.group(0).split()).replace("\u2212", "-").replace("\\%", "%"))
+        )
     return {(kind, value) for kind, value in spans if value}
 
 

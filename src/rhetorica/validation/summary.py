@@ -1,4 +1,4 @@
-"""Per-condition summary of validation results, in the shape of Table 2 of 'Style over Substance'."""
+"""Per-condition summary of validation results, shaped like Table 2 of 'Style over Substance'."""
 
 from __future__ import annotations
 

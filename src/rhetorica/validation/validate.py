@@ -6,16 +6,16 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.documents.models import Document
 from rhetorica.validation.embeddings import DEFAULT_MODEL, Embedder, load_embedder
-from rhetorica.validation.integrity import semantic_similarity, tfidf_cosine_tokens
+from rhetorica.validation.integrity import passage_similarities, tfidf_cosine_tokens
 from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon, marker_counts
 from rhetorica.validation.readability import gunning_fog
 from rhetorica.validation.spans import SpanReport, compare_spans
-from rhetorica.validation.tokenize import Tokens, tokenize
+from rhetorica.validation.tokenizer import Tokens, tokenize
 
 MEASURES = (
     "words",
@@ -37,6 +37,9 @@ class ValidationThresholds(BaseModel):
     Attributes:
         min_semantic_similarity: lowest passage-level semantic similarity, in [-1, 1]
             (default 0.90).
+        min_passage_similarity: lowest best-match similarity allowed for any single original
+            passage (catches one dropped or rewritten-away paragraph that the mean hides);
+            ``None`` (default) does not check it.
         min_tfidf_cosine: lowest TF-IDF cosine on uni+bigrams, in [0, 1] (default 0.60; style
             rewrites change wording, so this sits well below the semantic threshold).
         require_protected_spans: fail when any protected span of the original is missing.
@@ -46,7 +49,10 @@ class ValidationThresholds(BaseModel):
             crosses it while its original does not fails (``None``: no check).
     """
 
+    model_config = ConfigDict(extra="forbid")
+
     min_semantic_similarity: float = Field(default=0.90, ge=-1.0, le=1.0)
+    min_passage_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
     min_tfidf_cosine: float = Field(default=0.60, ge=0.0, le=1.0)
     require_protected_spans: bool = True
     max_length_ratio_deviation: float = Field(default=0.20, ge=0.0)
@@ -89,6 +95,7 @@ class VariantValidation(BaseModel):
         original: measures of the original.
         variant: measures of the variant.
         semantic_similarity: passage-level similarity, ``None`` if a side has no text.
+        min_passage_similarity: the worst original passage's best-match similarity.
         embedding_model: name of the embedding model used.
         tfidf_cosine: TF-IDF cosine, ``None`` if a side has no words.
         protected: protected-span comparison.
@@ -108,6 +115,7 @@ class VariantValidation(BaseModel):
     original: TextMeasures
     variant: TextMeasures
     semantic_similarity: float | None
+    min_passage_similarity: float | None = None
     embedding_model: str
     tfidf_cosine: float | None
     protected: SpanReport
@@ -193,6 +201,12 @@ def _reasons(v: dict[str, Any], t: ValidationThresholds) -> list[str]:
         reasons.append("semantic similarity undefined: a side has no text")
     elif sim < t.min_semantic_similarity:
         reasons.append(f"semantic similarity {sim:.3f} < {t.min_semantic_similarity:.3f}")
+    worst = v["min_passage_similarity"]
+    if worst is not None and t.min_passage_similarity is not None:
+        if worst < t.min_passage_similarity:
+            reasons.append(
+                f"least preserved passage similarity {worst:.3f} < {t.min_passage_similarity:.3f}"
+            )
     tfidf = v["tfidf_cosine"]
     if tfidf is None:
         reasons.append("TF-IDF cosine undefined: a side has no words")
@@ -229,7 +243,8 @@ def validate_variant(
 
     Measures: lexical and metadiscourse measures of both texts (:func:`measure_text` on the
     section bodies joined by blank lines; headings excluded), semantic similarity
-    (:func:`rhetorica.validation.integrity.semantic_similarity`), TF-IDF cosine
+    (:func:`rhetorica.validation.integrity.semantic_similarity`, with the worst passage's
+    similarity alongside), TF-IDF cosine
     (:func:`rhetorica.validation.integrity.tfidf_cosine`), protected spans
     (:func:`rhetorica.validation.spans.compare_spans`), length ratio and the context-limit guard.
 
@@ -259,8 +274,10 @@ def validate_variant(
     tokens_before = count_tokens(original.to_markdown())
     tokens_after = count_tokens(variant.to_markdown())
     limit = limits.context_limit_tokens
+    best = passage_similarities(before, after, model)
     values: dict[str, Any] = {
-        "semantic_similarity": semantic_similarity(before, after, model),
+        "semantic_similarity": None if best is None else float(best.mean()),
+        "min_passage_similarity": None if best is None else float(best.min()),
         "tfidf_cosine": tfidf_cosine_tokens(words_before, words_after),
         "protected": compare_spans(words_before, words_after),
         "length_ratio": (
@@ -335,9 +352,9 @@ def validation_row(
     Returns:
         Dict with ``document_id``, ``condition``, ``rewriter``, the variant's measures under their
         names (:data:`MEASURES`), the original's as ``original_<measure>``, ``semantic_similarity``,
-        ``tfidf_cosine``, ``protected_spans_kept`` (fraction), ``protected_missing``,
-        ``protected_added``, ``length_ratio``, ``crosses_context_limit``, ``passed`` and
-        ``reasons`` (joined by ``"; "``).
+        ``min_passage_similarity``, ``tfidf_cosine``, ``protected_spans_kept`` (fraction),
+        ``protected_missing``, ``protected_added``, ``length_ratio``, ``crosses_context_limit``,
+        ``passed`` and ``reasons`` (joined by ``"; "``).
     """
     row: dict[str, Any] = {
         "document_id": validation.document_id,
@@ -350,6 +367,7 @@ def validation_row(
         row[f"original_{name}"] = getattr(validation.original, name)
     row.update(
         semantic_similarity=validation.semantic_similarity,
+        min_passage_similarity=validation.min_passage_similarity,
         tfidf_cosine=validation.tfidf_cosine,
         protected_spans_kept=validation.protected.kept_fraction,
         protected_missing=len(validation.protected.missing),

@@ -167,9 +167,10 @@ def _author_block(source: str, removed: list[RemovedItem]) -> tuple[list[str], l
         removed.append(RemovedItem(item=_item_kind(m.group(1)), location="title block", text=raw.strip()))
         emails.extend(e.group(0) for e in EMAIL.finditer(raw))
         if m.group(1) in {"author", "multauthor", "icmlauthor", "aistatsauthor"}:
-            rendered = plain.render(plain.protect_math(args[0]))
-            for chunk in re.split(r"\n|,| {3,}|\band\b|\\And|\\AND", rendered):
-                chunk = re.sub(r"\x00\d+\x00|[*†‡\d]", "", chunk).strip()
+            spaced = re.sub(r"\\h(?:space|skip)\*?\s*\{[^}]*\}|\\q?quad(?![a-zA-Z])", "   ", args[0])
+            rendered = plain.render(plain.protect_math(spaced))
+            for chunk in re.split(r"\n|,| {3,}|\band\b|\x00\d+\x00|[*†‡]", rendered):
+                chunk = re.sub(r"\d", "", chunk).strip()
                 if 2 <= len(chunk.split()) <= 5 and "@" not in chunk and chunk[:1].isupper():
                     names.append(chunk)
     return names, emails

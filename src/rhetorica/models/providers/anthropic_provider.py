@@ -156,7 +156,9 @@ class AnthropicModel(ModelAPI):
                 exc.status_code, _error_text(exc), headers=exc.response.headers, secrets=[self._key.reveal()]
             ) from exc
         except (anthropic.AnthropicError, ValueError) as exc:  # undecodable body
-            raise TransientError(redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])) from exc
+            raise TransientError(
+                redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])
+            ) from exc
         return self.parse_response(response.model_dump(), params, time.perf_counter() - started)
 
     def parse_response(
@@ -194,9 +196,7 @@ class AnthropicModel(ModelAPI):
             status, error = Status.TRUNCATED, f"stop_reason={stop}"
         elif not text.strip():
             status, error = Status.EMPTY, f"no content (stop_reason={stop})"
-        effective = {
-            k: v for k, v in params.items() if k in ("max_tokens", "temperature", "top_p", "stop_sequences")
-        }
+        effective = {k: v for k, v in params.items() if k in ("max_tokens", "temperature", "top_p", "stop_sequences")}
         effective["json_schema"] = "output_config" in params or "tools" in params
         effective["served_model"] = data.get("model")
         effective["cache_write_tokens"] = write

@@ -77,14 +77,17 @@ class EmbeddedModel(ModelAPI):
             a busy 2-core machine two threads decode ~10x slower than one (benchmarks/).
         max_string_chars: ``maxLength`` added to unbounded strings of an output schema.
         max_array_items: ``maxItems`` added to unbounded arrays of an output schema.
+        repeat_penalty: llama.cpp repetition penalty (1.1, its long-standing default; 1.0 = off).
+            A 135M model under greedy decoding otherwise loops on one sentence.
     """
 
     provider = "embedded"
     max_concurrency = 1
 
     def __init__(self, model: str = "smollm2-135m", n_ctx: int = 8192, n_threads: int | None = None,
-                 max_string_chars: int = 240, max_array_items: int = 3) -> None:
+                 max_string_chars: int = 240, max_array_items: int = 3, repeat_penalty: float = 1.1) -> None:
         self.model = model
+        self.repeat_penalty = repeat_penalty
         self.max_string_chars = max_string_chars
         self.max_array_items = max_array_items
         self.n_ctx = n_ctx
@@ -111,6 +114,7 @@ class EmbeddedModel(ModelAPI):
             "top_p": 0.95 if config.top_p is None else config.top_p,
             "max_tokens": config.max_tokens or 512,
             "seed": config.seed if config.seed is not None else 0,
+            "repeat_penalty": self.repeat_penalty,
         }
         kwargs: dict[str, Any] = dict(params)
         if config.stop:

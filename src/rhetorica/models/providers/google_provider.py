@@ -36,6 +36,7 @@ from rhetorica.models.providers.common import (
 )
 from rhetorica.status import Status
 
+
 def _transport_errors() -> tuple[type[BaseException], ...]:
     """Exception types of a failed transport in the HTTP clients google-genai may use."""
     found: list[type[BaseException]] = [asyncio.TimeoutError, OSError, ValueError, genai_errors.UnknownApiResponseError]
@@ -54,7 +55,11 @@ _REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "
 
 
 def _default_key_env() -> str:
-    return "GEMINI_API_KEY" if os.environ.get("GEMINI_API_KEY") or not os.environ.get("GOOGLE_API_KEY") else "GOOGLE_API_KEY"
+    return (
+        "GEMINI_API_KEY"
+        if os.environ.get("GEMINI_API_KEY") or not os.environ.get("GOOGLE_API_KEY")
+        else "GOOGLE_API_KEY"
+    )
 
 
 class GoogleModel(ModelAPI):
@@ -154,9 +159,7 @@ class GoogleModel(ModelAPI):
             await self.limiter.acquire(tokens)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
-        sdk_config = types.GenerateContentConfig(
-            **params["config"], http_options=self._http_options(timeout)
-        )
+        sdk_config = types.GenerateContentConfig(**params["config"], http_options=self._http_options(timeout))
         started = time.perf_counter()
         try:
             response = await client.aio.models.generate_content(
@@ -165,13 +168,18 @@ class GoogleModel(ModelAPI):
         except genai_errors.APIError as exc:
             headers = getattr(exc.response, "headers", None)
             raise classify_http_error(
-                int(exc.code or 500), str(exc.message or exc), headers=headers, code=exc.status,
+                int(exc.code or 500),
+                str(exc.message or exc),
+                headers=headers,
+                code=exc.status,
                 secrets=[self._key.reveal()],
             ) from exc
         except _transport_errors() as exc:
             if _is_timeout(exc):
                 raise ModelTimeoutError(f"no answer from Gemini within {timeout:g} s") from exc
-            raise TransientError(redact(f"Gemini call failed: {type(exc).__name__}: {exc}", [self._key.reveal()])) from exc
+            raise TransientError(
+                redact(f"Gemini call failed: {type(exc).__name__}: {exc}", [self._key.reveal()])
+            ) from exc
         return self.parse_response(response.model_dump(mode="json"), params, time.perf_counter() - started)
 
     def parse_response(
@@ -206,8 +214,11 @@ class GoogleModel(ModelAPI):
                 error += f" with no content after {thoughts} thinking tokens"
         elif not text.strip():
             status, error = Status.EMPTY, f"no content (finish_reason={finish})"
-        effective = {k: v for k, v in params["config"].items() if k not in ("system_instruction", "response_json_schema",
-                                                                            "response_mime_type")}
+        effective = {
+            k: v
+            for k, v in params["config"].items()
+            if k not in ("system_instruction", "response_json_schema", "response_mime_type")
+        }
         effective["json_schema"] = "response_json_schema" in params["config"]
         effective["served_model"] = data.get("model_version")
         from rhetorica.models.pricing import cost_usd

@@ -205,9 +205,7 @@ class OpenAICompatibleModel(ModelAPI):
         started = time.perf_counter()
         try:
             body = {k: v for k, v in params.items() if k not in self.extra_body}
-            response = await client.chat.completions.create(
-                **body, extra_body=self.extra_body or None, timeout=timeout
-            )
+            response = await client.chat.completions.create(**body, extra_body=self.extra_body or None, timeout=timeout)
         except openai.APITimeoutError as exc:
             raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
         except openai.APIConnectionError as exc:
@@ -223,7 +221,9 @@ class OpenAICompatibleModel(ModelAPI):
         except openai.APIResponseValidationError as exc:
             raise TransientError(f"malformed response from {self.base_url}: {exc.message}") from exc
         except (openai.OpenAIError, ValueError) as exc:  # undecodable body, unexpected payload
-            raise TransientError(redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])) from exc
+            raise TransientError(
+                redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])
+            ) from exc
         latency = time.perf_counter() - started
         return self.parse_response(response.model_dump(), params, latency)
 
@@ -242,7 +242,10 @@ class OpenAICompatibleModel(ModelAPI):
             raise TransientError(f"malformed response from {self.base_url}: no choices")
         choice = choices[0]
         message = choice.get("message") or {}
-        text = message.get("content") or ""
+        content = message.get("content") or ""
+        if isinstance(content, list):  # some servers return content parts
+            content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
+        text = str(content)
         finish = choice.get("finish_reason")
         usage = _usage(data.get("usage") or {})
         effective = {k: v for k, v in params.items() if k not in ("messages", "model", "response_format")}

@@ -1,16 +1,19 @@
 """One tokenizer and sentence splitter for academic English, shared by every lexical measure.
 
-Markdown with inline LaTeX (what :class:`rhetorica.documents.models.Document` sections hold) is first
-*masked*: math, citation/reference/label commands, URLs and code are overwritten with
-spaces of the same length, so that character offsets into the original text stay valid. Words are then
+Markdown with inline LaTeX (what :class:`rhetorica.documents.models.Document` sections hold) is
+first *masked*: math, citation/reference/label commands, URLs and code are overwritten with spaces
+of the same length, so that character offsets into the original text stay valid. Words are then
 runs of letters with internal hyphens or apostrophes (``state-of-the-art``, ``don't``) or dotted
-abbreviations (``e.g.``, ``i.e.``); digits and punctuation are not words. The word count is the denominator of every per-1,000-words rate.
+abbreviations (``e.g.``, ``i.e.``); digits and punctuation are not words. The word count is the
+denominator of every per-1,000-words rate.
 
 Sentence ends are ``.``, ``!`` or ``?`` followed by whitespace, except after a known abbreviation
-(``e.g.``, ``i.e.``, ``et al.``, ``Fig.``, ``Eq.``, ``Sec.`` ...), a single capital initial, or a list
-number at the start of a line, and except when the next word starts in lower case. Decimals (``0.72``)
-never split because no whitespace follows their point. A blank line, a Markdown heading, a list item
-or a LaTeX ``\\item`` always starts a new sentence, and a heading line is a sentence of its own.
+(``e.g.``, ``i.e.``, ``et al.``, ``Fig.``, ``Eq.``, ``Sec.`` ...), a single capital initial, or a
+list number at the start of a line, and except when the next word starts in lower case. Decimals
+(``0.72``) never split because no whitespace follows their point. A blank line, a Markdown
+heading, a list item or a LaTeX ``\\item`` always starts a new sentence, and a heading line is a
+sentence of its own. The known trade-off: a sentence that really ends on an abbreviation ("... by
+Smith et al. We then ...") is joined with the next one.
 """
 
 from __future__ import annotations
@@ -20,17 +23,34 @@ from dataclasses import dataclass
 from functools import cached_property
 
 MATH_ENVIRONMENTS = (
-    "equation", "align", "alignat", "gather", "multline", "eqnarray", "flalign", "math",
-    "displaymath", "split",
+    "equation",
+    "align",
+    "alignat",
+    "gather",
+    "multline",
+    "eqnarray",
+    "flalign",
+    "math",
+    "displaymath",
+    "split",
 )
 """LaTeX environments whose content is mathematics (starred forms included)."""
-_BLOCK_ENVIRONMENTS = ("algorithm", "algorithmic", "verbatim", "lstlisting", "tabular", "table", "figure")
+_BLOCK_ENVIRONMENTS = (
+    "algorithm",
+    "algorithmic",
+    "verbatim",
+    "lstlisting",
+    "tabular",
+    "table",
+    "figure",
+)
 _NON_PROSE_COMMANDS = (
     r"[a-zA-Z]*cite[a-zA-Z]*|[a-zA-Z]*ref|label|url|includegraphics|input|include|bibliography|"
     r"bibliographystyle|footnotemark"
 )
 _MASK = re.compile(
-    r"(?P<code>```.*?```|`[^`\n]*`)"
+    r"(?=[`$\\hw])"  # every alternative starts with one of these: skip other positions fast
+    r"(?:(?P<code>```.*?```|`[^`\n]*`)"
     r"|(?P<math>\$\$.*?\$\$"
     r"|(?<!\\)\$(?:\\.|[^$\\\n]|\n(?![ \t]*\n))+\$"  # inline math, within a paragraph
     r"|\\\[.*?\\\]|\\\(.*?\\\)"
@@ -39,7 +59,7 @@ _MASK = re.compile(
     r"\\end\{(?P=benv)\})"
     r"|(?P<command>\\(?:" + _NON_PROSE_COMMANDS + r")\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})+)"
     r"|(?P<name>\\[a-zA-Z@]+\*?)"  # any other command name (its braced argument stays prose)
-    r"|(?P<url>(?:https?://|www\.)[^\s)\]}>]*[^\s)\]}>.,;:!?'\"])",
+    r"|(?P<url>(?:https?://|www\.)[^\s)\]}>]*[^\s)\]}>.,;:!?'\"]))",
     re.DOTALL,
 )
 _WORD = re.compile(r"[A-Za-z](?:\.[A-Za-z])+\.|[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
@@ -52,14 +72,12 @@ _PREV_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _LIST_NUMBER = re.compile(r"(?:^|\n)[ \t]*\(?\d+$")
 
 ABBREVIATIONS: frozenset[str] = frozenset(
-    {
-        "e.g", "eg", "i.e", "ie", "cf", "vs", "viz", "al", "etal", "fig", "figs", "eq", "eqs",
-        "eqn", "eqns", "sec", "secs", "sect", "tab", "tbl", "no", "nos", "approx", "resp", "ref",
-        "refs", "ch", "chap", "app", "appx", "dr", "mr", "mrs", "ms", "prof", "st", "ca", "vol",
-        "pp", "p", "ed", "eds", "def", "thm", "lem", "prop", "cor", "alg", "algo", "incl", "w.r.t",
-        "wrt", "a.k.a", "u.s", "ph.d", "jr", "sr", "inc", "ltd", "co", "corp", "dept", "univ",
-        "est", "min", "max", "avg", "std", "var", "mt", "op", "cit",
-    }
+    """
+    e.g eg i.e ie cf vs viz al etal fig figs eq eqs eqn eqns sec secs sect tab tbl no nos approx
+    resp ref refs ch chap app appx dr mr mrs ms prof st ca vol pp p ed eds def thm lem prop cor alg
+    algo incl w.r.t wrt a.k.a u.s ph.d jr sr inc ltd co corp dept univ est min max avg std var mt op
+    cit
+    """.split()
 )
 """Lower-cased words (without their final period) after which a period does not end a sentence."""
 
@@ -98,7 +116,9 @@ class Tokens:
 
     @cached_property
     def _offsets(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        spans = [m.span() for a, b in self.sentence_spans for m in _WORD.finditer(self.masked, a, b)]
+        spans = [
+            m.span() for a, b in self.sentence_spans for m in _WORD.finditer(self.masked, a, b)
+        ]
         return tuple(x for x, _ in spans), tuple(y for _, y in spans)
 
     @property
@@ -152,7 +172,7 @@ def mask_non_prose(text: str) -> str:
 
 
 def _is_sentence_end(masked: str, end_start: int, after: int) -> bool:
-    """Decide whether the punctuation at ``end_start`` ends a sentence (see the module docstring)."""
+    """Whether the punctuation at ``end_start`` ends a sentence (rules in the module docstring)."""
     if masked[end_start] != ".":
         return True
     prev = _PREV_WORD.search(masked, max(0, end_start - 40), end_start)
@@ -178,8 +198,14 @@ def _bounds(masked: str, regions: tuple[tuple[int, int, str], ...]) -> list[tupl
     for m in _END.finditer(masked):
         if _is_sentence_end(masked, m.start(), m.end()):
             cut = m.end()
-            while cut in region_end:  # "end.\cite{x} Next": the citation stays with its sentence
-                cut = region_end[cut]
+            # "end.\cite{x}, Next": what is glued to the period stays with its sentence
+            while True:
+                if cut in region_end:
+                    cut = region_end[cut]
+                elif cut < len(masked) and not masked[cut].isspace():
+                    cut += 1
+                else:
+                    break
             cuts.add(cut)
     ordered = sorted(cuts)
     return [(a, b) for a, b in zip(ordered, ordered[1:], strict=False) if b > a]
@@ -188,8 +214,9 @@ def _bounds(masked: str, regions: tuple[tuple[int, int, str], ...]) -> list[tupl
 def sentence_bounds(text: str) -> list[tuple[int, int]]:
     """Split ``text`` into sentence ``(start, end)`` offsets covering the whole text.
 
-    Rules in the module docstring; a masked region (citation, math ...) glued to a sentence's final
-    punctuation stays with that sentence.
+    Rules in the module docstring; whatever is glued to a sentence's final punctuation (a
+    citation, a closing bracket, a comma after a citation) stays with that sentence, so a cut
+    always falls on whitespace.
 
     Args:
         text: Markdown with inline LaTeX, or plain text.
@@ -211,7 +238,6 @@ def tokenize(text: str) -> Tokens:
     """
     masked, regions = mask_regions(text)
     words: list[str] = []
-    lower: list[str] = []
     sentence_ids: list[int] = []
     spans: list[tuple[int, int]] = []
     for a, b in _bounds(masked, regions):
@@ -219,11 +245,10 @@ def tokenize(text: str) -> Tokens:
         if not found:
             continue
         words.extend(found)
-        lower.extend([w.lower() for w in found])
         sentence_ids.extend([len(spans)] * len(found))
         spans.append((a, b))
-    if "\u2019" in masked:
-        lower = [w.replace("\u2019", "'") for w in lower]
+    # words hold no spaces: fold them all in one call, then split them apart again
+    lower = " ".join(words).lower().replace("\u2019", "'").split(" ") if words else []
     return Tokens(
         text=text,
         masked=masked,

@@ -1,0 +1,93 @@
+"""Spine benchmarks (issue 2): embedded-model decode speed and runner overhead per work unit.
+
+    .venv/bin/python benchmarks/bench_spine.py [--data ../shared/data]
+
+1. Embedded SmolLM2-135M decode tokens/s at n_threads 1 and 2 (greedy, 128 new tokens, after warm-up),
+   and a schema-constrained review call's end-to-end seconds.
+2. Runner overhead per unit: a study of real papers reviewed by the mock provider with zero latency,
+   so the time is rhetorica's own (planning, hashing, store commits, parsing); and the re-run time
+   of the finished study (0 model calls).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+
+
+def decode_speed(n_threads: int) -> float:
+    from llama_cpp import Llama
+
+    from rhetorica.models.providers.embedded import gguf_path
+
+    llm = Llama(model_path=str(gguf_path("smollm2-135m")), n_ctx=2048, n_threads=n_threads, verbose=False)
+    llm.create_completion("Warm up", max_tokens=8, temperature=0.0)
+    started = time.perf_counter()
+    result = llm.create_completion("The history of graph neural networks", max_tokens=128, temperature=0.0)
+    return result["usage"]["completion_tokens"] / (time.perf_counter() - started)
+
+
+def review_call_seconds() -> tuple[float, int]:
+    from rhetorica.models.api import ChatMessage, GenerateConfig
+    from rhetorica.models.registry import get_model
+    from rhetorica.reviewers.form import output_schema
+    from rhetorica.reviewers.protocols import get_protocol, system_prompt
+
+    model = get_model("embedded/smollm2-135m")
+    messages = [ChatMessage(role="system", content=system_prompt(get_protocol("default"))),
+                ChatMessage(role="user", content="# Paper\n\n## Abstract\n\n" + "We study graphs. " * 200)]
+    config = GenerateConfig(temperature=0.7, seed=1, max_tokens=450, json_schema=output_schema("full"))
+    asyncio.run(model.generate([ChatMessage(role="user", content="hi")], GenerateConfig(max_tokens=4)))
+    started = time.perf_counter()
+    output = asyncio.run(model.generate(messages, config))
+    return time.perf_counter() - started, output.usage.output_tokens
+
+
+def runner_overhead(data: Path, replicates: int) -> dict[str, float]:
+    from rhetorica.study.config import parse_study
+    from rhetorica.study.runner import StudyRunner
+
+    papers = sorted(p for p in (data / "papers").iterdir() if p.is_dir())
+    spec = {
+        "name": "bench", "documents": [{"path": str(p)} for p in papers],
+        "rewriters": [{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]},
+                      {"name": "echo", "kind": "llm", "model": "mock/echo",
+                       "conditions": ["proficiency:+", "proficiency:-"]}],
+        "reviewers": [{"name": "mock", "model": "mock/reviewer"}], "replicates": replicates, "concurrency": 16,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        config = parse_study(spec | {"output_dir": tmp})
+        runner = StudyRunner(config, Path(tmp))
+        started = time.perf_counter()
+        summary = asyncio.run(runner.run())
+        first = time.perf_counter() - started
+        runner.store.close()
+        runner = StudyRunner(config, Path(tmp))
+        started = time.perf_counter()
+        again = asyncio.run(runner.run())
+        second = time.perf_counter() - started
+        runner.store.close()
+    return {"units": summary.units_run, "model_calls": summary.model_calls, "seconds": round(first, 2),
+            "ms_per_unit": round(1000 * first / summary.units_run, 2), "rerun_seconds": round(second, 2),
+            "rerun_model_calls": again.model_calls}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path, default=Path("../shared/data"))
+    parser.add_argument("--replicates", type=int, default=10)
+    args = parser.parse_args()
+    results = {
+        "decode_tokens_per_s": {n: round(decode_speed(n), 1) for n in (1, 2)},
+        "review_call": dict(zip(("seconds", "output_tokens"), review_call_seconds(), strict=True)),
+        "runner_overhead": runner_overhead(args.data, args.replicates),
+    }
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

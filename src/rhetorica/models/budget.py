@@ -1,0 +1,84 @@
+"""A study budget in US dollars that stops new paid calls before they could exceed it.
+
+:func:`rhetorica.models.call.call_model` asks the budget for a *reservation* before each live call:
+the call's worst-case cost (its prompt's approximate tokens plus ``max_tokens`` output tokens, at
+the price table's rates). If the money already spent plus the reservations of calls in flight plus
+this call's worst case exceeds the limit, the call is not made and :class:`BudgetExceededError` is
+raised; otherwise the call runs and its reservation is replaced by its actual cost. With
+``max_tokens`` set and prices known, spending therefore never exceeds the limit, even with many
+calls in flight. Cache hits cost nothing and never need a reservation; calls of unpriced models
+(local servers) cost $0 and are always allowed.
+"""
+
+from __future__ import annotations
+
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, Usage
+from rhetorica.models.errors import ModelError
+
+
+class BudgetExceededError(ModelError):
+    """A paid call was not made because it could take spending past the study budget."""
+
+
+def worst_case_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig) -> float:
+    """Upper-bound cost in US dollars of one call (0 when the model is unpriced).
+
+    Input tokens use the model's ``count_tokens`` approximation; output tokens are
+    ``config.max_tokens`` (0 when unset, so set ``max_tokens`` for a hard bound).
+    """
+    from rhetorica.models.pricing import cost_usd
+
+    usage = Usage(
+        input_tokens=sum(model.count_tokens(m.content) for m in messages),
+        output_tokens=config.max_tokens or 0,
+    )
+    return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)
+
+
+class Budget:
+    """Money limit shared by every call of a study run (one event loop; not thread-safe).
+
+    Args:
+        limit_usd: the budget (>= 0).
+        spent_usd: money already spent before this run (e.g. the store's call log sum, >= 0).
+
+    Raises:
+        ValueError: negative amounts.
+    """
+
+    def __init__(self, limit_usd: float, spent_usd: float = 0.0) -> None:
+        if limit_usd < 0 or spent_usd < 0:
+            raise ValueError(f"budget amounts must be >= 0 (limit {limit_usd}, spent {spent_usd})")
+        self.limit_usd = limit_usd
+        self.spent_usd = spent_usd
+        self.reserved_usd = 0.0
+        #: calls refused because of the budget
+        self.refused = 0
+
+    @property
+    def remaining_usd(self) -> float:
+        """Limit minus spent minus reserved (may be 0, never negative)."""
+        return max(self.limit_usd - self.spent_usd - self.reserved_usd, 0.0)
+
+    def reserve(self, model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig) -> float:
+        """Reserve the worst-case cost of one call; returns the amount reserved.
+
+        Raises:
+            BudgetExceededError: the call could take spending past the limit (message says how much
+                was spent and what the call could cost).
+        """
+        amount = worst_case_cost(model, messages, config)
+        if amount > 0 and self.spent_usd + self.reserved_usd + amount > self.limit_usd:
+            self.refused += 1
+            raise BudgetExceededError(
+                f"study budget of ${self.limit_usd:.4f} reached: ${self.spent_usd:.4f} spent, "
+                f"${self.reserved_usd:.4f} reserved by calls in flight, and this {model.name} call could "
+                f"cost up to ${amount:.4f}; no new paid calls are made (raise budget_usd to continue)"
+            )
+        self.reserved_usd += amount
+        return amount
+
+    def settle(self, reserved: float, actual_usd: float) -> None:
+        """Replace a reservation by the call's actual cost."""
+        self.reserved_usd = max(self.reserved_usd - reserved, 0.0)
+        self.spent_usd += actual_usd

@@ -1,0 +1,73 @@
+"""The report's figures: which plots of :mod:`rhetorica.report.plots` apply to a run, as PNG bytes.
+
+A plot that cannot be drawn (e.g. no paired papers, a single paper) is kept with the reason
+instead of its bytes, so the report can say "not computable (reason)" where the figure would be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rhetorica.report.build import ReportData
+
+
+@dataclass(frozen=True)
+class FigureResult:
+    """One report figure.
+
+    Attributes:
+        name: file stem (``plots/<name>.png``) and HTML id.
+        section: key of the report section that shows it.
+        title: alt text and caption.
+        png: PNG bytes, or ``None`` when it could not be drawn.
+        reason: why it could not be drawn (``None`` when drawn).
+    """
+
+    name: str
+    section: str
+    title: str
+    png: bytes | None
+    reason: str | None = None
+
+
+def _draw(name: str, section: str, title: str, draw: Callable[[], bytes]) -> FigureResult:
+    try:
+        return FigureResult(name, section, title, draw())
+    except ValueError as exc:
+        return FigureResult(name, section, title, None, str(exc))
+
+
+def report_figures(data: ReportData) -> list[FigureResult]:
+    """Draw every figure that belongs to a section the report shows.
+
+    Figures: preference bars per reviewer and comparison (``comparison`` section), histograms
+    of paired differences (``magnitude``), forest plot of change versus the original with
+    bootstrap CIs (``change``), stability-versus-discrimination scatter (``robustness``).
+
+    Args:
+        data: the collected report data.
+
+    Returns:
+        One :class:`FigureResult` per applicable figure, in report order.
+    """
+    from rhetorica.report import plots
+
+    figures: list[FigureResult] = []
+    if not data.comparisons.empty:
+        figures.append(_draw("preference", "comparison",
+                             "Share of papers where A scored higher, tied, or B scored higher",
+                             lambda: plots.preference_bars(data.comparisons)))
+    if "magnitude" in data.analysis and data.pairs:
+        assessments = data.tables["assessments"]
+        figures.append(_draw("differences", "magnitude", "Histograms of paired differences (A minus B)",
+                             lambda: plots.difference_histograms(assessments, data.pairs)))
+    if "change" in data.analysis:
+        change = data.analysis["change"]
+        figures.append(_draw("forest", "change", "Mean change versus the original with 95% bootstrap CIs",
+                             lambda: plots.forest_plot(change)))
+    if "robustness" in data.analysis:
+        robust = data.analysis["robustness"]
+        figures.append(_draw("stability", "robustness", "Stability (drift SD) against discriminability",
+                             lambda: plots.stability_scatter(robust)))
+    return figures

@@ -1,0 +1,323 @@
+"""What the report shows, in order: one :class:`Section` per part, shared by Markdown and HTML.
+
+A section holds formatted tables, figures and a note, or the reason it is not computable. A
+section that does not apply to the study (e.g. the Table-5 conditional comparison without 2x2
+compound rewrites, pooled SD without replicates) is left out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from rhetorica.report.build import COMPARISON_HEADERS, ReportData, display_table, fmt
+from rhetorica.report.figures import FigureResult
+
+
+@dataclass
+class TableView:
+    """A formatted table: caption (may be empty), header texts, rows of cell texts, and whether
+    each column holds numbers (right-aligned in HTML)."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+    numeric: list[bool] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    """One report section.
+
+    Attributes:
+        key: HTML id and figure owner key.
+        title: heading.
+        note: how to read it (definitions, units, sources).
+        tables: formatted tables (may be empty).
+        figures: figures drawn for it (a figure without bytes carries its reason).
+        unavailable: reason the whole section is not computable, or ``None``.
+    """
+
+    key: str
+    title: str
+    note: str = ""
+    tables: list[TableView] = field(default_factory=list)
+    figures: list[FigureResult] = field(default_factory=list)
+    unavailable: str | None = None
+
+
+CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
+    k: v for k, v in COMPARISON_HEADERS.items() if k != "reviewer"}}
+CRITERIA_HEADERS = {
+    "reviewer": "Reviewer", "score": "Criterion", "first": "A", "second": "B", "n_pairs": "Papers",
+    "pct_first_higher": "% A higher", "pct_second_higher": "% B higher", "pct_tie": "% tie",
+    "preference_ratio": "Pref. ratio", "sign_test_p": "Sign test p", "mean_first": "Mean A",
+    "mean_second": "Mean B",
+}
+MAGNITUDE_HEADERS = {
+    "reviewer": "Reviewer", "first": "A", "second": "B", "n_pairs": "Papers", "mean_diff": "Mean A − B",
+    "mean_abs_diff": "Mean |A − B|", "share_within_1": "Share |d| ≤ 1", "share_ge_2": "Share |d| ≥ 2",
+}
+CHANGE_HEADERS = {
+    "reviewer": "Reviewer", "first": "Condition", "second": "vs", "n_papers": "Papers", "n_strata": "Strata",
+    "change": "Mean change [95% CI]", "abs_change": "Mean |change| [95% CI]",
+    "weak_accept_first": "P(weak accept) rewrite", "weak_accept_second": "P(weak accept) original",
+    "wa_change": "Δ P(weak accept) [95% CI]",
+}
+MOVEMENT_HEADERS = {
+    "reviewer": "Reviewer", "arm": "Condition", "initial_bin": "Initial score", "n_papers": "Papers",
+    "mean_change": "Mean change", "mean_abs_change": "Mean |change|", "share_up": "Share up",
+    "share_down": "Share down", "share_same": "Share same",
+}
+ROBUSTNESS_HEADERS = {
+    "reviewer": "Reviewer", "n_papers": "Papers", "n_variants": "Paper-arm scores", "mad": "MAD ↓",
+    "drift_sd": "Drift SD ↓", "icc1": "ICC(1) ↑", "icc_a1": "ICC(A,1) ↑", "spr": "SPR ↑",
+    "discriminability": "Discriminability ↑", "human_mae": "Human MAE ↓", "human_spearman": "Spearman ↑",
+    "n_human": "Papers with human scores", "false_robustness": "False robustness",
+}
+POOLED_HEADERS = {"reviewer": "Reviewer", "n_groups": "Repeated inputs", "n_reviews": "Reviews",
+                  "pooled_sd": "Pooled SD"}
+SCORECARD_HEADERS = {
+    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Max flips (%)",
+    "discrimination": "Discriminability", "failures": "Failure-rate gap (pts)", "reasons": "Reasons",
+}
+VALIDATION_HEADERS = {
+    "condition": "Condition", "rewriter": "Rewriter", "n": "Variants", "n_passed": "Passed", "mtld": "MTLD",
+    "advanced_guiraud": "AG", "gunning_fog": "Gunning Fog", "boosters_per_1k": "Boosters /1k",
+    "hedges_per_1k": "Hedges /1k", "semantic_similarity": "Semantic sim.", "tfidf_cosine": "TF-IDF cos.",
+    "protected_spans_kept": "Protected kept",
+}
+FAILED_HEADERS = {"document_id": "Document", "condition": "Condition", "rewriter": "Rewriter",
+                  "status": "Status", "reasons": "Reasons"}
+USAGE_HEADERS = {
+    "provider": "Provider", "model": "Model", "calls": "Calls", "cache_hits": "Cache hits",
+    "failed_calls": "Failed calls", "input_tokens": "Input tokens", "output_tokens": "Output tokens",
+    "cost_usd": "Cost (USD)", "call_seconds": "Seconds in calls",
+}
+MEANS_HEADERS = {
+    "reviewer": "Reviewer", "arm": "Condition", "papers": "Papers", "ok": "OK reviews", "failed": "Failed",
+    "mean_overall": "Mean overall", "sd_overall": "SD (papers)",
+}
+FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
+
+PASS, FAIL = "pass", "FAIL"
+"""Scorecard cell words (the HTML colours cells by them)."""
+
+
+_NUMBER = re.compile(r"^(–|∞|−∞|-?\d+(\.\d+)?)$")
+
+
+def _view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
+          digits: dict[str, int] | None = None) -> TableView:
+    names, rows = display_table(df, headers, digits)
+    numeric = [bool(rows) and all(_NUMBER.match(row[i]) for row in rows) for i in range(len(names))]
+    return TableView(caption, names, rows, numeric)
+
+
+def _ci(point: Any, low: Any, high: Any, digits: int = 2) -> str:
+    if point is None or (isinstance(point, float) and math.isnan(point)):
+        return "–"
+    return f"{fmt(point, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"
+
+
+def _check(passed: bool, value: Any, digits: int = 2) -> str:
+    return f"{PASS if passed else FAIL} ({fmt(value, digits)})"
+
+
+def _scorecard(data: ReportData) -> Section:
+    t = data.thresholds
+    accept = t.get("threshold") if t.get("threshold") is not None else data.threshold
+    alpha = f"; only pairs with sign-test p < {t['alpha']:g} count" if t.get("alpha") else ""
+    note = (
+        f"A reviewer configuration passes when every check passes. Thresholds (the study's scorecard settings): "
+        f"largest |ln preference ratio| over the compared pairs ≤ {fmt(t.get('max_abs_log_ratio'))}{alpha}; "
+        f"largest decision-flip rate of a pair (both directions, threshold {accept:g}) ≤ "
+        f"{t.get('max_flip_pct', 0):g}%; discriminability ≥ {t.get('min_discriminability', 0):g}; "
+        f"failure-rate gap between conditions ≤ {t.get('max_failure_gap_pct', 0):g} points. "
+        "A check that cannot be computed does not pass."
+    )
+    section = Section("scorecard", "Scorecard per reviewer configuration", note)
+    if data.scorecard.empty:
+        section.unavailable = data.unavailable.get("scorecard", "no reviewer configuration to score")
+        return section
+    card = data.scorecard
+    shown = pd.DataFrame({
+        "reviewer": card["reviewer"],
+        "passed": [PASS if p else FAIL for p in card["passed"]],
+        "preference": [_check(p, v) + (f", {w}" if isinstance(w, str) and w else "")
+                       for p, v, w in zip(card["pass_preference"], card["max_abs_log_ratio"], card["worst_pair"])],
+        "flips": [_check(p, v, 1) for p, v in zip(card["pass_flips"], card["max_flip_pct"])],
+        "discrimination": [_check(p, v) for p, v in zip(card["pass_discriminability"], card["discriminability"])],
+        "failures": [_check(p, v, 1) for p, v in zip(card["pass_failures"], card["failure_gap_pct"])],
+        "reasons": [r or "–" for r in card["reasons"]],
+    })
+    section.tables.append(_view(shown, SCORECARD_HEADERS))
+    return section
+
+
+def _comparison(data: ReportData) -> Section:
+    note = (
+        "Papers are the unit: replicates are averaged within paper first. % A/B higher and % tie are shares of "
+        "papers with both sides present; preference ratio = % A higher / % B higher (– when neither is ever "
+        "higher); sign test: exact two-sided binomial on papers with a difference (ties dropped). A flip is a "
+        f"paper accepted (mean overall > {data.threshold:g}) under one condition and rejected under the other, "
+        "as % of papers ('Style over Substance', Table 4)."
+    )
+    section = Section("comparison", "Paired comparison of conditions (overall score)", note)
+    if data.comparisons.empty:
+        section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
+    else:
+        section.tables.append(_view(data.comparisons, COMPARISON_HEADERS))
+    return section
+
+
+def _conditional(data: ReportData) -> Section:
+    note = ("The same comparison within the 2x2 combined rewrites: A and B differ in one dimension while the "
+            "'given' dimension is held at one level ('Style over Substance', Table 5).")
+    return Section("conditional", "Conditional comparison given the other dimension (Table 5)", note,
+                   [_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
+
+
+def _criteria(data: ReportData) -> Section:
+    note = ("The comparison on each 1–4 criterion score: preference ratio = % A higher / % B higher, sign test "
+            "as above.")
+    section = Section("criteria", "Per-criterion preference ratios", note)
+    if "criteria" in data.analysis:
+        section.tables.append(_view(data.analysis["criteria"], CRITERIA_HEADERS))
+    else:
+        section.unavailable = data.unavailable.get("criteria", "no criterion scores")
+    return section
+
+
+def _magnitude(data: ReportData) -> Section:
+    note = ("Paper-level paired differences d = A − B of the overall score: mean, mean absolute value, share of "
+            "papers with |d| ≤ 1 point and with |d| ≥ 2 points (0–1).")
+    section = Section("magnitude", "Magnitude of paired differences", note)
+    if "magnitude" in data.analysis:
+        section.tables.append(_view(data.analysis["magnitude"], MAGNITUDE_HEADERS))
+    else:
+        section.unavailable = data.unavailable.get("magnitude", "no compared pair of conditions")
+    return section
+
+
+def _change(data: ReportData) -> Section:
+    note = ("Each rewrite against its original (same paper and reviewer): signed and absolute mean change of "
+            "the overall score, averaged within paper, then with equal weight over human-rating strata; 95% "
+            "percentile intervals from a seeded stratified paper-level bootstrap; weak accept = overall ≥ 6 "
+            "(the six-dimension study).")
+    section = Section("change", "Change versus the original", note)
+    if "change" not in data.analysis:
+        section.unavailable = data.unavailable.get("change", "no original arm")
+        return section
+    c = data.analysis["change"]
+    shown = c.assign(
+        change=[_ci(*v) for v in zip(c["mean_change"], c["mean_change_low"], c["mean_change_high"])],
+        abs_change=[_ci(*v) for v in zip(c["mean_abs_change"], c["mean_abs_change_low"], c["mean_abs_change_high"])],
+        wa_change=[_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
+                                       c["weak_accept_change_high"])],
+    )
+    section.tables.append(_view(shown, CHANGE_HEADERS))
+    if "movement" in data.analysis:
+        section.tables.append(_view(data.analysis["movement"], MOVEMENT_HEADERS,
+                                    "Movement by the reviewer's own initial score (original arm)"))
+    return section
+
+
+def _robustness(data: ReportData) -> Section:
+    note = ("RobustReview metrics on paper-level overall scores. Within-paper (lower is better): MAD = mean "
+            "|rewrite − original|, Drift SD = SD of the signed drifts. Joint stability and discrimination "
+            "(higher is better): ICC(1) and ICC(A,1), SPR = between-paper SD / within-paper SD, discriminability "
+            "= probability that a rewrite of the higher-rated paper scores above one of the lower-rated paper "
+            "(0.5 = chance). False robustness: low drift with near-chance discriminability (score collapse). "
+            "– = not computable.")
+    section = Section("robustness", "Rhetorical robustness", note)
+    if "robustness" not in data.analysis:
+        section.unavailable = data.unavailable.get("robustness", "no assessments")
+        return section
+    r = data.analysis["robustness"]
+    headers = dict(ROBUSTNESS_HEADERS)
+    if not (r["n_human"] > 0).any():
+        for key in ("human_mae", "human_spearman", "n_human"):
+            headers.pop(key)
+        section.note += (" Human MAE and Spearman: not computable (no document carries human scores; give the "
+                         "study's documents human_scores).")
+    if r["icc1"].isna().all() or r["discriminability"].isna().all():
+        section.note += (" ICC, SPR and discriminability: not computable for a reviewer with fewer than two "
+                         "papers scored under the original and a rewrite.")
+    section.tables.append(_view(r, headers))
+    return section
+
+
+def _pooled(data: ReportData) -> Section:
+    note = ("Reviewer variance: pooled standard deviation of repeated reviews of identical input (same paper "
+            "and condition), in overall-score points, on the original arm when present ('Style over Substance').")
+    section = Section("pooled_sd", "Reviewer variance (pooled SD of replicates)", note)
+    if "pooled_sd" in data.analysis:
+        section.tables.append(_view(data.analysis["pooled_sd"], POOLED_HEADERS))
+    else:
+        section.unavailable = data.unavailable["pooled_sd"]
+    return section
+
+
+def _validation(data: ReportData) -> Section:
+    note = ("Each variant against its original ('Style over Substance', Table 2): MTLD, Advanced Guiraud (AG) and "
+            "Gunning Fog of the text; boosters and hedges per 1,000 words (Hyland's lists); semantic similarity "
+            "(mean over original passages of the best cosine to the rewrite's passages), TF-IDF cosine on "
+            "uni+bigrams, share of protected spans kept. Means over variants; the 'original' row describes the "
+            "originals.")
+    section = Section("validation", "Validation of the rewrites", note)
+    if not data.validation_summary.empty:
+        integrity = dict.fromkeys(("semantic_similarity", "tfidf_cosine", "protected_spans_kept"), 3)
+        section.tables.append(_view(data.validation_summary, VALIDATION_HEADERS, digits=integrity))
+    else:
+        section.unavailable = data.unavailable.get("validation", "no validation results")
+    if not data.validation.empty:
+        from rhetorica.report.validation import failed_variants
+
+        failed = failed_variants(data.validation)
+        if not failed.empty:
+            section.tables.append(_view(failed, FAILED_HEADERS,
+                                        f"Variants that failed validation or lack measures ({len(failed)})"))
+    return section
+
+
+def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Section]:
+    """The report's sections in order, with their figures attached.
+
+    Order: scorecard, Table-4 comparison, Table-5 conditional comparison (2x2 compound rewrites
+    only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
+    pooled SD (replicated studies only), validation (when present or expected), means by condition,
+    usage, failures.
+
+    Args:
+        data: the collected report data.
+        figures: from :func:`rhetorica.report.figures.report_figures`.
+
+    Returns:
+        Sections; each figure is attached to the section named by its ``section``.
+    """
+    sections = [_scorecard(data), _comparison(data)]
+    if "conditional" in data.analysis:
+        sections.append(_conditional(data))
+    sections += [_criteria(data), _magnitude(data), _change(data), _robustness(data)]
+    if "pooled_sd" in data.analysis or "pooled_sd" in data.unavailable:
+        sections.append(_pooled(data))
+    if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
+        sections.append(_validation(data))
+    sections += [
+        Section("means", "Mean overall score by condition", "",
+                [_view(data.condition_means, MEANS_HEADERS)]),
+        Section("usage", "Model calls, tokens and cost", "", [_view(data.usage, USAGE_HEADERS)]),
+        Section("failures", "Failures",
+                "Failed outputs are kept as data and never imputed; they are missing in every table above.",
+                [_view(data.failures, FAILURE_HEADERS)]),
+    ]
+    by_key = {s.key: s for s in sections}
+    for figure in figures:
+        if figure.section in by_key:
+            by_key[figure.section].figures.append(figure)
+    return sections

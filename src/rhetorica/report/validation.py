@@ -1,0 +1,135 @@
+"""The validation section of a report: per-variant checks read from the store, Table-2 summary.
+
+The runner's validation stage writes one row per validated variant into the store's ``checks``
+table (``passed`` 0/1, ``reasons_json``, ``result_json`` =
+:meth:`rhetorica.validation.validate.VariantValidation.model_dump_json`, or ``{"error": ...}``
+when the variant could not be validated). This module turns those rows into the tidy table of
+:func:`rhetorica.validation.validate.validation_row` and summarises it per condition with
+:func:`rhetorica.validation.summary.summarise_by_condition` (the 'Style over Substance' study's
+Table 2). Nothing is measured here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rhetorica.store.db import Store
+
+CHECK_KEYS = ["unit_key", "variant_key", "document_id", "condition", "rewriter"]
+"""Key columns of a ``checks`` row, kept on every tidy validation row."""
+
+FAILED_COLUMNS = ["document_id", "condition", "rewriter", "status", "reasons"]
+"""Columns of :func:`failed_variants`."""
+
+
+def read_checks(store: Store) -> pd.DataFrame:
+    """Every row of the store's ``checks`` table, ordered by document, condition and rewriter.
+
+    Args:
+        store: an open store.
+
+    Returns:
+        DataFrame with the ``checks`` columns (empty, with those columns, when none).
+    """
+    import pandas as pd
+
+    return pd.read_sql_query(
+        "SELECT unit_key, variant_key, document_id, condition, rewriter, passed, reasons_json, "
+        "result_json FROM checks ORDER BY document_id, condition, rewriter",
+        store.conn,
+    )
+
+
+def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
+    """One tidy row per validated variant (the input of ``summarise_by_condition``).
+
+    Rows whose ``result_json`` holds a :class:`~rhetorica.validation.validate.VariantValidation`
+    are flattened with :func:`~rhetorica.validation.validate.validation_row`; a row that records
+    a variant that could not be validated keeps its keys, ``passed = False`` and its reasons, with
+    every measure missing (never imputed); so does a stored result this version cannot read (its
+    stored ``passed`` is kept and the reasons say why the measures are missing).
+
+    Args:
+        checks: rows as returned by :func:`read_checks`.
+
+    Returns:
+        DataFrame with :data:`CHECK_KEYS`, the ``validation_row`` columns and ``validated``
+        (whether measures exist); empty when ``checks`` is.
+    """
+    import pandas as pd
+
+    if checks.empty:
+        return pd.DataFrame(columns=[*CHECK_KEYS, "passed", "reasons", "validated"])
+    from pydantic import ValidationError
+
+    from rhetorica.validation.validate import VariantValidation, validation_row
+
+    records = []
+    for check in checks.itertuples(index=False):
+        keys = {k: getattr(check, k) for k in CHECK_KEYS}
+        payload = json.loads(check.result_json)
+        if "error" in payload and "original" not in payload:
+            reasons = json.loads(check.reasons_json) or [str(payload["error"])]
+            records.append({**keys, "passed": False, "reasons": "; ".join(reasons), "validated": False})
+            continue
+        try:
+            result = VariantValidation.model_validate(payload)
+        except ValidationError as exc:  # e.g. written by another rhetorica version
+            problem = f"stored result unreadable by this rhetorica version ({exc.error_count()} field error(s))"
+            reasons = [*json.loads(check.reasons_json), problem]
+            records.append({**keys, "passed": bool(check.passed), "reasons": "; ".join(reasons),
+                            "validated": False})
+            continue
+        row = validation_row(result, condition=check.condition, rewriter=check.rewriter)
+        records.append({**keys, **row, "validated": True})
+    table = pd.DataFrame.from_records(records)
+    # validated rows first, so that per-document originals are read from a row that has them
+    table = table.sort_values(["validated", "document_id", "condition", "rewriter"],
+                              ascending=[False, True, True, True], kind="stable")
+    return table.reset_index(drop=True)
+
+
+def validation_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 of 'Style over Substance' from :func:`validation_table`: one row per condition
+    and rewriter (plus the originals), with variant and pass counts and mean measures.
+
+    Args:
+        table: tidy validation rows with at least one validated variant.
+
+    Returns:
+        :func:`rhetorica.validation.summary.summarise_by_condition` grouped by
+        ``("condition", "rewriter")``.
+
+    Raises:
+        KeyError: if no row carries measures (every variant failed to validate).
+    """
+    from rhetorica.validation.summary import summarise_by_condition
+
+    return summarise_by_condition(table, by=("condition", "rewriter"))
+
+
+def failed_variants(table: pd.DataFrame) -> pd.DataFrame:
+    """Variants that failed validation or have no measures, with the reasons.
+
+    Args:
+        table: tidy validation rows (:func:`validation_table`).
+
+    Returns:
+        DataFrame with :data:`FAILED_COLUMNS`, sorted by document, condition and rewriter;
+        ``status`` is ``failed`` (measured, a check failed), ``not validated`` (the validation
+        itself failed) or ``passed, measures unreadable`` (a stored result this version cannot read).
+    """
+    if table.empty:
+        return table.reindex(columns=FAILED_COLUMNS)
+    passed = table["passed"].astype(bool)
+    validated = table["validated"].astype(bool)
+    shown = table[~passed | ~validated].copy()
+    shown["status"] = [
+        "failed" if v else ("passed, measures unreadable" if p else "not validated")
+        for p, v in zip(passed[shown.index], validated[shown.index], strict=True)
+    ]
+    return shown[FAILED_COLUMNS].sort_values(FAILED_COLUMNS[:3]).reset_index(drop=True)

@@ -1,0 +1,99 @@
+"""Study budget: worst-case reservations stop paid calls before they could exceed the limit."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from rhetorica.models.api import ChatMessage, GenerateConfig
+from rhetorica.models.budget import Budget, BudgetExceededError, worst_case_cost
+from rhetorica.models.call import call_model
+from rhetorica.models.providers.mock import MockModel
+from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
+from rhetorica.status import Status
+
+PRICES = """
+models:
+  openai-compatible/priced:
+    input: 1000.0
+    output: 1000.0
+    source: https://example.org/test-price
+    as_of: '2026-11-01'
+"""
+
+
+@pytest.fixture
+def priced(fake_server, tmp_path, monkeypatch):
+    path = tmp_path / "prices.yaml"
+    path.write_text(PRICES)
+    monkeypatch.setenv("RHETORICA_PRICES", str(path))  # $0.001 per token in and out
+    return OpenAICompatibleModel(f"priced@{fake_server.url}/v1")
+
+
+def msgs(i: int) -> list[ChatMessage]:
+    return [ChatMessage(role="user", content=f"paper {i} text")]  # 3 words -> 4 approximate tokens
+
+
+CONFIG = GenerateConfig(max_tokens=10)
+
+
+def test_worst_case_cost_by_hand(priced):
+    # round(3 * 1.35) = 4 input tokens + 10 output tokens, at $0.001 each
+    assert worst_case_cost(priced, msgs(0), CONFIG) == pytest.approx(0.014)
+    assert worst_case_cost(MockModel(), msgs(0), CONFIG) == 0.0
+
+
+def test_sequential_calls_stop_before_the_limit(priced, fake_server):
+    budget = Budget(limit_usd=0.05)
+    made = 0
+    with pytest.raises(BudgetExceededError, match=r"budget of \$0\.0500 reached"):
+        for i in range(20):
+            out = asyncio.run(call_model(priced, msgs(i), CONFIG, budget=budget))
+            assert out.status == Status.OK and out.cost_usd > 0
+            made += 1
+    # each answer "echo: paper i text" costs 3 input + 4 output tokens = $0.007 < the $0.014 reserved
+    assert made == len(fake_server.model_requests())
+    assert budget.spent_usd == pytest.approx(0.007 * made)
+    assert budget.spent_usd + 0.014 > 0.05 >= budget.spent_usd
+    assert budget.reserved_usd == 0 and budget.refused == 1
+
+
+def test_concurrent_calls_never_overspend(priced, fake_server):
+    fake_server.latency_s = 0.05
+    budget = Budget(limit_usd=0.03)
+
+    async def main():
+        return await asyncio.gather(
+            *(call_model(priced, msgs(i), CONFIG, budget=budget) for i in range(10)), return_exceptions=True
+        )
+
+    results = asyncio.run(main())
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BudgetExceededError)]
+    # at most floor(0.03 / 0.014) = 2 worst cases fit at once, and all ten start together
+    assert len(made) == 2 and len(refused) == 8
+    assert len(fake_server.model_requests()) == 2
+    assert budget.spent_usd <= 0.03
+
+
+def test_cache_hits_and_unpriced_models_are_free(priced, tmp_path):
+    from rhetorica.store.db import Store
+
+    store = Store.in_dir(tmp_path / "run")
+    budget = Budget(limit_usd=0.02)
+    first = asyncio.run(call_model(priced, msgs(1), CONFIG, log=store, budget=budget))
+    with pytest.raises(BudgetExceededError):
+        asyncio.run(call_model(priced, msgs(2), CONFIG, log=store, budget=budget))
+    again = asyncio.run(call_model(priced, msgs(1), CONFIG, log=store, budget=budget))
+    assert again.cache_hit and again.text == first.text
+    local = asyncio.run(call_model(MockModel(), msgs(3), CONFIG, budget=Budget(limit_usd=0.0)))
+    assert local.status == Status.OK
+    store.close()
+
+
+def test_budget_starts_from_money_already_spent():
+    with pytest.raises(ValueError, match=">= 0"):
+        Budget(limit_usd=-1)
+    budget = Budget(limit_usd=1.0, spent_usd=0.75)
+    assert budget.remaining_usd == pytest.approx(0.25)

@@ -1,0 +1,52 @@
+"""Run directories with a real store holding hand-written rows, for report tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rhetorica.report.build import STUDY_FILE
+from rhetorica.store.db import Store
+
+Record = tuple[str, str, str, float | None]
+"""(reviewer, document_id, arm, overall); arm ``"original"`` or a condition label."""
+
+
+def make_run(
+    run_dir: Path,
+    records: list[Record],
+    *,
+    study: dict[str, Any] | None = None,
+    human: dict[str, float] | None = None,
+    replicates: dict[int, int] | None = None,
+    status: dict[int, str] | None = None,
+    criteria: dict[int, dict[str, float]] | None = None,
+) -> Path:
+    """Write ``study.json`` and a store whose assessments are ``records``.
+
+    ``replicates`` / ``status`` / ``criteria`` map a record index to its replicate, status or
+    criterion scores; ``human`` gives documents a mean human score.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    spec = {"name": "hand-study", "decision_threshold": 4.5, "replicates": 1,
+            "validation": {"enabled": False}, **(study or {})}
+    (run_dir / STUDY_FILE).write_text(json.dumps(spec), encoding="utf-8")
+    store = Store.in_dir(run_dir)
+    try:
+        for doc in sorted({r[1] for r in records}):
+            store.insert("documents", {
+                "document_id": doc, "content_hash": f"h-{doc}", "kind": "manuscript", "title": doc,
+                "human_score": (human or {}).get(doc), "document_json": "{}"})
+        for i, (reviewer, doc, arm, overall) in enumerate(records):
+            state = (status or {}).get(i, "ok")
+            store.insert("assessments", {
+                "unit_key": f"u{i}", "document_id": doc, "variant_key": None if arm == "original" else f"v-{doc}-{arm}",
+                "input_hash": f"i-{doc}-{arm}", "condition": arm, "rewriter": "none" if arm == "original" else "rw",
+                "reviewer": reviewer, "model": "mock/reviewer", "protocol": "default",
+                "replicate": (replicates or {}).get(i, 0), "status": state,
+                "reason": None if state == "ok" else "scripted failure",
+                "overall": overall if state == "ok" else None, **(criteria or {}).get(i, {})})
+    finally:
+        store.close()
+    return run_dir

@@ -1,0 +1,113 @@
+"""End to end: a mock-provider study over the real shared papers, its report.html rendered in
+headless Chromium (Debian packages chromium + chromium-driver; scripts/install-test-system-deps.sh).
+
+Checks that every image decodes (naturalWidth > 0), that the expected sections and tables render
+with rows, and that the browser console logs no error. Takes about 15 s (study run included).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rhetorica.report.build import STUDY_FILE
+from rhetorica.report.render import write_report
+from rhetorica.study.config import parse_study
+from rhetorica.study.runner import StudyRunner
+
+from ..study.helpers import study_dict
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
+INSTALL_HINT = "run scripts/install-test-system-deps.sh (Debian: apt-get install chromium chromium-driver)"
+
+PAGE_STATE = """
+return {
+  images: Array.from(document.images).map(i => ({alt: i.alt, complete: i.complete, width: i.naturalWidth,
+                                                 external: !i.src.startsWith('data:image/png;base64,')})),
+  sections: Array.from(document.querySelectorAll('section')).map(s => ({
+    id: s.id, rows: Array.from(s.querySelectorAll('table')).map(t => t.tBodies[0].rows.length),
+    height: s.getBoundingClientRect().height})),
+  stylesheets: Array.from(document.querySelectorAll('link[rel=stylesheet], script[src]')).length,
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("selenium is missing: pip install -e '.[test]'")
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        pytest.fail(f"headless Chromium not found (chromium={chromium}, chromedriver={driver_path}); {INSTALL_HINT}")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def render(driver: Any, page: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Open ``page``; return its state (images, sections, external resources) and console errors."""
+    driver.get_log("browser")  # drop entries of earlier pages
+    driver.get(page.resolve().as_uri())
+    state = driver.execute_script(PAGE_STATE)
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    return state, errors
+
+
+@pytest.fixture(scope="module")
+def mock_run(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    out = tmp_path_factory.mktemp("e2e") / "run"
+    config = parse_study(study_dict(shared_data, out, validation={"enabled": True}))
+    runner = StudyRunner(config, Path.cwd())
+    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    try:
+        asyncio.run(runner.run())
+    finally:
+        runner.store.close()
+    write_report(runner.run_dir, n_resamples=500)
+    return runner.run_dir
+
+
+def test_report_renders_in_chromium(browser: Any, mock_run: Path) -> None:
+    state, errors = render(browser, mock_run / "report.html")
+    assert errors == []
+    images = state["images"]
+    assert len(images) == 4, images  # preference bars, difference histograms, forest plot, scatter
+    for image in images:
+        assert image["complete"] and image["width"] > 0 and not image["external"], image
+    assert state["stylesheets"] == 0
+    sections = {s["id"]: s for s in state["sections"]}
+    assert list(sections) == ["scorecard", "comparison", "criteria", "magnitude", "change", "robustness",
+                              "pooled_sd", "validation", "means", "usage", "failures"]
+    # 3 papers, 2 replicates, one reviewer, 4 conditions + original: 6 pairs (4 vs original, 2 +/-)
+    assert sections["scorecard"]["rows"] == [1]
+    assert sections["comparison"]["rows"] == [6]
+    assert sections["criteria"]["rows"] == [24]  # 4 criteria x 6 pairs
+    assert sections["change"]["rows"][0] == 4
+    assert sections["validation"]["rows"][0] == 5  # originals + 4 conditions
+    assert all(s["height"] > 0 for s in sections.values())
+
+
+def test_checker_catches_a_broken_image_and_a_console_error(browser: Any, tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    page.write_text('<!DOCTYPE html><html><head><link rel="icon" href="data:,"></head><body>'
+                    '<img src="data:image/png;base64,AAAA" alt="broken">'
+                    '<script>console.error("deliberate failure")</script></body></html>', encoding="utf-8")
+    state, errors = render(browser, page)
+    assert state["images"] == [{"alt": "broken", "complete": True, "width": 0, "external": False}]
+    assert len(errors) == 1 and "deliberate failure" in errors[0]["message"]
