@@ -116,7 +116,6 @@ class FakeServer:
     fault_fn: Callable[[int, Any], str | None] | None = None
     batch_polls_before_done: int = 1
     received: list[Received] = field(default_factory=list)
-    served_ok: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -303,10 +302,6 @@ class FakeServer:
             "cache_write": 0,
         }
         usage.update(plan.get("usage", {}))
-        key = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-        if finish == "stop" and fault is None:
-            with self._lock:
-                self.served_ok[key] = self.served_ok.get(key, 0) + 1
         model = _model_of(kind, path, body)
         return _RENDER[kind](model, text, finish, usage, body)
 

@@ -58,7 +58,9 @@ def test_study_runs_entirely_from_batches(fake_server, tmp_path, monkeypatch):
     summary = asyncio.run(runner.run())
     statuses = [r["status"] for r in runner.store.rows("SELECT status FROM assessments")]
     inputs = {r[0] for r in runner.store.rows("SELECT input_hash FROM assessments")}
-    batch_costs = runner.store.rows("SELECT COUNT(*), SUM(cost_usd) FROM model_calls WHERE params_json LIKE '%batch_id%'")[0]
+    batch_costs = runner.store.rows(
+        "SELECT COUNT(*), SUM(cost_usd) FROM model_calls WHERE params_json LIKE '%batch_id%'"
+    )[0]
     runner.store.close()
     assert summary.model_calls == 0 and summary.units_run == 2 + 6
     assert statuses == ["ok"] * 6

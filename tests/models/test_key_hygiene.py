@@ -21,9 +21,12 @@ CASES = [
 
 
 @pytest.mark.parametrize(("model_id", "env", "suffix"), CASES, ids=[c[0].split("/")[0] for c in CASES])
-def test_key_absent_from_logs_store_and_errors(model_id, env, suffix, fake_server, fast_retry, tmp_path, caplog,
-                                               monkeypatch):
-    pytest.importorskip({"openai": "openai", "anthropic": "anthropic", "google": "google.genai"}[model_id.split("/")[0]])
+def test_key_absent_from_logs_store_and_errors(
+    model_id, env, suffix, fake_server, fast_retry, tmp_path, caplog, monkeypatch
+):
+    pytest.importorskip(
+        {"openai": "openai", "anthropic": "anthropic", "google": "google.genai"}[model_id.split("/")[0]]
+    )
     monkeypatch.setenv(env, KEY)
     caplog.set_level(logging.DEBUG)
     store = Store.in_dir(tmp_path / "run")

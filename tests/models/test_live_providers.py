@@ -47,7 +47,8 @@ def test_live_structured_call_and_truncation(provider, env, default_model, reque
     assert json.loads(out.text)["answer"] == 42
     assert out.usage.input_tokens > 0 and out.usage.output_tokens > 0 and out.cost_usd > 0
     cut = asyncio.run(
-        model.generate([ChatMessage(role="user", content="Count from 1 to 200, comma separated.")],
-                       GenerateConfig(max_tokens=16))
+        model.generate(
+            [ChatMessage(role="user", content="Count from 1 to 200, comma separated.")], GenerateConfig(max_tokens=16)
+        )
     )
     assert cut.status == Status.TRUNCATED

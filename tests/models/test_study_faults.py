@@ -194,7 +194,9 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
         assert len(rows) == 15 and set(cells.values()) == {1}  # nothing lost, nothing duplicated
         assert all(r["status"] == "ok" and 1 <= r["overall"] <= 10 for r in rows)
 
-        # calls the server answered more than once were in flight at a kill (answer not yet stored)
+        # A call the server received more than once was cut off by a kill: in flight (no answer
+        # delivered before the process died) or answered in the instant before the kill, before the
+        # answer was committed. A call whose answer was delivered earlier is never sent again.
         answered: dict[str, list[Received]] = {}
         for r in server.model_requests():
             answered.setdefault(call_group(r), []).append(r)
@@ -202,7 +204,9 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
         for group, rs in repeats.items():
             for earlier in rs[:-1]:
                 assert any(earlier.started <= k <= earlier.finished + 0.5 for k in kills), group
-        assert sum(len(rs) - 1 for rs in repeats.values()) <= 3 * len(kills)  # <= in-flight calls per kill
+        repeated = sum(len(rs) - 1 for rs in repeats.values())
+        assert repeated <= 3 * len(kills)  # at most the calls in flight (concurrency 3) per kill
+        print(f"kills: {len(kills)}; requests: {len(server.model_requests())}; repeated in-flight calls: {repeated}")
         assert len(answered) == 15
     for text in outputs:
         assert key not in text

@@ -70,3 +70,42 @@ def test_run_status_report_round_trip(tmp_path: Path, shared_data: Path) -> None
 def test_report_on_a_folder_without_store(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", str(tmp_path)])
     assert result.exit_code == 2 and "no store.sqlite here" in result.output
+
+
+def test_status_counts_pending_then_done(tmp_path: Path, shared_data: Path) -> None:
+    from rhetorica.study.config import load_study
+    from rhetorica.study.status import study_status
+
+    study = write_study(tmp_path / "s.yaml", study_dict(shared_data, tmp_path / "run"))
+    config, base = load_study(study)
+    before, _ = study_status(config, base)
+    assert [(s.stage, s.units, s.done, s.pending) for s in before] == [("rewrite", 12, 0, 12), ("review", 30, 0, 30)]
+    assert runner.invoke(app, ["run", str(study)]).exit_code == 0
+    after, _ = study_status(config, base)
+    assert [(s.stage, s.units, s.done, s.pending, dict(s.failed)) for s in after] == [
+        ("rewrite", 12, 12, 0, {}), ("review", 30, 30, 0, {})]
+
+
+def test_validate_command_on_a_finished_run(tmp_path: Path, shared_data: Path) -> None:
+    from rhetorica.store.db import Store
+
+    spec = study_dict(shared_data, tmp_path / "run", replicates=1)
+    assert runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))]).exit_code == 0
+    first = runner.invoke(app, ["validate", str(tmp_path / "run"), "--min-semantic-similarity", "0.95"])
+    assert first.exit_code == 0, first.output
+    assert "Validation by condition" in first.output and "Validated 12 variant(s) now" in first.output
+    store = Store.in_dir(tmp_path / "run")
+    checks = store.rows("SELECT condition, passed FROM checks ORDER BY condition")
+    store.close()
+    assert len(checks) == 12
+    # Echo rewrites are identical to their originals and rule-based ones only swap markers: all pass.
+    assert all(row["passed"] == 1 for row in checks)
+    assert '"min_semantic_similarity": 0.95' in (tmp_path / "run" / "study.json").read_text()
+    again = runner.invoke(app, ["validate", str(tmp_path / "run")])
+    assert "Validated 0 variant(s) now" in again.output
+
+
+def test_help_lists_plan_ingest_validate() -> None:
+    result = runner.invoke(app, ["--help"])
+    for command in ("plan", "ingest", "validate"):
+        assert command in result.output

@@ -38,7 +38,7 @@ def test_confidence_rewrites_pass_validation_and_summarise(  # type: ignore[no-u
     rows = []
     for name in ("chebnet_nips2016", "gcrn_iclr2017"):
         full = shared_papers[name]
-        doc = full.model_copy(update={"sections": full.sections[:3]})  # keeps the test fast
+        doc = full.model_copy(update={"sections": full.sections[:2]})  # keeps the test fast
         for condition in CONDITIONS:
             result = validate_variant(doc, rewrite_document(doc, condition), embedder=embedder)
             assert result.passed, (name, condition, result.reasons)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from rhetorica import __version__
-from rhetorica.cli import demo, study
+from rhetorica.cli import demo, study, validate
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.ingest import ingest
 
@@ -22,6 +22,7 @@ app.command("report")(study.report)
 app.command("schema")(study.schema)
 app.command("demo")(demo.demo)
 app.command("ingest")(ingest)
+app.command("validate")(validate.validate)
 app.command("plan")(plan_cmd.plan)
 
 

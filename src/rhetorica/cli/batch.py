@@ -143,8 +143,9 @@ def capture_calls(config: Any, base_dir: Path, run_dir: Path) -> tuple[CapturedC
     return captured, logged
 
 
-def _requests_for(model: ModelAPI, calls: list[tuple[list[ChatMessage], GenerateConfig]], logged: dict[str, Any],
-                  replicates: int) -> tuple[list[Any], int]:
+def _requests_for(
+    model: ModelAPI, calls: list[tuple[list[ChatMessage], GenerateConfig]], logged: dict[str, Any], replicates: int
+) -> tuple[list[Any], int]:
     """Batch requests with confirmed cache keys (the runner logged each), and how many were skipped."""
     from rhetorica.models.batch import BatchRequest
     from rhetorica.models.cache import cache_key
@@ -156,8 +157,11 @@ def _requests_for(model: ModelAPI, calls: list[tuple[list[ChatMessage], Generate
         for replicate in candidates:
             key = cache_key(model.provider, model.model, messages, config, replicate)
             if key in logged:
-                requests.append(BatchRequest(messages=messages, config=config, replicate=replicate,
-                                             unit_key=logged[key], cache_key=key))
+                requests.append(
+                    BatchRequest(
+                        messages=messages, config=config, replicate=replicate, unit_key=logged[key], cache_key=key
+                    )
+                )
                 break
         else:
             skipped += 1
@@ -200,8 +204,11 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
     try:
         for (model_id, options_json), (model, calls) in captured.calls.items():
             if not supports_batch(model):
-                console.print(f"[yellow]{model_id}[/yellow]: provider {model.provider!r} has no batch API; "
-                              f"its {len(calls)} calls will run live with `rhetorica run`.", highlight=False)
+                console.print(
+                    f"[yellow]{model_id}[/yellow]: provider {model.provider!r} has no batch API; "
+                    f"its {len(calls)} calls will run live with `rhetorica run`.",
+                    highlight=False,
+                )
                 continue
             requests, skipped = _requests_for(model, calls, logged, config.replicates)
             try:
@@ -210,13 +217,19 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
                 failed = True
                 console.print(f"[red]{model_id}[/red]: submission failed: {exc}", highlight=False)
                 continue
-            note = f" ({skipped} calls could not be matched to the runner's cache keys and were left out)" if skipped else ""
+            note = (
+                f" ({skipped} calls could not be matched to the runner's cache keys and were left out)"
+                if skipped
+                else ""
+            )
             if batch_id is None:
                 console.print(f"{model_id}: all {len(requests)} {captured.stage} calls already cached or in a batch.")
             else:
                 sent = store.rows("SELECT COUNT(*) FROM batch_requests WHERE batch_id = ?", (batch_id,))[0][0]
-                console.print(f"{model_id}: {captured.stage} stage, {sent} calls submitted as batch "
-                              f"{batch_id}{note}.", highlight=False)
+                console.print(
+                    f"{model_id}: {captured.stage} stage, {sent} calls submitted as batch {batch_id}{note}.",
+                    highlight=False,
+                )
     finally:
         store.close()
     later = " then `rhetorica batch submit` again for the review stage," if captured.stage == "rewrite" else ""
@@ -246,8 +259,15 @@ def collect(
     _, _, run_dir = _load(study)
     store = Store.in_dir(run_dir)
     try:
-        reports = asyncio.run(collect_batches(store, lambda model_id, options: get_model(model_id, **options),
-                                              wait=wait, poll_interval_s=poll_s, timeout_s=timeout_s))
+        reports = asyncio.run(
+            collect_batches(
+                store,
+                lambda model_id, options: get_model(model_id, **options),
+                wait=wait,
+                poll_interval_s=poll_s,
+                timeout_s=timeout_s,
+            )
+        )
     finally:
         store.close()
     if not reports:

@@ -89,7 +89,9 @@ def _existing(run_dir: Path, exclude_failed_checks: bool) -> tuple[set[str], set
     store = Store.in_dir(run_dir)
     try:
         failed = (
-            {r[0] for r in store.rows("SELECT variant_key FROM checks WHERE passed = 0")} if exclude_failed_checks else set()
+            {r[0] for r in store.rows("SELECT variant_key FROM checks WHERE passed = 0")}
+            if exclude_failed_checks
+            else set()
         )
         variants = {
             row["unit_key"]: Document.model_validate_json(row["document_json"])
@@ -164,9 +166,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     ]
     # variants not written yet: no review of them can exist; assume the original's length (and that
     # they pass validation: an upper bound)
-    inputs_pending = [
-        (u.document, u.condition, u.rewriter.name, u.key) for u in rewrites if u.key not in done_rewrites
-    ]
+    inputs_pending = [(u.document, u.condition, u.rewriter.name, u.key) for u in rewrites if u.key not in done_rewrites]
     for units, may_be_done in (
         (planner.review_units(inputs, config.reviewers, config.replicates), True),
         (planner.review_units(inputs_pending, config.reviewers, config.replicates), False),

@@ -210,6 +210,16 @@ def _scorecard(assessments: pd.DataFrame, study: dict[str, Any],
     return table, thresholds.model_dump(), None
 
 
+def analysed_assessments(assessments: pd.DataFrame, study: dict[str, Any]) -> pd.DataFrame:
+    """The assessments the analysis uses: under ``validation.failed_variants: exclude`` (the
+    default) reviews of variants that failed validation are left out; the exported tidy table keeps
+    every row, with ``variant_passed``."""
+    mode = study.get("validation", {}).get("failed_variants", "exclude")
+    if mode != "exclude" or "variant_passed" not in assessments.columns:
+        return assessments
+    return assessments[assessments["variant_passed"].ne(0) | assessments["variant_passed"].isna()]
+
+
 def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportData:
     """Read the store of ``run_dir`` into :class:`ReportData` and export the tidy tables.
 
@@ -234,7 +244,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         checks = read_checks(store)
     finally:
         store.close()
-    assessments = tables["assessments"]
+    assessments = analysed_assessments(tables["assessments"], study)
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed)
     card, thresholds, card_problem = _scorecard(assessments, study, pairs)
     if card_problem:

@@ -105,6 +105,15 @@ class Store:
         with self.transaction():
             self.conn.execute(f"INSERT OR REPLACE INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
 
+    def replace_check(self, row: dict[str, Any]) -> None:
+        """Store a validation result as the one current check of its variant (older ones, made
+        under other thresholds, are removed in the same transaction)."""
+        columns = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self.transaction():
+            self.conn.execute("DELETE FROM checks WHERE variant_key = ?", (row["variant_key"],))
+            self.conn.execute(f"INSERT INTO checks ({columns}) VALUES ({marks})", list(row.values()))
+
     def existing_keys(self, table: str) -> set[str]:
         """All ``unit_key`` values present in ``table``."""
         return {r[0] for r in self.conn.execute(f"SELECT unit_key FROM {table}")}

@@ -308,8 +308,12 @@ class StudyRunner:
                         summary.problems.append((stage, name, str(exc)))
                     self.progress.advance(stage)
                     return
-                status = row.pop("status") if table == "checks" else row["status"]
-                self.store.insert(table, row)  # one transaction per unit
+                if table == "checks":
+                    status = row.pop("status")
+                    self.store.replace_check(row)
+                else:
+                    status = row["status"]
+                    self.store.insert(table, row)  # one transaction per unit
                 summary.units_run += 1
                 summary.statuses[status] += 1
                 self.progress.advance(stage)
@@ -322,13 +326,13 @@ class StudyRunner:
         keep = "status NOT IN ('error', 'timeout')"
         return {r[0] for r in self.store.rows(f"SELECT unit_key FROM {table} WHERE {keep}")}
 
-    def variant_inputs(self, units: list[planner.RewriteUnit]) -> list[tuple[Document, str, str, str | None]]:
-        """Review inputs for every variant of ``units`` that exists in the store with status ok."""
-        keys = {u.key for u in units}
+    def variant_inputs(self, units: list[planner.RewriteUnit] | None) -> list[tuple[Document, str, str, str | None]]:
+        """Review inputs for every variant of ``units`` (all when ``None``) stored with status ok."""
+        keys = {u.key for u in units} if units is not None else None
         inputs = []
         for row in self.store.rows("SELECT unit_key, condition, rewriter, document_json FROM variants "
                                    "WHERE status = 'ok' ORDER BY document_id, condition, rewriter"):
-            if row["unit_key"] in keys:
+            if keys is None or row["unit_key"] in keys:
                 doc = Document.model_validate_json(row["document_json"])
                 inputs.append((doc, row["condition"], row["rewriter"], row["unit_key"]))
         return inputs
@@ -364,6 +368,20 @@ class StudyRunner:
                                      f"budget of ${self.config.budget_usd} reached; remaining units not run"))
         summary.wall_time_s = time.perf_counter() - started
         self._close_run(run_id, summary)
+        return summary
+
+    async def validate_stored(self) -> RunSummary:
+        """Validate every stored variant that has no check under the current settings (used by
+        ``rhetorica validate RUN_DIR``); makes no model call."""
+        summary = RunSummary()
+        self._validation_gate = asyncio.Lock()
+        originals = [Document.model_validate_json(r[0]) for r in self.store.rows("SELECT document_json FROM documents")]
+        known = {d.id for d in originals}
+        variants = [v for v in self.variant_inputs(None) if v[0].id in known]
+        if variants and self._load_embedder(summary.problems):
+            units = planner.validate_units(originals, variants, self.config.validation)
+            await self._execute("validate", "checks", units, self._validate, _CountingLog(self.store, summary),
+                                summary, retry_failed=False)
         return summary
 
     # -- run log ---------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ class StageStatus:
 
 
 def _count(runner: StudyRunner, table: str, keys: list[str], stage: str, extra_pending: int = 0) -> StageStatus:
-    stored = {r["unit_key"]: r["status"] for r in runner.store.rows(f"SELECT unit_key, status FROM {table}")}
+    status = "CASE passed WHEN 1 THEN 'ok' ELSE 'failed' END" if table == "checks" else "status"
+    stored = {r[0]: r[1] for r in runner.store.rows(f"SELECT unit_key, {status} FROM {table}")}
     done = [stored[k] for k in keys if k in stored]
     failed = Counter(s for s in done if s != "ok")
     return StageStatus(stage, len(keys) + extra_pending, len(done), len(keys) - len(done) + extra_pending, failed)
@@ -32,8 +33,9 @@ def _count(runner: StudyRunner, table: str, keys: list[str], stage: str, extra_p
 def study_status(config: StudyConfig, base_dir: Path) -> tuple[list[StageStatus], list[tuple[str, str, str]]]:
     """Per-stage status and the input problems found while planning.
 
-    Review units of variants not yet rewritten (or whose rewrite failed) cannot be keyed yet; they
-    are counted as pending when the rewrite is pending and left out when it failed.
+    Validation and review units of variants not yet rewritten cannot be keyed yet; they are counted
+    as pending when the rewrite is pending and left out when it failed (or, under
+    ``failed_variants: exclude``, when the variant failed validation).
     """
     problems: list[tuple[str, str, str]] = []
     runner = StudyRunner(config, base_dir)
@@ -41,10 +43,18 @@ def study_status(config: StudyConfig, base_dir: Path) -> tuple[list[StageStatus]
         documents = runner.load_documents(problems)
         rewrites = planner.rewrite_units(documents, config.rewriters)
         rewrite_status = _count(runner, "variants", [u.key for u in rewrites], "rewrite")
-        inputs = planner.original_inputs(documents) + runner.variant_inputs(rewrites)
+        variants = runner.variant_inputs(rewrites)
+        stages = [rewrite_status]
+        if config.validation.enabled:
+            checks = planner.validate_units(documents, variants, config.validation)
+            stages.append(_count(runner, "checks", [u.key for u in checks], "validate", rewrite_status.pending))
+            if config.validation.failed_variants == "exclude":
+                passed = runner.passed_variant_keys()
+                variants = [v for v in variants if v[3] in passed]
+        inputs = planner.original_inputs(documents) + variants
         reviews = planner.review_units(inputs, config.reviewers, config.replicates)
         awaiting = rewrite_status.pending * len(config.reviewers) * config.replicates
-        review_status = _count(runner, "assessments", [u.key for u in reviews], "review", awaiting)
+        stages.append(_count(runner, "assessments", [u.key for u in reviews], "review", awaiting))
     finally:
         runner.store.close()
-    return [rewrite_status, review_status], problems
+    return stages, problems
