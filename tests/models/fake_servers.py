@@ -186,6 +186,9 @@ class FakeServer:
     def _dispatch(self, h: BaseHTTPRequestHandler, method: str) -> None:
         length = int(h.headers.get("Content-Length") or 0)
         raw = h.rfile.read(length) if length else b""
+        if len(raw) < length:  # the client went away while sending: no request was made
+            h.close_connection = True
+            return
         path = h.path.split("?", 1)[0]
         body: Any = None
         if raw:

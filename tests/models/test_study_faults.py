@@ -164,19 +164,20 @@ def test_fault_injection_study_completes_and_classifies(tmp_path):
 def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
     key = "sk-loopback-kill-test-5d0b91"
     rng = random.Random(2026)
-    with FakeServer(latency_s=0.12) as server:
-        # a generous timeout: a repeated request must come from a kill, not from a slow machine
-        study = write_study(tmp_path, server.url, replicates=3, concurrency=3, timeout_s=30.0)
+    with FakeServer(latency_s=0.2) as server:
+        # 30 reviews, 3 in flight: more work than 10 short-lived processes can finish. A generous
+        # timeout: a repeated request must come from a kill, not from a slow machine.
+        study = write_study(tmp_path, server.url, replicates=6, concurrency=3, timeout_s=30.0)
         kills: list[float] = []
         outputs: list[str] = []
         while len(kills) < 10:
             seen = len(server.model_requests())
             proc = run_cli(study, key)
-            wait_for = seen + rng.randint(1, 3)
+            wait_for = seen + rng.randint(1, 6)  # first wave of 3 calls, or the second (after answers)
             deadline = time.monotonic() + 60
             while len(server.model_requests()) < wait_for and proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.005)
-            time.sleep(rng.uniform(0.0, 0.15))
+            time.sleep(rng.uniform(0.0, 0.1))
             if proc.poll() is not None:  # finished before the kill point: study complete
                 outputs.append(proc.communicate()[0])
                 break
@@ -191,7 +192,7 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
 
         rows = assessments(tmp_path / "run")
         cells = Counter((r["document_id"], r["replicate"]) for r in rows)
-        assert len(rows) == 15 and set(cells.values()) == {1}  # nothing lost, nothing duplicated
+        assert len(rows) == 30 and set(cells.values()) == {1}  # nothing lost, nothing duplicated
         assert all(r["status"] == "ok" and 1 <= r["overall"] <= 10 for r in rows)
 
         # A call the server received more than once was cut off by a kill: in flight (no answer
@@ -207,7 +208,7 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
         repeated = sum(len(rs) - 1 for rs in repeats.values())
         assert repeated <= 3 * len(kills)  # at most the calls in flight (concurrency 3) per kill
         print(f"kills: {len(kills)}; requests: {len(server.model_requests())}; repeated in-flight calls: {repeated}")
-        assert len(answered) == 15
+        assert len(answered) == 30
     for text in outputs:
         assert key not in text
     assert [p for p in tmp_path.rglob("*") if p.is_file() and key.encode() in p.read_bytes()] == []

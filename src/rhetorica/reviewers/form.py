@@ -32,7 +32,18 @@ def _strict_int(value: Any) -> Any:
     return value
 
 
-class Review(BaseModel):
+class _ReviewText(BaseModel):
+    """The free-text part shared by every form."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    summary: str = Field(max_length=4000)
+    strengths: list[str] = Field(max_length=12)
+    weaknesses: list[str] = Field(max_length=12)
+    suggestions: list[str] = Field(max_length=12)
+
+
+class Review(_ReviewText):
     """A structured review (all scores required).
 
     Attributes:
@@ -43,12 +54,6 @@ class Review(BaseModel):
         overall: 1 (strong reject) to 10 (award quality); accept threshold 4.5 by default.
     """
 
-    model_config = ConfigDict(extra="ignore")
-
-    summary: str = Field(max_length=4000)
-    strengths: list[str] = Field(max_length=12)
-    weaknesses: list[str] = Field(max_length=12)
-    suggestions: list[str] = Field(max_length=12)
     soundness: int = Field(ge=1, le=4)
     significance: int = Field(ge=1, le=4)
     evidence: int = Field(ge=1, le=4)
@@ -60,15 +65,9 @@ class Review(BaseModel):
                             mode="before")(_strict_int)
 
 
-class OverallOnlyReview(BaseModel):
+class OverallOnlyReview(_ReviewText):
     """The Bare protocol's form: text fields and the overall score only (STUDIES.md §1, Table 8)."""
 
-    model_config = ConfigDict(extra="ignore")
-
-    summary: str = Field(max_length=4000)
-    strengths: list[str] = Field(max_length=12)
-    weaknesses: list[str] = Field(max_length=12)
-    suggestions: list[str] = Field(max_length=12)
     overall: int = Field(ge=1, le=10)
 
     _ints = field_validator("overall", mode="before")(_strict_int)
