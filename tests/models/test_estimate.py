@@ -108,3 +108,13 @@ def test_cli_prints_table_and_budget_verdict(study_file):
     assert "no price for openai-compatible/qwen@http://127.0.0.1:9/v1" in out.output.replace("\n", "")
     as_json = CliRunner().invoke(app, [str(study_file), "--json"])
     assert as_json.exit_code == 0 and '"units_pending": 19' in as_json.output
+
+
+def test_in_process_models_are_free_not_unpriced(study_file):
+    data = yaml.safe_load(study_file.read_text())
+    data["reviewers"] = [{"name": "local", "model": "mock/scripted"}]
+    data["rewriters"] = data["rewriters"][:1]
+    study_file.write_text(yaml.safe_dump(data))
+    result = estimate_study(study_file)
+    assert [(r.model, r.calls, r.cost_usd) for r in result.rows] == [("mock/scripted", 2 * 3, 0.0)]
+    assert result.unpriced_models == []

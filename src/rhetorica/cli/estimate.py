@@ -115,7 +115,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         ConfigError: the study file is invalid.
         ValueError: the price override file is invalid.
     """
-    from rhetorica.models.pricing import load_prices, price_usage
+    from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
     from rhetorica.models.providers.mock import TEXT_MARKER, MockModel
     from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
     from rhetorica.reviewers.protocols import get_protocol
@@ -189,7 +189,9 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         provider, name = _price_parts(model_id)
         price = table.lookup(provider, name)
         row = EstimateRow(stage=stage, model=model_id, calls=calls, input_tokens=tokens_in, output_tokens=tokens_out)
-        if price is None:
+        if provider in FREE_PROVIDERS:
+            row.cost_usd = row.batch_cost_usd = 0.0
+        elif price is None:
             if model_id not in unpriced:
                 unpriced.append(model_id)
         else:

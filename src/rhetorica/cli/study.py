@@ -25,23 +25,23 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
 
 def print_headline(run_dir: Path) -> None:
-    """Print the comparison table of a run in the terminal."""
-    from rhetorica.report.build import COMPARISON_HEADERS, display_table
+    """Print the comparison table of a run in the terminal (compact; the report has every column)."""
+    from rhetorica.report.build import fmt
     from rhetorica.report.render import write_report
 
     data = write_report(run_dir)
-    headers, rows = display_table(data.comparisons, COMPARISON_HEADERS)
-    keep = ["Reviewer", "A", "B", "Papers", "% A higher", "% B higher", "% tie", "Pref. ratio", "Sign test p",
-            "Flip A acc. (%)", "Flip B acc. (%)", "Mean A", "Mean B"]
-    table = Table(title="Paired comparison (overall score; papers as units)")
-    index = [headers.index(h) for h in keep if h in headers]
-    for i in index:
-        table.add_column(headers[i], justify="left" if i < 3 else "right")
-    for row in rows:
-        table.add_row(*[row[i] for i in index])
-    console.print(table)
-    failed = len(data.failures)
-    console.print(f"Failures: {failed} (listed in the report). Report: {run_dir / 'report.html'}")
+    table = Table(title="Paired comparison, overall score (papers as units; full table in the report)")
+    for name in ("Reviewer", "A vs B", "n", "A>B %", "B>A %", "Tie %", "Ratio", "p", "Flip A %", "Flip B %",
+                 "Mean A", "Mean B"):
+        table.add_column(name, justify="left" if name in ("Reviewer", "A vs B") else "right", no_wrap=True)
+    for row in data.comparisons.itertuples(index=False):
+        table.add_row(row.reviewer, f"{row.first} vs {row.second}", str(row.n_pairs),
+                      fmt(row.pct_first_higher, 0), fmt(row.pct_second_higher, 0), fmt(row.pct_tie, 0),
+                      fmt(row.preference_ratio), fmt(row.sign_test_p, 3), fmt(row.flips_first_accept_pct, 0),
+                      fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
+    wide = Console(width=max(console.width, 160))
+    wide.print(table)
+    console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
 
 
 def execute_study(config, base_dir: Path, run_dir: Path | None = None, retry_failed: bool = False) -> Path:  # noqa: ANN001
@@ -61,8 +61,10 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None, retry_fai
         console.print(f"Nothing to do: all {summary.units_total} units were already in the store; "
                       "0 model calls made.")
     else:
-        statuses = ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items())) or "none"
-        console.print(f"Ran {summary.units_run} units ({statuses}); skipped {summary.units_skipped} already done; "
+        stages = "; ".join(
+            f"{stage} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            for stage, counts in summary.stage_statuses.items()) or "none"
+        console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done; "
                       f"{summary.model_calls} model calls, {summary.cache_hits} cache hits; "
                       f"{summary.wall_time_s:.1f} s.")
     return runner.run_dir

@@ -31,6 +31,9 @@ from rhetorica.models.api import Usage
 #: Environment variable naming a user price override file.
 OVERRIDE_ENV = "RHETORICA_PRICES"
 
+#: Providers that run in-process and cost nothing per token.
+FREE_PROVIDERS = frozenset({"embedded", "mock"})
+
 
 class Rates(BaseModel):
     """US dollars per million tokens (all >= 0)."""

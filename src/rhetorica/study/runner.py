@@ -66,6 +66,7 @@ class RunSummary:
         model_calls: provider calls made now (cache hits excluded).
         cache_hits: calls answered from the response cache.
         statuses: count of unit results by status, this run.
+        stage_statuses: the same counts split by stage (rewrite, validate, review).
         problems: (stage, item, reason) of problems met this run.
         budget_stopped: True when the budget stopped new calls.
         wall_time_s: seconds.
@@ -77,6 +78,7 @@ class RunSummary:
     model_calls: int = 0
     cache_hits: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
+    stage_statuses: dict[str, Counter[str]] = field(default_factory=dict)
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     budget_stopped: bool = False
     wall_time_s: float = 0.0
@@ -316,6 +318,7 @@ class StudyRunner:
                     self.store.insert(table, row)  # one transaction per unit
                 summary.units_run += 1
                 summary.statuses[status] += 1
+                summary.stage_statuses.setdefault(stage, Counter())[status] += 1
                 self.progress.advance(stage)
 
         await asyncio.gather(*(one(u) for u in todo))
