@@ -162,3 +162,24 @@ def test_variants_failing_validation_are_excluded_or_flagged(shared_data: Path, 
         assert len(variants) == reviewed
         assert (variants["variant_passed"] == 0).all()
         runner.store.close()
+
+
+def test_an_unexpected_error_in_one_unit_does_not_stop_the_study(shared_data: Path, tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    from rhetorica.rewriting import rule_based
+
+    original = rule_based.rewrite_document
+
+    def flaky(document, condition):
+        if document.id == "chebnet_nips2016" and condition == "confidence:-":
+            raise RuntimeError("disk on fire")
+        return original(document, condition)
+
+    monkeypatch.setattr(rule_based, "rewrite_document", flaky)
+    rules = [{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]}]
+    runner, _ = make_runner(shared_data, tmp_path / "run", rewriters=rules, replicates=1)
+    summary = asyncio.run(runner.run())
+    assert summary.problems == [("rewrite", "chebnet_nips2016 / confidence:- / rules", "RuntimeError: disk on fire")]
+    assert dict(summary.stage_statuses["rewrite"]) == {"ok": 5}
+    assert dict(summary.stage_statuses["review"]) == {"ok": 3 + 5}  # 3 originals + 5 variants
+    runner.store.close()

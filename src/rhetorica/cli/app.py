@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from rhetorica import __version__
-from rhetorica.cli import demo, study, validate
+from rhetorica.cli import batch, demo, estimate, study, validate
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.ingest import ingest
 
@@ -24,6 +24,8 @@ app.command("demo")(demo.demo)
 app.command("ingest")(ingest)
 app.command("validate")(validate.validate)
 app.command("plan")(plan_cmd.plan)
+app.command("estimate")(estimate.estimate)
+app.add_typer(batch.batch_app, name="batch")
 
 
 def _version(value: bool) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import typer
@@ -125,7 +124,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     from rhetorica.rewriting.llm import split_chunks
     from rhetorica.study import planner
     from rhetorica.study.config import load_study
-    from rhetorica.study.runner import StudyRunner
+    from rhetorica.study.inputs import load_documents
 
     config, base_dir = load_study(study)
     table = load_prices(prices)
@@ -134,7 +133,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     run_dir = out_dir if out_dir.is_absolute() else base_dir / out_dir
     problem_rows: list[tuple[str, str, str]] = []
     # the runner's own document loading (no store is opened for it)
-    documents = StudyRunner.load_documents(SimpleNamespace(config=config, base_dir=base_dir), problem_rows)  # type: ignore[arg-type]
+    documents = load_documents(config, base_dir, problem_rows)
     validation = getattr(config, "validation", None)
     exclude = bool(validation and validation.enabled and validation.failed_variants == "exclude")
     done_rewrites, done_reviews, variants = _existing(run_dir, exclude)

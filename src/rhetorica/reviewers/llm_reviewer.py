@@ -3,12 +3,14 @@ then validation, one repair attempt, then ``malformed`` (ARCHITECTURE.md, "Struc
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from rhetorica.documents.models import Document
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.budget import Budget
 from rhetorica.models.cache import CallLog
 from rhetorica.models.call import ConnectionLimits, call_model
 from rhetorica.reviewers.form import ReviewParseError, output_schema, parse_review
@@ -34,17 +36,10 @@ def manuscript_text(document: Document, max_words: int | None) -> tuple[str, boo
     text = document.to_markdown()
     if max_words is None:
         return text, False
-    words = text.split(" ")
-    if len(text.split()) <= max_words:
+    words = list(re.finditer(r"\S+", text))
+    if len(words) <= max_words:
         return text, False
-    kept: list[str] = []
-    count = 0
-    for token in words:
-        count += len(token.split())
-        if count > max_words:
-            break
-        kept.append(token)
-    return " ".join(kept).rstrip() + "\n", True
+    return text[: words[max_words - 1].end()] + "\n", True
 
 
 async def review_document(
@@ -60,6 +55,7 @@ async def review_document(
     log: CallLog | None = None,
     unit_key: str | None = None,
     limits: ConnectionLimits | None = None,
+    budget: Budget | None = None,
 ) -> ReviewResult:
     """Review ``document`` once (replicate ``replicate`` seeds the sampling).
 
@@ -71,7 +67,8 @@ async def review_document(
     messages = [ChatMessage(role="system", content=system_prompt(protocol)), ChatMessage(role="user", content=text)]
     config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
                             seed=replicate, json_schema=output_schema(protocol.form))
-    output = await call_model(model, messages, config, replicate=replicate, log=log, unit_key=unit_key, limits=limits)
+    output = await call_model(model, messages, config, replicate=replicate, log=log, unit_key=unit_key, limits=limits,
+                                       budget=budget)
     if output.status != Status.OK:
         return ReviewResult(output.status, None, output.error, output.text, truncated)
     try:
@@ -83,7 +80,7 @@ async def review_document(
                                              "Reply with only the corrected JSON object."),
         ]
         second = await call_model(model, repair, config, replicate=replicate, log=log, unit_key=unit_key,
-                                  limits=limits)
+                                  limits=limits, budget=budget)
         if second.status != Status.OK:
             return ReviewResult(second.status, None, f"repair attempt: {second.error}", second.text, truncated)
         try:

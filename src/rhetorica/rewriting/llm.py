@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from rhetorica.documents.models import Document, Section
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.budget import Budget
 from rhetorica.models.cache import CallLog
 from rhetorica.models.call import ConnectionLimits, call_model
 from rhetorica.models.providers.mock import TEXT_MARKER
@@ -77,6 +78,7 @@ async def rewrite_document(
     log: CallLog | None = None,
     unit_key: str | None = None,
     limits: ConnectionLimits | None = None,
+    budget: Budget | None = None,
 ) -> RewriteResult:
     """Rewrite every section of ``document`` under ``condition`` with ``model``.
 
@@ -93,11 +95,13 @@ async def rewrite_document(
         rewritten: list[str] = []
         for chunk in split_chunks(section.text, max_chunk_words):
             user = ChatMessage(role="user", content=f"{preamble}\n\n{TEXT_MARKER}\n{chunk}")
-            budget = int(model.count_tokens(chunk) * OUTPUT_TOKEN_FACTOR) + 32
+            token_cap = int(model.count_tokens(chunk) * OUTPUT_TOKEN_FACTOR) + 32
             stop = ["\n\n"] if "\n\n" not in chunk.strip() else None
             for seed in (0, 1):
-                config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=budget, seed=seed, stop=stop)
-                output = await call_model(model, [system, user], config, log=log, unit_key=unit_key, limits=limits)
+                config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=token_cap, seed=seed,
+                                        stop=stop)
+                output = await call_model(model, [system, user], config, log=log, unit_key=unit_key, limits=limits,
+                                       budget=budget)
                 if output.status != Status.TRUNCATED:
                     break
             if output.status != Status.OK:

@@ -53,6 +53,10 @@ class RewriteUnit:
     rewriter: RewriterSpec
     condition: str
 
+    @property
+    def label(self) -> str:
+        return f"{self.document.id} / {self.condition} / {self.rewriter.name}"
+
 
 @dataclass(frozen=True)
 class ReviewUnit:
@@ -67,6 +71,10 @@ class ReviewUnit:
     reviewer: ReviewerSpec
     replicate: int
 
+    @property
+    def label(self) -> str:
+        return f"{self.document_id} / {self.condition} / {self.rewriter} / {self.reviewer.name} / rep {self.replicate}"
+
 
 @dataclass(frozen=True)
 class ValidateUnit:
@@ -78,6 +86,10 @@ class ValidateUnit:
     condition: str
     rewriter: str
     variant_key: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.variant.id} / {self.condition} / {self.rewriter}"
 
 
 def validation_spec_hash(settings: ValidationSettings) -> str:

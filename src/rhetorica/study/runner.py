@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import asyncio
-import glob
 import json
 import time
 from collections import Counter
@@ -24,6 +23,7 @@ from typing import Any, Protocol
 from rhetorica.documents.models import Document
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.budget import Budget, BudgetExceededError
 from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
@@ -35,7 +35,8 @@ from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
 from rhetorica.store.db import Store
 from rhetorica.study import planner
-from rhetorica.study.config import DocumentSpec, StudyConfig
+from rhetorica.study.config import StudyConfig
+from rhetorica.study.inputs import load_documents
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
@@ -105,14 +106,6 @@ class _CountingLog:
         self.store.record_call(unit_key, key, output, config)
 
 
-def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
-    """Paths named by a document spec (globs expanded, relative to ``base_dir``), sorted."""
-    pattern = spec.path if Path(spec.path).is_absolute() else str(base_dir / spec.path)
-    if any(ch in spec.path for ch in "*?["):
-        return [Path(p) for p in sorted(glob.glob(pattern))]
-    return [Path(pattern)]
-
-
 class StudyRunner:
     """Plans and runs one study.
 
@@ -145,40 +138,13 @@ class StudyRunner:
         self.store = Store.in_dir(self.run_dir)
         self._models: dict[str, ModelAPI | ModelError] = {}
         self._embedder: Any = embedder
+        self.budget: Budget | None = None
         self.limits = ConnectionLimits()
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
-        """Read every document; a bad one is reported in ``problems`` and skipped."""
-        from rhetorica.documents import DocumentReadError, ReadOptions, read_document
-
-        options = ReadOptions(**self.config.document_options.model_dump())
-        documents: list[Document] = []
-        seen: set[str] = set()
-        for spec in self.config.documents:
-            paths = resolve_document_paths(spec, self.base_dir)
-            if not paths:
-                problems.append(("ingest", spec.path, "no file matches this path or glob"))
-            for path in paths:
-                doc_id = spec.id if spec.id and len(paths) == 1 else None
-                try:
-                    doc = read_document(path, doc_id=doc_id, options=options)
-                except DocumentReadError as exc:
-                    problems.append(("ingest", str(path), str(exc)))
-                    continue
-                if doc.id in seen:
-                    problems.append(("ingest", str(path), f"duplicate document id {doc.id!r}; give it an 'id'"))
-                    continue
-                if not any(s.text.strip() for s in doc.sections):
-                    problems.append(("ingest", str(path), "document has no text"))
-                    continue
-                seen.add(doc.id)
-                if spec.human_scores:
-                    doc.metadata["human_scores"] = list(spec.human_scores)
-                if spec.decision:
-                    doc.metadata["decision"] = spec.decision
-                documents.append(doc)
-        return documents
+        """Read every document of the study (see :func:`rhetorica.study.inputs.load_documents`)."""
+        return load_documents(self.config, self.base_dir, problems)
 
     def _store_documents(self, documents: list[Document]) -> None:
         for doc in documents:
@@ -224,7 +190,8 @@ class StudyRunner:
         model = self.model(rw.model, rw.options)
         result = await llm_rewriter.rewrite_document(
             unit.document, unit.condition, model, temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
-            max_chunk_words=rw.max_chunk_words, log=log, unit_key=unit.key, limits=self.limits)
+            max_chunk_words=rw.max_chunk_words, log=log, unit_key=unit.key, limits=self.limits,
+            budget=self.budget)
         variant = result.document
         return row | {"status": str(result.status), "reason": result.reason,
                       "content_hash": variant.content_hash if variant else None,
@@ -236,7 +203,8 @@ class StudyRunner:
         result = await review_document(
             unit.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
             temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
-            max_input_words=rv.max_input_words, log=log, unit_key=unit.key, limits=self.limits)
+            max_input_words=rv.max_input_words, log=log, unit_key=unit.key, limits=self.limits,
+            budget=self.budget)
         scores = result.review.model_dump() if result.review is not None else {}
         return {
             "unit_key": unit.key, "document_id": unit.document_id, "variant_key": unit.variant_key,
@@ -302,12 +270,22 @@ class StudyRunner:
                     return
                 try:
                     row = await work(unit, log)
+                except BudgetExceededError as exc:  # the unit stays pending
+                    if not summary.budget_stopped:
+                        summary.problems.append(("budget", self.config.name, str(exc)))
+                    summary.budget_stopped = True
+                    self.progress.advance(stage)
+                    return
                 except ModelError as exc:  # setup failure (unknown provider, missing extra)
                     item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
-                    name = getattr(item, "name", "?")
+                    name = getattr(item, "name", None) or str(item)
                     if name not in failed_models:
                         failed_models.add(name)
                         summary.problems.append((stage, name, str(exc)))
+                    self.progress.advance(stage)
+                    return
+                except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
+                    summary.problems.append((stage, unit.label, f"{type(exc).__name__}: {exc}"))
                     self.progress.advance(stage)
                     return
                 if table == "checks":
@@ -348,6 +326,8 @@ class StudyRunner:
         """
         started = time.perf_counter()
         self._validation_gate = asyncio.Lock()
+        if self.config.budget_usd is not None:
+            self.budget = Budget(self.config.budget_usd, spent_usd=self._spent_usd())
         summary = RunSummary()
         log = _CountingLog(self.store, summary)
         run_id = self._open_run()
@@ -366,7 +346,7 @@ class StudyRunner:
         inputs = planner.original_inputs(documents) + variants
         reviews = planner.review_units(inputs, self.config.reviewers, self.config.replicates)
         await self._execute("review", "assessments", reviews, self._review, log, summary, retry_failed)
-        if summary.budget_stopped:
+        if summary.budget_stopped and not any(stage == "budget" for stage, _, _ in summary.problems):
             summary.problems.append(("budget", self.config.name,
                                      f"budget of ${self.config.budget_usd} reached; remaining units not run"))
         summary.wall_time_s = time.perf_counter() - started
