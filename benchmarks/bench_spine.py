@@ -51,13 +51,14 @@ def runner_overhead(data: Path, replicates: int) -> dict[str, float]:
     from rhetorica.study.config import parse_study
     from rhetorica.study.runner import StudyRunner
 
-    papers = sorted(p for p in (data / "papers").iterdir() if p.is_dir())
+    papers = sorted(p.resolve() for p in (data / "papers").iterdir() if p.is_dir())
     spec = {
         "name": "bench", "documents": [{"path": str(p)} for p in papers],
         "rewriters": [{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]},
                       {"name": "echo", "kind": "llm", "model": "mock/echo",
                        "conditions": ["proficiency:+", "proficiency:-"]}],
         "reviewers": [{"name": "mock", "model": "mock/reviewer"}], "replicates": replicates, "concurrency": 16,
+        "validation": {"enabled": False},  # embeddings are measured in bench_validation.py
     }
     with tempfile.TemporaryDirectory() as tmp:
         config = parse_study(spec | {"output_dir": tmp})

@@ -19,7 +19,7 @@ PAPER = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "papers
 
 def test_study_runs_entirely_from_batches(fake_server, tmp_path, monkeypatch):
     if not PAPER.is_dir():
-        pytest.skip(f"shared data not found at {PAPER}")
+        pytest.fail(f"shared data not found at {PAPER}")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-batch-cli-test-123456")
     fake_server.batch_polls_before_done = 0
     model = {"model": "openai/gpt-4.1-mini", "options": {"base_url": f"{fake_server.url}/v1"}}

@@ -18,7 +18,7 @@ PAPER = SHARED_DATA / "papers" / "gcrn_iclr2017"
 @pytest.fixture
 def study_file(tmp_path, monkeypatch):
     if not PAPER.is_dir():
-        pytest.skip(f"shared data not found at {PAPER}")
+        pytest.fail(f"shared data not found at {PAPER}")
     monkeypatch.delenv("RHETORICA_PRICES", raising=False)
     study = {
         "name": "estimate-test",

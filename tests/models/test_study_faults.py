@@ -38,7 +38,7 @@ FAULT_KINDS = ["rate_limit", "server_error", "timeout", "malformed_body", "malfo
 def _papers() -> list[str]:
     paths = [SHARED_DATA / "papers" / name for name in PAPERS]
     if not all(p.is_dir() for p in paths):
-        pytest.skip(f"shared data not found under {SHARED_DATA}")
+        pytest.fail(f"shared data not found under {SHARED_DATA}")
     return [str(p) for p in paths]
 
 
