@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from rhetorica.models.providers.mock import fill_schema
+
 FAULTS = (
     "rate_limit",
     "server_error",
@@ -63,31 +65,6 @@ class Received:
     fault: str | None = None
     started: float = field(default_factory=time.monotonic)
     finished: float = float("inf")  # when the answer was written (inf: never)
-
-
-def fill_schema(schema: dict[str, Any], seed: bytes, counter: list[int] | None = None) -> Any:
-    """A value valid for ``schema`` (objects, arrays, integers/numbers within min..max, strings)."""
-    counter = counter if counter is not None else [0]
-    byte = seed[counter[0] % len(seed)]
-    counter[0] += 1
-    if schema.get("enum"):
-        return schema["enum"][byte % len(schema["enum"])]
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "string")
-    if kind == "object" or "properties" in schema:
-        return {k: fill_schema(v, seed, counter) for k, v in schema.get("properties", {}).items()}
-    if kind == "array":
-        return [fill_schema(schema.get("items", {"type": "string"}), seed, counter)]
-    if kind == "integer":
-        lo, hi = int(schema.get("minimum", 0)), int(schema.get("maximum", 100))
-        return lo + byte % (hi - lo + 1)
-    if kind == "number":
-        lo, hi = float(schema.get("minimum", 0)), float(schema.get("maximum", 1))
-        return lo + (hi - lo) * byte / 255
-    if kind == "boolean":
-        return bool(byte % 2)
-    return f"text {byte}"
 
 
 def _words(text: str) -> int:

@@ -43,17 +43,25 @@ def _digest(messages: list[ChatMessage], seed: int | None) -> bytes:
     return hashlib.sha256(payload.encode()).digest()
 
 
-def _fill_schema(schema: dict[str, Any], digest: bytes, counter: list[int]) -> Any:
-    """A schema-valid value derived from ``digest`` (integers within minimum..maximum)."""
-    kind = schema.get("type")
-    byte = digest[counter[0] % len(digest)]
+def fill_schema(schema: dict[str, Any], seed: bytes, counter: list[int] | None = None) -> Any:
+    """A value valid for ``schema``, derived from the bytes of ``seed``.
+
+    Handles enums, objects (with or without ``type``), arrays (one item), integers and numbers
+    within ``minimum``..``maximum``, booleans, nullable type lists and strings. Used by the mock
+    provider and by the loopback fake servers of the tests.
+    """
+    counter = counter if counter is not None else [0]
+    byte = seed[counter[0] % len(seed)]
     counter[0] += 1
-    if "enum" in schema:
+    if schema.get("enum"):
         return schema["enum"][byte % len(schema["enum"])]
-    if kind == "object":
-        return {k: _fill_schema(v, digest, counter) for k, v in schema.get("properties", {}).items()}
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    if kind == "object" or "properties" in schema:
+        return {k: fill_schema(v, seed, counter) for k, v in schema.get("properties", {}).items()}
     if kind == "array":
-        return [_fill_schema(schema.get("items", {"type": "string"}), digest, counter)]
+        return [fill_schema(schema.get("items", {"type": "string"}), seed, counter)]
     if kind == "integer":
         lo, hi = int(schema.get("minimum", 0)), int(schema.get("maximum", 100))
         return lo + byte % (hi - lo + 1)
@@ -128,7 +136,7 @@ class MockModel(ModelAPI):
 
     def _default_answer(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
         if config.json_schema is not None:
-            return json.dumps(_fill_schema(config.json_schema, _digest(messages, config.seed), [0]))
+            return json.dumps(fill_schema(config.json_schema, _digest(messages, config.seed)))
         last_user = next((m.content for m in reversed(messages) if m.role == "user"), "")
         _, marker, after = last_user.rpartition(TEXT_MARKER)
         return after.strip() if marker else last_user
