@@ -41,6 +41,12 @@ def print_headline(run_dir: Path) -> None:
                       fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
     wide = Console(width=max(console.width, 160))
     wide.print(table)
+    assessments = data.tables.get("assessments")
+    if assessments is not None and "variant_passed" in assessments.columns:
+        failed = assessments.loc[assessments["variant_passed"].eq(0), ["document_id", "arm"]].drop_duplicates()
+        if len(failed) and data.study.get("validation", {}).get("failed_variants") == "include":
+            console.print(f"Note: {len(failed)} variant(s) in these comparisons failed validation and are included "
+                          "because the study sets validation.failed_variants: include (see the report).")
     console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
 
 
