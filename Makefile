@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# torch is pinned to 2.13.0, the CPU build that pip finds on this kind of machine (see README).
+# The validation extra pins torch==2.13.0, the CPU build (see README).
 install-demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[embedded,validation]"
 

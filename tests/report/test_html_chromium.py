@@ -72,7 +72,8 @@ def render(driver: Any, page: Path) -> tuple[dict[str, Any], list[dict[str, Any]
 @pytest.fixture(scope="module")
 def mock_run(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     out = tmp_path_factory.mktemp("e2e") / "run"
-    config = parse_study(study_dict(shared_data, out, validation={"enabled": True}))
+    # failed_variants: include keeps the (identical, failing) echo variants reviewed, so every table fills.
+    config = parse_study(study_dict(shared_data, out, validation={"enabled": True, "failed_variants": "include"}))
     runner = StudyRunner(config, Path.cwd())
     (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
     try:

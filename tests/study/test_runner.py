@@ -7,12 +7,14 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.models.registry import split_model_id
 from rhetorica.store.db import Store
 from rhetorica.store.export import assessments_table
-from rhetorica.study.config import parse_study
+from rhetorica.models.errors import ProviderNotInstalledError
+from rhetorica.study.config import ConfigError, parse_study
 from rhetorica.study.runner import StudyRunner
 
 from .helpers import PAPERS, study_dict
@@ -49,27 +51,30 @@ def make_runner(shared_data: Path, out: Path, models: dict[str, MockModel] | Non
 
 
 def test_full_matrix_then_rerun_makes_zero_calls(shared_data: Path, tmp_path: Path) -> None:
-    # The real validation stage (all-MiniLM-L6-v2) included: 12 rewrites, 12 checks, 30 reviews.
+    # The real validation stage (all-MiniLM-L6-v2) included. With 400-word excerpts (mostly the
+    # abstract), echo "rewrites" and most rule-based ones change nothing: validation fails them as
+    # identical and, under the default `exclude`, they are not reviewed.
     runner, models = make_runner(shared_data, tmp_path / "run", validation={})
     summary = asyncio.run(runner.run())
-    # 3 papers x 4 conditions rewrites and checks; 3 papers x (1 original + 4 variants) x 2 replicates reviews.
-    assert summary.units_total == 3 * 4 * 2 + 3 * 5 * 2
-    assert summary.units_run == summary.units_total
-    assert summary.statuses == {"ok": 54}  # identity (echo) and rule-based rewrites pass validation
-    # 30 reviews; a variant identical to its original (no hedge in the excerpt) is answered from the cache.
-    assert len(models["mock/reviewer"].calls) + summary.cache_hits == 30
-    # Echo rewrites: one call per non-empty section chunk of each paper, per proficiency condition.
+    assert {stage: dict(c) for stage, c in summary.stage_statuses.items()} == {
+        "rewrite": {"ok": 12}, "validate": {"ok": 2, "failed": 10}, "review": {"ok": 3 * 2 + 2 * 2}}
+    checks = {(r["document_id"], r["condition"]): (r["passed"], r["reasons_json"])
+              for r in runner.store.rows("SELECT document_id, condition, passed, reasons_json FROM checks")}
+    assert {k for k, (passed, _) in checks.items() if passed} == {
+        ("chebnet_nips2016", "confidence:-"), ("gcrn_iclr2017", "confidence:-")}
+    assert all("identical to its original" in reasons for passed, reasons in checks.values() if not passed)
+    assert len(models["mock/reviewer"].calls) == 10 and summary.cache_hits == 0
     assert len(models["mock/echo"].calls) > 0
     runner.store.close()
 
     again, models2 = make_runner(shared_data, tmp_path / "run", validation={})
     second = asyncio.run(again.run())
     assert (second.units_run, second.model_calls, second.cache_hits) == (0, 0, 0)
-    assert second.units_skipped == 54
+    assert second.units_skipped == summary.units_total == 34
     assert models2 == {}  # not even instantiated
     table = assessments_table(again.store)
-    assert len(table) == 30 and table["unit_key"].is_unique
-    assert set(table["arm"]) == {"original", "confidence:+", "confidence:-", "proficiency:+", "proficiency:-"}
+    assert len(table) == 10 and table["unit_key"].is_unique
+    assert set(table["arm"]) == {"original", "confidence:-"}
     assert set(table["document_id"]) == set(PAPERS)
     again.store.close()
 
@@ -122,19 +127,32 @@ def test_repair_attempt_recovers_and_string_scores_parse(shared_data: Path, tmp_
     runner.store.close()
 
 
-def test_bad_document_and_unknown_provider_do_not_stop_the_study(shared_data: Path, tmp_path: Path) -> None:
+def test_bad_document_and_a_provider_setup_failure_do_not_stop_the_study(shared_data: Path,
+                                                                        tmp_path: Path) -> None:
     spec_docs = [{"path": str(shared_data / "papers" / "gcrn_iclr2017")}, {"path": str(tmp_path / "missing")}]
-    reviewers = [{"name": "good", "model": "mock/reviewer"}, {"name": "typo", "model": "mokc/reviewer"}]
-    runner, _ = make_runner(shared_data, tmp_path / "run", documents=spec_docs, reviewers=reviewers,
-                            rewriters=[], replicates=1)
+    reviewers = [{"name": "good", "model": "mock/reviewer"}, {"name": "no-extra", "model": "mock/needs-extra"}]
+    config = parse_study(study_dict(shared_data, tmp_path / "run", documents=spec_docs, reviewers=reviewers,
+                                    rewriters=[], replicates=1))
+
+    def factory(model_id: str, options: dict) -> MockModel:
+        if model_id == "mock/needs-extra":
+            raise ProviderNotInstalledError("provider 'x' needs a package that is not installed; run: pip install x")
+        return MockModel(model="reviewer")
+
+    runner = StudyRunner(config, tmp_path, model_factory=factory)
     summary = asyncio.run(runner.run())
     assert dict(summary.statuses) == {"ok": 1}
-    stages = {(stage, item) for stage, item, _ in summary.problems}
-    assert ("ingest", str(tmp_path / "missing")) in stages
-    assert ("review", "typo") in stages
-    reason = next(r for s, i, r in summary.problems if i == "typo")
-    assert "unknown provider 'mokc'" in reason
+    assert summary.problems == [
+        ("ingest", str(tmp_path / "missing"), "no such file or folder"),
+        ("review", "no-extra", "provider 'x' needs a package that is not installed; run: pip install x"),
+    ]
     runner.store.close()
+
+
+def test_unknown_provider_is_a_config_error_naming_the_key(shared_data: Path, tmp_path: Path) -> None:
+    reviewers = [{"name": "good", "model": "mock/reviewer"}, {"name": "typo", "model": "mokc/reviewer"}]
+    with pytest.raises(ConfigError, match=r"reviewers\[1\]\.model: unknown provider 'mokc'"):
+        parse_study(study_dict(shared_data, tmp_path / "run", reviewers=reviewers))
 
 
 def test_budget_stops_new_calls(shared_data: Path, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ def demo(
     replicates: int = typer.Option(None, min=1, help="Override the number of replicates."),
 ) -> None:
     """Run the demo study (3 real papers, rule-based + embedded-model rewrites, embedded reviewer)."""
-    from rhetorica.cli.study import err_console, execute_study, print_headline
+    from rhetorica.cli.study import err_console, execute_study, finish, print_headline
     from rhetorica.study.config import ConfigError, parse_study
 
     data_dir = (data or default_data_dir()).resolve()
@@ -38,5 +38,6 @@ def demo(
     except ConfigError as exc:
         err_console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
-    run_dir = execute_study(config, data_dir)
+    run_dir, problems = execute_study(config, data_dir)
     print_headline(run_dir)
+    finish(problems)

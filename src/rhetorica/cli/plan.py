@@ -28,8 +28,18 @@ def plan(
     from rich.console import Console
     from rich.table import Table
 
+    import math
+
     from rhetorica.analysis.power import plan_study
 
+    bad = [f"--ratio must be a finite number > 0 and != 1 (got {ratio})"
+           if not (math.isfinite(ratio) and ratio > 0 and ratio != 1) else "",
+           f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
+           f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else "",
+           f"--sd must be a finite number >= 0 (got {sd})" if not (math.isfinite(sd) and sd >= 0) else ""]
+    if any(bad):
+        Console(stderr=True).print("[red]error:[/red] " + "; ".join(b for b in bad if b), highlight=False)
+        raise typer.Exit(2)
     try:
         result = plan_study(
             ratio,

@@ -50,8 +50,13 @@ def print_headline(run_dir: Path) -> None:
     console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
 
 
-def execute_study(config, base_dir: Path, run_dir: Path | None = None, retry_failed: bool = False) -> Path:  # noqa: ANN001
-    """Run a validated study with progress bars, then write its report; returns the run dir."""
+def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
+                  retry_failed: bool = False) -> tuple[Path, int]:
+    """Run a validated study with progress bars; returns the run dir and the number of problems.
+
+    Raises:
+        typer.Exit: 130 on Ctrl-C (finished units are kept), 1 when no document could be read.
+    """
     from rhetorica.cli.progress import RichProgress
     from rhetorica.report.build import STUDY_FILE
     from rhetorica.study.runner import StudyRunner
@@ -59,12 +64,20 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None, retry_fai
     with RichProgress(console) as progress:
         runner = StudyRunner(config, base_dir, run_dir=run_dir, progress=progress)
         (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-        summary = asyncio.run(runner.run(retry_failed=retry_failed))
-        runner.store.close()
+        try:
+            summary = asyncio.run(runner.run(retry_failed=retry_failed))
+        except KeyboardInterrupt:
+            err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
+            raise typer.Exit(130) from None
+        finally:
+            runner.store.close()
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+    if summary.units_total == 0:
+        err_console.print("[red]error:[/red] nothing to run: no document could be read (see the problems above)")
+        raise typer.Exit(1)
     if summary.units_run == 0 and summary.model_calls == 0:
-        console.print(f"Nothing to do: all {summary.units_total} units were already in the store; "
+        console.print(f"Nothing to do: all {summary.units_skipped} units were already in the store; "
                       "0 model calls made.")
     else:
         stages = "; ".join(
@@ -73,7 +86,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None, retry_fai
         console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done; "
                       f"{summary.model_calls} model calls, {summary.cache_hits} cache hits; "
                       f"{summary.wall_time_s:.1f} s.")
-    return runner.run_dir
+    return runner.run_dir, len(summary.problems)
 
 
 def run(
@@ -82,8 +95,16 @@ def run(
 ) -> None:
     """Run a study declared in YAML (resumable: finished units are skipped)."""
     config, base_dir = _load(study)
-    run_dir = execute_study(config, base_dir, retry_failed=retry_failed)
+    run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed)
     print_headline(run_dir)
+    finish(problems)
+
+
+def finish(problems: int) -> None:
+    """Exit 1 when the study met problems (it still ran everything else and saved it)."""
+    if problems:
+        err_console.print(f"finished with {problems} problem(s) listed above and in the report")
+        raise typer.Exit(1)
 
 
 def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:

@@ -59,9 +59,12 @@ def validate(
         table.add_column(header)
     for row in rows:
         table.add_row(*row)
-    console.print(table)
+    from rich.console import Console
+
     from rhetorica.report.validation import failed_variants
 
+    wide = Console(width=max(console.width, 160), soft_wrap=True)
+    wide.print(table)
     for row in failed_variants(data.validation).itertuples(index=False):
-        console.print(f"[yellow]failed[/yellow] {' / '.join(str(v) for v in row)}", highlight=False)
+        wide.print(f"[yellow]failed[/yellow] {' / '.join(str(v) for v in row)}", highlight=False)
     console.print(f"Validated {summary.units_run} variant(s) now; report: {run_dir / 'report.html'}")

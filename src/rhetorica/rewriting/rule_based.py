@@ -16,7 +16,7 @@ from importlib import resources
 from rhetorica.documents.models import Document, Section
 from rhetorica.rewriting.conditions import parse_condition
 
-RULES_VERSION = "rules-v1"
+RULES_VERSION = "rules-v2"
 RULE_CONDITIONS = ("confidence:+", "confidence:-")
 
 # Spans never rewritten: display/inline math, LaTeX commands with their brace arguments, URLs.

@@ -24,6 +24,18 @@ class ConfigError(ValueError):
     """A study file that cannot be used; the message names the file and each bad key."""
 
 
+def _check_model_id(value: str) -> str:
+    """Reject a model id whose provider is unknown (the registry's check, at load time)."""
+    from rhetorica.models.errors import UnknownProviderError
+    from rhetorica.models.registry import split_model_id
+
+    try:
+        split_model_id(value)
+    except UnknownProviderError as exc:
+        raise ValueError(str(exc)) from exc
+    return value
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -78,6 +90,11 @@ class RewriterSpec(_Strict):
             parse_condition(name)
         return value
 
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        return _check_model_id(value) if value is not None else value
+
     @model_validator(mode="after")
     def _model_for_llm(self) -> RewriterSpec:
         if self.kind == "llm" and not self.model:
@@ -98,6 +115,11 @@ class ReviewerSpec(_Strict):
     sampling: Sampling = Field(default_factory=Sampling)
     max_input_words: int | None = Field(default=None, ge=50, description="cut the manuscript text beyond this")
     options: dict[str, Any] = Field(default_factory=dict, description="provider options")
+
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        return _check_model_id(value)
 
     @field_validator("protocol")
     @classmethod
@@ -174,6 +196,19 @@ class StudyConfig(_Strict):
                 raise ValueError(f"duplicate {label} name(s): {', '.join(dupes)}")
         return self
 
+    @model_validator(mode="after")
+    def _comparable_arms(self) -> StudyConfig:
+        if not self.comparisons:
+            return self
+        known = {"original", *self.conditions}
+        known |= {f"{c}@{r.name}" for r in self.rewriters for c in r.conditions}
+        for index, pair in enumerate(self.comparisons):
+            for side in pair:
+                if side not in known:
+                    raise ValueError(f"comparisons[{index}]: {side!r} is neither 'original' nor a condition "
+                                     f"a rewriter produces ({', '.join(sorted(known))})")
+        return self
+
     @property
     def conditions(self) -> list[str]:
         """Every condition some rewriter produces, in declaration order."""
@@ -184,11 +219,12 @@ class StudyConfig(_Strict):
 
 
 def format_validation_error(source: str, exc: ValidationError) -> str:
-    """One line per problem: ``<source>: <dotted.key.path>: <problem>``."""
+    """One line per problem: ``<source>: <key path>: <problem>``, e.g. ``study.yaml: reviewers[0].protocl:
+    unknown key`` (list positions count from 0)."""
     lines = []
     for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "(top level)"
+        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"].removeprefix("Value error, ")
         lines.append(f"{source}: {loc}: {msg}")
     return "\n".join(lines)
 
@@ -210,7 +246,10 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML ({exc})") from exc
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a study file must be a YAML mapping of keys to values")
     return parse_study(data, source=str(path)), path.resolve().parent

@@ -42,7 +42,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             try:
                 doc = read_document(path, doc_id=doc_id, options=options)
             except DocumentReadError as exc:
-                problems.append(("ingest", str(path), str(exc)))
+                problems.append(("ingest", str(path), exc.problem))
                 continue
             if doc.id in seen:
                 problems.append(("ingest", str(path), f"duplicate document id {doc.id!r}; give it an 'id'"))

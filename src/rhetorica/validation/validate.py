@@ -14,6 +14,7 @@ from rhetorica.validation.integrity import passage_similarities, tfidf_cosine_to
 from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon, marker_counts
 from rhetorica.validation.readability import gunning_fog
+from rhetorica.validation.shift import ShiftCheck, shift_checks
 from rhetorica.validation.spans import SpanReport, compare_spans
 from rhetorica.validation.tokenizer import Tokens, tokenize
 
@@ -47,6 +48,9 @@ class ValidationThresholds(BaseModel):
             (default 0.20: the studies' rewriters are told to keep length).
         context_limit_tokens: reviewer context limit or cut point in tokens; a variant that
             crosses it while its original does not fails (``None``: no check).
+        require_intended_shift: fail a variant identical to its original, and one whose measure of
+            the rewritten dimension did not move in the intended direction
+            (:mod:`rhetorica.validation.shift`; checked when the condition is given).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -57,6 +61,7 @@ class ValidationThresholds(BaseModel):
     require_protected_spans: bool = True
     max_length_ratio_deviation: float = Field(default=0.20, ge=0.0)
     context_limit_tokens: int | None = Field(default=None, ge=1)
+    require_intended_shift: bool = True
 
 
 class TextMeasures(BaseModel):
@@ -104,6 +109,9 @@ class VariantValidation(BaseModel):
         variant_tokens: token count of the variant.
         crosses_context_limit: the variant crosses ``context_limit_tokens`` and the original not.
         lexicon_version: version of the hedge/booster lexicon.
+        condition: the rewrite condition, when given.
+        identical: the variant's text equals the original's (the rewrite changed nothing).
+        shift: directional checks of the intended shift (empty without a condition).
         thresholds: thresholds applied.
         passed: whether every check passed.
         reasons: one sentence per failed check (empty when passed).
@@ -124,6 +132,9 @@ class VariantValidation(BaseModel):
     variant_tokens: int
     crosses_context_limit: bool
     lexicon_version: str
+    condition: str | None = None
+    identical: bool = False
+    shift: list[ShiftCheck] = Field(default_factory=list)
     thresholds: ValidationThresholds
     passed: bool
     reasons: list[str]
@@ -184,6 +195,10 @@ def _body(document: Document) -> list[str]:
     return [section.text for section in document.sections]
 
 
+def _num(value: float | None) -> str:
+    return "undefined" if value is None else f"{value:.2f}"
+
+
 def _check_pair(original: Document, variant: Document) -> None:
     if variant.id != original.id:
         raise ValueError(f"variant id {variant.id!r} differs from original id {original.id!r}")
@@ -238,6 +253,7 @@ def validate_variant(
     *,
     embedder: Embedder | None = None,
     count_tokens: Callable[[str], int] = approximate_tokens,
+    condition: str | None = None,
 ) -> VariantValidation:
     """Measure a variant against its original and decide pass/fail.
 
@@ -256,6 +272,7 @@ def validate_variant(
             (all-MiniLM-L6-v2, loaded once per process).
         count_tokens: token counter for the context-limit guard (default
             :func:`approximate_tokens`), applied to each document's Markdown.
+        condition: the rewrite condition, for the intended-shift check.
 
     Returns:
         :class:`VariantValidation`.
@@ -288,6 +305,17 @@ def validate_variant(
         "crosses_context_limit": limit is not None and tokens_after > limit >= tokens_before,
     }
     reasons = _reasons(values, limits)
+    identical = original.content_hash == variant.content_hash
+    shift = shift_checks(condition, measures_before, measures_after) if condition else []
+    if limits.require_intended_shift:
+        if identical:
+            reasons.append("variant is identical to its original: the rewrite changed nothing")
+        else:
+            reasons.extend(
+                f"intended shift absent: {c.condition} needs {c.measure} to "
+                f"{'rise' if c.condition.endswith('+') else 'fall'} (original {_num(c.original)}, "
+                f"variant {_num(c.variant)})"
+                for c in shift if not c.present)
     return VariantValidation(
         document_id=original.id,
         original_hash=original.content_hash,
@@ -296,6 +324,9 @@ def validate_variant(
         variant=measures_after,
         embedding_model=model.name,
         lexicon_version=load_metadiscourse_lexicon().version,
+        condition=condition,
+        identical=identical,
+        shift=shift,
         thresholds=limits,
         passed=not reasons,
         reasons=reasons,
