@@ -176,6 +176,8 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
                 continue
             units_pending += 1
             rv = unit.reviewer
+            if rv.kind == "control":  # simulated: no model call
+                continue
             text, _ = manuscript_text(unit.document, rv.max_input_words)
             row = sums[("review", rv.model)]
             row[0] += 1

@@ -107,10 +107,16 @@ class RewriterSpec(_Strict):
 
 
 class ReviewerSpec(_Strict):
-    """A reviewer configuration: model + protocol (+ sampling, input limit, provider options)."""
+    """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
+
+    ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    :class:`rhetorica.analysis.controls.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
+    ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
+    """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    model: str
+    kind: Literal["llm", "control"] = "llm"
+    model: str | None = None
     protocol: str = "default"
     sampling: Sampling = Field(default_factory=Sampling)
     max_input_words: int | None = Field(default=None, ge=50, description="cut the manuscript text beyond this")
@@ -118,8 +124,23 @@ class ReviewerSpec(_Strict):
 
     @field_validator("model")
     @classmethod
-    def _known_provider(cls, value: str) -> str:
-        return _check_model_id(value)
+    def _known_provider(cls, value: str | None) -> str | None:
+        return _check_model_id(value) if value is not None else value
+
+    @model_validator(mode="after")
+    def _model_or_control(self) -> ReviewerSpec:
+        if self.kind == "llm" and not self.model:
+            raise ValueError(f"reviewer {self.name!r} of kind 'llm' needs a 'model'")
+        if self.kind == "control":
+            from rhetorica.analysis.controls import ControlReviewer
+
+            ControlReviewer(name=self.name, **self.options)  # raises with the bad setting named
+        return self
+
+    @property
+    def model_id(self) -> str:
+        """The model id stored with every assessment (``control`` for control reviewers)."""
+        return self.model if self.kind == "llm" and self.model else "control"
 
     @field_validator("protocol")
     @classmethod

@@ -28,7 +28,7 @@ from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
 from rhetorica.reviewers.form import SCORE_FIELDS
-from rhetorica.reviewers.llm_reviewer import review_document
+from rhetorica.reviewers.llm_reviewer import ReviewResult, review_document
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.rewriting import llm as llm_rewriter
 from rhetorica.rewriting import rule_based
@@ -197,19 +197,38 @@ class StudyRunner:
                       "content_hash": variant.content_hash if variant else None,
                       "document_json": variant.model_dump_json() if variant else None}
 
+    def _control_review(self, unit: planner.ReviewUnit) -> ReviewResult:
+        from rhetorica.analysis.controls import ControlReviewer
+        from rhetorica.reviewers.control import control_review
+
+        rv = unit.reviewer
+        scores = unit.document.metadata.get("human_scores") or []
+        human = sum(scores) / len(scores) if scores else None
+        review = control_review(ControlReviewer(name=rv.name, **rv.options), unit.document_id, unit.condition,
+                                unit.replicate, replicates=self.config.replicates, human_score=human)
+        return ReviewResult(Status.OK, review, None, "", False)
+
     async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
         rv = unit.reviewer
+        if rv.kind == "control":
+            return self._review_row(unit, self._control_review(unit))
+        assert rv.model is not None
         model = self.model(rv.model, rv.options)
         result = await review_document(
             unit.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
             temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
             max_input_words=rv.max_input_words, log=log, unit_key=unit.key, limits=self.limits,
             budget=self.budget)
+        return self._review_row(unit, result)
+
+    @staticmethod
+    def _review_row(unit: planner.ReviewUnit, result: ReviewResult) -> dict[str, Any]:
+        rv = unit.reviewer
         scores = result.review.model_dump() if result.review is not None else {}
         return {
             "unit_key": unit.key, "document_id": unit.document_id, "variant_key": unit.variant_key,
             "input_hash": unit.document.content_hash, "condition": unit.condition, "rewriter": unit.rewriter,
-            "reviewer": rv.name, "model": rv.model, "protocol": rv.protocol, "replicate": unit.replicate,
+            "reviewer": rv.name, "model": rv.model_id, "protocol": rv.protocol, "replicate": unit.replicate,
             "status": str(result.status), "reason": result.reason,
             **{name: scores.get(name) for name in SCORE_FIELDS},
             "input_truncated": int(result.input_truncated),
