@@ -182,26 +182,29 @@ def _conditional(data: ReportData) -> Section:
                    [_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
+def _analysis_section(data: ReportData, key: str, title: str, note: str, headers: dict[str, str],
+                      fallback: str) -> Section:
+    """A section showing ``data.analysis[key]``, or why it could not be computed."""
+    section = Section(key, title, note)
+    if key in data.analysis:
+        section.tables.append(_view(data.analysis[key], headers))
+    else:
+        section.unavailable = data.unavailable.get(key, fallback)
+    return section
+
+
 def _criteria(data: ReportData) -> Section:
     note = ("The comparison on each 1–4 criterion score: preference ratio = % A higher / % B higher, sign test "
             "as above.")
-    section = Section("criteria", "Per-criterion preference ratios", note)
-    if "criteria" in data.analysis:
-        section.tables.append(_view(data.analysis["criteria"], CRITERIA_HEADERS))
-    else:
-        section.unavailable = data.unavailable.get("criteria", "no criterion scores")
-    return section
+    return _analysis_section(data, "criteria", "Per-criterion preference ratios", note, CRITERIA_HEADERS,
+                             "no criterion scores")
 
 
 def _magnitude(data: ReportData) -> Section:
     note = ("Paper-level paired differences d = A − B of the overall score: mean, mean absolute value, share of "
             "papers with |d| ≤ 1 point and with |d| ≥ 2 points (0–1).")
-    section = Section("magnitude", "Magnitude of paired differences", note)
-    if "magnitude" in data.analysis:
-        section.tables.append(_view(data.analysis["magnitude"], MAGNITUDE_HEADERS))
-    else:
-        section.unavailable = data.unavailable.get("magnitude", "no compared pair of conditions")
-    return section
+    return _analysis_section(data, "magnitude", "Magnitude of paired differences", note, MAGNITUDE_HEADERS,
+                             "no compared pair of conditions")
 
 
 def _change(data: ReportData) -> Section:
@@ -255,12 +258,8 @@ def _robustness(data: ReportData) -> Section:
 def _pooled(data: ReportData) -> Section:
     note = ("Reviewer variance: pooled standard deviation of repeated reviews of identical input (same paper "
             "and condition), in overall-score points, on the original arm when present ('Style over Substance').")
-    section = Section("pooled_sd", "Reviewer variance (pooled SD of replicates)", note)
-    if "pooled_sd" in data.analysis:
-        section.tables.append(_view(data.analysis["pooled_sd"], POOLED_HEADERS))
-    else:
-        section.unavailable = data.unavailable["pooled_sd"]
-    return section
+    return _analysis_section(data, "pooled_sd", "Reviewer variance (pooled SD of replicates)", note,
+                             POOLED_HEADERS, "no input reviewed more than once")
 
 
 def _validation(data: ReportData) -> Section:
