@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from rhetorica import __version__
-from rhetorica.cli import batch, demo, estimate, study, validate
+from rhetorica.cli import batch, dataset, demo, estimate, study, validate
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.ingest import ingest
 
@@ -26,6 +26,7 @@ app.command("validate")(validate.validate)
 app.command("plan")(plan_cmd.plan)
 app.command("estimate")(estimate.estimate)
 app.add_typer(batch.batch_app, name="batch")
+app.add_typer(dataset.dataset_app, name="dataset")
 
 
 def _version(value: bool) -> None:
