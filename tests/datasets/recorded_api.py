@@ -96,6 +96,8 @@ class RecordedApi:
     feeds: dict[str, list[dict[str, object]]] = field(default_factory=dict)  # title word -> entries
     sources: dict[str, bytes] = field(default_factory=dict)  # "<id>v<n>" -> tarball
     hits: Counter[str] = field(default_factory=Counter)
+    logins: list[dict[str, object]] = field(default_factory=list)
+    auth: list[str] = field(default_factory=list)
     base: str = ""
 
     def notes_page(self, query: dict[str, list[str]]) -> dict[str, object]:
@@ -124,7 +126,15 @@ def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            api.hits["login"] += 1
+            length = int(self.headers.get("Content-Length", 0))
+            api.logins.append(json.loads(self.rfile.read(length) or b"{}"))
+            body = {"token": "tok-SECRET-123", "user": {"id": "~Test_User1", "profile": {"id": "~Test_User1"}}}
+            self._send(200, json.dumps(body).encode(), "application/json")
+
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            api.auth.append(self.headers.get("Authorization", ""))
             url = urlparse(self.path)
             query = parse_qs(url.query)
             route = url.path.split("/")[1] if url.path.count("/") else url.path

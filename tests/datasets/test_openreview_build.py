@@ -116,3 +116,20 @@ def test_api_v1_venue(tmp_path: Path) -> None:
     assert manifest.paper("A").human_scores == [6.0, 8.0] and manifest.paper("A").decision == "Accept (Poster)"
     assert build.excluded == {"withdrawn": 1}
     assert build.invitations["submissions"] == f"{venue}/-/Blind_Submission"
+
+
+def test_login_from_environment_and_no_credential_written(recorded, tmp_path: Path, monkeypatch) -> None:
+    api, base = recorded
+    monkeypatch.setenv("OPENREVIEW_USERNAME", "someone@example.org")
+    monkeypatch.setenv("OPENREVIEW_PASSWORD", "pw-SECRET-456")
+    root = tmp_path / "ds"
+    result = CliRunner().invoke(app, ["dataset", "openreview", VENUE, "--out", str(root), "--baseurl", base,
+                                      "--per-bin", "1"])
+    assert result.exit_code == 1, result.output
+    assert api.logins and api.logins[0]["password"] == "pw-SECRET-456"
+    assert "Bearer tok-SECRET-123" in api.auth  # the session token was used ...
+    for path in root.rglob("*"):  # ... and never written, nor the password, nor shown
+        if path.is_file() and path.suffix in (".json", ".yaml"):
+            text = path.read_text()
+            assert "SECRET" not in text and "someone@example.org" not in text, path
+    assert "SECRET" not in result.output
