@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from rhetorica.cli.app import app
 from rhetorica.datasets.manifest import load_manifest
-from rhetorica.datasets.reviews import load_reviews
+from rhetorica.documents.reviews.model import load_reviews
 
 
 def _peerread(root: Path) -> Path:

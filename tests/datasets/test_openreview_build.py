@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from rhetorica.cli.app import app
 from rhetorica.datasets.manifest import load_manifest
 from rhetorica.datasets.openreview_build import build_openreview
-from rhetorica.datasets.reviews import load_reviews
+from rhetorica.documents.reviews.model import load_reviews
 from tests.datasets.conftest import DESK_REJECTED, EXPECTED_PER_BIN, WITHDRAWN
 from tests.datasets.recorded_api import VENUE
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rhetorica.files import write_atomic
 from rhetorica.datasets.downloads import download_file
-from rhetorica.datasets.manifest import ArxivCandidate, ArxivMatch, PaperEntry, load_manifest, save_manifest, write_atomic
+from rhetorica.datasets.manifest import ArxivCandidate, ArxivMatch, PaperEntry, load_manifest, save_manifest
 from rhetorica.documents.compare import ngram_jaccard, prose_sequence, token_cosine
 
 ARXIV_QUERY_URL = "https://export.arxiv.org/api/query?{}"

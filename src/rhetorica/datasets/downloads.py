@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rhetorica.datasets.manifest import write_atomic
+from rhetorica.files import write_atomic
 
 MAX_FILE_BYTES = 200 * 2**20
 

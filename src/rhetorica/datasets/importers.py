@@ -21,9 +21,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from rhetorica.datasets.manifest import DatasetError, Manifest, PaperEntry, save_manifest, write_atomic
-from rhetorica.datasets.ratings import RatingParseError, leading_score
-from rhetorica.datasets.reviews import REVIEWS_FILE, review_document, save_reviews
+from rhetorica.files import write_atomic
+from rhetorica.datasets.manifest import DatasetError, Manifest, PaperEntry, save_manifest
+from rhetorica.documents.reviews.ratings import RatingParseError, leading_score
+from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.documents.models import Document
 
 REWRITES_FILE = "review_rewrites.json"

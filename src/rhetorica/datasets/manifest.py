@@ -6,13 +6,13 @@ credentials are ever written here (OpenReview logins come from the environment o
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rhetorica.files import write_atomic
 
 MANIFEST_NAME = "manifest.yaml"
 
@@ -120,19 +120,6 @@ class Manifest(BaseModel):
             if entry.id == paper_id:
                 return entry
         raise KeyError(paper_id)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and rename, so a kill never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def save_manifest(root: Path, manifest: Manifest) -> Path:

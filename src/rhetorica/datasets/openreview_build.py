@@ -23,7 +23,7 @@ from rhetorica.datasets.manifest import (
     save_manifest,
 )
 from rhetorica.datasets.openreview_source import ApiVersion, NoteCache, fetch_venue, make_client
-from rhetorica.datasets.reviews import REVIEWS_FILE, review_document, save_reviews
+from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.datasets.sampling import stratified_sample
 
 

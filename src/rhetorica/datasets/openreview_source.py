@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from rhetorica.datasets.manifest import DatasetError, write_atomic
-from rhetorica.datasets.ratings import RatingParseError, leading_score
+from rhetorica.files import write_atomic
+from rhetorica.datasets.manifest import DatasetError
+from rhetorica.documents.reviews.openreview_json import is_kind, parse_review, value
 
 ApiVersion = Literal["v1", "v2"]
 V2_URL = "https://api2.openreview.net"
 V1_URL = "https://api.openreview.net"
-REVIEW_TEXT_FIELDS = ("summary", "strengths", "weaknesses", "questions", "review", "main_review",
-                      "summary_of_the_paper", "strength_and_weaknesses", "limitations")
 
 
 @dataclass
@@ -126,41 +125,20 @@ def _plain(note: Any, details_key: str) -> dict[str, Any]:
             "replies": [r if isinstance(r, dict) else r.__dict__ for r in replies]}
 
 
-def _value(content: dict[str, Any], name: str) -> Any:
-    raw = content.get(name)
-    return raw.get("value") if isinstance(raw, dict) else raw
-
-
-def _reply_invitations(reply: dict[str, Any]) -> list[str]:
-    found = reply.get("invitations") or ([reply["invitation"]] if reply.get("invitation") else [])
-    return [str(i) for i in found]
-
-
-def _is(reply: dict[str, Any], kind: str) -> bool:
-    return any(inv.endswith(f"/-/{kind}") for inv in _reply_invitations(reply))
-
-
 def parse_submission(note: dict[str, Any]) -> Submission:
     """A :class:`Submission` from a plain note dict (either API); bad scores become problems."""
     content = note.get("content") or {}
-    sub = Submission(id=str(note["id"]), number=note.get("number"), title=str(_value(content, "title") or ""),
+    sub = Submission(id=str(note["id"]), number=note.get("number"), title=str(value(content, "title") or ""),
                      decision=None, licence=note.get("license"),
-                     authors=[str(a) for a in _value(content, "authors") or [] if isinstance(a, str)])
+                     authors=[str(a) for a in value(content, "authors") or [] if isinstance(a, str)])
     for reply in note.get("replies") or []:
-        rc = reply.get("content") or {}
-        if _is(reply, "Decision"):
-            sub.decision = str(_value(rc, "decision") or "") or None
-        elif _is(reply, "Official_Review"):
-            scores: dict[str, float | None] = {}
-            for name in ("rating", "confidence"):
-                raw = _value(rc, name)
-                try:
-                    scores[name] = None if raw is None else leading_score(raw)
-                except RatingParseError as exc:
-                    scores[name] = None
-                    sub.problems.append(f"{sub.id} review {reply.get('id')}: {name}: {exc}")
-            texts = {k: str(_value(rc, k)) for k in REVIEW_TEXT_FIELDS if _value(rc, k)}
-            sub.reviews.append(Review(str(reply.get("id")), texts, scores["rating"], scores["confidence"]))
+        if is_kind(reply, "Decision"):
+            sub.decision = str(value(reply.get("content") or {}, "decision") or "") or None
+        elif is_kind(reply, "Official_Review"):
+            parsed = parse_review(reply)
+            sub.problems.extend(f"{sub.id} {p}" for p in parsed.problems)
+            sub.reviews.append(Review(parsed.note_id, parsed.fields, parsed.scores.get("rating"),
+                                      parsed.scores.get("confidence")))
     return sub
 
 
