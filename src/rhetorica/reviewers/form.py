@@ -4,6 +4,11 @@ Fields: summary, strengths, weaknesses, suggestions; soundness, significance, ev
 1-4; reviewer confidence on 1-5; overall on 1-10. Scores are integers validated with their ranges:
 ``"10"`` parses as 10 (never 1), ``11`` or ``0`` is rejected, ``6.5`` is rejected (the scale has no
 half levels). A parse failure is reported, never defaulted to a neutral value.
+
+The object read is the model's *final* answer (:func:`final_review_object`): reasoning blocks are
+removed, a fenced block is preferred, and the last review-shaped object wins, so a draft written
+before the answer is never stored as the review. :func:`is_refusal` tells a plain-text refusal from
+a failed attempt at a review.
 """
 
 from __future__ import annotations
