@@ -75,3 +75,24 @@ def test_fog_sentence_count_survives_abbreviations() -> None:
 
 def test_fog_of_text_without_words_is_undefined() -> None:
     assert gunning_fog("$x = 1$") is None
+
+
+def test_fog_of_chebnet_introduction_counts_run_in_headings(shared_papers) -> None:  # type: ignore[no-untyped-def]
+    # Issue 10 §3: the LaTeX reader writes the contribution list as "1. **Spectral formulation.** A
+    # spectral ...". Hand count of the introduction: 24 prose sentences (each a full sentence in
+    # the source) plus the 5 run-in headings below, each its own sentence -> 29 (24 before the
+    # fix, Fog 17.47). 557 words. Hard words 115: the 114 counted before the fix plus "Enhancing",
+    # which now starts its sentence (after "**Strictly localized filters.**") and so is no longer
+    # excused as a capitalised proper noun.
+    from rhetorica.validation.tokenizer import tokenize
+
+    intro = next(s for s in shared_papers["chebnet_nips2016"].sections if s.title == "Introduction")
+    tokens = tokenize(intro.text)
+    headings = [s for s in tokens.sentences() if s.startswith("1. **")]
+    assert headings == ["1. **Spectral formulation.**", "1. **Strictly localized filters.**",
+                        "1. **Low computational complexity.**", "1. **Efficient pooling.**",
+                        "1. **Experimental results.**"]
+    assert (tokens.n_sentences, tokens.n_words) == (29, 557)
+    fog = gunning_fog(tokens)
+    assert fog == pytest.approx(0.4 * (557 / 29 + 100 * 115 / 557))
+    assert round(fog, 2) == 15.94

@@ -99,3 +99,33 @@ def test_citation_glued_to_a_period_stays_with_its_sentence() -> None:
         r"Splines have finite elements.\cite{deBoor1978}",
         "Next we test.",
     ]
+
+
+def test_sentence_end_inside_closing_emphasis_or_brace() -> None:
+    # each of these was one sentence before: the period was not followed by whitespace
+    assert split_sentences("We prove it is **optimal.** Then we test it.") == [
+        "We prove it is **optimal.**", "Then we test it."]
+    assert split_sentences("We prove it is *optimal.* Then we test it.") == [
+        "We prove it is *optimal.*", "Then we test it."]
+    assert split_sentences(r"We prove it is \textbf{optimal.} Then we test it.") == [
+        r"We prove it is \textbf{optimal.}", "Then we test it."]
+    assert split_sentences("We call it _x._ Then we test it!") == ["We call it _x._", "Then we test it!"]
+    assert split_sentences("Is it **optimal?** Yes.") == ["Is it **optimal?**", "Yes."]
+    assert split_sentences("It said \u2018done.\u2019 Then it stopped.") == [
+        "It said \u2018done.\u2019", "Then it stopped."]
+
+
+def test_run_in_heading_as_ingest_writes_it_is_its_own_sentence() -> None:
+    text = "1. **Spectral formulation.** A spectral formulation of CNNs. **Pooling.** We pool."
+    # words: Spectral formulation | A spectral formulation of CNNs | Pooling | We pool -> 2+5+1+2
+    assert (tokenize(text).n_sentences, tokenize(text).n_words) == (4, 10)
+    assert split_sentences(text) == ["1. **Spectral formulation.**", "A spectral formulation of CNNs.",
+                                     "**Pooling.**", "We pool."]
+
+
+def test_emphasis_keeps_the_abbreviation_and_lower_case_rules() -> None:
+    assert len(split_sentences("See *Fig.* 2 and **e.g.** Table 1 for results.")) == 1
+    assert len(split_sentences("It is **optimal.** then we test it.")) == 1
+    # an opening mark before a lower-case word does not hide the lower case
+    assert len(split_sentences("It is optimal. *then* we test it.")) == 1
+    assert len(split_sentences(r"It is optimal. \emph{then} we test it.")) == 1

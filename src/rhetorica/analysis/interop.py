@@ -7,8 +7,13 @@ object per line with a shared ``id``, numeric score fields (``overall_score``,
 report per-field score deltas (perturbed - baseline) and decision-transition counts, or turn them
 into rhetorica's tidy table so every paired analysis applies.
 
-Bad lines (not JSON, not an object, no ``id``, duplicate ``id``) are reported as problems naming
-file and line; the rest of the file is still used.
+Scores may be numbers or OpenReview-style rating strings (``"6: marginally above the acceptance
+threshold"``, ``"Score: 7"``); their leading score is read by
+:func:`rhetorica.documents.ratings.parse_rating`, and any value that cannot be read unambiguously is
+a listed problem naming file, id and field, never a silent gap. Bad lines (not JSON, not an object,
+no ``id``, duplicate ``id``) are reported as problems naming file and line; the rest of the file is
+still used. :func:`import_diagnostics_run` writes the pair as a run directory that ``rhetorica
+report`` reads like any other.
 """
 
 from __future__ import annotations
@@ -24,8 +29,29 @@ import pandas as pd
 from pydantic import BaseModel
 
 from rhetorica.analysis.tidy import ORIGINAL, SCORE_RANGES
+from rhetorica.documents.ratings import RatingError, parse_rating
 
 DECISION_FIELD = "final_decision"
+SCORE_FIELD_NAMES = ("overall_score", "contribution_score", "soundness_score", "presentation_score")
+"""The score fields of ai-reviewer-diagnostics files (its ``DEFAULT_SCORE_FIELDS``)."""
+
+
+class ImportProblem(BaseModel):
+    """One unusable line or value of an imported file.
+
+    Attributes:
+        item: where: ``"<file>:<line>"`` for a bad line, ``"<file> id '<id>'"`` for a bad value.
+        reason: what is wrong, in one sentence.
+        unit_key: the imported assessment this problem made ``malformed`` (its reason says the same),
+            or ``None`` when the assessment is still usable (e.g. only a sub-score was unreadable).
+    """
+
+    item: str
+    reason: str
+    unit_key: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.item}: {self.reason}"
 
 
 class ScoreDelta(BaseModel):
@@ -80,18 +106,12 @@ class DiagnosticsComparison(BaseModel):
     transitions: list[Transition]
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | float):
-        return float(value) if math.isfinite(value) else None
-    if isinstance(value, str):
-        try:
-            out = float(value.strip())
-        except ValueError:
-            return None
-        return out if math.isfinite(out) else None
-    return None
+def _score(value: Any, scale_max: float | None = None) -> tuple[float | None, str | None]:
+    """``(score, None)``, ``(None, None)`` when missing, or ``(None, problem)`` when unreadable."""
+    try:
+        return parse_rating(value, scale_max=scale_max), None
+    except RatingError as exc:
+        return None, str(exc)
 
 
 def _decision(value: Any) -> str | None:
@@ -108,48 +128,73 @@ def read_diagnostics_jsonl(path: str | Path) -> tuple[dict[str, dict[str, Any]],
         path: JSONL file.
 
     Returns:
-        ``(rows, problems)``; the first row of a duplicated id is kept.
+        ``(rows, problems)``; the first row of a duplicated id is kept; each problem is
+        ``"<file>:<line>: <problem>"``.
 
     Raises:
         OSError: if the file cannot be read (with the path in the message).
     """
+    rows, problems = _read_rows(path)
+    return rows, [str(p) for p in problems]
+
+
+def _read_rows(path: str | Path) -> tuple[dict[str, dict[str, Any]], list[ImportProblem]]:
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise OSError(f"{p}: cannot read diagnostics file ({exc.strerror or exc})") from exc
     rows: dict[str, dict[str, Any]] = {}
-    problems: list[str] = []
+    problems: list[ImportProblem] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        where = f"{p}:{number}"
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            problems.append(f"{p}:{number}: not valid JSON ({exc.msg})")
+            problems.append(ImportProblem(item=where, reason=f"not valid JSON ({exc.msg})"))
             continue
         if not isinstance(obj, dict):
-            problems.append(f"{p}:{number}: expected a JSON object")
+            problems.append(ImportProblem(item=where, reason="expected a JSON object"))
             continue
         key = obj.get("id")
         if key is None or str(key).strip() == "":
-            problems.append(f"{p}:{number}: no 'id' field")
+            problems.append(ImportProblem(item=where, reason="no 'id' field"))
             continue
         key = str(key)
         if key in rows:
-            problems.append(f"{p}:{number}: duplicate id {key!r} ignored")
+            problems.append(ImportProblem(item=where, reason=f"duplicate id {key!r} ignored"))
             continue
         rows[key] = obj
     return rows, problems
 
 
-def _numeric_fields(rows: Sequence[Mapping[str, Any]], decision_field: str) -> list[str]:
+def _score_fields(rows: Sequence[Mapping[str, Any]], decision_field: str) -> list[str]:
+    """Fields compared by default: the tool's score fields and any ``*_score`` / ``*_rating`` field
+    present, then any other field holding a number (JSON int or float) in some row. A text field
+    such as a title is never taken for a score because it starts with a digit."""
     fields: dict[str, None] = {}
     for row in rows:
         for k, v in row.items():
-            if k not in ("id", decision_field) and _number(v) is not None:
+            if k in ("id", decision_field):
+                continue
+            named = k in SCORE_FIELD_NAMES or k.lower().endswith(("_score", "_rating")) or k.lower() in (
+                "score", "rating")
+            if named or (isinstance(v, int | float) and not isinstance(v, bool)):
                 fields.setdefault(k, None)
     return list(fields)
+
+
+def _value_problems(path: str | Path, rows: Mapping[str, Mapping[str, Any]],
+                    fields: Sequence[str]) -> list[ImportProblem]:
+    out = []
+    for key, row in rows.items():
+        for field in fields:
+            _, problem = _score(row.get(field))
+            if problem is not None:
+                out.append(ImportProblem(item=f"{path} id {key!r}", reason=f"{field}: {problem}"))
+    return out
 
 
 def compare_diagnostics(
@@ -164,29 +209,34 @@ def compare_diagnostics(
     Args:
         baseline: baseline JSONL path.
         perturbed: perturbed JSONL path.
-        score_fields: fields to compare; default every field holding a number in either file.
+        score_fields: fields to compare; default the tool's score fields, every ``*_score`` /
+            ``*_rating`` field and every field holding a JSON number, in either file.
         decision_field: decision field name.
 
     Returns:
-        :class:`DiagnosticsComparison`; a field with no id numeric in both files is reported
-        with ``n = 0`` and NaN means.
+        :class:`DiagnosticsComparison`; a field with no id scored in both files is reported with
+        ``n = 0`` and NaN means. Rating strings are read by their leading score; a value that
+        cannot be read is left out of the deltas and listed in ``problems``. Values are compared
+        as written (not checked against a range).
 
     Raises:
         OSError: if a file cannot be read.
     """
-    base_rows, problems = read_diagnostics_jsonl(baseline)
-    pert_rows, more = read_diagnostics_jsonl(perturbed)
+    base_rows, problems = _read_rows(baseline)
+    pert_rows, more = _read_rows(perturbed)
     problems += more
     shared = [k for k in base_rows if k in pert_rows]
     if score_fields is None:
-        score_fields = _numeric_fields([*base_rows.values(), *pert_rows.values()], decision_field)
+        score_fields = _score_fields([*base_rows.values(), *pert_rows.values()], decision_field)
+    problems += _value_problems(baseline, base_rows, score_fields)
+    problems += _value_problems(perturbed, pert_rows, score_fields)
     deltas = []
     for field in score_fields:
         pairs = [
             (b, a)
             for k in shared
-            if (b := _number(base_rows[k].get(field))) is not None
-            and (a := _number(pert_rows[k].get(field))) is not None
+            if (b := _score(base_rows[k].get(field))[0]) is not None
+            and (a := _score(pert_rows[k].get(field))[0]) is not None
         ]
         n = len(pairs)
         diffs = [a - b for b, a in pairs]
@@ -220,7 +270,7 @@ def compare_diagnostics(
         n_matched=len(shared),
         only_baseline=[k for k in base_rows if k not in pert_rows],
         only_perturbed=[k for k in pert_rows if k not in base_rows],
-        problems=problems,
+        problems=[str(p) for p in problems],
         score_deltas=deltas,
         decision_field=decision_field,
         n_decisions=sum(counts.values()),
@@ -232,50 +282,117 @@ def compare_diagnostics(
 DEFAULT_FIELD_MAP: dict[str, str] = {"overall_score": "overall", "soundness_score": "soundness"}
 """Diagnostics fields mapped onto rhetorica's review-form scores by :func:`diagnostics_to_tidy`."""
 
+IMPORT_REVIEWER = "external"
+"""Default reviewer label of imported assessments."""
+
+
+class DiagnosticsImport(BaseModel):
+    """A baseline/perturbed pair as rhetorica's tidy table, with every problem met.
+
+    Attributes:
+        table: tidy assessments, one row per id and file (columns listed in
+            :func:`diagnostics_to_tidy`).
+        problems: every bad line and every unreadable, missing or out-of-range mapped score, in
+            file order (baseline first).
+        run_dir: the run directory written by :func:`import_diagnostics_run` (``None`` otherwise).
+    """
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    table: pd.DataFrame
+    problems: list[ImportProblem]
+    run_dir: Path | None = None
+
+
+def _unit_key(arm: str, key: str) -> str:
+    return f"import:{arm}:{key}"
+
+
+def _mapped_scores(obj: Mapping[str, Any], field_map: Mapping[str, str],
+                   absent: set[str]) -> tuple[dict[str, float], dict[str, str]]:
+    """Scores of one row by rhetorica column (NaN when unusable) and the problem per source field."""
+    scores: dict[str, float] = {}
+    reasons: dict[str, str] = {}
+    for src, dst in field_map.items():
+        low, high = SCORE_RANGES[dst]
+        value, problem = _score(obj.get(src), scale_max=high)
+        if problem is None and value is None and src not in absent:
+            problem = "missing"
+        elif problem is None and value is not None and not low <= value <= high:
+            problem = f"{value:g} is outside {dst}'s range {low:g}-{high:g}"
+        if problem is not None:
+            reasons[src] = problem
+        scores[dst] = value if problem is None and value is not None else math.nan
+    return scores, reasons
+
 
 def diagnostics_to_tidy(
     baseline: str | Path,
     perturbed: str | Path,
     *,
-    reviewer: str = "external",
+    reviewer: str = IMPORT_REVIEWER,
     condition: str = "perturbed",
     field_map: Mapping[str, str] = DEFAULT_FIELD_MAP,
-) -> pd.DataFrame:
+) -> DiagnosticsImport:
     """The two files as a rhetorica tidy table (arms ``"original"`` and ``condition``).
 
-    A row whose mapped ``overall`` is missing, not numeric or outside 1-10 gets status
-    ``malformed`` with no scores (missing stays missing); other mapped fields outside their
-    range become NaN.
+    Each mapped field is read with :func:`rhetorica.documents.ratings.parse_rating` against the
+    top of its rhetorica range (so ``"7/10"`` reads 7 for ``overall`` and ``"4/5"`` is refused).
+    A row whose ``overall`` is missing, unreadable or outside 1-10 gets status ``malformed``, no
+    scores and the reason (missing stays missing); any other mapped field that is unreadable or
+    out of range becomes NaN. Every such value, and every bad line, is a listed problem; a mapped
+    sub-score absent from every row of a file is one problem for that file.
 
     Args:
         baseline: baseline JSONL path (becomes arm ``"original"``).
         perturbed: perturbed JSONL path (becomes arm ``condition``).
         reviewer: reviewer name for every row.
-        condition: arm label of the perturbed file.
-        field_map: diagnostics field -> tidy score column; must map some field to ``overall``.
+        condition: arm label of the perturbed file (must not be ``"original"``).
+        field_map: diagnostics field -> tidy score column (one of rhetorica's review-form scores);
+            must map some field to ``overall``.
 
     Returns:
-        Tidy DataFrame (columns of the analysis input contract that apply).
+        :class:`DiagnosticsImport`. Table columns: unit_key, document_id, arm, condition, rewriter,
+        reviewer, model, protocol, replicate, status, reason, the mapped score columns,
+        human_score, human_stratum, review_json (the file's row as JSON).
 
     Raises:
-        ValueError: if ``field_map`` maps nothing to ``overall``.
+        ValueError: if ``field_map`` does not map exactly one field to ``overall``, maps two fields
+            to one score or maps to a column rhetorica does not have, or if ``condition`` is
+            ``"original"``.
         OSError: if a file cannot be read.
     """
-    if "overall" not in field_map.values():
-        raise ValueError("field_map must map one diagnostics field to 'overall'")
+    targets = list(field_map.values())
+    if targets.count("overall") != 1:
+        raise ValueError("field_map must map exactly one diagnostics field to 'overall'")
+    if len(set(targets)) != len(targets):
+        raise ValueError("field_map maps two diagnostics fields to the same rhetorica score")
+    unknown = sorted(set(field_map.values()) - set(SCORE_RANGES))
+    if unknown:
+        raise ValueError(f"field_map maps to {', '.join(unknown)}: not a rhetorica score "
+                         f"(known: {', '.join(SCORE_RANGES)})")
+    if condition == ORIGINAL:
+        raise ValueError(f"the perturbed file's condition cannot be called {ORIGINAL!r} (that is the baseline's arm)")
+    overall_src = next(src for src, dst in field_map.items() if dst == "overall")
     records = []
+    problems: list[ImportProblem] = []
     for arm, path in ((ORIGINAL, baseline), (condition, perturbed)):
-        rows, _ = read_diagnostics_jsonl(path)
+        rows, bad_lines = _read_rows(path)
+        problems += bad_lines
+        absent = {src for src, dst in field_map.items()
+                  if dst != "overall" and rows and all(obj.get(src) is None for obj in rows.values())}
+        problems += [ImportProblem(item=str(path), reason=f"{src}: absent from every row (no {field_map[src]} "
+                                   "imported)") for src in field_map if src in absent]
         for key, obj in rows.items():
-            scores: dict[str, float] = {}
-            for src, dst in field_map.items():
-                value = _number(obj.get(src))
-                low, high = SCORE_RANGES.get(dst, (-math.inf, math.inf))
-                scores[dst] = value if value is not None and low <= value <= high else math.nan
+            unit_key = _unit_key(arm, key)
+            scores, reasons = _mapped_scores(obj, field_map, absent)
             ok = not math.isnan(scores["overall"])
+            problems += [ImportProblem(item=f"{path} id {key!r}", reason=f"{src}: {problem}",
+                                       unit_key=unit_key if src == overall_src else None)
+                         for src, problem in reasons.items()]
             records.append(
                 {
-                    "unit_key": f"{Path(path).name}:{key}",
+                    "unit_key": unit_key,
                     "document_id": key,
                     "arm": arm,
                     "condition": arm,
@@ -285,9 +402,80 @@ def diagnostics_to_tidy(
                     "protocol": "external",
                     "replicate": 0,
                     "status": "ok" if ok else "malformed",
+                    "reason": None if ok else f"{overall_src}: {reasons[overall_src]}",
                     **{k: (v if ok else math.nan) for k, v in scores.items()},
                     "human_score": math.nan,
                     "human_stratum": None,
+                    "review_json": json.dumps(obj, ensure_ascii=False, sort_keys=True),
                 }
             )
-    return pd.DataFrame.from_records(records)
+    return DiagnosticsImport(table=pd.DataFrame.from_records(records), problems=problems)
+
+
+def import_diagnostics_run(
+    baseline: str | Path,
+    perturbed: str | Path,
+    run_dir: str | Path,
+    *,
+    reviewer: str = IMPORT_REVIEWER,
+    condition: str = "perturbed",
+    field_map: Mapping[str, str] = DEFAULT_FIELD_MAP,
+    decision_threshold: float = 4.5,
+) -> DiagnosticsImport:
+    """Write a baseline/perturbed pair as a new run directory that ``rhetorica report`` reads.
+
+    The run directory gets ``store.sqlite`` (the assessments of :func:`diagnostics_to_tidy`, one
+    run record, and every problem that is not already a malformed assessment's reason),
+    ``study.json`` (name, the import's source, the comparison ``condition`` vs ``original`` and
+    the decision threshold) and the exported ``tables/``.
+
+    Args:
+        baseline, perturbed, reviewer, condition, field_map: as for :func:`diagnostics_to_tidy`.
+        run_dir: a new or empty directory.
+        decision_threshold: acceptance threshold on the overall score, for the report's flips.
+
+    Returns:
+        The import, with ``run_dir`` set.
+
+    Raises:
+        FileExistsError: if ``run_dir`` is not empty (an import never mixes with other results).
+        ValueError, OSError: as for :func:`diagnostics_to_tidy`.
+    """
+    from rhetorica.hashing import content_hash
+    from rhetorica.report.build import STUDY_FILE
+    from rhetorica.store.db import Store
+    from rhetorica.store.export import export_tables
+    from rhetorica.store.imported import record_imported_run
+
+    out = Path(run_dir)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise FileExistsError(f"{out}: not an empty directory; import into a new run directory")
+    result = diagnostics_to_tidy(baseline, perturbed, reviewer=reviewer, condition=condition,
+                                 field_map=field_map)
+    study = {
+        "name": out.name,
+        "imported_from": {"format": "ai-reviewer-diagnostics", "baseline": str(baseline),
+                          "perturbed": str(perturbed), "field_map": dict(field_map)},
+        "comparisons": [[condition, ORIGINAL]],
+        "decision_threshold": decision_threshold,
+    }
+    columns = ("unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol",
+               "replicate", "status", "reason", *SCORE_RANGES, "review_json")
+    rows = []
+    for record in result.table.to_dict("records"):
+        row = {c: record.get(c) for c in columns}
+        row.update({c: None for c in SCORE_RANGES if row[c] is None or pd.isna(row[c])})
+        row["input_hash"] = content_hash(record["review_json"])
+        rows.append(row)
+    failed_units = {r["unit_key"] for r in rows if r["status"] != "ok"}
+    listed = [(p.item, p.reason) for p in result.problems if p.unit_key not in failed_units]
+    out.mkdir(parents=True, exist_ok=True)
+    store = Store.in_dir(out)
+    try:
+        record_imported_run(store, name=out.name, spec_hash=content_hash(study), assessments=rows,
+                            problems=listed)
+        (out / STUDY_FILE).write_text(json.dumps(study, indent=2), encoding="utf-8")
+        export_tables(store, out / "tables")
+    finally:
+        store.close()
+    return result.model_copy(update={"run_dir": out})

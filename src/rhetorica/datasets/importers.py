@@ -23,7 +23,7 @@ from typing import Any
 
 from rhetorica.files import write_atomic
 from rhetorica.datasets.manifest import DatasetError, Manifest, PaperEntry, save_manifest
-from rhetorica.documents.reviews.ratings import RatingParseError, leading_score
+from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.documents.models import Document
 
@@ -33,11 +33,9 @@ _SKIP_KEYS = {"rating", "confidence", "paper_id", "review_id", "id", "recommenda
 
 
 def _score(raw: Any, what: str, problems: list[str]) -> float | None:
-    if raw is None or raw == "":
-        return None
     try:
-        return leading_score(raw)
-    except RatingParseError as exc:
+        return parse_rating(raw)
+    except RatingError as exc:
         problems.append(f"{what}: {exc}")
         return None
 

@@ -1,5 +1,9 @@
 """LLM reviewer: one call per review (system = protocol instructions, user = blinded manuscript),
-then validation, one repair attempt, then ``malformed`` (ARCHITECTURE.md, "Structured output")."""
+then validation, one repair attempt, then ``malformed`` (ARCHITECTURE.md, "Structured output").
+
+A plain-text refusal (no JSON object, refusal wording at the start: see
+:func:`rhetorica.reviewers.form.is_refusal`) is ``refused`` at once: asking it to "correct the JSON"
+would waste a call on an answer that never tried to be a review."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.budget import Budget
 from rhetorica.models.cache import CallLog
 from rhetorica.models.call import ConnectionLimits, call_model
-from rhetorica.reviewers.form import ReviewParseError, output_schema, parse_review
+from rhetorica.reviewers.form import ReviewParseError, is_refusal, output_schema, parse_review, strip_reasoning
 from rhetorica.reviewers.protocols import Protocol, system_prompt
 from rhetorica.status import Status
 
@@ -42,6 +46,13 @@ def manuscript_text(document: Document, max_words: int | None) -> tuple[str, boo
     return text[: words[max_words - 1].end()] + "\n", True
 
 
+def _refusal_reason(text: str) -> str:
+    """The stored reason for a plain-text refusal: its first line, at most 200 characters."""
+    answer = strip_reasoning(text).strip()
+    first_line = answer.splitlines()[0] if answer else ""
+    return f"the model declined in plain text: {first_line[:200]!r}"
+
+
 async def review_document(
     document: Document,
     protocol: Protocol,
@@ -60,8 +71,9 @@ async def review_document(
     """Review ``document`` once (replicate ``replicate`` seeds the sampling).
 
     Returns:
-        :class:`ReviewResult`. ``malformed`` when the output fails validation twice; any model failure
-        status (truncated, refused, empty, timeout, error) passes through with its reason.
+        :class:`ReviewResult`. ``malformed`` when the output fails validation twice; ``refused`` when
+        an answer (first or repaired) is a plain-text refusal, with no repair call for it; any model
+        failure status (truncated, refused, empty, timeout, error) passes through with its reason.
     """
     text, truncated = manuscript_text(document, max_input_words)
     messages = [ChatMessage(role="system", content=system_prompt(protocol)), ChatMessage(role="user", content=text)]
@@ -74,6 +86,8 @@ async def review_document(
     try:
         return ReviewResult(Status.OK, parse_review(output.text, protocol.form), None, output.text, truncated)
     except ReviewParseError as first_error:
+        if is_refusal(output.text):
+            return ReviewResult(Status.REFUSED, None, _refusal_reason(output.text), output.text, truncated)
         repair = messages + [
             ChatMessage(role="assistant", content=output.text),
             ChatMessage(role="user", content=f"That answer is not valid ({first_error}). "
@@ -86,5 +100,8 @@ async def review_document(
         try:
             return ReviewResult(Status.OK, parse_review(second.text, protocol.form), None, second.text, truncated)
         except ReviewParseError as second_error:
+            if is_refusal(second.text):
+                return ReviewResult(Status.REFUSED, None, f"repair attempt: {_refusal_reason(second.text)}",
+                                    second.text, truncated)
             return ReviewResult(Status.MALFORMED, None, f"{first_error} | after repair: {second_error}",
                                 second.text, truncated)

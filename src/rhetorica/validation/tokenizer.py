@@ -7,12 +7,15 @@ runs of letters with internal hyphens or apostrophes (``state-of-the-art``, ``do
 abbreviations (``e.g.``, ``i.e.``); digits and punctuation are not words. The word count is the
 denominator of every per-1,000-words rate.
 
-Sentence ends are ``.``, ``!`` or ``?`` followed by whitespace, except after a known abbreviation
-(``e.g.``, ``i.e.``, ``et al.``, ``Fig.``, ``Eq.``, ``Sec.`` ...), a single capital initial, or a
-list number at the start of a line, and except when the next word starts in lower case. Decimals
-(``0.72``) never split because no whitespace follows their point. A blank line, a Markdown
-heading, a list item or a LaTeX ``\\item`` always starts a new sentence, and a heading line is a
-sentence of its own. The known trade-off: a sentence that really ends on an abbreviation ("... by
+Sentence ends are ``.``, ``!`` or ``?`` followed by whitespace, possibly after closing quotes,
+brackets, braces or emphasis marks (``**optimal.** Then``, ``\\textbf{optimal.} Then``,
+``_x._ Then``; ``rhetorica ingest`` writes run-in headings this way), except after a known
+abbreviation (``e.g.``, ``i.e.``, ``et al.``, ``Fig.``, ``Eq.``, ``Sec.`` ...), a single capital
+initial, or a list number at the start of a line, and except when the next word (after any
+opening quote, bracket, brace or emphasis mark) starts in lower case. Decimals (``0.72``) never
+split because no whitespace follows their point. A blank line, a Markdown heading, a list item
+or a LaTeX ``\\item`` always starts a new sentence, and a heading line is a sentence of its own.
+The known trade-off: a sentence that really ends on an abbreviation ("... by
 Smith et al. We then ...") is joined with the next one.
 """
 
@@ -63,7 +66,7 @@ _MASK = re.compile(
     re.DOTALL,
 )
 _WORD = re.compile(r"[A-Za-z](?:\.[A-Za-z])+\.|[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
-_END = re.compile(r"[.!?]+[\"'\u201d)\]]*(?=\s)")
+_END = re.compile(r"[.!?]+[\"'\u2019\u201d)\]}*_]*(?=\s)")
 _HARD_BREAK = re.compile(
     r"\n[ \t]*\n|\n(?=[ \t]*(?:#|[-*+][ \t]|\d+[.)][ \t]|\\item\b))|^[ \t]*#{1,6}[ \t][^\n]*\n",
     re.MULTILINE,
@@ -185,7 +188,7 @@ def _is_sentence_end(masked: str, end_start: int, after: int) -> bool:
     elif _LIST_NUMBER.search(masked, max(0, end_start - 12), end_start):
         return False  # "1. First item" at the start of a line
     nxt = after
-    while nxt < len(masked) and masked[nxt] in " \t\r\n\"'(\u201c[":
+    while nxt < len(masked) and masked[nxt] in " \t\r\n\"'(\u201c\u2018[{*_":
         nxt += 1
     return not (nxt < len(masked) and masked[nxt].islower())
 

@@ -3,7 +3,7 @@
 Accepts a JSON list of notes, ``{"notes": [...]}``, or a forum note with ``details.replies`` /
 ``details.directReplies``. A note is a review when one of its invitations ends in
 ``/-/Official_Review``; ``rating`` and ``confidence`` strings such as ``"6: marginally above the
-acceptance threshold"`` are read by :func:`rhetorica.documents.reviews.ratings.leading_score`.
+acceptance threshold"`` are read by :func:`rhetorica.documents.ratings.parse_rating`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.reviews.model import blind_reviewer_ids, review_document
-from rhetorica.documents.reviews.ratings import RatingParseError, leading_score
+from rhetorica.documents.ratings import RatingError, parse_rating
 
 #: Text fields of OpenReview review forms (ICLR/NeurIPS 2019-2026), in display order.
 TEXT_FIELDS = ("summary", "summary_of_the_paper", "main_review", "review", "strengths", "weaknesses",
@@ -60,13 +60,13 @@ def parse_review(note: dict[str, Any]) -> ParsedReview:
     scores: dict[str, float] = {}
     problems: list[str] = []
     for name in SCORE_FIELDS:
-        raw = value(content, name)
-        if raw is None:
-            continue
         try:
-            scores[name] = leading_score(raw)
-        except RatingParseError as exc:
+            score = parse_rating(value(content, name))
+        except RatingError as exc:
             problems.append(f"review {note.get('id')}: {name}: {exc}")
+            continue
+        if score is not None:
+            scores[name] = score
     signatures = note.get("signatures") or [""]
     signer = str(signatures[0]).rsplit("/", 1)[-1].removeprefix("Reviewer_")
     return ParsedReview(str(note.get("id")), signer, fields, scores, problems)

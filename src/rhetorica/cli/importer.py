@@ -1,0 +1,68 @@
+"""``rhetorica import diagnostics BASELINE PERTURBED --out RUN_DIR``: results made elsewhere as a run.
+
+Registered by the app as the ``import`` command group. The import itself is
+:func:`rhetorica.analysis.interop.import_diagnostics_run`; this module parses, calls it and prints.
+Exit codes: 0 imported without problems, 1 imported with problems (listed, and in the report), 2
+nothing imported (bad arguments, unreadable file, run directory not empty).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+import_app = typer.Typer(help="Import results made by other tools as a run directory.", no_args_is_help=True)
+
+
+@import_app.callback()
+def _group() -> None:
+    """Import results made by other tools as a run directory that `rhetorica report` reads."""
+
+
+def _field_map(values: list[str] | None) -> dict[str, str] | None:
+    if not values:
+        return None
+    out: dict[str, str] = {}
+    for value in values:
+        source, sep, target = value.partition("=")
+        if not sep or not source.strip() or not target.strip():
+            raise typer.BadParameter(f"{value!r}: expected FIELD=SCORE, e.g. overall_score=overall", param_hint="--map")
+        out[source.strip()] = target.strip()
+    return out
+
+
+@import_app.command("diagnostics")
+def diagnostics(
+    baseline: Path = typer.Argument(..., help="Baseline JSONL of ai-reviewer-diagnostics (one object per line, with 'id')."),
+    perturbed: Path = typer.Argument(..., help="Perturbed JSONL with the same ids."),
+    out: Path = typer.Option(..., "--out", "-o", help="New (or empty) run directory to write."),
+    condition: str = typer.Option("perturbed", help="Arm label of the perturbed file, e.g. 'soundness:-'."),
+    reviewer: str = typer.Option("external", help="Reviewer label of the imported scores."),
+    field_map: list[str] = typer.Option(None, "--map", help="FIELD=SCORE, repeatable; default "
+                                        "overall_score=overall and soundness_score=soundness."),
+    decision_threshold: float = typer.Option(4.5, help="Acceptance threshold on the overall score (for flips)."),
+) -> None:
+    """Import an ai-reviewer-diagnostics baseline/perturbed pair; then `rhetorica report RUN_DIR`."""
+    from rich.console import Console
+
+    from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
+
+    console, err = Console(), Console(stderr=True, soft_wrap=True)
+    try:
+        result = import_diagnostics_run(baseline, perturbed, out, reviewer=reviewer, condition=condition,
+                                        field_map=_field_map(field_map) or DEFAULT_FIELD_MAP,
+                                        decision_threshold=decision_threshold)
+    except (FileExistsError, OSError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    counts = result.table.groupby(["arm", "status"]).size()
+    summary = "; ".join(f"{arm}: " + ", ".join(f"{status} {n}" for status, n in group.droplevel(0).items())
+                        for arm, group in counts.groupby(level=0))
+    console.print(f"Imported {len(result.table)} assessments into {result.run_dir} ({summary}).", highlight=False)
+    for problem in result.problems:
+        err.print(f"[yellow]problem[/yellow] {problem}", highlight=False)
+    console.print(f"Report: rhetorica report {result.run_dir}", highlight=False)
+    if result.problems:
+        err.print(f"imported with {len(result.problems)} problem(s) listed above and in the report")
+        raise typer.Exit(1)

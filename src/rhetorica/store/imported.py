@@ -1,0 +1,56 @@
+"""Recording results made elsewhere (an imported score file) as a run of the store.
+
+An import is one run: its ``runs`` row, its assessments and its problems are written in one
+transaction, so a failed import leaves no partial run. Imported assessments carry no model calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from rhetorica.store.db import Store
+
+
+def record_imported_run(
+    store: Store,
+    *,
+    name: str,
+    spec_hash: str,
+    assessments: Sequence[Mapping[str, Any]],
+    problems: Iterable[tuple[str, str]],
+    stage: str = "import",
+) -> int:
+    """Insert one imported run: a ``runs`` row, its assessments and its problems.
+
+    Args:
+        store: an open store.
+        name: study name of the run.
+        spec_hash: hash of what was imported (the run's spec).
+        assessments: rows of the ``assessments`` table (column -> value; ``unit_key``,
+            ``document_id``, ``input_hash``, ``condition``, ``rewriter``, ``reviewer``, ``model``,
+            ``protocol``, ``replicate`` and ``status`` required; missing scores as ``None``).
+        problems: ``(item, reason)`` pairs stored with status ``malformed`` under ``stage``.
+        stage: stage name of the problems.
+
+    Returns:
+        The new run's ``run_id``.
+
+    Raises:
+        sqlite3.IntegrityError: if a ``unit_key`` is already in the store (nothing is written).
+    """
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    with store.transaction() as conn:
+        run_id = conn.execute(
+            "INSERT INTO runs (study_name, spec_hash, started_at, finished_at, units_run, model_calls, wall_time_s) "
+            "VALUES (?, ?, ?, ?, ?, 0, 0)", (name, spec_hash, now, now, len(assessments))).lastrowid
+        for row in assessments:
+            columns = ", ".join(row)
+            marks = ", ".join("?" for _ in row)
+            conn.execute(f"INSERT INTO assessments ({columns}) VALUES ({marks})", list(row.values()))
+        conn.executemany(
+            "INSERT INTO problems (run_id, stage, item, status, reason) VALUES (?, ?, ?, 'malformed', ?)",
+            [(run_id, stage, item, reason) for item, reason in problems])
+    assert run_id is not None
+    return int(run_id)

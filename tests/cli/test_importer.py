@@ -1,0 +1,95 @@
+"""``rhetorica import diagnostics`` writes a run directory; ``rhetorica report`` reads it like any other."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+from typer.testing import CliRunner
+
+from rhetorica.cli.app import app
+
+runner = CliRunner()
+
+
+def write(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def pair(tmp_path: Path, last_perturbed: object = 6) -> tuple[Path, Path]:
+    base = write(tmp_path / "baseline.jsonl", [
+        {"id": "p1", "overall_score": "6: marginally above the acceptance threshold", "soundness_score": "3 good"},
+        {"id": "p2", "overall_score": "Score: 7", "soundness_score": 3},
+        {"id": "p3", "overall_score": "10: top 5% of accepted papers", "soundness_score": 4},
+        {"id": "p4", "overall_score": "3: reject, not good enough", "soundness_score": 2},
+    ])
+    pert = write(tmp_path / "perturbed.jsonl", [
+        {"id": "p1", "overall_score": "4: possibly reject", "soundness_score": "2 fair"},
+        {"id": "p2", "overall_score": "Score: 8", "soundness_score": 3},
+        {"id": "p3", "overall_score": "8: accept, good paper", "soundness_score": 4},
+        {"id": "p4", "overall_score": last_perturbed, "soundness_score": 2},
+    ])
+    return base, pert
+
+
+def test_import_then_report(tmp_path: Path) -> None:
+    base, pert = pair(tmp_path)
+    run_dir = tmp_path / "run"
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir),
+                                 "--condition", "soundness:-", "--reviewer", "sys"])
+    assert result.exit_code == 0, result.output
+    assert "Imported 8 assessments" in result.output and "problem" not in result.output
+    assert {p.name for p in run_dir.iterdir()} >= {"store.sqlite", "study.json", "tables"}
+    table = pd.read_csv(run_dir / "tables" / "assessments.csv")
+    got = {(r.arm, r.document_id): (r.status, r.overall, r.soundness) for r in table.itertuples()}
+    assert got == {
+        ("original", "p1"): ("ok", 6.0, 3.0), ("original", "p2"): ("ok", 7.0, 3.0),
+        ("original", "p3"): ("ok", 10.0, 4.0), ("original", "p4"): ("ok", 3.0, 2.0),
+        ("soundness:-", "p1"): ("ok", 4.0, 2.0), ("soundness:-", "p2"): ("ok", 8.0, 3.0),
+        ("soundness:-", "p3"): ("ok", 8.0, 4.0), ("soundness:-", "p4"): ("ok", 6.0, 2.0),
+    }
+
+    report = runner.invoke(app, ["report", str(run_dir)])
+    assert report.exit_code == 0, report.output
+    md = (run_dir / "report.md").read_text("utf-8")
+    # soundness:- vs original, papers p1..p4: -2, +1, -2, +3 -> A higher on 2 of 4, B on 2: ratio 1;
+    # flips at 4.5: p1 accepted -> rejected (B accepted only), p4 rejected -> accepted (A only)
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in md.splitlines()
+            if line.startswith("| sys ")]
+    cells = next(r for r in rows if r[1:3] == ["soundness:-", "original"])
+    assert cells[:13] == ["sys", "soundness:-", "original", "4", "50.00", "50.00", "0.00", "1.00", "1.000",
+                          "25.00", "25.00", "6.50", "6.50"]
+    assert (run_dir / "report.html").exists()
+
+
+def test_import_with_unreadable_scores_lists_them_and_exits_1(tmp_path: Path) -> None:
+    base, pert = pair(tmp_path, last_perturbed="weak accept (6)")
+    run_dir = tmp_path / "run"
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir)])
+    assert result.exit_code == 1
+    assert f"problem {pert} id 'p4': overall_score: 'weak accept (6)' does not start with a score" in (
+        " ".join(result.output.split()))
+    report = runner.invoke(app, ["report", str(run_dir)])
+    assert report.exit_code == 0, report.output
+    md = (run_dir / "report.md").read_text("utf-8")
+    failures = md[md.index("## Failures"):]
+    assert "p4 / perturbed / external / rep 0" in failures
+    assert "overall_score: 'weak accept (6)' does not start with a score" in failures
+
+
+def test_import_refuses_a_used_run_dir_and_bad_map(tmp_path: Path) -> None:
+    base, pert = pair(tmp_path)
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "store.sqlite").write_bytes(b"")
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(used)])
+    assert result.exit_code == 2
+    assert "not an empty directory; import into a new run directory" in " ".join(result.output.split())
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(tmp_path / "r"),
+                                 "--map", "overall_score"])
+    assert result.exit_code == 2 and "expected FIELD=SCORE" in result.output
+    result = runner.invoke(app, ["import", "diagnostics", str(tmp_path / "nope.jsonl"), str(pert),
+                                 "--out", str(tmp_path / "r2")])
+    assert result.exit_code == 2 and "nope.jsonl: cannot read diagnostics file" in " ".join(result.output.split())
