@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from rhetorica import __version__
-from rhetorica.cli import batch, demo, estimate, study, validate
+from rhetorica.cli import audit, batch, dataset, demo, estimate, study, validate
 from rhetorica.cli.importer import import_app
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.ingest import ingest
@@ -27,6 +27,8 @@ app.command("validate")(validate.validate)
 app.command("plan")(plan_cmd.plan)
 app.command("estimate")(estimate.estimate)
 app.add_typer(batch.batch_app, name="batch")
+app.add_typer(dataset.dataset_app, name="dataset")
+app.add_typer(audit.audit_app, name="audit")
 app.add_typer(import_app, name="import")
 
 

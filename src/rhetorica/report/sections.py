@@ -284,12 +284,38 @@ def _validation(data: ReportData) -> Section:
     return section
 
 
+STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "mean_human": "Mean human rating",
+                  "mean_overall": "Mean AI overall (original)"}
+
+
+def _strata(data: ReportData) -> Section | None:
+    """Papers per human mean-rating stratum (STUDIES.md §2), or ``None`` when no paper has human scores."""
+    from rhetorica.store.export import HUMAN_STRATA
+
+    df = data.tables.get("assessments", pd.DataFrame())
+    if df.empty or "human_stratum" not in df or df["human_stratum"].isna().all():
+        return None
+    papers = df.dropna(subset=["human_stratum"]).groupby("document_id").agg(
+        human_stratum=("human_stratum", "first"), human=("human_score", "first"))
+    originals = df[(df["condition"] == "original") & (df["status"] == "ok")]
+    ai = originals.groupby("document_id")["overall"].mean()
+    papers["ai"] = ai.reindex(papers.index)
+    order = [label for _, _, label in HUMAN_STRATA]
+    table = (papers.groupby("human_stratum")
+             .agg(papers=("human", "size"), mean_human=("human", "mean"), mean_overall=("ai", "mean"))
+             .reindex(order).dropna(subset=["papers"]).reset_index())
+    note = ("Papers by the mean of their human reviewers' overall ratings, in the bins of the six-dimension "
+            "study ([1,3), [3,4), [4,5), [5,6), [6,7), [7,8.5]); the change tables weight these strata equally.")
+    return Section("strata", "Papers by human-rating stratum", note, [_view(table, STRATA_HEADERS)])
+
+
 def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Section]:
     """The report's sections in order, with their figures attached.
 
     Order: scorecard, Table-4 comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
-    pooled SD (replicated studies only), validation (when present or expected), means by condition,
+    pooled SD (replicated studies only), validation (when present or expected), papers by human-rating
+    stratum (when papers have human scores), means by condition,
     usage, failures.
 
     Args:
@@ -307,6 +333,9 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_pooled(data))
     if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
         sections.append(_validation(data))
+    strata = _strata(data)
+    if strata is not None:
+        sections.append(strata)
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [_view(data.condition_means, MEANS_HEADERS)]),

@@ -49,15 +49,30 @@ class Sampling(_Strict):
 
 
 class DocumentSpec(_Strict):
-    """One input: a LaTeX project folder, a .tex/.md/.txt/.pdf file or an archive; globs allowed.
+    """One input: a LaTeX project folder, a .tex/.md/.txt/.pdf file or an archive (globs allowed),
+    or a whole dataset folder built by ``rhetorica dataset`` (``dataset: DIR``).
 
-    Relative paths are resolved against the folder of the study file.
+    Relative paths are resolved against the folder of the study file. A dataset entry reads every
+    paper of the dataset's manifest (or those listed in ``papers``) with its id, human scores and
+    decision; ``prefer`` chooses which copy of a paper is read when it has several.
     """
 
-    path: str
+    path: str | None = None
+    dataset: str | None = None
+    prefer: Literal["latex", "pdf", "markdown"] = "latex"
+    papers: list[str] | None = None
     id: str | None = None
     human_scores: list[float] | None = None
     decision: str | None = None
+
+    @model_validator(mode="after")
+    def _path_or_dataset(self) -> DocumentSpec:
+        if (self.path is None) == (self.dataset is None):
+            raise ValueError("give exactly one of 'path' (a file, folder or glob) and 'dataset' (a dataset folder)")
+        if self.dataset is not None and (self.id or self.human_scores or self.decision):
+            raise ValueError("'id', 'human_scores' and 'decision' come from the dataset's manifest; "
+                             "they cannot be set on a 'dataset' entry")
+        return self
 
 
 class DocumentOptions(_Strict):

@@ -9,8 +9,38 @@ from rhetorica.documents.models import Document
 from rhetorica.study.config import DocumentSpec, StudyConfig
 
 
+def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[DocumentSpec]:
+    """One path spec per paper of the dataset named by ``spec`` (id, human scores and decision from
+    its manifest); a missing dataset or paper is a problem."""
+    from rhetorica.datasets.info import manuscript_path
+    from rhetorica.datasets.manifest import DatasetError, load_manifest
+
+    assert spec.dataset is not None
+    root = Path(spec.dataset) if Path(spec.dataset).is_absolute() else base_dir / spec.dataset
+    try:
+        manifest = load_manifest(root)
+    except DatasetError as exc:
+        problems.append(("ingest", spec.dataset, str(exc)))
+        return []
+    wanted = set(spec.papers) if spec.papers is not None else None
+    specs = []
+    for entry in manifest.papers:
+        if wanted is not None and entry.id not in wanted:
+            continue
+        path = manuscript_path(root, entry, spec.prefer)
+        if path is None:
+            problems.append(("ingest", f"{spec.dataset}:{entry.id}", "the dataset has no PDF, LaTeX or Markdown for it"))
+            continue
+        specs.append(DocumentSpec(path=str(path), id=entry.id, human_scores=entry.human_scores or None,
+                                  decision=entry.decision))
+    for missing in sorted((wanted or set()) - {e.id for e in manifest.papers}):
+        problems.append(("ingest", f"{spec.dataset}:{missing}", "no such paper in the dataset's manifest"))
+    return specs
+
+
 def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
-    """Paths named by a document spec (globs expanded, relative to ``base_dir``), sorted."""
+    """Paths named by a path spec (globs expanded, relative to ``base_dir``), sorted."""
+    assert spec.path is not None
     pattern = spec.path if Path(spec.path).is_absolute() else str(base_dir / spec.path)
     if any(ch in spec.path for ch in "*?["):
         return [Path(p) for p in sorted(glob.glob(pattern))]
@@ -33,7 +63,10 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
     options = ReadOptions(**config.document_options.model_dump())
     documents: list[Document] = []
     seen: set[str] = set()
-    for spec in config.documents:
+    specs = [s for spec in config.documents
+             for s in (_dataset_specs(spec, base_dir, problems) if spec.dataset is not None else [spec])]
+    for spec in specs:
+        assert spec.path is not None
         paths = resolve_document_paths(spec, base_dir)
         if not paths:
             problems.append(("ingest", spec.path, "no file matches this path or glob"))

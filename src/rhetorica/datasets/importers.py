@@ -1,0 +1,214 @@
+"""Importers for review datasets users already have, into the dataset folder shape.
+
+- **PeerRead** folders (Kang et al. 2018, "A Dataset of Peer Reviews (PeerRead)", NAACL):
+  ``[<split>/]reviews/<id>.json`` (title, abstract, ``accepted``, ``reviews`` with ``comments``,
+  ``RECOMMENDATION``, ``REVIEWER_CONFIDENCE``, ``IS_META_REVIEW``) and optional
+  ``[<split>/]parsed_pdfs/<id>.pdf.json`` (``metadata.sections`` with ``heading`` / ``text``; the
+  author and email fields there are not copied). Meta-reviews are skipped.
+- **JSONL of papers**: one paper per line, ``{"id", "title", "decision", "text"?, "reviews": [...]}``
+  — or one review per line, ``{"paper_id", "text" or fields, "rating", "confidence"}``.
+- **JSONL of (original, rewrite) review pairs**: ``{"paper_id", "review_id", "original", "rewrite",
+  "rewriter"?}``; originals go to ``reviews.json``, rewrites to ``review_rewrites.json`` (each linked
+  to its original by ``metadata.original_id``) so they can be judged without rewriting again.
+
+A line or file that cannot be used is a listed problem naming it; the rest is imported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from rhetorica.files import write_atomic
+from rhetorica.datasets.manifest import DatasetError, Manifest, PaperEntry, save_manifest
+from rhetorica.documents.ratings import RatingError, parse_rating
+from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
+from rhetorica.documents.models import Document
+
+REWRITES_FILE = "review_rewrites.json"
+_TEXT_KEYS = ("text", "review", "comments", "content")
+_SKIP_KEYS = {"rating", "confidence", "paper_id", "review_id", "id", "recommendation", "reviewer", "signatures"}
+
+
+def _score(raw: Any, what: str, problems: list[str]) -> float | None:
+    try:
+        return parse_rating(raw)
+    except RatingError as exc:
+        problems.append(f"{what}: {exc}")
+        return None
+
+
+def _review_fields(review: dict[str, Any]) -> dict[str, str]:
+    for key in _TEXT_KEYS:
+        if isinstance(review.get(key), str):
+            return {"review": review[key]}
+    return {k: v for k, v in review.items() if isinstance(v, str) and k.lower() not in _SKIP_KEYS}
+
+
+def _write_paper(root: Path, pid: str, title: str, decision: str | None, reviews: list[Document],
+                 text: str | None, source: str) -> PaperEntry:
+    folder = root / "papers" / pid
+    save_reviews(folder / REVIEWS_FILE, reviews)
+    entry = PaperEntry(id=pid, title=title, decision=decision, reviews=f"papers/{pid}/{REVIEWS_FILE}",
+                       n_reviews=len(reviews), provenance={"imported_from": source})
+    scores = [r.metadata["human_scores"][0] for r in reviews if r.metadata.get("human_scores")]
+    entry.human_scores = scores
+    entry.human_confidences = [r.metadata["confidence"] for r in reviews if r.metadata.get("confidence") is not None]
+    entry.mean_rating = sum(scores) / len(scores) if scores else None
+    if text:
+        write_atomic(folder / "paper.md", text.encode())
+        entry.markdown = f"papers/{pid}/paper.md"
+    return entry
+
+
+def _finish(root: Path, name: str, source: str, papers: list[PaperEntry], problems: list[str]) -> Manifest:
+    from rhetorica.datasets.manifest import default_bins
+    from rhetorica.datasets.sampling import bin_label
+
+    bins = default_bins()
+    for entry in papers:
+        entry.bin = bin_label(entry.mean_rating, bins) if entry.mean_rating is not None else None
+    manifest = Manifest(name=name, source=source, bins=bins, papers=papers, problems=problems)
+    save_manifest(root, manifest)
+    return manifest
+
+
+def _peerread_markdown(parsed: dict[str, Any], title: str) -> str:
+    meta = parsed.get("metadata") or {}
+    parts = [f"# {title}"] if title else []
+    if meta.get("abstractText"):
+        parts.append(f"## Abstract\n\n{meta['abstractText'].strip()}")
+    for section in meta.get("sections") or []:
+        heading = str(section.get("heading") or "").strip()
+        body = str(section.get("text") or "").strip()
+        parts.append(f"## {heading}\n\n{body}" if heading else body)
+    return "\n\n".join(parts) + "\n"
+
+
+def import_peerread(source: Path, root: Path) -> Manifest:
+    """Import a PeerRead-layout folder (any ``reviews/`` folder below ``source``) into ``root``.
+
+    Raises:
+        DatasetError: no ``reviews/*.json`` under ``source``.
+    """
+    files = sorted(source.rglob("reviews/*.json"))
+    if not files:
+        raise DatasetError(f"{source}: no PeerRead review files (expected reviews/<id>.json)")
+    papers: list[PaperEntry] = []
+    problems: list[str] = []
+    for path in files:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            problems.append(f"{path}: not readable JSON ({exc})")
+            continue
+        pid = str(data.get("id") or path.stem)
+        reviews = []
+        for i, review in enumerate(r for r in data.get("reviews") or [] if not r.get("IS_META_REVIEW")):
+            where = f"{path} review {i + 1}"
+            reviews.append(review_document(
+                pid, i + 1, {"comments": str(review.get("comments") or "")},
+                rating=_score(review.get("RECOMMENDATION"), f"{where} RECOMMENDATION", problems),
+                confidence=_score(review.get("REVIEWER_CONFIDENCE"), f"{where} REVIEWER_CONFIDENCE", problems),
+                source=str(path), parser="peerread", parser_version="1"))
+        parsed_path = path.parent.parent / "parsed_pdfs" / f"{path.stem}.pdf.json"
+        text = None
+        if parsed_path.is_file():
+            text = _peerread_markdown(json.loads(parsed_path.read_text()), str(data.get("title") or ""))
+        accepted = data.get("accepted")
+        decision = None if accepted is None else ("accept" if accepted else "reject")
+        papers.append(_write_paper(root, pid, str(data.get("title") or ""), decision, reviews, text, str(path)))
+    return _finish(root, source.name, "peerread", papers, problems)
+
+
+def _read_jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{path}:{number}: not JSON ({exc.msg})")
+            continue
+        if not isinstance(row, dict):
+            problems.append(f"{path}:{number}: not a JSON object")
+            continue
+        rows.append((number, row))
+    return rows
+
+
+def import_jsonl(path: Path, root: Path) -> Manifest:
+    """Import a JSONL file of papers with reviews, or of single reviews, into ``root``.
+
+    Raises:
+        DatasetError: the file holds no usable line.
+    """
+    problems: list[str] = []
+    grouped: dict[str, dict[str, Any]] = defaultdict(lambda: {"reviews": []})
+    for number, row in _read_jsonl(path, problems):
+        pid = row.get("paper_id") or row.get("id") or row.get("forum")
+        if not pid:
+            problems.append(f"{path}:{number}: no paper id ('id' or 'paper_id')")
+            continue
+        paper = grouped[str(pid)]
+        if isinstance(row.get("reviews"), list):
+            paper.update({k: row.get(k) for k in ("title", "decision", "text")})
+            paper["reviews"].extend((number, r) for r in row["reviews"] if isinstance(r, dict))
+        else:
+            paper["reviews"].append((number, row))
+    if not grouped:
+        raise DatasetError(f"{path}: no usable line ({len(problems)} problem(s))")
+    papers = []
+    for pid, paper in grouped.items():
+        reviews = [review_document(pid, i, _review_fields(r),
+                                   rating=_score(r.get("rating"), f"{path}:{n} rating", problems),
+                                   confidence=_score(r.get("confidence"), f"{path}:{n} confidence", problems),
+                                   source=f"{path}:{n}", parser="jsonl", parser_version="1")
+                   for i, (n, r) in enumerate(paper["reviews"], start=1)]
+        papers.append(_write_paper(root, pid, str(paper.get("title") or ""), paper.get("decision"), reviews,
+                                   paper.get("text"), str(path)))
+    return _finish(root, path.stem, "jsonl", papers, problems)
+
+
+def import_pairs(path: Path, root: Path) -> Manifest:
+    """Import a JSONL file of (original, rewrite) review pairs into ``root``.
+
+    Raises:
+        DatasetError: the file holds no usable pair.
+    """
+    problems: list[str] = []
+    by_paper: dict[str, dict[str, tuple[str, list[tuple[str, str]]]]] = defaultdict(dict)
+    for number, row in _read_jsonl(path, problems):
+        missing = [k for k in ("review_id", "original", "rewrite") if not isinstance(row.get(k), str)]
+        if missing:
+            problems.append(f"{path}:{number}: missing or non-text {', '.join(missing)}")
+            continue
+        pid = str(row.get("paper_id") or row["review_id"])
+        original, rewrites = by_paper[pid].setdefault(row["review_id"], (row["original"], []))
+        if original != row["original"]:
+            problems.append(f"{path}:{number}: review {row['review_id']!r} has two different originals")
+            continue
+        rewrites.append((str(row.get("rewriter") or "imported"), row["rewrite"]))
+    if not by_paper:
+        raise DatasetError(f"{path}: no usable pair ({len(problems)} problem(s))")
+    papers = []
+    for pid, reviews in by_paper.items():
+        originals, variants = [], []
+        for i, (review_id, (original, rewrites)) in enumerate(reviews.items(), start=1):
+            doc = review_document(pid, i, {"review": original}, rating=None, confidence=None,
+                                  source=f"{path}", parser="jsonl-pairs", parser_version="1",
+                                  extra={"review_id": review_id})
+            originals.append(doc)
+            for k, (rewriter, text) in enumerate(rewrites, start=1):
+                variant = review_document(pid, i, {"review": text}, rating=None, confidence=None,
+                                          source=f"{path}", parser="jsonl-pairs", parser_version="1",
+                                          extra={"review_id": review_id, "original_id": doc.id, "rewriter": rewriter})
+                variants.append(variant.model_copy(update={"id": f"{doc.id}.rewrite{k}"}))
+        entry = _write_paper(root, pid, "", None, originals, None, str(path))
+        save_reviews(root / "papers" / pid / REWRITES_FILE, variants)
+        entry.provenance["review_rewrites"] = f"papers/{pid}/{REWRITES_FILE}"
+        papers.append(entry)
+    return _finish(root, path.stem, "jsonl-pairs", papers, problems)

@@ -1,0 +1,56 @@
+"""Reviews as documents: readers for the formats peer reviews come in.
+
+Each reader turns a file into review documents (``Document(kind="review")``, see
+:func:`rhetorica.documents.reviews.model.review_document`) linked to their paper, with the
+reviewer's own scores as the human reference. Reviewer identities (names, masked ids such as
+"Reviewer 9mff" or "Assigned_Reviewer_3") are replaced by the review's number in the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rhetorica.documents.options import DocumentReadError
+
+if TYPE_CHECKING:
+    from rhetorica.documents.models import Document
+
+__all__ = ["read_reviews"]
+
+
+def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], list[str]]:
+    """Every review of ``paper_id`` in ``paths`` (read in sorted order, numbered 1..n), and the
+    problems met (unreadable scores; each names the file and review).
+
+    Formats by suffix: ``.htm``/``.html`` CMT reviews page; ``.md`` OpenReview forum in Markdown;
+    ``.json`` OpenReview notes; ``.txt`` ISMIR review file (one review per file).
+
+    Raises:
+        DocumentReadError: a file of an unknown kind, or one its reader cannot use.
+    """
+    from rhetorica.documents.reviews.cmt_html import read_cmt_html
+    from rhetorica.documents.reviews.ismir_text import read_ismir_text
+    from rhetorica.documents.reviews.openreview_json import read_openreview_json
+    from rhetorica.documents.reviews.openreview_markdown import read_openreview_markdown
+
+    found: list[Document] = []
+    problems: list[str] = []
+    for path in sorted(paths):
+        suffix = path.suffix.lower()
+        if suffix in (".htm", ".html"):
+            docs, more = read_cmt_html(path, paper_id)
+        elif suffix == ".md":
+            docs, more = read_openreview_markdown(path, paper_id)
+        elif suffix == ".json":
+            docs, more = read_openreview_json(path, paper_id)
+        elif suffix == ".txt":
+            docs, more = read_ismir_text(path, paper_id, len(found) + 1)
+        else:
+            raise DocumentReadError(path, "unknown review format (expected .htm/.html, .md, .json or .txt)")
+        found.extend(docs)
+        problems.extend(more)
+    numbered = [d.model_copy(update={"id": f"{paper_id}.review{i}", "title": f"Review {i}"})
+                for i, d in enumerate(found, start=1)]
+    return numbered, problems

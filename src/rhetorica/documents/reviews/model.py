@@ -1,0 +1,76 @@
+"""A review as a document (``Document(kind="review")``), and review lists stored as JSON.
+
+Each review becomes one document with one section per text field (summary, strengths, weaknesses,
+questions, ...), ``metadata.paper_id`` linking it to its paper and the reviewer's own scores as the
+human reference (``human_scores`` = [overall rating], ``confidence``). Reviewer identities are never
+stored: reviews are numbered per paper ("Review 1", ...), as a double-blind venue shows them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
+from rhetorica.files import write_atomic
+
+REVIEWS_FILE = "reviews.json"
+
+
+def review_document(paper_id: str, index: int, fields: dict[str, str], *, rating: float | None,
+                    confidence: float | None, source: str, parser: str, parser_version: str,
+                    scores: dict[str, float | str] | None = None, removed: list[RemovedItem] | None = None,
+                    extra: dict[str, Any] | None = None) -> Document:
+    """One review as a document.
+
+    Args:
+        paper_id: id of the reviewed paper.
+        index: 1-based number of the review within its paper.
+        fields: field name -> text, in display order (empty fields are skipped).
+        rating / confidence: the reviewer's scores on the venue's scale (``None`` when missing).
+        scores: every score the form has (criterion -> number, or the category as written).
+        removed: blinding audit (reviewer identities replaced).
+        source: where the review came from (e.g. ``openreview:<note id>``).
+        parser / parser_version: the reader that produced it.
+        extra: further metadata (kept as is).
+    """
+    sections = [Section(title=name.replace("_", " ").capitalize(), text=text.strip())
+                for name, text in fields.items() if text and text.strip()]
+    metadata: dict[str, Any] = {"paper_id": paper_id, "human_scores": [rating] if rating is not None else [],
+                                "confidence": confidence, "scores": scores or {}, **(extra or {})}
+    return Document(id=f"{paper_id}.review{index}", kind="review", title=f"Review {index}",
+                    sections=sections or [Section(title="", text="")], metadata=metadata, removed=removed or [],
+                    source=DocumentSource(path=source, parser=parser, parser_version=parser_version))
+
+
+def save_reviews(path: Path, reviews: list[Document]) -> None:
+    """Write review documents as one JSON list, atomically."""
+    write_atomic(path, json.dumps([r.model_dump(mode="json") for r in reviews], indent=1).encode())
+
+
+def load_reviews(path: Path) -> list[Document]:
+    """Read a ``reviews.json`` written by :func:`save_reviews`."""
+    return [Document.model_validate(item) for item in json.loads(path.read_text())]
+
+
+def blind_reviewer_ids(reviews: list[Document], ids: list[str]) -> list[Document]:
+    """Replace each reviewer identity ``ids[k]`` (a name or masked id such as ``9mff``) in every
+    review text by ``Reviewer k+1``; each replacement is recorded in the review's ``removed``."""
+    import re
+
+    patterns = [(re.compile(rf"(?:\bReviewer[ _])?\b{re.escape(rid)}\b"), f"Reviewer {k + 1}")
+                for k, rid in enumerate(ids) if rid]
+    blinded = []
+    for doc in reviews:
+        removed = list(doc.removed)
+        sections = []
+        for section in doc.sections:
+            text = section.text
+            for pattern, label in patterns:
+                for match in pattern.finditer(text):
+                    removed.append(RemovedItem(item="reviewer id", location=section.title or "text", text=match.group(0)))
+                text = pattern.sub(label, text)
+            sections.append(section.model_copy(update={"text": text}))
+        blinded.append(doc.model_copy(update={"sections": sections, "removed": removed}))
+    return blinded

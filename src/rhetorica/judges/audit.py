@@ -1,0 +1,142 @@
+"""Human audit of review rewrites (the review-metric study's check: faithfulness 1-5 and
+"equivalent feedback" yes/no, two annotators per pair).
+
+:func:`write_sheets` samples pairs and writes one CSV sheet per annotator (same pairs, same order,
+blank answer columns); :func:`read_sheets` reads the filled sheets back, every unusable answer a
+listed problem; :func:`audit_summary` gives the means per annotator and the agreement measures of
+:mod:`rhetorica.analysis.agreement`.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SHEET_COLUMNS = ["pair_id", "annotator", "original", "rewrite", "faithfulness", "equivalent", "comment"]
+FAITHFULNESS = (1, 2, 3, 4, 5)
+_YES, _NO = {"yes", "y", "1", "true"}, {"no", "n", "0", "false"}
+
+
+@dataclass(frozen=True)
+class AuditPair:
+    """One (original, rewrite) review pair to annotate."""
+
+    pair_id: str
+    original: str
+    rewrite: str
+
+
+def pairs_from_dataset(root: Path) -> list[AuditPair]:
+    """Every (original, rewrite) pair of a dataset folder imported with ``rhetorica dataset import``
+    (``papers/<id>/review_rewrites.json``), in paper and review order.
+
+    Raises:
+        DatasetError: not a dataset folder, or no rewrite in it.
+    """
+    from rhetorica.datasets.importers import REWRITES_FILE
+    from rhetorica.datasets.manifest import DatasetError, load_manifest
+    from rhetorica.documents.reviews.model import load_reviews
+
+    pairs = []
+    for entry in load_manifest(root).papers:
+        path = root / "papers" / entry.id / REWRITES_FILE
+        if not path.is_file():
+            continue
+        originals = {d.id: d for d in load_reviews(root / "papers" / entry.id / "reviews.json")}
+        for variant in load_reviews(path):
+            original = originals[variant.metadata["original_id"]]
+            pairs.append(AuditPair(variant.id, original.to_markdown(), variant.to_markdown()))
+    if not pairs:
+        raise DatasetError(f"{root}: no review rewrite pairs (import them with 'rhetorica dataset import')")
+    return pairs
+
+
+def write_sheets(pairs: list[AuditPair], out: Path, *, n: int, seed: int = 0,
+                 annotators: tuple[str, ...] = ("A", "B")) -> list[Path]:
+    """Sample ``n`` pairs (all when fewer) and write ``out/audit_<annotator>.csv`` per annotator.
+
+    Raises:
+        ValueError: ``n < 1`` or fewer than two annotators.
+    """
+    if n < 1 or len(annotators) < 2:
+        raise ValueError("an audit needs n >= 1 pairs and at least two annotators")
+    chosen = sorted(random.Random(seed).sample(range(len(pairs)), min(n, len(pairs))))
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for annotator in annotators:
+        path = out / f"audit_{annotator}.csv"
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, SHEET_COLUMNS)
+            writer.writeheader()
+            for i in chosen:
+                p = pairs[i]
+                writer.writerow({"pair_id": p.pair_id, "annotator": annotator, "original": p.original,
+                                 "rewrite": p.rewrite, "faithfulness": "", "equivalent": "", "comment": ""})
+        paths.append(path)
+    return paths
+
+
+def read_sheets(paths: list[Path]) -> tuple[pd.DataFrame, list[str]]:
+    """Filled sheets as a long table (pair_id, annotator, faithfulness 1-5 or NaN, equivalent 1/0 or
+    NaN) and the problems (each names file, line and value). Blank answers are missing, not errors."""
+    rows, problems = [], []
+    for path in paths:
+        with path.open(newline="", encoding="utf-8") as fh:
+            for line, row in enumerate(csv.DictReader(fh), start=2):
+                where = f"{path.name}:{line}"
+                faith, equiv = (row.get("faithfulness") or "").strip(), (row.get("equivalent") or "").strip().lower()
+                f_value = e_value = np.nan
+                if faith:
+                    if faith.isdigit() and int(faith) in FAITHFULNESS:
+                        f_value = float(faith)
+                    else:
+                        problems.append(f"{where}: faithfulness {faith!r} is not one of 1-5")
+                if equiv:
+                    if equiv in _YES or equiv in _NO:
+                        e_value = 1.0 if equiv in _YES else 0.0
+                    else:
+                        problems.append(f"{where}: equivalent {equiv!r} is not yes/no")
+                rows.append({"pair_id": row.get("pair_id"), "annotator": row.get("annotator") or path.stem,
+                             "faithfulness": f_value, "equivalent": e_value})
+    return pd.DataFrame(rows, columns=["pair_id", "annotator", "faithfulness", "equivalent"]), problems
+
+
+def audit_summary(answers: pd.DataFrame) -> dict[str, object]:
+    """Means per annotator and agreement of the first two annotators.
+
+    Returns:
+        ``per_annotator``: DataFrame (annotator, pairs, mean_faithfulness, pct_equivalent);
+        ``within_one``, ``exact_faithfulness``, ``exact_equivalent``: shares in [0, 1];
+        ``kappa_equivalent`` (Cohen), ``kappa_faithfulness`` (linear-weighted Cohen),
+        ``alpha_faithfulness`` (Krippendorff, ordinal), ``alpha_equivalent`` (nominal).
+
+    Raises:
+        ValueError: fewer than two annotators, or no pair rated by both.
+    """
+    from rhetorica.analysis.agreement import cohen_kappa, exact_agreement, krippendorff_alpha, within_agreement
+
+    annotators = list(dict.fromkeys(answers["annotator"]))
+    if len(annotators) < 2:
+        raise ValueError(f"an agreement needs two annotators, found {annotators}")
+    per = answers.groupby("annotator", sort=False).agg(
+        pairs=("pair_id", "size"), mean_faithfulness=("faithfulness", "mean"),
+        pct_equivalent=("equivalent", lambda s: 100 * s.mean())).reset_index()
+    wide = answers.pivot_table(index="pair_id", columns="annotator", values=["faithfulness", "equivalent"],
+                               aggfunc="first", dropna=False)
+    a, b = annotators[:2]
+    fa, fb = wide["faithfulness"][a].to_numpy(), wide["faithfulness"][b].to_numpy()
+    ea, eb = wide["equivalent"][a].to_numpy(), wide["equivalent"][b].to_numpy()
+    return {
+        "per_annotator": per, "annotators": (a, b),
+        "within_one": within_agreement(fa, fb), "exact_faithfulness": exact_agreement(fa, fb),
+        "exact_equivalent": exact_agreement(ea, eb),
+        "kappa_faithfulness": cohen_kappa(fa, fb, categories=FAITHFULNESS, weights="linear"),
+        "kappa_equivalent": cohen_kappa(ea, eb, categories=(0, 1)),
+        "alpha_faithfulness": krippendorff_alpha(np.vstack([fa, fb]), "ordinal"),
+        "alpha_equivalent": krippendorff_alpha(np.vstack([ea, eb]), "nominal"),
+    }
