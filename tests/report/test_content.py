@@ -17,6 +17,9 @@ from .runs import make_run
 # d = A - B = +1, +1, +1, -1 -> A higher 3/4 = 75 %, B higher 25 %, ties 0 %, ratio 3.00,
 # sign test 2 * P(X <= 1 | n=4) = 2 * 5/16 = 0.625; flips at 4.5: p1 is accepted as A (5) and
 # rejected as B (4) -> 25 % one way, 0 % the other; means 6.00 and 5.50.
+# Mixed model (paper random intercept, one score per paper and arm = a paired design): the arm
+# effect is mean(d) = 0.50; REML gives residual variance var(d)/2 = 0.5 (var(d) = 1), so
+# SE = sqrt(2 * 0.5 / 4) = 0.5, z = 1 and the Wald p = 2 * (1 - Phi(1)) = 0.3173 -> 0.32.
 ORIGINAL = {"p1": 4, "p2": 5, "p3": 6, "p4": 7}
 REWRITE = {"p1": 5, "p2": 6, "p3": 7, "p4": 6}
 # soundness: original 2, 2, 3, 3; rewrite 3, 3, 3, 2 -> A higher 2/4, B 1/4, tie 1/4, ratio 2.00,
@@ -57,7 +60,7 @@ def test_table4_row_is_the_hand_computation(hand_run: tuple[Path, str]) -> None:
     rows = md_table(md, "Paired comparison of conditions (overall score)")
     assert rows[0][:4] == ["Reviewer", "A", "B", "Papers"]
     assert rows[1:] == [["R", "confidence:+", "original", "4", "75.00", "25.00", "0.00", "3.00", "0.625",
-                         "25.00", "0.00", "6.00", "5.50", "0", "0"]]
+                         "0.50", "0.32", "25.00", "0.00", "6.00", "5.50", "0", "0"]]
 
 
 def test_criterion_ratio_and_magnitude(hand_run: tuple[Path, str]) -> None:

@@ -6,14 +6,14 @@ optionally, ``status`` (only ``"ok"`` rows are used when present). For each judg
 ``d_i = S(rewrite_i) - S(original_i)`` per document (duplicates averaged first; documents missing
 either side left out).
 
-- Surface sensitivity: Wilcoxon signed-rank test on ``d`` (Wilcoxon 1945). **Zero differences
-  are discarded** before ranking (Wilcoxon's original rule, scipy's ``zero_method="wilcox"``);
-  ties among ``|d|`` get average ranks. Exact null distribution when 1 <= n <= 50 and no ties,
-  otherwise the normal approximation with tie-corrected variance and no continuity correction.
-  With no non-zero difference the p-value is 1.
+- Surface sensitivity: Wilcoxon signed-rank test on ``d`` (Wilcoxon 1945), computed by
+  ``scipy.stats.wilcoxon``. **Zero differences are discarded** before ranking (Wilcoxon's original
+  rule, ``zero_method="wilcox"``); ties among ``|d|`` get average ranks. Exact null distribution when
+  1 <= n <= 50 and no ties, otherwise the normal approximation with tie-corrected variance and no
+  continuity correction. With no non-zero difference the p-value is 1.
 - Robustness: paired TOST equivalence test (Schuirmann 1987) with bounds ``(-delta_m, delta_m)``:
-  two one-sided t-tests on ``d``, ``p = max(p_lower, p_upper)``; equals statsmodels'
-  ``ttost_paired(rewrite, original, -delta_m, delta_m)``.
+  two one-sided t-tests on ``d``, ``p = max(p_lower, p_upper)``, computed by statsmodels'
+  ``ttost_paired``.
 - Multiplicity: Bonferroni, ``alpha / M`` with M the number of metrics of the judge.
 - Classes: ``sensitive`` (Wilcoxon rejects, TOST does not), ``robust`` (TOST rejects, Wilcoxon
   does not), ``sensitive_and_robust`` (both: a small but consistent shift inside the bound),
@@ -64,28 +64,24 @@ class WilcoxonResult(NamedTuple):
     pvalue: float
 
 
-def _exact_cdf(n: int) -> Array:
-    """P(T+ <= t) for t = 0..n(n+1)/2 under H0, by counting subsets of {1..n}."""
-    counts = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
-    counts[0] = 1
-    for i in range(1, n + 1):
-        counts[i:] = counts[i:] + counts[:-i].copy()
-    return np.cumsum(counts) / float(2**n)
-
-
 def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
     """Two-sided Wilcoxon signed-rank test of paired differences (zeros discarded).
+
+    The p-value is ``scipy.stats.wilcoxon(d, zero_method="wilcox", correction=False)`` with the
+    exact null distribution when 1 <= n <= 50 non-zero differences and no tied ``|d|``, otherwise
+    the normal approximation with tie-corrected variance (the rule stated in the module docstring).
 
     Args:
         d: paired differences (NaN not allowed).
 
     Returns:
-        :class:`WilcoxonResult`; p-value in (0, 1].
+        :class:`WilcoxonResult` with ``statistic`` T+ (sum of the ranks of the positive
+        differences) and a p-value in (0, 1]; ``method="none"`` and p = 1 with no non-zero difference.
 
     Raises:
         ValueError: if ``d`` contains NaN.
     """
-    from scipy.stats import norm, rankdata
+    from scipy.stats import rankdata, wilcoxon
 
     x = np.asarray(d, dtype=float)
     if np.isnan(x).any():
@@ -94,25 +90,15 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
     n = len(x)
     if n == 0:
         return WilcoxonResult(0.0, 0, "none", 1.0)
-    ranks = rankdata(np.abs(x))
-    t_plus = float(ranks[x > 0].sum())
-    t_minus = n * (n + 1) / 2 - t_plus
-    _, tie_counts = np.unique(np.abs(x), return_counts=True)
-    has_ties = bool(np.any(tie_counts > 1))
-    if n <= EXACT_MAX_N and not has_ties:
-        cdf = _exact_cdf(n)
-        p = 2.0 * cdf[int(min(t_plus, t_minus))]
-        return WilcoxonResult(t_plus, n, "exact", float(min(1.0, p)))
-    mean = n * (n + 1) / 4
-    var = n * (n + 1) * (2 * n + 1) / 24 - np.sum(tie_counts**3 - tie_counts) / 48
-    if var <= 0:
-        return WilcoxonResult(t_plus, n, "normal", 1.0)
-    z = (min(t_plus, t_minus) - mean) / np.sqrt(var)
-    return WilcoxonResult(t_plus, n, "normal", float(min(1.0, 2.0 * norm.sf(abs(z)))))
+    t_plus = float(rankdata(np.abs(x))[x > 0].sum())
+    has_ties = len(np.unique(np.abs(x))) < n
+    method: Literal["exact", "normal"] = "exact" if n <= EXACT_MAX_N and not has_ties else "normal"
+    result = wilcoxon(x, zero_method="wilcox", correction=False, method="exact" if method == "exact" else "approx")
+    return WilcoxonResult(t_plus, n, method, float(min(1.0, result.pvalue)))
 
 
 def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
-    """Paired two one-sided t-tests for ``low < mean(d) < high`` (Schuirmann 1987).
+    """Paired two one-sided t-tests for ``low < mean(d) < high`` (Schuirmann 1987), from statsmodels.
 
     Args:
         d: paired differences (rewrite - original), at least 2 values, no NaN.
@@ -120,27 +106,24 @@ def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
         high: upper equivalence bound.
 
     Returns:
-        TOST p-value ``max(p_lower, p_upper)`` with ``n - 1`` degrees of freedom; NaN for fewer
-        than two differences. Zero-variance differences give 0 inside the bounds, 1 outside.
+        ``statsmodels.stats.weightstats.ttost_paired(d, 0, low, high)`` p-value
+        ``max(p_lower, p_upper)`` with ``n - 1`` degrees of freedom; NaN for fewer than two
+        differences. Zero-variance differences (where the t statistics are undefined) give 0
+        inside the bounds and 1 outside.
 
     Raises:
         ValueError: if ``low >= high``.
     """
-    from scipy.stats import t as student_t
+    from statsmodels.stats.weightstats import ttost_paired
 
     if not low < high:
         raise ValueError(f"TOST bounds must satisfy low < high, got ({low}, {high})")
     x = np.asarray(d, dtype=float)
-    n = len(x)
-    if n < 2:
+    if len(x) < 2:
         return np.nan
-    mean = x.mean()
-    se = x.std(ddof=1) / np.sqrt(n)
-    if se == 0:
-        return 0.0 if low < mean < high else 1.0
-    p_lower = student_t.sf((mean - low) / se, n - 1)
-    p_upper = student_t.cdf((mean - high) / se, n - 1)
-    return float(max(p_lower, p_upper))
+    if x.std() == 0:
+        return 0.0 if low < x.mean() < high else 1.0
+    return float(ttost_paired(x, np.zeros_like(x), low, high)[0])
 
 
 def bonferroni(pvalues: npt.ArrayLike, alpha: float = 0.05) -> tuple[float, npt.NDArray[np.bool_]]:

@@ -68,7 +68,13 @@ MAGNITUDE_COLUMNS = [
 
 
 def sign_test_pvalues(n_first: npt.ArrayLike, n_second: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Vectorised exact two-sided sign test; see :func:`sign_test`.
+    """Vectorised exact two-sided sign test: :func:`sign_test` over arrays of counts.
+
+    For H0 p = 1/2 the binomial distribution is symmetric, so ``scipy.stats.binomtest``'s two-sided
+    p-value equals ``min(1, 2 * Binom(n, 1/2).cdf(min(k, n - k)))``; that closed form is evaluated
+    with ``scipy.stats.binom`` over whole arrays here because the power simulations
+    (:mod:`rhetorica.analysis.power`) need millions of tests (equality with ``binomtest`` is tested
+    on every count up to n = 60).
 
     Args:
         n_first: counts of pairs where the first arm scored higher (non-negative integers).
@@ -88,20 +94,17 @@ def sign_test_pvalues(n_first: npt.ArrayLike, n_second: npt.ArrayLike) -> npt.ND
     from scipy.stats import binom
 
     n = a + b
-    k = np.minimum(a, b)
-    p = 2.0 * binom.cdf(k, n, 0.5)
+    p = 2.0 * binom.cdf(np.minimum(a, b), n, 0.5)
     return np.minimum(1.0, np.where(n == 0, 1.0, p)).astype(float)
 
 
 def sign_test(n_first: int, n_second: int) -> float:
-    """Exact two-sided binomial sign test with ties excluded.
+    """Exact two-sided binomial sign test with ties excluded: ``scipy.stats.binomtest``.
 
-    Under H0 each untied pair favours either arm with probability 1/2, so with
-    ``n = n_first + n_second`` and ``k = min(n_first, n_second)``,
-    ``p = min(1, 2 * P[Binom(n, 1/2) <= k])`` (Dixon & Mood 1946, "The statistical sign test",
-    JASA 41(236); the test of the 'Style over Substance' study, Table 4). Equals
-    ``scipy.stats.binomtest(n_first, n, 0.5).pvalue``. With no untied pair (``n == 0``) there is
-    no evidence either way and ``p = 1``.
+    Under H0 each untied pair favours either arm with probability 1/2 (Dixon & Mood 1946, "The
+    statistical sign test", JASA 41(236); the test of the 'Style over Substance' study, Table 4):
+    ``binomtest(n_first, n_first + n_second, 0.5).pvalue``. With no untied pair there is no
+    evidence either way and ``p = 1``.
 
     Args:
         n_first: pairs where the first arm scored higher (>= 0).
@@ -113,7 +116,13 @@ def sign_test(n_first: int, n_second: int) -> float:
     Raises:
         ValueError: on a negative or non-integer count.
     """
-    return float(sign_test_pvalues(n_first, n_second))
+    from scipy.stats import binomtest
+
+    for name, value in (("n_first", n_first), ("n_second", n_second)):
+        if value < 0 or float(value) % 1 != 0:
+            raise ValueError(f"sign test: {name} must be a non-negative integer, got {value}")
+    n = int(n_first) + int(n_second)
+    return 1.0 if n == 0 else float(binomtest(int(n_first), n, 0.5).pvalue)
 
 
 def paper_scores(df: pd.DataFrame, score: str = "overall") -> pd.DataFrame:

@@ -16,6 +16,7 @@ from rhetorica.analysis.paired import (
     criterion_table,
     difference_magnitude,
 )
+from rhetorica.analysis.mixed import MIXED_COLUMNS, mixed_effects_table
 from rhetorica.analysis.robustness import robustness_table
 from rhetorica.analysis.tidy import CRITERIA, ORIGINAL
 from rhetorica.analysis.variance import pooled_sd
@@ -30,6 +31,15 @@ TABLES = (
     "pooled_sd",
     "robustness",
 )
+
+
+def with_mixed_effects(comparison: pd.DataFrame, df: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.DataFrame:
+    """The comparison table with the mixed-effects estimate (:mod:`rhetorica.analysis.mixed`) of each
+    reviewer and pair beside the sign test."""
+    if comparison.empty:
+        return comparison.reindex(columns=[*comparison.columns, *MIXED_COLUMNS[3:]])
+    mixed = mixed_effects_table(df, pairs)
+    return comparison.merge(mixed, on=["reviewer", "first", "second"], how="left")
 
 
 def study_tables(
@@ -50,7 +60,8 @@ def study_tables(
         seed: bootstrap seed.
 
     Returns:
-        Dict keyed by :data:`TABLES`: ``comparison`` (Table 4), ``conditional`` (Table 5, for
+        Dict keyed by :data:`TABLES`: ``comparison`` (Table 4, with the mixed-effects estimate
+        beside the sign test), ``conditional`` (Table 5, for
         2x2 compound arms; empty otherwise), ``criteria`` (per-criterion ratios, for the
         criteria present), ``magnitude``, ``change`` and ``movement`` (need the original arm;
         empty otherwise), ``pooled_sd`` (original arm), ``robustness``.
@@ -70,7 +81,7 @@ def study_tables(
     vs_original = [(a, b) for a, b in pairs if b == ORIGINAL]
     empty = pd.DataFrame()
     return {
-        "comparison": comparison_table(df, pairs, threshold=threshold),
+        "comparison": with_mixed_effects(comparison_table(df, pairs, threshold=threshold), df, pairs),
         "conditional": pd.concat(frames, ignore_index=True)
         if frames
         else pd.DataFrame(columns=COMPARISON_COLUMNS),
