@@ -55,12 +55,13 @@ def test_import_then_report(tmp_path: Path) -> None:
     assert report.exit_code == 0, report.output
     md = (run_dir / "report.md").read_text("utf-8")
     # soundness:- vs original, papers p1..p4: -2, +1, -2, +3 -> A higher on 2 of 4, B on 2: ratio 1;
-    # flips at 4.5: p1 accepted -> rejected (B accepted only), p4 rejected -> accepted (A only)
+    # flips at 4.5: p1 accepted -> rejected (B accepted only), p4 rejected -> accepted (A only);
+    # mixed model (one score per paper and arm): arm effect = mean(d) = 0 -> 0.00, Wald z = 0 -> p 1.00
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in md.splitlines()
             if line.startswith("| sys ")]
     cells = next(r for r in rows if r[1:3] == ["soundness:-", "original"])
-    assert cells[:13] == ["sys", "soundness:-", "original", "4", "50.00", "50.00", "0.00", "1.00", "1.000",
-                          "25.00", "25.00", "6.50", "6.50"]
+    assert cells[:15] == ["sys", "soundness:-", "original", "4", "50.00", "50.00", "0.00", "1.00", "1.000",
+                          "0.00", "1.00", "25.00", "25.00", "6.50", "6.50"]
     assert (run_dir / "report.html").exists()
 
 
