@@ -18,7 +18,8 @@ CASES = [
      "We apparently suggest that our model appears to outperform the baseline."),
     ("confidence:-", "Indeed, this was demonstrated in Fig. 2 and can be proven.",
      "Arguably, this was indicated in Fig. 2 and could be suggested."),
-    ("confidence:-", "An obviously better result always follows.", "An apparently better result usually follows."),
+    # "always" is a frequency claim, not a stance marker: rules-v3 keeps it (rules-v2 made it "usually").
+    ("confidence:-", "An obviously better result always follows.", "An apparently better result always follows."),
 ]
 
 
@@ -28,11 +29,12 @@ def test_exact_rewrites(condition: str, source: str, expected: str) -> None:
 
 
 def test_latex_math_citations_and_urls_are_untouched() -> None:
-    text = r"We show $f(x) \leq may$ and \cite{clearly2020} at https://example.org/show; it may hold."
+    # rules-v3 hedges "show" only before a that-clause (a bare "show" may mean "display").
+    text = r"We show that $f(x) \leq may$ and \cite{clearly2020} at https://example.org/show; it may hold."
     assert rewrite_text(text, "confidence:+") == (
-        r"We show $f(x) \leq may$ and \cite{clearly2020} at https://example.org/show; it will hold.")
+        r"We clearly show that $f(x) \leq may$ and \cite{clearly2020} at https://example.org/show; it will hold.")
     assert rewrite_text(text, "confidence:-") == (
-        r"We suggest $f(x) \leq may$ and \cite{clearly2020} at https://example.org/show; it may hold.")
+        r"We suggest that $f(x) \leq may$ and \cite{clearly2020} at https://example.org/show; it may hold.")
 
 
 def test_whole_words_only_and_one_pass() -> None:
@@ -44,7 +46,7 @@ def test_whole_words_only_and_one_pass() -> None:
 def test_directions_are_disjoint_tables() -> None:
     plus = dict(load_rules("+"))
     minus = dict(load_rules("-"))
-    assert plus["suggests"] == "demonstrates" and minus["demonstrates"] == "indicates"
+    assert plus["suggests"] == "demonstrates" and minus["demonstrates"] == "appears to demonstrate"
     # Longest phrases first, so multi-word hedges win over their single words.
     assert list(plus)[0].count(" ") >= 2
 
