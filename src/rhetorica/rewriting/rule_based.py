@@ -43,7 +43,7 @@ COVERAGE_KEY = "rewrite_coverage"
 EditKind = Literal["substitution", "insertion", "deletion"]
 
 _VOWEL_SOUND = re.compile(r"^(?:[aeio]|u(?![bcdfgjklmnpqrstvwxz][aeiou])|hour|honest)", re.IGNORECASE)
-_PREVIOUS_WORD = re.compile(r"([A-Za-z][\w'\u2019-]*)\s+$")
+_PREVIOUS_WORDS = re.compile(r"(?:[A-Za-z][\w'\u2019-]*\s+){1,2}$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n])[\s*_\"'\u201c\u201d()\[\]]*$")
 
 
@@ -58,7 +58,7 @@ class Rule:
         source: lower-case words joined by single spaces.
         target: replacement as written (``""`` deletes the source; equal to ``source``: kept).
         guard: words that block the rule when they precede the source (entries ``*xy`` match any
-            word ending in ``xy``); the table's ``@negation`` set is added to every rule.
+            word ending in ``xy``); the table's ``@negation`` words are included.
     """
 
     direction: str
@@ -123,15 +123,23 @@ class RuleCoverage(BaseModel):
 
 
 @dataclass(frozen=True)
-class _Table:
-    rules: dict[str, tuple[Rule, ...]]  # direction -> rules, longest source first
+class RuleTable:
+    """A parsed rule table.
+
+    Attributes:
+        rules: direction (``"+"``/``"-"``) -> rules, longest source first.
+        negation: the ``@negation`` words (checked among the two words before every rule).
+    """
+
+    rules: dict[str, tuple[Rule, ...]]
+    negation: frozenset[str]
 
 
 def _parse_guard(words: list[str]) -> frozenset[str]:
     return frozenset(w.strip().lower() for w in words if w.strip())
 
 
-def parse_rules(text: str, *, name: str = RULES_FILE) -> dict[str, tuple[Rule, ...]]:
+def parse_rules(text: str, *, name: str = RULES_FILE) -> RuleTable:
     """Parse a rule table (format in the header of ``confidence_rules.tsv``).
 
     Args:
@@ -139,13 +147,15 @@ def parse_rules(text: str, *, name: str = RULES_FILE) -> dict[str, tuple[Rule, .
         name: file name for error messages.
 
     Returns:
-        ``{"+": rules, "-": rules}``, each sorted longest source first (words, then characters).
+        The :class:`RuleTable`; each direction's rules sorted longest source first (words, then
+        characters), so a phrase wins over its words.
 
     Raises:
-        ValueError: naming the line of a malformed row, an unknown guard, a repeated source within
-            a direction, or a source that is not lower-case words.
+        ValueError: naming the line of a malformed row, an unknown guard or class, a repeated
+            source within a direction, or a source that is not lower-case words.
     """
     guards: dict[str, frozenset[str]] = {}
+    classes: dict[str, tuple[str, ...]] = {}
     rows: list[tuple[int, list[str]]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
@@ -153,6 +163,8 @@ def parse_rules(text: str, *, name: str = RULES_FILE) -> dict[str, tuple[Rule, .
         fields = line.split("\t")
         if fields[0].startswith("@"):
             guards[fields[0][1:]] = _parse_guard(fields[1:])
+        elif fields[0].startswith("%"):
+            classes[fields[0]] = tuple(dict.fromkeys(" ".join(m.lower().split()) for m in fields[1:] if m.strip()))
         else:
             rows.append((number, fields))
     negation = guards.get("negation", frozenset())
@@ -166,18 +178,26 @@ def parse_rules(text: str, *, name: str = RULES_FILE) -> dict[str, tuple[Rule, .
         guard_name = fields[4].strip() if len(fields) == 5 else ""
         if guard_name and guard_name not in guards:
             raise ValueError(f"{name} line {number}: unknown guard {guard_name!r}")
-        if not source or source != " ".join(source.lower().split()):
-            raise ValueError(f"{name} line {number}: source {source!r} must be lower-case words")
-        if (direction, source) in seen:
-            raise ValueError(f"{name} line {number}: source {source!r} repeated for direction {direction}")
-        seen.add((direction, source))
-        rules[direction].append(Rule(direction, category, source, target,
-                                     negation | guards.get(guard_name, frozenset())))
-    return {d: tuple(sorted(rs, key=lambda r: (-len(r.source.split()), -len(r.source)))) for d, rs in rules.items()}
+        used = [w for w in source.split() if w.startswith("%")]
+        if len(used) > 1 or any(w not in classes for w in used):
+            raise ValueError(f"{name} line {number}: a source may name one defined %class, got {used}")
+        members = classes[used[0]] if used else (None,)
+        for member in members:
+            src = source if member is None else source.replace(used[0], member)
+            tgt = target if member is None else target.replace(used[0], member)
+            if not src or src != " ".join(src.lower().split()):
+                raise ValueError(f"{name} line {number}: source {src!r} must be lower-case words")
+            if (direction, src) in seen:
+                raise ValueError(f"{name} line {number}: source {src!r} repeated for direction {direction}")
+            seen.add((direction, src))
+            rules[direction].append(Rule(direction, category, src, tgt,
+                                         negation | guards.get(guard_name, frozenset())))
+    ordered = {d: tuple(sorted(rs, key=lambda r: (-len(r.source.split()), -len(r.source)))) for d, rs in rules.items()}
+    return RuleTable(rules=ordered, negation=negation)
 
 
 @lru_cache(maxsize=1)
-def load_rule_table() -> dict[str, tuple[Rule, ...]]:
+def load_rule_table() -> RuleTable:
     """The packaged rule table (:data:`RULES_FILE`), parsed once.
 
     Raises:
@@ -193,12 +213,12 @@ def load_rules(direction: str) -> tuple[tuple[str, str], ...]:
         KeyError: for a direction other than ``+`` and ``-``.
         ValueError: on a malformed table line (names the line number).
     """
-    return tuple((r.source, r.target) for r in load_rule_table()[direction])
+    return tuple((r.source, r.target) for r in load_rule_table().rules[direction])
 
 
 @lru_cache(maxsize=2)
 def _pattern(direction: str) -> tuple[re.Pattern[str], dict[str, Rule]]:
-    rules = load_rule_table()[direction]
+    rules = load_rule_table().rules[direction]
     alternation = "|".join(r"\s+".join(map(re.escape, r.source.split())) for r in rules)
     # Optional preceding article so that "a/an" can be re-agreed with the replacement.
     pattern = re.compile(rf"(?<![\w-])(?:(?P<art>\b[Aa]n?\s+))?(?P<src>{alternation})(?![\w-])", re.IGNORECASE)
@@ -211,34 +231,41 @@ def _match_case(template: str, word: str) -> str:
     return word
 
 
-def _blocked(rule: Rule, before: str, source: str) -> bool:
-    """Whether ``rule`` must not fire on ``source`` preceded by ``before`` (the last few characters)."""
+def _matches(word: str, words: frozenset[str]) -> bool:
+    return word in words or any(w.startswith("*") and word.endswith(w[1:]) for w in words)
+
+
+def _blocked(rule: Rule, before: str, source: str, negation: frozenset[str]) -> bool:
+    """Whether ``rule`` must not fire on ``source`` preceded by ``before`` (the last few characters).
+
+    Blocked: a capitalised source inside a sentence (a name), a negation among the two previous
+    words, or a word of the rule's guard just before it. Words count as previous only when
+    whitespace alone separates them (punctuation ends the look-back).
+    """
     if source[:1].isupper() and not _SENTENCE_START.search(before):
         return True  # a capitalised word inside a sentence is a name ("May", "Will")
-    found = _PREVIOUS_WORD.search(before)
+    found = _PREVIOUS_WORDS.search(before)
     if found is None:
         return False
-    previous = found.group(1).lower()
-    return previous in rule.guard or any(g.startswith("*") and previous.endswith(g[1:]) for g in rule.guard)
+    previous = [w.lower() for w in found.group(0).split()][::-1]  # nearest first
+    if _matches(previous[0], rule.guard):
+        return True
+    return len(previous) > 1 and _matches(previous[1], negation)
 
 
 def _rewrite_prose(text: str, start: int, end: int, direction: str, edits: list[RuleEdit]) -> str:
     """Rewrite ``text[start:end]`` (prose only); the text before ``start`` is the context of guards."""
     pattern, table = _pattern(direction)
+    negation = load_rule_table().negation
     out: list[str] = []
     last = start
     for match in pattern.finditer(text, start, end):
-        if match.start() < last:
-            continue  # inside whitespace already dropped after a deletion
         source = match.group("src")
         rule = table[" ".join(source.lower().split())]
         # The article, when present, is the previous word ("a show" is a noun).
         before = text[max(0, match.start("src") - 80):match.start("src")]
-        if rule.target == rule.source or _blocked(rule, before, source):
-            if rule.target == rule.source:  # a fixed expression: shield it from shorter rules
-                out.append(text[last:match.end()])
-                last = match.end()
-            continue
+        if rule.target == rule.source or _blocked(rule, before, source, negation):
+            continue  # the matched text stays; a fixed expression is shielded from shorter rules
         article = match.group("art") or ""
         target = _match_case(source, rule.target)
         if article and target:
@@ -281,7 +308,7 @@ def _rewrite(text: str, direction: str, edits: list[RuleEdit]) -> str:
     return "".join(pieces)
 
 
-def rewrite_text_with_coverage(text: str, condition: str) -> tuple[str, list[RuleEdit]]:
+def rewrite_text_with_edits(text: str, condition: str) -> tuple[str, list[RuleEdit]]:
     """Apply the rule table of ``condition`` to the prose of ``text`` and list the changes.
 
     Args:
@@ -312,7 +339,7 @@ def rewrite_text(text: str, condition: str) -> str:
     Raises:
         ValueError: if ``condition`` is not a confidence condition.
     """
-    return rewrite_text_with_coverage(text, condition)[0]
+    return rewrite_text_with_edits(text, condition)[0]
 
 
 def coverage(changes: list[RuleEdit], words: int, condition: str) -> RuleCoverage:
