@@ -7,9 +7,13 @@ variant the script prints: whether the text changed, the stance measure of the v
 (boosters/1k − hedges/1k, :mod:`rhetorica.validation.shift`) before and after, whether it moved in
 the intended direction, whether the variant passes :func:`rhetorica.validation.validate.validate_variant`
 (default thresholds, all-MiniLM-L6-v2 offline; ``--no-embeddings`` skips it) and the rewriter's
-edits per 1,000 words. A summary line gives changed / intended shift / passing out of 12.
+coverage (edits per rule family and per 1,000 words, :func:`rhetorica.rewriting.rule_based.describe_coverage`). A summary line gives changed / intended shift / passing out of 12.
 
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_rule_coverage.py [--max-words 400] [--no-embeddings]``.
+
+Measured 2026-12-01 on the six shared papers cut to 400 words (12 variants):
+rules-v2: changed 5/12, intended shift 5/12, passing validation 5/12 (the other 7 identical);
+rules-v3: changed 12/12, intended shift 12/12, passing validation 12/12.
 """
 
 from __future__ import annotations
@@ -50,9 +54,7 @@ def main() -> None:
             check = shift_checks(condition, measure_text(body), measure_text(new_body))[0]
             line = (f"{doc.id:24s} {condition:13s} words={doc.word_count:4d} changed={int(is_changed)} "
                     f"stance {check.original:+7.2f} -> {check.variant:+7.2f} shift={int(check.present)}")
-            coverage = variant.metadata.get("rewrite_coverage")
-            if coverage:
-                line += f" edits/1k={coverage['edits_per_1k']:.1f}"
+            coverage = rule_based.coverage_of(variant)
             if embedder is not None:
                 result = validate_variant(doc, variant, embedder=embedder, condition=condition)
                 passing += result.passed
@@ -62,8 +64,8 @@ def main() -> None:
             changed += is_changed
             shifted += check.present
             print(line)
-            if coverage:
-                print("    " + ", ".join(f"{k}={v}" for k, v in coverage["by_category"].items()))
+            if coverage is not None:
+                print(f"    coverage: {rule_based.describe_coverage(coverage)}")
     summary = f"changed {changed}/{total}, intended shift {shifted}/{total}"
     if embedder is not None:
         summary += f", passing validation {passing}/{total}"

@@ -10,6 +10,7 @@ from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.rewriting.rule_based import (
     COVERAGE_KEY,
     RULE_CONDITIONS,
+    coverage_of,
     describe_coverage,
     load_rule_table,
     load_rules,
@@ -286,3 +287,10 @@ def test_every_rule_moves_the_validation_stance_its_way() -> None:
             assert delta >= 0, rule
             if rule.category != "attitude" and not rule.source.endswith("ing that"):
                 assert delta > 0, rule
+
+
+def test_coverage_of_reads_the_stored_record() -> None:
+    variant = rewrite_document(_doc("It may help."), "confidence:+")
+    found = coverage_of(variant)
+    assert found is not None and (found.edits, found.by_category) == (1, {"modal": 1})
+    assert coverage_of(_doc("It may help.")) is None

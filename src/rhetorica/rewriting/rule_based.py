@@ -106,7 +106,7 @@ class RuleCoverage(BaseModel):
         edits: number of changes.
         edits_per_1k: ``1000 * edits / words`` (``None`` without words).
         by_category: changes per rule family (families with none are left out).
-        by_category_per_1k: the same per 1,000 words (``None``-free; empty without words).
+        by_category_per_1k: the same per 1,000 words (empty without words).
         by_kind: changes per kind (substitution / insertion / deletion).
         changes: every change, in text order.
     """
@@ -382,6 +382,13 @@ def rewrite_document(document: Document, condition: str) -> Document:
     return rewritten.model_copy(update={"metadata": {**document.metadata, COVERAGE_KEY: record.model_dump()}})
 
 
+def coverage_of(variant: Document) -> RuleCoverage | None:
+    """The coverage record :func:`rewrite_document` stored in ``variant`` (``None`` if there is none,
+    e.g. for a variant of another rewriter)."""
+    record = variant.metadata.get(COVERAGE_KEY)
+    return None if record is None else RuleCoverage.model_validate(record)
+
+
 def describe_coverage(record: RuleCoverage | dict[str, object]) -> str:
     """One line for a person: ``"N edits (X.X per 1k words): family n, ..."``.
 
@@ -391,4 +398,4 @@ def describe_coverage(record: RuleCoverage | dict[str, object]) -> str:
     cov = record if isinstance(record, RuleCoverage) else RuleCoverage.model_validate(record)
     rate = "no words" if cov.edits_per_1k is None else f"{cov.edits_per_1k:.1f} per 1k words"
     families = ", ".join(f"{k} {v}" for k, v in cov.by_category.items()) or "none"
-    return f"{cov.edits} edits ({rate}): {families}"
+    return f"{cov.edits} edit{'' if cov.edits == 1 else 's'} ({rate}): {families}"
