@@ -4,7 +4,7 @@
 -- they stay in the store, are listed as superseded and are never analysed. A stage without a row
 -- in `plans` (a store written before version 3) has no recorded plan: all its units are current.
 CREATE TABLE plans (
-    stage        TEXT PRIMARY KEY,   -- rewrite | validate | review
+    stage        TEXT PRIMARY KEY,   -- rewrite | review (a check is current when its variant is)
     run_id       INTEGER,
     recorded_at  TEXT NOT NULL DEFAULT (datetime('now'))
 );
