@@ -134,9 +134,9 @@ def run(
 ) -> None:
     """Run a study declared in YAML (resumable: finished units are skipped).
 
-    Exit status: 0 when every unit ran and succeeded; 1 when some items had problems (failed
-    units, a stopped configuration, unreadable inputs, the budget reached, or another process
-    running the same study); 2 for an invalid study file; 130 when interrupted.
+    Exit 0: every unit of the study ran and succeeded.
+    Exit 1: failed units, a stopped configuration, unreadable inputs, the budget reached, or another run.
+    Exit 2: invalid study file. Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
     run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed, wait=wait,
