@@ -52,12 +52,8 @@ class Store:
         StoreError: if the file is not a rhetorica store or has a newer schema than this version.
     """
 
-    def __init__(self, path: str | Path, *, _conn: sqlite3.Connection | None = None) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if _conn is not None:  # read-only connection from open_readonly
-            self.conn = _conn
-            self.conn.row_factory = sqlite3.Row
-            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self.conn.row_factory = sqlite3.Row
@@ -92,7 +88,9 @@ class Store:
             raise FileNotFoundError(f"{path}: no store here")
         mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
         conn = sqlite3.connect(f"{path.as_uri()}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S)
-        store = cls(path, _conn=conn)
+        store = cls.__new__(cls)  # no folder, no WAL switch, no migration
+        store.path, store.conn = path, conn
+        conn.row_factory = sqlite3.Row
         try:
             version, latest = store.schema_version, _latest_version()
             store.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
