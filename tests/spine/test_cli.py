@@ -185,14 +185,14 @@ def test_a_stopped_configuration_sets_the_exit_code(tmp_path: Path, shared_data:
 
     async def run_and_stop(self, **kwargs):  # noqa: ANN001, ANN202
         summary = await real_run(self, **kwargs)
-        summary.stopped_configurations.append(("reviewer mock-reviewer", "HTTP 404 model_not_found"))
+        summary.stopped_configurations["mock-reviewer"] = "HTTP 404 model_not_found"
         return summary
 
     monkeypatch.setattr(StudyRunner, "run", run_and_stop)
     spec = study_dict(shared_data, tmp_path / "run", rewriters=[], replicates=1)
     result = runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))])
     assert result.exit_code == 1
-    assert "stopped reviewer mock-reviewer: HTTP 404 model_not_found" in " ".join(result.output.split())
+    assert "stopped mock-reviewer: HTTP 404 model_not_found" in " ".join(result.output.split())
 
 
 def test_superseded_units_are_listed_never_analysed(tmp_path: Path, shared_data: Path) -> None:

@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 3  # migrations 0001_init, 0002_batches, 0003_plan
+LATEST = 5  # the newest migration: 0005_plan (numbers 0003 and 0004 belong to other changes)
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

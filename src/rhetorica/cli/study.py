@@ -101,8 +101,10 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
         raise typer.Exit(1) from exc
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
-    for label, reason in summary.stopped_configurations:
-        err_console.print(f"[red]stopped[/red] {label}: {reason}; its remaining units were not run", highlight=False)
+    listed = {item for _, item, _ in summary.problems}
+    stops = {name: why for name, why in summary.stopped_configurations.items() if name not in listed}
+    for name, reason in stops.items():  # a stop not already listed among the problems
+        err_console.print(f"[red]stopped[/red] {name}: {reason}; its remaining units were not run", highlight=False)
     if summary.units_total == 0:
         err_console.print("[red]error:[/red] nothing to run: no document could be read (see the problems above)")
         raise typer.Exit(1)
@@ -120,7 +122,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{retry_hint}` runs them again", highlight=False)
-    return runner.run_dir, len(summary.problems) + len(summary.stopped_configurations) + failed
+    return runner.run_dir, len(summary.problems) + len(stops) + failed
 
 
 def run(

@@ -4,7 +4,7 @@ Each run records, before a stage's units run, the keys of that stage's units for
 is declared now (:func:`record_plan`). A stored unit outside its stage's current plan is
 *superseded* (its protocol, prompt, sampling, document or rewrite changed since): it stays in the
 store and is listed by :func:`superseded_units`, but exports and reports read only current units.
-A store written before schema version 3 has no recorded plan: all its units count as current.
+A store written before schema version 5 has no recorded plan: all its units count as current.
 
 Stages and their tables: ``rewrite`` -> ``variants``, ``validate`` -> ``checks``,
 ``review`` -> ``assessments``.

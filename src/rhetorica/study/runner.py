@@ -71,8 +71,8 @@ class RunSummary:
         stage_statuses: the same counts split by stage (rewrite, validate, review).
         problems: (stage, item, reason) of problems met this run.
         budget_stopped: True when the budget stopped new calls.
-        stopped_configurations: (configuration label, reason) of each configuration stopped by a
-            permanent error; its remaining units were not run (the CLI exits 1 when non-empty).
+        stopped_configurations: reviewer/rewriter name -> why its remaining units were not run
+            (a permanent error of the configuration); a non-empty dict is a failed run.
         wall_time_s: seconds.
     """
 
@@ -85,7 +85,7 @@ class RunSummary:
     stage_statuses: dict[str, Counter[str]] = field(default_factory=dict)
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     budget_stopped: bool = False
-    stopped_configurations: list[tuple[str, str]] = field(default_factory=list)
+    stopped_configurations: dict[str, str] = field(default_factory=dict)
     wall_time_s: float = 0.0
 
 
