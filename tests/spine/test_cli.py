@@ -217,6 +217,7 @@ def test_superseded_units_are_listed_never_analysed(tmp_path: Path, shared_data:
     second = runner.invoke(app, ["run", str(study)])
     assert second.exit_code == 0, second.output
     assert "Ran 30 units (review ok 30); skipped 12 already done" in " ".join(second.output.split())
+    assert "Superseded: 30 stored unit(s) from earlier declarations" in " ".join(second.output.split())
 
     store = Store.in_dir(run_dir)
     rows = pd.DataFrame([dict(r) for r in store.rows("SELECT unit_key, condition, overall FROM assessments")])

@@ -47,6 +47,9 @@ def print_headline(run_dir: Path) -> None:
         if len(failed) and data.study.get("validation", {}).get("failed_variants") == "include":
             console.print(f"Note: {len(failed)} variant(s) in these comparisons failed validation and are included "
                           "because the study sets validation.failed_variants: include (see the report).")
+    if not data.superseded.empty:
+        console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
+                      "of the study are left out of these tables (listed in the report).")
     console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
 
 
