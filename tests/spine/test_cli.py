@@ -78,10 +78,11 @@ def test_status_counts_pending_then_done(tmp_path: Path, shared_data: Path) -> N
 
     study = write_study(tmp_path / "s.yaml", study_dict(shared_data, tmp_path / "run"))
     config, base = load_study(study)
-    before, _ = study_status(config, base)
+    before = study_status(config, base).stages
     assert [(s.stage, s.units, s.done, s.pending) for s in before] == [("rewrite", 12, 0, 12), ("review", 30, 0, 30)]
+    assert not (tmp_path / "run").exists()  # status wrote nothing
     assert runner.invoke(app, ["run", str(study)]).exit_code == 0
-    after, _ = study_status(config, base)
+    after = study_status(config, base).stages
     assert [(s.stage, s.units, s.done, s.pending, dict(s.failed)) for s in after] == [
         ("rewrite", 12, 12, 0, {}), ("review", 30, 30, 0, {})]
 
@@ -113,3 +114,141 @@ def test_help_lists_plan_ingest_validate() -> None:
     result = runner.invoke(app, ["--help"])
     for command in ("plan", "ingest", "validate"):
         assert command in result.output
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
+
+
+def test_status_writes_nothing(tmp_path: Path, shared_data: Path) -> None:
+    study = write_study(tmp_path / "s.yaml", study_dict(shared_data, tmp_path / "out" / "run"))
+    fresh = runner.invoke(app, ["status", str(study)])
+    assert fresh.exit_code == 0, fresh.output
+    assert f"No run yet: {tmp_path / 'out' / 'run'} holds no store" in " ".join(fresh.output.split())
+    assert not (tmp_path / "out").exists()  # neither the run directory nor its parent was created
+    assert runner.invoke(app, ["run", str(study)]).exit_code == 0
+    before = _snapshot(tmp_path / "out")
+    done = runner.invoke(app, ["status", str(study)])
+    assert done.exit_code == 0 and "No run yet" not in done.output
+    assert _snapshot(tmp_path / "out") == before  # no -wal/-shm file, no migration, nothing touched
+
+
+VALID = ('{"summary": "s", "strengths": [], "weaknesses": [], "suggestions": [], "soundness": 3, '
+         '"significance": 3, "evidence": 4, "clarity": 2, "confidence": 5, "overall": 6}')
+
+
+def _scripted_reviewer(monkeypatch, script: list) -> None:
+    """Every ``mock/...`` model of this process is one MockModel answering ``script`` in order."""
+    from rhetorica.models.providers.mock import MockModel
+    from rhetorica.study import runner as study_runner
+
+    model = MockModel(model="reviewer", script=script)
+    monkeypatch.setattr(study_runner, "get_model", lambda model_id, **options: model)
+
+
+def test_run_exits_1_when_every_review_failed(tmp_path: Path, shared_data: Path, monkeypatch) -> None:
+    _scripted_reviewer(monkeypatch, [{"refusal": "policy"}] * 3)
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[], replicates=1, concurrency=1)
+    result = runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))])
+    assert result.exit_code == 1, result.output
+    assert "3 unit(s) of this study are stored as failures (review: refused 3)" in " ".join(result.output.split())
+
+
+def test_rerun_reports_failed_units_and_retry_failed_runs_them(tmp_path: Path, shared_data: Path,
+                                                               monkeypatch) -> None:
+    # concurrency 1, no rewriters: three original reviews in plan order; the script continues
+    # across the runs of this process (one model instance).
+    _scripted_reviewer(monkeypatch, [{"refusal": "policy"}, VALID, {"empty": True}, VALID, VALID])
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[], replicates=1, concurrency=1)
+    study = write_study(tmp_path / "s.yaml", spec)
+    first = runner.invoke(app, ["run", str(study)])
+    assert first.exit_code == 1
+    assert "2 unit(s) of this study are stored as failures (review: empty 1, refused 1)" in " ".join(
+        first.output.split())
+    again = runner.invoke(app, ["run", str(study)])
+    text = " ".join(again.output.split())
+    assert again.exit_code == 1, again.output
+    assert "Nothing to do: all 3 units were already in the store; 0 model calls made." in text
+    assert "2 unit(s) of this study are stored as failures (review: empty 1, refused 1)" in text
+    assert f"`rhetorica run {study} --retry-failed` runs them again" in text
+    status = runner.invoke(app, ["status", str(study)])
+    assert "2 unit(s) are stored as failures" in " ".join(status.output.split())
+    retried = runner.invoke(app, ["run", str(study), "--retry-failed"])
+    assert retried.exit_code == 0, retried.output
+    assert "Ran 2 units (review ok 2); skipped 1 already done; 2 model calls" in " ".join(retried.output.split())
+    last = runner.invoke(app, ["run", str(study)])
+    assert last.exit_code == 0 and "stored as failures" not in last.output
+
+
+def test_a_stopped_configuration_sets_the_exit_code(tmp_path: Path, shared_data: Path, monkeypatch) -> None:
+    from rhetorica.study.runner import StudyRunner
+
+    real_run = StudyRunner.run
+
+    async def run_and_stop(self, **kwargs):  # noqa: ANN001, ANN202
+        summary = await real_run(self, **kwargs)
+        summary.stopped_configurations["mock-reviewer"] = "HTTP 404 model_not_found"
+        return summary
+
+    monkeypatch.setattr(StudyRunner, "run", run_and_stop)
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[], replicates=1)
+    result = runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))])
+    assert result.exit_code == 1
+    assert "stopped mock-reviewer: HTTP 404 model_not_found" in " ".join(result.output.split())
+
+
+def test_superseded_units_are_listed_never_analysed(tmp_path: Path, shared_data: Path) -> None:
+    import pandas as pd
+
+    from rhetorica.store.db import Store
+
+    run_dir = tmp_path / "run"
+    spec = study_dict(shared_data, run_dir)
+    study = write_study(tmp_path / "s.yaml", spec)
+    assert runner.invoke(app, ["run", str(study)]).exit_code == 0
+    store = Store.in_dir(run_dir)
+    first_keys = {r[0] for r in store.rows("SELECT unit_key FROM assessments")}
+    store.close()
+    assert len(first_keys) == 30
+
+    spec["reviewers"][0]["sampling"] = {"temperature": 0.3}  # a sampling change: every review is new
+    write_study(study, spec)
+    plan_status = runner.invoke(app, ["status", str(study)])
+    text = " ".join(plan_status.output.split())
+    assert "Superseded: 30 stored unit(s)" in text and "mock-reviewer" in text
+    second = runner.invoke(app, ["run", str(study)])
+    assert second.exit_code == 0, second.output
+    assert "Ran 30 units (review ok 30); skipped 12 already done" in " ".join(second.output.split())
+    assert "Superseded: 30 stored unit(s) from earlier declarations" in " ".join(second.output.split())
+
+    store = Store.in_dir(run_dir)
+    rows = pd.DataFrame([dict(r) for r in store.rows("SELECT unit_key, condition, overall FROM assessments")])
+    store.close()
+    assert len(rows) == 60  # the old assessments stay in the store
+    new = rows[~rows["unit_key"].isin(first_keys)]
+    tidy = pd.read_csv(run_dir / "tables" / "assessments.csv")
+    assert sorted(tidy["unit_key"]) == sorted(new["unit_key"])  # only the new assessments
+    means = pd.read_csv(run_dir / "tables" / "assessments.csv").groupby("condition")["overall"].mean()
+    assert means.to_dict() == new.groupby("condition")["overall"].mean().to_dict()
+    superseded = pd.read_csv(run_dir / "tables" / "superseded.csv")
+    assert superseded[["stage", "configuration", "model", "detail", "units"]].values.tolist() == [
+        ["review", "mock-reviewer", "mock/reviewer", "default protocol", 30]]
+    report = (run_dir / "report.md").read_text()
+    assert "## Superseded units" in report and "30 stored unit(s) from earlier declarations" in report
+    status = runner.invoke(app, ["status", str(study)])
+    assert "Superseded: 30 stored unit(s)" in " ".join(status.output.split())
+
+    # Longer excerpts change the texts of two papers (fma_ismir2017's first sections already end
+    # below 700 words): their rewrites and all their reviews are new; fma's stay current.
+    spec["document_options"] = {"max_words": 700}
+    write_study(study, spec)
+    third = runner.invoke(app, ["run", str(study)])
+    assert third.exit_code == 0, third.output
+    assert "Ran 28 units (rewrite ok 8; review ok 20); skipped 14 already done" in " ".join(third.output.split())
+    tidy = pd.read_csv(run_dir / "tables" / "assessments.csv")
+    variants = pd.read_csv(run_dir / "tables" / "variants.csv")
+    assert (len(tidy), len(variants)) == (30, 12)
+    kept = new[new["unit_key"].isin(tidy["unit_key"])]
+    assert len(kept) == 10  # fma_ismir2017: 5 inputs x 2 replicates from the second run
+    superseded = pd.read_csv(run_dir / "tables" / "superseded.csv")
+    assert superseded.groupby("stage")["units"].sum().to_dict() == {"review": 30 + 20, "rewrite": 8}

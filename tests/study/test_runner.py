@@ -201,3 +201,20 @@ def test_an_unexpected_error_in_one_unit_does_not_stop_the_study(shared_data: Pa
     assert dict(summary.stage_statuses["rewrite"]) == {"ok": 5}
     assert dict(summary.stage_statuses["review"]) == {"ok": 3 + 5}  # 3 originals + 5 variants
     runner.store.close()
+
+
+def test_retry_failed_asks_again_only_what_was_never_answered(shared_data: Path, tmp_path: Path) -> None:
+    # Three original reviews in plan order (concurrency 1). The malformed one's two answers are in
+    # the response cache: a retry parses them again (0 calls). The refusal was never cached: asked again.
+    script = ["{not json", "still not json", {"refusal": "policy"}, VALID, VALID]
+    reviewer = MockModel(model="reviewer", script=script)
+    runner, _ = make_runner(shared_data, tmp_path / "run", models={"mock/reviewer": reviewer},
+                            rewriters=[], replicates=1, concurrency=1)
+    first = asyncio.run(runner.run())
+    assert dict(first.statuses) == {"malformed": 1, "refused": 1, "ok": 1} and first.model_calls == 4
+    retried = asyncio.run(runner.run(retry_failed=True))
+    assert (retried.units_run, retried.units_skipped, retried.model_calls, retried.cache_hits) == (2, 1, 1, 2)
+    assert dict(retried.statuses) == {"malformed": 1, "ok": 1}
+    table = assessments_table(runner.store)
+    assert sorted(table["status"]) == ["malformed", "ok", "ok"] and len(table) == 3
+    runner.store.close()

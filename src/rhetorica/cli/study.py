@@ -47,32 +47,67 @@ def print_headline(run_dir: Path) -> None:
         if len(failed) and data.study.get("validation", {}).get("failed_variants") == "include":
             console.print(f"Note: {len(failed)} variant(s) in these comparisons failed validation and are included "
                           "because the study sets validation.failed_variants: include (see the report).")
+    if not data.superseded.empty:
+        console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
+                      "of the study are left out of these tables (listed in the report).")
     console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
 
 
+def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
+    """``review: malformed 2, refused 1; rewrite: error 1`` from (stage, status) counts."""
+    stages: dict[str, list[str]] = {}
+    for (stage, status), n in sorted(counts.items()):
+        stages.setdefault(stage, []).append(f"{status} {n}")
+    return "; ".join(f"{stage}: {', '.join(parts)}" for stage, parts in stages.items())
+
+
 def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
-                  retry_failed: bool = False) -> tuple[Path, int]:
-    """Run a validated study with progress bars; returns the run dir and the number of problems.
+                  retry_failed: bool = False, wait: bool = False,
+                  retry_hint: str = "rhetorica run STUDY --retry-failed") -> tuple[Path, int]:
+    """Run a validated study with progress bars under the run directory's lock.
+
+    Returns:
+        ``(run dir, problems)``: problems counts the input/setup problems of this run, the
+        configurations stopped by a permanent error and the study's current units stored as a
+        failure (this run's or an earlier one's); 0 means everything ran.
 
     Raises:
-        typer.Exit: 130 on Ctrl-C (finished units are kept), 1 when no document could be read.
+        typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
+            when another process is running the study (unless ``wait``).
     """
     from rhetorica.cli.progress import RichProgress
     from rhetorica.report.build import STUDY_FILE
+    from rhetorica.store.lock import RunLockedError, run_lock
+    from rhetorica.study.inputs import resolve_run_dir
     from rhetorica.study.runner import StudyRunner
+    from rhetorica.study.status import stored_failures
 
-    with RichProgress(console) as progress:
-        runner = StudyRunner(config, base_dir, run_dir=run_dir, progress=progress)
-        (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-        try:
-            summary = asyncio.run(runner.run(retry_failed=retry_failed))
-        except KeyboardInterrupt:
-            err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
-            raise typer.Exit(130) from None
-        finally:
-            runner.store.close()
+    def waiting(pid: int | None) -> None:
+        err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
+                          "starting when it ends", highlight=False)
+
+    target = resolve_run_dir(config, base_dir, run_dir)
+    try:
+        with run_lock(target, wait=wait, on_wait=waiting), RichProgress(console) as progress:
+            runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
+            (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+            try:
+                summary = asyncio.run(runner.run(retry_failed=retry_failed))
+            except KeyboardInterrupt:
+                err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
+                raise typer.Exit(130) from None
+            finally:
+                runner.store.close()
+            failures = stored_failures(runner.run_dir)
+    except RunLockedError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(1) from exc
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+    listed = {item for _, item, _ in summary.problems}
+    stops = {name: why for name, why in summary.stopped_configurations.items() if name not in listed}
+    for name, reason in stops.items():  # a stop not already listed among the problems
+        err_console.print(f"[red]stopped[/red] {name}: {reason}; its remaining units were not run", highlight=False)
     if summary.units_total == 0:
         err_console.print("[red]error:[/red] nothing to run: no document could be read (see the problems above)")
         raise typer.Exit(1)
@@ -86,16 +121,31 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
         console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done; "
                       f"{summary.model_calls} model calls, {summary.cache_hits} cache hits; "
                       f"{summary.wall_time_s:.1f} s.")
-    return runner.run_dir, len(summary.problems)
+    failed = sum(failures.values())
+    if failed:
+        err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
+                          f"({_failure_counts(failures)}); `{retry_hint}` runs them again", highlight=False)
+    return runner.run_dir, len(summary.problems) + len(stops) + failed
 
 
 def run(
     study: Path = typer.Argument(..., help="Study YAML file."),
-    retry_failed: bool = typer.Option(False, help="Also re-run units stored as error or timeout."),
+    retry_failed: bool = typer.Option(
+        False, "--retry-failed",
+        help="Also re-run units stored as a failure (malformed, truncated, refused, empty, timeout, error; "
+             "validation checks that could not be made)."),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another process is running this study, wait for it to end instead of exiting 1."),
 ) -> None:
-    """Run a study declared in YAML (resumable: finished units are skipped)."""
+    """Run a study declared in YAML (resumable: finished units are skipped).
+
+    Exit 0: every unit of the study ran and succeeded.
+    Exit 1: failed units, a stopped configuration, unreadable inputs, the budget reached, or another run.
+    Exit 2: invalid study file. Exit 130: interrupted (run again to resume).
+    """
     config, base_dir = _load(study)
-    run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed)
+    run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed, wait=wait,
+                                      retry_hint=f"rhetorica run {study} --retry-failed")
     print_headline(run_dir)
     finish(problems)
 
@@ -108,20 +158,40 @@ def finish(problems: int) -> None:
 
 
 def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
-    """Show what is done, pending and failed for a study, without running anything."""
+    """Show what is done, pending, failed and superseded for a study (runs nothing, writes nothing)."""
+    from rhetorica.store.db import StoreError
     from rhetorica.study.status import study_status
 
     config, base_dir = _load(study)
-    rows, problems = study_status(config, base_dir)
+    try:
+        found = study_status(config, base_dir)
+    except StoreError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
     table = Table(title=f"Study {config.name}")
     for col in ("stage", "units", "done", "pending", "failed"):
         table.add_column(col, justify="left" if col == "stage" else "right")
-    for row in rows:
+    for row in found.stages:
         table.add_row(row.stage, str(row.units), str(row.done), str(row.pending),
                       ", ".join(f"{k}: {v}" for k, v in sorted(row.failed.items())) or "0")
     console.print(table)
-    for stage, item, reason in problems:
+    for stage, item, reason in found.problems:
         err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+    if not found.store_found:
+        console.print(f"No run yet: {found.run_dir} holds no store; `rhetorica run {study}` creates it. "
+                      "(status wrote nothing.)", highlight=False)
+    if found.failed_units:
+        console.print(f"{found.failed_units} unit(s) are stored as failures; `rhetorica run {study} --retry-failed` "
+                      "runs them again.", highlight=False)
+    if not found.superseded.empty:
+        console.print(f"Superseded: {int(found.superseded['units'].sum())} stored unit(s) from earlier declarations "
+                      "of this study are kept in the store and left out of analysis and reports:")
+        old = Table()
+        for col in ("stage", "rewriter / reviewer", "model / prompt version", "condition / protocol", "units", "last"):
+            old.add_column(col, justify="right" if col == "units" else "left")
+        for row in found.superseded.itertuples(index=False):
+            old.add_row(row.stage, row.configuration, row.model, row.detail, str(row.units), row.last_created)
+        console.print(old)
 
 
 def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:

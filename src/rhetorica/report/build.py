@@ -17,6 +17,7 @@ import pandas as pd
 
 from rhetorica.store.db import Store
 from rhetorica.store.export import export_tables
+from rhetorica.store.plan import plan_keys
 
 STUDY_FILE = "study.json"
 
@@ -32,7 +33,8 @@ class ReportData:
         usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
         failures: every non-ok unit and problem: stage, item, status, reason.
         wall_time_s: wall-clock seconds over all runs of this study.
-        tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``).
+        tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``,
+            ``superseded``); assessments and variants hold only the study's current units.
         analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
             (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
             ``robustness``); a key is absent when its table cannot be computed.
@@ -43,6 +45,8 @@ class ReportData:
         validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
         validation_summary: Table-2 summary per condition and rewriter (empty without checks).
         pairs: the compared ``(first, second)`` arms.
+        superseded: stored units of earlier declarations of the study, never analysed
+            (:func:`rhetorica.store.plan.superseded_units`; empty when none).
     """
 
     study: dict[str, Any]
@@ -59,6 +63,7 @@ class ReportData:
     validation: pd.DataFrame = field(default_factory=pd.DataFrame)
     validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def threshold(self) -> float:
@@ -242,8 +247,11 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         tables = export_tables(store, run_dir / "tables")
         wall = float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])
         checks = read_checks(store)
+        current_variants = plan_keys(store, "rewrite")
     finally:
         store.close()
+    if current_variants is not None:  # checks of superseded variants are superseded with them
+        checks = checks[checks["variant_key"].isin(current_variants)].reset_index(drop=True)
     assessments = analysed_assessments(tables["assessments"], study)
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed)
     card, thresholds, card_problem = _scorecard(assessments, study, pairs)
@@ -260,7 +268,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
-                      thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs)
+                      thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
+                      superseded=tables["superseded"])
 
 
 def fmt(value: Any, digits: int = 2) -> str:

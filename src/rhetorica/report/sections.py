@@ -103,6 +103,9 @@ MEANS_HEADERS = {
     "mean_overall": "Mean overall", "sd_overall": "SD (papers)",
 }
 FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
+SUPERSEDED_HEADERS = {"stage": "Stage", "configuration": "Rewriter / reviewer", "model": "Model / prompt version",
+                      "detail": "Condition / protocol", "units": "Units", "first_created": "First",
+                      "last_created": "Last"}
 
 PASS, FAIL = "pass", "FAIL"
 """Scorecard cell words (the HTML colours cells by them)."""
@@ -315,8 +318,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Order: scorecard, Table-4 comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
     pooled SD (replicated studies only), validation (when present or expected), papers by human-rating
-    stratum (when papers have human scores), means by condition,
-    usage, failures.
+    stratum (when papers have human scores), means by condition, usage, failures, superseded units
+    (when any).
 
     Args:
         data: the collected report data.
@@ -344,6 +347,12 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
                 "Failed outputs are kept as data and never imputed; they are missing in every table above.",
                 [_view(data.failures, FAILURE_HEADERS)]),
     ]
+    if not data.superseded.empty:
+        sections.append(Section(
+            "superseded", "Superseded units",
+            f"{int(data.superseded['units'].sum())} stored unit(s) from earlier declarations of this study (another "
+            "protocol, prompt, sampling setting or document text) are kept in the store and left out of every "
+            "table above.", [_view(data.superseded, SUPERSEDED_HEADERS)]))
     by_key = {s.key: s for s in sections}
     for figure in figures:
         if figure.section in by_key:

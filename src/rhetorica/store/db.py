@@ -3,6 +3,11 @@
 One writer: a :class:`Store` is used from the runner's event-loop thread only. Each work unit is
 committed in one transaction (its result row); each paid model call is committed as soon as it
 returns (cache row + call-log row) so that a crash never loses a paid answer.
+
+Creation is safe against concurrent openers: each migration runs in one ``BEGIN IMMEDIATE``
+transaction that re-reads the schema version once it holds the write lock, so a second process
+that opens a new store at the same moment waits and then finds the schema already there.
+:meth:`Store.open_readonly` reads a store without writing anything (``rhetorica status``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from rhetorica.models.api import GenerateConfig, ModelOutput
 from rhetorica.status import Status
 
 STORE_FILENAME = "store.sqlite"
+BUSY_TIMEOUT_S = 60.0
+"""Seconds a connection waits for another process's write lock (a concurrent creator) before failing."""
 
 
 class StoreError(Exception):
@@ -48,7 +55,7 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self.conn.row_factory = sqlite3.Row
         try:
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -56,12 +63,50 @@ class Store:
             self.conn.execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
+            self.conn.close()
             raise StoreError(f"{self.path}: not a readable rhetorica store ({exc})") from exc
 
     @classmethod
     def in_dir(cls, run_dir: str | Path) -> Store:
         """Open (or create) the store of ``run_dir``."""
         return cls(Path(run_dir) / STORE_FILENAME)
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> Store:
+        """Open an existing store for reading only: no file, folder or migration is written.
+
+        While a run holds the store open (its ``-wal`` file exists) the connection reads through
+        SQLite's read-only mode; otherwise the file is opened as immutable, which makes SQLite
+        create no ``-wal``/``-shm`` files beside it.
+
+        Raises:
+            FileNotFoundError: if ``path`` does not exist.
+            StoreError: if it is not a rhetorica store or is newer than this rhetorica.
+        """
+        path = Path(path).resolve()
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no store here")
+        mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
+        conn = sqlite3.connect(f"{path.as_uri()}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        store = cls.__new__(cls)  # no folder, no WAL switch, no migration
+        store.path, store.conn = path, conn
+        conn.row_factory = sqlite3.Row
+        try:
+            version, latest = store.schema_version, _latest_version()
+            store.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{path}: not a readable rhetorica store ({exc})") from exc
+        if version > latest:
+            conn.close()
+            raise StoreError(f"{path}: schema version {version} is newer than this rhetorica ({latest}); "
+                             "upgrade rhetorica")
+        return store
+
+    def has_table(self, name: str) -> bool:
+        """Whether the store has table ``name`` (a store of an older schema, opened read-only, may not)."""
+        row = self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
+        return row is not None
 
     def close(self) -> None:
         self.conn.close()
@@ -70,18 +115,29 @@ class Store:
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
-    def _migrate(self) -> None:
-        current = self.schema_version
-        migrations = _migrations()
-        latest = migrations[-1][0] if migrations else 0
+    def _check_version(self, current: int) -> None:
+        latest = _latest_version()
         if current > latest:
             raise StoreError(
                 f"{self.path}: schema version {current} is newer than this rhetorica ({latest}); upgrade rhetorica"
             )
-        for version, sql in migrations:
-            if version <= current:
+
+    def _migrate(self) -> None:
+        """Apply the pending migrations, each in one write transaction.
+
+        The version is read again inside each transaction, after the write lock is held: when
+        another process created or upgraded the store meanwhile, its migrations are not applied
+        twice (which failed with "table documents already exists").
+        """
+        self._check_version(self.schema_version)
+        for version, sql in _migrations():
+            if version <= self.schema_version:
                 continue
             with self.transaction():
+                current = self.schema_version
+                self._check_version(current)
+                if version <= current:
+                    continue  # a concurrent process applied it while this one waited for the lock
                 for statement in _split_sql(sql):
                     self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {version}")
@@ -150,6 +206,11 @@ class Store:
                     output.latency_s, int(output.cache_hit), json.dumps(params, sort_keys=True),
                 ),
             )
+
+
+def _latest_version() -> int:
+    migrations = _migrations()
+    return migrations[-1][0] if migrations else 0
 
 
 def _split_sql(sql: str) -> list[str]:

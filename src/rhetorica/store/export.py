@@ -1,7 +1,9 @@
 """Tidy tables read from the store (one row per assessment / variant / call) and their export.
 
 Analysis never calls a model: it reads these tables, which can be rebuilt from a finished (or
-partly finished) store at any time.
+partly finished) store at any time. The assessments and variants tables hold only the units of the
+study as last run (its current plan, :mod:`rhetorica.store.plan`); superseded units stay in the
+store and are listed by ``superseded`` (never averaged in).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from rhetorica.store.db import Store
+from rhetorica.store.plan import plan_keys, superseded_units
 
 #: Human mean-rating strata of the six-dimension study (STUDIES.md §2): [1,3), [3,4), ..., [7,8.5].
 HUMAN_STRATA: tuple[tuple[float, float, str], ...] = (
@@ -46,8 +49,16 @@ def arm_labels(pairs: pd.DataFrame) -> pd.Series:
     return pairs.apply(label, axis=1)
 
 
+def _current(df: pd.DataFrame, store: Store, stage: str) -> pd.DataFrame:
+    """Rows of ``df`` whose ``unit_key`` is in the current plan of ``stage`` (all without a plan)."""
+    keys = plan_keys(store, stage)
+    return df if keys is None else df[df["unit_key"].isin(keys)].reset_index(drop=True)
+
+
 def assessments_table(store: Store) -> pd.DataFrame:
-    """One row per assessment, with the ``arm`` label and the document's mean human score.
+    """One row per current assessment, with the ``arm`` label and the document's mean human score.
+
+    Superseded assessments (outside the current plan) are left out.
 
     Columns: unit_key, document_id, arm, condition, rewriter, reviewer, model, protocol, replicate,
     status, reason, overall, soundness, significance, evidence, clarity, confidence,
@@ -64,16 +75,18 @@ def assessments_table(store: Store) -> pd.DataFrame:
            ORDER BY a.reviewer, a.document_id, a.condition, a.rewriter, a.replicate""",
         store.conn,
     )
+    df = _current(df, store, "review")
     df.insert(2, "arm", arm_labels(df[["condition", "rewriter"]]) if len(df) else pd.Series([], dtype=str))
     df["human_stratum"] = df["human_score"].map(human_stratum)
     return df
 
 
 def variants_table(store: Store) -> pd.DataFrame:
-    """One row per variant: document_id, condition, rewriter, prompt_version, status, reason, hashes."""
-    return pd.read_sql_query(
+    """One row per current variant: document_id, condition, rewriter, prompt_version, status, reason,
+    hashes (superseded variants left out)."""
+    return _current(pd.read_sql_query(
         "SELECT unit_key, document_id, condition, rewriter, prompt_version, status, reason, original_hash, "
-        "content_hash FROM variants ORDER BY document_id, condition, rewriter", store.conn)
+        "content_hash FROM variants ORDER BY document_id, condition, rewriter", store.conn), store, "rewrite")
 
 
 def model_calls_table(store: Store) -> pd.DataFrame:
@@ -89,13 +102,19 @@ def problems_table(store: Store) -> pd.DataFrame:
 
 
 def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
-    """Write every tidy table as Parquet and CSV under ``folder``; returns the tables by name."""
+    """Write every tidy table as Parquet and CSV under ``folder``; returns the tables by name.
+
+    Tables: ``assessments`` and ``variants`` (current units only), ``model_calls`` (every call,
+    superseded units' included: they were made and paid), ``problems`` and ``superseded``
+    (:func:`rhetorica.store.plan.superseded_units`).
+    """
     folder.mkdir(parents=True, exist_ok=True)
     tables = {
         "assessments": assessments_table(store),
         "variants": variants_table(store),
         "model_calls": model_calls_table(store),
         "problems": problems_table(store),
+        "superseded": superseded_units(store),
     }
     for name, table in tables.items():
         table.to_parquet(folder / f"{name}.parquet", index=False)

@@ -47,6 +47,13 @@ def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
     return [Path(pattern)]
 
 
+def resolve_run_dir(config: StudyConfig, base_dir: Path, override: Path | None = None) -> Path:
+    """The study's run directory, absolute: ``override`` if given, else ``config.output_dir``
+    (relative to ``base_dir``)."""
+    out = Path(config.output_dir)
+    return (override or (out if out.is_absolute() else base_dir / out)).resolve()
+
+
 def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
     """Read every document of ``config``; a bad one is reported in ``problems`` and skipped.
 

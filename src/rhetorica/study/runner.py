@@ -33,10 +33,11 @@ from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.rewriting import llm as llm_rewriter
 from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
+from rhetorica.store import plan
 from rhetorica.store.db import Store
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
-from rhetorica.study.inputs import load_documents
+from rhetorica.study.inputs import load_documents, resolve_run_dir
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
@@ -70,6 +71,8 @@ class RunSummary:
         stage_statuses: the same counts split by stage (rewrite, validate, review).
         problems: (stage, item, reason) of problems met this run.
         budget_stopped: True when the budget stopped new calls.
+        stopped_configurations: reviewer/rewriter name -> why its remaining units were not run
+            (a permanent error of the configuration); a non-empty dict is a failed run.
         wall_time_s: seconds.
     """
 
@@ -82,6 +85,7 @@ class RunSummary:
     stage_statuses: dict[str, Counter[str]] = field(default_factory=dict)
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     budget_stopped: bool = False
+    stopped_configurations: dict[str, str] = field(default_factory=dict)
     wall_time_s: float = 0.0
 
 
@@ -131,8 +135,7 @@ class StudyRunner:
     ) -> None:
         self.config = config
         self.base_dir = base_dir
-        out = Path(config.output_dir)
-        self.run_dir = (run_dir or (out if out.is_absolute() else base_dir / out)).resolve()
+        self.run_dir = resolve_run_dir(config, base_dir, run_dir)
         self.progress = progress or _NoProgress()
         self.model_factory = model_factory or (lambda model_id, options: get_model(model_id, **options))
         self.store = Store.in_dir(self.run_dir)
@@ -269,11 +272,11 @@ class StudyRunner:
 
     def passed_variant_keys(self) -> set[str]:
         """Variant keys whose validation passed."""
-        return {r[0] for r in self.store.rows("SELECT variant_key FROM checks WHERE passed = 1")}
+        return plan.passed_variant_keys(self.store)
 
     async def _execute(self, stage: str, table: str, units: list[Any], work: Callable[..., Any],
                        log: _CountingLog, summary: RunSummary, retry_failed: bool) -> None:
-        done = self._finished_keys(table, retry_failed)
+        done = plan.finished_keys(self.store, stage, retry_failed)
         todo = [u for u in units if u.key not in done]
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
@@ -320,28 +323,21 @@ class StudyRunner:
 
         await asyncio.gather(*(one(u) for u in todo))
 
-    def _finished_keys(self, table: str, retry_failed: bool) -> set[str]:
-        if not retry_failed or table == "checks":
-            return self.store.existing_keys(table)
-        keep = "status NOT IN ('error', 'timeout')"
-        return {r[0] for r in self.store.rows(f"SELECT unit_key FROM {table} WHERE {keep}")}
-
     def variant_inputs(self, units: list[planner.RewriteUnit] | None) -> list[tuple[Document, str, str, str | None]]:
         """Review inputs for every variant of ``units`` (all when ``None``) stored with status ok."""
         keys = {u.key for u in units} if units is not None else None
-        inputs = []
-        for row in self.store.rows("SELECT unit_key, condition, rewriter, document_json FROM variants "
-                                   "WHERE status = 'ok' ORDER BY document_id, condition, rewriter"):
-            if keys is None or row["unit_key"] in keys:
-                doc = Document.model_validate_json(row["document_json"])
-                inputs.append((doc, row["condition"], row["rewriter"], row["unit_key"]))
-        return inputs
+        return [(Document.model_validate_json(doc), condition, rewriter, key)
+                for key, condition, rewriter, doc in plan.ok_variants(self.store, keys)]
 
     async def run(self, *, retry_failed: bool = False) -> RunSummary:
         """Run every pending unit; returns what was done.
 
         Args:
-            retry_failed: also re-run units whose stored status is ``error`` or ``timeout``.
+            retry_failed: also re-run units stored as a failure (any status but ``ok``; checks
+                that could not be made).
+
+        Each stage's units are recorded as the current plan before they run
+        (:func:`rhetorica.store.plan.record_plan`); stored units outside it are superseded.
         """
         started = time.perf_counter()
         self._validation_gate = asyncio.Lock()
@@ -353,11 +349,13 @@ class StudyRunner:
         documents = self.load_documents(summary.problems)
         self._store_documents(documents)
         rewrites = planner.rewrite_units(documents, self.config.rewriters)
+        plan.record_plan(self.store, "rewrite", [u.key for u in rewrites], run_id)
         await self._execute("rewrite", "variants", rewrites, self._rewrite, log, summary, retry_failed)
         variants = self.variant_inputs(rewrites)
         settings = self.config.validation
         checks = planner.validate_units(documents, variants, settings) if settings.enabled else []
-        pending = [u for u in checks if u.key not in self.store.existing_keys("checks")]
+        checked = plan.finished_keys(self.store, "validate", retry_failed)
+        pending = [u for u in checks if u.key not in checked]
         if checks and (not pending or self._load_embedder(summary.problems)):
             await self._execute("validate", "checks", checks, self._validate, log, summary, retry_failed)
             if settings.failed_variants == "exclude":
@@ -365,6 +363,7 @@ class StudyRunner:
                 variants = [v for v in variants if v[3] in passed]
         inputs = planner.original_inputs(documents) + variants
         reviews = planner.review_units(inputs, self.config.reviewers, self.config.replicates)
+        plan.record_plan(self.store, "review", [u.key for u in reviews], run_id)
         await self._execute("review", "assessments", reviews, self._review, log, summary, retry_failed)
         if summary.budget_stopped and not any(stage == "budget" for stage, _, _ in summary.problems):
             summary.problems.append(("budget", self.config.name,

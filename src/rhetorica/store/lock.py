@@ -1,0 +1,75 @@
+"""One run at a time per run directory: an exclusive ``fcntl.flock`` on ``RUN_DIR/run.lock``.
+
+Two ``rhetorica run`` processes on one study would otherwise make every model call twice (each
+plans the same pending units). The lock is held for the whole run; the operating system releases
+it when the holding process ends, however it ends (SIGKILL included), so a stale lock file never
+blocks a later run. The file holds the holder's process id, for the message a second process shows.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+LOCK_FILENAME = "run.lock"
+
+
+class RunLockedError(Exception):
+    """Another process holds the run lock of a run directory.
+
+    Attributes:
+        run_dir: the locked run directory.
+        pid: the holder's process id (None if it could not be read).
+    """
+
+    def __init__(self, run_dir: Path, pid: int | None) -> None:
+        self.run_dir, self.pid = run_dir, pid
+        holder = f"process {pid}" if pid is not None else "another process"
+        super().__init__(f"{run_dir}: {holder} is running this study (lock file {run_dir / LOCK_FILENAME}); "
+                         "wait for it to finish, or run again with --wait to start when it ends")
+
+
+def _holder(fd: int) -> int | None:
+    """The pid written by the holder; retried briefly (the holder writes it just after locking)."""
+    for _ in range(20):
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if text.isdigit():
+            return int(text)
+        time.sleep(0.01)
+    return None
+
+
+@contextmanager
+def run_lock(run_dir: Path, *, wait: bool = False,
+             on_wait: Callable[[int | None], None] | None = None) -> Iterator[None]:
+    """Hold the run lock of ``run_dir`` (created, with its folders, if missing) inside the block.
+
+    Args:
+        run_dir: the run directory.
+        wait: when the lock is held, wait until it is released instead of failing.
+        on_wait: called once with the holder's pid before waiting (e.g. to print a message).
+
+    Raises:
+        RunLockedError: if another process holds the lock and ``wait`` is false.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(run_dir / LOCK_FILENAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = _holder(fd)
+            if not wait:
+                raise RunLockedError(run_dir, pid) from None
+            if on_wait is not None:
+                on_wait(pid)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock; the file stays (removing it would race with a waiter)
