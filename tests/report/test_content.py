@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -36,12 +37,17 @@ def _records() -> tuple[list[tuple[str, str, str, float | None]], dict[int, dict
     return records, criteria
 
 
+def md_text(cell: str) -> str:
+    """What a Markdown renderer shows for escaped inline text (backslash escapes, entities)."""
+    return html.unescape(re.sub(r"\\([\\`*_\[\]|])", r"\1", cell))
+
+
 def md_table(markdown: str, heading: str, index: int = 0) -> list[list[str]]:
-    """Cells of the ``index``-th table under ``## heading`` (header row included)."""
+    """Cells of the ``index``-th table under ``## heading`` (header row included), unescaped."""
     part = markdown.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"((?:^\|.*\|$\n?)+)", part, flags=re.M)
     lines = [line for line in blocks[index].strip().splitlines() if not re.match(r"^\|[-| ]+\|$", line)]
-    return [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+    return [[md_text(c.strip()) for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
 
 
 @pytest.fixture(scope="module")

@@ -24,11 +24,18 @@ _ESCAPES = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    "\n": " ",
+    "\r": " ",
 }
 
 
 def escape(text: object) -> str:
-    """Escape LaTeX special characters in a text cell."""
+    """Escape a text cell so LaTeX prints it literally: the ten special characters (``\\ & % $ # _
+    { } ~ ^``), ``< > |`` (which OT1-encoded fonts print as other glyphs) as text commands, line
+    breaks as spaces (a blank line would end the table row)."""
     return "".join(_ESCAPES.get(ch, ch) for ch in str(text))
 
 

@@ -103,6 +103,9 @@ MEANS_HEADERS = {
     "mean_overall": "Mean overall", "sd_overall": "SD (papers)",
 }
 FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
+TRUNCATION_HEADERS = {"reviewer": "Reviewer", "words_kept": "Words kept", "document_id": "Document",
+                      "title": "Title", "arms": "Conditions cut", "reviews_cut": "Reviews cut",
+                      "reviews": "Reviews"}
 
 PASS, FAIL = "pass", "FAIL"
 """Scorecard cell words (the HTML colours cells by them)."""
@@ -157,6 +160,21 @@ def _scorecard(data: ReportData) -> Section:
     })
     section.tables.append(_view(shown, SCORECARD_HEADERS))
     return section
+
+
+def _truncation(data: ReportData) -> Section | None:
+    """The reviews whose input was cut by ``max_input_words``; ``None`` when no input was cut."""
+    from rhetorica.report.truncation import input_truncation
+
+    table = input_truncation(data.tables.get("assessments", pd.DataFrame()), data.study)
+    if table.empty:
+        return None
+    configs = sorted(set(table["reviewer"]))
+    note = (f"{len(configs)} reviewer configuration(s) ({', '.join(configs)}) read only the first 'Words kept' "
+            f"words of {table['document_id'].nunique()} document(s) (their max_input_words): those reviews "
+            "score a cut manuscript, not the whole paper. Every status is counted.")
+    return Section("truncation", "Reviewer input cut by max_input_words", note,
+                   [_view(table, TRUNCATION_HEADERS)])
 
 
 def _comparison(data: ReportData) -> Section:
@@ -287,7 +305,8 @@ def _validation(data: ReportData) -> Section:
 def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Section]:
     """The report's sections in order, with their figures attached.
 
-    Order: scorecard, Table-4 comparison, Table-5 conditional comparison (2x2 compound rewrites
+    Order: scorecard, reviewer input cut by ``max_input_words`` (only when some was), Table-4
+    comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
     pooled SD (replicated studies only), validation (when present or expected), means by condition,
     usage, failures.
@@ -299,7 +318,11 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Returns:
         Sections; each figure is attached to the section named by its ``section``.
     """
-    sections = [_scorecard(data), _comparison(data)]
+    sections = [_scorecard(data)]
+    truncation = _truncation(data)
+    if truncation is not None:
+        sections.append(truncation)
+    sections.append(_comparison(data))
     if "conditional" in data.analysis:
         sections.append(_conditional(data))
     sections += [_criteria(data), _magnitude(data), _change(data), _robustness(data)]
