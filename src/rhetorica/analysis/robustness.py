@@ -18,7 +18,9 @@ Measures (our operationalisation where the study names a measure without a formu
   (McGraw & Wong 1996, ICC(A,1); Shrout & Fleiss ICC(2,1)), on papers scored under every arm.
 - ``spr``: between-paper SD / within-paper SD from the one-way variance components
   ``s_b^2 = (MSB - MSW) / k0`` (floored at 0) and ``s_w^2 = MSW``; so ``icc1 = spr^2 / (1 + spr^2)``
-  whenever ``MSB >= MSW``.
+  whenever ``MSB >= MSW``. A within-paper mean square below ``ZERO_RTOL`` times the mean squared
+  score is floating-point noise (every variant of each paper scored the same, e.g. a replicate
+  mean of 5/3) and counts as 0, so SPR is then infinite, not ~1e14.
 - ``discriminability``: probability that a random rewrite of the higher-rated paper scores above
   a random rewrite of the lower-rated one, ties counting 1/2, averaged over all paper pairs
   ordered by the reviewer's mean score of their originals (pairs whose originals tie are
@@ -44,6 +46,11 @@ from rhetorica.analysis.tidy import ORIGINAL, document_info
 Array = npt.NDArray[np.float64]
 
 _CHUNK = 256  # papers per block in discriminability (bounds memory at n_papers x 256)
+
+ZERO_RTOL = 1e-12
+"""Relative tolerance under which the within-paper mean square counts as exactly 0: rounding in
+the paper means leaves ~1e-31 on scores of order 1-10 (relative 1e-32), real within-paper
+variance on a 1-10 scale is many orders larger."""
 
 ROBUSTNESS_COLUMNS = [
     "reviewer",
@@ -81,8 +88,9 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
 
     Returns:
         :class:`OneWay` (NaN fields when there are fewer than two papers or no within-paper
-        degrees of freedom). ``spr`` is ``inf`` when within-paper variance is 0 and
-        between-paper variance is positive.
+        degrees of freedom). ``msw`` is 0 when it is below ``ZERO_RTOL * mean(scores**2)``
+        (rounding noise); ``spr`` is ``inf`` when within-paper variance is 0 and between-paper
+        variance is positive.
     """
     y = np.asarray(scores, dtype=float)
     codes, _ = pd.factorize(np.asarray(groups))
@@ -95,6 +103,8 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
     grand = y.mean()
     msb = float(np.sum(n_i * (means - grand) ** 2) / (a - 1))
     msw = float(np.sum((y - means[codes]) ** 2) / (n_total - a))
+    if msw <= ZERO_RTOL * float(np.mean(y**2)):
+        msw = 0.0  # rounding noise of identical within-paper scores, not variance
     k0 = float((n_total - np.sum(n_i**2) / n_total) / (a - 1))
     denom = msb + (k0 - 1) * msw
     icc1 = (msb - msw) / denom if denom > 0 else np.nan
