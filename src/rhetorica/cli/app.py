@@ -7,6 +7,7 @@ import typer
 from rhetorica import __version__
 from rhetorica.cli import batch, demo, estimate, study, validate
 from rhetorica.cli import plan as plan_cmd
+from rhetorica.cli.check import check
 from rhetorica.cli.ingest import ingest
 
 app = typer.Typer(
@@ -19,6 +20,7 @@ app = typer.Typer(
 app.command("run")(study.run)
 app.command("status")(study.status)
 app.command("report")(study.report)
+app.command("check")(check)
 app.command("schema")(study.schema)
 app.command("demo")(demo.demo)
 app.command("ingest")(ingest)

@@ -352,8 +352,8 @@ def pooled_sd_latex(
     return booktabs(pooled, cols, caption=caption, label=label)
 
 
-def _verdict(passed: object) -> str:
-    return "pass" if bool(passed) else r"\textbf{fail}"
+def _verdict(verdict: object) -> str:
+    return {"pass": "pass", "fail": r"\textbf{fail}"}.get(str(verdict), "not enough data")
 
 
 def scorecard_latex(
@@ -374,11 +374,11 @@ def scorecard_latex(
     """
     cols = [
         Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column(r"max $|\ln R|$", lambda r: f"{number(r['max_abs_log_ratio'])} ({_verdict(r['pass_preference'])})"),
-        Column(r"Flips (\%)", lambda r: f"{number(r['max_flip_pct'], 1)} ({_verdict(r['pass_flips'])})"),
-        Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['pass_discriminability'])})"),
-        Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['pass_failures'])})"),
-        Column("Verdict", lambda r: _verdict(r["passed"]), "l"),
+        Column(r"max $|\ln R|$", lambda r: f"{number(r['max_abs_log_ratio'])} ({_verdict(r['verdict_preference'])})"),
+        Column(r"Flips (\%)", lambda r: f"{number(r['max_flip_pct'], 1)} ({_verdict(r['verdict_flips'])})"),
+        Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['verdict_discriminability'])})"),
+        Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['verdict_failures'])})"),
+        Column("Verdict", lambda r: _verdict(r["verdict"]), "l"),
     ]
     return booktabs(card, cols, caption=caption, label=label)
 

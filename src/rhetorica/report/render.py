@@ -11,7 +11,7 @@ from tabulate import tabulate
 
 from rhetorica.report.build import ReportData, collect
 from rhetorica.report.figures import FigureResult, report_figures
-from rhetorica.report.sections import FAIL, PASS, Section, report_sections
+from rhetorica.report.sections import FAIL, PASS, UNDECIDED, Section, report_sections
 
 PLOTS_DIR = "plots"
 TABLES_DIR = "tables"
@@ -101,7 +101,8 @@ def render_html(data: ReportData, sections: list[Section] | None = None) -> str:
     env = Environment(loader=PackageLoader("rhetorica.report", "templates"), autoescape=True)
     env.filters["data_uri"] = _data_uri
     return env.get_template("report.html.j2").render(
-        study=data.study, sections=sections, header_lines=_header_lines(data), PASS=PASS, FAIL=FAIL)
+        study=data.study, sections=sections, header_lines=_header_lines(data), PASS=PASS, FAIL=FAIL,
+        UNDECIDED=UNDECIDED)
 
 
 def write_latex(data: ReportData, folder: Path) -> list[Path]:
