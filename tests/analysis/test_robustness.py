@@ -9,7 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rhetorica.analysis.robustness import discriminability, icc_a1, one_way, robustness_table
+from rhetorica.analysis.robustness import (
+    discriminability,
+    discriminability_interval,
+    icc_a1,
+    one_way,
+    robustness_table,
+)
 
 from .helpers import rows
 
@@ -169,3 +175,24 @@ def test_spr_keeps_a_small_real_within_paper_variance() -> None:
     ow = one_way(np.array([5.0, 5.001, 7.0, 7.001]), ["A", "A", "B", "B"])
     assert ow.msw == pytest.approx(5e-7, rel=1e-6)
     assert ow.spr == pytest.approx(math.sqrt((4 - 5e-7) / 2 / 5e-7), rel=1e-6)
+
+
+def test_discriminability_interval_two_papers_exact_bootstrap() -> None:
+    # Two papers, the better one's rewrite above the other's: D = 1. A resample holds both papers
+    # (prob 1/2: D* = 1) or two copies of one (originals tie, no ordered pair: D* = 0.5), so the
+    # 2.5% and 97.5% quantiles of the bootstrap distribution are 0.5 and 1.
+    point, low, high = discriminability_interval(np.array([4.0, 7.0]), np.array([4.5, 6.5]), np.array([0, 1]),
+                                                 n_resamples=4000, seed=3)
+    assert (point, low, high) == (1.0, 0.5, 1.0)
+
+
+def test_discriminability_interval_point_equals_discriminability_and_brackets_it() -> None:
+    rng = np.random.default_rng(7)
+    original = rng.uniform(2, 9, 30)
+    paper = np.repeat(np.arange(30), 3)
+    values = np.round(original[paper] + rng.normal(0, 1.0, 90))
+    point, low, high = discriminability_interval(original, values, paper, n_resamples=500)
+    assert point == pytest.approx(discriminability(original, values, paper), rel=1e-12)
+    assert 0.5 < low < point < high <= 1.0
+    again = discriminability_interval(original, values, paper, n_resamples=500)
+    assert again == (point, low, high)  # seeded
