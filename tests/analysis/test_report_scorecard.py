@@ -128,3 +128,23 @@ def test_scorecard_without_pairs_is_not_enough_data() -> None:
     out = scorecard(rows([("R", "p1", "original", 5)])).iloc[0]
     assert not out["passed"] and out["verdict"] == "not enough data"
     assert "no paired papers" in out["reasons"]
+
+
+@pytest.mark.parametrize(("k1", "n1", "k2", "n2", "alpha"),
+                         [(0, 5, 0, 5, 0.05), (3, 40, 0, 40, 0.05), (10, 10, 0, 10, 0.01), (7, 23, 12, 31, 0.1),
+                          (56, 70, 48, 80, 0.05)])
+def test_newcombe_difference_matches_statsmodels(k1: int, n1: int, k2: int, n2: int, alpha: float) -> None:
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    from rhetorica.report.scorecard import newcombe_difference
+
+    expected = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
+    assert newcombe_difference(k1, n1, k2, n2, alpha) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_newcombe_difference_hand_value() -> None:
+    from rhetorica.report.scorecard import newcombe_difference
+
+    # 0/5 vs 0/5 at 95%: each Wilson interval is [0, z^2 / (5 + z^2)] = [0, 0.43448], so (L, U) = (-0.43448, 0.43448)
+    z2 = 1.959963984540054**2
+    assert newcombe_difference(0, 5, 0, 5, 0.05) == pytest.approx((-z2 / (5 + z2), z2 / (5 + z2)), rel=1e-9)

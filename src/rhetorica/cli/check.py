@@ -15,8 +15,11 @@ err_console = Console(stderr=True, soft_wrap=True)
 def check(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
     """Judge every reviewer configuration of a run against the study's scorecard (no model calls).
 
-    Exit code: 0 every configuration passes; 1 at least one fails; 3 none fails but at least one
-    has not enough data to decide; 2 no store in RUN_DIR or invalid scorecard settings.
+    Exit codes:
+    0 every configuration passes;
+    1 at least one configuration fails;
+    3 none fails, but at least one has not enough data to decide;
+    2 no store in RUN_DIR, or invalid scorecard settings.
     """
     from rhetorica.report.scorecard import check_run
 

@@ -16,8 +16,9 @@ estimate alone, so one paper cannot fail a configuration and a handful cannot pa
   ``min_discriminability``; with fewer than ``min_papers`` papers the bootstrap cannot be trusted
   and the check is undecided.
 - failures: per pair of the reviewer's arms, Newcombe's hybrid-score interval (Newcombe 1998,
-  method 10; ``statsmodels`` ``confint_proportions_2indep``) of the difference in failure rates
-  (non-``ok`` share of reviews), against ``max_failure_gap_pct``.
+  method 10, from scipy's Wilson intervals; equals statsmodels' ``confint_proportions_2indep(...,
+  method="newcomb")``) of the difference in failure rates (non-``ok`` share of reviews), against
+  ``max_failure_gap_pct``.
 
 Preference, flips and failures test several pairs; each pair's interval is Bonferroni-corrected
 (level ``alpha / number of pairs``) so that a check fails wrongly with probability at most
@@ -27,7 +28,7 @@ undecided. A configuration **fails** when any check fails, **passes** when all f
 
 This module is imported by the study config (:class:`ScorecardThresholds` is the ``scorecard``
 section of a study YAML), so it imports only pydantic at import time; numpy, pandas, scipy,
-statsmodels and the analysis modules load when :func:`scorecard` runs.
+and the analysis modules load when :func:`scorecard` runs.
 """
 
 from __future__ import annotations
@@ -152,6 +153,32 @@ def _clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
     return float(ci.low), float(ci.high)
 
 
+def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tuple[float, float]:
+    """Newcombe's hybrid-score interval of ``k1/n1 - k2/n2`` for independent proportions.
+
+    Source: Newcombe, R. G. (1998). Interval estimation for the difference between independent
+    proportions. *Statistics in Medicine* 17, 873-890, method 10: with Wilson score intervals
+    ``(l_i, u_i)`` of each proportion, ``L = d - sqrt((p1 - l1)^2 + (u2 - p2)^2)`` and
+    ``U = d + sqrt((u1 - p1)^2 + (p2 - l2)^2)``.
+
+    Args:
+        k1, n1, k2, n2: successes and trials (``n_i >= 1``).
+        alpha: two-sided level.
+
+    Returns:
+        ``(L, U)`` within [-1, 1].
+    """
+    from scipy.stats import binomtest
+
+    p1, p2 = k1 / n1, k2 / n2
+    w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    w2 = binomtest(k2, n2).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    d = p1 - p2
+    low = d - math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2)
+    high = d + math.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2)
+    return max(low, -1.0), min(high, 1.0)
+
+
 def preference_intervals(comp: pd.DataFrame, bound: float, alpha: float) -> list[Interval]:
     """``|ln R|`` per compared pair of one reviewer, with its Clopper-Pearson interval.
 
@@ -219,8 +246,6 @@ def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> l
     """
     from itertools import combinations
 
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
     failed = df["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"])
     pairs = list(combinations(sorted(failed.index), 2))
     level = alpha / max(len(pairs), 1)
@@ -228,8 +253,8 @@ def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> l
     for first, second in pairs:
         k1, n1 = (int(v) for v in failed.loc[first])
         k2, n2 = (int(v) for v in failed.loc[second])
-        low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=level)
-        low, high = _abs_interval(100 * float(low), 100 * float(high))
+        low, high = newcombe_difference(k1, n1, k2, n2, level)
+        low, high = _abs_interval(100 * low, 100 * high)
         point = abs(100 * (k1 / n1 - k2 / n2))
         out.append(Interval(f"{first} vs {second}", point, low, high, _upper_bound_verdict(low, high, bound_pct),
                             f"{k1}/{n1} vs {k2}/{n2} reviews failed", level))
