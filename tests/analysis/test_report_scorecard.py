@@ -58,7 +58,7 @@ def test_one_paper_with_an_infinite_ratio_is_not_enough_data() -> None:
     recs = [("N", "p1", "original", 5), ("N", "p1", "confidence:+", 6),
             ("N", "p2", "original", 7), ("N", "p2", "confidence:+", 7)]
     out = scorecard(rows(recs)).iloc[0]
-    assert math.isinf(out["max_abs_log_ratio"])
+    assert math.isinf(out["abs_log_ratio"])
     assert out["verdict_preference"] == "not enough data" and out["verdict"] == "not enough data"
     assert not out["passed"]
     assert (out["abs_log_ratio_low"], out["abs_log_ratio_high"]) == (0.0, math.inf)
@@ -73,10 +73,10 @@ def test_scorecard_hand_built_intervals() -> None:
         recs += [("R", f"p{i}", "original", o), ("R", f"p{i}", "joint", r)]
     out = scorecard(rows(recs), ScorecardThresholds(max_flip_pct=30.0)).iloc[0]
     # joint wins 4 of 5, none lost: ratio inf. p in [0.025^(1/4), 1] = [0.3976, 1] -> ln R in [-0.4154, inf]
-    assert math.isinf(out["max_abs_log_ratio"]) and out["verdict_preference"] == "not enough data"
+    assert math.isinf(out["abs_log_ratio"]) and out["verdict_preference"] == "not enough data"
     assert out["abs_log_ratio_high"] == math.inf and out["abs_log_ratio_low"] == 0.0
     # flips p0 and p1 (4 -> 6, 4 -> 5): 2 of 5 = 40%, interval [Beta(.025; 2, 4), Beta(.975; 3, 3)]
-    assert out["max_flip_pct"] == pytest.approx(40.0)
+    assert out["flip_pct"] == pytest.approx(40.0)
     assert out["flip_pct_low"] == pytest.approx(100 * beta.ppf(0.025, 2, 4), rel=1e-9)
     assert out["flip_pct_high"] == pytest.approx(100 * beta.ppf(0.975, 3, 3), rel=1e-9)
     assert (out["flip_pct_low"], out["flip_pct_high"]) == pytest.approx((5.27, 85.34), abs=0.01)
@@ -148,3 +148,21 @@ def test_newcombe_difference_hand_value() -> None:
     # 0/5 vs 0/5 at 95%: each Wilson interval is [0, z^2 / (5 + z^2)] = [0, 0.43448], so (L, U) = (-0.43448, 0.43448)
     z2 = 1.959963984540054**2
     assert newcombe_difference(0, 5, 0, 5, 0.05) == pytest.approx((-z2 / (5 + z2), z2 / (5 + z2)), rel=1e-9)
+
+
+def test_value_columns_describe_the_deciding_pair() -> None:
+    # Pair confidence:+ vs original: A higher on all 12 papers (fails, |ln R| interval beyond ln 1.5).
+    # Pair confidence:- vs original: A higher on 1 paper, 11 ties: R = inf from one paper (undecided).
+    # The failing pair decides, so its point (inf: 12 vs 0) and interval are shown, not the other's.
+    recs = []
+    for i in range(12):
+        recs += [("R", f"p{i}", "original", 6), ("R", f"p{i}", "confidence:+", 8),
+                 ("R", f"p{i}", "confidence:-", 7 if i == 0 else 6)]
+    out = scorecard(rows(recs), pairs=[("confidence:-", "original"), ("confidence:+", "original")]).iloc[0]
+    assert out["worst_pair"] == "confidence:+ vs original" and out["verdict_preference"] == "fail"
+    low = beta.ppf(0.025 / 2, 12, 1)  # Bonferroni over the 2 pairs: 97.5% interval; 0.69408 -> ln R 0.8193
+    assert out["abs_log_ratio_low"] == pytest.approx(math.log(low / (1 - low)), rel=1e-9)
+    # undecided pairs are not listed once a pair fails
+    assert out["reasons"].count("|ln preference ratio|") == 1
+    assert out["reasons"].startswith("|ln preference ratio| inf, 97.5% interval [0.82, inf] (confidence:+ vs original; "
+                                     "12 vs 0 untied papers) exceeds 0.41; ")

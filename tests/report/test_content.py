@@ -109,7 +109,7 @@ def test_scorecard_undecided_with_reasons_near_the_top(hand_run: tuple[Path, str
     # = +-49.0 points. Discriminability 0.75 from 4 papers, fewer than the 10 the bootstrap needs.
     assert cells["Verdict"] == "not enough data"
     assert cells["Preference |ln R|"] == "not enough data (1.10 [0.00, 5.06]), confidence:+ vs original"
-    assert cells["Max flips (%)"] == "not enough data (25.0 [0.6, 80.6])"
+    assert cells["Flips (%)"] == "not enough data (25.0 [0.6, 80.6])"
     assert cells["Discriminability"].startswith("not enough data (0.75 [")
     assert cells["Failure-rate gap (pts)"] == "not enough data (0.0 [0.0, 49.0])"
     assert cells["Reasons"] == (

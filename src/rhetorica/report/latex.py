@@ -374,8 +374,8 @@ def scorecard_latex(
     """
     cols = [
         Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column(r"max $|\ln R|$", lambda r: f"{number(r['max_abs_log_ratio'])} ({_verdict(r['verdict_preference'])})"),
-        Column(r"Flips (\%)", lambda r: f"{number(r['max_flip_pct'], 1)} ({_verdict(r['verdict_flips'])})"),
+        Column(r"$|\ln R|$", lambda r: f"{number(r['abs_log_ratio'])} ({_verdict(r['verdict_preference'])})"),
+        Column(r"Flips (\%)", lambda r: f"{number(r['flip_pct'], 1)} ({_verdict(r['verdict_flips'])})"),
         Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['verdict_discriminability'])})"),
         Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['verdict_failures'])})"),
         Column("Verdict", lambda r: _verdict(r["verdict"]), "l"),

@@ -50,19 +50,21 @@ PASS, FAIL, UNDECIDED = "pass", "fail", "not enough data"
 SCORECARD_COLUMNS = [
     "reviewer",
     "verdict",
-    "max_abs_log_ratio",
+    "abs_log_ratio",
     "abs_log_ratio_low",
     "abs_log_ratio_high",
     "worst_pair",
-    "max_flip_pct",
+    "flip_pct",
     "flip_pct_low",
     "flip_pct_high",
+    "flip_pair",
     "discriminability",
     "discriminability_low",
     "discriminability_high",
     "failure_gap_pct",
     "failure_gap_low",
     "failure_gap_high",
+    "failure_pair",
     "verdict_preference",
     "verdict_flips",
     "verdict_discriminability",
@@ -312,10 +314,13 @@ def scorecard(
 
     Returns:
         DataFrame with :data:`SCORECARD_COLUMNS`, one row per reviewer (sorted). ``verdict`` and
-        ``verdict_<check>`` are :data:`PASS`, :data:`FAIL` or :data:`UNDECIDED`; each check's
-        value columns hold the deciding pair's point estimate and interval (``|ln R|``; flip
-        rate and failure gap in percent); ``passed`` is ``verdict == "pass"``; ``reasons`` is
-        ``""`` for a reviewer that passes, otherwise ``"; "``-joined sentences.
+        ``verdict_<check>`` are :data:`PASS`, :data:`FAIL` or :data:`UNDECIDED`. Each check's
+        value columns describe its deciding pair (a failing one, else an undecided one, else any;
+        the largest point estimate among those): point, ``_low`` and ``_high`` interval bounds
+        and the pair (``worst_pair`` for ``|ln R|``, ``flip_pair`` for the flip rate in percent,
+        ``failure_pair`` for the failure-rate gap in points); NaN and ``""`` when the check has
+        no pair. ``passed`` is ``verdict == "pass"``; ``reasons`` is ``""`` for a reviewer that
+        passes, otherwise ``"; "``-joined sentences.
 
     Raises:
         ValueError: on a missing column or an out-of-range score.
@@ -375,24 +380,27 @@ def scorecard(
         verdicts = {"preference": _combine([i.verdict for i in pref]), "flips": _combine([i.verdict for i in flips]),
                     "discriminability": v_disc, "failures": _combine([i.verdict for i in gaps])}
         verdict = _combine(list(verdicts.values()))
-        wp, wf, wg = _worst(pref), _worst(flips), _worst(gaps)
         nan = float("nan")
+        empty = Interval("", nan, nan, nan, UNDECIDED)
+        wp, wf, wg = _worst(pref) or empty, _worst(flips) or empty, _worst(gaps) or empty
         rows.append({
             "reviewer": reviewer,
             "verdict": verdict,
-            "max_abs_log_ratio": max((i.point for i in pref), default=nan),
-            "abs_log_ratio_low": wp.low if wp else nan,
-            "abs_log_ratio_high": wp.high if wp else nan,
-            "worst_pair": wp.label if wp else "",
-            "max_flip_pct": max((i.point for i in flips), default=nan),
-            "flip_pct_low": wf.low if wf else nan,
-            "flip_pct_high": wf.high if wf else nan,
+            "abs_log_ratio": wp.point,
+            "abs_log_ratio_low": wp.low,
+            "abs_log_ratio_high": wp.high,
+            "worst_pair": wp.label,
+            "flip_pct": wf.point,
+            "flip_pct_low": wf.low,
+            "flip_pct_high": wf.high,
+            "flip_pair": wf.label,
             "discriminability": point,
             "discriminability_low": d_low,
             "discriminability_high": d_high,
-            "failure_gap_pct": max((i.point for i in gaps), default=nan),
-            "failure_gap_low": wg.low if wg else nan,
-            "failure_gap_high": wg.high if wg else nan,
+            "failure_gap_pct": wg.point,
+            "failure_gap_low": wg.low,
+            "failure_gap_high": wg.high,
+            "failure_pair": wg.label,
             **{f"verdict_{k}": v for k, v in verdicts.items()},
             "passed": verdict == PASS,
             "reasons": "; ".join(reasons) if verdict != PASS else "",

@@ -84,7 +84,7 @@ ROBUSTNESS_HEADERS = {
 POOLED_HEADERS = {"reviewer": "Reviewer", "n_groups": "Repeated inputs", "n_reviews": "Reviews",
                   "pooled_sd": "Pooled SD"}
 SCORECARD_HEADERS = {
-    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Max flips (%)",
+    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Flips (%)",
     "discrimination": "Discriminability", "failures": "Failure-rate gap (pts)", "reasons": "Reasons",
 }
 VALIDATION_HEADERS = {
@@ -164,10 +164,10 @@ def _scorecard(data: ReportData) -> Section:
         "reviewer": card["reviewer"],
         "passed": [{CARD_PASS: PASS, CARD_FAIL: FAIL}.get(v, UNDECIDED) for v in card["verdict"]],
         "preference": [_check(v, p, lo, hi) + (f", {w}" if isinstance(w, str) and w else "")
-                       for v, p, lo, hi, w in zip(card["verdict_preference"], card["max_abs_log_ratio"],
+                       for v, p, lo, hi, w in zip(card["verdict_preference"], card["abs_log_ratio"],
                                                   card["abs_log_ratio_low"], card["abs_log_ratio_high"],
                                                   card["worst_pair"])],
-        "flips": [_check(*v, 1) for v in zip(card["verdict_flips"], card["max_flip_pct"], card["flip_pct_low"],
+        "flips": [_check(*v, 1) for v in zip(card["verdict_flips"], card["flip_pct"], card["flip_pct_low"],
                                              card["flip_pct_high"])],
         "discrimination": [_check(*v) for v in zip(card["verdict_discriminability"], card["discriminability"],
                                                    card["discriminability_low"], card["discriminability_high"])],
