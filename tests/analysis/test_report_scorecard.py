@@ -1,4 +1,8 @@
-"""Scorecard pass/fail on control reviewers with known behaviour and on hand-built data."""
+"""Scorecard verdicts on control reviewers with known behaviour and on hand-built data.
+
+Interval bounds are checked against scipy's beta quantiles: the Clopper-Pearson interval of k
+successes in n is [Beta(alpha/2; k, n-k+1), Beta(1-alpha/2; k+1, n-k)] (Clopper & Pearson 1934).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy.stats import beta
 
 from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
 from rhetorica.report.scorecard import ScorecardThresholds, scorecard
@@ -32,34 +37,132 @@ def test_scorecard_on_control_reviewers() -> None:
     df.loc[flaky, ["status", "overall"]] = ["error", np.nan]
     t = ScorecardThresholds(max_flip_pct=20.0)  # noise 0.3 flips ~11% of papers near 4.5
     out = scorecard(df, t).set_index("reviewer")
-    assert out.loc["null", "passed"], out.loc["null", "reasons"]
+    assert out.loc["null", "verdict"] == "pass" and out.loc["null", "passed"], out.loc["null", "reasons"]
     assert out.loc["null", "reasons"] == ""
-    assert not out.loc["biased", "pass_preference"] and out.loc["biased", "pass_discriminability"]
+    assert out.loc["biased", "verdict_preference"] == "fail" and out.loc["biased", "verdict_discriminability"] == "pass"
+    assert out.loc["biased", "verdict"] == "fail" and not out.loc["biased", "passed"]
     assert out.loc["biased", "worst_pair"].startswith("confidence:+ vs ")
-    assert not out.loc["collapsed", "pass_discriminability"]
+    assert out.loc["biased", "abs_log_ratio_low"] > math.log(1.5)  # the whole interval lies beyond the bound
+    assert out.loc["collapsed", "verdict_discriminability"] == "fail"
+    assert out.loc["collapsed", "discriminability_high"] < 0.7
     assert "discriminability" in out.loc["collapsed", "reasons"]
-    assert not out.loc["flaky", "pass_failures"] and out.loc["flaky", "pass_preference"]
+    assert out.loc["flaky", "verdict_failures"] == "fail" and out.loc["flaky", "verdict_preference"] == "pass"
     gap = 100 * flaky.sum() / 2000
     assert out.loc["flaky", "failure_gap_pct"] == pytest.approx(gap)
 
 
-def test_scorecard_hand_built_reasons() -> None:
+def test_one_paper_with_an_infinite_ratio_is_not_enough_data() -> None:
+    # Issue case: 2 papers, A higher on one, tie on the other -> R = inf from one paper. The 95%
+    # Clopper-Pearson interval of p for 1 of 1 is [0.025, 1] -> ln R in [ln(0.025/0.975), inf] =
+    # [-3.66, inf], which holds ln 1.5: neither pass nor fail.
+    recs = [("N", "p1", "original", 5), ("N", "p1", "confidence:+", 6),
+            ("N", "p2", "original", 7), ("N", "p2", "confidence:+", 7)]
+    out = scorecard(rows(recs)).iloc[0]
+    assert math.isinf(out["abs_log_ratio"])
+    assert out["verdict_preference"] == "not enough data" and out["verdict"] == "not enough data"
+    assert not out["passed"]
+    assert (out["abs_log_ratio_low"], out["abs_log_ratio_high"]) == (0.0, math.inf)
+    assert "|ln preference ratio| inf, 95% interval [0.00, inf] (confidence:+ vs original; 1 vs 0 untied " \
+           "papers) straddles 0.41: not enough data" in out["reasons"]
+    assert "discriminability 1.00 from 2 papers: not enough data" in out["reasons"]
+
+
+def test_scorecard_hand_built_intervals() -> None:
     recs = []
     for i, (o, r) in enumerate([(4, 6), (4, 5), (5, 7), (3, 4), (6, 6)]):
         recs += [("R", f"p{i}", "original", o), ("R", f"p{i}", "joint", r)]
     out = scorecard(rows(recs), ScorecardThresholds(max_flip_pct=30.0)).iloc[0]
-    # joint wins 4 of 5, none lost: ratio inf; flips: p0 and p1 (4 -> 6, 4 -> 5) = 40%
-    assert math.isinf(out["max_abs_log_ratio"])
-    assert out["max_flip_pct"] == pytest.approx(40.0)
-    assert out["failure_gap_pct"] == 0.0
-    assert not out["passed"]
-    assert "|ln preference ratio| inf (joint vs original) exceeds 0.41" in out["reasons"]
-    assert "decision flips 40.0% exceed 30%" in out["reasons"]
-    # originals 4,4,5,3,6 order the pairs; rewrites respect the order except ties -> high
-    assert out["discriminability"] > 0.7 and out["pass_discriminability"]
+    # joint wins 4 of 5, none lost: ratio inf. p in [0.025^(1/4), 1] = [0.3976, 1] -> ln R in [-0.4154, inf]
+    assert math.isinf(out["abs_log_ratio"]) and out["verdict_preference"] == "not enough data"
+    assert out["abs_log_ratio_high"] == math.inf and out["abs_log_ratio_low"] == 0.0
+    # flips p0 and p1 (4 -> 6, 4 -> 5): 2 of 5 = 40%, interval [Beta(.025; 2, 4), Beta(.975; 3, 3)]
+    assert out["flip_pct"] == pytest.approx(40.0)
+    assert out["flip_pct_low"] == pytest.approx(100 * beta.ppf(0.025, 2, 4), rel=1e-9)
+    assert out["flip_pct_high"] == pytest.approx(100 * beta.ppf(0.975, 3, 3), rel=1e-9)
+    assert (out["flip_pct_low"], out["flip_pct_high"]) == pytest.approx((5.27, 85.34), abs=0.01)
+    assert out["verdict_flips"] == "not enough data"
+    # no failures in 5 and 5 reviews: Newcombe's interval of 0 - 0 is +-0.4345 (Wilson: 0 to 0.4345 each)
+    assert out["failure_gap_pct"] == 0.0 and out["failure_gap_high"] == pytest.approx(43.45, abs=0.01)
+    assert out["verdict_failures"] == "not enough data"
+    assert out["verdict_discriminability"] == "not enough data"  # 5 papers < min_papers 10
+    assert out["verdict"] == "not enough data" and not out["passed"]
 
 
-def test_scorecard_without_pairs_fails_with_reason() -> None:
+def test_twelve_papers_all_favouring_one_arm_fail() -> None:
+    # A higher on 12 of 12: p >= 0.025^(1/12) = 0.73535 -> ln R >= ln(0.73535 / 0.26465) = 1.0219 > ln 1.5.
+    recs = []
+    for i in range(12):
+        recs += [("B", f"p{i}", "original", 6 + i % 3), ("B", f"p{i}", "confidence:+", 7 + i % 3)]
+    out = scorecard(rows(recs)).iloc[0]
+    low = 0.025 ** (1 / 12)
+    assert out["abs_log_ratio_low"] == pytest.approx(math.log(low / (1 - low)), rel=1e-9)
+    assert out["abs_log_ratio_low"] == pytest.approx(1.0219, abs=1e-4)
+    assert out["verdict_preference"] == "fail" and out["verdict"] == "fail"
+    assert ("|ln preference ratio| inf, 95% interval [1.02, inf] (confidence:+ vs original; 12 vs 0 untied papers) "
+            "exceeds 0.41") in out["reasons"]
+    # no flip (every score above 4.5): 0 of 12 -> upper 1 - 0.025^(1/12) = 26.46% > 10%: undecided
+    assert out["flip_pct_high"] == pytest.approx(100 * (1 - low), rel=1e-9)
+    assert out["verdict_flips"] == "not enough data"
+
+
+def test_balanced_large_study_passes_every_check() -> None:
+    # 200 papers, originals 5.5 .. 9.4 (rewrites never at or below 4.5), rewrites +-0.5 alternately: 100 vs 100 untied,
+    # p-hat 0.5, 95% interval [Beta(.025; 100, 101), Beta(.975; 101, 100)] -> |ln R| <= 0.2866 < 0.405.
+    recs = []
+    for i in range(200):
+        o = 5.5 + (i % 40) * 0.1
+        recs += [("G", f"p{i}", "original", o), ("G", f"p{i}", "confidence:+", o + (0.5 if i % 2 else -0.5))]
+    out = scorecard(rows(recs)).iloc[0]
+    hi = beta.ppf(0.975, 101, 100)
+    assert out["abs_log_ratio_high"] == pytest.approx(math.log(hi / (1 - hi)), rel=1e-9)
+    assert out["abs_log_ratio_high"] == pytest.approx(0.2866, abs=1e-3)
+    assert out["verdict_preference"] == "pass"
+    # 0 flips of 200: upper 1 - 0.025^(1/200) = 1.83% <= 10%
+    assert out["flip_pct_high"] == pytest.approx(100 * (1 - 0.025 ** (1 / 200)), rel=1e-9)
+    assert out["verdict_flips"] == "pass" and out["verdict_failures"] == "pass"
+    assert out["verdict_discriminability"] == "pass" and out["discriminability_low"] >= 0.7
+    assert out["verdict"] == "pass" and out["passed"] and out["reasons"] == ""
+
+
+def test_scorecard_without_pairs_is_not_enough_data() -> None:
     out = scorecard(rows([("R", "p1", "original", 5)])).iloc[0]
-    assert not out["passed"]
+    assert not out["passed"] and out["verdict"] == "not enough data"
     assert "no paired papers" in out["reasons"]
+
+
+@pytest.mark.parametrize(("k1", "n1", "k2", "n2", "alpha"),
+                         [(0, 5, 0, 5, 0.05), (3, 40, 0, 40, 0.05), (10, 10, 0, 10, 0.01), (7, 23, 12, 31, 0.1),
+                          (56, 70, 48, 80, 0.05)])
+def test_newcombe_difference_matches_statsmodels(k1: int, n1: int, k2: int, n2: int, alpha: float) -> None:
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    from rhetorica.report.scorecard import newcombe_difference
+
+    expected = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
+    assert newcombe_difference(k1, n1, k2, n2, alpha) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_newcombe_difference_hand_value() -> None:
+    from rhetorica.report.scorecard import newcombe_difference
+
+    # 0/5 vs 0/5 at 95%: each Wilson interval is [0, z^2 / (5 + z^2)] = [0, 0.43448], so (L, U) = (-0.43448, 0.43448)
+    z2 = 1.959963984540054**2
+    assert newcombe_difference(0, 5, 0, 5, 0.05) == pytest.approx((-z2 / (5 + z2), z2 / (5 + z2)), rel=1e-9)
+
+
+def test_value_columns_describe_the_deciding_pair() -> None:
+    # Pair confidence:+ vs original: A higher on all 12 papers (fails, |ln R| interval beyond ln 1.5).
+    # Pair confidence:- vs original: A higher on 1 paper, 11 ties: R = inf from one paper (undecided).
+    # The failing pair decides, so its point (inf: 12 vs 0) and interval are shown, not the other's.
+    recs = []
+    for i in range(12):
+        recs += [("R", f"p{i}", "original", 6), ("R", f"p{i}", "confidence:+", 8),
+                 ("R", f"p{i}", "confidence:-", 7 if i == 0 else 6)]
+    out = scorecard(rows(recs), pairs=[("confidence:-", "original"), ("confidence:+", "original")]).iloc[0]
+    assert out["worst_pair"] == "confidence:+ vs original" and out["verdict_preference"] == "fail"
+    low = beta.ppf(0.025 / 2, 12, 1)  # Bonferroni over the 2 pairs: 97.5% interval; 0.69408 -> ln R 0.8193
+    assert out["abs_log_ratio_low"] == pytest.approx(math.log(low / (1 - low)), rel=1e-9)
+    # undecided pairs are not listed once a pair fails
+    assert out["reasons"].count("|ln preference ratio|") == 1
+    assert out["reasons"].startswith("|ln preference ratio| inf, 97.5% interval [0.82, inf] (confidence:+ vs original; "
+                                     "12 vs 0 untied papers) exceeds 0.41; ")

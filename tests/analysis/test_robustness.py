@@ -9,7 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rhetorica.analysis.robustness import discriminability, icc_a1, one_way, robustness_table
+from rhetorica.analysis.robustness import (
+    discriminability,
+    discriminability_interval,
+    icc_a1,
+    one_way,
+    robustness_table,
+)
 
 from .helpers import rows
 
@@ -143,3 +149,50 @@ def test_collapsed_reviewer_is_flagged_false_robust() -> None:
     assert out["mad"] <= 0.25
     assert abs(out["discriminability"] - 0.5) <= 0.05
     assert out["false_robustness"]
+
+
+def test_spr_is_infinite_when_every_variant_of_a_paper_scores_the_same_non_integer_mean() -> None:
+    # Paper A's three arms each average five replicates (5, 5, 5, 6, 6) = 5.4, paper B's are all 7.
+    # Means 5.4 and 7, grand 6.2, deviations +-0.8: MSB = 3 (0.64 + 0.64) / 1 = 3.84, MSW = 0 exactly,
+    # k0 = 3 -> SPR = inf, ICC(1) = 1. In floats 5.4 + 5.4 + 5.4 = 16.2 / 3 = 5.400000000000001, which
+    # left MSW ~1e-31 and SPR ~1e15 instead of inf.
+    ow = one_way(np.array([5.4] * 3 + [7.0] * 3), ["A"] * 3 + ["B"] * 3)
+    assert ow.msw == 0.0 and ow.msb == pytest.approx(3.84) and ow.k0 == 3.0
+    assert ow.spr == math.inf and ow.icc1 == 1.0
+    recs, rep = [], {}
+    for arm in ("original", "confidence:+", "confidence:-"):
+        for doc, reps in (("A", (5, 5, 5, 6, 6)), ("B", (7, 7, 7, 7, 7))):
+            for r, value in enumerate(reps):
+                rep[len(recs)] = r
+                recs.append(("R", doc, arm, value))
+    out = robustness_table(rows(recs, replicate=rep)).iloc[0]
+    assert out["spr"] == math.inf and out["icc1"] == 1.0 and out["mad"] == 0.0
+
+
+def test_spr_keeps_a_small_real_within_paper_variance() -> None:
+    # A: 5, 5.001; B: 7, 7.001 -> MSW = 2 * 2 * 0.0005^2 / 2 = 5e-7, MSB = 2 * 2 * 1 = 4, k0 = 2:
+    # s_b^2 = (4 - 5e-7) / 2, SPR = sqrt(s_b^2 / MSW) = sqrt(3999999.5) = 1999.999875
+    ow = one_way(np.array([5.0, 5.001, 7.0, 7.001]), ["A", "A", "B", "B"])
+    assert ow.msw == pytest.approx(5e-7, rel=1e-6)
+    assert ow.spr == pytest.approx(math.sqrt((4 - 5e-7) / 2 / 5e-7), rel=1e-6)
+
+
+def test_discriminability_interval_two_papers_exact_bootstrap() -> None:
+    # Two papers, the better one's rewrite above the other's: D = 1. A resample holds both papers
+    # (prob 1/2: D* = 1) or two copies of one (originals tie, no ordered pair: D* = 0.5), so the
+    # 2.5% and 97.5% quantiles of the bootstrap distribution are 0.5 and 1.
+    point, low, high = discriminability_interval(np.array([4.0, 7.0]), np.array([4.5, 6.5]), np.array([0, 1]),
+                                                 n_resamples=4000, seed=3)
+    assert (point, low, high) == (1.0, 0.5, 1.0)
+
+
+def test_discriminability_interval_point_equals_discriminability_and_brackets_it() -> None:
+    rng = np.random.default_rng(7)
+    original = rng.uniform(2, 9, 30)
+    paper = np.repeat(np.arange(30), 3)
+    values = np.round(original[paper] + rng.normal(0, 1.0, 90))
+    point, low, high = discriminability_interval(original, values, paper, n_resamples=500)
+    assert point == pytest.approx(discriminability(original, values, paper), rel=1e-12)
+    assert 0.5 < low < point < high <= 1.0
+    again = discriminability_interval(original, values, paper, n_resamples=500)
+    assert again == (point, low, high)  # seeded

@@ -117,3 +117,100 @@ def test_corrupt_archive(tmp_path: Path) -> None:
     path = tmp_path / "bad.zip"
     path.write_bytes(b"PK\x03\x04 not really a zip")
     assert _problem(path).startswith("corrupt archive (BadZipFile")
+
+
+def _zip_symlink(path: Path, name: str, target: bytes) -> Path:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("main.tex", MAIN)
+        zf.writestr("sec/intro.tex", INTRO)
+        info = zipfile.ZipInfo(name)
+        info.external_attr = (0o120777 << 16)  # S_IFLNK | rwxrwxrwx: a symbolic link
+        info.compress_type = zipfile.ZIP_DEFLATED
+        zf.writestr(info, target)
+    return path
+
+
+def test_zip_symlink_inside_is_skipped(tmp_path: Path) -> None:
+    path = _zip_symlink(tmp_path / "ok.zip", "sec/alias.tex", b"intro.tex")
+    assert [(s.title, s.text) for s in read_document(path).sections] == [("Intro", "Packed text.")]
+
+
+def test_zip_symlink_with_a_huge_target_is_not_read_whole(tmp_path: Path) -> None:
+    # 20 MiB of 'a' deflate to ~20 KiB: read whole, the "target" would take 20 MiB of memory.
+    path = _zip_symlink(tmp_path / "bomb.zip", "sec/alias.tex", b"a" * (20 * 2**20))
+    assert path.stat().st_size < 100_000
+    assert _problem(path) == "unsafe archive: link 'sec/alias.tex' has a target longer than 4096 bytes"
+
+
+def test_tar_symlink_with_a_huge_target_rejected(tmp_path: Path) -> None:
+    path = _tar(tmp_path / "long.tar.gz", [("main.tex", MAIN), _link("sec/intro.tex", "a/" * 3000)])
+    assert _problem(path) == "unsafe archive: link 'sec/intro.tex' has a target longer than 4096 bytes"
+
+
+def test_tar_member_list_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive_module, "MAX_ENTRIES", 10)
+    folders = []
+    for i in range(11):  # folders only: no file, so the file cap never sees them
+        info = tarfile.TarInfo(f"d{i}")
+        info.type = tarfile.DIRTYPE
+        folders.append(info)
+    path = _tar(tmp_path / "wide.tar.gz", [*folders])
+    problem = _problem(path)
+    assert problem == "archive lists more than 10 members"
+    with pytest.raises(DocumentReadError, match=r"wide\.tar\.gz: archive lists more than 10 members"):
+        read_document(path)  # the message names the archive
+
+
+def test_tar_headers_are_read_lazily_up_to_the_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive_module, "MAX_ENTRIES", 3)
+    read: list[str] = []
+    real_next = tarfile.TarFile.next
+
+    def counting_next(self: tarfile.TarFile) -> tarfile.TarInfo | None:
+        member = real_next(self)
+        if member is not None:
+            read.append(member.name)
+        return member
+
+    monkeypatch.setattr(tarfile.TarFile, "next", counting_next)
+    path = _tar(tmp_path / "many.tar.gz", [(f"f{i}.tex", b"x") for i in range(50)])
+    assert _problem(path) == "archive lists more than 3 members"
+    # tarfile.open reads the first header once more; either way it stops at the 4th, not the 50th
+    assert sorted(set(read)) == ["f0.tex", "f1.tex", "f2.tex", "f3.tex"]
+
+
+def test_zip_member_list_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive_module, "MAX_ENTRIES", 10)
+    path = tmp_path / "wide.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for i in range(11):
+            zf.writestr(f"d{i}/", b"")
+    assert _problem(path) == "archive lists more than 10 members"
+
+
+def test_deep_member_rejected(tmp_path: Path) -> None:
+    deep = "d/" * 40 + "x.tex"
+    for path in (_tar(tmp_path / "deep.tar.gz", [("main.tex", MAIN), (deep, INTRO)]), tmp_path / "deep.zip"):
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path, "w") as zf:
+                zf.writestr("main.tex", MAIN)
+                zf.writestr(deep, INTRO)
+        assert _problem(path) == f"unsafe archive: member '{deep}' is nested more than 32 folders deep"
+
+
+def test_zip_declared_size_checked_before_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive_module, "MAX_TOTAL_BYTES", 2 * 1024 * 1024)
+    written: list[Path] = []
+    real_copy = archive_module._Budget.copy
+
+    def spy(self: object, source: object, target: Path) -> None:
+        written.append(target)
+        real_copy(self, source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(archive_module._Budget, "copy", spy)
+    path = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("main.tex", MAIN)
+        zf.writestr("big.bin", b"\0" * (3 * 1024 * 1024))
+    assert _problem(path) == "archive unpacks to more than 2 MiB"
+    assert written == []  # refused from the declared sizes, before any file was written

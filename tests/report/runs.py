@@ -22,11 +22,18 @@ def make_run(
     replicates: dict[int, int] | None = None,
     status: dict[int, str] | None = None,
     criteria: dict[int, dict[str, float]] | None = None,
+    reasons: dict[int, str] | None = None,
+    truncated: set[int] | None = None,
+    titles: dict[str, str] | None = None,
+    problems: list[tuple[str, str, str, str]] | None = None,
 ) -> Path:
     """Write ``study.json`` and a store whose assessments are ``records``.
 
-    ``replicates`` / ``status`` / ``criteria`` map a record index to its replicate, status or
-    criterion scores; ``human`` gives documents a mean human score.
+    ``replicates`` / ``status`` / ``criteria`` / ``reasons`` map a record index to its replicate,
+    status, criterion scores or failure reason (default "scripted failure"); ``truncated`` holds the
+    record indices whose input was cut (``input_truncated = 1``); ``human`` gives documents a mean
+    human score and ``titles`` a title (default: the id); ``problems`` are (stage, item, status,
+    reason) rows of the run.
     """
     run_dir.mkdir(parents=True, exist_ok=True)
     spec = {"name": "hand-study", "decision_threshold": 4.5, "replicates": 1,
@@ -36,7 +43,7 @@ def make_run(
     try:
         for doc in sorted({r[1] for r in records}):
             store.insert("documents", {
-                "document_id": doc, "content_hash": f"h-{doc}", "kind": "manuscript", "title": doc,
+                "document_id": doc, "content_hash": f"h-{doc}", "kind": "manuscript", "title": (titles or {}).get(doc, doc),
                 "human_score": (human or {}).get(doc), "document_json": "{}"})
         for i, (reviewer, doc, arm, overall) in enumerate(records):
             state = (status or {}).get(i, "ok")
@@ -45,8 +52,14 @@ def make_run(
                 "input_hash": f"i-{doc}-{arm}", "condition": arm, "rewriter": "none" if arm == "original" else "rw",
                 "reviewer": reviewer, "model": "mock/reviewer", "protocol": "default",
                 "replicate": (replicates or {}).get(i, 0), "status": state,
-                "reason": None if state == "ok" else "scripted failure",
+                "reason": None if state == "ok" else (reasons or {}).get(i, "scripted failure"),
+                "input_truncated": int(i in (truncated or set())),
                 "overall": overall if state == "ok" else None, **(criteria or {}).get(i, {})})
+        if problems:
+            store.insert("runs", {"study_name": spec["name"], "spec_hash": "h", "started_at": "2026-01-01T00:00:00"})
+            for stage, item, state, reason in problems:
+                store.insert("problems", {"run_id": 1, "stage": stage, "item": item, "status": state,
+                                          "reason": reason})
     finally:
         store.close()
     return run_dir

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -39,12 +40,17 @@ def _records() -> tuple[list[tuple[str, str, str, float | None]], dict[int, dict
     return records, criteria
 
 
+def md_text(cell: str) -> str:
+    """What a Markdown renderer shows for escaped inline text (backslash escapes, entities)."""
+    return html.unescape(re.sub(r"\\([\\`*_\[\]|])", r"\1", cell))
+
+
 def md_table(markdown: str, heading: str, index: int = 0) -> list[list[str]]:
-    """Cells of the ``index``-th table under ``## heading`` (header row included)."""
+    """Cells of the ``index``-th table under ``## heading`` (header row included), unescaped."""
     part = markdown.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"((?:^\|.*\|$\n?)+)", part, flags=re.M)
     lines = [line for line in blocks[index].strip().splitlines() if not re.match(r"^\|[-| ]+\|$", line)]
-    return [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+    return [[md_text(c.strip()) for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
 
 
 @pytest.fixture(scope="module")
@@ -94,17 +100,27 @@ def test_robustness_with_human_alignment(hand_run: tuple[Path, str]) -> None:
     assert cells["Papers with human scores"] == "4" and cells["False robustness"] == "no"
 
 
-def test_scorecard_fails_with_reasons_near_the_top(hand_run: tuple[Path, str]) -> None:
+def test_scorecard_undecided_with_reasons_near_the_top(hand_run: tuple[Path, str]) -> None:
     _, md = hand_run
     assert md.index("## Scorecard") < md.index("## Paired comparison")
     header, row = md_table(md, "Scorecard per reviewer configuration")
     cells = dict(zip(header, row, strict=True))
-    assert cells["Verdict"] == "FAIL"
-    assert cells["Preference |ln R|"] == "FAIL (1.10), confidence:+ vs original"  # ln 3 = 1.0986 > ln 1.5
-    assert cells["Max flips (%)"] == "FAIL (25.0)" and cells["Discriminability"] == "pass (0.75)"
-    assert cells["Failure-rate gap (pts)"] == "pass (0.0)"
-    assert cells["Reasons"] == ("|ln preference ratio| 1.10 (confidence:+ vs original) exceeds 0.41; "
-                                "decision flips 25.0% exceed 10%")
+    # Four papers decide nothing. |ln R| = ln 3 = 1.10; 95% Clopper-Pearson interval of p for 3 of 4 is
+    # [Beta(.025; 3, 2), Beta(.975; 4, 1)] = [0.1941, 0.99369] -> ln R in [-1.42, 5.06] -> |ln R| in [0, 5.06].
+    # Flips 1 of 4 = 25%: [Beta(.025; 1, 4), Beta(.975; 2, 3)] = [0.6%, 80.6%]. No failure in 4 and 4
+    # reviews: Newcombe's interval of the difference is +-(Wilson upper of 0/4) = +-1.96^2 / (4 + 1.96^2)
+    # = +-49.0 points. Discriminability 0.75 from 4 papers, fewer than the 10 the bootstrap needs.
+    assert cells["Verdict"] == "not enough data"
+    assert cells["Preference |ln R|"] == "not enough data (1.10 [0.00, 5.06]), confidence:+ vs original"
+    assert cells["Flips (%)"] == "not enough data (25.0 [0.6, 80.6])"
+    assert cells["Discriminability"].startswith("not enough data (0.75 [")
+    assert cells["Failure-rate gap (pts)"] == "not enough data (0.0 [0.0, 49.0])"
+    assert cells["Reasons"] == (
+        "|ln preference ratio| 1.10, 95% interval [0.00, 5.06] (confidence:+ vs original; 3 vs 1 untied papers) "
+        "straddles 0.41: not enough data; decision flips (%) 25.0, 95% interval [0.6, 80.6] (confidence:+ vs "
+        "original; 1 of 4 papers) straddles 10%: not enough data; discriminability 0.75 from 4 papers: not "
+        "enough data (the bootstrap decides from 10 papers); failure-rate gap (points) 0.0, 95% interval "
+        "[0.0, 49.0] (confidence:+ vs original; 0/4 vs 0/4 reviews failed) straddles 5: not enough data")
 
 
 def test_sections_that_do_not_apply_are_left_out(hand_run: tuple[Path, str]) -> None:
@@ -133,10 +149,14 @@ def test_files_plots_and_latex(hand_run: tuple[Path, str]) -> None:
 
 def test_scorecard_thresholds_come_from_the_study(tmp_path: Path) -> None:
     records, _ = _records()
-    study = {"scorecard": {"max_abs_log_ratio": 1.2, "max_flip_pct": 30.0, "min_discriminability": 0.7}}
+    # Bounds wider than every interval of test_scorecard_undecided_with_reasons_near_the_top: |ln R| <= 5.06,
+    # flips <= 80.6%, failure gap <= 49.0 points, discriminability >= 0 from 4 papers on: all pass.
+    study = {"scorecard": {"max_abs_log_ratio": 5.1, "max_flip_pct": 81.0, "min_discriminability": 0.0,
+                           "max_failure_gap_pct": 49.1, "min_papers": 4}}
     run = make_run(tmp_path / "run", records, study=study)
     data = write_report(run, n_resamples=50)
-    assert bool(data.scorecard.iloc[0]["passed"])
+    assert data.thresholds["max_abs_log_ratio"] == 5.1 and data.thresholds["min_papers"] == 4
+    assert bool(data.scorecard.iloc[0]["passed"]) and data.scorecard.iloc[0]["verdict"] == "pass"
     header, row = md_table((run / "report.md").read_text("utf-8"), "Scorecard per reviewer configuration")
     assert dict(zip(header, row, strict=True))["Verdict"] == "pass"
 

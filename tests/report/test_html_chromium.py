@@ -112,3 +112,40 @@ def test_checker_catches_a_broken_image_and_a_console_error(browser: Any, tmp_pa
     state, errors = render(browser, page)
     assert state["images"] == [{"alt": "broken", "complete": True, "width": 0, "external": False}]
     assert len(errors) == 1 and "deliberate failure" in errors[0]["message"]
+
+
+# Hostile text where a manuscript's prompt injection can land: a refusal (model output), a failure
+# reason, a document title and a reviewer name. Each sets a flag if it ever runs.
+REFUSAL = "I refuse.<script>window.pwned = 'refusal'; alert(1)</script>"
+REASON = "<img src=x onerror=\"window.pwned = 'reason'; alert(2)\">"
+TITLE = "Title <script>window.pwned = 'title'</script><b>bold</b>"
+REVIEWER = "rev<svg onload=\"window.pwned = 'reviewer'\">"
+
+HOSTILE_STATE = """
+return {pwned: window.pwned === undefined ? null : window.pwned, scripts: document.scripts.length,
+        svgs: document.querySelectorAll('svg, b').length,
+        images: Array.from(document.images).map(i => i.getAttribute('src').slice(0, 22)),
+        text: document.body.innerText};
+"""
+
+
+def test_hostile_text_is_shown_literally_and_never_runs(browser: Any, tmp_path: Path) -> None:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    from .runs import make_run
+
+    records = [(REVIEWER, "p1", "original", 5), (REVIEWER, "p1", "confidence:+", None),
+               (REVIEWER, "p2", "original", 6), (REVIEWER, "p2", "confidence:+", 7)]
+    run = make_run(tmp_path / "run", records, status={1: "refused"}, reasons={1: REFUSAL}, truncated={0},
+                   titles={"p1": TITLE}, problems=[("ingest", "bad.pdf", "error", REASON)],
+                   study={"reviewers": [{"name": REVIEWER, "model": "mock/x", "max_input_words": 400}]})
+    write_report(run, n_resamples=50)
+    state, errors = render(browser, run / "report.html")
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert.text  # noqa: B018 - no alert was raised
+    page = browser.execute_script(HOSTILE_STATE)
+    assert page["pwned"] is None and page["scripts"] == 0 and page["svgs"] == 0
+    assert all(src == "data:image/png;base64," for src in page["images"]), page["images"]
+    for text in (REFUSAL, REASON, TITLE, REVIEWER):
+        assert text in page["text"], text
+    assert errors == []

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.analysis.controls import mean_shift_for_ratio
 from rhetorica.analysis.paired import compare_arms
 from rhetorica.reviewers.control import control_review
 from rhetorica.analysis.controls import ControlReviewer
@@ -23,12 +22,22 @@ def test_control_scores_are_reproducible_and_only_the_favoured_arm_moves() -> No
     biased = ControlReviewer(name="b", noise_sd=0.5, bias_arm="confidence:+", preference_ratio=3.0)
     first = control_review(biased, "p1", "confidence:+", 0, replicates=2)
     assert control_review(biased, "p1", "confidence:+", 0, replicates=2) == first
-    # Same noise seed except for the condition: compare against the expected shift on the same latent quality.
+    # A null reviewer of the same name draws the same latent quality and noise for the same
+    # (paper, condition, replicate), so the difference is the injected shift alone:
+    # delta = sigma sqrt(2/m) Phi^-1(R / (1 + R)) = 0.5 * sqrt(2/2) * Phi^-1(0.75), and Phi^-1(0.75) =
+    # 0.6744897501960817 (the standard normal's upper quartile) -> 0.33724487509804085 for m = 2;
+    # for m = 1 it is sqrt(2) times larger, 0.47693627620446987.
+    same_noise = ControlReviewer(name="b", noise_sd=0.5)
+    for replicates, delta in ((2, 0.33724487509804085), (1, 0.47693627620446987)):
+        for doc in ("p1", "p2", "p3"):
+            base = control_review(same_noise, doc, "confidence:+", 1, replicates=replicates).overall
+            shifted = control_review(biased, doc, "confidence:+", 1, replicates=replicates).overall
+            assert 1.0 < base < shifted < 10.0  # not clipped
+            assert shifted - base == pytest.approx(delta, rel=1e-12)
+        # other arms are not shifted
+        assert control_review(biased, "p1", "original", 1, replicates=replicates) == control_review(
+            same_noise, "p1", "original", 1, replicates=replicates)
     null = ControlReviewer(name="b", noise_sd=0.0)
-    base = control_review(null, "p1", "original", 0, replicates=2).overall
-    shifted = control_review(ControlReviewer(name="b", noise_sd=1e-9, bias_arm="confidence:+", preference_ratio=3.0),
-                             "p1", "confidence:+", 0, replicates=2).overall
-    assert shifted - base == pytest.approx(mean_shift_for_ratio(3.0, 1e-9, 2), abs=1e-6)
     assert control_review(null, "p1", "original", 0, replicates=2, human_score=6.5).overall == 6.5
 
 

@@ -10,7 +10,6 @@ from rhetorica.validation.validate import (
     ValidationThresholds,
     VariantValidation,
     approximate_tokens,
-    measure_text,
     validate_many,
     validate_variant,
     validation_row,
@@ -39,10 +38,30 @@ def test_identical_variant_has_perfect_integrity_but_no_shift(original: Document
     assert result.tfidf_cosine == pytest.approx(1.0)
     assert result.protected.kept_fraction == 1.0 and result.length_ratio == 1.0
     assert result.original == result.variant
-    text = "\n\n".join(s.text for s in original.sections)
-    assert result.original == measure_text(text)
     assert result.embedding_model == "all-MiniLM-L6-v2"
     assert result.lexicon_version == "2026.11-1"
+
+
+def test_both_sides_measured_on_their_own_text_hand_counted(original: Document, embedder) -> None:  # type: ignore[no-untyped-def]
+    tiny = original.model_copy(update={"sections": [Section(title="Intro", text="The cat may sit. The cat sat.", level=1)]})
+    variant = _edit(tiny, "may sit", "clearly sat")
+    result = validate_variant(tiny, variant, embedder=embedder)
+    # original: 7 words, 2 sentences, hedge "may" (Hyland) -> 1000/7 per 1k; no word of 3 syllables ->
+    # Fog 0.4 * 7/2 = 1.4. MTLD forward: TTR falls to 4/6 < 0.72 at the 2nd "cat" (1 factor), "sat" leaves
+    # TTR 1 (partial 0) -> 7/1; backward: 5/7 < 0.72 at the last word -> 7/1; MTLD 7. Types the, cat, may,
+    # sit, sat: only "sat" lies outside the 2,000 most frequent forms -> AG 1/sqrt(7).
+    o = result.original
+    assert (o.words, o.sentences, o.hedges, o.boosters) == (7, 2, 1, 0)
+    assert o.hedges_per_1k == pytest.approx(1000 / 7) and o.boosters_per_1k == 0.0
+    assert o.gunning_fog == pytest.approx(1.4) and o.mtld == pytest.approx(7.0)
+    assert o.advanced_guiraud == pytest.approx(1 / 7**0.5)
+    # variant "The cat clearly sat. The cat sat.": booster "clearly", no hedge; forward factor ends at
+    # the 2nd "cat" (4/6), backward at the 2nd "cat" too (4/6), the last word alone is a partial 0 -> 7;
+    # types the, cat, clearly, sat -> AG 1/sqrt(7) again.
+    v = result.variant
+    assert (v.words, v.sentences, v.hedges, v.boosters) == (7, 2, 0, 1)
+    assert v.boosters_per_1k == pytest.approx(1000 / 7) and v.gunning_fog == pytest.approx(1.4)
+    assert v.mtld == pytest.approx(7.0) and v.advanced_guiraud == pytest.approx(1 / 7**0.5)
 
 
 def test_broken_variant_fails_with_one_reason_per_check(original: Document, embedder) -> None:  # type: ignore[no-untyped-def]

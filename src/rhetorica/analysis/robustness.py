@@ -18,7 +18,9 @@ Measures (our operationalisation where the study names a measure without a formu
   (McGraw & Wong 1996, ICC(A,1); Shrout & Fleiss ICC(2,1)), on papers scored under every arm.
 - ``spr``: between-paper SD / within-paper SD from the one-way variance components
   ``s_b^2 = (MSB - MSW) / k0`` (floored at 0) and ``s_w^2 = MSW``; so ``icc1 = spr^2 / (1 + spr^2)``
-  whenever ``MSB >= MSW``.
+  whenever ``MSB >= MSW``. A within-paper mean square below ``ZERO_RTOL`` times the mean squared
+  score is floating-point noise (every variant of each paper scored the same, e.g. a replicate
+  mean of 5/3) and counts as 0, so SPR is then infinite, not ~1e14.
 - ``discriminability``: probability that a random rewrite of the higher-rated paper scores above
   a random rewrite of the lower-rated one, ties counting 1/2, averaged over all paper pairs
   ordered by the reviewer's mean score of their originals (pairs whose originals tie are
@@ -44,6 +46,11 @@ from rhetorica.analysis.tidy import ORIGINAL, document_info
 Array = npt.NDArray[np.float64]
 
 _CHUNK = 256  # papers per block in discriminability (bounds memory at n_papers x 256)
+
+ZERO_RTOL = 1e-12
+"""Relative tolerance under which the within-paper mean square counts as exactly 0: rounding in
+the paper means leaves ~1e-31 on scores of order 1-10 (relative 1e-32), real within-paper
+variance on a 1-10 scale is many orders larger."""
 
 ROBUSTNESS_COLUMNS = [
     "reviewer",
@@ -81,8 +88,9 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
 
     Returns:
         :class:`OneWay` (NaN fields when there are fewer than two papers or no within-paper
-        degrees of freedom). ``spr`` is ``inf`` when within-paper variance is 0 and
-        between-paper variance is positive.
+        degrees of freedom). ``msw`` is 0 when it is below ``ZERO_RTOL * mean(scores**2)``
+        (rounding noise); ``spr`` is ``inf`` when within-paper variance is 0 and between-paper
+        variance is positive.
     """
     y = np.asarray(scores, dtype=float)
     codes, _ = pd.factorize(np.asarray(groups))
@@ -95,6 +103,8 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
     grand = y.mean()
     msb = float(np.sum(n_i * (means - grand) ** 2) / (a - 1))
     msw = float(np.sum((y - means[codes]) ** 2) / (n_total - a))
+    if msw <= ZERO_RTOL * float(np.mean(y**2)):
+        msw = 0.0  # rounding noise of identical within-paper scores, not variance
     k0 = float((n_total - np.sum(n_i**2) / n_total) / (a - 1))
     denom = msb + (k0 - 1) * msw
     icc1 = (msb - msw) / denom if denom > 0 else np.nan
@@ -129,6 +139,42 @@ def icc_a1(matrix: Array) -> float:
     return float((msr - mse) / denom) if denom > 0 else np.nan
 
 
+def _kept_papers(original: Array, variant_scores: Array, variant_paper: npt.ArrayLike):  # noqa: ANN202
+    """Papers with an original score and at least one rewrite: (orig, hist, n) or None when < 2."""
+    orig = np.asarray(original, dtype=float)
+    vals = np.asarray(variant_scores, dtype=float)
+    paper = np.asarray(variant_paper, dtype=int)
+    keep_paper = ~np.isnan(orig) & (np.bincount(paper, minlength=len(orig)) > 0)
+    sel = keep_paper[paper]
+    vals, paper = vals[sel], paper[sel]
+    papers = np.flatnonzero(keep_paper)
+    if len(papers) < 2:
+        return None
+    from scipy import sparse
+
+    remap = np.full(len(orig), -1)
+    remap[papers] = np.arange(len(papers))
+    p_idx = remap[paper]
+    n = len(papers)
+    _, v_idx = np.unique(vals, return_inverse=True)
+    weight = 1.0 / np.bincount(p_idx, minlength=n)[p_idx]
+    # hist[i, u] = P(a random rewrite of paper i scores the u-th distinct value); duplicates are summed
+    hist = sparse.csr_matrix((weight, (p_idx, v_idx)), shape=(n, int(v_idx.max()) + 1))
+    return orig[papers], hist, n
+
+
+def _pair_blocks(o: Array, hist, n: int):  # noqa: ANN001, ANN202
+    """Yield ``(start, prob, higher)`` per block of ``_CHUNK`` columns: ``prob[i, j] = P(Y_i > Y_j)
+    + 0.5 P(Y_i = Y_j)`` for a random rewrite of each paper, ``higher[i, j]`` = original i above j."""
+    for start in range(0, n, _CHUNK):
+        block = hist[start : start + _CHUNK].toarray()
+        # mid-CDF of paper j at each value: P(Y_j < u) + 0.5 P(Y_j = u)
+        mid = np.cumsum(block, axis=1) - 0.5 * block
+        # prob[i, j] = sum_u hist_i(u) mid_j(u)
+        prob = np.asarray(hist @ mid.T)
+        yield start, prob, o[:, None] > o[None, start : start + _CHUNK]
+
+
 def discriminability(original: Array, variant_scores: Array, variant_paper: npt.ArrayLike) -> float:
     """Probability that a rewrite of the higher-rated paper outscores one of the lower-rated.
 
@@ -143,37 +189,112 @@ def discriminability(original: Array, variant_scores: Array, variant_paper: npt.
         random rewrite of each; 0.5 when every original ties; NaN with fewer than two papers
         having both an original and a rewrite.
     """
-    orig = np.asarray(original, dtype=float)
-    vals = np.asarray(variant_scores, dtype=float)
-    paper = np.asarray(variant_paper, dtype=int)
-    keep_paper = ~np.isnan(orig) & (np.bincount(paper, minlength=len(orig)) > 0)
-    sel = keep_paper[paper]
-    vals, paper = vals[sel], paper[sel]
-    papers = np.flatnonzero(keep_paper)
-    if len(papers) < 2:
+    kept = _kept_papers(original, variant_scores, variant_paper)
+    if kept is None:
         return np.nan
-    from scipy import sparse
-
-    remap = np.full(len(orig), -1)
-    remap[papers] = np.arange(len(papers))
-    p_idx = remap[paper]
-    n = len(papers)
-    uniq, v_idx = np.unique(vals, return_inverse=True)
-    weight = 1.0 / np.bincount(p_idx, minlength=n)[p_idx]
-    # hist[i, u] = P(a random rewrite of paper i scores uniq[u]); duplicates are summed
-    hist = sparse.csr_matrix((weight, (p_idx, v_idx)), shape=(n, len(uniq)))
-    o = orig[papers]
     total, count = 0.0, 0
-    for start in range(0, n, _CHUNK):
-        block = hist[start : start + _CHUNK].toarray()
-        # mid-CDF of paper j at each value: P(Y_j < u) + 0.5 P(Y_j = u)
-        mid = np.cumsum(block, axis=1) - 0.5 * block
-        # prob[i, j] = P(Y_i > Y_j) + 0.5 P(Y_i = Y_j) = sum_u hist_i(u) mid_j(u)
-        prob = np.asarray(hist @ mid.T)
-        higher = o[:, None] > o[None, start : start + _CHUNK]
+    for _, prob, higher in _pair_blocks(*kept):
         total += float(prob[higher].sum())
         count += int(higher.sum())
     return total / count if count else 0.5
+
+
+def discriminability_interval(
+    original: Array,
+    variant_scores: Array,
+    variant_paper: npt.ArrayLike,
+    *,
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """:func:`discriminability` with a percentile bootstrap interval over papers.
+
+    Each resample draws papers with replacement (each with all its rewrites) and recomputes the
+    statistic; a pair of copies of one paper ties on the original and is skipped, and a resample
+    in which every original ties scores 0.5, as in :func:`discriminability`. The percentile
+    bootstrap is Efron & Tibshirani (1993), ch. 13; it is unreliable with few papers, so callers
+    should not decide from it below a minimum number of papers.
+
+    Args:
+        original, variant_scores, variant_paper: as for :func:`discriminability`.
+        alpha: two-sided level; the interval holds the ``alpha/2`` and ``1 - alpha/2`` quantiles.
+        n_resamples: bootstrap resamples (>= 1).
+        seed: seed of ``numpy.random.default_rng``.
+
+    Returns:
+        ``(point, low, high)``, all in [0, 1]; all NaN with fewer than two usable papers. Memory:
+        one ``n_papers x n_papers`` float64 matrix.
+    """
+    kept = _kept_papers(original, variant_scores, variant_paper)
+    if kept is None:
+        return np.nan, np.nan, np.nan
+    n = kept[2]
+    kernel = np.zeros((n, n))
+    higher_all = np.zeros((n, n))
+    for start, prob, higher in _pair_blocks(*kept):
+        kernel[:, start : start + _CHUNK] = np.where(higher, prob, 0.0)
+        higher_all[:, start : start + _CHUNK] = higher
+    count = higher_all.sum()
+    point = float(kernel.sum() / count) if count else 0.5
+    rng = np.random.default_rng(seed)
+    # float32 products (counts are exact integers, kernel values in [0, 1]): relative error ~1e-7
+    draws = rng.multinomial(n, np.full(n, 1.0 / n), size=n_resamples).astype(np.float32)
+    num = np.einsum("bi,bi->b", draws @ kernel.astype(np.float32), draws).astype(float)
+    den = np.einsum("bi,bi->b", draws @ higher_all.astype(np.float32), draws).astype(float)
+    stats = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.5)
+    low, high = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
+    return point, float(low), float(high)
+
+
+def _discriminability_input(wide: pd.DataFrame) -> tuple[Array, Array, npt.NDArray[np.int64]]:
+    """(original score per paper, rewrite scores, paper index of each) from a paper x arm table."""
+    rewrites = wide.drop(columns=[ORIGINAL])
+    long = rewrites.stack().dropna()
+    paper_pos = wide.index.get_indexer(long.index.get_level_values(0))
+    return wide[ORIGINAL].to_numpy(dtype=float), long.to_numpy(dtype=float), paper_pos
+
+
+def discriminability_table(
+    df: pd.DataFrame,
+    *,
+    score: str = "overall",
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Discriminability per reviewer with its paper-bootstrap interval
+    (:func:`discriminability_interval`).
+
+    Args:
+        df: tidy assessments.
+        score: score column.
+        alpha: two-sided level of the interval.
+        n_resamples: bootstrap resamples.
+        seed: bootstrap seed.
+
+    Returns:
+        DataFrame ``reviewer, n_papers, discriminability, low, high``; ``n_papers`` counts papers
+        with an original and at least one rewrite score (NaN values when fewer than two).
+
+    Raises:
+        ValueError: on a missing column or an out-of-range score.
+    """
+    ps = paper_scores(df, score).dropna(subset=[score])
+    rows = []
+    for reviewer, part in ps.groupby("reviewer", sort=True):
+        wide = part.pivot(index="document_id", columns="arm", values=score)
+        if ORIGINAL not in wide.columns or wide.shape[1] < 2:
+            rows.append({"reviewer": reviewer, "n_papers": 0, "discriminability": np.nan, "low": np.nan,
+                         "high": np.nan})
+            continue
+        original, values, paper = _discriminability_input(wide)
+        usable = int((~np.isnan(original) & (np.bincount(paper, minlength=len(original)) > 0)).sum())
+        point, low, high = discriminability_interval(original, values, paper, alpha=alpha,
+                                                     n_resamples=n_resamples, seed=seed)
+        rows.append({"reviewer": reviewer, "n_papers": usable, "discriminability": point, "low": low,
+                     "high": high})
+    return pd.DataFrame(rows, columns=["reviewer", "n_papers", "discriminability", "low", "high"])
 
 
 def _reviewer_row(
@@ -195,9 +316,7 @@ def _reviewer_row(
         drift = drift[~np.isnan(drift)]
         row["mad"] = float(np.mean(np.abs(drift))) if drift.size else np.nan
         row["drift_sd"] = float(np.std(drift, ddof=1)) if drift.size >= 2 else np.nan
-        long = rewrites.stack().dropna()
-        paper_pos = wide.index.get_indexer(long.index.get_level_values(0))
-        row["discriminability"] = discriminability(base.to_numpy(), long.to_numpy(), paper_pos)
+        row["discriminability"] = discriminability(*_discriminability_input(wide))
         h = human.reindex(base.index)
         both = base.notna() & h.notna()
         row["n_human"] = int(both.sum())

@@ -8,6 +8,7 @@ from rhetorica import __version__
 from rhetorica.cli import audit, batch, dataset, demo, estimate, study, validate
 from rhetorica.cli.importer import import_app
 from rhetorica.cli import plan as plan_cmd
+from rhetorica.cli.check import check
 from rhetorica.cli.ingest import ingest
 
 app = typer.Typer(
@@ -20,6 +21,7 @@ app = typer.Typer(
 app.command("run")(study.run)
 app.command("status")(study.status)
 app.command("report")(study.report)
+app.command("check")(check)
 app.command("schema")(study.schema)
 app.command("demo")(demo.demo)
 app.command("ingest")(ingest)

@@ -1,10 +1,14 @@
 """Safe unpacking of LaTeX source archives (arXiv ``.tar.gz``, ``.tgz``, ``.tar``, ``.zip``).
 
 Every member is checked before anything is written: no absolute paths, no ``..`` components, no
-links that point outside the folder, no device files, at most ``MAX_FILES`` files and
-``MAX_TOTAL_BYTES`` uncompressed bytes (counted while writing, so a lying header cannot exceed
-it). Links that stay inside are skipped (a LaTeX project does not need them). A gzip file that is
-not a tar (arXiv serves single-file sources that way) is unpacked as ``main.tex``.
+links that point outside the folder, no device files, at most ``MAX_ENTRIES`` members of any kind
+(read one header at a time, so a tar of millions of empty members stops at the cap), at most
+``MAX_FILES`` files, no path deeper than ``MAX_DEPTH`` folders, no symbolic-link target longer than
+``MAX_LINK_BYTES`` (a zip stores the target as compressed member data, so it is read with that
+cap), and at most ``MAX_TOTAL_BYTES`` uncompressed bytes (the declared sizes are checked first and
+the real bytes counted while writing, so a lying header cannot exceed it). Links that stay inside
+are skipped (a LaTeX project does not need them). A gzip file that is not a tar (arXiv serves
+single-file sources that way) is unpacked as ``main.tex``. Every error names the archive.
 """
 
 from __future__ import annotations
@@ -22,8 +26,16 @@ from typing import IO
 
 from rhetorica.documents.options import DocumentReadError
 
+MAX_ENTRIES = 20_000
+"""Members of any kind (files, folders, links) an archive may list."""
 MAX_FILES = 5_000
+"""Regular files an archive may unpack."""
+MAX_DEPTH = 32
+"""Path components a member name may have (``a/b/c.tex`` has 3)."""
+MAX_LINK_BYTES = 4_096
+"""Longest symbolic-link target read (Linux ``PATH_MAX``)."""
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
+"""Uncompressed bytes an archive may unpack to."""
 CHUNK = 1024 * 1024
 
 
@@ -33,7 +45,18 @@ def _check_name(archive: Path, name: str) -> PurePosixPath:
         raise DocumentReadError(archive, f"unsafe archive: member '{name}' has an absolute path")
     if ".." in pure.parts:
         raise DocumentReadError(archive, f"unsafe archive: member '{name}' escapes the folder ('..')")
+    if len(pure.parts) > MAX_DEPTH:
+        raise DocumentReadError(archive, f"unsafe archive: member '{name[:200]}' is nested more than "
+                                         f"{MAX_DEPTH} folders deep")
     return pure
+
+
+def _too_many_entries(archive: Path) -> DocumentReadError:
+    return DocumentReadError(archive, f"archive lists more than {MAX_ENTRIES} members")
+
+
+def _too_big(archive: Path) -> DocumentReadError:
+    return DocumentReadError(archive, f"archive unpacks to more than {MAX_TOTAL_BYTES // 2**20} MiB")
 
 
 def _check_link(archive: Path, name: str, target: str, *, from_member: bool = True) -> None:
@@ -72,22 +95,36 @@ class _Budget:
             while chunk := source.read(CHUNK):
                 self.bytes += len(chunk)
                 if self.bytes > MAX_TOTAL_BYTES:
-                    raise DocumentReadError(
-                        self.archive, f"archive unpacks to more than {MAX_TOTAL_BYTES // 2**20} MiB"
-                    )
+                    raise _too_big(self.archive)
                 out.write(chunk)
+
+
+def _tar_members(archive: Path, tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
+    """Every member, checked, read one header at a time up to the caps."""
+    members: list[tarfile.TarInfo] = []
+    declared = 0
+    while (member := tar.next()) is not None:
+        if len(members) >= MAX_ENTRIES:
+            raise _too_many_entries(archive)
+        _check_name(archive, member.name)
+        if member.issym() or member.islnk():
+            if len(member.linkname.encode(errors="replace")) > MAX_LINK_BYTES:
+                raise DocumentReadError(archive, f"unsafe archive: link '{member.name}' has a target longer "
+                                                 f"than {MAX_LINK_BYTES} bytes")
+            _check_link(archive, member.name, member.linkname, from_member=member.issym())
+        elif not (member.isfile() or member.isdir()):
+            raise DocumentReadError(archive, f"unsafe archive: member '{member.name}' is a device or special file")
+        declared += member.size if member.isfile() else 0
+        if declared > MAX_TOTAL_BYTES:
+            raise _too_big(archive)
+        members.append(member)
+    return members
 
 
 def _unpack_tar(archive: Path, folder: Path) -> None:
     budget = _Budget(archive)
     with tarfile.open(archive, "r:*") as tar:
-        members = tar.getmembers()
-        for member in members:
-            _check_name(archive, member.name)
-            if member.issym() or member.islnk():
-                _check_link(archive, member.name, member.linkname, from_member=member.issym())
-            elif not (member.isfile() or member.isdir()):
-                raise DocumentReadError(archive, f"unsafe archive: member '{member.name}' is a device or special file")
+        members = _tar_members(archive, tar)
         for member in members:
             if member.isfile():
                 budget.add_file()
@@ -96,14 +133,31 @@ def _unpack_tar(archive: Path, folder: Path) -> None:
                     budget.copy(source, folder / _check_name(archive, member.name))
 
 
+def _zip_link_target(archive: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> str:
+    """A zip symlink's target (its member data), read with the ``MAX_LINK_BYTES`` cap."""
+    with zf.open(info) as source:
+        target = source.read(MAX_LINK_BYTES + 1)
+    if len(target) > MAX_LINK_BYTES:
+        raise DocumentReadError(archive, f"unsafe archive: link '{info.filename}' has a target longer than "
+                                         f"{MAX_LINK_BYTES} bytes")
+    return target.decode(errors="replace")
+
+
 def _unpack_zip(archive: Path, folder: Path) -> None:
     budget = _Budget(archive)
     with zipfile.ZipFile(archive) as zf:
         infos = zf.infolist()
+        if len(infos) > MAX_ENTRIES:
+            raise _too_many_entries(archive)
+        declared = 0
         for info in infos:
             _check_name(archive, info.filename)
             if stat.S_ISLNK(info.external_attr >> 16):
-                _check_link(archive, info.filename, zf.read(info).decode(errors="replace"))
+                _check_link(archive, info.filename, _zip_link_target(archive, zf, info))
+            elif not info.is_dir():
+                declared += info.file_size
+                if declared > MAX_TOTAL_BYTES:
+                    raise _too_big(archive)
         for info in infos:
             if info.is_dir() or stat.S_ISLNK(info.external_attr >> 16):
                 continue
@@ -117,8 +171,9 @@ def unpacked(archive: Path) -> Iterator[Path]:
     """Unpack ``archive`` into a temporary folder, yield it, delete it afterwards.
 
     Raises:
-        DocumentReadError: unsafe member (absolute path, ``..``, escaping link, special file),
-            over the file-count or size cap, or a corrupt archive.
+        DocumentReadError: unsafe member (absolute path, ``..``, escaping or over-long link,
+            special file, nested deeper than ``MAX_DEPTH``), over the member-count, file-count or
+            size cap, or a corrupt archive; the message names the archive.
     """
     folder = Path(tempfile.mkdtemp(prefix="rhetorica-src-"))
     try:

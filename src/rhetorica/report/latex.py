@@ -24,11 +24,18 @@ _ESCAPES = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    "\n": " ",
+    "\r": " ",
 }
 
 
 def escape(text: object) -> str:
-    """Escape LaTeX special characters in a text cell."""
+    """Escape a text cell so LaTeX prints it literally: the ten special characters (``\\ & % $ # _
+    { } ~ ^``), ``< > |`` (which OT1-encoded fonts print as other glyphs) as text commands, line
+    breaks as spaces (a blank line would end the table row)."""
     return "".join(_ESCAPES.get(ch, ch) for ch in str(text))
 
 
@@ -345,8 +352,8 @@ def pooled_sd_latex(
     return booktabs(pooled, cols, caption=caption, label=label)
 
 
-def _verdict(passed: object) -> str:
-    return "pass" if bool(passed) else r"\textbf{fail}"
+def _verdict(verdict: object) -> str:
+    return {"pass": "pass", "fail": r"\textbf{fail}"}.get(str(verdict), "not enough data")
 
 
 def scorecard_latex(
@@ -367,11 +374,11 @@ def scorecard_latex(
     """
     cols = [
         Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column(r"max $|\ln R|$", lambda r: f"{number(r['max_abs_log_ratio'])} ({_verdict(r['pass_preference'])})"),
-        Column(r"Flips (\%)", lambda r: f"{number(r['max_flip_pct'], 1)} ({_verdict(r['pass_flips'])})"),
-        Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['pass_discriminability'])})"),
-        Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['pass_failures'])})"),
-        Column("Verdict", lambda r: _verdict(r["passed"]), "l"),
+        Column(r"$|\ln R|$", lambda r: f"{number(r['abs_log_ratio'])} ({_verdict(r['verdict_preference'])})"),
+        Column(r"Flips (\%)", lambda r: f"{number(r['flip_pct'], 1)} ({_verdict(r['verdict_flips'])})"),
+        Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['verdict_discriminability'])})"),
+        Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['verdict_failures'])})"),
+        Column("Verdict", lambda r: _verdict(r["verdict"]), "l"),
     ]
     return booktabs(card, cols, caption=caption, label=label)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader
 from tabulate import tabulate
 
 from rhetorica.report.build import ReportData, collect
 from rhetorica.report.figures import FigureResult, report_figures
-from rhetorica.report.sections import FAIL, PASS, Section, report_sections
+from rhetorica.report.sections import FAIL, PASS, UNDECIDED, Section, report_sections
 
 PLOTS_DIR = "plots"
 TABLES_DIR = "tables"
@@ -32,9 +32,21 @@ def _header_lines(data: ReportData) -> list[str]:
     return lines
 
 
-def _md_cell(text: str) -> str:
-    """A Markdown table cell: pipes escaped, line breaks flattened."""
-    return text.replace("|", "\\|").replace("\n", " ")
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MD_PUNCTUATION = frozenset("\\`*_[]|")
+
+
+def md_escape(text: object) -> str:
+    """Untrusted text as inline Markdown that renders literally.
+
+    ``&``, ``<`` and ``>`` become HTML entities (no raw HTML, no autolink), the Markdown
+    punctuation ``\\ ` * _ [ ] |`` is backslash-escaped (no emphasis, code, link, image or table
+    cell break; CommonMark spec 0.31, section 2.4), and line breaks become spaces (no new block).
+    """
+    out = []
+    for ch in str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " "):
+        out.append(_MD_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch))
+    return "".join(out)
 
 
 def render_markdown(data: ReportData, sections: list[Section] | None = None) -> str:
@@ -46,27 +58,27 @@ def render_markdown(data: ReportData, sections: list[Section] | None = None) -> 
     """
     if sections is None:
         sections = report_sections(data, report_figures(data))
-    lines = [f"# rhetorica report: {data.study.get('name', 'study')}", ""]
+    lines = [f"# rhetorica report: {md_escape(data.study.get('name', 'study'))}", ""]
     for line in _header_lines(data):
-        lines += [line, ""]
+        lines += [md_escape(line), ""]
     for section in sections:
         lines += [f"## {section.title}", ""]
         if section.note:
-            lines += [section.note, ""]
+            lines += [md_escape(section.note), ""]
         if section.unavailable:
-            lines += [f"_Not computable ({section.unavailable})._", ""]
+            lines += [f"_Not computable ({md_escape(section.unavailable)})._", ""]
         for table in section.tables:
             if table.caption:
-                lines += [f"**{table.caption}**", ""]
-            lines += [tabulate([[_md_cell(c) for c in row] for row in table.rows],
-                               headers=[_md_cell(h) for h in table.headers], tablefmt="github",
+                lines += [f"**{md_escape(table.caption)}**", ""]
+            lines += [tabulate([[md_escape(c) for c in row] for row in table.rows],
+                               headers=[md_escape(h) for h in table.headers], tablefmt="github",
                                disable_numparse=True)
                       if table.rows else "_none_", ""]
         for figure in section.figures:
             if figure.png is None:
-                lines += [f"_Figure '{figure.title}' not computable ({figure.reason})._", ""]
+                lines += [f"_Figure '{md_escape(figure.title)}' not computable ({md_escape(figure.reason)})._", ""]
             else:
-                lines += [f"![{figure.title}]({PLOTS_DIR}/{figure.name}.png)", ""]
+                lines += [f"![{md_escape(figure.title)}]({PLOTS_DIR}/{figure.name}.png)", ""]
     return "\n".join(lines)
 
 
@@ -84,10 +96,13 @@ def render_html(data: ReportData, sections: list[Section] | None = None) -> str:
     """
     if sections is None:
         sections = report_sections(data, report_figures(data))
-    env = Environment(loader=PackageLoader("rhetorica.report", "templates"), autoescape=select_autoescape())
+    # Every value is escaped: titles, reasons, refusals and names are untrusted (model output, paper text).
+    # Nothing is marked safe; the figures' data URIs are base64 text, which escaping leaves unchanged.
+    env = Environment(loader=PackageLoader("rhetorica.report", "templates"), autoescape=True)
     env.filters["data_uri"] = _data_uri
     return env.get_template("report.html.j2").render(
-        study=data.study, sections=sections, header_lines=_header_lines(data), PASS=PASS, FAIL=FAIL)
+        study=data.study, sections=sections, header_lines=_header_lines(data), PASS=PASS, FAIL=FAIL,
+        UNDECIDED=UNDECIDED)
 
 
 def write_latex(data: ReportData, folder: Path) -> list[Path]:

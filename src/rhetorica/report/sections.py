@@ -16,6 +16,8 @@ import pandas as pd
 
 from rhetorica.report.build import COMPARISON_HEADERS, ReportData, display_table, fmt
 from rhetorica.report.figures import FigureResult
+from rhetorica.report.scorecard import FAIL as CARD_FAIL
+from rhetorica.report.scorecard import PASS as CARD_PASS
 
 
 @dataclass
@@ -82,7 +84,7 @@ ROBUSTNESS_HEADERS = {
 POOLED_HEADERS = {"reviewer": "Reviewer", "n_groups": "Repeated inputs", "n_reviews": "Reviews",
                   "pooled_sd": "Pooled SD"}
 SCORECARD_HEADERS = {
-    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Max flips (%)",
+    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Flips (%)",
     "discrimination": "Discriminability", "failures": "Failure-rate gap (pts)", "reasons": "Reasons",
 }
 VALIDATION_HEADERS = {
@@ -106,8 +108,11 @@ FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason
 SUPERSEDED_HEADERS = {"stage": "Stage", "configuration": "Rewriter / reviewer", "model": "Model / prompt version",
                       "detail": "Condition / protocol", "units": "Units", "first_created": "First",
                       "last_created": "Last"}
+TRUNCATION_HEADERS = {"reviewer": "Reviewer", "words_kept": "Words kept", "document_id": "Document",
+                      "title": "Title", "arms": "Conditions cut", "reviews_cut": "Reviews cut",
+                      "reviews": "Reviews"}
 
-PASS, FAIL = "pass", "FAIL"
+PASS, FAIL, UNDECIDED = "pass", "FAIL", "not enough data"
 """Scorecard cell words (the HTML colours cells by them)."""
 
 
@@ -127,21 +132,31 @@ def _ci(point: Any, low: Any, high: Any, digits: int = 2) -> str:
     return f"{fmt(point, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"
 
 
-def _check(passed: bool, value: Any, digits: int = 2) -> str:
-    return f"{PASS if passed else FAIL} ({fmt(value, digits)})"
+def _check(verdict: str, value: Any, low: Any, high: Any, digits: int = 2) -> str:
+    word = {CARD_PASS: PASS, CARD_FAIL: FAIL}.get(verdict, UNDECIDED)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return f"{word} (–)"
+    if low is None or (isinstance(low, float) and math.isnan(low)):
+        return f"{word} ({fmt(value, digits)})"
+    return f"{word} ({fmt(value, digits)} [{fmt(low, digits)}, {fmt(high, digits)}])"
 
 
 def _scorecard(data: ReportData) -> Section:
     t = data.thresholds
     accept = t.get("threshold") if t.get("threshold") is not None else data.threshold
-    alpha = f"; only pairs with sign-test p < {t['alpha']:g} count" if t.get("alpha") else ""
+    alpha = t.get("alpha", 0.05)
     note = (
-        f"A reviewer configuration passes when every check passes. Thresholds (the study's scorecard settings): "
-        f"largest |ln preference ratio| over the compared pairs ≤ {fmt(t.get('max_abs_log_ratio'))}{alpha}; "
-        f"largest decision-flip rate of a pair (both directions, threshold {accept:g}) ≤ "
-        f"{t.get('max_flip_pct', 0):g}%; discriminability ≥ {t.get('min_discriminability', 0):g}; "
-        f"failure-rate gap between conditions ≤ {t.get('max_failure_gap_pct', 0):g} points. "
-        "A check that cannot be computed does not pass."
+        f"Each check is decided from a two-sided {100 * (1 - alpha):g}% interval (the study's scorecard alpha = "
+        f"{alpha:g}; Bonferroni-corrected over a check's pairs), shown as value [low, high]: it fails when the "
+        "interval lies beyond the threshold, passes when it lies within, and otherwise has not enough data. "
+        f"Thresholds (the study's scorecard settings): |ln preference ratio| ≤ {fmt(t.get('max_abs_log_ratio'))} "
+        "(exact Clopper-Pearson interval over the untied papers of each compared pair); decision-flip rate of a "
+        f"pair (both directions, threshold {accept:g}) ≤ {t.get('max_flip_pct', 0):g}% (Clopper-Pearson); "
+        f"discriminability ≥ {t.get('min_discriminability', 0):g} (percentile paper bootstrap, from "
+        f"{t.get('min_papers', 10)} papers on); failure-rate gap between conditions ≤ "
+        f"{t.get('max_failure_gap_pct', 0):g} points (Newcombe interval of each difference). A configuration "
+        "fails when any check fails, passes when all pass, and otherwise has not enough data "
+        "(rhetorica check RUN_DIR exits 1, 0 or 3)."
     )
     section = Section("scorecard", "Scorecard per reviewer configuration", note)
     if data.scorecard.empty:
@@ -150,16 +165,36 @@ def _scorecard(data: ReportData) -> Section:
     card = data.scorecard
     shown = pd.DataFrame({
         "reviewer": card["reviewer"],
-        "passed": [PASS if p else FAIL for p in card["passed"]],
-        "preference": [_check(p, v) + (f", {w}" if isinstance(w, str) and w else "")
-                       for p, v, w in zip(card["pass_preference"], card["max_abs_log_ratio"], card["worst_pair"])],
-        "flips": [_check(p, v, 1) for p, v in zip(card["pass_flips"], card["max_flip_pct"])],
-        "discrimination": [_check(p, v) for p, v in zip(card["pass_discriminability"], card["discriminability"])],
-        "failures": [_check(p, v, 1) for p, v in zip(card["pass_failures"], card["failure_gap_pct"])],
+        "passed": [{CARD_PASS: PASS, CARD_FAIL: FAIL}.get(v, UNDECIDED) for v in card["verdict"]],
+        "preference": [_check(v, p, lo, hi) + (f", {w}" if isinstance(w, str) and w else "")
+                       for v, p, lo, hi, w in zip(card["verdict_preference"], card["abs_log_ratio"],
+                                                  card["abs_log_ratio_low"], card["abs_log_ratio_high"],
+                                                  card["worst_pair"])],
+        "flips": [_check(*v, 1) for v in zip(card["verdict_flips"], card["flip_pct"], card["flip_pct_low"],
+                                             card["flip_pct_high"])],
+        "discrimination": [_check(*v) for v in zip(card["verdict_discriminability"], card["discriminability"],
+                                                   card["discriminability_low"], card["discriminability_high"])],
+        "failures": [_check(*v, 1) for v in zip(card["verdict_failures"], card["failure_gap_pct"],
+                                                card["failure_gap_low"], card["failure_gap_high"])],
         "reasons": [r or "–" for r in card["reasons"]],
     })
     section.tables.append(_view(shown, SCORECARD_HEADERS))
     return section
+
+
+def _truncation(data: ReportData) -> Section | None:
+    """The reviews whose input was cut by ``max_input_words``; ``None`` when no input was cut."""
+    from rhetorica.report.truncation import input_truncation
+
+    table = input_truncation(data.tables.get("assessments", pd.DataFrame()), data.study)
+    if table.empty:
+        return None
+    configs = sorted(set(table["reviewer"]))
+    note = (f"{len(configs)} reviewer configuration(s) ({', '.join(configs)}) read only the first 'Words kept' "
+            f"words of {table['document_id'].nunique()} document(s) (their max_input_words): those reviews "
+            "score a cut manuscript, not the whole paper. Every status is counted.")
+    return Section("truncation", "Reviewer input cut by max_input_words", note,
+                   [_view(table, TRUNCATION_HEADERS)])
 
 
 def _comparison(data: ReportData) -> Section:
@@ -315,7 +350,8 @@ def _strata(data: ReportData) -> Section | None:
 def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Section]:
     """The report's sections in order, with their figures attached.
 
-    Order: scorecard, Table-4 comparison, Table-5 conditional comparison (2x2 compound rewrites
+    Order: scorecard, reviewer input cut by ``max_input_words`` (only when some was), Table-4
+    comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
     pooled SD (replicated studies only), validation (when present or expected), papers by human-rating
     stratum (when papers have human scores), means by condition, usage, failures, superseded units
@@ -328,7 +364,11 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Returns:
         Sections; each figure is attached to the section named by its ``section``.
     """
-    sections = [_scorecard(data), _comparison(data)]
+    sections = [_scorecard(data)]
+    truncation = _truncation(data)
+    if truncation is not None:
+        sections.append(truncation)
+    sections.append(_comparison(data))
     if "conditional" in data.analysis:
         sections.append(_conditional(data))
     sections += [_criteria(data), _magnitude(data), _change(data), _robustness(data)]

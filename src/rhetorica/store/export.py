@@ -63,13 +63,13 @@ def assessments_table(store: Store) -> pd.DataFrame:
     Columns: unit_key, document_id, arm, condition, rewriter, reviewer, model, protocol, replicate,
     status, reason, overall, soundness, significance, evidence, clarity, confidence,
     input_truncated, human_score, human_stratum, variant_key, variant_passed (1 / 0 from the
-    validation stage; missing for originals and unvalidated variants).
+    validation stage; missing for originals and unvalidated variants), title (the document's).
     """
     df = pd.read_sql_query(
         """SELECT a.unit_key, a.document_id, a.condition, a.rewriter, a.reviewer, a.model, a.protocol,
                   a.replicate, a.status, a.reason, a.overall, a.soundness, a.significance, a.evidence,
                   a.clarity, a.confidence, a.input_truncated, d.human_score, a.variant_key,
-                  c.passed AS variant_passed
+                  c.passed AS variant_passed, d.title
            FROM assessments a LEFT JOIN documents d ON d.document_id = a.document_id
            LEFT JOIN checks c ON c.variant_key = a.variant_key
            ORDER BY a.reviewer, a.document_id, a.condition, a.rewriter, a.replicate""",

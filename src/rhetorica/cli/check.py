@@ -1,0 +1,37 @@
+"""``rhetorica check RUN_DIR``: the scorecard as a CI gate (exit code = verdict)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+def check(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
+    """Judge every reviewer configuration of a run against the study's scorecard (no model calls).
+
+    Exit codes:
+    0 every configuration passes;
+    1 at least one configuration fails;
+    3 none fails, but at least one has not enough data to decide;
+    2 no store in RUN_DIR, or invalid scorecard settings.
+    """
+    from rhetorica.report.scorecard import check_run
+
+    try:
+        result = check_run(run_dir)
+    except (FileNotFoundError, ValueError) as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from exc
+    if result.problem:
+        console.print(f"{escape(str(run_dir))}: not enough data: {escape(result.problem)}", highlight=False)
+    for row in result.scorecard.itertuples(index=False):
+        line = f"{row.reviewer}: {row.verdict}" + (f" ({row.reasons})" if row.reasons else "")
+        console.print(escape(line), highlight=False)
+    console.print(f"verdict: {result.verdict} (exit {result.exit_code})", highlight=False)
+    raise typer.Exit(result.exit_code)

@@ -1,0 +1,49 @@
+"""Untrusted text (model output, paper titles, failure reasons) in report.md and the .tex tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from markdown_it import MarkdownIt
+
+from rhetorica.report import latex
+from rhetorica.report.render import md_escape, write_report
+
+from .runs import make_run
+
+HOSTILE = "<script>alert(1)</script> [click](javascript:alert(2)) ![x](http://evil/x.png) **bold** a|b `c` &lt;"
+
+
+def test_md_escape_hand_written() -> None:
+    assert md_escape("a_b *c* [d](e) <f> & g|h `i` \\j\nk") == (
+        "a\\_b \\*c\\* \\[d\\](e) &lt;f&gt; &amp; g\\|h \\`i\\` \\\\j k")
+
+
+def test_markdown_report_renders_hostile_text_literally(tmp_path: Path) -> None:
+    records = [("R", "p1", "original", 5), ("R", "p1", "confidence:+", None), ("R", "p2", "original", 6),
+               ("R", "p2", "confidence:+", 7)]
+    run = make_run(tmp_path / "run", records, status={1: "refused"}, reasons={1: HOSTILE}, truncated={0},
+                   titles={"p1": HOSTILE}, problems=[("ingest", "bad.pdf", "error", HOSTILE)])
+    write_report(run, n_resamples=20)
+    md = (run / "report.md").read_text("utf-8")
+    # rendered by an independent CommonMark renderer with GFM tables: no tag, link or image from the text
+    page = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<script" not in page and "<a " not in page and "<strong>bold" not in page and "<code>" not in page
+    assert page.count("<img ") == page.count('<img src="plots/') == 3  # only the report's own figures
+    literal = ("&lt;script&gt;alert(1)&lt;/script&gt; [click](javascript:alert(2)) ![x](http://evil/x.png) "
+               "**bold** a|b `c` &amp;lt;")
+    assert page.count(literal) == 3  # the refusal (failures), the title (truncation), the problem (failures)
+
+
+def test_latex_escape_hand_written() -> None:
+    assert latex.escape("50% of $x_1$ & {y} #2 ~ ^ \\cmd <a> b|c\nd") == (
+        "50\\% of \\$x\\_1\\$ \\& \\{y\\} \\#2 \\textasciitilde{} \\textasciicircum{} \\textbackslash{}cmd "
+        "\\textless{}a\\textgreater{} b\\textbar{}c d")
+
+
+def test_latex_table_escapes_a_hostile_reviewer_name() -> None:
+    pooled = pd.DataFrame([{"reviewer": "r_1 \\input{/etc/passwd}", "n_groups": 2, "n_reviews": 4,
+                            "pooled_sd": 1.0}])
+    tex = latex.pooled_sd_latex(pooled)
+    assert "\\input{" not in tex and "r\\_1 \\textbackslash{}input\\{/etc/passwd\\}" in tex
