@@ -33,7 +33,8 @@ def test_study_over_dataset_with_control_reviewers(recorded, tmp_path: Path) -> 
     section = report.split("Papers by human-rating stratum")[1].split("\n## ")[0]
     # one paper per bin (per_bin=1): every stratum appears once with one paper
     for label in ("[1,3)", "[3,4)", "[4,5)", "[5,6)", "[6,7)", "[7,8.5]"):
-        row = next(line for line in section.splitlines() if line.startswith(f"| {label}"))
+        escaped = label.replace("[", "\\[").replace("]", "\\]")  # Markdown-escaped cell text
+        row = next(line for line in section.splitlines() if line.startswith(f"| {escaped}"))
         assert row.split("|")[2].strip() == "1"
 
 
