@@ -63,13 +63,18 @@ def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
 
 def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
                   retry_failed: bool = False, wait: bool = False,
-                  retry_hint: str = "rhetorica run STUDY --retry-failed") -> tuple[Path, int]:
+                  retry_hint: str = "rhetorica run STUDY --retry-failed",
+                  count_failed_units: bool = True) -> tuple[Path, int]:
     """Run a validated study with progress bars under the run directory's lock.
+
+    Args:
+        count_failed_units: count the study's units stored as a failure among the problems (the
+            demo, whose tiny model is expected to fail some outputs, only lists them).
 
     Returns:
         ``(run dir, problems)``: problems counts the input/setup problems of this run, the
-        configurations stopped by a permanent error and the study's current units stored as a
-        failure (this run's or an earlier one's); 0 means everything ran.
+        configurations stopped by a permanent error and (with ``count_failed_units``) the study's
+        current units stored as a failure (this run's or an earlier one's); 0 means everything ran.
 
     Raises:
         typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
@@ -125,7 +130,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{retry_hint}` runs them again", highlight=False)
-    return runner.run_dir, len(summary.problems) + len(stops) + failed
+    return runner.run_dir, len(summary.problems) + len(stops) + (failed if count_failed_units else 0)
 
 
 def run(
