@@ -19,6 +19,7 @@ def demo(
     out: Path = typer.Option(Path("runs/demo"), help="Run directory to write."),
     data: Path = typer.Option(None, help="Folder holding papers/ (default: $RHETORICA_DATA or ../shared/data)."),
     replicates: int = typer.Option(None, min=1, help="Override the number of replicates."),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="Also re-run units stored as a failure."),
 ) -> None:
     """Run the demo study (3 real papers, rule-based + embedded-model rewrites, embedded reviewer).
 
@@ -43,7 +44,7 @@ def demo(
     except ConfigError as exc:
         err_console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
-    run_dir, problems = execute_study(config, data_dir, retry_hint="rhetorica demo",
-                                      count_failed_units=False)
+    run_dir, problems = execute_study(config, data_dir, retry_failed=retry_failed,
+                                      retry_hint="rhetorica demo --retry-failed", count_failed_units=False)
     print_headline(run_dir)
     finish(problems)
