@@ -67,8 +67,25 @@ def bounded_schema(schema: dict[str, Any], max_chars: int, max_items: int) -> di
     return out
 
 
+def length_reason(usage: Usage, max_tokens: int, n_ctx: int) -> str:
+    """Why a generation that ended with ``finish_reason == "length"`` stopped.
+
+    llama-cpp-python lowers ``max_tokens`` to the room left in the context window
+    (``n_ctx - prompt tokens``) and then reports ``length`` either way; fewer output tokens than
+    asked for means the context window filled up.
+    """
+    if usage.output_tokens < max_tokens:
+        return (f"context window full: prompt {usage.input_tokens} + output {usage.output_tokens} tokens "
+                f"filled n_ctx={n_ctx} before max_tokens={max_tokens}")
+    return f"stopped at max_tokens={max_tokens}"
+
+
 class EmbeddedModel(ModelAPI):
     """In-process llama.cpp model (one call at a time; calls run in a worker thread).
+
+    Every call evaluates its whole prompt from an empty KV cache, so identical requests (same
+    messages, sampling parameters and seed) give identical outputs whatever ran before them.
+    A generation stopped by a full context window is ``truncated`` with a reason saying so.
 
     Args:
         model: embedded model name (``smollm2-135m``).
@@ -125,19 +142,26 @@ class EmbeddedModel(ModelAPI):
         started = time.perf_counter()
         with self._lock:
             llm = self._load()
+            # Forget the previous call: llama-cpp-python otherwise reuses the KV cache of a shared
+            # prompt prefix and evaluates only the rest (or replays one token of an identical prompt),
+            # which changes the logits in their last digits, so the first call of a prompt and its
+            # repeats decode differently even at temperature 0. A full evaluation per call costs
+            # the prompt's evaluation time and makes identical requests give identical outputs.
+            llm.reset()
             try:
                 result = llm.create_chat_completion(messages=[m.model_dump() for m in messages], **kwargs)
             except ValueError as exc:
                 if "context window" in str(exc) or "exceed" in str(exc):
                     raise ContextOverflowError(f"{self.name}: {exc}") from exc
                 raise PermanentError(f"{self.name}: {exc}") from exc
+            n_ctx = llm.n_ctx()
         latency = time.perf_counter() - started
         choice = result["choices"][0]
         text = choice["message"].get("content") or ""
         finish = choice.get("finish_reason") or "stop"
         usage = Usage(input_tokens=result["usage"]["prompt_tokens"], output_tokens=result["usage"]["completion_tokens"])
         if finish == "length":
-            status, error = Status.TRUNCATED, f"stopped at max_tokens={params['max_tokens']}"
+            status, error = Status.TRUNCATED, length_reason(usage, params["max_tokens"], n_ctx)
         elif not text.strip():
             status, error = Status.EMPTY, "empty output"
         else:
