@@ -1,5 +1,7 @@
 """Time every analysis table on 100,000 synthetic assessments (target: all under 5 s on 2 cores).
 
+Set-up: ``make install-demo`` (the core install suffices; ``.venv/bin/pip install -e ".[bench]"``
+holds every benchmark's needs).
 Run: ``.venv/bin/python benchmarks/bench_analysis.py [--papers 500] [--reviewers 10]``.
 Prints one line per table (fastest of ``--repeat`` runs: wall-clock and process CPU seconds, so a
 busy machine inflates the numbers less) and the totals. Data come from the control reviewers

