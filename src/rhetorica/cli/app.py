@@ -8,6 +8,7 @@ from rhetorica import __version__
 from rhetorica.cli import batch, demo, estimate, study, validate
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.ingest import ingest
+from rhetorica.cli.scan import scan
 
 app = typer.Typer(
     name="rhetorica",
@@ -25,6 +26,7 @@ app.command("ingest")(ingest)
 app.command("validate")(validate.validate)
 app.command("plan")(plan_cmd.plan)
 app.command("estimate")(estimate.estimate)
+app.command("scan")(scan)
 app.add_typer(batch.batch_app, name="batch")
 
 

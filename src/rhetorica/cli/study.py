@@ -73,6 +73,9 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
             runner.store.close()
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+    for item, severity, count in summary.scan_flagged:
+        err_console.print(f"scan: {item}: {count} hidden-text or instruction finding(s), highest {severity} "
+                          "(see the report's hidden-instructions section)", markup=False, highlight=False)
     if summary.units_total == 0:
         err_console.print("[red]error:[/red] nothing to run: no document could be read (see the problems above)")
         raise typer.Exit(1)

@@ -118,8 +118,9 @@ def scan_document(document: Document, *, include_source: bool = True) -> ScanRep
     Args:
         document: the document (title and every section's Markdown text are scanned; locations
             name the section and the line and column within its text).
-        include_source: also scan ``document.source.path`` when it exists (a PDF's colours,
-            sizes and boxes are only in the file); a source that cannot be scanned adds a note.
+        include_source: also scan ``document.source.path`` when it exists and is a PDF or LaTeX
+            source (a PDF's colours, sizes and boxes are only in the file; a Markdown source is
+            the document text itself); a source that cannot be scanned adds a note.
 
     Returns:
         ScanReport with ``format="document"`` and target ``document <id>``. For a review
@@ -140,7 +141,7 @@ def scan_document(document: Document, *, include_source: bool = True) -> ScanRep
         report.findings += text_findings(section.text, line_locator(section.text, section=section.title),
                                          categories=categories)
     source = Path(document.source.path) if document.source.path else None
-    if include_source and source is not None and source.exists():
+    if include_source and source is not None and source.exists() and not source.name.lower().endswith(MARKUP_SUFFIXES):
         try:
             inner = scan_path(source)
         except ScanError as exc:

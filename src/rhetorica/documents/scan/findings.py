@@ -90,6 +90,8 @@ class Finding(BaseModel):
             e.g. ``en:override`` or ``zh:score``.
         decoded: the text after de-obfuscation when that differs from ``text`` (base64 decoded,
             homoglyphs mapped, letter spacing removed, Unicode tag characters decoded).
+        hidden_text: for a hidden construct, the text it hides as a text extractor or a model
+            gets it (markup removed); ``None`` for findings that hide nothing (visible instructions).
     """
 
     kind: str
@@ -99,6 +101,12 @@ class Finding(BaseModel):
     reason: str
     instruction: str | None = None
     decoded: str | None = None
+    hidden_text: str | None = None
+
+    @property
+    def hidden(self) -> bool:
+        """True for a construct that hides text from a human reader."""
+        return self.hidden_text is not None
 
 
 class ScanReport(BaseModel):

@@ -368,7 +368,8 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
         reason = item.reason + (f"; contains an instruction ({matches[0].rule})" if matches else "")
         findings.append((item.start, Finding(kind=item.kind, severity=_severity(item.kind, bool(matches)),
                                              location=locate(item.start), text=text[item.start:item.end],
-                                             reason=reason, instruction=matches[0].rule if matches else None)))
+                                             reason=reason, instruction=matches[0].rule if matches else None,
+                                             hidden_text=item.content.strip())))
         covered.append((item.start, item.end))
     for start, end, field, value in _metadata(code):
         matches = find_instructions(value)
@@ -377,14 +378,15 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
             findings.append((start, Finding(kind="latex-metadata", severity="high", location=location,
                                             text=text[start:end], reason=f"PDF metadata field {field} (not shown on "
                                             f"the page) contains an instruction ({matches[0].rule})",
-                                            instruction=matches[0].rule)))
+                                            instruction=matches[0].rule, hidden_text=value)))
             covered.append((start, end))
     for start, end, content in comments:
         matches = find_instructions(content)
         if matches:
             findings.append((start, Finding(kind="latex-comment", severity="high", location=locate(start),
                                             text=text[start:end], reason="comment (not typeset) contains an "
-                                            f"instruction ({matches[0].rule})", instruction=matches[0].rule)))
+                                            f"instruction ({matches[0].rule})", instruction=matches[0].rule,
+                                            hidden_text=content.strip())))
     for span in hidden_spans(text):
         if span.kind not in ("unicode-tags", "zero-width", "bidi-control"):
             continue
@@ -394,7 +396,7 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
         findings.append((span.start, Finding(kind=span.kind, severity=severity, location=locate(span.start),
                                              text=text[span.start:span.end], reason=reason,
                                              instruction=matches[0].rule if matches else None,
-                                             decoded=span.content or None)))
+                                             decoded=span.content or None, hidden_text=span.content)))
         covered.append((span.start, span.end))
     for match in find_instructions(code):
         if any(s <= match.start < e for s, e in covered):

@@ -239,7 +239,7 @@ def text_findings(
         findings.append((span.start, Finding(kind=span.kind, severity=_hidden_severity(span, match),
                                              location=locate(span.start), text=text[span.start:span.end],
                                              reason=reason, instruction=match.rule if match else None,
-                                             decoded=decoded)))
+                                             decoded=decoded, hidden_text=span.content)))
     matches = [m for m in find_instructions(text, categories=cats)
                if not any(s.start <= m.start and m.end <= s.end for s in content_spans)]
     for match in matches:
@@ -255,7 +255,7 @@ def text_findings(
         if any(m.start <= span.start and span.end <= m.end for m in matches):
             continue
         findings.append((span.start, Finding(kind=span.kind, severity="info", location=locate(span.start),
-                                             text=text[span.start:span.end], reason=span.reason)))
+                                             text=text[span.start:span.end], reason=span.reason, hidden_text="")))
     findings.sort(key=lambda item: item[0])
     return [f for _, f in findings]
 

@@ -275,7 +275,7 @@ def _run_finding(run: list[_Char], file: str, page_number: int) -> Finding:
         why += f"; contains an instruction ({matches[0].rule})"
     box = tuple(round(v, 1) for v in _union(run))
     return Finding(kind=kind, severity=severity, text=text, reason=why, instruction=matches[0].rule if matches else None,
-                   location=Location(file=file, page=page_number, bbox=box))  # type: ignore[arg-type]
+                   hidden_text=text, location=Location(file=file, page=page_number, bbox=box))  # type: ignore[arg-type]
 
 
 def scan_pdf(path: Path) -> ScanReport:
@@ -294,7 +294,7 @@ def scan_pdf(path: Path) -> ScanReport:
             matches = find_instructions(value) if value else []
             if matches:
                 report.findings.append(Finding(
-                    kind="pdf-metadata", severity="high", text=value, instruction=matches[0].rule,
+                    kind="pdf-metadata", severity="high", text=value, instruction=matches[0].rule, hidden_text=value,
                     location=Location(file=str(path), field=key),
                     reason=f"document information field {key} (not shown on any page) contains an instruction "
                            f"({matches[0].rule})"))
