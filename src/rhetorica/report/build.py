@@ -43,6 +43,7 @@ class ReportData:
         validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
         validation_summary: Table-2 summary per condition and rewriter (empty without checks).
         pairs: the compared ``(first, second)`` arms.
+        scans: rows of the store's ``scans`` table (hidden-instruction scan; empty when none).
     """
 
     study: dict[str, Any]
@@ -59,6 +60,7 @@ class ReportData:
     validation: pd.DataFrame = field(default_factory=pd.DataFrame)
     validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    scans: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def threshold(self) -> float:
@@ -242,6 +244,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         tables = export_tables(store, run_dir / "tables")
         wall = float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])
         checks = read_checks(store)
+        scans = pd.DataFrame(store.scan_rows())
     finally:
         store.close()
     assessments = analysed_assessments(tables["assessments"], study)
@@ -260,7 +263,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
-                      thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs)
+                      thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
+                      scans=scans)
 
 
 def fmt(value: Any, digits: int = 2) -> str:

@@ -205,16 +205,24 @@ def decode_base64_text(blob: str) -> str | None:
     return None
 
 
-def _merge(matches: Iterable[InstructionMatch]) -> list[InstructionMatch]:
-    """Overlapping matches become one (the earliest rule name, tricks united)."""
+MERGE_GAP = 40
+"""Matches separated by at most this many characters, with no blank line between, are one passage."""
+
+
+def _merge(matches: Iterable[InstructionMatch], text: str) -> list[InstructionMatch]:
+    """Overlapping or nearby matches (see :data:`MERGE_GAP`) become one passage (the earliest rule
+    name, tricks united)."""
     out: list[InstructionMatch] = []
     for match in sorted(matches, key=lambda m: (m.start, -m.end)):
-        if out and match.start < out[-1].end:
+        near = bool(out) and match.start <= out[-1].end + MERGE_GAP and "\n\n" not in text[out[-1].end:match.start]
+        if out and (match.start < out[-1].end or near):
             last = out[-1]
             if match.end > last.end or set(match.tricks) - set(last.tricks):
                 tricks = tuple(dict.fromkeys((*last.tricks, *match.tricks)))
-                decoded = last.decoded if match.end <= last.end else last.decoded + " … " + match.decoded
-                out[-1] = InstructionMatch(last.start, max(last.end, match.end), last.rule, tricks, decoded)
+                end = max(last.end, match.end)
+                decoded = (last.decoded + " … " + match.decoded if BASE64_TRICK in tricks
+                           else normalise(text[last.start:end]).text)
+                out[-1] = InstructionMatch(last.start, end, last.rule, tricks, decoded)
             continue
         out.append(match)
     return out
@@ -235,4 +243,4 @@ def find_instructions(text: str, *, categories: Iterable[str] | None = None,
     matches = _plain_matches(text, wanted)
     if _depth < _MAX_BASE64_DEPTH:
         matches += _base64_matches(text, wanted, _depth)
-    return _merge(matches)
+    return _merge(matches, text)
