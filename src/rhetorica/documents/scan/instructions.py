@@ -205,7 +205,7 @@ def decode_base64_text(blob: str) -> str | None:
     return None
 
 
-MERGE_GAP = 40
+MERGE_GAP = 120
 """Matches separated by at most this many characters, with no blank line between, are one passage."""
 
 
