@@ -114,6 +114,14 @@ def obey_table(data: ReportData) -> pd.DataFrame:
     return table[list(OBEY_HEADERS)]
 
 
+def injection_applies(data: ReportData) -> bool:
+    """The section is shown when the study has injection arms or a scan finding at or above low."""
+    assessments = data.tables.get("assessments")
+    injected = assessments is not None and not assessments.empty and assessments["arm"].str.startswith(
+        "injection:").any()
+    return bool(injected) or (not data.scans.empty and not findings_table(data.scans).empty)
+
+
 def injection_section(data: ReportData) -> Section:
     """The report section (key ``injection``); see the module docstring."""
     scans = data.scans

@@ -290,7 +290,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Order: scorecard, Table-4 comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
     pooled SD (replicated studies only), validation (when present or expected), hidden instructions
-    (scan findings and the obedience table), means by condition, usage, failures.
+    (when the study has injection conditions or the scan found something), means by condition,
+    usage, failures.
 
     Args:
         data: the collected report data.
@@ -307,9 +308,10 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_pooled(data))
     if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
         sections.append(_validation(data))
-    from rhetorica.report.injection import injection_section
+    from rhetorica.report.injection import injection_applies, injection_section
 
-    sections.append(injection_section(data))
+    if injection_applies(data):
+        sections.append(injection_section(data))
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [_view(data.condition_means, MEANS_HEADERS)]),
