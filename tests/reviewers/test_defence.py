@@ -57,3 +57,12 @@ def test_strip_removes_white_pdf_text_found_in_the_source_file(shared_data: Path
     assert INSTRUCTION not in " ".join(defended.document.to_markdown().split())
     clean = read_document(source)
     assert defended.document.word_count == clean.word_count
+
+
+def test_document_scan_reports_a_hidden_pdf_instruction_once(shared_data: Path, tmp_path: Path) -> None:
+    from rhetorica.documents.scan import scan_document
+
+    planted = plant_pdf(shared_data / "pdfs" / "scipy-1.0_paper.pdf", tmp_path / "invisible.pdf", "invisible")
+    report = scan_document(read_document(planted))
+    assert [(f.kind, f.severity, f.location.page) for f in report.at_or_above("medium")] == [
+        ("pdf-invisible-text", "high", 1)]

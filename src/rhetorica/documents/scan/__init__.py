@@ -147,6 +147,18 @@ def scan_document(document: Document, *, include_source: bool = True) -> ScanRep
         except ScanError as exc:
             report.notes.append(f"source not scanned: {exc}")
         else:
-            report.findings += inner.findings
+            report.findings = _without_echoes(report.findings, inner.findings) + inner.findings
             report.notes += inner.notes
     return report
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _without_echoes(text_findings: list[Finding], source_findings: list[Finding]) -> list[Finding]:
+    """Drop visible-instruction findings of the extracted text that are the extracted copy of a hidden
+    span already reported from the source file (the source finding says more: why it is hidden)."""
+    hidden = [_squash(f.hidden_text) for f in source_findings if f.hidden_text]
+    return [f for f in text_findings
+            if f.kind != "instruction" or not any(_squash(f.decoded or f.text) in h for h in hidden)]
