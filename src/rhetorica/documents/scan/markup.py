@@ -128,16 +128,22 @@ def _hidden_classes(text: str) -> dict[str, str]:
     return classes
 
 
-def _element_end(text: str, tag: str, after: int) -> int:
-    """Index after the ``</tag>`` closing the element opened just before ``after`` (same-tag nesting
-    counted); the end of the text when it is never closed."""
-    pattern = re.compile(rf"<(/?){re.escape(tag)}\b[^<>]*>", re.IGNORECASE)
-    depth = 1
-    for match in pattern.finditer(text, after):
-        depth += -1 if match.group(1) else 1
-        if depth == 0:
-            return match.end()
-    return len(text)
+def _element_ends(text: str) -> dict[int, int]:
+    """For every opening tag's start index, the index after its matching closing tag (same-tag
+    nesting counted; the end of the text when never closed). One pass over the tags."""
+    ends: dict[int, int] = {}
+    stacks: dict[str, list[int]] = {}
+    for match in re.finditer(r"<(/?)([a-zA-Z][\w-]*)\b[^<>]*>", text):
+        name = match.group(2).lower()
+        if match.group(1):
+            if stacks.get(name):
+                ends[stacks[name].pop()] = match.end()
+        elif name not in _VOID and not match.group(0).endswith("/>"):
+            stacks.setdefault(name, []).append(match.start())
+    for pending in stacks.values():
+        for start in pending:
+            ends[start] = len(text)
+    return ends
 
 
 def hidden_spans(text: str) -> list[HiddenSpan]:
@@ -151,6 +157,7 @@ def hidden_spans(text: str) -> list[HiddenSpan]:
         spans.append(HiddenSpan(match.start(), match.end(), "html-comment",
                                 "Markdown comment ([//]: # (...)): not shown when rendered", content))
     classes = _hidden_classes(text) if "<style" in text.lower() else {}
+    ends: dict[int, int] | None = None
     for match in _OPEN_TAG.finditer(text):
         tag = match.group(1).lower()
         if tag in _VOID or tag == "style" or match.group(0).endswith("/>"):
@@ -167,7 +174,9 @@ def hidden_spans(text: str) -> list[HiddenSpan]:
             why = next((f"class {c}: {classes[c]}" for c in attrs.get("class", "").split() if c in classes), None)
         if why is None:
             continue
-        end = _element_end(text, tag, match.end())
+        if ends is None:
+            ends = _element_ends(text)
+        end = ends.get(match.start(), len(text))
         inner = _TAG_TEXT.sub(" ", text[match.end():end])
         spans.append(HiddenSpan(match.start(), end, "css-hidden", f"<{tag}> hidden by {why}",
                                 " ".join(inner.split())))
