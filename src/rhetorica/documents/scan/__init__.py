@@ -71,6 +71,8 @@ def scan_path(path: str | Path) -> ScanReport:
             return scan_markup_file(path)
     except UnicodeDecodeError as exc:
         raise ScanError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except FileNotFoundError as exc:
+        raise ScanError(path, str(exc).removeprefix(f"{path}: ")) from exc
     except OSError as exc:
         raise ScanError(path, f"cannot be read ({exc.strerror or exc})") from exc
     raise ScanError(path, "unsupported file type (expected .pdf, a LaTeX folder/.tex/archive, .md, .html or .txt)")

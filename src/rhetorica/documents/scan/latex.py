@@ -421,9 +421,13 @@ def scan_latex(path: Path) -> ScanReport:
     Locations name files relative to the folder.
 
     Raises:
+        FileNotFoundError: if the folder holds no LaTeX source file.
         OSError: if a file cannot be read.
     """
     files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LATEX_SUFFIXES) if path.is_dir() else [path]
+    if not files:
+        raise FileNotFoundError(f"{path}: a folder is scanned as a LaTeX project, and this one holds no "
+                                f"{'/'.join(LATEX_SUFFIXES)} file; pass its files instead (e.g. {path}/*.pdf)")
     report = ScanReport(target=str(path), format="latex")
     for file in files:
         name = str(file.relative_to(path)) if path.is_dir() else str(file)
@@ -435,6 +439,4 @@ def scan_latex(path: Path) -> ScanReport:
             report.notes.append(f"{name}: not UTF-8, read as Latin-1")
         text = text.replace("\r\n", "\n")
         report.findings += scan_latex_text(text, line_locator(text, file=name))
-    if not files:
-        report.notes.append("no LaTeX source files found")
     return report
