@@ -17,7 +17,7 @@ import json
 
 import pandas as pd
 
-from rhetorica.documents.scan.findings import severity_rank
+from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.report.build import ReportData
 from rhetorica.report.sections import Section, _view
 
@@ -56,8 +56,6 @@ def findings_table(scans: pd.DataFrame, min_severity: str = "low") -> pd.DataFra
     columns = ["document_id", "condition", "rewriter", "severity", "kind", "where", "span", "reason"]
     rows = []
     floor = severity_rank(min_severity)
-    from rhetorica.documents.scan.findings import Finding
-
     for scan in scans.itertuples(index=False):
         for raw in json.loads(scan.findings_json):
             finding = Finding.model_validate(raw)

@@ -21,7 +21,8 @@ SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
 """Severities in increasing order."""
 
 SCANNER_VERSION = "scan-v1"
-"""Version of the scan rules; stored with every scan result so that a rule change is visible."""
+"""Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
+part of a study's scan keys. Bump it with any rule change, so stored verdicts are never mixed with new ones."""
 
 
 def severity_rank(severity: str) -> int:
