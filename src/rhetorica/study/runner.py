@@ -145,6 +145,7 @@ class StudyRunner:
         self.budget: Budget | None = None
         self.limits = ConnectionLimits()
         self._source_findings: dict[str, list[Any]] = {}
+        self._defended: dict[tuple[str, str, str], Any] = {}
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -225,7 +226,11 @@ class StudyRunner:
             return self._review_row(unit, self._control_review(unit))
         assert rv.model is not None
         model = self.model(rv.model, rv.options)
-        defended = defend(unit.document, rv.defence, source_findings=self._source_findings.get(unit.document_id))
+        memo = (unit.document_id, unit.document.content_hash, rv.defence)
+        if memo not in self._defended:  # one scan per input, not per replicate and reviewer
+            self._defended[memo] = defend(unit.document, rv.defence,
+                                          source_findings=self._source_findings.get(unit.document_id))
+        defended = self._defended[memo]
         result = await review_document(
             defended.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
             temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
