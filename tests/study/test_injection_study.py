@@ -120,3 +120,11 @@ def test_planted_markup_is_escaped_in_the_html_report(run_dir: Path) -> None:
     write_report(run_dir)
     html = (run_dir / "report.html").read_text("utf-8")
     assert "&lt;span style=" in html and '<span style="color:#ffffff' not in html
+
+
+def test_the_example_study_loads() -> None:
+    from rhetorica.study.config import load_study
+
+    config, _ = load_study(Path(__file__).resolve().parents[2] / "examples" / "hidden_instructions.yaml")
+    assert [r.defence for r in config.reviewers] == ["none", "strip", "warn", "none"]
+    assert all(c.startswith("injection:") for c in config.conditions) and len(config.conditions) == 4
