@@ -82,8 +82,9 @@ def test_a_study_declares_injection_rewriters_only_with_kind_injection() -> None
     with pytest.raises(ConfigError, match="need kind 'injection'"):
         parse_study(base | {"rewriters": [{"name": "l", "model": "mock/x",
                                            "conditions": ["injection:visible-body-command-score"]}]})
-    with pytest.raises(ConfigError, match="only produces injection"):
-        parse_study(base | {"rewriters": [{"name": "i", "kind": "injection", "conditions": ["confidence:+"]}]})
+    for conditions in (["confidence:+"], ["confidence:+|injection:hidden-body-command-score"]):
+        with pytest.raises(ConfigError, match="only produces injection"):
+            parse_study(base | {"rewriters": [{"name": "i", "kind": "injection", "conditions": conditions}]})
     with pytest.raises(ConfigError, match="unknown target 'reject'"):
         parse_study(base | {"rewriters": [{"name": "i", "kind": "injection",
                                            "conditions": ["injection:hidden-body-command-reject"]}]})

@@ -106,8 +106,9 @@ class RewriterSpec(_Strict):
             if bad:
                 raise ValueError(f"the rule-based rewriter only produces confidence:+ and confidence:-, not {bad}")
         injected = [c for c in self.conditions if "injection:" in c]
-        if self.kind == "injection" and len(injected) < len(self.conditions):
-            raise ValueError(f"rewriter {self.name!r} of kind 'injection' only produces injection:... conditions")
+        if self.kind == "injection" and any(not c.startswith("injection:") or "|" in c for c in self.conditions):
+            raise ValueError(f"rewriter {self.name!r} of kind 'injection' only produces injection:... conditions "
+                             "(one each, not combined with '|')")
         if self.kind == "llm" and injected:
             raise ValueError(f"rewriter {self.name!r}: injection conditions need kind 'injection', not 'llm'")
         return self
