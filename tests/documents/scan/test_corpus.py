@@ -112,7 +112,15 @@ def test_planted_markdown_instruction_is_found(markdown_originals: dict[str, str
         assert _carries_instruction(finding)
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex (TeX Live) is not installed")
+def _latex_with_lmodern() -> bool:
+    if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
+        return False
+    found = subprocess.run(["kpsewhich", "lmodern.sty"], capture_output=True, text=True, check=False)
+    return bool(found.stdout.strip())
+
+
+@pytest.mark.skipif(not _latex_with_lmodern(), reason="needs pdflatex and lmodern.sty (apt-get install -y "
+                    "texlive-latex-recommended texlive-fonts-recommended lmodern)")
 def test_compiled_latex_variant_is_found_in_the_pdf(shared_data: Path, tmp_path: Path) -> None:
     """Compile the gcrn paper (its missing NIPS style replaced by natbib) clean and with four hidden
     instructions, then scan the PDFs: the clean one is clean, the planted one shows each once."""
