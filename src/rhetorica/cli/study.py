@@ -113,6 +113,9 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
     stops = {name: why for name, why in summary.stopped_configurations.items() if name not in listed}
     for name, reason in stops.items():  # a stop not already listed among the problems
         err_console.print(f"[red]stopped[/red] {name}: {reason}; its remaining units were not run", highlight=False)
+    for item, severity, count in summary.scan_flagged:
+        err_console.print(f"scan: {item}: {count} hidden-text or instruction finding(s), highest {severity} "
+                          "(see the report's hidden-instructions section)", markup=False, highlight=False)
     if summary.units_total == 0:
         err_console.print("[red]error:[/red] nothing to run: no document could be read (see the problems above)")
         raise typer.Exit(1)

@@ -47,6 +47,7 @@ class ReportData:
         pairs: the compared ``(first, second)`` arms.
         superseded: stored units of earlier declarations of the study, never analysed
             (:func:`rhetorica.store.plan.superseded_units`; empty when none).
+        scans: rows of the store's ``scans`` table (hidden-instruction scan; empty when none).
     """
 
     study: dict[str, Any]
@@ -64,6 +65,7 @@ class ReportData:
     validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
     pairs: list[tuple[str, str]] = field(default_factory=list)
     superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
+    scans: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def threshold(self) -> float:
@@ -248,6 +250,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         wall = float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])
         checks = read_checks(store)
         current_variants = plan_keys(store, "rewrite")
+        scans = pd.DataFrame(store.scan_rows())
     finally:
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
@@ -269,7 +272,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
-                      superseded=tables["superseded"])
+                      superseded=tables["superseded"], scans=scans)
 
 
 def fmt(value: Any, digits: int = 2) -> str:

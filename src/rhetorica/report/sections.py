@@ -353,7 +353,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Order: scorecard, reviewer input cut by ``max_input_words`` (only when some was), Table-4
     comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
-    pooled SD (replicated studies only), validation (when present or expected), papers by human-rating
+    pooled SD (replicated studies only), validation (when present or expected), hidden instructions
+    (when the study has injection conditions or the scan found something), papers by human-rating
     stratum (when papers have human scores), means by condition, usage, failures, superseded units
     (when any).
 
@@ -376,6 +377,10 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_pooled(data))
     if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
         sections.append(_validation(data))
+    from rhetorica.report.injection import injection_applies, injection_section
+
+    if injection_applies(data):
+        sections.append(injection_section(data))
     strata = _strata(data)
     if strata is not None:
         sections.append(strata)

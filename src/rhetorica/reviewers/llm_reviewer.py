@@ -67,8 +67,12 @@ async def review_document(
     unit_key: str | None = None,
     limits: ConnectionLimits | None = None,
     budget: Budget | None = None,
+    system_note: str | None = None,
 ) -> ReviewResult:
     """Review ``document`` once (replicate ``replicate`` seeds the sampling).
+
+    ``system_note`` (e.g. the ``warn`` defence's notice, :mod:`rhetorica.reviewers.defence`) is
+    appended to the protocol's system prompt.
 
     Returns:
         :class:`ReviewResult`. ``malformed`` when the output fails validation twice; ``refused`` when
@@ -76,7 +80,8 @@ async def review_document(
         failure status (truncated, refused, empty, timeout, error) passes through with its reason.
     """
     text, truncated = manuscript_text(document, max_input_words)
-    messages = [ChatMessage(role="system", content=system_prompt(protocol)), ChatMessage(role="user", content=text)]
+    system = system_prompt(protocol) + (f"\n\n{system_note}" if system_note else "")
+    messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=text)]
     config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
                             seed=replicate, json_schema=output_schema(protocol.form))
     output = await call_model(model, messages, config, replicate=replicate, log=log, unit_key=unit_key, limits=limits,

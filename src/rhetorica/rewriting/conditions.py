@@ -6,6 +6,10 @@ confidence), ``confidence:-`` (low), ``proficiency:+`` (native-associated Englis
 style targets at once (the study's 2x2 batch). Instruction texts are package data under
 ``instructions/<version>/``; the prompt version stored on every variant is
 ``<version>:<hash of the texts used>``, so an edited text can never be mistaken for the old one.
+
+The ``injection:`` family (``injection:<visibility>-<placement>-<wording>-<target>``, planted by the
+deterministic rewriter of :mod:`rhetorica.rewriting.injection`) is parsed here too; its direction
+is the part after the colon and it has no instruction file.
 """
 
 from __future__ import annotations
@@ -66,6 +70,9 @@ def parse_condition(name: str) -> tuple[Condition, ...]:
     parts = tuple(p.strip() for p in name.split("|"))
     found = []
     for part in parts:
+        if part.startswith("injection:"):
+            found.append(_injection_condition(part))
+            continue
         if part not in CONDITIONS:
             raise UnknownConditionError(
                 f"unknown condition {part!r}; known: {', '.join(sorted(CONDITIONS))} (combine with '|')"
@@ -75,6 +82,16 @@ def parse_condition(name: str) -> tuple[Condition, ...]:
     if len(set(dims)) != len(dims):
         raise UnknownConditionError(f"condition {name!r} names the dimension {dims[0]!r} twice")
     return tuple(found)
+
+
+def _injection_condition(name: str) -> Condition:
+    from rhetorica.rewriting.injection import InjectionSpec
+
+    try:
+        spec = InjectionSpec(name)
+    except ValueError as exc:
+        raise UnknownConditionError(str(exc)) from exc
+    return Condition(name, "injection", name.partition(":")[2], spec.describe(), "")
 
 
 def _read(filename: str, version: str) -> str:

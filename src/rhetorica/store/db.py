@@ -170,6 +170,15 @@ class Store:
             self.conn.execute("DELETE FROM checks WHERE variant_key = ?", (row["variant_key"],))
             self.conn.execute(f"INSERT INTO checks ({columns}) VALUES ({marks})", list(row.values()))
 
+    def record_scan(self, row: dict[str, Any]) -> None:
+        """Store one scan result (a row of ``scans``, keyed by ``scan_key``) in its own transaction."""
+        self.insert("scans", row)
+
+    def scan_rows(self) -> list[dict[str, Any]]:
+        """Every stored scan result, ordered by document, condition and rewriter (empty list when none)."""
+        return [dict(r) for r in self.conn.execute(
+            "SELECT * FROM scans ORDER BY document_id, condition, rewriter, scanner_version")]
+
     def existing_keys(self, table: str) -> set[str]:
         """All ``unit_key`` values present in ``table``."""
         return {r[0] for r in self.conn.execute(f"SELECT unit_key FROM {table}")}

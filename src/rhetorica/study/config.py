@@ -86,12 +86,14 @@ class DocumentOptions(_Strict):
 class RewriterSpec(_Strict):
     """A rewriter and the conditions it produces.
 
-    ``kind: rule-based`` is the deterministic confidence rewriter; ``kind: llm`` needs ``model``.
+    ``kind: rule-based`` is the deterministic confidence rewriter; ``kind: llm`` needs ``model``;
+    ``kind: injection`` plants instructions (``injection:...`` conditions, no model; see
+    :mod:`rhetorica.rewriting.injection`).
     ``max_chunk_words`` splits long sections at paragraph boundaries for small-context models.
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    kind: Literal["llm", "rule-based"] = "llm"
+    kind: Literal["llm", "rule-based", "injection"] = "llm"
     model: str | None = None
     conditions: list[str] = Field(min_length=1)
     sampling: Sampling = Field(default_factory=lambda: Sampling(temperature=0.0))
@@ -118,6 +120,12 @@ class RewriterSpec(_Strict):
             bad = [c for c in self.conditions if c not in ("confidence:+", "confidence:-")]
             if bad:
                 raise ValueError(f"the rule-based rewriter only produces confidence:+ and confidence:-, not {bad}")
+        injected = [c for c in self.conditions if "injection:" in c]
+        if self.kind == "injection" and any(not c.startswith("injection:") or "|" in c for c in self.conditions):
+            raise ValueError(f"rewriter {self.name!r} of kind 'injection' only produces injection:... conditions "
+                             "(one each, not combined with '|')")
+        if self.kind == "llm" and injected:
+            raise ValueError(f"rewriter {self.name!r}: injection conditions need kind 'injection', not 'llm'")
         return self
 
 
@@ -127,6 +135,9 @@ class ReviewerSpec(_Strict):
     ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
     :class:`rhetorica.analysis.controls.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
+    ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden
+    spans, ``warn`` tells the model about them, ``none`` (default) does neither
+    (:mod:`rhetorica.reviewers.defence`).
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
@@ -136,6 +147,7 @@ class ReviewerSpec(_Strict):
     sampling: Sampling = Field(default_factory=Sampling)
     max_input_words: int | None = Field(default=None, ge=50, description="cut the manuscript text beyond this")
     options: dict[str, Any] = Field(default_factory=dict, description="provider options")
+    defence: Literal["none", "strip", "warn"] = "none"
 
     @field_validator("model")
     @classmethod
@@ -146,6 +158,8 @@ class ReviewerSpec(_Strict):
     def _model_or_control(self) -> ReviewerSpec:
         if self.kind == "llm" and not self.model:
             raise ValueError(f"reviewer {self.name!r} of kind 'llm' needs a 'model'")
+        if self.kind == "control" and self.defence != "none":
+            raise ValueError(f"reviewer {self.name!r}: a control reviewer reads no text, so 'defence' does not apply")
         if self.kind == "control":
             from rhetorica.analysis.controls import ControlReviewer
 

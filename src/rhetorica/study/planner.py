@@ -19,6 +19,10 @@ from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSetting
 
 def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
     """Version of what produced a variant: the rules table version or the instruction texts' hash."""
+    if rewriter.kind == "injection":
+        from rhetorica.rewriting.injection import INJECTION_VERSION
+
+        return INJECTION_VERSION
     return RULES_VERSION if rewriter.kind == "rule-based" else prompt_version(condition)
 
 
@@ -31,6 +35,12 @@ def rewriter_spec_hash(rewriter: RewriterSpec, condition: str) -> str:
 def reviewer_spec_hash(reviewer: ReviewerSpec) -> str:
     """Hash of everything about a reviewer configuration that changes its output."""
     spec = reviewer.model_dump(exclude={"name"})
+    if spec.get("defence") == "none":
+        spec.pop("defence")  # keeps the keys of studies stored before the option existed
+    else:
+        from rhetorica.documents.scan import SCANNER_VERSION
+
+        spec["scanner"] = SCANNER_VERSION  # a defended input depends on the scan rules
     return content_hash("reviewer", spec, protocol_version(get_protocol(reviewer.protocol)))
 
 

@@ -28,6 +28,7 @@ from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
 from rhetorica.reviewers.form import SCORE_FIELDS
+from rhetorica.reviewers.defence import defend
 from rhetorica.reviewers.llm_reviewer import ReviewResult, review_document
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.rewriting import llm as llm_rewriter
@@ -70,6 +71,8 @@ class RunSummary:
         statuses: count of unit results by status, this run.
         stage_statuses: the same counts split by stage (rewrite, validate, review).
         problems: (stage, item, reason) of problems met this run.
+        scan_flagged: (input, max severity, count) of inputs whose hidden-instruction scan has
+            findings at or above medium (:mod:`rhetorica.study.scanning`).
         budget_stopped: True when the budget stopped new calls.
         stopped_configurations: reviewer/rewriter name -> why its remaining units were not run
             (a permanent error of the configuration); a non-empty dict is a failed run.
@@ -84,6 +87,7 @@ class RunSummary:
     statuses: Counter[str] = field(default_factory=Counter)
     stage_statuses: dict[str, Counter[str]] = field(default_factory=dict)
     problems: list[tuple[str, str, str]] = field(default_factory=list)
+    scan_flagged: list[tuple[str, str, int]] = field(default_factory=list)
     budget_stopped: bool = False
     stopped_configurations: dict[str, str] = field(default_factory=dict)
     wall_time_s: float = 0.0
@@ -143,6 +147,8 @@ class StudyRunner:
         self._embedder: Any = embedder
         self.budget: Budget | None = None
         self.limits = ConnectionLimits()
+        self._source_findings: dict[str, list[Any]] = {}
+        self._defended: dict[tuple[str, str, str], Any] = {}
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -189,6 +195,12 @@ class StudyRunner:
             variant = rule_based.rewrite_document(unit.document, unit.condition)
             return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
                           "document_json": variant.model_dump_json()}
+        if rw.kind == "injection":
+            from rhetorica.rewriting.injection import inject_document
+
+            variant = inject_document(unit.document, unit.condition)
+            return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
+                          "document_json": variant.model_dump_json()}
         assert rw.model is not None
         model = self.model(rw.model, rw.options)
         result = await llm_rewriter.rewrite_document(
@@ -217,11 +229,16 @@ class StudyRunner:
             return self._review_row(unit, self._control_review(unit))
         assert rv.model is not None
         model = self.model(rv.model, rv.options)
+        memo = (unit.document_id, unit.document.content_hash, rv.defence)
+        if memo not in self._defended:  # one scan per input, not per replicate and reviewer
+            self._defended[memo] = defend(unit.document, rv.defence,
+                                          source_findings=self._source_findings.get(unit.document_id))
+        defended = self._defended[memo]
         result = await review_document(
-            unit.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
+            defended.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
             temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
             max_input_words=rv.max_input_words, log=log, unit_key=unit.key, limits=self.limits,
-            budget=self.budget)
+            budget=self.budget, system_note=defended.notice)
         return self._review_row(unit, result)
 
     @staticmethod
@@ -352,6 +369,7 @@ class StudyRunner:
         plan.record_plan(self.store, "rewrite", [u.key for u in rewrites], run_id)
         await self._execute("rewrite", "variants", rewrites, self._rewrite, log, summary, retry_failed)
         variants = self.variant_inputs(rewrites)
+        self._scan(planner.original_inputs(documents) + variants, summary)
         settings = self.config.validation
         checks = planner.validate_units(documents, variants, settings) if settings.enabled else []
         checked = plan.finished_keys(self.store, "validate", retry_failed)
@@ -371,6 +389,15 @@ class StudyRunner:
         summary.wall_time_s = time.perf_counter() - started
         self._close_run(run_id, summary)
         return summary
+
+    def _scan(self, inputs: list[tuple[Document, str, str, str | None]], summary: RunSummary) -> None:
+        """The hidden-instruction scan of every review input (stored, reported, nothing removed)."""
+        from rhetorica.study.scanning import scan_inputs
+
+        outcome = scan_inputs(self.store, [(doc, condition, rewriter) for doc, condition, rewriter, _ in inputs])
+        self._source_findings = outcome.source_findings
+        summary.scan_flagged += outcome.flagged
+        summary.problems += outcome.problems
 
     async def validate_stored(self) -> RunSummary:
         """Validate every stored variant that has no check under the current settings (used by

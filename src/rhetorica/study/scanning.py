@@ -1,0 +1,88 @@
+"""The study's scan check: every review input is scanned once for hidden text and instructions.
+
+Originals are scanned with their source file (a PDF's hidden characters are only in the file),
+variants by their text. Results go to the store's ``scans`` table (a clean scan is stored too, so
+"no finding" is distinguishable from "not scanned") and are reported; nothing is ever removed from
+a document because of a scan — that is a reviewer's ``defence`` choice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from rhetorica.documents.models import Document
+from rhetorica.documents.scan import SCANNER_VERSION, Finding, ScanReport, scan_document
+from rhetorica.hashing import content_hash
+from rhetorica.rewriting.conditions import ORIGINAL
+from rhetorica.store.db import Store
+
+FLAG_SEVERITY = "medium"
+"""Findings at or above this severity are flagged in the run output and the report."""
+
+
+@dataclass
+class ScanOutcome:
+    """Scan results of a set of inputs.
+
+    Attributes:
+        source_findings: per document id, the findings of its source file (used by defences).
+        flagged: ``(item, max severity, findings at or above medium)`` for each flagged input.
+        problems: ``("scan", item, reason)`` for inputs whose scan failed (they stay unscanned).
+    """
+
+    source_findings: dict[str, list[Finding]] = field(default_factory=dict)
+    flagged: list[tuple[str, str, int]] = field(default_factory=list)
+    problems: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def scan_key(document: Document, condition: str, rewriter: str) -> str:
+    """Key of a scan: hash of (scanner version, content hash, source path, matrix cell)."""
+    return content_hash("scan", SCANNER_VERSION, document.content_hash, document.source.path,
+                        [document.id, condition, rewriter])
+
+
+def _row(key: str, document: Document, condition: str, rewriter: str, report: ScanReport) -> dict[str, object]:
+    return {
+        "scan_key": key, "document_id": document.id, "condition": condition, "rewriter": rewriter,
+        "content_hash": document.content_hash, "scanner_version": report.scanner_version,
+        "n_findings": len(report.findings), "n_flagged": len(report.at_or_above(FLAG_SEVERITY)),
+        "max_severity": report.max_severity,
+        "findings_json": json.dumps([f.model_dump(mode="json") for f in report.findings]),
+        "notes_json": json.dumps(report.notes),
+    }
+
+
+def scan_inputs(store: Store, inputs: list[tuple[Document, str, str]]) -> ScanOutcome:
+    """Scan each ``(document, condition, rewriter)`` not yet scanned under this scanner version.
+
+    Args:
+        store: the study store (reads earlier scans, writes new ones, one transaction each).
+        inputs: review inputs; condition ``original`` scans the source file too.
+
+    Returns:
+        :class:`ScanOutcome` over all ``inputs`` (stored scans included). A scan that raises is a
+        problem of that input only.
+    """
+    stored = {row["scan_key"]: row for row in store.scan_rows()}
+    outcome = ScanOutcome()
+    for document, condition, rewriter in inputs:
+        key = scan_key(document, condition, rewriter)
+        item = f"{document.id} / {condition} / {rewriter}"
+        if key in stored:
+            row = stored[key]
+            findings = [Finding.model_validate(f) for f in json.loads(row["findings_json"])]
+        else:
+            try:
+                report = scan_document(document, include_source=condition == ORIGINAL)
+            except Exception as exc:  # noqa: BLE001 - one unscannable input never stops a study
+                outcome.problems.append(("scan", item, f"scan failed ({type(exc).__name__}: {exc})"))
+                continue
+            row = _row(key, document, condition, rewriter, report)
+            store.record_scan(row)
+            findings = report.findings
+        if condition == ORIGINAL:
+            outcome.source_findings[document.id] = [f for f in findings if f.location.file is not None]
+        if int(row["n_flagged"]):  # type: ignore[call-overload]
+            outcome.flagged.append((item, str(row["max_severity"]), int(row["n_flagged"])))  # type: ignore[call-overload]
+    return outcome
