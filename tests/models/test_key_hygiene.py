@@ -30,7 +30,7 @@ def test_key_absent_from_logs_store_and_errors(
     monkeypatch.setenv(env, KEY)
     caplog.set_level(logging.DEBUG)
     store = Store.in_dir(tmp_path / "run")
-    model = get_model(model_id, base_url=f"{fake_server.url}{suffix}")
+    model = get_model(model_id, base_url=f"{fake_server.url}{suffix}", api_key_env=env)
     messages = [ChatMessage(role="user", content="hello there")]
     fake_server.script = ["auth", "server_error", None, "rate_limit", "context_overflow"]
     outputs = [

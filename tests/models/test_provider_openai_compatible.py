@@ -11,7 +11,9 @@ import pytest
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.call import RetryPolicy, call_model
 from rhetorica.models.errors import (
+    AuthenticationError,
     ContextOverflowError,
+    ModelNotFoundError,
     ModelTimeoutError,
     PermanentError,
     RateLimitError,
@@ -156,8 +158,8 @@ def test_malformed_content_is_returned_as_text_for_the_validator(fake_server):
     ("fault", "error"),
     [
         ("context_overflow", ContextOverflowError),
-        ("auth", PermanentError),
-        ("not_found", PermanentError),
+        ("auth", AuthenticationError),
+        ("not_found", ModelNotFoundError),
         ("quota", PermanentError),
     ],
 )

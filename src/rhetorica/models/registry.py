@@ -44,15 +44,16 @@ def split_model_id(model_id: str) -> tuple[str, str]:
     return provider, model
 
 
-def get_model(model_id: str, **options: Any) -> ModelAPI:
-    """Instantiate the provider for ``model_id`` with provider-specific ``options``.
+def provider_class(provider: str) -> type[ModelAPI]:
+    """The class of a registered provider (imports its module).
 
     Raises:
-        UnknownProviderError: bad or unknown provider.
+        UnknownProviderError: unregistered provider.
         ProviderNotInstalledError: the provider's optional dependency is missing (message names the
             ``pip install 'rhetorica[<extra>]'`` command).
     """
-    provider, model = split_model_id(model_id)
+    if provider not in PROVIDERS:
+        raise UnknownProviderError(f"unknown provider {provider!r}; known providers: {', '.join(sorted(PROVIDERS))}")
     target, extra = PROVIDERS[provider]
     module_name, _, class_name = target.partition(":")
     try:
@@ -62,5 +63,16 @@ def get_model(model_id: str, **options: Any) -> ModelAPI:
         raise ProviderNotInstalledError(
             f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
         ) from exc
-    cls = getattr(module, class_name)
-    return cls(model=model, **options)
+    return getattr(module, class_name)
+
+
+def get_model(model_id: str, **options: Any) -> ModelAPI:
+    """Instantiate the provider for ``model_id`` with provider-specific ``options``.
+
+    Raises:
+        UnknownProviderError: bad or unknown provider.
+        ProviderNotInstalledError: the provider's optional dependency is missing (message names the
+            ``pip install 'rhetorica[<extra>]'`` command).
+    """
+    provider, model = split_model_id(model_id)
+    return provider_class(provider)(model=model, **options)

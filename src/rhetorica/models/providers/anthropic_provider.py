@@ -98,6 +98,9 @@ class AnthropicModel(ModelAPI):
     def connection_key(self) -> str:
         return f"{self.provider}:{self.base_url}"
 
+    def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
+        return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or self.default_max_tokens)
+
     def sdk_client(self) -> AsyncAnthropic:
         """The SDK client for the running event loop (live calls and batch jobs share it)."""
         return self._clients.get()
@@ -137,9 +140,6 @@ class AnthropicModel(ModelAPI):
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
         params = self.request_params(messages, config)
-        if self.limiter is not None:
-            tokens = sum(self.count_tokens(m.content) for m in messages) + params["max_tokens"]
-            await self.limiter.acquire(tokens)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         named = {k: v for k, v in params.items() if k in _SDK_ARGS}

@@ -154,9 +154,6 @@ class GoogleModel(ModelAPI):
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
         params = self.request_params(messages, config)
-        if self.limiter is not None:
-            tokens = sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
-            await self.limiter.acquire(tokens)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         sdk_config = types.GenerateContentConfig(**params["config"], http_options=self._http_options(timeout))

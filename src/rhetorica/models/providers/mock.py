@@ -87,6 +87,8 @@ class MockModel(ModelAPI):
     """
 
     provider = "mock"
+    #: the script is consumed call by call and the latency only delays: neither is a model setting
+    cache_exempt_options = frozenset({"script", "latency_s"})
 
     def __init__(
         self,
