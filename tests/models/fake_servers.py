@@ -32,6 +32,7 @@ from __future__ import annotations
 import email
 import hashlib
 import json
+import math
 import re
 import socket
 import threading
@@ -264,10 +265,11 @@ class FakeServer:
                 self.rate_limited += 1
             reset = max(self._answered[0] + window - now, 0.0) if self._answered else 0.0
             remaining = limit - len(self._answered)
-        headers = {"Retry-After": f"{reset:.3f}"} if not allowed else {}
+        millis = math.ceil(reset * 1000) + 1  # rounded up: a client that waits this long is let through
+        headers = {"Retry-After": f"{millis / 1000:.3f}"} if not allowed else {}
         if self.rate_headers:
             headers |= {"x-ratelimit-limit-requests": str(limit), "x-ratelimit-remaining-requests": str(remaining),
-                        "x-ratelimit-reset-requests": f"{reset * 1000:.0f}ms"}
+                        "x-ratelimit-reset-requests": f"{millis}ms"}
         return allowed, headers
 
     def _generate(self, kind: str, path: str, body: Any, rec: Received):

@@ -65,4 +65,10 @@ def redact_urls(text: str) -> str:
     """``text`` with every URL in it passed through :func:`redact_url` (other text unchanged)."""
     if "://" not in text:
         return text
-    return _URL.sub(lambda m: redact_url(m[0]), text)
+
+    def one(match: re.Match[str]) -> str:
+        url = match[0]
+        core = url.rstrip(".,;:)]}")  # sentence punctuation after a URL is not part of it
+        return redact_url(core) + url[len(core):]
+
+    return _URL.sub(one, text)

@@ -317,11 +317,11 @@ class StudyRunner:
         stopped = summary.stopped_configurations
         finished: dict[str, Counter[str]] = {}
 
-        def stop(name: str, reason: str) -> None:
+        def stop(name: str, reason: str, *, setup: bool = False) -> None:
             if name not in stopped:  # said once, however many units were in flight
                 stopped[name] = reason
-                summary.problems.append((stage, name, f"configuration stopped, its remaining units were not run: "
-                                                      f"{reason}"))
+                said = reason if setup else f"configuration stopped, its remaining units were not run: {reason}"
+                summary.problems.append((stage, name, said))
 
         async def one(unit: Any) -> None:
             name = _configuration_name(unit)
@@ -342,7 +342,7 @@ class StudyRunner:
                     self.progress.advance(stage)
                     return
                 except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
-                    stop(name, str(exc))
+                    stop(name, str(exc), setup=True)
                     self.progress.advance(stage)
                     return
                 except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
