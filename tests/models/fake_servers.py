@@ -23,7 +23,8 @@ Faults (names accepted in ``script`` entries and by ``fault_fn``): ``rate_limit`
 Rate limit (``rate_limit=(n, window_s)``): at most ``n`` model requests are answered in any sliding
 window of ``window_s`` seconds; the others get 429 with ``Retry-After`` (seconds until the oldest
 answered request leaves the window). With ``rate_headers`` every answer carries
-``x-ratelimit-remaining-requests`` and ``x-ratelimit-reset-requests`` the way OpenAI sends them.
+``x-ratelimit-remaining-requests`` and ``x-ratelimit-reset-requests`` the way OpenAI sends them
+(the reset: until the window is empty again).
 ``reject_formats`` lists ``response_format`` types answered with ``validation_500``.
 """
 
@@ -263,13 +264,19 @@ class FakeServer:
                 self._answered.append(now)
             else:
                 self.rate_limited += 1
-            reset = max(self._answered[0] + window - now, 0.0) if self._answered else 0.0
+            # Retry-After: until one slot frees; the reset header (OpenAI: "time until the rate limit
+            # resets to its initial state"): until the whole window is free again
+            slot = max(self._answered[0] + window - now, 0.0) if self._answered else 0.0
+            full = max(self._answered[-1] + window - now, 0.0) if self._answered else 0.0
             remaining = limit - len(self._answered)
-        millis = math.ceil(reset * 1000) + 1  # rounded up: a client that waits this long is let through
-        headers = {"Retry-After": f"{millis / 1000:.3f}"} if not allowed else {}
+
+        def ms(seconds: float) -> int:  # rounded up: a client that waits this long is let through
+            return math.ceil(seconds * 1000) + 1
+
+        headers = {"Retry-After": f"{ms(slot) / 1000:.3f}"} if not allowed else {}
         if self.rate_headers:
             headers |= {"x-ratelimit-limit-requests": str(limit), "x-ratelimit-remaining-requests": str(remaining),
-                        "x-ratelimit-reset-requests": f"{millis}ms"}
+                        "x-ratelimit-reset-requests": f"{ms(full)}ms"}
         return allowed, headers
 
     def _generate(self, kind: str, path: str, body: Any, rec: Received):

@@ -17,6 +17,7 @@ Policy (ARCHITECTURE.md, "Model layer"):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from dataclasses import dataclass
@@ -193,15 +194,18 @@ async def _live_call(
             call_id: int | None = None
             started = time.perf_counter()
             try:
-                if limits is not None:
-                    async with limits.semaphore(model):
-                        call_id = await _send_prepared(model, limiter, messages, config, log, unit_key, key, reserved)
-                        started = time.perf_counter()
-                        output = await model.generate(messages, config)
-                else:
-                    call_id = await _send_prepared(model, limiter, messages, config, log, unit_key, key, reserved)
+                gate = limits.semaphore(model) if limits is not None else contextlib.nullcontext()
+                async with gate:
+                    if limiter is not None:
+                        await limiter.acquire(model.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
+                    call_id = log.begin_call(unit_key, key, model, config, reserved) if log is not None else None
                     started = time.perf_counter()
-                    output = await model.generate(messages, config)
+                    try:
+                        output = await model.generate(messages, config)
+                    except BaseException:
+                        if limiter is not None:
+                            limiter.observe(None)  # answered with an error, or abandoned
+                        raise
                 if limiter is not None:
                     limiter.observe(output.rate_limit)
                 break
@@ -232,22 +236,6 @@ async def _live_call(
     finally:
         if budget is not None:
             budget.settle(reserved, output.cost_usd if output is not None else 0.0)
-
-
-async def _send_prepared(
-    model: ModelAPI,
-    limiter: RateLimiter | None,
-    messages: list[ChatMessage],
-    config: GenerateConfig,
-    log: CallLog | None,
-    unit_key: str | None,
-    key: str,
-    reserved: float,
-) -> int | None:
-    """Wait for the rate limiter, then log the call as sent; returns its call-log row id."""
-    if limiter is not None:
-        await limiter.acquire(model.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
-    return log.begin_call(unit_key, key, model, config, reserved) if log is not None else None
 
 
 def _finish(

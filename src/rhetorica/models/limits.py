@@ -19,7 +19,9 @@ jitter between the client's clock and the server's.
 It also adapts to what the server says: :meth:`RateLimiter.pause` stops every call on the
 connection for a 429's ``Retry-After``; :meth:`RateLimiter.observe` reads OpenAI-style
 ``x-ratelimit-remaining-requests`` / ``x-ratelimit-reset-requests`` (and the ``-tokens`` pair) and
-Anthropic's ``anthropic-ratelimit-*`` headers, and waits for the reset when nothing remains.
+Anthropic's ``anthropic-ratelimit-*`` headers. From them it keeps an estimate of the requests the
+server will still take before its reset (the remaining count, less the calls still in flight, less
+each call sent since) and holds calls until the reset once that estimate reaches 0.
 """
 
 from __future__ import annotations
@@ -157,6 +159,9 @@ class RateLimiter:
         self._paused_until = -math.inf
         #: True once a call went through this limiter (it then keeps its state)
         self.observed = False
+        self._in_flight = 0  # calls sent whose answer has not been seen
+        self._server_remaining: float | None = None  # requests the server still takes before ...
+        self._server_reset_at = -math.inf  # ... this time
         self._lock: asyncio.Lock | None = None
         self._lock_loop: asyncio.AbstractEventLoop | None = None
 
@@ -185,6 +190,11 @@ class RateLimiter:
         now = self._clock()
         self._expire(now)
         waits = [self._paused_until - now]
+        if self._server_remaining is not None:
+            if now >= self._server_reset_at:
+                self._server_remaining = None
+            elif self._server_remaining < 1:
+                waits.append(self._server_reset_at - now)
         if self.request_quota is not None:
             waits.append(self._next_request_at - now)
             excess = len(self._log) + 1 - max(1, math.floor(self.request_quota))
@@ -207,6 +217,9 @@ class RateLimiter:
         """Charge one request of ``tokens`` tokens sent now."""
         now = self._clock()
         self.observed = True
+        self._in_flight += 1
+        if self._server_remaining is not None:
+            self._server_remaining -= 1
         charge = self._charge(tokens)
         self._log.append((now, charge))
         self._log_tokens += charge
@@ -222,11 +235,17 @@ class RateLimiter:
             self._paused_until = max(self._paused_until, self._clock() + seconds)
 
     def observe(self, info: RateLimitInfo | None) -> None:
-        """Adapt to a response's rate-limit headers: when the server says no request (or no
-        token) remains in its window, pause until its reset."""
+        """Note that one call sent through :meth:`acquire` has been answered, and adapt to its
+        rate-limit headers (``None`` = none sent): when the server says no token remains, pause
+        until its reset; keep the request estimate described in the module docstring."""
+        self._in_flight = max(self._in_flight - 1, 0)
         if info is None:
             return
-        if info.remaining_requests is not None and info.remaining_requests <= 0:
+        now = self._clock()
+        if info.remaining_requests is not None and info.reset_requests_s is not None:
+            self._server_remaining = float(info.remaining_requests - self._in_flight)
+            self._server_reset_at = now + info.reset_requests_s
+        elif info.remaining_requests is not None and info.remaining_requests <= 0:
             self.pause(info.reset_requests_s)
         if info.remaining_tokens is not None and info.remaining_tokens <= 0:
             self.pause(info.reset_tokens_s)
