@@ -76,3 +76,13 @@ def test_study_json_and_model_id_are_redacted():
     # the config itself keeps the real URL: it is what the requests go to
     assert config.reviewers[0].model == f"openai-compatible/m@{url}"
     assert config.rewriters[0].options.as_kwargs()["base_url"] == url
+
+
+def test_errors_naming_a_model_id_redact_its_credentials():
+    from rhetorica.models.errors import ModelError
+    from rhetorica.models.registry import get_model
+
+    for model_id in ("nope/m@http://u:pw-secret-3@h/v1", "openai-compatible/m@ftp://u:pw-secret-3@h"):
+        with pytest.raises(ModelError) as info:
+            get_model(model_id)
+        assert "pw-secret-3" not in str(info.value) and "***" in str(info.value)

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.cache import model_cache_key
+from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
 from rhetorica.status import Status
@@ -300,7 +301,9 @@ async def submit_batch(
         conn.execute(
             "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
             "VALUES (?, ?, ?, ?, 'submitted', ?)",
-            (batch_id, model.provider, model.name, json.dumps(options or {}, sort_keys=True), len(items)),
+            # URL credentials are never stored: such an endpoint's batches are collected by a process
+            # given the same options again (the stored ones show *** in their place)
+            (batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)), len(items)),
         )
         for key, _, request in items:
             conn.execute(

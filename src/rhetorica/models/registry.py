@@ -12,6 +12,7 @@ from typing import Any
 
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
+from rhetorica.models.redaction import redact_urls
 
 #: provider name -> ("module:Class", pip extra that provides its dependency or None)
 PROVIDERS: dict[str, tuple[str, str | None]] = {
@@ -31,15 +32,14 @@ def split_model_id(model_id: str) -> tuple[str, str]:
         UnknownProviderError: if the id has no ``/`` or names an unregistered provider.
     """
     provider, sep, model = model_id.partition("/")
+    shown = redact_urls(model_id)
     if not sep or not model:
         raise UnknownProviderError(
-            f"model id {model_id!r} must look like '<provider>/<model>'; known providers: "
-            + ", ".join(sorted(PROVIDERS))
+            f"model id {shown!r} must look like '<provider>/<model>'; known providers: " + ", ".join(sorted(PROVIDERS))
         )
     if provider not in PROVIDERS:
         raise UnknownProviderError(
-            f"unknown provider {provider!r} in model id {model_id!r}; known providers: "
-            + ", ".join(sorted(PROVIDERS))
+            f"unknown provider {provider!r} in model id {shown!r}; known providers: " + ", ".join(sorted(PROVIDERS))
         )
     return provider, model
 

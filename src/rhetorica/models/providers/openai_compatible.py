@@ -59,7 +59,7 @@ from rhetorica.models.providers.common import (
     drop_none,
     redact,
 )
-from rhetorica.models.redaction import redact_url, url_secrets
+from rhetorica.models.redaction import redact_url, redact_urls, url_secrets
 from rhetorica.status import Status
 
 StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
@@ -91,7 +91,7 @@ def split_model_at_url(spec: str) -> tuple[str, str]:
     match = _MODEL_AT_URL.match(spec)
     if match is None:
         raise PermanentError(
-            f"openai-compatible model {spec!r} must look like '<model>@<base_url>', e.g. "
+            f"openai-compatible model {redact_urls(spec)!r} must look like '<model>@<base_url>', e.g. "
             "'openai-compatible/qwen2.5-7b-instruct@http://localhost:8000/v1'"
         )
     return match["model"], match["url"].rstrip("/")
