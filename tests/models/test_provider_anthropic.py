@@ -33,7 +33,7 @@ KEY = "sk-ant-fake-0123456789abcdef"
 @pytest.fixture
 def model(fake_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    return AnthropicModel("claude-haiku-4-5", base_url=fake_server.url)
+    return AnthropicModel("claude-haiku-4-5", base_url=fake_server.url, api_key_env="ANTHROPIC_API_KEY")
 
 
 def generate(model, config=None):
@@ -57,7 +57,9 @@ def test_request_caches_system_prompt_and_uses_native_schema(model, fake_server)
 
 def test_tool_mode_returns_tool_input_as_json(fake_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    model = AnthropicModel("claude-3-5-haiku", base_url=fake_server.url, structured_output="tool")
+    model = AnthropicModel(
+        "claude-3-5-haiku", base_url=fake_server.url, structured_output="tool", api_key_env="ANTHROPIC_API_KEY"
+    )
     out = generate(model, GenerateConfig(json_schema=SCHEMA))
     body = fake_server.model_requests()[0].body
     assert body["tool_choice"] == {"type": "tool", "name": "output"}

@@ -94,6 +94,38 @@ def api_key_from_env(env_var: str, *, provider: str, default: str | None = None)
     )
 
 
+def endpoint_key_env(
+    provider: str, api_key_env: str | None, base_url: str | None, official_url: str | None, default_env: str
+) -> str:
+    """The environment variable whose key may go to ``base_url``.
+
+    A provider's own variable (``default_env``, e.g. ``ANTHROPIC_API_KEY``) holds the key of its
+    official endpoint and goes only there; any other endpoint gets a key only from a variable the
+    study names in ``api_key_env``.
+
+    Args:
+        provider: provider name, for the message.
+        api_key_env: the variable the study named, or ``None``.
+        base_url: the endpoint (``None`` = the SDK's default, i.e. the official one).
+        official_url: the official endpoint.
+        default_env: the provider's own variable.
+
+    Raises:
+        AuthenticationError: ``base_url`` is not the official endpoint and no variable was named.
+    """
+    from rhetorica.models.redaction import redact_url
+
+    if api_key_env is not None:
+        return api_key_env
+    if base_url is None or base_url.rstrip("/") == (official_url or "").rstrip("/"):
+        return default_env
+    raise AuthenticationError(
+        f"provider {provider!r} with base_url {redact_url(base_url)}: {default_env} is sent only to "
+        f"{official_url or 'the official endpoint'}; name the variable holding this endpoint's key in the "
+        "option api_key_env"
+    )
+
+
 def redact(text: str, secrets: list[str]) -> str:
     """Replace every occurrence of each secret (length >= 6) in ``text`` with ``***``."""
     for secret in secrets:

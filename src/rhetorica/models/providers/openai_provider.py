@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rhetorica.models.errors import AuthenticationError
+from rhetorica.models.providers.common import endpoint_key_env
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
-from rhetorica.models.redaction import redact_url
 
 #: OpenAI's public endpoint.
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -51,14 +50,7 @@ class OpenAIModel(OpenAICompatibleModel):
         return name, url.rstrip("/")
 
     def _key_variable(self, api_key_env: str | None, url: str) -> str | None:
-        if api_key_env is not None:
-            return api_key_env
-        if url == OPENAI_BASE_URL:
-            return OPENAI_KEY_ENV
-        raise AuthenticationError(
-            f"provider 'openai' with base_url {redact_url(url)}: {OPENAI_KEY_ENV} is sent only to "
-            f"{OPENAI_BASE_URL}; name the variable holding this endpoint's key in the option api_key_env"
-        )
+        return endpoint_key_env(self.provider, api_key_env, url, OPENAI_BASE_URL, OPENAI_KEY_ENV)
 
     @property
     def api_model(self) -> str:
