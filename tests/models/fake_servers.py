@@ -18,7 +18,7 @@ Faults (names accepted in ``script`` entries and by ``fault_fn``): ``rate_limit`
 ``content_filter``, ``malformed_content`` (ok stop, text that is not JSON), ``empty``,
 ``context_overflow`` (400), ``auth`` (401), ``not_found`` (404), ``quota`` (429 insufficient_quota),
 ``invalid_request`` (400 naming ``response_format``), ``validation_500`` (llama-cpp-python's 500 for a
-``response_format`` type it does not take).
+``response_format`` type it does not take), ``vllm_context_overflow`` (vLLM's 400 wording).
 
 Rate limit (``rate_limit=(n, window_s)``): at most ``n`` model requests are answered in any sliding
 window of ``window_s`` seconds; the others get 429 with ``Retry-After`` (seconds until the oldest
@@ -64,6 +64,7 @@ FAULTS = (
     "quota",
     "invalid_request",
     "validation_500",
+    "vllm_context_overflow",
 )
 
 
@@ -521,6 +522,12 @@ _ERRORS: dict[str, tuple[int, str, str | None]] = {
     "auth": (401, "Incorrect API key provided", "invalid_api_key"),
     "not_found": (404, "The model does not exist", "model_not_found"),
     "invalid_request": (400, "Invalid value for 'response_format': json_schema is not supported", None),
+    "vllm_context_overflow": (
+        400,
+        "The decoder prompt (length 9121) is longer than the maximum model length of 8192. Make sure that "
+        "`max_model_len` is no smaller than the number of text tokens.",
+        None,
+    ),
     "validation_500": (
         500,
         "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "

@@ -334,3 +334,11 @@ def test_unset_sampling_is_not_sent_and_sent_values_are_recorded(fake_server):
     body = fake_server.model_requests()[1].body
     assert (body["temperature"], body["top_p"]) == (0.7, 0.9)
     assert (out.effective_params["temperature"], out.effective_params["top_p"]) == (0.7, 0.9)
+
+
+def test_vllm_context_overflow_is_permanent_and_said_so(fake_server, fast_retry):
+    fake_server.script = ["vllm_context_overflow"] * 3
+    out = asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(), retry=fast_retry))
+    assert out.status == Status.ERROR and out.error.startswith("ContextOverflowError: context overflow")
+    assert "longer than the maximum model length of 8192" in out.error
+    assert len(fake_server.model_requests()) == 1  # not retried
