@@ -41,10 +41,18 @@ PROVIDERS = [
         lambda url: {"base_url": f"{url}/v1", "api_key_env": "OPENAI_API_KEY"},
         "openai",
     ),
-    ("anthropic/claude-haiku-4-5", "ANTHROPIC_API_KEY", lambda url: {"base_url": url, "api_key_env": "ANTHROPIC_API_KEY"},
-     "anthropic"),
-    ("google/gemini-2.5-flash", "GEMINI_API_KEY", lambda url: {"base_url": url, "api_key_env": "GEMINI_API_KEY"},
-     "gemini"),
+    (
+        "anthropic/claude-haiku-4-5",
+        "ANTHROPIC_API_KEY",
+        lambda url: {"base_url": url, "api_key_env": "ANTHROPIC_API_KEY"},
+        "anthropic",
+    ),
+    (
+        "google/gemini-2.5-flash",
+        "GEMINI_API_KEY",
+        lambda url: {"base_url": url, "api_key_env": "GEMINI_API_KEY"},
+        "gemini",
+    ),
 ]
 
 

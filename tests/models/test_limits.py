@@ -120,7 +120,8 @@ def test_parse_reset(value, seconds):
 def test_parse_reset_timestamp_and_headers():
     assert parse_reset("1970-01-12T13:46:40Z", now=1_000_000 - 30) == pytest.approx(30.0)
     info = RateLimitInfo.from_headers(
-        {"X-RateLimit-Remaining-Requests": "0", "x-ratelimit-reset-requests": "1.5s", "x-ratelimit-remaining-tokens": "900"}
+        {"X-RateLimit-Remaining-Requests": "0", "x-ratelimit-reset-requests": "1.5s",
+         "x-ratelimit-remaining-tokens": "900"}
     )
     assert info == RateLimitInfo(remaining_requests=0, reset_requests_s=1.5, remaining_tokens=900)
     assert RateLimitInfo.from_headers({"content-type": "application/json"}) is None

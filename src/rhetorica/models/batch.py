@@ -301,8 +301,8 @@ async def submit_batch(
         conn.execute(
             "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
             "VALUES (?, ?, ?, ?, 'submitted', ?)",
-            # URL credentials are never stored: such an endpoint's batches are collected by a process
-            # given the same options again (the stored ones show *** in their place)
+            # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose
+            # URL carries credentials cannot be collected from the stored options alone
             (batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)), len(items)),
         )
         for key, _, request in items:

@@ -239,8 +239,9 @@ class StudyRunner:
         rv = unit.reviewer
         scores = unit.document.metadata.get("human_scores") or []
         human = sum(scores) / len(scores) if scores else None
-        review = control_review(ControlReviewer(name=rv.name, **rv.options.as_kwargs()), unit.document_id, unit.condition,
-                                unit.replicate, replicates=self.config.replicates, human_score=human)
+        settings = ControlReviewer(name=rv.name, **rv.options.as_kwargs())
+        review = control_review(settings, unit.document_id, unit.condition, unit.replicate,
+                                replicates=self.config.replicates, human_score=human)
         return ReviewResult(Status.OK, review, None, "", False)
 
     async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
@@ -314,12 +315,13 @@ class StudyRunner:
         summary.units_skipped += len(units) - len(todo)
         self.progress.start(stage, len(todo))
         gate = asyncio.Semaphore(self.config.concurrency)
-        stopped = summary.stopped_configurations
+        stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
 
         def stop(name: str, reason: str, *, setup: bool = False) -> None:
             if name not in stopped:  # said once, however many units were in flight
-                stopped[name] = reason
+                stopped.add(name)
+                summary.stopped_configurations[name] = reason
                 said = reason if setup else f"configuration stopped, its remaining units were not run: {reason}"
                 summary.problems.append((stage, name, said))
 

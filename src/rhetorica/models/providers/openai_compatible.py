@@ -169,7 +169,8 @@ class OpenAICompatibleModel(ModelAPI):
             )
         if structured_output not in ("auto", *STRUCTURED_OUTPUT_MODES):
             raise PermanentError(
-                f"structured_output must be one of auto, {', '.join(STRUCTURED_OUTPUT_MODES)}; got {structured_output!r}"
+                f"structured_output must be one of auto, {', '.join(STRUCTURED_OUTPUT_MODES)}; "
+                f"got {structured_output!r}"
             )
         name, url = self._resolve(model)
         self._endpoint = Secret(url)  # may carry credentials: used for requests only
