@@ -1,8 +1,8 @@
 """Declared rate limits against a loopback server that enforces the same limit.
 
-The fake chat-completions server (tests/models/fake_servers.py, ``rate_limit=(n, window_s)``)
-answers at most ``n`` requests in any sliding window of ``window_s`` seconds and 429 (with
-``Retry-After``) beyond. rhetorica's client declares the same quota (``requests_per_minute``
+The fake chat-completions server (tests/models/fake_servers.py, ``rate_limit=(n, window_s)``), in
+its own process, answers at most ``n`` requests in any sliding window of ``window_s`` seconds and
+429 (with ``Retry-After``) beyond. rhetorica's client declares the same quota (``requests_per_minute``
 scaled to the window, :class:`rhetorica.models.limits.RateLimiter` with ``window_s``) and sends
 ``--calls`` distinct calls through ``call_model`` at concurrency 16. A short window (default 6 s,
 60 requests per window = 600 per minute) keeps the run to about ``calls / 10`` seconds; the pacing
@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "models"))
@@ -64,9 +66,17 @@ async def _run(url: str, calls: int, limit: int, window: float, declared: bool) 
     return time.perf_counter() - started
 
 
-def main() -> None:
+def _serve(limit: int, window: float, headers: bool, channel: Any, stop: Any) -> None:
     from fake_servers import FakeServer
 
+    with FakeServer(rate_limit=(limit, window), rate_headers=headers) as server:
+        channel.put(server.url)
+        stop.wait()
+        answered = [r.started for r in server.model_requests() if r.fault != "rate_limited"]
+        channel.put((server.rate_limited, answered))
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--limit", type=int, default=60, help="requests per window")
@@ -75,14 +85,24 @@ def main() -> None:
     print(f"limit: {args.limit} requests per {args.window:g} s ({args.limit * 60 / args.window:g}/min), "
           f"{args.calls} calls, concurrency 16")
     print(f"{'variant':<11} {'calls':>6} {'429s':>6} {'429 %':>6} {'wall s':>7} {'rate % of limit':>16}")
+    context = multiprocessing.get_context("spawn")
     for variant in ("declared", "headers", "undeclared"):
-        with FakeServer(rate_limit=(args.limit, args.window), rate_headers=variant == "headers") as server:
-            wall = asyncio.run(_run(server.url, args.calls, args.limit, args.window, variant == "declared"))
-            answered = sorted(r.started for r in server.model_requests() if r.fault != "rate_limited")
-            span = answered[-1] - answered[0]
-            rate = (len(answered) - 1) / span * args.window / args.limit * 100 if span > 0 else float("nan")
-            print(f"{variant:<11} {args.calls:>6} {server.rate_limited:>6} "
-                  f"{100 * server.rate_limited / args.calls:>6.1f} {wall:>7.1f} {rate:>16.1f}")
+        channel, stop = context.Queue(), context.Event()
+        server = context.Process(target=_serve, args=(args.limit, args.window, variant == "headers", channel, stop))
+        server.start()
+        try:
+            url = channel.get(timeout=60)
+            wall = asyncio.run(_run(url, args.calls, args.limit, args.window, variant == "declared"))
+            stop.set()
+            limited, answered = channel.get(timeout=60)
+        finally:
+            stop.set()
+            server.join(timeout=10)
+        answered.sort()
+        span = answered[-1] - answered[0]
+        rate = (len(answered) - 1) / span * args.window / args.limit * 100 if span > 0 else float("nan")
+        print(f"{variant:<11} {args.calls:>6} {limited:>6} {100 * limited / args.calls:>6.1f} {wall:>7.1f} "
+              f"{rate:>16.1f}")
 
 
 if __name__ == "__main__":
