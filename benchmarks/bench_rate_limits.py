@@ -23,7 +23,8 @@ Usage::
     # about 3 x calls / (limit / window) seconds in all (~90 s with the defaults)
 
 Prints one row per variant: calls, 429 answers (% of calls), wall seconds, achieved rate as % of
-the limit (answered requests per window, from the first to the last answered request).
+the limit (answered requests per window, from the first to the last answered request; above 100 %
+for the bursty variants, whose full windows at each reset a sliding-window server admits).
 """
 
 from __future__ import annotations

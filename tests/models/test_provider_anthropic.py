@@ -130,3 +130,14 @@ def test_missing_key_is_one_clear_error(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(PermanentError, match="ANTHROPIC_API_KEY"):
         get_model("anthropic/claude-haiku-4-5")
+
+
+def test_rate_limit_headers_reach_the_output(fake_server, monkeypatch):
+    from rhetorica.models.limits import RateLimitInfo
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-123456")
+    fake_server.rate_limit, fake_server.rate_headers = (10, 60.0), True
+    model = AnthropicModel("claude-haiku-4-5", base_url=fake_server.url, api_key_env="ANTHROPIC_API_KEY")
+    out = asyncio.run(model.generate([ChatMessage(role="user", content="hi")], GenerateConfig(max_tokens=5)))
+    assert out.rate_limit is not None and out.rate_limit.remaining_requests == 9
+    assert isinstance(out.rate_limit, RateLimitInfo) and 59.0 < out.rate_limit.reset_requests_s <= 60.1

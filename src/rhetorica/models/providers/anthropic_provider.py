@@ -27,7 +27,7 @@ from anthropic import AsyncAnthropic
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError
-from rhetorica.models.limits import RateLimiter
+from rhetorica.models.limits import RateLimiter, RateLimitInfo
 from rhetorica.models.providers.common import (
     LoopBoundClient,
     Secret,
@@ -150,7 +150,8 @@ class AnthropicModel(ModelAPI):
         extra = {k: v for k, v in params.items() if k not in _SDK_ARGS} or None
         started = time.perf_counter()
         try:
-            response = await client.messages.create(**named, extra_body=extra, timeout=timeout)
+            raw = await client.messages.with_raw_response.create(**named, extra_body=extra, timeout=timeout)
+            response = await raw.parse()
         except anthropic.APITimeoutError as exc:
             raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
         except anthropic.APIConnectionError as exc:
@@ -163,7 +164,8 @@ class AnthropicModel(ModelAPI):
             raise TransientError(
                 redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])
             ) from exc
-        return self.parse_response(response.model_dump(), params, time.perf_counter() - started)
+        output = self.parse_response(response.model_dump(), params, time.perf_counter() - started)
+        return output.model_copy(update={"rate_limit": RateLimitInfo.from_headers(raw.headers)})
 
     def parse_response(
         self, data: dict[str, Any], params: dict[str, Any], latency_s: float, *, batch: bool = False
