@@ -1,8 +1,9 @@
 """The study store: one SQLite file in WAL mode with numbered migrations.
 
 One writer: a :class:`Store` is used from the runner's event-loop thread only. Each work unit is
-committed in one transaction (its result row); each paid model call is committed as soon as it
-returns (cache row + call-log row) so that a crash never loses a paid answer.
+committed in one transaction (its result row); each model call is logged when it is sent (status
+``in_flight``, its reserved worst-case cost counted as spent) and updated when it returns (cache
+row + outcome), so that a crash never loses a paid answer and never hides a call it cut off.
 """
 
 from __future__ import annotations
