@@ -16,7 +16,16 @@ Faults (names accepted in ``script`` entries and by ``fault_fn``): ``rate_limit`
 (200 with a body that is not JSON), ``truncated`` (length stop with cut text),
 ``truncated_reasoning`` (length stop, no content, reasoning tokens), ``refusal``,
 ``content_filter``, ``malformed_content`` (ok stop, text that is not JSON), ``empty``,
-``context_overflow`` (400), ``auth`` (401), ``not_found`` (404), ``quota`` (429 insufficient_quota).
+``context_overflow`` (400), ``auth`` (401), ``not_found`` (404), ``quota`` (429 insufficient_quota),
+``invalid_request`` (400 naming ``response_format``), ``validation_500`` (llama-cpp-python's 500 for a
+``response_format`` type it does not take), ``vllm_context_overflow`` (vLLM's 400 wording).
+
+Rate limit (``rate_limit=(n, window_s)``): at most ``n`` model requests are answered in any sliding
+window of ``window_s`` seconds; the others get 429 with ``Retry-After`` (seconds until the oldest
+answered request leaves the window). With ``rate_headers`` every answer carries
+``x-ratelimit-remaining-requests`` and ``x-ratelimit-reset-requests`` the way OpenAI sends them
+(the reset: until the window is empty again).
+``reject_formats`` lists ``response_format`` types answered with ``validation_500``.
 """
 
 from __future__ import annotations
@@ -24,11 +33,13 @@ from __future__ import annotations
 import email
 import hashlib
 import json
+import math
 import re
 import socket
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -51,6 +62,9 @@ FAULTS = (
     "auth",
     "not_found",
     "quota",
+    "invalid_request",
+    "validation_500",
+    "vllm_context_overflow",
 )
 
 
@@ -92,6 +106,9 @@ class FakeServer:
     script: list[Any] = field(default_factory=list)
     fault_fn: Callable[[int, Any], str | None] | None = None
     batch_polls_before_done: int = 1
+    rate_limit: tuple[int, float] | None = None
+    rate_headers: bool = False
+    reject_formats: tuple[str, ...] = ()
     received: list[Received] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -101,6 +118,8 @@ class FakeServer:
         self._batches: dict[str, dict[str, Any]] = {}
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._answered: deque[float] = deque()  # monotonic times of requests let through the rate limit
+        self.rate_limited = 0  # requests answered 429 by the rate limit
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> FakeServer:
@@ -232,9 +251,45 @@ class FakeServer:
         return dict(entry)
 
     # -- generation -----------------------------------------------------------------------------
+    def _rate_check(self) -> tuple[bool, dict[str, str]]:
+        """(allowed, headers) under ``rate_limit``, counting this request when allowed."""
+        if self.rate_limit is None:
+            return True, {}
+        limit, window = self.rate_limit
+        with self._lock:
+            now = time.monotonic()
+            while self._answered and self._answered[0] <= now - window:
+                self._answered.popleft()
+            allowed = len(self._answered) < limit
+            if allowed:
+                self._answered.append(now)
+            else:
+                self.rate_limited += 1
+            # Retry-After: until one slot frees; the reset header (OpenAI: "time until the rate limit
+            # resets to its initial state"): until the whole window is free again
+            slot = max(self._answered[0] + window - now, 0.0) if self._answered else 0.0
+            full = max(self._answered[-1] + window - now, 0.0) if self._answered else 0.0
+            remaining = limit - len(self._answered)
+
+        def ms(seconds: float) -> int:  # rounded up: a client that waits this long is let through
+            return math.ceil(seconds * 1000) + 1
+
+        headers = {"Retry-After": f"{ms(slot) / 1000:.3f}"} if not allowed else {}
+        if self.rate_headers:
+            headers |= {"x-ratelimit-limit-requests": str(limit), "x-ratelimit-remaining-requests": str(remaining),
+                        "x-ratelimit-reset-requests": f"{ms(full)}ms"}
+        return allowed, headers
+
     def _generate(self, kind: str, path: str, body: Any, rec: Received):
+        allowed, rate_headers = self._rate_check()
+        if not allowed:
+            rec.fault = "rate_limited"
+            return 429, _error_body(kind, 429, "Rate limit reached for requests", "rate_limit_exceeded"), rate_headers
         plan = self._next_fault(body)
         fault = plan.get("fault")
+        rf_type = ((body or {}).get("response_format") or {}).get("type") if isinstance(body, dict) else None
+        if fault is None and rf_type in self.reject_formats:
+            fault = "validation_500"
         rec.fault = fault
         if self.latency_s:
             time.sleep(self.latency_s)
@@ -246,12 +301,13 @@ class FakeServer:
         if error is not None:
             status, message, code = error
             headers = {"Retry-After": self.retry_after} if fault == "rate_limit" else {}
-            return status, _error_body(kind, status, message, code), headers
-        return 200, self._answer(kind, path, body, plan), {}
+            return status, _error_body(kind, status, message, code), headers | rate_headers
+        return 200, self._answer(kind, path, body, plan), rate_headers
 
     def answer_text(self, kind: str, body: dict[str, Any]) -> str:
-        """The normal answer: a schema-filling JSON object, or the last user text echoed."""
-        schema = _schema_of(kind, body)
+        """The normal answer: a schema-filling JSON object, or the last user text echoed (a schema
+        stated only in the instructions, as in ``prompt`` mode, is filled too)."""
+        schema = _schema_of(kind, body) or _instructed_schema(_messages_of(kind, body))
         digest = hashlib.sha256(json.dumps(_messages_of(kind, body), sort_keys=True).encode()).digest()
         if schema is not None:
             return json.dumps(fill_schema(schema, digest))
@@ -465,7 +521,32 @@ _ERRORS: dict[str, tuple[int, str, str | None]] = {
     ),
     "auth": (401, "Incorrect API key provided", "invalid_api_key"),
     "not_found": (404, "The model does not exist", "model_not_found"),
+    "invalid_request": (400, "Invalid value for 'response_format': json_schema is not supported", None),
+    "vllm_context_overflow": (
+        400,
+        "The decoder prompt (length 9121) is longer than the maximum model length of 8192. Make sure that "
+        "`max_model_len` is no smaller than the number of text tokens.",
+        None,
+    ),
+    "validation_500": (
+        500,
+        "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+        "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}]",
+        None,
+    ),
 }
+
+
+def _instructed_schema(texts: list[str]) -> dict[str, Any] | None:
+    """A JSON Schema written into the instructions after "JSON Schema:" (prompt-mode calls)."""
+    for text in texts:
+        _, marker, rest = text.partition("JSON Schema:")
+        if marker:
+            try:
+                return json.loads(rest.strip().splitlines()[0])
+            except (ValueError, IndexError):
+                return None
+    return None
 
 _GEMINI_STATUS = {
     400: "INVALID_ARGUMENT",
@@ -524,6 +605,8 @@ def _messages_of(kind: str, body: dict[str, Any]) -> list[str]:
 def _schema_of(kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
     if kind == "openai":
         rf = body.get("response_format") or {}
+        if rf.get("type") == "json_object":
+            return rf.get("schema")
         return (rf.get("json_schema") or {}).get("schema") if rf.get("type") == "json_schema" else None
     if kind == "anthropic":
         tools = body.get("tools") or []

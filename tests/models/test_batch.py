@@ -9,7 +9,7 @@ import pytest
 
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.batch import BatchRequest, collect_batches, submit_batch
-from rhetorica.models.cache import cache_key
+from rhetorica.models.cache import model_cache_key
 from rhetorica.models.call import call_model
 from rhetorica.models.registry import get_model
 from rhetorica.status import Status
@@ -34,9 +34,25 @@ def requests_for(n: int) -> list[BatchRequest]:
 
 
 PROVIDERS = [
-    ("openai/gpt-4.1-mini", "OPENAI_API_KEY", lambda url: {"base_url": f"{url}/v1"}, "openai"),
-    ("anthropic/claude-haiku-4-5", "ANTHROPIC_API_KEY", lambda url: {"base_url": url}, "anthropic"),
-    ("google/gemini-2.5-flash", "GEMINI_API_KEY", lambda url: {"base_url": url}, "gemini"),
+    # a base_url other than OpenAI's gets OPENAI_API_KEY only when the study names it
+    (
+        "openai/gpt-4.1-mini",
+        "OPENAI_API_KEY",
+        lambda url: {"base_url": f"{url}/v1", "api_key_env": "OPENAI_API_KEY"},
+        "openai",
+    ),
+    (
+        "anthropic/claude-haiku-4-5",
+        "ANTHROPIC_API_KEY",
+        lambda url: {"base_url": url, "api_key_env": "ANTHROPIC_API_KEY"},
+        "anthropic",
+    ),
+    (
+        "google/gemini-2.5-flash",
+        "GEMINI_API_KEY",
+        lambda url: {"base_url": url, "api_key_env": "GEMINI_API_KEY"},
+        "gemini",
+    ),
 ]
 
 
@@ -84,7 +100,7 @@ def test_submit_collect_later_then_cache_serves_live_calls(setup, fake_server):
     fake_server.script = []
     again = asyncio.run(submit_batch(model, requests, store, options=options))
     keys = {r[0] for r in store.rows("SELECT cache_key FROM batch_requests WHERE batch_id = ?", (again,))}
-    expected = {cache_key(model.provider, model.model, requests[i].messages, requests[i].config, 0) for i in (1, 3)}
+    expected = {model_cache_key(model, requests[i].messages, requests[i].config, 0) for i in (1, 3)}
     assert keys == expected
 
 

@@ -22,7 +22,8 @@ def test_study_runs_entirely_from_batches(fake_server, tmp_path, monkeypatch):
         pytest.fail(f"shared data not found at {PAPER}")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-batch-cli-test-123456")
     fake_server.batch_polls_before_done = 0
-    model = {"model": "openai/gpt-4.1-mini", "options": {"base_url": f"{fake_server.url}/v1"}}
+    options = {"base_url": f"{fake_server.url}/v1", "api_key_env": "OPENAI_API_KEY"}
+    model = {"model": "openai/gpt-4.1-mini", "options": options}
     study = {
         "name": "batch-cli",
         "output_dir": str(tmp_path / "run"),

@@ -30,7 +30,7 @@ def test_key_absent_from_logs_store_and_errors(
     monkeypatch.setenv(env, KEY)
     caplog.set_level(logging.DEBUG)
     store = Store.in_dir(tmp_path / "run")
-    model = get_model(model_id, base_url=f"{fake_server.url}{suffix}")
+    model = get_model(model_id, base_url=f"{fake_server.url}{suffix}", api_key_env=env)
     messages = [ChatMessage(role="user", content="hello there")]
     fake_server.script = ["auth", "server_error", None, "rate_limit", "context_overflow"]
     outputs = [
@@ -47,3 +47,17 @@ def test_key_absent_from_logs_store_and_errors(
     assert KEY not in repr(model) and KEY not in str(vars(model))
     for path in (tmp_path / "run").iterdir():
         assert KEY.encode() not in path.read_bytes(), path
+
+
+@pytest.mark.parametrize(("model_id", "env", "suffix"), CASES, ids=[c[0].split("/")[0] for c in CASES])
+def test_a_providers_own_key_never_goes_to_another_endpoint(model_id, env, suffix, fake_server, monkeypatch):
+    """``OPENAI_API_KEY``/``ANTHROPIC_API_KEY``/``GEMINI_API_KEY`` belong to the official endpoints."""
+    from rhetorica.models.errors import AuthenticationError
+
+    pytest.importorskip(
+        {"openai": "openai", "anthropic": "anthropic", "google": "google.genai"}[model_id.split("/")[0]]
+    )
+    monkeypatch.setenv(env, KEY)
+    with pytest.raises(AuthenticationError, match=f"{env} is sent only to"):
+        get_model(model_id, base_url=f"{fake_server.url}{suffix}")
+    assert fake_server.received == []

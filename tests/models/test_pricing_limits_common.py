@@ -9,7 +9,15 @@ import json
 import pytest
 
 from rhetorica.models.api import Usage
-from rhetorica.models.errors import ContextOverflowError, PermanentError, RateLimitError, TransientError
+from rhetorica.models.errors import (
+    AuthenticationError,
+    ContextOverflowError,
+    InvalidRequestError,
+    ModelNotFoundError,
+    PermanentError,
+    RateLimitError,
+    TransientError,
+)
 from rhetorica.models.limits import RateLimiter
 from rhetorica.models.pricing import ModelPrice, cost_usd, load_prices, price_usage
 from rhetorica.models.providers.common import Secret, classify_http_error, parse_retry_after, redact
@@ -86,50 +94,6 @@ def test_bad_override_names_file_and_entry(tmp_path):
 
 
 # -- rate limiter ------------------------------------------------------------------------------------
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_requests_per_minute_bucket():
-    clock = FakeClock()
-    limiter = RateLimiter(requests_per_minute=60, clock=clock)  # one request per second after a burst of 60
-    for _ in range(60):
-        assert limiter.delay(0) == 0
-        limiter.take(0)
-    assert limiter.delay(0) == pytest.approx(1.0)
-    clock.now = 0.5
-    assert limiter.delay(0) == pytest.approx(0.5)
-
-
-def test_tokens_per_minute_bucket():
-    clock = FakeClock()
-    limiter = RateLimiter(tokens_per_minute=6_000, clock=clock)  # 100 tokens per second
-    limiter.take(6_000)
-    assert limiter.delay(250) == pytest.approx(2.5)
-    clock.now = 2.5
-    assert limiter.delay(250) == pytest.approx(0.0)
-    assert limiter.delay(10_000) == pytest.approx(57.5)  # larger than the quota: waits for a full bucket
-
-
-def test_acquire_waits_in_real_time():
-    limiter = RateLimiter(requests_per_minute=600)  # 10/s, burst 600
-    limiter.take(0)
-    for _ in range(599):
-        limiter.take(0)
-
-    async def main() -> float:
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        await limiter.acquire()
-        return loop.time() - start
-
-    assert 0.05 <= asyncio.run(main()) < 1.0
-
-
 def test_rate_limit_must_be_positive():
     with pytest.raises(ValueError, match="> 0"):
         RateLimiter(requests_per_minute=-5)
@@ -164,10 +128,19 @@ def test_parse_retry_after_forms():
             ContextOverflowError,
         ),
         (400, "the request exceeds the available context size", None, ContextOverflowError),
-        (400, "temperature must be <= 2", None, PermanentError),
-        (401, "bad key", None, PermanentError),
-        (403, "forbidden", None, PermanentError),
-        (404, "no such model", None, PermanentError),
+        (400, "temperature must be <= 2", None, InvalidRequestError),
+        (401, "bad key", None, AuthenticationError),
+        (403, "forbidden", None, AuthenticationError),
+        (404, "no such model", None, ModelNotFoundError),
+        (404, "The model `gpt-9` does not exist", "model_not_found", ModelNotFoundError),
+        (418, "I'm a teapot", None, PermanentError),
+        # llama-cpp-python's server answers a schema it cannot take with a 500 validation error
+        (500, "[{'type': 'literal_error', 'msg': \"Input should be 'text' or 'json_object'\"}]", None,
+         InvalidRequestError),
+        (422, "Unprocessable Entity: field required", None, InvalidRequestError),
+        # vLLM's wording of a context overflow (vllm/v1/engine/processor.py)
+        (400, "The decoder prompt (length 9000) is longer than the maximum model length of 8192. Make sure "
+              "that `max_model_len` is no smaller than the number of text tokens.", None, ContextOverflowError),
     ],
 )
 def test_classify_http_error(status, message, code, cls):

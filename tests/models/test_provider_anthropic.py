@@ -33,7 +33,7 @@ KEY = "sk-ant-fake-0123456789abcdef"
 @pytest.fixture
 def model(fake_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    return AnthropicModel("claude-haiku-4-5", base_url=fake_server.url)
+    return AnthropicModel("claude-haiku-4-5", base_url=fake_server.url, api_key_env="ANTHROPIC_API_KEY")
 
 
 def generate(model, config=None):
@@ -57,7 +57,9 @@ def test_request_caches_system_prompt_and_uses_native_schema(model, fake_server)
 
 def test_tool_mode_returns_tool_input_as_json(fake_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    model = AnthropicModel("claude-3-5-haiku", base_url=fake_server.url, structured_output="tool")
+    model = AnthropicModel(
+        "claude-3-5-haiku", base_url=fake_server.url, structured_output="tool", api_key_env="ANTHROPIC_API_KEY"
+    )
     out = generate(model, GenerateConfig(json_schema=SCHEMA))
     body = fake_server.model_requests()[0].body
     assert body["tool_choice"] == {"type": "tool", "name": "output"}
@@ -128,3 +130,14 @@ def test_missing_key_is_one_clear_error(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(PermanentError, match="ANTHROPIC_API_KEY"):
         get_model("anthropic/claude-haiku-4-5")
+
+
+def test_rate_limit_headers_reach_the_output(fake_server, monkeypatch):
+    from rhetorica.models.limits import RateLimitInfo
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-123456")
+    fake_server.rate_limit, fake_server.rate_headers = (10, 60.0), True
+    model = AnthropicModel("claude-haiku-4-5", base_url=fake_server.url, api_key_env="ANTHROPIC_API_KEY")
+    out = asyncio.run(model.generate([ChatMessage(role="user", content="hi")], GenerateConfig(max_tokens=5)))
+    assert out.rate_limit is not None and out.rate_limit.remaining_requests == 9
+    assert isinstance(out.rate_limit, RateLimitInfo) and 59.0 < out.rate_limit.reset_requests_s <= 60.1

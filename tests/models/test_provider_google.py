@@ -34,7 +34,7 @@ KEY = "AIza-fake-key-0123456789"
 @pytest.fixture
 def model(fake_server, monkeypatch):
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
-    return GoogleModel("gemini-2.5-flash", base_url=fake_server.url)
+    return GoogleModel("gemini-2.5-flash", base_url=fake_server.url, api_key_env="GEMINI_API_KEY")
 
 
 def generate(model, config=None):

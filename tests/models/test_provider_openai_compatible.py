@@ -11,7 +11,10 @@ import pytest
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.call import RetryPolicy, call_model
 from rhetorica.models.errors import (
+    AuthenticationError,
     ContextOverflowError,
+    InvalidRequestError,
+    ModelNotFoundError,
     ModelTimeoutError,
     PermanentError,
     RateLimitError,
@@ -156,8 +159,8 @@ def test_malformed_content_is_returned_as_text_for_the_validator(fake_server):
     ("fault", "error"),
     [
         ("context_overflow", ContextOverflowError),
-        ("auth", PermanentError),
-        ("not_found", PermanentError),
+        ("auth", AuthenticationError),
+        ("not_found", ModelNotFoundError),
         ("quota", PermanentError),
     ],
 )
@@ -235,3 +238,107 @@ def test_reused_across_event_loops(fake_server):
     model = model_for(fake_server)
     assert generate(model).status == Status.OK
     assert generate(model).status == Status.OK
+
+
+# -- keys go only to the endpoint they belong to -------------------------------------------------------
+def test_openai_api_key_is_not_sent_to_a_custom_endpoint(fake_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-official-openai-key-0001")
+    monkeypatch.setenv("MY_VLLM_KEY", "sk-vllm-key-0002")
+    generate(model_for(fake_server))  # no api_key_env: no key at all
+    generate(model_for(fake_server, api_key_env="MY_VLLM_KEY"))
+    auth = [r.headers["authorization"] for r in fake_server.model_requests()]
+    assert auth == ["Bearer EMPTY", "Bearer sk-vllm-key-0002"]
+
+
+def test_a_named_key_variable_must_be_set(fake_server, monkeypatch):
+    monkeypatch.delenv("MY_UNSET_KEY", raising=False)
+    with pytest.raises(PermanentError, match="MY_UNSET_KEY"):
+        model_for(fake_server, api_key_env="MY_UNSET_KEY")
+
+
+def test_openai_provider_keeps_its_key_for_api_openai_com(fake_server, monkeypatch):
+    from rhetorica.models.providers.openai_provider import OPENAI_BASE_URL, OpenAIModel
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-official-openai-key-0003")
+    official = OpenAIModel("gpt-4.1-mini")
+    assert official.base_url == OPENAI_BASE_URL and official._key.reveal() == "sk-official-openai-key-0003"
+    with pytest.raises(AuthenticationError, match="api_key_env"):
+        OpenAIModel("gpt-4.1-mini", base_url=f"{fake_server.url}/v1")
+    # said explicitly, the same variable may go to a proxy
+    generate(OpenAIModel("gpt-4.1-mini", base_url=f"{fake_server.url}/v1", api_key_env="OPENAI_API_KEY"))
+    assert fake_server.model_requests()[0].headers["authorization"] == "Bearer sk-official-openai-key-0003"
+
+
+# -- structured-output negotiation ---------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _forget_negotiated_modes(monkeypatch):
+    from rhetorica.models.providers import openai_compatible
+
+    monkeypatch.setattr(openai_compatible, "_ACCEPTED_MODES", {})
+
+
+def formats_sent(server) -> list[str | None]:
+    return [(r.body.get("response_format") or {}).get("type") for r in server.model_requests()]
+
+
+def test_server_without_json_schema_gets_json_object_with_schema_and_it_is_remembered(fake_server):
+    fake_server.reject_formats = ("json_schema",)  # llama-cpp-python's server: 500 "Input should be ..."
+    model = model_for(fake_server)
+    config = GenerateConfig(json_schema=SCHEMA, max_tokens=50)
+    outs = [generate(model, config.model_copy(update={"seed": i})) for i in range(3)]
+    assert [o.status for o in outs] == [Status.OK] * 3
+    assert all(1 <= json.loads(o.text)["overall"] <= 10 for o in outs)
+    # one rejected json_schema request, then json_object for this and every later call: no retries
+    assert formats_sent(fake_server) == ["json_schema", "json_object", "json_object", "json_object"]
+    second = fake_server.model_requests()[1].body
+    assert second["response_format"]["schema"] == SCHEMA
+    assert "JSON Schema:" in second["messages"][0]["content"]
+    assert [o.effective_params["structured_output"] for o in outs] == ["json_object"] * 3
+    # a new model object on the same endpoint starts from what the endpoint accepted
+    generate(model_for(fake_server), config)
+    assert formats_sent(fake_server)[-1] == "json_object"
+
+
+def test_server_rejecting_both_formats_falls_back_to_prompt_only(fake_server):
+    fake_server.reject_formats = ("json_schema", "json_object")
+    out = generate(model_for(fake_server), GenerateConfig(json_schema=SCHEMA))
+    assert out.status == Status.OK and set(json.loads(out.text)) == {"overall", "summary"}
+    assert formats_sent(fake_server) == ["json_schema", "json_object", None]
+    last = fake_server.model_requests()[-1].body
+    assert last["messages"][0]["role"] == "system" and "JSON Schema:" in last["messages"][0]["content"]
+    assert out.effective_params["structured_output"] == "prompt"
+
+
+def test_pinned_mode_is_sent_and_never_changed(fake_server):
+    out = generate(model_for(fake_server, structured_output="json_object"), GenerateConfig(json_schema=SCHEMA))
+    assert out.status == Status.OK and formats_sent(fake_server) == ["json_object"]
+    fake_server.reject_formats = ("json_schema",)
+    with pytest.raises(InvalidRequestError, match="Input should be 'text' or 'json_object'"):
+        generate(model_for(fake_server, structured_output="json_schema"), GenerateConfig(json_schema=SCHEMA))
+    assert formats_sent(fake_server) == ["json_object", "json_schema"]  # no fallback, no retry
+
+
+def test_invalid_request_is_never_retried(fake_server, fast_retry):
+    fake_server.script = ["validation_500"] * 3
+    out = asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(), retry=fast_retry))
+    assert out.status == Status.ERROR and "InvalidRequestError" in out.error
+    assert len(fake_server.model_requests()) == 1  # the transient 500 of before was retried 4 times
+
+
+def test_unset_sampling_is_not_sent_and_sent_values_are_recorded(fake_server):
+    out = generate(model_for(fake_server), GenerateConfig(max_tokens=20))
+    body = fake_server.model_requests()[0].body
+    assert "temperature" not in body and "top_p" not in body and "seed" not in body
+    assert "temperature" not in out.effective_params and out.effective_params["max_tokens"] == 20
+    out = generate(model_for(fake_server), GenerateConfig(temperature=0.7, top_p=0.9))
+    body = fake_server.model_requests()[1].body
+    assert (body["temperature"], body["top_p"]) == (0.7, 0.9)
+    assert (out.effective_params["temperature"], out.effective_params["top_p"]) == (0.7, 0.9)
+
+
+def test_vllm_context_overflow_is_permanent_and_said_so(fake_server, fast_retry):
+    fake_server.script = ["vllm_context_overflow"] * 3
+    out = asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(), retry=fast_retry))
+    assert out.status == Status.ERROR and out.error.startswith("ContextOverflowError: context overflow")
+    assert "longer than the maximum model length of 8192" in out.error
+    assert len(fake_server.model_requests()) == 1  # not retried

@@ -83,6 +83,13 @@ class _CapturingModel(ModelAPI):
     def connection_key(self) -> str:
         return f"capture:{self.real.connection_key}"
 
+    @property
+    def cache_model_name(self) -> str:
+        return self.real.cache_model_name
+
+    def output_options(self) -> dict[str, Any]:
+        return self.real.output_options()
+
     def count_tokens(self, text: str) -> int:
         return self.real.count_tokens(text)
 
@@ -148,14 +155,14 @@ def _requests_for(
 ) -> tuple[list[Any], int]:
     """Batch requests with confirmed cache keys (the runner logged each), and how many were skipped."""
     from rhetorica.models.batch import BatchRequest
-    from rhetorica.models.cache import cache_key
+    from rhetorica.models.cache import model_cache_key
 
     requests, skipped = [], 0
     for messages, config in calls:
         candidates = [config.seed] if isinstance(config.seed, int) and config.seed >= 0 else []
         candidates += [r for r in range(max(replicates, 1)) if r not in candidates]
         for replicate in candidates:
-            key = cache_key(model.provider, model.model, messages, config, replicate)
+            key = model_cache_key(model, messages, config, replicate)
             if key in logged:
                 requests.append(
                     BatchRequest(

@@ -7,11 +7,21 @@ Providers implement :class:`ModelAPI` and raise the classified errors of :mod:`r
 from __future__ import annotations
 
 import abc
-from typing import Any, Literal
+import inspect
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rhetorica.models.limits import RateLimiter, RateLimitInfo
 from rhetorica.status import Status
+
+#: Provider options that never change an answer: where and how fast calls are sent, and with which
+#: key. Every other declared option is part of the response-cache key
+#: (:meth:`ModelAPI.output_options`).
+OPERATIONAL_OPTIONS = frozenset(
+    {"api_key_env", "base_url", "max_concurrency", "timeout_s", "requests_per_minute", "tokens_per_minute",
+     "n_threads", "cache_system"}
+)
 
 
 class ChatMessage(BaseModel):
@@ -74,6 +84,10 @@ class ModelOutput(BaseModel):
         effective_params: sampling parameters the provider actually used.
         error: reason text for a failure status.
         cache_hit: True when served from the response cache (no model call made).
+        rate_limit: what the response's rate-limit headers said (not stored or cached).
+        stops_configuration: the failure is one of the configuration (unknown model, rejected
+            key: :class:`rhetorica.models.errors.ConfigurationError`), so every later call of the
+            same configuration would fail alike.
     """
 
     provider: str
@@ -87,6 +101,8 @@ class ModelOutput(BaseModel):
     effective_params: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
     cache_hit: bool = False
+    rate_limit: RateLimitInfo | None = Field(default=None, exclude=True, repr=False)
+    stops_configuration: bool = False
 
 
 class ModelAPI(abc.ABC):
@@ -102,6 +118,42 @@ class ModelAPI(abc.ABC):
     model: str
     #: Calls allowed in flight at once on this connection.
     max_concurrency: int = 4
+    #: Request/token pacing for this connection (``None`` = no declared limit).
+    limiter: RateLimiter | None = None
+    #: Declared options that are test scaffolding or bookkeeping rather than model settings.
+    cache_exempt_options: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def declared_options(cls) -> list[str]:
+        """The options this provider accepts: the keyword parameters of ``__init__`` along the
+        class hierarchy, except ``model`` (sorted)."""
+        names: set[str] = set()
+        for klass in cls.__mro__:
+            init = klass.__dict__.get("__init__")
+            if init is None or klass is ModelAPI:
+                continue
+            for name, param in inspect.signature(init).parameters.items():
+                if name not in ("self", "model") and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
+                    names.add(name)
+        return sorted(names)
+
+    def output_options(self) -> dict[str, Any]:
+        """Option values that can change an output, for the response-cache key.
+
+        Every declared option except :data:`OPERATIONAL_OPTIONS` (never the endpoint URL) and
+        ``cache_exempt_options``, read from the attribute of the same name.
+
+        Raises:
+            AttributeError: a provider declares an output option it does not keep as an attribute
+                (a provider bug: the option could otherwise silently miss the cache key).
+        """
+        skip = OPERATIONAL_OPTIONS | self.cache_exempt_options
+        return {name: getattr(self, name) for name in self.declared_options() if name not in skip}
+
+    def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
+        """Tokens one call charges against a tokens-per-minute quota: the prompt's approximate
+        token count plus the requested output tokens."""
+        return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
 
     @property
     def name(self) -> str:
@@ -112,6 +164,12 @@ class ModelAPI(abc.ABC):
     def connection_key(self) -> str:
         """Key that groups calls sharing one concurrency limit (provider + endpoint)."""
         return self.name
+
+    @property
+    def cache_model_name(self) -> str:
+        """The logical model in the response-cache key: the model name without any endpoint
+        (replicas of one model behind different URLs share answers)."""
+        return self.model
 
     @abc.abstractmethod
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:

@@ -6,7 +6,7 @@ request's cache key in the study store (tables ``batches`` and ``batch_requests`
 and any later process collects the results into the same response cache and call log as live calls,
 so the study then runs from the cache without paying again.
 
-- The custom id of each request is its response-cache key (:func:`rhetorica.models.cache.cache_key`),
+- The custom id of each request is its response-cache key (:func:`rhetorica.models.cache.model_cache_key`),
   so a result lands exactly where a live call with the same inputs would look.
 - Submitting is idempotent: requests already cached, or waiting in an uncollected batch, are left out.
 - Collecting is idempotent and resumable: each request's result is written (cache, call log, status)
@@ -31,7 +31,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
-from rhetorica.models.cache import cache_key
+from rhetorica.models.cache import model_cache_key
+from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
 from rhetorica.status import Status
@@ -284,9 +285,7 @@ async def submit_batch(
     items: list[tuple[str, dict[str, Any], BatchRequest]] = []
     seen: set[str] = set()
     for request in requests:
-        key = request.cache_key or cache_key(
-            model.provider, model.model, request.messages, request.config, request.replicate
-        )
+        key = request.cache_key or model_cache_key(model, request.messages, request.config, request.replicate)
         if key in seen or key in pending or store.cache_get(key) is not None:
             continue
         seen.add(key)
@@ -302,7 +301,9 @@ async def submit_batch(
         conn.execute(
             "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
             "VALUES (?, ?, ?, ?, 'submitted', ?)",
-            (batch_id, model.provider, model.name, json.dumps(options or {}, sort_keys=True), len(items)),
+            # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose
+            # URL carries credentials cannot be collected from the stored options alone
+            (batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)), len(items)),
         )
         for key, _, request in items:
             conn.execute(

@@ -1,11 +1,11 @@
-"""Content-addressed response cache keys and the cache protocol the store implements."""
+"""Content-addressed response cache keys and the call-log protocol the store implements."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from rhetorica.hashing import content_hash
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 
 
 def cache_key(
@@ -14,24 +14,36 @@ def cache_key(
     messages: list[ChatMessage],
     config: GenerateConfig,
     replicate: int,
+    options: dict[str, Any] | None = None,
 ) -> str:
     """Hash of everything that determines an output.
 
     Key = SHA-256 over (provider, model, messages, output schema and the sampling parameters that
-    change the output, replicate index) — ARCHITECTURE.md, "Model layer". ``timeout_s`` is excluded.
+    change the output, the provider options that change the output, replicate index) —
+    ARCHITECTURE.md, "Model layer". ``timeout_s`` and the endpoint URL are excluded.
+
+    Args:
+        options: provider option values that can change the output
+            (:meth:`rhetorica.models.api.ModelAPI.output_options`); ``None`` = none.
 
     Returns:
         64-character hex string, identical across processes for equal inputs.
     """
     return content_hash(
-        "model-call/v1",
+        "model-call/v2",
         provider,
         model,
         [m.model_dump() for m in messages],
         config.output_affecting(),
+        options or {},
         replicate,
         length=64,
     )
+
+
+def model_cache_key(model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig, replicate: int) -> str:
+    """:func:`cache_key` of one call of ``model`` (its logical name and its output options)."""
+    return cache_key(model.provider, model.cache_model_name, messages, config, replicate, model.output_options())
 
 
 class CallLog(Protocol):
@@ -44,4 +56,13 @@ class CallLog(Protocol):
         """Store an ok output under ``key`` (committed at once: a paid call is never lost)."""
 
     def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
-        """Append one row to the model-call log (cache hits included, flagged)."""
+        """Append one finished row to the model-call log (cache hits and merged calls, flagged)."""
+
+    def begin_call(
+        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float
+    ) -> int:
+        """Log a call as it is sent (status ``in_flight``, its reserved cost counted as spent);
+        returns the row id for :meth:`finish_call`."""
+
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
+        """Replace the in-flight row ``call_id`` by the call's outcome."""

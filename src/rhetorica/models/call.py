@@ -1,7 +1,13 @@
-"""One entry point for every model call: cache, concurrency, retries, classification and the call log.
+"""One entry point for every model call: cache, merging, pacing, retries, classification, call log.
 
 Policy (ARCHITECTURE.md, "Model layer"):
 - cache hit -> no call; only ``ok`` outputs are cached (never errors or refusals);
+- identical calls in flight at the same time (same cache key) are merged: one request is sent and
+  every caller gets its output (the others are logged like cache hits);
+- each request is logged when it is sent (status ``in_flight`` with its reserved worst-case cost)
+  and updated when it returns, so a run killed mid-call still accounts for what it sent;
+- requests are paced by the connection's :class:`rhetorica.models.limits.RateLimiter` (declared
+  requests/tokens per minute, the server's rate-limit headers, a 429's ``Retry-After``);
 - :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried with
   jittered exponential backoff, honouring ``Retry-After`` when given;
 - :class:`PermanentError` fails at once; every failure becomes a :class:`ModelOutput` with a failure
@@ -11,20 +17,23 @@ Policy (ARCHITECTURE.md, "Model layer"):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from dataclasses import dataclass
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.budget import Budget
-from rhetorica.models.cache import CallLog, cache_key
+from rhetorica.models.cache import CallLog, model_cache_key
 from rhetorica.models.errors import (
+    ConfigurationError,
     ModelError,
     ModelTimeoutError,
     PermanentError,
     RateLimitError,
     TransientError,
 )
+from rhetorica.models.limits import RateLimiter
 from rhetorica.status import Status
 
 
@@ -53,10 +62,20 @@ class RetryPolicy:
 
 
 class ConnectionLimits:
-    """One semaphore per connection key (provider endpoint), created on first use."""
+    """What the calls of one run share per connection key (provider endpoint): a concurrency
+    semaphore, one rate limiter, and the calls in flight (for merging identical ones).
+
+    The first model of a connection that declares a rate limit supplies the connection's limiter,
+    so reviewer and rewriter configurations on one endpoint are paced together; a connection
+    without declared limits still gets a limiter that obeys the server's ``Retry-After`` and
+    rate-limit headers.
+    """
 
     def __init__(self) -> None:
         self._semaphores: dict[str, asyncio.Semaphore] = {}
+        self._limiters: dict[str, RateLimiter] = {}
+        #: cache key -> output of the call now in flight with that key
+        self.in_flight: dict[str, asyncio.Future[ModelOutput]] = {}
 
     def semaphore(self, model: ModelAPI) -> asyncio.Semaphore:
         key = model.connection_key
@@ -64,11 +83,20 @@ class ConnectionLimits:
             self._semaphores[key] = asyncio.Semaphore(max(1, model.max_concurrency))
         return self._semaphores[key]
 
+    def limiter(self, model: ModelAPI) -> RateLimiter:
+        """The rate limiter of ``model``'s connection: the first declared one, else one without
+        quotas that still obeys the server (``Retry-After``, rate-limit headers)."""
+        key = model.connection_key
+        current = self._limiters.get(key)
+        if current is None or (model.limiter is not None and current.request_quota is None
+                               and current.token_quota is None and not current.observed):
+            self._limiters[key] = model.limiter or RateLimiter()
+        return self._limiters[key]
 
-def _failure(model: ModelAPI, status: Status, reason: str, latency: float) -> ModelOutput:
-    return ModelOutput(
-        provider=model.provider, model=model.model, status=status, error=reason, latency_s=latency
-    )
+
+def _failure(model: ModelAPI, status: Status, reason: str, latency: float, *, stops: bool = False) -> ModelOutput:
+    return ModelOutput(provider=model.provider, model=model.model, status=status, error=reason, latency_s=latency,
+                       stops_configuration=stops)
 
 
 async def call_model(
@@ -83,7 +111,7 @@ async def call_model(
     retry: RetryPolicy | None = None,
     budget: Budget | None = None,
 ) -> ModelOutput:
-    """Generate with caching, retries and logging; never raises for a model failure.
+    """Generate with caching, merging, pacing, retries and logging; never raises for a model failure.
 
     Args:
         model: provider connection.
@@ -92,7 +120,8 @@ async def call_model(
         replicate: replicate index (part of the cache key, so replicates are distinct samples).
         log: store implementing :class:`CallLog`; ``None`` disables cache and logging.
         unit_key: work unit the call belongs to, for the call log.
-        limits: shared per-connection semaphores.
+        limits: what the run's calls share per connection (semaphores, rate limiters, calls in
+            flight); ``None`` = no merging, the model's own rate limiter.
         retry: retry policy (default :class:`RetryPolicy`).
         budget: study budget; a live call first reserves its worst-case cost (cache hits are free).
 
@@ -103,50 +132,119 @@ async def call_model(
         BudgetExceededError: the call could take spending past ``budget``; it was not made (the
             caller leaves its unit pending and says so).
     """
-    retry = retry or RetryPolicy()
-    key = cache_key(model.provider, model.model, messages, config, replicate)
+    key = model_cache_key(model, messages, config, replicate)
     if log is not None:
         cached = log.cache_get(key)
         if cached is not None:
             hit = cached.model_copy(update={"cache_hit": True, "latency_s": 0.0, "cost_usd": 0.0})
             log.record_call(unit_key, key, hit, config)
             return hit
+    if limits is None:
+        return await _live_call(model, messages, config, key, log, unit_key, None, retry, budget)
 
+    while (leader := limits.in_flight.get(key)) is not None:
+        try:
+            shared = await asyncio.shield(leader)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if leader.cancelled() and not (task is not None and task.cancelling()):
+                continue  # the leading call was cancelled, not this one: send it ourselves
+            raise
+        merged = shared.model_copy(update={"cache_hit": True, "latency_s": 0.0, "cost_usd": 0.0})
+        if log is not None:
+            log.record_call(unit_key, key, merged, config)
+        return merged
+
+    future: asyncio.Future[ModelOutput] = asyncio.get_running_loop().create_future()
+    limits.in_flight[key] = future
+    try:
+        output = await _live_call(model, messages, config, key, log, unit_key, limits, retry, budget)
+    except ModelError as exc:  # the budget refused it: callers waiting on it are refused too
+        future.set_exception(exc)
+        future.exception()  # retrieved here: waiters re-raise it, nobody else needs to
+        raise
+    except BaseException:
+        future.cancel()
+        raise
+    else:
+        future.set_result(output)
+        return output
+    finally:
+        if limits.in_flight.get(key) is future:
+            del limits.in_flight[key]
+
+
+async def _live_call(
+    model: ModelAPI,
+    messages: list[ChatMessage],
+    config: GenerateConfig,
+    key: str,
+    log: CallLog | None,
+    unit_key: str | None,
+    limits: ConnectionLimits | None,
+    retry: RetryPolicy | None,
+    budget: Budget | None,
+) -> ModelOutput:
+    retry = retry or RetryPolicy()
+    limiter = limits.limiter(model) if limits is not None else model.limiter
     reserved = budget.reserve(model, messages, config) if budget is not None else 0.0
     output: ModelOutput | None = None
     try:
         for attempt in range(1, retry.max_attempts + 1):
+            call_id: int | None = None
             started = time.perf_counter()
             try:
-                if limits is not None:
-                    async with limits.semaphore(model):
+                gate = limits.semaphore(model) if limits is not None else contextlib.nullcontext()
+                async with gate:
+                    if limiter is not None:
+                        await limiter.acquire(model.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
+                    call_id = log.begin_call(unit_key, key, model, config, reserved) if log is not None else None
+                    started = time.perf_counter()
+                    try:
                         output = await model.generate(messages, config)
-                else:
-                    output = await model.generate(messages, config)
+                    except BaseException:
+                        if limiter is not None:
+                            limiter.observe(None)  # answered with an error, or abandoned
+                        raise
+                if limiter is not None:
+                    limiter.observe(output.rate_limit)
                 break
             except PermanentError as exc:
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started,
+                                  stops=isinstance(exc, ConfigurationError))
                 break
             except TransientError as exc:
                 elapsed = time.perf_counter() - started
                 status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
                 output = _failure(model, status, f"{type(exc).__name__} after {attempt} attempt(s): {exc}", elapsed)
-                if log is not None:
-                    log.record_call(unit_key, key, output, config)
-                if attempt == retry.max_attempts:
-                    return output
                 retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
+                if limiter is not None and isinstance(exc, RateLimitError):
+                    limiter.pause(retry_after)
+                if attempt == retry.max_attempts:
+                    break
+                _finish(log, call_id, unit_key, key, output, config)
                 await asyncio.sleep(retry.delay(attempt, retry_after))
             except ModelError as exc:
                 output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
                 break
 
         assert output is not None
-        if log is not None:
-            if output.status == Status.OK:
-                log.cache_put(key, output)
-            log.record_call(unit_key, key, output, config)
+        if log is not None and output.status == Status.OK:
+            log.cache_put(key, output)
+        _finish(log, call_id, unit_key, key, output, config)
         return output
     finally:
         if budget is not None:
             budget.settle(reserved, output.cost_usd if output is not None else 0.0)
+
+
+def _finish(
+    log: CallLog | None, call_id: int | None, unit_key: str | None, key: str, output: ModelOutput,
+    config: GenerateConfig,
+) -> None:
+    if log is None:
+        return
+    if call_id is None:  # failed before it was sent (e.g. a setup error): one finished row
+        log.record_call(unit_key, key, output, config)
+    else:
+        log.finish_call(call_id, output, config)

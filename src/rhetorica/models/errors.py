@@ -2,7 +2,9 @@
 
 - :class:`RateLimitError` and :class:`TransientError` are retried with jittered backoff
   (``Retry-After`` honoured when given).
-- :class:`PermanentError` (including :class:`ContextOverflowError`) fails fast and is recorded.
+- :class:`PermanentError` (including :class:`ContextOverflowError` and :class:`InvalidRequestError`)
+  fails fast and is recorded; a :class:`ConfigurationError` (unknown model, rejected key) also
+  stops the remaining units of the reviewer or rewriter configuration that met it.
 - :class:`ModelTimeoutError` is retried like a transient error and recorded as ``timeout`` at the end.
 """
 
@@ -35,6 +37,24 @@ class PermanentError(ModelError):
 
 class ContextOverflowError(PermanentError):
     """The input does not fit the model's context window."""
+
+
+class InvalidRequestError(PermanentError):
+    """The server rejected the request itself as invalid (HTTP 400/422, or a 500 whose body says
+    the input failed validation): sending it again cannot succeed."""
+
+
+class ConfigurationError(PermanentError):
+    """A failure of the configuration, not of one input: every later call of the same model
+    connection fails the same way, so the configuration's remaining units are not run."""
+
+
+class AuthenticationError(ConfigurationError):
+    """HTTP 401/403: the key is missing, wrong or not allowed to use this model."""
+
+
+class ModelNotFoundError(ConfigurationError):
+    """HTTP 404 or ``model_not_found``: the endpoint does not serve this model."""
 
 
 class ProviderNotInstalledError(ModelError):

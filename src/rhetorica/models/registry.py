@@ -12,6 +12,7 @@ from typing import Any
 
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
+from rhetorica.models.redaction import redact_urls
 
 #: provider name -> ("module:Class", pip extra that provides its dependency or None)
 PROVIDERS: dict[str, tuple[str, str | None]] = {
@@ -31,17 +32,38 @@ def split_model_id(model_id: str) -> tuple[str, str]:
         UnknownProviderError: if the id has no ``/`` or names an unregistered provider.
     """
     provider, sep, model = model_id.partition("/")
+    shown = redact_urls(model_id)
     if not sep or not model:
         raise UnknownProviderError(
-            f"model id {model_id!r} must look like '<provider>/<model>'; known providers: "
-            + ", ".join(sorted(PROVIDERS))
+            f"model id {shown!r} must look like '<provider>/<model>'; known providers: " + ", ".join(sorted(PROVIDERS))
         )
     if provider not in PROVIDERS:
         raise UnknownProviderError(
-            f"unknown provider {provider!r} in model id {model_id!r}; known providers: "
-            + ", ".join(sorted(PROVIDERS))
+            f"unknown provider {provider!r} in model id {shown!r}; known providers: " + ", ".join(sorted(PROVIDERS))
         )
     return provider, model
+
+
+def provider_class(provider: str) -> type[ModelAPI]:
+    """The class of a registered provider (imports its module).
+
+    Raises:
+        UnknownProviderError: unregistered provider.
+        ProviderNotInstalledError: the provider's optional dependency is missing (message names the
+            ``pip install 'rhetorica[<extra>]'`` command).
+    """
+    if provider not in PROVIDERS:
+        raise UnknownProviderError(f"unknown provider {provider!r}; known providers: {', '.join(sorted(PROVIDERS))}")
+    target, extra = PROVIDERS[provider]
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:  # the provider module imports its SDK at top level
+        hint = f"pip install 'rhetorica[{extra}]'" if extra else "reinstall rhetorica"
+        raise ProviderNotInstalledError(
+            f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
+        ) from exc
+    return getattr(module, class_name)
 
 
 def get_model(model_id: str, **options: Any) -> ModelAPI:
@@ -53,14 +75,4 @@ def get_model(model_id: str, **options: Any) -> ModelAPI:
             ``pip install 'rhetorica[<extra>]'`` command).
     """
     provider, model = split_model_id(model_id)
-    target, extra = PROVIDERS[provider]
-    module_name, _, class_name = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:  # the provider module imports its SDK at top level
-        hint = f"pip install 'rhetorica[{extra}]'" if extra else "reinstall rhetorica"
-        raise ProviderNotInstalledError(
-            f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
-        ) from exc
-    cls = getattr(module, class_name)
-    return cls(model=model, **options)
+    return provider_class(provider)(model=model, **options)

@@ -23,6 +23,11 @@ from rhetorica.analysis.controls import ControlReviewer, mean_shift_for_ratio
 from rhetorica.hashing import content_hash
 
 
+#: The options a ``kind: control`` reviewer accepts in the study file: the settings of
+#: :class:`rhetorica.analysis.controls.ControlReviewer` (its ``name`` comes from the reviewer).
+CONTROL_OPTIONS: tuple[str, ...] = tuple(sorted(set(ControlReviewer.model_fields) - {"name"}))
+
+
 class ControlScores(BaseModel):
     """Scores of one control review: overall on 1-10, the four criteria on 1-4 (following overall)."""
 

@@ -72,7 +72,7 @@ async def rewrite_document(
     condition: str,
     model: ModelAPI,
     *,
-    temperature: float | None = 0.0,
+    temperature: float | None = None,
     top_p: float | None = None,
     max_chunk_words: int | None = None,
     log: CallLog | None = None,

@@ -1,8 +1,9 @@
 """The study store: one SQLite file in WAL mode with numbered migrations.
 
 One writer: a :class:`Store` is used from the runner's event-loop thread only. Each work unit is
-committed in one transaction (its result row); each paid model call is committed as soon as it
-returns (cache row + call-log row) so that a crash never loses a paid answer.
+committed in one transaction (its result row); each model call is logged when it is sent (status
+``in_flight``, its reserved worst-case cost counted as spent) and updated when it returns (cache
+row + outcome), so that a crash never loses a paid answer and never hides a call it cut off.
 
 Creation is safe against concurrent openers: each migration runs in one ``BEGIN IMMEDIATE``
 transaction that re-reads the schema version once it holds the write lock, so a second process
@@ -20,12 +21,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rhetorica.models.api import GenerateConfig, ModelOutput
+from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
 
 STORE_FILENAME = "store.sqlite"
 BUSY_TIMEOUT_S = 60.0
 """Seconds a connection waits for another process's write lock (a concurrent creator) before failing."""
+
+#: ``model_calls.status`` of a call that was sent and has not returned (yet, or ever).
+CALL_IN_FLIGHT = "in_flight"
 
 
 class StoreError(Exception):
@@ -197,24 +202,70 @@ class Store:
         with self.transaction():
             self.conn.execute(
                 "INSERT OR REPLACE INTO response_cache (cache_key, provider, model, output_json) VALUES (?, ?, ?, ?)",
-                (key, output.provider, output.model, output.model_dump_json()),
+                (key, output.provider, redact_urls(output.model), output.model_dump_json()),
             )
 
     def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
-        params = output.effective_params or config.output_affecting()
-        params = {k: v for k, v in params.items() if k != "json_schema"}
+        """Append one finished call (a cache hit, a merged call, or one that never reached a server)."""
+        *outcome, params = _outcome(output, config)
         with self.transaction():
             self.conn.execute(
                 """INSERT INTO model_calls (unit_key, cache_key, provider, model, status, finish_reason, error,
                    input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, latency_s,
-                   cache_hit, params_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (
-                    unit_key, key, output.provider, output.model, str(output.status), output.finish_reason,
-                    output.error, output.usage.input_tokens, output.usage.output_tokens,
-                    output.usage.cached_tokens, output.usage.reasoning_tokens, output.cost_usd,
-                    output.latency_s, int(output.cache_hit), json.dumps(params, sort_keys=True),
-                ),
+                   cache_hit, params_json, finished_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))""",
+                (unit_key, key, output.provider, redact_urls(output.model), *outcome, int(output.cache_hit), params),
             )
+
+    def begin_call(
+        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float
+    ) -> int:
+        """Log a call as it is sent: status ``in_flight``, ``reserved_usd`` (its worst-case cost,
+        >= 0) also in ``cost_usd`` until it returns; committed at once. Returns the row id."""
+        params = json.dumps(_plain(config.output_affecting()), sort_keys=True)
+        with self.transaction():
+            cur = self.conn.execute(
+                """INSERT INTO model_calls (unit_key, cache_key, provider, model, status, cost_usd, reserved_usd,
+                   params_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                (unit_key, key, model.provider, redact_urls(model.model), CALL_IN_FLIGHT, reserved_usd, reserved_usd,
+                 params),
+            )
+            return int(cur.lastrowid or 0)
+
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
+        """Replace the in-flight row ``call_id`` by the call's outcome and actual cost."""
+        with self.transaction():
+            self.conn.execute(
+                """UPDATE model_calls SET status = ?, finish_reason = ?, error = ?, input_tokens = ?,
+                   output_tokens = ?, cached_tokens = ?, reasoning_tokens = ?, cost_usd = ?, latency_s = ?,
+                   params_json = ?, finished_at = datetime('now') WHERE call_id = ?""",
+                (*_outcome(output, config), call_id),
+            )
+
+    def spent_usd(self) -> float:
+        """Money spent on model calls so far (US dollars): actual costs of finished calls plus the
+        reserved worst-case cost of calls still ``in_flight`` (e.g. left by a killed run)."""
+        return float(self.conn.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM model_calls").fetchone()[0])
+
+    def calls_in_flight(self) -> int:
+        """Calls logged as sent whose outcome never came back (a run killed mid-call)."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM model_calls WHERE status = ?",
+                                     (CALL_IN_FLIGHT,)).fetchone()[0])
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """Call parameters for the log: the output schema itself is left out (it is in the form)."""
+    return {k: v for k, v in params.items() if k != "json_schema"}
+
+
+def _outcome(output: ModelOutput, config: GenerateConfig) -> tuple[Any, ...]:
+    """(status, finish_reason, error, 4 token counts, cost, latency, params JSON) of a finished call;
+    params are the ones the provider reports as sent (``effective_params``), else the config's."""
+    params = _plain(output.effective_params or config.output_affecting())
+    return (
+        str(output.status), output.finish_reason, redact_urls(output.error) if output.error else None,
+        output.usage.input_tokens, output.usage.output_tokens, output.usage.cached_tokens,
+        output.usage.reasoning_tokens, output.cost_usd, output.latency_s, json.dumps(params, sort_keys=True),
+    )
 
 
 def _latest_version() -> int:

@@ -7,11 +7,23 @@ JSON Schema of :class:`StudyConfig`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_serializer,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from rhetorica.rewriting.conditions import parse_condition
 from rhetorica.reviewers.protocols import get_protocol
@@ -36,8 +48,99 @@ def _check_model_id(value: str) -> str:
     return value
 
 
+def _shown_model_id(value: str | None, info: SerializationInfo) -> str | None:
+    """Model ids as written to JSON (the run directory's study copy): URL credentials redacted."""
+    from rhetorica.models.redaction import redact_urls
+
+    return redact_urls(value) if value is not None and info.mode_is_json() else value
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class ModelOptions(BaseModel):
+    """Provider options of a reviewer or rewriter (``options:`` in the study file).
+
+    Each provider accepts the subset named in its documentation (``rhetorica list``); a key the
+    configuration's provider does not declare is rejected when the study is loaded, naming the key
+    and the provider's options. Only the keys a study sets are passed on (and part of the unit
+    keys); the others keep the provider's defaults. A ``kind: control`` reviewer takes its
+    settings here instead (``noise_sd``, ``bias_arm``, ``preference_ratio``, ``integer_scores``,
+    ``failure_rate``).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    api_key_env: str | None = Field(
+        default=None, description="environment variable holding this endpoint's key (openai-compatible: no key "
+                                  "is sent without it; openai: required for a base_url other than OpenAI's)")
+    base_url: str | None = Field(default=None, description="endpoint override (openai, anthropic, google)")
+    max_concurrency: int | None = Field(default=None, ge=1, description="calls in flight at once on the endpoint")
+    timeout_s: float | None = Field(default=None, gt=0, description="per-call time limit in seconds")
+    requests_per_minute: float | None = Field(
+        default=None, gt=0, description="request quota: no 60-s window carries more requests than this")
+    tokens_per_minute: float | None = Field(
+        default=None, gt=0, description="token quota (input + requested output tokens per 60-s window)")
+    structured_output: Literal["auto", "json_schema", "json_object", "prompt", "tool"] | None = Field(
+        default=None, description="structured-output mode: openai-compatible auto|json_schema|json_object|prompt "
+                                  "(auto negotiates per endpoint); anthropic json_schema|tool")
+    strict_schema: bool | None = Field(default=None, description="send JSON schemas in strict mode (openai)")
+    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] | None = Field(
+        default=None, description="request field carrying the token cap (openai-compatible, openai)")
+    extra_body: dict[str, Any] | None = Field(
+        default=None, description="extra request fields, e.g. vLLM's top_k (openai-compatible, openai)")
+    default_max_tokens: int | None = Field(default=None, ge=1, description="token cap when none is set (anthropic)")
+    cache_system: bool | None = Field(default=None, description="prompt-cache the system prompt (anthropic)")
+    thinking_budget: int | None = Field(default=None, ge=0, description="thinking-token budget (google)")
+    n_ctx: int | None = Field(default=None, ge=256, description="context window in tokens (embedded)")
+    n_threads: int | None = Field(default=None, ge=1, description="CPU threads (embedded)")
+    max_string_chars: int | None = Field(default=None, ge=1, description="bound on schema strings (embedded)")
+    max_array_items: int | None = Field(default=None, ge=1, description="bound on schema arrays (embedded)")
+    repeat_penalty: float | None = Field(default=None, gt=0, description="llama.cpp repetition penalty (embedded)")
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The options the study set (typed and untyped), as keyword arguments for the provider."""
+        typed = {k: getattr(self, k) for k in self.model_fields_set if k in type(self).model_fields}
+        return typed | dict(self.__pydantic_extra__ or {})
+
+    @model_serializer(mode="wrap")
+    def _only_set(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        dumped = handler(self)
+        out = {k: v for k, v in dumped.items() if k in self.as_kwargs()}
+        if info.mode_is_json() and isinstance(out.get("base_url"), str):
+            from rhetorica.models.redaction import redact_url
+
+            out["base_url"] = redact_url(out["base_url"])
+        return out
+
+
+def _option_problems(options: ModelOptions, owner: str, known: list[str] | tuple[str, ...]) -> None:
+    """Raise for the first key of ``options`` that ``owner`` (``provider <name>`` or ``control
+    reviewers``) does not declare.
+
+    Raises:
+        ValueError: ``options.<key>: unknown option for <owner> (known: ...)``.
+    """
+    for key in sorted(options.as_kwargs()):
+        if key not in known:
+            raise ValueError(f"options.{key}: unknown option for {owner} (known: {', '.join(known)})")
+
+
+def _check_model_options(model: str | None, options: ModelOptions) -> None:
+    """Check ``options`` against the declared options of ``model``'s provider (skipped when the
+    provider's package is not installed: running it then fails with the install command)."""
+    from rhetorica.models.errors import ModelError
+    from rhetorica.models.registry import provider_class, split_model_id
+
+    if model is None:
+        return
+    try:
+        provider, _ = split_model_id(model)
+        known = provider_class(provider).declared_options()
+    except ModelError:
+        return
+    _option_problems(options, f"provider {provider}", known)
 
 
 class Sampling(_Strict):
@@ -96,9 +199,11 @@ class RewriterSpec(_Strict):
     kind: Literal["llm", "rule-based", "injection"] = "llm"
     model: str | None = None
     conditions: list[str] = Field(min_length=1)
-    sampling: Sampling = Field(default_factory=lambda: Sampling(temperature=0.0))
+    sampling: Sampling = Field(default_factory=Sampling, description="only what is set here is sent")
     max_chunk_words: int | None = Field(default=None, ge=20)
-    options: dict[str, Any] = Field(default_factory=dict, description="provider options")
+    options: ModelOptions = Field(default_factory=ModelOptions, description="provider options")
+
+    _shown_model = field_serializer("model")(_shown_model_id)
 
     @field_validator("conditions")
     @classmethod
@@ -126,6 +231,8 @@ class RewriterSpec(_Strict):
                              "(one each, not combined with '|')")
         if self.kind == "llm" and injected:
             raise ValueError(f"rewriter {self.name!r}: injection conditions need kind 'injection', not 'llm'")
+        if self.kind == "llm":
+            _check_model_options(self.model, self.options)
         return self
 
 
@@ -146,8 +253,10 @@ class ReviewerSpec(_Strict):
     protocol: str = "default"
     sampling: Sampling = Field(default_factory=Sampling)
     max_input_words: int | None = Field(default=None, ge=50, description="cut the manuscript text beyond this")
-    options: dict[str, Any] = Field(default_factory=dict, description="provider options")
+    options: ModelOptions = Field(default_factory=ModelOptions, description="provider options")
     defence: Literal["none", "strip", "warn"] = "none"
+
+    _shown_model = field_serializer("model")(_shown_model_id)
 
     @field_validator("model")
     @classmethod
@@ -162,14 +271,21 @@ class ReviewerSpec(_Strict):
             raise ValueError(f"reviewer {self.name!r}: a control reviewer reads no text, so 'defence' does not apply")
         if self.kind == "control":
             from rhetorica.analysis.controls import ControlReviewer
+            from rhetorica.reviewers.control import CONTROL_OPTIONS
 
-            ControlReviewer(name=self.name, **self.options)  # raises with the bad setting named
+            _option_problems(self.options, "control reviewers", CONTROL_OPTIONS)
+            ControlReviewer(name=self.name, **self.options.as_kwargs())  # raises with the bad setting named
+        else:
+            _check_model_options(self.model, self.options)
         return self
 
     @property
     def model_id(self) -> str:
-        """The model id stored with every assessment (``control`` for control reviewers)."""
-        return self.model if self.kind == "llm" and self.model else "control"
+        """The model id stored with every assessment (``control`` for control reviewers); credentials
+        written into an endpoint URL are redacted."""
+        from rhetorica.models.redaction import redact_urls
+
+        return redact_urls(self.model) if self.kind == "llm" and self.model else "control"
 
     @field_validator("protocol")
     @classmethod
@@ -275,8 +391,15 @@ def format_validation_error(source: str, exc: ValidationError) -> str:
     for err in exc.errors():
         loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "(top level)"
         msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"].removeprefix("Value error, ")
+        sub = _SUB_KEY.match(msg)  # a check of a whole item that names the key inside it
+        if sub:
+            loc, msg = f"{loc}.{sub[1]}" if loc != "(top level)" else sub[1], sub[2]
         lines.append(f"{source}: {loc}: {msg}")
     return "\n".join(lines)
+
+
+#: A validator message that starts with the dotted key it is about (``options.timeout: ...``).
+_SUB_KEY = re.compile(r"^(options\.[A-Za-z0-9_.-]+): (.*)$", re.DOTALL)
 
 
 def load_study(path: str | Path) -> tuple[StudyConfig, Path]:

@@ -75,7 +75,8 @@ class RunSummary:
             findings at or above medium (:mod:`rhetorica.study.scanning`).
         budget_stopped: True when the budget stopped new calls.
         stopped_configurations: reviewer/rewriter name -> why its remaining units were not run
-            (a permanent error of the configuration); a non-empty dict is a failed run.
+            (a configuration error such as an unknown model or a rejected key, or every review
+            malformed, see :data:`MALFORMED_STOP_MIN`); a non-empty dict is a failed run.
         wall_time_s: seconds.
     """
 
@@ -93,12 +94,21 @@ class RunSummary:
     wall_time_s: float = 0.0
 
 
+#: A reviewer configuration whose first this-many reviews of a run are all ``malformed`` is stopped:
+#: its form or protocol does not work with its model, and further calls would only repeat that.
+MALFORMED_STOP_MIN = 5
+
+
 class _CountingLog:
-    """Wraps the store's call log to count this run's real calls and cache hits."""
+    """Wraps the store's call log to count this run's real calls and cache hits, and notes the
+    units whose calls met a configuration error."""
 
     def __init__(self, store: Store, summary: RunSummary) -> None:
         self.store = store
         self.summary = summary
+        #: unit key -> reason of a configuration error met by one of its calls
+        self.configuration_errors: dict[str, str] = {}
+        self._units: dict[int, str | None] = {}
 
     def cache_get(self, key: str) -> ModelOutput | None:
         return self.store.cache_get(key)
@@ -106,12 +116,34 @@ class _CountingLog:
     def cache_put(self, key: str, output: ModelOutput) -> None:
         self.store.cache_put(key, output)
 
+    def _note(self, unit_key: str | None, output: ModelOutput) -> None:
+        if output.stops_configuration and unit_key is not None:
+            self.configuration_errors.setdefault(unit_key, output.error or "configuration error")
+
     def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
         if output.cache_hit:
             self.summary.cache_hits += 1
         else:
             self.summary.model_calls += 1
+        self._note(unit_key, output)
         self.store.record_call(unit_key, key, output, config)
+
+    def begin_call(self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig,
+                   reserved_usd: float) -> int:
+        self.summary.model_calls += 1
+        call_id = self.store.begin_call(unit_key, key, model, config, reserved_usd)
+        self._units[call_id] = unit_key
+        return call_id
+
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
+        self._note(self._units.pop(call_id, None), output)
+        self.store.finish_call(call_id, output, config)
+
+
+def _configuration_name(unit: Any) -> str:
+    """The reviewer or rewriter configuration a unit belongs to (its label for other units)."""
+    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
+    return getattr(item, "name", None) or str(item if item is not None else unit.label)
 
 
 class StudyRunner:
@@ -179,7 +211,7 @@ class StudyRunner:
 
     # -- stages ----------------------------------------------------------------------------------
     def _spent_usd(self) -> float:
-        return float(self.store.rows("SELECT COALESCE(SUM(cost_usd), 0) FROM model_calls")[0][0])
+        return self.store.spent_usd()
 
     def _over_budget(self) -> bool:
         return self.config.budget_usd is not None and self._spent_usd() >= self.config.budget_usd
@@ -202,7 +234,7 @@ class StudyRunner:
             return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
                           "document_json": variant.model_dump_json()}
         assert rw.model is not None
-        model = self.model(rw.model, rw.options)
+        model = self.model(rw.model, rw.options.as_kwargs())
         result = await llm_rewriter.rewrite_document(
             unit.document, unit.condition, model, temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
             max_chunk_words=rw.max_chunk_words, log=log, unit_key=unit.key, limits=self.limits,
@@ -219,8 +251,9 @@ class StudyRunner:
         rv = unit.reviewer
         scores = unit.document.metadata.get("human_scores") or []
         human = sum(scores) / len(scores) if scores else None
-        review = control_review(ControlReviewer(name=rv.name, **rv.options), unit.document_id, unit.condition,
-                                unit.replicate, replicates=self.config.replicates, human_score=human)
+        settings = ControlReviewer(name=rv.name, **rv.options.as_kwargs())
+        review = control_review(settings, unit.document_id, unit.condition, unit.replicate,
+                                replicates=self.config.replicates, human_score=human)
         return ReviewResult(Status.OK, review, None, "", False)
 
     async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
@@ -228,7 +261,7 @@ class StudyRunner:
         if rv.kind == "control":
             return self._review_row(unit, self._control_review(unit))
         assert rv.model is not None
-        model = self.model(rv.model, rv.options)
+        model = self.model(rv.model, rv.options.as_kwargs())
         memo = (unit.document_id, unit.document.content_hash, rv.defence)
         if memo not in self._defended:  # one scan per input, not per replicate and reviewer
             self._defended[memo] = defend(unit.document, rv.defence,
@@ -299,10 +332,22 @@ class StudyRunner:
         summary.units_skipped += len(units) - len(todo)
         self.progress.start(stage, len(todo))
         gate = asyncio.Semaphore(self.config.concurrency)
-        failed_models: set[str] = set()
+        stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
+        finished: dict[str, Counter[str]] = {}
+
+        def stop(name: str, reason: str, *, setup: bool = False) -> None:
+            if name not in stopped:  # said once, however many units were in flight
+                stopped.add(name)
+                summary.stopped_configurations[name] = reason
+                said = reason if setup else f"configuration stopped, its remaining units were not run: {reason}"
+                summary.problems.append((stage, name, said))
 
         async def one(unit: Any) -> None:
+            name = _configuration_name(unit)
             async with gate:
+                if name in stopped:  # left pending: a re-run after fixing the configuration runs them
+                    self.progress.advance(stage)
+                    return
                 if self._over_budget():
                     summary.budget_stopped = True
                     self.progress.advance(stage)
@@ -315,12 +360,8 @@ class StudyRunner:
                     summary.budget_stopped = True
                     self.progress.advance(stage)
                     return
-                except ModelError as exc:  # setup failure (unknown provider, missing extra)
-                    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
-                    name = getattr(item, "name", None) or str(item)
-                    if name not in failed_models:
-                        failed_models.add(name)
-                        summary.problems.append((stage, name, str(exc)))
+                except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
+                    stop(name, str(exc), setup=True)
                     self.progress.advance(stage)
                     return
                 except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
@@ -336,6 +377,15 @@ class StudyRunner:
                 summary.units_run += 1
                 summary.statuses[status] += 1
                 summary.stage_statuses.setdefault(stage, Counter())[status] += 1
+                reason = log.configuration_errors.pop(unit.key, None)
+                if reason is not None:
+                    stop(name, reason)
+                counts = finished.setdefault(name, Counter())
+                counts[status] += 1
+                total = sum(counts.values())
+                if stage == "review" and total >= MALFORMED_STOP_MIN and counts[str(Status.MALFORMED)] == total:
+                    stop(name, f"all {total} reviews so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
+                               "or more reviews of a configuration in a run all malformed)")
                 self.progress.advance(stage)
 
         await asyncio.gather(*(one(u) for u in todo))

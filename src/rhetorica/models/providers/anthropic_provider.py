@@ -12,7 +12,8 @@
   ``refusal`` -> ``refused``; no content -> ``empty``.
 - Usage: ``input_tokens`` = uncached + cache-write + cache-read input tokens; ``cached_tokens`` =
   cache reads; cache writes are priced at the cache-write rate.
-- Key from ``ANTHROPIC_API_KEY`` (or the variable named by ``api_key_env``); SDK retries off.
+- Key from ``ANTHROPIC_API_KEY`` for Anthropic's own endpoint; another ``base_url`` gets a key only
+  from the variable named by ``api_key_env``; SDK retries off.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from anthropic import AsyncAnthropic
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError
-from rhetorica.models.limits import RateLimiter
+from rhetorica.models.limits import RateLimiter, RateLimitInfo
 from rhetorica.models.providers.common import (
     LoopBoundClient,
     Secret,
     api_key_from_env,
+    endpoint_key_env,
     classify_http_error,
     redact,
 )
@@ -50,7 +52,8 @@ class AnthropicModel(ModelAPI):
     Args:
         model: model name.
         base_url: endpoint (default :data:`ANTHROPIC_BASE_URL`; tests point it at a loopback server).
-        api_key_env: environment variable with the key (default ``ANTHROPIC_API_KEY``).
+        api_key_env: environment variable with the key (default ``ANTHROPIC_API_KEY``, for
+            :data:`ANTHROPIC_BASE_URL` only; another ``base_url`` must name its variable).
         max_concurrency: calls in flight at once (>= 1).
         timeout_s: default per-call timeout in seconds.
         default_max_tokens: ``max_tokens`` when the config gives none (the API requires one).
@@ -69,7 +72,7 @@ class AnthropicModel(ModelAPI):
         model: str,
         *,
         base_url: str = ANTHROPIC_BASE_URL,
-        api_key_env: str = "ANTHROPIC_API_KEY",
+        api_key_env: str | None = None,
         max_concurrency: int = 8,
         timeout_s: float = 600.0,
         default_max_tokens: int = 4096,
@@ -86,7 +89,8 @@ class AnthropicModel(ModelAPI):
         self.structured_output = structured_output
         self.cache_system = cache_system
         self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
-        self._key = Secret(api_key_from_env(api_key_env, provider=self.provider))
+        env = endpoint_key_env(self.provider, api_key_env, base_url, ANTHROPIC_BASE_URL, "ANTHROPIC_API_KEY")
+        self._key = Secret(api_key_from_env(env, provider=self.provider))
         self._clients = LoopBoundClient(
             lambda: AsyncAnthropic(
                 api_key=self._key.reveal(), base_url=self.base_url, max_retries=0, timeout=self.timeout_s
@@ -97,6 +101,9 @@ class AnthropicModel(ModelAPI):
     @property
     def connection_key(self) -> str:
         return f"{self.provider}:{self.base_url}"
+
+    def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
+        return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or self.default_max_tokens)
 
     def sdk_client(self) -> AsyncAnthropic:
         """The SDK client for the running event loop (live calls and batch jobs share it)."""
@@ -137,16 +144,14 @@ class AnthropicModel(ModelAPI):
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
         params = self.request_params(messages, config)
-        if self.limiter is not None:
-            tokens = sum(self.count_tokens(m.content) for m in messages) + params["max_tokens"]
-            await self.limiter.acquire(tokens)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         named = {k: v for k, v in params.items() if k in _SDK_ARGS}
         extra = {k: v for k, v in params.items() if k not in _SDK_ARGS} or None
         started = time.perf_counter()
         try:
-            response = await client.messages.create(**named, extra_body=extra, timeout=timeout)
+            raw = await client.messages.with_raw_response.create(**named, extra_body=extra, timeout=timeout)
+            response = await raw.parse()
         except anthropic.APITimeoutError as exc:
             raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
         except anthropic.APIConnectionError as exc:
@@ -159,7 +164,8 @@ class AnthropicModel(ModelAPI):
             raise TransientError(
                 redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])
             ) from exc
-        return self.parse_response(response.model_dump(), params, time.perf_counter() - started)
+        output = self.parse_response(response.model_dump(), params, time.perf_counter() - started)
+        return output.model_copy(update={"rate_limit": RateLimitInfo.from_headers(raw.headers)})
 
     def parse_response(
         self, data: dict[str, Any], params: dict[str, Any], latency_s: float, *, batch: bool = False

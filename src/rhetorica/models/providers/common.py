@@ -4,14 +4,22 @@ Every provider maps its SDK's failures onto the classified errors of
 :mod:`rhetorica.models.errors` through :func:`classify_http_error`, so that the retry policy in
 :func:`rhetorica.models.call.call_model` treats all providers alike:
 
-====================================  =========================================
-HTTP outcome                          classified error
-====================================  =========================================
-429 (``insufficient_quota`` excluded)  :class:`RateLimitError` (Retry-After kept)
-408, 409, 5xx                         :class:`TransientError`
-400/413/422 naming the context window :class:`ContextOverflowError`
-other 4xx (401, 403, 404, 400 ...)    :class:`PermanentError`
-====================================  =========================================
+=============================================  =========================================
+HTTP outcome                                   classified error
+=============================================  =========================================
+429 (``insufficient_quota`` excluded)           :class:`RateLimitError` (Retry-After kept)
+400/413/422/500 naming the context window      :class:`ContextOverflowError`
+401, 403                                       :class:`AuthenticationError`
+404, or code ``model_not_found``               :class:`ModelNotFoundError`
+400, 422; 500 whose body says the input is     :class:`InvalidRequestError`
+invalid (pydantic/FastAPI validation wording)
+408, 409, other 5xx                            :class:`TransientError`
+other 4xx                                      :class:`PermanentError`
+=============================================  =========================================
+
+A 500 is normally transient, but some servers (llama-cpp-python's) answer a request that failed
+input validation with 500 and a body such as ``Input should be 'text' or 'json_object'``; retrying
+that only repeats the rejection, so such bodies are classified as invalid requests.
 
 API keys are read from environment variables only, are never stored on a model's public
 attributes, and are scrubbed from every error message (:func:`redact`).
@@ -29,18 +37,31 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 from rhetorica.models.errors import (
+    AuthenticationError,
     ContextOverflowError,
+    InvalidRequestError,
     ModelError,
+    ModelNotFoundError,
     PermanentError,
     RateLimitError,
     TransientError,
 )
 
 #: Phrases providers use when the input does not fit the context window (OpenAI, vLLM, llama.cpp
-#: server, Anthropic, Gemini, Ollama wordings).
+#: server, Anthropic, Gemini, Ollama wordings). vLLM's own wording is "The decoder prompt (length
+#: N) is longer than the maximum model length of M" (vllm/v1/engine/processor.py).
 _CONTEXT_OVERFLOW = re.compile(
     r"context[_ ]length|maximum context|context window|context size|exceed_context|"
-    r"prompt is too long|too many tokens|input token count.*exceeds|input is too long",
+    r"prompt is too long|too many tokens|input token count.*exceeds|input is too long|"
+    r"prompt \(length \d+\) is longer than the maximum model length|maximum model length",
+    re.IGNORECASE,
+)
+
+#: Wordings of a request rejected by input validation (pydantic/FastAPI, OpenAI-style servers).
+_INVALID_INPUT = re.compile(
+    r"input should be|validation error|invalid_request_error|invalid request|is not valid|"
+    r"unprocessable|extra inputs are not permitted|field required|unrecognized request argument|"
+    r"is not supported|unsupported (?:value|parameter)",
     re.IGNORECASE,
 )
 
@@ -70,6 +91,38 @@ def api_key_from_env(env_var: str, *, provider: str, default: str | None = None)
     raise PermanentError(
         f"provider {provider!r} needs an API key in the environment variable {env_var}; set it "
         "(keys are read from the environment only and never written anywhere)"
+    )
+
+
+def endpoint_key_env(
+    provider: str, api_key_env: str | None, base_url: str | None, official_url: str | None, default_env: str
+) -> str:
+    """The environment variable whose key may go to ``base_url``.
+
+    A provider's own variable (``default_env``, e.g. ``ANTHROPIC_API_KEY``) holds the key of its
+    official endpoint and goes only there; any other endpoint gets a key only from a variable the
+    study names in ``api_key_env``.
+
+    Args:
+        provider: provider name, for the message.
+        api_key_env: the variable the study named, or ``None``.
+        base_url: the endpoint (``None`` = the SDK's default, i.e. the official one).
+        official_url: the official endpoint.
+        default_env: the provider's own variable.
+
+    Raises:
+        AuthenticationError: ``base_url`` is not the official endpoint and no variable was named.
+    """
+    from rhetorica.models.redaction import redact_url
+
+    if api_key_env is not None:
+        return api_key_env
+    if base_url is None or base_url.rstrip("/") == (official_url or "").rstrip("/"):
+        return default_env
+    raise AuthenticationError(
+        f"provider {provider!r} with base_url {redact_url(base_url)}: {default_env} is sent only to "
+        f"{official_url or 'the official endpoint'}; name the variable holding this endpoint's key in the "
+        "option api_key_env"
     )
 
 
@@ -139,12 +192,18 @@ def classify_http_error(
         if code == "insufficient_quota" or "insufficient_quota" in message:
             return PermanentError(f"{text} (quota exhausted: retrying will not help)")
         return RateLimitError(text, retry_after=parse_retry_after(headers))
-    if status_code in (408, 409) or status_code >= 500:
-        return TransientError(text)
-    if status_code in (400, 413, 422) and (
+    if status_code in (400, 413, 422, 500) and (
         code in ("context_length_exceeded", "exceed_context_size_error") or _CONTEXT_OVERFLOW.search(message)
     ):
-        return ContextOverflowError(text)
+        return ContextOverflowError(f"context overflow, the input does not fit the model's context window ({text})")
+    if status_code in (401, 403):
+        return AuthenticationError(text)
+    if status_code == 404 or code == "model_not_found":
+        return ModelNotFoundError(text)
+    if status_code in (400, 422) or (status_code == 500 and _INVALID_INPUT.search(message)):
+        return InvalidRequestError(text)
+    if status_code in (408, 409) or status_code >= 500:
+        return TransientError(text)
     return PermanentError(text)
 
 

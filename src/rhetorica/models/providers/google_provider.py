@@ -31,6 +31,7 @@ from rhetorica.models.providers.common import (
     LoopBoundClient,
     Secret,
     api_key_from_env,
+    endpoint_key_env,
     classify_http_error,
     redact,
 )
@@ -69,7 +70,7 @@ class GoogleModel(ModelAPI):
         model: model name.
         base_url: endpoint override (tests point it at a loopback server); default: the SDK's.
         api_key_env: environment variable with the key (default ``GEMINI_API_KEY``, else
-            ``GOOGLE_API_KEY``).
+            ``GOOGLE_API_KEY``, for Google's own endpoint only; a ``base_url`` must name its variable).
         max_concurrency: calls in flight at once (>= 1).
         timeout_s: default per-call timeout in seconds.
         thinking_budget: thinking-token budget for thinking models (``None`` = model default).
@@ -99,7 +100,8 @@ class GoogleModel(ModelAPI):
         self.timeout_s = timeout_s
         self.thinking_budget = thinking_budget
         self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
-        self._key = Secret(api_key_from_env(api_key_env or _default_key_env(), provider=self.provider))
+        env = endpoint_key_env(self.provider, api_key_env, base_url, None, _default_key_env())
+        self._key = Secret(api_key_from_env(env, provider=self.provider))
         self._clients = LoopBoundClient(self._new_client, lambda client: client.aio.aclose())
 
     def _http_options(self, timeout_s: float) -> types.HttpOptions:
@@ -154,9 +156,6 @@ class GoogleModel(ModelAPI):
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
         params = self.request_params(messages, config)
-        if self.limiter is not None:
-            tokens = sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
-            await self.limiter.acquire(tokens)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         sdk_config = types.GenerateContentConfig(**params["config"], http_options=self._http_options(timeout))

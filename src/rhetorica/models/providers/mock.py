@@ -8,7 +8,8 @@ of the last user message (an identity rewrite), or the whole message.
 A script is a list consumed in order; each entry is a string (an ``ok`` answer) or a dict:
 ``{"text": ..., "finish_reason": "length"}``, ``{"refusal": "reason"}``, ``{"empty": true}``,
 ``{"error": "rate_limit", "retry_after": 0.01}``, ``{"error": "transient"}``,
-``{"error": "timeout"}``, ``{"error": "permanent"}``, ``{"error": "context_overflow"}``.
+``{"error": "timeout"}``, ``{"error": "permanent"}``, ``{"error": "context_overflow"}``,
+``{"error": "invalid_request"}``, ``{"error": "not_found"}``, ``{"error": "auth"}``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from typing import Any
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import (
+    AuthenticationError,
     ContextOverflowError,
+    InvalidRequestError,
+    ModelNotFoundError,
     ModelTimeoutError,
     PermanentError,
     RateLimitError,
@@ -35,6 +39,9 @@ _ERRORS: dict[str, type[Exception]] = {
     "timeout": ModelTimeoutError,
     "permanent": PermanentError,
     "context_overflow": ContextOverflowError,
+    "invalid_request": InvalidRequestError,
+    "not_found": ModelNotFoundError,
+    "auth": AuthenticationError,
 }
 
 
@@ -87,6 +94,8 @@ class MockModel(ModelAPI):
     """
 
     provider = "mock"
+    #: the script is consumed call by call and the latency only delays: neither is a model setting
+    cache_exempt_options = frozenset({"script", "latency_s"})
 
     def __init__(
         self,

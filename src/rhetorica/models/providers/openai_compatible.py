@@ -1,9 +1,15 @@
 """OpenAI chat-completions providers on the official ``openai`` SDK.
 
 - ``openai-compatible/<model>@<base_url>``: any server that speaks the chat-completions API (vLLM,
-  Ollama, llama.cpp server, OpenRouter, other vendors). Key from the environment variable named by
-  ``api_key_env`` (default ``OPENAI_API_KEY``); local servers that need none get ``"EMPTY"``.
+  Ollama, llama.cpp server, OpenRouter, other vendors). It gets a key only from the environment
+  variable the study names in ``api_key_env``; without one it sends the placeholder ``"EMPTY"``
+  (local servers accept it). ``OPENAI_API_KEY`` is never sent to such an endpoint by default: a
+  key goes only to the endpoint it belongs to.
 - ``openai/<model>`` (:mod:`rhetorica.models.providers.openai_provider`) reuses this class.
+
+Credentials written into the URL (``http://user:pass@host/v1``, ``?key=...``) are used for the
+request but redacted (:mod:`rhetorica.models.redaction`) in the model id, the connection key and
+every message.
 
 Outcome mapping (ARCHITECTURE.md, "Failures are data"):
 
@@ -15,23 +21,36 @@ Outcome mapping (ARCHITECTURE.md, "Failures are data"):
   (:func:`rhetorica.models.providers.common.classify_http_error`); the SDK's own retries are off
   (``max_retries=0``) because :func:`rhetorica.models.call.call_model` retries.
 
-Structured output uses ``response_format={"type": "json_schema", ...}`` (OpenAI "Structured
-Outputs"; vLLM, llama.cpp server and Ollama accept the same field).
+Structured output is negotiated per endpoint (``structured_output: auto``), strongest mode first:
+
+1. ``json_schema``: ``response_format={"type": "json_schema", ...}`` (OpenAI "Structured Outputs";
+   vLLM, llama.cpp's server and Ollama accept it);
+2. ``json_object``: ``response_format={"type": "json_object", "schema": ...}`` (llama-cpp-python's
+   server constrains decoding to the schema; others at least return JSON);
+3. ``prompt``: no ``response_format``; the schema is only stated in the instructions and the
+   answer is validated afterwards like any other.
+
+A mode the server rejects as an invalid request moves the call to the next mode at once (no
+retry, no backoff); the first mode an endpoint answers is remembered for that connection for the
+rest of the process. A study can pin a mode (``structured_output: json_schema|json_object|prompt``);
+a pinned mode is never changed. In ``json_object`` and ``prompt`` mode the instructions also state
+the schema.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import re
 import time
-from typing import Any
+from typing import Any, Literal
 
 import openai
 from openai import AsyncOpenAI
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
-from rhetorica.models.errors import ModelTimeoutError, PermanentError, TransientError
-from rhetorica.models.limits import RateLimiter
+from rhetorica.models.errors import InvalidRequestError, ModelTimeoutError, PermanentError, TransientError
+from rhetorica.models.limits import RateLimiter, RateLimitInfo
 from rhetorica.models.providers.common import (
     LoopBoundClient,
     Secret,
@@ -40,7 +59,22 @@ from rhetorica.models.providers.common import (
     drop_none,
     redact,
 )
+from rhetorica.models.redaction import redact_url, redact_urls, url_secrets
 from rhetorica.status import Status
+
+StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
+
+#: Structured-output modes, strongest first (the order negotiation walks).
+STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("json_schema", "json_object", "prompt")
+
+#: connection key -> the structured-output mode that endpoint answered (per process).
+_ACCEPTED_MODES: dict[str, str] = {}
+
+#: The instruction added in ``json_object`` and ``prompt`` mode, before the schema itself.
+SCHEMA_INSTRUCTION = (
+    "Reply with one JSON object and nothing else (no prose, no code fence). "
+    "It must validate against this JSON Schema:"
+)
 
 _MODEL_AT_URL = re.compile(r"^(?P<model>[^@]+)@(?P<url>https?://\S+)$")
 
@@ -57,7 +91,7 @@ def split_model_at_url(spec: str) -> tuple[str, str]:
     match = _MODEL_AT_URL.match(spec)
     if match is None:
         raise PermanentError(
-            f"openai-compatible model {spec!r} must look like '<model>@<base_url>', e.g. "
+            f"openai-compatible model {redact_urls(spec)!r} must look like '<model>@<base_url>', e.g. "
             "'openai-compatible/qwen2.5-7b-instruct@http://localhost:8000/v1'"
         )
     return match["model"], match["url"].rstrip("/")
@@ -94,11 +128,13 @@ class OpenAICompatibleModel(ModelAPI):
 
     Args:
         model: ``<model>@<base_url>`` (the part of the model id after ``openai-compatible/``).
-        api_key_env: environment variable holding the key (default ``OPENAI_API_KEY``; when unset
-            the key ``"EMPTY"`` is sent, which local servers accept).
+        api_key_env: environment variable holding this endpoint's key; required to be set when
+            named. When ``None`` no key is sent (the placeholder ``"EMPTY"``, which local servers
+            accept).
         max_concurrency: calls in flight at once on this endpoint (>= 1).
         timeout_s: default per-call timeout in seconds (``GenerateConfig.timeout_s`` overrides).
         strict_schema: send JSON schemas in strict mode (transformed by :func:`strict_json_schema`).
+        structured_output: ``auto`` (negotiate, see the module docstring) or a pinned mode.
         max_tokens_param: request field that carries ``max_tokens`` (``max_tokens`` for most
             servers; ``max_completion_tokens`` for OpenAI reasoning models).
         requests_per_minute: optional request-rate cap (> 0) for this connection.
@@ -107,13 +143,11 @@ class OpenAICompatibleModel(ModelAPI):
             effective parameters.
 
     Raises:
-        PermanentError: malformed ``model`` spec, or a required key missing from the environment.
+        PermanentError: malformed ``model`` spec, an unknown ``structured_output`` mode, or a named
+            key variable that is not set.
     """
 
     provider = "openai-compatible"
-    #: environment variable for the key and whether a missing key is allowed (local servers)
-    default_key_env = "OPENAI_API_KEY"
-    key_optional = True
 
     def __init__(
         self,
@@ -127,32 +161,53 @@ class OpenAICompatibleModel(ModelAPI):
         requests_per_minute: float | None = None,
         tokens_per_minute: float | None = None,
         extra_body: dict[str, Any] | None = None,
+        structured_output: StructuredOutputMode = "auto",
     ) -> None:
         if max_tokens_param not in ("max_tokens", "max_completion_tokens"):
             raise PermanentError(
                 f"max_tokens_param must be 'max_tokens' or 'max_completion_tokens', got {max_tokens_param!r}"
             )
-        self.model, self.base_url = self._resolve(model)
+        if structured_output not in ("auto", *STRUCTURED_OUTPUT_MODES):
+            raise PermanentError(
+                f"structured_output must be one of auto, {', '.join(STRUCTURED_OUTPUT_MODES)}; "
+                f"got {structured_output!r}"
+            )
+        name, url = self._resolve(model)
+        self._endpoint = Secret(url)  # may carry credentials: used for requests only
+        self.base_url = redact_url(url)
+        self.model = f"{name}@{self.base_url}" if self._name_has_url else name
         self.max_concurrency = max_concurrency
         self.timeout_s = timeout_s
         self.strict_schema = strict_schema
         self.max_tokens_param = max_tokens_param
         self.extra_body = dict(extra_body or {})
+        self.structured_output = structured_output
         self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
-        env = api_key_env or self.default_key_env
-        key = api_key_from_env(env, provider=self.provider, default="EMPTY" if self.key_optional else None)
+        env = self._key_variable(api_key_env, url)
+        key = api_key_from_env(env, provider=self.provider) if env is not None else "EMPTY"
         self._key = Secret(key)
         self._clients = LoopBoundClient(
             lambda: AsyncOpenAI(
-                api_key=self._key.reveal(), base_url=self.base_url, max_retries=0, timeout=self.timeout_s
+                api_key=self._key.reveal(), base_url=self._endpoint.reveal(), max_retries=0, timeout=self.timeout_s
             ),
             lambda client: client.close(),
         )
 
+    #: the stored model name carries the endpoint (``name@url``) for this provider
+    _name_has_url = True
+
+    @property
+    def _secrets(self) -> list[str]:
+        """Strings scrubbed from every message: the key and the URL's credentials."""
+        return [self._key.reveal(), *url_secrets(self._endpoint.reveal())]
+
     def _resolve(self, spec: str) -> tuple[str, str]:
-        """(model name as stored, base_url)."""
-        name, url = split_model_at_url(spec)
-        return f"{name}@{url}", url
+        """(model name, base_url) from the constructor's ``model`` argument."""
+        return split_model_at_url(spec)
+
+    def _key_variable(self, api_key_env: str | None, url: str) -> str | None:
+        """The environment variable whose key goes to ``url``: only one the study named."""
+        return api_key_env
 
     @property
     def api_model(self) -> str:
@@ -163,6 +218,18 @@ class OpenAICompatibleModel(ModelAPI):
     def connection_key(self) -> str:
         return f"{self.provider}:{self.base_url}"
 
+    @property
+    def cache_model_name(self) -> str:
+        return self.api_model
+
+    @property
+    def structured_output_mode(self) -> str:
+        """The mode the next structured call starts with: the pinned one, else the one this
+        endpoint answered before in this process, else ``json_schema``."""
+        if self.structured_output != "auto":
+            return self.structured_output
+        return _ACCEPTED_MODES.get(self.connection_key, STRUCTURED_OUTPUT_MODES[0])
+
     def sdk_client(self) -> AsyncOpenAI:
         """The SDK client for the running event loop (live calls and batch jobs share it)."""
         return self._clients.get()
@@ -170,8 +237,22 @@ class OpenAICompatibleModel(ModelAPI):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
-    def request_params(self, messages: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
-        """The chat-completions request body for one call (no key; also used by batch files)."""
+    def request_params(
+        self, messages: list[ChatMessage], config: GenerateConfig, mode: str | None = None
+    ) -> dict[str, Any]:
+        """The chat-completions request body for one call (no key; also used by batch files).
+
+        Args:
+            mode: structured-output mode for a call with ``config.json_schema`` (default
+                :attr:`structured_output_mode`); ignored without a schema.
+
+        Only what the study set is sent: a sampling parameter left unset (``None``) is omitted,
+        so the server's own default applies.
+        """
+        mode = mode or self.structured_output_mode
+        schema = config.json_schema
+        if schema is not None and mode != "json_schema":
+            messages = with_schema_instruction(messages, schema)
         params: dict[str, Any] = {
             "model": self.api_model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
@@ -187,45 +268,77 @@ class OpenAICompatibleModel(ModelAPI):
                 }
             )
         )
-        if config.json_schema is not None:
-            schema = strict_json_schema(config.json_schema) if self.strict_schema else config.json_schema
+        if schema is not None and mode == "json_schema":
+            sent = strict_json_schema(schema) if self.strict_schema else schema
             params["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "output", "schema": schema, "strict": self.strict_schema},
+                "json_schema": {"name": "output", "schema": sent, "strict": self.strict_schema},
             }
+        elif schema is not None and mode == "json_object":
+            params["response_format"] = {"type": "json_object", "schema": schema}
         params.update(self.extra_body)
         return params
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
-        params = self.request_params(messages, config)
-        if self.limiter is not None:
-            await self.limiter.acquire(self._token_estimate(messages, config))
+        first = self.structured_output_mode
+        modes = [first]
+        if config.json_schema is not None and self.structured_output == "auto":
+            modes = list(STRUCTURED_OUTPUT_MODES[STRUCTURED_OUTPUT_MODES.index(first):])
+        rejected: list[str] = []
+        for index, mode in enumerate(modes):
+            params = self.request_params(messages, config, mode)
+            try:
+                data, latency, info = await self._send(params, config)
+            except InvalidRequestError as exc:
+                if index == len(modes) - 1:
+                    if rejected:
+                        raise InvalidRequestError(
+                            f"{exc} (structured-output modes rejected first: {', '.join(rejected)})"
+                        ) from exc
+                    raise
+                rejected.append(f"{mode}: {exc}"[:200])
+                continue
+            if config.json_schema is not None and self.structured_output == "auto":
+                _ACCEPTED_MODES[self.connection_key] = mode
+            output = self.parse_response(data, params, latency)
+            effective = dict(output.effective_params)
+            if config.json_schema is not None:
+                effective["structured_output"] = mode
+            return output.model_copy(update={"effective_params": effective, "rate_limit": info})
+        raise AssertionError("unreachable: the last mode returns or raises")
+
+    async def _send(
+        self, params: dict[str, Any], config: GenerateConfig
+    ) -> tuple[dict[str, Any], float, RateLimitInfo | None]:
+        """Send one request; (response body, latency in s, rate-limit headers) or a classified error."""
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s
         started = time.perf_counter()
         try:
             body = {k: v for k, v in params.items() if k not in self.extra_body}
-            response = await client.chat.completions.create(**body, extra_body=self.extra_body or None, timeout=timeout)
+            raw = await client.chat.completions.with_raw_response.create(
+                **body, extra_body=self.extra_body or None, timeout=timeout
+            )
+            response = raw.parse()
         except openai.APITimeoutError as exc:
             raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
         except openai.APIConnectionError as exc:
-            raise TransientError(redact(f"connection to {self.base_url} failed: {exc}", [self._key.reveal()])) from exc
+            raise TransientError(redact(f"connection to {self.base_url} failed: {exc}", self._secrets)) from exc
         except openai.APIStatusError as exc:
             raise classify_http_error(
                 exc.status_code,
                 _error_text(exc),
                 headers=exc.response.headers,
                 code=exc.code,
-                secrets=[self._key.reveal()],
+                secrets=self._secrets,
             ) from exc
         except openai.APIResponseValidationError as exc:
             raise TransientError(f"malformed response from {self.base_url}: {exc.message}") from exc
         except (openai.OpenAIError, ValueError) as exc:  # undecodable body, unexpected payload
             raise TransientError(
-                redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])
+                redact(f"unreadable response from {self.base_url}: {exc}", self._secrets)
             ) from exc
-        latency = time.perf_counter() - started
-        return self.parse_response(response.model_dump(), params, latency)
+        return response.model_dump(), time.perf_counter() - started, RateLimitInfo.from_headers(raw.headers)
 
     def parse_response(
         self, data: dict[str, Any], params: dict[str, Any], latency_s: float, *, batch: bool = False
@@ -286,8 +399,17 @@ class OpenAICompatibleModel(ModelAPI):
             update={"cost_usd": cost_usd(self.provider, self.api_model, output.usage, batch=batch)}
         )
 
-    def _token_estimate(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
-        return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
+
+def with_schema_instruction(messages: list[ChatMessage], schema: dict[str, Any]) -> list[ChatMessage]:
+    """``messages`` with :data:`SCHEMA_INSTRUCTION` and the schema appended to the first system
+    message (or a system message put first when there is none)."""
+    note = f"{SCHEMA_INSTRUCTION}\n{json.dumps(schema, sort_keys=True)}"
+    out = list(messages)
+    for index, message in enumerate(out):
+        if message.role == "system":
+            out[index] = ChatMessage(role="system", content=f"{message.content}\n\n{note}")
+            return out
+    return [ChatMessage(role="system", content=note), *out]
 
 
 def _usage(raw: dict[str, Any]) -> Usage:

@@ -2,19 +2,26 @@
 
 Same request/response handling as :mod:`rhetorica.models.providers.openai_compatible` (chat
 completions, strict JSON-schema structured output, the same status and error mapping); differs in
-that the key is required (``OPENAI_API_KEY`` unless ``api_key_env`` names another variable), the
-token cap is sent as ``max_completion_tokens`` (required by reasoning models) and the endpoint is
-``https://api.openai.com/v1`` unless ``base_url`` overrides it (proxies, tests).
+that a key is required, the token cap is sent as ``max_completion_tokens`` (required by reasoning
+models) and the endpoint is ``https://api.openai.com/v1`` unless ``base_url`` overrides it
+(proxies, tests).
+
+Key policy: ``OPENAI_API_KEY`` is OpenAI's key and goes only to :data:`OPENAI_BASE_URL`. Another
+``base_url`` gets a key only from the variable the study names in ``api_key_env`` (which may be
+``OPENAI_API_KEY`` itself, said explicitly).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rhetorica.models.providers.common import endpoint_key_env
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 
 #: OpenAI's public endpoint.
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+#: The variable that holds OpenAI's key.
+OPENAI_KEY_ENV = "OPENAI_API_KEY"
 
 
 class OpenAIModel(OpenAICompatibleModel):
@@ -28,10 +35,11 @@ class OpenAIModel(OpenAICompatibleModel):
 
     Raises:
         PermanentError: the key variable is unset.
+        AuthenticationError: ``base_url`` is not OpenAI's and no ``api_key_env`` names its key.
     """
 
     provider = "openai"
-    key_optional = False
+    _name_has_url = False
 
     def __init__(self, model: str, *, base_url: str = OPENAI_BASE_URL, **options: Any) -> None:
         options.setdefault("max_tokens_param", "max_completion_tokens")
@@ -40,6 +48,9 @@ class OpenAIModel(OpenAICompatibleModel):
     def _resolve(self, spec: str) -> tuple[str, str]:
         name, _, url = spec.rpartition("@")
         return name, url.rstrip("/")
+
+    def _key_variable(self, api_key_env: str | None, url: str) -> str | None:
+        return endpoint_key_env(self.provider, api_key_env, url, OPENAI_BASE_URL, OPENAI_KEY_ENV)
 
     @property
     def api_model(self) -> str:

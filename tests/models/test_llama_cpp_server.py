@@ -1,0 +1,98 @@
+"""A small study through the openai-compatible provider against a real llama-cpp-python server.
+
+The server (``python -m llama_cpp.server``, the server extra of the llama-cpp-python the embedded
+provider uses) serves the embedded SmolLM2-135M GGUF on a loopback port. It is a server nobody here
+wrote: it answers ``response_format: {"type": "json_schema"}`` with HTTP 500 ``Input should be
+'text' or 'json_object'``, so the provider must negotiate ``json_object`` with the schema, remember
+it, and never retry the rejected request. Three reviews of one 120-word paper (about 2 min on a busy
+2-core machine, most of it the first call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rhetorica.models.providers import openai_compatible
+from rhetorica.study.config import parse_study
+from rhetorica.study.runner import StudyRunner
+
+pytestmark = pytest.mark.embedded
+REVIEWS = 3
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def llama_server() -> Iterator[str]:
+    from rhetorica.models.providers.embedded import gguf_path
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path("smollm2-135m")), "--host",
+           "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "1", "--verbose", "False"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 180
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited with {proc.returncode}: {proc.stdout.read()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/models", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("llama_cpp.server did not answer /v1/models within 180 s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path, monkeypatch):
+    monkeypatch.setattr(openai_compatible, "_ACCEPTED_MODES", {})
+    spec = {
+        "name": "llama-cpp-server",
+        "output_dir": str(tmp_path / "run"),
+        "documents": [str(shared_data / "papers" / "gcrn_iclr2017")],
+        "document_options": {"max_words": 120},
+        "reviewers": [{"name": "smollm2-server", "model": f"openai-compatible/smollm2@{llama_server}",
+                       "sampling": {"temperature": 0.7, "max_tokens": 700},
+                       "options": {"timeout_s": 300, "max_concurrency": 1}}],
+        "replicates": REVIEWS,
+        "validation": {"enabled": False},
+    }
+    runner = StudyRunner(parse_study(spec), Path(tmp_path))
+    summary = asyncio.run(runner.run())
+    rows = runner.store.rows("SELECT status, reason, overall FROM assessments")
+    calls = runner.store.rows("SELECT status, error, params_json FROM model_calls ORDER BY call_id")
+    runner.store.close()
+    assert len(rows) == REVIEWS and summary.stopped_configurations == {}
+    # no review ends as a transport or server error (before: all of them, after 5 retries each)
+    assert not [r for r in rows if r["status"] in ("error", "timeout")], [tuple(r) for r in rows]
+    ok = [r for r in rows if r["status"] == "ok"]
+    assert len(ok) >= REVIEWS - 1, [tuple(r) for r in rows]
+    assert all(1 <= r["overall"] <= 10 for r in ok)
+    # every logged call went out as json_object with the schema, none was retried
+    assert calls and all(c["status"] != "error" for c in calls)
+    assert {json.loads(c["params_json"]).get("structured_output") for c in calls} == {"json_object"}
+    assert openai_compatible._ACCEPTED_MODES == {f"openai-compatible:{llama_server}": "json_object"}
