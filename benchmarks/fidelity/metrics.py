@@ -151,18 +151,19 @@ def leaks(identity: list[str], reading: str, truth: str | None) -> list[str]:
     return found
 
 
-def residual_lines(headers: list[str], page_numbers: list[int], reading: str, truth: str | None) -> int:
-    """Running-header strings and page numbers left in ``reading`` beyond their count in ``truth``."""
+def residual_lines(headers: list[str], page_numbers: list[int], reading: str, truth: str | None) -> dict[str, int]:
+    """Running-header strings and page numbers left in ``reading`` beyond their count in ``truth``
+    (``{string: excess}``; the residual count is the sum)."""
     hay, ref = _phrase(reading), _phrase(truth or "")
-    count = 0
+    out: dict[str, int] = {}
     for header in headers:
         probe = _phrase(header)
-        count += max(0, hay.count(probe) - ref.count(probe))
+        out[header] = max(0, hay.count(probe) - ref.count(probe))
     numbers = Counter(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", pdf_prose(reading)))
     ref_numbers = Counter(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", truth or ""))
     for n in page_numbers:
-        count += max(0, numbers[str(n)] - ref_numbers[str(n)])
-    return count
+        out[str(n)] = max(0, numbers[str(n)] - ref_numbers[str(n)])
+    return {k: v for k, v in out.items() if v}
 
 
 @lru_cache(maxsize=1)

@@ -57,6 +57,7 @@ class Row:
     order: int = 0
     leaks: list[str] = field(default_factory=list)
     residual_per10: float = 0.0
+    residual: dict[str, int] = field(default_factory=dict)
     glued: list[str] = field(default_factory=list)
     title_ok: bool = False
     seconds: float = 0.0
@@ -158,7 +159,8 @@ def score(name: str, pdf: Path, truth: Truth) -> Row:
         truth_heads, [(level, t) for level, t, _ in found if t])
     row.leaks = metrics.leaks(truth.identity, everything, truth_text)
     numbers = truth.pages or list(range(1, pages + 1))
-    row.residual_per10 = 10 * metrics.residual_lines(truth.headers, numbers, reading, truth_text) / max(pages, 1)
+    row.residual = metrics.residual_lines(truth.headers, numbers, reading, truth_text)
+    row.residual_per10 = 10 * sum(row.residual.values()) / max(pages, 1)
     row.glued = metrics.glued(reading, vocabulary)
     return row
 
@@ -196,10 +198,10 @@ def main() -> int:
     if args.details:
         for row in rows:
             print(f"\n## {row.name} ({row.seconds:.1f} s, audit {row.removed_words} words)")
-            for key in ("missed", "spurious", "leaks", "glued", "warnings"):
+            for key in ("missed", "spurious", "leaks", "residual", "glued", "warnings"):
                 value = getattr(row, key)
                 if value:
-                    print(f"  {key}: {value[:25]}")
+                    print(f"  {key}: {value if isinstance(value, dict) else value[:25]}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))

@@ -65,9 +65,15 @@ def _is_bold(font_name: str) -> bool:
 
 
 def extract_pdfium(path: Path) -> list[PageLines]:
-    """Lines from PDFium's text page: its line breaks, with char boxes, font size and weight."""
+    """Lines from PDFium's text page, split where PDFium ran two fragments together.
+
+    PDFium's own line breaks are kept, but a line is cut where the horizontal gap between two
+    characters exceeds 1.2 x the font size (a column gutter), or 0.4 x after a run of digits only
+    (a line number in the margin), or where the text goes backwards or changes baseline. Rotated
+    characters (a diagonal watermark, a vertical arXiv stamp) become separate lines flagged
+    ``rotated``. Cost: a constant number of PDFium calls per character.
+    """
     import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
 
     try:
         pdf = pdfium.PdfDocument(str(path))
@@ -85,25 +91,83 @@ def extract_pdfium(path: Path) -> list[PageLines]:
             text = textpage.get_text_range()
             start = 0
             for raw_line in text.split("\r\n"):
-                end = start + len(raw_line)
-                boxes = [textpage.get_charbox(i) for i in range(start, end) if not raw_line[i - start].isspace()]
-                if boxes and raw_line.strip():
-                    sizes = [raw.FPDFText_GetFontSize(textpage.raw, i) for i in range(start, end, max(1, (end - start) // 8))]
-                    weights = [_pdfium_weight(textpage, i) for i in range(start, end, max(1, (end - start) // 8))]
-                    out.lines.append(Line(
-                        page=index,
-                        x0=min(b[0] for b in boxes), top=height - max(b[3] for b in boxes),
-                        x1=max(b[2] for b in boxes), bottom=height - min(b[1] for b in boxes),
-                        text=_norm(raw_line), size=float(statistics.median(sizes)),
-                        bold=sum(w >= 600 for w in weights) >= 0.9 * len(weights),
-                    ))
-                start = end + 2
+                if raw_line.strip():
+                    out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line))
+                start += len(raw_line) + 2
             textpage.close()
             page.close()
             pages.append(out)
     finally:
         pdf.close()
     return pages
+
+
+_Char = tuple[int, float, float, float, float, float]  # offset, x0, y0, x1, y1, size
+_SOFT_HYPHENS = "\x02\ufffe\u00ad"
+
+
+def _is_rotated(angle: float) -> bool:
+    turn = 6.283185307179586
+    a = angle % turn
+    return min(a, turn - a) > 0.05
+
+
+def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_line: str) -> list[Line]:
+    """Split one PDFium line into fragments (see :func:`extract_pdfium`)."""
+    import pypdfium2.raw as raw
+
+    upright: list[list[_Char]] = []
+    rotated: list[_Char] = []
+    for offset, ch in enumerate(raw_line):
+        if ch.isspace():
+            continue
+        i = start + offset
+        x0, y0, x1, y1 = textpage.get_charbox(i)  # type: ignore[attr-defined]
+        size = float(raw.FPDFText_GetFontSize(textpage.raw, i)) or (y1 - y0)  # type: ignore[attr-defined]
+        char = (offset, x0, y0, x1, y1, size)
+        if _is_rotated(raw.FPDFText_GetCharAngle(textpage.raw, i)):  # type: ignore[attr-defined]
+            rotated.append(char)
+            continue
+        if upright and ch in _SOFT_HYPHENS:  # PDFium's line-end hyphen has no reliable box
+            upright[-1].append((offset, *upright[-1][-1][1:]))
+            continue
+        if upright:
+            prev = upright[-1][-1]
+            gap = x0 - prev[3]
+            digits = raw_line[upright[-1][0][0]:prev[0] + 1].strip().isdigit()
+            base = max(prev[5], 1.0)
+            if gap > 1.2 * base or (digits and gap > 0.4 * base) or x1 < prev[1] - base \
+                    or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * base:
+                upright.append([char])
+                continue
+            upright[-1].append(char)
+        else:
+            upright.append([char])
+    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False) for chars in upright]
+    if rotated:
+        lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True))
+    return [ln for ln in lines if ln.text.strip()]
+
+
+def _pdfium_fragment(
+    textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool
+) -> Line:
+    keep = {c[0] for c in chars}
+    first, last = chars[0][0], chars[-1][0]
+    if rotated:
+        text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
+    else:
+        text = raw_line[first:last + 1]
+    step = max(1, len(chars) // 8)
+    sample = chars[::step]
+    sizes = [c[5] for c in sample]
+    weights = [_pdfium_weight(textpage, start + c[0]) for c in sample]
+    return Line(
+        page=page, x0=min(c[1] for c in chars), top=height - max(c[4] for c in chars),
+        x1=max(c[3] for c in chars), bottom=height - min(c[2] for c in chars),
+        text=_norm(text), size=float(statistics.median(sizes)),
+        bold=sum(w >= 600 for w in weights) >= 0.9 * len(weights), rotated=rotated,
+    )
 
 
 def _pdfium_weight(textpage: object, index: int) -> int:
@@ -113,12 +177,12 @@ def _pdfium_weight(textpage: object, index: int) -> int:
     import pypdfium2.raw as raw
 
     weight = raw.FPDFText_GetFontWeight(textpage.raw, index)  # type: ignore[attr-defined]
-    if weight > 0:
+    if weight >= 600:
         return int(weight)
     size = raw.FPDFText_GetFontInfo(textpage.raw, index, None, 0, None)  # type: ignore[attr-defined]
     buffer = ctypes.create_string_buffer(max(size, 1))
     raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, size, None)  # type: ignore[attr-defined]
-    return 700 if _is_bold(buffer.value.decode(errors="replace")) else 400
+    return 700 if _is_bold(buffer.value.decode(errors="replace")) else max(int(weight), 400)
 
 
 def _pdfminer_pages(path: Path) -> list[PageLines]:

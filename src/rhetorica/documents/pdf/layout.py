@@ -97,30 +97,33 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_margin(line, page)})
     threshold = max(2, int(0.3 * len(pages)))
+    edges = {
+        page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
+        for page in pages
+    }
     number_tops = [
         ln.top for page in pages for ln in page.lines
-        if PAGE_NUMBER.match(ln.text.strip()) and in_margin(ln, page)
-        and (ln.top <= min(x.top for x in page.lines) + 2 or ln.bottom >= max(x.bottom for x in page.lines) - 2)
+        if PAGE_NUMBER.match(ln.text.strip())
+        and (ln.top <= edges[page.index][0] + 2 or ln.bottom >= edges[page.index][1] - 2)
     ]
     usual_top = statistics.median(number_tops) if number_tops else None
+    gutters: dict[int, list[Line]] = {}
     cleaned: list[PageLines] = []
     for page in pages:
-        long_lines = [ln for ln in page.lines if len(ln.text) >= 30]
+        long_lines = [ln for ln in page.lines if len(ln.text) >= 30 and not ln.rotated]
         left = min((ln.x0 for ln in long_lines), default=0.0)
         right = max((ln.x1 for ln in long_lines), default=page.width)
         kept: list[Line] = []
         gutter: list[Line] = []
-        edge_top = min((ln.top for ln in page.lines), default=0.0)
-        edge_bottom = max((ln.bottom for ln in page.lines), default=0.0)
+        edge_top, edge_bottom = edges[page.index]
         for line in page.lines:
             text = line.text.strip()
             where = f"page {page.index + 1}"
-            if VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
+            if line.rotated:
+                removed.append(RemovedItem(item="rotated text (watermark or side stamp)", location=where, text=text))
+            elif VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
-            elif in_margin(line, page) and PAGE_NUMBER.match(text) and (
-                line.top <= edge_top + 2 or line.bottom >= edge_bottom - 2
-                or (usual_top is not None and abs(line.top - usual_top) < 10)
-            ):
+            elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
             elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
                     and not NUMBERS_ONLY.match(text):
@@ -129,16 +132,32 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
                 gutter.append(line)
             else:
                 kept.append(line)
-        spread = max((ln.bottom for ln in gutter), default=0) - min((ln.top for ln in gutter), default=0)
-        if len(gutter) >= 10 and spread > 0.5 * page.height:
+        gutters[page.index] = gutter
+        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+    # line numbers: margin numbers that count up down the page, on enough lines of the document
+    total = sum(len(g) for g in gutters.values())
+    for page in cleaned:
+        gutter = gutters[page.index]
+        values = [int(ln.text.split()[0]) for ln in sorted(gutter, key=lambda ln: ln.top)]
+        rising = sum(b > a for a, b in pairwise(values))
+        if gutter and (total >= 10 or len(gutter) >= 5) and rising >= 0.8 * (len(values) - 1):
             removed.append(RemovedItem(
                 item="line numbers", location=f"page {page.index + 1}",
                 text=f"{len(gutter)} margin numbers ({gutter[0].text.strip()}-{gutter[-1].text.strip()})",
             ))
         elif gutter:
-            kept = sorted(kept + gutter, key=lambda ln: (ln.top, ln.x0))
-        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+            page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, usual: float | None) -> bool:
+    """A number line is a page number when it is the first or last line of its page and either sits
+    in the top/bottom margin or where the document's other page numbers sit (a half-empty page
+    ends far above the margin), or sits in a margin where page numbers usually are."""
+    extreme = line.top <= top + 2 or line.bottom >= bottom - 2
+    margin = line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
+    usual_place = usual is not None and abs(line.top - usual) < 10
+    return (extreme and (margin or usual_place)) or (margin and usual_place)
 
 
 def reading_order(page: PageLines) -> tuple[list[Line], bool]:
@@ -190,7 +209,8 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
         for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
             # a wide gap (side-by-side author names) is kept as three spaces
-            text += ("" if gap < 0.5 else " " if gap < 3 * max(main.size, 1.0) else "   ") + cur.text
+            joint = "" if gap < 0.5 or text.endswith("\u00ad") else " " if gap < 3 * max(main.size, 1.0) else "   "
+            text += joint + cur.text
         merged.append(Line(
             page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
             bottom=max(ln.bottom for ln in row), text=text, size=main.size,
@@ -247,18 +267,6 @@ def clean_heading(text: str) -> str:
     return title.rstrip(".:").strip()
 
 
-def _join(prev: str, nxt: str) -> str:
-    if prev.endswith("\u00ad"):
-        return prev[:-1] + nxt
-    if re.search(r"[A-Za-z]{2}-$", prev) and nxt[:1].islower():
-        return prev[:-1] + nxt
-    if re.search(r"(https?://|www\.)\S*$", prev) and (
-        prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
-    ):
-        return prev + nxt  # a URL broken at the line end
-    return f"{prev} {nxt}"
-
-
 def analyse(pages: list[PageLines]) -> Layout:
     """Run the layout pass (steps 1-4 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
@@ -280,11 +288,19 @@ def analyse(pages: list[PageLines]) -> Layout:
     )
     blocks: list[Block] = []
     front = ordered[title_end:front_end]
+    body_lines = ordered[front_end:]
+    notes = author_notes(body_lines, front, body)
+    if notes:
+        front = front + notes
+        body_lines = [ln for ln in body_lines if ln not in set(notes)]
+    vocabulary = _vocabulary(body_lines)
+    parts: list[str] = []
     prev: Line | None = None
-    for line in ordered[front_end:]:
+    for line in body_lines:
         text = line.text.strip()
         heading = heading_level(line, body, ranked)
         if heading is not None:
+            _close(blocks, parts)
             blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
             prev = None
             continue
@@ -297,11 +313,112 @@ def analyse(pages: list[PageLines]) -> Layout:
         )
         text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
         if starts_new:
-            blocks.append(Block(kind="paragraph", text=text.replace("\u00ad", ""), page=line.page))
+            _close(blocks, parts)
+            blocks.append(Block(kind="paragraph", text="", page=line.page))
+            parts = [text]
         else:
-            blocks[-1].text = _join(blocks[-1].text, text).replace("\u00ad", "")
+            parts[-1], sep = _joint(parts[-1], text, vocabulary)
+            parts += [sep, text]
         prev = line
+    _close(blocks, parts)
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+def _close(blocks: list[Block], parts: list[str]) -> None:
+    """Give the open paragraph its text (joined once: linear in its length)."""
+    if parts and blocks and blocks[-1].kind == "paragraph" and not blocks[-1].text:
+        blocks[-1].text = "".join(parts).replace("\u00ad", "")
+    parts.clear()
+
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
+
+
+def _vocabulary(lines: list[Line]) -> set[str]:
+    """Lower-case words written whole somewhere (a line's last word is left out when it ends in a
+    hyphen), hyphenated compounds included."""
+    words: set[str] = set()
+    for line in lines:
+        text = line.text.rstrip()
+        tokens = _TOKEN.findall(text)
+        if tokens and text.endswith(("-", "\u00ad")):
+            tokens = tokens[:-1]
+        words.update(t.lower() for t in tokens)
+    return words
+
+
+def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
+    """``(prev, separator)`` for joining two lines of a paragraph.
+
+    A line-end hyphen (soft, or ``-`` after two letters before a lower-case letter) is dropped when
+    the two pieces make a word, unless the hyphenated form is the document's: the piece before it
+    is already a compound (``out-of-``), the document writes the compound with a hyphen elsewhere,
+    or both pieces are words of the document and the joined form is not.
+    """
+    if prev.endswith("\u00ad") or (re.search(r"[A-Za-z]{2}-$", prev[-4:]) and nxt[:1].islower()):
+        stem = prev[:-1]
+        left = re.search(r"[A-Za-z][A-Za-z-]*$", stem)
+        right = re.match(r"[A-Za-z]+", nxt)
+        if left and right and _real_hyphen(left.group(0).lower(), right.group(0).lower(), vocabulary):
+            return stem + "-", ""
+        return stem, ""
+    if re.search(r"(https?://|www\.)\S*$", prev[-300:]) and (
+        prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
+    ):
+        return prev, ""  # a URL broken at the line end
+    return prev, " "
+
+
+def _real_hyphen(left: str, right: str, vocabulary: set[str]) -> bool:
+    if "-" in left or f"{left}-{right}" in vocabulary:
+        return True
+    if left + right in vocabulary:
+        return False
+    return len(left) >= 3 and len(right) >= 3 and left in vocabulary and right in vocabulary
+
+
+AUTHOR_NOTE = re.compile(
+    r"work (was )?(done|conducted|performed)|internship|equal(ly)? contribut|contributed equally|"
+    r"corresponding author|visiting|conducted (while|when)|homepage|profile|e-?mail|@|"
+    r"currently (at|with)|now at|affiliat|https?://|orcid",
+    re.I,
+)
+NOTE_MARK = re.compile(r"^([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\s*[A-Z]))")
+
+
+def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line]:
+    """Footnote lines of the first page that belong to the title block.
+
+    A footnote is a run of lines in the lower 40 % of page 1, smaller than the body font, that
+    starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
+    of the marks written in the title block or its text reads like one (work done at, internship,
+    equal contribution, corresponding author, homepage, email, URL).
+    """
+    first = [ln for ln in lines if ln.page == 0]
+    if not first:
+        return []
+    height = max(ln.bottom for ln in first)
+    marks = {m for ln in front for m in re.findall(r"[∗*†‡§¶⋆♯♮♭]", ln.text)}
+    notes: list[Line] = []
+    current: list[Line] = []
+    for line in sorted(first, key=lambda ln: (ln.top, ln.x0)):
+        small = 0 < line.size <= body - 0.5 and line.top > 0.6 * height
+        if not small:
+            current = []
+            continue
+        mark = NOTE_MARK.match(line.text.strip())
+        if mark:
+            current = [line]
+            symbol = mark.group(1)
+            if (symbol[:1] in marks) or AUTHOR_NOTE.search(line.text):
+                notes.append(line)
+                current = [line]
+            else:
+                current = []
+        elif current and current[-1] in notes and line.top - current[-1].bottom < 0.8 * body:
+            notes.append(line)
+            current.append(line)
+    return notes
 
 
 def _paragraph_break(prev: Line, line: Line, body: float) -> bool:

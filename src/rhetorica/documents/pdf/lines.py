@@ -17,6 +17,7 @@ class Line:
         text: the characters, NFKC-normalised, soft hyphens marked by ``\\u00ad``.
         size: font size in points (median over the characters; 0 when unknown).
         bold: whether most characters are in a bold font.
+        rotated: the characters are not upright (a diagonal watermark, a vertical side stamp).
     """
 
     page: int
@@ -27,6 +28,7 @@ class Line:
     text: str
     size: float = 0.0
     bold: bool = False
+    rotated: bool = False
 
 
 @dataclass
