@@ -21,6 +21,7 @@ speed on the shared PDFs (``benchmarks/bench_pdf_backends.py``).
 from __future__ import annotations
 
 import logging
+import re
 import statistics
 import unicodedata
 from collections.abc import Callable
@@ -55,8 +56,13 @@ def available_backends() -> list[str]:
 
 
 def _norm(text: str) -> str:
+    """NFKC text; soft hyphens marked ``\\u00ad``; an accent set before its letter (``Micha¨el``,
+    as TeX's accent primitive places it) is attached to that letter."""
     text = text.replace("\ufffe", "\u00ad").replace("\x02", "\u00ad")
-    return unicodedata.normalize("NFKC", text).replace("\ufffd", "")
+    text = unicodedata.normalize("NFKC", text).replace("\ufffd", "")
+    text = re.sub(r"(?:(?<=\s)|^)\s?([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    return unicodedata.normalize("NFC", text)
 
 
 def _is_bold(font_name: str) -> bool:
@@ -88,7 +94,7 @@ def extract_pdfium(path: Path) -> list[PageLines]:
             width, height = page.get_size()
             textpage = page.get_textpage()
             out = PageLines(index=index, width=width, height=height)
-            text = textpage.get_text_range()
+            text = _pdfium_chars(textpage)
             start = 0
             for raw_line in text.split("\r\n"):
                 if raw_line.strip():
@@ -102,6 +108,26 @@ def extract_pdfium(path: Path) -> list[PageLines]:
     return pages
 
 
+def _pdfium_chars(textpage: object) -> str:
+    """The page's characters, one per PDFium character index.
+
+    ``get_text_range`` is not used: it expands ligatures (``ﬃ`` -> ``ffi``), so its offsets drift
+    from the character indices that boxes and fonts are looked up by, and every box after the
+    first ligature of a page belongs to another character.
+    """
+    import pypdfium2.raw as raw
+
+    count = raw.FPDFText_CountChars(textpage.raw)  # type: ignore[attr-defined]
+    codes = [raw.FPDFText_GetUnicode(textpage.raw, i) for i in range(count)]  # type: ignore[attr-defined]
+    chars = []
+    for k, c in enumerate(codes):
+        if 0xD800 <= c < 0xDC00 and k + 1 < count and 0xDC00 <= codes[k + 1] < 0xE000:
+            c = 0x10000 + ((c - 0xD800) << 10) + (codes[k + 1] - 0xDC00)  # a UTF-16 pair: one char
+            codes[k + 1] = 0
+        chars.append(chr(c) if 0 < c < 0x110000 and not 0xD800 <= c < 0xE000 else "\ufffd")
+    return "".join(chars)
+
+
 _Char = tuple[int, float, float, float, float, float]  # offset, x0, y0, x1, y1, size
 _SOFT_HYPHENS = "\x02\ufffe\u00ad"
 
@@ -113,36 +139,48 @@ def _is_rotated(angle: float) -> bool:
 
 
 def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_line: str) -> list[Line]:
-    """Split one PDFium line into fragments (see :func:`extract_pdfium`)."""
+    """Split one PDFium line into fragments (see :func:`extract_pdfium`).
+
+    A character with an empty box (PDFium gives some glyphs a point box, sometimes far from the
+    glyph) and PDFium's line-end hyphen take no part in the geometry: they go with the fragment of
+    the next (or previous) character that has a box.
+    """
     import pypdfium2.raw as raw
 
     upright: list[list[_Char]] = []
     rotated: list[_Char] = []
+    floating: list[_Char] = []
     for offset, ch in enumerate(raw_line):
         if ch.isspace():
             continue
         i = start + offset
         x0, y0, x1, y1 = textpage.get_charbox(i)  # type: ignore[attr-defined]
-        size = float(raw.FPDFText_GetFontSize(textpage.raw, i)) or (y1 - y0)  # type: ignore[attr-defined]
-        char = (offset, x0, y0, x1, y1, size)
+        size = float(raw.FPDFText_GetFontSize(textpage.raw, i))  # type: ignore[attr-defined]
+        char = (offset, x0, y0, x1, y1, max(size, y1 - y0))
         if _is_rotated(raw.FPDFText_GetCharAngle(textpage.raw, i)):  # type: ignore[attr-defined]
             rotated.append(char)
             continue
-        if upright and ch in _SOFT_HYPHENS:  # PDFium's line-end hyphen has no reliable box
-            upright[-1].append((offset, *upright[-1][-1][1:]))
+        if ch in _SOFT_HYPHENS or (x1 - x0 < 0.01 and y1 - y0 < 0.01):
+            if upright and not floating:
+                upright[-1].append((offset, *upright[-1][-1][1:]))
+            else:
+                floating.append(char)
             continue
         if upright:
             prev = upright[-1][-1]
             gap = x0 - prev[3]
             digits = raw_line[upright[-1][0][0]:prev[0] + 1].strip().isdigit()
-            base = max(prev[5], 1.0)
-            if gap > 1.2 * base or (digits and gap > 0.4 * base) or x1 < prev[1] - base \
-                    or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * base:
-                upright.append([char])
-                continue
-            upright[-1].append(char)
+            scale = max(prev[5], 1.0)
+            if gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale \
+                    or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * scale:
+                upright.append([])
         else:
-            upright.append([char])
+            upright.append([])
+        upright[-1].extend((f[0], *char[1:]) for f in floating)
+        floating = []
+        upright[-1].append(char)
+    if floating and upright:
+        upright[-1].extend((f[0], *upright[-1][-1][1:]) for f in floating)
     lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False) for chars in upright]
     if rotated:
         lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True))
@@ -152,6 +190,8 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
 def _pdfium_fragment(
     textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool
 ) -> Line:
+    import pypdfium2.raw as raw
+
     keep = {c[0] for c in chars}
     first, last = chars[0][0], chars[-1][0]
     if rotated:
@@ -160,7 +200,7 @@ def _pdfium_fragment(
         text = raw_line[first:last + 1]
     step = max(1, len(chars) // 8)
     sample = chars[::step]
-    sizes = [c[5] for c in sample]
+    sizes = [float(raw.FPDFText_GetFontSize(textpage.raw, start + c[0])) for c in sample]  # type: ignore[attr-defined]
     weights = [_pdfium_weight(textpage, start + c[0]) for c in sample]
     return Line(
         page=page, x0=min(c[1] for c in chars), top=height - max(c[4] for c in chars),

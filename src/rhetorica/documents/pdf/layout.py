@@ -3,7 +3,7 @@
 The same pass runs for every backend so that backends differ only in what they extract.
 
 Steps (each removal is audited as a :class:`RemovedItem`):
-1. margins: page numbers, running headers/footers (text repeated in the top/bottom 8 % of at least
+1. margins: page numbers, running headers/footers (text repeated in the top/bottom 11 % of at least
    30 % of pages, digits ignored), venue notes ("Published as a conference paper at ...",
    "Under review", "Preprint", "Proceedings of ...", arXiv stamps), line-number gutters (lines that
    are only numbers, outside the text block);
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.lines import Line, PageLines
 
-MARGIN = 0.08
+MARGIN = 0.11
 VENUE = re.compile(
     r"^(published as a (conference |workshop )?paper at|under review (as a (conference )?paper )?(at|for)|"
     r"preprint\b|accepted (at|to|as|for)|proceedings of|to appear in|in submission|"
@@ -296,14 +296,22 @@ def analyse(pages: list[PageLines]) -> Layout:
     vocabulary = _vocabulary(body_lines)
     parts: list[str] = []
     prev: Line | None = None
+    heading_text, heading_line = "", None
     for line in body_lines:
         text = line.text.strip()
+        if prev is None and blocks and blocks[-1].kind == "heading" and heading_line is not None \
+                and _continues_heading(heading_line, line):
+            blocks[-1].text = clean_heading(f"{heading_text} {text}")
+            heading_text, heading_line = f"{heading_text} {text}", line
+            continue
         heading = heading_level(line, body, ranked)
         if heading is not None:
             _close(blocks, parts)
             blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
+            heading_text, heading_line = text, line
             prev = None
             continue
+        heading_line = None
         starts_new = (
             prev is None
             or not blocks
@@ -322,6 +330,18 @@ def analyse(pages: list[PageLines]) -> Layout:
         prev = line
     _close(blocks, parts)
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+def _continues_heading(head: Line, line: Line) -> bool:
+    """Whether ``line`` is the next line of a heading set on two lines: same page, font size and
+    weight, right below it, not indented left of it, not itself numbered, and short."""
+    text = line.text.strip()
+    return (
+        line.page == head.page and abs(line.size - head.size) < 0.3 and line.bold == head.bold
+        and 0 <= line.top - head.bottom < 0.6 * max(head.size, 1.0) and line.x0 >= head.x0 - 2
+        and line.x0 <= head.x0 + 0.5 * max(head.x1 - head.x0, 1.0)
+        and not NUMBERED_HEADING.match(text) and len(text.split()) <= 10 and not CAPTION.match(text)
+    )
 
 
 def _close(blocks: list[Block], parts: list[str]) -> None:
