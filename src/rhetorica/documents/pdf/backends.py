@@ -201,28 +201,34 @@ def _pdfium_fragment(
     step = max(1, len(chars) // 8)
     sample = chars[::step]
     sizes = [float(raw.FPDFText_GetFontSize(textpage.raw, start + c[0])) for c in sample]  # type: ignore[attr-defined]
-    weights = [_pdfium_weight(textpage, start + c[0]) for c in sample]
+    styles = [_pdfium_style(textpage, start + c[0]) for c in sample]
     return Line(
         page=page, x0=min(c[1] for c in chars), top=height - max(c[4] for c in chars),
         x1=max(c[3] for c in chars), bottom=height - min(c[2] for c in chars),
         text=_norm(text), size=float(statistics.median(sizes)),
-        bold=sum(w >= 600 for w in weights) >= 0.9 * len(weights), rotated=rotated,
+        bold=sum(st[0] for st in styles) >= 0.9 * len(styles), rotated=rotated,
+        italic=sum(st[1] for st in styles) >= 0.9 * len(styles),
+        smallcaps=sum(st[2] for st in styles) >= 0.5 * len(styles),
     )
 
 
-def _pdfium_weight(textpage: object, index: int) -> int:
-    """Font weight of a character; from the font name when the font does not declare one."""
+def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool]:
+    """``(bold, italic, small caps)`` of a character: the declared weight (>= 600) or a bold font
+    name; the font's italic flag (PDF font flag 7) or an italic name; a small-caps font name."""
     import ctypes
 
     import pypdfium2.raw as raw
 
     weight = raw.FPDFText_GetFontWeight(textpage.raw, index)  # type: ignore[attr-defined]
-    if weight >= 600:
-        return int(weight)
     size = raw.FPDFText_GetFontInfo(textpage.raw, index, None, 0, None)  # type: ignore[attr-defined]
     buffer = ctypes.create_string_buffer(max(size, 1))
-    raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, size, None)  # type: ignore[attr-defined]
-    return 700 if _is_bold(buffer.value.decode(errors="replace")) else max(int(weight), 400)
+    flags = ctypes.c_int(0)
+    raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, size, flags)  # type: ignore[attr-defined]
+    name = buffer.value.decode(errors="replace")
+    lower = name.lower()
+    italic = bool(flags.value & 64) or any(k in lower for k in ("italic", "oblique", "ital", "cmti", "cmmi"))
+    caps = "caps" in lower or "cmcsc" in lower or lower.endswith("-sc")
+    return weight >= 600 or _is_bold(name), italic, caps
 
 
 def _pdfminer_pages(path: Path) -> list[PageLines]:

@@ -39,7 +39,9 @@ VENUE = re.compile(
 )
 PAGE_NUMBER = re.compile(r"^(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*\d{1,4})?$", re.I)
 NUMBERS_ONLY = re.compile(r"^\d{1,4}(\s+\d{1,4})*$")
-NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+ROMAN = re.compile(r"^[IVX]{1,5}$")
+RUN_IN_ABSTRACT = re.compile(r"^(abstract)\s*[.—–:-]\s*(\S.*)$", re.I)
 KNOWN_HEADINGS = re.compile(
     r"^(abstract|introduction|background|related work|related works|method|methods|methodology|"
     r"experiments?|results|discussion|conclusions?|conclusion and future work|limitations|"
@@ -215,6 +217,8 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
             page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
             bottom=max(ln.bottom for ln in row), text=text, size=main.size,
             bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
+            italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
+            smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
         ))
     return merged
 
@@ -234,13 +238,19 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
     if len(letters) < 0.6 * len(visible):
         return None
     larger = line.size >= body + 0.8
-    caps = len(letters) >= 4 and letters.isupper()
+    caps = (len(letters) >= 4 and letters.isupper()) or line.smallcaps
     m = NUMBERED_HEADING.match(text)
-    lettered = bool(m) and m.group(1)[:1].isalpha()
-    if m and (line.bold or larger or caps) and not text.endswith((",", ";")) and re.search(r"[a-zA-Z]{2}", m.group(2)) \
-            and not re.search(r"[a-z]\d", m.group(2)) and not (strong_only and lettered):
+    roman = bool(m) and ROMAN.match(m.group(1)) is not None
+    lettered = bool(m) and m.group(1)[:1].isalpha() and not roman
+    # IEEE style: "II. Dataset" in small capitals, "A. Creation" in italics (a subsection)
+    italic_sub = lettered and len(m.group(1)) == 1 and line.italic and text[1:2] == "." if m else False
+    if m and (line.bold or larger or caps or italic_sub) and not text.endswith((",", ";")) \
+            and re.search(r"[a-zA-Z]{2}", m.group(2)) and not re.search(r"[a-z]\d", m.group(2)) \
+            and not (strong_only and lettered):
         if m.group(2).rstrip().endswith(".") and not caps and len(m.group(2).split()) > 8:
             return None
+        if roman or italic_sub:
+            return (1 if roman else 2), m.group(1)
         return min(4, m.group(1).count(".") + 1), m.group(1)
     size_key = round(line.size * 2) / 2
     if KNOWN_HEADINGS.match(text.rstrip(".:")) and (line.bold or larger or caps):
@@ -279,10 +289,7 @@ def analyse(pages: list[PageLines]) -> Layout:
         two_col += is_two
         ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= 0.55 * body)
     title, title_end = _title(ordered, body)
-    front_end = next(
-        (k for k in range(title_end, len(ordered)) if heading_level(ordered[k], body, [], strong_only=True)),
-        title_end,
-    )
+    front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
         {round(ln.size * 2) / 2 for ln in ordered[front_end:] if ln.bold and ln.size >= body + 0.8}, reverse=True
     )
@@ -303,6 +310,14 @@ def analyse(pages: list[PageLines]) -> Layout:
                 and _continues_heading(heading_line, line):
             blocks[-1].text = clean_heading(f"{heading_text} {text}")
             heading_text, heading_line = f"{heading_text} {text}", line
+            continue
+        run_in = RUN_IN_ABSTRACT.match(text) if not any(b.kind == "heading" for b in blocks) else None
+        if run_in:  # "Abstract—We introduce ..." (IEEE), "Abstract. This paper ..." (LNCS)
+            _close(blocks, parts)
+            blocks.append(Block(kind="heading", text="Abstract", level=1, page=line.page))
+            blocks.append(Block(kind="paragraph", text="", page=line.page))
+            parts = [run_in.group(2)]
+            prev, heading_line = line, None
             continue
         heading = heading_level(line, body, ranked)
         if heading is not None:
@@ -330,6 +345,30 @@ def analyse(pages: list[PageLines]) -> Layout:
         prev = line
     _close(blocks, parts)
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+def _is_prose(line: Line) -> bool:
+    """A line of running text: at least 6 words, at least half of them starting in lower case."""
+    words = line.text.split()
+    return len(words) >= 6 and "@" not in line.text and sum(w[:1].islower() for w in words) >= 0.5 * len(words)
+
+
+def _front_end(lines: list[Line], title_end: int, body: float) -> int:
+    """End of the title block (authors, affiliations, emails) after the title.
+
+    It ends at the first numbered or known heading, at a run-in "Abstract." line, or at the first
+    run of three prose lines on page 1, whichever comes first, so a class that sets the abstract
+    without a heading never has its abstract (or more) taken for the author block.
+    """
+    for k in range(title_end, len(lines)):
+        line = lines[k]
+        if heading_level(line, body, [], strong_only=True) or RUN_IN_ABSTRACT.match(line.text.strip()):
+            return k
+        if line.page == 0 and all(_is_prose(x) and x.page == 0 for x in lines[k:k + 3]) and len(lines) >= k + 3:
+            return k
+        if line.page > 0:
+            return k
+    return title_end
 
 
 def _continues_heading(head: Line, line: Line) -> bool:
