@@ -15,8 +15,9 @@ equation numbers and figure/table/section numbers from the PDF reading.
   first 7 words; errors = located paragraphs outside the longest increasing run of positions.
 - ``leaks``: identity strings (names, emails, affiliations, footnote text, identity URLs) found in
   the reading; a string that also occurs in the truth text is not counted (it is the paper's).
-- ``residual``: running-header strings and page numbers left in the text, per 10 pages (a
-  number n in 1..pages counts when the reading has it more often than the truth does).
+- ``residual``: running-header strings and page numbers left in the text, per 10 pages (page
+  numbers found on the PDF's pages by position and by counting up with the pages; one counts when
+  the reading has it as its own paragraph or next to the words around it on the page).
 - ``glued``: words of the reading that are not words of the truth or of a dictionary but split into
   two that are (``thepaper``, ``ofdistribution``).
 """
@@ -151,18 +152,87 @@ def leaks(identity: list[str], reading: str, truth: str | None) -> list[str]:
     return found
 
 
-def residual_lines(headers: list[str], page_numbers: list[int], reading: str, truth: str | None) -> dict[str, int]:
-    """Running-header strings and page numbers left in ``reading`` beyond their count in ``truth``
-    (``{string: excess}``; the residual count is the sum)."""
+def _pdfminer_lines(pdf: Path) -> list[tuple[float, list[tuple[float, float, str]]]]:
+    """``(page height, [(top, bottom, text)])`` per page from pdfminer.six (an extractor
+    independent of the PDFium one under test), cached next to the compiled PDFs."""
+    import json
+    import logging
+
+    from corpus import cache_dir
+
+    key = cache_dir() / f"lines-{pdf.stem}-{pdf.stat().st_size}.json"
+    if key.is_file():
+        return [(h, [tuple(x) for x in lines]) for h, lines in json.loads(key.read_text())]
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LTTextContainer, LTTextLine
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    out = []
+    for layout in extract_pages(str(pdf)):
+        lines = [
+            (layout.height - line.y1, layout.height - line.y0, line.get_text().strip())
+            for element in layout if isinstance(element, LTTextContainer)
+            for line in element if isinstance(line, LTTextLine) and line.get_text().strip()
+        ]
+        out.append((layout.height, lines))
+    key.write_text(json.dumps(out))
+    return out
+
+
+def page_number_lines(pdf: Path) -> list[tuple[str, str, str]]:
+    """Page numbers printed on the pages: ``(text, words before, words after)`` in content order.
+
+    A page number is a line holding only a number, in the top or bottom 12 % of its page, whose
+    value minus the page index is the same on most pages (so "3" on page 3 and "4971" on page 3
+    of a proceedings volume both count, a table cell does not).
+    """
+    pages = _pdfminer_lines(pdf)
+    found: list[tuple[int, int, int, str]] = []  # page, line index, value, text
+    for index, (height, lines) in enumerate(pages):
+        for k, (top, bottom, text) in enumerate(lines):
+            m = re.fullmatch(r"(?:page\s*)?(\d{1,5})(?:\s*(?:/|of)\s*\d{1,5})?", text.strip(), re.I)
+            if m and (bottom < 0.12 * height or top > 0.88 * height):
+                found.append((index, k, int(m.group(1)), text.strip()))
+    offsets = Counter(v - p for p, _, v, _ in found)
+    if not offsets:
+        return []
+    offset, hits = offsets.most_common(1)[0]
+    if hits < 0.6 * len(pages):
+        return []
+    out = []
+    for p, k, v, text in found:
+        if v - p != offset:
+            continue
+        lines = pages[p][1]
+        before = " ".join(ln[2] for ln in lines[max(0, k - 2):k]).split()[-3:]
+        after = " ".join(ln[2] for ln in lines[k + 1:k + 3]).split()[:3]
+        out.append((text, " ".join(before), " ".join(after)))
+    return out
+
+
+def residual_lines(headers: list[str], numbers: list[tuple[str, str, str]], reading: str, truth: str | None) -> dict[str, int]:
+    """Running-header strings and page numbers left in ``reading`` (``{string: count}``).
+
+    A header counts each time it occurs beyond its count in ``truth``; a page number counts when
+    the reading has it as a paragraph of its own or next to the words that surround it on the page.
+    """
     hay, ref = _phrase(reading), _phrase(truth or "")
     out: dict[str, int] = {}
     for header in headers:
         probe = _phrase(header)
         out[header] = max(0, hay.count(probe) - ref.count(probe))
-    numbers = Counter(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", pdf_prose(reading)))
-    ref_numbers = Counter(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", truth or ""))
-    for n in page_numbers:
-        out[str(n)] = max(0, numbers[str(n)] - ref_numbers[str(n)])
+    paragraphs = Counter(p.strip() for p in reading.split("\n\n"))
+    for text, before, after in numbers:
+        n = _phrase(text).strip()
+        hits = paragraphs[text] > 0
+        tail = _phrase(before).strip().split()[-1:]
+        head = _phrase(after).strip().split()[:1]
+        if tail and f" {tail[0]} {n} " in hay:
+            hits = True
+        if head and f" {n} {head[0]} " in hay and f" {n} {head[0]} " not in ref:
+            hits = True
+        if hits:
+            out[n] = out.get(n, 0) + 1
     return {k: v for k, v in out.items() if v}
 
 

@@ -158,8 +158,7 @@ def score(name: str, pdf: Path, truth: Truth) -> Row:
     row.h_recall, row.h_precision, row.missed, row.spurious = metrics.heading_scores(
         truth_heads, [(level, t) for level, t, _ in found if t])
     row.leaks = metrics.leaks(truth.identity, everything, truth_text)
-    numbers = truth.pages or list(range(1, pages + 1))
-    row.residual = metrics.residual_lines(truth.headers, numbers, reading, truth_text)
+    row.residual = metrics.residual_lines(truth.headers, metrics.page_number_lines(pdf), reading, truth_text)
     row.residual_per10 = 10 * sum(row.residual.values()) / max(pages, 1)
     row.glued = metrics.glued(reading, vocabulary)
     return row

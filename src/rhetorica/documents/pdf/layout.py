@@ -173,6 +173,11 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     if not two_col:
         return _merge_rows(lines), False
     ordered: list[Line] = []
+    if page.index == 0:
+        # the title block above the first column of prose spans the page: read it row by row
+        start = next((ln.top for ln in lines if _is_prose(ln) and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
+        ordered = _merge_rows([ln for ln in lines if ln.bottom <= start])
+        lines = [ln for ln in lines if ln.bottom > start]
     band_left: list[Line] = []
     band_right: list[Line] = []
     for line in lines:
@@ -451,7 +456,8 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
     A footnote is a run of lines in the lower 40 % of page 1, smaller than the body font, that
     starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
     of the marks written in the title block or its text reads like one (work done at, internship,
-    equal contribution, corresponding author, homepage, email, URL).
+    equal contribution, corresponding author, homepage, email, URL). A small line there that
+    reads like one is an author note without a mark too (IEEE's ``\\thanks``).
     """
     first = [ln for ln in lines if ln.page == 0]
     if not first:
@@ -466,10 +472,10 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
             current = []
             continue
         mark = NOTE_MARK.match(line.text.strip())
-        if mark:
+        if mark or (not current and AUTHOR_NOTE.search(line.text)):
             current = [line]
-            symbol = mark.group(1)
-            if (symbol[:1] in marks) or AUTHOR_NOTE.search(line.text):
+            symbol = mark.group(1) if mark else ""
+            if (symbol[:1] and symbol[:1] in marks) or AUTHOR_NOTE.search(line.text):
                 notes.append(line)
                 current = [line]
             else:
