@@ -60,8 +60,8 @@ def _norm(text: str) -> str:
     as TeX's accent primitive places it) is attached to that letter."""
     text = text.replace("\ufffe", "\u00ad").replace("\x02", "\u00ad")
     text = unicodedata.normalize("NFKC", text).replace("\ufffd", "")
-    text = re.sub(r"(?:(?<=\s)|^)\s?([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
     text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    text = re.sub(r"(?:(?<=\s)|^)([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
     return unicodedata.normalize("NFC", text)
 
 

@@ -77,13 +77,37 @@ class Layout:
 
 
 def body_font_size(pages: list[PageLines]) -> float:
-    """Most common font size (0.5 pt bins), weighted by characters."""
+    """Most common font size (0.5 pt bins) of lines of at least four words, weighted by characters
+    (all lines when none has four words), so thousands of one-word figure labels do not count."""
     counts: Counter[float] = Counter()
+    fallback: Counter[float] = Counter()
     for page in pages:
         for line in page.lines:
             if line.size > 0:
-                counts[round(line.size * 2) / 2] += len(line.text)
+                fallback[round(line.size * 2) / 2] += len(line.text)
+                if len(line.text.split()) >= 4:
+                    counts[round(line.size * 2) / 2] += len(line.text)
+    counts = counts or fallback
     return counts.most_common(1)[0][0] if counts else 10.0
+
+
+FIGURE_TEXT_MIN = 30
+
+
+def drop_figure_text(lines: list[Line], page: int, removed: list[RemovedItem]) -> list[Line]:
+    """Remove the labels of a drawn figure: when a page has at least 30 fragments of at most three
+    words (20 characters) and they are over 40 % of its lines, those fragments go (one audit entry
+    per page with their count and words)."""
+    short = [ln for ln in lines if len(ln.text.split()) <= 3 and len(ln.text.strip()) <= 20
+             and not NUMBERED_HEADING.match(ln.text.strip()) and not KNOWN_HEADINGS.match(ln.text.strip())]
+    if len(short) < FIGURE_TEXT_MIN or len(short) <= 0.4 * len(lines):
+        return lines
+    gone = set(map(id, short))
+    removed.append(RemovedItem(
+        item="figure text", location=f"page {page + 1}",
+        text=f"{len(short)} short labels: " + " ".join(ln.text.strip() for ln in short),
+    ))
+    return [ln for ln in lines if id(ln) not in gone]
 
 
 def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[PageLines]:
@@ -291,6 +315,7 @@ def analyse(pages: list[PageLines]) -> Layout:
     two_col = 0
     for page in pages:
         lines, is_two = reading_order(page)
+        lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
         ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= 0.55 * body)
     title, title_end = _title(ordered, body)
