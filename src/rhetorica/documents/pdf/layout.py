@@ -469,7 +469,7 @@ def _real_hyphen(left: str, right: str, vocabulary: set[str]) -> bool:
 AUTHOR_NOTE = re.compile(
     r"work (was )?(done|conducted|performed)|internship|equal(ly)? contribut|contributed equally|"
     r"corresponding author|visiting|conducted (while|when)|homepage|profile|e-?mail|@|"
-    r"currently (at|with)|now at|affiliat|https?://|orcid",
+    r"currently (at|with)|now at|affiliat|orcid",
     re.I,
 )
 NOTE_MARK = re.compile(r"^([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\s*[A-Z]))")
@@ -481,7 +481,7 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
     A footnote is a run of lines in the lower 40 % of page 1, smaller than the body font, that
     starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
     of the marks written in the title block or its text reads like one (work done at, internship,
-    equal contribution, corresponding author, homepage, email, URL). A small line there that
+    equal contribution, corresponding author, homepage, email). A small line there that
     reads like one is an author note without a mark too (IEEE's ``\\thanks``).
     """
     first = [ln for ln in lines if ln.page == 0]

@@ -104,7 +104,9 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if front_text:
         if options.blind:
             removed.insert(0, RemovedItem(item="author block", location="page 1, title block", text=front_text))
-            identity = Identity(_candidate_names(layout.front), [m.group(0) for m in EMAIL.finditer(front_text)])
+            identity = Identity(
+                _candidate_names(layout.front), [m.group(0) for m in EMAIL.finditer(front_text)], layout.title
+            )
         else:
             sections.insert(0, Section(title="", text=front_text, level=1))
             numbers.insert(0, "")
