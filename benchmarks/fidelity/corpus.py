@@ -330,9 +330,8 @@ def wrapper_source(case: LatexCase) -> str:
     if case.layout in {"ieee", "llncs", "acmart"}:
         body = re.sub(r"\\citep?\b", r"\\cite", body)
         body = re.sub(r"\\citet\b", r"\\cite", body)
-    natbib = "" if case.layout == "acmart" else "\\usepackage[numbers]{natbib}\n" if case.layout in {"ieee", "llncs"} else "\\usepackage{natbib}\n"
-    if "natbib" in preamble and case.layout not in {"acmart"}:
-        natbib = ""
+    # numeric citations everywhere: the truth has \cite commands, not author names
+    natbib = "" if case.layout == "acmart" else "\\PassOptionsToPackage{numbers}{natbib}\\usepackage{natbib}\n"
     fonts = "" if case.layout == "iclr" else "\\usepackage{lmodern}\n"
     return klass + fonts + natbib + preamble + stub + block + "\\begin{document}" + body
 

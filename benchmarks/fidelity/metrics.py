@@ -56,9 +56,22 @@ def words(text: str, minimum: int = 3) -> list[str]:
 
 
 def truth_prose(text: str) -> str:
-    """Ground-truth text without math and citation/reference commands."""
-    text = _COMMAND.sub(" ", _MATH.sub(" ", text))
+    """Ground-truth text without math, citation/reference commands and Markdown link targets
+    (``[name](url)`` shows only ``name`` on the page)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)
+    text = _COMMAND.sub(" ", _MATH.sub(lambda m: _math_words(m.group(0)), text))
     return re.sub(r"\\[a-zA-Z]+", " ", text)
+
+
+_MATH_WORDS = {"tanh", "log", "exp", "min", "max", "sin", "cos", "arg", "sup", "inf", "lim", "det", "diag", "sign"}
+
+
+def _math_words(math: str) -> str:
+    """The words a formula prints: ``\\text{NAC}``/``\\mathrm{x}`` arguments and operator names
+    (``\\tanh``, ``\\log``); everything else in math is symbols."""
+    words = re.findall(r"\\(?:text|mathrm|textrm|operatorname|mathit|textit|textbf|mbox)\{([A-Za-z ]+)\}", math)
+    words += [c for c in re.findall(r"\\([a-z]+)", math) if c in _MATH_WORDS]
+    return " " + " ".join(words) + " "
 
 
 def pdf_prose(text: str) -> str:
