@@ -165,7 +165,7 @@ PDF_CASES: tuple[PdfCase, ...] = (
                              "Filtering paper clusters", "Linking bibliographies to papers", "The S2ORC dataset",
                              "Evaluation", "Pretraining BERT on S2ORC", "Applications of S2ORC",
                              "Related work", "Conclusion"],
-                "abstract_start": "We introduce S2ORC, a large corpus of 81.1M English-language academic papers",
+                "abstract_start": "a large corpus of 81.1M English-language academic papers spanning many academic disciplines",
                 "intro_start": "Academic papers are an increasingly important textual domain",
                 "pages": list(range(4969, 4984)),
             }),

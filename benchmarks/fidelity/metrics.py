@@ -11,8 +11,9 @@ equation numbers and figure/table/section numbers from the PDF reading.
   truth headings): two titles match when their folded letters agree with a
   ``difflib.SequenceMatcher`` ratio >= 0.9 and the shorter is >= 90 % of the longer, so a title cut
   after its first line does not match.
-- ``order_errors``: paragraphs (>= 20 words) of the truth are located in the PDF reading by their
-  first 7 words; errors = located paragraphs outside the longest increasing run of positions.
+- ``order_errors``: paragraphs (>= 20 words, captions excepted: floats move) of the truth are
+  located in the PDF reading by their first 7 words; errors = located paragraphs outside the
+  longest increasing run of positions.
 - ``leaks``: identity strings (names, emails, affiliations, footnote text, identity URLs) found in
   the reading; a string that also occurs in the truth text is not counted (it is the paper's).
 - ``residual``: running-header strings and page numbers left in the text, per 10 pages (page
@@ -134,8 +135,8 @@ def order_errors(paragraphs: list[str], reading: str, anchor: int = 7) -> tuple[
     total = 0
     for para in paragraphs:
         ws = words(para, 1)
-        if len(ws) < 20:
-            continue
+        if len(ws) < 20 or re.match(r"\s*(Sub)?(Figure|Table)\s*:", para):
+            continue  # captions go where LaTeX floats them, not where they are written
         total += 1
         pos = text.find(" " + " ".join(ws[:anchor]) + " ")
         if pos >= 0 and text.find(" " + " ".join(ws[:anchor]) + " ", pos + 1) < 0:
