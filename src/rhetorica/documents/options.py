@@ -33,8 +33,9 @@ class ReadOptions(BaseModel):
             on expiry the next backend is tried.
         pdf_backend: PDF backend name (see ``rhetorica.documents.pdf.backends``); ``None`` means
             the default backend followed by the fallbacks.
-        max_words: keep leading sections until this many words (cut at a section boundary, always
-            at least the first section); ``None`` keeps everything.
+        max_words: keep the leading text up to this many words, cut at a paragraph boundary
+            (whole sections, then the leading paragraphs of the next one; never empty);
+            ``None`` keeps everything.
     """
 
     model_config = ConfigDict(extra="forbid")
