@@ -150,6 +150,7 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
     upright: list[list[_Char]] = []
     rotated: list[_Char] = []
     floating: list[_Char] = []
+    digits = True
     for offset, ch in enumerate(raw_line):
         if ch.isspace():
             continue
@@ -169,13 +170,15 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
         if upright:
             prev = upright[-1][-1]
             gap = x0 - prev[3]
-            digits = raw_line[upright[-1][0][0]:prev[0] + 1].strip().isdigit()
             scale = max(prev[5], 1.0)
             if gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale \
                     or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * scale:
                 upright.append([])
+                digits = True
         else:
             upright.append([])
+            digits = True
+        digits = digits and ch.isdigit()  # the fragment so far is a number (a line number?)
         upright[-1].extend((f[0], *char[1:]) for f in floating)
         floating = []
         upright[-1].append(char)

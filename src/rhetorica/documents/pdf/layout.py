@@ -329,7 +329,8 @@ def analyse(pages: list[PageLines]) -> Layout:
     notes = author_notes(body_lines, front, body)
     if notes:
         front = front + notes
-        body_lines = [ln for ln in body_lines if ln not in set(notes)]
+        taken = set(map(id, notes))
+        body_lines = [ln for ln in body_lines if id(ln) not in taken]
     vocabulary = _vocabulary(body_lines)
     parts: list[str] = []
     prev: Line | None = None

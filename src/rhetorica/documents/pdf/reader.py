@@ -9,7 +9,7 @@ from rhetorica.documents.blinding import EMAIL, Identity, blind_sections
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.pdf.backends import DEFAULT_ORDER, PACKAGES, backend_version
-from rhetorica.documents.pdf.layout import analyse
+from rhetorica.documents.pdf.layout import Layout
 from rhetorica.documents.pdf.lines import PageLines
 from rhetorica.documents.pdf.runner import BackendFailure, BackendTimeout, run_backend
 from rhetorica.documents.sections import cut_after_references
@@ -32,11 +32,12 @@ def check_pdf_file(path: Path) -> None:
         raise DocumentReadError(path, "not a PDF (no %PDF- header); check the file type")
 
 
-def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], list[str]]:
-    """Extract pages with the chosen backend, or the default order with fallbacks.
+def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], Layout, list[str]]:
+    """Extract pages and run the layout pass with the chosen backend, or the default order with
+    fallbacks; both steps together are bounded by ``options.parse_timeout_s`` per backend.
 
     Returns:
-        ``(backend name, pages, warnings about failed backends)``.
+        ``(backend name, pages, layout, warnings about failed backends)``.
 
     Raises:
         DocumentReadError: encrypted, unreadable by every backend, or every backend timed out.
@@ -52,7 +53,8 @@ def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], lis
     problems: list[str] = []
     for backend in order:
         try:
-            return backend, run_backend(backend, path, options.parse_timeout_s), warnings
+            pages, layout = run_backend(backend, path, options.parse_timeout_s, options.parse_memory_mb)
+            return backend, pages, layout, warnings
         except BackendTimeout as exc:
             problems.append(str(exc))
             warnings.append(f"{exc}; trying the next backend")
@@ -79,7 +81,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
             failed or timed out.
     """
     check_pdf_file(path)
-    backend, pages, warnings = extract(path, options)
+    backend, pages, layout, warnings = extract(path, options)
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not pages:
         raise DocumentReadError(path, "PDF has no pages")
@@ -87,7 +89,6 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
         raise DocumentReadError(
             path, f"no text layer ({chars} characters on {len(pages)} pages); a scanned PDF needs OCR first"
         )
-    layout = analyse(pages)
     removed = list(layout.removed)
     sections: list[Section] = []
     numbers: list[str] = []
