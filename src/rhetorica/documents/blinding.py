@@ -150,6 +150,7 @@ def _project_names(title: str) -> set[str]:
 
 
 ANON_AUTHOR = "[anonymized author]"
+AUTHOR_LIST_MAX_WORDS = 80
 
 
 def _name_pattern(name: str) -> re.Pattern[str]:
@@ -159,9 +160,9 @@ def _name_pattern(name: str) -> re.Pattern[str]:
 def scrub_names(text: str, identity: Identity, location: str, removed: list[RemovedItem]) -> str:
     """Blind author names written in the body.
 
-    A paragraph naming two or more authors in full (ACM's "Reference Format" block, a
-    contributions list) is removed whole; a single full name becomes ``[anonymized author]``.
-    Both are audited. Surnames alone (third-person self-citation) stay.
+    A short paragraph (at most 80 words) naming two or more authors in full (ACM's "Reference
+    Format" block, a contributions list) is removed whole; elsewhere each full name becomes
+    ``[anonymized author]``. Both are audited. Surnames alone (third-person self-citation) stay.
     """
     patterns = [(n, _name_pattern(n)) for n in identity.names if len(n.split()) >= 2]
     if not patterns:
@@ -169,7 +170,7 @@ def scrub_names(text: str, identity: Identity, location: str, removed: list[Remo
     kept: list[str] = []
     for paragraph in text.split("\n\n"):
         named = [n for n, p in patterns if p.search(paragraph)]
-        if len(set(named)) >= 2:
+        if len(set(named)) >= 2 and len(paragraph.split()) <= AUTHOR_LIST_MAX_WORDS:
             removed.append(RemovedItem(item="author list", location=location, text=paragraph))
             continue
         for name, pattern in patterns:
@@ -232,3 +233,23 @@ def blind_sections(sections: list[Section], identity: Identity, removed: list[Re
         location = f"section '{section.title or '(untitled)'}'"
         kept.append(section.model_copy(update={"text": scrub_text(section.text, identity, location, removed)}))
     return kept
+
+
+LARGE_REMOVAL_WORDS = 300
+
+
+def large_removals(removed: list[RemovedItem], limit: int = LARGE_REMOVAL_WORDS) -> list[str]:
+    """Warnings for removals of more than ``limit`` words (summed per kind of item), so deleting a
+    whole abstract or section is never silent. Page and line numbers are not counted (their audit
+    text lists numbers, not words of the paper)."""
+    words: dict[str, int] = {}
+    places: dict[str, list[str]] = {}
+    for item in removed:
+        if item.item in {"page number", "line numbers"}:
+            continue
+        words[item.item] = words.get(item.item, 0) + len(item.text.split())
+        places.setdefault(item.item, []).append(item.location)
+    return [
+        f"removed {n} words as {kind} ({', '.join(dict.fromkeys(places[kind]))[:120]}); check the audit (Document.removed)"
+        for kind, n in words.items() if n > limit
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rhetorica.documents.blinding import EMAIL, Identity, blind_sections
+from rhetorica.documents.blinding import EMAIL, Identity, blind_sections, large_removals
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.pdf.backends import DEFAULT_ORDER, PACKAGES, backend_version
@@ -73,7 +73,8 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
 
     Sections come from heading detection (numbering removed, capitals to sentence case); the
     title block between the title and the first heading is removed under blinding (audited), as are
-    page numbers, running headers, venue notes and line-number gutters (always). With
+    page numbers, running headers, venue notes and line-number gutters (always). A removal of more
+    than 300 words (per kind of item) is also a warning. With
     ``cut_after_references`` the References section and everything after it are dropped.
 
     Raises:
@@ -123,6 +124,10 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if options.blind:
         sections = blind_sections(sections, identity, removed)
     removed = compact_audit(removed)
+    # PDF removals are bounded by layout guesses: a large one is a warning, never silent
+    if not options.blind:
+        removed = [r for r in removed if r.item != "author block"]
+    warnings += large_removals(removed)
     notes = [r.text for r in removed if r.item == "venue note"]
     if notes:
         metadata["venue_note"] = notes[0]
@@ -138,7 +143,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
             path=str(path), parser=f"rhetorica-pdf/{backend}", parser_version=f"{PACKAGES[backend]} {backend_version(backend)}",
             text_hash=content_hash([(s.title, s.text) for s in sections]),
         ),
-        removed=removed if options.blind else [r for r in removed if r.item != "author block"],
+        removed=removed,
         warnings=warnings,
     )
 
