@@ -92,6 +92,7 @@ def body_font_size(pages: list[PageLines]) -> float:
 
 
 FIGURE_TEXT_MIN = 30
+SMALL_TEXT = 0.55  # lines below this share of the body font size are figure labels, not prose
 
 
 def drop_figure_text(lines: list[Line], page: int, removed: list[RemovedItem]) -> list[Line]:
@@ -317,7 +318,13 @@ def analyse(pages: list[PageLines]) -> Layout:
         lines, is_two = reading_order(page)
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
-        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= 0.55 * body)
+        tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
+        if tiny:  # sub- and superscripts are parts of lines; whole lines this small are labels
+            removed.append(RemovedItem(
+                item="small text", location=f"page {page.index + 1}",
+                text=" ".join(ln.text.strip() for ln in tiny),
+            ))
+        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= SMALL_TEXT * body)
     title, title_end = _title(ordered, body)
     front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
@@ -441,14 +448,15 @@ def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
     """``(prev, separator)`` for joining two lines of a paragraph.
 
     A line-end hyphen (soft, or ``-`` after two letters before a lower-case letter) is dropped when
-    the two pieces make a word, unless the hyphenated form is the document's: the piece before it
-    is already a compound (``out-of-``), the document writes the compound with a hyphen elsewhere,
-    or both pieces are words of the document and the joined form is not.
+    the two pieces make a word, unless the hyphenated form is the document's: a piece is already a
+    compound (``out-of-`` + ``distribution``, ``out-`` + ``of-distribution``), the document writes
+    the compound with a hyphen elsewhere, or both pieces are words of the document and the joined
+    form is not.
     """
     if prev.endswith("\u00ad") or (re.search(r"[A-Za-z]{2}-$", prev[-4:]) and nxt[:1].islower()):
         stem = prev[:-1]
         left = re.search(r"[A-Za-z][A-Za-z-]*$", stem)
-        right = re.match(r"[A-Za-z]+", nxt)
+        right = re.match(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]", nxt)
         if left and right and _real_hyphen(left.group(0).lower(), right.group(0).lower(), vocabulary):
             return stem + "-", ""
         return stem, ""
@@ -460,7 +468,9 @@ def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
 
 
 def _real_hyphen(left: str, right: str, vocabulary: set[str]) -> bool:
-    if "-" in left or f"{left}-{right}" in vocabulary:
+    # TeX breaks a word holding an explicit hyphen only at its hyphens: a piece with a hyphen
+    # ("out-of-" + "distribution", "out-" + "of-distribution") means the line-end hyphen is real too
+    if "-" in left or "-" in right or f"{left}-{right}" in vocabulary:
         return True
     if left + right in vocabulary:
         return False
