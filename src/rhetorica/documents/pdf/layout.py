@@ -155,19 +155,20 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
             elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
                     and not NUMBERS_ONLY.match(text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
-            elif NUMBERS_ONLY.match(text) and (line.x1 <= left + 1 or line.x0 >= right - 1):
+            elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
                 kept.append(line)
         gutters[page.index] = gutter
         cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
-    # line numbers: margin numbers that count up down the page, on enough lines of the document
+    # line numbers: margin numbers that count up down the page (3 or more on the page, 6 or more in
+    # the document), however little of the page the text fills
     total = sum(len(g) for g in gutters.values())
     for page in cleaned:
         gutter = gutters[page.index]
         values = [int(ln.text.split()[0]) for ln in sorted(gutter, key=lambda ln: ln.top)]
         rising = sum(b > a for a, b in pairwise(values))
-        if gutter and (total >= 10 or len(gutter) >= 5) and rising >= 0.8 * (len(values) - 1):
+        if len(gutter) >= 3 and total >= 6 and rising >= 0.8 * (len(values) - 1):
             removed.append(RemovedItem(
                 item="line numbers", location=f"page {page.index + 1}",
                 text=f"{len(gutter)} margin numbers ({gutter[0].text.strip()}-{gutter[-1].text.strip()})",
