@@ -1,10 +1,25 @@
-"""Blinding helpers shared by the readers: identity URLs, emails, acknowledgement sections.
+"""Blinding helpers shared by the readers: identity URLs, emails, author names, acknowledgements.
 
 Removals are recorded as :class:`~rhetorica.documents.models.RemovedItem` (item kind, location,
-exact text) so a user can audit them. Body text outside these regions is never touched.
-The policy follows the double-blind instructions of ML venues (e.g. ICLR/NeurIPS author guides:
-no names, affiliations, acknowledgements or links that reveal identity) as summarised in
-``/work/shared/STUDIES.md``.
+exact text) so a user can audit them. The policy follows the double-blind instructions of ML venues
+(e.g. ICLR/NeurIPS author guides: no names, affiliations, acknowledgements or links that reveal
+identity) as summarised in ``/work/shared/STUDIES.md``.
+
+Identity-link rule (issue 11 §3). A URL becomes ``[anonymized URL]`` when it identifies the authors
+or their lab:
+
+- a code-host page (GitHub, GitLab, Bitbucket, Hugging Face, SourceForge, Codeberg; Twitter/X,
+  LinkedIn, Google Scholar profiles) whose account is an author's (surname in it, an email user
+  name, initial + surname prefix such as ``mdeff``), the lab's (named like an author email domain:
+  ``github.com/allenai`` for ``@allenai.org``), or the paper's own project (named in the title:
+  ``github.com/scipy/scipy`` for "SciPy 1.0 ..."), repositories under it included;
+- ``user.github.io``-style pages and ``~user`` homepages of an author;
+- any other page whose host or path names an author (``people.epfl.ch/michael.defferrard``);
+- links in the title block and author footnotes go with them (PDF reader).
+
+DOIs, arXiv ids (cited work) and tool or data-set URLs that name no author stay. Emails always
+become ``[anonymized email]``. Author names written in full in the body become
+``[anonymized author]``; a short paragraph naming two authors (ACM's reference block) is removed.
 """
 
 from __future__ import annotations
