@@ -51,30 +51,32 @@ def make_runner(shared_data: Path, out: Path, models: dict[str, MockModel] | Non
 
 
 def test_full_matrix_then_rerun_makes_zero_calls(shared_data: Path, tmp_path: Path) -> None:
-    # The real validation stage (all-MiniLM-L6-v2) included. With 400-word excerpts (mostly the
-    # abstract), echo "rewrites" and most rule-based ones change nothing: validation fails them as
-    # identical and, under the default `exclude`, they are not reviewed.
+    # The real validation stage (all-MiniLM-L6-v2) included. With 400-word excerpts (the abstract
+    # and the first paragraphs of the introduction, cut at a paragraph boundary), echo "rewrites"
+    # and most rule-based ones change nothing: validation fails them as identical and, under the
+    # default `exclude`, they are not reviewed.
     runner, models = make_runner(shared_data, tmp_path / "run", validation={})
     summary = asyncio.run(runner.run())
     assert {stage: dict(c) for stage, c in summary.stage_statuses.items()} == {
-        "rewrite": {"ok": 12}, "validate": {"ok": 2, "failed": 10}, "review": {"ok": 3 * 2 + 2 * 2}}
+        "rewrite": {"ok": 12}, "validate": {"ok": 4, "failed": 8}, "review": {"ok": 3 * 2 + 4 * 2}}
     checks = {(r["document_id"], r["condition"]): (r["passed"], r["reasons_json"])
               for r in runner.store.rows("SELECT document_id, condition, passed, reasons_json FROM checks")}
     assert {k for k, (passed, _) in checks.items() if passed} == {
-        ("chebnet_nips2016", "confidence:-"), ("gcrn_iclr2017", "confidence:-")}
+        ("chebnet_nips2016", "confidence:-"), ("fma_ismir2017", "confidence:-"),
+        ("gcrn_iclr2017", "confidence:+"), ("gcrn_iclr2017", "confidence:-")}
     assert all("identical to its original" in reasons for passed, reasons in checks.values() if not passed)
-    assert len(models["mock/reviewer"].calls) == 10 and summary.cache_hits == 0
+    assert len(models["mock/reviewer"].calls) == 14 and summary.cache_hits == 0
     assert len(models["mock/echo"].calls) > 0
     runner.store.close()
 
     again, models2 = make_runner(shared_data, tmp_path / "run", validation={})
     second = asyncio.run(again.run())
     assert (second.units_run, second.model_calls, second.cache_hits) == (0, 0, 0)
-    assert second.units_skipped == summary.units_total == 34
+    assert second.units_skipped == summary.units_total == 38
     assert models2 == {}  # not even instantiated
     table = assessments_table(again.store)
-    assert len(table) == 10 and table["unit_key"].is_unique
-    assert set(table["arm"]) == {"original", "confidence:-"}
+    assert len(table) == 14 and table["unit_key"].is_unique
+    assert set(table["arm"]) == {"original", "confidence:-", "confidence:+"}
     assert set(table["document_id"]) == set(PAPERS)
     again.store.close()
 

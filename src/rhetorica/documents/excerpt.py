@@ -13,8 +13,8 @@ def excerpt(document: Document, max_words: int) -> Document:
     paragraphs (blocks separated by a blank line) that still fit, and the excerpt ends there. So
     the cut always falls at a paragraph boundary, never inside one. When not even the first
     paragraph with text fits, that paragraph is kept alone (the result then exceeds the budget) so
-    an excerpt is never empty. A warning ``"excerpt: kept N of M words ..."`` is added when
-    anything is dropped.
+    an excerpt is never empty. ``metadata["excerpt"]`` says ``"kept N of M words ..."`` when
+    anything is dropped (a note, not a warning: the study asked for it).
 
     Args:
         document: the full document.
@@ -52,5 +52,5 @@ def excerpt(document: Document, max_words: int) -> Document:
         break
     return document.model_copy(update={
         "sections": kept,
-        "warnings": [*document.warnings, f"excerpt: kept {running} of {total} words{cut_in}"],
+        "metadata": {**document.metadata, "excerpt": f"kept {running} of {total} words{cut_in}"},
     })
