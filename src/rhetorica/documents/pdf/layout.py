@@ -1,22 +1,32 @@
 """From positioned lines to ordered sections: cleaning, reading order, headings, paragraphs.
 
-The same pass runs for every backend so that backends differ only in what they extract.
+The same pass runs for every backend so that backends differ only in what they extract. Its cost
+is linear in the number of lines (plus sorting); it runs inside the timed PDF worker.
 
-Steps (each removal is audited as a :class:`RemovedItem`):
-1. margins: page numbers, running headers/footers (text repeated in the top/bottom 11 % of at least
-   30 % of pages, digits ignored), venue notes ("Published as a conference paper at ...",
-   "Under review", "Preprint", "Proceedings of ...", arXiv stamps), line-number gutters (lines that
-   are only numbers, outside the text block);
+Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped silently):
+1. margins: rotated text (diagonal watermarks, vertical side stamps); page numbers (a number line
+   that is the first or last line of its page, in the top/bottom 11 % or where the other pages'
+   numbers sit); running headers/footers (text repeated in the top/bottom 11 % of at least 30 % of
+   pages, digits ignored); venue notes ("Published as a conference paper at ...", "Under review",
+   "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold number lines outside
+   the text block counting up the page: 3 or more on a page, 6 or more in the document);
 2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
-   lines are then read band by band (a band ends at a line crossing the middle): left column,
-   right column, then the crossing line;
-3. headings: numbered lines (``2``, ``2.1``, ``A.1`` + title) that are bold, larger than the body
-   font or in capitals; unnumbered known headings (Abstract, Introduction, References, ...) that are
-   bold, larger or in capitals; other bold lines clearly larger than the body font. Level = depth
-   of the numbering, else rank of the font size;
-4. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
-   (``Figure 3:``, ``Table 2.``); soft hyphens and end-of-line hyphens before a lower-case letter
-   are removed.
+   above the first column of prose on page 1 the title block is read row by row; below, lines
+   are read band by band (a band ends at a line crossing the middle): left column, right column,
+   then the crossing line; lines under 55 % of the body font (figure labels) and pages dominated
+   by short fragments (drawn figures) are removed;
+3. title and title block: the largest font near the top of page 1; the block after it ends at the
+   first numbered/known heading, a run-in "Abstract." line or the first three prose lines, and
+   author footnotes of page 1 (their mark is used in the title block, or they read like one) join
+   it;
+4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
+   the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
+   headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
+   bold lines clearly larger than the body font; a heading's second line (same font, right below)
+   joins it. Level = depth of the numbering, else rank of the font size;
+5. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
+   (``Figure 3:``, ``Table 2.``); a line-end hyphen is removed when it splits a word and kept
+   when it belongs to a compound (see :func:`_joint`).
 """
 
 from __future__ import annotations
