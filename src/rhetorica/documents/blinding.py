@@ -256,11 +256,12 @@ LARGE_REMOVAL_WORDS = 300
 def large_removals(removed: list[RemovedItem], limit: int = LARGE_REMOVAL_WORDS) -> list[str]:
     """Warnings for removals of more than ``limit`` words (summed per kind of item), so deleting a
     whole abstract or section is never silent. Page and line numbers are not counted (their audit
-    text lists numbers, not words of the paper)."""
+    text lists numbers, not words of the paper), nor figure labels (words of a drawing, at most
+    three per line; they stay in the audit)."""
     words: dict[str, int] = {}
     places: dict[str, list[str]] = {}
     for item in removed:
-        if item.item in {"page number", "line numbers"}:
+        if item.item in {"page number", "line numbers", "figure labels"}:
             continue
         words[item.item] = words.get(item.item, 0) + len(item.text.split())
         places.setdefault(item.item, []).append(item.location)

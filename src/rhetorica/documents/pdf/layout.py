@@ -105,6 +105,14 @@ FIGURE_TEXT_MIN = 30
 SMALL_TEXT = 0.55  # lines below this share of the body font size are figure labels, not prose
 
 
+def _small_prose(line: Line) -> bool:
+    """Prose rather than labels: six words or more, most of them words of three letters or more,
+    no wide gaps (labels of a plot merged into one row are joined by three spaces)."""
+    tokens = line.text.split()
+    words = [t for t in tokens if re.fullmatch(r"[A-Za-z][a-z]{2,}[.,;:]?", t)]
+    return len(tokens) >= 6 and len(words) >= 0.6 * len(tokens) and "   " not in line.text
+
+
 def drop_figure_text(lines: list[Line], page: int, removed: list[RemovedItem]) -> list[Line]:
     """Remove the labels of a drawn figure: when a page has at least 30 fragments of at most three
     words (20 characters) and they are over 40 % of its lines, those fragments go (one audit entry
@@ -330,11 +338,14 @@ def analyse(pages: list[PageLines]) -> Layout:
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
         tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
-        if tiny:  # sub- and superscripts are parts of lines; whole lines this small are labels
-            removed.append(RemovedItem(
-                item="small text", location=f"page {page.index + 1}",
-                text=" ".join(ln.text.strip() for ln in tiny),
-            ))
+        # sub- and superscripts are parts of lines; whole lines this small are labels of figures
+        # and bits of formulas or, rarely, small print: audited apart, as only the latter is prose
+        for item, group in (("figure labels", [ln for ln in tiny if not _small_prose(ln)]),
+                            ("small text", [ln for ln in tiny if _small_prose(ln)])):
+            if group:
+                removed.append(RemovedItem(
+                    item=item, location=f"page {page.index + 1}", text=" ".join(ln.text.strip() for ln in group),
+                ))
         ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= SMALL_TEXT * body)
     title, title_end = _title(ordered, body)
     front_end = _front_end(ordered, title_end, body)
