@@ -55,3 +55,12 @@ def test_line_numbers_on_half_empty_pages_are_removed(tmp_path: Path) -> None:
     text = doc.sections[0].text
     assert not any(ch.isdigit() for ch in text), text
     assert {r.item for r in doc.removed} >= {"line numbers", "page number"}
+
+
+def test_two_line_heading_whose_first_line_ends_in_a_comma(tmp_path: Path) -> None:
+    page = _page(True, PROSE[:2])
+    page += [(90, 640, 12, True, "Cython bindings for BLAS, LAPACK,"), (90, 626, 12, True, "and special functions"),
+             (90, 606, 10, False, PROSE[3])]
+    doc = read_document(write_pdf(tmp_path / "t.pdf", [page]))
+    assert [s.title for s in doc.sections] == ["Introduction", "Cython bindings for BLAS, LAPACK, and special functions"]
+    assert doc.sections[1].text == PROSE[3]

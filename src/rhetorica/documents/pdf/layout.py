@@ -35,7 +35,7 @@ import re
 import statistics
 from collections import Counter
 from itertools import pairwise
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.lines import Line, PageLines
@@ -364,7 +364,10 @@ def analyse(pages: list[PageLines]) -> Layout:
     parts: list[str] = []
     prev: Line | None = None
     heading_text, heading_line = "", None
-    for line in body_lines:
+    skip = -1
+    for k, line in enumerate(body_lines):
+        if k == skip:
+            continue
         text = line.text.strip()
         if prev is None and blocks and blocks[-1].kind == "heading" and heading_line is not None \
                 and _continues_heading(heading_line, line):
@@ -380,6 +383,12 @@ def analyse(pages: list[PageLines]) -> Layout:
             prev, heading_line = line, None
             continue
         heading = heading_level(line, body, ranked)
+        if heading is None and line.bold and k + 1 < len(body_lines) and _continues_heading(line, body_lines[k + 1]):
+            # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
+            joined = replace(line, text=f"{text} {body_lines[k + 1].text.strip()}", bottom=body_lines[k + 1].bottom)
+            heading = heading_level(joined, body, ranked)
+            if heading is not None:
+                line, text, skip = joined, joined.text, k + 1
         if heading is not None:
             _close(blocks, parts)
             blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
