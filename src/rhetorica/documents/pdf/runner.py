@@ -77,7 +77,7 @@ def run_backend(backend: str, path: Path, timeout_s: float, memory_mb: int = 409
                 name = signal.Signals(-done.returncode).name if -done.returncode in signal.valid_signals() else "?"
                 raise BackendFailure("Crash", (
                     f"{backend} process was killed by signal {-done.returncode} ({name}); a PDF that needs more "
-                    f"than the {memory_mb} MiB memory limit ends this way (document_options.parse_memory_mb)"
+                    f"than the {memory_mb} MiB memory limit ends this way (ReadOptions.parse_memory_mb)"
                 ))
             raise BackendFailure("Crash", f"{backend} process exited with code {done.returncode}: {tail[0]}")
         status, payload = pickle.loads(out.read_bytes())
