@@ -41,7 +41,6 @@ class Truth:
     sections: list[tuple[int, str, str]] | None
     identity: list[str]
     headers: list[str]
-    pages: list[int] | None = None
     facts: dict = field(default_factory=dict)
 
 
@@ -103,8 +102,7 @@ def cases(only: set[str] | None) -> list[tuple[str, Path, Truth]]:
             truth = _truth_from_latex(pcase.latex, list(pcase.identity), list(pcase.headers))
             truth.facts = dict(pcase.facts)
         else:
-            truth = Truth(pcase.facts["title"], None, list(pcase.identity), list(pcase.headers),
-                          pages=pcase.facts["pages"], facts=pcase.facts)
+            truth = Truth(pcase.facts["title"], None, list(pcase.identity), list(pcase.headers), facts=pcase.facts)
         out.append((pcase.name, pcase.pdf, truth))
     return out
 
