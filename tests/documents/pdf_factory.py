@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# A page is a list of (x, y, size, bold, text); y is from the bottom of a 612 x 792 pt page.
-PageSpec = list[tuple[float, float, float, bool, str]]
+# A page is a list of (x, y, size, bold, text) or (x, y, size, bold, text, angle in degrees);
+# y is from the bottom of a 612 x 792 pt page.
+PageSpec = list[tuple]
 
 
 def _escape(text: str) -> str:
@@ -24,9 +25,15 @@ def write_pdf(path: Path, pages: list[PageSpec]) -> Path:
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
     for i, lines in enumerate(pages):
         ops = []
-        for x, y, size, bold, text in lines:
+        for x, y, size, bold, text, *angle in lines:
             font = "/F2" if bold else "/F1"
-            ops.append(f"BT {font} {size} Tf {x} {y} Td ({_escape(text)}) Tj ET")
+            if angle:
+                import math
+
+                c, s_ = math.cos(math.radians(angle[0])), math.sin(math.radians(angle[0]))
+                ops.append(f"BT {font} {size} Tf {c:.4f} {s_:.4f} {-s_:.4f} {c:.4f} {x} {y} Tm ({_escape(text)}) Tj ET")
+            else:
+                ops.append(f"BT {font} {size} Tf {x} {y} Td ({_escape(text)}) Tj ET")
         stream = "\n".join(ops).encode("latin-1")
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {first_page + 2 * i + 1} 0 R "

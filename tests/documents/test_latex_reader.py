@@ -153,9 +153,14 @@ def test_max_words_excerpt(papers_dir: Path) -> None:
     # Abstract (181) + Introduction (487) fit in 700; the next section would not
     assert sum(words[:2]) <= 700 < sum(words[:3])
     assert [s.title for s in short.sections] == [s.title for s in full.sections[:2]]
-    assert short.warnings == [f"excerpt: kept {sum(words[:2])} of {sum(words)} words"]
+    # the next section's first paragraph (59 words) does not fit in the 32 words left
+    assert short.metadata["excerpt"] == (
+        f"kept {sum(words[:2])} of {sum(words)} words (cut before section '{full.sections[2].title}')"
+    )
+    assert short.warnings == []
     tiny = read_document(papers_dir / "stable-nalu_iclr2020", options=ReadOptions(max_words=5))
     assert [s.title for s in tiny.sections] == ["Abstract"]
+    assert tiny.word_count == words[0]  # the abstract is one paragraph: kept whole, never cut inside
 
 
 def test_missing_input_gives_warning_and_partial_result(tmp_path: Path) -> None:

@@ -127,11 +127,11 @@ def test_timeout_falls_back_to_next_backend(pdfs_dir: Path, monkeypatch: pytest.
     real = pdf_reader.run_backend
     calls: list[str] = []
 
-    def first_times_out(backend: str, path: Path, timeout_s: float):
+    def first_times_out(backend: str, path: Path, timeout_s: float, memory_mb: int):
         calls.append(backend)
         if backend == "pdfium":
             raise BackendTimeout(f"{backend} took longer than {timeout_s:g} s")
-        return real(backend, path, timeout_s)
+        return real(backend, path, timeout_s, memory_mb)
 
     monkeypatch.setattr(pdf_reader, "run_backend", first_times_out)
     doc = read_document(pdfs_dir / "2020.acl-main.447.pdf", options=ReadOptions(parse_timeout_s=30))

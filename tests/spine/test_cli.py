@@ -238,17 +238,16 @@ def test_superseded_units_are_listed_never_analysed(tmp_path: Path, shared_data:
     status = runner.invoke(app, ["status", str(study)])
     assert "Superseded: 30 stored unit(s)" in " ".join(status.output.split())
 
-    # Longer excerpts change the texts of two papers (fma_ismir2017's first sections already end
-    # below 700 words): their rewrites and all their reviews are new; fma's stay current.
+    # Longer excerpts (cut at a paragraph boundary) change the texts of all three papers: every
+    # rewrite and review is new, and the second run's units join the superseded ones.
     spec["document_options"] = {"max_words": 700}
     write_study(study, spec)
     third = runner.invoke(app, ["run", str(study)])
     assert third.exit_code == 0, third.output
-    assert "Ran 28 units (rewrite ok 8; review ok 20); skipped 14 already done" in " ".join(third.output.split())
+    assert "Ran 42 units (rewrite ok 12; review ok 30); skipped 0 already done" in " ".join(third.output.split())
     tidy = pd.read_csv(run_dir / "tables" / "assessments.csv")
     variants = pd.read_csv(run_dir / "tables" / "variants.csv")
     assert (len(tidy), len(variants)) == (30, 12)
-    kept = new[new["unit_key"].isin(tidy["unit_key"])]
-    assert len(kept) == 10  # fma_ismir2017: 5 inputs x 2 replicates from the second run
+    assert not new["unit_key"].isin(tidy["unit_key"]).any()
     superseded = pd.read_csv(run_dir / "tables" / "superseded.csv")
-    assert superseded.groupby("stage")["units"].sum().to_dict() == {"review": 30 + 20, "rewrite": 8}
+    assert superseded.groupby("stage")["units"].sum().to_dict() == {"review": 30 + 30, "rewrite": 12}

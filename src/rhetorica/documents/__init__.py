@@ -33,8 +33,8 @@ def read_document(
 
     Returns:
         The Document, with ``source`` (path, parser name and version, text hash), ``removed``
-        (blinding audit) and ``warnings``. With ``options.max_words`` only leading sections within
-        the budget are kept (see :func:`rhetorica.documents.excerpt.excerpt`).
+        (blinding audit) and ``warnings``. With ``options.max_words`` only the leading text within
+        the budget is kept, cut at a paragraph boundary (see :func:`rhetorica.documents.excerpt.excerpt`).
 
     Raises:
         DocumentReadError: the input cannot be read; the message names the path and the problem.
@@ -50,6 +50,8 @@ def read_document(
         raise
     except (OSError, UnicodeError, ValueError, RecursionError) as exc:
         raise DocumentReadError(path, f"could not be read ({type(exc).__name__}: {exc})") from exc
+    if document.word_count == 0:
+        raise DocumentReadError(path, f"document '{document.id}' has no text after reading ({document.source.parser})")
     if options.max_words is not None:
         document = excerpt(document, options.max_words)
     return document

@@ -183,7 +183,7 @@ class DocumentOptions(_Strict):
 
     cut_after_references: bool = True
     blind: bool = True
-    max_words: int | None = Field(default=None, ge=50, description="keep leading sections up to this many words")
+    max_words: int | None = Field(default=None, ge=50, description="keep the leading text up to this many words, cut at a paragraph boundary")
 
 
 class RewriterSpec(_Strict):

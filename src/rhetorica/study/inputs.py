@@ -60,7 +60,8 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
     Args:
         config: the study.
         base_dir: folder relative document paths are resolved against.
-        problems: list that receives ``("ingest", item, reason)`` for each unusable input.
+        problems: list that receives ``("ingest", item, reason)`` for each unusable input, and
+            ``("ingest", item, "warning: ...")`` for each warning of a document that was read.
 
     Returns:
         The documents, in the order of the study file (ids unique).
@@ -91,6 +92,9 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
                 problems.append(("ingest", str(path), "document has no text"))
                 continue
             seen.add(doc.id)
+            # non-fatal problems met while reading (a missing \input, a large removal, a fallback
+            # parser) are reported with the run, not only kept inside the stored document
+            problems.extend(("ingest", f"{path} ({doc.id})", f"warning: {w}") for w in doc.warnings)
             if spec.human_scores:
                 doc.metadata["human_scores"] = list(spec.human_scores)
             if spec.decision:

@@ -89,6 +89,24 @@ def remove_definitions(text: str) -> str:
     return "".join(out)
 
 
+def substitute(body: str, args: list[str]) -> str:
+    """Put ``args`` in place of ``#1``...``#9`` in ``body``, never joining a control word to a
+    letter: ``\\lVert#1`` with ``x`` gives ``\\lVert x``, not the control word ``\\lVertx``."""
+
+    def put(m: re.Match[str]) -> str:
+        k = int(m.group(2))
+        arg = args[k - 1] if k <= len(args) else m.group(0)
+        before = m.group(1) or ""
+        if before and arg[:1].isalpha():
+            before += " "
+        after = m.string[m.end():m.end() + 1]
+        if after.isalpha() and re.search(r"\\[a-zA-Z@]+$", arg):
+            arg += " "
+        return before + arg
+
+    return re.sub(r"(\\[a-zA-Z@]+)?#(\d)", put, body)
+
+
 def expand_macros(text: str, macros: dict[str, Macro]) -> str:
     """Replace uses of user macros by their bodies, arguments substituted (bounded passes)."""
     if not macros:
@@ -123,9 +141,7 @@ def expand_macros(text: str, macros: dict[str, Macro]) -> str:
                     else:
                         args.append(group[0])
                         i = group[1]
-            body = macro.body
-            for k, arg in enumerate(args, start=1):
-                body = body.replace(f"#{k}", arg)
+            body = substitute(macro.body, args)
             # a control word followed by a letter needs a separating space
             if macro.nargs == 0 and text[i : i + 1].isalpha() and re.search(r"\\[a-zA-Z@]+$", body):
                 body += " "

@@ -81,7 +81,6 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
 
     removed: list[RemovedItem] = []
     names, emails = _author_block(preamble + body, removed)
-    identity = Identity(names, emails)
     body = _AUTHOR_RE.sub("", _strip_author_commands(body))
     for m in _AUTHOR_ENVS.finditer(body):
         removed.append(RemovedItem(item="acknowledgements", location="ack environment", text=m.group(0).strip()))
@@ -126,7 +125,7 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
         sections = [s.model_copy(update={"text": s.text.replace(_REFERENCES_TOKEN, tail)}) for s in sections]
 
     if options.blind:
-        sections = blind_sections(sections, identity, removed)
+        sections = blind_sections(sections, Identity(names, emails, title), removed)
     if not sections:
         raise DocumentReadError(path, f"{main.name} produced no text")
     text_hash = content_hash([(s.title, s.text) for s in sections])

@@ -242,6 +242,15 @@ class Renderer:
             inner = self.render(group[0]).strip()
             mark = FORMAT[name]
             return (f"{mark}{inner}{mark}" if inner else ""), group[1]
+        if name in {"write", "message", "typeout", "openout", "closeout", "openin", "read", "special"}:
+            # \write18{...} (shell escape) and other I/O primitives print nothing on the page:
+            # the stream number or handle and the braced text go with the command
+            k = re.match(r"\s*(?:\d+|\\[a-zA-Z@]+|-?\d+)?\s*=?\s*", text[j:])
+            k_end = j + (k.end() if k else 0)
+            group = read_group(text, k_end)
+            return "", group[1] if group else k_end
+        if name == "immediate":
+            return "", j
         if name == "verb" and j < n:
             delim = text[j]
             end = text.find(delim, j + 1)

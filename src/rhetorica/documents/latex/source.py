@@ -149,8 +149,9 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
     """Inline ``\\input``, ``\\include``, ``\\subfile`` and ``\\import`` recursively.
 
     Paths are tried relative to the main file's folder (TeX's working directory), the project
-    root, then the including file's folder, with and without a ``.tex`` extension. A missing or out-of-project file, or an
-    include cycle, gives a warning and is skipped (a partial result, as a user would expect).
+    root, then the including file's folder, with and without a ``.tex`` extension. A missing file,
+    a file outside the project (an absolute path or ``../``: refused, with that reason), or an
+    include cycle gives a warning and is skipped (a partial result, as a user would expect).
 
     Args:
         main: the main file.
@@ -160,17 +161,22 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
     root = root.resolve()
     main_dir = main.resolve().parent
 
-    def resolve(name: str, base: Path) -> Path | None:
+    def resolve(name: str, base: Path) -> Path | str:
+        """The file, or why not: ``"missing"`` or ``"outside"`` (exists, but not in the project)."""
         name = name.strip().strip('"')
+        why = "missing"
         for folder in (main_dir, root, base):
             for candidate in (folder / name, folder / f"{name}.tex"):
                 try:
                     resolved = candidate.resolve()
+                    exists = resolved.is_file()
                 except OSError:
                     continue
-                if resolved.is_file() and resolved.is_relative_to(root):
+                if exists and resolved.is_relative_to(root):
                     return resolved
-        return None
+                if exists:
+                    why = "outside"
+        return why
 
     def expand(path: Path, stack: tuple[Path, ...]) -> str:
         rel = str(path.relative_to(root))
@@ -179,7 +185,12 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
 
         def include(name: str, base: Path, command: str) -> str:
             target = resolve(name, base)
-            if target is None:
+            if target == "outside":
+                result.warnings.append(
+                    f"\\{command} file '{name}' (referenced from {rel}) is outside the project; refused"
+                )
+                return ""
+            if not isinstance(target, Path):
                 result.warnings.append(
                     f"missing \\{command} file '{name}' (referenced from {rel}); skipped"
                 )

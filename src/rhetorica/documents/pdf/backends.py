@@ -21,6 +21,7 @@ speed on the shared PDFs (``benchmarks/bench_pdf_backends.py``).
 from __future__ import annotations
 
 import logging
+import re
 import statistics
 import unicodedata
 from collections.abc import Callable
@@ -55,8 +56,13 @@ def available_backends() -> list[str]:
 
 
 def _norm(text: str) -> str:
+    """NFKC text; soft hyphens marked ``\\u00ad``; an accent set before its letter (``Micha¨el``,
+    as TeX's accent primitive places it) is attached to that letter."""
     text = text.replace("\ufffe", "\u00ad").replace("\x02", "\u00ad")
-    return unicodedata.normalize("NFKC", text).replace("\ufffd", "")
+    text = unicodedata.normalize("NFKC", text).replace("\ufffd", "")
+    text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    text = re.sub(r"(?:(?<=\s)|^)([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    return unicodedata.normalize("NFC", text)
 
 
 def _is_bold(font_name: str) -> bool:
@@ -65,9 +71,15 @@ def _is_bold(font_name: str) -> bool:
 
 
 def extract_pdfium(path: Path) -> list[PageLines]:
-    """Lines from PDFium's text page: its line breaks, with char boxes, font size and weight."""
+    """Lines from PDFium's text page, split where PDFium ran two fragments together.
+
+    PDFium's own line breaks are kept, but a line is cut where the horizontal gap between two
+    characters exceeds 1.2 x the font size (a column gutter), or 0.4 x after a run of digits only
+    (a line number in the margin), or where the text goes backwards or changes baseline. Rotated
+    characters (a diagonal watermark, a vertical arXiv stamp) become separate lines flagged
+    ``rotated``. Cost: a constant number of PDFium calls per character.
+    """
     import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
 
     try:
         pdf = pdfium.PdfDocument(str(path))
@@ -82,22 +94,12 @@ def extract_pdfium(path: Path) -> list[PageLines]:
             width, height = page.get_size()
             textpage = page.get_textpage()
             out = PageLines(index=index, width=width, height=height)
-            text = textpage.get_text_range()
+            text = _pdfium_chars(textpage)
             start = 0
             for raw_line in text.split("\r\n"):
-                end = start + len(raw_line)
-                boxes = [textpage.get_charbox(i) for i in range(start, end) if not raw_line[i - start].isspace()]
-                if boxes and raw_line.strip():
-                    sizes = [raw.FPDFText_GetFontSize(textpage.raw, i) for i in range(start, end, max(1, (end - start) // 8))]
-                    weights = [_pdfium_weight(textpage, i) for i in range(start, end, max(1, (end - start) // 8))]
-                    out.lines.append(Line(
-                        page=index,
-                        x0=min(b[0] for b in boxes), top=height - max(b[3] for b in boxes),
-                        x1=max(b[2] for b in boxes), bottom=height - min(b[1] for b in boxes),
-                        text=_norm(raw_line), size=float(statistics.median(sizes)),
-                        bold=sum(w >= 600 for w in weights) >= 0.9 * len(weights),
-                    ))
-                start = end + 2
+                if raw_line.strip():
+                    out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line))
+                start += len(raw_line) + 2
             textpage.close()
             page.close()
             pages.append(out)
@@ -106,19 +108,130 @@ def extract_pdfium(path: Path) -> list[PageLines]:
     return pages
 
 
-def _pdfium_weight(textpage: object, index: int) -> int:
-    """Font weight of a character; from the font name when the font does not declare one."""
+def _pdfium_chars(textpage: object) -> str:
+    """The page's characters, one per PDFium character index.
+
+    ``get_text_range`` is not used: it expands ligatures (``ﬃ`` -> ``ffi``), so its offsets drift
+    from the character indices that boxes and fonts are looked up by, and every box after the
+    first ligature of a page belongs to another character.
+    """
+    import pypdfium2.raw as raw
+
+    count = raw.FPDFText_CountChars(textpage.raw)  # type: ignore[attr-defined]
+    codes = [raw.FPDFText_GetUnicode(textpage.raw, i) for i in range(count)]  # type: ignore[attr-defined]
+    chars = []
+    for k, c in enumerate(codes):
+        if 0xD800 <= c < 0xDC00 and k + 1 < count and 0xDC00 <= codes[k + 1] < 0xE000:
+            c = 0x10000 + ((c - 0xD800) << 10) + (codes[k + 1] - 0xDC00)  # a UTF-16 pair: one char
+            codes[k + 1] = 0
+        chars.append(chr(c) if 0 < c < 0x110000 and not 0xD800 <= c < 0xE000 else "\ufffd")
+    return "".join(chars)
+
+
+_Char = tuple[int, float, float, float, float, float]  # offset, x0, y0, x1, y1, size
+_SOFT_HYPHENS = "\x02\ufffe\u00ad"
+
+
+def _is_rotated(angle: float) -> bool:
+    turn = 6.283185307179586
+    a = angle % turn
+    return min(a, turn - a) > 0.05
+
+
+def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_line: str) -> list[Line]:
+    """Split one PDFium line into fragments (see :func:`extract_pdfium`).
+
+    A character with an empty box (PDFium gives some glyphs a point box, sometimes far from the
+    glyph) and PDFium's line-end hyphen take no part in the geometry: they go with the fragment of
+    the next (or previous) character that has a box.
+    """
+    import pypdfium2.raw as raw
+
+    upright: list[list[_Char]] = []
+    rotated: list[_Char] = []
+    floating: list[_Char] = []
+    digits = True
+    for offset, ch in enumerate(raw_line):
+        if ch.isspace():
+            continue
+        i = start + offset
+        x0, y0, x1, y1 = textpage.get_charbox(i)  # type: ignore[attr-defined]
+        size = float(raw.FPDFText_GetFontSize(textpage.raw, i))  # type: ignore[attr-defined]
+        char = (offset, x0, y0, x1, y1, max(size, y1 - y0))
+        if _is_rotated(raw.FPDFText_GetCharAngle(textpage.raw, i)):  # type: ignore[attr-defined]
+            rotated.append(char)
+            continue
+        if ch in _SOFT_HYPHENS or (x1 - x0 < 0.01 and y1 - y0 < 0.01):
+            if upright and not floating:
+                upright[-1].append((offset, *upright[-1][-1][1:]))
+            else:
+                floating.append(char)
+            continue
+        if upright:
+            prev = upright[-1][-1]
+            gap = x0 - prev[3]
+            scale = max(prev[5], 1.0)
+            if gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale \
+                    or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * scale:
+                upright.append([])
+                digits = True
+        else:
+            upright.append([])
+            digits = True
+        digits = digits and ch.isdigit()  # the fragment so far is a number (a line number?)
+        upright[-1].extend((f[0], *char[1:]) for f in floating)
+        floating = []
+        upright[-1].append(char)
+    if floating and upright:
+        upright[-1].extend((f[0], *upright[-1][-1][1:]) for f in floating)
+    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False) for chars in upright]
+    if rotated:
+        lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True))
+    return [ln for ln in lines if ln.text.strip()]
+
+
+def _pdfium_fragment(
+    textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool
+) -> Line:
+    import pypdfium2.raw as raw
+
+    keep = {c[0] for c in chars}
+    first, last = chars[0][0], chars[-1][0]
+    if rotated:
+        text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
+    else:
+        text = raw_line[first:last + 1]
+    step = max(1, len(chars) // 8)
+    sample = chars[::step]
+    sizes = [float(raw.FPDFText_GetFontSize(textpage.raw, start + c[0])) for c in sample]  # type: ignore[attr-defined]
+    styles = [_pdfium_style(textpage, start + c[0]) for c in sample]
+    return Line(
+        page=page, x0=min(c[1] for c in chars), top=height - max(c[4] for c in chars),
+        x1=max(c[3] for c in chars), bottom=height - min(c[2] for c in chars),
+        text=_norm(text), size=float(statistics.median(sizes)),
+        bold=sum(st[0] for st in styles) >= 0.9 * len(styles), rotated=rotated,
+        italic=sum(st[1] for st in styles) >= 0.9 * len(styles),
+        smallcaps=sum(st[2] for st in styles) >= 0.5 * len(styles),
+    )
+
+
+def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool]:
+    """``(bold, italic, small caps)`` of a character: the declared weight (>= 600) or a bold font
+    name; the font's italic flag (PDF font flag 7) or an italic name; a small-caps font name."""
     import ctypes
 
     import pypdfium2.raw as raw
 
     weight = raw.FPDFText_GetFontWeight(textpage.raw, index)  # type: ignore[attr-defined]
-    if weight > 0:
-        return int(weight)
     size = raw.FPDFText_GetFontInfo(textpage.raw, index, None, 0, None)  # type: ignore[attr-defined]
     buffer = ctypes.create_string_buffer(max(size, 1))
-    raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, size, None)  # type: ignore[attr-defined]
-    return 700 if _is_bold(buffer.value.decode(errors="replace")) else 400
+    flags = ctypes.c_int(0)
+    raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, size, flags)  # type: ignore[attr-defined]
+    name = buffer.value.decode(errors="replace")
+    lower = name.lower()
+    italic = bool(flags.value & 64) or any(k in lower for k in ("italic", "oblique", "ital", "cmti", "cmmi"))
+    caps = "caps" in lower or "cmcsc" in lower or lower.endswith("-sc")
+    return weight >= 600 or _is_bold(name), italic, caps
 
 
 def _pdfminer_pages(path: Path) -> list[PageLines]:

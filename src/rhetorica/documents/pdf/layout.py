@@ -1,22 +1,32 @@
 """From positioned lines to ordered sections: cleaning, reading order, headings, paragraphs.
 
-The same pass runs for every backend so that backends differ only in what they extract.
+The same pass runs for every backend so that backends differ only in what they extract. Its cost
+is linear in the number of lines (plus sorting); it runs inside the timed PDF worker.
 
-Steps (each removal is audited as a :class:`RemovedItem`):
-1. margins: page numbers, running headers/footers (text repeated in the top/bottom 8 % of at least
-   30 % of pages, digits ignored), venue notes ("Published as a conference paper at ...",
-   "Under review", "Preprint", "Proceedings of ...", arXiv stamps), line-number gutters (lines that
-   are only numbers, outside the text block);
+Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped silently):
+1. margins: rotated text (diagonal watermarks, vertical side stamps); page numbers (a number line
+   that is the first or last line of its page, in the top/bottom 11 % or where the other pages'
+   numbers sit); running headers/footers (text repeated in the top/bottom 11 % of at least 30 % of
+   pages, digits ignored); venue notes ("Published as a conference paper at ...", "Under review",
+   "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold number lines outside
+   the text block counting up the page: 3 or more on a page, 6 or more in the document);
 2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
-   lines are then read band by band (a band ends at a line crossing the middle): left column,
-   right column, then the crossing line;
-3. headings: numbered lines (``2``, ``2.1``, ``A.1`` + title) that are bold, larger than the body
-   font or in capitals; unnumbered known headings (Abstract, Introduction, References, ...) that are
-   bold, larger or in capitals; other bold lines clearly larger than the body font. Level = depth
-   of the numbering, else rank of the font size;
-4. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
-   (``Figure 3:``, ``Table 2.``); soft hyphens and end-of-line hyphens before a lower-case letter
-   are removed.
+   above the first column of prose on page 1 the title block is read row by row; below, lines
+   are read band by band (a band ends at a line crossing the middle): left column, right column,
+   then the crossing line; lines under 55 % of the body font (figure labels) and pages dominated
+   by short fragments (drawn figures) are removed;
+3. title and title block: the largest font near the top of page 1; the block after it ends at the
+   first numbered/known heading, a run-in "Abstract." line or the first three prose lines, and
+   author footnotes of page 1 (their mark is used in the title block, or they read like one) join
+   it;
+4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
+   the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
+   headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
+   bold lines clearly larger than the body font; a heading's second line (same font, right below)
+   joins it. Level = depth of the numbering, else rank of the font size;
+5. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
+   (``Figure 3:``, ``Table 2.``); a line-end hyphen is removed when it splits a word and kept
+   when it belongs to a compound (see :func:`_joint`).
 """
 
 from __future__ import annotations
@@ -25,12 +35,12 @@ import re
 import statistics
 from collections import Counter
 from itertools import pairwise
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.lines import Line, PageLines
 
-MARGIN = 0.08
+MARGIN = 0.11
 VENUE = re.compile(
     r"^(published as a (conference |workshop )?paper at|under review (as a (conference )?paper )?(at|for)|"
     r"preprint\b|accepted (at|to|as|for)|proceedings of|to appear in|in submission|"
@@ -39,7 +49,9 @@ VENUE = re.compile(
 )
 PAGE_NUMBER = re.compile(r"^(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*\d{1,4})?$", re.I)
 NUMBERS_ONLY = re.compile(r"^\d{1,4}(\s+\d{1,4})*$")
-NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+ROMAN = re.compile(r"^[IVX]{1,5}$")
+RUN_IN_ABSTRACT = re.compile(r"^(abstract)\s*[.—–:-]\s*(\S.*)$", re.I)
 KNOWN_HEADINGS = re.compile(
     r"^(abstract|introduction|background|related work|related works|method|methods|methodology|"
     r"experiments?|results|discussion|conclusions?|conclusion and future work|limitations|"
@@ -75,13 +87,46 @@ class Layout:
 
 
 def body_font_size(pages: list[PageLines]) -> float:
-    """Most common font size (0.5 pt bins), weighted by characters."""
+    """Most common font size (0.5 pt bins) of lines of at least four words, weighted by characters
+    (all lines when none has four words), so thousands of one-word figure labels do not count."""
     counts: Counter[float] = Counter()
+    fallback: Counter[float] = Counter()
     for page in pages:
         for line in page.lines:
             if line.size > 0:
-                counts[round(line.size * 2) / 2] += len(line.text)
+                fallback[round(line.size * 2) / 2] += len(line.text)
+                if len(line.text.split()) >= 4:
+                    counts[round(line.size * 2) / 2] += len(line.text)
+    counts = counts or fallback
     return counts.most_common(1)[0][0] if counts else 10.0
+
+
+FIGURE_TEXT_MIN = 30
+SMALL_TEXT = 0.55  # lines below this share of the body font size are figure labels, not prose
+
+
+def _small_prose(line: Line) -> bool:
+    """Prose rather than labels: six words or more, most of them words of three letters or more,
+    no wide gaps (labels of a plot merged into one row are joined by three spaces)."""
+    tokens = line.text.split()
+    words = [t for t in tokens if re.fullmatch(r"[A-Za-z][a-z]{2,}[.,;:]?", t)]
+    return len(tokens) >= 6 and len(words) >= 0.6 * len(tokens) and "   " not in line.text
+
+
+def drop_figure_text(lines: list[Line], page: int, removed: list[RemovedItem]) -> list[Line]:
+    """Remove the labels of a drawn figure: when a page has at least 30 fragments of at most three
+    words (20 characters) and they are over 40 % of its lines, those fragments go (one audit entry
+    per page with their count and words)."""
+    short = [ln for ln in lines if len(ln.text.split()) <= 3 and len(ln.text.strip()) <= 20
+             and not NUMBERED_HEADING.match(ln.text.strip()) and not KNOWN_HEADINGS.match(ln.text.strip())]
+    if len(short) < FIGURE_TEXT_MIN or len(short) <= 0.4 * len(lines):
+        return lines
+    gone = set(map(id, short))
+    removed.append(RemovedItem(
+        item="figure text", location=f"page {page + 1}",
+        text=f"{len(short)} short labels: " + " ".join(ln.text.strip() for ln in short),
+    ))
+    return [ln for ln in lines if id(ln) not in gone]
 
 
 def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[PageLines]:
@@ -97,48 +142,68 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_margin(line, page)})
     threshold = max(2, int(0.3 * len(pages)))
+    edges = {
+        page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
+        for page in pages
+    }
     number_tops = [
         ln.top for page in pages for ln in page.lines
-        if PAGE_NUMBER.match(ln.text.strip()) and in_margin(ln, page)
-        and (ln.top <= min(x.top for x in page.lines) + 2 or ln.bottom >= max(x.bottom for x in page.lines) - 2)
+        if PAGE_NUMBER.match(ln.text.strip())
+        and (ln.top <= edges[page.index][0] + 2 or ln.bottom >= edges[page.index][1] - 2)
     ]
     usual_top = statistics.median(number_tops) if number_tops else None
+    gutters: dict[int, list[Line]] = {}
     cleaned: list[PageLines] = []
     for page in pages:
-        long_lines = [ln for ln in page.lines if len(ln.text) >= 30]
+        long_lines = [ln for ln in page.lines if len(ln.text) >= 30 and not ln.rotated]
         left = min((ln.x0 for ln in long_lines), default=0.0)
         right = max((ln.x1 for ln in long_lines), default=page.width)
         kept: list[Line] = []
         gutter: list[Line] = []
-        edge_top = min((ln.top for ln in page.lines), default=0.0)
-        edge_bottom = max((ln.bottom for ln in page.lines), default=0.0)
+        edge_top, edge_bottom = edges[page.index]
         for line in page.lines:
             text = line.text.strip()
             where = f"page {page.index + 1}"
-            if VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
+            if line.rotated:
+                removed.append(RemovedItem(item="rotated text (watermark or side stamp)", location=where, text=text))
+            elif VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
-            elif in_margin(line, page) and PAGE_NUMBER.match(text) and (
-                line.top <= edge_top + 2 or line.bottom >= edge_bottom - 2
-                or (usual_top is not None and abs(line.top - usual_top) < 10)
-            ):
+            elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
             elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
                     and not NUMBERS_ONLY.match(text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
-            elif NUMBERS_ONLY.match(text) and (line.x1 <= left + 1 or line.x0 >= right - 1):
+            elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
                 kept.append(line)
-        spread = max((ln.bottom for ln in gutter), default=0) - min((ln.top for ln in gutter), default=0)
-        if len(gutter) >= 10 and spread > 0.5 * page.height:
+        gutters[page.index] = gutter
+        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+    # line numbers: margin numbers that count up down the page (3 or more on the page, 6 or more in
+    # the document), however little of the page the text fills
+    total = sum(len(g) for g in gutters.values())
+    for page in cleaned:
+        gutter = gutters[page.index]
+        values = [int(ln.text.split()[0]) for ln in sorted(gutter, key=lambda ln: ln.top)]
+        rising = sum(b > a for a, b in pairwise(values))
+        if len(gutter) >= 3 and total >= 6 and rising >= 0.8 * (len(values) - 1):
             removed.append(RemovedItem(
                 item="line numbers", location=f"page {page.index + 1}",
                 text=f"{len(gutter)} margin numbers ({gutter[0].text.strip()}-{gutter[-1].text.strip()})",
             ))
         elif gutter:
-            kept = sorted(kept + gutter, key=lambda ln: (ln.top, ln.x0))
-        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+            page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, usual: float | None) -> bool:
+    """A number line is a page number when it is the first or last line of its page and either sits
+    in the top/bottom margin or where the document's other page numbers sit (a half-empty page
+    ends far above the margin), or sits in a margin where page numbers usually are."""
+    extreme = line.top <= top + 2 or line.bottom >= bottom - 2
+    margin = line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
+    usual_place = usual is not None and abs(line.top - usual) < 10
+    return (extreme and (margin or usual_place)) or (margin and usual_place)
 
 
 def reading_order(page: PageLines) -> tuple[list[Line], bool]:
@@ -152,6 +217,11 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     if not two_col:
         return _merge_rows(lines), False
     ordered: list[Line] = []
+    if page.index == 0:
+        # the title block above the first column of prose spans the page: read it row by row
+        start = next((ln.top for ln in lines if _is_prose(ln) and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
+        ordered = _merge_rows([ln for ln in lines if ln.bottom <= start])
+        lines = [ln for ln in lines if ln.bottom > start]
     band_left: list[Line] = []
     band_right: list[Line] = []
     for line in lines:
@@ -190,11 +260,14 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
         for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
             # a wide gap (side-by-side author names) is kept as three spaces
-            text += ("" if gap < 0.5 else " " if gap < 3 * max(main.size, 1.0) else "   ") + cur.text
+            joint = "" if gap < 0.5 or text.endswith("\u00ad") else " " if gap < 3 * max(main.size, 1.0) else "   "
+            text += joint + cur.text
         merged.append(Line(
             page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
             bottom=max(ln.bottom for ln in row), text=text, size=main.size,
             bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
+            italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
+            smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
         ))
     return merged
 
@@ -214,13 +287,19 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
     if len(letters) < 0.6 * len(visible):
         return None
     larger = line.size >= body + 0.8
-    caps = len(letters) >= 4 and letters.isupper()
+    caps = (len(letters) >= 4 and letters.isupper()) or line.smallcaps
     m = NUMBERED_HEADING.match(text)
-    lettered = bool(m) and m.group(1)[:1].isalpha()
-    if m and (line.bold or larger or caps) and not text.endswith((",", ";")) and re.search(r"[a-zA-Z]{2}", m.group(2)) \
-            and not re.search(r"[a-z]\d", m.group(2)) and not (strong_only and lettered):
+    roman = bool(m) and ROMAN.match(m.group(1)) is not None
+    lettered = bool(m) and m.group(1)[:1].isalpha() and not roman
+    # IEEE style: "II. Dataset" in small capitals, "A. Creation" in italics (a subsection)
+    italic_sub = lettered and len(m.group(1)) == 1 and line.italic and text[1:2] == "." if m else False
+    if m and (line.bold or larger or caps or italic_sub) and not text.endswith((",", ";")) \
+            and re.search(r"[a-zA-Z]{2}", m.group(2)) and not re.search(r"[a-z]\d", m.group(2)) \
+            and not (strong_only and lettered):
         if m.group(2).rstrip().endswith(".") and not caps and len(m.group(2).split()) > 8:
             return None
+        if roman or italic_sub:
+            return (1 if roman else 2), m.group(1)
         return min(4, m.group(1).count(".") + 1), m.group(1)
     size_key = round(line.size * 2) / 2
     if KNOWN_HEADINGS.match(text.rstrip(".:")) and (line.bold or larger or caps):
@@ -247,18 +326,6 @@ def clean_heading(text: str) -> str:
     return title.rstrip(".:").strip()
 
 
-def _join(prev: str, nxt: str) -> str:
-    if prev.endswith("\u00ad"):
-        return prev[:-1] + nxt
-    if re.search(r"[A-Za-z]{2}-$", prev) and nxt[:1].islower():
-        return prev[:-1] + nxt
-    if re.search(r"(https?://|www\.)\S*$", prev) and (
-        prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
-    ):
-        return prev + nxt  # a URL broken at the line end
-    return f"{prev} {nxt}"
-
-
 def analyse(pages: list[PageLines]) -> Layout:
     """Run the layout pass (steps 1-4 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
@@ -268,26 +335,67 @@ def analyse(pages: list[PageLines]) -> Layout:
     two_col = 0
     for page in pages:
         lines, is_two = reading_order(page)
+        lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
-        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= 0.55 * body)
+        tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
+        # sub- and superscripts are parts of lines; whole lines this small are labels of figures
+        # and bits of formulas or, rarely, small print: audited apart, as only the latter is prose
+        for item, group in (("figure labels", [ln for ln in tiny if not _small_prose(ln)]),
+                            ("small text", [ln for ln in tiny if _small_prose(ln)])):
+            if group:
+                removed.append(RemovedItem(
+                    item=item, location=f"page {page.index + 1}", text=" ".join(ln.text.strip() for ln in group),
+                ))
+        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= SMALL_TEXT * body)
     title, title_end = _title(ordered, body)
-    front_end = next(
-        (k for k in range(title_end, len(ordered)) if heading_level(ordered[k], body, [], strong_only=True)),
-        title_end,
-    )
+    front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
         {round(ln.size * 2) / 2 for ln in ordered[front_end:] if ln.bold and ln.size >= body + 0.8}, reverse=True
     )
     blocks: list[Block] = []
     front = ordered[title_end:front_end]
+    body_lines = ordered[front_end:]
+    notes = author_notes(body_lines, front, body)
+    if notes:
+        front = front + notes
+        taken = set(map(id, notes))
+        body_lines = [ln for ln in body_lines if id(ln) not in taken]
+    vocabulary = _vocabulary(body_lines)
+    parts: list[str] = []
     prev: Line | None = None
-    for line in ordered[front_end:]:
+    heading_text, heading_line = "", None
+    skip = -1
+    for k, line in enumerate(body_lines):
+        if k == skip:
+            continue
         text = line.text.strip()
+        if prev is None and blocks and blocks[-1].kind == "heading" and heading_line is not None \
+                and _continues_heading(heading_line, line):
+            blocks[-1].text = clean_heading(f"{heading_text} {text}")
+            heading_text, heading_line = f"{heading_text} {text}", line
+            continue
+        run_in = RUN_IN_ABSTRACT.match(text) if not any(b.kind == "heading" for b in blocks) else None
+        if run_in:  # "Abstract—We introduce ..." (IEEE), "Abstract. This paper ..." (LNCS)
+            _close(blocks, parts)
+            blocks.append(Block(kind="heading", text="Abstract", level=1, page=line.page))
+            blocks.append(Block(kind="paragraph", text="", page=line.page))
+            parts = [run_in.group(2)]
+            prev, heading_line = line, None
+            continue
         heading = heading_level(line, body, ranked)
+        if heading is None and line.bold and k + 1 < len(body_lines) and _continues_heading(line, body_lines[k + 1]):
+            # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
+            joined = replace(line, text=f"{text} {body_lines[k + 1].text.strip()}", bottom=body_lines[k + 1].bottom)
+            heading = heading_level(joined, body, ranked)
+            if heading is not None:
+                line, text, skip = joined, joined.text, k + 1
         if heading is not None:
+            _close(blocks, parts)
             blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
+            heading_text, heading_line = text, line
             prev = None
             continue
+        heading_line = None
         starts_new = (
             prev is None
             or not blocks
@@ -297,11 +405,152 @@ def analyse(pages: list[PageLines]) -> Layout:
         )
         text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
         if starts_new:
-            blocks.append(Block(kind="paragraph", text=text.replace("\u00ad", ""), page=line.page))
+            _close(blocks, parts)
+            blocks.append(Block(kind="paragraph", text="", page=line.page))
+            parts = [text]
         else:
-            blocks[-1].text = _join(blocks[-1].text, text).replace("\u00ad", "")
+            parts[-1], sep = _joint(parts[-1], text, vocabulary)
+            parts += [sep, text]
         prev = line
+    _close(blocks, parts)
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+def _is_prose(line: Line) -> bool:
+    """A line of running text: at least 6 words, at least half of them starting in lower case."""
+    words = line.text.split()
+    return len(words) >= 6 and "@" not in line.text and sum(w[:1].islower() for w in words) >= 0.5 * len(words)
+
+
+def _front_end(lines: list[Line], title_end: int, body: float) -> int:
+    """End of the title block (authors, affiliations, emails) after the title.
+
+    It ends at the first numbered or known heading, at a run-in "Abstract." line, or at the first
+    run of three prose lines on page 1, whichever comes first, so a class that sets the abstract
+    without a heading never has its abstract (or more) taken for the author block.
+    """
+    for k in range(title_end, len(lines)):
+        line = lines[k]
+        if heading_level(line, body, [], strong_only=True) or RUN_IN_ABSTRACT.match(line.text.strip()):
+            return k
+        if line.page == 0 and all(_is_prose(x) and x.page == 0 for x in lines[k:k + 3]) and len(lines) >= k + 3:
+            return k
+        if line.page > 0:
+            return k
+    return title_end
+
+
+def _continues_heading(head: Line, line: Line) -> bool:
+    """Whether ``line`` is the next line of a heading set on two lines: same page, font size and
+    weight, right below it, not indented left of it, not itself numbered, and short."""
+    text = line.text.strip()
+    return (
+        line.page == head.page and abs(line.size - head.size) < 0.3 and line.bold == head.bold
+        and 0 <= line.top - head.bottom < 0.6 * max(head.size, 1.0) and line.x0 >= head.x0 - 2
+        and line.x0 <= head.x0 + 0.5 * max(head.x1 - head.x0, 1.0)
+        and not NUMBERED_HEADING.match(text) and len(text.split()) <= 10 and not CAPTION.match(text)
+    )
+
+
+def _close(blocks: list[Block], parts: list[str]) -> None:
+    """Give the open paragraph its text (joined once: linear in its length)."""
+    if parts and blocks and blocks[-1].kind == "paragraph" and not blocks[-1].text:
+        blocks[-1].text = "".join(parts).replace("\u00ad", "")
+    parts.clear()
+
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
+
+
+def _vocabulary(lines: list[Line]) -> set[str]:
+    """Lower-case words written whole somewhere (a line's last word is left out when it ends in a
+    hyphen), hyphenated compounds included."""
+    words: set[str] = set()
+    for line in lines:
+        text = line.text.rstrip()
+        tokens = _TOKEN.findall(text)
+        if tokens and text.endswith(("-", "\u00ad")):
+            tokens = tokens[:-1]
+        words.update(t.lower() for t in tokens)
+    return words
+
+
+def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
+    """``(prev, separator)`` for joining two lines of a paragraph.
+
+    A line-end hyphen (soft, or ``-`` after two letters before a lower-case letter) is dropped when
+    the two pieces make a word, unless the hyphenated form is the document's: a piece is already a
+    compound (``out-of-`` + ``distribution``, ``out-`` + ``of-distribution``), the document writes
+    the compound with a hyphen elsewhere, or both pieces are words of the document and the joined
+    form is not.
+    """
+    if prev.endswith("\u00ad") or (re.search(r"[A-Za-z]{2}-$", prev[-4:]) and nxt[:1].islower()):
+        stem = prev[:-1]
+        left = re.search(r"[A-Za-z][A-Za-z-]*$", stem)
+        right = re.match(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]", nxt)
+        if left and right and _real_hyphen(left.group(0).lower(), right.group(0).lower(), vocabulary):
+            return stem + "-", ""
+        return stem, ""
+    if re.search(r"(https?://|www\.)\S*$", prev[-300:]) and (
+        prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
+    ):
+        return prev, ""  # a URL broken at the line end
+    return prev, " "
+
+
+def _real_hyphen(left: str, right: str, vocabulary: set[str]) -> bool:
+    # TeX breaks a word holding an explicit hyphen only at its hyphens: a piece with a hyphen
+    # ("out-of-" + "distribution", "out-" + "of-distribution") means the line-end hyphen is real too
+    if "-" in left or "-" in right or f"{left}-{right}" in vocabulary:
+        return True
+    if left + right in vocabulary:
+        return False
+    return len(left) >= 3 and len(right) >= 3 and left in vocabulary and right in vocabulary
+
+
+AUTHOR_NOTE = re.compile(
+    r"work (was )?(done|conducted|performed)|internship|equal(ly)? contribut|contributed equally|"
+    r"corresponding author|visiting|conducted (while|when)|homepage|profile|e-?mail|@|"
+    r"currently (at|with)|now at|affiliat|orcid",
+    re.I,
+)
+NOTE_MARK = re.compile(r"^([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\s*[A-Z]))")
+
+
+def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line]:
+    """Footnote lines of the first page that belong to the title block.
+
+    A footnote is a run of lines in the lower 40 % of page 1, smaller than the body font, that
+    starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
+    of the marks written in the title block or its text reads like one (work done at, internship,
+    equal contribution, corresponding author, homepage, email). A small line there that
+    reads like one is an author note without a mark too (IEEE's ``\\thanks``).
+    """
+    first = [ln for ln in lines if ln.page == 0]
+    if not first:
+        return []
+    height = max(ln.bottom for ln in first)
+    marks = {m for ln in front for m in re.findall(r"[∗*†‡§¶⋆♯♮♭]", ln.text)}
+    notes: list[Line] = []
+    current: list[Line] = []
+    for line in sorted(first, key=lambda ln: (ln.top, ln.x0)):
+        small = 0 < line.size <= body - 0.5 and line.top > 0.6 * height
+        if not small:
+            current = []
+            continue
+        mark = NOTE_MARK.match(line.text.strip())
+        if mark or (not current and AUTHOR_NOTE.search(line.text)):
+            current = [line]
+            symbol = mark.group(1) if mark else ""
+            if (symbol[:1] and symbol[:1] in marks) or AUTHOR_NOTE.search(line.text):
+                notes.append(line)
+                current = [line]
+            else:
+                current = []
+        elif current and current[-1] in notes and line.top - current[-1].bottom < 0.8 * body:
+            notes.append(line)
+            current.append(line)
+    return notes
 
 
 def _paragraph_break(prev: Line, line: Line, body: float) -> bool:

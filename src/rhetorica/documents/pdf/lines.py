@@ -17,6 +17,9 @@ class Line:
         text: the characters, NFKC-normalised, soft hyphens marked by ``\\u00ad``.
         size: font size in points (median over the characters; 0 when unknown).
         bold: whether most characters are in a bold font.
+        rotated: the characters are not upright (a diagonal watermark, a vertical side stamp).
+        italic: most characters are in an italic font.
+        smallcaps: at least half the characters are in a small-capitals font.
     """
 
     page: int
@@ -27,6 +30,9 @@ class Line:
     text: str
     size: float = 0.0
     bold: bool = False
+    rotated: bool = False
+    italic: bool = False
+    smallcaps: bool = False
 
 
 @dataclass

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rhetorica.documents.blinding import EMAIL, Identity, blind_sections
+from rhetorica.documents.blinding import EMAIL, Identity, blind_sections, large_removals
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.pdf.backends import DEFAULT_ORDER, PACKAGES, backend_version
-from rhetorica.documents.pdf.layout import analyse
+from rhetorica.documents.pdf.layout import Layout
 from rhetorica.documents.pdf.lines import PageLines
 from rhetorica.documents.pdf.runner import BackendFailure, BackendTimeout, run_backend
 from rhetorica.documents.sections import cut_after_references
@@ -32,11 +32,12 @@ def check_pdf_file(path: Path) -> None:
         raise DocumentReadError(path, "not a PDF (no %PDF- header); check the file type")
 
 
-def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], list[str]]:
-    """Extract pages with the chosen backend, or the default order with fallbacks.
+def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], Layout, list[str]]:
+    """Extract pages and run the layout pass with the chosen backend, or the default order with
+    fallbacks; both steps together are bounded by ``options.parse_timeout_s`` per backend.
 
     Returns:
-        ``(backend name, pages, warnings about failed backends)``.
+        ``(backend name, pages, layout, warnings about failed backends)``.
 
     Raises:
         DocumentReadError: encrypted, unreadable by every backend, or every backend timed out.
@@ -52,7 +53,8 @@ def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], lis
     problems: list[str] = []
     for backend in order:
         try:
-            return backend, run_backend(backend, path, options.parse_timeout_s), warnings
+            pages, layout = run_backend(backend, path, options.parse_timeout_s, options.parse_memory_mb)
+            return backend, pages, layout, warnings
         except BackendTimeout as exc:
             problems.append(str(exc))
             warnings.append(f"{exc}; trying the next backend")
@@ -71,7 +73,8 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
 
     Sections come from heading detection (numbering removed, capitals to sentence case); the
     title block between the title and the first heading is removed under blinding (audited), as are
-    page numbers, running headers, venue notes and line-number gutters (always). With
+    page numbers, running headers, venue notes and line-number gutters (always). A removal of more
+    than 300 words (per kind of item) is also a warning. With
     ``cut_after_references`` the References section and everything after it are dropped.
 
     Raises:
@@ -79,7 +82,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
             failed or timed out.
     """
     check_pdf_file(path)
-    backend, pages, warnings = extract(path, options)
+    backend, pages, layout, warnings = extract(path, options)
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not pages:
         raise DocumentReadError(path, "PDF has no pages")
@@ -87,7 +90,6 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
         raise DocumentReadError(
             path, f"no text layer ({chars} characters on {len(pages)} pages); a scanned PDF needs OCR first"
         )
-    layout = analyse(pages)
     removed = list(layout.removed)
     sections: list[Section] = []
     numbers: list[str] = []
@@ -104,7 +106,9 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if front_text:
         if options.blind:
             removed.insert(0, RemovedItem(item="author block", location="page 1, title block", text=front_text))
-            identity = Identity(_candidate_names(layout.front), [m.group(0) for m in EMAIL.finditer(front_text)])
+            identity = Identity(
+                _candidate_names(layout.front), [m.group(0) for m in EMAIL.finditer(front_text)], layout.title
+            )
         else:
             sections.insert(0, Section(title="", text=front_text, level=1))
             numbers.insert(0, "")
@@ -120,6 +124,10 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if options.blind:
         sections = blind_sections(sections, identity, removed)
     removed = compact_audit(removed)
+    # PDF removals are bounded by layout guesses: a large one is a warning, never silent
+    if not options.blind:
+        removed = [r for r in removed if r.item != "author block"]
+    warnings += large_removals(removed)
     notes = [r.text for r in removed if r.item == "venue note"]
     if notes:
         metadata["venue_note"] = notes[0]
@@ -135,7 +143,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
             path=str(path), parser=f"rhetorica-pdf/{backend}", parser_version=f"{PACKAGES[backend]} {backend_version(backend)}",
             text_hash=content_hash([(s.title, s.text) for s in sections]),
         ),
-        removed=removed if options.blind else [r for r in removed if r.item != "author block"],
+        removed=removed,
         warnings=warnings,
     )
 

@@ -1,9 +1,13 @@
-"""Run a backend in a child process with a wall-clock limit, so a pathological PDF cannot hang us.
+"""Run a backend and the layout pass in a child process with a wall-clock limit, a memory cap and a
+clean environment, so a pathological or hostile PDF can neither hang us nor read our secrets.
 
-The child is a fresh interpreter (``python -m rhetorica.documents.pdf.runner BACKEND PDF OUT``)
-that pickles its pages to ``OUT``; the parent kills it when the limit passes. A separate
+The child is a fresh interpreter (``python -m rhetorica.documents.pdf.runner BACKEND PDF OUT MB``)
+that pickles its pages and layout to ``OUT``; the parent kills it when the limit passes. A separate
 interpreter (rather than ``multiprocessing``) works from any caller, scripts without a
-``__main__`` guard included.
+``__main__`` guard included. The child sees only ``PATH``, the locale, ``HOME``, the temporary
+folder variables and the ``PYTHONPATH`` it needs: no API key or other secret of the parent's
+environment. It caps its own address space (``RLIMIT_AS``) before parsing, so a PDF that asks for
+huge allocations fails with a clear error instead of exhausting the machine.
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rhetorica.documents.pdf.layout import Layout
 from rhetorica.documents.pdf.lines import PageLines
+
+CHILD_ENV_KEYS = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR", "TMP", "TEMP", "SYSTEMROOT")
 
 
 class BackendTimeout(Exception):
@@ -30,39 +37,81 @@ class BackendFailure(Exception):
         super().__init__(message)
 
 
-def run_backend(backend: str, path: Path, timeout_s: float) -> list[PageLines]:
-    """Extract ``path`` with ``backend`` in a child interpreter, killed after ``timeout_s`` seconds.
+def child_environment() -> dict[str, str]:
+    """The child's environment: the few variables above (when set) and this ``sys.path``."""
+    env = {k: os.environ[k] for k in CHILD_ENV_KEYS if k in os.environ}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return env
+
+
+def run_backend(backend: str, path: Path, timeout_s: float, memory_mb: int = 4096) -> tuple[list[PageLines], Layout]:
+    """Extract ``path`` with ``backend`` and run the layout pass in a child interpreter.
+
+    Args:
+        backend: backend name (``rhetorica.documents.pdf.backends.BACKENDS``).
+        path: the PDF.
+        timeout_s: wall-clock limit in seconds for extraction and layout together.
+        memory_mb: the child's address-space limit in MiB (``RLIMIT_AS``; POSIX only).
 
     Raises:
         BackendTimeout: no result within ``timeout_s`` seconds.
-        BackendFailure: the backend raised (class name in ``kind``) or the child died.
+        BackendFailure: the backend raised (class name in ``kind``; ``MemoryError`` when the memory
+            cap was hit) or the child died.
     """
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     with tempfile.TemporaryDirectory(prefix="rhetorica-pdf-") as tmp:
         out = Path(tmp) / "pages.pickle"
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "rhetorica.documents.pdf.runner", backend, str(path), str(out)],
-                capture_output=True, timeout=timeout_s, env=env, check=False,
+                [sys.executable, "-m", "rhetorica.documents.pdf.runner", backend, str(path), str(out), str(memory_mb)],
+                capture_output=True, timeout=timeout_s, env=child_environment(), check=False,
             )
         except subprocess.TimeoutExpired as exc:
             raise BackendTimeout(f"{backend} took longer than {timeout_s:g} s") from exc
         if not out.is_file():
             tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+            if "MemoryError" in tail[0] or "bad_alloc" in tail[0]:
+                raise BackendFailure("MemoryError", f"{backend} ran out of memory (limit {memory_mb} MiB)")
+            if done.returncode < 0:
+                import signal
+
+                name = signal.Signals(-done.returncode).name if -done.returncode in signal.valid_signals() else "?"
+                raise BackendFailure("Crash", (
+                    f"{backend} process was killed by signal {-done.returncode} ({name}); a PDF that needs more "
+                    f"than the {memory_mb} MiB memory limit ends this way (ReadOptions.parse_memory_mb)"
+                ))
             raise BackendFailure("Crash", f"{backend} process exited with code {done.returncode}: {tail[0]}")
         status, payload = pickle.loads(out.read_bytes())
     if status == "error":
-        raise BackendFailure(payload[0], payload[1])
+        kind, message = payload
+        if kind == "MemoryError":
+            message = f"{backend} ran out of memory (limit {memory_mb} MiB)"
+        raise BackendFailure(kind, message)
     return payload
 
 
-def _main(argv: list[str]) -> None:
-    from rhetorica.documents.pdf.backends import BACKENDS
-
-    backend, path, out = argv
+def _limit_memory(memory_mb: int) -> None:
     try:
-        result: tuple[str, object] = ("ok", BACKENDS[backend](Path(path)))
+        import resource
+    except ImportError:  # not POSIX: no cap
+        return
+    limit = memory_mb * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _main(argv: list[str]) -> None:
+    backend, path, out, memory_mb = argv
+    _limit_memory(int(memory_mb))
+    try:
+        from rhetorica.documents.pdf.backends import BACKENDS
+        from rhetorica.documents.pdf.layout import analyse
+
+        pages = BACKENDS[backend](Path(path))
+        result: tuple[str, object] = ("ok", (pages, analyse(pages)))
+    except MemoryError:
+        result = ("error", ("MemoryError", "out of memory"))
     except Exception as exc:  # reported to the parent as data
         result = ("error", (type(exc).__name__, str(exc) or type(exc).__name__))
     Path(out).write_bytes(pickle.dumps(result))

@@ -1,0 +1,283 @@
+"""Fidelity measures: how close a PDF reading is to the ground-truth reading of the same paper.
+
+All measures work on what a reviewer model would see (``Document.title`` and the sections' titles
+and texts). Text is folded to lower-case ASCII (accents removed); LaTeX math, ``\\cite``/``\\ref``
+commands and Markdown markers are removed from the ground truth, bracketed citation numbers,
+equation numbers and figure/table/section numbers from the PDF reading.
+
+- ``body_f1``: F1 of the two multisets of words (letters only, >= 3 letters; hyphenated words split)
+  over the section texts: precision = shared / PDF words, recall = shared / truth words.
+- ``heading recall`` (truth level-1/2 headings found) and ``precision`` (PDF headings that are
+  truth headings): two titles match when their folded letters agree with a
+  ``difflib.SequenceMatcher`` ratio >= 0.9 and the shorter is >= 90 % of the longer, so a title cut
+  after its first line does not match.
+- ``order_errors``: paragraphs (>= 20 words, captions excepted: floats move) of the truth are
+  located in the PDF reading by their first 7 words; errors = located paragraphs outside the
+  longest increasing run of positions.
+- ``leaks``: identity strings (names, emails, affiliations, footnote text, identity URLs) found in
+  the reading; a string that also occurs in the truth text is not counted (it is the paper's).
+- ``residual``: running-header strings and page numbers left in the text, per 10 pages (page
+  numbers found on the PDF's pages by position and by counting up with the pages; one counts when
+  the reading has it as its own paragraph or next to the words around it on the page).
+- ``glued``: words of the reading that are not words of the truth or of a dictionary but split into
+  two that are (``thepaper``, ``ofdistribution``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+_MATH = re.compile(
+    r"\$\$.*?\$\$|\$[^$]*\$|\\\[.*?\\\]|\\\(.*?\\\)|"
+    r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|alignat)\*?\}.*?\\end\{\1\*?\}",
+    re.S,
+)
+_COMMAND = re.compile(r"\\[a-zA-Z]*(cite|ref)[a-zA-Z]*\*?(\[[^\]]*\])*\{[^}]*\}")
+_PDF_NUMBERS = re.compile(
+    r"\[\d+(?:\s*[,–-]\s*\d+)*\]|\(\d+\)|"
+    r"\b(?:Figure|Fig\.|Table|Tab\.|Section|Sec\.|Eq\.|Equation|Algorithm|Appendix|Theorem|Lemma|"
+    r"Definition|Corollary|Proposition|§)\s*[A-Z]?\d+(?:\.\d+)*",
+)
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII, accents removed; typographic apostrophes become ``'``."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def words(text: str, minimum: int = 3) -> list[str]:
+    """Letter-only words of at least ``minimum`` letters (hyphenated words split)."""
+    return [w for w in re.findall(r"[a-z]+", fold(text)) if len(w) >= minimum]
+
+
+def truth_prose(text: str) -> str:
+    """Ground-truth text without math, citation/reference commands and Markdown link targets
+    (``[name](url)`` shows only ``name`` on the page)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)
+    text = _COMMAND.sub(" ", _MATH.sub(lambda m: _math_words(m.group(0)), text))
+    return re.sub(r"\\[a-zA-Z]+", " ", text)
+
+
+_MATH_WORDS = {"tanh", "log", "exp", "min", "max", "sin", "cos", "arg", "sup", "inf", "lim", "det", "diag", "sign"}
+
+
+def _math_words(math: str) -> str:
+    """The words a formula prints: ``\\text{NAC}``/``\\mathrm{x}`` arguments and operator names
+    (``\\tanh``, ``\\log``); everything else in math is symbols."""
+    words = re.findall(r"\\(?:text|mathrm|textrm|operatorname|mathit|textit|textbf|mbox)\{([A-Za-z ]+)\}", math)
+    words += [c for c in re.findall(r"\\([a-z]+)", math) if c in _MATH_WORDS]
+    return " " + " ".join(words) + " "
+
+
+def pdf_prose(text: str) -> str:
+    """PDF text without citation, equation and cross-reference numbers."""
+    return _PDF_NUMBERS.sub(" ", text)
+
+
+def f1(truth: list[str], found: list[str]) -> tuple[float, float, float]:
+    """``(precision, recall, F1)`` of two word multisets; 1.0 each when both are empty."""
+    a, b = Counter(truth), Counter(found)
+    shared = sum((a & b).values())
+    p = shared / sum(b.values()) if b else float(not a)
+    r = shared / sum(a.values()) if a else 1.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def title_key(title: str) -> str:
+    """A heading folded to letters and digits; LaTeX command names dropped, their arguments kept."""
+    title = re.sub(r"\\[a-zA-Z]+", " ", title)
+    return re.sub(r"[^a-z0-9]", "", fold(title))
+
+
+def same_title(a: str, b: str) -> bool:
+    """Whole-title match (ratio >= 0.9 and length ratio >= 0.9)."""
+    ka, kb = title_key(a), title_key(b)
+    if not ka or not kb:
+        return False
+    if min(len(ka), len(kb)) < 0.9 * max(len(ka), len(kb)):
+        return False
+    return ka == kb or difflib.SequenceMatcher(None, ka, kb).ratio() >= 0.9
+
+
+def heading_scores(truth: list[tuple[int, str]], found: list[tuple[int, str]]) -> tuple[float, float, list[str], list[str]]:
+    """``(recall over truth levels 1-2, precision over all PDF headings, missed, spurious)``."""
+    wanted = [t for level, t in truth if level <= 2]
+    missed = [t for t in wanted if not any(same_title(t, f) for _, f in found)]
+    spurious = [f for _, f in found if not any(same_title(t, f) for _, t in truth)]
+    recall = 1 - len(missed) / len(wanted) if wanted else 1.0
+    precision = 1 - len(spurious) / len(found) if found else 0.0
+    return recall, precision, missed, spurious
+
+
+def _lis(values: list[int]) -> int:
+    import bisect
+
+    tails: list[int] = []
+    for v in values:
+        k = bisect.bisect_left(tails, v)
+        if k == len(tails):
+            tails.append(v)
+        else:
+            tails[k] = v
+    return len(tails)
+
+
+def order_errors(paragraphs: list[str], reading: str, anchor: int = 7) -> tuple[int, int, int]:
+    """``(errors, located, paragraphs)``: truth paragraphs located by their first ``anchor`` words."""
+    text = " " + " ".join(words(reading, 1)) + " "
+    positions: list[int] = []
+    total = 0
+    for para in paragraphs:
+        ws = words(para, 1)
+        if len(ws) < 20 or re.match(r"\s*(Sub)?(Figure|Table)\s*:", para):
+            continue  # captions go where LaTeX floats them, not where they are written
+        total += 1
+        pos = text.find(" " + " ".join(ws[:anchor]) + " ")
+        if pos >= 0 and text.find(" " + " ".join(ws[:anchor]) + " ", pos + 1) < 0:
+            positions.append(pos)
+    return len(positions) - _lis(positions), len(positions), total
+
+
+def _phrase(text: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z0-9]+", fold(text))) + " "
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", fold(text))
+
+
+def leaks(identity: list[str], reading: str, truth: str | None) -> list[str]:
+    """Identity strings found in ``reading`` (and not in ``truth``): emails/URLs matched on their
+    letters and digits, other strings as whole-word phrases."""
+    found = []
+    for item in identity:
+        if "@" in item or "/" in item or "." in item.split()[-1][:-1]:
+            probe, hay, ref = _compact(item.split("://")[-1]), _compact(reading), _compact(truth or "")
+        else:
+            probe, hay, ref = _phrase(item), _phrase(reading), _phrase(truth or "")
+        if probe.strip() and probe in hay and probe not in ref:
+            found.append(item)
+    return found
+
+
+def _pdfminer_lines(pdf: Path) -> list[tuple[float, list[tuple[float, float, str]]]]:
+    """``(page height, [(top, bottom, text)])`` per page from pdfminer.six (an extractor
+    independent of the PDFium one under test), cached next to the compiled PDFs."""
+    import json
+    import logging
+
+    from corpus import cache_dir
+
+    key = cache_dir() / f"lines-{pdf.stem}-{pdf.stat().st_size}.json"
+    if key.is_file():
+        return [(h, [tuple(x) for x in lines]) for h, lines in json.loads(key.read_text())]
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LTTextContainer, LTTextLine
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    out = []
+    for layout in extract_pages(str(pdf)):
+        lines = [
+            (layout.height - line.y1, layout.height - line.y0, line.get_text().strip())
+            for element in layout if isinstance(element, LTTextContainer)
+            for line in element if isinstance(line, LTTextLine) and line.get_text().strip()
+        ]
+        out.append((layout.height, lines))
+    key.write_text(json.dumps(out))
+    return out
+
+
+def page_number_lines(pdf: Path) -> list[tuple[str, str, str]]:
+    """Page numbers printed on the pages: ``(text, words before, words after)`` in content order.
+
+    A page number is a line holding only a number, in the top or bottom 12 % of its page, whose
+    value minus the page index is the same on most pages (so "3" on page 3 and "4971" on page 3
+    of a proceedings volume both count, a table cell does not).
+    """
+    pages = _pdfminer_lines(pdf)
+    found: list[tuple[int, int, int, str]] = []  # page, line index, value, text
+    for index, (height, lines) in enumerate(pages):
+        for k, (top, bottom, text) in enumerate(lines):
+            m = re.fullmatch(r"(?:page\s*)?(\d{1,5})(?:\s*(?:/|of)\s*\d{1,5})?", text.strip(), re.I)
+            if m and (bottom < 0.12 * height or top > 0.88 * height):
+                found.append((index, k, int(m.group(1)), text.strip()))
+    offsets = Counter(v - p for p, _, v, _ in found)
+    if not offsets:
+        return []
+    offset, hits = offsets.most_common(1)[0]
+    if hits < 0.6 * len(pages):
+        return []
+    out = []
+    for p, k, v, text in found:
+        if v - p != offset:
+            continue
+        lines = pages[p][1]
+        before = " ".join(ln[2] for ln in lines[max(0, k - 2):k]).split()[-3:]
+        after = " ".join(ln[2] for ln in lines[k + 1:k + 3]).split()[:3]
+        out.append((text, " ".join(before), " ".join(after)))
+    return out
+
+
+def residual_lines(headers: list[str], numbers: list[tuple[str, str, str]], reading: str, truth: str | None) -> dict[str, int]:
+    """Running-header strings and page numbers left in ``reading`` (``{string: count}``).
+
+    A header counts each time it occurs beyond its count in ``truth``; a page number counts when
+    the reading has it as a paragraph of its own or next to the words that surround it on the page.
+    """
+    hay, ref = _phrase(reading), _phrase(truth or "")
+    out: dict[str, int] = {}
+    for header in headers:
+        probe = _phrase(header)
+        out[header] = max(0, hay.count(probe) - ref.count(probe))
+    paragraphs = Counter(p.strip() for p in reading.split("\n\n"))
+    for text, before, after in numbers:
+        n = _phrase(text).strip()
+        hits = paragraphs[text] > 0
+        tail = _phrase(before).strip().split()[-1:]
+        head = _phrase(after).strip().split()[:1]
+        if tail and f" {tail[0]} {n} " in hay:
+            hits = True
+        if head and f" {n} {head[0]} " in hay and f" {n} {head[0]} " not in ref:
+            hits = True
+        if hits:
+            out[n] = out.get(n, 0) + 1
+    return {k: v for k, v in out.items() if v}
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> frozenset[str]:
+    """English words from ``/usr/share/dict/words`` (Debian ``wamerican``), lower-cased; empty when absent."""
+    path = Path("/usr/share/dict/words")
+    if not path.is_file():
+        return frozenset()
+    return frozenset(w.strip().lower() for w in path.read_text(errors="ignore").splitlines() if w.strip().isalpha())
+
+
+_URLISH = re.compile(r"\S+@\S+|(?:https?://|www\.)\S+|\b\S+\.(?:com|org|io|edu|net)\S*")
+
+
+def glued(reading: str, vocabulary: set[str] | None) -> list[str]:
+    """Words of ``reading`` that are two known words run together (URLs and emails skipped).
+
+    With no truth vocabulary (``None``), only the dictionary is known and a word seen three times
+    or more counts as a term of the paper, not as an accident of a line join.
+    """
+    known = (vocabulary or set()) | dictionary()
+    tokens = re.findall(r"[a-z]+", fold(_URLISH.sub(" ", reading)))
+    seen = Counter(tokens)
+    out = []
+    for w in tokens:
+        if len(w) < 6 or w in known or (vocabulary is None and seen[w] >= 3):
+            continue
+        for k in range(2, len(w) - 1):
+            left, right = w[:k], w[k:]
+            if left in known and right in known and (len(left) >= 3 or left in {"of", "in", "to", "on", "by", "an", "is", "we", "as", "at", "or"}) and len(right) >= 3:
+                out.append(w)
+                break
+    return out

@@ -1,0 +1,24 @@
+"""Problems met while reading a study's documents reach the run's problems list (issue 11 §5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rhetorica.study.config import StudyConfig
+from rhetorica.study.inputs import load_documents
+from tests.study.helpers import study_dict
+
+
+def test_reader_warnings_become_problems(tmp_path: Path, shared_data: Path) -> None:
+    project = tmp_path / "paper"
+    project.mkdir()
+    (project / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\section{Intro}\nSome words here.\n"
+        "\\input{sections/missing}\n\\end{document}\n"
+    )
+    spec = study_dict(shared_data, tmp_path / "out", documents=[{"path": str(project)}])
+    problems: list[tuple[str, str, str]] = []
+    documents = load_documents(StudyConfig.model_validate(spec), tmp_path, problems)
+    assert [d.id for d in documents] == ["paper"]  # a warning does not drop the document
+    assert documents[0].warnings == ["missing \\input file 'sections/missing' (referenced from main.tex); skipped"]
+    assert problems == [("ingest", f"{project} (paper)", f"warning: {documents[0].warnings[0]}")]
