@@ -50,3 +50,16 @@ def test_missing_estimates_say_why() -> None:
     flat = _assessments(0.0).assign(overall=5.0)
     row = mixed_effects_table(flat, [("a", "b")]).iloc[0]
     assert np.isnan(row["mixed_diff"]) and row["mixed_note"] == "every score is the same"
+
+
+def test_no_warning_reaches_the_user(recwarn) -> None:
+    # papers that barely differ: the between-paper variance sits on the boundary (0), statsmodels
+    # warns (singular covariance, failed convergence) and the estimate is left missing with the
+    # reason, never a default value; none of its warnings reach the user's terminal
+    rows = [{"reviewer": "R", "document_id": f"p{p}", "arm": arm, "status": "ok", "overall": score}
+            for p in range(4) for arm, score in (("a", 6.0), ("b", 5.0)) for _ in range(2)]
+    rows[0]["overall"] = 7.0
+    rows[2]["overall"] = 4.0
+    got = mixed_effects_table(pd.DataFrame(rows), [("a", "b")]).iloc[0]
+    assert [str(w.message) for w in recwarn.list] == []
+    assert np.isnan(got["mixed_diff"]) and got["mixed_note"] == "model did not converge (ConvergenceWarning)"

@@ -47,8 +47,10 @@ def mixed_effects_shift(scores: pd.Series, arm_is_first: pd.Series, paper: pd.Se
         return empty | {"mixed_note": "every score is the same"}
     exog = np.column_stack([np.ones(len(scores)), arm_is_first.to_numpy(dtype=float)])
     with warnings.catch_warnings():
+        # statsmodels' other warnings (a singular random-effects covariance when papers do not
+        # differ, ...) leave the fixed effect estimable; a failed convergence does not
+        warnings.simplefilter("ignore")
         warnings.simplefilter("error", ConvergenceWarning)
-        warnings.simplefilter("ignore", RuntimeWarning)
         try:
             fit = MixedLM(scores.to_numpy(dtype=float), exog, groups=paper.to_numpy()).fit(reml=True)
         except (ConvergenceWarning, np.linalg.LinAlgError, ValueError) as exc:
