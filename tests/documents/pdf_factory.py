@@ -13,6 +13,26 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
+def write_objects(path: Path, objects: list[bytes]) -> Path:
+    """Write PDF object bodies as a PDF 1.4 file with a correct cross-reference table; return ``path``.
+
+    ``objects[i]`` becomes object ``i + 1`` (generation 0), so references are ``"<i + 1> 0 R"``;
+    ``objects[0]`` must be the document catalog (the trailer's ``/Root``). Each body is written as
+    given (a dictionary, or a stream dictionary followed by ``stream ... endstream``).
+    """
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{off:010d} 00000 n \n".encode() for off in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+    return path
+
+
 def write_pdf(path: Path, pages: list[PageSpec]) -> Path:
     """Write ``pages`` as a PDF 1.4 file with a correct cross-reference table."""
     objects: list[bytes] = []
@@ -40,17 +60,7 @@ def write_pdf(path: Path, pages: list[PageSpec]) -> Path:
             "/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{off:010d} 00000 n \n".encode() for off in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
-    return path
+    return write_objects(path, objects)
 
 
 def paper_pages(n_pages: int) -> list[PageSpec]:

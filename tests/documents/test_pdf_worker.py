@@ -13,7 +13,7 @@ import pytest
 
 from rhetorica.documents import DocumentReadError, ReadOptions, read_document
 from rhetorica.documents.pdf import runner
-from tests.documents.pdf_factory import paper_pages, write_pdf
+from tests.documents.pdf_factory import paper_pages, write_objects, write_pdf
 
 
 def test_worker_does_not_inherit_api_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,17 +48,7 @@ def _bomb_pdf(path: Path, megabytes: int) -> Path:
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{off:010d} 00000 n \n".encode() for off in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
-    return path
+    return write_objects(path, objects)
 
 
 def test_huge_allocation_fails_cleanly_under_the_memory_cap(tmp_path: Path) -> None:

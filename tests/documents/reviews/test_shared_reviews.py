@@ -6,6 +6,7 @@ Expected values were read off the files by hand (grep of the score lines), not b
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,15 @@ def test_unknown_and_unusable_files(tmp_path: Path) -> None:
         read_reviews([tmp_path / "x.docx"], "p")
     with pytest.raises(DocumentReadError, match="Official Review"):
         read_reviews([tmp_path / "r.md"], "p")
+
+
+@pytest.mark.parametrize("name", ["forum.md", "review.txt"])
+def test_unreadable_markdown_and_ismir_files_name_the_file(tmp_path: Path, name: str) -> None:
+    bad = tmp_path / name
+    bad.write_bytes(b"\xff\xfe not UTF-8")
+    with pytest.raises(DocumentReadError, match=rf"^{re.escape(str(bad))}: cannot read \('utf-8' codec can't decode byte 0xff in "
+                                                r"position 0: invalid start byte\)$"):
+        read_reviews([bad], "p")
+    missing = tmp_path / "missing" / name
+    with pytest.raises(DocumentReadError, match=rf"^{re.escape(str(missing))}: cannot read \(\[Errno 2\] No such file or directory"):
+        read_reviews([missing], "p")

@@ -30,7 +30,7 @@ def strip_comments(text: str) -> str:
     """
     out: list[str] = []
     for line in text.splitlines(keepends=True):
-        cut = _comment_start(line)
+        cut = comment_start(line)
         if cut is None:
             out.append(line)
         elif line[:cut].strip() == "":
@@ -40,7 +40,9 @@ def strip_comments(text: str) -> str:
     return _COMMENT_ENV.sub("", "".join(out))
 
 
-def _comment_start(line: str) -> int | None:
+def comment_start(line: str) -> int | None:
+    """Index of the ``%`` that starts a comment in ``line`` (one not escaped by an odd number of
+    backslashes), or ``None`` if the line has no comment."""
     i = line.find("%")
     while i != -1:
         backslashes = 0

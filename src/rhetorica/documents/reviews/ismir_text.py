@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError
-from rhetorica.documents.reviews.model import blind_reviewer_ids, review_document
+from rhetorica.documents.reviews.model import blind_reviewer_ids, read_review_text, review_document
 
 _BANNER = re.compile(r"^\s*REVIEWER\s*#\s*(?P<n>\d+)\s*$")
 _RULE = re.compile(r"^[=-]{10,}\s*$")
@@ -39,10 +39,7 @@ def read_ismir_text(path: Path, paper_id: str, index: int) -> tuple[list[Documen
     Raises:
         DocumentReadError: unreadable, or no "Comments" block.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeError) as exc:
-        raise DocumentReadError(path, f"cannot read ({exc})") from exc
+    lines = read_review_text(path).splitlines()
     blocks = _blocks(lines)
     if "Comments" not in blocks:
         raise DocumentReadError(path, "no 'Comments' block: not an ISMIR review file")

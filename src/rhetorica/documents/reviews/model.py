@@ -13,9 +13,22 @@ from pathlib import Path
 from typing import Any
 
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
+from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import write_atomic
 
 REVIEWS_FILE = "reviews.json"
+
+
+def read_review_text(path: Path) -> str:
+    """The text of a UTF-8 review file.
+
+    Raises:
+        DocumentReadError: the file cannot be read or is not UTF-8 (``"cannot read (<reason>)"``).
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as exc:
+        raise DocumentReadError(path, f"cannot read ({exc})") from exc
 
 
 def review_document(paper_id: str, index: int, fields: dict[str, str], *, rating: float | None,

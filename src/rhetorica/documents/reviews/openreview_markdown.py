@@ -15,7 +15,7 @@ from pathlib import Path
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.ratings import RatingError, parse_rating
-from rhetorica.documents.reviews.model import blind_reviewer_ids, review_document
+from rhetorica.documents.reviews.model import blind_reviewer_ids, read_review_text, review_document
 
 #: Field labels of OpenReview review forms (NeurIPS 2021-2024, ICLR 2022-2026).
 FIELDS = ("Summary", "Main Review", "Strengths And Weaknesses", "Strengths", "Weaknesses", "Questions",
@@ -35,10 +35,7 @@ def read_openreview_markdown(path: Path, paper_id: str) -> tuple[list[Document],
     Raises:
         DocumentReadError: unreadable, or no "Official Review" heading.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeError) as exc:
-        raise DocumentReadError(path, f"cannot read ({exc})") from exc
+    lines = read_review_text(path).splitlines()
     decision = next((m.group(1).strip() for line in lines if (m := re.match(r"^Decision:\s*(.+)$", line))), None)
     blocks: list[tuple[str, list[str]]] = []
     current: list[str] | None = None

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rhetorica.documents.latex.source import comment_start, read_group
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
 from rhetorica.documents.scan.instructions import find_instructions
 from rhetorica.documents.scan.markup import hidden_spans, line_locator
@@ -64,27 +65,10 @@ class _Hidden:
     content: str
 
 
-def _group_end(code: str, start: int) -> int:
-    """Index after the ``}`` matching the ``{`` at ``start`` (end of text if unbalanced)."""
-    depth = 0
-    i = start
-    while i < len(code):
-        char = code[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(code)
-
-
 def _enclosing_end(code: str, start: int) -> int:
     """End of the group containing ``start``, or of the paragraph (blank line), whichever is first."""
+    # Not read_group: this starts inside a group, stops before the unmatched "}", and stops at a
+    # blank line even inside a nested group, where read_group reads on to the matching "}".
     depth = 0
     i = start
     while i < len(code):
@@ -112,11 +96,12 @@ def _skip(code: str, i: int) -> int:
 
 def _argument(code: str, i: int) -> tuple[int, int] | None:
     """``(start, end)`` of the braced argument at or after ``i`` (whitespace skipped), inner text
-    at ``start+1 .. end-1``; ``None`` when no brace follows."""
+    at ``start+1 .. end-1`` (an unclosed group ends at the end of the text); ``None`` when no brace
+    follows."""
+    # _skip, not read_group's own skipping: the scanner looks for the argument past blank lines too
     i = _skip(code, i)
-    if i < len(code) and code[i] == "{":
-        return i, _group_end(code, i)
-    return None
+    group = read_group(code, i)
+    return None if group is None else (i, group[1])
 
 
 def _optional(code: str, i: int) -> tuple[str | None, int]:
@@ -268,8 +253,8 @@ def _hidden_macro_uses(code: str, white_names: set[str]) -> list[_Hidden]:
             takes = bool(match.group(6))
         else:
             takes = int(match.group(2) or match.group(4) or 0) >= 1
-        body_start = match.end() - 1
-        body = code[body_start + 1:_group_end(code, body_start) - 1]
+        arg = _argument(code, match.end() - 1)  # the pattern ends at the body's "{"
+        body = code[arg[0] + 1:arg[1] - 1] if arg else ""
         why = _macro_body_hides(body, white_names, takes)
         if why:
             macros[name] = why
@@ -290,16 +275,9 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
     found = []
     offset = 0
     for line in text.split("\n"):
-        i = 0
-        while True:
-            i = line.find("%", i)
-            if i < 0:
-                break
-            backslashes = len(line[:i]) - len(line[:i].rstrip("\\"))
-            if backslashes % 2 == 0:
-                found.append((offset + i, offset + len(line), line[i + 1:]))
-                break
-            i += 1
+        cut = comment_start(line)
+        if cut is not None:
+            found.append((offset + cut, offset + len(line), line[cut + 1:]))
         offset += len(line) + 1
     for match in re.finditer(r"\\begin\{comment\}(.*?)\\end\{comment\}|\\iffalse\b(.*?)\\fi\b", text, re.DOTALL):
         found.append((match.start(), match.end(), match.group(1) or match.group(2) or ""))
@@ -326,8 +304,9 @@ def _metadata(code: str) -> list[tuple[int, int, str, str]]:
     keys = "|".join(_METADATA_KEYS)
     for match in re.finditer(rf"\b({keys})\s*=\s*", code, re.IGNORECASE):
         start = match.end()
-        if start < len(code) and code[start] == "{":
-            end = _group_end(code, start)
+        arg = _argument(code, start)  # no whitespace to skip: the pattern took it
+        if arg:
+            end = arg[1]
             value = code[start + 1:end - 1]
         else:
             stop = re.compile(r"[,\]}\n]").search(code, start)
