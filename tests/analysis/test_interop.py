@@ -87,9 +87,11 @@ def test_to_tidy_feeds_paired_analysis(files: tuple[Path, Path]) -> None:
         f"{base}:6: not valid JSON (Expecting property name enclosed in double quotes)",
         f"{base}:7: no 'id' field",
         f"{base}:8: duplicate id 'a' ignored",
+        f"{base} id 'only_base': unpaired: no row with this id in {pert}",
         f"{base} id 'only_base': soundness_score: missing",
         f"{pert} id 'c': soundness_score: missing",
         f"{pert} id 'd': overall_score: 11 is outside overall's range 1-10",
+        f"{pert} id 'only_pert': unpaired: no row with this id in {base}",
         f"{pert} id 'only_pert': soundness_score: missing",
     ]
     assert d_reason(df) == "overall_score: 11 is outside overall's range 1-10"
@@ -193,3 +195,22 @@ def test_bad_field_maps_and_condition_rejected(files: tuple[Path, Path]) -> None
         diagnostics_to_tidy(*files, field_map={"overall_score": "overall", "presentation_score": "presentation"})
     with pytest.raises(ValueError, match="cannot be called 'original'"):
         diagnostics_to_tidy(*files, condition="original")
+
+
+def test_unpaired_ids_are_problems_and_disjoint_or_empty_files_refused(tmp_path: Path) -> None:
+    base = write(tmp_path / "b.jsonl", [{"id": "x", "overall_score": 6}, {"id": "y", "overall_score": 4}])
+    pert = write(tmp_path / "p.jsonl", [{"id": "x", "overall_score": 5}, {"id": "z", "overall_score": 7}])
+    result = diagnostics_to_tidy(base, pert, field_map={"overall_score": "overall"})
+    assert [str(p) for p in result.problems] == [f"{base} id 'y': unpaired: no row with this id in {pert}",
+                                                 f"{pert} id 'z': unpaired: no row with this id in {base}"]
+    disjoint = write(tmp_path / "d.jsonl", [{"id": "q", "overall_score": 5}])
+    with pytest.raises(ValueError, match="no id is in both"):
+        diagnostics_to_tidy(base, disjoint)
+    empty = write(tmp_path / "e.jsonl", [])
+    with pytest.raises(ValueError, match="e.jsonl: no usable row"):
+        diagnostics_to_tidy(base, empty)
+
+
+def test_an_unknown_score_name_is_named(files: tuple[Path, Path]) -> None:
+    with pytest.raises(ValueError, match="field_map maps to foo: not a rhetorica score"):
+        diagnostics_to_tidy(*files, field_map={"overall_score": "foo"})

@@ -94,3 +94,59 @@ def test_import_refuses_a_used_run_dir_and_bad_map(tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", "diagnostics", str(tmp_path / "nope.jsonl"), str(pert),
                                  "--out", str(tmp_path / "r2")])
     assert result.exit_code == 2 and "nope.jsonl: cannot read diagnostics file" in " ".join(result.output.split())
+
+
+def test_empty_files_give_one_error_and_write_nothing(tmp_path: Path) -> None:
+    base, pert = write(tmp_path / "b.jsonl", []), write(tmp_path / "p.jsonl", [])
+    run_dir = tmp_path / "run"
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "b.jsonl: no usable row" in " ".join(result.output.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.jsonl", "p.jsonl"]  # no run dir, no staging dir
+    base, pert = pair(tmp_path)
+    assert runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir)]).exit_code == 0
+
+
+def test_unpaired_ids_are_listed(tmp_path: Path) -> None:
+    base = write(tmp_path / "b.jsonl", [{"id": "x", "overall_score": 6, "soundness_score": 3},
+                                        {"id": "y", "overall_score": 4, "soundness_score": 2}])
+    pert = write(tmp_path / "p.jsonl", [{"id": "x", "overall_score": 5, "soundness_score": 3},
+                                        {"id": "z", "overall_score": 7, "soundness_score": 3}])
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert f"problem {base} id 'y': unpaired: no row with this id in {pert}" in text
+    assert f"problem {pert} id 'z': unpaired: no row with this id in {base}" in text
+    disjoint = write(tmp_path / "d.jsonl", [{"id": "q", "overall_score": 5, "soundness_score": 3}])
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(disjoint), "--out", str(tmp_path / "r2")])
+    assert result.exit_code == 2 and "no id is in both" in " ".join(result.output.split())
+    assert not (tmp_path / "r2").exists()
+
+
+def test_decision_threshold_bounds(tmp_path: Path) -> None:
+    base, pert = pair(tmp_path)
+    for bad in ("nan", "1e9", "0.5", "inf"):
+        run_dir = tmp_path / f"run-{bad}"
+        result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir),
+                                     "--decision-threshold", bad])
+        assert result.exit_code == 2, (bad, result.output)
+        assert "expected a number from 1 to 10" in " ".join(result.output.split()) and not run_dir.exists()
+    run_dir = tmp_path / "run-10"
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir),
+                                 "--decision-threshold", "10"])
+    assert result.exit_code == 0 and json.loads((run_dir / "study.json").read_text())["decision_threshold"] == 10
+
+
+def test_messages_quote_paths_and_name_the_problem(tmp_path: Path) -> None:
+    base, pert = pair(tmp_path)
+    spaced = tmp_path / "run one"
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(spaced)])
+    assert result.exit_code == 0
+    assert f"Report: rhetorica report '{spaced}'\n" in result.output
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(afile)])
+    assert result.exit_code == 2 and f"{afile}: is a file" in " ".join(result.output.split())
+    result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(tmp_path / "r"),
+                                 "--map", "overall_score=foo"])
+    assert result.exit_code == 2 and "field_map maps to foo: not a rhetorica score" in " ".join(result.output.split())

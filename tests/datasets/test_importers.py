@@ -101,3 +101,94 @@ def test_info_counts_and_missing(tmp_path: Path) -> None:
     assert [line.split() for line in result.output.splitlines() if "[6,7)" in line] == [["[6,7)", "1"]]
     assert "missing human scores: 1 (105)" in result.output
     assert CliRunner().invoke(app, ["dataset", "info", str(tmp_path)]).exit_code == 2
+
+
+def _invoke(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, ["dataset", *args])
+
+
+def test_ratings_outside_the_scale_are_problems_left_missing(tmp_path: Path) -> None:
+    root = _peerread(tmp_path / "peerread")
+    (root / "train" / "reviews" / "106.json").write_text(json.dumps({"id": "106", "title": "U", "reviews": [
+        {"comments": "a", "RECOMMENDATION": 99, "REVIEWER_CONFIDENCE": 6}, {"comments": "b", "RECOMMENDATION": 4}]}))
+    out = tmp_path / "ds"
+    result = _invoke("import", str(root), "--out", str(out))
+    assert result.exit_code == 1
+    paper = load_manifest(out).paper("106")
+    assert paper.human_scores == [4.0] and paper.mean_rating == 4.0 and paper.human_confidences == []
+    text = " ".join(result.output.split())
+    assert "106.json review 1 RECOMMENDATION: 99 is outside the scale 1-10 (left missing)" in text
+    assert "106.json review 1 REVIEWER_CONFIDENCE: 6 is outside the scale 1-5 (left missing)" in text
+
+    lines = tmp_path / "reviews.jsonl"
+    lines.write_text("\n".join(json.dumps({"paper_id": "p", "text": "t", "rating": r}) for r in (11, 0, 4)))
+    out2 = tmp_path / "ds2"
+    result = _invoke("import", str(lines), "--out", str(out2))
+    assert result.exit_code == 1
+    assert load_manifest(out2).paper("p").human_scores == [4.0]
+    assert "reviews.jsonl:1 rating: 11 is outside the scale 1-10" in result.output
+    assert "reviews.jsonl:2 rating: 0 is outside the scale 1-10" in result.output
+    # a declared 0-20 scale accepts both; a malformed scale is refused
+    result = _invoke("import", str(lines), "--out", str(tmp_path / "ds3"), "--rating-scale", "0-20")
+    assert result.exit_code == 0 and load_manifest(tmp_path / "ds3").paper("p").human_scores == [11.0, 0.0, 4.0]
+    result = _invoke("import", str(lines), "--out", str(tmp_path / "ds4"), "--rating-scale", "10-1")
+    assert result.exit_code == 2 and "expected LOW-HIGH" in result.output
+
+
+def test_info_counts_papers_outside_every_bin(tmp_path: Path) -> None:
+    lines = tmp_path / "reviews.jsonl"
+    # means: a 9.0 and b 10.0 (above the top bin [7,8.5]), c 8.5 (in it), d none
+    lines.write_text("\n".join(json.dumps(r) for r in [
+        {"paper_id": "a", "text": "t", "rating": 9}, {"paper_id": "b", "text": "t", "rating": 10},
+        {"paper_id": "c", "text": "t", "rating": 8}, {"paper_id": "c", "text": "t", "rating": 9},
+        {"paper_id": "d", "text": "t"}]))
+    out = tmp_path / "ds"
+    assert _invoke("import", str(lines), "--out", str(out)).exit_code == 0
+    result = _invoke("info", str(out))
+    assert result.exit_code == 0
+    assert "outside every bin: 2 (mean rating outside the bins [1, 8.5]: a, b)" in result.output
+    assert [line.split() for line in result.output.splitlines() if "[7,8.5]" in line] == [["[7,8.5]", "1"]]
+
+
+def test_jsonl_paper_keeps_title_and_abstract(tmp_path: Path) -> None:
+    lines = tmp_path / "papers.jsonl"
+    lines.write_text(json.dumps({"id": "x", "title": "Graph kernels", "abstract": "We compare kernels.",
+                                 "text": "## 1 Introduction\n\nKernels matter.", "reviews": []}) + "\n")
+    out = tmp_path / "ds"
+    assert _invoke("import", str(lines), "--out", str(out)).exit_code == 0
+    assert (out / "papers" / "x" / "paper.md").read_text() == (
+        "# Graph kernels\n\n## Abstract\n\nWe compare kernels.\n\n## 1 Introduction\n\nKernels matter.\n")
+
+
+def test_import_refuses_an_occupied_folder_but_redoes_the_same_import(tmp_path: Path) -> None:
+    first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    first.write_text(json.dumps({"paper_id": "a", "text": "t", "rating": 5}) + "\n")
+    second.write_text(json.dumps({"paper_id": "b", "text": "t", "rating": 6}) + "\n")
+    out = tmp_path / "ds"
+    assert _invoke("import", str(first), "--out", str(out)).exit_code == 0
+    result = _invoke("import", str(second), "--out", str(out))
+    assert result.exit_code == 2 and "not empty and not an earlier import of" in result.output
+    assert [p.id for p in load_manifest(out).papers] == ["a"] and not (out / "papers" / "b").exists()
+    assert _invoke("import", str(first), "--out", str(out)).exit_code == 0  # the same import again
+    assert [p.id for p in load_manifest(out).papers] == ["a"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    assert _invoke("import", str(first), "--out", str(other)).exit_code == 2
+    assert (other / "notes.txt").read_text() == "mine" and not (other / "manifest.yaml").exists()
+    result = _invoke("import", str(first), "--out", str(first))
+    assert result.exit_code == 2 and "is a file" in result.output
+
+
+def test_bom_accepted_and_non_utf8_refused(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + json.dumps({"paper_id": "a", "text": "t", "rating": 5}).encode() + b"\n")
+    out = tmp_path / "ds"
+    result = _invoke("import", str(bom), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert load_manifest(out).paper("a").human_scores == [5.0]
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(json.dumps({"paper_id": "a", "text": "caf\u00e9"}).encode().replace(b"\\u00e9", b"\xe9"))
+    result = _invoke("import", str(latin), "--out", str(tmp_path / "ds2"))
+    assert result.exit_code == 2
+    assert "latin.jsonl: not UTF-8 text" in " ".join(result.output.split())

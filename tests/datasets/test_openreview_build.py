@@ -133,3 +133,16 @@ def test_login_from_environment_and_no_credential_written(recorded, tmp_path: Pa
             text = path.read_text()
             assert "SECRET" not in text and "someone@example.org" not in text, path
     assert "SECRET" not in result.output
+
+
+def test_openreview_ratings_outside_the_scale_are_problems() -> None:
+    from rhetorica.datasets.openreview_source import parse_submission
+    from tests.datasets.recorded_api import submission
+
+    note = submission("Q1", 1, "T", ["12: beyond", "6: marginally above the acceptance threshold"])
+    note["replies"] = note.pop("details")["replies"]  # type: ignore[attr-defined]
+    note["replies"][0]["content"]["confidence"] = {"value": 7}  # type: ignore[index]
+    sub = parse_submission(note)  # type: ignore[arg-type]
+    assert sub.ratings == [6.0] and [r.confidence for r in sub.reviews] == [None, 3.0]
+    assert sub.problems == ["Q1 review Q1-r1: rating: 12 is outside the scale 1-10 (left missing)",
+                            "Q1 review Q1-r1: confidence: 7 is outside the scale 1-5 (left missing)"]

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -304,6 +306,10 @@ class DiagnosticsImport(BaseModel):
     run_dir: Path | None = None
 
 
+DECISION_THRESHOLD_RANGE = (1.0, 10.0)
+"""Bounds of an import's decision threshold: those of a study's ``decision_threshold`` (1-10)."""
+
+
 def _unit_key(arm: str, key: str) -> str:
     return f"import:{arm}:{key}"
 
@@ -341,7 +347,9 @@ def diagnostics_to_tidy(
     A row whose ``overall`` is missing, unreadable or outside 1-10 gets status ``malformed``, no
     scores and the reason (missing stays missing); any other mapped field that is unreadable or
     out of range becomes NaN. Every such value, and every bad line, is a listed problem; a mapped
-    sub-score absent from every row of a file is one problem for that file.
+    sub-score absent from every row of a file is one problem for that file. An id in one file
+    only is kept as an assessment without a partner and listed as a problem (``"<file> id '<id>':
+    unpaired: ..."``), baseline ids first.
 
     Args:
         baseline: baseline JSONL path (becomes arm ``"original"``).
@@ -357,27 +365,35 @@ def diagnostics_to_tidy(
         human_score, human_stratum, review_json (the file's row as JSON).
 
     Raises:
-        ValueError: if ``field_map`` does not map exactly one field to ``overall``, maps two fields
-            to one score or maps to a column rhetorica does not have, or if ``condition`` is
-            ``"original"``.
+        ValueError: if ``field_map`` maps to a column rhetorica does not have (named), does not map
+            exactly one field to ``overall`` or maps two fields to one score; if ``condition`` is
+            ``"original"``; if a file has no usable row, or no id is in both files.
         OSError: if a file cannot be read.
     """
     targets = list(field_map.values())
+    unknown = sorted(set(targets) - set(SCORE_RANGES))
+    if unknown:
+        raise ValueError(f"field_map maps to {', '.join(unknown)}: not a rhetorica score "
+                         f"(known: {', '.join(SCORE_RANGES)})")
     if targets.count("overall") != 1:
         raise ValueError("field_map must map exactly one diagnostics field to 'overall'")
     if len(set(targets)) != len(targets):
         raise ValueError("field_map maps two diagnostics fields to the same rhetorica score")
-    unknown = sorted(set(field_map.values()) - set(SCORE_RANGES))
-    if unknown:
-        raise ValueError(f"field_map maps to {', '.join(unknown)}: not a rhetorica score "
-                         f"(known: {', '.join(SCORE_RANGES)})")
     if condition == ORIGINAL:
         raise ValueError(f"the perturbed file's condition cannot be called {ORIGINAL!r} (that is the baseline's arm)")
     overall_src = next(src for src, dst in field_map.items() if dst == "overall")
     records = []
     problems: list[ImportProblem] = []
-    for arm, path in ((ORIGINAL, baseline), (condition, perturbed)):
-        rows, bad_lines = _read_rows(path)
+    read = {arm: _read_rows(path) for arm, path in ((ORIGINAL, baseline), (condition, perturbed))}
+    for path, (rows, bad_lines) in zip((baseline, perturbed), read.values(), strict=True):
+        if not rows:
+            raise ValueError(f"{path}: no usable row (empty, or {len(bad_lines)} bad line(s)); nothing imported")
+    base_ids, pert_ids = (set(rows) for rows, _ in read.values())
+    if not base_ids & pert_ids:
+        raise ValueError(f"no id is in both {baseline} and {perturbed}; nothing imported")
+    for arm, path, partner, other in ((ORIGINAL, baseline, pert_ids, perturbed),
+                                      (condition, perturbed, base_ids, baseline)):
+        rows, bad_lines = read[arm]
         problems += bad_lines
         absent = {src for src, dst in field_map.items()
                   if dst != "overall" and rows and all(obj.get(src) is None for obj in rows.values())}
@@ -385,6 +401,9 @@ def diagnostics_to_tidy(
                                    "imported)") for src in field_map if src in absent]
         for key, obj in rows.items():
             unit_key = _unit_key(arm, key)
+            if key not in partner:
+                problems.append(ImportProblem(item=f"{path} id {key!r}",
+                                              reason=f"unpaired: no row with this id in {other}"))
             scores, reasons = _mapped_scores(obj, field_map, absent)
             ok = not math.isnan(scores["overall"])
             problems += [ImportProblem(item=f"{path} id {key!r}", reason=f"{src}: {problem}",
@@ -431,15 +450,19 @@ def import_diagnostics_run(
 
     Args:
         baseline, perturbed, reviewer, condition, field_map: as for :func:`diagnostics_to_tidy`.
-        run_dir: a new or empty directory.
-        decision_threshold: acceptance threshold on the overall score, for the report's flips.
+        run_dir: a new or empty directory; written as a temporary sibling folder renamed into
+            place at the end, so a failed import leaves nothing behind.
+        decision_threshold: acceptance threshold on the overall score, for the report's flips
+            (finite, within :data:`DECISION_THRESHOLD_RANGE`).
 
     Returns:
         The import, with ``run_dir`` set.
 
     Raises:
-        FileExistsError: if ``run_dir`` is not empty (an import never mixes with other results).
-        ValueError, OSError: as for :func:`diagnostics_to_tidy`.
+        FileExistsError: if ``run_dir`` is a file or a non-empty directory (an import never mixes
+            with other results).
+        ValueError: ``decision_threshold`` is NaN or outside 1-10; as for :func:`diagnostics_to_tidy`.
+        OSError: as for :func:`diagnostics_to_tidy`.
     """
     from rhetorica.hashing import content_hash
     from rhetorica.report.build import STUDY_FILE
@@ -448,7 +471,13 @@ def import_diagnostics_run(
     from rhetorica.store.imported import record_imported_run
 
     out = Path(run_dir)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    low, high = DECISION_THRESHOLD_RANGE
+    if not (math.isfinite(decision_threshold) and low <= decision_threshold <= high):
+        raise ValueError(f"decision threshold {decision_threshold!r}: expected a number from {low:g} to {high:g} "
+                         "(the overall score's scale)")
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"{out}: is a file; import into a new run directory")
+    if out.is_dir() and any(out.iterdir()):
         raise FileExistsError(f"{out}: not an empty directory; import into a new run directory")
     result = diagnostics_to_tidy(baseline, perturbed, reviewer=reviewer, condition=condition,
                                  field_map=field_map)
@@ -469,13 +498,21 @@ def import_diagnostics_run(
         rows.append(row)
     failed_units = {r["unit_key"] for r in rows if r["status"] != "ok"}
     listed = [(p.item, p.reason) for p in result.problems if p.unit_key not in failed_units]
-    out.mkdir(parents=True, exist_ok=True)
-    store = Store.in_dir(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))
     try:
-        record_imported_run(store, name=out.name, spec_hash=content_hash(study), assessments=rows,
-                            problems=listed)
-        (out / STUDY_FILE).write_text(json.dumps(study, indent=2), encoding="utf-8")
-        export_tables(store, out / "tables")
-    finally:
-        store.close()
+        store = Store.in_dir(staging)
+        try:
+            record_imported_run(store, name=out.name, spec_hash=content_hash(study), assessments=rows,
+                                problems=listed)
+            (staging / STUDY_FILE).write_text(json.dumps(study, indent=2, allow_nan=False), encoding="utf-8")
+            export_tables(store, staging / "tables")
+        finally:
+            store.close()
+        if out.is_dir():
+            out.rmdir()  # empty, checked above
+        staging.rename(out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return result.model_copy(update={"run_dir": out})

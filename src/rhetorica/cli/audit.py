@@ -17,7 +17,8 @@ def export_cmd(
     out: Path = typer.Option(..., "--out", "-o", help="Folder for one CSV sheet per annotator."),
     n: int = typer.Option(50, "--n", min=1, help="Pairs to sample."),
     seed: int = typer.Option(0, "--seed"),
-    annotators: str = typer.Option("A,B", "--annotators", help="Comma-separated annotator names (>= 2)."),
+    annotators: str = typer.Option("A,B", "--annotators", help="Comma-separated annotator names (>= 2, distinct; "
+                                   "ASCII letters, digits, '_' and '-' only: each names a file)."),
 ) -> None:
     """Sample pairs and write blank sheets (faithfulness 1-5, equivalent feedback yes/no)."""
     from rhetorica.datasets.manifest import DatasetError
@@ -34,25 +35,31 @@ def export_cmd(
 
 @audit_app.command("summary")
 def summary_cmd(sheets: list[Path] = typer.Argument(..., help="Filled sheets (CSV), one per annotator.")) -> None:
-    """Means per annotator and agreement between the first two annotators."""
+    """Means per annotator and agreement between the first two annotators.
+
+    Exit 1 when some answer or sheet was unusable (each listed; a sheet without the pair_id,
+    faithfulness and equivalent columns, or without rows, is skipped); exit 2 when fewer than two
+    usable sheets remain.
+    """
     from rhetorica.judges.audit import audit_summary, read_sheets
 
+    answers, problems = read_sheets(sheets)
+    for line in problems:
+        typer.echo(f"problem: {line}", err=True)
     try:
-        answers, problems = read_sheets(sheets)
         result = audit_summary(answers)
-    except (OSError, ValueError, KeyError) as exc:
+    except (ValueError, KeyError) as exc:
         typer.echo(f"audit: {exc}", err=True)
         raise typer.Exit(2) from exc
     for _, row in result["per_annotator"].iterrows():  # type: ignore[attr-defined]
-        typer.echo(f"annotator {row['annotator']}: {row['pairs']} pairs, mean faithfulness "
-                   f"{row['mean_faithfulness']:.2f}, equivalent {row['pct_equivalent']:.0f}%")
+        typer.echo(f"annotator {row['annotator']}: {row['rows']} rows, faithfulness rated on "
+                   f"{row['rated_faithfulness']} (mean {row['mean_faithfulness']:.2f}), equivalent rated on "
+                   f"{row['rated_equivalent']} ({row['pct_equivalent']:.0f}%)")
     a, b = result["annotators"]  # type: ignore[misc]
     typer.echo(f"{a} vs {b}: within one point {100 * result['within_one']:.0f}%, exact faithfulness "
                f"{100 * result['exact_faithfulness']:.0f}%, exact 'equivalent' {100 * result['exact_equivalent']:.0f}%")
     typer.echo(f"Cohen's kappa: equivalent {result['kappa_equivalent']:.3f}, faithfulness (linear) "
                f"{result['kappa_faithfulness']:.3f}; Krippendorff's alpha: faithfulness (ordinal) "
                f"{result['alpha_faithfulness']:.3f}, equivalent (nominal) {result['alpha_equivalent']:.3f}")
-    for line in problems:
-        typer.echo(f"problem: {line}", err=True)
     if problems:
         raise typer.Exit(1)

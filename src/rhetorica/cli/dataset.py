@@ -101,21 +101,22 @@ def arxiv_match_cmd(
 @dataset_app.command("import")
 def import_cmd(
     source: Path = typer.Argument(..., help="PeerRead folder, or a .jsonl file."),
-    out: Path = typer.Option(..., "--out", "-o", help="Dataset folder to write."),
+    out: Path = typer.Option(..., "--out", "-o", help="Dataset folder to write: new, empty, or an earlier "
+                             "import of the same source and layout (replaced); anything else is refused."),
     layout: str = typer.Option("auto", "--layout", help="peerread, papers (JSONL), pairs (JSONL) or auto."),
+    rating_scale: str = typer.Option("1-10", "--rating-scale", help="LOW-HIGH of the overall rating; a rating "
+                                     "outside it is a listed problem and left missing (confidence: 1-5)."),
 ) -> None:
     """Import a review dataset (PeerRead folder, JSONL of papers/reviews, JSONL of review rewrite pairs)."""
-    from rhetorica.datasets.importers import import_jsonl, import_pairs, import_peerread
+    from rhetorica.datasets.importers import IMPORTERS, RatingScale, guess_layout, import_dataset, parse_scale
     from rhetorica.datasets.manifest import DatasetError
 
-    if layout == "auto":
-        layout = "peerread" if source.is_dir() else ("pairs" if "pair" in source.name.lower() else "papers")
-    importers = {"peerread": import_peerread, "papers": import_jsonl, "pairs": import_pairs}
-    if layout not in importers:
-        typer.echo(f"--layout: expected one of {', '.join(importers)} or auto, got {layout!r}", err=True)
+    chosen = guess_layout(source) if layout == "auto" else layout
+    if chosen not in IMPORTERS:
+        typer.echo(f"--layout: expected one of {', '.join(IMPORTERS)} or auto, got {layout!r}", err=True)
         raise typer.Exit(2)
     try:
-        manifest = importers[layout](source, out)
+        manifest = import_dataset(source, out, chosen, RatingScale(rating=parse_scale(rating_scale)))  # type: ignore[arg-type]
     except (DatasetError, OSError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
@@ -144,4 +145,8 @@ def info_cmd(root: Path = typer.Argument(..., help="Dataset folder.")) -> None:
     for what, ids in info.missing.items():
         if ids:
             typer.echo(f"missing {what}: {len(ids)} ({', '.join(ids[:10])}{' …' if len(ids) > 10 else ''})")
+    if info.outside_bins and info.bins_span:
+        ids, (low, high) = info.outside_bins, info.bins_span
+        typer.echo(f"outside every bin: {len(ids)} (mean rating outside the bins [{low:g}, {high:g}]: "
+                   f"{', '.join(ids[:10])}{' …' if len(ids) > 10 else ''})")
     _problems(m.problems)

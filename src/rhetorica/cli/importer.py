@@ -8,6 +8,7 @@ nothing imported (bad arguments, unreadable file, run directory not empty).
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import typer
@@ -35,20 +36,23 @@ def _field_map(values: list[str] | None) -> dict[str, str] | None:
 @import_app.command("diagnostics")
 def diagnostics(
     baseline: Path = typer.Argument(..., help="Baseline JSONL of ai-reviewer-diagnostics (one object per line, with 'id')."),
-    perturbed: Path = typer.Argument(..., help="Perturbed JSONL with the same ids."),
-    out: Path = typer.Option(..., "--out", "-o", help="New (or empty) run directory to write."),
+    perturbed: Path = typer.Argument(..., help="Perturbed JSONL with the same ids (an id in one file only "
+                                     "is a listed problem; no shared id at all is refused)."),
+    out: Path = typer.Option(..., "--out", "-o", help="New (or empty) run directory to write; nothing is "
+                             "written when the import fails."),
     condition: str = typer.Option("perturbed", help="Arm label of the perturbed file, e.g. 'soundness:-'."),
     reviewer: str = typer.Option("external", help="Reviewer label of the imported scores."),
     field_map: list[str] = typer.Option(None, "--map", help="FIELD=SCORE, repeatable; default "
                                         "overall_score=overall and soundness_score=soundness."),
-    decision_threshold: float = typer.Option(4.5, help="Acceptance threshold on the overall score (for flips)."),
+    decision_threshold: float = typer.Option(4.5, help="Acceptance threshold on the overall score (for flips), "
+                                             "from 1 to 10."),
 ) -> None:
     """Import an ai-reviewer-diagnostics baseline/perturbed pair; then `rhetorica report RUN_DIR`."""
     from rich.console import Console
 
     from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
 
-    console, err = Console(), Console(stderr=True, soft_wrap=True)
+    console, err = Console(soft_wrap=True), Console(stderr=True, soft_wrap=True)
     try:
         result = import_diagnostics_run(baseline, perturbed, out, reviewer=reviewer, condition=condition,
                                         field_map=_field_map(field_map) or DEFAULT_FIELD_MAP,
@@ -62,7 +66,7 @@ def diagnostics(
     console.print(f"Imported {len(result.table)} assessments into {result.run_dir} ({summary}).", highlight=False)
     for problem in result.problems:
         err.print(f"[yellow]problem[/yellow] {problem}", highlight=False)
-    console.print(f"Report: rhetorica report {result.run_dir}", highlight=False)
+    console.print(f"Report: rhetorica report {shlex.quote(str(result.run_dir))}", highlight=False)
     if result.problems:
         err.print(f"imported with {len(result.problems)} problem(s) listed above and in the report")
         raise typer.Exit(1)

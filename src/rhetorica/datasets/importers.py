@@ -11,18 +11,25 @@
   "rewriter"?}``; originals go to ``reviews.json``, rewrites to ``review_rewrites.json`` (each linked
   to its original by ``metadata.original_id``) so they can be judged without rewriting again.
 
-A line or file that cannot be used is a listed problem naming it; the rest is imported.
+A line or file that cannot be used is a listed problem naming it; the rest is imported. Ratings
+are checked against a declared scale (:class:`RatingScale`; default 1-10 overall, 1-5 confidence):
+a value outside it is a listed problem naming file and line and is left missing, never clipped.
+Files are read as UTF-8 (a leading byte-order mark is accepted). :func:`import_dataset` refuses an
+output folder that holds anything but an earlier run of the same import.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import shutil
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rhetorica.files import write_atomic
-from rhetorica.datasets.manifest import DatasetError, Manifest, PaperEntry, save_manifest
+from rhetorica.datasets.manifest import MANIFEST_NAME, DatasetError, Manifest, PaperEntry, load_manifest, save_manifest
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.documents.models import Document
@@ -32,12 +39,53 @@ _TEXT_KEYS = ("text", "review", "comments", "content")
 _SKIP_KEYS = {"rating", "confidence", "paper_id", "review_id", "id", "recommendation", "reviewer", "signatures"}
 
 
-def _score(raw: Any, what: str, problems: list[str]) -> float | None:
+Layout = Literal["peerread", "papers", "pairs"]
+
+
+@dataclass(frozen=True)
+class RatingScale:
+    """The venue's rating scales, inclusive: overall rating ``rating`` and reviewer ``confidence``
+    (defaults 1-10 and 1-5, the ICLR/NeurIPS forms). A value outside its scale is refused."""
+
+    rating: tuple[float, float] = (1.0, 10.0)
+    confidence: tuple[float, float] = (1.0, 5.0)
+
+
+def parse_scale(spec: str) -> tuple[float, float]:
+    """``"LOW-HIGH"`` (e.g. ``"1-10"``, ``"0.5-5"``) -> ``(low, high)``.
+
+    Raises:
+        DatasetError: not two finite numbers with ``low < high``.
+    """
+    low, sep, high = spec.strip().partition("-")
     try:
-        return parse_rating(raw)
+        bounds = (float(low), float(high)) if sep else None
+    except ValueError:
+        bounds = None
+    if bounds is None or not all(math.isfinite(b) for b in bounds) or bounds[0] >= bounds[1]:
+        raise DatasetError(f"rating scale {spec!r}: expected LOW-HIGH with LOW < HIGH, e.g. 1-10")
+    return bounds
+
+
+def _score(raw: Any, what: str, problems: list[str], scale: tuple[float, float]) -> float | None:
+    try:
+        value = parse_rating(raw, scale_max=scale[1])
     except RatingError as exc:
         problems.append(f"{what}: {exc}")
         return None
+    if value is not None and not scale[0] <= value <= scale[1]:
+        problems.append(f"{what}: {value:g} is outside the scale {scale[0]:g}-{scale[1]:g} (left missing)")
+        return None
+    return value
+
+
+def _read_text(path: Path) -> str:
+    """UTF-8 text of ``path`` (a byte-order mark is dropped). Raises: DatasetError: not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
+                           "convert it to UTF-8 and import again") from exc
 
 
 def _review_fields(review: dict[str, Any]) -> dict[str, str]:
@@ -45,6 +93,15 @@ def _review_fields(review: dict[str, Any]) -> dict[str, str]:
         if isinstance(review.get(key), str):
             return {"review": review[key]}
     return {k: v for k, v in review.items() if isinstance(v, str) and k.lower() not in _SKIP_KEYS}
+
+
+def _paper_markdown(title: str, abstract: str, text: str) -> str:
+    """``# title``, ``## Abstract`` and the text (a text already starting with the title keeps it)."""
+    body = text.strip()
+    parts = [f"# {title}"] if title and not body.startswith(f"# {title}") else []
+    if abstract.strip():
+        parts.append(f"## Abstract\n\n{abstract.strip()}")
+    return "\n\n".join([*parts, body] if body else parts) + "\n"
 
 
 def _write_paper(root: Path, pid: str, title: str, decision: str | None, reviews: list[Document],
@@ -87,8 +144,11 @@ def _peerread_markdown(parsed: dict[str, Any], title: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def import_peerread(source: Path, root: Path) -> Manifest:
+def import_peerread(source: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:
     """Import a PeerRead-layout folder (any ``reviews/`` folder below ``source``) into ``root``.
+
+    ``RECOMMENDATION`` is checked against ``scale.rating``, ``REVIEWER_CONFIDENCE`` against
+    ``scale.confidence``; a file that is not UTF-8 JSON is a listed problem.
 
     Raises:
         DatasetError: no ``reviews/*.json`` under ``source``.
@@ -100,8 +160,8 @@ def import_peerread(source: Path, root: Path) -> Manifest:
     problems: list[str] = []
     for path in files:
         try:
-            data = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+            data = json.loads(_read_text(path))
+        except (OSError, DatasetError, json.JSONDecodeError) as exc:
             problems.append(f"{path}: not readable JSON ({exc})")
             continue
         pid = str(data.get("id") or path.stem)
@@ -110,13 +170,17 @@ def import_peerread(source: Path, root: Path) -> Manifest:
             where = f"{path} review {i + 1}"
             reviews.append(review_document(
                 pid, i + 1, {"comments": str(review.get("comments") or "")},
-                rating=_score(review.get("RECOMMENDATION"), f"{where} RECOMMENDATION", problems),
-                confidence=_score(review.get("REVIEWER_CONFIDENCE"), f"{where} REVIEWER_CONFIDENCE", problems),
+                rating=_score(review.get("RECOMMENDATION"), f"{where} RECOMMENDATION", problems, scale.rating),
+                confidence=_score(review.get("REVIEWER_CONFIDENCE"), f"{where} REVIEWER_CONFIDENCE", problems,
+                                  scale.confidence),
                 source=str(path), parser="peerread", parser_version="1"))
         parsed_path = path.parent.parent / "parsed_pdfs" / f"{path.stem}.pdf.json"
         text = None
         if parsed_path.is_file():
-            text = _peerread_markdown(json.loads(parsed_path.read_text()), str(data.get("title") or ""))
+            try:
+                text = _peerread_markdown(json.loads(_read_text(parsed_path)), str(data.get("title") or ""))
+            except (OSError, DatasetError, json.JSONDecodeError) as exc:
+                problems.append(f"{parsed_path}: not readable JSON ({exc}); paper text left out")
         accepted = data.get("accepted")
         decision = None if accepted is None else ("accept" if accepted else "reject")
         papers.append(_write_paper(root, pid, str(data.get("title") or ""), decision, reviews, text, str(path)))
@@ -125,7 +189,7 @@ def import_peerread(source: Path, root: Path) -> Manifest:
 
 def _read_jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
     rows = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -140,11 +204,14 @@ def _read_jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, An
     return rows
 
 
-def import_jsonl(path: Path, root: Path) -> Manifest:
+def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:
     """Import a JSONL file of papers with reviews, or of single reviews, into ``root``.
 
+    A paper line's ``title``, ``abstract`` and ``text`` become ``paper.md`` (``# title``,
+    ``## Abstract``, then the text); ``rating`` / ``confidence`` are checked against ``scale``.
+
     Raises:
-        DatasetError: the file holds no usable line.
+        DatasetError: the file is not UTF-8 or holds no usable line.
     """
     problems: list[str] = []
     grouped: dict[str, dict[str, Any]] = defaultdict(lambda: {"reviews": []})
@@ -155,7 +222,7 @@ def import_jsonl(path: Path, root: Path) -> Manifest:
             continue
         paper = grouped[str(pid)]
         if isinstance(row.get("reviews"), list):
-            paper.update({k: row.get(k) for k in ("title", "decision", "text")})
+            paper.update({k: row.get(k) for k in ("title", "abstract", "decision", "text")})
             paper["reviews"].extend((number, r) for r in row["reviews"] if isinstance(r, dict))
         else:
             paper["reviews"].append((number, row))
@@ -164,20 +231,23 @@ def import_jsonl(path: Path, root: Path) -> Manifest:
     papers = []
     for pid, paper in grouped.items():
         reviews = [review_document(pid, i, _review_fields(r),
-                                   rating=_score(r.get("rating"), f"{path}:{n} rating", problems),
-                                   confidence=_score(r.get("confidence"), f"{path}:{n} confidence", problems),
+                                   rating=_score(r.get("rating"), f"{path}:{n} rating", problems, scale.rating),
+                                   confidence=_score(r.get("confidence"), f"{path}:{n} confidence", problems,
+                                                     scale.confidence),
                                    source=f"{path}:{n}", parser="jsonl", parser_version="1")
                    for i, (n, r) in enumerate(paper["reviews"], start=1)]
-        papers.append(_write_paper(root, pid, str(paper.get("title") or ""), paper.get("decision"), reviews,
-                                   paper.get("text"), str(path)))
+        title, abstract, text = (str(paper.get(k) or "") for k in ("title", "abstract", "text"))
+        markdown = _paper_markdown(title, abstract, text) if text.strip() or abstract.strip() else None
+        papers.append(_write_paper(root, pid, title, paper.get("decision"), reviews, markdown, str(path)))
     return _finish(root, path.stem, "jsonl", papers, problems)
 
 
-def import_pairs(path: Path, root: Path) -> Manifest:
-    """Import a JSONL file of (original, rewrite) review pairs into ``root``.
+def import_pairs(path: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:
+    """Import a JSONL file of (original, rewrite) review pairs into ``root`` (pairs carry no
+    rating, so ``scale`` is unused; it is accepted so every importer is called alike).
 
     Raises:
-        DatasetError: the file holds no usable pair.
+        DatasetError: the file is not UTF-8 or holds no usable pair.
     """
     problems: list[str] = []
     by_paper: dict[str, dict[str, tuple[str, list[tuple[str, str]]]]] = defaultdict(dict)
@@ -212,3 +282,44 @@ def import_pairs(path: Path, root: Path) -> Manifest:
         entry.provenance["review_rewrites"] = f"papers/{pid}/{REWRITES_FILE}"
         papers.append(entry)
     return _finish(root, path.stem, "jsonl-pairs", papers, problems)
+
+
+IMPORTERS = {"peerread": import_peerread, "papers": import_jsonl, "pairs": import_pairs}
+_SOURCES = {"peerread": "peerread", "papers": "jsonl", "pairs": "jsonl-pairs"}  # Manifest.source per layout
+
+
+def guess_layout(source: Path) -> Layout:
+    """``peerread`` for a folder, ``pairs`` for a file whose name holds "pair", else ``papers``."""
+    return "peerread" if source.is_dir() else ("pairs" if "pair" in source.name.lower() else "papers")
+
+
+def import_dataset(source: Path, root: Path, layout: Layout, scale: RatingScale = RatingScale()) -> Manifest:
+    """Import ``source`` with the importer of ``layout`` into the dataset folder ``root``.
+
+    ``root`` must be new, empty, or hold an earlier import of the same ``source`` with the same
+    layout (its manifest names both); that earlier import is replaced, paper folders included.
+
+    Raises:
+        DatasetError: ``root`` is a file or holds something else (the message says what), or the
+            importer's own errors.
+    """
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"{root}: is a file; --out needs a new or empty folder")
+    if root.is_dir() and any(root.iterdir()):
+        same = False
+        if (root / MANIFEST_NAME).is_file():
+            try:
+                old = load_manifest(root)
+                same = old.source == _SOURCES[layout] and old.imported_from == str(source.resolve())
+            except DatasetError:
+                same = False
+        if not same:
+            raise DatasetError(f"{root}: not empty and not an earlier import of {source} ({layout}); "
+                               "import into a new or empty folder")
+        for entry in old.papers:
+            shutil.rmtree(root / "papers" / entry.id, ignore_errors=True)
+    manifest = IMPORTERS[layout](source, root, scale)
+    manifest.imported_from = str(source.resolve())
+    save_manifest(root, manifest)
+    return manifest
+

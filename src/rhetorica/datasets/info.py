@@ -14,11 +14,15 @@ Preference = Literal["latex", "pdf", "markdown"]
 
 @dataclass
 class DatasetInfo:
-    """Counts of a dataset: papers per bin, and ids missing a PDF, a LaTeX match or reviews."""
+    """Counts of a dataset: papers per bin, ids missing a PDF, a LaTeX match or reviews, and ids
+    whose mean rating lies outside every bin (``outside_bins``; ``bins_span`` = lowest and highest
+    bin edge, ``None`` without bins)."""
 
     manifest: Manifest
     per_bin: Counter[str]
     missing: dict[str, list[str]] = field(default_factory=dict)
+    outside_bins: list[str] = field(default_factory=list)
+    bins_span: tuple[float, float] | None = None
 
 
 def dataset_info(root: Path) -> DatasetInfo:
@@ -31,7 +35,11 @@ def dataset_info(root: Path) -> DatasetInfo:
         "reviews": [p.id for p in manifest.papers if not p.n_reviews],
         "human scores": [p.id for p in manifest.papers if not p.human_scores],
     }
-    return DatasetInfo(manifest, per_bin, missing)
+    bins = manifest.bins
+    span = (min(b.low for b in bins), max(b.high for b in bins)) if bins else None
+    outside = [p.id for p in manifest.papers
+               if p.mean_rating is not None and not any(b.contains(p.mean_rating) for b in bins)]
+    return DatasetInfo(manifest, per_bin, missing, outside, span)
 
 
 def manuscript_path(root: Path, entry: PaperEntry, prefer: Preference = "latex") -> Path | None:

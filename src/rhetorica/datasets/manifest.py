@@ -100,12 +100,16 @@ class PaperEntry(BaseModel):
 
 
 class Manifest(BaseModel):
-    """A dataset: its source, how it was sampled, its papers and the problems met building it."""
+    """A dataset: its source, how it was sampled, its papers and the problems met building it.
+
+    ``imported_from`` is the resolved path an imported dataset was read from (``None`` when built).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     name: str
     source: str
+    imported_from: str | None = None
     venue: str | None = None
     seed: int | None = None
     bins: list[RatingBin] = Field(default_factory=list)

@@ -21,6 +21,8 @@ from rhetorica.documents.ratings import RatingError, parse_rating
 TEXT_FIELDS = ("summary", "summary_of_the_paper", "main_review", "review", "strengths", "weaknesses",
                "strength_and_weaknesses", "questions", "limitations", "clarity,_quality,_novelty_and_reproducibility",
                "summary_of_the_review")
+#: Scales checked on reading (inclusive): ICLR/NeurIPS overall rating 1-10 and confidence 1-5.
+SCORE_SCALES: dict[str, tuple[float, float]] = {"rating": (1.0, 10.0), "confidence": (1.0, 5.0)}
 SCORE_FIELDS = ("rating", "confidence", "soundness", "presentation", "contribution", "correctness",
                 "technical_novelty_and_significance", "empirical_novelty_and_significance")
 
@@ -53,17 +55,25 @@ def is_kind(note: dict[str, Any], kind: str) -> bool:
     return any(inv.endswith(f"/-/{kind}") for inv in invitations(note))
 
 
-def parse_review(note: dict[str, Any]) -> ParsedReview:
-    """Text fields and scores of a review note; an unreadable score is a problem, not a value."""
+def parse_review(note: dict[str, Any],
+                 scales: dict[str, tuple[float, float]] = SCORE_SCALES) -> ParsedReview:
+    """Text fields and scores of a review note; an unreadable score, or one outside its scale in
+    ``scales`` (field -> inclusive (low, high); default :data:`SCORE_SCALES`), is a problem and
+    left out of ``scores``, never clipped."""
     content = note.get("content") or {}
     fields = {k: str(value(content, k)) for k in TEXT_FIELDS if value(content, k)}
     scores: dict[str, float] = {}
     problems: list[str] = []
     for name in SCORE_FIELDS:
+        low, high = scales.get(name, (None, None))
         try:
-            score = parse_rating(value(content, name))
+            score = parse_rating(value(content, name), scale_max=high)
         except RatingError as exc:
             problems.append(f"review {note.get('id')}: {name}: {exc}")
+            continue
+        if score is not None and low is not None and high is not None and not low <= score <= high:
+            problems.append(f"review {note.get('id')}: {name}: {score:g} is outside the scale "
+                            f"{low:g}-{high:g} (left missing)")
             continue
         if score is not None:
             scores[name] = score
