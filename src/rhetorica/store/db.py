@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -63,13 +64,27 @@ class Store:
         self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self.conn.row_factory = sqlite3.Row
         try:
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            self._set_wal()
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(f"{self.path}: not a readable rhetorica store ({exc})") from exc
+
+    def _set_wal(self) -> None:
+        """Switch to WAL. A concurrent creator can hold the lock this needs for a moment, and SQLite
+        does not always apply its busy handler to this pragma (seen as "database is locked" with 4
+        processes creating one store on a loaded machine), so retry until the busy timeout."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     @classmethod
     def in_dir(cls, run_dir: str | Path) -> Store:
