@@ -247,6 +247,17 @@ def _hidden_severity(span: HiddenSpan, match: InstructionMatch | None) -> Severi
     return "low" if span.content.strip() else "info"
 
 
+def _blanked(text: str, spans: list[HiddenSpan]) -> str:
+    """``text`` with every span's characters but line breaks replaced by spaces (indices kept), so
+    that a visible instruction is never stitched together from hidden pieces."""
+    chars = list(text)
+    for span in spans:
+        for i in range(span.start, span.end):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
 def text_findings(
     text: str,
     locate: Callable[[int], Location],
@@ -282,8 +293,7 @@ def text_findings(
                                              location=locate(span.start), text=text[span.start:span.end],
                                              reason=reason, instruction=match.rule if match else None,
                                              decoded=decoded, hidden_text=span.content)))
-    matches = [m for m in find_instructions(text, categories=cats)
-               if not any(s.start <= m.start and m.end <= s.end for s in content_spans)]
+    matches = find_instructions(_blanked(text, content_spans), categories=cats)
     for match in matches:
         tricks = [t for t in match.tricks if t != "unicode tag characters"]
         severity: Severity = "high" if tricks else "medium"
