@@ -30,7 +30,11 @@ def scan(
     min_severity: str = typer.Option("info", "--min-severity", help="Only show findings at or above this severity."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (reports, errors, verdict)."),
 ) -> None:
-    """Scan manuscripts for hidden text and for instructions aimed at an AI reviewer."""
+    """Scan manuscripts for hidden text and for instructions aimed at an AI reviewer.
+
+    Exit status: 0 = no finding at or above --fail-on; 1 = at least one such finding;
+    2 = an input could not be scanned (wins over 1: the verdict is incomplete).
+    """
     from rich.console import Console
 
     from rhetorica.documents.scan import ScanError, ScanReport, scan_paths

@@ -291,6 +291,20 @@ def fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
+def fmt_p(value: Any, digits: int = 3) -> str:
+    """Format a p-value cell to ``digits`` decimals; a p-value below the smallest value those
+    decimals show is ``<0.001`` (three decimals) or ``<0.01`` (two), never a false ``0.000``;
+    missing -> '–'. The LaTeX tables use the same rule (:func:`rhetorica.report.latex.pvalue`)."""
+    floor = 10.0 ** -digits
+    if isinstance(value, float | np.floating) and not math.isnan(value) and value < floor:
+        return f"<{floor:.{digits}f}"
+    return fmt(value, digits)
+
+
+P_COLUMNS = frozenset({"sign_test_p", "mixed_p", "wilcoxon_p", "tost_p"})
+"""Columns of the analysis tables that hold p-values (shown by :func:`fmt_p`)."""
+
+
 COMPARISON_HEADERS = {
     "reviewer": "Reviewer", "first": "A", "second": "B", "n_pairs": "Papers",
     "pct_first_higher": "% A higher", "pct_second_higher": "% B higher", "pct_tie": "% tie",
@@ -309,7 +323,8 @@ def display_table(
     Args:
         df: the table.
         headers: column -> header text; only these columns are kept, in this order.
-        digits: column -> decimals (default 3 for ``sign_test_p``, 2 otherwise).
+        digits: column -> decimals (default 3 for ``sign_test_p``, 2 otherwise); p-value columns
+            (:data:`P_COLUMNS`) go through :func:`fmt_p`.
 
     Returns:
         ``(header texts, rows of cell texts)``.
@@ -318,6 +333,6 @@ def display_table(
         df = df[[c for c in headers if c in df.columns]]
     names = [headers.get(c, c) if headers else c for c in df.columns]
     places = {"sign_test_p": 3, **(digits or {})}
-    rows = [[fmt(v, places.get(col, 2)) for col, v in zip(df.columns, row, strict=True)]
+    rows = [[(fmt_p if col in P_COLUMNS else fmt)(v, places.get(col, 2)) for col, v in zip(df.columns, row, strict=True)]
             for row in df.itertuples(index=False)]
     return names, rows

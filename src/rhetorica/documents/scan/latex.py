@@ -19,7 +19,7 @@ Kinds reported (span = the exact source text from the command to the end of what
 - ``latex-comment``: an instruction in a ``%`` comment, a ``comment`` environment or
   ``\\iffalse ... \\fi``;
 - ``unicode-tags``, ``zero-width``, ``bidi-control``: invisible characters (as in
-  :mod:`rhetorica.documents.scan.markup`);
+  :mod:`rhetorica.documents.scan.markup`, nearby runs grouped into one finding);
 - ``instruction``: visible instruction-like text.
 
 Hidden content with an instruction in it is ``high``; without one ``low`` (``info`` for ``\\tiny``,
@@ -38,7 +38,7 @@ from pathlib import Path
 from rhetorica.documents.latex.source import comment_start, read_group
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
 from rhetorica.documents.scan.instructions import find_instructions
-from rhetorica.documents.scan.markup import hidden_spans, line_locator
+from rhetorica.documents.scan.markup import group_invisible, hidden_spans, line_locator
 
 MIN_FONT_PT = 3.0
 """Font sizes below this (points) count as unreadable."""
@@ -366,9 +366,9 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
                                             text=text[start:end], reason="comment (not typeset) contains an "
                                             f"instruction ({matches[0].rule})", instruction=matches[0].rule,
                                             hidden_text=content.strip())))
-    for span in hidden_spans(text):
-        if span.kind not in ("unicode-tags", "zero-width", "bidi-control"):
-            continue
+    invisible = [s for s in hidden_spans(text) if s.kind in ("unicode-tags", "zero-width", "bidi-control")]
+    covered += [(s.start, s.end) for s in invisible]  # each run, not its group: text between runs stays scanned
+    for span in group_invisible(invisible, text):
         matches = find_instructions(span.content) if span.content else []
         severity: Severity = "high" if matches else ("low" if span.content.strip() else "info")
         reason = span.reason + (f"; contains an instruction ({matches[0].rule})" if matches else "")
@@ -376,7 +376,6 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
                                              text=text[span.start:span.end], reason=reason,
                                              instruction=matches[0].rule if matches else None,
                                              decoded=span.content or None, hidden_text=span.content)))
-        covered.append((span.start, span.end))
     for match in find_instructions(code):
         if any(s <= match.start < e for s, e in covered):
             continue

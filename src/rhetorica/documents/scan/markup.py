@@ -13,6 +13,9 @@ Hidden constructs found:
 - ``zero-width``: zero-width and other invisible format characters;
 - ``bidi-control``: bidirectional override/isolate controls, which reorder displayed text.
 
+Invisible characters of one kind close together on a line (:data:`INVISIBLE_GAP`) are one finding
+that counts them, not one finding per character.
+
 Instruction-like text anywhere (:mod:`rhetorica.documents.scan.instructions`) is ``instruction``
 (``medium`` when visible and plain, ``high`` when it needed an obfuscation trick). Hidden content
 carrying an instruction is ``high``; hidden content without one is ``low``; a lone invisible
@@ -194,6 +197,36 @@ def hidden_spans(text: str) -> list[HiddenSpan]:
     return _outermost(spans)
 
 
+INVISIBLE_GAP = 40
+"""Runs of invisible characters of one kind at most this many characters apart on one line are one finding."""
+
+
+def group_invisible(runs: list[HiddenSpan], text: str) -> list[HiddenSpan]:
+    """Runs of invisible characters grouped: consecutive runs of one kind (``zero-width`` or
+    ``bidi-control``) separated by at most :data:`INVISIBLE_GAP` characters of ``text`` and no line
+    break become one span from the first run to the last, its reason counting the characters and
+    the places. ``runs`` are :func:`hidden_spans` of those kinds, in text order; other kinds pass
+    through unchanged."""
+    groups: list[list[HiddenSpan]] = []
+    for run in runs:
+        if groups and groups[-1][-1].kind == run.kind and run.kind in ("zero-width", "bidi-control"):
+            gap = text[groups[-1][-1].end:run.start]
+            if len(gap) <= INVISIBLE_GAP and "\n" not in gap:
+                groups[-1].append(run)
+                continue
+        groups.append([run])
+    out = []
+    for members in groups:
+        if len(members) == 1:
+            out.append(members[0])
+            continue
+        chars = "".join(text[m.start:m.end] for m in members)
+        names = ", ".join(sorted({f"U+{ord(c):04X}" for c in chars}))
+        out.append(HiddenSpan(members[0].start, members[-1].end, members[0].kind,
+                              f"{len(chars)} invisible character(s) {names} in {len(members)} places", ""))
+    return out
+
+
 def _outermost(spans: list[HiddenSpan]) -> list[HiddenSpan]:
     """Drop content spans nested in an earlier content span (e.g. a hidden span inside a comment)."""
     out: list[HiddenSpan] = []
@@ -214,6 +247,17 @@ def _hidden_severity(span: HiddenSpan, match: InstructionMatch | None) -> Severi
     return "low" if span.content.strip() else "info"
 
 
+def _blanked(text: str, spans: list[HiddenSpan]) -> str:
+    """``text`` with every span's characters but line breaks replaced by spaces (indices kept), so
+    that a visible instruction is never stitched together from hidden pieces."""
+    chars = list(text)
+    for span in spans:
+        for i in range(span.start, span.end):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
 def text_findings(
     text: str,
     locate: Callable[[int], Location],
@@ -230,7 +274,7 @@ def text_findings(
     Returns:
         Findings in text order. An instruction inside a hidden comment, element or tag run is
         reported once, as that hidden span (``high``); zero-width characters inside an
-        instruction are reported as part of it.
+        instruction are reported as part of it; the others are grouped (:func:`group_invisible`).
     """
     cats = list(categories) if categories is not None else None
     findings: list[tuple[int, Finding]] = []
@@ -249,8 +293,7 @@ def text_findings(
                                              location=locate(span.start), text=text[span.start:span.end],
                                              reason=reason, instruction=match.rule if match else None,
                                              decoded=decoded, hidden_text=span.content)))
-    matches = [m for m in find_instructions(text, categories=cats)
-               if not any(s.start <= m.start and m.end <= s.end for s in content_spans)]
+    matches = find_instructions(_blanked(text, content_spans), categories=cats)
     for match in matches:
         tricks = [t for t in match.tricks if t != "unicode tag characters"]
         severity: Severity = "high" if tricks else "medium"
@@ -260,9 +303,8 @@ def text_findings(
         findings.append((match.start, Finding(kind="instruction", severity=severity, location=locate(match.start),
                                               text=span_text, reason=reason, instruction=match.rule,
                                               decoded=match.decoded if match.decoded != span_text else None)))
-    for span in invisible:
-        if any(m.start <= span.start and span.end <= m.end for m in matches):
-            continue
+    outside = [s for s in invisible if not any(m.start <= s.start and s.end <= m.end for m in matches)]
+    for span in group_invisible(outside, text):
         findings.append((span.start, Finding(kind=span.kind, severity="info", location=locate(span.start),
                                              text=text[span.start:span.end], reason=span.reason, hidden_text="")))
     findings.sort(key=lambda item: item[0])
