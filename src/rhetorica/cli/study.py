@@ -26,7 +26,7 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
 def print_headline(run_dir: Path) -> None:
     """Print the comparison table of a run in the terminal (compact; the report has every column)."""
-    from rhetorica.report.build import fmt
+    from rhetorica.report.build import fmt, fmt_p
     from rhetorica.report.render import write_report
 
     data = write_report(run_dir)
@@ -37,7 +37,7 @@ def print_headline(run_dir: Path) -> None:
     for row in data.comparisons.itertuples(index=False):
         table.add_row(row.reviewer, f"{row.first} vs {row.second}", str(row.n_pairs),
                       fmt(row.pct_first_higher, 0), fmt(row.pct_second_higher, 0), fmt(row.pct_tie, 0),
-                      fmt(row.preference_ratio), fmt(row.sign_test_p, 3), fmt(row.flips_first_accept_pct, 0),
+                      fmt(row.preference_ratio), fmt_p(row.sign_test_p), fmt(row.flips_first_accept_pct, 0),
                       fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
     wide = Console(width=max(console.width, 160))
     wide.print(table)

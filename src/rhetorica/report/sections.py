@@ -116,7 +116,7 @@ PASS, FAIL, UNDECIDED = "pass", "FAIL", "not enough data"
 """Scorecard cell words (the HTML colours cells by them)."""
 
 
-_NUMBER = re.compile(r"^(–|∞|−∞|-?\d+(\.\d+)?)$")
+_NUMBER = re.compile(r"^(–|∞|−∞|<?-?\d+(\.\d+)?)$")
 
 
 def _view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
