@@ -28,8 +28,7 @@ def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
 
 def rewriter_spec_hash(rewriter: RewriterSpec, condition: str) -> str:
     """Hash of everything about a rewriter that changes its output for ``condition``."""
-    spec = rewriter.model_dump(exclude={"name", "conditions"})
-    return content_hash("rewriter", spec, condition, rewriter_prompt_version(rewriter, condition))
+    return content_hash("rewriter", rewriter.output_spec(), condition, rewriter_prompt_version(rewriter, condition))
 
 
 def reviewer_spec_hash(reviewer: ReviewerSpec) -> str:
