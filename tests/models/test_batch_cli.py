@@ -93,6 +93,7 @@ def test_submit_without_api_keys_names_them_and_fails(tmp_path, monkeypatch):
     assert "Nothing to submit" not in result.output
     lines = result.output.splitlines()
     assert any(line.startswith("error: w: provider 'openai' needs an API key in the environment variable "
-                               "OPENAI_API_KEY") and line.endswith("none of its calls were submitted") for line in lines)
+                               "OPENAI_API_KEY") and line.endswith("none of its calls were submitted")
+               for line in lines)
     assert any(line.startswith("error: r: provider 'anthropic' needs an API key in the environment variable "
                                "ANTHROPIC_API_KEY") for line in lines)
