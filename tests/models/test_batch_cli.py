@@ -70,3 +70,30 @@ def test_study_runs_entirely_from_batches(fake_server, tmp_path, monkeypatch):
     assert submitted == 2 * len(inputs)
     assert batch_costs[0] > submitted and batch_costs[1] > 0
     assert fake_server.model_requests() == []  # not one live call
+
+
+def test_submit_without_api_keys_names_them_and_fails(tmp_path, monkeypatch):
+    if not PAPER.is_dir():
+        pytest.fail(f"shared data not found at {PAPER}")
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    study = {
+        "name": "batch-no-keys",
+        "output_dir": str(tmp_path / "run"),
+        "documents": [str(PAPER)],
+        "document_options": {"max_words": 150},
+        "rewriters": [{"name": "w", "kind": "llm", "model": "openai/gpt-4.1-mini", "conditions": ["confidence:+"]}],
+        "reviewers": [{"name": "r", "model": "anthropic/claude-sonnet-4-5"}],
+        "validation": {"enabled": False},
+    }
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(study))
+    result = CliRunner().invoke(batch_app, ["submit", str(path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 1, result.output
+    assert "Nothing to submit" not in result.output
+    lines = result.output.splitlines()
+    assert any(line.startswith("error: w: provider 'openai' needs an API key in the environment variable "
+                               "OPENAI_API_KEY") and line.endswith("none of its calls were submitted")
+               for line in lines)
+    assert any(line.startswith("error: r: provider 'anthropic' needs an API key in the environment variable "
+                               "ANTHROPIC_API_KEY") for line in lines)

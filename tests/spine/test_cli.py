@@ -251,3 +251,32 @@ def test_superseded_units_are_listed_never_analysed(tmp_path: Path, shared_data:
     assert not new["unit_key"].isin(tidy["unit_key"]).any()
     superseded = pd.read_csv(run_dir / "tables" / "superseded.csv")
     assert superseded.groupby("stage")["units"].sum().to_dict() == {"review": 30 + 30, "rewrite": 12}
+
+
+def test_run_refuses_studies_the_analysis_could_not_use(tmp_path: Path, shared_data: Path) -> None:
+    twins = [{"name": "r1", "kind": "rule-based", "conditions": ["confidence:+"]},
+             {"name": "r2", "kind": "rule-based", "conditions": ["confidence:+"]}]
+    cases = {
+        "scorecard.threshold: Input should be a finite number":
+            {"scorecard": {"threshold": float("nan"), "max_abs_log_ratio": float("inf")}},
+        "comparisons[0]: compares the arm 'confidence:+' with itself":
+            {"comparisons": [["confidence:+", "confidence:+"]]},
+        "rewriters[1]: rewriter 'r2' produces confidence:+ exactly as rewriter 'r1' does": {"rewriters": twins},
+        "rewriters[0].conditions: duplicate condition(s) 'confidence:+'":
+            {"rewriters": [{"name": "r1", "kind": "rule-based", "conditions": ["confidence:+", "confidence:+"]}]},
+    }
+    for index, (expected, overrides) in enumerate(cases.items()):
+        study = write_study(tmp_path / f"s{index}.yaml", study_dict(shared_data, tmp_path / "run", **overrides))
+        result = runner.invoke(app, ["run", str(study)])
+        assert result.exit_code == 2, result.output
+        assert f"{study}: {expected}" in " ".join(result.output.split())
+        assert not (tmp_path / "run").exists()
+
+
+def test_run_counts_failed_units_apart_from_other_problems(tmp_path: Path, shared_data: Path) -> None:
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[], replicates=1,
+                      reviewers=[{"name": "ctl-null", "kind": "control"}])
+    spec["documents"].append(dict(spec["documents"][0]))  # the same paper twice: an ingest problem
+    result = runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))])
+    assert result.exit_code == 1, result.output
+    assert "Failures: 0 unit(s) and 1 other problem(s) listed in the report." in " ".join(result.output.split())

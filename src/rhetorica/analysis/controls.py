@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rhetorica.analysis.tidy import ORIGINAL
 
@@ -42,6 +42,8 @@ class ControlReviewer(BaseModel):
         integer_scores: round each review to an integer as real review forms do.
         failure_rate: share of reviews recorded as failed (status ``error``, no score).
     """
+
+    model_config = ConfigDict(allow_inf_nan=False)
 
     name: str
     noise_sd: float = Field(default=0.5, ge=0)

@@ -41,6 +41,8 @@ class CapturedCalls:
         stage: ``rewrite`` when LLM rewrites are pending (only they are submitted), else ``review``.
         calls: (model id, options JSON) -> (the real model, recorded (messages, config) pairs).
         skipped: recorded calls whose cache key could not be confirmed (never submitted).
+        stopped: reviewer/rewriter name -> why its calls could not be captured (a setup error
+            such as a missing API key, an unknown model or a missing extra).
     """
 
     stage: str = "review"
@@ -48,6 +50,7 @@ class CapturedCalls:
         default_factory=dict
     )
     skipped: int = 0
+    stopped: dict[str, str] = field(default_factory=dict)
     _current: str = "rewrite"
 
 
@@ -138,7 +141,7 @@ def capture_calls(config: Any, base_dir: Path, run_dir: Path) -> tuple[CapturedC
         runner = StudyRunner(config, base_dir, run_dir=Path(tmp), progress=_StageSink(captured), model_factory=factory)
         try:
             first = runner.store.rows("SELECT COALESCE(MAX(call_id), 0) FROM model_calls")[0][0]
-            asyncio.run(runner.run())
+            captured.stopped = asyncio.run(runner.run()).stopped_configurations
             logged = {  # the keys the runner computed for the calls of this capture run
                 row[0]: row[1]
                 for row in runner.store.rows(
@@ -203,11 +206,16 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
     console = Console()
     config, base_dir, run_dir = _load(study)
     captured, logged = capture_calls(config, base_dir, run_dir)
+    for name, reason in captured.stopped.items():  # its calls are not known, so not submitted
+        Console(stderr=True).print(f"[red]error:[/red] {name}: {reason}; none of its calls were submitted",
+                                   highlight=False)
+    failed = bool(captured.stopped)
     if not captured.calls:
+        if failed:
+            raise typer.Exit(1)
         console.print("Nothing to submit: every call of the study is already cached or waiting in a batch.")
         return
     store = Store.in_dir(run_dir)
-    failed = False
     try:
         for (model_id, options_json), (model, calls) in captured.calls.items():
             if not supports_batch(model):

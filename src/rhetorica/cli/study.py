@@ -50,7 +50,7 @@ def print_headline(run_dir: Path) -> None:
     if not data.superseded.empty:
         console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of the study are left out of these tables (listed in the report).")
-    console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
+    console.print(f"{data.failures_line()} Report: {run_dir / 'report.html'}")
 
 
 def _failure_counts(counts: dict[tuple[str, str], int]) -> str:

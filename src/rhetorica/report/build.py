@@ -68,6 +68,19 @@ class ReportData:
     scans: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
+    def failure_counts(self) -> tuple[int, int]:
+        """``(units, other problems)`` among :attr:`failures`: rewrites and reviews stored with a
+        status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
+        documents, stopped configurations, budget stops: not a unit's result)."""
+        problems = len(self.tables.get("problems", ()))
+        return len(self.failures) - problems, problems
+
+    def failures_line(self) -> str:
+        """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line)."""
+        units, problems = self.failure_counts
+        return f"Failures: {units} unit(s) and {problems} other problem(s) listed in the report."
+
+    @property
     def threshold(self) -> float:
         """The study's acceptance threshold on the overall score (default 4.5)."""
         return float(self.study.get("decision_threshold", 4.5))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, PackageLoader
 from tabulate import tabulate
@@ -26,10 +27,31 @@ def _header_lines(data: ReportData) -> list[str]:
                      f"{', '.join(sorted(assessments['arm'].unique()))}; replicates: {study.get('replicates', 1)}; "
                      f"acceptance threshold: {data.threshold:g}.")
     if study.get("reviewers"):
-        reviewers = "; ".join(f"{r['name']} ({r['model']}, {r.get('protocol', 'default')} protocol)"
-                              for r in study["reviewers"])
-        lines.append(f"Reviewers: {reviewers}.")
+        lines.append(f"Reviewers: {'; '.join(map(reviewer_description, study['reviewers']))}.")
     return lines
+
+
+def reviewer_description(reviewer: dict[str, Any]) -> str:
+    """One reviewer of the study copy (``study.json``) as the report's header names it.
+
+    A model reviewer: ``name (model, protocol protocol)``. A control reviewer has neither; it is
+    ``name (control: setting value, ...)`` with every setting of
+    :class:`rhetorica.analysis.controls.ControlReviewer` (the study's values over the defaults).
+    """
+    if reviewer.get("kind") != "control":
+        return f"{reviewer['name']} ({reviewer.get('model')}, {reviewer.get('protocol', 'default')} protocol)"
+    from rhetorica.analysis.controls import ControlReviewer
+
+    settings = {key: info.default for key, info in ControlReviewer.model_fields.items() if key != "name"}
+    settings |= reviewer.get("options") or {}
+    return f"{reviewer['name']} (control: {', '.join(f'{k} {_setting(v)}' for k, v in settings.items())})"
+
+
+def _setting(value: object) -> str:
+    """A setting's value as the study file writes it: ``none``, ``true``/``false``, ``0.5``."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 _MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}

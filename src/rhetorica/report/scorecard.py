@@ -94,7 +94,7 @@ class ScorecardThresholds(BaseModel):
             the ``decision_threshold`` passed to :func:`scorecard` (the study's, 4.5 by default).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     max_abs_log_ratio: float = Field(default=math.log(1.5), gt=0)
     max_flip_pct: float = Field(default=10.0, ge=0, le=100)

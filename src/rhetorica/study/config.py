@@ -7,6 +7,7 @@ JSON Schema of :class:`StudyConfig`.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -56,7 +57,10 @@ def _shown_model_id(value: str | None, info: SerializationInfo) -> str | None:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # allow_inf_nan=False: every float setting of a study is finite (YAML's .nan/.inf and the
+    # strings "nan"/"inf" are rejected, naming the key); the nested threshold models of other
+    # packages (scorecard, validation, control reviewers) set the same in their own config.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ModelOptions(BaseModel):
@@ -70,7 +74,7 @@ class ModelOptions(BaseModel):
     ``failure_rate``).
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
 
     api_key_env: str | None = Field(
         default=None, description="environment variable holding this endpoint's key (openai-compatible: no key "
@@ -210,7 +214,17 @@ class RewriterSpec(_Strict):
     def _known_conditions(cls, value: list[str]) -> list[str]:
         for name in value:
             parse_condition(name)
+        dupes = sorted({name for name in value if value.count(name) > 1})
+        if dupes:
+            raise ValueError(f"duplicate condition(s) {', '.join(map(repr, dupes))}: each condition is "
+                             "listed once per rewriter")
         return value
+
+    def output_spec(self) -> dict[str, Any]:
+        """Everything about the rewriter that can change its variants: the whole spec but its
+        ``name`` and ``conditions`` (what :func:`rhetorica.study.planner.rewriter_spec_hash` hashes
+        with the condition)."""
+        return self.model_dump(exclude={"name", "conditions"})
 
     @field_validator("model")
     @classmethod
@@ -274,7 +288,12 @@ class ReviewerSpec(_Strict):
             from rhetorica.reviewers.control import CONTROL_OPTIONS
 
             _option_problems(self.options, "control reviewers", CONTROL_OPTIONS)
-            ControlReviewer(name=self.name, **self.options.as_kwargs())  # raises with the bad setting named
+            try:
+                ControlReviewer(name=self.name, **self.options.as_kwargs())
+            except ValidationError as exc:  # named as the study file writes it: options.<setting>
+                first = exc.errors()[0]
+                where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
+                raise ValueError(f"options.{where}: {msg}" if where else msg) from None
         else:
             _check_model_options(self.model, self.options)
         return self
@@ -363,6 +382,25 @@ class StudyConfig(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _distinct_rewriters(self) -> StudyConfig:
+        # Two rewriters whose specs differ only in their names make byte-identical variants of a
+        # condition they share (the rule-based and injection rewriters are deterministic; LLM
+        # rewrites with the same model, prompt and sampling are the same cached call). Such arms
+        # compare a text with itself, and their work units (keyed by content and spec, not by
+        # name) would be one unit stored under the last rewriter's name: the study is refused.
+        first: dict[tuple[str, str], str] = {}
+        for index, rewriter in enumerate(self.rewriters):
+            spec = json.dumps(rewriter.output_spec(), sort_keys=True, default=str)
+            for condition in rewriter.conditions:
+                other = first.setdefault((spec, condition), rewriter.name)
+                if other != rewriter.name:
+                    raise ValueError(
+                        f"rewriters[{index}]: rewriter {rewriter.name!r} produces {condition} exactly as rewriter "
+                        f"{other!r} does (same kind, model and settings; the name does not change a rewrite), so "
+                        "the two arms would hold identical texts; remove one, or change its model or settings")
+        return self
+
+    @model_validator(mode="after")
     def _comparable_arms(self) -> StudyConfig:
         if not self.comparisons:
             return self
@@ -373,7 +411,18 @@ class StudyConfig(_Strict):
                 if side not in known:
                     raise ValueError(f"comparisons[{index}]: {side!r} is neither 'original' nor a condition "
                                      f"a rewriter produces ({', '.join(sorted(known))})")
+            if self._arm_label(pair[0]) == self._arm_label(pair[1]):
+                raise ValueError(f"comparisons[{index}]: compares the arm {self._arm_label(pair[0])!r} with itself; "
+                                 "name two different arms")
         return self
+
+    def _arm_label(self, side: str) -> str:
+        """The arm a comparison side names in the tables: ``condition@rewriter`` is labelled
+        ``condition`` when that rewriter is the condition's only producer
+        (:func:`rhetorica.store.export.arm_labels`)."""
+        condition, _, rewriter = side.partition("@")
+        producers = [r.name for r in self.rewriters if condition in r.conditions]
+        return condition if rewriter and producers == [rewriter] else side
 
     @property
     def conditions(self) -> list[str]:
@@ -398,8 +447,9 @@ def format_validation_error(source: str, exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
-#: A validator message that starts with the dotted key it is about (``options.timeout: ...``).
-_SUB_KEY = re.compile(r"^(options\.[A-Za-z0-9_.-]+): (.*)$", re.DOTALL)
+#: A validator message that starts with the key it is about (``options.timeout: ...`` inside an
+#: item; ``comparisons[0]: ...`` or ``rewriters[1]: ...`` from a check of the whole study).
+_SUB_KEY = re.compile(r"^(options\.[A-Za-z0-9_.-]+|(?:comparisons|rewriters)\[\d+\]): (.*)$", re.DOTALL)
 
 
 def load_study(path: str | Path) -> tuple[StudyConfig, Path]:

@@ -28,8 +28,7 @@ def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
 
 def rewriter_spec_hash(rewriter: RewriterSpec, condition: str) -> str:
     """Hash of everything about a rewriter that changes its output for ``condition``."""
-    spec = rewriter.model_dump(exclude={"name", "conditions"})
-    return content_hash("rewriter", spec, condition, rewriter_prompt_version(rewriter, condition))
+    return content_hash("rewriter", rewriter.output_spec(), condition, rewriter_prompt_version(rewriter, condition))
 
 
 def reviewer_spec_hash(reviewer: ReviewerSpec) -> str:
@@ -129,7 +128,12 @@ def validate_units(
 
 
 def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> list[RewriteUnit]:
-    """Every (document, rewriter, condition) cell, in a stable order."""
+    """Every (document, rewriter, condition) cell, in a stable order.
+
+    A rewriter's name is not part of its units' keys (renaming one reuses its variants); two
+    rewriters of one study that differ only in name are refused when the study is loaded, so no
+    two cells share a key.
+    """
     return [
         RewriteUnit(unit_key("rewrite", doc.content_hash, rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc, rw, cond)
         for doc in documents

@@ -53,7 +53,7 @@ class ValidationThresholds(BaseModel):
             (:mod:`rhetorica.validation.shift`; checked when the condition is given).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     min_semantic_similarity: float = Field(default=0.90, ge=-1.0, le=1.0)
     min_passage_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)

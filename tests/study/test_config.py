@@ -1,0 +1,130 @@
+"""Study files refused at load: colliding rewriters, duplicate conditions, self-comparisons, and
+float settings that are not finite."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rhetorica.study.config import ConfigError, StudyConfig, parse_study
+
+from .helpers import study_dict
+
+
+def _error(spec: dict[str, Any]) -> str:
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    return str(info.value)
+
+
+def test_two_rewriters_that_differ_only_in_name_are_refused(shared_data: Path, tmp_path: Path) -> None:
+    spec = study_dict(shared_data, tmp_path, rewriters=[
+        {"name": "r1", "kind": "rule-based", "conditions": ["confidence:+"]},
+        {"name": "r2", "kind": "rule-based", "conditions": ["confidence:-", "confidence:+"]},
+    ])
+    message = _error(spec)
+    assert message.startswith("study: rewriters[1]: rewriter 'r2' produces confidence:+ exactly as rewriter 'r1'")
+    assert "identical texts" in message
+
+
+def test_two_llm_rewriters_with_one_model_and_sampling_are_refused(shared_data: Path, tmp_path: Path) -> None:
+    same = {"kind": "llm", "model": "mock/echo", "sampling": {"temperature": 0.7}, "conditions": ["proficiency:+"]}
+    message = _error(study_dict(shared_data, tmp_path, rewriters=[{"name": "a", **same}, {"name": "b", **same}]))
+    assert "rewriters[1]: rewriter 'b' produces proficiency:+ exactly as rewriter 'a'" in message
+
+
+def test_rewriters_sharing_a_condition_with_different_settings_are_kept(shared_data: Path, tmp_path: Path) -> None:
+    config = parse_study(study_dict(shared_data, tmp_path, rewriters=[
+        {"name": "rules", "kind": "rule-based", "conditions": ["confidence:+"]},
+        {"name": "echo", "kind": "llm", "model": "mock/echo", "conditions": ["confidence:+"]},
+        {"name": "warm", "kind": "llm", "model": "mock/echo", "sampling": {"temperature": 0.9},
+         "conditions": ["confidence:+"]},
+        {"name": "rules-minus", "kind": "rule-based", "conditions": ["confidence:-"]},
+    ]))
+    assert [r.name for r in config.rewriters] == ["rules", "echo", "warm", "rules-minus"]
+
+
+def test_a_condition_listed_twice_in_one_rewriter_is_refused(shared_data: Path, tmp_path: Path) -> None:
+    spec = study_dict(shared_data, tmp_path)
+    spec["rewriters"][1]["conditions"] = ["proficiency:+", "proficiency:-", "proficiency:+"]
+    assert _error(spec) == ("study: rewriters[1].conditions: duplicate condition(s) 'proficiency:+': "
+                            "each condition is listed once per rewriter")
+
+
+@pytest.mark.parametrize("pair", [["confidence:+", "confidence:+"], ["original", "original"],
+                                  # the rule-based rewriter is confidence:-'s only producer: one arm
+                                  ["confidence:-@rules", "confidence:-"]])
+def test_a_comparison_of_an_arm_with_itself_is_refused(shared_data: Path, tmp_path: Path, pair: list[str]) -> None:
+    spec = study_dict(shared_data, tmp_path, comparisons=[["original", "confidence:+"], pair])
+    arm = pair[1]
+    assert _error(spec) == f"study: comparisons[1]: compares the arm {arm!r} with itself; name two different arms"
+
+
+def test_a_condition_of_two_rewriters_compares_across_them(shared_data: Path, tmp_path: Path) -> None:
+    spec = study_dict(shared_data, tmp_path, comparisons=[["confidence:+@rules", "confidence:+@echo"]])
+    spec["rewriters"][1]["conditions"] = ["confidence:+"]
+    assert parse_study(spec).comparisons == [("confidence:+@rules", "confidence:+@echo")]
+
+
+def _number_paths(schema: dict[str, Any], node: dict[str, Any], path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """Paths of every number-typed setting in the study's JSON schema (list items as index 0)."""
+    if "$ref" in node:
+        node = schema["$defs"][node["$ref"].rpartition("/")[2]]
+    if node.get("type") == "number":
+        yield path
+    for option in node.get("anyOf", []):
+        yield from _number_paths(schema, option, path)
+    if node.get("type") == "array" and "items" in node:
+        yield from _number_paths(schema, node["items"], (*path, 0))
+    for key, sub in node.get("properties", {}).items():
+        yield from _number_paths(schema, sub, (*path, key))
+
+
+def _set(spec: dict[str, Any], path: tuple[Any, ...], value: float) -> None:
+    node: Any = spec
+    for key, after in zip(path[:-1], path[1:], strict=True):
+        if isinstance(key, int):
+            node = node[key]
+        else:
+            node = node.setdefault(key, [] if isinstance(after, int) else {})
+    if isinstance(path[-1], int):
+        node[:] = [value]
+    else:
+        node[path[-1]] = value
+
+
+SCHEMA = StudyConfig.model_json_schema()
+NUMBER_PATHS = sorted(set(_number_paths(SCHEMA, SCHEMA, ())), key=str)
+
+
+def test_the_schema_walk_finds_the_float_settings() -> None:
+    dotted = {".".join(str(p) for p in path) for path in NUMBER_PATHS}
+    assert {"decision_threshold", "budget_usd", "scorecard.threshold", "scorecard.max_abs_log_ratio",
+            "reviewers.0.sampling.temperature", "validation.thresholds.min_semantic_similarity",
+            "reviewers.0.options.timeout_s", "documents.0.human_scores.0"} <= dotted
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("path", NUMBER_PATHS, ids=lambda p: ".".join(map(str, p)))
+def test_every_float_setting_must_be_finite(shared_data: Path, tmp_path: Path, path: tuple[Any, ...],
+                                            value: float) -> None:
+    spec = study_dict(shared_data, tmp_path)
+    _set(spec, path, value)
+    key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+    assert f"study: {key}: Input should be a finite number" in _error(spec).splitlines()
+
+
+def test_a_control_reviewer_setting_must_be_finite(shared_data: Path, tmp_path: Path) -> None:
+    spec = study_dict(shared_data, tmp_path, reviewers=[
+        {"name": "ctl", "kind": "control", "options": {"noise_sd": math.inf}}])
+    assert _error(spec) == "study: reviewers[0].options.noise_sd: Input should be a finite number"
+
+
+def test_strings_nan_and_inf_are_not_numbers_either(shared_data: Path, tmp_path: Path) -> None:
+    spec = study_dict(shared_data, tmp_path, decision_threshold="nan", budget_usd="inf")
+    assert _error(spec).splitlines() == ["study: decision_threshold: Input should be a finite number",
+                                         "study: budget_usd: Input should be a finite number"]
