@@ -228,6 +228,7 @@ def estimate(
 ) -> None:
     """Print the calls, tokens and cost a study will need, before anything runs (no model calls)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from rhetorica.study.config import ConfigError
@@ -236,7 +237,7 @@ def estimate(
     try:
         result = estimate_study(study, prices)
     except (ConfigError, ValueError) as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
     if as_json:
         typer.echo(result.model_dump_json(indent=2))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 console = Console()
@@ -203,11 +204,16 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
 
 
 def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
-    """Rebuild report.md, report.html and tables/ from a run's store (no model calls)."""
+    """Rebuild report.md, report.html and tables/ from a run's store (no model calls).
+
+    Exit 2: no store, a file that is not a rhetorica store, or an unusable ``study.json``.
+    """
+    from rhetorica.store.db import StoreError
+
     try:
         print_headline(run_dir)
-    except FileNotFoundError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+    except (FileNotFoundError, StoreError, ValueError) as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
 
 
