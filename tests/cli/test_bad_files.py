@@ -74,3 +74,17 @@ def test_malformed_run_study_json_names_it(tmp_path: Path) -> None:
         assert result.exit_code == 2, (command, result.output)
         line = _one_error(result, "study.json")
         assert str(run_dir / "study.json") in line and "not valid JSON at line 1" in line
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_output_dir_that_cannot_be_a_folder(tmp_path: Path, shared_data: Path, where: str) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a folder\n")
+    out = blocker if where == "a file" else blocker / "run"
+    study = write_study(tmp_path / "s.yaml", study_dict(shared_data, out))
+    reason = "exists and is not a folder" if where == "a file" else f"cannot be created: {blocker} is a file"
+    for command in ("run", "status", "estimate"):
+        result = runner.invoke(app, [command, str(study)])
+        assert result.exit_code == 2, (command, result.output)
+        assert _one_error(result, f"output_dir {out}").endswith(reason), (command, result.output)
+    assert blocker.read_text() == "not a folder\n"

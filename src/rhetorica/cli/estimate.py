@@ -111,7 +111,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         prices: price override file (default ``$RHETORICA_PRICES`` or none).
 
     Raises:
-        ConfigError: the study file is invalid.
+        ConfigError: the study file is invalid, or its output_dir is a file or cannot be created.
         ValueError: the price override file is invalid.
     """
     from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
@@ -124,13 +124,12 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     from rhetorica.rewriting.llm import split_chunks
     from rhetorica.study import planner
     from rhetorica.study.config import load_study
-    from rhetorica.study.inputs import load_documents
+    from rhetorica.study.inputs import load_documents, resolve_run_dir
 
     config, base_dir = load_study(study)
     table = load_prices(prices)
     count = MockModel().count_tokens  # the model layer's token approximation
-    out_dir = Path(config.output_dir)
-    run_dir = out_dir if out_dir.is_absolute() else base_dir / out_dir
+    run_dir = resolve_run_dir(config, base_dir)
     problem_rows: list[tuple[str, str, str]] = []
     # the runner's own document loading (no store is opened for it)
     documents = load_documents(config, base_dir, problem_rows)

@@ -79,7 +79,8 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
 
     Raises:
         typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
-            when another process is running the study (unless ``wait``).
+            when another process is running the study (unless ``wait``); 2 when the run directory
+            is a file or cannot be created.
     """
     from rhetorica.cli.progress import RichProgress
     from rhetorica.report.build import STUDY_FILE
@@ -92,7 +93,13 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
         err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
                           "starting when it ends", highlight=False)
 
-    target = resolve_run_dir(config, base_dir, run_dir)
+    from rhetorica.study.config import ConfigError
+
+    try:
+        target = resolve_run_dir(config, base_dir, run_dir)
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from exc
     try:
         with run_lock(target, wait=wait, on_wait=waiting), RichProgress(console) as progress:
             runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
@@ -150,7 +157,7 @@ def run(
 
     Exit 0: every unit of the study ran and succeeded.
     Exit 1: failed units, a stopped configuration, unreadable inputs, the budget reached, or another run.
-    Exit 2: invalid study file. Exit 130: interrupted (run again to resume).
+    Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
     run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed, wait=wait,
@@ -169,12 +176,13 @@ def finish(problems: int) -> None:
 def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
     """Show what is done, pending, failed and superseded for a study (runs nothing, writes nothing)."""
     from rhetorica.store.db import StoreError
+    from rhetorica.study.config import ConfigError
     from rhetorica.study.status import study_status
 
     config, base_dir = _load(study)
     try:
         found = study_status(config, base_dir)
-    except StoreError as exc:
+    except (StoreError, ConfigError) as exc:
         err_console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
     table = Table(title=f"Study {config.name}")
