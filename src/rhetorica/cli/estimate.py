@@ -241,13 +241,13 @@ def estimate(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    table = Table(title=f"Estimate for study '{result.study}' (pending work only)")
+    table = Table(title=f"Estimate for study '{escape(result.study)}' (pending work only)")
     for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost", "Batch cost"):
         table.add_column(column, justify="left" if column in ("Stage", "Model") else "right")
     for row in result.rows:
         table.add_row(
             row.stage,
-            row.model,
+            escape(row.model),
             f"{row.calls:,}",
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
@@ -271,12 +271,12 @@ def estimate(
     )
     for model_id in result.unpriced_models:
         console.print(
-            f"[yellow]no price for {model_id}[/yellow]: counted as $0; add it to a price override file "
+            f"[yellow]no price for {escape(model_id)}[/yellow]: counted as $0; add it to a price override file "
             "(--prices or RHETORICA_PRICES).",
             highlight=False,
         )
     for problem in result.problems:
-        console.print(f"[yellow]problem[/yellow] {problem}", highlight=False)
+        console.print(f"[yellow]problem[/yellow] {escape(str(problem))}", highlight=False)
     if result.budget_usd is not None:
         verdict = "within" if result.total_cost_usd <= result.budget_usd else "OVER"
         console.print(f"Budget {_money(result.budget_usd)}: estimate is {verdict} budget.")

@@ -21,7 +21,7 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
     try:
         return load_study(study)
     except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
 
 
@@ -36,7 +36,7 @@ def print_headline(run_dir: Path) -> None:
                  "Mean A", "Mean B"):
         table.add_column(name, justify="left" if name in ("Reviewer", "A vs B") else "right", no_wrap=True)
     for row in data.comparisons.itertuples(index=False):
-        table.add_row(row.reviewer, f"{row.first} vs {row.second}", str(row.n_pairs),
+        table.add_row(escape(str(row.reviewer)), escape(f"{row.first} vs {row.second}"), str(row.n_pairs),
                       fmt(row.pct_first_higher, 0), fmt(row.pct_second_higher, 0), fmt(row.pct_tie, 0),
                       fmt(row.preference_ratio), fmt(row.sign_test_p, 3), fmt(row.flips_first_accept_pct, 0),
                       fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
@@ -51,7 +51,7 @@ def print_headline(run_dir: Path) -> None:
     if not data.superseded.empty:
         console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of the study are left out of these tables (listed in the report).")
-    console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {run_dir / 'report.html'}")
+    console.print(f"Failures: {len(data.failures)} unit(s) listed in the report. Report: {escape(str(run_dir / 'report.html'))}")
 
 
 def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
@@ -113,14 +113,15 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
                 runner.store.close()
             failures = stored_failures(runner.run_dir)
     except RunLockedError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(1) from exc
     for stage, item, reason in summary.problems:
-        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     listed = {item for _, item, _ in summary.problems}
     stops = {name: why for name, why in summary.stopped_configurations.items() if name not in listed}
     for name, reason in stops.items():  # a stop not already listed among the problems
-        err_console.print(f"[red]stopped[/red] {name}: {reason}; its remaining units were not run", highlight=False)
+        err_console.print(f"[red]stopped[/red] {escape(f'{name}: {reason}')}; its remaining units were not run",
+                          highlight=False)
     for item, severity, count in summary.scan_flagged:
         err_console.print(f"scan: {item}: {count} hidden-text or instruction finding(s), highest {severity} "
                           "(see the report's hidden-instructions section)", markup=False, highlight=False)
@@ -140,7 +141,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
     failed = sum(failures.values())
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
-                          f"({_failure_counts(failures)}); `{retry_hint}` runs them again", highlight=False)
+                          f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
     return runner.run_dir, len(summary.problems) + len(stops) + (failed if count_failed_units else 0)
 
 
@@ -183,9 +184,9 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
     try:
         found = study_status(config, base_dir)
     except (StoreError, ConfigError) as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
-    table = Table(title=f"Study {config.name}")
+    table = Table(title=f"Study {escape(config.name)}")
     for col in ("stage", "units", "done", "pending", "failed"):
         table.add_column(col, justify="left" if col == "stage" else "right")
     for row in found.stages:
@@ -193,13 +194,13 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
                       ", ".join(f"{k}: {v}" for k, v in sorted(row.failed.items())) or "0")
     console.print(table)
     for stage, item, reason in found.problems:
-        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     if not found.store_found:
         console.print(f"No run yet: {found.run_dir} holds no store; `rhetorica run {study}` creates it. "
-                      "(status wrote nothing.)", highlight=False)
+                      "(status wrote nothing.)", markup=False, highlight=False)
     if found.failed_units:
         console.print(f"{found.failed_units} unit(s) are stored as failures; `rhetorica run {study} --retry-failed` "
-                      "runs them again.", highlight=False)
+                      "runs them again.", markup=False, highlight=False)
     if not found.superseded.empty:
         console.print(f"Superseded: {int(found.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of this study are kept in the store and left out of analysis and reports:")
@@ -207,7 +208,8 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
         for col in ("stage", "rewriter / reviewer", "model / prompt version", "condition / protocol", "units", "last"):
             old.add_column(col, justify="right" if col == "units" else "left")
         for row in found.superseded.itertuples(index=False):
-            old.add_row(row.stage, row.configuration, row.model, row.detail, str(row.units), row.last_created)
+            old.add_row(*(escape(str(v)) for v in (row.stage, row.configuration, row.model, row.detail)),
+                        str(row.units), str(row.last_created))
         console.print(old)
 
 

@@ -40,10 +40,11 @@ def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str,
 
 
 def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
-    """Paths named by a path spec (globs expanded, relative to ``base_dir``), sorted."""
+    """Paths named by a path spec (relative to ``base_dir``): an existing file or folder as named
+    (``paper[v2].md`` included), otherwise the glob's matches, sorted."""
     assert spec.path is not None
     pattern = spec.path if Path(spec.path).is_absolute() else str(base_dir / spec.path)
-    if any(ch in spec.path for ch in "*?["):
+    if any(ch in spec.path for ch in "*?[") and not Path(pattern).exists():
         return [Path(p) for p in sorted(glob.glob(pattern))]
     return [Path(pattern)]
 
