@@ -22,3 +22,27 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+class TextFileError(ValueError):
+    """A file that cannot be read as UTF-8 text; the message names the file and the problem."""
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """The UTF-8 text of ``path``.
+
+    Args:
+        path: the file.
+        what: what the file is, for the message (``"study file"``).
+
+    Raises:
+        TextFileError: ``<path>: cannot read <what> (<reason>)`` when it is missing or unreadable,
+            or ``<path>: <what> is not UTF-8 text (byte 0x.. at offset N)``.
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TextFileError(f"{path}: {what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                            f"{exc.start})") from exc
+    except OSError as exc:
+        raise TextFileError(f"{path}: cannot read {what} ({exc.strerror})") from exc

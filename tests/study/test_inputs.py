@@ -22,3 +22,14 @@ def test_reader_warnings_become_problems(tmp_path: Path, shared_data: Path) -> N
     assert [d.id for d in documents] == ["paper"]  # a warning does not drop the document
     assert documents[0].warnings == ["missing \\input file 'sections/missing' (referenced from main.tex); skipped"]
     assert problems == [("ingest", f"{project} (paper)", f"warning: {documents[0].warnings[0]}")]
+
+
+def test_existing_path_with_brackets_is_used_as_named(tmp_path: Path) -> None:
+    from rhetorica.study.config import DocumentSpec
+    from rhetorica.study.inputs import resolve_document_paths
+
+    (tmp_path / "paper[v2].md").write_text("# P\n", encoding="utf-8")
+    (tmp_path / "p1.md").write_text("# P\n", encoding="utf-8")
+    assert resolve_document_paths(DocumentSpec(path="paper[v2].md"), tmp_path) == [tmp_path / "paper[v2].md"]
+    # no file of that name: still a glob
+    assert resolve_document_paths(DocumentSpec(path="p[0-9].md"), tmp_path) == [tmp_path / "p1.md"]

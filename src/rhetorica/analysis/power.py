@@ -10,6 +10,8 @@ studies drawn from :mod:`rhetorica.analysis.controls` reviewers, vectorised over
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel
@@ -18,6 +20,12 @@ from rhetorica.analysis.controls import ControlReviewer, draw_scores, mean_shift
 from rhetorica.analysis.paired import sign_test_pvalues
 
 Array = npt.NDArray[np.float64]
+
+SHIFT_TOLERANCE = 1e-7
+"""Width, in noise SDs, at which the search for the shift that gives a preference ratio stops."""
+
+MAX_DRAWS_PER_BLOCK = 2**23
+"""Reviews drawn at once by the power simulation (64 MiB of float64)."""
 
 
 def critical_counts(n_max: int, alpha: float) -> npt.NDArray[np.int64]:
@@ -272,47 +280,78 @@ def integer_pair_probabilities(
         grid: quadrature points.
 
     Returns:
-        The three probabilities (summing to 1 up to rounding).
+        The three probabilities, each computed directly (summing to 1 up to rounding; the loss
+        probability is no longer ``1 - win - tie``, which went below 0 by rounding once ties were
+        rare and sent the shift search of :func:`plan_study` to its upper bound).
     """
+    first = _arm_sum_pmf(shift, noise_sd, replicates, quality_mean, quality_sd, grid)
+    second = _arm_sum_pmf(0.0, noise_sd, replicates, quality_mean, quality_sd, grid)
+    weights = _quality_weights(grid)
+    win = np.sum(weights * np.sum(first * (np.cumsum(second, axis=1) - second), axis=1))  # P(second < first)
+    loss = np.sum(weights * np.sum(second * (np.cumsum(first, axis=1) - first), axis=1))  # P(first < second)
+    tie = np.sum(weights * np.sum(first * second, axis=1))
+    return float(win), float(loss), float(tie)
+
+
+def _quality_weights(grid: int) -> Array:
+    """Normalised N(0, 1) weights of ``grid`` points spanning +/- 6 SD."""
     from scipy.stats import norm
 
-    z = np.linspace(-6.0, 6.0, grid)
-    weights = norm.pdf(z)
-    weights /= weights.sum()
-    q = quality_mean + quality_sd * z
+    weights = norm.pdf(np.linspace(-6.0, 6.0, grid))
+    return weights / weights.sum()
+
+
+@lru_cache(maxsize=2)
+def _arm_sum_pmf(shift: float, noise_sd: float, replicates: int, quality_mean: float, quality_sd: float,
+                 grid: int) -> Array:
+    """``(grid, 9 * replicates + 1)``: P(sum of the replicates' reviews = replicates + j) at each
+    quality grid point, for an arm shifted by ``shift`` (cached: the unshifted arm is the same in
+    every step of a shift search). Read-only."""
+    from scipy.stats import norm
+
+    mu = quality_mean + quality_sd * np.linspace(-6.0, 6.0, grid) + shift
     upper = np.arange(1, 11) + 0.5
     upper[-1] = np.inf
+    cdf = norm.cdf((upper[None, :] - mu[:, None]) / noise_sd)
+    one = np.diff(np.concatenate([np.zeros((len(mu), 1)), cdf], axis=1), axis=1)
+    pmf = review_sum_pmf(one, replicates)
+    pmf.flags.writeable = False
+    return pmf
 
-    def sum_distribution(mu: Array) -> Array:
-        cdf = norm.cdf((upper[None, :] - mu[:, None]) / noise_sd)
-        one = np.diff(np.concatenate([np.zeros((len(mu), 1)), cdf], axis=1), axis=1)
-        total = one
-        for _ in range(replicates - 1):
-            nxt = np.zeros((len(mu), total.shape[1] + 9))
-            for k in range(10):
-                nxt[:, k : k + total.shape[1]] += total * one[:, k : k + 1]
-            total = nxt
-        return total  # index j: sum of reviews = replicates + j
 
-    first = sum_distribution(q + shift)
-    second = sum_distribution(q)
-    below = np.cumsum(second, axis=1) - second  # P(second < j)
-    win = np.sum(weights * np.sum(first * below, axis=1))
-    tie = np.sum(weights * np.sum(first * second, axis=1))
-    return float(win), float(1 - win - tie), float(tie)
+def review_sum_pmf(one: Array, replicates: int) -> Array:
+    """Distribution of the sum of ``replicates`` independent integer reviews, per row.
+
+    The ``replicates``-fold convolution of each row of ``one`` with itself, computed as the power
+    of its discrete Fourier transform (the sum has exactly ``9 * replicates + 1`` values, so the
+    circular convolution of that length is the linear one): a few FFTs whatever ``replicates``
+    is, where repeated convolution took ``replicates`` passes (``rhetorica plan --replicates 100``
+    did not finish).
+
+    Args:
+        one: ``(rows, 10)`` probabilities of the scores 1..10 of one review.
+        replicates: reviews summed, >= 1.
+
+    Returns:
+        ``(rows, 9 * replicates + 1)``: column j is P(sum = replicates + j); FFT rounding below
+        1e-15 is clipped to 0.
+    """
+    length = 9 * replicates + 1
+    spectrum = np.fft.rfft(one, n=length, axis=1) ** replicates
+    return np.clip(np.fft.irfft(spectrum, n=length, axis=1), 0.0, None)
 
 
 def _integer_shift_and_ties(
     preference_ratio: float, noise_sd: float, replicates: int
 ) -> tuple[float, float]:
-    """Shift giving untied ratio R for integer reviews (bisection; the ratio grows with the
-    shift), and the tie probability at that shift."""
+    """Shift giving untied ratio R for integer reviews (bisection to :data:`SHIFT_TOLERANCE` noise
+    SDs; the ratio grows with the shift), and the tie probability at that shift."""
     sign = 1.0 if preference_ratio > 1 else -1.0
     lo, hi = 0.0, 10.0 * noise_sd
-    for _ in range(50):
+    while hi - lo > SHIFT_TOLERANCE * noise_sd:
         mid = (lo + hi) / 2
         win, loss, _ = integer_pair_probabilities(sign * mid, noise_sd, replicates)
-        if (win / loss < preference_ratio) == (sign > 0):
+        if ((win / loss if loss > 0 else np.inf) < preference_ratio) == (sign > 0):
             lo = mid
         else:
             hi = mid
@@ -408,10 +447,20 @@ def _simulate_counts(
     quality_mean: float = 5.0,
     quality_sd: float = 1.5,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Wins and losses of the shifted arm in each of ``n_studies`` simulated studies."""
-    quality = rng.normal(quality_mean, quality_sd, size=(n_studies, n_papers))
-    scores = draw_scores(
-        rng, quality, np.array([shift, 0.0]), noise_sd, replicates, integer_scores
-    ).mean(axis=-1)
-    first, second = scores[..., 0], scores[..., 1]
-    return (first > second).sum(axis=-1), (first < second).sum(axis=-1)
+    """Wins and losses of the shifted arm in each of ``n_studies`` simulated studies.
+
+    Studies are drawn in blocks of at most :data:`MAX_DRAWS_PER_BLOCK` reviews, so memory stays
+    bounded however many papers and replicates a study has.
+    """
+    per_study = n_papers * 2 * replicates
+    block = max(1, MAX_DRAWS_PER_BLOCK // per_study)
+    wins, losses = [], []
+    for start in range(0, n_studies, block):
+        quality = rng.normal(quality_mean, quality_sd, size=(min(block, n_studies - start), n_papers))
+        scores = draw_scores(
+            rng, quality, np.array([shift, 0.0]), noise_sd, replicates, integer_scores
+        ).mean(axis=-1)
+        first, second = scores[..., 0], scores[..., 1]
+        wins.append((first > second).sum(axis=-1))
+        losses.append((first < second).sum(axis=-1))
+    return np.concatenate(wins), np.concatenate(losses)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.status import Status
@@ -186,7 +187,7 @@ def _load(study: Path) -> tuple[Any, Path, Path]:
     try:
         config, base_dir = load_study(study)
     except ConfigError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
     out = Path(config.output_dir)
     return config, base_dir, out if out.is_absolute() else base_dir / out
@@ -230,7 +231,7 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
                 batch_id = asyncio.run(submit_batch(model, requests, store, options=json.loads(options_json)))
             except ModelError as exc:
                 failed = True
-                console.print(f"[red]{model_id}[/red]: submission failed: {exc}", highlight=False)
+                console.print(f"[red]{escape(model_id)}[/red]: {escape(f'submission failed: {exc}')}", highlight=False)
                 continue
             note = (
                 f" ({skipped} calls could not be matched to the runner's cache keys and were left out)"
@@ -238,17 +239,19 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
                 else ""
             )
             if batch_id is None:
-                console.print(f"{model_id}: all {len(requests)} {captured.stage} calls already cached or in a batch.")
+                console.print(f"{model_id}: all {len(requests)} {captured.stage} calls already cached or in a batch.",
+                              markup=False, highlight=False)
             else:
                 sent = store.rows("SELECT COUNT(*) FROM batch_requests WHERE batch_id = ?", (batch_id,))[0][0]
                 console.print(
                     f"{model_id}: {captured.stage} stage, {sent} calls submitted as batch {batch_id}{note}.",
-                    highlight=False,
+                    markup=False, highlight=False,
                 )
     finally:
         store.close()
     later = " then `rhetorica batch submit` again for the review stage," if captured.stage == "rewrite" else ""
-    console.print(f"Next: `rhetorica batch collect {study}` (any later process),{later} then `rhetorica run {study}`.")
+    console.print(f"Next: `rhetorica batch collect {study}` (any later process),{later} then `rhetorica run {study}`.",
+                  markup=False, highlight=False)
     if failed:
         raise typer.Exit(1)
 
@@ -293,7 +296,7 @@ def collect(
         table.add_column(column)
     for r in reports:
         results = ", ".join(f"{k}: {v}" for k, v in sorted(r.statuses.items())) or (r.detail or "")
-        table.add_row(r.batch_id, r.model_id, r.state, str(r.requests), results)
+        table.add_row(*(escape(str(v)) for v in (r.batch_id, r.model_id, r.state, r.requests, results)))
     console.print(table)
     if any(r.state == "submitted" for r in reports):
         console.print("Some batches are still running: collect again later (or use --wait).")

@@ -19,13 +19,14 @@ def check(run_dir: Path = typer.Argument(..., help="Run directory of a study."))
     0 every configuration passes;
     1 at least one configuration fails;
     3 none fails, but at least one has not enough data to decide;
-    2 no store in RUN_DIR, or invalid scorecard settings.
+    2 no store in RUN_DIR, not a rhetorica store, an unusable study.json, or invalid scorecard settings.
     """
     from rhetorica.report.scorecard import check_run
+    from rhetorica.store.db import StoreError
 
     try:
         result = check_run(run_dir)
-    except (FileNotFoundError, ValueError) as exc:
+    except (FileNotFoundError, StoreError, ValueError) as exc:
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
     if result.problem:

@@ -111,7 +111,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         prices: price override file (default ``$RHETORICA_PRICES`` or none).
 
     Raises:
-        ConfigError: the study file is invalid.
+        ConfigError: the study file is invalid, or its output_dir is a file or cannot be created.
         ValueError: the price override file is invalid.
     """
     from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
@@ -124,13 +124,12 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     from rhetorica.rewriting.llm import split_chunks
     from rhetorica.study import planner
     from rhetorica.study.config import load_study
-    from rhetorica.study.inputs import load_documents
+    from rhetorica.study.inputs import load_documents, resolve_run_dir
 
     config, base_dir = load_study(study)
     table = load_prices(prices)
     count = MockModel().count_tokens  # the model layer's token approximation
-    out_dir = Path(config.output_dir)
-    run_dir = out_dir if out_dir.is_absolute() else base_dir / out_dir
+    run_dir = resolve_run_dir(config, base_dir)
     problem_rows: list[tuple[str, str, str]] = []
     # the runner's own document loading (no store is opened for it)
     documents = load_documents(config, base_dir, problem_rows)
@@ -228,6 +227,7 @@ def estimate(
 ) -> None:
     """Print the calls, tokens and cost a study will need, before anything runs (no model calls)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from rhetorica.study.config import ConfigError
@@ -236,18 +236,18 @@ def estimate(
     try:
         result = estimate_study(study, prices)
     except (ConfigError, ValueError) as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    table = Table(title=f"Estimate for study '{result.study}' (pending work only)")
+    table = Table(title=f"Estimate for study '{escape(result.study)}' (pending work only)")
     for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost", "Batch cost"):
         table.add_column(column, justify="left" if column in ("Stage", "Model") else "right")
     for row in result.rows:
         table.add_row(
             row.stage,
-            row.model,
+            escape(row.model),
             f"{row.calls:,}",
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
@@ -271,12 +271,12 @@ def estimate(
     )
     for model_id in result.unpriced_models:
         console.print(
-            f"[yellow]no price for {model_id}[/yellow]: counted as $0; add it to a price override file "
+            f"[yellow]no price for {escape(model_id)}[/yellow]: counted as $0; add it to a price override file "
             "(--prices or RHETORICA_PRICES).",
             highlight=False,
         )
     for problem in result.problems:
-        console.print(f"[yellow]problem[/yellow] {problem}", highlight=False)
+        console.print(f"[yellow]problem[/yellow] {escape(str(problem))}", highlight=False)
     if result.budget_usd is not None:
         verdict = "within" if result.total_cost_usd <= result.budget_usd else "OVER"
         console.print(f"Budget {_money(result.budget_usd)}: estimate is {verdict} budget.")

@@ -49,6 +49,7 @@ def diagnostics(
 ) -> None:
     """Import an ai-reviewer-diagnostics baseline/perturbed pair; then `rhetorica report RUN_DIR`."""
     from rich.console import Console
+    from rich.markup import escape
 
     from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
 
@@ -58,15 +59,15 @@ def diagnostics(
                                         field_map=_field_map(field_map) or DEFAULT_FIELD_MAP,
                                         decision_threshold=decision_threshold)
     except (FileExistsError, OSError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
     counts = result.table.groupby(["arm", "status"]).size()
     summary = "; ".join(f"{arm}: " + ", ".join(f"{status} {n}" for status, n in group.droplevel(0).items())
                         for arm, group in counts.groupby(level=0))
-    console.print(f"Imported {len(result.table)} assessments into {result.run_dir} ({summary}).", highlight=False)
+    console.print(f"Imported {len(result.table)} assessments into {result.run_dir} ({summary}).", markup=False, highlight=False)
     for problem in result.problems:
-        err.print(f"[yellow]problem[/yellow] {problem}", highlight=False)
-    console.print(f"Report: rhetorica report {shlex.quote(str(result.run_dir))}", highlight=False)
+        err.print(f"[yellow]problem[/yellow] {escape(str(problem))}", highlight=False)
+    console.print(f"Report: rhetorica report {shlex.quote(str(result.run_dir))}", markup=False, highlight=False)
     if result.problems:
         err.print(f"imported with {len(result.problems)} problem(s) listed above and in the report")
         raise typer.Exit(1)

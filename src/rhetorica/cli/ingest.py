@@ -25,8 +25,10 @@ def ingest(
     """Read papers, blind them and write one Markdown and one JSON file per paper plus a summary.
 
     One bad input never stops the batch: it is reported in the summary and the exit code is 1.
+    Exit 2: ``--out`` is a file or cannot be created.
     """
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from rhetorica.documents import DocumentReadError, ReadOptions, read_document
@@ -37,7 +39,13 @@ def ingest(
         cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout,
         pdf_backend=pdf_backend, max_words=max_words,
     )
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        problem = "exists and is not a folder" if out.exists() else f"cannot be created ({exc.strerror})"
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] --out {escape(str(out))}: {problem}",
+                                                   highlight=False)
+        raise typer.Exit(2) from exc
     rows: list[dict[str, object]] = []
     used: set[str] = set()
     for path in paths:
@@ -65,15 +73,16 @@ def ingest(
     import json
 
     (out / "summary.json").write_text(json.dumps(rows, indent=2, ensure_ascii=False), encoding="utf-8")
-    table = Table(title=f"Ingested {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} inputs into {out}")
+    table = Table(title=f"Ingested {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} inputs into "
+                        f"{escape(str(out))}")
     for column in ("id", "status", "sections", "words", "parser", "removed", "warnings / error"):
         table.add_column(column, justify="right" if column in {"sections", "words", "removed"} else "left")
     for row in rows:
         note = row.get("error") or "; ".join(row.get("warnings", []))  # type: ignore[arg-type]
         table.add_row(
-            str(row["id"]), "[green]ok[/green]" if row["status"] == "ok" else "[red]error[/red]",
+            escape(str(row["id"])), "[green]ok[/green]" if row["status"] == "ok" else "[red]error[/red]",
             str(row.get("sections", "")), str(row.get("words", "")), str(row.get("parser", "")),
-            str(row.get("removed", "")), str(note),
+            str(row.get("removed", "")), escape(str(note)),
         )
     console.print(table)
     if any(row["status"] != "ok" for row in rows):

@@ -14,7 +14,8 @@ def plan(
     sd: float = typer.Option(
         0.5, "--sd", help="SD of one review on the 1-10 scale (the reviewer's pooled SD)."
     ),
-    replicates: int = typer.Option(1, min=1, help="Reviews averaged per paper and condition."),
+    replicates: int = typer.Option(1, min=1, max=1000,
+                                   help="Reviews averaged per paper and condition (1-1000, as in a study)."),
     integer_scores: bool = typer.Option(
         True, "--integer/--continuous", help="Reviews are integers (ties occur) or continuous."
     ),
@@ -36,7 +37,7 @@ def plan(
            if not (math.isfinite(ratio) and ratio > 0 and ratio != 1) else "",
            f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
            f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else "",
-           f"--sd must be a finite number >= 0 (got {sd})" if not (math.isfinite(sd) and sd >= 0) else ""]
+           f"--sd must be a finite number > 0 (got {sd})" if not (math.isfinite(sd) and sd > 0) else ""]
     if any(bad):
         Console(stderr=True).print("[red]error:[/red] " + "; ".join(b for b in bad if b), highlight=False)
         raise typer.Exit(2)

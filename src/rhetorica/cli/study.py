@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 console = Console()
@@ -20,7 +21,7 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
     try:
         return load_study(study)
     except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
 
 
@@ -35,7 +36,7 @@ def print_headline(run_dir: Path) -> None:
                  "Mean A", "Mean B"):
         table.add_column(name, justify="left" if name in ("Reviewer", "A vs B") else "right", no_wrap=True)
     for row in data.comparisons.itertuples(index=False):
-        table.add_row(row.reviewer, f"{row.first} vs {row.second}", str(row.n_pairs),
+        table.add_row(escape(str(row.reviewer)), escape(f"{row.first} vs {row.second}"), str(row.n_pairs),
                       fmt(row.pct_first_higher, 0), fmt(row.pct_second_higher, 0), fmt(row.pct_tie, 0),
                       fmt(row.preference_ratio), fmt_p(row.sign_test_p), fmt(row.flips_first_accept_pct, 0),
                       fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
@@ -50,7 +51,7 @@ def print_headline(run_dir: Path) -> None:
     if not data.superseded.empty:
         console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of the study are left out of these tables (listed in the report).")
-    console.print(f"{data.failures_line()} Report: {run_dir / 'report.html'}")
+    console.print(f"{escape(data.failures_line())} Report: {escape(str(run_dir / 'report.html'))}")
 
 
 def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
@@ -78,7 +79,8 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
 
     Raises:
         typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
-            when another process is running the study (unless ``wait``).
+            when another process is running the study (unless ``wait``); 2 when the run directory
+            is a file or cannot be created.
     """
     from rhetorica.cli.progress import RichProgress
     from rhetorica.report.build import STUDY_FILE
@@ -91,7 +93,13 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
         err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
                           "starting when it ends", highlight=False)
 
-    target = resolve_run_dir(config, base_dir, run_dir)
+    from rhetorica.study.config import ConfigError
+
+    try:
+        target = resolve_run_dir(config, base_dir, run_dir)
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from exc
     try:
         with run_lock(target, wait=wait, on_wait=waiting), RichProgress(console) as progress:
             runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
@@ -105,14 +113,15 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
                 runner.store.close()
             failures = stored_failures(runner.run_dir)
     except RunLockedError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(1) from exc
     for stage, item, reason in summary.problems:
-        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     listed = {item for _, item, _ in summary.problems}
     stops = {name: why for name, why in summary.stopped_configurations.items() if name not in listed}
     for name, reason in stops.items():  # a stop not already listed among the problems
-        err_console.print(f"[red]stopped[/red] {name}: {reason}; its remaining units were not run", highlight=False)
+        err_console.print(f"[red]stopped[/red] {escape(f'{name}: {reason}')}; its remaining units were not run",
+                          highlight=False)
     for item, severity, count in summary.scan_flagged:
         err_console.print(f"scan: {item}: {count} hidden-text or instruction finding(s), highest {severity} "
                           "(see the report's hidden-instructions section)", markup=False, highlight=False)
@@ -132,7 +141,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
     failed = sum(failures.values())
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
-                          f"({_failure_counts(failures)}); `{retry_hint}` runs them again", highlight=False)
+                          f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
     return runner.run_dir, len(summary.problems) + len(stops) + (failed if count_failed_units else 0)
 
 
@@ -149,7 +158,7 @@ def run(
 
     Exit 0: every unit of the study ran and succeeded.
     Exit 1: failed units, a stopped configuration, unreadable inputs, the budget reached, or another run.
-    Exit 2: invalid study file. Exit 130: interrupted (run again to resume).
+    Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
     run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed, wait=wait,
@@ -168,15 +177,16 @@ def finish(problems: int) -> None:
 def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
     """Show what is done, pending, failed and superseded for a study (runs nothing, writes nothing)."""
     from rhetorica.store.db import StoreError
+    from rhetorica.study.config import ConfigError
     from rhetorica.study.status import study_status
 
     config, base_dir = _load(study)
     try:
         found = study_status(config, base_dir)
-    except StoreError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+    except (StoreError, ConfigError) as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
-    table = Table(title=f"Study {config.name}")
+    table = Table(title=f"Study {escape(config.name)}")
     for col in ("stage", "units", "done", "pending", "failed"):
         table.add_column(col, justify="left" if col == "stage" else "right")
     for row in found.stages:
@@ -184,13 +194,13 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
                       ", ".join(f"{k}: {v}" for k, v in sorted(row.failed.items())) or "0")
     console.print(table)
     for stage, item, reason in found.problems:
-        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     if not found.store_found:
         console.print(f"No run yet: {found.run_dir} holds no store; `rhetorica run {study}` creates it. "
-                      "(status wrote nothing.)", highlight=False)
+                      "(status wrote nothing.)", markup=False, highlight=False)
     if found.failed_units:
         console.print(f"{found.failed_units} unit(s) are stored as failures; `rhetorica run {study} --retry-failed` "
-                      "runs them again.", highlight=False)
+                      "runs them again.", markup=False, highlight=False)
     if not found.superseded.empty:
         console.print(f"Superseded: {int(found.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of this study are kept in the store and left out of analysis and reports:")
@@ -198,16 +208,22 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
         for col in ("stage", "rewriter / reviewer", "model / prompt version", "condition / protocol", "units", "last"):
             old.add_column(col, justify="right" if col == "units" else "left")
         for row in found.superseded.itertuples(index=False):
-            old.add_row(row.stage, row.configuration, row.model, row.detail, str(row.units), row.last_created)
+            old.add_row(*(escape(str(v)) for v in (row.stage, row.configuration, row.model, row.detail)),
+                        str(row.units), str(row.last_created))
         console.print(old)
 
 
 def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
-    """Rebuild report.md, report.html and tables/ from a run's store (no model calls)."""
+    """Rebuild report.md, report.html and tables/ from a run's store (no model calls).
+
+    Exit 2: no store, a file that is not a rhetorica store, or an unusable ``study.json``.
+    """
+    from rhetorica.store.db import StoreError
+
     try:
         print_headline(run_dir)
-    except FileNotFoundError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+    except (FileNotFoundError, StoreError, ValueError) as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
 
 

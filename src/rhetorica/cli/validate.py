@@ -17,6 +17,7 @@ def validate(
     require_protected_spans: bool = typer.Option(None, help="Override the study's setting."),
 ) -> None:
     """Validate every variant in a run (no model calls); overrides are saved in the run's study.json."""
+    from rich.markup import escape
     from rich.table import Table
 
     from rhetorica.cli.study import console, err_console
@@ -27,7 +28,7 @@ def validate(
 
     study_file = run_dir / STUDY_FILE
     if not study_file.exists():
-        err_console.print(f"[red]error:[/red] {run_dir}: no {STUDY_FILE} here; is this a rhetorica run directory?")
+        err_console.print(f"[red]error:[/red] {escape(str(run_dir))}: no {STUDY_FILE} here; is this a rhetorica run directory?")
         raise typer.Exit(2)
     spec = json.loads(study_file.read_text("utf-8"))
     overrides = {"min_semantic_similarity": min_semantic_similarity, "min_tfidf_cosine": min_tfidf_cosine,
@@ -39,7 +40,7 @@ def validate(
     try:
         config = parse_study(spec, source=str(study_file))
     except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
     study_file.write_text(config.model_dump_json(indent=2), encoding="utf-8")
     runner = StudyRunner(config, run_dir, run_dir=run_dir)
@@ -48,7 +49,7 @@ def validate(
     finally:
         runner.store.close()
     for stage, item, reason in summary.problems:
-        err_console.print(f"[yellow]problem[/yellow] ({stage}) {item}: {reason}", highlight=False)
+        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     data = write_report(run_dir)
     if data.validation_summary.empty:
         console.print("No validated variants in this run.")
@@ -58,7 +59,7 @@ def validate(
     for header in headers:
         table.add_column(header)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(escape(str(v)) for v in row))
     from rich.console import Console
 
     from rhetorica.report.validation import failed_variants
@@ -66,5 +67,5 @@ def validate(
     wide = Console(width=max(console.width, 160), soft_wrap=True)
     wide.print(table)
     for row in failed_variants(data.validation).itertuples(index=False):
-        wide.print(f"[yellow]failed[/yellow] {' / '.join(str(v) for v in row)}", highlight=False)
-    console.print(f"Validated {summary.units_run} variant(s) now; report: {run_dir / 'report.html'}")
+        wide.print(f"[yellow]failed[/yellow] {escape(' / '.join(str(v) for v in row))}", highlight=False)
+    console.print(f"Validated {summary.units_run} variant(s) now; report: {escape(str(run_dir / 'report.html'))}")

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rhetorica.files import write_atomic
+from rhetorica.files import TextFileError, read_text_file, write_atomic
 
 MANIFEST_NAME = "manifest.yaml"
 
@@ -138,12 +138,25 @@ def load_manifest(root: Path) -> Manifest:
     """Read ``root/manifest.yaml``.
 
     Raises:
-        DatasetError: no manifest, or one that does not validate (the message names the file).
+        DatasetError: no manifest, or one that is not UTF-8 YAML or does not validate (one line per
+            problem, each naming the file and the key).
     """
     path = root / MANIFEST_NAME
     if not path.is_file():
         raise DatasetError(f"{root}: not a rhetorica dataset (no {MANIFEST_NAME})")
+    from rhetorica.study.config import format_validation_error
+
     try:
-        return Manifest.model_validate(yaml.safe_load(path.read_text()) or {})
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise DatasetError(f"{path}: invalid manifest ({exc})") from exc
+        data = yaml.safe_load(read_text_file(path, "manifest")) or {}
+    except TextFileError as exc:
+        raise DatasetError(str(exc)) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        raise DatasetError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', None) or 'syntax error'}") from exc
+    if not isinstance(data, dict):
+        raise DatasetError(f"{path}: a manifest must be a YAML mapping of keys to values")
+    try:
+        return Manifest.model_validate(data)
+    except ValidationError as exc:
+        raise DatasetError(format_validation_error(str(path), exc)) from exc

@@ -22,6 +22,41 @@ from rhetorica.store.plan import plan_keys
 STUDY_FILE = "study.json"
 
 
+def read_run_study(run_dir: Path) -> dict[str, Any]:
+    """The study a run saved in ``RUN_DIR/study.json`` as a dict (empty when there is none).
+
+    Raises:
+        ValueError: ``RUN_DIR/study.json: ...`` when it is unreadable, not UTF-8, not JSON or not
+            a JSON object.
+    """
+    from rhetorica.files import read_text_file
+
+    path = run_dir / STUDY_FILE
+    if not path.exists():
+        return {}
+    try:
+        study = json.loads(read_text_file(path, "run study file"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    if not isinstance(study, dict):
+        raise ValueError(f"{path}: not a JSON object of study keys")
+    return study
+
+
+def open_run_store(run_dir: Path) -> Store:
+    """The store of ``run_dir``, opened read-only (a report or check never creates or migrates one).
+
+    Raises:
+        FileNotFoundError: ``run_dir`` holds no store.
+        rhetorica.store.db.StoreError: the file is not a rhetorica store, or is newer than this rhetorica.
+    """
+    from rhetorica.store.db import STORE_FILENAME
+
+    if not (run_dir / STORE_FILENAME).is_file():
+        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
+    return Store.open_readonly(run_dir / STORE_FILENAME)
+
+
 @dataclass
 class ReportData:
     """Everything a report shows, as DataFrames (shapes documented per attribute).
@@ -250,14 +285,13 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
 
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
+        rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`open_run_store`).
+        ValueError: if ``study.json`` is unusable (see :func:`read_run_study`).
     """
     from rhetorica.report.validation import read_checks, validation_summary, validation_table
-    from rhetorica.store.db import STORE_FILENAME
 
-    if not (run_dir / STORE_FILENAME).exists():
-        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
-    study = json.loads((run_dir / STUDY_FILE).read_text("utf-8")) if (run_dir / STUDY_FILE).exists() else {}
-    store = Store.in_dir(run_dir)
+    study = read_run_study(run_dir)
+    store = open_run_store(run_dir)
     try:
         tables = export_tables(store, run_dir / "tables")
         wall = float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])

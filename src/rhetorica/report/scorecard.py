@@ -453,27 +453,24 @@ def check_run(run_dir: Path) -> RunCheck:
 
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
-        ValueError: if the study's scorecard settings are invalid (the message names the key).
+        rhetorica.store.db.StoreError: if its store is not a rhetorica store.
+        ValueError: if ``study.json`` or the study's scorecard settings are invalid (the message names
+            the file and key).
     """
-    import json
-
     from pydantic import ValidationError
 
-    from rhetorica.report.build import STUDY_FILE, analysed_assessments, study_pairs
-    from rhetorica.store.db import STORE_FILENAME, Store
+    from rhetorica.report.build import STUDY_FILE, analysed_assessments, open_run_store, read_run_study, study_pairs
     from rhetorica.store.export import assessments_table
 
-    if not (run_dir / STORE_FILENAME).exists():
-        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
     study_path = run_dir / STUDY_FILE
-    study: dict[str, Any] = json.loads(study_path.read_text("utf-8")) if study_path.exists() else {}
+    study = read_run_study(run_dir)
     try:
         thresholds = ScorecardThresholds.model_validate(study.get("scorecard") or {})
     except ValidationError as exc:
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"{study_path}: scorecard.{key}: {first['msg']}") from exc
-    store = Store.in_dir(run_dir)
+    store = open_run_store(run_dir)
     try:
         assessments = analysed_assessments(assessments_table(store), study)
     finally:

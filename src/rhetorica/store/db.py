@@ -101,7 +101,8 @@ class Store:
 
         Raises:
             FileNotFoundError: if ``path`` does not exist.
-            StoreError: if it is not a rhetorica store or is newer than this rhetorica.
+            StoreError: if it is not a rhetorica store (not SQLite, or SQLite without rhetorica's
+                schema version) or is newer than this rhetorica.
         """
         path = Path(path).resolve()
         if not path.is_file():
@@ -117,6 +118,9 @@ class Store:
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{path}: not a readable rhetorica store ({exc})") from exc
+        if version == 0:  # an empty file or another program's SQLite database: no migration ever ran
+            conn.close()
+            raise StoreError(f"{path}: not a rhetorica store (an SQLite file without rhetorica's schema)")
         if version > latest:
             conn.close()
             raise StoreError(f"{path}: schema version {version} is newer than this rhetorica ({latest}); "

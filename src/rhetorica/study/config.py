@@ -26,6 +26,7 @@ from pydantic import (
     model_validator,
 )
 
+from rhetorica.files import TextFileError, read_text_file
 from rhetorica.rewriting.conditions import parse_condition
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.report.scorecard import ScorecardThresholds
@@ -463,9 +464,9 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read study file ({exc.strerror})") from exc
+        text = read_text_file(path, "study file")
+    except TextFileError as exc:
+        raise ConfigError(str(exc)) from exc
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import glob
+import os
 from pathlib import Path
 
 from rhetorica.documents.models import Document
-from rhetorica.study.config import DocumentSpec, StudyConfig
+from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
 
 
 def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[DocumentSpec]:
@@ -39,19 +40,44 @@ def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str,
 
 
 def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
-    """Paths named by a path spec (globs expanded, relative to ``base_dir``), sorted."""
+    """Paths named by a path spec (relative to ``base_dir``): an existing file or folder as named
+    (``paper[v2].md`` included), otherwise the glob's matches, sorted."""
     assert spec.path is not None
     pattern = spec.path if Path(spec.path).is_absolute() else str(base_dir / spec.path)
-    if any(ch in spec.path for ch in "*?["):
+    if any(ch in spec.path for ch in "*?[") and not Path(pattern).exists():
         return [Path(p) for p in sorted(glob.glob(pattern))]
     return [Path(pattern)]
 
 
 def resolve_run_dir(config: StudyConfig, base_dir: Path, override: Path | None = None) -> Path:
     """The study's run directory, absolute: ``override`` if given, else ``config.output_dir``
-    (relative to ``base_dir``)."""
+    (relative to ``base_dir``). Creates nothing.
+
+    Raises:
+        ConfigError: ``output_dir <path>: ...`` (``run directory`` for an override) when the path
+            is an existing file or cannot be created (a file on its way, or a folder above it that
+            is not writable).
+    """
     out = Path(config.output_dir)
-    return (override or (out if out.is_absolute() else base_dir / out)).resolve()
+    target = (override or (out if out.is_absolute() else base_dir / out)).resolve()
+    problem = _unusable_folder(target)
+    if problem:
+        raise ConfigError(f"{'run directory' if override else 'output_dir'} {target}: {problem}")
+    return target
+
+
+def _unusable_folder(path: Path) -> str | None:
+    """Why ``path`` cannot be (or become) a folder this process writes in; None when it can."""
+    if path.exists():
+        return None if path.is_dir() else "exists and is not a folder"
+    above = path.parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        return f"cannot be created: {above} is a file"
+    if not os.access(above, os.W_OK | os.X_OK):
+        return f"cannot be created: {above} is not writable"
+    return None
 
 
 def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:

@@ -1,0 +1,33 @@
+"""``rhetorica ingest``: an unusable --out is one error line (exit 2); ids are shown literally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rhetorica.cli.app import app
+
+runner = CliRunner()
+
+PAPER = "# A paper\n\n## Abstract\n\nWe study a method and report its accuracy on three tasks.\n"
+
+
+def test_out_that_is_a_file(tmp_path: Path) -> None:
+    paper = tmp_path / "p.md"
+    paper.write_text(PAPER, encoding="utf-8")
+    taken = tmp_path / "afile"
+    taken.write_text("x")
+    result = runner.invoke(app, ["ingest", str(paper), "--out", str(taken)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.output.strip() == f"error: --out {taken}: exists and is not a folder"
+
+
+def test_document_id_with_brackets_is_shown_literally(tmp_path: Path) -> None:
+    paper = tmp_path / "paper[v2].md"
+    paper.write_text(PAPER, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(paper), "--out", str(tmp_path / "out")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "paper[v2].md").is_file()
+    assert "paper[v2]" in result.output
