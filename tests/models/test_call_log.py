@@ -20,15 +20,8 @@ from rhetorica.models.call import ConnectionLimits, call_model
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 from rhetorica.status import Status
 from rhetorica.store.db import Store
+from tests.models.test_budget import PRICES
 
-PRICES = """
-models:
-  openai-compatible/priced:
-    input: 1000.0
-    output: 1000.0
-    source: https://example.org/test-price
-    as_of: '2026-11-01'
-"""
 MESSAGES = [ChatMessage(role="user", content="paper 0 text")]  # 3 words -> 4 approximate tokens
 CONFIG = GenerateConfig(max_tokens=10)
 # worst case: 4 input + 10 output tokens at $0.001 = $0.014; the answer "echo: paper 0 text" is
