@@ -183,14 +183,14 @@ def _load(study: Path) -> tuple[Any, Path, Path]:
     from rich.console import Console
 
     from rhetorica.study.config import ConfigError, load_study
+    from rhetorica.study.inputs import resolve_run_dir
 
     try:
         config, base_dir = load_study(study)
+        return config, base_dir, resolve_run_dir(config, base_dir)
     except ConfigError as exc:
         Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from exc
-    out = Path(config.output_dir)
-    return config, base_dir, out if out.is_absolute() else base_dir / out
 
 
 @batch_app.command("submit")

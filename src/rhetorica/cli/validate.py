@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import typer
@@ -21,7 +20,7 @@ def validate(
     from rich.table import Table
 
     from rhetorica.cli.study import console, err_console
-    from rhetorica.report.build import STUDY_FILE, display_table
+    from rhetorica.report.build import STUDY_FILE, display_table, read_run_study
     from rhetorica.report.render import write_report
     from rhetorica.study.config import ConfigError, parse_study
     from rhetorica.study.runner import StudyRunner
@@ -30,7 +29,11 @@ def validate(
     if not study_file.exists():
         err_console.print(f"[red]error:[/red] {escape(str(run_dir))}: no {STUDY_FILE} here; is this a rhetorica run directory?")
         raise typer.Exit(2)
-    spec = json.loads(study_file.read_text("utf-8"))
+    try:
+        spec = read_run_study(run_dir)
+    except ValueError as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from exc
     overrides = {"min_semantic_similarity": min_semantic_similarity, "min_tfidf_cosine": min_tfidf_cosine,
                  "max_length_ratio_deviation": max_length_ratio_deviation,
                  "require_protected_spans": require_protected_spans}

@@ -341,7 +341,7 @@ def fmt(value: Any, digits: int = 2) -> str:
 def fmt_p(value: Any, digits: int = 3) -> str:
     """Format a p-value cell to ``digits`` decimals; a p-value below the smallest value those
     decimals show is ``<0.001`` (three decimals) or ``<0.01`` (two), never a false ``0.000``;
-    missing -> '–'. The LaTeX tables use the same rule (:func:`rhetorica.report.latex.pvalue`)."""
+    missing -> '–'. The LaTeX tables call it (:func:`rhetorica.report.latex.pvalue`)."""
     floor = 10.0 ** -digits
     if isinstance(value, float | np.floating) and not math.isnan(value) and value < floor:
         return f"<{floor:.{digits}f}"

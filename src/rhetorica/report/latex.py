@@ -55,11 +55,13 @@ def number(value: object, digits: int = 2) -> str:
 
 
 def pvalue(value: object) -> str:
-    """p-value cell: three decimals, ``<0.001`` below that, ``--`` when missing."""
+    """p-value cell: :func:`rhetorica.report.build.fmt_p`'s rule (three decimals, ``<0.001`` below
+    that) in LaTeX, ``--`` when missing."""
+    from rhetorica.report.build import fmt_p
+
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "--"
-    x = float(value)  # type: ignore[arg-type]
-    return "$<$0.001" if x < 0.001 else f"{x:.3f}"
+    return fmt_p(float(value), 3).replace("<", "$<$")  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
