@@ -63,3 +63,21 @@ def make_run(
     finally:
         store.close()
     return run_dir
+
+
+def run_study(spec: dict[str, Any], base_dir: Path) -> Path:
+    """Run the study ``spec`` in this process (models from the registry, the mock provider included),
+    saving its ``study.json`` as ``rhetorica run`` does; returns the run directory."""
+    import asyncio
+
+    from rhetorica.study.config import parse_study
+    from rhetorica.study.runner import StudyRunner
+
+    config = parse_study(spec)
+    runner = StudyRunner(config, base_dir)
+    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    try:
+        asyncio.run(runner.run())
+    finally:
+        runner.store.close()
+    return runner.run_dir

@@ -7,7 +7,6 @@ pandas from the store's tidy export, Clopper-Pearson bounds from scipy's beta qu
 
 from __future__ import annotations
 
-import asyncio
 import math
 from pathlib import Path
 from typing import Any
@@ -17,14 +16,11 @@ from scipy.stats import beta
 from typer.testing import CliRunner
 
 from rhetorica.cli.app import app
-from rhetorica.report.build import STUDY_FILE
 from rhetorica.report.scorecard import check_run
 from rhetorica.store.db import Store
 from rhetorica.store.export import assessments_table
-from rhetorica.study.config import parse_study
-from rhetorica.study.runner import StudyRunner
 
-from .runs import make_run
+from .runs import make_run, run_study
 
 PAPER = ("# Paper {i}\n\n## Abstract\n\nOur results suggest that the method may improve accuracy on task {i}. "
          "It could possibly generalise.\n")
@@ -39,14 +35,8 @@ def _control_run(root: Path, reviewers: list[dict[str, Any]]) -> Path:
     spec = {"name": "controls", "output_dir": str(root / "run"), "documents": [{"path": str(root / "*.md")}],
             "rewriters": [{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]}],
             "reviewers": reviewers, "replicates": 2, "validation": {"enabled": False}}
-    config = parse_study(spec)
-    runner = StudyRunner(config, root)
-    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    try:
-        asyncio.run(runner.run())
-    finally:
-        runner.store.close()
-    return runner.run_dir
+    run_dir = run_study(spec, root)
+    return run_dir
 
 
 NULL = {"name": "null", "kind": "control", "options": {"noise_sd": 0.5}}

@@ -7,7 +7,6 @@ with rows, and that the browser console logs no error. Takes about 15 s (study r
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,12 +14,10 @@ from typing import Any
 
 import pytest
 
-from rhetorica.report.build import STUDY_FILE
 from rhetorica.report.render import write_report
-from rhetorica.study.config import parse_study
-from rhetorica.study.runner import StudyRunner
 
 from ..study.helpers import study_dict
+from .runs import run_study
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
@@ -73,15 +70,10 @@ def render(driver: Any, page: Path) -> tuple[dict[str, Any], list[dict[str, Any]
 def mock_run(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     out = tmp_path_factory.mktemp("e2e") / "run"
     # failed_variants: include keeps the (identical, failing) echo variants reviewed, so every table fills.
-    config = parse_study(study_dict(shared_data, out, validation={"enabled": True, "failed_variants": "include"}))
-    runner = StudyRunner(config, Path.cwd())
-    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    try:
-        asyncio.run(runner.run())
-    finally:
-        runner.store.close()
-    write_report(runner.run_dir, n_resamples=500)
-    return runner.run_dir
+    run_dir = run_study(study_dict(shared_data, out, validation={"enabled": True, "failed_variants": "include"}),
+                        Path.cwd())
+    write_report(run_dir, n_resamples=500)
+    return run_dir
 
 
 def test_report_renders_in_chromium(browser: Any, mock_run: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rhetorica.report.render import write_report
 
-from .runs import make_run
+from .runs import make_run, run_study
 from .test_content import md_table
 
 
@@ -38,27 +38,15 @@ def test_no_cut_input_no_section(tmp_path: Path) -> None:
 
 
 def test_a_study_with_max_input_words_reports_its_cut_inputs(tmp_path: Path, shared_data: Path) -> None:
-    import asyncio
-
-    from rhetorica.report.build import STUDY_FILE
-    from rhetorica.study.config import parse_study
-    from rhetorica.study.runner import StudyRunner
-
     from ..study.helpers import study_dict
 
     # papers cut to 400 words at ingest; the reviewer reads 60 of them, so every review is of a cut input
     spec = study_dict(shared_data, tmp_path / "run", replicates=1, rewriters=[
         {"name": "rules", "kind": "rule-based", "conditions": ["confidence:+"]}], reviewers=[
         {"name": "short", "model": "mock/reviewer", "max_input_words": 60}])
-    config = parse_study(spec)
-    runner = StudyRunner(config, Path.cwd())
-    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    try:
-        asyncio.run(runner.run())
-    finally:
-        runner.store.close()
-    write_report(runner.run_dir, n_resamples=20)
-    rows = md_table((runner.run_dir / "report.md").read_text("utf-8"), "Reviewer input cut by max_input_words")
+    run_dir = run_study(spec, Path.cwd())
+    write_report(run_dir, n_resamples=20)
+    rows = md_table((run_dir / "report.md").read_text("utf-8"), "Reviewer input cut by max_input_words")
     assert [r[:3] + r[4:] for r in rows[1:]] == [
         ["short", "60", doc, "confidence:+, original", "2", "2"]
         for doc in ("chebnet_nips2016", "fma_ismir2017", "gcrn_iclr2017")]
