@@ -1,0 +1,117 @@
+"""The evaluator interface: what reviewers, judges and external reviewer systems share
+(ARCHITECTURE.md, "The one idea").
+
+An :class:`Evaluator` turns one :class:`Target` (a document as the evaluator must read it: an
+original or a variant, for one replicate) into one :class:`Evaluation` on its declared
+:class:`~rhetorica.forms.Form`. Model calls go through :func:`rhetorica.models.call.call_model`
+with the :class:`CallContext` it is given, so they are cached, counted, timed, logged against the
+unit and held to the study budget like every other call; an external system's calls go through the
+same context (:meth:`CallContext.cached` helpers are added where needed, never a second cache).
+
+Evaluators are registered in :data:`rhetorica.registry.evaluators` as *factories*:
+``factory(name: str, **options) -> Evaluator``; a study's reviewer/judge configuration names the
+factory (``kind``) and its options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from rhetorica.status import Status
+
+if TYPE_CHECKING:
+    from rhetorica.documents.models import Document
+    from rhetorica.forms import Form
+    from rhetorica.models.budget import Budget
+    from rhetorica.models.cache import CallLog
+    from rhetorica.models.call import ConnectionLimits
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What every model call of one work unit shares (one object instead of four arguments).
+
+    Attributes:
+        log: the store's cache and call log (``None``: no cache, no log — tests and one-off calls).
+        unit_key: the work unit the calls belong to.
+        limits: the run's shared per-connection semaphores, rate limiters and in-flight calls.
+        budget: the study budget (``None``: unlimited).
+    """
+
+    log: CallLog | None = None
+    unit_key: str | None = None
+    limits: ConnectionLimits | None = None
+    budget: Budget | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """One thing to evaluate.
+
+    Attributes:
+        document: the text as the evaluator reads it (an original or a variant, already defended
+            against hidden instructions where the configuration asks for it).
+        document_id: id of the original document (variants keep it: pairs join on it).
+        condition: ``original`` or the variant's condition name.
+        rewriter: the rewriter's name (``original`` for originals).
+        variant_key: unit key of the variant (``None`` for originals).
+        replicate: replicate index, 0-based (seeds sampling; part of the cache key).
+        reference: a paired reference document where the evaluator needs one (a human-anchored
+            judge's reference review); ``None`` otherwise.
+        notice: a note for the evaluator's instructions (the ``warn`` defence's notice).
+    """
+
+    document: Document
+    document_id: str
+    condition: str
+    rewriter: str
+    variant_key: str | None
+    replicate: int
+    reference: Document | None = None
+    notice: str | None = None
+
+
+@dataclass
+class Evaluation:
+    """One assessment.
+
+    Attributes:
+        status: ``ok`` or a failure status (``malformed | truncated | refused | empty | timeout |
+            error``); a failed evaluation has no scores.
+        reason: why it failed (``None`` when ok).
+        scores: metric name → value, validated against the evaluator's form (empty unless ok).
+        payload: the validated text fields and scores as the evaluator returned them (JSON-able).
+        raw_text: the raw output (kept for failed parses).
+        input_truncated: the input was cut to fit the evaluator's limit.
+        artefacts: named by-products stored with the assessment (e.g. SciCore's science core).
+    """
+
+    status: Status
+    reason: str | None = None
+    scores: dict[str, float] = field(default_factory=dict)
+    payload: dict[str, Any] | None = None
+    raw_text: str = ""
+    input_truncated: bool = False
+    artefacts: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """A reviewer configuration, a judge or an external reviewer system.
+
+    Attributes:
+        name: the configuration's name in the study.
+        form: the declared output form.
+    """
+
+    name: str
+    form: Form
+
+    def spec(self) -> dict[str, Any]:
+        """Everything about the evaluator that can change its output (hashed into unit keys)."""
+        ...
+
+    async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
+        """Assess ``target`` once; never raises for a failed assessment (returns its status)."""
+        ...

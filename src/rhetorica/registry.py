@@ -1,0 +1,202 @@
+"""Open registries of rhetorica's components, filled by decorator and by installed plug-ins.
+
+Every kind of component a study can name — conditions, dimensions, rewriters, protocols, forms,
+evaluators (reviewers, judges, external systems), judge metric families, providers and stages — has
+one :class:`Registry`. A component registers itself with a name and a one-line description
+(the pattern of inspect_ai's ``@task``/``@solver`` registry)::
+
+    from rhetorica.registry import evaluators
+
+    @evaluators.register("my-reviewer", description="calls my review system")
+    def my_reviewer(**options): ...
+
+Another installed package adds components through the entry-point group ``rhetorica.plugins``:
+each entry point names a module, and importing that module runs its ``register`` decorators
+(:func:`load_plugins`, called once, lazily, by the first lookup). ``rhetorica list`` prints every
+entry with its kind, source package and description.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+#: Entry-point group through which installed packages contribute components.
+ENTRY_POINT_GROUP = "rhetorica.plugins"
+
+
+class UnknownComponentError(KeyError):
+    """A name looked up in a registry that has no such component (the message lists the known ones)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DuplicateComponentError(ValueError):
+    """Two different components registered under the same kind and name."""
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """One registered component.
+
+    Attributes:
+        kind: the registry's kind (``condition``, ``evaluator`` …).
+        name: the name studies use.
+        value: the registered object (a class, a factory function or an instance).
+        description: one line for ``rhetorica list``.
+        source: distribution that registered it (``rhetorica`` for built-ins).
+    """
+
+    kind: str
+    name: str
+    value: T
+    description: str
+    source: str
+
+
+class Registry(Generic[T]):
+    """Name → component, open to decorators and plug-ins.
+
+    Args:
+        kind: singular noun for messages and ``rhetorica list`` (``"condition"``).
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry[T]] = {}
+        _ALL.append(self)
+
+    def add(self, name: str, value: T, *, description: str = "", source: str | None = None) -> T:
+        """Register ``value`` under ``name`` and return it unchanged.
+
+        Registering the same object again under the same name is a no-op (module reloads).
+
+        Raises:
+            DuplicateComponentError: ``name`` is taken by a different object.
+        """
+        found = self._entries.get(name)
+        if found is not None and found.value is not value and found.value != value:
+            raise DuplicateComponentError(
+                f"{self.kind} {name!r} is registered twice (by {found.source} and by {source or _caller_source(value)})")
+        self._entries[name] = Entry(self.kind, name, value, description or _first_line(value),
+                                    source or _caller_source(value))
+        return value
+
+    def register(self, name: str | None = None, *, description: str = "") -> Callable[[T], T]:
+        """Decorator form of :meth:`add`; ``name`` defaults to the object's ``__name__``."""
+
+        def decorate(value: T) -> T:
+            return self.add(name or getattr(value, "__name__", str(value)), value, description=description)
+
+        return decorate
+
+    def get(self, name: str) -> T:
+        """The component registered as ``name``.
+
+        Raises:
+            UnknownComponentError: no such component; the message lists the known names.
+        """
+        return self.entry(name).value
+
+    def entry(self, name: str) -> Entry[T]:
+        """The :class:`Entry` registered as ``name`` (errors as :meth:`get`)."""
+        load_plugins()
+        try:
+            return self._entries[name]
+        except KeyError:
+            known = ", ".join(sorted(self._entries)) or "none"
+            raise UnknownComponentError(f"unknown {self.kind} {name!r}; known: {known}") from None
+
+    def __contains__(self, name: object) -> bool:
+        load_plugins()
+        return name in self._entries
+
+    def names(self) -> list[str]:
+        """Registered names, sorted."""
+        load_plugins()
+        return sorted(self._entries)
+
+    def entries(self) -> list[Entry[T]]:
+        """Registered entries, sorted by name."""
+        load_plugins()
+        return [self._entries[n] for n in sorted(self._entries)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+
+def _first_line(value: Any) -> str:
+    doc = getattr(value, "__doc__", None) or ""
+    return doc.strip().splitlines()[0] if doc.strip() else ""
+
+
+def _caller_source(value: Any) -> str:
+    """Distribution that owns the module ``value`` was defined in (``rhetorica`` for built-ins)."""
+    module = getattr(value, "__module__", None) or type(value).__module__
+    top = module.split(".")[0]
+    if top == "rhetorica":
+        return "rhetorica"
+    names = metadata.packages_distributions().get(top)
+    return names[0] if names else top
+
+
+_ALL: list[Registry[Any]] = []
+_LOADED = False
+_BUILTINS: tuple[str, ...] = ()
+
+
+def builtin_modules(*modules: str) -> None:
+    """Declare the rhetorica modules whose import registers the built-in components.
+
+    :func:`load_plugins` imports them before the plug-ins, so a lookup never depends on which
+    module happened to be imported first.
+    """
+    global _BUILTINS
+    _BUILTINS = tuple(dict.fromkeys(_BUILTINS + modules))
+
+
+def load_plugins() -> None:
+    """Import the built-in component modules, then every ``rhetorica.plugins`` entry point, once.
+
+    A plug-in that fails to import is reported by raising :class:`PluginError` naming the entry point.
+    """
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for module in _BUILTINS:
+        importlib.import_module(module)
+    for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            point.load()
+        except Exception as exc:  # noqa: BLE001 - named and re-raised as one clear error
+            raise PluginError(f"plug-in {point.name!r} ({point.value}) failed to load: "
+                              f"{type(exc).__name__}: {exc}") from exc
+
+
+class PluginError(RuntimeError):
+    """An installed plug-in's entry point could not be imported."""
+
+
+def all_entries() -> list[Entry[Any]]:
+    """Every registered component of every kind, sorted by (kind, name)."""
+    load_plugins()
+    return sorted((e for r in _ALL for e in r._entries.values()), key=lambda e: (e.kind, e.name))
+
+
+# The registries. Modules that define components import the one they need from here.
+conditions: Registry[Any] = Registry("condition")
+dimensions: Registry[Any] = Registry("dimension")
+rewriters: Registry[Any] = Registry("rewriter")
+protocols: Registry[Any] = Registry("protocol")
+forms: Registry[Any] = Registry("form")
+evaluators: Registry[Any] = Registry("evaluator")
+metric_families: Registry[Any] = Registry("metric family")
+providers: Registry[Any] = Registry("provider")
+stages: Registry[Any] = Registry("stage")

@@ -1,0 +1,63 @@
+"""Declared forms: ranges, levels and types are enforced, never clipped."""
+
+import pytest
+
+from rhetorica.forms import ICLR_2026, REVIEW_000, Form, FormError, Metric, get_form
+
+
+def test_builtin_forms_are_registered_with_their_primary():
+    assert get_form("review-000") is REVIEW_000
+    assert get_form("iclr-2026").primary.name == "overall"
+    assert ICLR_2026.metric_names == ("overall", "soundness", "presentation", "contribution", "confidence")
+    assert REVIEW_000.metric_names == ("overall", "soundness", "significance", "evidence", "clarity", "confidence")
+
+
+def test_out_of_range_is_an_error_not_a_clip():
+    with pytest.raises(FormError, match="presentation: 5 is outside its range 1..4"):
+        ICLR_2026.check_scores({"overall": 6, "soundness": 3, "presentation": 5, "contribution": 2,
+                                "confidence": 4})
+
+
+def test_two_digit_string_reads_as_ten():
+    assert REVIEW_000.metric("overall").check("10") == 10.0
+
+
+def test_fraction_on_integer_scale_rejected():
+    with pytest.raises(FormError, match="not a whole number"):
+        REVIEW_000.metric("overall").check(6.5)
+
+
+def test_ordinal_levels():
+    rating = Metric(name="rating", type="ordinal", levels=(1, 3, 5, 6, 8, 10), primary=True)
+    assert rating.check(8) == 8.0
+    with pytest.raises(FormError, match=r"not one of the levels \{1, 3, 5, 6, 8, 10\}"):
+        rating.check(7)
+    assert rating.json_schema() == {"type": "integer", "enum": [1, 3, 5, 6, 8, 10]}
+
+
+def test_boolean_and_count():
+    flag = Metric(name="praise", type="boolean")
+    assert flag.check(True) == 1.0 and flag.check("no") == 0.0
+    with pytest.raises(FormError):
+        flag.check(2)
+    count = Metric(name="insights", type="count")
+    assert count.check(7) == 7.0
+    with pytest.raises(FormError, match="outside its range 0..inf"):
+        count.check(-1)
+
+
+def test_missing_metrics_listed_together():
+    with pytest.raises(FormError, match="soundness: missing; presentation: missing"):
+        ICLR_2026.check_scores({"overall": 6, "contribution": 2, "confidence": 4})
+
+
+def test_a_form_needs_exactly_one_primary():
+    with pytest.raises(ValueError, match="exactly one primary"):
+        Form(name="x", metrics=(Metric(name="a", type="count"),))
+
+
+def test_json_schema_lists_every_field():
+    schema = ICLR_2026.json_schema()
+    assert schema["required"] == ["summary", "strengths", "weaknesses", "questions", "overall", "soundness",
+                                  "presentation", "contribution", "confidence"]
+    assert schema["properties"]["soundness"] == {"type": "integer", "minimum": 1, "maximum": 4}
