@@ -4,9 +4,9 @@
 An :class:`Evaluator` turns one :class:`Target` (a document as the evaluator must read it: an
 original or a variant, for one replicate) into one :class:`Evaluation` on its declared
 :class:`~rhetorica.forms.Form`. Model calls go through :func:`rhetorica.models.call.call_model`
-with the :class:`CallContext` it is given, so they are cached, counted, timed, logged against the
+with the :class:`~rhetorica.models.call.CallContext` it is given, so they are cached, counted, timed, logged against the
 unit and held to the study budget like every other call; an external system's calls go through the
-same context (:meth:`CallContext.cached` helpers are added where needed, never a second cache).
+same context and the same store cache, never a second one.
 
 Evaluators are registered in :data:`rhetorica.registry.evaluators` as *factories*:
 ``factory(name: str, **options) -> Evaluator``; a study's reviewer/judge configuration names the
@@ -23,26 +23,7 @@ from rhetorica.status import Status
 if TYPE_CHECKING:
     from rhetorica.documents.models import Document
     from rhetorica.forms import Form
-    from rhetorica.models.budget import Budget
-    from rhetorica.models.cache import CallLog
-    from rhetorica.models.call import ConnectionLimits
-
-
-@dataclass(frozen=True)
-class CallContext:
-    """What every model call of one work unit shares (one object instead of four arguments).
-
-    Attributes:
-        log: the store's cache and call log (``None``: no cache, no log — tests and one-off calls).
-        unit_key: the work unit the calls belong to.
-        limits: the run's shared per-connection semaphores, rate limiters and in-flight calls.
-        budget: the study budget (``None``: unlimited).
-    """
-
-    log: CallLog | None = None
-    unit_key: str | None = None
-    limits: ConnectionLimits | None = None
-    budget: Budget | None = None
+    from rhetorica.models.call import CallContext
 
 
 @dataclass(frozen=True)

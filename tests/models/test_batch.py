@@ -10,7 +10,7 @@ import pytest
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.batch import BatchRequest, collect_batches, submit_batch
 from rhetorica.models.cache import model_cache_key
-from rhetorica.models.call import call_model
+from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import get_model
 from rhetorica.status import Status
 from rhetorica.store.db import Store
@@ -90,7 +90,7 @@ def test_submit_collect_later_then_cache_serves_live_calls(setup, fake_server):
     # ok results are in the cache: a live call with the same inputs makes no request
     model = factory(model_id, options)
     before = len(fake_server.model_requests())
-    hit = asyncio.run(call_model(model, requests[0].messages, requests[0].config, log=store))
+    hit = asyncio.run(call_model(model, requests[0].messages, requests[0].config, context=CallContext(log=store)))
     assert hit.status == Status.OK and hit.cache_hit and isinstance(json.loads(hit.text)["overall"], int)
     assert len(fake_server.model_requests()) == before
     # a third collect changes nothing

@@ -8,7 +8,7 @@ import pytest
 
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.budget import Budget, BudgetExceededError, worst_case_cost
-from rhetorica.models.call import call_model
+from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 from rhetorica.status import Status
@@ -49,7 +49,7 @@ def test_sequential_calls_stop_before_the_limit(priced, fake_server):
     made = 0
     with pytest.raises(BudgetExceededError, match=r"budget of \$0\.0500 reached"):
         for i in range(20):
-            out = asyncio.run(call_model(priced, msgs(i), CONFIG, budget=budget))
+            out = asyncio.run(call_model(priced, msgs(i), CONFIG, context=CallContext(budget=budget)))
             assert out.status == Status.OK and out.cost_usd > 0
             made += 1
     # each answer "echo: paper i text" costs 3 input + 4 output tokens = $0.007 < the $0.014 reserved
@@ -65,7 +65,7 @@ def test_concurrent_calls_never_overspend(priced, fake_server):
 
     async def main():
         return await asyncio.gather(
-            *(call_model(priced, msgs(i), CONFIG, budget=budget) for i in range(10)), return_exceptions=True
+            *(call_model(priced, msgs(i), CONFIG, context=CallContext(budget=budget)) for i in range(10)), return_exceptions=True
         )
 
     results = asyncio.run(main())
@@ -82,12 +82,12 @@ def test_cache_hits_and_unpriced_models_are_free(priced, tmp_path):
 
     store = Store.in_dir(tmp_path / "run")
     budget = Budget(limit_usd=0.02)
-    first = asyncio.run(call_model(priced, msgs(1), CONFIG, log=store, budget=budget))
+    first = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=store, budget=budget)))
     with pytest.raises(BudgetExceededError):
-        asyncio.run(call_model(priced, msgs(2), CONFIG, log=store, budget=budget))
-    again = asyncio.run(call_model(priced, msgs(1), CONFIG, log=store, budget=budget))
+        asyncio.run(call_model(priced, msgs(2), CONFIG, context=CallContext(log=store, budget=budget)))
+    again = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=store, budget=budget)))
     assert again.cache_hit and again.text == first.text
-    local = asyncio.run(call_model(MockModel(), msgs(3), CONFIG, budget=Budget(limit_usd=0.0)))
+    local = asyncio.run(call_model(MockModel(), msgs(3), CONFIG, context=CallContext(budget=Budget(limit_usd=0.0))))
     assert local.status == Status.OK
     store.close()
 

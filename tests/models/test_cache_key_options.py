@@ -13,7 +13,7 @@ import pytest
 
 from rhetorica.models.api import OPERATIONAL_OPTIONS, ChatMessage, GenerateConfig
 from rhetorica.models.cache import model_cache_key
-from rhetorica.models.call import call_model
+from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import provider_class
 from rhetorica.store.db import Store
 
@@ -53,7 +53,7 @@ def test_configurations_differing_in_one_option_share_no_cached_answer(
     first, second = build(provider, fake_server.url, **{option: a}), build(provider, fake_server.url, **{option: b})
     assert model_cache_key(first, MESSAGES, CONFIG, 0) != model_cache_key(second, MESSAGES, CONFIG, 0)
     store = Store.in_dir(tmp_path / "run")
-    outs = [asyncio.run(call_model(m, MESSAGES, CONFIG, log=store)) for m in (first, second, first)]
+    outs = [asyncio.run(call_model(m, MESSAGES, CONFIG, context=CallContext(log=store))) for m in (first, second, first)]
     assert [o.cache_hit for o in outs] == [False, False, True]
     assert len(fake_server.model_requests()) == 2
     store.close()

@@ -16,7 +16,7 @@ import pytest
 
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.budget import Budget
-from rhetorica.models.call import ConnectionLimits, call_model
+from rhetorica.models.call import CallContext, ConnectionLimits, call_model
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 from rhetorica.status import Status
 from rhetorica.store.db import Store
@@ -52,7 +52,7 @@ def test_call_is_logged_when_sent_and_updated_when_it_returns(prices, fake_serve
     model = OpenAICompatibleModel(f"priced@{fake_server.url}/v1")
 
     async def main():
-        task = asyncio.create_task(call_model(model, MESSAGES, CONFIG, log=store, budget=Budget(1.0), unit_key="u1"))
+        task = asyncio.create_task(call_model(model, MESSAGES, CONFIG, context=CallContext(log=store, budget=Budget(1.0), unit_key="u1")))
         while not fake_server.model_requests():
             await asyncio.sleep(0.01)
         during = calls(store.path)
@@ -70,14 +70,14 @@ KILLED_CALL = textwrap.dedent("""
     import asyncio, sys
     from rhetorica.models.api import ChatMessage, GenerateConfig
     from rhetorica.models.budget import Budget
-    from rhetorica.models.call import call_model
+    from rhetorica.models.call import CallContext, call_model
     from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
     from rhetorica.store.db import Store
     store = Store(sys.argv[2])
     model = OpenAICompatibleModel("priced@" + sys.argv[1] + "/v1")
     messages = [ChatMessage(role="user", content="paper 0 text")]
-    asyncio.run(call_model(model, messages, GenerateConfig(max_tokens=10), log=store, budget=Budget(1.0),
-                           unit_key="u1"))
+    asyncio.run(call_model(model, messages, GenerateConfig(max_tokens=10),
+                           context=CallContext(log=store, budget=Budget(1.0), unit_key="u1")))
 """)
 
 
@@ -108,8 +108,8 @@ def test_identical_calls_in_flight_are_sent_once(fake_server, tmp_path):
     model = OpenAICompatibleModel(f"m@{fake_server.url}/v1")
 
     async def main(limits, replicates):
-        return await asyncio.gather(*(call_model(model, MESSAGES, CONFIG, replicate=r, log=store, limits=limits,
-                                                 unit_key=f"u{i}") for i, r in enumerate(replicates)))
+        return await asyncio.gather(*(call_model(model, MESSAGES, CONFIG, replicate=r, context=CallContext(log=store, limits=limits, unit_key=f"u{i}")
+                                                 ) for i, r in enumerate(replicates)))
 
     outs = asyncio.run(main(ConnectionLimits(), [0, 0, 0]))
     assert len(fake_server.model_requests()) == 1

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from rhetorica.models.api import ChatMessage, GenerateConfig
-from rhetorica.models.call import call_model
+from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import get_model
 from rhetorica.store.db import Store
 
@@ -34,7 +34,7 @@ def test_key_absent_from_logs_store_and_errors(
     messages = [ChatMessage(role="user", content="hello there")]
     fake_server.script = ["auth", "server_error", None, "rate_limit", "context_overflow"]
     outputs = [
-        asyncio.run(call_model(model, messages, GenerateConfig(seed=i), log=store, retry=fast_retry)) for i in range(3)
+        asyncio.run(call_model(model, messages, GenerateConfig(seed=i), context=CallContext(log=store), retry=fast_retry)) for i in range(3)
     ]
     assert [o.status for o in outputs] == ["error", "ok", "error"]
     store.close()

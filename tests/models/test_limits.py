@@ -8,7 +8,7 @@ import pytest
 
 from fake_servers import FakeServer
 from rhetorica.models.api import ChatMessage, GenerateConfig
-from rhetorica.models.call import ConnectionLimits, RetryPolicy, call_model
+from rhetorica.models.call import CallContext, ConnectionLimits, RetryPolicy, call_model
 from rhetorica.models.limits import RateLimiter, RateLimitInfo, parse_reset
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 from rhetorica.status import Status
@@ -149,7 +149,7 @@ def sequential_calls(server: FakeServer, n: int, **options) -> list[Status]:
     limits = ConnectionLimits()
 
     async def main() -> list[Status]:
-        return [(await call_model(model, MESSAGES, GenerateConfig(seed=i), limits=limits, retry=FAST)).status
+        return [(await call_model(model, MESSAGES, GenerateConfig(seed=i), context=CallContext(limits=limits), retry=FAST)).status
                 for i in range(n)]
 
     return asyncio.run(main())
@@ -183,7 +183,7 @@ def test_declared_limit_is_kept_against_a_server_that_enforces_it():
 
         async def main() -> list[Status]:
             limits = ConnectionLimits()
-            outs = await asyncio.gather(*(call_model(model, MESSAGES, GenerateConfig(seed=i), limits=limits,
+            outs = await asyncio.gather(*(call_model(model, MESSAGES, GenerateConfig(seed=i), context=CallContext(limits=limits),
                                                      retry=FAST) for i in range(12)))
             return [o.status for o in outs]
 

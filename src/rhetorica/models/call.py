@@ -38,6 +38,24 @@ from rhetorica.status import Status
 
 
 @dataclass(frozen=True)
+class CallContext:
+    """What every model call of one work unit shares (one object instead of four arguments).
+
+    Attributes:
+        log: the store's cache and call log (``None``: no cache, no log — tests and one-off calls).
+        unit_key: the work unit the calls belong to, for the call log.
+        limits: the run's shared per-connection semaphores, rate limiters and calls in flight
+            (``None``: no merging, the model's own rate limiter).
+        budget: the study budget; a live call first reserves its worst-case cost (``None``: unlimited).
+    """
+
+    log: CallLog | None = None
+    unit_key: str | None = None
+    limits: ConnectionLimits | None = None
+    budget: Budget | None = None
+
+
+@dataclass(frozen=True)
 class RetryPolicy:
     """Retry settings.
 
@@ -105,11 +123,8 @@ async def call_model(
     config: GenerateConfig,
     *,
     replicate: int = 0,
-    log: CallLog | None = None,
-    unit_key: str | None = None,
-    limits: ConnectionLimits | None = None,
+    context: CallContext | None = None,
     retry: RetryPolicy | None = None,
-    budget: Budget | None = None,
 ) -> ModelOutput:
     """Generate with caching, merging, pacing, retries and logging; never raises for a model failure.
 
@@ -118,12 +133,9 @@ async def call_model(
         messages: chat messages.
         config: sampling/output config.
         replicate: replicate index (part of the cache key, so replicates are distinct samples).
-        log: store implementing :class:`CallLog`; ``None`` disables cache and logging.
-        unit_key: work unit the call belongs to, for the call log.
-        limits: what the run's calls share per connection (semaphores, rate limiters, calls in
-            flight); ``None`` = no merging, the model's own rate limiter.
+        context: the unit's :class:`CallContext` (cache and call log, unit key, shared limits,
+            budget); ``None`` = no cache, no log, no shared limits, no budget.
         retry: retry policy (default :class:`RetryPolicy`).
-        budget: study budget; a live call first reserves its worst-case cost (cache hits are free).
 
     Returns:
         The output, with ``status`` ``ok`` or a failure status and ``error`` set.
@@ -132,6 +144,8 @@ async def call_model(
         BudgetExceededError: the call could take spending past ``budget``; it was not made (the
             caller leaves its unit pending and says so).
     """
+    context = context or CallContext()
+    log, unit_key, limits, budget = context.log, context.unit_key, context.limits, context.budget
     key = model_cache_key(model, messages, config, replicate)
     if log is not None:
         cached = log.cache_get(key)

@@ -14,9 +14,7 @@ from pydantic import BaseModel
 
 from rhetorica.documents.models import Document
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
-from rhetorica.models.budget import Budget
-from rhetorica.models.cache import CallLog
-from rhetorica.models.call import ConnectionLimits, call_model
+from rhetorica.models.call import CallContext, call_model
 from rhetorica.reviewers.form import ReviewParseError, is_refusal, output_schema, parse_review, strip_reasoning
 from rhetorica.reviewers.protocols import Protocol, system_prompt
 from rhetorica.status import Status
@@ -63,10 +61,7 @@ async def review_document(
     top_p: float | None = None,
     max_tokens: int | None = None,
     max_input_words: int | None = None,
-    log: CallLog | None = None,
-    unit_key: str | None = None,
-    limits: ConnectionLimits | None = None,
-    budget: Budget | None = None,
+    context: CallContext | None = None,
     system_note: str | None = None,
 ) -> ReviewResult:
     """Review ``document`` once (replicate ``replicate`` seeds the sampling).
@@ -84,8 +79,7 @@ async def review_document(
     messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=text)]
     config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
                             seed=replicate, json_schema=output_schema(protocol.form))
-    output = await call_model(model, messages, config, replicate=replicate, log=log, unit_key=unit_key, limits=limits,
-                                       budget=budget)
+    output = await call_model(model, messages, config, replicate=replicate, context=context)
     if output.status != Status.OK:
         return ReviewResult(output.status, None, output.error, output.text, truncated)
     try:
@@ -98,8 +92,7 @@ async def review_document(
             ChatMessage(role="user", content=f"That answer is not valid ({first_error}). "
                                              "Reply with only the corrected JSON object."),
         ]
-        second = await call_model(model, repair, config, replicate=replicate, log=log, unit_key=unit_key,
-                                  limits=limits, budget=budget)
+        second = await call_model(model, repair, config, replicate=replicate, context=context)
         if second.status != Status.OK:
             return ReviewResult(second.status, None, f"repair attempt: {second.error}", second.text, truncated)
         try:

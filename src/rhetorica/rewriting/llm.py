@@ -17,9 +17,7 @@ from dataclasses import dataclass
 
 from rhetorica.documents.models import Document, Section
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
-from rhetorica.models.budget import Budget
-from rhetorica.models.cache import CallLog
-from rhetorica.models.call import ConnectionLimits, call_model
+from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.providers.mock import TEXT_MARKER
 from rhetorica.rewriting.conditions import system_prompt, task_prompt
 from rhetorica.status import Status
@@ -75,10 +73,7 @@ async def rewrite_document(
     temperature: float | None = None,
     top_p: float | None = None,
     max_chunk_words: int | None = None,
-    log: CallLog | None = None,
-    unit_key: str | None = None,
-    limits: ConnectionLimits | None = None,
-    budget: Budget | None = None,
+    context: CallContext | None = None,
 ) -> RewriteResult:
     """Rewrite every section of ``document`` under ``condition`` with ``model``.
 
@@ -100,8 +95,7 @@ async def rewrite_document(
             for seed in (0, 1):
                 config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=token_cap, seed=seed,
                                         stop=stop)
-                output = await call_model(model, [system, user], config, log=log, unit_key=unit_key, limits=limits,
-                                       budget=budget)
+                output = await call_model(model, [system, user], config, context=context)
                 if output.status != Status.TRUNCATED:
                     break
             if output.status != Status.OK:

@@ -24,7 +24,7 @@ from rhetorica.documents.models import Document
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.budget import Budget, BudgetExceededError
-from rhetorica.models.call import ConnectionLimits
+from rhetorica.models.call import CallContext, ConnectionLimits
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
 from rhetorica.reviewers.form import SCORE_FIELDS
@@ -210,6 +210,10 @@ class StudyRunner:
         return found
 
     # -- stages ----------------------------------------------------------------------------------
+    def _context(self, log: _CountingLog, unit_key: str) -> CallContext:
+        """The call context of one unit: this run's call log, limits and budget."""
+        return CallContext(log=log, unit_key=unit_key, limits=self.limits, budget=self.budget)
+
     def _spent_usd(self) -> float:
         return self.store.spent_usd()
 
@@ -237,8 +241,7 @@ class StudyRunner:
         model = self.model(rw.model, rw.options.as_kwargs())
         result = await llm_rewriter.rewrite_document(
             unit.document, unit.condition, model, temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
-            max_chunk_words=rw.max_chunk_words, log=log, unit_key=unit.key, limits=self.limits,
-            budget=self.budget)
+            max_chunk_words=rw.max_chunk_words, context=self._context(log, unit.key))
         variant = result.document
         return row | {"status": str(result.status), "reason": result.reason,
                       "content_hash": variant.content_hash if variant else None,
@@ -270,8 +273,8 @@ class StudyRunner:
         result = await review_document(
             defended.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
             temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
-            max_input_words=rv.max_input_words, log=log, unit_key=unit.key, limits=self.limits,
-            budget=self.budget, system_note=defended.notice)
+            max_input_words=rv.max_input_words, context=self._context(log, unit.key),
+            system_note=defended.notice)
         return self._review_row(unit, result)
 
     @staticmethod
