@@ -17,7 +17,7 @@ Built-in adapters (:func:`get_adapter`):
   one of Accept/Reject; it is kept in the payload as ``native_decision``, not scored.
 - ``openreview``: an ICLR/OpenReview review (ICLR 2024–2025 rating set {1, 3, 5, 6, 8, 10}):
   ``rating`` must be one of those levels (``"6: marginally above the acceptance threshold"``
-  reads as 6, the OpenReview display form); ``soundness``, ``presentation``, ``contribution``
+  reads as 6, the OpenReview display form; ``"3 good"`` as 3); ``soundness``, ``presentation``, ``contribution``
   1–4 and ``confidence`` 1–5 in the same ``"N: label"`` or plain-number form → ``iclr-2026``.
   A rating of 4 or 7 is off the set and ``malformed``.
 - ``scale-1-6``: a six-point overall recommendation (the NeurIPS 2025 overall scale: 1 strong
@@ -173,11 +173,12 @@ def _ai_scientist(native: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_LABELLED = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?::.*)?$", re.DOTALL)
+_LABELLED = re.compile(r"^\s*(-?\d+(?:\.\d+)?)(?:\s*:.*|\s+[^\d\s].*)?\s*$", re.DOTALL)
 
 
 def _labelled_number(key: str, value: Any) -> Any:
-    """``"6: marginally above …"`` → 6.0; a plain number passes through; other text is an error."""
+    """``"6: marginally above …"`` or ``"3 good"`` (OpenReview's display forms) → the leading number;
+    a plain number passes through; other text is an error."""
     if isinstance(value, str):
         match = _LABELLED.match(value)
         if match is None:
