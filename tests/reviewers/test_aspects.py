@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from rhetorica.forms import ICLR_2026
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.reviewers.aspects import (
     annotate_review,
@@ -12,6 +13,7 @@ from rhetorica.reviewers.aspects import (
     annotation_schema,
     load_taxonomy,
     parse_annotation,
+    review_text,
 )
 from rhetorica.status import Status
 
@@ -72,3 +74,10 @@ def test_case_must_match_and_garbage_is_malformed() -> None:
 def test_model_failure_passes_through() -> None:
     result = asyncio.run(annotate_review(REVIEW, MockModel(script=[{"error": "permanent"}])))
     assert result.status == Status.ERROR and result.mentions == []
+
+
+def test_review_text_renders_the_text_fields_in_form_order() -> None:
+    payload = {"overall": 6, "questions": [], "weaknesses": ["weak baselines", "a gap"], "summary": "A method.",
+               "strengths": ["clear"]}
+    assert review_text(payload, ICLR_2026) == ("Summary:\nA method.\n\nStrengths:\n- clear\n\n"
+                                               "Weaknesses:\n- weak baselines\n- a gap")

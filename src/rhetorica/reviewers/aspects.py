@@ -6,6 +6,7 @@ of Lu, Kuznetsov & Gurevych, "Identifying Aspects in Peer Reviews" (Findings of 
 
 - :func:`load_taxonomy` reads the aspect set (names, labels, our definitions, version);
 - :func:`annotation_instructions` is the annotator's system prompt (own words);
+- :func:`review_text` renders an assessment's text fields as the review the annotator reads;
 - :func:`parse_annotation` validates an annotator's answer against the review: a mention of an
   unknown aspect or polarity is rejected, a phrase that is not a substring of the review (after
   whitespace normalisation on both sides; case and punctuation must match) is dropped, and both
@@ -27,6 +28,7 @@ from typing import Any, Literal
 
 import yaml
 
+from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
@@ -132,6 +134,24 @@ class AnnotationResult:
     rejected: int = 0
     reason: str | None = None
     raw_text: str = ""
+
+
+def review_text(payload: dict[str, Any], form: Form) -> str:
+    """The text of one assessment as the annotator reads it (and as its phrases are verified).
+
+    Each of the form's text fields present in ``payload``, in the form's order, as a heading line
+    (``Summary:``; underscores become spaces) followed by the text, or by one ``- item`` line per
+    list item; fields separated by a blank line. Scores are not included.
+    """
+    parts: list[str] = []
+    for text_field in form.text_fields:
+        value = payload.get(text_field.name)
+        if value is None or value == [] or value == "":
+            continue
+        heading = text_field.name.replace("_", " ").capitalize() + ":"
+        body = value if isinstance(value, str) else "\n".join(f"- {item}" for item in value)
+        parts.append(f"{heading}\n{body}")
+    return "\n\n".join(parts)
 
 
 def normalise_whitespace(text: str) -> str:

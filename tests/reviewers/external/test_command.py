@@ -149,3 +149,23 @@ def test_pdf_input_needs_a_pdf_of_this_document(tmp_path) -> None:
 def test_unknown_option_is_a_clear_error() -> None:
     with pytest.raises(ValidationError, match="timeout\n  Extra inputs are not permitted"):
         evaluators.get("command")("cmd", args=[PY], timeout=3)
+
+
+def test_a_resumed_run_reads_the_answer_from_the_store(tmp_path) -> None:
+    counter = tmp_path / "runs.txt"
+    code = f"open({str(counter)!r}, 'a').write('x'); print({ICLR_JSON!r})"
+    first = Store.in_dir(tmp_path / "run")
+    evaluate(reviewer(code), CallContext(log=first, unit_key="u1"))
+    first.close()
+    reopened = Store.in_dir(tmp_path / "run")  # a new process resuming the study
+    assert evaluate(reviewer(code), CallContext(log=reopened, unit_key="u1")).status == Status.OK
+    assert counter.read_text() == "x"
+    reopened.close()
+
+
+def test_external_reviewers_are_evaluators() -> None:
+    from rhetorica.evaluation import Evaluator
+
+    command = reviewer("pass")
+    assert isinstance(command, Evaluator) and command.form.name == "iclr-2026"
+    assert command.spec()["kind"] == "command" and command.spec()["adapter"] == "native"

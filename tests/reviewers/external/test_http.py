@@ -25,7 +25,7 @@ class Endpoint:
         self.received: list[tuple[str, dict, dict]] = []
         self.answers = {"/review": (200, ICLR_JSON, 0.0), "/wrapped": (200, json.dumps({"review": json.loads(ICLR_JSON)}), 0.0),
                         "/slow": (200, ICLR_JSON, 3.0), "/broken": (500, "internal error", 0.0),
-                        "/garbage": (200, "<html>oops</html>", 0.0), "/empty": (200, "", 0.0)}
+                        "/garbage": (200, "<html>oops</html>", 0.0), "/moved": (307, "", 0.0), "/empty": (200, "", 0.0)}
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -39,6 +39,8 @@ class Endpoint:
                 time.sleep(delay)
                 data = text.encode()
                 self.send_response(status)
+                if status == 307:
+                    self.send_header("Location", "http://example.invalid/review")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 try:
@@ -83,6 +85,9 @@ def test_key_goes_only_to_its_endpoint_and_a_missing_key_is_an_error(endpoint, m
     result = evaluate(evaluators.get("http")("svc", url=endpoint.url("/review"), api_key_env="SVC_KEY"))
     assert (result.status, result.reason) == (Status.ERROR, "environment variable SVC_KEY (the service's key) is not set")
     assert len(endpoint.received) == 1  # nothing was sent without the key
+    monkeypatch.setenv("SVC_KEY", "sk-svc")
+    moved = evaluate(evaluators.get("http")("svc", url=endpoint.url("/moved"), api_key_env="SVC_KEY"))
+    assert moved.status == Status.ERROR and moved.reason.startswith("HTTP 307: a redirect (not followed")
 
 
 def test_failures_are_statuses(endpoint) -> None:

@@ -10,11 +10,12 @@ base64). The answer is the response body's JSON object, or its ``response_field`
 option is set (e.g. ``review``).
 
 The key named by ``api_key_env`` is read from rhetorica's environment and sent only to ``url``, as
-``Authorization: Bearer <key>`` (or in ``api_key_header`` when set). Cache key: ``system`` (the
+``Authorization: Bearer <key>`` (or in ``api_key_header`` when set); redirects are not followed, so
+the key never reaches another host. Cache key: ``system`` (the
 logical name of the service; default the URL without query) and ``options`` — never the key.
 
 Outcomes: 2xx with a JSON object → validated review; no answer within ``timeout_s`` → ``timeout``;
-connection failure or a status ≥ 400 → ``error`` (with the start of the body); an empty body →
+connection failure, a redirect or a status ≥ 400 → ``error`` (with the start of the body); an empty body →
 ``empty``; a body that is not one JSON object, or a review that does not map onto the form →
 ``malformed``.
 """
@@ -111,6 +112,9 @@ class HttpReviewer(ExternalReviewer):
             return Reply(Status.TIMEOUT, "", f"no answer from the endpoint within {o.timeout_s:g} s")
         except httpx.HTTPError as exc:
             return Reply(Status.ERROR, "", f"request failed: {type(exc).__name__}: {exc}")
+        if response.is_redirect:
+            return Reply(Status.ERROR, "", f"HTTP {response.status_code}: a redirect (not followed, the key stays "
+                                           "with its endpoint)")
         if response.status_code >= 400:
             return Reply(Status.ERROR, response.text,
                          f"HTTP {response.status_code}: {response.text[:REASON_CHARS // 2]}")
