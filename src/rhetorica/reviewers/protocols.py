@@ -12,6 +12,16 @@ Table 8) and the six-dimension study's strict prompt (STUDIES.md §2):
 - ``strict``: default plus the strict standard (high scores need concrete evidence; no credit for
   presentation unless it changes the scientific assessment).
 
+Protocols of the RobustReview study (STUDIES.md §4), on the ICLR 2026 form (``iclr-2026``):
+
+- ``standard``: the ICLR review criteria (soundness, presentation, contribution 1-4; confidence
+  1-5) and the ICLR rating anchors for the overall assessment 1-10.
+- ``persistent``: standard's criteria with the instruction to judge substance and not
+  presentation repeated at the start, after the criteria, in explicit evidence-based scoring
+  rules, and in a final check.
+- ``strict-iclr``: standard plus the strict standard (the six-dimension study's strict prompt on
+  the ICLR form; ``strict`` keeps the 000 form).
+
 Each piece is one package-data file under ``protocols/``, written once and shared.
 """
 
@@ -33,10 +43,13 @@ class Protocol:
 
     name: str
     pieces: tuple[str, ...]
-    form: str  # key of rhetorica.reviewers.form.FORMS
+    form: str  # a form name: "full" / "overall-only" (rhetorica.reviewers.form.FORMS) or a registered form
 
 
 _DEFAULT = ("role", "responsibilities", "criteria", "scale", "fairness")
+_STANDARD = ("role", "responsibilities", "iclr_criteria", "iclr_scale", "fairness")
+_PERSISTENT = ("role", "persistent_focus", "responsibilities", "iclr_criteria", "persistent_evidence", "iclr_scale",
+               "persistent_scoring", "fairness", "persistent_reminder")
 PROTOCOLS: dict[str, Protocol] = {
     p.name: p
     for p in (
@@ -46,6 +59,9 @@ PROTOCOLS: dict[str, Protocol] = {
         Protocol("bare", ("role", "output_overall"), "overall-only"),
         Protocol("biased", _DEFAULT + ("biased", "output_full"), "full"),
         Protocol("strict", _DEFAULT + ("strict", "output_full"), "full"),
+        Protocol("standard", _STANDARD + ("output_iclr",), "iclr-2026"),
+        Protocol("persistent", _PERSISTENT + ("output_iclr",), "iclr-2026"),
+        Protocol("strict-iclr", _STANDARD + ("strict", "output_iclr"), "iclr-2026"),
     )
 }
 

@@ -1,0 +1,207 @@
+"""What every external reviewer system shares: the manuscript it reads, the cached and logged
+call, and the reading of its answer (issue 15 §2; ARCHITECTURE.md, "Plug-ins").
+
+An external call is cached, counted, timed and resumed like a model call, through the same store
+cache and call log (:class:`rhetorica.models.cache.CallLog` on the unit's
+:class:`~rhetorica.models.call.CallContext`): its answer is recorded as a
+:class:`~rhetorica.models.api.ModelOutput` whose ``provider`` is the system's kind (``command``,
+``http``, ``python``) and whose ``model`` is the configuration's name. The cache key hashes the
+system's spec (everything that can change its answer), the manuscript as sent (text, or the PDF's
+bytes) and the replicate index — never a timeout, and never a secret's value. Only ``ok`` answers
+are cached; a failed call is logged with its status and reason.
+
+Failures are data: ``timeout`` (ran past its limit), ``error`` (crashed, non-zero exit, HTTP
+error, exception), ``empty`` (answered nothing), ``malformed`` (not a JSON object, or a review that
+does not map onto the declared form — see :mod:`rhetorica.reviewers.external.adapters`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from rhetorica.evaluation import Evaluation, Target
+from rhetorica.forms import Form
+from rhetorica.hashing import content_hash
+from rhetorica.models.api import GenerateConfig, ModelOutput
+from rhetorica.reviewers.external.adapters import Adapter, AdapterError
+from rhetorica.status import Status
+
+if TYPE_CHECKING:
+    from rhetorica.documents.models import Document
+    from rhetorica.models.call import CallContext
+
+InputFormat = Literal["markdown", "text", "pdf"]
+
+#: Longest stored reason for a failed call (characters).
+REASON_CHARS = 500
+
+
+class ManuscriptError(ValueError):
+    """The manuscript cannot be given to the system in the configured format (e.g. no PDF)."""
+
+
+@dataclass(frozen=True)
+class Manuscript:
+    """The manuscript as the system receives it.
+
+    Attributes:
+        format: ``markdown`` | ``text`` | ``pdf``.
+        text: the Markdown or plain text (``None`` for ``pdf``).
+        pdf_path: the PDF file (``pdf`` only).
+        digest: SHA-256 hex of what is sent (the text's UTF-8 bytes, or the PDF's bytes).
+    """
+
+    format: InputFormat
+    text: str | None
+    pdf_path: Path | None
+    digest: str
+
+
+def plain_text(document: Document) -> str:
+    """The document as plain text: title, then each section's title and body, blank-line separated."""
+    parts = [document.title] if document.title else []
+    for section in document.sections:
+        parts.extend(p for p in (section.title, section.text.strip()) if p)
+    return "\n\n".join(parts) + "\n"
+
+
+def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
+    """What the system reads for ``target`` in format ``fmt``.
+
+    A PDF is ``metadata["pdf_path"]`` (a compiled rendering of exactly this document, set by the
+    stage that compiled it) or, for an original only, its source file when that is a ``.pdf``. A
+    variant never falls back to its original's PDF (it would be reviewed as the original).
+
+    Raises:
+        ManuscriptError: ``pdf`` asked for and no PDF of this document exists.
+    """
+    document = target.document
+    if fmt != "pdf":
+        text = document.to_markdown() if fmt == "markdown" else plain_text(document)
+        return Manuscript(fmt, text, None, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    compiled = document.metadata.get("pdf_path")
+    source = Path(document.source.path)
+    if compiled:
+        path = Path(str(compiled))
+    elif target.condition == "original" and source.suffix.lower() == ".pdf":
+        path = source
+    else:
+        raise ManuscriptError(f"{target.document_id} ({target.condition}): no PDF of this document "
+                              "(metadata 'pdf_path' is not set and it is not an original read from a PDF)")
+    if not path.is_file():
+        raise ManuscriptError(f"{target.document_id} ({target.condition}): PDF {path} does not exist")
+    return Manuscript("pdf", None, path, hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What one live call of a system returned.
+
+    Attributes:
+        status: ``ok``, or ``timeout`` / ``error`` / ``empty`` / ``malformed`` (never cached).
+        text: the answer as text (stdout, response body, the callable's JSON).
+        reason: why it failed (``None`` when ok).
+    """
+
+    status: Status
+    text: str = ""
+    reason: str | None = None
+
+
+class ExternalReviewer(ABC):
+    """An external reviewer system behind the :class:`rhetorica.evaluation.Evaluator` interface.
+
+    Subclasses set :attr:`kind` and implement :meth:`system_spec` and :meth:`invoke`.
+
+    Args:
+        name: the configuration's name in the study.
+        adapter: maps the native answer onto :attr:`form`.
+        input_format: what the system reads (``markdown``, ``text`` or ``pdf``).
+    """
+
+    kind: str = "external"
+
+    def __init__(self, name: str, adapter: Adapter, input_format: InputFormat) -> None:
+        self.name = name
+        self.adapter = adapter
+        self.input_format: InputFormat = input_format
+
+    @property
+    def form(self) -> Form:
+        """The declared output form (the adapter's)."""
+        return self.adapter.form
+
+    @abstractmethod
+    def system_spec(self) -> dict[str, Any]:
+        """The options of this system that can change its answer (no timeouts, no secret values)."""
+
+    @abstractmethod
+    async def invoke(self, manuscript: Manuscript, target: Target) -> Reply:
+        """Call the system once; never raises for a failed call (returns its status)."""
+
+    def spec(self) -> dict[str, Any]:
+        """Everything that can change the output (hashed into unit keys)."""
+        return {"kind": self.kind, "input": self.input_format, **self.system_spec(), **self.adapter.spec()}
+
+    def cache_key(self, manuscript: Manuscript, replicate: int) -> str:
+        """Hash of (kind, spec, manuscript digest, replicate): equal inputs → equal key across runs."""
+        return content_hash("external-call/v1", self.spec(), manuscript.digest, replicate, length=64)
+
+    async def call(self, manuscript: Manuscript, target: Target, context: CallContext) -> ModelOutput:
+        """One cached, logged call: a cache hit makes no call; only ``ok`` answers are cached."""
+        log, unit_key = context.log, context.unit_key
+        key = self.cache_key(manuscript, target.replicate)
+        config = GenerateConfig()
+        if log is not None:
+            cached = log.cache_get(key)
+            if cached is not None:
+                hit = cached.model_copy(update={"cache_hit": True, "latency_s": 0.0, "cost_usd": 0.0})
+                log.record_call(unit_key, key, hit, config)
+                return hit
+        started = time.perf_counter()
+        reply = await self.invoke(manuscript, target)
+        output = ModelOutput(provider=self.kind, model=self.name, text=reply.text, status=reply.status,
+                             error=reply.reason[:REASON_CHARS] if reply.reason else None,
+                             latency_s=time.perf_counter() - started)
+        if log is not None:
+            if output.status == Status.OK:
+                log.cache_put(key, output)
+            log.record_call(unit_key, key, output, config)
+        return output
+
+    async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
+        """Review ``target`` once through the system; failures come back as statuses, never raised."""
+        try:
+            manuscript = manuscript_for(target, self.input_format)
+        except ManuscriptError as exc:
+            return Evaluation(Status.ERROR, str(exc))
+        output = await self.call(manuscript, target, context)
+        if output.status != Status.OK:
+            return Evaluation(output.status, output.error, raw_text=output.text)
+        return read_answer(output.text, self.adapter)
+
+
+def read_answer(text: str, adapter: Adapter) -> Evaluation:
+    """The evaluation of one answer: ``empty`` when blank, ``malformed`` when it is not one JSON
+    object or does not map onto the adapter's form, else ``ok`` with validated scores."""
+    if not text.strip():
+        return Evaluation(Status.EMPTY, "the system answered nothing", raw_text=text)
+    try:
+        native = json.loads(text)
+    except ValueError as exc:
+        return Evaluation(Status.MALFORMED, f"the answer is not JSON: {exc}", raw_text=text)
+    if not isinstance(native, dict):
+        return Evaluation(Status.MALFORMED, f"the answer is a JSON {type(native).__name__}, not an object",
+                          raw_text=text)
+    try:
+        payload = adapter.adapt(native)
+    except AdapterError as exc:
+        return Evaluation(Status.MALFORMED, f"{adapter.name} review: {exc}", raw_text=text)
+    scores = {m.name: payload[m.name] for m in adapter.form.metrics}
+    return Evaluation(Status.OK, scores=scores, payload=payload, raw_text=text)

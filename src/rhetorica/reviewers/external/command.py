@@ -1,0 +1,190 @@
+"""An external command as a reviewer: it reads the manuscript and writes one review as JSON.
+
+Registered as evaluator kind ``command``. Study configuration (all options of
+:class:`CommandOptions`)::
+
+    reviewers:
+      - name: ai-scientist-cli
+        kind: command
+        args: [python, review.py, "{input}", --seed, "{replicate}"]
+        input: markdown          # markdown | text | pdf
+        output: stdout           # stdout | file ("{output}" in args, or $RHETORICA_OUTPUT)
+        adapter: ai-scientist    # native | ai-scientist | openreview | scale-1-6
+        timeout_s: 900
+        pass_env: [OPENAI_API_KEY]
+
+Placeholders replaced in ``args`` (exact tokens, anywhere in an argument): ``{input}`` (path of
+the manuscript: a temporary ``manuscript.md`` / ``manuscript.txt``, or the PDF), ``{output}``
+(path where the review file must be written), ``{replicate}``, ``{document_id}``. Without
+``{input}``, Markdown or text goes to the command's standard input (a PDF needs ``{input}``).
+
+Environment: the command sees only :data:`BASE_ENV` (taken from rhetorica's environment when
+set), the ``pass_env`` names (passed through, e.g. one API key — no key reaches a command unless
+listed), the literal ``env`` values, and ``RHETORICA_REPLICATE``, ``RHETORICA_DOCUMENT_ID``,
+``RHETORICA_INPUT_FORMAT`` (and ``RHETORICA_OUTPUT`` for file output). ``env`` values and
+``pass_env`` *names* are part of the cache key; passed-through values are not, so put anything
+that changes the review (a model name, a base URL) in ``args`` or ``env``.
+
+Outcomes: exit status 0 with a JSON object → validated review; past ``timeout_s`` → the whole
+process group is killed and the unit is ``timeout``; a non-zero exit or a command that cannot be
+started → ``error`` (with the end of its stderr); nothing written → ``empty``; anything but one
+JSON object, or a review that does not map onto the form → ``malformed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rhetorica.evaluation import Target
+from rhetorica.registry import evaluators
+from rhetorica.reviewers.external.adapters import get_adapter
+from rhetorica.reviewers.external.base import REASON_CHARS, ExternalReviewer, InputFormat, Manuscript, Reply
+from rhetorica.status import Status
+
+#: Variables a command always gets from rhetorica's environment (when set): none holds a secret.
+BASE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
+
+
+class CommandOptions(BaseModel):
+    """Options of a ``command`` reviewer.
+
+    Attributes:
+        args: the command and its arguments (no shell); placeholders as in the module docstring.
+        input: what the command reads: ``markdown``, ``text`` or ``pdf``.
+        output: ``stdout`` or ``file`` (the review JSON written to ``{output}``).
+        adapter, form, mapping, rating_field: the native → rhetorica form mapping
+            (:func:`rhetorica.reviewers.external.adapters.get_adapter`).
+        timeout_s: wall-clock limit of one run in seconds (> 0).
+        cwd: working directory (default: rhetorica's).
+        env: literal variables set for the command (part of the cache key).
+        pass_env: names of variables passed through from rhetorica's environment (e.g. an API key).
+        version: bump to invalidate cached answers after changing the command's code.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    args: list[str] = Field(min_length=1)
+    input: InputFormat = "markdown"
+    output: Literal["stdout", "file"] = "stdout"
+    adapter: str = "native"
+    form: str | None = None
+    mapping: dict[int, int] | None = None
+    rating_field: str = "rating"
+    timeout_s: float = Field(default=600.0, gt=0)
+    cwd: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    pass_env: list[str] = Field(default_factory=list)
+    version: str = "1"
+
+    @model_validator(mode="after")
+    def _pdf_needs_a_path(self) -> CommandOptions:
+        if self.input == "pdf" and not any("{input}" in a for a in self.args):
+            raise ValueError("input 'pdf' needs the '{input}' placeholder in args (a PDF cannot go to stdin)")
+        return self
+
+
+class CommandReviewer(ExternalReviewer):
+    """A reviewer system run as a local command (see the module docstring)."""
+
+    kind = "command"
+
+    def __init__(self, name: str, options: CommandOptions) -> None:
+        adapter = get_adapter(options.adapter, form=options.form, mapping=options.mapping,
+                              rating_field=options.rating_field)
+        super().__init__(name, adapter, options.input)
+        self.options = options
+
+    def system_spec(self) -> dict[str, Any]:
+        o = self.options
+        return {"args": o.args, "output": o.output, "cwd": o.cwd, "env": dict(sorted(o.env.items())),
+                "pass_env": sorted(o.pass_env), "version": o.version}
+
+    def environment(self, target: Target, output_path: Path | None) -> dict[str, str]:
+        """The command's whole environment (see the module docstring)."""
+        env = {k: os.environ[k] for k in (*BASE_ENV, *self.options.pass_env) if k in os.environ}
+        env.update(self.options.env)
+        env.update({"RHETORICA_REPLICATE": str(target.replicate), "RHETORICA_DOCUMENT_ID": target.document_id,
+                    "RHETORICA_INPUT_FORMAT": self.input_format})
+        if output_path is not None:
+            env["RHETORICA_OUTPUT"] = str(output_path)
+        return env
+
+    async def invoke(self, manuscript: Manuscript, target: Target) -> Reply:
+        with tempfile.TemporaryDirectory(prefix="rhetorica-command-") as scratch:
+            folder = Path(scratch)
+            uses_input = any("{input}" in a for a in self.options.args)
+            if manuscript.pdf_path is not None:
+                input_path = manuscript.pdf_path
+            else:
+                input_path = folder / ("manuscript.md" if manuscript.format == "markdown" else "manuscript.txt")
+                if uses_input:
+                    input_path.write_text(manuscript.text or "", encoding="utf-8")
+            output_path = folder / "review.json" if self.options.output == "file" else None
+            values = {"{input}": str(input_path), "{output}": str(output_path or ""),
+                      "{replicate}": str(target.replicate), "{document_id}": target.document_id}
+            argv = [_fill(a, values) for a in self.options.args]
+            stdin = None if uses_input else (manuscript.text or "").encode("utf-8")
+            reply = await self._run(argv, stdin, self.environment(target, output_path))
+            if reply.status != Status.OK or output_path is None:
+                return reply
+            if not output_path.is_file():
+                return Reply(Status.EMPTY, "", f"the command exited 0 without writing its output file {output_path.name}")
+            text = output_path.read_text(encoding="utf-8", errors="replace")
+            return Reply(Status.OK, text) if text.strip() else Reply(Status.EMPTY, "", "the output file is empty")
+
+    async def _run(self, argv: list[str], stdin: bytes | None, env: dict[str, str]) -> Reply:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv, stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=self.options.cwd, env=env,
+                start_new_session=True)
+        except OSError as exc:
+            return Reply(Status.ERROR, "", f"cannot start {argv[0]!r}: {exc}")
+        try:
+            stdout, stderr = await asyncio.wait_for(process.communicate(stdin), timeout=self.options.timeout_s)
+        except asyncio.TimeoutError:
+            _kill_group(process)
+            await process.wait()
+            return Reply(Status.TIMEOUT, "", f"the command ran past its {self.options.timeout_s:g} s limit")
+        except BaseException:
+            _kill_group(process)
+            raise
+        if process.returncode != 0:
+            tail = stderr.decode("utf-8", errors="replace").strip()[-REASON_CHARS // 2:]
+            return Reply(Status.ERROR, stdout.decode("utf-8", errors="replace"),
+                         f"the command exited with status {process.returncode}" + (f": {tail}" if tail else ""))
+        if self.options.output == "file":
+            return Reply(Status.OK, "")
+        text = stdout.decode("utf-8", errors="replace")
+        return Reply(Status.OK, text) if text.strip() else Reply(Status.EMPTY, "", "the command printed nothing")
+
+
+def _fill(arg: str, values: dict[str, str]) -> str:
+    for token, value in values.items():
+        arg = arg.replace(token, value)
+    return arg
+
+
+def _kill_group(process: asyncio.subprocess.Process) -> None:
+    """Kill the command and everything it started (it runs in its own session)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@evaluators.register("command", description="an external command that reads the manuscript and prints a review")
+def command_reviewer(name: str, **options: Any) -> CommandReviewer:
+    """Factory of the ``command`` evaluator kind.
+
+    Raises:
+        pydantic.ValidationError: an unknown or ill-typed option (names it).
+        ValueError: an unknown adapter or an adapter option it does not take.
+    """
+    return CommandReviewer(name, CommandOptions(**options))

@@ -1,0 +1,132 @@
+"""A Python callable as a reviewer: ``package.module:function``, plain or ``async``.
+
+Registered as evaluator kind ``python``. The function is called as::
+
+    function(manuscript, *, document_id="p1", replicate=0, input_format="markdown", **options)
+
+where ``manuscript`` is the Markdown or text (or, for ``input: pdf``, the PDF's path as a string)
+and ``options`` are the configuration's ``options`` (part of the cache key). It returns the review
+as a dict (a JSON object) or as JSON text. An ``async def`` function is awaited; a plain one runs in
+a worker thread. (A registered plug-in can instead register its own evaluator factory in
+:data:`rhetorica.registry.evaluators`.)
+
+Outcomes: a dict or JSON object → validated review; past ``timeout_s`` → ``timeout`` (a plain
+function's thread cannot be stopped: it finishes in the background and its answer is dropped); an
+exception → ``error`` (type and message); ``None`` or blank text → ``empty``; anything else, or a
+review that does not map onto the form → ``malformed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rhetorica.evaluation import Target
+from rhetorica.registry import evaluators
+from rhetorica.reviewers.external.adapters import get_adapter
+from rhetorica.reviewers.external.base import ExternalReviewer, InputFormat, Manuscript, Reply
+from rhetorica.status import Status
+
+
+class PythonOptions(BaseModel):
+    """Options of a ``python`` reviewer.
+
+    Attributes:
+        entry: ``package.module:function`` (the function may be nested: ``module:Class.method``).
+        input: ``markdown``, ``text`` or ``pdf`` (a path).
+        options: keyword arguments for the function (part of the cache key).
+        adapter, form, mapping, rating_field: see :func:`rhetorica.reviewers.external.adapters.get_adapter`.
+        timeout_s: seconds allowed for one call (> 0).
+        version: bump to invalidate cached answers after changing the function.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    entry: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+    input: InputFormat = "markdown"
+    options: dict[str, Any] = Field(default_factory=dict)
+    adapter: str = "native"
+    form: str | None = None
+    mapping: dict[int, int] | None = None
+    rating_field: str = "rating"
+    timeout_s: float = Field(default=600.0, gt=0)
+    version: str = "1"
+
+
+def load_entry(entry: str) -> Callable[..., Any]:
+    """Import ``package.module:function``.
+
+    Raises:
+        ValueError: the module cannot be imported, has no such attribute, or it is not callable.
+    """
+    module_name, _, attribute = entry.partition(":")
+    try:
+        value: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"reviewer entry {entry!r}: cannot import {module_name!r}: {exc}") from None
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise ValueError(f"reviewer entry {entry!r}: {module_name!r} has no attribute {attribute!r}")
+        value = getattr(value, part)
+    if not callable(value):
+        raise ValueError(f"reviewer entry {entry!r} is not callable")
+    return value
+
+
+class PythonReviewer(ExternalReviewer):
+    """A reviewer system that is a Python function (see the module docstring)."""
+
+    kind = "python"
+
+    def __init__(self, name: str, options: PythonOptions) -> None:
+        adapter = get_adapter(options.adapter, form=options.form, mapping=options.mapping,
+                              rating_field=options.rating_field)
+        super().__init__(name, adapter, options.input)
+        self.options = options
+        self.function = load_entry(options.entry)
+
+    def system_spec(self) -> dict[str, Any]:
+        return {"entry": self.options.entry, "options": self.options.options, "version": self.options.version}
+
+    async def invoke(self, manuscript: Manuscript, target: Target) -> Reply:
+        argument = str(manuscript.pdf_path) if manuscript.pdf_path is not None else (manuscript.text or "")
+        kwargs = {"document_id": target.document_id, "replicate": target.replicate,
+                  "input_format": manuscript.format, **self.options.options}
+        try:
+            if inspect.iscoroutinefunction(self.function):
+                call = self.function(argument, **kwargs)
+            else:
+                call = asyncio.to_thread(self.function, argument, **kwargs)
+            answer = await asyncio.wait_for(call, timeout=self.options.timeout_s)
+        except asyncio.TimeoutError:
+            return Reply(Status.TIMEOUT, "", f"{self.options.entry} ran past its {self.options.timeout_s:g} s limit")
+        except Exception as exc:  # noqa: BLE001 - any failure of the reviewer's code is data
+            return Reply(Status.ERROR, "", f"{self.options.entry} raised {type(exc).__name__}: {exc}")
+        if answer is None or (isinstance(answer, str) and not answer.strip()):
+            return Reply(Status.EMPTY, "", f"{self.options.entry} returned nothing")
+        if isinstance(answer, dict):
+            try:
+                return Reply(Status.OK, json.dumps(answer))
+            except (TypeError, ValueError) as exc:
+                return Reply(Status.MALFORMED, repr(answer)[:2000], f"the returned dict is not JSON-able: {exc}")
+        if isinstance(answer, str):
+            return Reply(Status.OK, answer)
+        return Reply(Status.MALFORMED, repr(answer)[:2000],
+                     f"{self.options.entry} returned a {type(answer).__name__}, not a dict or JSON text")
+
+
+@evaluators.register("python", description="a Python function package.module:function that returns a review")
+def python_reviewer(name: str, **options: Any) -> PythonReviewer:
+    """Factory of the ``python`` evaluator kind.
+
+    Raises:
+        pydantic.ValidationError: an unknown or ill-typed option (names it).
+        ValueError: the entry cannot be loaded, or an unknown adapter option.
+    """
+    return PythonReviewer(name, PythonOptions(**options))

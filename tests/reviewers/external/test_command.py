@@ -1,0 +1,171 @@
+"""The ``command`` reviewer: hangs, crashes, garbage and out-of-range scores are data; calls are
+cached and logged; the environment is an allow-list."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+from pydantic import ValidationError
+
+from rhetorica.models.call import CallContext
+from rhetorica.registry import evaluators
+from rhetorica.reviewers.external.command import CommandReviewer
+from rhetorica.status import Status
+from rhetorica.store.db import Store
+from tests.reviewers.external.helpers import DOC, ICLR_JSON, ICLR_REVIEW, TARGET, evaluate, logged_calls
+
+PY = sys.executable
+
+
+def reviewer(code: str, **options) -> CommandReviewer:
+    """A command reviewer running ``python -c code``."""
+    return evaluators.get("command")("cmd", args=[PY, "-c", code], **options)
+
+
+def test_valid_review_on_stdout_is_ok_with_validated_scores() -> None:
+    result = evaluate(reviewer(f"print({ICLR_JSON!r})"))
+    assert result.status == Status.OK
+    assert result.scores == {"overall": 6.0, "soundness": 3.0, "presentation": 2.0, "contribution": 3.0,
+                             "confidence": 4.0}
+    assert result.payload["weaknesses"] == ["b"]
+
+
+def test_manuscript_reaches_stdin_and_the_input_file() -> None:
+    # the command echoes what it read into the summary
+    echo = "import sys, json; r = json.loads(sys.argv[1]); r['summary'] = {src}; print(json.dumps(r))"
+    by_stdin = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", echo.format(src="sys.stdin.read()"), ICLR_JSON]))
+    assert by_stdin.payload["summary"] == "# Spectral filters\n\n## Introduction\n\nWe prove it.\n"
+    by_file = evaluate(evaluators.get("command")(
+        "cmd", input="text", args=[PY, "-c", echo.format(src="open(sys.argv[2]).read()"), ICLR_JSON, "{input}"]))
+    assert by_file.payload["summary"] == "Spectral filters\n\nIntroduction\n\nWe prove it.\n"
+
+
+def test_review_written_to_a_file() -> None:
+    code = f"import sys; open(sys.argv[1], 'w').write({ICLR_JSON!r})"
+    result = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", code, "{output}"], output="file"))
+    assert (result.status, result.scores["overall"]) == (Status.OK, 6.0)
+    silent = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", "pass"], output="file"))
+    assert silent.status == Status.EMPTY
+
+
+def test_a_hanging_reviewer_times_out_and_is_killed() -> None:
+    started = time.monotonic()
+    result = evaluate(reviewer("import time; time.sleep(30)", timeout_s=0.5))
+    assert result.status == Status.TIMEOUT
+    assert result.reason == "the command ran past its 0.5 s limit"
+    assert time.monotonic() - started < 10
+
+
+def test_a_crashing_reviewer_is_an_error_with_its_stderr() -> None:
+    result = evaluate(reviewer("import sys; sys.stderr.write('model not found'); sys.exit(3)"))
+    assert result.status == Status.ERROR
+    assert result.reason == "the command exited with status 3: model not found"
+    missing = evaluate(evaluators.get("command")("cmd", args=["/nonexistent/reviewer"]))
+    assert missing.status == Status.ERROR and missing.reason.startswith("cannot start '/nonexistent/reviewer'")
+
+
+def test_garbage_is_malformed_and_silence_is_empty() -> None:
+    garbage = evaluate(reviewer("print('Overall: 7/10, a fine paper')"))
+    assert garbage.status == Status.MALFORMED and garbage.reason.startswith("the answer is not JSON")
+    assert garbage.raw_text == "Overall: 7/10, a fine paper\n"
+    assert evaluate(reviewer("print('[6, 3]')")).reason == "the answer is a JSON list, not an object"
+    assert evaluate(reviewer("pass")).status == Status.EMPTY
+
+
+def test_out_of_range_score_is_malformed_never_clipped() -> None:
+    review = json.dumps(ICLR_REVIEW | {"overall": 11})
+    result = evaluate(reviewer(f"print({review!r})"))
+    assert result.status == Status.MALFORMED and result.scores == {}
+    assert result.reason == "native review: overall: 11 is outside its range 1..10"
+    half = json.dumps(ICLR_REVIEW | {"soundness": 2.5})
+    assert evaluate(reviewer(f"print({half!r})")).reason == "native review: soundness: 2.5 is not a whole number"
+
+
+def test_second_identical_call_is_a_cache_hit_and_both_are_logged(tmp_path) -> None:
+    counter = tmp_path / "runs.txt"
+    code = f"open({str(counter)!r}, 'a').write('x'); print({ICLR_JSON!r})"
+    store = Store.in_dir(tmp_path / "run")
+    context = CallContext(log=store, unit_key="u1")
+    first = evaluate(reviewer(code), context)
+    second = evaluate(reviewer(code), context)
+    assert first.status == second.status == Status.OK and first.scores == second.scores
+    assert counter.read_text() == "x"  # the command ran once
+    assert logged_calls(store.path) == [("u1", "command", "cmd", "ok", 0), ("u1", "command", "cmd", "ok", 1)]
+    replicate = evaluate(reviewer(code), context, target=replace(TARGET, replicate=1))
+    assert replicate.status == Status.OK and counter.read_text() == "xx"  # another replicate: a new call
+    store.close()
+
+
+def test_failures_are_logged_and_not_cached(tmp_path) -> None:
+    store = Store.in_dir(tmp_path / "run")
+    context = CallContext(log=store, unit_key="u1")
+    for _ in range(2):
+        assert evaluate(reviewer("import sys; sys.exit(1)"), context).status == Status.ERROR
+    assert logged_calls(store.path) == [("u1", "command", "cmd", "error", 0), ("u1", "command", "cmd", "error", 0)]
+    store.close()
+
+
+def test_environment_is_an_allow_list(monkeypatch) -> None:
+    monkeypatch.setenv("REVIEWER_API_KEY", "sk-secret")
+    monkeypatch.setenv("OTHER_API_KEY", "sk-other")
+    code = ("import os, json, sys; r = json.loads(sys.argv[1]); "
+            "r['strengths'] = sorted(k for k in os.environ if k.endswith('_API_KEY') or k == 'MODEL'); "
+            "r['summary'] = os.environ.get('REVIEWER_API_KEY', '') + '|' + os.environ['RHETORICA_REPLICATE']; "
+            "print(json.dumps(r))")
+    hidden = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", code, ICLR_JSON]))
+    assert hidden.payload["strengths"] == [] and hidden.payload["summary"] == "|0"
+    listed = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", code, ICLR_JSON],
+                                                pass_env=["REVIEWER_API_KEY"], env={"MODEL": "m1"}))
+    assert listed.payload["strengths"] == ["MODEL", "REVIEWER_API_KEY"]
+    assert listed.payload["summary"] == "sk-secret|0"
+
+
+def test_secret_values_stay_out_of_the_spec_and_cache_key(monkeypatch) -> None:
+    first = reviewer("pass", pass_env=["REVIEWER_API_KEY"])
+    monkeypatch.setenv("REVIEWER_API_KEY", "sk-secret")
+    assert "sk-secret" not in json.dumps(first.spec())
+    assert first.spec()["pass_env"] == ["REVIEWER_API_KEY"]
+    assert reviewer("pass", timeout_s=5).spec() == reviewer("pass", timeout_s=50).spec()
+
+
+def test_pdf_input_needs_a_pdf_of_this_document(tmp_path) -> None:
+    code = f"import sys; print({ICLR_JSON!r}) if open(sys.argv[1], 'rb').read(4) == b'%PDF' else sys.exit(2)"
+    pdf_reviewer = evaluators.get("command")("cmd", input="pdf", args=[PY, "-c", code, "{input}"])
+    variant = replace(TARGET, condition="confidence:+", rewriter="llm", variant_key="v1")
+    refused = evaluate(pdf_reviewer, target=variant)
+    assert refused.status == Status.ERROR and "no PDF of this document" in refused.reason
+    pdf = tmp_path / "variant.pdf"
+    pdf.write_bytes(b"%PDF-1.4 fake")
+    compiled = replace(variant, document=DOC.model_copy(update={"metadata": {"pdf_path": str(pdf)}}))
+    assert evaluate(pdf_reviewer, target=compiled).status == Status.OK
+    with pytest.raises(ValidationError, match="needs the '\\{input\\}' placeholder"):
+        evaluators.get("command")("cmd", input="pdf", args=[PY, "-c", "pass"])
+
+
+def test_unknown_option_is_a_clear_error() -> None:
+    with pytest.raises(ValidationError, match="timeout\n  Extra inputs are not permitted"):
+        evaluators.get("command")("cmd", args=[PY], timeout=3)
+
+
+def test_a_resumed_run_reads_the_answer_from_the_store(tmp_path) -> None:
+    counter = tmp_path / "runs.txt"
+    code = f"open({str(counter)!r}, 'a').write('x'); print({ICLR_JSON!r})"
+    first = Store.in_dir(tmp_path / "run")
+    evaluate(reviewer(code), CallContext(log=first, unit_key="u1"))
+    first.close()
+    reopened = Store.in_dir(tmp_path / "run")  # a new process resuming the study
+    assert evaluate(reviewer(code), CallContext(log=reopened, unit_key="u1")).status == Status.OK
+    assert counter.read_text() == "x"
+    reopened.close()
+
+
+def test_external_reviewers_are_evaluators() -> None:
+    from rhetorica.evaluation import Evaluator
+
+    command = reviewer("pass")
+    assert isinstance(command, Evaluator) and command.form.name == "iclr-2026"
+    assert command.spec()["kind"] == "command" and command.spec()["adapter"] == "native"
