@@ -161,7 +161,7 @@ def find_phrases(tokens: Tokens, items: dict[str, str]) -> list[tuple[int, int, 
 
 # --------------------------------------------------------------------------- text preparation
 
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_COMMENT = re.compile(r"(?<![\\\d])%[^\n]*")
 _HEADING = re.compile(
     r"\\(?:part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\*?"
     r"(?:\[[^\]]*\])?\{[^{}]*\}|^[ \t]*#{1,6}[ \t][^\n]*$",
@@ -176,6 +176,9 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
 
 def prose_text(text: str) -> str:
     """``text`` with LaTeX comments and sectioning commands/Markdown headings blanked.
+
+    A comment is a ``%`` to the end of its line, unless escaped (``\\%``) or right after a digit
+    (``92.3%`` is a percent sign in Markdown; LaTeX sources write ``92.3\\%``).
 
     Args:
         text: LaTeX or Markdown.
@@ -294,6 +297,7 @@ def _quantity_patterns() -> tuple[re.Pattern[str], frozenset[str], frozenset[str
 
 _NUMERIC_MATH = re.compile(r"^[\d.,\s%<>=~+\-x]*\d[\d.,\s%<>=~+\-x]*$")
 _MATH_NOISE = re.compile(r"\\(?:times|pm|sim|approx|leq?|geq?|%|,|;|!|mathrm|text|bf|mathbf|boldsymbol)|[{}$^]|\\\(|\\\)")
+_MATH_UNIT = re.compile(r"\\%|\\times\s*[$)\]]*\s*$|\\times\s*\\?\)?$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
@@ -305,9 +309,11 @@ def quantitative_expressions(text: str | Tokens) -> list[tuple[int, int]]:
     multiplier (``×``, ``x``, ``times``, ``-fold``) or a unit from ``rhetorica/data/quantities``
     (``points``, ``ms``, ``GB`` ...), or when its sentence holds a comparison or metric cue
     (``outperforms``, ``higher``, ``than``, ``accuracy`` ...). A numeral right after a reference
-    word (``Table 2``, ``Section 3``, ``Eq. 4``) and a bare year (1900-2099 without a unit) are
-    not. A math region that holds only a number with operators (``$92.3\\%$``,
-    ``$\\sim 2\\times$``) counts as one expression; math with a letter (``$k = 3$``) does not.
+    word (``Table 2``, ``Section 3``, ``Eq. 4``) and a year or decade (1900-2099, ``1980s``; with a percent sign it counts) are
+    not. A math region that holds only a number with operators counts as one expression under
+    the same rule: with a percent sign or a trailing multiplier (``$92.3\\%$``,
+    ``$\\sim 2\\times$``) always, otherwise (``$4$``) only in a sentence with a cue; math with a
+    letter (``$k = 3$``) never.
     Citations, references, URLs, tables and figures are masked by the tokenizer and never count.
 
     Returns:
@@ -327,18 +333,25 @@ def _quantities(tokens: Tokens) -> list[tuple[int, int]]:
         before = _PREV_WORD.search(masked, max(0, match.start() - 40), match.start())
         if before and before.group(1).lower().rstrip(".") in references:
             continue
-        if match.group("suffix") is None:
-            if _YEAR.match(match.group("num")):
-                continue
-            sentence = bisect_right(sentence_starts, match.start()) - 1
-            inside = sentence >= 0 and match.start() < tokens.sentence_spans[sentence][1]
-            if not inside or sentence not in cue_sentences:
+        suffix = match.group("suffix")
+        if _YEAR.match(match.group("num")) and (suffix is None or "%" not in suffix):
+            continue  # a year or a decade ("in 2016", "the 1980s")
+        if suffix is None:
+            if _sentence_of(tokens, sentence_starts, match.start()) not in cue_sentences:
                 continue
         spans.append(match.span())
     for start, end, kind in tokens.regions:
-        if kind == "math" and _NUMERIC_MATH.match(_MATH_NOISE.sub(" ", tokens.text[start:end])):
+        source = tokens.text[start:end]
+        if kind != "math" or not _NUMERIC_MATH.match(_MATH_NOISE.sub(" ", source)):
+            continue
+        if _MATH_UNIT.search(source) or _sentence_of(tokens, sentence_starts, start) in cue_sentences:
             spans.append((start, end))
     return sorted(spans)
+
+
+def _sentence_of(tokens: Tokens, sentence_starts: list[int], offset: int) -> int | None:
+    index = bisect_right(sentence_starts, offset) - 1
+    return index if index >= 0 and offset < tokens.sentence_spans[index][1] else None
 
 
 _PREV_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)[\s~]*$")
