@@ -205,20 +205,14 @@ def _per_1k(count: float, words: int) -> float | None:
     return 1000.0 * count / words if words else None
 
 
-def _paragraph_of(text: str) -> list[int]:
+def _paragraph_starts(text: str) -> list[int]:
     """Start offsets of the paragraphs of ``text`` (blank-line separated), ascending."""
     return [0] + [m.end() for m in _PARAGRAPH_BREAK.finditer(text)]
 
 
 def _paragraph_index(starts: list[int], offset: int) -> int:
-    lo, hi = 0, len(starts)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    """Index of the paragraph (of :func:`_paragraph_starts`) holding ``offset``."""
+    return bisect_right(starts, offset) - 1
 
 
 # --------------------------------------------------------------------------- novelty
@@ -295,9 +289,10 @@ def _quantity_patterns() -> tuple[re.Pattern[str], frozenset[str], frozenset[str
     return number, lex.category("cue"), lex.category("reference")
 
 
+_PREV_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)[\s~]*$")
 _NUMERIC_MATH = re.compile(r"^[\d.,\s%<>=~+\-x]*\d[\d.,\s%<>=~+\-x]*$")
 _MATH_NOISE = re.compile(r"\\(?:times|pm|sim|approx|leq?|geq?|%|,|;|!|mathrm|text|bf|mathbf|boldsymbol)|[{}$^]|\\\(|\\\)")
-_MATH_UNIT = re.compile(r"\\%|\\times\s*[$)\]]*\s*$|\\times\s*\\?\)?$")
+_MATH_UNIT = re.compile(r"\\%|\\times\s*(?:\$+|\\\)|\\\])?\s*$")  # a percent sign or a trailing multiplier
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
@@ -354,7 +349,6 @@ def _sentence_of(tokens: Tokens, sentence_starts: list[int], offset: int) -> int
     return index if index >= 0 and offset < tokens.sentence_spans[index][1] else None
 
 
-_PREV_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)[\s~]*$")
 _ABSTRACT = re.compile(r"\\begin\{abstract\}.*?\\end\{abstract\}", re.DOTALL)
 _INTRODUCTION = re.compile(
     r"\\section\*?\{\s*introduction\s*\}.*?(?=\\section\*?\{|\\appendix\b|\\end\{document\}|\Z)",
@@ -380,7 +374,7 @@ def foregrounded_spans(text: str) -> list[tuple[int, int]]:
 
 def _foreground(raw: str, tokens: Tokens) -> list[tuple[int, int]]:
     spans = [m.span() for m in _ABSTRACT.finditer(raw)] + [m.span() for m in _INTRODUCTION.finditer(raw)]
-    starts = _paragraph_of(tokens.text)
+    starts = _paragraph_starts(tokens.text)
     seen: set[int] = set()
     for a, b in tokens.sentence_spans:
         paragraph = _paragraph_index(starts, a)
@@ -429,7 +423,7 @@ _LIST_START = re.compile(r"\s*(?:\\begin\{(?:itemize|enumerate|description)\}|[-
 def _contribution(tokens: Tokens) -> tuple[int, int]:
     lex = load_lexicon("contribution")
     text = tokens.text
-    starts = _paragraph_of(text)
+    starts = _paragraph_starts(text)
     signposted: set[int] = set()
     signposts = 0
     word_enumerators: list[int] = []
