@@ -49,6 +49,14 @@ def test_joint_holds_all_six_plus_targets_in_order_and_recursive_reuses_it() -> 
     assert "_minus" not in joint and "direction -" not in joint
     assert six.prompt_version("recursive:2") == six.prompt_version("recursive:3") == six.prompt_version("joint")
     assert len({six.prompt_version(c["name"]) for c in six.CONDITIONS}) == 12
+    assert six.prompt_version("joint", agent=True) != six.prompt_version("joint")
+
+
+def test_closing_texts_say_what_to_return_and_what_not_to_touch() -> None:
+    assert '"Section text:"' in six.task_prompt() and "only" in six.task_prompt()
+    agent = six.agent_task_prompt()
+    for required in ("in place", r"\input", "preamble", ".bib", "network", "complete revised project"):
+        assert required in agent
 
 
 def test_guided_inserts_the_review_once_between_fences_and_defuses_fences() -> None:

@@ -149,16 +149,27 @@ def guided_prompt(review: str) -> str:
 
 
 def task_prompt() -> str:
-    """User-message preamble placed before the LaTeX unit (it names the ``Section text:`` marker)."""
+    """User-message preamble placed before one LaTeX unit (it names the ``Section text:`` marker)."""
     return _read("task.md")
 
 
-def prompt_version(name: str) -> str:
+def agent_task_prompt() -> str:
+    """Closing instruction for an external agent that edits a project copy in place.
+
+    Appended by the project rewriter after the system prompt of the condition or workflow, in
+    place of :func:`task_prompt`: which files are manuscript text, what must not be touched, and
+    that the folder must hold the complete revised project.
+    """
+    return _read("agent_task.md")
+
+
+def prompt_version(name: str, *, agent: bool = False) -> str:
     """``v2:<8-hex hash>`` of the exact texts used for ``name``.
 
     Args:
         name: one of :data:`CONDITIONS`, ``joint``, ``recursive:<n>`` or ``guided``; for
             ``guided`` the hash covers the template, not a particular review.
+        agent: hash the agent closing text (:func:`agent_task_prompt`) instead of :func:`task_prompt`.
 
     Raises:
         ValueError: for any other name.
@@ -169,4 +180,5 @@ def prompt_version(name: str) -> str:
         system = "\n\n".join((_read("integrity.md"), _read("guided.md")))
     else:
         system = condition_prompt(name)
-    return f"{INSTRUCTIONS_VERSION}:{content_hash(system, task_prompt(), length=8)}"
+    closing = agent_task_prompt() if agent else task_prompt()
+    return f"{INSTRUCTIONS_VERSION}:{content_hash(system, closing, length=8)}"
