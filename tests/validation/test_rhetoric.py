@@ -221,6 +221,7 @@ def test_measures_are_recorded_with_text_measures(spatial: str) -> None:
     assert measured is not None
     assert measured.novelty_stance == r.novelty_stance(spatial)
     assert measured.evidence_foregrounding == 0.0
+    assert measured.lexicon_versions == {name: "2026.12-1" for name in r.LEXICONS}
 
 
 def test_contribution_rewrites_on_the_real_contributions_paragraph(shared_data: Path) -> None:

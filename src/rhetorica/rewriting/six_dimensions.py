@@ -2,19 +2,16 @@
 
 Twelve conditions, ``<dimension>:+`` and ``<dimension>:-`` for each of
 
-============  ==============================================  ==========================================
-dimension     what changes                                    shift check (:mod:`rhetorica.validation.rhetoric`)
-============  ==============================================  ==========================================
-novelty       claim and novelty stance                        (novelty markers + boosters − hedges) / 1k words
-scope         scope and generalisation                        (generalisation − limiting qualifiers) / 1k words
-evidence      quantitative evidence framing                   foregrounded quantitative expressions / 1k words
-contribution  contribution structure                          (signposts + enumerated contributions) / 1k words
-register      technical register and formalisation            (rare words + formal markers + math) / 1k words
-complexity    lexical and syntactic complexity                sqrt(mean sentence length × Advanced Guiraud)
-============  ==============================================  ==========================================
+- ``novelty``: claim and novelty stance;
+- ``scope``: scope and generalisation;
+- ``evidence``: quantitative evidence framing;
+- ``contribution``: contribution structure;
+- ``register``: technical register and formalisation;
+- ``complexity``: lexical and syntactic complexity,
 
-and three workflows: ``joint`` (all six ``+`` targets in one instruction, applied paragraph by
-paragraph), ``recursive:<n>`` (the joint instruction applied again to its own output, ``n`` ≥ 2
+each with a shift check in :mod:`rhetorica.validation.rhetoric` (registered in
+:data:`rhetorica.validation.shift.SHIFT_MEASURES`), and three workflows: ``joint`` (all six
+``+`` targets in one instruction, applied paragraph by paragraph), ``recursive:<n>`` (the joint instruction applied again to its own output, ``n`` ≥ 2
 applications in all; the text of every application is the joint text, so R2 and R3 differ from
 ``joint`` only in iteration) and ``guided`` (a second-stage instruction that receives a review of
 the joint rewrite: keep its strengths, answer its weaknesses and questions through the manuscript,

@@ -7,16 +7,16 @@ per 1,000 words of the shared tokenizer (:func:`rhetorica.validation.tokenizer.t
 comments and sectioning commands are blanked first (same length), so commented-out text and
 headings never count.
 
-========================  ============================================================  ==========
-dimension                 measure                                                       function
-========================  ============================================================  ==========
-``novelty``               (novelty/priority markers + boosters − hedges) per 1k words   :func:`novelty_stance`
-``scope``                 (generalisation markers − scope-limiting qualifiers) per 1k   :func:`scope_generality`
-``evidence``              quantitative expressions in foregrounded sentences per 1k     :func:`evidence_foregrounding`
-``contribution``          contribution signposts + enumerated contribution items per 1k :func:`contribution_signposting`
-``register``              technical items (rare words, formalisation markers, math) /1k :func:`register_technicality`
-``complexity``            sqrt(mean sentence length × Advanced Guiraud)                 :func:`complexity_index`
-========================  ============================================================  ==========
+- ``novelty``: (novelty/priority markers + boosters − hedges) per 1k words, :func:`novelty_stance`;
+- ``scope``: (generalisation markers − scope-limiting qualifiers) per 1k words,
+  :func:`scope_generality`;
+- ``evidence``: quantitative expressions in foregrounded sentences per 1k words,
+  :func:`evidence_foregrounding`;
+- ``contribution``: (contribution signposts + enumerated contribution items) per 1k words,
+  :func:`contribution_signposting`;
+- ``register``: (technical words + formalisation-marker words + math expressions) per 1k words,
+  :func:`register_technicality`;
+- ``complexity``: sqrt(mean sentence length × Advanced Guiraud), :func:`complexity_index`.
 
 The lexicons are package data under ``rhetorica/data/<name>/lexicon.tsv``, each with a README
 naming its sources and version; hedges and boosters come from the Hyland lexicon of
@@ -33,7 +33,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
@@ -70,6 +70,15 @@ class PhraseLexicon:
     def category(self, name: str) -> frozenset[str]:
         """The items of one category (empty for an unknown category)."""
         return frozenset(item for item, cat in self.items.items() if cat == name)
+
+    @cached_property
+    def index(self) -> tuple[dict[tuple[str, ...], str], dict[str, int]]:
+        """``(word tuple -> category, first word -> longest item length)`` for :func:`find_phrases`."""
+        keys = {tuple(item.split()): cat for item, cat in self.items.items()}
+        longest: dict[str, int] = {}
+        for key in keys:
+            longest[key[0]] = max(longest.get(key[0], 0), len(key))
+        return keys, longest
 
 
 def parse_phrase_lexicon(text: str, name: str) -> PhraseLexicon:
@@ -124,8 +133,8 @@ def lexicon_versions() -> dict[str, str]:
     return {name: load_lexicon(name).version for name in LEXICONS}
 
 
-def find_phrases(tokens: Tokens, items: dict[str, str]) -> list[tuple[int, int, str]]:
-    """Longest-match, left-to-right, non-overlapping matches of ``items`` inside sentences.
+def find_phrases(tokens: Tokens, lexicon: PhraseLexicon) -> list[tuple[int, int, str]]:
+    """Longest-match, left-to-right, non-overlapping matches of the lexicon's items in sentences.
 
     The matching rule of :mod:`rhetorica.validation.metadiscourse` ('Style over Substance'
     protocol): lower-cased words, whole words, a multi-word item consumes its words, and no match
@@ -133,15 +142,12 @@ def find_phrases(tokens: Tokens, items: dict[str, str]) -> list[tuple[int, int, 
 
     Args:
         tokens: the tokenized text.
-        items: ``item -> category`` (lower-case, space-separated words).
+        lexicon: the items to find.
 
     Returns:
         ``(first word index, number of words, category)`` per match, in text order.
     """
-    index = {tuple(item.split()): cat for item, cat in items.items()}
-    longest: dict[str, int] = {}
-    for key in index:
-        longest[key[0]] = max(longest.get(key[0], 0), len(key))
+    index, longest = lexicon.index
     words, sentence, n = tokens.lower, tokens.sentence_ids, len(tokens.lower)
     found: list[tuple[int, int, str]] = []
     free = 0
@@ -220,7 +226,7 @@ def _paragraph_index(starts: list[int], offset: int) -> int:
 
 def novelty_markers(text: str | Tokens) -> int:
     """Number of novelty and priority markers (``rhetorica/data/novelty``) in ``text``."""
-    return len(find_phrases(_tokens(text), load_lexicon("novelty").items))
+    return len(find_phrases(_tokens(text), load_lexicon("novelty")))
 
 
 def novelty_stance(text: str | Tokens) -> float | None:
@@ -242,7 +248,7 @@ def novelty_stance(text: str | Tokens) -> float | None:
     """
     tokens = _tokens(text)
     markers = marker_counts(tokens)
-    novelty = len(find_phrases(tokens, load_lexicon("novelty").items))
+    novelty = len(find_phrases(tokens, load_lexicon("novelty")))
     return _per_1k(novelty + markers.boosters - markers.hedges, tokens.n_words)
 
 
@@ -251,7 +257,7 @@ def novelty_stance(text: str | Tokens) -> float | None:
 
 def scope_counts(text: str | Tokens) -> tuple[int, int]:
     """``(generalisation markers, scope-limiting qualifiers)`` of ``text`` (``rhetorica/data/scope``)."""
-    matches = find_phrases(_tokens(text), load_lexicon("scope").items)
+    matches = find_phrases(_tokens(text), load_lexicon("scope"))
     general = sum(1 for _, _, cat in matches if cat == "general")
     return general, len(matches) - general
 
@@ -427,7 +433,7 @@ def _contribution(tokens: Tokens) -> tuple[int, int]:
     signposted: set[int] = set()
     signposts = 0
     word_enumerators: list[int] = []
-    for i, _, cat in find_phrases(tokens, lex.items):
+    for i, _, cat in find_phrases(tokens, lex):
         paragraph = _paragraph_index(starts, tokens.starts[i])
         if cat == "signpost":
             signposts += 1
@@ -494,7 +500,7 @@ def register_counts(text: str | Tokens) -> tuple[int, int, int]:
     basic = frequent_words()
     technical = {i for i, w in enumerate(tokens.lower) if w not in basic}
     formal: set[int] = set()
-    for i, length, _ in find_phrases(tokens, load_lexicon("register").items):
+    for i, length, _ in find_phrases(tokens, load_lexicon("register")):
         formal.update(range(i, i + length))
     math_regions = sum(1 for _, _, kind in tokens.regions if kind == "math")
     return len(technical), len(formal - technical), math_regions
@@ -560,6 +566,7 @@ class RhetoricMeasures(BaseModel):
         contribution_signposting: :func:`contribution_signposting`.
         register_technicality: :func:`register_technicality`.
         complexity_index: :func:`complexity_index`.
+        lexicon_versions: ``name -> version`` of the lexicons used (:func:`lexicon_versions`).
     """
 
     novelty_stance: float | None
@@ -568,6 +575,7 @@ class RhetoricMeasures(BaseModel):
     contribution_signposting: float | None
     register_technicality: float | None
     complexity_index: float | None
+    lexicon_versions: dict[str, str]
 
 
 def measure_rhetoric(text: str | Tokens) -> RhetoricMeasures:
@@ -582,6 +590,7 @@ def measure_rhetoric(text: str | Tokens) -> RhetoricMeasures:
         contribution_signposting=_per_1k(sum(_contribution(tokens)), words),
         register_technicality=register_technicality(tokens),
         complexity_index=complexity_index(tokens),
+        lexicon_versions=lexicon_versions(),
     )
 
 
