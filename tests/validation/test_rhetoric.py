@@ -95,6 +95,17 @@ def test_complexity_index_is_the_geometric_mean_of_sentence_length_and_ag() -> N
     assert SHIFT_MEASURES["complexity"][1](measure_text(text)) == pytest.approx(math.sqrt(4 * 3 / math.sqrt(8)))
 
 
+def test_comments_and_headings_never_count_even_from_tokens() -> None:
+    from rhetorica.validation.tokenizer import tokenize
+
+    text = "\\section{A novel view}\nWe study it. % a novel, unprecedented idea\nIt works.\n"
+    # prose left: "We study it. It works." (5 words), no novelty marker, no hedge or booster
+    assert r.novelty_stance(text) == 0.0
+    assert r.novelty_stance(tokenize(text)) == 0.0  # Tokens of the raw text are re-tokenized
+    assert r.measure_rhetoric(tokenize(text)).novelty_stance == 0.0
+    assert r.novelty_stance(tokenize("We study a novel idea.")) == pytest.approx(1000 / 5)
+
+
 # ---------------------------------------------------------------- lexicons
 
 
