@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from rhetorica.validation import rhetoric
+
 if TYPE_CHECKING:
     from rhetorica.validation.validate import TextMeasures
 
@@ -38,6 +40,13 @@ def _sophistication(m: TextMeasures) -> float | None:
 SHIFT_MEASURES: dict[str, tuple[str, Callable[[TextMeasures], float | None]]] = {
     "confidence": ("boosters/1k - hedges/1k", _stance),
     "proficiency": ("Advanced Guiraud", _sophistication),
+    # six-dimension study (STUDIES.md §2); definitions and sources in rhetorica.validation.rhetoric
+    "novelty": ("(novelty markers + boosters - hedges)/1k", rhetoric.shift_novelty),
+    "scope": ("(generalisation - limiting qualifiers)/1k", rhetoric.shift_scope),
+    "evidence": ("foregrounded quantitative expressions/1k", rhetoric.shift_evidence),
+    "contribution": ("(contribution signposts + enumerated items)/1k", rhetoric.shift_contribution),
+    "register": ("(technical words + formal markers + math)/1k", rhetoric.shift_register),
+    "complexity": ("sqrt(mean sentence length x Advanced Guiraud)", rhetoric.shift_complexity),
 }
 
 

@@ -14,6 +14,7 @@ from rhetorica.validation.integrity import passage_similarities, tfidf_cosine_to
 from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon, marker_counts
 from rhetorica.validation.readability import gunning_fog
+from rhetorica.validation.rhetoric import RhetoricMeasures, measure_rhetoric
 from rhetorica.validation.shift import ShiftCheck, shift_checks
 from rhetorica.validation.spans import SpanReport, compare_spans
 from rhetorica.validation.tokenizer import Tokens, tokenize
@@ -77,6 +78,8 @@ class TextMeasures(BaseModel):
         boosters: booster count.
         hedges_per_1k: hedges per 1,000 words.
         boosters_per_1k: boosters per 1,000 words.
+        rhetoric: the six-dimension shift measures (:mod:`rhetorica.validation.rhetoric`);
+            ``None`` when not measured.
     """
 
     words: int
@@ -88,6 +91,7 @@ class TextMeasures(BaseModel):
     boosters: int
     hedges_per_1k: float | None
     boosters_per_1k: float | None
+    rhetoric: RhetoricMeasures | None = None
 
 
 class VariantValidation(BaseModel):
@@ -188,6 +192,7 @@ def measure_text(text: str | Tokens) -> TextMeasures:
         boosters=markers.boosters,
         hedges_per_1k=markers.hedges_per_1k,
         boosters_per_1k=markers.boosters_per_1k,
+        rhetoric=measure_rhetoric(tokens),
     )
 
 
