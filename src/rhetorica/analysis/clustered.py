@@ -72,7 +72,8 @@ def pair_differences(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregate_differences(diffs: pd.DataFrame, level: Level) -> pd.DataFrame:
-    """Mean d per unit of ``level`` (``pair`` keeps every rewrite), per judge and metric.
+    """Mean d per unit of ``level`` (``pair`` keeps every rewrite; ``review`` and ``paper`` average
+    all the unit's rewrites), per judge and metric.
 
     Returns:
         DataFrame ``judge, metric, unit, d``.
