@@ -25,11 +25,12 @@ def cheblienet(shared_data: Path) -> list[Document]:
 
 
 def test_points_by_section_list_items_and_headings() -> None:
-    review = doc([("Strengths", "- Clear method.\n- Strong results on three benchmarks."),
+    review = doc([("Strengths", "Two things stand out here.\n- Clear method.\n- Strong results on three benchmarks."),
                   ("Weaknesses", "1. The baselines are outdated and\n   need updating.\n2. No ablation of K is given."),
                   ("Main review", "### Questions\nWhy is K fixed to five? How does the cost scale?")])
     points = review_points(review)
     assert [(p.kind, p.text) for p in points] == [
+        ("strength", "Two things stand out here."),
         ("strength", "Strong results on three benchmarks."),  # "Clear method." has two words: not a point
         ("weakness", "The baselines are outdated and need updating."),
         ("weakness", "No ablation of K is given."),

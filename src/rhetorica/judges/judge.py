@@ -12,7 +12,8 @@ Per-point families (RevUtil) rate the review's weakness points
 (:func:`rhetorica.judges.review_checks.weakness_points`): packed, one call returns a list with one
 entry per numbered point; ``per_point_calls=True`` makes one call per point. The review-level
 score of each aspect is the mean over the points (verifiability over the points that make a claim,
-missing when none does — never imputed). Reference families (ScholarPeer) read
+missing when none does — never imputed); a review with no weakness point is ``empty`` (nothing to
+rate), with no call made. Reference families (ScholarPeer) read
 ``Target.reference``; a target without one is an ``error`` with that reason, and no call is made.
 
 Parsing: reasoning blocks are removed and the last JSON object holding a field of the form is the

@@ -2,8 +2,8 @@
 every point, the recommendation and every score of the original, at about the same length.
 
 - **Points.** :func:`review_points` splits a review into points: each list item (``-``, ``*``,
-  ``1.``, ``(a)``) of a section is one point, and a section without list items is split into
-  sentences (NLTK's Punkt tokenizer). A point's kind comes from its section title: ``strength``,
+  ``1.``, ``(1).``, ``(a)``) is one point, and every other paragraph is split into sentences
+  (NLTK's Punkt tokenizer); Markdown headings inside a field start a new block. A point's kind comes from its section title: ``strength``,
   ``weakness``, ``question``, or ``other`` (summary, main review, comments …).
 - **Counterparts.** Every original point must have a counterpart in the rewrite: the best cosine
   similarity between the point and any point or sentence of the rewrite (a rewrite may reorganise,
@@ -87,19 +87,37 @@ def _sentences(text: str) -> list[str]:
         return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text) if s.strip()]
 
 
-def _items(text: str) -> list[str]:
-    """List items of ``text`` (continuation lines joined), or ``[]`` when it has none."""
-    items: list[list[str]] = []
-    inside = False
+def _units(text: str) -> list[str]:
+    """Points of one block of text: each list item (its continuation lines joined, up to a blank
+    line or the next item) is one point; every other paragraph is split into sentences."""
+    units: list[str] = []
+    item: list[str] | None = None
+    prose: list[str] = []
+
+    def flush_prose() -> None:
+        if prose:
+            units.extend(_sentences(" ".join(prose)))
+            prose.clear()
+
     for line in text.splitlines():
         if _ITEM.match(line):
-            items.append([_ITEM.sub("", line, count=1).strip()])
-            inside = True
-        elif inside and line.strip():
-            items[-1].append(line.strip())
+            flush_prose()
+            if item:
+                units.append(" ".join(item))
+            item = [_ITEM.sub("", line, count=1).strip()]
         elif not line.strip():
-            inside = bool(items) and inside
-    return [" ".join(i) for i in items if " ".join(i).strip()]
+            if item:
+                units.append(" ".join(item))
+            item = None
+            flush_prose()
+        elif item is not None:
+            item.append(line.strip())
+        else:
+            prose.append(line.strip())
+    if item:
+        units.append(" ".join(item))
+    flush_prose()
+    return units
 
 
 def _blocks(title: str, text: str) -> list[tuple[str, str]]:
@@ -116,14 +134,14 @@ def _blocks(title: str, text: str) -> list[tuple[str, str]]:
 
 def review_points(review: Document) -> list[ReviewPoint]:
     """The points of ``review`` in order: per section (and per Markdown heading inside one), its
-    list items, else its sentences; units of fewer than :data:`MIN_POINT_WORDS` words are dropped.
+    list items and the sentences of its other paragraphs; units of fewer than :data:`MIN_POINT_WORDS` words are dropped.
     A heading inside a section sets the kind of the points under it when it names one."""
     points = []
     for section in review.sections:
         outer = point_kind(section.title)
         for title, body in _blocks(section.title, section.text):
             kind = point_kind(title) if point_kind(title) != "other" else outer
-            units = _items(body) or _sentences(body)
+            units = _units(body)
             points += [ReviewPoint(kind, title, " ".join(u.split())) for u in units
                        if len(re.findall(r"[^\W\d_]{2,}", u)) >= MIN_POINT_WORDS]
     return points
