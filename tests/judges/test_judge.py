@@ -135,3 +135,17 @@ def test_per_point_calls_and_a_wrong_number_of_points() -> None:
     judge, _ = make("revutil", [json.dumps({"points": points})] * 2)
     result = run(judge)
     assert result.status == Status.MALFORMED and "expected a list of 2 entries, got 1" in result.reason
+
+
+def test_family_rubric_file_replaces_the_shipped_rubric_and_the_spec(tmp_path: Path) -> None:
+    own = tmp_path / "authors_prompt.md"
+    own.write_text("THE AUTHORS' OWN PROMPT", encoding="utf-8")
+    shipped, _ = make("rottenreviews")
+    judge, model = make("rottenreviews", rubric_file=str(own))
+    assert judge.spec()["rubric"].startswith("user:") and shipped.spec()["rubric"].startswith("v1:")
+    assert {k: v for k, v in judge.spec().items() if k != "rubric"} == {
+        k: v for k, v in shipped.spec().items() if k != "rubric"}
+    assert run(judge).status == Status.OK
+    system = model.calls[0][0][0].content
+    assert system.startswith("THE AUTHORS' OWN PROMPT")
+    assert "- overall_quality: a whole number from 0 to 100." in system  # the declared scale is kept

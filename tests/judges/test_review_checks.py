@@ -96,3 +96,34 @@ def test_embedding_counterparts_separate_rewordings_from_other_points() -> None:
     b = doc([("Weaknesses", "\n".join(f"- {p}" for p in reversed(reworded[:2])))])
     result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2))
     assert result.method == "embedding:all-MiniLM-L6-v2" and [p.text for p in result.missing] == [points[2]]
+
+
+REWRITE_OF_CHEBLIENET_2 = [  # written by hand for this test: same points, new wording and order
+    ("Summary", "ChebLieNet, proposed here, generalises ChebNet to a group-equivariant network on manifolds. "
+                "Group equivariance is obtained by encoding an anisotropic left-invariant Riemannian distance "
+                "on the graph's edges."),
+    ("Main review", "Clarity: On the whole, the paper reads very clearly. The authors do a good job of presenting the "
+                    "various components of their network, and both the introduction and the related-work section are nicely "
+                    "written.\n\nQuality: I went through most of the mathematics. Apart from a minor typo in the "
+                    "definition of left-invariance (line 190), everything appears correct.\n\n"
+                    "Originality and Significance: The paper lies outside my own research area, so I lack the "
+                    "expertise to judge its originality or significance."),
+    ("Limitations and societal impact", "Section 5 of the paper discusses the limitations and possible "
+                                        "negative societal impact."),
+]
+
+
+def test_hand_paraphrase_of_a_real_review_passes_and_a_dropped_point_fails(shared_data: Path) -> None:
+    from rhetorica.validation.embeddings import load_embedder
+
+    original = cheblienet(shared_data)[1]
+    rewrite = original.model_copy(update={"sections": [Section(title=t, text=x) for t, x in REWRITE_OF_CHEBLIENET_2]})
+    embedder = load_embedder()
+    result = check_review_variant(original, rewrite, embedder=embedder)
+    assert result.ok, result.problems
+    assert len(result.similarities) == 8 and min(result.similarities) > EMBEDDING_THRESHOLD
+    cut = [Section(title=t, text=x.replace(" Apart from a minor typo in the definition of left-invariance (line 190), "
+                                           "everything appears correct.", "")) for t, x in REWRITE_OF_CHEBLIENET_2]
+    result = check_review_variant(original, original.model_copy(update={"sections": cut}), embedder=embedder)
+    assert [p.text for p in result.missing] == [
+        "Except for a small typo on the left-invariance definition on line 190, all other details seem to be correct."]
