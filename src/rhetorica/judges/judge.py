@@ -83,16 +83,25 @@ def _answer(text: str, names: set[str]) -> dict[str, Any]:
 
 
 @dataclass
-class _Call:
-    """One question to the judge: the form that validates the answer and how to read it."""
+class JudgeCall:
+    """One question to the judge.
+
+    Attributes:
+        system: the rubric and the declared fields and scales.
+        user: the review (and reference review, or numbered weakness points).
+        form: the form that validates the answer.
+        family: the family (its consistency constraints are checked too).
+        n_points: for a packed per-point call, the number of points the answer's list must hold.
+    """
 
     system: str
     user: str
     form: Form
     family: MetricFamily
-    n_points: int | None = None  # a packed per-point call: the answer is {"points": [...]} of this length
+    n_points: int | None = None
 
     def schema(self) -> dict[str, Any]:
+        """JSON schema of the answer (the form's, or an object with a list of ``n_points`` of them)."""
         if self.n_points is None:
             return self.form.json_schema()
         return {"title": f"{self.form.name}-points", "type": "object", "required": ["points"],
@@ -101,7 +110,12 @@ class _Call:
                                           "minItems": self.n_points, "maxItems": self.n_points}}}
 
     def parse(self, text: str) -> list[dict[str, float]]:
-        """Validated scores (one dict, or one per point). Raises FormError."""
+        """Validated scores of the answer ``text``: one dict, or one per point in order.
+
+        Raises:
+            FormError: no JSON object, a missing or out-of-range value, a broken consistency
+                constraint, or a list of the wrong length (every problem in one message).
+        """
         if self.n_points is None:
             scores = self.form.check_scores(_answer(text, set(self.form.metric_names)))
             self.family.check_consistency(scores)
@@ -171,7 +185,7 @@ class Judge:
                 "packing": self.packing, "per_point_calls": self.per_point_calls,
                 "temperature": self.temperature, "max_tokens": self.max_tokens or DEFAULT_JUDGE_TOKENS}
 
-    def calls(self, target: Target) -> list[_Call]:
+    def calls(self, target: Target) -> list[JudgeCall]:
         """The judge calls that score ``target`` (no model is called here).
 
         Raises:
@@ -190,10 +204,10 @@ class Judge:
                 return []
             header = f"The review:\n\n{review}\n\n"
             if self.per_point_calls:
-                return [_Call(self._system(self._rubric, self.family.point_form), f"{header}Rate this weakness point:\n\n{p}",
+                return [JudgeCall(self._system(self._rubric, self.family.point_form), f"{header}Rate this weakness point:\n\n{p}",
                               self.family.point_form, self.family) for p in points]
             numbered = "\n".join(f"{i}. {p}" for i, p in enumerate(points, start=1))
-            return [_Call(self._system(self._rubric, self.family.point_form, points=len(points)),
+            return [JudgeCall(self._system(self._rubric, self.family.point_form, points=len(points)),
                           f"{header}Rate each of these {len(points)} weakness points, in order:\n\n{numbered}",
                           self.family.point_form, self.family, n_points=len(points))]
         own = set(self._metric_rubric_texts)
@@ -204,14 +218,14 @@ class Judge:
                 name=self.form.name, version=self.form.version,
                 metrics=tuple(m.model_copy(update={"primary": i == 0}) for i, m in
                               enumerate(x for x in self.form.metrics if x.name in names)))
-            calls.append(_Call(self._system(self._rubric, packed), f"The review to assess:\n\n{review}", packed,
+            calls.append(JudgeCall(self._system(self._rubric, packed), f"The review to assess:\n\n{review}", packed,
                                self.family))
         else:
             own |= set(names)
         for metric in (m for m in self.form.metric_names if m in own):
             form = single_metric_form(self.form, metric)
             rubric = self._metric_rubric_texts.get(metric, self._rubric)
-            calls.append(_Call(self._system(rubric, form), f"The review to assess:\n\n{review}", form, self.family))
+            calls.append(JudgeCall(self._system(rubric, form), f"The review to assess:\n\n{review}", form, self.family))
         return calls
 
     @staticmethod
@@ -250,7 +264,7 @@ class Judge:
         payload["scores"] = merged
         return Evaluation(status=Status.OK, scores=merged, payload=payload, raw_text="\n\n".join(raw))
 
-    async def _ask(self, call: _Call, config: GenerateConfig, replicate: int,
+    async def _ask(self, call: JudgeCall, config: GenerateConfig, replicate: int,
                    context: CallContext) -> tuple[Status, list[dict[str, float]], str | None, str]:
         config = config.model_copy(update={"json_schema": call.schema()})
         messages = [ChatMessage(role="system", content=call.system), ChatMessage(role="user", content=call.user)]
