@@ -149,3 +149,11 @@ def test_family_rubric_file_replaces_the_shipped_rubric_and_the_spec(tmp_path: P
     system = model.calls[0][0][0].content
     assert system.startswith("THE AUTHORS' OWN PROMPT")
     assert "- overall_quality: a whole number from 0 to 100." in system  # the declared scale is kept
+
+
+def test_consistency_is_checked_across_separate_calls() -> None:
+    answers = [json.dumps({k: v}) for k, v in (REVIEWEVAL_OK | {"actionable_insights": 5}).items()]
+    judge, model = make("revieweval", answers, packing="metric")
+    result = run(judge)
+    assert (result.status, len(model.calls)) == (Status.MALFORMED, 8)
+    assert result.reason == "actionable_insights (5) exceeds total_insights (2)" and result.scores == {}

@@ -181,7 +181,8 @@ class Judge:
         return {"kind": "judge", "model": self.model.name, "model_options": self.model.output_options(),
                 "family": self.family.name, "form": f"{self.form.name}@{self.form.version}",
                 "rubric": self.family.rubric_version(self.rubric_file),
-                "metric_rubrics": {m: f"user:{content_hash(t)[:12]}" for m, t in sorted(self._metric_rubric_texts.items())},
+                "metric_rubrics": {m: f"user:{content_hash(t)[:12]}"
+                                   for m, t in sorted(self._metric_rubric_texts.items())},
                 "packing": self.packing, "per_point_calls": self.per_point_calls,
                 "temperature": self.temperature, "max_tokens": self.max_tokens or DEFAULT_JUDGE_TOKENS}
 
@@ -204,12 +205,13 @@ class Judge:
                 return []
             header = f"The review:\n\n{review}\n\n"
             if self.per_point_calls:
-                return [JudgeCall(self._system(self._rubric, self.family.point_form), f"{header}Rate this weakness point:\n\n{p}",
-                              self.family.point_form, self.family) for p in points]
+                system = self._system(self._rubric, self.family.point_form)
+                return [JudgeCall(system, f"{header}Rate this weakness point:\n\n{p}", self.family.point_form,
+                                  self.family) for p in points]
             numbered = "\n".join(f"{i}. {p}" for i, p in enumerate(points, start=1))
             return [JudgeCall(self._system(self._rubric, self.family.point_form, points=len(points)),
-                          f"{header}Rate each of these {len(points)} weakness points, in order:\n\n{numbered}",
-                          self.family.point_form, self.family, n_points=len(points))]
+                              f"{header}Rate each of these {len(points)} weakness points, in order:\n\n{numbered}",
+                              self.family.point_form, self.family, n_points=len(points))]
         own = set(self._metric_rubric_texts)
         names = [m for m in self.form.metric_names if m not in own]
         calls = []
@@ -218,14 +220,15 @@ class Judge:
                 name=self.form.name, version=self.form.version,
                 metrics=tuple(m.model_copy(update={"primary": i == 0}) for i, m in
                               enumerate(x for x in self.form.metrics if x.name in names)))
-            calls.append(JudgeCall(self._system(self._rubric, packed), f"The review to assess:\n\n{review}", packed,
-                               self.family))
+            calls.append(JudgeCall(self._system(self._rubric, packed), f"The review to assess:\n\n{review}",
+                                   packed, self.family))
         else:
             own |= set(names)
         for metric in (m for m in self.form.metric_names if m in own):
             form = single_metric_form(self.form, metric)
             rubric = self._metric_rubric_texts.get(metric, self._rubric)
-            calls.append(JudgeCall(self._system(rubric, form), f"The review to assess:\n\n{review}", form, self.family))
+            calls.append(JudgeCall(self._system(rubric, form), f"The review to assess:\n\n{review}", form,
+                                   self.family))
         return calls
 
     @staticmethod
@@ -257,6 +260,10 @@ class Judge:
                 point_scores += scores
             else:
                 merged.update(scores[0])
+        try:  # constraints across metrics scored in separate calls (packing="metric", metric rubrics)
+            self.family.check_consistency(merged)
+        except FormError as exc:
+            return Evaluation(status=Status.MALFORMED, reason=str(exc), raw_text="\n\n".join(raw))
         payload: dict[str, Any] = {}
         if self.family.unit == "point":
             merged = point_means(point_scores)
