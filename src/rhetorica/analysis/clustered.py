@@ -150,7 +150,8 @@ def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, 
     return pd.DataFrame(rows, columns=BOOTSTRAP_COLUMNS)
 
 
-def level_differences(a: pd.DataFrame, b: pd.DataFrame, labels: tuple[str, str] = ("pair", "clustered")) -> pd.DataFrame:
+def level_differences(a: pd.DataFrame, b: pd.DataFrame,
+                      labels: tuple[str, str] = ("pair", "clustered")) -> pd.DataFrame:
     """Metrics whose class differs between two analyses (e.g. pair-level vs paper-clustered).
 
     Returns:

@@ -155,7 +155,8 @@ class MetricFamily:
                 raise FamilyError(f"family {self.name!r} has no metric {metric!r} to bound; it has "
                                   f"{', '.join(self.form.metric_names)}")
             if not float(value) > 0:
-                raise FamilyError(f"family {self.name!r}, metric {metric!r}: equivalence bound must be > 0, got {value}")
+                raise FamilyError(f"family {self.name!r}, metric {metric!r}: equivalence bound must be > 0, "
+                                  f"got {value}")
             bounds[metric] = float(value)
         return bounds
 
@@ -228,7 +229,8 @@ ROTTENREVIEWS = MetricFamily(
               description="RottenReviews dimensions 0-5, overall quality 0-100, factuality and vagueness labels",
               metrics=(*(_scale(n, 0, 5, f"0 not at all .. 5 fully: {d}") for n, d in _DIMENSIONS),
                        _scale("overall_quality", 0, 100, "0 useless .. 100 exemplary review", primary=True),
-                       Metric(name="factual", type="boolean", description="yes: no factually wrong statement about the paper"),
+                       Metric(name="factual", type="boolean",
+                              description="yes: no factually wrong statement about the paper"),
                        Metric(name="vague", type="boolean", direction="lower",
                               description="yes: the critique is mostly generic or non-specific"),
                        _scale("technical_terms", 0, 5, "use of the field's technical vocabulary", role="style"),

@@ -282,7 +282,8 @@ class Judge:
             return Status.OK, call.parse(output.text), None, output.text
         except FormError as first:
             if is_refusal(output.text):
-                return Status.REFUSED, [], f"the judge declined in plain text: {output.text.strip()[:200]!r}", output.text
+                reason = f"the judge declined in plain text: {output.text.strip()[:200]!r}"
+                return Status.REFUSED, [], reason, output.text
             repair = messages + [ChatMessage(role="assistant", content=output.text),
                                  ChatMessage(role="user", content=f"That answer is not valid ({first}). "
                                                                   "Reply with only the corrected JSON object.")]

@@ -73,7 +73,8 @@ def read_review_pairs(path: Path) -> ImportedPairs:
         if not isinstance(row, dict):
             problems.append(f"{where}: not a JSON object")
             continue
-        missing = [k for k in ("review_id", "original", "rewrite") if not isinstance(row.get(k), str) or not row[k].strip()]
+        missing = [k for k in ("review_id", "original", "rewrite")
+                   if not isinstance(row.get(k), str) or not row[k].strip()]
         if missing:
             problems.append(f"{where}: missing or empty {', '.join(missing)}")
             continue
@@ -94,10 +95,12 @@ def read_review_pairs(path: Path) -> ImportedPairs:
         variant = review_document(
             paper_id, per_paper[paper_id], {"review": row["rewrite"]}, rating=None, confidence=None,
             source=f"{path}:{number}", parser="jsonl-pairs", parser_version="1",
-            extra={"review_id": review_id, "original_id": original.id, "rewriter": str(row.get("rewriter") or "imported"),
+            extra={"review_id": review_id, "original_id": original.id,
+                   "rewriter": str(row.get("rewriter") or "imported"),
                    "condition": str(row.get("condition") or "paraphrase"),
                    "rewrite_id": str(row.get("rewrite_id") or f"{review_id}.rewrite{k}"), "imported": True})
         variants.append(variant.model_copy(update={"id": f"{original.id}.rewrite{k}"}))
     if not variants:
-        raise PairsError(f"{path}: no usable pair ({len(problems)} problem(s)" + (f": {problems[0]}" if problems else "") + ")")
+        first = f": {problems[0]}" if problems else ""
+        raise PairsError(f"{path}: no usable pair ({len(problems)} problem(s){first})")
     return ImportedPairs(list(originals.values()), variants, problems)

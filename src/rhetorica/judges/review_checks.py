@@ -3,7 +3,8 @@ every point, the recommendation and every score of the original, at about the sa
 
 - **Points.** :func:`review_points` splits a review into points: each list item (``-``, ``*``,
   ``1.``, ``(1).``, ``(a)``) is one point, and every other paragraph is split into sentences
-  (NLTK's Punkt tokenizer); Markdown headings inside a field start a new block. A point's kind comes from its section title: ``strength``,
+  (NLTK's Punkt tokenizer); Markdown headings inside a field start a new block. A point's kind
+  comes from its section title (or the heading above it): ``strength``,
   ``weakness``, ``question``, or ``other`` (summary, main review, comments …).
 - **Counterparts.** Every original point must have a counterpart in the rewrite: the best cosine
   similarity between the point and any point or sentence of the rewrite (a rewrite may reorganise,
