@@ -3,7 +3,7 @@ every point, the recommendation and every score of the original, at about the sa
 
 - **Points.** :func:`review_points` splits a review into points: each list item (``-``, ``*``,
   ``1.``, ``(1).``, ``(a)``) is one point, and every other paragraph is split into sentences
-  (NLTK's Punkt tokenizer); Markdown headings inside a field start a new block. A point's kind
+  (:func:`rhetorica.validation.tokenizer.sentence_bounds`); Markdown headings inside a field start a new block. A point's kind
   comes from its section title (or the heading above it): ``strength``,
   ``weakness``, ``question``, or ``other`` (summary, main review, comments …).
 - **Counterparts.** Every original point must have a counterpart in the rewrite: the best cosine
@@ -37,6 +37,7 @@ import numpy as np
 from rhetorica.documents.models import Document
 from rhetorica.validation.embeddings import Embedder
 from rhetorica.validation.integrity import best_match_cosines
+from rhetorica.validation.tokenizer import sentence_bounds
 
 PointKind = Literal["strength", "weakness", "question", "other"]
 EMBEDDING_THRESHOLD = 0.50
@@ -80,12 +81,9 @@ def point_kind(section_title: str) -> PointKind:
 
 
 def _sentences(text: str) -> list[str]:
-    import nltk
-
-    try:
-        return [s for s in nltk.sent_tokenize(text) if s.strip()]
-    except LookupError:  # Punkt data not installed: split after terminal punctuation
-        return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text) if s.strip()]
+    """Sentences of ``text`` by the project's one sentence splitter
+    (:func:`rhetorica.validation.tokenizer.sentence_bounds`)."""
+    return [text[start:end].strip() for start, end in sentence_bounds(text) if text[start:end].strip()]
 
 
 def _units(text: str) -> list[str]:
