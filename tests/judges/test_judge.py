@@ -157,3 +157,20 @@ def test_consistency_is_checked_across_separate_calls() -> None:
     result = run(judge)
     assert (result.status, len(model.calls)) == (Status.MALFORMED, 8)
     assert result.reason == "actionable_insights (5) exceeds total_insights (2)" and result.scores == {}
+
+
+def test_calls_go_through_the_unit_context_so_a_rerun_is_served_from_the_cache(tmp_path: Path) -> None:
+    from rhetorica.store.db import Store
+
+    store = Store(tmp_path / "study.sqlite")
+    try:
+        context = CallContext(log=store, unit_key="judge-unit-1")
+        model = MockModel(script=[json.dumps(REVIEWEVAL_OK)])
+        judge = judge_factory("j", model=model, family="revieweval")
+        target = Target(REVIEW, REVIEW.id, "original", "original", None, 0)
+        first = asyncio.run(judge.evaluate(target, context))
+        second = asyncio.run(judge.evaluate(target, context))
+        assert first.status == second.status == Status.OK and first.scores == second.scores
+        assert len(model.calls) == 1  # the second judgement made no model call
+    finally:
+        store.close()
