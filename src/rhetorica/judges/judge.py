@@ -187,7 +187,8 @@ class Judge:
                 "temperature": self.temperature, "max_tokens": self.max_tokens or DEFAULT_JUDGE_TOKENS}
 
     def calls(self, target: Target) -> list[JudgeCall]:
-        """The judge calls that score ``target`` (no model is called here).
+        """The judge calls that score ``target`` (no model is called here); the target's
+        ``notice`` (the ``warn`` defence's note), when set, ends every system prompt.
 
         Raises:
             ValueError: a reference family's target has no reference review.
@@ -206,12 +207,13 @@ class Judge:
             header = f"The review:\n\n{review}\n\n"
             if self.per_point_calls:
                 system = self._system(self._rubric, self.family.point_form)
-                return [JudgeCall(system, f"{header}Rate this weakness point:\n\n{p}", self.family.point_form,
-                                  self.family) for p in points]
+                return self._noticed([JudgeCall(system, f"{header}Rate this weakness point:\n\n{p}",
+                                                self.family.point_form, self.family) for p in points], target.notice)
             numbered = "\n".join(f"{i}. {p}" for i, p in enumerate(points, start=1))
-            return [JudgeCall(self._system(self._rubric, self.family.point_form, points=len(points)),
-                              f"{header}Rate each of these {len(points)} weakness points, in order:\n\n{numbered}",
-                              self.family.point_form, self.family, n_points=len(points))]
+            return self._noticed([JudgeCall(self._system(self._rubric, self.family.point_form, points=len(points)),
+                                            f"{header}Rate each of these {len(points)} weakness points, in order:"
+                                            f"\n\n{numbered}", self.family.point_form, self.family,
+                                            n_points=len(points))], target.notice)
         own = set(self._metric_rubric_texts)
         names = [m for m in self.form.metric_names if m not in own]
         calls = []
@@ -229,6 +231,13 @@ class Judge:
             rubric = self._metric_rubric_texts.get(metric, self._rubric)
             calls.append(JudgeCall(self._system(rubric, form), f"The review to assess:\n\n{review}", form,
                                    self.family))
+        return self._noticed(calls, target.notice)
+
+    @staticmethod
+    def _noticed(calls: list[JudgeCall], notice: str | None) -> list[JudgeCall]:
+        if notice:
+            for call in calls:
+                call.system = f"{call.system}\n\n{notice}"
         return calls
 
     @staticmethod
