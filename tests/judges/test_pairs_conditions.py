@@ -42,15 +42,21 @@ def test_pairs_become_originals_and_linked_variants(tmp_path: Path) -> None:
     assert imported.variants[1].sections[0].text == "Baselines: weak."
     assert len(imported.problems) == 2
     assert imported.problems[0].startswith(f"{path}:4: not JSON")
-    assert imported.problems[1] == f"{path}:5: missing or empty rewrite"
+    assert imported.problems[1] == f"{path}:5: missing or non-text rewrite"
 
 
 def test_conflicting_original_and_empty_file(tmp_path: Path) -> None:
     rows = [ROWS[0], ROWS[0] | {"original": "Different text."}]
     imported = read_review_pairs(write(tmp_path, [json.dumps(r) for r in rows]))
-    assert len(imported.variants) == 1 and "different original text" in imported.problems[0]
+    assert len(imported.variants) == 1 and imported.problems[0].endswith(":2: review 'rA' has two different originals")
     with pytest.raises(PairsError, match="no usable pair"):
         read_review_pairs(write(tmp_path, ["[]"]))
+    with pytest.raises(PairsError, match=r"no usable pair \(1 problem\(s\): .*:1: empty original\)"):
+        read_review_pairs(write(tmp_path, [json.dumps(ROWS[0] | {"original": " "})]))
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"review_id": "r", "original": "Schw\xe4che", "rewrite": "x"}\n')
+    with pytest.raises(PairsError, match="latin.jsonl: not UTF-8 text"):
+        read_review_pairs(latin)
 
 
 def test_imported_pairs_are_judged_with_judge_calls_only(tmp_path: Path) -> None:

@@ -49,12 +49,16 @@ def read_review_pairs(path: Path) -> ImportedPairs:
     """Read a JSONL file of (original, rewrite) review pairs (see the module docstring).
 
     Raises:
-        PairsError: the file cannot be read as UTF-8, or no line holds a usable pair.
+        PairsError: the file cannot be read or is not UTF-8 (a byte-order mark is accepted), or no
+            line holds a usable pair.
     """
     try:
         lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeError) as exc:
-        raise PairsError(f"{path}: cannot read ({exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise PairsError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
+                         "convert it to UTF-8 and import again") from exc
+    except OSError as exc:
+        raise PairsError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     problems: list[str] = []
     originals: dict[str, Document] = {}
     texts: dict[str, str] = {}
@@ -73,14 +77,17 @@ def read_review_pairs(path: Path) -> ImportedPairs:
         if not isinstance(row, dict):
             problems.append(f"{where}: not a JSON object")
             continue
-        missing = [k for k in ("review_id", "original", "rewrite")
-                   if not isinstance(row.get(k), str) or not row[k].strip()]
+        missing = [k for k in ("review_id", "original", "rewrite") if not isinstance(row.get(k), str)]
         if missing:
-            problems.append(f"{where}: missing or empty {', '.join(missing)}")
+            problems.append(f"{where}: missing or non-text {', '.join(missing)}")
+            continue
+        empty = [k for k in ("review_id", "original", "rewrite") if not row[k].strip()]
+        if empty:
+            problems.append(f"{where}: empty {', '.join(empty)}")
             continue
         review_id = row["review_id"]
         if review_id in texts and texts[review_id] != row["original"]:
-            problems.append(f"{where}: review {review_id!r} has a different original text than on an earlier line")
+            problems.append(f"{where}: review {review_id!r} has two different originals")
             continue
         paper_id = str(row.get("paper_id") or review_id)
         if review_id not in originals:
