@@ -8,7 +8,9 @@ import pytest
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.documents.reviews import read_reviews
-from rhetorica.judges.review_checks import EMBEDDING_THRESHOLD, check_review_variant, counterpart_similarities, review_points
+from rhetorica.judges.review_checks import (
+    EMBEDDING_THRESHOLD, check_review_variant, counterpart_similarities, review_points, weakness_points,
+)
 
 SRC = DocumentSource(path="t", parser="test", parser_version="0")
 
@@ -37,6 +39,16 @@ def test_points_by_section_list_items_and_headings() -> None:
         ("question", "Why is K fixed to five?"),
         ("question", "How does the cost scale?"),
     ]
+
+
+def test_weakness_points_of_a_real_review_without_a_weakness_field(shared_data: Path) -> None:
+    review = cheblienet(shared_data)[1]  # Summary, Main review, Limitations and societal impact
+    points = weakness_points(review)
+    assert len(points) == 6 and {p.section for p in points} == {"Main review", "Limitations and societal impact"}
+    assert points[1].text == ("Except for a small typo on the left-invariance definition on line 190, "
+                              "all other details seem to be correct.")
+    structured = doc([("Strengths", "- Clear method and writing."), ("Weaknesses", "- The baselines are outdated.")])
+    assert [p.text for p in weakness_points(structured)] == ["The baselines are outdated."]
 
 
 def test_identity_and_reordered_rewrites_pass_on_real_reviews(shared_data: Path) -> None:

@@ -50,7 +50,7 @@ MIN_POINT_WORDS = 3
 """A unit with fewer words (a stray "(5)." or an initial) is not a point."""
 _KINDS: tuple[tuple[PointKind, re.Pattern[str]], ...] = (
     ("question", re.compile(r"question", re.IGNORECASE)),
-    ("weakness", re.compile(r"weakness|limitation|concern|cons\b|negative", re.IGNORECASE)),
+    ("weakness", re.compile(r"weakness|concern|\bcons\b|negative|criticism", re.IGNORECASE)),
     ("strength", re.compile(r"strength|pros\b|positive", re.IGNORECASE)),
 )
 _SCORE_LINE = re.compile(
@@ -147,13 +147,15 @@ def review_points(review: Document) -> list[ReviewPoint]:
 
 
 def weakness_points(review: Document) -> list[ReviewPoint]:
-    """The points of the review's weakness sections; for a review without one (a single "Review"
-    or "Comments" field), every point that is not a strength, question or summary sentence."""
+    """The points of the review's weakness sections; for a review without any (a single "Review",
+    "Main review" or "Comments" field), every point that is not a strength, a question or in a
+    summary. A "Limitations" field is not a weakness section: venue forms ask there whether the
+    authors discussed their limitations."""
     points = review_points(review)
     weak = [p for p in points if p.kind == "weakness"]
-    if weak or any(p.kind != "other" for p in points):
+    if weak:
         return weak
-    return [p for p in points if not re.match(r"summary", p.section, re.IGNORECASE)]
+    return [p for p in points if p.kind == "other" and not re.match(r"summary", p.section, re.IGNORECASE)]
 
 
 def _tfidf_best_match(original: Sequence[str], rewrite: Sequence[str]) -> np.ndarray:
