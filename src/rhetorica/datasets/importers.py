@@ -244,44 +244,30 @@ def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
 
 def import_pairs(path: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:
     """Import a JSONL file of (original, rewrite) review pairs into ``root`` (pairs carry no
-    rating, so ``scale`` is unused; it is accepted so every importer is called alike).
+    rating, so ``scale`` is unused; it is accepted so every importer is called alike). The pairs
+    are read by :func:`rhetorica.judges.pairs.read_review_pairs`.
 
     Raises:
         DatasetError: the file is not UTF-8 or holds no usable pair.
     """
-    problems: list[str] = []
-    by_paper: dict[str, dict[str, tuple[str, list[tuple[str, str]]]]] = defaultdict(dict)
-    for number, row in _read_jsonl(path, problems):
-        missing = [k for k in ("review_id", "original", "rewrite") if not isinstance(row.get(k), str)]
-        if missing:
-            problems.append(f"{path}:{number}: missing or non-text {', '.join(missing)}")
-            continue
-        pid = str(row.get("paper_id") or row["review_id"])
-        original, rewrites = by_paper[pid].setdefault(row["review_id"], (row["original"], []))
-        if original != row["original"]:
-            problems.append(f"{path}:{number}: review {row['review_id']!r} has two different originals")
-            continue
-        rewrites.append((str(row.get("rewriter") or "imported"), row["rewrite"]))
-    if not by_paper:
-        raise DatasetError(f"{path}: no usable pair ({len(problems)} problem(s))")
+    from rhetorica.judges.pairs import PairsError, read_review_pairs
+
+    try:
+        imported = read_review_pairs(path)
+    except PairsError as exc:
+        raise DatasetError(str(exc)) from exc
+    by_paper: dict[str, tuple[list[Document], list[Document]]] = {}
+    for original in imported.originals:
+        by_paper.setdefault(original.metadata["paper_id"], ([], []))[0].append(original)
+    for variant in imported.variants:
+        by_paper[variant.metadata["paper_id"]][1].append(variant)
     papers = []
-    for pid, reviews in by_paper.items():
-        originals, variants = [], []
-        for i, (review_id, (original, rewrites)) in enumerate(reviews.items(), start=1):
-            doc = review_document(pid, i, {"review": original}, rating=None, confidence=None,
-                                  source=f"{path}", parser="jsonl-pairs", parser_version="1",
-                                  extra={"review_id": review_id})
-            originals.append(doc)
-            for k, (rewriter, text) in enumerate(rewrites, start=1):
-                variant = review_document(pid, i, {"review": text}, rating=None, confidence=None,
-                                          source=f"{path}", parser="jsonl-pairs", parser_version="1",
-                                          extra={"review_id": review_id, "original_id": doc.id, "rewriter": rewriter})
-                variants.append(variant.model_copy(update={"id": f"{doc.id}.rewrite{k}"}))
+    for pid, (originals, variants) in by_paper.items():
         entry = _write_paper(root, pid, "", None, originals, None, str(path))
         save_reviews(root / "papers" / pid / REWRITES_FILE, variants)
         entry.provenance["review_rewrites"] = f"papers/{pid}/{REWRITES_FILE}"
         papers.append(entry)
-    return _finish(root, path.stem, "jsonl-pairs", papers, problems)
+    return _finish(root, path.stem, "jsonl-pairs", papers, imported.problems)
 
 
 IMPORTERS = {"peerread": import_peerread, "papers": import_jsonl, "pairs": import_pairs}

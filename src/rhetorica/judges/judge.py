@@ -1,0 +1,349 @@
+"""A review-quality judge: model + metric family + rubric, as an :class:`~rhetorica.evaluation.Evaluator`
+(registered in :data:`rhetorica.registry.evaluators` as kind ``judge``; issue 13 part 3).
+
+One judge call scores a whole family where its rubric allows (**family packing**: the system prompt
+is the rubric plus the declared scale of every metric, the answer is one JSON object following the
+family form's JSON schema). Metrics given their own rubric file (``metric_rubrics``: a metric's
+original prompt from its authors) are scored in separate calls, one per such metric, still on the
+declared scale; ``packing="metric"`` scores every metric in its own call (the cost baseline of
+``benchmarks/judge_packing.py``).
+
+Per-point families (RevUtil) rate the review's weakness points
+(:func:`rhetorica.judges.review_checks.weakness_points`): packed, one call returns a list with one
+entry per numbered point; ``per_point_calls=True`` makes one call per point. The review-level
+score of each aspect is the mean over the points (verifiability over the points that make a claim,
+missing when none does — never imputed); a review with no weakness point is ``empty`` (nothing to
+rate), with no call made. Reference families (ScholarPeer) read
+``Target.reference``; a target without one is an ``error`` with that reason, and no call is made.
+
+Parsing: reasoning blocks are removed and the last JSON object holding a field of the form is the
+answer (:mod:`rhetorica.reviewers.form`); every value is validated by
+:meth:`rhetorica.forms.Form.check_scores` — out of range or off the scale is ``malformed``, never
+clipped. A failed parse gets one repair call (like :mod:`rhetorica.reviewers.llm_reviewer`); a
+plain-text refusal is ``refused`` at once; a model failure passes its status through. All calls go
+through :func:`rhetorica.models.call.call_model` with the unit's context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rhetorica.evaluation import Evaluation, Target
+from rhetorica.forms import Form, FormError, Metric
+from rhetorica.hashing import content_hash
+from rhetorica.judges.families import MetricFamily, get_family
+from rhetorica.judges.review_checks import weakness_points
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.call import CallContext, call_model
+from rhetorica.registry import evaluators
+from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
+from rhetorica.status import Status
+
+DEFAULT_JUDGE_TOKENS = 600
+Packing = Literal["family", "metric"]
+
+
+def scale_text(metric: Metric) -> str:
+    """One prompt line declaring ``metric``'s name, type and scale."""
+    low, high = metric.bounds
+    if metric.type == "boolean":
+        scale = "true or false"
+    elif metric.type == "count":
+        scale = f"a whole number >= {low:g}" + (f" and <= {high:g}" if high is not None else "")
+    elif metric.type == "ordinal":
+        scale = "one of " + ", ".join(f"{x:g}" for x in metric.levels or ())
+    else:
+        kind = "a whole number" if metric.type == "integer" else "a number"
+        scale = f"{kind} from {low:g} to {high:g}"
+    return f"- {metric.name}: {scale}. {metric.description}"
+
+
+def single_metric_form(form: Form, metric: str) -> Form:
+    """The form of one metric of ``form`` (that metric primary), for a call that scores it alone."""
+    m = form.metric(metric)
+    return Form(name=f"{form.name}.{metric}", version=form.version, description=m.description,
+                metrics=(m.model_copy(update={"primary": True}),))
+
+
+def _answer(text: str, names: set[str]) -> dict[str, Any]:
+    """The last JSON object of the final answer that holds one of ``names`` (else the last object).
+
+    Raises:
+        FormError: no JSON object in the answer.
+    """
+    objects = json_objects(strip_reasoning(text))
+    shaped = [o for o in objects if names & set(o)]
+    if shaped:
+        return shaped[-1]
+    if objects:
+        return objects[-1]
+    raise FormError("no JSON object found in the model output")
+
+
+@dataclass
+class JudgeCall:
+    """One question to the judge.
+
+    Attributes:
+        system: the rubric and the declared fields and scales.
+        user: the review (and reference review, or numbered weakness points).
+        form: the form that validates the answer.
+        family: the family (its consistency constraints are checked too).
+        n_points: for a packed per-point call, the number of points the answer's list must hold.
+    """
+
+    system: str
+    user: str
+    form: Form
+    family: MetricFamily
+    n_points: int | None = None
+
+    def schema(self) -> dict[str, Any]:
+        """JSON schema of the answer (the form's, or an object with a list of ``n_points`` of them)."""
+        if self.n_points is None:
+            return self.form.json_schema()
+        return {"title": f"{self.form.name}-points", "type": "object", "required": ["points"],
+                "additionalProperties": False,
+                "properties": {"points": {"type": "array", "items": self.form.json_schema(),
+                                          "minItems": self.n_points, "maxItems": self.n_points}}}
+
+    def parse(self, text: str) -> list[dict[str, float]]:
+        """Validated scores of the answer ``text``: one dict, or one per point in order.
+
+        Raises:
+            FormError: no JSON object, a missing or out-of-range value, a broken consistency
+                constraint, or a list of the wrong length (every problem in one message).
+        """
+        if self.n_points is None:
+            scores = self.form.check_scores(_answer(text, set(self.form.metric_names)))
+            self.family.check_consistency(scores)
+            return [scores]
+        points = _answer(text, {"points"}).get("points")
+        if not isinstance(points, list) or len(points) != self.n_points:
+            got = len(points) if isinstance(points, list) else "no list"
+            raise FormError(f"points: expected a list of {self.n_points} entries, got {got}")
+        scores, problems = [], []
+        for i, entry in enumerate(points, start=1):
+            try:
+                scores.append(self.form.check_scores(entry if isinstance(entry, dict) else {}))
+            except FormError as exc:
+                problems.append(f"point {i}: {exc}")
+        if problems:
+            raise FormError("; ".join(problems))
+        return scores
+
+
+@dataclass
+class Judge:
+    """A review-quality judge (implements :class:`rhetorica.evaluation.Evaluator`).
+
+    Attributes:
+        name: the judge configuration's name in the study.
+        model: the judge model.
+        family: the metric family scored.
+        rubric_file: the user's rubric for the whole family (``None`` = the shipped rubric).
+        metric_rubrics: metric name -> the user's rubric file for that metric alone.
+        packing: ``family`` (one call for the family) or ``metric`` (one call per metric).
+        per_point_calls: for a point family, one call per weakness point instead of one packed call.
+        temperature, max_tokens: sampling settings (``None`` = provider default, 600 tokens).
+    """
+
+    name: str
+    model: ModelAPI
+    family: MetricFamily
+    rubric_file: Path | None = None
+    metric_rubrics: dict[str, Path] = field(default_factory=dict)
+    packing: Packing = "family"
+    per_point_calls: bool = False
+    temperature: float | None = None
+    max_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.packing not in ("family", "metric"):
+            raise ValueError(f"judge {self.name!r}: packing must be 'family' or 'metric', got {self.packing!r}")
+        for metric in self.metric_rubrics:
+            self.family.form.metric(metric)  # FormError names the family's metrics
+        if self.family.unit == "point" and (self.metric_rubrics or self.packing == "metric"):
+            raise ValueError(f"judge {self.name!r}: the per-point family {self.family.name!r} is scored as a whole "
+                             "(one rubric for all its aspects)")
+        self._rubric = self.family.rubric(self.rubric_file)
+        self._metric_rubric_texts = {m: self.family.rubric(p) for m, p in self.metric_rubrics.items()}
+
+    @property
+    def form(self) -> Form:
+        """The family's review-level form."""
+        return self.family.form
+
+    def spec(self) -> dict[str, Any]:
+        """Everything that can change the judge's output (hashed into unit keys)."""
+        return {"kind": "judge", "model": self.model.name, "model_options": self.model.output_options(),
+                "family": self.family.name, "form": f"{self.form.name}@{self.form.version}",
+                "rubric": self.family.rubric_version(self.rubric_file),
+                "metric_rubrics": {m: f"user:{content_hash(t)[:12]}"
+                                   for m, t in sorted(self._metric_rubric_texts.items())},
+                "packing": self.packing, "per_point_calls": self.per_point_calls,
+                "temperature": self.temperature, "max_tokens": self.max_tokens or DEFAULT_JUDGE_TOKENS}
+
+    def calls(self, target: Target) -> list[JudgeCall]:
+        """The judge calls that score ``target`` (no model is called here); the target's
+        ``notice`` (the ``warn`` defence's note), when set, ends every system prompt.
+
+        Raises:
+            ValueError: a reference family's target has no reference review.
+        """
+        review = target.document.to_markdown()
+        if self.family.unit == "reference":
+            if target.reference is None:
+                raise ValueError(f"the {self.family.name} family compares with a reference review, and target "
+                                 f"{target.document_id} has none")
+            review = (f"CANDIDATE review:\n\n{review}\n\nREFERENCE review:\n\n{target.reference.to_markdown()}")
+        if self.family.unit == "point":
+            assert self.family.point_form is not None
+            points = [p.text for p in weakness_points(target.document)]
+            if not points:
+                return []
+            header = f"The review:\n\n{review}\n\n"
+            if self.per_point_calls:
+                system = self._system(self._rubric, self.family.point_form)
+                return self._noticed([JudgeCall(system, f"{header}Rate this weakness point:\n\n{p}",
+                                                self.family.point_form, self.family) for p in points], target.notice)
+            numbered = "\n".join(f"{i}. {p}" for i, p in enumerate(points, start=1))
+            return self._noticed([JudgeCall(self._system(self._rubric, self.family.point_form, points=len(points)),
+                                            f"{header}Rate each of these {len(points)} weakness points, in order:"
+                                            f"\n\n{numbered}", self.family.point_form, self.family,
+                                            n_points=len(points))], target.notice)
+        own = set(self._metric_rubric_texts)
+        names = [m for m in self.form.metric_names if m not in own]
+        calls = []
+        if self.packing == "family" and names:
+            packed = self.form if not own else Form(
+                name=self.form.name, version=self.form.version,
+                metrics=tuple(m.model_copy(update={"primary": i == 0}) for i, m in
+                              enumerate(x for x in self.form.metrics if x.name in names)))
+            calls.append(JudgeCall(self._system(self._rubric, packed), f"The review to assess:\n\n{review}",
+                                   packed, self.family))
+        else:
+            own |= set(names)
+        for metric in (m for m in self.form.metric_names if m in own):
+            form = single_metric_form(self.form, metric)
+            rubric = self._metric_rubric_texts.get(metric, self._rubric)
+            calls.append(JudgeCall(self._system(rubric, form), f"The review to assess:\n\n{review}", form,
+                                   self.family))
+        return self._noticed(calls, target.notice)
+
+    @staticmethod
+    def _noticed(calls: list[JudgeCall], notice: str | None) -> list[JudgeCall]:
+        if notice:
+            for call in calls:
+                call.system = f"{call.system}\n\n{notice}"
+        return calls
+
+    @staticmethod
+    def _system(rubric: str, form: Form, *, points: int | None = None) -> str:
+        fields = "\n".join(scale_text(m) for m in form.metrics)
+        shape = (f'one JSON object {{"points": [...]}} whose list holds {points} objects, one per point in order, '
+                 f"each with these fields" if points else "one JSON object with exactly these fields")
+        return f"{rubric.strip()}\n\nAnswer with {shape}:\n{fields}\nWrite nothing after the JSON object."
+
+    async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
+        """Score ``target`` on the family; never raises for a failed judgement (see module docstring)."""
+        try:
+            calls = self.calls(target)
+        except ValueError as exc:
+            return Evaluation(status=Status.ERROR, reason=str(exc))
+        if not calls:
+            return Evaluation(status=Status.EMPTY, reason=f"review {target.document_id} has no weakness point to rate")
+        config = GenerateConfig(temperature=self.temperature, max_tokens=self.max_tokens or DEFAULT_JUDGE_TOKENS,
+                                seed=target.replicate)
+        merged: dict[str, float] = {}
+        point_scores: list[dict[str, float]] = []
+        raw: list[str] = []
+        for call in calls:
+            status, scores, reason, text = await self._ask(call, config, target.replicate, context)
+            raw.append(text)
+            if status != Status.OK:
+                return Evaluation(status=status, reason=reason, raw_text="\n\n".join(raw))
+            if self.family.unit == "point":
+                point_scores += scores
+            else:
+                merged.update(scores[0])
+        try:  # constraints across metrics scored in separate calls (packing="metric", metric rubrics)
+            self.family.check_consistency(merged)
+        except FormError as exc:
+            return Evaluation(status=Status.MALFORMED, reason=str(exc), raw_text="\n\n".join(raw))
+        payload: dict[str, Any] = {}
+        if self.family.unit == "point":
+            merged = point_means(point_scores)
+            payload["points"] = point_scores
+        payload["scores"] = merged
+        return Evaluation(status=Status.OK, scores=merged, payload=payload, raw_text="\n\n".join(raw))
+
+    async def _ask(self, call: JudgeCall, config: GenerateConfig, replicate: int,
+                   context: CallContext) -> tuple[Status, list[dict[str, float]], str | None, str]:
+        config = config.model_copy(update={"json_schema": call.schema()})
+        messages = [ChatMessage(role="system", content=call.system), ChatMessage(role="user", content=call.user)]
+        output = await call_model(self.model, messages, config, replicate=replicate, context=context)
+        if output.status != Status.OK:
+            return output.status, [], output.error, output.text
+        try:
+            return Status.OK, call.parse(output.text), None, output.text
+        except FormError as first:
+            if is_refusal(output.text):
+                reason = f"the judge declined in plain text: {output.text.strip()[:200]!r}"
+                return Status.REFUSED, [], reason, output.text
+            repair = messages + [ChatMessage(role="assistant", content=output.text),
+                                 ChatMessage(role="user", content=f"That answer is not valid ({first}). "
+                                                                  "Reply with only the corrected JSON object.")]
+            second = await call_model(self.model, repair, config, replicate=replicate, context=context)
+            if second.status != Status.OK:
+                return second.status, [], f"repair attempt: {second.error}", second.text
+            try:
+                return Status.OK, call.parse(second.text), None, second.text
+            except FormError as again:
+                if is_refusal(second.text):
+                    return Status.REFUSED, [], "repair attempt: the judge declined in plain text", second.text
+                return Status.MALFORMED, [], f"{first} | after repair: {again}", second.text
+
+
+def point_means(points: list[dict[str, float]]) -> dict[str, float]:
+    """Review-level RevUtil scores from per-point scores: the mean of each aspect over the points,
+    ``verifiability`` over the points with ``claim`` = 1 (left out when none has a claim), and
+    ``claim_share`` = share of points with a claim.
+
+    Raises:
+        ValueError: ``points`` is empty.
+    """
+    if not points:
+        raise ValueError("no point scores to average")
+    n = len(points)
+    means = {k: sum(p[k] for p in points) / n for k in ("actionability", "grounding_specificity", "helpfulness")}
+    claims = [p for p in points if p["claim"] == 1.0]
+    if claims:
+        means["verifiability"] = sum(p["verifiability"] for p in claims) / len(claims)
+    means["claim_share"] = len(claims) / n
+    return means
+
+
+@evaluators.register("judge", description="review-quality judge: model + metric family + rubric")
+def judge_factory(name: str, *, model: str | ModelAPI, family: str, rubric_file: str | Path | None = None,
+                  metric_rubrics: dict[str, str | Path] | None = None, packing: Packing = "family",
+                  per_point_calls: bool = False, temperature: float | None = None, max_tokens: int | None = None,
+                  model_options: dict[str, Any] | None = None) -> Judge:
+    """A :class:`Judge` from study options (``model`` a model id such as ``openai/gpt-5-mini`` or a
+    :class:`ModelAPI`; ``family`` a registered metric family).
+
+    Raises:
+        UnknownComponentError: unknown family. UnknownProviderError: bad model id.
+        FamilyError: an unreadable rubric file. FormError: a metric rubric for a metric the family lacks.
+        ValueError: bad packing, or a per-metric split of a per-point family.
+    """
+    if isinstance(model, str):
+        from rhetorica.models.registry import get_model
+
+        model = get_model(model, **(model_options or {}))
+    return Judge(name=name, model=model, family=get_family(family),
+                 rubric_file=Path(rubric_file) if rubric_file else None,
+                 metric_rubrics={m: Path(p) for m, p in (metric_rubrics or {}).items()}, packing=packing,
+                 per_point_calls=per_point_calls, temperature=temperature, max_tokens=max_tokens)
