@@ -35,6 +35,7 @@ from rhetorica.models.cache import model_cache_key
 from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
+from rhetorica.models.store_log import CallRows, StoreCallLog
 from rhetorica.status import Status
 
 
@@ -78,14 +79,12 @@ class BatchReport(BaseModel):
     statuses: dict[str, int] = Field(default_factory=dict)
 
 
-class BatchStore(Protocol):
-    """What batch mode needs from the study store (:class:`rhetorica.store.db.Store` has it)."""
+class BatchStore(CallRows, Protocol):
+    """What batch mode needs from the study store (:class:`rhetorica.store.db.Store` has it): the
+    batch tables and the call-log rows (read and written through :class:`StoreCallLog`)."""
 
     def transaction(self) -> AbstractContextManager[Any]: ...
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
-    def cache_get(self, key: str) -> ModelOutput | None: ...
-    def cache_put(self, key: str, output: ModelOutput) -> None: ...
-    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None: ...
 
 
 # -- provider adapters ---------------------------------------------------------------------------------
@@ -286,7 +285,7 @@ async def submit_batch(
     seen: set[str] = set()
     for request in requests:
         key = request.cache_key or model_cache_key(model, request.messages, request.config, request.replicate)
-        if key in seen or key in pending or store.cache_get(key) is not None:
+        if key in seen or key in pending or store.cached_output(key) is not None:
             continue
         seen.add(key)
         params = model.request_params(request.messages, request.config)  # type: ignore[attr-defined]
@@ -433,6 +432,7 @@ async def collect_batches(
 
 def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
     counts: dict[str, int] = {}
+    log = StoreCallLog(store)
     for key, unit_key, request_json, status in store.rows(
         "SELECT cache_key, unit_key, request_json, status FROM batch_requests WHERE batch_id = ? ORDER BY cache_key",
         (batch_id,),
@@ -443,9 +443,9 @@ def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: d
         request = BatchRequest.model_validate_json(request_json)
         output = _output_for(model, request, results.get(key), batch_id)
         if output.status == Status.OK:
-            store.cache_put(key, output)
+            log.cache_put(key, output)
         if not _already_logged(store, key, batch_id):
-            store.record_call(unit_key, key, output, request.config)
+            log.record_call(unit_key, key, output, request.config)
         with store.transaction() as conn:
             conn.execute(
                 "UPDATE batch_requests SET status = ? WHERE batch_id = ? AND cache_key = ?",

@@ -27,6 +27,7 @@ from rhetorica.models.budget import Budget, BudgetExceededError
 from rhetorica.models.call import CallContext, ConnectionLimits
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.reviewers.form import SCORE_FIELDS
 from rhetorica.reviewers.defence import defend
 from rhetorica.reviewers.llm_reviewer import ReviewResult, review_document
@@ -104,7 +105,7 @@ class _CountingLog:
     units whose calls met a configuration error."""
 
     def __init__(self, store: Store, summary: RunSummary) -> None:
-        self.store = store
+        self.store = StoreCallLog(store)
         self.summary = summary
         #: unit key -> reason of a configuration error met by one of its calls
         self.configuration_errors: dict[str, str] = {}
