@@ -47,5 +47,5 @@ class OpenAIModel(OpenAICompatibleModel):
         super().__init__(f"{model}@{base_url}", **options)
 
     def _resolve(self, spec: str) -> tuple[str, str]:
-        name, _, url = spec.rpartition("@")
+        name, _, url = spec.partition("@")  # the first @: a base_url may carry user:pass@
         return name, url.rstrip("/")
