@@ -442,8 +442,8 @@ class ReviewerSpec(_UsesModel):
 
     @property
     def model_id(self) -> str:
-        """The model id stored with every assessment (``control`` for control reviewers); credentials
-        written into an endpoint URL are redacted."""
+        """The model id stored with every assessment: the declared model's name, or the inline id
+        with the credentials written into its URL redacted (``control`` for control reviewers)."""
         from rhetorica.models.redaction import redact_urls
 
         return redact_urls(self.model) if self.kind == "llm" and self.model else "control"
