@@ -160,3 +160,26 @@ def test_endpoints_of_one_model_must_share_provider_model_and_output_options(two
         EndpointPool("qwen", [one, other])
     with pytest.raises(PermanentError, match="endpoints.0. needs a base_url"):
         build_pool("qwen", "openai-compatible", "qwen2.5-7b", {}, [{}], lambda m, o: get_model(m, **o))
+
+
+def test_a_rate_limited_endpoint_rests_until_its_retry_after(two_servers, fast_retry):
+    a, b = two_servers
+    a.script = ["rate_limit"]
+    a.retry_after = "20"
+    now = [0.0]
+    pool = EndpointPool("qwen", pool_of(a, b).endpoints, cooldown_s=5.0, clock=lambda: now[0])
+    out = asyncio.run(call_model(pool, MESSAGES, config(0), retry=fast_retry))
+    assert out.status == Status.OK and (len(a.model_requests()), len(b.model_requests())) == (1, 1)
+    now[0] = 6.0  # past the cool-down of a transient error, not past the 20 s Retry-After
+    assert pool.healthy() == [1]
+    now[0] = 20.5
+    assert pool.healthy() == [0, 1]
+
+
+def test_the_store_log_refuses_to_cache_a_failure(tmp_path):
+    from rhetorica.models.api import ModelOutput
+
+    log = StoreCallLog(Store.in_dir(tmp_path))
+    with pytest.raises(ValueError, match="refusing to cache a refused output"):
+        log.cache_put("k", ModelOutput(provider="mock", model="m", status=Status.REFUSED))
+    assert log.cache_get("k") is None
