@@ -13,6 +13,7 @@ from rhetorica.models.cache import model_cache_key
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import get_model
 from rhetorica.status import Status
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 
 SCHEMA = {"type": "object", "properties": {"overall": {"type": "integer", "minimum": 1, "maximum": 10}}}
@@ -90,7 +91,7 @@ def test_submit_collect_later_then_cache_serves_live_calls(setup, fake_server):
     # ok results are in the cache: a live call with the same inputs makes no request
     model = factory(model_id, options)
     before = len(fake_server.model_requests())
-    hit = asyncio.run(call_model(model, requests[0].messages, requests[0].config, context=CallContext(log=store)))
+    hit = asyncio.run(call_model(model, requests[0].messages, requests[0].config, context=CallContext(log=StoreCallLog(store))))
     assert hit.status == Status.OK and hit.cache_hit and isinstance(json.loads(hit.text)["overall"], int)
     assert len(fake_server.model_requests()) == before
     # a third collect changes nothing

@@ -11,6 +11,7 @@ from rhetorica.models.budget import Budget, BudgetExceededError, worst_case_cost
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.status import Status
 
 PRICES = """
@@ -82,10 +83,10 @@ def test_cache_hits_and_unpriced_models_are_free(priced, tmp_path):
 
     store = Store.in_dir(tmp_path / "run")
     budget = Budget(limit_usd=0.02)
-    first = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=store, budget=budget)))
+    first = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=StoreCallLog(store), budget=budget)))
     with pytest.raises(BudgetExceededError):
-        asyncio.run(call_model(priced, msgs(2), CONFIG, context=CallContext(log=store, budget=budget)))
-    again = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=store, budget=budget)))
+        asyncio.run(call_model(priced, msgs(2), CONFIG, context=CallContext(log=StoreCallLog(store), budget=budget)))
+    again = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=StoreCallLog(store), budget=budget)))
     assert again.cache_hit and again.text == first.text
     local = asyncio.run(call_model(MockModel(), msgs(3), CONFIG, context=CallContext(budget=Budget(limit_usd=0.0))))
     assert local.status == Status.OK

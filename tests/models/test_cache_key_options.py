@@ -15,6 +15,7 @@ from rhetorica.models.api import OPERATIONAL_OPTIONS, ChatMessage, GenerateConfi
 from rhetorica.models.cache import model_cache_key
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import provider_class
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 
 SCHEMA = {"type": "object", "properties": {"overall": {"type": "integer", "minimum": 1, "maximum": 10}}}
@@ -53,7 +54,7 @@ def test_configurations_differing_in_one_option_share_no_cached_answer(
     first, second = build(provider, fake_server.url, **{option: a}), build(provider, fake_server.url, **{option: b})
     assert model_cache_key(first, MESSAGES, CONFIG, 0) != model_cache_key(second, MESSAGES, CONFIG, 0)
     store = Store.in_dir(tmp_path / "run")
-    outs = [asyncio.run(call_model(m, MESSAGES, CONFIG, context=CallContext(log=store))) for m in (first, second, first)]
+    outs = [asyncio.run(call_model(m, MESSAGES, CONFIG, context=CallContext(log=StoreCallLog(store)))) for m in (first, second, first)]
     assert [o.cache_hit for o in outs] == [False, False, True]
     assert len(fake_server.model_requests()) == 2
     store.close()

@@ -19,6 +19,7 @@ from rhetorica.models.budget import Budget
 from rhetorica.models.call import CallContext, ConnectionLimits, call_model
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 from rhetorica.status import Status
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 from tests.models.test_budget import PRICES
 
@@ -52,7 +53,7 @@ def test_call_is_logged_when_sent_and_updated_when_it_returns(prices, fake_serve
     model = OpenAICompatibleModel(f"priced@{fake_server.url}/v1")
 
     async def main():
-        task = asyncio.create_task(call_model(model, MESSAGES, CONFIG, context=CallContext(log=store, budget=Budget(1.0), unit_key="u1")))
+        task = asyncio.create_task(call_model(model, MESSAGES, CONFIG, context=CallContext(log=StoreCallLog(store), budget=Budget(1.0), unit_key="u1")))
         while not fake_server.model_requests():
             await asyncio.sleep(0.01)
         during = calls(store.path)
@@ -72,12 +73,13 @@ KILLED_CALL = textwrap.dedent("""
     from rhetorica.models.budget import Budget
     from rhetorica.models.call import CallContext, call_model
     from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
+    from rhetorica.models.store_log import StoreCallLog
     from rhetorica.store.db import Store
     store = Store(sys.argv[2])
     model = OpenAICompatibleModel("priced@" + sys.argv[1] + "/v1")
     messages = [ChatMessage(role="user", content="paper 0 text")]
     asyncio.run(call_model(model, messages, GenerateConfig(max_tokens=10),
-                           context=CallContext(log=store, budget=Budget(1.0), unit_key="u1")))
+                           context=CallContext(log=StoreCallLog(store), budget=Budget(1.0), unit_key="u1")))
 """)
 
 
@@ -108,7 +110,7 @@ def test_identical_calls_in_flight_are_sent_once(fake_server, tmp_path):
     model = OpenAICompatibleModel(f"m@{fake_server.url}/v1")
 
     async def main(limits, replicates):
-        return await asyncio.gather(*(call_model(model, MESSAGES, CONFIG, replicate=r, context=CallContext(log=store, limits=limits, unit_key=f"u{i}")
+        return await asyncio.gather(*(call_model(model, MESSAGES, CONFIG, replicate=r, context=CallContext(log=StoreCallLog(store), limits=limits, unit_key=f"u{i}")
                                                  ) for i, r in enumerate(replicates)))
 
     outs = asyncio.run(main(ConnectionLimits(), [0, 0, 0]))

@@ -10,6 +10,7 @@ import pytest
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import get_model
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 
 KEY = "sk-hygiene-check-4f3e2d1c0b9a"
@@ -34,7 +35,7 @@ def test_key_absent_from_logs_store_and_errors(
     messages = [ChatMessage(role="user", content="hello there")]
     fake_server.script = ["auth", "server_error", None, "rate_limit", "context_overflow"]
     outputs = [
-        asyncio.run(call_model(model, messages, GenerateConfig(seed=i), context=CallContext(log=store), retry=fast_retry)) for i in range(3)
+        asyncio.run(call_model(model, messages, GenerateConfig(seed=i), context=CallContext(log=StoreCallLog(store)), retry=fast_retry)) for i in range(3)
     ]
     assert [o.status for o in outputs] == ["error", "ok", "error"]
     store.close()

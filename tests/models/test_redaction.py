@@ -12,6 +12,7 @@ from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.call import CallContext, RetryPolicy, call_model
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 from rhetorica.models.redaction import redact_url, redact_urls, url_secrets
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 from rhetorica.study.config import parse_study
 
@@ -47,8 +48,8 @@ def test_credentials_in_url_reach_the_server_but_no_store_row_or_output(fake_ser
     messages = [ChatMessage(role="user", content="hi")]
     fake_server.script = ["auth", None]
     fast = RetryPolicy(max_attempts=2, base_delay_s=0.001, jitter=0.0)
-    failed = asyncio.run(call_model(model, messages, GenerateConfig(), context=CallContext(log=store), retry=fast))
-    ok = asyncio.run(call_model(model, messages, GenerateConfig(seed=1), context=CallContext(log=store), retry=fast))
+    failed = asyncio.run(call_model(model, messages, GenerateConfig(), context=CallContext(log=StoreCallLog(store)), retry=fast))
+    ok = asyncio.run(call_model(model, messages, GenerateConfig(seed=1), context=CallContext(log=StoreCallLog(store)), retry=fast))
     store.close()
     assert failed.status == "error" and ok.status == "ok"
     # the URL's credentials were used for the requests (so the checks below can fail) ...

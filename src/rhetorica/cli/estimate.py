@@ -153,7 +153,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             if not section.text.strip():
                 continue
             for chunk in split_chunks(section.text, rw.max_chunk_words):
-                row = sums[("rewrite", rw.model)]
+                row = sums[("rewrite", rw.served_model)]
                 row[0] += 1
                 row[1] += system + count(f"{task_prompt()}\n{TEXT_MARKER}\n{chunk}")
                 row[2] += count(chunk)
@@ -178,7 +178,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             if rv.kind == "control":  # simulated: no model call
                 continue
             text, _ = manuscript_text(unit.document, rv.max_input_words)
-            row = sums[("review", rv.model)]
+            row = sums[("review", rv.served_model)]
             row[0] += 1
             row[1] += count(review_prompt(get_protocol(rv.protocol))) + count(text)
             row[2] += rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS

@@ -126,15 +126,23 @@ class ModelAPI(abc.ABC):
     @classmethod
     def declared_options(cls) -> list[str]:
         """The options this provider accepts: the keyword parameters of ``__init__`` along the
-        class hierarchy, except ``model`` (sorted)."""
+        class hierarchy, except ``model`` (sorted). A parent's parameters count only while the
+        ``__init__`` below it passes ``**kwargs`` on (an ``__init__`` without them is the last)."""
         names: set[str] = set()
         for klass in cls.__mro__:
             init = klass.__dict__.get("__init__")
-            if init is None or klass is ModelAPI:
+            if init is None:
                 continue
+            if klass is ModelAPI or klass is object:
+                break
+            forwards = False
             for name, param in inspect.signature(init).parameters.items():
-                if name not in ("self", "model") and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
+                if param.kind is param.VAR_KEYWORD:
+                    forwards = True
+                elif name not in ("self", "model") and param.kind is not param.VAR_POSITIONAL:
                     names.add(name)
+            if not forwards:
+                break
         return sorted(names)
 
     def output_options(self) -> dict[str, Any]:

@@ -23,8 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -35,6 +34,9 @@ from rhetorica.models.cache import model_cache_key
 from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
+from rhetorica.models.store_log import StoreCallLog
+from rhetorica.store import batches as tables
+from rhetorica.store.db import Store
 from rhetorica.status import Status
 
 
@@ -77,15 +79,6 @@ class BatchReport(BaseModel):
     requests: int
     statuses: dict[str, int] = Field(default_factory=dict)
 
-
-class BatchStore(Protocol):
-    """What batch mode needs from the study store (:class:`rhetorica.store.db.Store` has it)."""
-
-    def transaction(self) -> AbstractContextManager[Any]: ...
-    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
-    def cache_get(self, key: str) -> ModelOutput | None: ...
-    def cache_put(self, key: str, output: ModelOutput) -> None: ...
-    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None: ...
 
 
 # -- provider adapters ---------------------------------------------------------------------------------
@@ -249,18 +242,10 @@ def _adapter(model: ModelAPI) -> _Adapter:
 
 
 # -- submit --------------------------------------------------------------------------------------------
-def _pending_keys(store: BatchStore) -> set[str]:
-    rows = store.rows(
-        "SELECT r.cache_key FROM batch_requests r JOIN batches b ON b.batch_id = r.batch_id "
-        "WHERE b.state = 'submitted' AND r.status IS NULL"
-    )
-    return {r[0] for r in rows}
-
-
 async def submit_batch(
     model: ModelAPI,
     requests: list[BatchRequest],
-    store: BatchStore,
+    store: Store,
     *,
     options: dict[str, Any] | None = None,
 ) -> str | None:
@@ -281,12 +266,12 @@ async def submit_batch(
         ModelError: the provider refused the submission (classified like live calls).
     """
     adapter = _adapter(model)
-    pending = _pending_keys(store)
+    pending = tables.pending_batch_keys(store)
     items: list[tuple[str, dict[str, Any], BatchRequest]] = []
     seen: set[str] = set()
     for request in requests:
         key = request.cache_key or model_cache_key(model, request.messages, request.config, request.replicate)
-        if key in seen or key in pending or store.cache_get(key) is not None:
+        if key in seen or key in pending or store.cached_output(key) is not None:
             continue
         seen.add(key)
         params = model.request_params(request.messages, request.config)  # type: ignore[attr-defined]
@@ -297,19 +282,11 @@ async def submit_batch(
         batch_id = await adapter.submit([(key, params) for key, params, _ in items])
     except Exception as exc:
         raise _classified(exc) from exc
-    with store.transaction() as conn:
-        conn.execute(
-            "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
-            "VALUES (?, ?, ?, ?, 'submitted', ?)",
-            # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose
-            # URL carries credentials cannot be collected from the stored options alone
-            (batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)), len(items)),
-        )
-        for key, _, request in items:
-            conn.execute(
-                "INSERT INTO batch_requests (batch_id, cache_key, unit_key, request_json) VALUES (?, ?, ?, ?)",
-                (batch_id, key, request.unit_key, request.model_dump_json()),
-            )
+    # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose URL
+    # carries credentials cannot be collected from the stored options alone
+    tables.record_batch(store, batch_id, model.provider, model.name,
+                        redact_urls(json.dumps(options or {}, sort_keys=True)),
+                        [(key, request.unit_key, request.model_dump_json()) for key, _, request in items])
     return batch_id
 
 
@@ -324,13 +301,6 @@ def _classified(exc: Exception) -> Exception:
 
 # -- collect -------------------------------------------------------------------------------------------
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
-
-
-def _open_batches(store: BatchStore) -> Iterator[Any]:
-    yield from store.rows(
-        "SELECT batch_id, provider, model_id, options_json, requests FROM batches "
-        "WHERE state IN ('submitted', 'ended') ORDER BY submitted_at, batch_id"
-    )
 
 
 def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, batch_id: str) -> ModelOutput:
@@ -355,15 +325,8 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, 
     return output.model_copy(update={"effective_params": params_seen})
 
 
-def _already_logged(store: BatchStore, key: str, batch_id: str) -> bool:
-    pattern = f'%"batch_id": "{batch_id}"%'
-    return bool(
-        store.rows("SELECT 1 FROM model_calls WHERE cache_key = ? AND params_json LIKE ? LIMIT 1", (key, pattern))
-    )
-
-
 async def collect_batches(
-    store: BatchStore,
+    store: Store,
     model_factory: ModelFactory,
     *,
     wait: bool = False,
@@ -391,7 +354,7 @@ async def collect_batches(
     reports: dict[str, BatchReport] = {}
     while True:
         running = 0
-        for row in list(_open_batches(store)):
+        for row in tables.open_batches(store):
             batch_id, model_id = row[0], row[2]
             model = model_factory(model_id, json.loads(row[3]))
             adapter = _adapter(model)
@@ -407,49 +370,35 @@ async def collect_batches(
                 running += 1
                 continue
             if state == "failed":
-                with store.transaction() as conn:
-                    conn.execute(
-                        "UPDATE batches SET state = 'failed', detail = ? WHERE batch_id = ?", (detail, batch_id)
-                    )
+                tables.set_batch_state(store, batch_id, "failed", detail=detail)
                 report.state = "failed"
                 continue
-            with store.transaction() as conn:
-                conn.execute("UPDATE batches SET state = 'ended', detail = ? WHERE batch_id = ?", (detail, batch_id))
+            tables.set_batch_state(store, batch_id, "ended", detail=detail)
             try:
                 results = await adapter.results(batch_id)
             except Exception as exc:
                 raise _classified(exc) from exc
             report.statuses = _write_results(store, model, batch_id, results)
             report.state = "collected"
-            with store.transaction() as conn:
-                conn.execute(
-                    "UPDATE batches SET state = 'collected', collected_at = ? WHERE batch_id = ?",
-                    (datetime.now(UTC).isoformat(), batch_id),
-                )
+            tables.set_batch_state(store, batch_id, "collected", collected_at=datetime.now(UTC).isoformat())
         if not wait or running == 0 or (deadline is not None and time.monotonic() >= deadline):
             return list(reports.values())
         await asyncio.sleep(poll_interval_s)
 
 
-def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
+def _write_results(store: Store, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for key, unit_key, request_json, status in store.rows(
-        "SELECT cache_key, unit_key, request_json, status FROM batch_requests WHERE batch_id = ? ORDER BY cache_key",
-        (batch_id,),
-    ):
+    log = StoreCallLog(store)
+    for key, unit_key, request_json, status in tables.batch_requests(store, batch_id):
         if status is not None:
             counts[status] = counts.get(status, 0) + 1
             continue
         request = BatchRequest.model_validate_json(request_json)
         output = _output_for(model, request, results.get(key), batch_id)
         if output.status == Status.OK:
-            store.cache_put(key, output)
-        if not _already_logged(store, key, batch_id):
-            store.record_call(unit_key, key, output, request.config)
-        with store.transaction() as conn:
-            conn.execute(
-                "UPDATE batch_requests SET status = ? WHERE batch_id = ? AND cache_key = ?",
-                (str(output.status), batch_id, key),
-            )
+            log.cache_put(key, output)
+        if not tables.call_logged_for_batch(store, key, batch_id):
+            log.record_call(unit_key, key, output, request.config)
+        tables.set_request_status(store, batch_id, key, str(output.status))
         counts[str(output.status)] = counts.get(str(output.status), 0) + 1
     return counts

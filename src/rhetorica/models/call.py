@@ -10,6 +10,9 @@ Policy (ARCHITECTURE.md, "Model layer"):
   requests/tokens per minute, the server's rate-limit headers, a 429's ``Retry-After``);
 - :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried with
   jittered exponential backoff, honouring ``Retry-After`` when given;
+- a logical model with several endpoints (:class:`rhetorica.models.endpoints.EndpointPool`) sends
+  each attempt to a healthy endpoint, paced and limited on that endpoint's own connection; a
+  transient failure there moves the next attempt to another healthy endpoint without backoff;
 - :class:`PermanentError` fails at once; every failure becomes a :class:`ModelOutput` with a failure
   status and the reason — callers never see an exception for a model failure.
 """
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.budget import Budget
 from rhetorica.models.cache import CallLog, model_cache_key
+from rhetorica.models.endpoints import has_other_endpoint, route
 from rhetorica.models.errors import (
     ConfigurationError,
     ModelError,
@@ -200,28 +204,33 @@ async def _live_call(
     budget: Budget | None,
 ) -> ModelOutput:
     retry = retry or RetryPolicy()
-    limiter = limits.limiter(model) if limits is not None else model.limiter
     reserved = budget.reserve(model, messages, config) if budget is not None else 0.0
     output: ModelOutput | None = None
     try:
         for attempt in range(1, retry.max_attempts + 1):
             call_id: int | None = None
+            limiter: RateLimiter | None = None
             started = time.perf_counter()
             try:
-                gate = limits.semaphore(model) if limits is not None else contextlib.nullcontext()
-                async with gate:
-                    if limiter is not None:
-                        await limiter.acquire(model.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
-                    call_id = log.begin_call(unit_key, key, model, config, reserved) if log is not None else None
-                    started = time.perf_counter()
-                    try:
-                        output = await model.generate(messages, config)
-                    except BaseException:
+                with route(model) as target:  # a logical model's endpoint for this attempt
+                    limiter = limits.limiter(target) if limits is not None else target.limiter
+                    gate = limits.semaphore(target) if limits is not None else contextlib.nullcontext()
+                    async with gate:
                         if limiter is not None:
-                            limiter.observe(None)  # answered with an error, or abandoned
-                        raise
-                if limiter is not None:
-                    limiter.observe(output.rate_limit)
+                            await limiter.acquire(
+                                target.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
+                        call_id = log.begin_call(unit_key, key, model, config, reserved) if log is not None else None
+                        started = time.perf_counter()
+                        try:
+                            output = await target.generate(messages, config)
+                        except BaseException:
+                            if limiter is not None:
+                                limiter.observe(None)  # answered with an error, or abandoned
+                            raise
+                    if limiter is not None:
+                        limiter.observe(output.rate_limit)
+                if target is not model:  # logged and cached as the logical model's answer
+                    output = output.model_copy(update={"provider": model.provider, "model": model.model})
                 break
             except PermanentError as exc:
                 output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started,
@@ -237,7 +246,8 @@ async def _live_call(
                 if attempt == retry.max_attempts:
                     break
                 _finish(log, call_id, unit_key, key, output, config)
-                await asyncio.sleep(retry.delay(attempt, retry_after))
+                if not has_other_endpoint(model):  # else the next attempt goes to a healthy replica at once
+                    await asyncio.sleep(retry.delay(attempt, retry_after))
             except ModelError as exc:
                 output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
                 break

@@ -13,7 +13,6 @@ that opens a new store at the same moment waits and then finds the schema alread
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -22,9 +21,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
-from rhetorica.models.redaction import redact_urls
-from rhetorica.status import Status
 
 STORE_FILENAME = "store.sqlite"
 BUSY_TIMEOUT_S = 60.0
@@ -32,6 +28,14 @@ BUSY_TIMEOUT_S = 60.0
 
 #: ``model_calls.status`` of a call that was sent and has not returned (yet, or ever).
 CALL_IN_FLIGHT = "in_flight"
+
+#: The columns of ``model_calls`` a call-log row may set (``call_id`` and ``finished_at`` are the
+#: store's own).
+CALL_COLUMNS = frozenset(
+    {"unit_key", "cache_key", "provider", "model", "status", "finish_reason", "error", "input_tokens",
+     "output_tokens", "cached_tokens", "reasoning_tokens", "cost_usd", "reserved_usd", "latency_s", "cache_hit",
+     "params_json"}
+)
 
 
 class StoreError(Exception):
@@ -210,55 +214,68 @@ class Store:
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         return list(self.conn.execute(sql, params))
 
-    # -- CallLog protocol ------------------------------------------------------------------------
-    def cache_get(self, key: str) -> ModelOutput | None:
+    # -- model-call log and response cache: plain rows (the model-layer adapter that turns model
+    # outputs into these rows is rhetorica.models.store_log.StoreCallLog) -------------------------
+    def cached_output(self, key: str) -> str | None:
+        """The output JSON cached under the response-cache key ``key``, or ``None``."""
         row = self.conn.execute("SELECT output_json FROM response_cache WHERE cache_key = ?", (key,)).fetchone()
-        return ModelOutput.model_validate_json(row[0]) if row else None
+        return str(row[0]) if row else None
 
-    def cache_put(self, key: str, output: ModelOutput) -> None:
-        if output.status != Status.OK:
-            raise ValueError(f"refusing to cache a {output.status} output (only ok outputs are cached)")
+    def cache_output(self, key: str, provider: str, model: str, output_json: str) -> None:
+        """Store ``output_json`` under ``key`` (committed at once: a paid answer is never lost;
+        a second answer under the same key replaces the first)."""
         with self.transaction():
             self.conn.execute(
                 "INSERT OR REPLACE INTO response_cache (cache_key, provider, model, output_json) VALUES (?, ?, ?, ?)",
-                (key, output.provider, redact_urls(output.model), output.model_dump_json()),
+                (key, provider, model, output_json),
             )
 
-    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
-        """Append one finished call (a cache hit, a merged call, or one that never reached a server)."""
-        *outcome, params = _outcome(output, config)
+    def record_call(self, row: dict[str, Any]) -> None:
+        """Append one finished row to ``model_calls`` (``finished_at`` = now).
+
+        Args:
+            row: column -> value; columns from :data:`CALL_COLUMNS` (the others keep their defaults).
+
+        Raises:
+            ValueError: ``row`` names a column ``model_calls`` does not have.
+        """
+        columns = _call_columns(row)
+        marks = ", ".join("?" for _ in columns)
         with self.transaction():
             self.conn.execute(
-                """INSERT INTO model_calls (unit_key, cache_key, provider, model, status, finish_reason, error,
-                   input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, latency_s,
-                   cache_hit, params_json, finished_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))""",
-                (unit_key, key, output.provider, redact_urls(output.model), *outcome, int(output.cache_hit), params),
+                f"INSERT INTO model_calls ({', '.join(columns)}, finished_at) VALUES ({marks}, datetime('now'))",
+                [row[c] for c in columns],
             )
 
-    def begin_call(
-        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float
-    ) -> int:
-        """Log a call as it is sent: status ``in_flight``, ``reserved_usd`` (its worst-case cost,
-        >= 0) also in ``cost_usd`` until it returns; committed at once. Returns the row id."""
-        params = json.dumps(_plain(config.output_affecting()), sort_keys=True)
+    def begin_call(self, row: dict[str, Any]) -> int:
+        """Log a call as it is sent: ``row`` (columns of :data:`CALL_COLUMNS`) with status
+        :data:`CALL_IN_FLIGHT` and ``cost_usd`` = ``reserved_usd`` (its worst-case cost, >= 0)
+        until it returns; committed at once. Returns the row id for :meth:`finish_call`.
+
+        Raises:
+            ValueError: ``row`` names an unknown column.
+        """
+        row = row | {"status": CALL_IN_FLIGHT, "cost_usd": row.get("reserved_usd", 0.0)}
+        columns = _call_columns(row)
+        marks = ", ".join("?" for _ in columns)
         with self.transaction():
-            cur = self.conn.execute(
-                """INSERT INTO model_calls (unit_key, cache_key, provider, model, status, cost_usd, reserved_usd,
-                   params_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                (unit_key, key, model.provider, redact_urls(model.model), CALL_IN_FLIGHT, reserved_usd, reserved_usd,
-                 params),
-            )
+            cur = self.conn.execute(f"INSERT INTO model_calls ({', '.join(columns)}) VALUES ({marks})",
+                                    [row[c] for c in columns])
             return int(cur.lastrowid or 0)
 
-    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
-        """Replace the in-flight row ``call_id`` by the call's outcome and actual cost."""
+    def finish_call(self, call_id: int, row: dict[str, Any]) -> None:
+        """Replace the in-flight row ``call_id`` by the call's outcome (``row``: columns of
+        :data:`CALL_COLUMNS`; ``finished_at`` = now).
+
+        Raises:
+            ValueError: ``row`` names an unknown column.
+        """
+        columns = _call_columns(row)
+        assignments = ", ".join(f"{c} = ?" for c in columns)
         with self.transaction():
             self.conn.execute(
-                """UPDATE model_calls SET status = ?, finish_reason = ?, error = ?, input_tokens = ?,
-                   output_tokens = ?, cached_tokens = ?, reasoning_tokens = ?, cost_usd = ?, latency_s = ?,
-                   params_json = ?, finished_at = datetime('now') WHERE call_id = ?""",
-                (*_outcome(output, config), call_id),
+                f"UPDATE model_calls SET {assignments}, finished_at = datetime('now') WHERE call_id = ?",
+                [*(row[c] for c in columns), call_id],
             )
 
     def spent_usd(self) -> float:
@@ -271,20 +288,12 @@ class Store:
         return int(self.conn.execute("SELECT COUNT(*) FROM model_calls WHERE status = ?",
                                      (CALL_IN_FLIGHT,)).fetchone()[0])
 
-def _plain(params: dict[str, Any]) -> dict[str, Any]:
-    """Call parameters for the log: the output schema itself is left out (it is in the form)."""
-    return {k: v for k, v in params.items() if k != "json_schema"}
-
-
-def _outcome(output: ModelOutput, config: GenerateConfig) -> tuple[Any, ...]:
-    """(status, finish_reason, error, 4 token counts, cost, latency, params JSON) of a finished call;
-    params are the ones the provider reports as sent (``effective_params``), else the config's."""
-    params = _plain(output.effective_params or config.output_affecting())
-    return (
-        str(output.status), output.finish_reason, redact_urls(output.error) if output.error else None,
-        output.usage.input_tokens, output.usage.output_tokens, output.usage.cached_tokens,
-        output.usage.reasoning_tokens, output.cost_usd, output.latency_s, json.dumps(params, sort_keys=True),
-    )
+def _call_columns(row: dict[str, Any]) -> list[str]:
+    """The columns of ``row`` in a fixed order, each checked against :data:`CALL_COLUMNS`."""
+    unknown = sorted(set(row) - CALL_COLUMNS)
+    if unknown:
+        raise ValueError(f"model_calls has no column(s) {', '.join(unknown)}")
+    return sorted(row)
 
 
 def _latest_version() -> int:

@@ -19,6 +19,7 @@ from pydantic import (
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    PrivateAttr,
     ValidationError,
     field_serializer,
     field_validator,
@@ -38,11 +39,19 @@ class ConfigError(ValueError):
     """A study file that cannot be used; the message names the file and each bad key."""
 
 
+#: A logical model's name in the ``models:`` section (no ``/``: an inline id always has one).
+MODEL_NAME_PATTERN = r"^[A-Za-z0-9_.:-]+$"
+
+
 def _check_model_id(value: str) -> str:
-    """Reject a model id whose provider is unknown (the registry's check, at load time)."""
+    """Reject an inline model id (``<provider>/<model>[@url]``) whose provider is unknown (the
+    registry's check, at load time); a name without ``/`` refers to the ``models:`` section and is
+    checked against it by :class:`StudyConfig`."""
     from rhetorica.models.errors import UnknownProviderError
     from rhetorica.models.registry import split_model_id
 
+    if "/" not in value and re.match(MODEL_NAME_PATTERN, value):
+        return value
     try:
         split_model_id(value)
     except UnknownProviderError as exc:
@@ -148,6 +157,98 @@ def _check_model_options(model: str | None, options: ModelOptions) -> None:
     _option_problems(options, f"provider {provider}", known)
 
 
+#: Options that say where and how fast calls go: set per endpoint under ``endpoints:`` of a
+#: declared model, not in its ``options``.
+ENDPOINT_KEYS = ("base_url", "api_key_env", "max_concurrency", "timeout_s", "requests_per_minute", "tokens_per_minute")
+
+
+class EndpointSpec(_Strict):
+    """One endpoint (replica) of a declared model: where its calls go, with which key, how fast.
+
+    Its key is read from ``api_key_env`` and sent to this endpoint only. Nothing here changes an
+    answer, so nothing here is part of a cache or unit key.
+    """
+
+    base_url: str | None = Field(default=None, description="the endpoint's URL (required for openai-compatible; "
+                                                           "openai, anthropic, google: default the vendor's)")
+    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                                    description="environment variable holding this endpoint's key")
+    max_concurrency: int | None = Field(default=None, ge=1, description="calls in flight at once on this endpoint")
+    timeout_s: float | None = Field(default=None, gt=0, description="per-call time limit in seconds")
+    requests_per_minute: float | None = Field(default=None, gt=0, description="this endpoint's request quota")
+    tokens_per_minute: float | None = Field(default=None, gt=0, description="this endpoint's token quota")
+
+    @field_serializer("base_url")
+    def _shown_url(self, value: str | None, info: SerializationInfo) -> str | None:
+        return _shown_model_id(value, info)
+
+    def settings(self) -> dict[str, Any]:
+        """The keys this endpoint sets (URL as written, credentials included: for the provider only)."""
+        return {k: getattr(self, k) for k in ENDPOINT_KEYS if getattr(self, k) is not None}
+
+
+class ModelSpec(_Strict):
+    """A logical model (one entry of ``models:``): provider, model and options once, served by one
+    or more endpoints. Reviewers and rewriters name it in their ``model:``.
+
+    Calls are spread over the healthy endpoints (:mod:`rhetorica.models.endpoints`); the cache key
+    and the unit keys hold the provider, the model and the options that can change an answer
+    (:meth:`output_spec`), never an endpoint.
+    """
+
+    provider: str
+    model: str = Field(min_length=1)
+    options: ModelOptions = Field(default_factory=ModelOptions, description="provider options, the same on every "
+                                                                           "endpoint (endpoint settings go there)")
+    endpoints: list[EndpointSpec] = Field(default_factory=lambda: [EndpointSpec()], min_length=1)
+    cooldown_s: float = Field(default=30.0, ge=0, description="seconds an endpoint that failed with a connection "
+                                                              "error, 5xx or timeout gets no calls")
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        from rhetorica.models.registry import PROVIDERS
+
+        if value not in PROVIDERS:
+            raise ValueError(f"unknown provider {value!r}; known providers: {', '.join(sorted(PROVIDERS))}")
+        return value
+
+    @model_validator(mode="after")
+    def _endpoints_and_options(self) -> ModelSpec:
+        for key in ENDPOINT_KEYS:
+            if key in self.options.as_kwargs():
+                raise ValueError(f"options.{key}: set per endpoint, under endpoints")
+        _check_model_options(f"{self.provider}/{self.model}", self.options)
+        declared = _declared_options(self.provider)
+        for index, endpoint in enumerate(self.endpoints):
+            if self.provider == "openai-compatible" and not endpoint.base_url:
+                raise ValueError(f"endpoints[{index}].base_url: required for provider openai-compatible")
+            for key in endpoint.settings():
+                usable = key == "base_url" and self.provider == "openai-compatible"
+                if declared is not None and key not in declared and not usable:
+                    raise ValueError(f"endpoints[{index}].{key}: provider {self.provider} takes no {key}")
+        return self
+
+    def output_spec(self) -> dict[str, Any]:
+        """What can change an answer: provider, model and the options but the operational ones
+        (:data:`rhetorica.models.api.OPERATIONAL_OPTIONS`); no endpoint."""
+        from rhetorica.models.api import OPERATIONAL_OPTIONS
+
+        options = {k: v for k, v in self.options.as_kwargs().items() if k not in OPERATIONAL_OPTIONS}
+        return {"provider": self.provider, "model": self.model, "options": options}
+
+
+def _declared_options(provider: str) -> list[str] | None:
+    """The options ``provider`` declares, or ``None`` when its package is not installed."""
+    from rhetorica.models.errors import ModelError
+    from rhetorica.models.registry import provider_class
+
+    try:
+        return provider_class(provider).declared_options()
+    except ModelError:
+        return None
+
+
 class Sampling(_Strict):
     """Sampling parameters passed to the model (``None`` = provider default)."""
 
@@ -191,7 +292,40 @@ class DocumentOptions(_Strict):
     max_words: int | None = Field(default=None, ge=50, description="keep the leading text up to this many words, cut at a paragraph boundary")
 
 
-class RewriterSpec(_Strict):
+class _UsesModel(_Strict):
+    """What reviewers and rewriters share about their ``model:``: an inline id
+    (``<provider>/<model>[@url]``, a logical model with one endpoint) or the name of a declared
+    model of the study's ``models:`` section (bound by :class:`StudyConfig`)."""
+
+    _declared: ModelSpec | None = PrivateAttr(default=None)
+
+    @property
+    def declared_model(self) -> ModelSpec | None:
+        """The ``models:`` entry ``model`` names, or ``None`` for an inline id (or no model)."""
+        return self._declared
+
+    @property
+    def served_model(self) -> str | None:
+        """``provider/model`` of what answers (no endpoint URL; for prices and tables), or ``None``."""
+        if self._declared is not None:
+            return f"{self._declared.provider}/{self._declared.model}"
+        model = getattr(self, "model", None)
+        if model is None:
+            return None
+        from rhetorica.models.redaction import redact_urls
+
+        return redact_urls(model)
+
+    def _output_dump(self, exclude: set[str]) -> dict[str, Any]:
+        """The spec dump for unit keys, with a declared model's name replaced by its
+        :meth:`ModelSpec.output_spec` (so its endpoints never enter a key; its options do)."""
+        dumped = self.model_dump(exclude=exclude)
+        if self._declared is not None:
+            dumped["model"] = self._declared.output_spec()
+        return dumped
+
+
+class RewriterSpec(_UsesModel):
     """A rewriter and the conditions it produces.
 
     ``kind: rule-based`` is the deterministic confidence rewriter; ``kind: llm`` needs ``model``;
@@ -224,8 +358,8 @@ class RewriterSpec(_Strict):
     def output_spec(self) -> dict[str, Any]:
         """Everything about the rewriter that can change its variants: the whole spec but its
         ``name`` and ``conditions`` (what :func:`rhetorica.study.planner.rewriter_spec_hash` hashes
-        with the condition)."""
-        return self.model_dump(exclude={"name", "conditions"})
+        with the condition); a declared model counts by its :meth:`ModelSpec.output_spec`."""
+        return self._output_dump({"name", "conditions"})
 
     @field_validator("model")
     @classmethod
@@ -251,7 +385,7 @@ class RewriterSpec(_Strict):
         return self
 
 
-class ReviewerSpec(_Strict):
+class ReviewerSpec(_UsesModel):
     """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
 
     ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
@@ -299,10 +433,17 @@ class ReviewerSpec(_Strict):
             _check_model_options(self.model, self.options)
         return self
 
+    def output_spec(self) -> dict[str, Any]:
+        """Everything about the reviewer configuration that can change its reviews but the scan
+        version: the whole spec but its ``name`` (what
+        :func:`rhetorica.study.planner.reviewer_spec_hash` hashes); a declared model counts by its
+        :meth:`ModelSpec.output_spec`."""
+        return self._output_dump({"name"})
+
     @property
     def model_id(self) -> str:
-        """The model id stored with every assessment (``control`` for control reviewers); credentials
-        written into an endpoint URL are redacted."""
+        """The model id stored with every assessment: the declared model's name, or the inline id
+        with the credentials written into its URL redacted (``control`` for control reviewers)."""
         from rhetorica.models.redaction import redact_urls
 
         return redact_urls(self.model) if self.kind == "llm" and self.model else "control"
@@ -355,6 +496,9 @@ class StudyConfig(_Strict):
     name: str
     output_dir: str = "runs/study"
     documents: list[DocumentSpec] = Field(min_length=1)
+    models: dict[str, ModelSpec] = Field(
+        default_factory=dict, description="logical models by name (provider, model, options, endpoints); "
+                                          "reviewers and rewriters name them in 'model'")
     document_options: DocumentOptions = Field(default_factory=DocumentOptions)
     rewriters: list[RewriterSpec] = Field(default_factory=list)
     reviewers: list[ReviewerSpec] = Field(min_length=1)
@@ -372,6 +516,34 @@ class StudyConfig(_Strict):
         if isinstance(value, list):
             return [{"path": v} if isinstance(v, str) else v for v in value]
         return value
+
+    @field_validator("models")
+    @classmethod
+    def _model_names(cls, value: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+        for name in value:
+            if not re.match(MODEL_NAME_PATTERN, name):
+                raise ValueError(f"model name {name!r} may hold only letters, digits and _ . : - (no '/': "
+                                 "'<provider>/<model>' is the inline form)")
+        return value
+
+    @model_validator(mode="after")
+    def _bind_models(self) -> StudyConfig:
+        # runs before the checks below that compare rewriter specs (which count a declared model
+        # by what it is, not by its name)
+        for label, items in (("rewriters", self.rewriters), ("reviewers", self.reviewers)):
+            for index, item in enumerate(items):
+                if item.model is None or "/" in item.model:
+                    item._declared = None
+                    continue
+                if item.model not in self.models:
+                    known = ", ".join(sorted(self.models)) or "none declared"
+                    raise ValueError(f"{label}[{index}].model: {item.model!r} is not a model of the models: section "
+                                     f"({known}) nor an inline id '<provider>/<model>'")
+                if item.options.as_kwargs():
+                    raise ValueError(f"{label}[{index}].options: {label[:-1]} {item.name!r} uses the declared model "
+                                     f"{item.model!r}; set options under models.{item.model}.options")
+                item._declared = self.models[item.model]
+        return self
 
     @model_validator(mode="after")
     def _unique_names(self) -> StudyConfig:
@@ -450,7 +622,11 @@ def format_validation_error(source: str, exc: ValidationError) -> str:
 
 #: A validator message that starts with the key it is about (``options.timeout: ...`` inside an
 #: item; ``comparisons[0]: ...`` or ``rewriters[1]: ...`` from a check of the whole study).
-_SUB_KEY = re.compile(r"^(options\.[A-Za-z0-9_.-]+|(?:comparisons|rewriters)\[\d+\]): (.*)$", re.DOTALL)
+_SUB_KEY = re.compile(
+    r"^(options\.[A-Za-z0-9_.-]+|endpoints\[\d+\](?:\.[a-z_]+)?|"
+    r"(?:comparisons|rewriters|reviewers)\[\d+\](?:\.(?:model|options))?): (.*)$",
+    re.DOTALL,
+)
 
 
 def load_study(path: str | Path) -> tuple[StudyConfig, Path]:

@@ -33,7 +33,7 @@ def rewriter_spec_hash(rewriter: RewriterSpec, condition: str) -> str:
 
 def reviewer_spec_hash(reviewer: ReviewerSpec) -> str:
     """Hash of everything about a reviewer configuration that changes its output."""
-    spec = reviewer.model_dump(exclude={"name"})
+    spec = reviewer.output_spec()
     if spec.get("defence") == "none":
         spec.pop("defence")  # keeps the keys of studies stored before the option existed
     else:

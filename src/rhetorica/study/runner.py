@@ -25,8 +25,10 @@ from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.budget import Budget, BudgetExceededError
 from rhetorica.models.call import CallContext, ConnectionLimits
+from rhetorica.models.endpoints import build_pool
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.reviewers.form import SCORE_FIELDS
 from rhetorica.reviewers.defence import defend
 from rhetorica.reviewers.llm_reviewer import ReviewResult, review_document
@@ -104,7 +106,7 @@ class _CountingLog:
     units whose calls met a configuration error."""
 
     def __init__(self, store: Store, summary: RunSummary) -> None:
-        self.store = store
+        self.store = StoreCallLog(store)
         self.summary = summary
         #: unit key -> reason of a configuration error met by one of its calls
         self.configuration_errors: dict[str, str] = {}
@@ -197,11 +199,23 @@ class StudyRunner:
             })
 
     def model(self, model_id: str, options: dict[str, Any]) -> ModelAPI:
-        """Shared model instance per (model id, options); raises the setup error again if it failed."""
+        """Shared model instance per (model id, options); raises the setup error again if it failed.
+
+        ``model_id`` is an inline id (built by the model factory) or the name of a declared model
+        of the study's ``models:`` section: a pool of its endpoints, each built by the model
+        factory (:func:`rhetorica.models.endpoints.build_pool`).
+        """
         key = content_hash(model_id, options)
         if key not in self._models:
+            declared = self.config.models.get(model_id)
             try:
-                self._models[key] = self.model_factory(model_id, options)
+                if declared is None:
+                    self._models[key] = self.model_factory(model_id, options)
+                else:
+                    self._models[key] = build_pool(
+                        model_id, declared.provider, declared.model, declared.options.as_kwargs(),
+                        [e.settings() for e in declared.endpoints], self.model_factory,
+                        cooldown_s=declared.cooldown_s)
             except ModelError as exc:
                 self._models[key] = exc
         found = self._models[key]

@@ -25,17 +25,11 @@ from typing import Any, Literal
 import anthropic
 from anthropic import AsyncAnthropic
 
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError
-from rhetorica.models.limits import RateLimiter, RateLimitInfo
-from rhetorica.models.providers.common import (
-    LoopBoundClient,
-    Secret,
-    api_key_from_env,
-    endpoint_key_env,
-    classify_http_error,
-    redact,
-)
+from rhetorica.models.limits import RateLimitInfo
+from rhetorica.models.providers.base import HTTPModelAPI
+from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.status import Status
 
 #: Anthropic's public endpoint.
@@ -46,7 +40,7 @@ OUTPUT_TOOL = "output"
 _SDK_ARGS = {"model", "max_tokens", "messages", "system", "stop_sequences", "output_config", "tools", "tool_choice"}
 
 
-class AnthropicModel(ModelAPI):
+class AnthropicModel(HTTPModelAPI):
     """A Claude model (``anthropic/claude-sonnet-4-5`` ...).
 
     Args:
@@ -66,51 +60,32 @@ class AnthropicModel(ModelAPI):
     """
 
     provider = "anthropic"
+    official_url = ANTHROPIC_BASE_URL
+    key_env = "ANTHROPIC_API_KEY"
 
     def __init__(
         self,
         model: str,
         *,
         base_url: str = ANTHROPIC_BASE_URL,
-        api_key_env: str | None = None,
-        max_concurrency: int = 8,
-        timeout_s: float = 600.0,
         default_max_tokens: int = 4096,
         structured_output: Literal["json_schema", "tool"] = "json_schema",
         cache_system: bool = True,
-        requests_per_minute: float | None = None,
-        tokens_per_minute: float | None = None,
+        **endpoint: Any,
     ) -> None:
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.max_concurrency = max_concurrency
-        self.timeout_s = timeout_s
+        super().__init__(model, base_url=base_url, **endpoint)
         self.default_max_tokens = default_max_tokens
         self.structured_output = structured_output
         self.cache_system = cache_system
-        self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
-        env = endpoint_key_env(self.provider, api_key_env, base_url, ANTHROPIC_BASE_URL, "ANTHROPIC_API_KEY")
-        self._key = Secret(api_key_from_env(env, provider=self.provider))
-        self._clients = LoopBoundClient(
-            lambda: AsyncAnthropic(
-                api_key=self._key.reveal(), base_url=self.base_url, max_retries=0, timeout=self.timeout_s
-            ),
-            lambda client: client.close(),
-        )
 
-    @property
-    def connection_key(self) -> str:
-        return f"{self.provider}:{self.base_url}"
+    def _new_client(self) -> AsyncAnthropic:
+        return AsyncAnthropic(api_key=self._key.reveal(), base_url=self._url, max_retries=0, timeout=self.timeout_s)
+
+    async def _close_client(self, client: AsyncAnthropic) -> None:
+        await client.close()
 
     def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
         return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or self.default_max_tokens)
-
-    def sdk_client(self) -> AsyncAnthropic:
-        """The SDK client for the running event loop (live calls and batch jobs share it)."""
-        return self._clients.get()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
 
     def request_params(self, messages: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
         """The Messages API request body for one call (no key; also used by batch requests)."""
@@ -155,14 +130,14 @@ class AnthropicModel(ModelAPI):
         except anthropic.APITimeoutError as exc:
             raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
         except anthropic.APIConnectionError as exc:
-            raise TransientError(redact(f"connection to {self.base_url} failed: {exc}", [self._key.reveal()])) from exc
+            raise TransientError(redact(f"connection to {self.base_url} failed: {exc}", self._secrets)) from exc
         except anthropic.APIStatusError as exc:
             raise classify_http_error(
-                exc.status_code, _error_text(exc), headers=exc.response.headers, secrets=[self._key.reveal()]
+                exc.status_code, _error_text(exc), headers=exc.response.headers, secrets=self._secrets
             ) from exc
         except (anthropic.AnthropicError, ValueError) as exc:  # undecodable body
             raise TransientError(
-                redact(f"unreadable response from {self.base_url}: {exc}", [self._key.reveal()])
+                redact(f"unreadable response from {self.base_url}: {exc}", self._secrets)
             ) from exc
         output = self.parse_response(response.model_dump(), params, time.perf_counter() - started)
         return output.model_copy(update={"rate_limit": RateLimitInfo.from_headers(raw.headers)})
@@ -206,20 +181,18 @@ class AnthropicModel(ModelAPI):
         effective["json_schema"] = "output_config" in params or "tools" in params
         effective["served_model"] = data.get("model")
         effective["cache_write_tokens"] = write
-        from rhetorica.models.pricing import cost_usd
-
-        return ModelOutput(
+        output = ModelOutput(
             provider=self.provider,
             model=self.model,
             text=text,
             status=status,
             finish_reason=stop,
             usage=usage,
-            cost_usd=cost_usd(self.provider, self.model, usage, batch=batch, cache_write_tokens=write),
             latency_s=latency_s,
             effective_params=effective,
             error=error,
         )
+        return self.priced(output, batch=batch, cache_write_tokens=write)
 
 
 def _error_text(exc: anthropic.APIStatusError) -> str:

@@ -24,17 +24,10 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError
-from rhetorica.models.limits import RateLimiter
-from rhetorica.models.providers.common import (
-    LoopBoundClient,
-    Secret,
-    api_key_from_env,
-    endpoint_key_env,
-    classify_http_error,
-    redact,
-)
+from rhetorica.models.providers.base import HTTPModelAPI
+from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.status import Status
 
 
@@ -55,15 +48,7 @@ API_VERSION = "v1beta"
 _REFUSED = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE"}
 
 
-def _default_key_env() -> str:
-    return (
-        "GEMINI_API_KEY"
-        if os.environ.get("GEMINI_API_KEY") or not os.environ.get("GOOGLE_API_KEY")
-        else "GOOGLE_API_KEY"
-    )
-
-
-class GoogleModel(ModelAPI):
+class GoogleModel(HTTPModelAPI):
     """A Gemini model (``google/gemini-2.5-flash`` ...).
 
     Args:
@@ -82,32 +67,23 @@ class GoogleModel(ModelAPI):
 
     provider = "google"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key_env: str | None = None,
-        max_concurrency: int = 8,
-        timeout_s: float = 600.0,
-        thinking_budget: int | None = None,
-        requests_per_minute: float | None = None,
-        tokens_per_minute: float | None = None,
-    ) -> None:
-        self.model = model
-        self.base_url = base_url.rstrip("/") if base_url else None
-        self.max_concurrency = max_concurrency
-        self.timeout_s = timeout_s
+    def __init__(self, model: str, *, thinking_budget: int | None = None, **endpoint: Any) -> None:
+        super().__init__(model, **endpoint)
         self.thinking_budget = thinking_budget
-        self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
-        env = endpoint_key_env(self.provider, api_key_env, base_url, None, _default_key_env())
-        self._key = Secret(api_key_from_env(env, provider=self.provider))
-        self._clients = LoopBoundClient(self._new_client, lambda client: client.aio.aclose())
+
+    @classmethod
+    def default_key_env(cls) -> str:
+        """``GEMINI_API_KEY``, or ``GOOGLE_API_KEY`` when only that one is set."""
+        return (
+            "GEMINI_API_KEY"
+            if os.environ.get("GEMINI_API_KEY") or not os.environ.get("GOOGLE_API_KEY")
+            else "GOOGLE_API_KEY"
+        )
 
     def _http_options(self, timeout_s: float) -> types.HttpOptions:
         # a per-request HttpOptions replaces the client's, so both carry every field
         return types.HttpOptions(
-            base_url=self.base_url,
+            base_url=self._url,
             api_version=API_VERSION,
             timeout=int(timeout_s * 1000),
             retry_options=types.HttpRetryOptions(attempts=1),
@@ -116,16 +92,8 @@ class GoogleModel(ModelAPI):
     def _new_client(self) -> genai.Client:
         return genai.Client(api_key=self._key.reveal(), http_options=self._http_options(self.timeout_s))
 
-    @property
-    def connection_key(self) -> str:
-        return f"{self.provider}:{self.base_url or 'default'}"
-
-    def sdk_client(self) -> genai.Client:
-        """The SDK client for the running event loop (live calls and batch jobs share it)."""
-        return self._clients.get()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
+    async def _close_client(self, client: genai.Client) -> None:
+        await client.aio.aclose()
 
     def request_params(self, messages: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
         """``contents`` and ``config`` for ``generate_content`` (SDK field names; no key)."""
@@ -171,13 +139,13 @@ class GoogleModel(ModelAPI):
                 str(exc.message or exc),
                 headers=headers,
                 code=exc.status,
-                secrets=[self._key.reveal()],
+                secrets=self._secrets,
             ) from exc
         except _transport_errors() as exc:
             if _is_timeout(exc):
                 raise ModelTimeoutError(f"no answer from Gemini within {timeout:g} s") from exc
             raise TransientError(
-                redact(f"Gemini call failed: {type(exc).__name__}: {exc}", [self._key.reveal()])
+                redact(f"Gemini call failed: {type(exc).__name__}: {exc}", self._secrets)
             ) from exc
         return self.parse_response(response.model_dump(mode="json"), params, time.perf_counter() - started)
 
@@ -220,20 +188,18 @@ class GoogleModel(ModelAPI):
         }
         effective["json_schema"] = "response_json_schema" in params["config"]
         effective["served_model"] = data.get("model_version")
-        from rhetorica.models.pricing import cost_usd
-
-        return ModelOutput(
+        output = ModelOutput(
             provider=self.provider,
             model=self.model,
             text=text,
             status=status,
             finish_reason=finish,
             usage=usage,
-            cost_usd=cost_usd(self.provider, self.model, usage, batch=batch),
             latency_s=latency_s,
             effective_params=effective,
             error=error,
         )
+        return self.priced(output, batch=batch)
 
 
 def _is_timeout(exc: BaseException) -> bool:

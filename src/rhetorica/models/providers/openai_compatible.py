@@ -48,18 +48,12 @@ from typing import Any, Literal
 import openai
 from openai import AsyncOpenAI
 
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import InvalidRequestError, ModelTimeoutError, PermanentError, TransientError
-from rhetorica.models.limits import RateLimiter, RateLimitInfo
-from rhetorica.models.providers.common import (
-    LoopBoundClient,
-    Secret,
-    api_key_from_env,
-    classify_http_error,
-    drop_none,
-    redact,
-)
-from rhetorica.models.redaction import redact_url, redact_urls, url_secrets
+from rhetorica.models.limits import RateLimitInfo
+from rhetorica.models.providers.base import DEFAULT_TIMEOUT_S, HTTPModelAPI
+from rhetorica.models.providers.common import classify_http_error, drop_none, redact
+from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
 
 StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
@@ -77,9 +71,6 @@ SCHEMA_INSTRUCTION = (
 )
 
 _MODEL_AT_URL = re.compile(r"^(?P<model>[^@]+)@(?P<url>https?://\S+)$")
-
-#: Default per-call timeout in seconds when neither the config nor the options give one.
-DEFAULT_TIMEOUT_S = 600.0
 
 
 def split_model_at_url(spec: str) -> tuple[str, str]:
@@ -123,7 +114,7 @@ def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class OpenAICompatibleModel(ModelAPI):
+class OpenAICompatibleModel(HTTPModelAPI):
     """A chat-completions endpoint reached through ``AsyncOpenAI(base_url=...)``.
 
     Args:
@@ -173,54 +164,28 @@ class OpenAICompatibleModel(ModelAPI):
                 f"got {structured_output!r}"
             )
         name, url = self._resolve(model)
-        self._endpoint = Secret(url)  # may carry credentials: used for requests only
-        self.base_url = redact_url(url)
-        self.model = f"{name}@{self.base_url}" if self._name_has_url else name
-        self.max_concurrency = max_concurrency
-        self.timeout_s = timeout_s
+        super().__init__(name, base_url=url, api_key_env=api_key_env, max_concurrency=max_concurrency,
+                         timeout_s=timeout_s, requests_per_minute=requests_per_minute,
+                         tokens_per_minute=tokens_per_minute)
+        if self._name_has_url:
+            self.model = f"{name}@{self.base_url}"
         self.strict_schema = strict_schema
         self.max_tokens_param = max_tokens_param
         self.extra_body = dict(extra_body or {})
         self.structured_output = structured_output
-        self.limiter = RateLimiter.create(requests_per_minute, tokens_per_minute)
-        env = self._key_variable(api_key_env, url)
-        key = api_key_from_env(env, provider=self.provider) if env is not None else "EMPTY"
-        self._key = Secret(key)
-        self._clients = LoopBoundClient(
-            lambda: AsyncOpenAI(
-                api_key=self._key.reveal(), base_url=self._endpoint.reveal(), max_retries=0, timeout=self.timeout_s
-            ),
-            lambda client: client.close(),
-        )
 
     #: the stored model name carries the endpoint (``name@url``) for this provider
     _name_has_url = True
-
-    @property
-    def _secrets(self) -> list[str]:
-        """Strings scrubbed from every message: the key and the URL's credentials."""
-        return [self._key.reveal(), *url_secrets(self._endpoint.reveal())]
 
     def _resolve(self, spec: str) -> tuple[str, str]:
         """(model name, base_url) from the constructor's ``model`` argument."""
         return split_model_at_url(spec)
 
-    def _key_variable(self, api_key_env: str | None, url: str) -> str | None:
-        """The environment variable whose key goes to ``url``: only one the study named."""
-        return api_key_env
+    def _new_client(self) -> AsyncOpenAI:
+        return AsyncOpenAI(api_key=self._key.reveal(), base_url=self._url, max_retries=0, timeout=self.timeout_s)
 
-    @property
-    def api_model(self) -> str:
-        """Model name sent in requests."""
-        return self.model.partition("@")[0]
-
-    @property
-    def connection_key(self) -> str:
-        return f"{self.provider}:{self.base_url}"
-
-    @property
-    def cache_model_name(self) -> str:
-        return self.api_model
+    async def _close_client(self, client: AsyncOpenAI) -> None:
+        await client.close()
 
     @property
     def structured_output_mode(self) -> str:
@@ -229,13 +194,6 @@ class OpenAICompatibleModel(ModelAPI):
         if self.structured_output != "auto":
             return self.structured_output
         return _ACCEPTED_MODES.get(self.connection_key, STRUCTURED_OUTPUT_MODES[0])
-
-    def sdk_client(self) -> AsyncOpenAI:
-        """The SDK client for the running event loop (live calls and batch jobs share it)."""
-        return self._clients.get()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
 
     def request_params(
         self, messages: list[ChatMessage], config: GenerateConfig, mode: str | None = None
@@ -390,14 +348,6 @@ class OpenAICompatibleModel(ModelAPI):
             error=error,
         )
         return self.priced(output, batch=batch)
-
-    def priced(self, output: ModelOutput, *, batch: bool = False) -> ModelOutput:
-        """``output`` with ``cost_usd`` from the price table (0 when the model has no price)."""
-        from rhetorica.models.pricing import cost_usd
-
-        return output.model_copy(
-            update={"cost_usd": cost_usd(self.provider, self.api_model, output.usage, batch=batch)}
-        )
 
 
 def with_schema_instruction(messages: list[ChatMessage], schema: dict[str, Any]) -> list[ChatMessage]:

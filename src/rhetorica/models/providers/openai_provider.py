@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rhetorica.models.providers.common import endpoint_key_env
 from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
 
 #: OpenAI's public endpoint.
@@ -39,6 +38,8 @@ class OpenAIModel(OpenAICompatibleModel):
     """
 
     provider = "openai"
+    official_url = OPENAI_BASE_URL
+    key_env = OPENAI_KEY_ENV
     _name_has_url = False
 
     def __init__(self, model: str, *, base_url: str = OPENAI_BASE_URL, **options: Any) -> None:
@@ -46,12 +47,5 @@ class OpenAIModel(OpenAICompatibleModel):
         super().__init__(f"{model}@{base_url}", **options)
 
     def _resolve(self, spec: str) -> tuple[str, str]:
-        name, _, url = spec.rpartition("@")
+        name, _, url = spec.partition("@")  # the first @: a base_url may carry user:pass@
         return name, url.rstrip("/")
-
-    def _key_variable(self, api_key_env: str | None, url: str) -> str | None:
-        return endpoint_key_env(self.provider, api_key_env, url, OPENAI_BASE_URL, OPENAI_KEY_ENV)
-
-    @property
-    def api_model(self) -> str:
-        return self.model

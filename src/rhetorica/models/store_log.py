@@ -1,0 +1,92 @@
+"""The call log and response cache over a store that holds plain rows.
+
+The store (:class:`rhetorica.store.db.Store`) knows rows, not model clients: it keeps output JSON
+under a cache key and ``model_calls`` rows given as column -> value mappings. :class:`StoreCallLog`
+is the adapter that implements :class:`rhetorica.models.cache.CallLog` over it: it turns
+:class:`~rhetorica.models.api.ModelOutput` and :class:`~rhetorica.models.api.GenerateConfig` into
+those rows and back, and redacts credentials written into URLs (:mod:`rhetorica.models.redaction`)
+before anything reaches the store.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.redaction import redact_urls
+from rhetorica.status import Status
+
+
+class CallRows(Protocol):
+    """The plain-row call-log and cache methods of the study store."""
+
+    def cached_output(self, key: str) -> str | None: ...
+    def cache_output(self, key: str, provider: str, model: str, output_json: str) -> None: ...
+    def record_call(self, row: dict[str, Any]) -> None: ...
+    def begin_call(self, row: dict[str, Any]) -> int: ...
+    def finish_call(self, call_id: int, row: dict[str, Any]) -> None: ...
+
+
+class StoreCallLog:
+    """:class:`rhetorica.models.cache.CallLog` over a store's rows.
+
+    Args:
+        store: anything with the :class:`CallRows` methods (the study store).
+    """
+
+    def __init__(self, store: CallRows) -> None:
+        self.store = store
+
+    def cache_get(self, key: str) -> ModelOutput | None:
+        """The cached ok output under ``key``, or ``None``."""
+        found = self.store.cached_output(key)
+        return ModelOutput.model_validate_json(found) if found is not None else None
+
+    def cache_put(self, key: str, output: ModelOutput) -> None:
+        """Cache an ok output under ``key``.
+
+        Raises:
+            ValueError: ``output`` is not ``ok`` (errors and refusals are never cached).
+        """
+        if output.status != Status.OK:
+            raise ValueError(f"refusing to cache a {output.status} output (only ok outputs are cached)")
+        self.store.cache_output(key, output.provider, redact_urls(output.model), output.model_dump_json())
+
+    def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
+        """Append one finished call (a cache hit, a merged call, or one that never reached a server)."""
+        self.store.record_call({"unit_key": unit_key, "cache_key": key, "provider": output.provider,
+                                "model": redact_urls(output.model), "cache_hit": int(output.cache_hit),
+                                **_outcome_row(output, config)})
+
+    def begin_call(
+        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float
+    ) -> int:
+        """Log a call as it is sent (status ``in_flight``, ``reserved_usd`` counted as spent)."""
+        params = json.dumps(_plain(config.output_affecting()), sort_keys=True)
+        return self.store.begin_call({"unit_key": unit_key, "cache_key": key, "provider": model.provider,
+                                      "model": redact_urls(model.model), "reserved_usd": reserved_usd,
+                                      "params_json": params})
+
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
+        """Replace the in-flight row ``call_id`` by the call's outcome and actual cost."""
+        self.store.finish_call(call_id, _outcome_row(output, config))
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """Call parameters for the log: the output schema itself is left out (it is in the form)."""
+    return {k: v for k, v in params.items() if k != "json_schema"}
+
+
+def _outcome_row(output: ModelOutput, config: GenerateConfig) -> dict[str, Any]:
+    """The ``model_calls`` columns of a finished call: status, finish reason, redacted error, the
+    four token counts, cost (US dollars), latency (s) and the parameters as JSON — the ones the
+    provider reports as sent (``effective_params``), else the config's."""
+    params = _plain(output.effective_params or config.output_affecting())
+    return {
+        "status": str(output.status), "finish_reason": output.finish_reason,
+        "error": redact_urls(output.error) if output.error else None,
+        "input_tokens": output.usage.input_tokens, "output_tokens": output.usage.output_tokens,
+        "cached_tokens": output.usage.cached_tokens, "reasoning_tokens": output.usage.reasoning_tokens,
+        "cost_usd": output.cost_usd, "latency_s": output.latency_s, "params_json": json.dumps(params, sort_keys=True),
+    }
