@@ -7,6 +7,7 @@ import asyncio
 import json
 from pathlib import Path
 
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.models.call import CallContext
@@ -164,7 +165,7 @@ def test_calls_go_through_the_unit_context_so_a_rerun_is_served_from_the_cache(t
 
     store = Store(tmp_path / "study.sqlite")
     try:
-        context = CallContext(log=store, unit_key="judge-unit-1")
+        context = CallContext(log=StoreCallLog(store), unit_key="judge-unit-1")
         model = MockModel(script=[json.dumps(REVIEWEVAL_OK)])
         judge = judge_factory("j", model=model, family="revieweval")
         target = Target(REVIEW, REVIEW.id, "original", "original", None, 0)

@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 from pydantic import ValidationError
 
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.models.call import CallContext
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.command import CommandReviewer
@@ -89,7 +90,7 @@ def test_second_identical_call_is_a_cache_hit_and_both_are_logged(tmp_path) -> N
     counter = tmp_path / "runs.txt"
     code = f"open({str(counter)!r}, 'a').write('x'); print({ICLR_JSON!r})"
     store = Store.in_dir(tmp_path / "run")
-    context = CallContext(log=store, unit_key="u1")
+    context = CallContext(log=StoreCallLog(store), unit_key="u1")
     first = evaluate(reviewer(code), context)
     second = evaluate(reviewer(code), context)
     assert first.status == second.status == Status.OK and first.scores == second.scores
@@ -102,7 +103,7 @@ def test_second_identical_call_is_a_cache_hit_and_both_are_logged(tmp_path) -> N
 
 def test_failures_are_logged_and_not_cached(tmp_path) -> None:
     store = Store.in_dir(tmp_path / "run")
-    context = CallContext(log=store, unit_key="u1")
+    context = CallContext(log=StoreCallLog(store), unit_key="u1")
     for _ in range(2):
         assert evaluate(reviewer("import sys; sys.exit(1)"), context).status == Status.ERROR
     assert logged_calls(store.path) == [("u1", "command", "cmd", "error", 0), ("u1", "command", "cmd", "error", 0)]
@@ -155,10 +156,10 @@ def test_a_resumed_run_reads_the_answer_from_the_store(tmp_path) -> None:
     counter = tmp_path / "runs.txt"
     code = f"open({str(counter)!r}, 'a').write('x'); print({ICLR_JSON!r})"
     first = Store.in_dir(tmp_path / "run")
-    evaluate(reviewer(code), CallContext(log=first, unit_key="u1"))
+    evaluate(reviewer(code), CallContext(log=StoreCallLog(first), unit_key="u1"))
     first.close()
     reopened = Store.in_dir(tmp_path / "run")  # a new process resuming the study
-    assert evaluate(reviewer(code), CallContext(log=reopened, unit_key="u1")).status == Status.OK
+    assert evaluate(reviewer(code), CallContext(log=StoreCallLog(reopened), unit_key="u1")).status == Status.OK
     assert counter.read_text() == "x"
     reopened.close()
 

@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from rhetorica.models.store_log import StoreCallLog
 from rhetorica.models.call import CallContext
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.external import http as _http  # noqa: F401  (registers the kind)
@@ -102,7 +103,7 @@ def test_failures_are_statuses(endpoint) -> None:
 
 def test_second_identical_request_is_a_cache_hit(endpoint, tmp_path) -> None:
     store = Store.in_dir(tmp_path / "run")
-    context = CallContext(log=store, unit_key="u7")
+    context = CallContext(log=StoreCallLog(store), unit_key="u7")
     reviewer = evaluators.get("http")("svc", url=endpoint.url("/review"))
     assert evaluate(reviewer, context).scores == evaluate(reviewer, context).scores
     assert len(endpoint.received) == 1
