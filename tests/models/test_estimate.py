@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rhetorica.cli.estimate import estimate_study
+from rhetorica.study.estimate import estimate_study
 from rhetorica.documents import ReadOptions, read_document
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"

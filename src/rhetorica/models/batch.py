@@ -23,9 +23,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -36,6 +35,7 @@ from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
 from rhetorica.status import Status
+from rhetorica.store import batches
 
 
 class BatchRequest(BaseModel):
@@ -249,14 +249,6 @@ def _adapter(model: ModelAPI) -> _Adapter:
 
 
 # -- submit --------------------------------------------------------------------------------------------
-def _pending_keys(store: BatchStore) -> set[str]:
-    rows = store.rows(
-        "SELECT r.cache_key FROM batch_requests r JOIN batches b ON b.batch_id = r.batch_id "
-        "WHERE b.state = 'submitted' AND r.status IS NULL"
-    )
-    return {r[0] for r in rows}
-
-
 async def submit_batch(
     model: ModelAPI,
     requests: list[BatchRequest],
@@ -281,7 +273,7 @@ async def submit_batch(
         ModelError: the provider refused the submission (classified like live calls).
     """
     adapter = _adapter(model)
-    pending = _pending_keys(store)
+    pending = batches.pending_keys(store)
     items: list[tuple[str, dict[str, Any], BatchRequest]] = []
     seen: set[str] = set()
     for request in requests:
@@ -297,19 +289,10 @@ async def submit_batch(
         batch_id = await adapter.submit([(key, params) for key, params, _ in items])
     except Exception as exc:
         raise _classified(exc) from exc
-    with store.transaction() as conn:
-        conn.execute(
-            "INSERT INTO batches (batch_id, provider, model_id, options_json, state, requests) "
-            "VALUES (?, ?, ?, ?, 'submitted', ?)",
-            # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose
-            # URL carries credentials cannot be collected from the stored options alone
-            (batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)), len(items)),
-        )
-        for key, _, request in items:
-            conn.execute(
-                "INSERT INTO batch_requests (batch_id, cache_key, unit_key, request_json) VALUES (?, ?, ?, ?)",
-                (batch_id, key, request.unit_key, request.model_dump_json()),
-            )
+    # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose URL
+    # carries credentials cannot be collected from the stored options alone
+    batches.add_batch(store, batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)),
+                      [(key, request.unit_key, request.model_dump_json()) for key, _, request in items])
     return batch_id
 
 
@@ -324,13 +307,6 @@ def _classified(exc: Exception) -> Exception:
 
 # -- collect -------------------------------------------------------------------------------------------
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
-
-
-def _open_batches(store: BatchStore) -> Iterator[Any]:
-    yield from store.rows(
-        "SELECT batch_id, provider, model_id, options_json, requests FROM batches "
-        "WHERE state IN ('submitted', 'ended') ORDER BY submitted_at, batch_id"
-    )
 
 
 def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, batch_id: str) -> ModelOutput:
@@ -353,13 +329,6 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, 
     params_seen = dict(output.effective_params)
     params_seen["batch_id"] = batch_id
     return output.model_copy(update={"effective_params": params_seen})
-
-
-def _already_logged(store: BatchStore, key: str, batch_id: str) -> bool:
-    pattern = f'%"batch_id": "{batch_id}"%'
-    return bool(
-        store.rows("SELECT 1 FROM model_calls WHERE cache_key = ? AND params_json LIKE ? LIMIT 1", (key, pattern))
-    )
 
 
 async def collect_batches(
@@ -391,7 +360,7 @@ async def collect_batches(
     reports: dict[str, BatchReport] = {}
     while True:
         running = 0
-        for row in list(_open_batches(store)):
+        for row in batches.open_batches(store):
             batch_id, model_id = row[0], row[2]
             model = model_factory(model_id, json.loads(row[3]))
             adapter = _adapter(model)
@@ -407,25 +376,17 @@ async def collect_batches(
                 running += 1
                 continue
             if state == "failed":
-                with store.transaction() as conn:
-                    conn.execute(
-                        "UPDATE batches SET state = 'failed', detail = ? WHERE batch_id = ?", (detail, batch_id)
-                    )
+                batches.set_state(store, batch_id, "failed", detail)
                 report.state = "failed"
                 continue
-            with store.transaction() as conn:
-                conn.execute("UPDATE batches SET state = 'ended', detail = ? WHERE batch_id = ?", (detail, batch_id))
+            batches.set_state(store, batch_id, "ended", detail)
             try:
                 results = await adapter.results(batch_id)
             except Exception as exc:
                 raise _classified(exc) from exc
             report.statuses = _write_results(store, model, batch_id, results)
             report.state = "collected"
-            with store.transaction() as conn:
-                conn.execute(
-                    "UPDATE batches SET state = 'collected', collected_at = ? WHERE batch_id = ?",
-                    (datetime.now(UTC).isoformat(), batch_id),
-                )
+            batches.set_state(store, batch_id, "collected")
         if not wait or running == 0 or (deadline is not None and time.monotonic() >= deadline):
             return list(reports.values())
         await asyncio.sleep(poll_interval_s)
@@ -433,10 +394,7 @@ async def collect_batches(
 
 def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for key, unit_key, request_json, status in store.rows(
-        "SELECT cache_key, unit_key, request_json, status FROM batch_requests WHERE batch_id = ? ORDER BY cache_key",
-        (batch_id,),
-    ):
+    for key, unit_key, request_json, status in batches.requests_of(store, batch_id):
         if status is not None:
             counts[status] = counts.get(status, 0) + 1
             continue
@@ -444,12 +402,8 @@ def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: d
         output = _output_for(model, request, results.get(key), batch_id)
         if output.status == Status.OK:
             store.cache_put(key, output)
-        if not _already_logged(store, key, batch_id):
+        if not batches.call_logged(store, key, batch_id):
             store.record_call(unit_key, key, output, request.config)
-        with store.transaction() as conn:
-            conn.execute(
-                "UPDATE batch_requests SET status = ? WHERE batch_id = ? AND cache_key = ?",
-                (str(output.status), batch_id, key),
-            )
+        batches.set_request_status(store, batch_id, key, str(output.status))
         counts[str(output.status)] = counts.get(str(output.status), 0) + 1
     return counts
