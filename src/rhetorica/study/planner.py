@@ -100,19 +100,21 @@ class Check:
 
 @dataclass(frozen=True)
 class Assessment:
-    """A stored ``ok`` assessment, the input of stages over assessments (annotation, guided rewrites).
+    """An ``ok`` assessment, the input of stages over assessments (annotation, guided rewrites).
 
     Attributes:
         key: the review unit's key.
         target: what was assessed.
         reviewer: the reviewer configuration's name.
-        row: the stored assessment row (column -> value).
+        row: the stored assessment row (column -> value); empty when assumed.
+        assumed: True when the review has not run yet (status and estimate plan on it).
     """
 
     key: str
     target: Target
     reviewer: str
     row: dict[str, Any]
+    assumed: bool = False
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,12 @@ class ReviewStage(TableStage):
     def outputs(self, store: Store | None, units: list[Any], assume_pending: bool) -> list[planner.Assessment]:
         by_key = {u.key: u for u in units}
         rows = plan.ok_rows(store, self.table, set(by_key)) if store is not None else []
-        return [planner.Assessment(r["unit_key"], by_key[r["unit_key"]].target, r["reviewer"], r) for r in rows]
+        found = [planner.Assessment(r["unit_key"], by_key[r["unit_key"]].target, r["reviewer"], r) for r in rows]
+        if not assume_pending:
+            return found
+        done = set(store and self.statuses(store) or {})
+        return found + [planner.Assessment(u.key, u.target, u.reviewer.name, {}, assumed=True)
+                        for u in units if u.key not in done]
 
     def prepare(self, runner: StudyRunner, step: planner.Step, pending: list[Any], summary: RunSummary) -> bool:
         runner._scan(planner.review_targets(step.inputs["document"], step.inputs.get("variant") or []), summary)
