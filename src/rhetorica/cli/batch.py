@@ -30,6 +30,7 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
 
     console = Console()
     result = submit_study(*_load(study))
+    console.print(f"Plan: {result.units} units, {result.units_pending} pending.", markup=False, highlight=False)
     for name, reason in result.stopped.items():  # its calls are not known, so not submitted
         Console(stderr=True).print(f"[red]error:[/red] {name}: {reason}; none of its calls were submitted",
                                    highlight=False)

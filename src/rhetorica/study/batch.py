@@ -182,12 +182,23 @@ class ModelSubmission:
 
 @dataclass
 class Submission:
-    """The outcome of :func:`submit_study`: the stage submitted, per model, and stopped configurations."""
+    """The outcome of :func:`submit_study`.
+
+    Attributes:
+        stage: the stage whose calls were captured (``none`` when no call was).
+        models: per model.
+        stopped: configuration name -> why its calls could not be captured.
+        later_stages: stages after ``stage`` remain (submit again once this batch is collected).
+        units: units of the study's plan (as ``rhetorica status`` counts them).
+        units_pending: of those, not done yet.
+    """
 
     stage: str
     models: list[ModelSubmission]
     stopped: dict[str, str]
     later_stages: bool
+    units: int
+    units_pending: int
 
     @property
     def failed(self) -> bool:
@@ -204,11 +215,14 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
     from rhetorica.store.batches import request_count
     from rhetorica.store.db import Store
     from rhetorica.study.planner import study_stages
+    from rhetorica.study.status import study_status
 
+    planned = study_status(config, base_dir).stages
     captured, logged = capture_calls(config, base_dir, run_dir)
     names = [s.name for s in study_stages(config)]
     later = captured.stage is not None and names.index(captured.stage.name) < len(names) - 1
-    result = Submission(captured.stage_name, [], captured.stopped, later)
+    result = Submission(captured.stage_name, [], captured.stopped, later, sum(s.units for s in planned),
+                        sum(s.pending for s in planned))
     if not captured.calls:
         return result
     store = Store.in_dir(run_dir)
