@@ -124,7 +124,7 @@ def test_in_process_models_are_free_not_unpriced(study_file):
 def test_estimated_prompts_are_the_prompts_the_runner_sends(study_file):
     """Every call the estimate counts is a call the runner makes, message for message."""
     from rhetorica.models.providers.mock import MockModel
-    from rhetorica.study import planner
+    from rhetorica.study import graph
     from rhetorica.study.config import load_study
     from rhetorica.study.runner import StudyRunner
 
@@ -135,7 +135,7 @@ def test_estimated_prompts_are_the_prompts_the_runner_sends(study_file):
         model_id, MockModel(model=model_id)))
     documents = runner.load_documents([])
     planned: dict[str, list[tuple[Any, Any]]] = {}
-    for step in planner.walk(config, documents, None, assume_pending=True):
+    for step in graph.walk(config, documents, None, assume_pending=True):
         planned[step.stage.name] = [(u, c) for u in step.units + step.waiting for c in step.stage.calls(u)]
     asyncio.run(runner.run())
     runner.store.close()

@@ -19,7 +19,7 @@ from rhetorica import registry
 from rhetorica.documents.models import Section
 from rhetorica.hashing import content_hash
 from rhetorica.status import Status
-from rhetorica.study import planner
+from rhetorica.study import graph, planner
 from rhetorica.study.config import load_study
 from rhetorica.study.runner import StudyRunner
 from rhetorica.study.stages import TableStage
@@ -97,9 +97,9 @@ def _runner(study: Path) -> StudyRunner:
 
 def test_builtin_stages_are_ordered_by_what_they_consume(tmp_path):
     config, _ = load_study(_study(tmp_path))
-    assert [s.name for s in planner.study_stages(config)] == ["rewrite", "review"]
+    assert [s.name for s in graph.study_stages(config)] == ["rewrite", "review"]
     with_checks = config.model_copy(update={"validation": config.validation.model_copy(update={"enabled": True})})
-    assert [(s.name, s.consumes, s.produces) for s in planner.study_stages(with_checks)] == [
+    assert [(s.name, s.consumes, s.produces) for s in graph.study_stages(with_checks)] == [
         ("rewrite", ("document",), "variant"), ("validate", ("variant",), "checks"),
         ("review", ("document", "variant", "checks"), "assessment")]
 
@@ -110,14 +110,14 @@ def test_stages_that_consume_each_other_are_refused(tmp_path, monkeypatch):
     loop.produces = "document"  # a stage over assessments that makes documents feeds the rewrites
     registry.stages.add("loop", loop)
     config, _ = load_study(_study(tmp_path))
-    with pytest.raises(planner.StageOrderError, match=r"in a circle: .*rewrite \(document -> variant\)"):
-        planner.study_stages(config)
+    with pytest.raises(graph.StageOrderError, match=r"in a circle: .*rewrite \(document -> variant\)"):
+        graph.study_stages(config)
 
 
 def test_guided_rewrite_waits_for_the_review_it_reads(tmp_path, guided):
     study = _study(tmp_path)
     config, base = load_study(study)
-    assert [s.name for s in planner.study_stages(config)] == ["rewrite", "review", "guided-test"]
+    assert [s.name for s in graph.study_stages(config)] == ["rewrite", "review", "guided-test"]
     # before anything ran: 1 rewrite, (1 original + 1 variant) x 2 replicates reviews, one guided
     # rewrite per review of the original, all pending (the guided ones wait on their reviews)
     before = {s.stage: (s.units, s.done, s.pending) for s in study_status(config, base).stages}
@@ -132,7 +132,7 @@ def test_guided_rewrite_waits_for_the_review_it_reads(tmp_path, guided):
 
     runner = _runner(study)
     resumed = asyncio.run(runner.run())
-    steps = list(planner.walk(config, runner.load_documents([]), runner.store))
+    steps = list(graph.walk(config, runner.load_documents([]), runner.store))
     reviews = {r["unit_key"]: json.loads(r["review_json"])["summary"] for r in runner.store.rows(
         "SELECT unit_key, review_json FROM assessments WHERE variant_key IS NULL")}
     guided_rows = runner.store.rows("SELECT unit_key, document_json FROM variants WHERE condition = 'guided'")
@@ -159,7 +159,7 @@ def test_unit_keys_do_not_depend_on_the_walk(tmp_path):
     config, base = load_study(_study(tmp_path))
     documents = _runner(_study(tmp_path)).load_documents([])
     doc = documents[0]
-    steps = {s.stage.name: s for s in planner.walk(config, documents, None, assume_pending=True)}
+    steps = {s.stage.name: s for s in graph.walk(config, documents, None, assume_pending=True)}
     original_reviews = [u for u in steps["review"].units if u.variant_key is None]
     spec = planner.reviewer_spec_hash(config.reviewers[0])
     assert [u.key for u in original_reviews] == [

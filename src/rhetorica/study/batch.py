@@ -214,7 +214,7 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
     from rhetorica.models.errors import ModelError
     from rhetorica.store.batches import request_count
     from rhetorica.store.db import Store
-    from rhetorica.study.planner import study_stages
+    from rhetorica.study.graph import study_stages
     from rhetorica.study.status import study_status
 
     planned = study_status(config, base_dir).stages

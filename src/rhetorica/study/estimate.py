@@ -1,7 +1,7 @@
 """Calls, tokens and cost of a study before anything runs (``rhetorica estimate STUDY.yaml``).
 
 Reads the documents and walks the study's unit graph as ``rhetorica run`` does
-(:func:`rhetorica.study.planner.walk`), builds every prompt the run would send with the stages' own
+(:func:`rhetorica.study.graph.walk`), builds every prompt the run would send with the stages' own
 prompt builders (:meth:`rhetorica.study.stages.Stage.calls`), counts its tokens, and prices the calls with the price table
 (:mod:`rhetorica.models.pricing`). Makes no model call, needs no API key, writes nothing.
 
@@ -85,7 +85,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     """
     from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
     from rhetorica.store.db import STORE_FILENAME, Store
-    from rhetorica.study import planner
+    from rhetorica.study import graph
     from rhetorica.study.config import load_study
     from rhetorica.study.inputs import load_documents, resolve_run_dir
     from rhetorica.study.stages import approximate_tokens
@@ -101,7 +101,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     units_done = units_pending = 0
     try:
-        for step in planner.walk(config, documents, store, assume_pending=True):
+        for step in graph.walk(config, documents, store, assume_pending=True):
             stage = step.stage
             done = stage.finished(store, False) if store is not None else set()
             # units waiting on an upstream unit cannot be done; their text is assumed (the original's)

@@ -35,7 +35,7 @@ from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
 from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
-from rhetorica.study import planner
+from rhetorica.study import graph, planner
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.stages import Stage
@@ -410,7 +410,7 @@ class StudyRunner:
         documents = self.load_documents(summary.problems)
         self._store_documents(documents)
         planned: dict[str, list[str]] = {}
-        for step in planner.walk(self.config, documents, self.store, retry_failed=retry_failed):
+        for step in graph.walk(self.config, documents, self.store, retry_failed=retry_failed):
             stage = step.stage
             if before_stage is not None and not before_stage(stage):
                 break
@@ -418,7 +418,7 @@ class StudyRunner:
                 planned.setdefault(stage.plan, []).extend(u.key for u in step.units)
                 plan.record_plan(self.store, stage.plan, planned[stage.plan], run_id)
             done = stage.finished(self.store, retry_failed)
-            if not stage.prepare(self, step, [u for u in step.units if u.key not in done], summary):
+            if not stage.prepare(self, step.inputs, [u for u in step.units if u.key not in done], summary):
                 step.skipped = True  # e.g. no embedding model: variants are reviewed unvalidated
                 continue
             if step.units or stage.plan is not None:

@@ -3,8 +3,8 @@
 A stage is one kind of work unit (ARCHITECTURE.md, "Stages are pure functions over a store"): it
 declares the kinds it *consumes* and the kind it *produces*, plans its units from its inputs, runs
 one unit, stores its result, reads its outputs back for the stages after it, and lists the model
-calls a unit will make (for ``rhetorica estimate`` and ``rhetorica batch``). The planner
-(:func:`rhetorica.study.planner.walk`) orders the stages by these kinds; no other module names the
+calls a unit will make (for ``rhetorica estimate`` and ``rhetorica batch``). The unit graph
+(:func:`rhetorica.study.graph.walk`) orders the stages by these kinds; no other module names the
 stage list.
 
 Kinds: ``document`` (the study's documents), ``variant`` (:class:`~rhetorica.study.planner.Variant`),
@@ -35,7 +35,6 @@ from rhetorica.study.config import StudyConfig
 
 if TYPE_CHECKING:
     from rhetorica.store.db import Store
-    from rhetorica.study.runner import RunSummary, StudyRunner
 
 
 @dataclass(frozen=True)
@@ -99,11 +98,12 @@ class Stage(Protocol):
         """Keys of stored units a run skips (failures excluded with ``retry_failed``)."""
         ...
 
-    def prepare(self, runner: StudyRunner, step: planner.Step, pending: list[Any], summary: RunSummary) -> bool:
-        """Runner only: set up before the step's pending units run; False skips the step."""
+    def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
+        """Runner only (``runner`` is the :class:`~rhetorica.study.runner.StudyRunner`, ``summary``
+        its run summary): set up before the pending units run; False skips the stage."""
         ...
 
-    async def execute(self, runner: StudyRunner, unit: Any, log: Any) -> dict[str, Any]:
+    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         """Run one unit; returns its result row."""
         ...
 
@@ -141,7 +141,7 @@ class TableStage:
     def finished(self, store: Store, retry_failed: bool) -> set[str]:
         return plan.finished_keys(store, self.table, retry_failed)  # type: ignore[attr-defined]
 
-    def prepare(self, runner: StudyRunner, step: planner.Step, pending: list[Any], summary: RunSummary) -> bool:
+    def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
         return True
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
@@ -182,7 +182,7 @@ class RewriteStage(TableStage):
         return found + [planner.Variant(u.document, u.document, u.condition, u.rewriter.name, u.key, assumed=True)
                         for u in units if u.key not in done]
 
-    async def execute(self, runner: StudyRunner, unit: Any, log: Any) -> dict[str, Any]:
+    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         return await runner._rewrite(unit, log)
 
     def calls(self, unit: Any) -> list[PlannedCall]:
@@ -229,10 +229,10 @@ class ValidateStage(TableStage):
     def finished(self, store: Store, retry_failed: bool) -> set[str]:
         return plan.finished_checks(store, retry_failed)
 
-    def prepare(self, runner: StudyRunner, step: planner.Step, pending: list[Any], summary: RunSummary) -> bool:
+    def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
         return not pending or runner._load_embedder(summary.problems)
 
-    async def execute(self, runner: StudyRunner, unit: Any, log: Any) -> dict[str, Any]:
+    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         return await runner._validate(unit, log)
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
@@ -278,11 +278,11 @@ class ReviewStage(TableStage):
         return found + [planner.Assessment(u.key, u.target, u.reviewer.name, {}, assumed=True)
                         for u in units if u.key not in done]
 
-    def prepare(self, runner: StudyRunner, step: planner.Step, pending: list[Any], summary: RunSummary) -> bool:
-        runner._scan(planner.review_targets(step.inputs["document"], step.inputs.get("variant") or []), summary)
+    def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
+        runner._scan(planner.review_targets(inputs["document"], inputs.get("variant") or []), summary)
         return True
 
-    async def execute(self, runner: StudyRunner, unit: Any, log: Any) -> dict[str, Any]:
+    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         return await runner._review(unit, log)
 
     def calls(self, unit: Any) -> list[PlannedCall]:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from rhetorica.store import plan
 from rhetorica.store.db import STORE_FILENAME, Store
-from rhetorica.study import planner
+from rhetorica.study import graph
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 
@@ -58,7 +58,7 @@ class StudyStatus:
 def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
     """Per-stage status, input problems and superseded units of ``config``; writes nothing.
 
-    Walks the study's unit graph (:func:`rhetorica.study.planner.walk`) with assumed outputs for
+    Walks the study's unit graph (:func:`rhetorica.study.graph.walk`) with assumed outputs for
     units not done yet: units waiting on a pending upstream unit (the reviews of a variant not
     written yet) are counted as pending; units of a failed upstream unit are left out (as are, under
     ``failed_variants: exclude``, those of a variant that failed validation). Without a store every
@@ -75,7 +75,7 @@ def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
     try:
         stages = []
         current: dict[str, set[str]] = {}
-        for step in planner.walk(config, documents, store, assume_pending=True):
+        for step in graph.walk(config, documents, store, assume_pending=True):
             stored = step.stage.statuses(store) if store is not None else {}
             done = [stored[u.key] for u in step.units if u.key in stored]
             planned = len(step.units) + len(step.waiting)
