@@ -35,7 +35,6 @@ from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
 from rhetorica.status import Status
-from rhetorica.store import batches
 
 
 class BatchRequest(BaseModel):
@@ -86,6 +85,15 @@ class BatchStore(Protocol):
     def cache_get(self, key: str) -> ModelOutput | None: ...
     def cache_put(self, key: str, output: ModelOutput) -> None: ...
     def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None: ...
+    # the batch tables (:class:`rhetorica.store.batches.BatchTables`)
+    def pending_batch_keys(self) -> set[str]: ...
+    def add_batch(self, batch_id: str, provider: str, model_id: str, options_json: str,
+                  requests: list[tuple[str, str | None, str]]) -> None: ...
+    def open_batches(self) -> list[Any]: ...
+    def set_batch_state(self, batch_id: str, state: str, detail: str | None = None) -> None: ...
+    def batch_requests(self, batch_id: str) -> list[Any]: ...
+    def set_batch_request_status(self, batch_id: str, cache_key: str, status: str) -> None: ...
+    def batch_call_logged(self, cache_key: str, batch_id: str) -> bool: ...
 
 
 # -- provider adapters ---------------------------------------------------------------------------------
@@ -273,7 +281,7 @@ async def submit_batch(
         ModelError: the provider refused the submission (classified like live calls).
     """
     adapter = _adapter(model)
-    pending = batches.pending_keys(store)
+    pending = store.pending_batch_keys()
     items: list[tuple[str, dict[str, Any], BatchRequest]] = []
     seen: set[str] = set()
     for request in requests:
@@ -291,7 +299,7 @@ async def submit_batch(
         raise _classified(exc) from exc
     # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose URL
     # carries credentials cannot be collected from the stored options alone
-    batches.add_batch(store, batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)),
+    store.add_batch(batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)),
                       [(key, request.unit_key, request.model_dump_json()) for key, _, request in items])
     return batch_id
 
@@ -360,7 +368,7 @@ async def collect_batches(
     reports: dict[str, BatchReport] = {}
     while True:
         running = 0
-        for row in batches.open_batches(store):
+        for row in store.open_batches():
             batch_id, model_id = row[0], row[2]
             model = model_factory(model_id, json.loads(row[3]))
             adapter = _adapter(model)
@@ -376,17 +384,17 @@ async def collect_batches(
                 running += 1
                 continue
             if state == "failed":
-                batches.set_state(store, batch_id, "failed", detail)
+                store.set_batch_state(batch_id, "failed", detail)
                 report.state = "failed"
                 continue
-            batches.set_state(store, batch_id, "ended", detail)
+            store.set_batch_state(batch_id, "ended", detail)
             try:
                 results = await adapter.results(batch_id)
             except Exception as exc:
                 raise _classified(exc) from exc
             report.statuses = _write_results(store, model, batch_id, results)
             report.state = "collected"
-            batches.set_state(store, batch_id, "collected")
+            store.set_batch_state(batch_id, "collected")
         if not wait or running == 0 or (deadline is not None and time.monotonic() >= deadline):
             return list(reports.values())
         await asyncio.sleep(poll_interval_s)
@@ -394,7 +402,7 @@ async def collect_batches(
 
 def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for key, unit_key, request_json, status in batches.requests_of(store, batch_id):
+    for key, unit_key, request_json, status in store.batch_requests(batch_id):
         if status is not None:
             counts[status] = counts.get(status, 0) + 1
             continue
@@ -402,8 +410,8 @@ def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: d
         output = _output_for(model, request, results.get(key), batch_id)
         if output.status == Status.OK:
             store.cache_put(key, output)
-        if not batches.call_logged(store, key, batch_id):
+        if not store.batch_call_logged(key, batch_id):
             store.record_call(unit_key, key, output, request.config)
-        batches.set_request_status(store, batch_id, key, str(output.status))
+        store.set_batch_request_status(batch_id, key, str(output.status))
         counts[str(output.status)] = counts.get(str(output.status), 0) + 1
     return counts

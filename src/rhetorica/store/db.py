@@ -25,6 +25,7 @@ from typing import Any
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
+from rhetorica.store.batches import BatchTables
 
 STORE_FILENAME = "store.sqlite"
 BUSY_TIMEOUT_S = 60.0
@@ -48,7 +49,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-class Store:
+class Store(BatchTables):
     """SQLite store of one study run directory.
 
     Args:

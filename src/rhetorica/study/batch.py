@@ -212,7 +212,6 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
     """
     from rhetorica.models.batch import submit_batch, supports_batch
     from rhetorica.models.errors import ModelError
-    from rhetorica.store.batches import request_count
     from rhetorica.store.db import Store
     from rhetorica.study.graph import study_stages
     from rhetorica.study.status import study_status
@@ -239,7 +238,7 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
             except ModelError as exc:
                 entry.error = f"submission failed: {exc}"
                 continue
-            entry.sent = request_count(store, entry.batch_id) if entry.batch_id is not None else len(requests)
+            entry.sent = store.batch_request_count(entry.batch_id) if entry.batch_id is not None else len(requests)
     finally:
         store.close()
     return result
