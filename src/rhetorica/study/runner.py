@@ -326,12 +326,12 @@ class StudyRunner:
 
     async def _execute(self, stage: Stage, units: list[Any], log: _CountingLog, summary: RunSummary,
                        retry_failed: bool) -> None:
-        name_of_stage = stage.name
+        stage_name = stage.name
         done = stage.finished(self.store, retry_failed)
         todo = [u for u in units if u.key not in done]
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
-        self.progress.start(name_of_stage, len(todo))
+        self.progress.start(stage_name, len(todo))
         gate = asyncio.Semaphore(self.config.concurrency)
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
@@ -341,17 +341,17 @@ class StudyRunner:
                 stopped.add(name)
                 summary.stopped_configurations[name] = reason
                 said = reason if setup else f"configuration stopped, its remaining units were not run: {reason}"
-                summary.problems.append((name_of_stage, name, said))
+                summary.problems.append((stage_name, name, said))
 
         async def one(unit: Any) -> None:
             name = _configuration_name(unit)
             async with gate:
                 if name in stopped:  # left pending: a re-run after fixing the configuration runs them
-                    self.progress.advance(name_of_stage)
+                    self.progress.advance(stage_name)
                     return
                 if self._over_budget():
                     summary.budget_stopped = True
-                    self.progress.advance(name_of_stage)
+                    self.progress.advance(stage_name)
                     return
                 try:
                     row = await stage.execute(self, unit, log)
@@ -359,20 +359,20 @@ class StudyRunner:
                     if not summary.budget_stopped:
                         summary.problems.append(("budget", self.config.name, str(exc)))
                     summary.budget_stopped = True
-                    self.progress.advance(name_of_stage)
+                    self.progress.advance(stage_name)
                     return
                 except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
                     stop(name, str(exc), setup=True)
-                    self.progress.advance(name_of_stage)
+                    self.progress.advance(stage_name)
                     return
                 except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
-                    summary.problems.append((name_of_stage, unit.label, f"{type(exc).__name__}: {exc}"))
-                    self.progress.advance(name_of_stage)
+                    summary.problems.append((stage_name, unit.label, f"{type(exc).__name__}: {exc}"))
+                    self.progress.advance(stage_name)
                     return
                 status = stage.save(self.store, row)  # one transaction per unit
                 summary.units_run += 1
                 summary.statuses[status] += 1
-                summary.stage_statuses.setdefault(name_of_stage, Counter())[status] += 1
+                summary.stage_statuses.setdefault(stage_name, Counter())[status] += 1
                 reason = log.configuration_errors.pop(unit.key, None)
                 if reason is not None:
                     stop(name, reason)
@@ -383,7 +383,7 @@ class StudyRunner:
                         and counts[str(Status.MALFORMED)] == total):
                     stop(name, f"all {total} reviews so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
                                "or more reviews of a configuration in a run all malformed)")
-                self.progress.advance(name_of_stage)
+                self.progress.advance(stage_name)
 
         await asyncio.gather(*(one(u) for u in todo))
 
