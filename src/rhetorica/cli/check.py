@@ -8,8 +8,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from rhetorica.cli.errors import exit_on
+
 console = Console(soft_wrap=True)
-err_console = Console(stderr=True, soft_wrap=True)
 
 
 def check(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
@@ -24,11 +25,8 @@ def check(run_dir: Path = typer.Argument(..., help="Run directory of a study."))
     from rhetorica.report.scorecard import check_run
     from rhetorica.store.db import StoreError
 
-    try:
+    with exit_on(FileNotFoundError, StoreError, ValueError):
         result = check_run(run_dir)
-    except (FileNotFoundError, StoreError, ValueError) as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     if result.problem:
         console.print(f"{escape(str(run_dir))}: not enough data: {escape(result.problem)}", highlight=False)
     for row in result.scorecard.itertuples(index=False):

@@ -27,25 +27,19 @@ def demo(
     are listed and recorded as data, not counted as problems. Exit 1 for an unreadable paper, a
     stopped configuration or another run holding the run directory.
     """
-    from rich.markup import escape
-
-    from rhetorica.cli.study import err_console, execute_study, finish, print_headline
+    from rhetorica.cli.errors import exit_on, fail
+    from rhetorica.cli.study import execute_study, finish, print_headline
     from rhetorica.study.config import ConfigError, parse_study
 
     data_dir = (data or default_data_dir()).resolve()
     if not (data_dir / "papers").is_dir():
-        err_console.print(f"[red]error:[/red] {escape(str(data_dir))}: no papers/ folder here; pass --data PATH "
-                          "(the folder holding papers/) or set RHETORICA_DATA", highlight=False)
-        raise typer.Exit(2)
+        fail(f"{data_dir}: no papers/ folder here; pass --data PATH (the folder holding papers/) or set RHETORICA_DATA")
     spec = yaml.safe_load((resources.files("rhetorica.data") / "demo_study.yaml").read_text("utf-8"))
     spec["output_dir"] = str(out.resolve())
     if replicates:
         spec["replicates"] = replicates
-    try:
+    with exit_on(ConfigError):
         config = parse_study(spec, source="demo_study.yaml")
-    except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     run_dir, problems = execute_study(config, data_dir, retry_failed=retry_failed,
                                       retry_hint="rhetorica demo --retry-failed", count_failed_units=False)
     print_headline(run_dir)

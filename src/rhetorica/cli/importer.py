@@ -52,15 +52,13 @@ def diagnostics(
     from rich.markup import escape
 
     from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
+    from rhetorica.cli.errors import exit_on
 
     console, err = Console(soft_wrap=True), Console(stderr=True, soft_wrap=True)
-    try:
+    with exit_on(FileExistsError, OSError, ValueError):
         result = import_diagnostics_run(baseline, perturbed, out, reviewer=reviewer, condition=condition,
                                         field_map=_field_map(field_map) or DEFAULT_FIELD_MAP,
                                         decision_threshold=decision_threshold)
-    except (FileExistsError, OSError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     counts = result.table.groupby(["arm", "status"]).size()
     summary = "; ".join(f"{arm}: " + ", ".join(f"{status} {n}" for status, n in group.droplevel(0).items())
                         for arm, group in counts.groupby(level=0))

@@ -31,6 +31,7 @@ def ingest(
     from rich.markup import escape
     from rich.table import Table
 
+    from rhetorica.cli.errors import fail
     from rhetorica.documents import DocumentReadError, ReadOptions, read_document
     from rhetorica.documents.reader import default_doc_id
 
@@ -43,9 +44,7 @@ def ingest(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         problem = "exists and is not a folder" if out.exists() else f"cannot be created ({exc.strerror})"
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] --out {escape(str(out))}: {problem}",
-                                                   highlight=False)
-        raise typer.Exit(2) from exc
+        fail(f"--out {out}: {problem}")
     rows: list[dict[str, object]] = []
     used: set[str] = set()
     for path in paths:

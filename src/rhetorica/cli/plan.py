@@ -29,6 +29,8 @@ def plan(
     from rich.console import Console
     from rich.table import Table
 
+    from rhetorica.cli.errors import exit_on, fail
+
     import math
 
     from rhetorica.analysis.power import plan_study
@@ -39,9 +41,8 @@ def plan(
            f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else "",
            f"--sd must be a finite number > 0 (got {sd})" if not (math.isfinite(sd) and sd > 0) else ""]
     if any(bad):
-        Console(stderr=True).print("[red]error:[/red] " + "; ".join(b for b in bad if b), highlight=False)
-        raise typer.Exit(2)
-    try:
+        fail("; ".join(b for b in bad if b))
+    with exit_on(ValueError):
         result = plan_study(
             ratio,
             alpha=alpha,
@@ -52,9 +53,6 @@ def plan(
             n_studies=simulations,
             seed=seed,
         )
-    except ValueError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from exc
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rhetorica.cli.errors import exit_on, fail
+
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 
@@ -18,11 +20,8 @@ err_console = Console(stderr=True, soft_wrap=True)
 def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
     from rhetorica.study.config import ConfigError, load_study
 
-    try:
+    with exit_on(ConfigError):
         return load_study(study)
-    except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
 
 
 def print_headline(run_dir: Path) -> None:
@@ -95,11 +94,8 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
 
     from rhetorica.study.config import ConfigError
 
-    try:
+    with exit_on(ConfigError):
         target = resolve_run_dir(config, base_dir, run_dir)
-    except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     try:
         with run_lock(target, wait=wait, on_wait=waiting), RichProgress(console) as progress:
             runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
@@ -113,8 +109,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
                 runner.store.close()
             failures = stored_failures(runner.run_dir)
     except RunLockedError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(1) from exc
+        fail(str(exc), 1)
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     listed = {item for _, item, _ in summary.problems}
@@ -126,8 +121,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
         err_console.print(f"scan: {item}: {count} hidden-text or instruction finding(s), highest {severity} "
                           "(see the report's hidden-instructions section)", markup=False, highlight=False)
     if summary.units_total == 0:
-        err_console.print("[red]error:[/red] nothing to run: no document could be read (see the problems above)")
-        raise typer.Exit(1)
+        fail("nothing to run: no document could be read (see the problems above)", 1)
     if summary.units_run == 0 and summary.model_calls == 0:
         console.print(f"Nothing to do: all {summary.units_skipped} units were already in the store; "
                       "0 model calls made.")
@@ -181,11 +175,8 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
     from rhetorica.study.status import study_status
 
     config, base_dir = _load(study)
-    try:
+    with exit_on(StoreError, ConfigError):
         found = study_status(config, base_dir)
-    except (StoreError, ConfigError) as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     table = Table(title=f"Study {escape(config.name)}")
     for col in ("stage", "units", "done", "pending", "failed"):
         table.add_column(col, justify="left" if col == "stage" else "right")
@@ -220,11 +211,8 @@ def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")
     """
     from rhetorica.store.db import StoreError
 
-    try:
+    with exit_on(FileNotFoundError, StoreError, ValueError):
         print_headline(run_dir)
-    except (FileNotFoundError, StoreError, ValueError) as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
 
 
 def schema() -> None:

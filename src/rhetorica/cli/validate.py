@@ -19,6 +19,7 @@ def validate(
     from rich.markup import escape
     from rich.table import Table
 
+    from rhetorica.cli.errors import exit_on, fail
     from rhetorica.cli.study import console, err_console
     from rhetorica.report.build import STUDY_FILE, display_table, read_run_study
     from rhetorica.report.render import write_report
@@ -27,24 +28,17 @@ def validate(
 
     study_file = run_dir / STUDY_FILE
     if not study_file.exists():
-        err_console.print(f"[red]error:[/red] {escape(str(run_dir))}: no {STUDY_FILE} here; is this a rhetorica run directory?")
-        raise typer.Exit(2)
-    try:
+        fail(f"{run_dir}: no {STUDY_FILE} here; is this a rhetorica run directory?")
+    with exit_on(ValueError):
         spec = read_run_study(run_dir)
-    except ValueError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     overrides = {"min_semantic_similarity": min_semantic_similarity, "min_tfidf_cosine": min_tfidf_cosine,
                  "max_length_ratio_deviation": max_length_ratio_deviation,
                  "require_protected_spans": require_protected_spans}
     spec.setdefault("validation", {}).setdefault("thresholds", {}).update(
         {k: v for k, v in overrides.items() if v is not None})
     spec["validation"]["enabled"] = True
-    try:
+    with exit_on(ConfigError):
         config = parse_study(spec, source=str(study_file))
-    except ConfigError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
-        raise typer.Exit(2) from exc
     study_file.write_text(config.model_dump_json(indent=2), encoding="utf-8")
     runner = StudyRunner(config, run_dir, run_dir=run_dir)
     try:

@@ -24,7 +24,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -35,8 +35,6 @@ from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError
 from rhetorica.models.providers.common import classify_http_error
 from rhetorica.models.store_log import StoreCallLog
-from rhetorica.store import batches as tables
-from rhetorica.store.db import Store
 from rhetorica.status import Status
 
 
@@ -79,6 +77,27 @@ class BatchReport(BaseModel):
     requests: int
     statuses: dict[str, int] = Field(default_factory=dict)
 
+
+class BatchStore(Protocol):
+    """What batch mode needs from the study store (:class:`rhetorica.store.db.Store` has it)."""
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
+    # the plain-row call log and cache (:class:`rhetorica.models.store_log.CallRows`)
+    def cached_output(self, key: str) -> str | None: ...
+    def cache_output(self, key: str, provider: str, model: str, output_json: str) -> None: ...
+    def record_call(self, row: dict[str, Any]) -> None: ...
+    def begin_call(self, row: dict[str, Any]) -> int: ...
+    def finish_call(self, call_id: int, row: dict[str, Any]) -> None: ...
+    # the batch tables (:class:`rhetorica.store.batches.BatchTables`)
+    def pending_batch_keys(self) -> set[str]: ...
+    def add_batch(self, batch_id: str, provider: str, model_id: str, options_json: str,
+                  requests: list[tuple[str, str | None, str]]) -> None: ...
+    def open_batches(self) -> list[Any]: ...
+    def set_batch_state(self, batch_id: str, state: str, detail: str | None = None) -> None: ...
+    def batch_requests(self, batch_id: str) -> list[Any]: ...
+    def set_batch_request_status(self, batch_id: str, cache_key: str, status: str) -> None: ...
+    def batch_call_logged(self, cache_key: str, batch_id: str) -> bool: ...
 
 
 # -- provider adapters ---------------------------------------------------------------------------------
@@ -245,7 +264,7 @@ def _adapter(model: ModelAPI) -> _Adapter:
 async def submit_batch(
     model: ModelAPI,
     requests: list[BatchRequest],
-    store: Store,
+    store: BatchStore,
     *,
     options: dict[str, Any] | None = None,
 ) -> str | None:
@@ -266,12 +285,13 @@ async def submit_batch(
         ModelError: the provider refused the submission (classified like live calls).
     """
     adapter = _adapter(model)
-    pending = tables.pending_batch_keys(store)
+    log = StoreCallLog(store)
+    pending = store.pending_batch_keys()
     items: list[tuple[str, dict[str, Any], BatchRequest]] = []
     seen: set[str] = set()
     for request in requests:
         key = request.cache_key or model_cache_key(model, request.messages, request.config, request.replicate)
-        if key in seen or key in pending or store.cached_output(key) is not None:
+        if key in seen or key in pending or log.cache_get(key) is not None:
             continue
         seen.add(key)
         params = model.request_params(request.messages, request.config)  # type: ignore[attr-defined]
@@ -284,9 +304,8 @@ async def submit_batch(
         raise _classified(exc) from exc
     # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose URL
     # carries credentials cannot be collected from the stored options alone
-    tables.record_batch(store, batch_id, model.provider, model.name,
-                        redact_urls(json.dumps(options or {}, sort_keys=True)),
-                        [(key, request.unit_key, request.model_dump_json()) for key, _, request in items])
+    store.add_batch(batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)),
+                      [(key, request.unit_key, request.model_dump_json()) for key, _, request in items])
     return batch_id
 
 
@@ -326,7 +345,7 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, 
 
 
 async def collect_batches(
-    store: Store,
+    store: BatchStore,
     model_factory: ModelFactory,
     *,
     wait: bool = False,
@@ -354,7 +373,7 @@ async def collect_batches(
     reports: dict[str, BatchReport] = {}
     while True:
         running = 0
-        for row in tables.open_batches(store):
+        for row in store.open_batches():
             batch_id, model_id = row[0], row[2]
             model = model_factory(model_id, json.loads(row[3]))
             adapter = _adapter(model)
@@ -370,26 +389,26 @@ async def collect_batches(
                 running += 1
                 continue
             if state == "failed":
-                tables.set_batch_state(store, batch_id, "failed", detail=detail)
+                store.set_batch_state(batch_id, "failed", detail)
                 report.state = "failed"
                 continue
-            tables.set_batch_state(store, batch_id, "ended", detail=detail)
+            store.set_batch_state(batch_id, "ended", detail)
             try:
                 results = await adapter.results(batch_id)
             except Exception as exc:
                 raise _classified(exc) from exc
             report.statuses = _write_results(store, model, batch_id, results)
             report.state = "collected"
-            tables.set_batch_state(store, batch_id, "collected", collected_at=datetime.now(UTC).isoformat())
+            store.set_batch_state(batch_id, "collected")
         if not wait or running == 0 or (deadline is not None and time.monotonic() >= deadline):
             return list(reports.values())
         await asyncio.sleep(poll_interval_s)
 
 
-def _write_results(store: Store, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
+def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
     counts: dict[str, int] = {}
     log = StoreCallLog(store)
-    for key, unit_key, request_json, status in tables.batch_requests(store, batch_id):
+    for key, unit_key, request_json, status in store.batch_requests(batch_id):
         if status is not None:
             counts[status] = counts.get(status, 0) + 1
             continue
@@ -397,8 +416,8 @@ def _write_results(store: Store, model: ModelAPI, batch_id: str, results: dict[s
         output = _output_for(model, request, results.get(key), batch_id)
         if output.status == Status.OK:
             log.cache_put(key, output)
-        if not tables.call_logged_for_batch(store, key, batch_id):
+        if not store.batch_call_logged(key, batch_id):
             log.record_call(unit_key, key, output, request.config)
-        tables.set_request_status(store, batch_id, key, str(output.status))
+        store.set_batch_request_status(batch_id, key, str(output.status))
         counts[str(output.status)] = counts.get(str(output.status), 0) + 1
     return counts

@@ -288,7 +288,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`open_run_store`).
         ValueError: if ``study.json`` is unusable (see :func:`read_run_study`).
     """
-    from rhetorica.report.validation import read_checks, validation_summary, validation_table
+    from rhetorica.report.validation import validation_summary, validation_table
+    from rhetorica.store.runs import read_checks
 
     study = read_run_study(run_dir)
     store = open_run_store(run_dir)

@@ -17,31 +17,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-    from rhetorica.store.db import Store
 
 CHECK_KEYS = ["unit_key", "variant_key", "document_id", "condition", "rewriter"]
 """Key columns of a ``checks`` row, kept on every tidy validation row."""
 
 FAILED_COLUMNS = ["document_id", "condition", "rewriter", "status", "reasons"]
 """Columns of :func:`failed_variants`."""
-
-
-def read_checks(store: Store) -> pd.DataFrame:
-    """Every row of the store's ``checks`` table, ordered by document, condition and rewriter.
-
-    Args:
-        store: an open store.
-
-    Returns:
-        DataFrame with the ``checks`` columns (empty, with those columns, when none).
-    """
-    import pandas as pd
-
-    return pd.read_sql_query(
-        "SELECT unit_key, variant_key, document_id, condition, rewriter, passed, reasons_json, "
-        "result_json FROM checks ORDER BY document_id, condition, rewriter",
-        store.conn,
-    )
 
 
 def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
@@ -54,7 +35,7 @@ def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
     stored ``passed`` is kept and the reasons say why the measures are missing).
 
     Args:
-        checks: rows as returned by :func:`read_checks`.
+        checks: rows as returned by :func:`rhetorica.store.runs.read_checks`.
 
     Returns:
         DataFrame with :data:`CHECK_KEYS`, the ``validation_row`` columns and ``validated``

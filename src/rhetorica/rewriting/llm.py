@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from rhetorica.documents.models import Document, Section
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
-from rhetorica.models.providers.mock import TEXT_MARKER
 from rhetorica.rewriting.conditions import system_prompt, task_prompt
+from rhetorica.rewriting.marker import TEXT_MARKER
 from rhetorica.status import Status
 
 #: Output budget relative to the input's token count. It only bounds runaway output; whether the
@@ -57,6 +57,13 @@ def split_chunks(text: str, max_words: int | None) -> list[str]:
     return chunks or [text]
 
 
+def chunk_messages(condition: str, chunk: str) -> list[ChatMessage]:
+    """The messages that ask for the rewrite of one chunk under ``condition``: the condition's
+    system prompt, then the task, a blank line, :data:`TEXT_MARKER` and the chunk."""
+    return [ChatMessage(role="system", content=system_prompt(condition)),
+            ChatMessage(role="user", content=f"{task_prompt()}\n\n{TEXT_MARKER}\n{chunk}")]
+
+
 def _strip_echo(text: str) -> str:
     """Remove a leading copy of the marker line that small models echo back."""
     text = text.strip()
@@ -80,8 +87,6 @@ async def rewrite_document(
     Returns:
         A :class:`RewriteResult`; ``document`` keeps the original's id, title, metadata and source.
     """
-    system = ChatMessage(role="system", content=system_prompt(condition))
-    preamble = task_prompt()
     sections: list[Section] = []
     for index, section in enumerate(document.sections):
         if not section.text.strip():
@@ -89,13 +94,13 @@ async def rewrite_document(
             continue
         rewritten: list[str] = []
         for chunk in split_chunks(section.text, max_chunk_words):
-            user = ChatMessage(role="user", content=f"{preamble}\n\n{TEXT_MARKER}\n{chunk}")
+            messages = chunk_messages(condition, chunk)
             token_cap = int(model.count_tokens(chunk) * OUTPUT_TOKEN_FACTOR) + 32
             stop = ["\n\n"] if "\n\n" not in chunk.strip() else None
             for seed in (0, 1):
                 config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=token_cap, seed=seed,
                                         stop=stop)
-                output = await call_model(model, [system, user], config, context=context)
+                output = await call_model(model, messages, config, context=context)
                 if output.status != Status.TRUNCATED:
                     break
             if output.status != Status.OK:

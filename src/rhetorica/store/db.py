@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rhetorica.store.batches import BatchTables
 
 STORE_FILENAME = "store.sqlite"
 BUSY_TIMEOUT_S = 60.0
@@ -52,7 +53,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-class Store:
+class Store(BatchTables):
     """SQLite store of one study run directory.
 
     Args:
@@ -305,3 +306,13 @@ def _split_sql(sql: str) -> list[str]:
     """Split a migration file into statements (no semicolons inside literals in our migrations)."""
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """Copy the store file ``source`` (with its committed WAL content) to ``target`` (SQLite backup)."""
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()

@@ -6,8 +6,8 @@ is declared now (:func:`record_plan`). A stored unit outside its stage's current
 store and is listed by :func:`superseded_units`, but exports and reports read only current units.
 A store written before schema version 5 has no recorded plan: all its units count as current.
 
-Stages and their tables: ``rewrite`` -> ``variants``, ``validate`` -> ``checks``,
-``review`` -> ``assessments``.
+Plans are named ``rewrite`` (units stored in ``variants``) and ``review`` (in ``assessments``);
+the stages that store there (:mod:`rhetorica.study.stages`) record their keys under those names.
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ import pandas as pd
 
 from rhetorica.store.db import Store
 
-STAGE_TABLES: dict[str, str] = {"rewrite": "variants", "validate": "checks", "review": "assessments"}
-"""Stage name -> the table holding its unit results."""
-
 FAILED_CHECK = "json_extract(result_json, '$.error') IS NOT NULL"
 """A check that could not be made (an ``error``); ``passed = 0`` alone is a result, not a failure."""
 
@@ -30,7 +27,7 @@ SUPERSEDED_COLUMNS = ["stage", "configuration", "model", "detail", "units", "fir
 
 
 PLANNED_STAGES = ("rewrite", "review")
-"""Stages whose plan is recorded; a check is current when its variant is current."""
+"""Names of the recorded plans; a check is current when its variant is current."""
 
 
 def record_plan(store: Store, stage: str, keys: Iterable[str], run_id: int | None = None) -> None:
@@ -62,28 +59,41 @@ def current_plan(store: Store) -> dict[str, set[str] | None]:
     return {stage: plan_keys(store, stage) for stage in PLANNED_STAGES}
 
 
-def finished_keys(store: Store, stage: str, retry_failed: bool = False) -> set[str]:
-    """Keys of the stored units of ``stage`` that a run skips.
+def finished_keys(store: Store, table: str, retry_failed: bool = False) -> set[str]:
+    """Keys of the stored units of ``table`` (a unit table with a ``status`` column) that a run skips.
 
     Args:
         store: the store.
-        stage: ``rewrite``, ``validate`` or ``review``.
-        retry_failed: leave out units stored as a failure (any status but ``ok`` for rewrites and
-            reviews; a check that could not be made), so that they run again.
+        table: ``variants``, ``assessments`` or another unit table with ``unit_key`` and ``status``.
+        retry_failed: leave out units stored as a failure (any status but ``ok``), so that they run again.
     """
-    table = STAGE_TABLES[stage]
     if not retry_failed:
         return store.existing_keys(table)
-    keep = f"NOT ({FAILED_CHECK})" if table == "checks" else "status = 'ok'"
-    return {r[0] for r in store.rows(f"SELECT unit_key FROM {table} WHERE {keep}")}
+    return {r[0] for r in store.rows(f"SELECT unit_key FROM {table} WHERE status = 'ok'")}
 
 
-def unit_statuses(store: Store, stage: str) -> dict[str, str]:
-    """Stored status of every unit of ``stage`` by key (checks: ``ok``, ``failed`` or ``error``)."""
-    table = STAGE_TABLES[stage]
-    status = (f"CASE WHEN {FAILED_CHECK} THEN 'error' WHEN passed = 1 THEN 'ok' ELSE 'failed' END"
-              if table == "checks" else "status")
-    return {r[0]: r[1] for r in store.rows(f"SELECT unit_key, {status} FROM {table}")}
+def unit_statuses(store: Store, table: str) -> dict[str, str]:
+    """Stored status of every unit of ``table`` by key."""
+    return {r[0]: r[1] for r in store.rows(f"SELECT unit_key, status FROM {table}")}
+
+
+def finished_checks(store: Store, retry_failed: bool = False) -> set[str]:
+    """Keys of the stored checks a run skips (with ``retry_failed``, not those that could not be made)."""
+    if not retry_failed:
+        return store.existing_keys("checks")
+    return {r[0] for r in store.rows(f"SELECT unit_key FROM checks WHERE NOT ({FAILED_CHECK})")}
+
+
+def check_statuses(store: Store) -> dict[str, str]:
+    """Status of every stored check by key: ``ok`` (passed), ``failed`` or ``error`` (not made)."""
+    status = f"CASE WHEN {FAILED_CHECK} THEN 'error' WHEN passed = 1 THEN 'ok' ELSE 'failed' END"
+    return {r[0]: r[1] for r in store.rows(f"SELECT unit_key, {status} FROM checks")}
+
+
+def ok_rows(store: Store, table: str, keys: set[str]) -> list[dict[str, object]]:
+    """Stored ``ok`` rows of ``table`` whose unit key is in ``keys``, ordered by key."""
+    rows = store.rows(f"SELECT * FROM {table} WHERE status = 'ok' ORDER BY unit_key")
+    return [dict(r) for r in rows if r["unit_key"] in keys]
 
 
 def failed_units(store: Store, plan: Mapping[str, set[str] | None] | None = None) -> Counter[tuple[str, str]]:
@@ -100,9 +110,9 @@ def failed_units(store: Store, plan: Mapping[str, set[str] | None] | None = None
     """
     plan = current_plan(store) if plan is None else plan
     counts: Counter[tuple[str, str]] = Counter()
-    for stage in ("rewrite", "review"):
+    for stage, table in (("rewrite", "variants"), ("review", "assessments")):
         keys = plan.get(stage)
-        for key, status in unit_statuses(store, stage).items():
+        for key, status in unit_statuses(store, table).items():
             if status != "ok" and (keys is None or key in keys):
                 counts[(stage, status)] += 1
     variants = plan.get("rewrite")

@@ -1,15 +1,19 @@
-"""Planner: the study matrix as idempotent work units keyed by content hashes.
+"""Planner: the study's work units, their typed inputs, and their keys (content hashes).
 
 A unit key is a hash of (stage, input content hash, spec hash, replicate) — ARCHITECTURE.md,
 "Stages are pure functions over a store". Equal inputs and specs give equal keys in any process, so
-a unit already in the store is never run again.
+a unit already in the store is never run again. A unit built on the output of another unit names
+it in ``after`` (an edge of the unit graph, :mod:`rhetorica.study.graph`); a unit built on an
+assumed output (its upstream unit not done yet) is ``waiting``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rhetorica.documents.models import Document
+from rhetorica.evaluation import Target
 from rhetorica.hashing import content_hash
 from rhetorica.rewriting.conditions import ORIGINAL, prompt_version
 from rhetorica.rewriting.rule_based import RULES_VERSION
@@ -54,6 +58,55 @@ def unit_key(stage: str, input_hash: str, spec_hash: str, replicate: int = 0, ce
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A rewritten document, the output of a rewrite unit and the input of validation and review.
+
+    Attributes:
+        document: the variant's text (keeps the original's id).
+        original: the document it was rewritten from.
+        condition: the rewrite condition's name.
+        rewriter: the rewriter configuration's name.
+        key: unit key of the rewrite that produced it (the variant key).
+        assumed: True when the rewrite has not run yet and the original stands in for its text
+            (status and estimate plan on it; the runner never builds units on it).
+    """
+
+    document: Document
+    original: Document
+    condition: str
+    rewriter: str
+    key: str
+    assumed: bool = False
+
+
+@dataclass(frozen=True)
+class Check:
+    """Outcome of validating one variant: ``passed`` (``None`` when not validated yet, assumed to pass)."""
+
+    variant_key: str
+    passed: bool | None
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """An ``ok`` assessment, the input of stages over assessments (annotation, guided rewrites).
+
+    Attributes:
+        key: the review unit's key.
+        target: what was assessed.
+        reviewer: the reviewer configuration's name.
+        row: the stored assessment row (column -> value); empty when assumed.
+        assumed: True when the review has not run yet (status and estimate plan on it).
+    """
+
+    key: str
+    target: Target
+    reviewer: str
+    row: dict[str, Any]
+    assumed: bool = False
+
+
+@dataclass(frozen=True)
 class RewriteUnit:
     """Produce one variant: a document under a condition by a rewriter."""
 
@@ -61,6 +114,8 @@ class RewriteUnit:
     document: Document
     rewriter: RewriterSpec
     condition: str
+    after: tuple[str, ...] = ()
+    waiting: bool = False
 
     @property
     def label(self) -> str:
@@ -69,16 +124,38 @@ class RewriteUnit:
 
 @dataclass(frozen=True)
 class ReviewUnit:
-    """Review one input (an original or a variant) once with one reviewer configuration."""
+    """Review one target (an original or a variant, one replicate) with one reviewer configuration."""
 
     key: str
-    document: Document  # the text the reviewer sees
-    document_id: str
-    condition: str
-    rewriter: str
-    variant_key: str | None
+    target: Target
     reviewer: ReviewerSpec
-    replicate: int
+    after: tuple[str, ...] = ()
+    waiting: bool = False
+
+    @property
+    def document(self) -> Document:
+        """The text the reviewer sees."""
+        return self.target.document
+
+    @property
+    def document_id(self) -> str:
+        return self.target.document_id
+
+    @property
+    def condition(self) -> str:
+        return self.target.condition
+
+    @property
+    def rewriter(self) -> str:
+        return self.target.rewriter
+
+    @property
+    def variant_key(self) -> str | None:
+        return self.target.variant_key
+
+    @property
+    def replicate(self) -> int:
+        return self.target.replicate
 
     @property
     def label(self) -> str:
@@ -90,15 +167,29 @@ class ValidateUnit:
     """Validate one variant against its original."""
 
     key: str
-    original: Document
-    variant: Document
-    condition: str
-    rewriter: str
-    variant_key: str
+    variant: Variant
+    after: tuple[str, ...] = ()
+    waiting: bool = False
+
+    @property
+    def original(self) -> Document:
+        return self.variant.original
+
+    @property
+    def condition(self) -> str:
+        return self.variant.condition
+
+    @property
+    def rewriter(self) -> str:
+        return self.variant.rewriter
+
+    @property
+    def variant_key(self) -> str:
+        return self.variant.key
 
     @property
     def label(self) -> str:
-        return f"{self.variant.id} / {self.condition} / {self.rewriter}"
+        return f"{self.variant.document.id} / {self.condition} / {self.rewriter}"
 
 
 def validation_spec_hash(settings: ValidationSettings) -> str:
@@ -109,22 +200,12 @@ def validation_spec_hash(settings: ValidationSettings) -> str:
                         load_metadiscourse_lexicon().version)
 
 
-def validate_units(
-    originals: list[Document],
-    variants: list[tuple[Document, str, str, str | None]],
-    settings: ValidationSettings,
-) -> list[ValidateUnit]:
-    """One unit per variant (keyed by the variant's content and the validation settings)."""
-    by_id = {doc.id: doc for doc in originals}
+def validate_units(variants: list[Variant], settings: ValidationSettings) -> list[ValidateUnit]:
+    """One unit per variant (keyed by the variant's and its original's content and the settings)."""
     spec = validation_spec_hash(settings)
-    units = []
-    for variant, condition, rewriter, variant_key in variants:
-        assert variant_key is not None
-        original = by_id[variant.id]
-        key = unit_key("validate", content_hash(original.content_hash, variant.content_hash), spec, 0,
-                       (variant.id, condition, rewriter))
-        units.append(ValidateUnit(key, original, variant, condition, rewriter, variant_key))
-    return units
+    return [ValidateUnit(unit_key("validate", content_hash(v.original.content_hash, v.document.content_hash), spec, 0,
+                                  (v.document.id, v.condition, v.rewriter)), v, (v.key,), v.assumed)
+            for v in variants]
 
 
 def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> list[RewriteUnit]:
@@ -142,27 +223,26 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
     ]
 
 
-def review_units(
-    inputs: list[tuple[Document, str, str, str | None]],
-    reviewers: list[ReviewerSpec],
-    replicates: int,
-) -> list[ReviewUnit]:
-    """Every (input, reviewer, replicate) cell.
+#: The rewriter name of an original in review cells and assessments.
+NO_REWRITER = "none"
 
-    Args:
-        inputs: (document to review, condition, rewriter name, variant key or None for originals).
-    """
+
+def review_targets(documents: list[Document], variants: list[Variant]) -> list[tuple[Document, str, str, Variant | None]]:
+    """What is reviewed: every original (condition ``original``, rewriter ``none``), then every variant."""
+    return ([(doc, ORIGINAL, NO_REWRITER, None) for doc in documents]
+            + [(v.document, v.condition, v.rewriter, v) for v in variants])
+
+
+def review_units(documents: list[Document], variants: list[Variant], reviewers: list[ReviewerSpec],
+                 replicates: int) -> list[ReviewUnit]:
+    """Every (original or variant, reviewer, replicate) cell, originals first."""
     units = []
-    for doc, condition, rewriter, variant_key in inputs:
+    for doc, condition, rewriter, variant in review_targets(documents, variants):
+        cell = (doc.id, condition, rewriter)
         for reviewer in reviewers:
             spec = reviewer_spec_hash(reviewer)
             for replicate in range(replicates):
-                cell = (doc.id, condition, rewriter)
-                units.append(ReviewUnit(unit_key("review", doc.content_hash, spec, replicate, cell), doc, doc.id,
-                                        condition, rewriter, variant_key, reviewer, replicate))
+                target = Target(doc, doc.id, condition, rewriter, variant.key if variant else None, replicate)
+                units.append(ReviewUnit(unit_key("review", doc.content_hash, spec, replicate, cell), target, reviewer,
+                                        (variant.key,) if variant else (), bool(variant and variant.assumed)))
     return units
-
-
-def original_inputs(documents: list[Document]) -> list[tuple[Document, str, str, str | None]]:
-    """Review inputs for the unmodified manuscripts."""
-    return [(doc, ORIGINAL, "none", None) for doc in documents]

@@ -16,7 +16,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,11 +35,12 @@ from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.rewriting import llm as llm_rewriter
 from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
-from rhetorica.store import plan
+from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
-from rhetorica.study import planner
+from rhetorica.study import graph, planner
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
+from rhetorica.study.stages import Stage
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
@@ -310,11 +310,12 @@ class StudyRunner:
 
         settings = self.config.validation
         row: dict[str, Any] = {"unit_key": unit.key, "variant_key": unit.variant_key,
-                               "document_id": unit.variant.id, "condition": unit.condition,
+                               "document_id": unit.variant.document.id, "condition": unit.condition,
                                "rewriter": unit.rewriter}
         try:
             async with self._validation_gate:  # one embedding job at a time
-                result = await asyncio.to_thread(validate_variant, unit.original, unit.variant, settings.thresholds,
+                result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
+                                                 settings.thresholds,
                                                  embedder=self._embedder, condition=unit.condition)
         except ValueError as exc:  # e.g. a variant whose sections do not match its original
             reason = f"could not validate: {exc}"
@@ -337,17 +338,14 @@ class StudyRunner:
                 return False
         return True
 
-    def passed_variant_keys(self) -> set[str]:
-        """Variant keys whose validation passed."""
-        return plan.passed_variant_keys(self.store)
-
-    async def _execute(self, stage: str, table: str, units: list[Any], work: Callable[..., Any],
-                       log: _CountingLog, summary: RunSummary, retry_failed: bool) -> None:
-        done = plan.finished_keys(self.store, stage, retry_failed)
+    async def _execute(self, stage: Stage, units: list[Any], log: _CountingLog, summary: RunSummary,
+                       retry_failed: bool) -> None:
+        stage_name = stage.name
+        done = stage.finished(self.store, retry_failed)
         todo = [u for u in units if u.key not in done]
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
-        self.progress.start(stage, len(todo))
+        self.progress.start(stage_name, len(todo))
         gate = asyncio.Semaphore(self.config.concurrency)
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
@@ -357,68 +355,61 @@ class StudyRunner:
                 stopped.add(name)
                 summary.stopped_configurations[name] = reason
                 said = reason if setup else f"configuration stopped, its remaining units were not run: {reason}"
-                summary.problems.append((stage, name, said))
+                summary.problems.append((stage_name, name, said))
 
         async def one(unit: Any) -> None:
             name = _configuration_name(unit)
             async with gate:
                 if name in stopped:  # left pending: a re-run after fixing the configuration runs them
-                    self.progress.advance(stage)
+                    self.progress.advance(stage_name)
                     return
                 if self._over_budget():
                     summary.budget_stopped = True
-                    self.progress.advance(stage)
+                    self.progress.advance(stage_name)
                     return
                 try:
-                    row = await work(unit, log)
+                    row = await stage.execute(self, unit, log)
                 except BudgetExceededError as exc:  # the unit stays pending
                     if not summary.budget_stopped:
                         summary.problems.append(("budget", self.config.name, str(exc)))
                     summary.budget_stopped = True
-                    self.progress.advance(stage)
+                    self.progress.advance(stage_name)
                     return
                 except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
                     stop(name, str(exc), setup=True)
-                    self.progress.advance(stage)
+                    self.progress.advance(stage_name)
                     return
                 except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
-                    summary.problems.append((stage, unit.label, f"{type(exc).__name__}: {exc}"))
-                    self.progress.advance(stage)
+                    summary.problems.append((stage_name, unit.label, f"{type(exc).__name__}: {exc}"))
+                    self.progress.advance(stage_name)
                     return
-                if table == "checks":
-                    status = row.pop("status")
-                    self.store.replace_check(row)
-                else:
-                    status = row["status"]
-                    self.store.insert(table, row)  # one transaction per unit
+                status = stage.save(self.store, row)  # one transaction per unit
                 summary.units_run += 1
                 summary.statuses[status] += 1
-                summary.stage_statuses.setdefault(stage, Counter())[status] += 1
+                summary.stage_statuses.setdefault(stage_name, Counter())[status] += 1
                 reason = log.configuration_errors.pop(unit.key, None)
                 if reason is not None:
                     stop(name, reason)
                 counts = finished.setdefault(name, Counter())
                 counts[status] += 1
                 total = sum(counts.values())
-                if stage == "review" and total >= MALFORMED_STOP_MIN and counts[str(Status.MALFORMED)] == total:
+                if (stage.stops_when_malformed and total >= MALFORMED_STOP_MIN
+                        and counts[str(Status.MALFORMED)] == total):
                     stop(name, f"all {total} reviews so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
                                "or more reviews of a configuration in a run all malformed)")
-                self.progress.advance(stage)
+                self.progress.advance(stage_name)
 
         await asyncio.gather(*(one(u) for u in todo))
 
-    def variant_inputs(self, units: list[planner.RewriteUnit] | None) -> list[tuple[Document, str, str, str | None]]:
-        """Review inputs for every variant of ``units`` (all when ``None``) stored with status ok."""
-        keys = {u.key for u in units} if units is not None else None
-        return [(Document.model_validate_json(doc), condition, rewriter, key)
-                for key, condition, rewriter, doc in plan.ok_variants(self.store, keys)]
-
-    async def run(self, *, retry_failed: bool = False) -> RunSummary:
-        """Run every pending unit; returns what was done.
+    async def run(self, *, retry_failed: bool = False,
+                  before_stage: Callable[[Stage], bool] | None = None) -> RunSummary:
+        """Run every pending unit, walking the study's unit graph; returns what was done.
 
         Args:
             retry_failed: also re-run units stored as a failure (any status but ``ok``; checks
                 that could not be made).
+            before_stage: called with each stage before it runs; returning False ends the run
+                there (``rhetorica batch`` stops after the first stage whose calls it captured).
 
         Each stage's units are recorded as the current plan before they run
         (:func:`rhetorica.store.plan.record_plan`); stored units outside it are superseded.
@@ -429,35 +420,32 @@ class StudyRunner:
             self.budget = Budget(self.config.budget_usd, spent_usd=self._spent_usd())
         summary = RunSummary()
         log = _CountingLog(self.store, summary)
-        run_id = self._open_run()
+        run_id = runs.open_run(self.store, self.config.name, content_hash(self.config.model_dump()))
         documents = self.load_documents(summary.problems)
         self._store_documents(documents)
-        rewrites = planner.rewrite_units(documents, self.config.rewriters)
-        plan.record_plan(self.store, "rewrite", [u.key for u in rewrites], run_id)
-        await self._execute("rewrite", "variants", rewrites, self._rewrite, log, summary, retry_failed)
-        variants = self.variant_inputs(rewrites)
-        self._scan(planner.original_inputs(documents) + variants, summary)
-        settings = self.config.validation
-        checks = planner.validate_units(documents, variants, settings) if settings.enabled else []
-        checked = plan.finished_keys(self.store, "validate", retry_failed)
-        pending = [u for u in checks if u.key not in checked]
-        if checks and (not pending or self._load_embedder(summary.problems)):
-            await self._execute("validate", "checks", checks, self._validate, log, summary, retry_failed)
-            if settings.failed_variants == "exclude":
-                passed = self.passed_variant_keys()
-                variants = [v for v in variants if v[3] in passed]
-        inputs = planner.original_inputs(documents) + variants
-        reviews = planner.review_units(inputs, self.config.reviewers, self.config.replicates)
-        plan.record_plan(self.store, "review", [u.key for u in reviews], run_id)
-        await self._execute("review", "assessments", reviews, self._review, log, summary, retry_failed)
+        planned: dict[str, list[str]] = {}
+        for step in graph.walk(self.config, documents, self.store, retry_failed=retry_failed):
+            stage = step.stage
+            if before_stage is not None and not before_stage(stage):
+                break
+            if stage.plan is not None:
+                planned.setdefault(stage.plan, []).extend(u.key for u in step.units)
+                plan.record_plan(self.store, stage.plan, planned[stage.plan], run_id)
+            done = stage.finished(self.store, retry_failed)
+            if not stage.prepare(self, step.inputs, [u for u in step.units if u.key not in done], summary):
+                step.skipped = True  # e.g. no embedding model: variants are reviewed unvalidated
+                continue
+            if step.units or stage.plan is not None:
+                await self._execute(stage, step.units, log, summary, retry_failed)
         if summary.budget_stopped and not any(stage == "budget" for stage, _, _ in summary.problems):
             summary.problems.append(("budget", self.config.name,
                                      f"budget of ${self.config.budget_usd} reached; remaining units not run"))
         summary.wall_time_s = time.perf_counter() - started
-        self._close_run(run_id, summary)
+        runs.close_run(self.store, run_id, units_run=summary.units_run, model_calls=summary.model_calls,
+                       wall_time_s=summary.wall_time_s, problems=summary.problems)
         return summary
 
-    def _scan(self, inputs: list[tuple[Document, str, str, str | None]], summary: RunSummary) -> None:
+    def _scan(self, inputs: list[tuple[Document, str, str, Any]], summary: RunSummary) -> None:
         """The hidden-instruction scan of every review input (stored, reported, nothing removed)."""
         from rhetorica.study.scanning import scan_inputs
 
@@ -469,30 +457,17 @@ class StudyRunner:
     async def validate_stored(self) -> RunSummary:
         """Validate every stored variant that has no check under the current settings (used by
         ``rhetorica validate RUN_DIR``); makes no model call."""
+        from rhetorica.registry import stages
+
         summary = RunSummary()
         self._validation_gate = asyncio.Lock()
-        originals = [Document.model_validate_json(r[0]) for r in self.store.rows("SELECT document_json FROM documents")]
-        known = {d.id for d in originals}
-        variants = [v for v in self.variant_inputs(None) if v[0].id in known]
+        originals = {d.id: d for d in (Document.model_validate_json(j) for j in runs.document_jsons(self.store))}
+        stored = [(key, condition, rewriter, Document.model_validate_json(doc))
+                  for key, condition, rewriter, doc in plan.ok_variants(self.store)]
+        variants = [planner.Variant(doc, originals[doc.id], condition, rewriter, key)
+                    for key, condition, rewriter, doc in stored if doc.id in originals]
         if variants and self._load_embedder(summary.problems):
-            units = planner.validate_units(originals, variants, self.config.validation)
-            await self._execute("validate", "checks", units, self._validate, _CountingLog(self.store, summary),
-                                summary, retry_failed=False)
+            units = planner.validate_units(variants, self.config.validation)
+            await self._execute(stages.get("validate"), units, _CountingLog(self.store, summary), summary,
+                                retry_failed=False)
         return summary
-
-    # -- run log ---------------------------------------------------------------------------------
-    def _open_run(self) -> int:
-        with self.store.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO runs (study_name, spec_hash, started_at) VALUES (?, ?, ?)",
-                (self.config.name, content_hash(self.config.model_dump()), datetime.now(UTC).isoformat()))
-            return int(cur.lastrowid or 0)
-
-    def _close_run(self, run_id: int, summary: RunSummary) -> None:
-        with self.store.transaction() as conn:
-            conn.execute("UPDATE runs SET finished_at = ?, units_run = ?, model_calls = ?, wall_time_s = ? "
-                         "WHERE run_id = ?", (datetime.now(UTC).isoformat(), summary.units_run,
-                                              summary.model_calls, summary.wall_time_s, run_id))
-            for stage, item, reason in summary.problems:
-                conn.execute("INSERT INTO problems (run_id, stage, item, status, reason) VALUES (?, ?, ?, ?, ?)",
-                             (run_id, stage, item, "error", reason))

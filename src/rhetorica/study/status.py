@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from rhetorica.documents.models import Document
 from rhetorica.store import plan
 from rhetorica.store.db import STORE_FILENAME, Store
-from rhetorica.study import planner
+from rhetorica.study import graph
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 
@@ -56,18 +55,13 @@ class StudyStatus:
         return sum(n for s in self.stages for status, n in s.failed.items() if status != "failed")
 
 
-def _count(stored: dict[str, str], keys: list[str], stage: str, extra_pending: int = 0) -> StageStatus:
-    done = [stored[k] for k in keys if k in stored]
-    failed = Counter(s for s in done if s != "ok")
-    return StageStatus(stage, len(keys) + extra_pending, len(done), len(keys) - len(done) + extra_pending, failed)
-
-
 def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
     """Per-stage status, input problems and superseded units of ``config``; writes nothing.
 
-    Validation and review units of variants not yet rewritten cannot be keyed yet; they are counted
-    as pending when the rewrite is pending and left out when it failed (or, under
-    ``failed_variants: exclude``, when the variant failed validation). Without a store every
+    Walks the study's unit graph (:func:`rhetorica.study.graph.walk`) with assumed outputs for
+    units not done yet: units waiting on a pending upstream unit (the reviews of a variant not
+    written yet) are counted as pending; units of a failed upstream unit are left out (as are, under
+    ``failed_variants: exclude``, those of a variant that failed validation). Without a store every
     unit is pending.
 
     Raises:
@@ -79,27 +73,18 @@ def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
     path = run_dir / STORE_FILENAME
     store = Store.open_readonly(path) if path.is_file() else None
     try:
-        def stored(stage: str) -> dict[str, str]:
-            return plan.unit_statuses(store, stage) if store is not None else {}
-
-        rewrites = planner.rewrite_units(documents, config.rewriters)
-        rewrite_status = _count(stored("rewrite"), [u.key for u in rewrites], "rewrite")
-        keys = {u.key for u in rewrites}
-        variants = ([(Document.model_validate_json(doc), condition, rewriter, key)
-                     for key, condition, rewriter, doc in plan.ok_variants(store, keys)] if store is not None else [])
-        stages = [rewrite_status]
-        if config.validation.enabled:
-            checks = planner.validate_units(documents, variants, config.validation)
-            stages.append(_count(stored("validate"), [u.key for u in checks], "validate", rewrite_status.pending))
-            if config.validation.failed_variants == "exclude":
-                passed = plan.passed_variant_keys(store) if store is not None else set()
-                variants = [v for v in variants if v[3] in passed]
-        inputs = planner.original_inputs(documents) + variants
-        reviews = planner.review_units(inputs, config.reviewers, config.replicates)
-        awaiting = rewrite_status.pending * len(config.reviewers) * config.replicates
-        stages.append(_count(stored("review"), [u.key for u in reviews], "review", awaiting))
-        superseded = (plan.superseded_units(store, {"rewrite": keys, "review": {u.key for u in reviews}})
-                      if store is not None else pd.DataFrame(columns=plan.SUPERSEDED_COLUMNS))
+        stages = []
+        current: dict[str, set[str]] = {}
+        for step in graph.walk(config, documents, store, assume_pending=True):
+            stored = step.stage.statuses(store) if store is not None else {}
+            done = [stored[u.key] for u in step.units if u.key in stored]
+            planned = len(step.units) + len(step.waiting)
+            stages.append(StageStatus(step.stage.name, planned, len(done), planned - len(done),
+                                      Counter(s for s in done if s != "ok")))
+            if step.stage.plan is not None:
+                current.setdefault(step.stage.plan, set()).update(u.key for u in step.units)
+        superseded = (plan.superseded_units(store, current) if store is not None
+                      else pd.DataFrame(columns=plan.SUPERSEDED_COLUMNS))
     finally:
         if store is not None:
             store.close()

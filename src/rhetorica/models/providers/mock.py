@@ -30,9 +30,9 @@ from rhetorica.models.errors import (
     RateLimitError,
     TransientError,
 )
+from rhetorica.rewriting.marker import TEXT_MARKER
 from rhetorica.status import Status
 
-TEXT_MARKER = "Section text:"
 
 _ERRORS: dict[str, type[Exception]] = {
     "transient": TransientError,

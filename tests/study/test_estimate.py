@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from rhetorica.cli.estimate import estimate_study
+from rhetorica.study.estimate import estimate_study
 from rhetorica.documents import ReadOptions, read_document
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -118,3 +119,31 @@ def test_in_process_models_are_free_not_unpriced(study_file):
     result = estimate_study(study_file)
     assert [(r.model, r.calls, r.cost_usd) for r in result.rows] == [("mock/scripted", 2 * 3, 0.0)]
     assert result.unpriced_models == []
+
+
+def test_estimated_prompts_are_the_prompts_the_runner_sends(study_file):
+    """Every call the estimate counts is a call the runner makes, message for message."""
+    from rhetorica.models.providers.mock import MockModel
+    from rhetorica.study import graph
+    from rhetorica.study.config import load_study
+    from rhetorica.study.runner import StudyRunner
+
+    config, base = load_study(study_file)
+    config = config.model_copy(update={"budget_usd": None})
+    models: dict[str, MockModel] = {}
+    runner = StudyRunner(config, base, model_factory=lambda model_id, options: models.setdefault(
+        model_id, MockModel(model=model_id)))
+    documents = runner.load_documents([])
+    planned: dict[str, list[tuple[Any, Any]]] = {}
+    for step in graph.walk(config, documents, None, assume_pending=True):
+        planned[step.stage.name] = [(u, c) for u in step.units + step.waiting for c in step.stage.calls(u)]
+    asyncio.run(runner.run())
+    runner.store.close()
+    sent = [[m.model_dump() for m in messages] for model in models.values() for messages, _ in model.calls]
+    rewrites = [[m.model_dump() for m in c.messages] for _, c in planned["rewrite"]]
+    assert rewrites and all(r in sent for r in rewrites)
+    # the task, a blank line, the marker line, the chunk (the estimate once had a single newline)
+    assert all("\n\nSection text:\n" in r[1]["content"] for r in rewrites)
+    # reviews of the originals (the variants' texts are only assumed before the run)
+    originals = [[m.model_dump() for m in c.messages] for u, c in planned["review"] if u.variant_key is None]
+    assert len(originals) == 2 * 2 and all(o in sent for o in originals)

@@ -1,0 +1,150 @@
+"""Calls, tokens and cost of a study before anything runs (``rhetorica estimate STUDY.yaml``).
+
+Reads the documents and walks the study's unit graph as ``rhetorica run`` does
+(:func:`rhetorica.study.graph.walk`), builds every prompt the run would send with the stages' own
+prompt builders (:meth:`rhetorica.study.stages.Stage.calls`), counts its tokens, and prices the calls with the price table
+(:mod:`rhetorica.models.pricing`). Makes no model call, needs no API key, writes nothing.
+
+What is counted:
+- LLM rewrites: one call per non-empty section chunk; output expected about as long as the input
+  chunk (the integrity rules keep length within ~10%).
+- Reviews: one call per (original or variant, reviewer, replicate); variants not yet written are
+  assumed as long as their original and assumed to pass validation; variants that failed it are
+  left out when the study excludes them; output tokens at the reviewer's ``max_tokens`` cap (an
+  upper bound: reviews usually stop earlier).
+- Units already in the run's store are left out (a resumed study only pays for what is pending).
+- Repair attempts after malformed output and retries are not counted (each adds at most one call).
+
+Token counts use the model layer's approximation (words x 1.35), so expect about +/-20% against a
+provider's tokenizer.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from rhetorica.models.api import Usage
+
+
+class EstimateRow(BaseModel):
+    """Planned calls of one stage on one model.
+
+    Attributes:
+        stage: ``rewrite`` or ``review``.
+        model: model id as in the study file.
+        calls: pending calls (>= 0).
+        input_tokens: prompt tokens over those calls.
+        output_tokens: output tokens over those calls (expected for rewrites, cap for reviews).
+        cost_usd: at standard rates; ``None`` when the model has no price.
+        batch_cost_usd: at batch rates; ``None`` when unpriced.
+    """
+
+    stage: str
+    model: str
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    batch_cost_usd: float | None = None
+
+
+class StudyEstimate(BaseModel):
+    """The whole estimate: rows, totals, units already done, unpriced models, the budget."""
+
+    study: str
+    rows: list[EstimateRow]
+    units_done: int
+    units_pending: int
+    total_cost_usd: float
+    total_batch_cost_usd: float
+    unpriced_models: list[str]
+    budget_usd: float | None
+    problems: list[str]
+
+
+def _price_parts(model_id: str) -> tuple[str, str]:
+    from rhetorica.models.registry import split_model_id
+
+    provider, model = split_model_id(model_id)
+    return provider, model.partition("@")[0] if provider == "openai-compatible" else model
+
+
+def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
+    """Plan ``study`` and estimate its pending calls, tokens and cost.
+
+    Args:
+        study: the study YAML file.
+        prices: price override file (default ``$RHETORICA_PRICES`` or none).
+
+    Raises:
+        ConfigError: the study file is invalid, or its output_dir is a file or cannot be created.
+        ValueError: the price override file is invalid.
+    """
+    from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
+    from rhetorica.store.db import STORE_FILENAME, Store
+    from rhetorica.study import graph
+    from rhetorica.study.config import load_study
+    from rhetorica.study.inputs import load_documents, resolve_run_dir
+    from rhetorica.study.stages import approximate_tokens
+
+    config, base_dir = load_study(study)
+    table = load_prices(prices)
+    run_dir = resolve_run_dir(config, base_dir)
+    problem_rows: list[tuple[str, str, str]] = []
+    documents = load_documents(config, base_dir, problem_rows)  # the runner's own document loading
+    path = run_dir / STORE_FILENAME
+    store = Store.open_readonly(path) if path.is_file() else None
+
+    sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    units_done = units_pending = 0
+    try:
+        for step in graph.walk(config, documents, store, assume_pending=True):
+            stage = step.stage
+            done = stage.finished(store, False) if store is not None else set()
+            # units waiting on an upstream unit cannot be done; their text is assumed (the original's)
+            pending = [u for u in step.units if u.key not in done] + step.waiting
+            units_done += len(step.units) + len(step.waiting) - len(pending)
+            units_pending += len(pending)
+            for unit in pending:
+                for call in stage.calls(unit):
+                    row = sums[(stage.name, call.model)]
+                    row[0] += 1
+                    row[1] += sum(approximate_tokens(m.content) for m in call.messages)
+                    row[2] += call.output_tokens
+    finally:
+        if store is not None:
+            store.close()
+
+    rows: list[EstimateRow] = []
+    unpriced: list[str] = []
+    for (stage_name, model_id), (calls, tokens_in, tokens_out) in sorted(sums.items()):
+        provider, name = _price_parts(model_id)
+        price = table.lookup(provider, name)
+        row = EstimateRow(stage=stage_name, model=model_id, calls=calls, input_tokens=tokens_in,
+                          output_tokens=tokens_out)
+        if provider in FREE_PROVIDERS:
+            row.cost_usd = row.batch_cost_usd = 0.0
+        elif price is None:
+            if model_id not in unpriced:
+                unpriced.append(model_id)
+        else:
+            # price per call so that long-context tiers apply per prompt, as providers bill them
+            mean_in, mean_out = tokens_in / max(calls, 1), tokens_out / max(calls, 1)
+            usage = Usage(input_tokens=round(mean_in), output_tokens=round(mean_out))
+            row.cost_usd = price_usage(price, usage) * calls
+            row.batch_cost_usd = price_usage(price, usage, batch=True) * calls
+        rows.append(row)
+    return StudyEstimate(
+        study=config.name,
+        rows=rows,
+        units_done=units_done,
+        units_pending=units_pending,
+        total_cost_usd=sum(r.cost_usd or 0.0 for r in rows),
+        total_batch_cost_usd=sum(r.batch_cost_usd or 0.0 for r in rows),
+        unpriced_models=unpriced,
+        budget_usd=config.budget_usd,
+        problems=[f"{item}: {reason}" for _, item, reason in problem_rows],
+    )
