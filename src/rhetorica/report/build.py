@@ -125,13 +125,16 @@ class ReportData:
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
     from rhetorica.analysis.paired import paper_scores
+    from rhetorica.analysis.tidy import primary_metric
 
+    # the columns keep their names (mean_overall, sd_overall): they hold the forms' primary score
     columns = ["reviewer", "arm", "papers", "ok", "failed", "mean_overall", "sd_overall"]
     if assessments.empty:
         return pd.DataFrame(columns=columns)
-    papers = paper_scores(assessments, score="overall")
+    score = primary_metric(assessments)
+    papers = paper_scores(assessments, score=score)
     grouped = papers.groupby(["reviewer", "arm"], sort=True)
-    out = grouped["overall"].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
+    out = grouped[score].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
     counts = assessments.assign(ok=assessments["status"].eq("ok")).groupby(["reviewer", "arm"])["ok"]
     out = out.merge(counts.agg(ok="sum", total="count").reset_index(), on=["reviewer", "arm"])
     out["failed"] = out["total"] - out["ok"]

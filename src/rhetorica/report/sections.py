@@ -328,6 +328,7 @@ STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "
 
 def _strata(data: ReportData) -> Section | None:
     """Papers per human mean-rating stratum (STUDIES.md §2), or ``None`` when no paper has human scores."""
+    from rhetorica.analysis.tidy import primary_metric
     from rhetorica.store.export import HUMAN_STRATA
 
     df = data.tables.get("assessments", pd.DataFrame())
@@ -336,7 +337,7 @@ def _strata(data: ReportData) -> Section | None:
     papers = df.dropna(subset=["human_stratum"]).groupby("document_id").agg(
         human_stratum=("human_stratum", "first"), human=("human_score", "first"))
     originals = df[(df["condition"] == "original") & (df["status"] == "ok")]
-    ai = originals.groupby("document_id")["overall"].mean()
+    ai = originals.groupby("document_id")[primary_metric(originals)].mean()
     papers["ai"] = ai.reindex(papers.index)
     order = [label for _, _, label in HUMAN_STRATA]
     table = (papers.groupby("human_stratum")

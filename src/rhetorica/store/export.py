@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rhetorica.forms import REVIEW_000
 from rhetorica.store.db import Store
 from rhetorica.store.plan import plan_keys, superseded_units
 
@@ -59,7 +60,7 @@ def _current(df: pd.DataFrame, store: Store, stage: str) -> pd.DataFrame:
 #: Score columns every wide assessments table has, in this order (NaN where a form lacks one):
 #: the metrics of the first study's form (``review-000``), so that the tables of every study
 #: written before forms were declared keep their shape. Other forms' metrics follow them.
-BASE_SCORE_COLUMNS: tuple[str, ...] = ("overall", "soundness", "significance", "evidence", "clarity", "confidence")
+BASE_SCORE_COLUMNS: tuple[str, ...] = REVIEW_000.metric_names
 
 _KEYS_BEFORE_SCORES = ["unit_key", "document_id", "arm", "condition", "rewriter", "reviewer", "model", "protocol",
                        "replicate", "status", "reason"]
