@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rhetorica.documents.models import Document
+from rhetorica.evaluation import Evaluation, Evaluator, Target
+from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.budget import Budget, BudgetExceededError
 from rhetorica.models.call import CallContext, ConnectionLimits
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
-from rhetorica.evaluation import Evaluation, Evaluator, Target
-from rhetorica.forms import Form
 from rhetorica.registry import evaluators
 from rhetorica.reviewers import control as _control  # noqa: F401 - registers the ``control`` evaluator
 from rhetorica.reviewers import llm_reviewer as _llm_reviewer  # noqa: F401 - registers the ``llm`` evaluator
