@@ -42,7 +42,7 @@ def review_call_seconds() -> tuple[float, int]:
     model = get_model("embedded/smollm2-135m")
     messages = [ChatMessage(role="system", content=system_prompt(get_protocol("default"))),
                 ChatMessage(role="user", content="# Paper\n\n## Abstract\n\n" + "We study graphs. " * 200)]
-    config = GenerateConfig(temperature=0.7, seed=1, max_tokens=450, json_schema=output_schema("full"))
+    config = GenerateConfig(temperature=0.7, seed=1, max_tokens=450, json_schema=output_schema(get_protocol("default").form))
     asyncio.run(model.generate([ChatMessage(role="user", content="hi")], GenerateConfig(max_tokens=4)))
     started = time.perf_counter()
     output = asyncio.run(model.generate(messages, config))

@@ -16,6 +16,8 @@ Built-in forms (registered in :data:`rhetorica.registry.forms`):
   soundness, significance, evidence, clarity 1–4; reviewer confidence 1–5 (diagnostic);
   summary, strengths, weaknesses, suggestions.
 - ``review-000-overall``: the Bare protocol's form, overall 1–10 and the text fields only.
+- ``control-000``: the form of the study's control reviewers (:mod:`rhetorica.reviewers.control`):
+  a continuous overall 1-10 (primary) and the four 000 criteria 1-4.
 - ``iclr-2026``: the ICLR 2026 review form of the six-dimension study (STUDIES.md §2): overall
   assessment 1–10 (primary); soundness, presentation, contribution 1–4; confidence 1–5
   (diagnostic); summary, strengths, weaknesses, questions.
@@ -217,6 +219,11 @@ class Form(BaseModel):
         return next(m for m in self.metrics if m.primary)
 
     @property
+    def label(self) -> str:
+        """``name@version``: how an assessment records the form it was made on."""
+        return f"{self.name}@{self.version}"
+
+    @property
     def metric_names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.metrics)
 
@@ -335,6 +342,16 @@ REVIEW_000_OVERALL = register_form(Form(
     description="the Bare protocol's form: overall 1-10 and the text fields",
     metrics=(REVIEW_000.metric("overall"),),
     text_fields=REVIEW_000.text_fields,
+))
+
+CONTROL_000 = register_form(Form(
+    name="control-000", version="1",
+    description="simulated control reviewers: continuous overall 1-10, the four 000 criteria 1-4",
+    metrics=(
+        Metric(name="overall", type="continuous", low=1, high=10, primary=True,
+               description="latent quality + noise (+ the injected shift), on the 1-10 scale"),
+        *(REVIEW_000.metric(n) for n in ("soundness", "significance", "evidence", "clarity")),
+    ),
 ))
 
 ICLR_2026 = register_form(Form(

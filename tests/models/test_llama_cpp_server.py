@@ -83,7 +83,7 @@ def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path
     }
     runner = StudyRunner(parse_study(spec), Path(tmp_path))
     summary = asyncio.run(runner.run())
-    rows = runner.store.rows("SELECT status, reason, overall FROM assessments")
+    rows = runner.store.rows("SELECT status, reason, (SELECT value FROM scores s WHERE s.unit_key = assessments.unit_key AND s.metric = 'overall') AS overall FROM assessments")
     calls = runner.store.rows("SELECT status, error, params_json FROM model_calls ORDER BY call_id")
     runner.store.close()
     assert len(rows) == REVIEWS and summary.stopped_configurations == {}

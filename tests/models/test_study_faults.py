@@ -75,7 +75,8 @@ def assessments(run_dir: Path) -> list[sqlite3.Row]:
     conn = sqlite3.connect(run_dir / "store.sqlite")
     conn.row_factory = sqlite3.Row
     try:
-        return list(conn.execute("SELECT unit_key, document_id, replicate, status, reason, overall FROM assessments"))
+        return list(conn.execute("SELECT unit_key, document_id, replicate, status, reason, "
+                                 "(SELECT value FROM scores s WHERE s.unit_key = assessments.unit_key AND s.metric = 'overall') AS overall FROM assessments"))
     finally:
         conn.close()
 

@@ -47,14 +47,15 @@ def make_run(
                 "human_score": (human or {}).get(doc), "document_json": "{}"})
         for i, (reviewer, doc, arm, overall) in enumerate(records):
             state = (status or {}).get(i, "ok")
-            store.insert("assessments", {
+            scores = {"overall": overall, **(criteria or {}).get(i, {})} if state == "ok" else {}
+            store.save_assessment({
                 "unit_key": f"u{i}", "document_id": doc, "variant_key": None if arm == "original" else f"v-{doc}-{arm}",
                 "input_hash": f"i-{doc}-{arm}", "condition": arm, "rewriter": "none" if arm == "original" else "rw",
-                "reviewer": reviewer, "model": "mock/reviewer", "protocol": "default",
+                "reviewer": reviewer, "model": "mock/reviewer", "protocol": "default", "form": "review-000@1",
                 "replicate": (replicates or {}).get(i, 0), "status": state,
                 "reason": None if state == "ok" else (reasons or {}).get(i, "scripted failure"),
-                "input_truncated": int(i in (truncated or set())),
-                "overall": overall if state == "ok" else None, **(criteria or {}).get(i, {})})
+                "input_truncated": int(i in (truncated or set()))},
+                {k: v for k, v in scores.items() if v is not None})
         if problems:
             store.insert("runs", {"study_name": spec["name"], "spec_hash": "h", "started_at": "2026-01-01T00:00:00"})
             for stage, item, state, reason in problems:

@@ -7,7 +7,8 @@ import json
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.models.providers.mock import MockModel
-from rhetorica.reviewers.llm_reviewer import ReviewResult, review_document
+from rhetorica.evaluation import Evaluation
+from rhetorica.reviewers.llm_reviewer import review_document
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.status import Status
 
@@ -21,7 +22,7 @@ def review(overall: int, **changes: object) -> str:
     return json.dumps(REVIEW | {"overall": overall} | changes)
 
 
-def run(script: list) -> tuple[ReviewResult, MockModel]:
+def run(script: list) -> tuple[Evaluation, MockModel]:
     model = MockModel(script=script)
     result = asyncio.run(review_document(DOC, get_protocol("default"), model, replicate=0))
     return result, model
@@ -29,7 +30,7 @@ def run(script: list) -> tuple[ReviewResult, MockModel]:
 
 def test_plain_text_refusal_is_refused_without_repair() -> None:
     result, model = run(["I can't review this paper because it may be under confidential review."])
-    assert result.status == Status.REFUSED and result.review is None
+    assert result.status == Status.REFUSED and result.scores == {} and result.payload is None
     assert result.reason == ("the model declined in plain text: "
                              "\"I can't review this paper because it may be under confidential review.\"")
     assert len(model.calls) == 1
@@ -44,7 +45,7 @@ def test_apology_and_as_an_ai_refusals_make_one_call() -> None:
 
 def test_review_that_contains_cannot_is_ok() -> None:
     result, model = run([review(4, summary="I cannot verify Theorem 2, and the method cannot scale.")])
-    assert (result.status, result.review.overall, len(model.calls)) == (Status.OK, 4, 1)
+    assert (result.status, result.scores.get("overall"), len(model.calls)) == (Status.OK, 4, 1)
 
 
 def test_prose_without_json_gets_one_repair_then_malformed() -> None:
@@ -56,7 +57,7 @@ def test_prose_without_json_gets_one_repair_then_malformed() -> None:
 
 def test_prose_without_json_repaired_to_ok() -> None:
     result, model = run(["I cannot see the figures, but overall I would give it a 7.", review(7)])
-    assert (result.status, result.review.overall, len(model.calls)) == (Status.OK, 7, 2)
+    assert (result.status, result.scores.get("overall"), len(model.calls)) == (Status.OK, 7, 2)
 
 
 def test_refusal_after_repair_is_refused() -> None:
@@ -68,4 +69,4 @@ def test_refusal_after_repair_is_refused() -> None:
 def test_draft_then_final_review_stored_with_final_score() -> None:
     text = "<think>First try: " + review(2) + "</think>\nDraft: " + review(3) + "\n```json\n" + review(6) + "\n```"
     result, model = run([text])
-    assert (result.status, result.review.overall, len(model.calls)) == (Status.OK, 6, 1)
+    assert (result.status, result.scores.get("overall"), len(model.calls)) == (Status.OK, 6, 1)

@@ -8,6 +8,7 @@ import pytest
 
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.registry import get_model
+from rhetorica.forms import REVIEW_000
 from rhetorica.reviewers.form import output_schema, parse_review
 from rhetorica.reviewers.protocols import get_protocol, system_prompt
 from rhetorica.status import Status
@@ -21,16 +22,16 @@ def smollm2():
 def test_schema_constrained_review_is_valid_json_of_the_form(smollm2) -> None:
     messages = [ChatMessage(role="system", content=system_prompt(get_protocol("default"))),
                 ChatMessage(role="user", content="# A tiny paper\n\n## Abstract\n\nWe prove that 1 + 1 = 2.")]
-    config = GenerateConfig(temperature=0.7, seed=3, max_tokens=450, json_schema=output_schema("full"))
+    config = GenerateConfig(temperature=0.7, seed=3, max_tokens=450, json_schema=output_schema(REVIEW_000))
     output = asyncio.run(smollm2.generate(messages, config))
     assert output.provider == "embedded" and output.model == "smollm2-135m"
     assert output.usage.input_tokens > 50 and output.usage.output_tokens > 10
     assert output.effective_params == {"temperature": 0.7, "top_p": 0.95, "max_tokens": 450, "seed": 3, "repeat_penalty": 1.1}
     # The demo's reviewer settings must give one complete, valid review; a truncation is a failure.
     assert (output.status, output.error, output.finish_reason) == (Status.OK, None, "stop"), output.text[-200:]
-    review = parse_review(output.text)  # the grammar enforces the enums: scores always in range
-    assert 1 <= review.overall <= 10 and 1 <= review.soundness <= 4
-    assert review.summary.strip() and output.usage.output_tokens < 450
+    review = parse_review(output.text, REVIEW_000).payload  # the grammar enforces the enums: scores always in range
+    assert 1 <= review["overall"] <= 10 and 1 <= review["soundness"] <= 4
+    assert review["summary"].strip() and output.usage.output_tokens < 450
 
 
 def test_same_seed_same_output_and_token_counts(smollm2) -> None:

@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 5  # the newest migration: 0005_plan (numbers 0003 and 0004 belong to other changes)
+LATEST = 6  # the newest migration: 0006_scores
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

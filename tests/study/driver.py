@@ -15,7 +15,8 @@ Points (K counts from 1, in this process):
   until ``$RHETORICA_DRIVER_RELEASE`` exists, then answer (holds the run, and its lock, open).
 - ``none``: no fault.
 
-The faults are installed by wrapping ``Store.insert`` and ``MockModel.generate`` of this process;
+The faults are installed by wrapping ``Store.insert`` (variants), ``Store.save_assessment``
+(assessments) and ``MockModel.generate`` of this process;
 nothing in rhetorica itself knows about them.
 """
 
@@ -41,7 +42,7 @@ def _kill() -> None:
 def install(point: str, k: int) -> None:
     """Wrap the store and the mock model so that ``point`` fires at its K-th occurrence."""
     seen = {"units": 0, "calls": 0}
-    insert, generate = Store.insert, MockModel.generate
+    insert, save, generate = Store.insert, Store.save_assessment, MockModel.generate
 
     def counting_insert(self: Store, table: str, row: dict[str, Any]) -> None:
         if table not in UNIT_TABLES:
@@ -64,7 +65,16 @@ def install(point: str, k: int) -> None:
                 await asyncio.sleep(0.02)
         return await generate(self, messages, config)
 
+    def counting_save(self: Store, row: dict[str, Any], scores: Any) -> None:
+        seen["units"] += 1
+        if point == "kill-in-commit" and seen["units"] == k:
+            self.conn.set_trace_callback(lambda sql: _kill() if sql.strip().upper() == "COMMIT" else None)
+        save(self, row, scores)
+        if point == "kill-after-commit" and seen["units"] == k:
+            _kill()
+
     Store.insert = counting_insert  # type: ignore[method-assign]
+    Store.save_assessment = counting_save  # type: ignore[method-assign]
     MockModel.generate = faulty_generate  # type: ignore[method-assign]
 
 

@@ -46,8 +46,9 @@ def _units(run_dir: Path) -> dict[str, tuple]:
     try:
         units = {r[0]: ("variants", r[1], r[2]) for r in store.rows(
             "SELECT unit_key, status, content_hash FROM variants")}
-        for r in store.rows("SELECT unit_key, status, overall, soundness, significance, evidence, clarity, "
-                            "confidence, raw_text FROM assessments"):
+        scores = ", ".join(f"(SELECT value FROM scores s WHERE s.unit_key = assessments.unit_key AND s.metric = '{m}')"
+                           for m in ("overall", "soundness", "significance", "evidence", "clarity", "confidence"))
+        for r in store.rows(f"SELECT unit_key, status, {scores}, raw_text FROM assessments"):
             assert r[0] not in units
             units[r[0]] = ("assessments", *tuple(r)[1:])
         paid = store.rows("SELECT unit_key, COUNT(*) FROM model_calls WHERE status = 'ok' AND cache_hit = 0 "

@@ -123,7 +123,7 @@ def test_repair_attempt_recovers_and_string_scores_parse(shared_data: Path, tmp_
     assert table["overall"].tolist() == [10.0, 10.0, 10.0]  # "10" is 10, never 1
     assert table["evidence"].tolist() == [4.0, 4.0, 4.0]
     repair_prompt = reviewer.calls[1][0][-1].content
-    assert "overall: Input should be less than or equal to 10" in repair_prompt
+    assert "overall: 11 is outside its range 1..10" in repair_prompt
     runner.store.close()
 
 

@@ -24,7 +24,7 @@ from rhetorica.analysis.bootstrap import (
     stratum_weighted_mean,
 )
 from rhetorica.analysis.paired import paper_scores, wide_scores
-from rhetorica.analysis.tidy import ORIGINAL, document_info, ok_scores
+from rhetorica.analysis.tidy import ORIGINAL, document_info, ok_scores, primary_metric
 
 UNKNOWN_STRATUM = "unknown"
 
@@ -62,7 +62,7 @@ def paired_change(
     df: pd.DataFrame,
     pairs: Sequence[tuple[str, str]] | None = None,
     *,
-    score: str = "overall",
+    score: str | None = None,
     n_resamples: int = 5000,
     seed: int = 0,
     level: float = 0.95,
@@ -86,6 +86,7 @@ def paired_change(
     Raises:
         ValueError: on a missing column, out-of-range score or unknown arm.
     """
+    score = score or primary_metric(df)
     ps = paper_scores(df, score)
     arms = set(pd.unique(ps["arm"]))
     if pairs is None:
@@ -156,7 +157,7 @@ def _bin_labels(edges: Sequence[float]) -> list[str]:
 def movement_by_initial_score(
     df: pd.DataFrame,
     *,
-    score: str = "overall",
+    score: str | None = None,
     bins: Sequence[float] = INITIAL_BINS,
 ) -> pd.DataFrame:
     """Score movement of each rewrite, grouped by the reviewer's own score of the original.
@@ -178,6 +179,7 @@ def movement_by_initial_score(
     Raises:
         ValueError: if the edges are not increasing or there is no original arm.
     """
+    score = score or primary_metric(df)
     edges = np.asarray(bins, dtype=float)
     if len(edges) < 2 or np.any(np.diff(edges) <= 0):
         raise ValueError(f"bins must be at least two increasing edges, got {list(bins)}")

@@ -489,14 +489,15 @@ def import_diagnostics_run(
         "decision_threshold": decision_threshold,
     }
     columns = ("unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol",
-               "replicate", "status", "reason", *SCORE_RANGES, "review_json")
+               "replicate", "status", "reason", "review_json")
     rows = []
     for record in result.table.to_dict("records"):
         row = {c: record.get(c) for c in columns}
-        row.update({c: None for c in SCORE_RANGES if row[c] is None or pd.isna(row[c])})
         row["input_hash"] = content_hash(record["review_json"])
-        rows.append(row)
-    failed_units = {r["unit_key"] for r in rows if r["status"] != "ok"}
+        scores = {c: float(record[c]) for c in SCORE_RANGES
+                  if record.get(c) is not None and not pd.isna(record[c])}
+        rows.append((row, scores))
+    failed_units = {r["unit_key"] for r, _ in rows if r["status"] != "ok"}
     listed = [(p.item, p.reason) for p in result.problems if p.unit_key not in failed_units]
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from rhetorica.analysis.tidy import ok_scores, require_columns
+from rhetorica.analysis.tidy import ok_scores, primary_metric, require_columns
 
 MIXED_COLUMNS = ["reviewer", "first", "second", "mixed_diff", "mixed_ci_low", "mixed_ci_high", "mixed_p",
                  "mixed_note"]
@@ -63,7 +63,7 @@ def mixed_effects_shift(scores: pd.Series, arm_is_first: pd.Series, paper: pd.Se
             "mixed_p": p, "mixed_note": None}
 
 
-def mixed_effects_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]], *, score: str = "overall") -> pd.DataFrame:
+def mixed_effects_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]], *, score: str | None = None) -> pd.DataFrame:
     """:func:`mixed_effects_shift` per reviewer and pair, over papers scored in both arms.
 
     Args:
@@ -77,6 +77,7 @@ def mixed_effects_table(df: pd.DataFrame, pairs: Sequence[tuple[str, str]], *, s
     Raises:
         ValueError: a required column is missing, or an ``ok`` score is out of range.
     """
+    score = score or primary_metric(df)
     require_columns(df, ["reviewer", "document_id", "arm", "status", score])
     data = df.assign(_score=ok_scores(df, score)).dropna(subset=["_score"])
     rows = []

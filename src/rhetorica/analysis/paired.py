@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from rhetorica.analysis.arms import combine_arm, default_pairs
-from rhetorica.analysis.tidy import CRITERIA, ok_scores, require_columns
+from rhetorica.analysis.tidy import CRITERIA, ok_scores, primary_metric, require_columns
 
 __all__ = [
     "COMPARISON_COLUMNS",
@@ -125,7 +125,7 @@ def sign_test(n_first: int, n_second: int) -> float:
     return 1.0 if n == 0 else float(binomtest(int(n_first), n, 0.5).pvalue)
 
 
-def paper_scores(df: pd.DataFrame, score: str = "overall") -> pd.DataFrame:
+def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     """Average ``ok`` replicates within (reviewer, document_id, arm).
 
     Args:
@@ -144,6 +144,7 @@ def paper_scores(df: pd.DataFrame, score: str = "overall") -> pd.DataFrame:
         ValueError: if a column is missing, a key (reviewer, document_id, arm) is null, or an
             ``ok`` score is out of range.
     """
+    score = score or primary_metric(df)
     require_columns(df, [*KEYS, "status", score])
     values = ok_scores(df, score)
     # group by integer codes of the sorted key values (much faster than a string groupby)
@@ -280,7 +281,7 @@ def compare_arms(
     first: str,
     second: str,
     *,
-    score: str = "overall",
+    score: str | None = None,
     threshold: float = 4.5,
     given: str | None = None,
 ) -> pd.DataFrame:
@@ -322,6 +323,7 @@ def compare_arms(
         ValueError: on a missing column, out-of-range score, an arm absent from the data, or a
             ``given`` combination that does not exist.
     """
+    score = score or primary_metric(df)
     w = wide_scores(paper_scores(df, score), score)
     return _compare(w, first, second, score=score, threshold=threshold, given=given)
 
@@ -331,7 +333,7 @@ def comparison_table(
     pairs: Sequence[tuple[str, str]],
     *,
     threshold: float = 4.5,
-    score: str = "overall",
+    score: str | None = None,
     given: str | None = None,
 ) -> pd.DataFrame:
     """:func:`compare_arms` over several pairs, concatenated (pairs in order, reviewers sorted).
@@ -350,6 +352,7 @@ def comparison_table(
     Raises:
         ValueError: as :func:`compare_arms`.
     """
+    score = score or primary_metric(df)
     w = wide_scores(paper_scores(df, score), score)
     frames = [_compare(w, a, b, score=score, threshold=threshold, given=given) for a, b in pairs]
     if not frames:
@@ -392,7 +395,7 @@ def difference_magnitude(
     df: pd.DataFrame,
     pairs: Sequence[tuple[str, str]],
     *,
-    score: str = "overall",
+    score: str | None = None,
     given: str | None = None,
 ) -> pd.DataFrame:
     """Size of paired differences ``d = first - second`` per reviewer and pair.
@@ -415,6 +418,7 @@ def difference_magnitude(
     Raises:
         ValueError: as :func:`compare_arms`.
     """
+    score = score or primary_metric(df)
     w = wide_scores(paper_scores(df, score), score)
     frames = []
     for first, second in pairs:

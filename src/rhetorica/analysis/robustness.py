@@ -41,7 +41,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from rhetorica.analysis.paired import paper_scores
-from rhetorica.analysis.tidy import ORIGINAL, document_info
+from rhetorica.analysis.tidy import ORIGINAL, document_info, primary_metric
 
 Array = npt.NDArray[np.float64]
 
@@ -258,7 +258,7 @@ def _discriminability_input(wide: pd.DataFrame) -> tuple[Array, Array, npt.NDArr
 def discriminability_table(
     df: pd.DataFrame,
     *,
-    score: str = "overall",
+    score: str | None = None,
     alpha: float = 0.05,
     n_resamples: int = 1000,
     seed: int = 0,
@@ -280,6 +280,7 @@ def discriminability_table(
     Raises:
         ValueError: on a missing column or an out-of-range score.
     """
+    score = score or primary_metric(df)
     ps = paper_scores(df, score).dropna(subset=[score])
     rows = []
     for reviewer, part in ps.groupby("reviewer", sort=True):
@@ -344,7 +345,7 @@ def _reviewer_row(
 def robustness_table(
     df: pd.DataFrame,
     *,
-    score: str = "overall",
+    score: str | None = None,
     low_drift: float = 0.25,
     chance_margin: float = 0.05,
 ) -> pd.DataFrame:
@@ -364,6 +365,7 @@ def robustness_table(
     Raises:
         ValueError: on a missing column or an out-of-range score.
     """
+    score = score or primary_metric(df)
     ps = paper_scores(df, score)
     human = document_info(df)["human_score"]
     rows = []

@@ -13,21 +13,58 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from rhetorica.forms import REVIEW_000, Form, get_form
+from rhetorica.registry import UnknownComponentError
+
 ORIGINAL = "original"
 """Arm label of the unmodified manuscript."""
 
 SCORE_RANGES: dict[str, tuple[float, float]] = {
-    "overall": (1.0, 10.0),
-    "soundness": (1.0, 4.0),
-    "significance": (1.0, 4.0),
-    "evidence": (1.0, 4.0),
-    "clarity": (1.0, 4.0),
-    "confidence": (1.0, 5.0),
+    m.name: (float(m.low), float(m.high)) for m in REVIEW_000.metrics if m.low is not None and m.high is not None
 }
-"""Closed range of each review-form score (the 'Style over Substance' study's review form)."""
+"""Closed range of each score of the 000 review form (the 'Style over Substance' study's), checked
+on tables that carry no ``form`` column; a table with one is checked against each row's form."""
 
-CRITERIA: tuple[str, ...] = ("soundness", "significance", "evidence", "clarity")
-"""The four 1-4 sub-scores of the review form."""
+CRITERIA: tuple[str, ...] = tuple(m.name for m in REVIEW_000.metrics if not m.primary and m.role == "score")
+"""The four 1-4 sub-scores of the 000 review form (soundness, significance, evidence, clarity)."""
+
+
+def primary_metric(df: pd.DataFrame) -> str:
+    """The metric an analysis reads by default: the primary metric of the forms of ``df``'s rows.
+
+    Args:
+        df: tidy assessments; an optional ``form`` column holds each row's form as ``name@version``
+            (:mod:`rhetorica.forms`). Without one (hand-built or simulated tables, imported rows),
+            the 000 review form's primary, ``overall``.
+
+    Raises:
+        ValueError: the rows' forms have different primary metrics (pass the metric explicitly).
+    """
+    primaries = {_declared(label).primary.name for label in _labels(df)}
+    if not primaries:
+        return REVIEW_000.primary.name
+    if len(primaries) > 1:
+        raise ValueError(f"the table mixes forms with different primary metrics ({', '.join(sorted(primaries))}); "
+                         "pass the metric to analyse")
+    return primaries.pop()
+
+
+def _labels(df: pd.DataFrame) -> list[str]:
+    if "form" not in df.columns:
+        return []
+    return [str(x) for x in pd.unique(df["form"].dropna())]
+
+
+def _declared(label: str) -> Form:
+    """The registered form of ``name@version``.
+
+    Raises:
+        ValueError: no such form is registered.
+    """
+    try:
+        return get_form(label.partition("@")[0])
+    except UnknownComponentError as exc:
+        raise ValueError(f"assessments name form {label!r}: {exc}") from None
 
 
 def require_columns(df: pd.DataFrame, columns: Iterable[str], what: str = "tidy table") -> None:
@@ -50,8 +87,11 @@ def ok_scores(df: pd.DataFrame, score: str) -> pd.Series:
     """Return ``score`` as float where ``status == "ok"``, NaN elsewhere (never imputed).
 
     Args:
-        df: tidy assessments with columns ``status``, ``unit_key`` and ``score``.
-        score: a score column; if it is one of :data:`SCORE_RANGES` its range is checked.
+        df: tidy assessments with columns ``status``, ``unit_key`` and ``score`` (and optionally
+            ``form``).
+        score: a score column; its range is checked: on each row the range its form declares
+            (rows without a form, or every row when there is no ``form`` column: the 000 form's
+            :data:`SCORE_RANGES`).
 
     Returns:
         Float series aligned with ``df``.
@@ -63,9 +103,8 @@ def ok_scores(df: pd.DataFrame, score: str) -> pd.Series:
     require_columns(df, ["status", score])
     values = pd.to_numeric(df[score], errors="coerce").astype(float)
     values = values.where(df["status"].to_numpy() == "ok")
-    if score in SCORE_RANGES:
-        low, high = SCORE_RANGES[score]
-        bad = values.notna() & ((values < low) | (values > high))
+    for low, high, rows in _ranges(df, score):
+        bad = rows & values.notna() & ((values < low) | (values > high))
         if bad.any():
             first = df.loc[bad].iloc[0]
             key = first["unit_key"] if "unit_key" in df.columns else first.name
@@ -97,3 +136,21 @@ def document_info(df: pd.DataFrame) -> pd.DataFrame:
     else:
         out["human_stratum"] = None
     return out
+
+
+def _ranges(df: pd.DataFrame, score: str) -> list[tuple[float, float, pd.Series]]:
+    """(low, high, rows) to check ``score`` against: each form's declared bounds on its rows, the
+    000 form's on rows without a form."""
+    forms = df["form"] if "form" in df.columns else pd.Series([None] * len(df), index=df.index)
+    checks = []
+    for label in [None, *_labels(df)]:
+        rows = forms.isna() if label is None else forms.eq(label)
+        if label is None:
+            bounds = SCORE_RANGES.get(score)
+        else:
+            form = _declared(label)
+            bounds = form.metric(score).bounds if score in form.metric_names else None
+        if bounds is not None:
+            low, high = bounds
+            checks.append((-np.inf if low is None else low, np.inf if high is None else high, rows))
+    return checks

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rhetorica.analysis.tidy import ok_scores, require_columns
+from rhetorica.analysis.tidy import ok_scores, primary_metric, require_columns
 
 POOLED_SD_COLUMNS = ["reviewer", "n_groups", "n_reviews", "pooled_sd"]
 
 
-def pooled_sd(df: pd.DataFrame, *, score: str = "overall", arm: str | None = None) -> pd.DataFrame:
+def pooled_sd(df: pd.DataFrame, *, score: str | None = None, arm: str | None = None) -> pd.DataFrame:
     """Pooled SD of repeated reviews, one row per reviewer.
 
     Args:
@@ -33,6 +33,7 @@ def pooled_sd(df: pd.DataFrame, *, score: str = "overall", arm: str | None = Non
     Raises:
         ValueError: on a missing column or an out-of-range score.
     """
+    score = score or primary_metric(df)
     require_columns(df, ["reviewer", "document_id", "arm", "status", score])
     frame = pd.DataFrame(
         {

@@ -72,7 +72,9 @@ class ReportData:
             ``superseded``); assessments and variants hold only the study's current units.
         analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
             (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
-            ``robustness``); a key is absent when its table cannot be computed.
+            ``robustness``) and ``forms`` (:func:`rhetorica.report.forms.form_scores`, only when
+            the study's reviewers answer on forms with different metrics); a key is absent when
+            its table cannot be computed.
         unavailable: table key -> one sentence saying why it is not computable.
         scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
             not computable; see ``unavailable["scorecard"]``).
@@ -123,13 +125,16 @@ class ReportData:
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
     from rhetorica.analysis.paired import paper_scores
+    from rhetorica.analysis.tidy import primary_metric
 
+    # the columns keep their names (mean_overall, sd_overall): they hold the forms' primary score
     columns = ["reviewer", "arm", "papers", "ok", "failed", "mean_overall", "sd_overall"]
     if assessments.empty:
         return pd.DataFrame(columns=columns)
-    papers = paper_scores(assessments, score="overall")
+    score = primary_metric(assessments)
+    papers = paper_scores(assessments, score=score)
     grouped = papers.groupby(["reviewer", "arm"], sort=True)
-    out = grouped["overall"].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
+    out = grouped[score].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
     counts = assessments.assign(ok=assessments["status"].eq("ok")).groupby(["reviewer", "arm"])["ok"]
     out = out.merge(counts.agg(ok="sum", total="count").reset_index(), on=["reviewer", "arm"])
     out["failed"] = out["total"] - out["ok"]
@@ -288,6 +293,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`open_run_store`).
         ValueError: if ``study.json`` is unusable (see :func:`read_run_study`).
     """
+    from rhetorica.report.forms import form_scores, needs_form_table
     from rhetorica.report.validation import validation_summary, validation_table
     from rhetorica.store.runs import read_checks
 
@@ -305,6 +311,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         checks = checks[checks["variant_key"].isin(current_variants)].reset_index(drop=True)
     assessments = analysed_assessments(tables["assessments"], study)
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed)
+    analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
+    if needs_form_table(analysed_scores):
+        analysis["forms"] = form_scores(analysed_scores)
     card, thresholds, card_problem = _scorecard(assessments, study, pairs)
     if card_problem:
         unavailable["scorecard"] = card_problem

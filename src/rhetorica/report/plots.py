@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from rhetorica.analysis.tidy import primary_metric
+
 from rhetorica.analysis.paired import paper_scores
 
 if TYPE_CHECKING:
@@ -181,7 +183,7 @@ def stability_scatter(robustness: pd.DataFrame, path: str | Path | None = None) 
 
 
 def difference_figure(
-    df: pd.DataFrame, pairs: list[tuple[str, str]], *, score: str = "overall"
+    df: pd.DataFrame, pairs: list[tuple[str, str]], *, score: str | None = None
 ) -> Figure:
     """Histograms of paired paper-level differences ``A - B``, one panel per pair, reviewers
     overlaid as outlines.
@@ -197,6 +199,7 @@ def difference_figure(
     Raises:
         ValueError: if ``pairs`` is empty or no pair has a paired paper.
     """
+    score = score or primary_metric(df)
     if not pairs:
         raise ValueError("difference histograms: no pairs given")
     ps = paper_scores(df, score)
@@ -240,7 +243,8 @@ def difference_histograms(
     pairs: list[tuple[str, str]],
     path: str | Path | None = None,
     *,
-    score: str = "overall",
+    score: str | None = None,
 ) -> bytes:
     """PNG of :func:`difference_figure`."""
+    score = score or primary_metric(df)
     return _png(difference_figure(df, pairs, score=score), path)

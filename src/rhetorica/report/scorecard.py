@@ -300,7 +300,7 @@ def scorecard(
     thresholds: ScorecardThresholds | None = None,
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
-    score: str = "overall",
+    score: str | None = None,
     decision_threshold: float = 4.5,
 ) -> pd.DataFrame:
     """Verdict per reviewer configuration, with the interval and the reasons of every check.
@@ -331,8 +331,9 @@ def scorecard(
     from rhetorica.analysis.arms import default_pairs
     from rhetorica.analysis.paired import comparison_table
     from rhetorica.analysis.robustness import discriminability_table
-    from rhetorica.analysis.tidy import require_columns
+    from rhetorica.analysis.tidy import primary_metric, require_columns
 
+    score = score or primary_metric(df)
     t = thresholds or ScorecardThresholds()
     accept = t.threshold if t.threshold is not None else decision_threshold
     conf = f"{100 * (1 - t.alpha):g}%"

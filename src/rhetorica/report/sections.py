@@ -328,6 +328,7 @@ STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "
 
 def _strata(data: ReportData) -> Section | None:
     """Papers per human mean-rating stratum (STUDIES.md §2), or ``None`` when no paper has human scores."""
+    from rhetorica.analysis.tidy import primary_metric
     from rhetorica.store.export import HUMAN_STRATA
 
     df = data.tables.get("assessments", pd.DataFrame())
@@ -336,7 +337,7 @@ def _strata(data: ReportData) -> Section | None:
     papers = df.dropna(subset=["human_stratum"]).groupby("document_id").agg(
         human_stratum=("human_stratum", "first"), human=("human_score", "first"))
     originals = df[(df["condition"] == "original") & (df["status"] == "ok")]
-    ai = originals.groupby("document_id")["overall"].mean()
+    ai = originals.groupby("document_id")[primary_metric(originals)].mean()
     papers["ai"] = ai.reindex(papers.index)
     order = [label for _, _, label in HUMAN_STRATA]
     table = (papers.groupby("human_stratum")
@@ -347,6 +348,24 @@ def _strata(data: ReportData) -> Section | None:
     return Section("strata", "Papers by human-rating stratum", note, [_view(table, STRATA_HEADERS)])
 
 
+def _forms(data: ReportData) -> Section:
+    """Each form's primary and secondary scores (one table per form)."""
+    from rhetorica.report.forms import form_score_views
+
+    tables = []
+    for form, label, wide in form_score_views(data.analysis["forms"]):
+        headers = {"reviewer": "Reviewer", "arm": "Condition", "papers": "Papers"}
+        for metric in wide.columns[3:]:
+            primary = form is not None and form.primary.name == metric
+            headers[metric] = f"{metric} (primary)" if primary else str(metric)
+        caption = f"{label}: {form.description}" if form is not None else label
+        tables.append(_view(wide, headers, caption))
+    note = ("The reviewers of this study answer on different forms. Per form, reviewer and condition: the "
+            "mean over papers of each score (replicates averaged within paper first; ok reviews only), the "
+            "form's primary score first. The tables above use the shared primary score.")
+    return Section("forms", "Scores by form", note, tables)
+
+
 def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Section]:
     """The report's sections in order, with their figures attached.
 
@@ -355,7 +374,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
     pooled SD (replicated studies only), validation (when present or expected), hidden instructions
     (when the study has injection conditions or the scan found something), papers by human-rating
-    stratum (when papers have human scores), means by condition, usage, failures, superseded units
+    stratum (when papers have human scores), scores by form (when reviewers answer on forms with
+    different metrics), means by condition, usage, failures, superseded units
     (when any).
 
     Args:
@@ -384,6 +404,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     strata = _strata(data)
     if strata is not None:
         sections.append(strata)
+    if "forms" in data.analysis:
+        sections.append(_forms(data))
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [_view(data.condition_means, MEANS_HEADERS)]),

@@ -12,15 +12,28 @@ report carries a negative and a positive control:
 The latent quality is drawn once per (reviewer, paper) from U(2.5, 8.5) on the 1-10 scale, or is
 the paper's mean human score when it has one; noise is seeded by (reviewer, paper, condition,
 replicate), so reruns reproduce every score. Scores are continuous unless ``integer_scores``.
+
+:class:`ControlEvaluator` is the :class:`~rhetorica.evaluation.Evaluator` of a ``kind: control``
+reviewer (registered in :data:`rhetorica.registry.evaluators` as ``control``); its form is
+``control-000`` (:data:`rhetorica.forms.CONTROL_000`).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel
 
 from rhetorica.analysis.controls import ControlReviewer, mean_shift_for_ratio
+from rhetorica.evaluation import Evaluation, Target
+from rhetorica.forms import CONTROL_000, Form
 from rhetorica.hashing import content_hash
+from rhetorica.registry import evaluators
+from rhetorica.status import Status
+
+if TYPE_CHECKING:
+    from rhetorica.models.call import CallContext
 
 
 #: The options a ``kind: control`` reviewer accepts in the study file: the settings of
@@ -76,3 +89,42 @@ def control_review(
     criterion = min(max(round(1 + 3 * (overall - 1) / 9), 1), 4)
     return ControlScores(overall=overall, soundness=criterion, significance=criterion, evidence=criterion,
                          clarity=criterion)
+
+
+@evaluators.register("control", description="simulated null or injected-bias reviewer (no model call)")
+class ControlEvaluator:
+    """A control reviewer configuration as an :class:`~rhetorica.evaluation.Evaluator`.
+
+    Args:
+        name: the configuration's name in the study (fixes its latent qualities and noise).
+        replicates: replicates per paper and arm in the study (the injected shift is set for
+            their mean).
+        **settings: :data:`CONTROL_OPTIONS` (``noise_sd``, ``bias_arm``, ``preference_ratio``,
+            ``integer_scores``, ...).
+
+    Raises:
+        pydantic.ValidationError: settings out of range (see
+            :class:`rhetorica.analysis.controls.ControlReviewer`).
+    """
+
+    form: Form = CONTROL_000
+
+    def __init__(self, name: str, *, replicates: int, **settings: Any) -> None:
+        self.name = name
+        self.replicates = replicates
+        self.settings = ControlReviewer(name=name, **settings)
+
+    def spec(self) -> dict[str, Any]:
+        """The control's settings, the replicate count and its form (``name@version``)."""
+        return {"kind": "control", **self.settings.model_dump(), "replicates": self.replicates,
+                "form": self.form.label}
+
+    async def evaluate(self, target: Target, context: CallContext | None = None) -> Evaluation:
+        """Scores of one control review of ``target`` (its document's mean human rating, when it
+        has one, is the latent quality); never calls a model, so ``context`` is unused."""
+        ratings = target.document.metadata.get("human_scores") or []
+        human = sum(ratings) / len(ratings) if ratings else None
+        review = control_review(self.settings, target.document_id, target.condition, target.replicate,
+                                replicates=self.replicates, human_score=human)
+        scores = self.form.check_scores(review.model_dump())
+        return Evaluation(Status.OK, None, scores=scores, payload=review.model_dump())

@@ -1,9 +1,13 @@
-"""The review form of the 'Style over Substance' study (STUDIES.md §1) and its strict parser.
+"""The reviewer's side of a declared form (:mod:`rhetorica.forms`): the output schema sent to the
+model and the strict parser of its answer.
 
-Fields: summary, strengths, weaknesses, suggestions; soundness, significance, evidence, clarity on
-1-4; reviewer confidence on 1-5; overall on 1-10. Scores are integers validated with their ranges:
-``"10"`` parses as 10 (never 1), ``11`` or ``0`` is rejected, ``6.5`` is rejected (the scale has no
-half levels). A parse failure is reported, never defaulted to a neutral value.
+The forms themselves are data: ``review-000`` ('Style over Substance', STUDIES.md §1: overall
+1-10, soundness/significance/evidence/clarity 1-4, confidence 1-5), ``review-000-overall`` (the
+Bare protocol's) and ``iclr-2026`` (STUDIES.md §2). A protocol names its form
+(:mod:`rhetorica.reviewers.protocols`). Scores are integers validated with their declared ranges
+by :meth:`rhetorica.forms.Form.check_scores`: ``"10"`` parses as 10 (never 1), ``11`` or ``0`` is
+rejected, ``6.5`` is rejected (the scale has no half levels). A parse failure is reported, never
+defaulted to a neutral value.
 
 The object read is the model's *final* answer (:func:`final_review_object`): reasoning blocks are
 removed, a fenced block is preferred, and the last review-shaped object wins, so a draft written
@@ -15,92 +19,76 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from rhetorica.forms import Form, FormError, Metric
 
-SCORE_FIELDS = ("overall", "soundness", "significance", "evidence", "clarity", "confidence")
+#: Longest list the output schema asks for (``maxItems``); validation accepts up to the form's
+#: ``max_items`` (12), so a model that writes a few more points is not failed for it.
+PROMPTED_ITEMS = 5
+
+_WHOLE_TYPES = ("integer", "count")
 
 
-def _strict_int(value: Any) -> Any:
-    """Accept ints, integral floats and digit strings; reject bools, fractions and other text."""
+def _metric_schema(metric: Metric) -> dict[str, Any]:
+    """One score's schema: integer scales as an ``enum`` of their levels (grammar-constrained
+    decoders enforce an enum where many ignore ``minimum``/``maximum``), others as declared."""
+    if metric.type == "integer":
+        low, high = metric.bounds
+        assert low is not None and high is not None
+        return {"type": "integer", "enum": list(range(int(low), int(high) + 1))}
+    return metric.json_schema()
+
+
+def output_schema(form: Form) -> dict[str, Any]:
+    """JSON Schema sent to the model for ``form``.
+
+    Properties in this order: the text fields (as declared; lists ask for at most
+    :data:`PROMPTED_ITEMS` points), the secondary scores (as declared), the primary score last —
+    the model gives its overall judgement after the criteria. Every property is required; no
+    other property is allowed. The pydantic-era schema of the ``review-000`` forms is reproduced
+    byte for byte, so cached answers stay valid.
+    """
+    properties: dict[str, Any] = {}
+    for field in form.text_fields:
+        properties[field.name] = ({"type": "string"} if field.kind == "text" else
+                                  {"type": "array", "items": {"type": "string"}, "maxItems": PROMPTED_ITEMS})
+    for metric in (*(m for m in form.metrics if not m.primary), form.primary):
+        properties[metric.name] = _metric_schema(metric)
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False}
+
+
+@dataclass(frozen=True)
+class ParsedReview:
+    """A validated answer.
+
+    Attributes:
+        scores: metric name -> value (floats; every metric of the form).
+        payload: text fields and scores in the order of :func:`output_schema`, whole-number
+            scores as ints (what is stored as the review's JSON).
+    """
+
+    scores: dict[str, float]
+    payload: dict[str, Any]
+
+
+def _strict_whole(name: str, value: Any) -> Any:
+    """A whole-number score as the model wrote it: ints, integral floats and digit strings;
+    bools, fractions and other text are rejected (a string ``"1e1"`` or ``"10.0"`` is not read)."""
     if isinstance(value, bool):
-        raise ValueError("a score must be a number, not true/false")
+        raise FormError(f"{name}: a score must be a number, not true/false")
     if isinstance(value, float):
         if not value.is_integer():
-            raise ValueError(f"score {value} is not a whole level of the scale")
+            raise FormError(f"{name}: score {value} is not a whole level of the scale")
         return int(value)
     if isinstance(value, str):
         text = value.strip()
         if not text.lstrip("-").isdigit():
-            raise ValueError(f"score {value!r} is not an integer")
+            raise FormError(f"{name}: score {value!r} is not an integer")
         return int(text)
     return value
-
-
-class _ReviewText(BaseModel):
-    """The free-text part shared by every form."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    summary: str = Field(max_length=4000)
-    strengths: list[str] = Field(max_length=12)
-    weaknesses: list[str] = Field(max_length=12)
-    suggestions: list[str] = Field(max_length=12)
-
-
-class Review(_ReviewText):
-    """A structured review (all scores required).
-
-    Attributes:
-        summary: one-paragraph summary of the paper.
-        strengths / weaknesses / suggestions: lists of short points (>= 0 items).
-        soundness, significance, evidence, clarity: 1 (poor) to 4 (excellent).
-        confidence: reviewer confidence, 1 (guess) to 5 (certain).
-        overall: 1 (strong reject) to 10 (award quality); accept threshold 4.5 by default.
-    """
-
-    soundness: int = Field(ge=1, le=4)
-    significance: int = Field(ge=1, le=4)
-    evidence: int = Field(ge=1, le=4)
-    clarity: int = Field(ge=1, le=4)
-    confidence: int = Field(ge=1, le=5)
-    overall: int = Field(ge=1, le=10)
-
-    _ints = field_validator("soundness", "significance", "evidence", "clarity", "confidence", "overall",
-                            mode="before")(_strict_int)
-
-
-class OverallOnlyReview(_ReviewText):
-    """The Bare protocol's form: text fields and the overall score only (STUDIES.md §1, Table 8)."""
-
-    overall: int = Field(ge=1, le=10)
-
-    _ints = field_validator("overall", mode="before")(_strict_int)
-
-
-FORMS: dict[str, type[BaseModel]] = {"full": Review, "overall-only": OverallOnlyReview}
-
-
-def output_schema(form: str) -> dict[str, Any]:
-    """JSON Schema sent to the model for ``form``.
-
-    Scores are integer ``enum`` lists (1..4, 1..5, 1..10): grammar-constrained decoders enforce an
-    enum where many ignore ``minimum``/``maximum``; pydantic validates the ranges again on return.
-    """
-    cls = FORMS[form]
-    properties: dict[str, Any] = {}
-    for name, field in cls.model_fields.items():
-        if name in SCORE_FIELDS:
-            bounds = {m.__class__.__name__: m for m in field.metadata}
-            levels = list(range(bounds["Ge"].ge, bounds["Le"].le + 1))
-            properties[name] = {"type": "integer", "enum": levels}
-        elif name == "summary":
-            properties[name] = {"type": "string"}
-        else:
-            properties[name] = {"type": "array", "items": {"type": "string"}, "maxItems": 5}
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
 
 
 class ReviewParseError(ValueError):
@@ -162,7 +150,7 @@ def json_objects(text: str) -> list[dict[str, Any]]:
     return found
 
 
-def final_review_object(text: str, form: str = "full") -> dict[str, Any]:
+def final_review_object(text: str, form: Form) -> dict[str, Any]:
     """The JSON object that is the model's final answer for ``form``.
 
     Order of preference (ARCHITECTURE.md, "Structured output"; issue 10 §1):
@@ -184,7 +172,7 @@ def final_review_object(text: str, form: str = "full") -> dict[str, Any]:
         ReviewParseError: if no JSON object remains after the reasoning is removed.
     """
     answer = strip_reasoning(text)
-    fields = set(FORMS[form].model_fields)
+    fields = set(form.metric_names) | {f.name for f in form.text_fields}
     fenced = [obj for m in _FENCE.finditer(answer) for obj in json_objects(m.group("body"))]
     bare = json_objects(answer)
     for group in (fenced, bare):
@@ -232,21 +220,46 @@ def is_refusal(text: str) -> bool:
     return _REFUSAL.search(answer.replace("\u2019", "'").lstrip(" \t\r\n*_#>`\"'")) is not None
 
 
-def parse_review(text: str, form: str = "full") -> BaseModel:
-    """Parse and validate model text into the review form.
+def parse_review(text: str, form: Form) -> ParsedReview:
+    """Parse and validate model text into ``form``.
 
     The object read is the final answer (see :func:`final_review_object`), not the first object in
-    the text.
+    the text. Whole-number scores are read strictly (:func:`_strict_whole`), then every value is
+    checked by :meth:`~rhetorica.forms.Form.check_texts` and :meth:`~rhetorica.forms.Form.check_scores`;
+    keys outside the form are ignored.
 
     Raises:
         ReviewParseError: not JSON, a missing field, a wrong type or an out-of-range score; the
             message lists each problem as ``field: problem``.
     """
     data = final_review_object(text, form)
+    problems: list[str] = []
     try:
-        return FORMS[form].model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'review'}: {err['msg']}" for err in exc.errors()
-        )
-        raise ReviewParseError(problems) from exc
+        texts = form.check_texts(data)
+    except FormError as exc:
+        problems.append(str(exc))
+    raw: dict[str, Any] = {}
+    unread: set[str] = set()  # scores already reported by the strict reading
+    for metric in form.metrics:
+        value = data.get(metric.name)
+        if metric.type in _WHOLE_TYPES and value is not None:
+            try:
+                value = _strict_whole(metric.name, value)
+            except FormError as exc:
+                problems.append(str(exc))
+                unread.add(f"{metric.name}: missing")
+                continue
+        raw[metric.name] = value
+    try:
+        scores = form.check_scores(raw)
+    except FormError as exc:
+        problems.extend(p for p in str(exc).split("; ") if p not in unread)
+    if problems:
+        raise ReviewParseError("; ".join(problems))
+    payload = {name: texts[name] for name in output_schema(form)["properties"] if name in texts}
+    for name in output_schema(form)["properties"]:
+        if name in scores:
+            whole = form.metric(name).type in _WHOLE_TYPES or (
+                form.metric(name).type == "ordinal" and scores[name].is_integer())
+            payload[name] = int(scores[name]) if whole else scores[name]
+    return ParsedReview(scores=scores, payload=payload)

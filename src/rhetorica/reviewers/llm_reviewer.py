@@ -3,34 +3,27 @@ then validation, one repair attempt, then ``malformed`` (ARCHITECTURE.md, "Struc
 
 A plain-text refusal (no JSON object, refusal wording at the start: see
 :func:`rhetorica.reviewers.form.is_refusal`) is ``refused`` at once: asking it to "correct the JSON"
-would waste a call on an answer that never tried to be a review."""
+would waste a call on an answer that never tried to be a review.
+
+:class:`LLMReviewer` is the :class:`~rhetorica.evaluation.Evaluator` of a study's ``kind: llm``
+reviewer configuration (registered in :data:`rhetorica.registry.evaluators` as ``llm``)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
-from pydantic import BaseModel
+from typing import Any
 
 from rhetorica.documents.models import Document
+from rhetorica.evaluation import Evaluation, Target
+from rhetorica.forms import Form
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
+from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import ReviewParseError, is_refusal, output_schema, parse_review, strip_reasoning
-from rhetorica.reviewers.protocols import Protocol, system_prompt
+from rhetorica.reviewers.protocols import Protocol, get_protocol, protocol_version, system_prompt
 from rhetorica.status import Status
 
 DEFAULT_REVIEW_TOKENS = 700
-
-
-@dataclass
-class ReviewResult:
-    """One assessment: the validated review (when ok), the status and reason, the raw text."""
-
-    status: Status
-    review: BaseModel | None
-    reason: str | None
-    raw_text: str
-    input_truncated: bool
 
 
 def manuscript_text(document: Document, max_words: int | None) -> tuple[str, bool]:
@@ -63,30 +56,41 @@ async def review_document(
     max_input_words: int | None = None,
     context: CallContext | None = None,
     system_note: str | None = None,
-) -> ReviewResult:
+) -> Evaluation:
     """Review ``document`` once (replicate ``replicate`` seeds the sampling).
 
     ``system_note`` (e.g. the ``warn`` defence's notice, :mod:`rhetorica.reviewers.defence`) is
     appended to the protocol's system prompt.
 
     Returns:
-        :class:`ReviewResult`. ``malformed`` when the output fails validation twice; ``refused`` when
+        :class:`~rhetorica.evaluation.Evaluation` on ``protocol.form`` (scores and the validated
+        payload when ok). ``malformed`` when the output fails validation twice; ``refused`` when
         an answer (first or repaired) is a plain-text refusal, with no repair call for it; any model
         failure status (truncated, refused, empty, timeout, error) passes through with its reason.
     """
+    form = protocol.form
     text, truncated = manuscript_text(document, max_input_words)
     system = system_prompt(protocol) + (f"\n\n{system_note}" if system_note else "")
     messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=text)]
     config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
-                            seed=replicate, json_schema=output_schema(protocol.form))
+                            seed=replicate, json_schema=output_schema(form))
+
+    def failed(status: Status, reason: str | None, raw: str) -> Evaluation:
+        return Evaluation(status, reason, raw_text=raw, input_truncated=truncated)
+
+    def ok(raw: str) -> Evaluation:
+        parsed = parse_review(raw, form)
+        return Evaluation(Status.OK, None, scores=parsed.scores, payload=parsed.payload, raw_text=raw,
+                          input_truncated=truncated)
+
     output = await call_model(model, messages, config, replicate=replicate, context=context)
     if output.status != Status.OK:
-        return ReviewResult(output.status, None, output.error, output.text, truncated)
+        return failed(output.status, output.error, output.text)
     try:
-        return ReviewResult(Status.OK, parse_review(output.text, protocol.form), None, output.text, truncated)
+        return ok(output.text)
     except ReviewParseError as first_error:
         if is_refusal(output.text):
-            return ReviewResult(Status.REFUSED, None, _refusal_reason(output.text), output.text, truncated)
+            return failed(Status.REFUSED, _refusal_reason(output.text), output.text)
         repair = messages + [
             ChatMessage(role="assistant", content=output.text),
             ChatMessage(role="user", content=f"That answer is not valid ({first_error}). "
@@ -94,12 +98,53 @@ async def review_document(
         ]
         second = await call_model(model, repair, config, replicate=replicate, context=context)
         if second.status != Status.OK:
-            return ReviewResult(second.status, None, f"repair attempt: {second.error}", second.text, truncated)
+            return failed(second.status, f"repair attempt: {second.error}", second.text)
         try:
-            return ReviewResult(Status.OK, parse_review(second.text, protocol.form), None, second.text, truncated)
+            return ok(second.text)
         except ReviewParseError as second_error:
             if is_refusal(second.text):
-                return ReviewResult(Status.REFUSED, None, f"repair attempt: {_refusal_reason(second.text)}",
-                                    second.text, truncated)
-            return ReviewResult(Status.MALFORMED, None, f"{first_error} | after repair: {second_error}",
-                                second.text, truncated)
+                return failed(Status.REFUSED, f"repair attempt: {_refusal_reason(second.text)}", second.text)
+            return failed(Status.MALFORMED, f"{first_error} | after repair: {second_error}", second.text)
+
+
+@evaluators.register("llm", description="a model reviewing under a protocol (system prompt + form)")
+class LLMReviewer:
+    """An LLM reviewer configuration as an :class:`~rhetorica.evaluation.Evaluator`.
+
+    Args:
+        name: the configuration's name in the study.
+        model: the model client (shared by the study's configurations).
+        protocol: protocol name (:mod:`rhetorica.reviewers.protocols`); fixes the form.
+        model_id: the model id as stored with assessments (credentials redacted).
+        temperature, top_p, max_tokens: sampling (``None`` = provider default; tokens default
+            :data:`DEFAULT_REVIEW_TOKENS`).
+        max_input_words: cut the manuscript after this many words (``None`` = whole text).
+
+    Raises:
+        rhetorica.reviewers.protocols.UnknownProtocolError: ``protocol`` is not registered.
+    """
+
+    def __init__(self, name: str, *, model: ModelAPI, protocol: str = "default", model_id: str | None = None,
+                 temperature: float | None = None, top_p: float | None = None, max_tokens: int | None = None,
+                 max_input_words: int | None = None) -> None:
+        self.name = name
+        self.model = model
+        self.protocol = get_protocol(protocol)
+        self.form: Form = self.protocol.form
+        self.model_id = model_id or f"{model.provider}/{model.model}"
+        self.temperature, self.top_p, self.max_tokens = temperature, top_p, max_tokens
+        self.max_input_words = max_input_words
+
+    def spec(self) -> dict[str, Any]:
+        """Model id, protocol (name and version), form (``name@version``), sampling and input limit."""
+        return {"kind": "llm", "model": self.model_id, "protocol": self.protocol.name,
+                "protocol_version": protocol_version(self.protocol), "form": self.form.label,
+                "temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens,
+                "max_input_words": self.max_input_words}
+
+    async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
+        """Review ``target.document`` once (``target.notice`` is appended to the system prompt)."""
+        return await review_document(
+            target.document, self.protocol, self.model, replicate=target.replicate, temperature=self.temperature,
+            top_p=self.top_p, max_tokens=self.max_tokens, max_input_words=self.max_input_words, context=context,
+            system_note=target.notice)

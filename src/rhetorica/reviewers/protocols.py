@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
+from rhetorica.forms import Form, get_form
 from rhetorica.hashing import content_hash
 
 
@@ -39,11 +40,22 @@ class UnknownProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Protocol:
-    """A named review protocol: ordered instruction pieces and the review form it asks for."""
+    """A named review protocol: ordered instruction pieces and the review form it asks for.
+
+    Attributes:
+        name: the protocol's name in study files.
+        pieces: instruction files under ``protocols/`` (without ``.md``), in prompt order.
+        form_name: registry name of its :class:`~rhetorica.forms.Form` (:mod:`rhetorica.forms`).
+    """
 
     name: str
     pieces: tuple[str, ...]
-    form: str  # a form name: "full" / "overall-only" (rhetorica.reviewers.form.FORMS) or a registered form
+    form_name: str
+
+    @property
+    def form(self) -> Form:
+        """The declared form the protocol asks for (raises ``UnknownComponentError`` if unregistered)."""
+        return get_form(self.form_name)
 
 
 _DEFAULT = ("role", "responsibilities", "criteria", "scale", "fairness")
@@ -53,12 +65,12 @@ _PERSISTENT = ("role", "persistent_focus", "responsibilities", "iclr_criteria", 
 PROTOCOLS: dict[str, Protocol] = {
     p.name: p
     for p in (
-        Protocol("default", _DEFAULT + ("output_full",), "full"),
-        Protocol("brief", ("role", "fairness", "output_full"), "full"),
-        Protocol("minimal", ("role", "output_full"), "full"),
-        Protocol("bare", ("role", "output_overall"), "overall-only"),
-        Protocol("biased", _DEFAULT + ("biased", "output_full"), "full"),
-        Protocol("strict", _DEFAULT + ("strict", "output_full"), "full"),
+        Protocol("default", _DEFAULT + ("output_full",), "review-000"),
+        Protocol("brief", ("role", "fairness", "output_full"), "review-000"),
+        Protocol("minimal", ("role", "output_full"), "review-000"),
+        Protocol("bare", ("role", "output_overall"), "review-000-overall"),
+        Protocol("biased", _DEFAULT + ("biased", "output_full"), "review-000"),
+        Protocol("strict", _DEFAULT + ("strict", "output_full"), "review-000"),
         Protocol("standard", _STANDARD + ("output_iclr",), "iclr-2026"),
         Protocol("persistent", _PERSISTENT + ("output_iclr",), "iclr-2026"),
         Protocol("strict-iclr", _STANDARD + ("strict", "output_iclr"), "iclr-2026"),
@@ -83,6 +95,13 @@ def system_prompt(protocol: Protocol) -> str:
     return "\n\n".join((folder / f"{piece}.md").read_text("utf-8").strip() for piece in protocol.pieces)
 
 
+#: What the two forms of the first study were hashed as before forms were declared (pydantic
+#: classes keyed ``full`` / ``overall-only``): kept so that every stored unit key stays valid.
+_HASHED_AS = {"review-000@1": "full", "review-000-overall@1": "overall-only"}
+
+
 def protocol_version(protocol: Protocol) -> str:
-    """8-hex hash of the exact system prompt, stored with every assessment's reviewer spec."""
-    return content_hash(system_prompt(protocol), protocol.form, length=8)
+    """8-hex hash of the exact system prompt and the form (``name@version``), part of every
+    review unit's key."""
+    label = protocol.form.label
+    return content_hash(system_prompt(protocol), _HASHED_AS.get(label, label), length=8)

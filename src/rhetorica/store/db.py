@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -215,6 +215,55 @@ class Store(BatchTables):
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         return list(self.conn.execute(sql, params))
 
+    # -- assessments and their scores ------------------------------------------------------------
+    def save_assessment(self, row: dict[str, Any], scores: Mapping[str, float]) -> None:
+        """Store one assessment (a row of ``assessments``) and its scores in one transaction.
+
+        A stored assessment with the same ``unit_key`` is replaced, its old scores with it.
+
+        Args:
+            row: column -> value of the ``assessments`` row (``unit_key`` required; ``form`` as
+                ``name@version``).
+            scores: metric name -> value, already validated against the form (empty for a failed
+                assessment: missing stays missing).
+        """
+        with self.transaction():
+            write_assessment(self.conn, row, scores)
+
+    def assessment_rows(self) -> list[dict[str, Any]]:
+        """Every stored assessment with its document's mean human score, title and the passed flag of
+        its variant's check, ordered by reviewer, document, condition, rewriter, replicate.
+
+        Keys: unit_key, document_id, condition, rewriter, reviewer, model, protocol, form (``None``
+        in a store older than schema version 6 or for imported rows), replicate, status, reason,
+        input_truncated, human_score, variant_key, variant_passed, title.
+        """
+        form = "a.form" if self._has_column("assessments", "form") else "NULL AS form"
+        return [dict(r) for r in self.conn.execute(
+            f"""SELECT a.unit_key, a.document_id, a.condition, a.rewriter, a.reviewer, a.model, a.protocol,
+                       {form}, a.replicate, a.status, a.reason, a.input_truncated, d.human_score, a.variant_key,
+                       c.passed AS variant_passed, d.title
+                FROM assessments a LEFT JOIN documents d ON d.document_id = a.document_id
+                LEFT JOIN checks c ON c.variant_key = a.variant_key
+                ORDER BY a.reviewer, a.document_id, a.condition, a.rewriter, a.replicate""")]
+
+    def score_rows(self) -> list[tuple[str, str, float]]:
+        """Every stored score as ``(unit_key, metric, value)``, ordered by unit key and metric.
+
+        A store older than schema version 6 (opened read-only, so not migrated) holds its scores in
+        the six columns of version 1; they are read as the same long rows.
+        """
+        if self.has_table("scores"):
+            sql = "SELECT unit_key, metric, value FROM scores"
+        else:
+            sql = " UNION ALL ".join(
+                f"SELECT unit_key, '{m}' AS metric, {m} AS value FROM assessments WHERE {m} IS NOT NULL"
+                for m in _VERSION_1_SCORES)
+        return [(r[0], r[1], float(r[2])) for r in self.conn.execute(f"SELECT * FROM ({sql}) ORDER BY 1, 2")]
+
+    def _has_column(self, table: str, column: str) -> bool:
+        return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))
+
     # -- model-call log and response cache: plain rows (the model-layer adapter that turns model
     # outputs into these rows is rhetorica.models.store_log.StoreCallLog) -------------------------
     def cached_output(self, key: str) -> str | None:
@@ -295,6 +344,22 @@ def _call_columns(row: dict[str, Any]) -> list[str]:
     if unknown:
         raise ValueError(f"model_calls has no column(s) {', '.join(unknown)}")
     return sorted(row)
+
+
+#: The score columns of ``assessments`` before schema version 6 (moved to ``scores`` by 0006).
+_VERSION_1_SCORES = ("overall", "soundness", "significance", "evidence", "clarity", "confidence")
+
+
+def write_assessment(conn: sqlite3.Connection, row: dict[str, Any], scores: Mapping[str, float]) -> None:
+    """Write one assessment row and its long score rows inside the caller's open transaction
+    (replacing a stored assessment with the same ``unit_key`` and its scores)."""
+    columns = ", ".join(row)
+    marks = ", ".join("?" for _ in row)
+    conn.execute("DELETE FROM scores WHERE unit_key = ?", (row["unit_key"],))
+    conn.execute(f"INSERT OR REPLACE INTO assessments ({columns}) VALUES ({marks})", list(row.values()))
+    conn.executemany("INSERT INTO scores (unit_key, metric, value) VALUES (?, ?, ?)",
+                     [(row["unit_key"], metric, float(value)) for metric, value in scores.items()])
+
 
 
 def _latest_version() -> int:

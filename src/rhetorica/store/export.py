@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from rhetorica.forms import REVIEW_000
 from rhetorica.store.db import Store
 from rhetorica.store.plan import plan_keys, superseded_units
 
@@ -55,30 +57,89 @@ def _current(df: pd.DataFrame, store: Store, stage: str) -> pd.DataFrame:
     return df if keys is None else df[df["unit_key"].isin(keys)].reset_index(drop=True)
 
 
-def assessments_table(store: Store) -> pd.DataFrame:
-    """One row per current assessment, with the ``arm`` label and the document's mean human score.
+#: Score columns every wide assessments table has, in this order (NaN where a form lacks one):
+#: the metrics of the first study's form (``review-000``), so that the tables of every study
+#: written before forms were declared keep their shape. Other forms' metrics follow them.
+BASE_SCORE_COLUMNS: tuple[str, ...] = REVIEW_000.metric_names
 
-    Superseded assessments (outside the current plan) are left out.
+_KEYS_BEFORE_SCORES = ["unit_key", "document_id", "arm", "condition", "rewriter", "reviewer", "model", "protocol",
+                       "replicate", "status", "reason"]
+_AFTER_SCORES = ["input_truncated", "human_score", "variant_key", "variant_passed", "title", "human_stratum", "form"]
 
-    Columns: unit_key, document_id, arm, condition, rewriter, reviewer, model, protocol, replicate,
-    status, reason, overall, soundness, significance, evidence, clarity, confidence,
-    input_truncated, human_score, human_stratum, variant_key, variant_passed (1 / 0 from the
-    validation stage; missing for originals and unvalidated variants), title (the document's).
-    """
-    df = pd.read_sql_query(
-        """SELECT a.unit_key, a.document_id, a.condition, a.rewriter, a.reviewer, a.model, a.protocol,
-                  a.replicate, a.status, a.reason, a.overall, a.soundness, a.significance, a.evidence,
-                  a.clarity, a.confidence, a.input_truncated, d.human_score, a.variant_key,
-                  c.passed AS variant_passed, d.title
-           FROM assessments a LEFT JOIN documents d ON d.document_id = a.document_id
-           LEFT JOIN checks c ON c.variant_key = a.variant_key
-           ORDER BY a.reviewer, a.document_id, a.condition, a.rewriter, a.replicate""",
-        store.conn,
-    )
+
+def _assessment_keys(store: Store) -> pd.DataFrame:
+    df = pd.DataFrame(store.assessment_rows(), columns=[
+        "unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol", "form", "replicate",
+        "status", "reason", "input_truncated", "human_score", "variant_key", "variant_passed", "title"])
     df = _current(df, store, "review")
     df.insert(2, "arm", arm_labels(df[["condition", "rewriter"]]) if len(df) else pd.Series([], dtype=str))
     df["human_stratum"] = df["human_score"].map(human_stratum)
     return df
+
+
+def scores_long(store: Store) -> pd.DataFrame:
+    """One row per current assessment x metric of its form (ARCHITECTURE.md, "Forms and metrics are data").
+
+    Columns: the assessment's keys (unit_key, document_id, arm, condition, rewriter, reviewer,
+    model, protocol, replicate, status, reason, form), ``metric`` and ``value`` (float; NaN for a
+    failed assessment: missing stays missing, never imputed), then input_truncated, human_score,
+    human_stratum, variant_key, variant_passed, title. The metrics of an assessment are those of
+    its form (:func:`rhetorica.forms.get_form` of ``form``'s name); for an assessment whose form is
+    not declared (imported rows, a form no longer registered), the metrics stored for it.
+    Rows are ordered as the wide table, metrics in the form's declared order.
+    """
+    keys = _assessment_keys(store)
+    stored = pd.DataFrame(store.score_rows(), columns=["unit_key", "metric", "value"])
+    rows = []
+    by_unit = {k: g for k, g in stored.groupby("unit_key", sort=False)}
+    for record in keys.to_dict("records"):
+        found = by_unit.get(record["unit_key"])
+        values = dict(zip(found["metric"], found["value"])) if found is not None else {}
+        for metric in _form_metrics(record["form"]) or list(values):
+            rows.append({**record, "metric": metric, "value": values.get(metric, np.nan)})
+    columns = [*_KEYS_BEFORE_SCORES, "form", "metric", "value", *(c for c in _AFTER_SCORES if c != "form")]
+    return pd.DataFrame(rows, columns=columns).astype({"value": float})
+
+
+def _form_metrics(label: str | None) -> list[str]:
+    """Metric names of the form ``name@version`` (empty when none is given or it is not registered)."""
+    from rhetorica.forms import get_form
+    from rhetorica.registry import UnknownComponentError
+
+    if not label:
+        return []
+    try:
+        return list(get_form(label.partition("@")[0]).metric_names)
+    except UnknownComponentError:
+        return []
+
+
+def assessments_table(store: Store) -> pd.DataFrame:
+    """One row per current assessment (the wide table), with the ``arm`` label and the document's
+    mean human score.
+
+    Superseded assessments (outside the current plan) are left out.
+
+    Columns: unit_key, document_id, arm, condition, rewriter, reviewer, model, protocol, replicate,
+    status, reason, the score columns (:data:`BASE_SCORE_COLUMNS`, then every other metric stored,
+    in the order its form declares it; NaN where an assessment has no such score), input_truncated,
+    human_score, variant_key, variant_passed (1 / 0 from the validation stage; missing for
+    originals and unvalidated variants), title (the document's), human_stratum, form
+    (``name@version``; missing for imported rows).
+    """
+    keys = _assessment_keys(store)
+    stored = pd.DataFrame(store.score_rows(), columns=["unit_key", "metric", "value"])
+    extra: list[str] = []
+    for label in pd.unique(keys["form"].dropna()):
+        extra += [m for m in _form_metrics(label) if m not in BASE_SCORE_COLUMNS and m not in extra]
+    extra += sorted(set(stored["metric"]) - set(BASE_SCORE_COLUMNS) - set(extra))
+    wide = stored.pivot(index="unit_key", columns="metric", values="value") if len(stored) else pd.DataFrame()
+    wide = wide.reindex(index=keys["unit_key"], columns=[*BASE_SCORE_COLUMNS, *extra]).astype(float)
+    out = keys[_KEYS_BEFORE_SCORES].reset_index(drop=True)
+    out = pd.concat([out, wide.reset_index(drop=True)], axis=1)
+    out = pd.concat([out, keys[_AFTER_SCORES].reset_index(drop=True)], axis=1)
+    out.columns.name = None
+    return out
 
 
 def variants_table(store: Store) -> pd.DataFrame:
@@ -104,13 +165,15 @@ def problems_table(store: Store) -> pd.DataFrame:
 def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
     """Write every tidy table as Parquet and CSV under ``folder``; returns the tables by name.
 
-    Tables: ``assessments`` and ``variants`` (current units only), ``model_calls`` (every call,
+    Tables: ``assessments`` (wide: one row per assessment), ``scores`` (long: one row per
+    assessment x metric, :func:`scores_long`) and ``variants`` (current units only), ``model_calls`` (every call,
     superseded units' included: they were made and paid), ``problems`` and ``superseded``
     (:func:`rhetorica.store.plan.superseded_units`).
     """
     folder.mkdir(parents=True, exist_ok=True)
     tables = {
         "assessments": assessments_table(store),
+        "scores": scores_long(store),
         "variants": variants_table(store),
         "model_calls": model_calls_table(store),
         "problems": problems_table(store),

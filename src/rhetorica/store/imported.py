@@ -6,11 +6,12 @@ transaction, so a failed import leaves no partial run. Imported assessments carr
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from rhetorica.store.db import Store
+from rhetorica.store.db import Store, write_assessment
 
 
 def record_imported_run(
@@ -18,7 +19,7 @@ def record_imported_run(
     *,
     name: str,
     spec_hash: str,
-    assessments: Sequence[Mapping[str, Any]],
+    assessments: Sequence[tuple[dict[str, Any], Mapping[str, float]]],
     problems: Iterable[tuple[str, str]],
     stage: str = "import",
 ) -> int:
@@ -28,9 +29,10 @@ def record_imported_run(
         store: an open store.
         name: study name of the run.
         spec_hash: hash of what was imported (the run's spec).
-        assessments: rows of the ``assessments`` table (column -> value; ``unit_key``,
-            ``document_id``, ``input_hash``, ``condition``, ``rewriter``, ``reviewer``, ``model``,
-            ``protocol``, ``replicate`` and ``status`` required; missing scores as ``None``).
+        assessments: ``(row, scores)`` pairs: a row of the ``assessments`` table (column -> value;
+            ``unit_key``, ``document_id``, ``input_hash``, ``condition``, ``rewriter``, ``reviewer``,
+            ``model``, ``protocol``, ``replicate`` and ``status`` required) and its scores
+            (metric -> value; missing scores left out).
         problems: ``(item, reason)`` pairs stored with status ``malformed`` under ``stage``.
         stage: stage name of the problems.
 
@@ -45,10 +47,10 @@ def record_imported_run(
         run_id = conn.execute(
             "INSERT INTO runs (study_name, spec_hash, started_at, finished_at, units_run, model_calls, wall_time_s) "
             "VALUES (?, ?, ?, ?, ?, 0, 0)", (name, spec_hash, now, now, len(assessments))).lastrowid
-        for row in assessments:
-            columns = ", ".join(row)
-            marks = ", ".join("?" for _ in row)
-            conn.execute(f"INSERT INTO assessments ({columns}) VALUES ({marks})", list(row.values()))
+        for row, scores in assessments:
+            if conn.execute("SELECT 1 FROM assessments WHERE unit_key = ?", (row["unit_key"],)).fetchone():
+                raise sqlite3.IntegrityError(f"UNIQUE constraint failed: assessments.unit_key ({row['unit_key']})")
+            write_assessment(conn, row, scores)
         conn.executemany(
             "INSERT INTO problems (run_id, stage, item, status, reason) VALUES (?, ?, ?, 'malformed', ?)",
             [(run_id, stage, item, reason) for item, reason in problems])

@@ -15,11 +15,13 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from rhetorica.documents.models import Document
+from rhetorica.evaluation import Evaluation, Evaluator, Target
+from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.budget import Budget, BudgetExceededError
@@ -28,10 +30,10 @@ from rhetorica.models.endpoints import build_pool
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
 from rhetorica.models.store_log import StoreCallLog
-from rhetorica.reviewers.form import SCORE_FIELDS
+from rhetorica.registry import evaluators
+from rhetorica.reviewers import control as _control  # noqa: F401 - registers the ``control`` evaluator
+from rhetorica.reviewers import llm_reviewer as _llm_reviewer  # noqa: F401 - registers the ``llm`` evaluator
 from rhetorica.reviewers.defence import defend
-from rhetorica.reviewers.llm_reviewer import ReviewResult, review_document
-from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.rewriting import llm as llm_rewriter
 from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
@@ -261,48 +263,48 @@ class StudyRunner:
                       "content_hash": variant.content_hash if variant else None,
                       "document_json": variant.model_dump_json() if variant else None}
 
-    def _control_review(self, unit: planner.ReviewUnit) -> ReviewResult:
-        from rhetorica.analysis.controls import ControlReviewer
-        from rhetorica.reviewers.control import control_review
-
+    def _control_review(self, unit: planner.ReviewUnit) -> Evaluator:
+        """The evaluator of a ``kind: control`` reviewer (no model)."""
         rv = unit.reviewer
-        scores = unit.document.metadata.get("human_scores") or []
-        human = sum(scores) / len(scores) if scores else None
-        settings = ControlReviewer(name=rv.name, **rv.options.as_kwargs())
-        review = control_review(settings, unit.document_id, unit.condition, unit.replicate,
-                                replicates=self.config.replicates, human_score=human)
-        return ReviewResult(Status.OK, review, None, "", False)
+        factory = evaluators.get(rv.kind)
+        return factory(rv.name, replicates=self.config.replicates, **rv.options.as_kwargs())
 
     async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
         rv = unit.reviewer
+        target = Target(document=unit.document, document_id=unit.document_id, condition=unit.condition,
+                        rewriter=unit.rewriter, variant_key=unit.variant_key, replicate=unit.replicate)
         if rv.kind == "control":
-            return self._review_row(unit, self._control_review(unit))
-        assert rv.model is not None
-        model = self.model(rv.model, rv.options.as_kwargs())
-        memo = (unit.document_id, unit.document.content_hash, rv.defence)
-        if memo not in self._defended:  # one scan per input, not per replicate and reviewer
-            self._defended[memo] = defend(unit.document, rv.defence,
-                                          source_findings=self._source_findings.get(unit.document_id))
-        defended = self._defended[memo]
-        result = await review_document(
-            defended.document, get_protocol(rv.protocol), model, replicate=unit.replicate,
-            temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
-            max_input_words=rv.max_input_words, context=self._context(log, unit.key),
-            system_note=defended.notice)
-        return self._review_row(unit, result)
+            evaluator = self._control_review(unit)
+        else:
+            assert rv.model is not None
+            model = self.model(rv.model, rv.options.as_kwargs())
+            memo = (unit.document_id, unit.document.content_hash, rv.defence)
+            if memo not in self._defended:  # one scan per input, not per replicate and reviewer
+                self._defended[memo] = defend(unit.document, rv.defence,
+                                              source_findings=self._source_findings.get(unit.document_id))
+            defended = self._defended[memo]
+            target = replace(target, document=defended.document, notice=defended.notice)
+            evaluator = evaluators.get(rv.kind)(
+                rv.name, model=model, protocol=rv.protocol, model_id=rv.model_id,
+                temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
+                max_input_words=rv.max_input_words)
+        evaluation = await evaluator.evaluate(target, self._context(log, unit.key))
+        return self._review_row(unit, evaluator.form, evaluation)
 
     @staticmethod
-    def _review_row(unit: planner.ReviewUnit, result: ReviewResult) -> dict[str, Any]:
+    def _review_row(unit: planner.ReviewUnit, form: Form, evaluation: Evaluation) -> dict[str, Any]:
+        """The ``assessments`` row of ``evaluation``; its scores ride along under ``scores`` for the
+        store (:meth:`rhetorica.store.db.Store.save_assessment`)."""
         rv = unit.reviewer
-        scores = result.review.model_dump() if result.review is not None else {}
+        ok = evaluation.status == Status.OK
         return {
             "unit_key": unit.key, "document_id": unit.document_id, "variant_key": unit.variant_key,
             "input_hash": unit.document.content_hash, "condition": unit.condition, "rewriter": unit.rewriter,
-            "reviewer": rv.name, "model": rv.model_id, "protocol": rv.protocol, "replicate": unit.replicate,
-            "status": str(result.status), "reason": result.reason,
-            **{name: scores.get(name) for name in SCORE_FIELDS},
-            "input_truncated": int(result.input_truncated),
-            "review_json": json.dumps(scores) if scores else None, "raw_text": result.raw_text,
+            "reviewer": rv.name, "model": rv.model_id, "protocol": rv.protocol, "form": form.label,
+            "replicate": unit.replicate, "status": str(evaluation.status), "reason": evaluation.reason,
+            "input_truncated": int(evaluation.input_truncated),
+            "review_json": json.dumps(evaluation.payload) if ok and evaluation.payload else None,
+            "raw_text": evaluation.raw_text, "scores": dict(evaluation.scores) if ok else {},
         }
 
     async def _validate(self, unit: planner.ValidateUnit, log: _CountingLog) -> dict[str, Any]:

@@ -285,6 +285,11 @@ class ReviewStage(TableStage):
     async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         return await runner._review(unit, log)
 
+    def save(self, store: Store, row: dict[str, Any]) -> str:
+        status = str(row["status"])
+        store.save_assessment(row, row.pop("scores"))  # the row and its long scores: one transaction
+        return status
+
     def calls(self, unit: Any) -> list[PlannedCall]:
         from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
         from rhetorica.reviewers.protocols import get_protocol, system_prompt

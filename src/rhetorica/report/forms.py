@@ -1,0 +1,76 @@
+"""Scores by form: each declared form's primary and secondary scores, for studies whose reviewers
+answer on different forms (e.g. the 000 review form next to the ICLR 2026 form).
+
+The other report tables read one wide score column at a time (``overall``, the 000 criteria); when
+no single form of the study declares every metric its assessments carry, this table shows each
+form's own metrics, so no form's secondary scores go unreported.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rhetorica.forms import Form, get_form
+from rhetorica.registry import UnknownComponentError
+
+FORM_SCORE_COLUMNS = ["form", "reviewer", "arm", "metric", "primary", "papers", "mean", "sd"]
+
+
+def _form(label: str) -> Form | None:
+    try:
+        return get_form(label.partition("@")[0])
+    except UnknownComponentError:
+        return None
+
+
+def needs_form_table(scores: pd.DataFrame) -> bool:
+    """Whether no single form of ``scores`` (the long table) declares every metric stored in it."""
+    if scores.empty or "form" not in scores:
+        return False
+    metrics = set(scores.loc[scores["value"].notna(), "metric"])
+    forms = [f for f in (_form(label) for label in pd.unique(scores["form"].dropna())) if f is not None]
+    return len(forms) > 1 and not any(metrics <= set(f.metric_names) for f in forms)
+
+
+def form_scores(scores: pd.DataFrame) -> pd.DataFrame:
+    """Paper-level means of every metric of every form, per reviewer and arm.
+
+    Args:
+        scores: the long table (:func:`rhetorica.store.export.scores_long`): one row per
+            assessment x metric; only ``status == "ok"`` rows count (failed ones are missing).
+
+    Returns:
+        Columns :data:`FORM_SCORE_COLUMNS`: form (``name@version``), reviewer, arm, metric,
+        primary (bool), papers (with an ok score), mean and sd (over papers) of the paper means
+        (replicates averaged within paper first), in the form's metric order.
+    """
+    ok = scores[(scores["status"] == "ok") & scores["value"].notna() & scores["form"].notna()]
+    if ok.empty:
+        return pd.DataFrame(columns=FORM_SCORE_COLUMNS)
+    papers = ok.groupby(["form", "reviewer", "arm", "metric", "document_id"], sort=False)["value"].mean()
+    table = papers.groupby(["form", "reviewer", "arm", "metric"], sort=False).agg(
+        papers="count", mean="mean", sd="std").reset_index()
+    order = {}
+    for label in pd.unique(table["form"]):
+        form = _form(label)
+        names = form.metric_names if form is not None else tuple(sorted(table.loc[table["form"] == label, "metric"]))
+        order.update({(label, m): i for i, m in enumerate(names)})
+        table.loc[table["form"] == label, "primary"] = table["metric"].eq(form.primary.name if form else "")
+    table["rank"] = [order.get((f, m), 99) for f, m in zip(table["form"], table["metric"])]
+    table = table.sort_values(["form", "reviewer", "arm", "rank"], kind="stable").drop(columns="rank")
+    return table[FORM_SCORE_COLUMNS].reset_index(drop=True)
+
+
+def form_score_views(table: pd.DataFrame) -> list[tuple[Form | None, str, pd.DataFrame]]:
+    """One wide table per form of :func:`form_scores`: (form, label, rows of reviewer x arm with
+    ``papers`` and one mean column per metric, the primary first)."""
+    views = []
+    for label, part in table.groupby("form", sort=True):
+        form = _form(str(label))
+        metrics = list(pd.unique(part.sort_values("primary", ascending=False, kind="stable")["metric"]))
+        wide = part.pivot_table(index=["reviewer", "arm"], columns="metric", values="mean", sort=False)
+        wide = wide.reindex(columns=metrics).reset_index()
+        wide.insert(2, "papers", part.groupby(["reviewer", "arm"], sort=False)["papers"].max().to_numpy())
+        wide.columns.name = None
+        views.append((form, str(label), wide))
+    return views
