@@ -13,7 +13,7 @@ from rhetorica.reviewers.protocols import get_protocol, protocol_version, system
 @pytest.mark.parametrize("name", ["standard", "persistent", "strict-iclr"])
 def test_iclr_protocols_ask_for_exactly_the_iclr_form(name) -> None:
     protocol = get_protocol(name)
-    assert protocol.form == "iclr-2026"
+    assert protocol.form_name == "iclr-2026"
     output = system_prompt(protocol).split("Answer with one JSON object")[-1]
     asked = set(re.findall(r'"([a-z_]+)"', output))
     assert asked == set(ICLR_2026.metric_names) | {f.name for f in ICLR_2026.text_fields}
@@ -45,6 +45,6 @@ def test_persistent_is_standard_plus_repeated_substance_instructions() -> None:
 def test_strict_iclr_adds_the_strict_standard_and_versions_differ() -> None:
     strict = system_prompt(get_protocol("strict-iclr"))
     assert strict.startswith(system_prompt(get_protocol("standard")).rsplit("\n\n", 1)[0])
-    assert "Strict standard:" in strict and get_protocol("strict").form == "full"
+    assert "Strict standard:" in strict and get_protocol("strict").form_name == "review-000"
     versions = {protocol_version(get_protocol(n)) for n in ("standard", "persistent", "strict-iclr", "strict")}
     assert len(versions) == 4
