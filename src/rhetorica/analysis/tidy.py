@@ -13,8 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-ORIGINAL = "original"
-"""Arm label of the unmodified manuscript."""
+from rhetorica.rewriting.conditions import ORIGINAL  # noqa: F401 - the arm label of the unmodified manuscript
 
 SCORE_RANGES: dict[str, tuple[float, float]] = {
     "overall": (1.0, 10.0),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from rhetorica.hashing import content_hash
+from rhetorica.registry import protocols
 
 
 class UnknownProtocolError(ValueError):
@@ -48,6 +49,9 @@ PROTOCOLS: dict[str, Protocol] = {
         Protocol("strict", _DEFAULT + ("strict", "output_full"), "full"),
     )
 }
+for _protocol in PROTOCOLS.values():
+    protocols.add(_protocol.name, _protocol, description=f"review instructions: {', '.join(_protocol.pieces)} "
+                                                         f"({_protocol.form} form)")
 
 
 def get_protocol(name: str) -> Protocol:

@@ -27,11 +27,17 @@ from pydantic import (
 )
 
 from rhetorica.files import TextFileError, read_text_file
-from rhetorica.rewriting.conditions import parse_condition
+from rhetorica.registry import UnknownComponentError, evaluators, rewriters
+from rhetorica.rewriting.conditions import ORIGINAL, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
-from rhetorica.report.scorecard import ScorecardThresholds
+from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
+
+
+#: Reviewer kinds the runner implements itself; they are accepted here until their evaluator
+#: factories are registered in ``registry.evaluators`` (the review stage's move to the registry).
+_BUILTIN_REVIEWER_KINDS = ("llm", "control")
 
 
 class ConfigError(ValueError):
@@ -194,14 +200,15 @@ class DocumentOptions(_Strict):
 class RewriterSpec(_Strict):
     """A rewriter and the conditions it produces.
 
-    ``kind: rule-based`` is the deterministic confidence rewriter; ``kind: llm`` needs ``model``;
-    ``kind: injection`` plants instructions (``injection:...`` conditions, no model; see
-    :mod:`rhetorica.rewriting.injection`).
+    ``kind`` names a rewriter kind registered in :data:`rhetorica.registry.rewriters`
+    (:mod:`rhetorica.rewriting.kinds`): ``rule-based`` is the deterministic confidence rewriter;
+    ``llm`` needs ``model``; ``injection`` plants instructions (``injection:...`` conditions, no
+    model; see :mod:`rhetorica.rewriting.injection`). Each condition must be one the kind produces.
     ``max_chunk_words`` splits long sections at paragraph boundaries for small-context models.
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    kind: Literal["llm", "rule-based", "injection"] = "llm"
+    kind: str = Field(default="llm", description="a registered rewriter kind (rhetorica list --kind rewriter)")
     model: str | None = None
     conditions: list[str] = Field(min_length=1)
     sampling: Sampling = Field(default_factory=Sampling, description="only what is set here is sent")
@@ -232,20 +239,24 @@ class RewriterSpec(_Strict):
     def _known_provider(cls, value: str | None) -> str | None:
         return _check_model_id(value) if value is not None else value
 
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        try:
+            rewriters.get(value)
+        except UnknownComponentError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
     @model_validator(mode="after")
-    def _model_for_llm(self) -> RewriterSpec:
-        if self.kind == "llm" and not self.model:
-            raise ValueError(f"rewriter {self.name!r} of kind 'llm' needs a 'model'")
-        if self.kind == "rule-based":
-            bad = [c for c in self.conditions if c not in ("confidence:+", "confidence:-")]
-            if bad:
-                raise ValueError(f"the rule-based rewriter only produces confidence:+ and confidence:-, not {bad}")
-        injected = [c for c in self.conditions if "injection:" in c]
-        if self.kind == "injection" and any(not c.startswith("injection:") or "|" in c for c in self.conditions):
-            raise ValueError(f"rewriter {self.name!r} of kind 'injection' only produces injection:... conditions "
-                             "(one each, not combined with '|')")
-        if self.kind == "llm" and injected:
-            raise ValueError(f"rewriter {self.name!r}: injection conditions need kind 'injection', not 'llm'")
+    def _kind_produces_conditions(self) -> RewriterSpec:
+        kind = rewriters.get(self.kind)
+        if kind.needs_model and not self.model:
+            raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} needs a 'model'")
+        for name in self.conditions:
+            problem = kind.refuses(parse_condition(name))
+            if problem:
+                raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
         if self.kind == "llm":
             _check_model_options(self.model, self.options)
         return self
@@ -254,8 +265,11 @@ class RewriterSpec(_Strict):
 class ReviewerSpec(_Strict):
     """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
 
-    ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
-    :class:`rhetorica.analysis.controls.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
+    ``kind`` is ``llm`` (a model reviews under ``protocol``), ``control`` or another evaluator
+    kind registered in :data:`rhetorica.registry.evaluators` (a plug-in's external system: its
+    factory gets the reviewer's name and ``options``, and is built once when the study loads to
+    check them). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    :class:`rhetorica.reviewers.control_settings.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
     ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden
     spans, ``warn`` tells the model about them, ``none`` (default) does neither
@@ -263,7 +277,8 @@ class ReviewerSpec(_Strict):
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    kind: Literal["llm", "control"] = "llm"
+    kind: str = Field(default="llm", description="llm, control or a registered evaluator kind "
+                                                 "(rhetorica list --kind evaluator)")
     model: str | None = None
     protocol: str = "default"
     sampling: Sampling = Field(default_factory=Sampling)
@@ -285,8 +300,8 @@ class ReviewerSpec(_Strict):
         if self.kind == "control" and self.defence != "none":
             raise ValueError(f"reviewer {self.name!r}: a control reviewer reads no text, so 'defence' does not apply")
         if self.kind == "control":
-            from rhetorica.analysis.controls import ControlReviewer
             from rhetorica.reviewers.control import CONTROL_OPTIONS
+            from rhetorica.reviewers.control_settings import ControlReviewer
 
             _option_problems(self.options, "control reviewers", CONTROL_OPTIONS)
             try:
@@ -295,17 +310,35 @@ class ReviewerSpec(_Strict):
                 first = exc.errors()[0]
                 where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
                 raise ValueError(f"options.{where}: {msg}" if where else msg) from None
-        else:
+        elif self.kind == "llm":
             _check_model_options(self.model, self.options)
+        else:
+            try:
+                evaluators.get(self.kind)(self.name, **self.options.as_kwargs())
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: bad options: {exc}") from None
         return self
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        if value in _BUILTIN_REVIEWER_KINDS:
+            return value
+        try:
+            evaluators.get(value)
+        except UnknownComponentError:
+            known = ", ".join(sorted(set(evaluators.names()) | set(_BUILTIN_REVIEWER_KINDS)))
+            raise ValueError(f"unknown evaluator {value!r}; known: {known}") from None
+        return value
 
     @property
     def model_id(self) -> str:
-        """The model id stored with every assessment (``control`` for control reviewers); credentials
+        """The model id stored with every assessment (the kind, e.g. ``control``, for reviewers
+        without a model); credentials
         written into an endpoint URL are redacted."""
         from rhetorica.models.redaction import redact_urls
 
-        return redact_urls(self.model) if self.kind == "llm" and self.model else "control"
+        return redact_urls(self.model) if self.kind == "llm" and self.model else self.kind
 
     @field_validator("protocol")
     @classmethod
@@ -349,7 +382,7 @@ class StudyConfig(_Strict):
         concurrency: work units in flight at once.
         validation: the validation stage's settings.
         scorecard: pass/fail thresholds of the report's scorecard
-            (:class:`rhetorica.report.scorecard.ScorecardThresholds`).
+            (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
     """
 
     name: str
@@ -405,7 +438,7 @@ class StudyConfig(_Strict):
     def _comparable_arms(self) -> StudyConfig:
         if not self.comparisons:
             return self
-        known = {"original", *self.conditions}
+        known = {ORIGINAL, *self.conditions}
         known |= {f"{c}@{r.name}" for r in self.rewriters for c in r.conditions}
         for index, pair in enumerate(self.comparisons):
             for side in pair:
