@@ -209,6 +209,23 @@ def all_entries() -> list[Entry[Any]]:
     return sorted((e for r in _ALL for e in r._entries.values()), key=lambda e: (e.kind, e.name))
 
 
+def kinds() -> list[str]:
+    """The kinds of component, sorted (``condition``, ``dimension``, ``evaluator`` …)."""
+    return sorted({r.kind for r in _ALL})
+
+
+def list_components(kind: str | None = None) -> list[Entry[Any]]:
+    """What ``rhetorica list`` prints: every registered component, or those of one kind.
+
+    Raises:
+        UnknownComponentError: ``kind`` is not a kind of component (the message lists the kinds).
+        PluginError: an installed plug-in failed to load.
+    """
+    if kind is not None and kind not in kinds():
+        raise UnknownComponentError(f"unknown kind of component {kind!r}; known: {', '.join(kinds())}")
+    return [e for e in all_entries() if kind is None or e.kind == kind]
+
+
 # The registries. Modules that define components import the one they need from here.
 conditions: Registry[Any] = Registry("condition")
 dimensions: Registry[Any] = Registry("dimension")

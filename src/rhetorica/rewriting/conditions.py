@@ -115,12 +115,15 @@ class ConditionDefinition:
             instruction; ``None`` for conditions only a deterministic rewriter produces.
         family: ``None`` for a single condition; for a family, a function that checks a parsed
             member and returns its one-line description (raising ``ValueError`` naming the problem).
+        instruction_package: the package whose ``instructions/<version>/`` folder holds
+            ``instruction_file`` (a plug-in ships its own texts).
     """
 
     dimension: str
     description: str
     instruction_file: str | None = None
     family: Callable[[Condition], str] | None = None
+    instruction_package: str = "rhetorica.rewriting"
 
     def describe(self, condition: Condition) -> str:
         """The one-line description of ``condition`` (a family describes each member)."""
@@ -243,8 +246,8 @@ for _name, _dimension, _description, _file in (
     conditions.add(_name, ConditionDefinition(_dimension, _description, _file), description=_description)
 
 
-def _read(filename: str, version: str) -> str:
-    return (resources.files("rhetorica.rewriting") / "instructions" / version / filename).read_text("utf-8")
+def _read(filename: str, version: str, package: str = "rhetorica.rewriting") -> str:
+    return (resources.files(package) / "instructions" / version / filename).read_text("utf-8")
 
 
 def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
@@ -258,8 +261,8 @@ def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
         found = definition(part)
         if found.instruction_file is None:
             raise UnknownConditionError(f"condition {part.name!r} has no instruction text for an LLM rewriter")
-        files.append(found.instruction_file)
-    texts = [_read("integrity.md", version)] + [_read(f, version) for f in files]
+        files.append((found.instruction_file, found.instruction_package))
+    texts = [_read("integrity.md", version)] + [_read(f, version, package) for f, package in files]
     return "\n\n".join(t.strip() for t in texts)
 
 
