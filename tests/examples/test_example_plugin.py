@@ -18,14 +18,14 @@ def test_rhetorica_list_shows_the_plugin_components_with_its_package_as_source(p
     assert result.returncode == 0, result.stderr
     rows = {(r["kind"], r["name"]): r for r in json.loads(result.stdout)}
     ours = {key: row["source"] for key, row in rows.items() if row["source"] != "rhetorica"}
-    assert ours == {("evaluator", "command"): "rhetorica-example-plugin",
+    assert ours == {("evaluator", "example-command"): "rhetorica-example-plugin",
                     ("dimension", "readability"): "rhetorica-example-plugin",
                     ("condition", "readability:+"): "rhetorica-example-plugin",
                     ("condition", "readability:-"): "rhetorica-example-plugin"}
     assert rows[("dimension", "readability")]["description"] == ("shift measure: minus Gunning Fog index "
                                                                  "(Gunning 1952)")
     table = run_python(["-m", "rhetorica", "list", "--kind", "evaluator"], plugin_dir)
-    assert table.returncode == 0 and "command" in table.stdout and "rhetorica-example-plugin" in table.stdout
+    assert table.returncode == 0 and "example-command" in table.stdout and "rhetorica-example-plugin" in table.stdout
 
 
 # Runs inside the subprocess: the evaluator on a hand-made manuscript, under five commands.
@@ -51,11 +51,12 @@ _EVALUATE = textwrap.dedent('''
     }
     out = {}
     for label, command in commands.items():
-        evaluator = evaluators.get("command")("toy", command=command, timeout_s=0.5 if label == "timeout" else 30)
+        limit = 0.5 if label == "timeout" else 30
+        evaluator = evaluators.get("example-command")("toy", command=command, timeout_s=limit)
         assert isinstance(evaluator, Evaluator)
         result = asyncio.run(evaluator.evaluate(target, CallContext()))
         out[label] = {"status": str(result.status), "reason": result.reason, "scores": result.scores}
-    out["spec"] = evaluators.get("command")("toy").spec()
+    out["spec"] = evaluators.get("example-command")("toy").spec()
     print(json.dumps(out))
 ''')
 
@@ -75,7 +76,7 @@ def test_command_evaluator_reads_the_review_and_turns_failures_into_statuses(plu
     assert out["timeout"] == {"status": "timeout", "reason": "no answer within 0.5 s", "scores": {}}
     spec = out["spec"]
     assert (spec["kind"], spec["script"], spec["form"], len(spec["script_sha256"])) == (
-        "command", "rhetorica_example_plugin.reviewer_script", "review-000", 64)
+        "example-command", "rhetorica_example_plugin.reviewer_script", "review-000", 64)
 
 
 _CONDITION = textwrap.dedent('''
@@ -106,11 +107,13 @@ def test_the_plugin_condition_has_its_instruction_and_shift_rule_and_the_study_l
     result = run_python(["-c", f"STUDY = {str(PLUGIN / 'study.yaml')!r}\n" + _CONDITION], plugin_dir)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
-    assert out["condition"] == "plainer prose (Gunning Fog falls) + low expressed confidence (more hedges, fewer boosters)"
+    assert out["condition"] == ("plainer prose (Gunning Fog falls) + low expressed confidence "
+                                "(more hedges, fewer boosters)")
     assert out["prompt_has_plugin_text"] is True
     assert out["shift"] == ["minus Gunning Fog index", -14.0, -11.5, True]  # Fog 14 -> 11.5 is plainer
     assert out["minus_falls"] is False
-    assert out["reviewers"] == [["toy-command", "command", "command"], ["null-control", "control", "control"]]
+    assert out["reviewers"] == [["toy-command", "example-command", "example-command"],
+                                ["null-control", "control", "control"]]
     assert out["conditions"] == ["readability:+"]
 
 
@@ -119,4 +122,4 @@ def test_without_the_plugin_its_names_are_errors_listing_the_known_ones() -> Non
         load_study(PLUGIN / "study.yaml")
     message = str(caught.value)
     assert "rewriters[0].conditions: unknown condition 'readability:+'; known: confidence:+" in message
-    assert "reviewers[0].kind: unknown evaluator 'command'; known: control, llm" in message
+    assert "reviewers[0].kind: unknown evaluator 'example-command'; known: control, llm" in message

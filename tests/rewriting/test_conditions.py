@@ -22,7 +22,8 @@ PROF_MINUS = Condition("proficiency:-", "proficiency", "-")
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("confidence:+", CONF_PLUS),
-    (" confidence:+ | proficiency:- ", Condition("confidence:+|proficiency:-", None, composition=(CONF_PLUS, PROF_MINUS))),
+    (" confidence:+ | proficiency:- ",
+     Condition("confidence:+|proficiency:-", None, composition=(CONF_PLUS, PROF_MINUS))),
     ("joint", Condition("joint", "joint", "+")),
     ("recursive:2", Condition("recursive:2", "joint", "+", iteration=2)),
     ("recursive:3", Condition("recursive:3", "joint", "+", iteration=3)),

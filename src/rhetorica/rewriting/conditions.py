@@ -207,8 +207,9 @@ def check_condition(condition: Condition) -> None:
     """Check a parsed condition against the registries.
 
     Every part needs a registered definition that accepts it, and a dimension registered in
-    :data:`rhetorica.registry.dimensions` whose entry carries a shift rule (:class:`rhetorica.validation.shift.ShiftRule`; an explicit
-    :data:`~rhetorica.validation.shift.NO_SHIFT_EXPECTED` rule counts); a compound may not name a
+    :data:`rhetorica.registry.dimensions` whose entry carries a shift rule
+    (:class:`rhetorica.validation.shift.ShiftRule`; an explicit "no shift expected" rule, as for
+    :data:`~rhetorica.validation.shift.NO_SHIFT_EXPECTED`, counts); a compound may not name a
     dimension twice.
 
     Raises:

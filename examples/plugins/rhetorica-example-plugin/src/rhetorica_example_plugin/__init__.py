@@ -1,4 +1,4 @@
-"""Example rhetorica plug-in: the ``command`` evaluator kind and the ``readability`` dimension.
+"""Example rhetorica plug-in: the ``example-command`` evaluator kind and the ``readability`` dimension.
 
 rhetorica imports this module through the ``rhetorica.plugins`` entry point (see ``pyproject.toml``);
 the registrations below are all a plug-in needs.
@@ -14,7 +14,7 @@ from rhetorica_example_plugin.readability import FOG_MEASURE, minus_gunning_fog
 
 __all__ = ["CommandEvaluator"]
 
-evaluators.add("command", CommandEvaluator,
+evaluators.add("example-command", CommandEvaluator,
                description="runs an external command: manuscript on stdin, one JSON review (review-000) on stdout")
 dimensions.add("readability", Dimension("readability", ShiftRule(FOG_MEASURE, minus_gunning_fog)),
                description=f"shift measure: {FOG_MEASURE} (Gunning 1952)")

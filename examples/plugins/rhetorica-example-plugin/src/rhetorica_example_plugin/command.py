@@ -1,4 +1,4 @@
-"""An evaluator that runs an external command: the ``command`` evaluator kind.
+"""An evaluator that runs an external command: the ``example-command`` evaluator kind.
 
 The command gets the manuscript as Markdown on stdin and must print one JSON object on the
 evaluator's form (``review-000`` by default) on stdout. Outcomes follow rhetorica's statuses:
@@ -67,7 +67,7 @@ class CommandEvaluator:
         else:
             source = (resources.files("rhetorica_example_plugin") / "reviewer_script.py").read_bytes()
             program = {"script": DEFAULT_SCRIPT, "script_sha256": hashlib.sha256(source).hexdigest()}
-        return {"kind": "command", **program, "form": self.form.name, "form_version": self.form.version,
+        return {"kind": "example-command", **program, "form": self.form.name, "form_version": self.form.version,
                 "timeout_s": self.timeout_s}
 
     async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
