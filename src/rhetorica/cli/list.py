@@ -36,7 +36,14 @@ def list_command(
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
-    table = Table("Kind", "Name", "Source", "Description")
+    widths = {key: max([len(key)] + [len(r[key]) for r in rows]) for key in ("kind", "name", "source", "description")}
+    table = Table()
+    for key in ("kind", "name", "source"):  # whole, never cut: names are copied into study files
+        table.add_column(key.capitalize(), no_wrap=True, min_width=widths[key])
+    table.add_column("Description", min_width=20)
     for row in rows:
         table.add_row(row["kind"], row["name"], row["source"], row["description"])
-    Console(soft_wrap=False).print(table, markup=False, highlight=False)
+    console = Console()
+    if not console.is_terminal:  # a pipe or a file: the whole table, one line per component
+        console = Console(width=sum(widths.values()) + 13)
+    console.print(table, markup=False, highlight=False)
