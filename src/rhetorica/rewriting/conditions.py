@@ -197,7 +197,7 @@ def definition(part: Condition) -> ConditionDefinition:
             return found
     for entry in conditions.entries():
         value = entry.value
-        if value.family is not None and value.dimension == part.dimension:
+        if getattr(value, "family", None) is not None and value.dimension == part.dimension:
             return value
     known = ", ".join(conditions.names())
     raise UnknownConditionError(f"unknown condition {part.name!r}; known: {known} (combine with '|')")
