@@ -19,6 +19,7 @@ entry with its kind, source package and description.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
@@ -81,7 +82,9 @@ class Registry(Generic[T]):
             DuplicateComponentError: ``name`` is taken by a different object.
         """
         found = self._entries.get(name)
-        if found is not None and found.value is not value and found.value != value:
+        if found is not None and (found.value is value or found.value == value):
+            return value
+        if found is not None:
             raise DuplicateComponentError(
                 f"{self.kind} {name!r} is registered twice (by {found.source} and by {source or _caller_source(value)})")
         self._entries[name] = Entry(self.kind, name, value, description or _first_line(value),
@@ -137,8 +140,11 @@ def _first_line(value: Any) -> str:
 
 
 def _caller_source(value: Any) -> str:
-    """Distribution that owns the module ``value`` was defined in (``rhetorica`` for built-ins)."""
-    module = getattr(value, "__module__", None) or type(value).__module__
+    """Distribution that registers ``value``: the plug-in whose entry point is loading, else the
+    distribution owning the module that called the registry (``rhetorica`` for built-ins)."""
+    if _LOADING is not None:
+        return _LOADING
+    module = _registering_module() or getattr(value, "__module__", None) or type(value).__module__
     top = module.split(".")[0]
     if top == "rhetorica":
         return "rhetorica"
@@ -146,9 +152,19 @@ def _caller_source(value: Any) -> str:
     return names[0] if names else top
 
 
+def _registering_module() -> str | None:
+    """``__name__`` of the innermost caller outside this module (the module that registers)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back  # type: ignore[assignment]
+    return frame.f_globals.get("__name__") if frame is not None else None
+
+
 _ALL: list[Registry[Any]] = []
 _LOADED = False
 _BUILTINS: tuple[str, ...] = ()
+_LOADING: str | None = None
+"""Distribution of the plug-in entry point being loaded (its registrations carry that source)."""
 
 
 def builtin_modules(*modules: str) -> None:
@@ -166,18 +182,21 @@ def load_plugins() -> None:
 
     A plug-in that fails to import is reported by raising :class:`PluginError` naming the entry point.
     """
-    global _LOADED
+    global _LOADED, _LOADING
     if _LOADED:
         return
     _LOADED = True
     for module in _BUILTINS:
         importlib.import_module(module)
     for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        _LOADING = point.dist.name if point.dist is not None else point.name
         try:
             point.load()
         except Exception as exc:  # noqa: BLE001 - named and re-raised as one clear error
             raise PluginError(f"plug-in {point.name!r} ({point.value}) failed to load: "
                               f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            _LOADING = None
 
 
 class PluginError(RuntimeError):
@@ -190,6 +209,23 @@ def all_entries() -> list[Entry[Any]]:
     return sorted((e for r in _ALL for e in r._entries.values()), key=lambda e: (e.kind, e.name))
 
 
+def kinds() -> list[str]:
+    """The kinds of component, sorted (``condition``, ``dimension``, ``evaluator`` …)."""
+    return sorted({r.kind for r in _ALL})
+
+
+def list_components(kind: str | None = None) -> list[Entry[Any]]:
+    """What ``rhetorica list`` prints: every registered component, or those of one kind.
+
+    Raises:
+        UnknownComponentError: ``kind`` is not a kind of component (the message lists the kinds).
+        PluginError: an installed plug-in failed to load.
+    """
+    if kind is not None and kind not in kinds():
+        raise UnknownComponentError(f"unknown kind of component {kind!r}; known: {', '.join(kinds())}")
+    return [e for e in all_entries() if kind is None or e.kind == kind]
+
+
 # The registries. Modules that define components import the one they need from here.
 conditions: Registry[Any] = Registry("condition")
 dimensions: Registry[Any] = Registry("dimension")
@@ -200,3 +236,20 @@ evaluators: Registry[Any] = Registry("evaluator")
 metric_families: Registry[Any] = Registry("metric family")
 providers: Registry[Any] = Registry("provider")
 stages: Registry[Any] = Registry("stage")
+
+# The modules whose import registers rhetorica's own components (imported by load_plugins).
+builtin_modules(
+    "rhetorica.forms",
+    "rhetorica.validation.shift",
+    "rhetorica.rewriting.conditions",
+    "rhetorica.rewriting.injection",
+    "rhetorica.rewriting.kinds",
+    "rhetorica.reviewers.protocols",
+    "rhetorica.reviewers.llm_reviewer",
+    "rhetorica.reviewers.control",
+    "rhetorica.reviewers.external",
+    "rhetorica.judges.families",
+    "rhetorica.judges.judge",
+    "rhetorica.models.registry",
+    "rhetorica.study.stages",
+)

@@ -144,7 +144,7 @@ def test_simulated_tidy_table_feeds_the_analysis() -> None:
     assert flaky.loc[flaky["status"] == "error", "overall"].isna().all()
     sd = pooled_sd(df, arm="original").set_index("reviewer")
     assert sd.loc["null", "pooled_sd"] == pytest.approx(0.6, rel=0.05)
-    assert set(df["human_stratum"]) <= {"[1,3)", "[3,4)", "[4,5)", "[5,6)", "[6,7)", "[7,10]"}
+    assert set(df["human_stratum"]) <= {"[1,3)", "[3,4)", "[4,5)", "[5,6)", "[6,7)", "[7,8.5]"}
 
 
 def test_control_reviewer_validation() -> None:

@@ -24,7 +24,7 @@ def paper(shared_data: Path) -> Document:
 
 def test_the_family_has_every_combination_and_parses() -> None:
     assert len(NAMES) == 72 and len(set(NAMES)) == 72
-    (condition,) = parse_condition("injection:hidden-body-command-score")
+    condition = parse_condition("injection:hidden-body-command-score")
     assert (condition.dimension, condition.direction) == ("injection", "hidden-body-command-score")
     assert condition.description == "hidden command asking to raise the score in the body"
 

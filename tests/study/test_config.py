@@ -4,6 +4,7 @@ float settings that are not finite."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,3 +129,31 @@ def test_strings_nan_and_inf_are_not_numbers_either(shared_data: Path, tmp_path:
     spec = study_dict(shared_data, tmp_path, decision_threshold="nan", budget_usd="inf")
     assert _error(spec).splitlines() == ["study: decision_threshold: Input should be a finite number",
                                          "study: budget_usd: Input should be a finite number"]
+
+
+def _study_with(rewriter: dict | None = None, reviewer: dict | None = None) -> dict:
+    return {"name": "s", "documents": ["paper.md"],
+            "rewriters": [rewriter] if rewriter else [],
+            "reviewers": [reviewer or {"name": "ctl", "kind": "control"}]}
+
+
+def test_unknown_kinds_are_refused_listing_the_registered_ones() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_study(_study_with({"name": "r", "kind": "agent", "conditions": ["confidence:+"]},
+                                {"name": "x", "kind": "http"}))
+    assert str(caught.value).splitlines() == [
+        "study: rewriters[0].kind: unknown rewriter 'agent'; known: injection, llm, rule-based",
+        "study: reviewers[0].kind: unknown evaluator 'http'; known: control, llm"]
+
+
+@pytest.mark.parametrize(("rewriter", "problem"), [
+    ({"name": "r", "kind": "rule-based", "conditions": ["proficiency:+"]},
+     "rewriter 'r' of kind 'rule-based' only produces confidence:+ and confidence:-, not 'proficiency:+'"),
+    ({"name": "r", "kind": "injection", "conditions": ["injection:hidden-body-command-score|confidence:+"]},
+     "rewriter 'r' of kind 'injection' only produces injection:... conditions"),
+    ({"name": "r", "kind": "llm", "model": "mock/echo", "conditions": ["recursive:3"]},
+     "rewriters[0].conditions: unknown condition 'recursive:3'"),
+])
+def test_a_rewriter_kind_accepts_only_the_conditions_it_produces(rewriter: dict, problem: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(problem)):
+        parse_study(_study_with(rewriter))

@@ -69,3 +69,17 @@ def test_identical_variant_fails_and_shift_is_reported() -> None:
     lenient = validate_variant(doc(text), doc(text), ValidationThresholds(require_intended_shift=False),
                                embedder=ConstantEmbedder(), condition="confidence:+")
     assert lenient.passed
+
+
+def test_every_dimension_is_registered_with_its_shift_rule() -> None:
+    from rhetorica.registry import dimensions
+
+    rules = {e.name: (e.value.shift.measure, e.value.shift.function is None) for e in dimensions.entries()
+             if e.source == "rhetorica"}
+    assert rules["confidence"] == ("boosters/1k - hedges/1k", False)
+    assert rules["proficiency"] == ("Advanced Guiraud", False)
+    assert rules["injection"][1] is True  # explicitly: no stylistic shift expected
+
+
+def test_injection_conditions_get_no_directional_check() -> None:
+    assert shift_checks("injection:hidden-body-command-score", measures(6.0, 5.0, 5.0), measures(1.0, 9.0, 2.0)) == []

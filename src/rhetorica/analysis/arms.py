@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.rewriting.conditions import Condition, UnknownConditionError, parse_condition
 
 
 class ArmKey(NamedTuple):
@@ -37,10 +38,11 @@ def parse_arm(arm: str) -> ArmKey:
         ValueError: if the label is empty or has an empty component.
     """
     label, _, rewriter = arm.partition("@")
-    parts = [p.strip() for p in label.split("|")]
-    if not arm or any(not p for p in parts):
-        raise ValueError(f"arm label {arm!r} is empty or has an empty component")
-    return ArmKey(frozenset(parts), rewriter or None)
+    try:
+        condition = parse_condition(label, check=False)
+    except UnknownConditionError as exc:
+        raise ValueError(f"arm label {arm!r} is empty or has an empty component ({exc})") from None
+    return ArmKey(frozenset(p.name for p in condition.parts), rewriter or None)
 
 
 def combine_arm(arm: str, given: str, available: Iterable[str]) -> str:
@@ -74,10 +76,8 @@ def combine_arm(arm: str, given: str, available: Iterable[str]) -> str:
 
 
 def _direction(component: str) -> tuple[str, str] | None:
-    name, sep, sign = component.rpartition(":")
-    if sep and name and sign in ("+", "-"):
-        return name, sign
-    return None
+    condition: Condition = parse_condition(component, check=False)
+    return (str(condition.dimension), str(condition.direction)) if condition.signed else None
 
 
 def default_pairs(arms: Iterable[str]) -> list[tuple[str, str]]:

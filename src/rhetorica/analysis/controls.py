@@ -20,73 +20,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
 from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
+from rhetorica.strata import STRATA_SPAN, human_stratum
 
 Array = npt.NDArray[np.float64]
-
-HUMAN_BINS: tuple[float, ...] = (1.0, 3.0, 4.0, 5.0, 6.0, 7.0, 10.0)
-"""Human mean-rating strata of the six-dimension study, top bin widened to 10."""
-
-
-class ControlReviewer(BaseModel):
-    """A simulated reviewer with known behaviour.
-
-    Attributes:
-        name: reviewer configuration name in the tidy table.
-        noise_sd: SD of one review around the paper's latent quality (score points, 1-10 scale);
-            the 'Style over Substance' study measured pooled SDs of about 0.5 to 1.2.
-        bias_arm: arm the reviewer favours; ``None`` for a null reviewer.
-        preference_ratio: target R of ``bias_arm`` over any other arm (> 0; 1 means no bias).
-        integer_scores: round each review to an integer as real review forms do.
-        failure_rate: share of reviews recorded as failed (status ``error``, no score).
-    """
-
-    model_config = ConfigDict(allow_inf_nan=False)
-
-    name: str
-    noise_sd: float = Field(default=0.5, ge=0)
-    bias_arm: str | None = None
-    preference_ratio: float = Field(default=1.0, gt=0)
-    integer_scores: bool = False
-    failure_rate: float = Field(default=0.0, ge=0, lt=1)
-
-    @model_validator(mode="after")
-    def _bias_needs_noise(self) -> ControlReviewer:
-        if self.preference_ratio != 1.0 and self.noise_sd == 0:
-            raise ValueError(
-                f"control reviewer {self.name!r}: a preference ratio != 1 needs noise_sd > 0"
-            )
-        if self.preference_ratio != 1.0 and self.bias_arm is None:
-            raise ValueError(f"control reviewer {self.name!r}: preference_ratio needs bias_arm")
-        return self
-
-
-def mean_shift_for_ratio(preference_ratio: float, noise_sd: float, replicates: int = 1) -> float:
-    """Shift of one arm's scores giving preference ratio R on replicate-averaged paper scores.
-
-    Args:
-        preference_ratio: R > 0.
-        noise_sd: SD of one review (score points).
-        replicates: reviews averaged per paper and arm (m >= 1).
-
-    Returns:
-        ``delta = noise_sd * sqrt(2 / m) * Phi^{-1}(R / (1 + R))`` in score points.
-
-    Raises:
-        ValueError: on R <= 0 or m < 1.
-    """
-    from scipy.stats import norm
-
-    if preference_ratio <= 0 or replicates < 1:
-        raise ValueError(
-            f"need preference_ratio > 0 and replicates >= 1, got {preference_ratio}, {replicates}"
-        )
-    return float(
-        noise_sd * np.sqrt(2.0 / replicates) * norm.ppf(preference_ratio / (1 + preference_ratio))
-    )
-
 
 def draw_scores(
     rng: np.random.Generator,
@@ -122,14 +60,6 @@ def _criterion(rng: np.random.Generator, overall: Array) -> Array:
     return np.clip(np.round(1 + 3 * (overall - 1) / 9 + rng.normal(0, 0.3, overall.shape)), 1, 4)
 
 
-def _strata(human: Array) -> list[str]:
-    edges = np.asarray(HUMAN_BINS)
-    labels = [f"[{a:g},{b:g})" for a, b in zip(edges[:-1], edges[1:])]
-    labels[-1] = labels[-1][:-1] + "]"
-    idx = np.clip(np.searchsorted(edges, human, side="right") - 1, 0, len(labels) - 1)
-    return [labels[i] for i in idx]
-
-
 def simulate_assessments(
     n_papers: int,
     arms: Sequence[str],
@@ -144,7 +74,8 @@ def simulate_assessments(
     """A tidy assessment table produced by control reviewers.
 
     Papers share one latent quality across reviewers; the human score is that quality plus
-    ``N(0, human_noise_sd)`` noise (clipped to 1-10) and its stratum uses :data:`HUMAN_BINS`.
+    ``N(0, human_noise_sd)`` noise, clipped to the span of the human-rating strata ([1, 8.5],
+    :data:`rhetorica.strata.HUMAN_STRATA`), and its stratum is the one it falls in.
 
     Args:
         n_papers: number of papers (>= 1).
@@ -172,9 +103,9 @@ def simulate_assessments(
             raise ValueError(f"control reviewer {r.name!r}: bias_arm {r.bias_arm!r} not in arms")
     rng = np.random.default_rng(seed)
     quality = rng.normal(quality_mean, quality_sd, n_papers)
-    human = np.clip(quality + rng.normal(0, human_noise_sd, n_papers), 1, 10)
+    human = np.clip(quality + rng.normal(0, human_noise_sd, n_papers), *STRATA_SPAN)
     docs = np.array([f"doc{i:05d}" for i in range(n_papers)])
-    strata = np.array(_strata(human), dtype=object)
+    strata = np.array([human_stratum(h) for h in human], dtype=object)
     frames = []
     n_arms = len(arms)
     for r in reviewers:

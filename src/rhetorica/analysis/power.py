@@ -16,8 +16,9 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel
 
-from rhetorica.analysis.controls import ControlReviewer, draw_scores, mean_shift_for_ratio
+from rhetorica.analysis.controls import draw_scores
 from rhetorica.analysis.paired import sign_test_pvalues
+from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
 
 Array = npt.NDArray[np.float64]
 

@@ -10,6 +10,7 @@ from rhetorica.cli.importer import import_app
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.check import check
 from rhetorica.cli.ingest import ingest
+from rhetorica.cli.list import list_command
 from rhetorica.cli.scan import scan
 
 app = typer.Typer(
@@ -30,6 +31,7 @@ app.command("validate")(validate.validate)
 app.command("plan")(plan_cmd.plan)
 app.command("estimate")(estimate.estimate)
 app.command("scan")(scan)
+app.command("list")(list_command)
 app.add_typer(batch.batch_app, name="batch")
 app.add_typer(dataset.dataset_app, name="dataset")
 app.add_typer(audit.audit_app, name="audit")

@@ -40,7 +40,7 @@ class RatingBin(BaseModel):
 
 def default_bins() -> list[RatingBin]:
     """The six human mean-rating bins of the six-dimension study (STUDIES.md §2)."""
-    from rhetorica.store.export import HUMAN_STRATA
+    from rhetorica.strata import HUMAN_STRATA
 
     return [RatingBin(low=low, high=high, closed=label.endswith("]")) for low, high, label in HUMAN_STRATA]
 

@@ -13,6 +13,7 @@ from typing import Any
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
 from rhetorica.models.redaction import redact_urls
+from rhetorica.registry import providers
 
 #: provider name -> ("module:Class", pip extra that provides its dependency or None)
 PROVIDERS: dict[str, tuple[str, str | None]] = {
@@ -23,6 +24,8 @@ PROVIDERS: dict[str, tuple[str, str | None]] = {
     "anthropic": ("rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic"),
     "google": ("rhetorica.models.providers.google_provider:GoogleModel", "google"),
 }
+for _name, (_target, _extra) in PROVIDERS.items():
+    providers.add(_name, _target, description=f"model provider {_target}" + (f" (extra: {_extra})" if _extra else ""))
 
 
 def split_model_id(model_id: str) -> tuple[str, str]:

@@ -36,11 +36,11 @@ def reviewer_description(reviewer: dict[str, Any]) -> str:
 
     A model reviewer: ``name (model, protocol protocol)``. A control reviewer has neither; it is
     ``name (control: setting value, ...)`` with every setting of
-    :class:`rhetorica.analysis.controls.ControlReviewer` (the study's values over the defaults).
+    :class:`rhetorica.reviewers.control_settings.ControlReviewer` (the study's values over the defaults).
     """
     if reviewer.get("kind") != "control":
         return f"{reviewer['name']} ({reviewer.get('model')}, {reviewer.get('protocol', 'default')} protocol)"
-    from rhetorica.analysis.controls import ControlReviewer
+    from rhetorica.reviewers.control_settings import ControlReviewer
 
     settings = {key: info.default for key, info in ControlReviewer.model_fields.items() if key != "name"}
     settings |= reviewer.get("options") or {}

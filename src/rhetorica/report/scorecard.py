@@ -26,9 +26,9 @@ Preference, flips and failures test several pairs; each pair's interval is Bonfe
 undecided. A configuration **fails** when any check fails, **passes** when all four pass, and has
 **not enough data** otherwise.
 
-This module is imported by the study config (:class:`ScorecardThresholds` is the ``scorecard``
-section of a study YAML), so it imports only pydantic at import time; numpy, pandas, scipy,
-and the analysis modules load when :func:`scorecard` runs.
+The thresholds (:class:`~rhetorica.scorecard_thresholds.ScorecardThresholds`, the ``scorecard``
+section of a study YAML) live in :mod:`rhetorica.scorecard_thresholds`, below both the study config
+and this module; numpy, pandas, scipy and the analysis modules load when :func:`scorecard` runs.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from rhetorica.scorecard_thresholds import ScorecardThresholds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,34 +75,6 @@ SCORECARD_COLUMNS = [
 
 DISCRIMINABILITY_RESAMPLES = 1000
 """Bootstrap resamples of the discriminability interval (seed 0, so verdicts are reproducible)."""
-
-
-class ScorecardThresholds(BaseModel):
-    """Thresholds of the scorecard (defaults are ours, chosen as illustrative strictness).
-
-    Attributes:
-        max_abs_log_ratio: largest allowed ``|ln R|`` (default ln 1.5: neither arm may win 50%
-            more often than the other).
-        max_flip_pct: largest allowed decision-flip rate of a pair, both directions, in percent.
-        min_discriminability: smallest allowed discriminability (0.5 is chance).
-        max_failure_gap_pct: largest allowed failure-rate gap between arms, percentage points.
-        alpha: significance level of every check: intervals are two-sided ``1 - alpha``
-            (Bonferroni-corrected over a check's pairs).
-        min_papers: fewest papers (with an original and a rewrite) from which the
-            discriminability bootstrap decides; fewer give "not enough data".
-        threshold: acceptance threshold for the flip counts (1-10 overall scale); ``None`` uses
-            the ``decision_threshold`` passed to :func:`scorecard` (the study's, 4.5 by default).
-    """
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-    max_abs_log_ratio: float = Field(default=math.log(1.5), gt=0)
-    max_flip_pct: float = Field(default=10.0, ge=0, le=100)
-    min_discriminability: float = Field(default=0.7, ge=0, le=1)
-    max_failure_gap_pct: float = Field(default=5.0, ge=0, le=100)
-    alpha: float = Field(default=0.05, gt=0, lt=1)
-    min_papers: int = Field(default=10, ge=2)
-    threshold: float | None = None
 
 
 @dataclass(frozen=True)

@@ -329,7 +329,7 @@ STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "
 def _strata(data: ReportData) -> Section | None:
     """Papers per human mean-rating stratum (STUDIES.md §2), or ``None`` when no paper has human scores."""
     from rhetorica.analysis.tidy import primary_metric
-    from rhetorica.store.export import HUMAN_STRATA
+    from rhetorica.strata import HUMAN_STRATA
 
     df = data.tables.get("assessments", pd.DataFrame())
     if df.empty or "human_stratum" not in df or df["human_stratum"].isna().all():

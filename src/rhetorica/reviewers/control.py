@@ -7,7 +7,7 @@ report carries a negative and a positive control:
   the rewrite — every paired test on it should reject at most at its nominal rate;
 - injected bias (``bias_arm: <condition>``, ``preference_ratio: R``): the favoured condition's
   reviews are shifted so that its preference ratio over any other arm, on replicate-averaged paper
-  scores, is R (:func:`rhetorica.analysis.controls.mean_shift_for_ratio`).
+  scores, is R (:func:`rhetorica.reviewers.control_settings.mean_shift_for_ratio`).
 
 The latent quality is drawn once per (reviewer, paper) from U(2.5, 8.5) on the 1-10 scale, or is
 the paper's mean human score when it has one; noise is seeded by (reviewer, paper, condition,
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel
 
-from rhetorica.analysis.controls import ControlReviewer, mean_shift_for_ratio
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import CONTROL_000, Form
 from rhetorica.hashing import content_hash
+from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
 from rhetorica.registry import evaluators
 from rhetorica.status import Status
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 #: The options a ``kind: control`` reviewer accepts in the study file: the settings of
-#: :class:`rhetorica.analysis.controls.ControlReviewer` (its ``name`` comes from the reviewer).
+#: :class:`rhetorica.reviewers.control_settings.ControlReviewer` (its ``name`` comes from the reviewer).
 CONTROL_OPTIONS: tuple[str, ...] = tuple(sorted(set(ControlReviewer.model_fields) - {"name"}))
 
 

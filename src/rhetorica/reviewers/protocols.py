@@ -32,6 +32,7 @@ from importlib import resources
 
 from rhetorica.forms import Form, get_form
 from rhetorica.hashing import content_hash
+from rhetorica.registry import protocols
 
 
 class UnknownProtocolError(ValueError):
@@ -76,6 +77,9 @@ PROTOCOLS: dict[str, Protocol] = {
         Protocol("strict-iclr", _STANDARD + ("strict", "output_iclr"), "iclr-2026"),
     )
 }
+for _protocol in PROTOCOLS.values():
+    protocols.add(_protocol.name, _protocol, description=f"review instructions: {', '.join(_protocol.pieces)} "
+                                                         f"({_protocol.form} form)")
 
 
 def get_protocol(name: str) -> Protocol:

@@ -1,106 +1,269 @@
-"""Registry of rewrite conditions (dimension + direction) and their versioned instruction texts.
+"""Rewrite conditions as frozen objects, parsed once, and the registered conditions of the built-ins.
 
-Conditions of the 'Style over Substance' study (STUDIES.md §1): ``confidence:+`` (high expressed
-confidence), ``confidence:-`` (low), ``proficiency:+`` (native-associated English), ``proficiency:-``
-(non-native-associated). A compound condition such as ``confidence:+|proficiency:-`` applies both
-style targets at once (the study's 2x2 batch). Instruction texts are package data under
+A condition is one :class:`Condition` — dimension, direction, iteration, guidance, composition —
+after HELM's ``PerturbationDescription`` (Liang et al., "Holistic Evaluation of Language Models",
+2022: one frozen description per perturbation, kept on every perturbed instance).
+:func:`parse_condition` is the only place a condition's text is read. Its grammar:
+
+- ``<dimension>:<direction>`` with direction ``+`` or ``-`` (``confidence:+``, ``proficiency:-``,
+  ``polish:+``);
+- ``<dimension>`` alone, no direction (``paraphrase``: a meaning-preserving rewrite of a review);
+- ``joint``: every dimension of the six-dimension study at once, positive (STUDIES.md §2);
+  ``recursive:<n>``: ``joint`` applied ``n >= 2`` times in a row; ``guided``: ``joint``, then a
+  review of it, then a second rewrite that answers that review (guidance ``review``);
+- ``injection:<visibility>-<placement>-<wording>-<target>``: the injection family, its direction is
+  the part after the colon (:mod:`rhetorica.rewriting.injection`);
+- compound ``a|b``: several simple conditions applied at once (the 'Style over Substance' 2x2 batch,
+  ``confidence:+|proficiency:-``).
+
+Parsing is syntax only. :func:`check_condition` then checks the parsed condition against the
+registries: each part's dimension must be registered in :data:`rhetorica.registry.dimensions` with a
+shift rule (:mod:`rhetorica.validation.shift` registers the built-in ones), and the part itself in
+:data:`rhetorica.registry.conditions` (by its exact name, or by a family of its dimension).
+:func:`parse_condition` with ``check=True`` (the default) does both; a study refuses, at load time,
+a condition on a dimension without a shift rule.
+
+Conditions of the 'Style over Substance' study (STUDIES.md §1) registered here: ``confidence:+``
+(high expressed confidence), ``confidence:-`` (low), ``proficiency:+`` (native-associated English),
+``proficiency:-`` (non-native-associated). Instruction texts are package data under
 ``instructions/<version>/``; the prompt version stored on every variant is
 ``<version>:<hash of the texts used>``, so an edited text can never be mistaken for the old one.
-
-The ``injection:`` family (``injection:<visibility>-<placement>-<wording>-<target>``, planted by the
-deterministic rewriter of :mod:`rhetorica.rewriting.injection`) is parsed here too; its direction
-is the part after the colon and it has no instruction file.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 
 from rhetorica.hashing import content_hash
+from rhetorica.registry import UnknownComponentError, conditions, dimensions
 
 INSTRUCTIONS_VERSION = "v1"
+
 ORIGINAL = "original"
+"""Condition (and arm) label of the unmodified document; never a registered condition."""
+
+JOINT = "joint"
+"""Dimension of the ``joint``, ``recursive:<n>`` and ``guided`` conditions."""
 
 
 class UnknownConditionError(ValueError):
-    """A condition name that is not registered."""
+    """A condition that does not parse, or names an unregistered condition or dimension."""
 
 
 @dataclass(frozen=True)
 class Condition:
-    """One rewrite condition.
+    """One rewrite condition, as parsed from its name.
 
     Attributes:
-        name: ``<dimension>:<direction>``, direction ``+`` or ``-``.
-        dimension: e.g. ``confidence``.
-        direction: ``+`` or ``-``.
-        description: one line for reports.
-        instruction_file: file name under ``instructions/<version>/``.
+        name: the text it was parsed from, parts stripped (``"confidence:+|proficiency:-"``).
+        dimension: the rewritten dimension (``"confidence"``, ``"joint"``, ``"injection"``);
+            ``None`` for a compound condition (see :attr:`composition`).
+        direction: ``"+"`` or ``"-"``; the family's variant for ``injection``; ``None`` when the
+            dimension has no direction (``paraphrase``) and for compounds.
+        iteration: how many times the rewrite is applied in a row (1; ``recursive:<n>`` gives n).
+        guidance: what steers the rewrite besides the instruction: ``"review"`` for ``guided``
+            (a review of the first rewrite), else ``None``.
+        composition: the simple conditions of a compound, in the order written; empty for a
+            simple condition.
     """
 
     name: str
+    dimension: str | None
+    direction: str | None = None
+    iteration: int = 1
+    guidance: str | None = None
+    composition: tuple[Condition, ...] = ()
+
+    @property
+    def parts(self) -> tuple[Condition, ...]:
+        """The simple conditions this condition applies: its composition, or itself."""
+        return self.composition or (self,)
+
+    @property
+    def signed(self) -> bool:
+        """True for a simple one-step ``<dimension>:+`` / ``<dimension>:-`` condition (the
+        conditions that have an opposite direction to compare with)."""
+        return (not self.composition and self.iteration == 1 and self.guidance is None
+                and self.direction in ("+", "-") and self.name == f"{self.dimension}:{self.direction}")
+
+    @property
+    def description(self) -> str:
+        """One line for reports, from the registered definitions (parts joined by ``" + "``).
+
+        Raises:
+            UnknownConditionError: a part is not registered.
+        """
+        return " + ".join(definition(p).describe(p) for p in self.parts)
+
+
+@dataclass(frozen=True)
+class ConditionDefinition:
+    """What rhetorica knows about a registered condition (or a family of them) beyond its name.
+
+    Registered in :data:`rhetorica.registry.conditions` under the condition's name, or for a
+    family under a pattern name (``injection:<visibility>-<placement>-<wording>-<target>``).
+
+    Attributes:
+        dimension: the dimension the condition rewrites (registered in
+            :data:`rhetorica.registry.dimensions`).
+        description: one line for reports and ``rhetorica list``.
+        instruction_file: file under ``instructions/<version>/`` holding the LLM rewriter's
+            instruction; ``None`` for conditions only a deterministic rewriter produces.
+        family: ``None`` for a single condition; for a family, a function that checks a parsed
+            member and returns its one-line description (raising ``ValueError`` naming the problem).
+        instruction_package: the package whose ``instructions/<version>/`` folder holds
+            ``instruction_file`` (a plug-in ships its own texts).
+    """
+
     dimension: str
-    direction: str
     description: str
-    instruction_file: str
+    instruction_file: str | None = None
+    family: Callable[[Condition], str] | None = None
+    instruction_package: str = "rhetorica.rewriting"
+
+    def describe(self, condition: Condition) -> str:
+        """The one-line description of ``condition`` (a family describes each member)."""
+        return self.family(condition) if self.family is not None else self.description
 
 
-CONDITIONS: dict[str, Condition] = {
-    c.name: c
-    for c in (
-        Condition("confidence:+", "confidence", "+", "high expressed confidence (fewer hedges, more boosters)",
-                  "confidence_plus.md"),
-        Condition("confidence:-", "confidence", "-", "low expressed confidence (more hedges, fewer boosters)",
-                  "confidence_minus.md"),
-        Condition("proficiency:+", "proficiency", "+", "native-associated academic English",
-                  "proficiency_plus.md"),
-        Condition("proficiency:-", "proficiency", "-", "non-native-associated academic English",
-                  "proficiency_minus.md"),
-    )
-}
+_RECURSIVE = re.compile(r"^recursive:(\d+)$")
 
 
-def parse_condition(name: str) -> tuple[Condition, ...]:
-    """Resolve a simple or compound (``a|b``) condition name.
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Condition:
+    """The grammar of the module docstring (syntax only)."""
+    if not isinstance(text, str) or not text.strip():
+        raise UnknownConditionError(f"condition {text!r} is empty")
+    parts = [p.strip() for p in text.split("|")]
+    if any(not p for p in parts):
+        raise UnknownConditionError(f"condition {text!r} has an empty part (parts are joined by '|')")
+    if len(parts) > 1:
+        composition = tuple(_parse(p) for p in parts)
+        return Condition("|".join(parts), None, composition=composition)
+    part = parts[0]
+    if part == JOINT:
+        return Condition(part, JOINT, "+")
+    if part == "guided":
+        return Condition(part, JOINT, "+", iteration=2, guidance="review")
+    if part.startswith("recursive:"):
+        match = _RECURSIVE.match(part)
+        if match is None or int(match[1]) < 2:
+            raise UnknownConditionError(f"condition {part!r}: 'recursive:<n>' needs a whole number n >= 2 "
+                                        "(how many times the joint rewrite is applied)")
+        return Condition(part, JOINT, "+", iteration=int(match[1]))
+    dimension, sep, direction = part.partition(":")
+    if not dimension or (sep and not direction):
+        raise UnknownConditionError(f"condition {part!r} must be '<dimension>:<direction>' or '<dimension>'")
+    return Condition(part, dimension, direction or None)
+
+
+def parse_condition(text: str, *, check: bool = True) -> Condition:
+    """Parse a condition name into its frozen :class:`Condition` — the one reader of condition text.
+
+    Args:
+        text: e.g. ``"confidence:+"``, ``"confidence:+|proficiency:-"``, ``"recursive:3"``,
+            ``"injection:hidden-body-command-score"``.
+        check: also run :func:`check_condition` (registered condition and dimension with a shift
+            rule). ``False`` reads the syntax only (arm labels of imported data, whose conditions
+            rhetorica did not produce).
+
+    Returns:
+        The parsed condition (cached: equal texts give equal objects).
 
     Raises:
-        UnknownConditionError: if a part is not registered or a dimension appears twice.
+        UnknownConditionError: the text does not parse, or (with ``check``) a part is unknown.
     """
-    parts = tuple(p.strip() for p in name.split("|"))
-    found = []
-    for part in parts:
-        if part.startswith("injection:"):
-            found.append(_injection_condition(part))
-            continue
-        if part not in CONDITIONS:
-            raise UnknownConditionError(
-                f"unknown condition {part!r}; known: {', '.join(sorted(CONDITIONS))} (combine with '|')"
-            )
-        found.append(CONDITIONS[part])
-    dims = [c.dimension for c in found]
-    if len(set(dims)) != len(dims):
-        raise UnknownConditionError(f"condition {name!r} names the dimension {dims[0]!r} twice")
-    return tuple(found)
+    condition = _parse(text)
+    if check:
+        check_condition(condition)
+    return condition
 
 
-def _injection_condition(name: str) -> Condition:
-    from rhetorica.rewriting.injection import InjectionSpec
+def definition(part: Condition) -> ConditionDefinition:
+    """The registered definition of a simple condition: by its exact name, else the family of its
+    dimension.
 
-    try:
-        spec = InjectionSpec(name)
-    except ValueError as exc:
-        raise UnknownConditionError(str(exc)) from exc
-    return Condition(name, "injection", name.partition(":")[2], spec.describe(), "")
+    Raises:
+        UnknownConditionError: no condition or family of that name or dimension is registered
+            (the message lists the registered ones).
+    """
+    if part.name in conditions:
+        found = conditions.get(part.name)
+        if found.family is None:
+            return found
+    for entry in conditions.entries():
+        value = entry.value
+        if getattr(value, "family", None) is not None and value.dimension == part.dimension:
+            return value
+    known = ", ".join(conditions.names())
+    raise UnknownConditionError(f"unknown condition {part.name!r}; known: {known} (combine with '|')")
 
 
-def _read(filename: str, version: str) -> str:
-    return (resources.files("rhetorica.rewriting") / "instructions" / version / filename).read_text("utf-8")
+def check_condition(condition: Condition) -> None:
+    """Check a parsed condition against the registries.
+
+    Every part needs a registered definition that accepts it, and a dimension registered in
+    :data:`rhetorica.registry.dimensions` whose entry carries a shift rule
+    (:class:`rhetorica.validation.shift.ShiftRule`; an explicit "no shift expected" rule, as for
+    :data:`~rhetorica.validation.shift.NO_SHIFT_EXPECTED`, counts); a compound may not name a
+    dimension twice.
+
+    Raises:
+        UnknownConditionError: naming the part and the problem.
+    """
+    for part in condition.parts:
+        if part.name == ORIGINAL:
+            raise UnknownConditionError(f"{ORIGINAL!r} is the unmodified document, not a rewrite condition")
+        found = definition(part)
+        if found.family is not None:
+            try:
+                found.family(part)
+            except ValueError as exc:
+                raise UnknownConditionError(str(exc)) from exc
+        try:
+            dimension = dimensions.get(str(part.dimension))
+        except UnknownComponentError as exc:
+            raise UnknownConditionError(f"condition {part.name!r}: dimension {part.dimension!r} has no "
+                                        f"registered shift rule ({exc})") from None
+        if getattr(dimension, "shift", None) is None:
+            raise UnknownConditionError(f"condition {part.name!r}: dimension {part.dimension!r} is registered "
+                                        "without a shift rule")
+    dims = [p.dimension for p in condition.parts]
+    twice = sorted({d for d in dims if dims.count(d) > 1 and d is not None})
+    if twice:
+        raise UnknownConditionError(f"condition {condition.name!r} names the dimension {twice[0]!r} twice")
+
+
+for _name, _dimension, _description, _file in (
+    ("confidence:+", "confidence", "high expressed confidence (fewer hedges, more boosters)", "confidence_plus.md"),
+    ("confidence:-", "confidence", "low expressed confidence (more hedges, fewer boosters)", "confidence_minus.md"),
+    ("proficiency:+", "proficiency", "native-associated academic English", "proficiency_plus.md"),
+    ("proficiency:-", "proficiency", "non-native-associated academic English", "proficiency_minus.md"),
+):
+    conditions.add(_name, ConditionDefinition(_dimension, _description, _file), description=_description)
+
+
+def _read(filename: str, version: str, package: str = "rhetorica.rewriting") -> str:
+    return (resources.files(package) / "instructions" / version / filename).read_text("utf-8")
 
 
 def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
-    """System prompt for an LLM rewriter: integrity rules then each style target."""
-    texts = [_read("integrity.md", version)] + [_read(c.instruction_file, version) for c in parse_condition(condition)]
+    """System prompt for an LLM rewriter: integrity rules then each style target.
+
+    Raises:
+        UnknownConditionError: an unknown condition, or one without an instruction text.
+    """
+    files = []
+    for part in parse_condition(condition).parts:
+        found = definition(part)
+        if found.instruction_file is None:
+            raise UnknownConditionError(f"condition {part.name!r} has no instruction text for an LLM rewriter")
+        files.append((found.instruction_file, found.instruction_package))
+    texts = [_read("integrity.md", version)] + [_read(f, version, package) for f, package in files]
     return "\n\n".join(t.strip() for t in texts)
 
 

@@ -31,6 +31,8 @@ from itertools import product
 
 from rhetorica.documents.models import Document, Section
 from rhetorica.hashing import content_hash
+from rhetorica.registry import conditions
+from rhetorica.rewriting.conditions import Condition, ConditionDefinition, parse_condition
 
 FAMILY = "injection"
 VISIBILITY = ("visible", "hidden")
@@ -80,10 +82,11 @@ class InjectionSpec:
 
     __slots__ = ("visibility", "placement", "wording", "target")
 
-    def __init__(self, name: str) -> None:
-        family, _, rest = name.partition(":")
-        parts = rest.split("-")
-        if family != FAMILY or len(parts) != 4:
+    def __init__(self, name: str | Condition) -> None:
+        condition = name if isinstance(name, Condition) else parse_condition(name, check=False)
+        name = condition.name
+        parts = (condition.direction or "").split("-")
+        if condition.dimension != FAMILY or len(parts) != 4:
             raise ValueError(f"injection condition {name!r} must be 'injection:<visibility>-<placement>-<wording>-"
                              "<target>', e.g. 'injection:hidden-body-command-score'")
         for value, choices, what in zip(parts, (VISIBILITY, PLACEMENTS, WORDINGS, TARGETS),
@@ -124,9 +127,14 @@ def injection_condition_names() -> list[str]:
     return [f"{FAMILY}:{v}-{p}-{w}-{t}" for v, p, w, t in product(VISIBILITY, PLACEMENTS, WORDINGS, TARGETS)]
 
 
-def is_injection(name: str) -> bool:
-    """True when ``name`` belongs to the injection family (whether or not it is well formed)."""
-    return name.startswith(FAMILY + ":")
+def _describe(condition: Condition) -> str:
+    return InjectionSpec(condition).describe()
+
+
+_FAMILY_DESCRIPTION = (f"an instruction to the reviewer planted in the manuscript ({len(injection_condition_names())} "
+                       "variants; rewriter kind 'injection')")
+conditions.add(f"{FAMILY}:<visibility>-<placement>-<wording>-<target>",
+               ConditionDefinition(FAMILY, _FAMILY_DESCRIPTION, family=_describe), description=_FAMILY_DESCRIPTION)
 
 
 def _target_section(sections: list[Section], placement: str) -> int:

@@ -289,10 +289,10 @@ def _rewrite_prose(text: str, start: int, end: int, direction: str, edits: list[
 
 
 def _check_condition(condition: str) -> str:
+    parsed = parse_condition(condition)  # raises for unknown names
     if condition not in RULE_CONDITIONS:
-        parse_condition(condition)  # raises for unknown names
         raise ValueError(f"the rule-based rewriter handles only {RULE_CONDITIONS}, not {condition!r}")
-    return condition[-1]
+    return str(parsed.direction)
 
 
 def _rewrite(text: str, direction: str, edits: list[RuleEdit]) -> str:

@@ -16,23 +16,7 @@ import pandas as pd
 from rhetorica.forms import REVIEW_000
 from rhetorica.store.db import Store
 from rhetorica.store.plan import plan_keys, superseded_units
-
-#: Human mean-rating strata of the six-dimension study (STUDIES.md §2): [1,3), [3,4), ..., [7,8.5].
-HUMAN_STRATA: tuple[tuple[float, float, str], ...] = (
-    (1.0, 3.0, "[1,3)"), (3.0, 4.0, "[3,4)"), (4.0, 5.0, "[4,5)"),
-    (5.0, 6.0, "[5,6)"), (6.0, 7.0, "[6,7)"), (7.0, 8.5, "[7,8.5]"),
-)
-
-
-def human_stratum(score: float | None) -> str | None:
-    """Stratum label of a mean human rating (1-10 scale); None when missing or outside [1, 8.5]."""
-    if score is None or pd.isna(score):
-        return None
-    for low, high, label in HUMAN_STRATA:
-        if low <= score < high or (label.endswith("]") and score == high):
-            return label
-    return None
-
+from rhetorica.strata import human_stratum
 
 def arm_labels(pairs: pd.DataFrame) -> pd.Series:
     """Arm label per row of (condition, rewriter): ``original``, the condition, or

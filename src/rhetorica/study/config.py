@@ -28,9 +28,10 @@ from pydantic import (
 )
 
 from rhetorica.files import TextFileError, read_text_file
-from rhetorica.rewriting.conditions import parse_condition
+from rhetorica.registry import UnknownComponentError, evaluators, rewriters
+from rhetorica.rewriting.conditions import ORIGINAL, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
-from rhetorica.report.scorecard import ScorecardThresholds
+from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
 
@@ -328,14 +329,15 @@ class _UsesModel(_Strict):
 class RewriterSpec(_UsesModel):
     """A rewriter and the conditions it produces.
 
-    ``kind: rule-based`` is the deterministic confidence rewriter; ``kind: llm`` needs ``model``;
-    ``kind: injection`` plants instructions (``injection:...`` conditions, no model; see
-    :mod:`rhetorica.rewriting.injection`).
+    ``kind`` names a rewriter kind registered in :data:`rhetorica.registry.rewriters`
+    (:mod:`rhetorica.rewriting.kinds`): ``rule-based`` is the deterministic confidence rewriter;
+    ``llm`` needs ``model``; ``injection`` plants instructions (``injection:...`` conditions, no
+    model; see :mod:`rhetorica.rewriting.injection`). Each condition must be one the kind produces.
     ``max_chunk_words`` splits long sections at paragraph boundaries for small-context models.
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    kind: Literal["llm", "rule-based", "injection"] = "llm"
+    kind: str = Field(default="llm", description="a registered rewriter kind (rhetorica list --kind rewriter)")
     model: str | None = None
     conditions: list[str] = Field(min_length=1)
     sampling: Sampling = Field(default_factory=Sampling, description="only what is set here is sent")
@@ -366,20 +368,24 @@ class RewriterSpec(_UsesModel):
     def _known_provider(cls, value: str | None) -> str | None:
         return _check_model_id(value) if value is not None else value
 
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        try:
+            rewriters.get(value)
+        except UnknownComponentError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
     @model_validator(mode="after")
-    def _model_for_llm(self) -> RewriterSpec:
-        if self.kind == "llm" and not self.model:
-            raise ValueError(f"rewriter {self.name!r} of kind 'llm' needs a 'model'")
-        if self.kind == "rule-based":
-            bad = [c for c in self.conditions if c not in ("confidence:+", "confidence:-")]
-            if bad:
-                raise ValueError(f"the rule-based rewriter only produces confidence:+ and confidence:-, not {bad}")
-        injected = [c for c in self.conditions if "injection:" in c]
-        if self.kind == "injection" and any(not c.startswith("injection:") or "|" in c for c in self.conditions):
-            raise ValueError(f"rewriter {self.name!r} of kind 'injection' only produces injection:... conditions "
-                             "(one each, not combined with '|')")
-        if self.kind == "llm" and injected:
-            raise ValueError(f"rewriter {self.name!r}: injection conditions need kind 'injection', not 'llm'")
+    def _kind_produces_conditions(self) -> RewriterSpec:
+        kind = rewriters.get(self.kind)
+        if kind.needs_model and not self.model:
+            raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} needs a 'model'")
+        for name in self.conditions:
+            problem = kind.refuses(parse_condition(name))
+            if problem:
+                raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
         if self.kind == "llm":
             _check_model_options(self.model, self.options)
         return self
@@ -388,8 +394,11 @@ class RewriterSpec(_UsesModel):
 class ReviewerSpec(_UsesModel):
     """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
 
-    ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
-    :class:`rhetorica.analysis.controls.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
+    ``kind`` is ``llm`` (a model reviews under ``protocol``), ``control`` or another evaluator
+    kind registered in :data:`rhetorica.registry.evaluators` (a plug-in's external system: its
+    factory gets the reviewer's name and ``options``, and is built once when the study loads to
+    check them). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    :class:`rhetorica.reviewers.control_settings.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
     ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden
     spans, ``warn`` tells the model about them, ``none`` (default) does neither
@@ -397,7 +406,8 @@ class ReviewerSpec(_UsesModel):
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    kind: Literal["llm", "control"] = "llm"
+    kind: str = Field(default="llm", description="llm, control or a registered evaluator kind "
+                                                 "(rhetorica list --kind evaluator)")
     model: str | None = None
     protocol: str = "default"
     sampling: Sampling = Field(default_factory=Sampling)
@@ -419,8 +429,8 @@ class ReviewerSpec(_UsesModel):
         if self.kind == "control" and self.defence != "none":
             raise ValueError(f"reviewer {self.name!r}: a control reviewer reads no text, so 'defence' does not apply")
         if self.kind == "control":
-            from rhetorica.analysis.controls import ControlReviewer
             from rhetorica.reviewers.control import CONTROL_OPTIONS
+            from rhetorica.reviewers.control_settings import ControlReviewer
 
             _option_problems(self.options, "control reviewers", CONTROL_OPTIONS)
             try:
@@ -429,8 +439,13 @@ class ReviewerSpec(_UsesModel):
                 first = exc.errors()[0]
                 where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
                 raise ValueError(f"options.{where}: {msg}" if where else msg) from None
-        else:
+        elif self.kind == "llm":
             _check_model_options(self.model, self.options)
+        else:
+            try:
+                evaluators.get(self.kind)(self.name, **self.options.as_kwargs())
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: bad options: {exc}") from None
         return self
 
     def output_spec(self) -> dict[str, Any]:
@@ -440,13 +455,23 @@ class ReviewerSpec(_UsesModel):
         :meth:`ModelSpec.output_spec`."""
         return self._output_dump({"name"})
 
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        try:
+            evaluators.get(value)
+        except UnknownComponentError:
+            raise ValueError(f"unknown evaluator {value!r}; known: {', '.join(evaluators.names())}") from None
+        return value
+
     @property
     def model_id(self) -> str:
         """The model id stored with every assessment: the declared model's name, or the inline id
-        with the credentials written into its URL redacted (``control`` for control reviewers)."""
+        with the credentials written into its URL redacted (the kind, e.g. ``control``, for
+        reviewers without a model)."""
         from rhetorica.models.redaction import redact_urls
 
-        return redact_urls(self.model) if self.kind == "llm" and self.model else "control"
+        return redact_urls(self.model) if self.kind == "llm" and self.model else self.kind
 
     @field_validator("protocol")
     @classmethod
@@ -490,7 +515,7 @@ class StudyConfig(_Strict):
         concurrency: work units in flight at once.
         validation: the validation stage's settings.
         scorecard: pass/fail thresholds of the report's scorecard
-            (:class:`rhetorica.report.scorecard.ScorecardThresholds`).
+            (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
     """
 
     name: str
@@ -577,7 +602,7 @@ class StudyConfig(_Strict):
     def _comparable_arms(self) -> StudyConfig:
         if not self.comparisons:
             return self
-        known = {"original", *self.conditions}
+        known = {ORIGINAL, *self.conditions}
         known |= {f"{c}@{r.name}" for r in self.rewriters for c in r.conditions}
         for index, pair in enumerate(self.comparisons):
             for side in pair:

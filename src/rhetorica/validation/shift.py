@@ -10,16 +10,23 @@ Each dimension maps to one measure of :class:`~rhetorica.validation.validate.Tex
 - ``proficiency``: Advanced Guiraud (Daller, van Hout & Treffers-Daller 2003); ``+`` needs it to
   rise, ``-`` to fall.
 
-Dimensions without a rule here are not checked (no check is invented for them).
+Each dimension is registered in :data:`rhetorica.registry.dimensions` as a :class:`Dimension` with
+its :class:`ShiftRule` beside it: the entries of :data:`SHIFT_MEASURES` get a measured rule, those of
+:data:`NO_SHIFT_EXPECTED` the explicit rule that no stylistic shift is expected (``injection``: the
+planted paragraph is the whole change, the manuscript's own prose stays byte for byte). A condition
+on a dimension registered neither way is refused when the study is loaded
+(:func:`rhetorica.rewriting.conditions.check_condition`); no check is invented for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from rhetorica.registry import dimensions
 from rhetorica.validation import rhetoric
 
 if TYPE_CHECKING:
@@ -49,6 +56,45 @@ SHIFT_MEASURES: dict[str, tuple[str, Callable[[TextMeasures], float | None]]] = 
     "complexity": ("sqrt(mean sentence length x Advanced Guiraud)", rhetoric.shift_complexity),
 }
 
+#: dimension -> why no stylistic shift is expected (its conditions get no directional check).
+NO_SHIFT_EXPECTED: dict[str, str] = {
+    "injection": "an instruction planted as its own paragraph; the manuscript's prose is unchanged",
+}
+
+
+@dataclass(frozen=True)
+class ShiftRule:
+    """How a dimension's intended shift is checked.
+
+    Attributes:
+        measure: the measure's name in messages (``"Advanced Guiraud"``), or why no shift is
+            expected when ``function`` is ``None``.
+        function: the measure of one text (``None``/undefined → the shift counts as absent);
+            ``None`` for a dimension whose rewrites are not meant to move any style measure.
+    """
+
+    measure: str
+    function: Callable[[TextMeasures], float | None] | None
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """A rewrite dimension with its shift rule (the value registered in ``registry.dimensions``).
+
+    Attributes:
+        name: e.g. ``confidence``.
+        shift: the rule :func:`shift_checks` applies to its conditions.
+    """
+
+    name: str
+    shift: ShiftRule
+
+
+for _name, (_measure, _function) in SHIFT_MEASURES.items():
+    dimensions.add(_name, Dimension(_name, ShiftRule(_measure, _function)), description=f"shift measure: {_measure}")
+for _name, _reason in NO_SHIFT_EXPECTED.items():
+    dimensions.add(_name, Dimension(_name, ShiftRule(_reason, None)), description=f"no shift expected: {_reason}")
+
 
 class ShiftCheck(BaseModel):
     """One directional check: the condition part, its measure on both texts, and the verdict."""
@@ -69,8 +115,9 @@ def shift_checks(condition: str, original: TextMeasures, variant: TextMeasures) 
         variant: measures of the variant.
 
     Returns:
-        One :class:`ShiftCheck` per part whose dimension has a rule; a measure that is undefined
-        on either side counts as not present.
+        One :class:`ShiftCheck` per part whose dimension's rule has a measure (none for a
+        dimension registered with no shift expected); a measure that is undefined on either side
+        counts as not present.
 
     Raises:
         rhetorica.rewriting.conditions.UnknownConditionError: for an unregistered condition.
@@ -78,10 +125,11 @@ def shift_checks(condition: str, original: TextMeasures, variant: TextMeasures) 
     from rhetorica.rewriting.conditions import parse_condition
 
     checks = []
-    for part in parse_condition(condition):
-        if part.dimension not in SHIFT_MEASURES:
+    for part in parse_condition(condition).parts:
+        rule = dimensions.get(part.dimension).shift
+        if rule.function is None:
             continue
-        name, measure = SHIFT_MEASURES[part.dimension]
+        name, measure = rule.measure, rule.function
         before, after = measure(original), measure(variant)
         moved = before is not None and after is not None and (
             after > before if part.direction == "+" else after < before)

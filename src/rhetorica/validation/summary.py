@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rhetorica.rewriting.conditions import ORIGINAL
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -20,8 +22,6 @@ SUMMARY_COLUMNS = (
 )
 """Table-2 columns: lexical measures, metadiscourse rates, then the integrity checks."""
 
-ORIGINAL = "original"
-"""Label of the summary row that describes the originals (one per document)."""
 
 
 def summarise_by_condition(

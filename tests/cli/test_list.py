@@ -1,0 +1,40 @@
+"""``rhetorica list``: the built-in components with kind, name, source and description."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from rhetorica.cli.app import app
+
+runner = CliRunner()
+
+
+def test_json_lists_every_kind_of_built_in() -> None:
+    result = runner.invoke(app, ["list", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    names = {(r["kind"], r["name"]) for r in rows}
+    assert {("rewriter", "rule-based"), ("rewriter", "llm"), ("rewriter", "injection"),
+            ("dimension", "confidence"), ("dimension", "proficiency"), ("dimension", "injection"),
+            ("condition", "confidence:+"), ("condition", "proficiency:-"),
+            ("protocol", "strict"), ("form", "iclr-2026"), ("provider", "openai-compatible")} <= names
+    rule = next(r for r in rows if (r["kind"], r["name"]) == ("rewriter", "rule-based"))
+    assert rule == {"kind": "rewriter", "name": "rule-based", "source": "rhetorica",
+                    "description": "deterministic confidence rewriter (hedge/booster rules)"}
+    assert all(r["description"] for r in rows)
+
+
+def test_kind_filter_and_table() -> None:
+    result = runner.invoke(app, ["list", "--kind", "dimension", "--json"])
+    assert result.exit_code == 0
+    assert [r["name"] for r in json.loads(result.output)] == ["confidence", "injection", "proficiency"]
+    table = runner.invoke(app, ["list", "--kind", "protocol"])
+    assert table.exit_code == 0 and "strict" in table.output and "Source" in table.output
+
+
+def test_unknown_kind_exits_2_listing_the_kinds() -> None:
+    result = runner.invoke(app, ["list", "--kind", "widgets"])
+    assert result.exit_code == 2
+    assert "unknown kind of component 'widgets'; known: condition, dimension, evaluator, form" in result.output
