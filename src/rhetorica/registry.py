@@ -109,6 +109,8 @@ class Registry(Generic[T]):
 
     def entry(self, name: str) -> Entry[T]:
         """The :class:`Entry` registered as ``name`` (errors as :meth:`get`)."""
+        if name in self._entries:  # a built-in registered by an imported module: no plug-in load needed
+            return self._entries[name]
         load_plugins()
         try:
             return self._entries[name]

@@ -29,7 +29,10 @@ def test_json_lists_every_kind_of_built_in() -> None:
 def test_kind_filter_and_table() -> None:
     result = runner.invoke(app, ["list", "--kind", "dimension", "--json"])
     assert result.exit_code == 0
-    assert [r["name"] for r in json.loads(result.output)] == ["confidence", "injection", "proficiency"]
+    names = [r["name"] for r in json.loads(result.output)]
+    assert names == sorted(names)  # every registered dimension, each once, in name order
+    assert {"confidence", "proficiency", "injection", "novelty", "scope", "evidence", "contribution", "register",
+            "complexity"} <= set(names)
     table = runner.invoke(app, ["list", "--kind", "protocol"])
     assert table.exit_code == 0 and "strict" in table.output and "Source" in table.output
 

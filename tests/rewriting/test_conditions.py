@@ -60,9 +60,9 @@ def test_syntax_errors_name_the_problem(text: str, problem: str) -> None:
 
 
 def test_checked_parse_refuses_unregistered_and_repeated_dimensions() -> None:
-    with pytest.raises(UnknownConditionError, match=r"unknown condition 'joint'; known: confidence:\+, confidence:-, "
-                                                      r"injection:<visibility>"):
-        parse_condition("joint")
+    with pytest.raises(UnknownConditionError, match=r"unknown condition 'warmth:\+'; known: complexity:\+, "
+                                                      r"complexity:-, confidence:\+, confidence:-, "):
+        parse_condition("warmth:+")
     with pytest.raises(UnknownConditionError, match="names the dimension 'confidence' twice"):
         parse_condition("confidence:+|confidence:-")
     with pytest.raises(UnknownConditionError, match="'original' is the unmodified document"):
@@ -75,7 +75,7 @@ def test_a_condition_whose_dimension_has_no_shift_rule_is_refused() -> None:
     conditions.add("tone:+", ConditionDefinition("tone", "warmer tone", "tone_plus.md"))
     try:
         with pytest.raises(UnknownConditionError, match="condition 'tone:\\+': dimension 'tone' has no registered "
-                                                        "shift rule \\(unknown dimension 'tone'; known: confidence"):
+                                                        "shift rule \\(unknown dimension 'tone'; known: complexity, confidence"):
             parse_condition("tone:+")
         dimensions.add("tone", object())  # registered, but without a shift rule
         with pytest.raises(UnknownConditionError, match="dimension 'tone' is registered without a shift rule"):

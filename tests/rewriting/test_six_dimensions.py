@@ -22,12 +22,18 @@ def test_twelve_conditions_one_plus_and_minus_per_dimension_each_with_its_file()
         assert fields["dimension"] in SHIFT_MEASURES  # every dimension has a shift check
 
 
-def test_declarations_build_registry_conditions_and_keep_v1_prompts() -> None:
-    built = [conditions.Condition(**fields) for fields in six.CONDITIONS]
-    assert built[0].name == "novelty:+" and built[0].instruction_file == "novelty_plus.md"
+def test_declarations_are_registered_conditions_and_keep_v1_prompts() -> None:
+    found = conditions.definition(conditions.parse_condition("novelty:+"))
+    assert (found.dimension, found.instruction_file, found.instruction_version) == ("novelty", "novelty_plus.md", "v2")
+    # the six-dimension prompt of the section rewriter is the v2 integrity rules + the v2 target
+    assert conditions.system_prompt("novelty:+") == six.condition_prompt("novelty:+")
+    assert conditions.prompt_version("novelty:+").startswith("v2:")
     # the v1 texts are untouched: their prompt versions are the ones stored by earlier studies
-    assert [conditions.prompt_version(n) for n in sorted(conditions.CONDITIONS)] == [
+    assert [conditions.prompt_version(n) for n in ("confidence:+", "confidence:-", "proficiency:+",
+                                                   "proficiency:-")] == [
         "v1:41cd04f5", "v1:2e4a9aea", "v1:d8d237a5", "v1:db9da431"]
+    with pytest.raises(conditions.UnknownConditionError, match="combines instruction texts of versions v1, v2"):
+        conditions.system_prompt("confidence:+|novelty:+")
 
 
 def test_every_prompt_opens_with_the_content_and_latex_rules() -> None:
@@ -72,10 +78,7 @@ def test_guided_inserts_the_review_once_between_fences_and_defuses_fences() -> N
     assert six.prompt_version("guided").startswith("v2:")
 
 
-def test_registered_conditions_get_their_shift_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """How the registry plugs them in: ``Condition(**fields)`` per declaration."""
-    for fields in six.CONDITIONS:
-        monkeypatch.setitem(conditions.CONDITIONS, fields["name"], conditions.Condition(**fields))
+def test_registered_conditions_get_their_shift_check() -> None:
     plain = "The method works. It is tested in our experiments."
     wider = "The method works in general. It applies to any graph."
     (check,) = shift_checks("scope:+", measure_text(plain), measure_text(wider))

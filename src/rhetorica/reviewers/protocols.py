@@ -79,7 +79,7 @@ PROTOCOLS: dict[str, Protocol] = {
 }
 for _protocol in PROTOCOLS.values():
     protocols.add(_protocol.name, _protocol, description=f"review instructions: {', '.join(_protocol.pieces)} "
-                                                         f"({_protocol.form} form)")
+                                                         f"({_protocol.form_name} form)")
 
 
 def get_protocol(name: str) -> Protocol:

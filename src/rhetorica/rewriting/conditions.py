@@ -39,6 +39,7 @@ from functools import lru_cache
 from importlib import resources
 
 from rhetorica.hashing import content_hash
+from rhetorica.rewriting import six_dimensions
 from rhetorica.registry import UnknownComponentError, conditions, dimensions
 
 INSTRUCTIONS_VERSION = "v1"
@@ -117,6 +118,8 @@ class ConditionDefinition:
             member and returns its one-line description (raising ``ValueError`` naming the problem).
         instruction_package: the package whose ``instructions/<version>/`` folder holds
             ``instruction_file`` (a plug-in ships its own texts).
+        instruction_version: the instruction texts' version folder (``None``: the caller's, by
+            default :data:`INSTRUCTIONS_VERSION`); the six-dimension study's texts are ``v2``.
     """
 
     dimension: str
@@ -124,6 +127,7 @@ class ConditionDefinition:
     instruction_file: str | None = None
     family: Callable[[Condition], str] | None = None
     instruction_package: str = "rhetorica.rewriting"
+    instruction_version: str | None = None
 
     def describe(self, condition: Condition) -> str:
         """The one-line description of ``condition`` (a family describes each member)."""
@@ -246,17 +250,38 @@ for _name, _dimension, _description, _file in (
 ):
     conditions.add(_name, ConditionDefinition(_dimension, _description, _file), description=_description)
 
+for _fields in six_dimensions.CONDITIONS:  # the six-dimension study's twelve (STUDIES.md §2)
+    conditions.add(_fields["name"], ConditionDefinition(
+        _fields["dimension"], _fields["description"], _fields["instruction_file"],
+        instruction_version=six_dimensions.INSTRUCTIONS_VERSION), description=_fields["description"])
+
 
 def _read(filename: str, version: str, package: str = "rhetorica.rewriting") -> str:
     return (resources.files(package) / "instructions" / version / filename).read_text("utf-8")
 
 
+def instruction_version(condition: str, default: str = INSTRUCTIONS_VERSION) -> str:
+    """The instruction texts' version a condition's prompt is built from: the one its parts declare
+    (:attr:`ConditionDefinition.instruction_version`), else ``default``.
+
+    Raises:
+        UnknownConditionError: an unknown condition, or parts whose texts come from different versions.
+    """
+    versions = {definition(part).instruction_version or default for part in parse_condition(condition).parts}
+    if len(versions) > 1:
+        raise UnknownConditionError(f"condition {condition!r} combines instruction texts of versions "
+                                    f"{', '.join(sorted(versions))}; combine conditions of one version")
+    return versions.pop()
+
+
 def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
-    """System prompt for an LLM rewriter: integrity rules then each style target.
+    """System prompt for an LLM rewriter: integrity rules then each style target (texts of the
+    condition's :func:`instruction_version`, ``version`` when its parts declare none).
 
     Raises:
         UnknownConditionError: an unknown condition, or one without an instruction text.
     """
+    version = instruction_version(condition, version)
     files = []
     for part in parse_condition(condition).parts:
         found = definition(part)
@@ -274,4 +299,5 @@ def task_prompt(version: str = INSTRUCTIONS_VERSION) -> str:
 
 def prompt_version(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
     """``<version>:<8-hex hash of the exact texts used for this condition>``."""
+    version = instruction_version(condition, version)
     return f"{version}:{content_hash(system_prompt(condition, version), task_prompt(version), length=8)}"

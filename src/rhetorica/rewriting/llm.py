@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rhetorica.documents.models import Document, Section
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
-from rhetorica.rewriting.conditions import system_prompt, task_prompt
+from rhetorica.rewriting.conditions import instruction_version, system_prompt, task_prompt
 from rhetorica.rewriting.marker import TEXT_MARKER
 from rhetorica.status import Status
 
@@ -61,7 +61,7 @@ def chunk_messages(condition: str, chunk: str) -> list[ChatMessage]:
     """The messages that ask for the rewrite of one chunk under ``condition``: the condition's
     system prompt, then the task, a blank line, :data:`TEXT_MARKER` and the chunk."""
     return [ChatMessage(role="system", content=system_prompt(condition)),
-            ChatMessage(role="user", content=f"{task_prompt()}\n\n{TEXT_MARKER}\n{chunk}")]
+            ChatMessage(role="user", content=f"{task_prompt(instruction_version(condition))}\n\n{TEXT_MARKER}\n{chunk}")]
 
 
 def _strip_echo(text: str) -> str:

@@ -263,31 +263,37 @@ class StudyRunner:
                       "content_hash": variant.content_hash if variant else None,
                       "document_json": variant.model_dump_json() if variant else None}
 
-    def _control_review(self, unit: planner.ReviewUnit) -> Evaluator:
-        """The evaluator of a ``kind: control`` reviewer (no model)."""
+    def _evaluator(self, unit: planner.ReviewUnit) -> Evaluator:
+        """The evaluator of a reviewer configuration: its ``kind``'s registered factory
+        (:data:`rhetorica.registry.evaluators`) called with the configuration's name and options;
+        ``control`` also gets the study's replicate count, ``llm`` its model, protocol and sampling,
+        any other kind its model when the configuration names one."""
         rv = unit.reviewer
         factory = evaluators.get(rv.kind)
-        return factory(rv.name, replicates=self.config.replicates, **rv.options.as_kwargs())
+        options = rv.options.as_kwargs()
+        if rv.kind == "control":
+            return factory(rv.name, replicates=self.config.replicates, **options)
+        if rv.kind == "llm":
+            assert rv.model is not None
+            return factory(rv.name, model=self.model(rv.model, options), protocol=rv.protocol, model_id=rv.model_id,
+                           temperature=rv.sampling.temperature, top_p=rv.sampling.top_p,
+                           max_tokens=rv.sampling.max_tokens, max_input_words=rv.max_input_words)
+        if rv.model is not None:
+            return factory(rv.name, model=self.model(rv.model, {}), **options)
+        return factory(rv.name, **options)
 
     async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
         rv = unit.reviewer
         target = Target(document=unit.document, document_id=unit.document_id, condition=unit.condition,
                         rewriter=unit.rewriter, variant_key=unit.variant_key, replicate=unit.replicate)
-        if rv.kind == "control":
-            evaluator = self._control_review(unit)
-        else:
-            assert rv.model is not None
-            model = self.model(rv.model, rv.options.as_kwargs())
+        evaluator = self._evaluator(unit)
+        if rv.kind != "control":  # every evaluator that reads the text gets the configured defence
             memo = (unit.document_id, unit.document.content_hash, rv.defence)
             if memo not in self._defended:  # one scan per input, not per replicate and reviewer
                 self._defended[memo] = defend(unit.document, rv.defence,
                                               source_findings=self._source_findings.get(unit.document_id))
             defended = self._defended[memo]
             target = replace(target, document=defended.document, notice=defended.notice)
-            evaluator = evaluators.get(rv.kind)(
-                rv.name, model=model, protocol=rv.protocol, model_id=rv.model_id,
-                temperature=rv.sampling.temperature, top_p=rv.sampling.top_p, max_tokens=rv.sampling.max_tokens,
-                max_input_words=rv.max_input_words)
         evaluation = await evaluator.evaluate(target, self._context(log, unit.key))
         return self._review_row(unit, evaluator.form, evaluation)
 
