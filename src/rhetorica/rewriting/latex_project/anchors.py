@@ -104,8 +104,8 @@ class Violation(BaseModel):
     @property
     def message(self) -> str:
         """``file:line: kind: expected 'x', found 'y'`` — the exact text sent back to a rewriter."""
-        expected = "nothing" if self.expected is None else repr(_short(self.expected))
-        found = "nothing" if self.found is None else repr(_short(self.found))
+        expected = "nothing" if self.expected is None else f"'{_short(self.expected)}'"
+        found = "nothing" if self.found is None else f"'{_short(self.found)}'"
         return f"{self.file}:{self.line}: {self.kind}: expected {expected}, found {found}"
 
 
@@ -175,7 +175,7 @@ def check_anchors(baseline: LatexProject, variant: LatexProject) -> AnchorReport
 
 def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:
     code = _blank_comments(text)
-    code = " " * start + code[start:]
+    code = re.sub(r"[^\n]", " ", code[:start]) + code[start:]
     line_starts = [0] + [i + 1 for i, ch in enumerate(code) if ch == "\n"]
 
     def line_of(offset: int) -> int:
