@@ -203,10 +203,6 @@ def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:
             work = blank(work, m)
     for m in _DANGEROUS_RE.finditer(work):
         add("dangerous", m.start(), re.sub(r"\s+", "", m.group(0)))
-    for regex in (_MATH_ENV_RE, _DISPLAY_RE, _INLINE_RE):
-        for m in list(regex.finditer(work)):
-            add("math", m.start(), _normalise(m.group(0)))
-            work = blank(work, m)
     for m in _CITE_RE.finditer(work):
         for key in m.group(1).split(","):
             if key.strip():
@@ -223,6 +219,10 @@ def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:
         add("graphics", m.start(), m.group(1).strip())
     for m in _INPUT_RE.finditer(work):
         add("input", m.start(), (m.group(1) if m.group(1) is not None else m.group(2)).strip())
+    for regex in (_MATH_ENV_RE, _DISPLAY_RE, _INLINE_RE):
+        for m in list(regex.finditer(work)):
+            add("math", m.start(), _normalise(m.group(0)))
+            work = blank(work, m)
     for m in list(_DEFINE_RE.finditer(work)):
         add("macro", m.start(), _normalise(m.group(0)))
         work = blank(work, m)

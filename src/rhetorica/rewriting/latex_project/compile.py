@@ -36,7 +36,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from rhetorica.rewriting.latex_project.anchors import extract_anchors
-from rhetorica.rewriting.latex_project.project import LatexProject
+from rhetorica.rewriting.latex_project.project import LatexProject, copy_project
 from rhetorica.rewriting.latex_project.substitutes import Substitutes, apply_substitutes
 
 #: Default limits: seconds of wall clock for one compile (latexmk's reruns included) and bytes per
@@ -207,14 +207,9 @@ def _compile_once(
     with tempfile.TemporaryDirectory(prefix="rhetorica-tex-") as tmp:
         tmp_path = Path(tmp)
         build = tmp_path / "project"
-        shutil.copytree(project.root, build, symlinks=True, ignore=shutil.ignore_patterns(".git", "*latexmkrc"))
-        for path in list(build.rglob("*")):
-            if path.is_symlink():
-                path.unlink()
-        for folder, _dirs, files in os.walk(build):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(os.path.join(folder, name), 0o644)
+        copy_project(project, build)
+        for rc in [p for p in build.rglob("*latexmkrc") if p.is_file()]:
+            rc.unlink()
         apply_substitutes(build, project.main, substitutes)
         main = build / project.main
         home = tmp_path / "home"

@@ -154,13 +154,15 @@ def load_project(root: Path, main: str | None = None) -> LatexProject:
 
 def copy_project(project: LatexProject, dest: Path) -> LatexProject:
     """Copy the whole project folder to ``dest`` (which must not exist), files made writable, ``.git``
-    left out, and return the copy (same main file and include graph).
+    and symbolic links left out, and return the copy (same main file and include graph).
 
     Raises:
         FileExistsError: ``dest`` exists.
     """
     dest = Path(dest)
-    shutil.copytree(project.root, dest, ignore=shutil.ignore_patterns(".git"), symlinks=False)
+    shutil.copytree(project.root, dest, ignore=shutil.ignore_patterns(".git"), symlinks=True)
+    for link in [p for p in dest.rglob("*") if p.is_symlink()]:
+        link.unlink()  # a link could point outside the project; its target is never copied
     for folder, _dirs, files in os.walk(dest):
         os.chmod(folder, 0o755)
         for name in files:
