@@ -67,7 +67,7 @@ class RepairResult(BaseModel):
         diff: its unified diff against the baseline (``""`` unless ``ok``).
         reasons: why it was discarded or failed (the last attempt's messages).
         attempts: every attempt in order.
-        baseline_compile: the baseline's compile.
+        baseline_compile: the baseline's compile (``None`` when no variant needed one).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -107,7 +107,8 @@ def rewrite_with_repair(
         work_dir: folder for the attempts (``attempt-0``, ``attempt-1``, ...; the accepted one's diff
             is written beside it as ``attempt-N.diff``).
         repair_rounds: repairs after the first attempt (0 = accept or discard the first).
-        baseline_compile: the baseline's compile when already done (it is compiled otherwise).
+        baseline_compile: the baseline's compile when already done (otherwise it is compiled when a
+            variant first passes the checker, and never when none does).
         compile_options: passed to the compiles (``timeout_s``, ``max_file_bytes``).
 
     Raises:
@@ -116,7 +117,7 @@ def rewrite_with_repair(
     if repair_rounds < 0:
         raise ValueError(f"repair_rounds must be 0 or more, got {repair_rounds}")
     options = compile_options or {}
-    base_compile = baseline_compile or compile_project(baseline, **options)
+    base_compile = baseline_compile  # compiled when a variant first passes the checker
     work_dir = Path(work_dir)
     work_dir.mkdir(parents=True, exist_ok=True)
     source, feedback = baseline, ()
@@ -132,6 +133,7 @@ def rewrite_with_repair(
         report = check_anchors(baseline, variant)
         compiled, errors = None, ()
         if report.ok:
+            base_compile = base_compile or compile_project(baseline, **options)
             compiled = compile_variant(variant, base_compile, **options)
             errors = new_errors(base_compile, compiled)
         messages = report.messages + tuple(f"compile error: {e}" for e in errors)
