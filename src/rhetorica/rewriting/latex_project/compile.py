@@ -46,6 +46,8 @@ DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 #: At most this many compile attempts while discovering missing files (each missing package
 #: stops TeX, so one is found per attempt).
 MAX_SUBSTITUTION_ROUNDS = 12
+#: At most this many errors are kept from one log.
+MAX_ERRORS = 1000
 _SAFE_MAIN = re.compile(r"^[A-Za-z0-9_.+/-]+\.tex$")
 _FILE_LINE = re.compile(r"^(.+?\.(?:tex|sty|cls|bbl|aux|def|cfg|clo|ltx|toc)):(\d+): (.*)$")
 _MISSING = re.compile(r"File `([^']+)' not found")
@@ -78,7 +80,7 @@ class CompileResult(BaseModel):
         substitutes: what was substituted for missing files (empty when none).
         notes: one line per substitute, for the report ("compiled with a substitute class").
         pdf: where the PDF was copied (``None`` when not asked or none was produced).
-        pages_bytes: size of the PDF in bytes (0 when none).
+        pdf_bytes: size of the PDF in bytes (0 when none).
         seconds: wall-clock time of the compile(s).
         reason: why it is not ``ok`` (``None`` when ok).
     """
@@ -94,8 +96,6 @@ class CompileResult(BaseModel):
     seconds: float = 0.0
     reason: str | None = None
 
-
-MAX_ERRORS = 50
 
 
 def compile_project(
