@@ -130,3 +130,13 @@ def test_copy_is_writable_and_leaves_symlinks_out(tmp_path: Path) -> None:
 def test_not_a_project(tmp_path: Path) -> None:
     with pytest.raises(DocumentReadError, match="no main .tex file"):
         load_project(tmp_path)
+
+
+def test_file_level_write_only_for_editable_files(tmp_path: Path, shared_data: Path) -> None:
+    work = copy_project(load_project(shared_data / "papers" / "scipy-1.0"), tmp_path / "w")
+    text = work.read("scipy-1.0/poly.tex")
+    work.write("scipy-1.0/poly.tex", text.replace("In the next layer", "At the next layer"))
+    assert work.read("scipy-1.0/poly.tex") == text.replace("In the next layer", "At the next layer")
+    for file in ("scipy-1.0/core-dev.tex", "scipy-1.0/references.bib", "scipy-1.0/rebuttal.tex"):
+        with pytest.raises(ValueError, match="not an editable manuscript file"):
+            work.write(file, "x")

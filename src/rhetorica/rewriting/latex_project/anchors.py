@@ -134,7 +134,7 @@ def extract_anchors(project: LatexProject) -> list[Anchor]:
     """Every content anchor (citation, reference, label, url, graphics, math, verbatim, number,
     macro, input, dangerous) in the main file's body and the body files."""
     anchors: list[Anchor] = []
-    for file in (project.main, *project.body_files):
+    for file in project.editable_files:
         text = project.read(file)
         start = 0
         if file == project.main:
@@ -307,7 +307,7 @@ def _preamble(baseline: LatexProject, variant: LatexProject) -> list[Violation]:
 
 def _files(baseline: LatexProject, variant: LatexProject) -> list[Violation]:
     """Byte equality of every file that is not editable manuscript text."""
-    editable = {baseline.main, *baseline.body_files}
+    editable = set(baseline.editable_files)
     base = {f for f in project_files(baseline.root) if f not in editable}
     var = {f for f in project_files(variant.root) if f not in editable and f not in variant.tex_files}
     out: list[Violation] = []

@@ -304,7 +304,7 @@ def _missing_files(result: CompileResult, graphics: set[str]) -> Substitutes:
 
 def _missing_bibstyles(project: LatexProject) -> tuple[str, ...]:
     """``\\bibliographystyle`` names found neither beside the main file nor by ``kpsewhich``."""
-    names = [a for f in (project.main, *project.body_files) for a in _BIBSTYLE.findall(project.read(f))]
+    names = [a for f in project.editable_files for a in _BIBSTYLE.findall(project.read(f))]
     folder = (project.root / project.main).parent
     missing = []
     for name in dict.fromkeys(n.strip() for n in names):

@@ -102,9 +102,25 @@ class LatexProject(BaseModel):
         """Main file, then the body files, then the preamble files."""
         return (self.main, *self.body_files, *self.preamble_files)
 
+    @property
+    def editable_files(self) -> tuple[str, ...]:
+        """The files holding manuscript text: the main file, then the body files."""
+        return (self.main, *self.body_files)
+
     def read(self, file: str) -> str:
         """The text of a project file (UTF-8, Latin-1 fallback)."""
         return read_text_file(self.root / file)
+
+    def write(self, file: str, text: str) -> None:
+        """Replace a whole editable file (file-by-file rewriting); the checker still guards the
+        main file's preamble.
+
+        Raises:
+            ValueError: ``file`` is not one of :attr:`editable_files`.
+        """
+        if file not in self.editable_files:
+            raise ValueError(f"{file}: not an editable manuscript file of this project (editable: {', '.join(self.editable_files)})")
+        (self.root / file).write_text(text, encoding="utf-8")
 
     def preamble(self) -> str:
         """The main file's text up to and including ``\\begin{document}``."""
@@ -115,7 +131,7 @@ class LatexProject(BaseModel):
     def paragraphs(self) -> list[Paragraph]:
         """Every editable paragraph, in file order (main file first, then body files)."""
         out: list[Paragraph] = []
-        for file in (self.main, *self.body_files):
+        for file in self.editable_files:
             out.extend(editable_paragraphs(file, self.read(file), is_main=file == self.main))
         return out
 
