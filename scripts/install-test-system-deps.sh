@@ -5,7 +5,9 @@
 # - TeX Live for the PDF fidelity harness and the compiled-LaTeX scan corpus (tests/documents):
 #   publisher classes (acmart, IEEEtran, llncs) and the packages the shared projects load, lmodern for
 #   scalable T1 fonts, texlive-science (siunitx, algorithmicx) for the projects the full benchmark
-#   compiles, wamerican for its glued-word count. About 100 s on Debian 12.
+#   compiles, wamerican for its glued-word count, cm-super-minimal for scalable T1 Computer Modern
+#   (microtype's font expansion in the LaTeX-project compiles, tests/rewriting/latex_project). About
+#   100 s on Debian 12.
 # Without root the tests that need a missing package fail and say which one.
 set -euo pipefail
 missing=()
@@ -13,6 +15,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
 command -v objdump >/dev/null 2>&1 || missing+=(binutils)
 command -v latexmk >/dev/null 2>&1 || missing+=(latexmk texlive-latex-base texlive-latex-recommended
   texlive-latex-extra texlive-publishers texlive-fonts-recommended texlive-science lmodern wamerican)
+command -v kpsewhich >/dev/null 2>&1 && ! kpsewhich type1ec.sty >/dev/null 2>&1 && missing+=(cm-super-minimal)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

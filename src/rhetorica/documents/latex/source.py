@@ -138,6 +138,40 @@ def find_main_file(folder: Path) -> Path:
     return max(candidates, key=score)
 
 
+def input_commands(text: str) -> list[tuple[int, str, str]]:
+    """Every ``\\input``/``\\include``/``\\subfile`` in ``text``: ``(offset, command, file name)``.
+
+    ``text`` is searched as given (strip comments first to skip commented-out inputs).
+    """
+    return [(m.start(), m.group(1), m.group(2) if m.group(2) is not None else m.group(3)) for m in _INPUT.finditer(text)]
+
+
+def resolve_input(name: str, base: Path, main_dir: Path, root: Path) -> Path | str:
+    """Resolve an ``\\input`` file name as :func:`expand_inputs` does.
+
+    Tried relative to ``main_dir`` (TeX's working directory), ``root``, then ``base`` (the including
+    file's folder), with and without ``.tex``.
+
+    Returns:
+        The resolved file, or why not: ``"missing"``, or ``"outside"`` (it exists, but not inside
+        ``root``; ``root`` must be resolved).
+    """
+    name = name.strip().strip('"')
+    why = "missing"
+    for folder in (main_dir, root, base):
+        for candidate in (folder / name, folder / f"{name}.tex"):
+            try:
+                resolved = candidate.resolve()
+                exists = resolved.is_file()
+            except OSError:
+                continue
+            if exists and resolved.is_relative_to(root):
+                return resolved
+            if exists:
+                why = "outside"
+    return why
+
+
 @dataclass
 class ExpandedSource:
     """A main file with every ``\\input``/``\\include`` inlined and comments stripped."""
@@ -164,21 +198,7 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
     main_dir = main.resolve().parent
 
     def resolve(name: str, base: Path) -> Path | str:
-        """The file, or why not: ``"missing"`` or ``"outside"`` (exists, but not in the project)."""
-        name = name.strip().strip('"')
-        why = "missing"
-        for folder in (main_dir, root, base):
-            for candidate in (folder / name, folder / f"{name}.tex"):
-                try:
-                    resolved = candidate.resolve()
-                    exists = resolved.is_file()
-                except OSError:
-                    continue
-                if exists and resolved.is_relative_to(root):
-                    return resolved
-                if exists:
-                    why = "outside"
-        return why
+        return resolve_input(name, base, main_dir, root)
 
     def expand(path: Path, stack: tuple[Path, ...]) -> str:
         rel = str(path.relative_to(root))

@@ -1,0 +1,166 @@
+"""Rewrite a LaTeX project, check it, and send what is wrong back to the rewriter for repair.
+
+Each attempt works on a fresh copy (attempt 0: of the baseline; attempt k: of attempt k-1's
+output, so the rewriter repairs its own variant). The variant is checked for protected anchors
+(:mod:`anchors`); one that passes is compiled with the baseline's substitutes (:mod:`compile`), and
+errors the baseline does not have are the compile's complaints. Anchor violations and new compile
+errors go back to the rewriter with their exact messages, for at most ``repair_rounds`` repairs.
+What is still wrong after that is ``discarded`` with its reasons — a result, never an exception. A
+variant that violates an anchor is not compiled (its compile errors could be caused by the
+violation; the violation is fixed first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rhetorica.rewriting.latex_project.agent import run_agent
+from rhetorica.rewriting.latex_project.anchors import Violation, check_anchors
+from rhetorica.rewriting.latex_project.compile import CompileResult, LogError, compile_project, compile_variant, new_errors
+from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, project_diff
+
+#: A rewriter: (working copy to edit, instruction, feedback messages from the previous attempt —
+#: empty on the first) → the edited project. It raises :class:`RewriteFailed` when it cannot rewrite.
+Rewriter = Callable[[LatexProject, str, Sequence[str]], LatexProject]
+
+FEEDBACK_HEADER = (
+    "Your previous version of this project was rejected for the reasons below. Fix exactly these "
+    "problems and keep every other change you made:"
+)
+
+
+class RewriteFailed(Exception):
+    """Raised by a rewriter that produced no project: ``status`` is ``timeout`` or ``error``."""
+
+    def __init__(self, status: Literal["timeout", "error"], reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+class Attempt(BaseModel):
+    """One attempt: its number (0 = the first rewrite), the feedback it was given, the anchor
+    violations found, the compile result (``None`` when not compiled) and its new errors, and the
+    messages that go back (empty when accepted)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    feedback: tuple[str, ...]
+    violations: tuple[Violation, ...] = ()
+    compiled: CompileResult | None = None
+    new_errors: tuple[LogError, ...] = ()
+    messages: tuple[str, ...] = ()
+
+
+class RepairResult(BaseModel):
+    """Outcome of :func:`rewrite_with_repair`.
+
+    Attributes:
+        status: ``ok`` (accepted), ``discarded`` (still wrong after the repair rounds),
+            ``timeout``/``error`` (the rewriter failed).
+        project: the accepted variant (``None`` unless ``ok``).
+        diff: its unified diff against the baseline (``""`` unless ``ok``).
+        reasons: why it was discarded or failed (the last attempt's messages).
+        attempts: every attempt in order.
+        baseline_compile: the baseline's compile (``None`` when no variant needed one).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["ok", "discarded", "timeout", "error"]
+    project: LatexProject | None = None
+    diff: str = ""
+    reasons: tuple[str, ...] = ()
+    attempts: tuple[Attempt, ...] = ()
+    baseline_compile: CompileResult | None = None
+
+
+def compose_instruction(instruction: str, feedback: Sequence[str]) -> str:
+    """The instruction followed, when there is feedback, by :data:`FEEDBACK_HEADER` and one
+    ``- message`` line per problem."""
+    if not feedback:
+        return instruction
+    return instruction.rstrip() + "\n\n" + FEEDBACK_HEADER + "\n" + "\n".join(f"- {m}" for m in feedback) + "\n"
+
+
+def rewrite_with_repair(
+    baseline: LatexProject,
+    instruction: str,
+    rewriter: Rewriter,
+    work_dir: Path,
+    *,
+    repair_rounds: int = 2,
+    baseline_compile: CompileResult | None = None,
+    compile_options: dict[str, Any] | None = None,
+) -> RepairResult:
+    """Rewrite ``baseline`` with ``rewriter``, check and compile, repair up to ``repair_rounds`` times.
+
+    Args:
+        baseline: the original project (never modified).
+        instruction: the rewrite instruction.
+        rewriter: see :data:`Rewriter`.
+        work_dir: folder for the attempts (``attempt-0``, ``attempt-1``, ...; the accepted one's diff
+            is written beside it as ``attempt-N.diff``).
+        repair_rounds: repairs after the first attempt (0 = accept or discard the first).
+        baseline_compile: the baseline's compile when already done (otherwise it is compiled when a
+            variant first passes the checker, and never when none does).
+        compile_options: passed to the compiles (``timeout_s``, ``max_file_bytes``).
+
+    Raises:
+        ValueError: ``repair_rounds`` is negative.
+    """
+    if repair_rounds < 0:
+        raise ValueError(f"repair_rounds must be 0 or more, got {repair_rounds}")
+    options = compile_options or {}
+    base_compile = baseline_compile  # compiled when a variant first passes the checker
+    work_dir = Path(work_dir)
+    work_dir.mkdir(parents=True, exist_ok=True)
+    source, feedback = baseline, ()
+    attempts: list[Attempt] = []
+    messages: tuple[str, ...] = ()
+    for number in range(repair_rounds + 1):
+        working = copy_project(source, work_dir / f"attempt-{number}")
+        try:
+            variant = rewriter(working, instruction, feedback)
+        except RewriteFailed as exc:
+            attempts.append(Attempt(number=number, feedback=feedback, messages=(exc.reason,)))
+            return RepairResult(status=exc.status, reasons=(exc.reason,), attempts=tuple(attempts), baseline_compile=base_compile)
+        report = check_anchors(baseline, variant)
+        compiled, errors = None, ()
+        if report.ok:
+            base_compile = base_compile or compile_project(baseline, **options)
+            compiled = compile_variant(variant, base_compile, **options)
+            errors = new_errors(base_compile, compiled)
+        messages = report.messages + tuple(f"compile error: {e}" for e in errors)
+        attempts.append(Attempt(number=number, feedback=feedback, violations=report.violations, compiled=compiled,
+                                new_errors=errors, messages=messages))
+        if not messages:
+            diff = project_diff(baseline, variant)
+            (work_dir / f"attempt-{number}.diff").write_text(diff, encoding="utf-8")
+            return RepairResult(status="ok", project=variant, diff=diff, attempts=tuple(attempts), baseline_compile=base_compile)
+        source, feedback = variant, messages
+    return RepairResult(status="discarded", reasons=messages, attempts=tuple(attempts), baseline_compile=base_compile)
+
+
+def agent_rewriter(command: Sequence[str], **options: Any) -> Rewriter:
+    """A :data:`Rewriter` that runs an external agent (:func:`agent.run_agent`) on the working copy,
+    with the feedback appended to the instruction (:func:`compose_instruction`). ``options`` are
+    :func:`run_agent`'s keyword options (``instruction_via``, ``timeout_s``, ``env_allow``)."""
+
+    def rewrite(project: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        run_dir = project.root.parent / f"{project.root.name}-agent"
+        result = run_agent(command, project, compose_instruction(instruction, feedback), run_dir, **options)
+        if result.status != "ok" or result.project is None:
+            raise RewriteFailed("timeout" if result.status == "timeout" else "error", result.reason or result.status)
+        return result.project
+
+    return rewrite
+
+
+__all__ = ["Attempt", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
+           "rewrite_with_repair"]

@@ -1,0 +1,142 @@
+"""Loading a LaTeX project, its editable paragraphs, replacements, copies and diffs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rhetorica.documents.options import DocumentReadError
+from rhetorica.rewriting.latex_project.project import (
+    LatexProject,
+    apply_replacements,
+    copy_project,
+    load_project,
+    project_diff,
+    write_variant,
+)
+
+#: Main files as the shared data's README describes the projects.
+MAINS = {
+    "cheblienet_neurips2021": "neurips_2021.tex",
+    "chebnet_nips2016": "nips2016.tex",
+    "fma_ismir2017": "fma.tex",
+    "gcrn_iclr2017": "paper.tex",
+    "scipy-1.0": "scipy-1.0/paper.tex",
+    "stable-nalu_iclr2020": "main.tex",
+}
+
+
+def test_main_file_and_paragraphs_on_every_project(project: LatexProject) -> None:
+    assert project.main == MAINS[project.root.name]
+    paragraphs = project.paragraphs()
+    assert len(paragraphs) >= 20
+    seen: dict[str, set[int]] = {}
+    for p in paragraphs:
+        lines = project.read(p.file).split("\n")
+        assert "\n".join(lines[p.start_line - 1 : p.end_line]) == p.text
+        taken = seen.setdefault(p.file, set())
+        span = set(range(p.start_line, p.end_line + 1))
+        assert not taken & span, f"{p.key} overlaps another paragraph"
+        taken |= span
+        for line in p.text.split("\n"):
+            assert not re.match(r"\s*\\(begin|end|section|subsection)\{", line), (p.key, line)
+    main_lines = project.read(project.main).split("\n")
+    begin = next(i for i, line in enumerate(main_lines, 1) if line.startswith("\\begin{document}"))
+    assert all(p.start_line > begin for p in paragraphs if p.file == project.main)
+
+
+def test_stable_nalu_includes_and_scipy_preamble_input(shared_data: Path) -> None:
+    nalu = load_project(shared_data / "papers" / "stable-nalu_iclr2020")
+    # main.tex lines 95-99 and 114-120 \input these; sections/results.tex includes results/*.tex
+    for name in ("sections/introduction.tex", "sections/methods.tex", "sections/related-work.tex",
+                 "sections/results.tex", "sections/conclusion.tex", "appendix/gradient-derivatives.tex",
+                 "appendix/moments.tex", "appendix/simple-function-task.tex", "appendix/sequential-mnist.tex"):
+        assert name in nalu.body_files
+    assert "appendix/nalu-author-comments.tex" not in nalu.body_files  # never \input
+    scipy = load_project(shared_data / "papers" / "scipy-1.0")
+    # paper.tex line 50 (before \begin{document} at line 78): \input{core-dev}, the author list
+    assert scipy.preamble_files == ("scipy-1.0/core-dev.tex",)
+    assert "scipy-1.0/rebuttal.tex" not in scipy.tex_files
+    assert not any(p.file == "scipy-1.0/core-dev.tex" for p in scipy.paragraphs())
+
+
+def test_gcrn_abstract_paragraphs_are_its_source_lines(shared_data: Path) -> None:
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    by_start = {p.start_line: p for p in project.paragraphs()}
+    # paper.tex 105-113: \begin{abstract}, four text lines, a comment-only line (110), then more text
+    first = by_start[106]
+    assert first.end_line == 109
+    assert first.text.split("\n")[0] == "\tThis paper introduces Graph Convolutional Recurrent"
+    assert 110 not in by_start and 104 not in by_start
+
+
+def test_math_and_floats_are_not_editable(shared_data: Path) -> None:
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    lines = project.read("paper.tex").split("\n")
+    # paper.tex line 198 opens \begin{equation} \label{eqn:seq}
+    assert lines[197].startswith("\\begin{equation}")
+    end = next(i for i in range(197, len(lines)) if "\\end{equation}" in lines[i]) + 1
+    for p in project.paragraphs():
+        assert p.end_line < 198 or p.start_line > end
+        assert "\\includegraphics" not in p.text
+
+
+def test_replacement_changes_only_its_lines_and_diff_shows_it(tmp_path: Path, shared_data: Path) -> None:
+    base = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    target = next(p for p in base.paragraphs() if p.start_line == 106)
+    variant, diff = write_variant(base, tmp_path / "v1", {target: "\tThis paper presents GCRN."})
+    old = base.read("paper.tex").split("\n")
+    new = variant.read("paper.tex").split("\n")
+    assert new[:105] == old[:105]
+    assert new[105] == "\tThis paper presents GCRN."
+    assert new[106:] == old[109:]
+    assert "-\tThis paper introduces Graph Convolutional Recurrent\n" in diff
+    assert "+\tThis paper presents GCRN.\n" in diff
+    assert diff.startswith("--- a/paper.tex\n+++ b/paper.tex\n")
+    assert (tmp_path / "v1.diff").read_text() == diff
+    assert project_diff(base, copy_project(base, tmp_path / "same")) == ""
+
+
+def test_several_replacements_in_one_file_and_stale_paragraph(tmp_path: Path, shared_data: Path) -> None:
+    base = load_project(shared_data / "papers" / "chebnet_nips2016")
+    work = copy_project(base, tmp_path / "w")
+    first, second = work.paragraphs()[0], work.paragraphs()[1]
+    old = work.read(base.main).split("\n")
+    edited = apply_replacements(work, {second: "The second one, rewritten.", first: "The first one, rewritten.\n\nAnd split in two."})
+    new = edited.read(base.main).split("\n")
+    assert new[first.start_line - 1 : first.start_line + 2] == ["The first one, rewritten.", "", "And split in two."]
+    shift = 3 - (first.end_line - first.start_line + 1)
+    assert new[first.start_line + 2 : second.start_line - 1 + shift] == old[first.end_line : second.start_line - 1]
+    assert new[second.start_line - 1 + shift] == "The second one, rewritten."
+    assert new[second.start_line + shift :] == old[second.end_line :]
+    assert [p.text for p in edited.paragraphs()[:3]] == ["The first one, rewritten.", "And split in two.", "The second one, rewritten."]
+    with pytest.raises(ValueError, match="stale paragraph"):
+        apply_replacements(edited, {first: "again"})
+
+
+def test_copy_is_writable_and_leaves_symlinks_out(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\nSome words here now.\n\\end{document}\n")
+    (src / "leak.tex").symlink_to("/etc/hostname")
+    (src / "main.tex").chmod(0o444)
+    copy = copy_project(load_project(src), tmp_path / "copy")
+    assert not (copy.root / "leak.tex").exists()
+    (copy.root / "main.tex").write_text("x")
+
+
+def test_not_a_project(tmp_path: Path) -> None:
+    with pytest.raises(DocumentReadError, match="no main .tex file"):
+        load_project(tmp_path)
+
+
+def test_file_level_write_only_for_editable_files(tmp_path: Path, shared_data: Path) -> None:
+    work = copy_project(load_project(shared_data / "papers" / "scipy-1.0"), tmp_path / "w")
+    text = work.read("scipy-1.0/poly.tex")
+    work.write("scipy-1.0/poly.tex", text.replace("In the next layer", "At the next layer"))
+    assert work.read("scipy-1.0/poly.tex") == text.replace("In the next layer", "At the next layer")
+    for file in ("scipy-1.0/core-dev.tex", "scipy-1.0/references.bib", "scipy-1.0/rebuttal.tex"):
+        with pytest.raises(ValueError, match="not an editable manuscript file"):
+            work.write(file, "x")

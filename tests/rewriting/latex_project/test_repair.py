@@ -1,0 +1,138 @@
+"""The repair loop with scripted rewriters: accepted, caught and sent back, discarded, repaired."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph, apply_replacements, load_project
+from rhetorica.rewriting.latex_project.repair import (
+    FEEDBACK_HEADER,
+    RewriteFailed,
+    agent_rewriter,
+    compose_instruction,
+    rewrite_with_repair,
+)
+from tests.rewriting.latex_project.conftest import FAULTS, Fault, baseline_compile, inject, wording
+
+needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="TeX Live is not installed")
+
+
+class Scripted:
+    """Attempt 0 edits wording and puts ``fault`` in (when given); a later attempt undoes the fault
+    when ``repairs`` is true and changes nothing otherwise. Records the feedback of each attempt."""
+
+    def __init__(self, fault: str | None = None, *, repairs: bool = False) -> None:
+        self.fault_name, self.repairs = fault, repairs
+        self.fault: Fault | None = None
+        self.feedback: list[tuple[str, ...]] = []
+
+    def __call__(self, project: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        self.feedback.append(tuple(feedback))
+        if len(self.feedback) == 1:
+            wording(project)
+            if self.fault_name:
+                self.fault = inject(load_project(project.root, project.main), self.fault_name)
+        elif self.repairs and self.fault is not None:
+            old = self.fault.paragraph
+            faulty = Paragraph(file=old.file, start_line=old.start_line, end_line=old.end_line, text=self.fault.new_text)
+            apply_replacements(project, {faulty: old.text})
+        return load_project(project.root, project.main)
+
+
+@needs_tex
+def test_wording_rewrite_is_accepted_and_compiles(project: LatexProject, tmp_path: Path) -> None:
+    rewriter = Scripted()
+    result = rewrite_with_repair(project, "Rewrite.", rewriter, tmp_path, baseline_compile=baseline_compile(project))
+    assert result.status == "ok", result.reasons
+    assert len(result.attempts) == 1 and rewriter.feedback == [()]
+    compiled = result.attempts[0].compiled
+    assert compiled is not None and compiled.pdf_bytes > 10_000 and result.attempts[0].new_errors == ()
+    assert "In short, " in result.diff
+    assert (tmp_path / "attempt-0.diff").read_text() == result.diff
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_unrepaired_fault_is_sent_back_then_discarded(project: LatexProject, tmp_path: Path, fault: str) -> None:
+    rewriter = Scripted(fault)
+    result = rewrite_with_repair(project, "Rewrite.", rewriter, tmp_path, repair_rounds=2)
+    assert rewriter.fault is not None
+    expected = rewriter.fault.message
+    assert result.status == "discarded"
+    assert result.reasons == (expected,)
+    assert [a.messages for a in result.attempts] == [(expected,)] * 3
+    assert rewriter.feedback == [(), (expected,), (expected,)]
+    assert all(a.compiled is None for a in result.attempts)  # a violating variant is never compiled
+    assert result.project is None and result.diff == "" and result.baseline_compile is None
+
+
+@needs_tex
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_fault_fixed_by_the_repair_is_accepted(shared_data: Path, tmp_path: Path, fault: str) -> None:
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    rewriter = Scripted(fault, repairs=True)
+    result = rewrite_with_repair(project, "Rewrite.", rewriter, tmp_path, repair_rounds=1,
+                                 baseline_compile=baseline_compile(project))
+    assert rewriter.fault is not None
+    assert result.status == "ok", result.reasons
+    assert rewriter.feedback == [(), (rewriter.fault.message,)]
+    assert result.attempts[1].messages == () and result.attempts[1].new_errors == ()
+    assert "In short, " in result.diff
+
+
+def test_zero_rounds_discards_at_once(shared_data: Path, tmp_path: Path) -> None:
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    result = rewrite_with_repair(project, "x", Scripted("drop_cite"), tmp_path / "a", repair_rounds=0)
+    assert result.status == "discarded" and len(result.attempts) == 1
+    with pytest.raises(ValueError, match="repair_rounds"):
+        rewrite_with_repair(project, "x", Scripted(), tmp_path / "b", repair_rounds=-1)
+
+
+def test_rewriter_failure_is_a_result(shared_data: Path, tmp_path: Path) -> None:
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+
+    def fails(p: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        raise RewriteFailed("timeout", "agent exceeded 5 s")
+
+    result = rewrite_with_repair(project, "x", fails, tmp_path)
+    assert (result.status, result.reasons) == ("timeout", ("agent exceeded 5 s",))
+
+
+def test_compose_instruction() -> None:
+    assert compose_instruction("Do it.", []) == "Do it."
+    assert compose_instruction("Do it.\n", ["a.tex:3: number: expected '1', found '2'"]) == (
+        f"Do it.\n\n{FEEDBACK_HEADER}\n- a.tex:3: number: expected '1', found '2'\n"
+    )
+
+
+AGENT = r"""
+import pathlib, sys
+instruction = sys.stdin.read()
+main = pathlib.Path("paper.tex")
+text = main.read_text()
+if "expected 'lstm'" in instruction:  # told what it broke: cite it again, in another place
+    text = text.replace("memory (LSTM) introduced earlier", "memory (LSTM)~\\citep{lstm} introduced earlier")
+else:
+    text = text.replace("introduced by \\citet{lstm}", "introduced earlier")
+main.write_text(text)
+"""
+
+
+@needs_tex
+def test_agent_rewriter_is_told_the_violation_and_fixes_it(shared_data: Path, tmp_path: Path) -> None:
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    source = project.read("paper.tex")
+    assert source.count("{lstm}") == 1 and source.count("memory (LSTM) introduced by \\citet{lstm}") == 1
+    script = tmp_path / "agent.py"
+    script.write_text(AGENT)
+    rewriter = agent_rewriter([sys.executable, str(script)], timeout_s=30)
+    result = rewrite_with_repair(project, "Rewrite.", rewriter, tmp_path / "work", repair_rounds=1,
+                                 baseline_compile=baseline_compile(project))
+    line = source[: source.index("\\citet{lstm}")].count("\n") + 1
+    assert result.attempts[0].messages == (f"paper.tex:{line}: citation: expected 'lstm', found nothing",)
+    assert result.attempts[1].feedback == result.attempts[0].messages
+    assert result.status == "ok", result.reasons
