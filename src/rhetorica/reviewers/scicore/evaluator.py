@@ -39,7 +39,7 @@ from rhetorica.reviewers.scicore.base import CoreEvaluator, branch_failure
 from rhetorica.reviewers.scicore.core import core_document
 from rhetorica.reviewers.scicore.extract import CoreResult
 from rhetorica.reviewers.scicore.form import SCICORE_FORM
-from rhetorica.reviewers.scicore.review import protocol_form, review_on_form
+from rhetorica.reviewers.scicore.review import review_on_form
 from rhetorica.status import Status
 
 
@@ -65,9 +65,9 @@ class SciCore(CoreEvaluator):
         super().__init__(name, model=model, **options)
         self.full_protocol, self.core_protocol = get_protocol(full_protocol), get_protocol(core_protocol)
         for protocol in (self.full_protocol, self.core_protocol):
-            if protocol_form(protocol).name != "iclr-2026":
-                raise ValueError(f"SciCore {name!r}: protocol {protocol.name!r} is on the "
-                                 f"{protocol_form(protocol).name!r} form; both branches must use 'iclr-2026'")
+            if getattr(protocol.form, "name", protocol.form) != "iclr-2026":
+                raise ValueError(f"SciCore {name!r}: protocol {protocol.name!r} is not on the 'iclr-2026' form; "
+                                 "both branches must use it (the scicore form is built on it)")
 
     def spec(self) -> dict[str, Any]:
         """Models, both protocols with their versions, the options and the form (hashed into unit keys)."""

@@ -15,6 +15,7 @@ item (``results[2]``), the number or claim, and what was wrong.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -91,8 +92,8 @@ class CoreChecks:
         return "; ".join(self.problems) if self.problems else None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (stored with the core)."""
-        return asdict(self)
+        """JSON-able form (stored with the core; tuples become lists, as they read back from JSON)."""
+        return json.loads(json.dumps(asdict(self)))
 
 
 def validate_core(core: ScienceCore, manuscript: str, threshold: float = SUPPORT_THRESHOLD) -> CoreChecks:
