@@ -17,7 +17,7 @@ from rhetorica.registry import evaluators
 from rhetorica.reviewers.protocols import get_protocol, system_prompt
 from rhetorica.reviewers.scicore import evaluator as _scicore  # noqa: F401  (registers the kind)
 from rhetorica.reviewers.scicore.core import ScienceCore, core_document
-from rhetorica.reviewers.scicore.extract import extract_core
+from rhetorica.reviewers.scicore.extract import CoreResult, extract_core
 from rhetorica.status import Status
 from rhetorica.store.db import Store
 from tests.reviewers.scicore.helpers import CORE, DOC, TARGET, core_json, review_json
@@ -97,7 +97,9 @@ def test_a_failed_model_call_passes_its_status_through() -> None:
 
 
 def test_a_precomputed_core_is_used_and_checked_against_the_target() -> None:
-    core = asyncio.run(extract_core(DOC, MockModel(script=[core_json()]), None))
+    extracted = asyncio.run(extract_core(DOC, MockModel(script=[core_json()]), None))
+    core = CoreResult.from_artefact(extracted.artefact(), extracted.raw_text)  # as a stage stores and reads it
+    assert core == extracted
     model = MockModel(script=[review_json(8), review_json(5)])
     result = evaluate(scicore(model), core=core)
     assert result.status == Status.OK and result.scores["overall"] == 6.5 and len(model.calls) == 2
@@ -111,7 +113,8 @@ def test_a_separate_extractor_model_extracts(tmp_path) -> None:
     reviewer, extractor = MockModel(script=[review_json(4), review_json(4)]), MockModel("ex", script=[core_json()])
     sc = scicore(reviewer, extractor=extractor)
     assert evaluate(sc).scores["overall"] == 4.0 and len(extractor.calls) == 1 and len(reviewer.calls) == 2
-    assert sc.spec()["extractor"] == "mock/ex" and sc.spec()["model"] == "mock/scripted"
+    assert sc.spec()["extract"]["extractor"] == "mock/ex" and sc.spec()["model"] == "mock/scripted"
+    assert sc.extract_spec() == evaluators.get("reconstruct")("rr", model=reviewer, extractor=extractor).extract_spec()
 
 
 def test_a_second_evaluation_is_served_from_the_store(tmp_path) -> None:

@@ -63,11 +63,13 @@ def test_a_core_with_a_new_number_is_malformed_naming_it() -> None:
     assert result.reason == "the science core fails its checks: results[0]: the number 99.41% is not in the manuscript"
     assert result.core is not None and result.artefact()["checks"]["new_numbers"] == [
         {"location": "results[0]", "number": "99.41%", "value": "99.41"}]
+    assert CoreResult.from_artefact(json.loads(json.dumps(result.artefact())), result.raw_text) == result
 
 
 def test_options_change_the_spec_and_the_input_limit_applies() -> None:
     assert ExtractOptions().spec() != ExtractOptions(max_tokens=100).spec()
     result, model = run([core_json()], max_input_words=7)  # "#" and "##" count as words
-    assert result.input_truncated and model.calls[0][0][1].content == "# Spectral filters on graphs\n\n## Introduction\n"
+    assert result.input_truncated
+    assert model.calls[0][0][1].content == "# Spectral filters on graphs\n\n## Introduction\n"
     # the checks run on the text the extractor read: the numbers of the cut part are new
     assert result.status == Status.MALFORMED and "99.14%" in result.reason

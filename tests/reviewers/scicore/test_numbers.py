@@ -20,7 +20,8 @@ def test_numbers_found_with_percent_flags_and_positions() -> None:
 
 
 def test_a_sentence_final_period_is_not_a_decimal_point_and_pairs_split() -> None:
-    assert [n.value for n in find_numbers("It ends in 2020. Pairs (1,2) and 1,2345.")] == ["2020", "1", "2", "1", "2345"]
+    found = find_numbers("It ends in 2020. Pairs (1,2) and 1,2345.")
+    assert [n.value for n in found] == ["2020", "1", "2", "1", "2345"]
 
 
 def test_percentages_match_their_fractions_both_ways_but_plain_numbers_do_not() -> None:

@@ -17,7 +17,8 @@ def test_support_is_the_best_share_over_sentences_and_adjacent_pairs() -> None:
     passages = ManuscriptPassages(DOC.to_markdown())
     # 6 terms: sentence 1 holds propos, chebys, spectr, filter (4/6), sentence 2 filter, strict,
     # locali (3/6); the pair of both holds all six
-    both = passages.support("The manuscript states that the proposed Chebyshev spectral filters are strictly localized.")
+    both = passages.support("The manuscript states that the proposed Chebyshev spectral filters are strictly "
+                            "localized.")
     assert both.score == 1.0 and both.missing == ()
     assert both.passage.startswith("We propose Chebyshev") and both.passage.endswith("number of edges.")
     # isotro, filter, fail, imagen: "The filters are isotropic." holds 2 of 4 = 0.5

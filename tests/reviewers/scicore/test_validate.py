@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from rhetorica.documents.options import ReadOptions
 from rhetorica.documents.reader import read_path
 from rhetorica.reviewers.scicore.core import ScienceCore
-from rhetorica.reviewers.scicore.validate import validate_core
+from rhetorica.reviewers.scicore.validate import CoreChecks, validate_core
 from tests.reviewers.scicore.helpers import CORE, DOC
 
 
@@ -57,3 +58,11 @@ def test_on_a_real_paper_copied_numbers_pass_and_a_changed_one_is_named(shared_d
     assert validate_core(core, paper).ok
     changed = core.model_copy(update={"results": [core.results[0].replace("99.14", "99.41")]})
     assert validate_core(changed, paper).reason() == "results[0]: the number 99.41 is not in the manuscript"
+
+
+def test_checks_read_back_from_their_stored_form() -> None:
+    claims = [CORE["claims"][0], "The manuscript states that the method outperforms transformers on ImageNet."]
+    checks = validate_core(ScienceCore(**CORE | {"claims": claims, "problem": "Graphs with 1,500 nodes."}),
+                           DOC.to_markdown())
+    stored = json.loads(json.dumps(checks.to_dict()))
+    assert CoreChecks.from_dict(stored) == checks and len(checks.problems) == 2

@@ -59,7 +59,8 @@ class Answer(Generic[T]):
     raw_text: str
 
 
-def _declined(text: str) -> str:
+def refusal_reason(text: str) -> str:
+    """The stored reason for a plain-text refusal: its first line (reasoning removed), ≤ 200 characters."""
     answer = strip_reasoning(text).strip()
     return f"the model declined in plain text: {(answer.splitlines()[0] if answer else '')[:200]!r}"
 
@@ -87,7 +88,7 @@ async def ask_json(model: ModelAPI, messages: list[ChatMessage], config: Generat
         return Answer(Status.OK, parse(output.text), None, output.text)
     except AnswerError as first:
         if is_refusal(output.text):
-            return Answer(Status.REFUSED, None, _declined(output.text), output.text)
+            return Answer(Status.REFUSED, None, refusal_reason(output.text), output.text)
         repair = messages + [
             ChatMessage(role="assistant", content=output.text),
             ChatMessage(role="user", content=f"That answer is not valid ({first}). "
@@ -100,5 +101,5 @@ async def ask_json(model: ModelAPI, messages: list[ChatMessage], config: Generat
             return Answer(Status.OK, parse(second.text), None, second.text)
         except AnswerError as again:
             if is_refusal(second.text):
-                return Answer(Status.REFUSED, None, f"repair attempt: {_declined(second.text)}", second.text)
+                return Answer(Status.REFUSED, None, f"repair attempt: {refusal_reason(second.text)}", second.text)
             return Answer(Status.MALFORMED, None, f"{first} | after repair: {again}", second.text)

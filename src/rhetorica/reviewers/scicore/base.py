@@ -47,10 +47,16 @@ class CoreEvaluator:
         self.review = ReviewOptions(**(review or {}))
         self.extract = ExtractOptions(**(extract or {}))
 
+    def extract_spec(self) -> dict[str, Any]:
+        """What fixes this evaluator's extraction: the extractor and the extraction's spec. Two
+        configurations with equal extract specs read the same core (an ``extract`` stage keys its
+        unit on it with the document's content hash and the replicate)."""
+        return {"extractor": self.extractor_id, **self.extract.spec()}
+
     def base_spec(self) -> dict[str, Any]:
-        """Kind, models, review options and the extraction's spec."""
-        return {"kind": self.kind, "model": self.model_id, "extractor": self.extractor_id,
-                "review": self.review.model_dump(), "extract": self.extract.spec()}
+        """Kind, reviewing model, review options and the extract spec."""
+        return {"kind": self.kind, "model": self.model_id, "review": self.review.model_dump(),
+                "extract": self.extract_spec()}
 
     async def science_core(self, target: Target, context: CallContext, core: CoreResult | None) -> CoreResult:
         """``core`` when given (a precomputed extraction of ``target.document``), else a new extraction."""

@@ -26,9 +26,9 @@ Fields (each a list of short statements, ``problem`` one paragraph):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 
@@ -37,7 +37,8 @@ STATEMENT_CHARS = 1500
 #: Most statements accepted in one list field.
 STATEMENTS_PER_FIELD = 25
 
-_Statements = Field(default_factory=list, max_length=STATEMENTS_PER_FIELD)
+Statement = Annotated[str, StringConstraints(max_length=STATEMENT_CHARS)]
+Statements = Annotated[list[Statement], Field(max_length=STATEMENTS_PER_FIELD)]
 
 
 class ScienceCore(BaseModel):
@@ -52,15 +53,15 @@ class ScienceCore(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     problem: str = Field(min_length=1, max_length=STATEMENT_CHARS * 2)
-    claims: list[str] = Field(min_length=1, max_length=STATEMENTS_PER_FIELD)
-    formulation: list[str] = _Statements
-    methods: list[str] = _Statements
-    assumptions: list[str] = _Statements
-    evidence: list[str] = _Statements
-    results: list[str] = _Statements
-    contributions: list[str] = _Statements
-    reproducibility: list[str] = _Statements
-    limitations: list[str] = _Statements
+    claims: Annotated[Statements, Field(min_length=1)]
+    formulation: Statements = []
+    methods: Statements = []
+    assumptions: Statements = []
+    evidence: Statements = []
+    results: Statements = []
+    contributions: Statements = []
+    reproducibility: Statements = []
+    limitations: Statements = []
 
     def statements(self) -> list[tuple[str, str]]:
         """Every statement as ``(location, text)``: ``("problem", …)``, ``("claims[0]", …)`` …"""

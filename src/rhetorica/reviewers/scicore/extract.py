@@ -82,11 +82,23 @@ class CoreResult:
     input_truncated: bool = False
 
     def artefact(self) -> dict[str, Any]:
-        """JSON-able record of the extraction (what SciCore stores as ``science_core``)."""
+        """JSON-able record of the extraction (what SciCore stores as ``science_core``; the raw
+        text is kept apart, as an assessment's is)."""
         return {"status": str(self.status), "reason": self.reason,
                 "core": self.core.model_dump() if self.core is not None else None,
                 "checks": self.checks.to_dict() if self.checks is not None else None,
                 "source_hash": self.source_hash, "input_truncated": self.input_truncated}
+
+    @classmethod
+    def from_artefact(cls, data: dict[str, Any], raw_text: str = "") -> CoreResult:
+        """The result stored by :meth:`artefact` (an ``extract`` stage's stored unit, read back).
+
+        Raises:
+            KeyError, ValueError, pydantic.ValidationError: ``data`` is not such a record.
+        """
+        return cls(Status(data["status"]), ScienceCore.model_validate(data["core"]) if data["core"] else None,
+                   CoreChecks.from_dict(data["checks"]) if data["checks"] else None, data["reason"], raw_text,
+                   data["source_hash"], data["input_truncated"])
 
 
 def parse_core(text: str) -> ScienceCore:
@@ -134,6 +146,6 @@ async def extract_core(document: Document, model: ModelAPI, context: CallContext
         return CoreResult(answer.status, None, None, answer.reason, answer.raw_text, source, truncated)
     checks = validate_core(answer.value, text, options.support_threshold)
     if not checks.ok:
-        return CoreResult(Status.MALFORMED, answer.value, checks, f"the science core fails its checks: {checks.reason()}",
-                          answer.raw_text, source, truncated)
+        reason = f"the science core fails its checks: {checks.reason()}"
+        return CoreResult(Status.MALFORMED, answer.value, checks, reason, answer.raw_text, source, truncated)
     return CoreResult(Status.OK, answer.value, checks, None, answer.raw_text, source, truncated)

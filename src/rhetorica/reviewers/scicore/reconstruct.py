@@ -23,6 +23,7 @@ from rhetorica.models.call import CallContext, call_model
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import is_refusal, strip_reasoning
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
+from rhetorica.reviewers.scicore.answer import refusal_reason
 from rhetorica.reviewers.scicore.base import CoreEvaluator, branch_failure
 from rhetorica.reviewers.scicore.core import core_document
 from rhetorica.reviewers.scicore.extract import CoreResult
@@ -75,8 +76,7 @@ async def reconstruct(record: Document, model: ModelAPI, *, replicate: int, opti
     if not text:
         return Evaluation(Status.EMPTY, "the reconstruction is empty", raw_text=output.text)
     if is_refusal(text):
-        return Evaluation(Status.REFUSED, f"the model declined in plain text: {text.splitlines()[0][:200]!r}",
-                          raw_text=output.text)
+        return Evaluation(Status.REFUSED, refusal_reason(text), raw_text=output.text)
     return Evaluation(Status.OK, raw_text=text)
 
 

@@ -95,6 +95,14 @@ class CoreChecks:
         """JSON-able form (stored with the core; tuples become lists, as they read back from JSON)."""
         return json.loads(json.dumps(asdict(self)))
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CoreChecks:
+        """The checks stored by :meth:`to_dict` (``problems`` is recomputed)."""
+        return cls(data["numbers_checked"], tuple(NewNumber(**n) for n in data["new_numbers"]),
+                   tuple(data["claim_support"]),
+                   tuple(UnsupportedClaim(c["location"], c["claim"], c["support"], tuple(c["missing"]))
+                         for c in data["unsupported_claims"]), data["threshold"])
+
 
 def validate_core(core: ScienceCore, manuscript: str, threshold: float = SUPPORT_THRESHOLD) -> CoreChecks:
     """Check ``core`` against the manuscript text it was extracted from.
