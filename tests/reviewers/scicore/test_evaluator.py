@@ -41,7 +41,7 @@ def test_overall_is_the_mean_of_the_branches_and_both_are_stored() -> None:
                              "overall_full": 6.0, "soundness_full": 4.0, "presentation_full": 2.0,
                              "contribution_full": 3.0, "confidence_full": 4.0,
                              "overall_core": 3.0, "soundness_core": 3.0, "presentation_core": 1.0,
-                             "contribution_core": 3.0, "confidence_core": 2.0}
+                             "contribution_core": 3.0, "confidence_core": 2.0, "core_valid": 1.0}
     assert result.payload["full"]["overall"] == 6 and result.payload["core"]["summary"] == "s"
     assert result.artefacts["science_core"]["core"] == CORE and result.artefacts["science_core"]["status"] == "ok"
     # the calls: full manuscript under strict-iclr, extraction, record under science-record
@@ -88,6 +88,22 @@ def test_a_core_that_fails_validation_fails_the_assessment_naming_the_number() -
     assert result.status == Status.MALFORMED and len(model.calls) == 2
     assert result.reason == ("science-core extraction: the science core fails its checks: "
                              "results[0]: the number 99.41% is not in the manuscript")
+
+
+def test_a_core_that_fails_its_checks_is_reviewed_only_when_the_configuration_says_so() -> None:
+    bad = core_json(results=["The manuscript reports 99.41% accuracy."])
+    model = MockModel(script=[review_json(6), bad, review_json(4)])
+    sc = scicore(model, require_valid_core=False)
+    result = evaluate(sc)
+    assert (result.status, result.reason) == (Status.OK, None)
+    assert (result.scores["overall"], result.scores["core_valid"]) == (5.0, 0.0)
+    stored = result.artefacts["science_core"]
+    assert stored["status"] == "malformed" and stored["checks"]["problems"] == [
+        "results[0]: the number 99.41% is not in the manuscript"]
+    assert sc.spec() != scicore(model).spec()
+    # a core that does not parse is never reviewed
+    unparsed = evaluate(scicore(MockModel(script=[review_json(6), "{}", "{}"]), require_valid_core=False))
+    assert unparsed.status == Status.MALFORMED and unparsed.reason.startswith("science-core extraction: problem:")
 
 
 def test_a_failed_model_call_passes_its_status_through() -> None:

@@ -30,6 +30,18 @@ def test_a_valid_core_is_ok_and_the_call_carries_instruction_manuscript_and_sche
     assert set(core_schema()["required"]) == set(CORE)
 
 
+def test_the_core_schema_declares_no_string_length() -> None:
+    # a maxLength of this size makes llama.cpp's grammar fail to build (a segfault in the embedded
+    # provider); lengths are checked on the answer instead
+    schema = core_schema()
+    assert schema["properties"]["problem"] == {"type": "string"}
+    assert schema["properties"]["claims"] == {"type": "array", "items": {"type": "string"}, "maxItems": 25,
+                                              "minItems": 1}
+    assert schema["properties"]["limitations"] == {"type": "array", "items": {"type": "string"}, "maxItems": 25}
+    result, _ = run([core_json(limitations=["x" * 1501]), core_json()])
+    assert result.status == Status.OK  # the overlong statement was sent back for repair
+
+
 def test_the_final_object_is_read_not_a_draft() -> None:
     draft = core_json(claims=["The manuscript states it beats everything by 40%."])
     result, _ = run([f"<think>{draft}</think>\nDraft: {draft}\nFinal:\n{core_json()}"])

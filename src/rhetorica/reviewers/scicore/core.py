@@ -91,10 +91,12 @@ def core_schema() -> dict[str, Any]:
     """JSON schema of a :class:`ScienceCore` answer (sent as the structured-output schema).
 
     Every field is required in the schema (an empty list says "the manuscript states none"), so
-    grammar-constrained decoders produce all of them.
+    grammar-constrained decoders produce all of them. String lengths are checked on the answer
+    (:class:`ScienceCore`), not declared here: a ``maxLength`` of this size makes llama.cpp's
+    JSON-schema grammar fail to build.
     """
-    text = {"type": "string", "maxLength": STATEMENT_CHARS}
-    properties: dict[str, Any] = {"problem": {"type": "string", "maxLength": STATEMENT_CHARS * 2}}
+    text = {"type": "string"}
+    properties: dict[str, Any] = {"problem": {"type": "string"}}
     for name in LIST_FIELDS:
         properties[name] = {"type": "array", "items": text, "maxItems": STATEMENTS_PER_FIELD}
     properties["claims"]["minItems"] = 1

@@ -9,9 +9,9 @@
   (``{"full": …, "core": …}``); the core and the record as the reviewer read it are artefacts
   (``science_core``, ``science_record``).
 
-A failed branch — the full review, the extraction (including a core that fails its checks) or the
-record review — fails the assessment with that status and a reason naming the branch; a mean of
-one branch is never reported. Branch (a) runs first, so a failed full review makes no extraction
+A failed branch — the full review, the extraction (including a core that fails its checks, unless
+``require_valid_core: false``, :mod:`.base`) or the record review — fails the assessment with
+that status and a reason naming the branch; a mean of one branch is never reported. Branch (a) runs first, so a failed full review makes no extraction
 call.
 
 Study configuration::
@@ -104,7 +104,8 @@ class SciCore(CoreEvaluator):
             return branch_failure("science-record branch", on_core, artefacts)
         scores = {"overall": (full.scores["overall"] + on_core.scores["overall"]) / 2,
                   **{f"{k}_full": v for k, v in full.scores.items()},
-                  **{f"{k}_core": v for k, v in on_core.scores.items()}}
+                  **{f"{k}_core": v for k, v in on_core.scores.items()},
+                  "core_valid": extracted.checks is not None and extracted.checks.ok}
         return Evaluation(Status.OK, scores=self.form.check_scores(scores),
                           payload={"full": full.payload, "core": on_core.payload},
                           raw_text=json.dumps({"full": full.raw_text, "core": on_core.raw_text}),

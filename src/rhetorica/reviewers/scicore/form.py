@@ -11,6 +11,8 @@
 - ``presentation_core`` (diagnostic): the record has no presentation of its own; the
   science-record protocol asks for the record's completeness on this scale instead, and it is
   kept as a diagnostic only — never part of a SciCore score or a headline.
+- ``core_valid`` (diagnostic, yes/no): the core passed its checks against the manuscript (always
+  1 unless the configuration reviews failed cores, ``require_valid_core: false``).
 
 Ranges, types and directions are the ``iclr-2026`` form's.
 """
@@ -40,5 +42,7 @@ SCICORE_FORM = register_form(Form(
         Metric(name="overall", type="continuous", low=1, high=10, primary=True,
                description="mean of overall_full and overall_core, 1..10 in half points"),
         *(_branch_metric(n, branch) for branch in BRANCHES for n in ICLR_2026.metric_names),
+        Metric(name="core_valid", type="boolean", direction="none", role="diagnostic",
+               description="the science core passed its checks (no new number, every claim supported)"),
     ),
 ))

@@ -47,6 +47,28 @@ def protocol_form(protocol: Protocol) -> Form:
     return form if isinstance(form, Form) else get_form(form)
 
 
+def prompt_schema(form: Form) -> dict[str, Any]:
+    """The structured-output schema of ``form`` for a model (see the module docstring).
+
+    Text fields are unbounded strings, list fields arrays of strings with the form's
+    ``max_items``; integer metrics are ``enum`` lists of their whole levels; other metrics use
+    :meth:`rhetorica.forms.Metric.json_schema`. Required: the required text fields and every
+    metric; no other key allowed.
+    """
+    properties: dict[str, Any] = {}
+    for text in form.text_fields:
+        properties[text.name] = ({"type": "string"} if text.kind == "text" else
+                                 {"type": "array", "items": {"type": "string"}, "maxItems": text.max_items})
+    for metric in form.metrics:
+        if metric.type == "integer" and metric.low is not None and metric.high is not None:
+            properties[metric.name] = {"type": "integer", "enum": list(range(int(metric.low), int(metric.high) + 1))}
+        else:
+            properties[metric.name] = metric.json_schema()
+    required = [t.name for t in form.text_fields if t.required] + list(form.metric_names)
+    return {"title": form.name, "type": "object", "properties": properties, "required": required,
+            "additionalProperties": False}
+
+
 def _parser(form: Form):
     keys = [*form.metric_names, *(f.name for f in form.text_fields)]
 
@@ -85,7 +107,7 @@ async def review_on_form(document: Document, protocol: Protocol, model: ModelAPI
     system = system_prompt(protocol) + (f"\n\n{system_note}" if system_note else "")
     messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=text)]
     config = GenerateConfig(temperature=options.temperature, top_p=options.top_p, max_tokens=options.max_tokens,
-                            seed=replicate, json_schema=form.json_schema())
+                            seed=replicate, json_schema=prompt_schema(form))
     answer = await ask_json(model, messages, config, _parser(form), replicate=replicate, context=context)
     if answer.status != Status.OK or answer.value is None:
         return Evaluation(answer.status, answer.reason, raw_text=answer.raw_text, input_truncated=truncated)
