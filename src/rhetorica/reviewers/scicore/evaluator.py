@@ -9,9 +9,9 @@
   (``{"full": …, "core": …}``); the core and the record as the reviewer read it are artefacts
   (``science_core``, ``science_record``).
 
-A failed branch — the full review, the extraction (including a core that fails its checks, unless
-``require_valid_core: false``, :mod:`.base`) or the record review — fails the assessment with
-that status and a reason naming the branch; a mean of one branch is never reported. Branch (a) runs first, so a failed full review makes no extraction
+A failed branch — the full review, the extraction (including a core that fails its checks,
+unless ``require_valid_core: false``, :mod:`.base`) or the record review — fails the assessment
+with that status and a reason naming the branch; a mean of one branch is never reported. Branch (a) runs first, so a failed full review makes no extraction
 call.
 
 Study configuration::
