@@ -11,8 +11,8 @@
 
 A failed branch — the full review, the extraction (including a core that fails its checks,
 unless ``require_valid_core: false``, :mod:`.base`) or the record review — fails the assessment
-with that status and a reason naming the branch; a mean of one branch is never reported. Branch (a) runs first, so a failed full review makes no extraction
-call.
+with that status and a reason naming the branch; a mean of one branch is never reported. Branch
+(a) runs first, so a failed full review makes no extraction call.
 
 Study configuration::
 
