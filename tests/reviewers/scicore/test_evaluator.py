@@ -44,6 +44,7 @@ def test_overall_is_the_mean_of_the_branches_and_both_are_stored() -> None:
                              "contribution_core": 3.0, "confidence_core": 2.0, "core_valid": 1.0}
     assert result.payload["full"]["overall"] == 6 and result.payload["core"]["summary"] == "s"
     assert result.artefacts["science_core"]["core"] == CORE and result.artefacts["science_core"]["status"] == "ok"
+    assert json.loads(json.dumps(result.artefacts)) == result.artefacts  # stored as JSON
     # the calls: full manuscript under strict-iclr, extraction, record under science-record
     full, extraction, record = model.calls
     assert full[0][0].content == system_prompt(get_protocol("strict-iclr")) and full[0][1].content == DOC.to_markdown()

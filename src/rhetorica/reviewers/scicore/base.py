@@ -41,7 +41,7 @@ class CoreEvaluator:
         pydantic.ValidationError: an unknown or ill-typed option in ``review`` or ``extract``.
     """
 
-    kind = "core"
+    kind: str  # set by each subclass: its evaluator kind
 
     def __init__(self, name: str, *, model: ModelAPI, extractor: ModelAPI | None = None, model_id: str | None = None,
                  extractor_id: str | None = None, review: dict[str, Any] | None = None,
