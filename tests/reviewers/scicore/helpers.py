@@ -6,6 +6,8 @@ import json
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.evaluation import Target
+from rhetorica.models.cache import CallLog
+from rhetorica.store.db import Store
 
 DOC = Document(
     id="p1", title="Spectral filters on graphs",
@@ -44,3 +46,16 @@ def review_json(overall: int, **changes: object) -> str:
     """A review on the iclr-2026 form."""
     return json.dumps({"summary": "s", "strengths": ["a"], "weaknesses": ["b"], "questions": [], "overall": overall,
                        "soundness": 3, "presentation": 2, "contribution": 3, "confidence": 4} | changes)
+
+
+def store_log(store: Store) -> CallLog:
+    """The store as a call context's log.
+
+    Main after the h-models merge adapts the store with ``models.store_log.StoreCallLog``; this
+    branch's base uses the store itself. Drop the fallback once the branches are merged.
+    """
+    try:
+        from rhetorica.models.store_log import StoreCallLog
+    except ImportError:
+        return store  # type: ignore[return-value]
+    return StoreCallLog(store)

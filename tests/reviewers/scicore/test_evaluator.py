@@ -20,7 +20,7 @@ from rhetorica.reviewers.scicore.core import ScienceCore, core_document
 from rhetorica.reviewers.scicore.extract import CoreResult, extract_core
 from rhetorica.status import Status
 from rhetorica.store.db import Store
-from tests.reviewers.scicore.helpers import CORE, DOC, TARGET, core_json, review_json
+from tests.reviewers.scicore.helpers import CORE, DOC, TARGET, core_json, review_json, store_log
 
 
 def scicore(model: MockModel, **options):
@@ -137,7 +137,7 @@ def test_a_separate_extractor_model_extracts(tmp_path) -> None:
 def test_a_second_evaluation_is_served_from_the_store(tmp_path) -> None:
     model = MockModel(script=[review_json(6), core_json(), review_json(3)])
     store = Store.in_dir(tmp_path / "run")
-    context = CallContext(log=store, unit_key="u1")
+    context = CallContext(log=store_log(store), unit_key="u1")
     first = evaluate(scicore(model), context)
     second = evaluate(scicore(model), context)
     assert first.status == second.status == Status.OK and first.scores == second.scores
