@@ -21,6 +21,11 @@ Protocols of the RobustReview study (STUDIES.md §4), on the ICLR 2026 form (``i
   rules, and in a final check.
 - ``strict-iclr``: standard plus the strict standard (the six-dimension study's strict prompt on
   the ICLR form; ``strict`` keeps the 000 form).
+- ``science-record``: strict-iclr adapted to a science record instead of a manuscript (SciCore's
+  second branch, :mod:`rhetorica.reviewers.scicore`): the reviewer is told what a record is and how
+  to read its attributions; soundness and contribution as in standard; presentation, which a
+  record does not have, is re-anchored on the record's completeness and kept as a diagnostic
+  that SciCore does not count; the strict standard is worded for evidence listed in a record.
 
 Each piece is one package-data file under ``protocols/``, written once and shared.
 """
@@ -75,6 +80,8 @@ PROTOCOLS: dict[str, Protocol] = {
         Protocol("standard", _STANDARD + ("output_iclr",), "iclr-2026"),
         Protocol("persistent", _PERSISTENT + ("output_iclr",), "iclr-2026"),
         Protocol("strict-iclr", _STANDARD + ("strict", "output_iclr"), "iclr-2026"),
+        Protocol("science-record", ("record_role", "record_responsibilities", "record_criteria", "iclr_scale",
+                                    "record_strict", "fairness", "output_iclr"), "iclr-2026"),
     )
 }
 for _protocol in PROTOCOLS.values():
