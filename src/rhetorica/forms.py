@@ -293,10 +293,14 @@ class Form(BaseModel):
         return texts
 
     def json_schema(self) -> dict[str, Any]:
-        """JSON schema of a whole payload (text fields first, then scores), for structured output."""
+        """JSON schema of a whole payload (text fields first, then scores), for structured output.
+
+        String lengths are not in the schema (see :meth:`check_texts`)."""
         properties: dict[str, Any] = {}
         for f in self.text_fields:
-            properties[f.name] = ({"type": "string", "maxLength": f.max_length} if f.kind == "text" else
+            # no maxLength: llama.cpp cannot build a grammar for long bounded strings (the embedded
+            # provider crashed on one); lengths are checked by check_texts instead
+            properties[f.name] = ({"type": "string"} if f.kind == "text" else
                                   {"type": "array", "items": {"type": "string"}, "maxItems": f.max_items})
         for m in self.metrics:
             properties[m.name] = m.json_schema()

@@ -250,6 +250,7 @@ builtin_modules(
     "rhetorica.reviewers.llm_reviewer",
     "rhetorica.reviewers.control",
     "rhetorica.reviewers.external",
+    "rhetorica.reviewers.scicore",
     "rhetorica.judges.families",
     "rhetorica.judges.judge",
     "rhetorica.models.registry",
