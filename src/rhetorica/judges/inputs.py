@@ -36,14 +36,26 @@ def default_paper_id(path: Path) -> str:
     return folder.parent.name if folder.name.lower() in ("review", "reviews") else folder.name
 
 
-def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
+def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]],
+                     max_words: int | None = None) -> list[Document]:
     """The review documents of one ``reviews`` or ``pairs`` entry (see the module docstring).
 
     Args:
         spec: a document entry with ``reviews`` or ``pairs`` set.
         base_dir: folder relative paths are resolved against.
         problems: receives one ``("ingest", item, reason)`` per unusable file, line or score.
+        max_words: keep each review's leading text up to this many words, cut at a paragraph
+            boundary (:func:`rhetorica.documents.excerpt.excerpt`; ``document_options.max_words``).
     """
+    docs = _review_documents(spec, base_dir, problems)
+    if max_words is None:
+        return docs
+    from rhetorica.documents.excerpt import excerpt
+
+    return [excerpt(d, max_words) for d in docs]
+
+
+def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
     from rhetorica.study.inputs import resolve_document_paths
 
     if spec.pairs is not None:

@@ -103,7 +103,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
         if spec.reviews is not None or spec.pairs is not None:  # reviews as documents (review-metric study)
             from rhetorica.judges.inputs import review_documents
 
-            for doc in review_documents(spec, base_dir, problems):
+            for doc in review_documents(spec, base_dir, problems, config.document_options.max_words):
                 if doc.id in seen:
                     problems.append(("ingest", spec.reviews or spec.pairs or "", f"duplicate document id {doc.id!r}"))
                     continue
