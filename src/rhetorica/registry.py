@@ -253,6 +253,7 @@ builtin_modules(
     "rhetorica.reviewers.scicore",
     "rhetorica.judges.families",
     "rhetorica.judges.judge",
+    "rhetorica.judges.study",
     "rhetorica.models.registry",
     "rhetorica.study.stages",
 )

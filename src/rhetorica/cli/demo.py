@@ -15,13 +15,21 @@ def default_data_dir() -> Path:
     return Path(os.environ.get("RHETORICA_DATA", Path.cwd().parent / "shared" / "data"))
 
 
+#: demo name -> (study file in rhetorica.data, default run directory)
+DEMOS = {"papers": ("demo_study.yaml", "runs/demo"), "judges": ("demo_judges.yaml", "runs/demo-judges")}
+
+
 def demo(
-    out: Path = typer.Option(Path("runs/demo"), help="Run directory to write."),
+    which: str = typer.Argument("papers", help="Which demo: 'papers' (reviewer robustness on 3 papers) or "
+                                               "'judges' (review-quality judges on real reviews)."),
+    out: Path = typer.Option(None, help="Run directory to write (default runs/demo or runs/demo-judges)."),
     data: Path = typer.Option(None, help="Folder holding papers/ (default: $RHETORICA_DATA or ../shared/data)."),
     replicates: int = typer.Option(None, min=1, help="Override the number of replicates."),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Also re-run units stored as a failure."),
 ) -> None:
-    """Run the demo study (3 real papers, rule-based + embedded-model rewrites, embedded reviewer).
+    """Run a demo study with the embedded model: ``papers`` (3 real papers, rule-based +
+    embedded-model rewrites, embedded reviewer) or ``judges`` (real reviews paraphrased and scored
+    by embedded-model judges on two metric families; Table 1 of the review-metric study).
 
     Exit 0 when the pipeline ran: outputs of the 135M demo model that fail (malformed, truncated)
     are listed and recorded as data, not counted as problems. Exit 1 for an unreadable paper, a
@@ -31,16 +39,20 @@ def demo(
     from rhetorica.cli.study import execute_study, finish, print_headline
     from rhetorica.study.config import ConfigError, parse_study
 
+    if which not in DEMOS:
+        fail(f"unknown demo {which!r}; known: {', '.join(DEMOS)}")
+    study_file, default_out = DEMOS[which]
+    out = out or Path(default_out)
     data_dir = (data or default_data_dir()).resolve()
     if not (data_dir / "papers").is_dir():
         fail(f"{data_dir}: no papers/ folder here; pass --data PATH (the folder holding papers/) or set RHETORICA_DATA")
-    spec = yaml.safe_load((resources.files("rhetorica.data") / "demo_study.yaml").read_text("utf-8"))
+    spec = yaml.safe_load((resources.files("rhetorica.data") / study_file).read_text("utf-8"))
     spec["output_dir"] = str(out.resolve())
     if replicates:
         spec["replicates"] = replicates
     with exit_on(ConfigError):
-        config = parse_study(spec, source="demo_study.yaml")
+        config = parse_study(spec, source=study_file)
     run_dir, problems = execute_study(config, data_dir, retry_failed=retry_failed,
-                                      retry_hint="rhetorica demo --retry-failed", count_failed_units=False)
+                                      retry_hint=f"rhetorica demo {which} --retry-failed", count_failed_units=False)
     print_headline(run_dir)
     finish(problems)

@@ -305,6 +305,10 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         checks = read_checks(store)
         current_variants = plan_keys(store, "rewrite")
         scans = pd.DataFrame(store.scan_rows())
+        from rhetorica.report.judges import paper_ids_of
+        from rhetorica.store.runs import document_jsons
+
+        paper_ids = paper_ids_of(document_jsons(store))
     finally:
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
@@ -314,6 +318,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
     if needs_form_table(analysed_scores):
         analysis["forms"] = form_scores(analysed_scores)
+    from rhetorica.report.judges import collect_judges
+
+    collect_judges(tables, study, paper_ids, analysis, unavailable)  # the review-metric study (judges)
     card, thresholds, card_problem = _scorecard(assessments, study, pairs)
     if card_problem:
         unavailable["scorecard"] = card_problem

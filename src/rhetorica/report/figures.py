@@ -70,4 +70,10 @@ def report_figures(data: ReportData) -> list[FigureResult]:
         robust = data.analysis["robustness"]
         figures.append(_draw("stability", "robustness", "Stability (drift SD) against discriminability",
                              lambda: plots.stability_scatter(robust)))
+    if "judges" in data.analysis:  # Figure 1 of the review-metric study (rhetorica.report.judges)
+        from rhetorica.report.judges import pvalue_png
+
+        table1 = data.analysis["judges"]
+        figures.append(_draw("judges_pvalues", "judges", "Each metric by its Wilcoxon and TOST p-values "
+                             "(−log10), with the Bonferroni α lines", lambda: pvalue_png(table1)))
     return figures

@@ -160,6 +160,10 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
             tables[key] = build(data.analysis[key])
     if not data.validation_summary.empty:
         tables["validation"] = latex.validation_latex(data.validation_summary)
+    if "judges" in data.analysis:
+        from rhetorica.report.judges import table1_latex
+
+        tables["judges_table1"] = table1_latex(data.analysis["judges"])
     written = []
     for name, text in tables.items():
         path = folder / f"{name}.tex"

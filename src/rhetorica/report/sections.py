@@ -406,6 +406,10 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(strata)
     if "forms" in data.analysis:
         sections.append(_forms(data))
+    from rhetorica.report.judges import judges_applies, judges_section
+
+    if judges_applies(data):
+        sections.append(judges_section(data))
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [_view(data.condition_means, MEANS_HEADERS)]),

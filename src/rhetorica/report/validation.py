@@ -53,6 +53,11 @@ def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
     for check in checks.itertuples(index=False):
         keys = {k: getattr(check, k) for k in CHECK_KEYS}
         payload = json.loads(check.result_json)
+        if payload.get("kind") == "review":  # review variants (rhetorica.judges.study.validate_review)
+            reasons = json.loads(check.reasons_json)
+            records.append({**keys, "passed": bool(check.passed), "reasons": "; ".join(reasons), "validated": False,
+                            "review": True})
+            continue
         if "error" in payload and "original" not in payload:
             reasons = json.loads(check.reasons_json) or [str(payload["error"])]
             records.append({**keys, "passed": False, "reasons": "; ".join(reasons), "validated": False})

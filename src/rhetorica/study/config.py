@@ -269,6 +269,11 @@ class DocumentSpec(_Strict):
 
     path: str | None = None
     dataset: str | None = None
+    reviews: str | None = Field(default=None, description="review file(s) (glob allowed): CMT .htm, OpenReview "
+                                                          ".md/.json, ISMIR .txt; each review one document")
+    pairs: str | None = Field(default=None, description="JSONL of (original, rewrite) review pairs: the originals "
+                                                        "are documents, a rewriter of kind 'imported' gives the rewrites")
+    paper: str | None = Field(default=None, description="paper id of a 'reviews' entry (default: its folder name)")
     prefer: Literal["latex", "pdf", "markdown"] = "latex"
     papers: list[str] | None = None
     id: str | None = None
@@ -277,8 +282,14 @@ class DocumentSpec(_Strict):
 
     @model_validator(mode="after")
     def _path_or_dataset(self) -> DocumentSpec:
-        if (self.path is None) == (self.dataset is None):
-            raise ValueError("give exactly one of 'path' (a file, folder or glob) and 'dataset' (a dataset folder)")
+        given = [k for k in ("path", "dataset", "reviews", "pairs") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of 'path' (a file, folder or glob), 'dataset' (a dataset folder), "
+                             "'reviews' (review files) and 'pairs' (a JSONL of review pairs)")
+        if self.paper is not None and self.reviews is None:
+            raise ValueError("'paper' names the paper of a 'reviews' entry only")
+        if (self.reviews or self.pairs) and (self.id or self.human_scores or self.decision):
+            raise ValueError("'id', 'human_scores' and 'decision' of reviews come from the review files")
         if self.dataset is not None and (self.id or self.human_scores or self.decision):
             raise ValueError("'id', 'human_scores' and 'decision' come from the dataset's manifest; "
                              "they cannot be set on a 'dataset' entry")
@@ -441,6 +452,10 @@ class ReviewerSpec(_UsesModel):
                 raise ValueError(f"options.{where}: {msg}" if where else msg) from None
         elif self.kind == "llm":
             _check_model_options(self.model, self.options)
+        elif self.kind == "judge":  # checked without building the model (rhetorica.judges.study)
+            from rhetorica.judges.study import check_judge_options
+
+            check_judge_options(self.name, self.model, self.options.as_kwargs())
         else:
             try:
                 evaluators.get(self.kind)(self.name, **self.options.as_kwargs())
@@ -471,7 +486,7 @@ class ReviewerSpec(_UsesModel):
         reviewers without a model)."""
         from rhetorica.models.redaction import redact_urls
 
-        return redact_urls(self.model) if self.kind == "llm" and self.model else self.kind
+        return redact_urls(self.model) if self.kind in ("llm", "judge") and self.model else self.kind
 
     @field_validator("protocol")
     @classmethod
@@ -495,6 +510,30 @@ class ValidationSettings(_Strict):
     thresholds: ValidationThresholds = Field(default_factory=ValidationThresholds)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     failed_variants: Literal["exclude", "include"] = "exclude"
+
+
+class JudgeAnalysisSettings(_Strict):
+    """The review-metric study's analysis (:mod:`rhetorica.analysis.judge_study`; STUDIES.md §3).
+
+    Attributes:
+        alpha: family-wise level; each judge's tests use Bonferroni ``alpha / M`` over its M metrics.
+        bounds: equivalence bound δ_m per ``<family>.<metric>``, overriding the family's declared one.
+        include_style: also classify the style-targeted metrics (excluded by default, as the study did).
+        cluster: unit the clustered analysis averages d to first (``paper`` or ``review``).
+    """
+
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+    bounds: dict[str, float] = Field(default_factory=dict)
+    include_style: bool = False
+    cluster: Literal["paper", "review"] = "paper"
+
+    @field_validator("bounds")
+    @classmethod
+    def _positive(cls, value: dict[str, float]) -> dict[str, float]:
+        for metric, bound in value.items():
+            if not bound > 0:
+                raise ValueError(f"bounds.{metric}: an equivalence bound must be > 0, got {bound}")
+        return value
 
 
 class StudyConfig(_Strict):
@@ -534,6 +573,7 @@ class StudyConfig(_Strict):
     concurrency: int = Field(default=4, ge=1, le=1024)
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     scorecard: ScorecardThresholds = Field(default_factory=ScorecardThresholds)
+    judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)
 
     @field_validator("documents", mode="before")
     @classmethod
@@ -564,7 +604,7 @@ class StudyConfig(_Strict):
                     known = ", ".join(sorted(self.models)) or "none declared"
                     raise ValueError(f"{label}[{index}].model: {item.model!r} is not a model of the models: section "
                                      f"({known}) nor an inline id '<provider>/<model>'")
-                if item.options.as_kwargs():
+                if item.options.as_kwargs() and getattr(item, "kind", None) != "judge":  # a judge's are its own
                     raise ValueError(f"{label}[{index}].options: {label[:-1]} {item.name!r} uses the declared model "
                                      f"{item.model!r}; set options under models.{item.model}.options")
                 item._declared = self.models[item.model]

@@ -100,6 +100,16 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
     specs = [s for spec in config.documents
              for s in (_dataset_specs(spec, base_dir, problems) if spec.dataset is not None else [spec])]
     for spec in specs:
+        if spec.reviews is not None or spec.pairs is not None:  # reviews as documents (review-metric study)
+            from rhetorica.judges.inputs import review_documents
+
+            for doc in review_documents(spec, base_dir, problems, config.document_options.max_words):
+                if doc.id in seen:
+                    problems.append(("ingest", spec.reviews or spec.pairs or "", f"duplicate document id {doc.id!r}"))
+                    continue
+                seen.add(doc.id)
+                documents.append(doc)
+            continue
         assert spec.path is not None
         paths = resolve_document_paths(spec, base_dir)
         if not paths:

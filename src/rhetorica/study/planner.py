@@ -23,6 +23,11 @@ from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSetting
 
 def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
     """Version of what produced a variant: the rules table version or the instruction texts' hash."""
+    from rhetorica.registry import rewriters
+
+    kind = rewriters.get(rewriter.kind)
+    if hasattr(kind, "prompt_version"):  # review rewriter kinds (rhetorica.judges.study)
+        return str(kind.prompt_version(condition))
     if rewriter.kind == "injection":
         from rhetorica.rewriting.injection import INJECTION_VERSION
 
@@ -215,8 +220,11 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
     rewriters of one study that differ only in name are refused when the study is loaded, so no
     two cells share a key.
     """
+    from rhetorica.judges.study import imported_input_hash
+
     return [
-        RewriteUnit(unit_key("rewrite", doc.content_hash, rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc, rw, cond)
+        RewriteUnit(unit_key("rewrite", imported_input_hash(doc), rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc,
+                    rw, cond)
         for doc in documents
         for rw in rewriters
         for cond in rw.conditions

@@ -185,6 +185,7 @@ class StudyRunner:
         self.limits = ConnectionLimits()
         self._source_findings: dict[str, list[Any]] = {}
         self._defended: dict[tuple[str, str, str], Any] = {}
+        self._documents: list[Document] = []
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -247,6 +248,10 @@ class StudyRunner:
             variant = rule_based.rewrite_document(unit.document, unit.condition)
             return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
                           "document_json": variant.model_dump_json()}
+        if rw.kind in ("review", "imported"):  # whole reviews (rhetorica.judges.study)
+            from rhetorica.judges.study import rewrite_review
+
+            return row | await rewrite_review(self, unit, log)
         if rw.kind == "injection":
             from rhetorica.rewriting.injection import inject_document
 
@@ -278,6 +283,10 @@ class StudyRunner:
             return factory(rv.name, model=self.model(rv.model, options), protocol=rv.protocol, model_id=rv.model_id,
                            temperature=rv.sampling.temperature, top_p=rv.sampling.top_p,
                            max_tokens=rv.sampling.max_tokens, max_input_words=rv.max_input_words)
+        if rv.kind == "judge":  # review-quality judge (rhetorica.judges.study)
+            from rhetorica.judges.study import build_judge
+
+            return build_judge(self, rv)
         if rv.model is not None:
             return factory(rv.name, model=self.model(rv.model, {}), **options)
         return factory(rv.name, **options)
@@ -286,6 +295,10 @@ class StudyRunner:
         rv = unit.reviewer
         target = Target(document=unit.document, document_id=unit.document_id, condition=unit.condition,
                         rewriter=unit.rewriter, variant_key=unit.variant_key, replicate=unit.replicate)
+        if rv.kind == "judge":  # a reference-anchored family reads the paired reference review
+            from rhetorica.judges.study import reference_review
+
+            target = replace(target, reference=reference_review(unit.document, self._documents))
         evaluator = self._evaluator(unit)
         if rv.kind != "control":  # every evaluator that reads the text gets the configured defence
             memo = (unit.document_id, unit.document.content_hash, rv.defence)
@@ -321,6 +334,12 @@ class StudyRunner:
                                "document_id": unit.variant.document.id, "condition": unit.condition,
                                "rewriter": unit.rewriter}
         try:
+            if unit.original.kind == "review":  # review variants: points, scores, length, shift
+                from rhetorica.judges.study import validate_review
+
+                async with self._validation_gate:
+                    return row | await asyncio.to_thread(validate_review, unit.original, unit.variant.document,
+                                                         unit.condition, self._embedder)
             async with self._validation_gate:  # one embedding job at a time
                 result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
                                                  settings.thresholds,
@@ -430,6 +449,7 @@ class StudyRunner:
         log = _CountingLog(self.store, summary)
         run_id = runs.open_run(self.store, self.config.name, content_hash(self.config.model_dump()))
         documents = self.load_documents(summary.problems)
+        self._documents = documents
         self._store_documents(documents)
         planned: dict[str, list[str]] = {}
         for step in graph.walk(self.config, documents, self.store, retry_failed=retry_failed):

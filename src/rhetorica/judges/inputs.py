@@ -1,0 +1,99 @@
+"""Reviews as a study's documents (the review-metric study, STUDIES.md §3; issue 13).
+
+A study declares review sources among its ``documents``:
+
+- ``{reviews: <file or glob>, paper: <id>}``: every review in the files
+  (:func:`rhetorica.documents.reviews.read_reviews`: CMT ``.htm``, OpenReview ``.md``/``.json``,
+  ISMIR ``.txt``), each one ``Document(kind="review")`` with ``metadata.paper_id`` (``paper``, by
+  default the name of the files' folder, or of the folder above a folder named ``review(s)``), the
+  reviewer's own scores as the human reference, reviewer identities blinded by the readers;
+- ``{pairs: <file.jsonl>}``: the originals of a file of (original, rewrite) review pairs
+  (:func:`rhetorica.judges.pairs.read_review_pairs`); their rewrites ride along under
+  ``metadata.imported_rewrites`` (one dict per rewrite: ``rewriter``, ``condition``,
+  ``rewrite_id``, ``text``) for a rewriter of kind ``imported``
+  (:mod:`rhetorica.judges.study`), which stores them as variants with no model call.
+
+A file that cannot be read, or an unusable line or score, is one ``("ingest", item, reason)``
+problem; the rest is read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rhetorica.documents.models import Document
+from rhetorica.documents.options import DocumentReadError
+from rhetorica.study.config import DocumentSpec
+
+IMPORTED = "imported_rewrites"
+"""Metadata key of an imported original's rewrites."""
+
+
+def default_paper_id(path: Path) -> str:
+    """The paper id of a review file: its folder's name, or the folder above one named
+    ``review``/``reviews`` (``papers/chebnet_nips2016/review/reviews.htm`` -> ``chebnet_nips2016``)."""
+    folder = path.parent
+    return folder.parent.name if folder.name.lower() in ("review", "reviews") else folder.name
+
+
+def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]],
+                     max_words: int | None = None) -> list[Document]:
+    """The review documents of one ``reviews`` or ``pairs`` entry (see the module docstring).
+
+    Args:
+        spec: a document entry with ``reviews`` or ``pairs`` set.
+        base_dir: folder relative paths are resolved against.
+        problems: receives one ``("ingest", item, reason)`` per unusable file, line or score.
+        max_words: keep each review's leading text up to this many words, cut at a paragraph
+            boundary (:func:`rhetorica.documents.excerpt.excerpt`; ``document_options.max_words``).
+    """
+    docs = _review_documents(spec, base_dir, problems)
+    if max_words is None:
+        return docs
+    from rhetorica.documents.excerpt import excerpt
+
+    return [excerpt(d, max_words) for d in docs]
+
+
+def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
+    from rhetorica.study.inputs import resolve_document_paths
+
+    if spec.pairs is not None:
+        return _pair_originals(Path(spec.pairs) if Path(spec.pairs).is_absolute() else base_dir / spec.pairs,
+                               problems)
+    assert spec.reviews is not None
+    paths = [p for p in resolve_document_paths(DocumentSpec(path=spec.reviews), base_dir) if p.is_file()]
+    if not paths:
+        problems.append(("ingest", spec.reviews, "no review file matches this path or glob"))
+        return []
+    from rhetorica.documents.reviews import read_reviews
+
+    paper = spec.paper or default_paper_id(paths[0])
+    try:
+        reviews, found = read_reviews(paths, paper)
+    except DocumentReadError as exc:
+        problems.append(("ingest", str(exc.path), exc.problem))
+        return []
+    problems.extend(("ingest", spec.reviews, f"warning: {p}") for p in found)
+    empty = [r.id for r in reviews if not any(s.text.strip() for s in r.sections)]
+    problems.extend(("ingest", f"{spec.reviews} ({rid})", "review has no text") for rid in empty)
+    return [r for r in reviews if r.id not in empty]
+
+
+def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
+    from rhetorica.judges.pairs import PairsError, read_review_pairs
+
+    try:
+        imported = read_review_pairs(path)
+    except PairsError as exc:
+        problems.append(("ingest", str(path), str(exc)))
+        return []
+    problems.extend(("ingest", str(path), p) for p in imported.problems)
+    rewrites: dict[str, list[dict[str, str]]] = {}
+    for variant in imported.variants:
+        meta = variant.metadata
+        rewrites.setdefault(meta["original_id"], []).append({
+            "rewriter": meta["rewriter"], "condition": meta["condition"], "rewrite_id": meta["rewrite_id"],
+            "text": variant.sections[0].text})
+    return [d.model_copy(update={"metadata": {**d.metadata, IMPORTED: rewrites.get(d.id, [])}})
+            for d in imported.originals]

@@ -1,0 +1,308 @@
+"""The review-metric study's pieces that plug into a study run (STUDIES.md §3; issue 13).
+
+Registered here (a built-in module, :func:`rhetorica.registry.builtin_modules`):
+
+- **conditions** ``paraphrase`` (dimension ``paraphrase``, no direction) and ``polish:+``
+  (dimension ``polish``), the two review rewrite conditions of :mod:`rhetorica.judges.conditions`;
+- **dimensions** with their shift rules (:class:`rhetorica.validation.shift.Dimension`):
+  ``paraphrase`` has the explicit rule that *no* stylistic shift is expected (same content, about
+  the same length: the review checks are its whole validation); ``polish`` is measured by
+  :data:`POLISH_MEASURE`, sentences per 100 words (our documented choice: the polish instruction
+  asks for one point per item and smooth sentences, which splits run-on prose into more, shorter
+  units; ``+`` needs the rewrite's value above the original's);
+- **rewriter kinds** ``review`` (a model rewrites the whole review in one call under the
+  condition's instruction; :func:`rewrite_review`) and ``imported`` (the rewrite of a ``pairs``
+  document is stored as the variant, no model call; :func:`imported_variant`). Both produce only
+  review conditions; the section-wise ``llm`` kind refuses them (its integrity rules are a
+  manuscript's).
+
+Also: :func:`validate_review` (the validate stage for review documents: the review checks of
+:func:`rhetorica.judges.review_checks.check_review_variant` plus the shift rule), and
+:func:`build_judge` / :func:`reference_review` (the review stage for ``kind: judge``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from rhetorica.documents.models import Document, Section
+from rhetorica.forms import register_form
+from rhetorica.hashing import content_hash
+from rhetorica.judges.families import FAMILIES
+from rhetorica.judges.conditions import REVIEW_CONDITIONS, ReviewCondition
+from rhetorica.judges.inputs import IMPORTED
+from rhetorica.registry import conditions, dimensions, rewriters
+from rhetorica.rewriting.conditions import Condition, ConditionDefinition
+from rhetorica.rewriting.kinds import RewriterKind
+from rhetorica.status import Status
+from rhetorica.validation.shift import Dimension, ShiftRule
+
+if TYPE_CHECKING:
+    from rhetorica.validation.validate import TextMeasures
+
+REVIEW_CONDITION_NAMES: dict[str, str] = {"paraphrase": "paraphrase", "polish:+": "polish"}
+"""Study condition name -> :data:`rhetorica.judges.conditions.REVIEW_CONDITIONS` key."""
+REVIEW_DIMENSIONS = frozenset(REVIEW_CONDITION_NAMES.values())
+POLISH_MEASURE = "sentences per 100 words"
+IMPORTED_VERSION = "imported:v1"
+
+
+def _sentences_per_100_words(m: TextMeasures) -> float | None:
+    return 100.0 * m.sentences / m.words if m.words else None
+
+
+for _family in FAMILIES.values():  # the judges' forms, so that stored judgements name a known form
+    register_form(_family.form)
+
+dimensions.add("paraphrase", Dimension("paraphrase", ShiftRule(
+    "meaning-preserving review rewrite: no stylistic shift expected (review points, scores, recommendation "
+    "and length are checked instead)", None)), description="no shift expected: meaning-preserving review rewrite")
+dimensions.add("polish", Dimension("polish", ShiftRule(POLISH_MEASURE, _sentences_per_100_words)),
+               description=f"shift measure: {POLISH_MEASURE}")
+for _name, _key in REVIEW_CONDITION_NAMES.items():
+    _review = REVIEW_CONDITIONS[_key]
+    conditions.add(_name, ConditionDefinition(_key, f"review: {_review.description}"),
+                   description=f"review: {_review.description}")
+
+
+def review_condition(condition: str) -> ReviewCondition:
+    """The review condition a study condition names.
+
+    Raises:
+        ValueError: ``condition`` is not a review condition.
+    """
+    if condition not in REVIEW_CONDITION_NAMES:
+        raise ValueError(f"{condition!r} is not a review condition ({', '.join(REVIEW_CONDITION_NAMES)})")
+    return REVIEW_CONDITIONS[REVIEW_CONDITION_NAMES[condition]]
+
+
+def _review_refuses(condition: Condition) -> str | None:
+    if condition.name not in REVIEW_CONDITION_NAMES:
+        return f"only produces review conditions ({', '.join(REVIEW_CONDITION_NAMES)}), not {condition.name!r}"
+    return None
+
+
+@dataclass(frozen=True)
+class ReviewRewriterKind(RewriterKind):
+    """A rewriter kind of reviews: runs its units itself (:attr:`model_calls` says whether they call
+    a model) and names the version of what produced a variant."""
+
+    model_calls: bool = True
+
+    def prompt_version(self, condition: str) -> str:
+        """``v1:<hash>`` of the review condition's instruction (``imported:v1`` for imports)."""
+        return review_condition(condition).prompt_version if self.model_calls else IMPORTED_VERSION
+
+
+REVIEW_KIND = ReviewRewriterKind("review", True, _review_refuses, model_calls=True)
+IMPORTED_KIND = ReviewRewriterKind("imported", False, _review_refuses, model_calls=False)
+rewriters.add("review", REVIEW_KIND, description="a model rewrites a whole review under a review condition")
+rewriters.add("imported", IMPORTED_KIND, description="stores an imported rewrite of a 'pairs' document (no call)")
+
+
+def is_review(document: Document) -> bool:
+    """True for a review document (the review stages apply)."""
+    return document.kind == "review"
+
+
+def imported_input_hash(document: Document) -> str:
+    """The input hash of a rewrite unit: the document's content hash, and for an imported original
+    the hash of its imported rewrites too (an edited pairs file makes new variants)."""
+    rewrites = document.metadata.get(IMPORTED)
+    return document.content_hash if not rewrites else content_hash(document.content_hash, rewrites)
+
+
+def imported_variant(original: Document, condition: str, source: str) -> tuple[Status, Document | None, str | None]:
+    """The variant of an imported original: its one rewrite under ``condition`` by ``source``
+    (the pairs file's ``rewriter`` value).
+
+    Returns:
+        ``(ok, variant, None)``; ``(empty, None, reason)`` when the file holds no such rewrite;
+        ``(error, None, reason)`` when it holds several (give each its own ``rewriter`` value).
+    """
+    found = [r for r in original.metadata.get(IMPORTED) or []
+             if r["condition"] == condition and r["rewriter"] == source]
+    if not found:
+        return Status.EMPTY, None, f"the pairs file has no {condition} rewrite of {original.id} by {source!r}"
+    if len(found) > 1:
+        ids = ", ".join(r["rewrite_id"] for r in found)
+        return Status.ERROR, None, (f"the pairs file has {len(found)} {condition} rewrites of {original.id} by "
+                                    f"{source!r} ({ids}); give each its own 'rewriter' value")
+    rewrite = found[0]
+    title = original.sections[0].title if len(original.sections) == 1 else "Review"
+    metadata = {k: v for k, v in original.metadata.items() if k != IMPORTED}
+    return Status.OK, original.model_copy(update={
+        "sections": [Section(title=title, text=rewrite["text"].strip())],
+        "metadata": {**metadata, "rewrite_id": rewrite["rewrite_id"], "imported": True}}), None
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def review_from_text(original: Document, text: str) -> Document:
+    """A rewritten review as a document: the text split at its Markdown headings (the sections of
+    the rewrite; a leading ``# Review n`` title is dropped), else one section titled like the
+    original's only section (or ``Review``). Keeps the original's id, kind and metadata."""
+    text = text.strip()
+    marks = list(_HEADING.finditer(text))
+    if marks and marks[0].start() == 0 and marks[0].group(1).strip() == original.title:
+        text = text[marks[0].end():].strip()
+        marks = list(_HEADING.finditer(text))
+    sections: list[Section] = []
+    if marks:
+        lead = text[: marks[0].start()].strip()
+        if lead:
+            sections.append(Section(title="", text=lead))
+        for i, mark in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            body = text[mark.end(): end].strip()
+            if body:
+                sections.append(Section(title=mark.group(1).strip(), text=body))
+    if not sections:
+        title = original.sections[0].title if len(original.sections) == 1 else "Review"
+        sections = [Section(title=title, text=text)]
+    return original.model_copy(update={"sections": sections})
+
+
+def review_messages(document: Document, condition: str) -> list[Any]:
+    """The one call that rewrites a whole review: the condition's instruction, then the review."""
+    from rhetorica.models.api import ChatMessage
+
+    return [ChatMessage(role="system", content=review_condition(condition).instructions()),
+            ChatMessage(role="user", content=f"The review to rewrite:\n\n{document.to_markdown()}")]
+
+
+async def rewrite_review(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
+    """Run one rewrite unit of a ``review`` or ``imported`` rewriter (the runner's rewrite stage).
+
+    Returns:
+        The ``variants`` row's status, reason, content hash and document JSON (the runner adds
+        the unit's keys). A model failure passes its status through; an empty answer is ``empty``.
+    """
+    from rhetorica.models.api import GenerateConfig
+    from rhetorica.models.call import call_model
+
+    rw = unit.rewriter
+    if not is_review(unit.document):
+        return _variant_row(Status.ERROR, None, f"{unit.document.id} is not a review; rewriter kind {rw.kind!r} "
+                                                "rewrites reviews only")
+    if rw.kind == "imported":
+        source = str(rw.options.as_kwargs().get("source") or rw.name)
+        return _variant_row(*imported_variant(unit.document, unit.condition, source))
+    model = runner.model(rw.model, rw.options.as_kwargs())
+    config = GenerateConfig(temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
+                            max_tokens=rw.sampling.max_tokens)
+    output = await call_model(model, review_messages(unit.document, unit.condition), config,
+                              context=runner._context(log, unit.key))
+    if output.status != Status.OK:
+        return _variant_row(output.status, None, output.error)
+    from rhetorica.reviewers.form import strip_reasoning
+
+    text = strip_reasoning(output.text).strip()
+    if not text:
+        return _variant_row(Status.EMPTY, None, "the rewriter answered with no text")
+    return _variant_row(Status.OK, review_from_text(unit.document, text), None)
+
+
+def _variant_row(status: Status, variant: Document | None, reason: str | None) -> dict[str, Any]:
+    return {"status": str(status), "reason": reason, "content_hash": variant.content_hash if variant else None,
+            "document_json": variant.model_dump_json() if variant else None}
+
+
+def validate_review(original: Document, variant: Document, condition: str, embedder: Any = None) -> dict[str, Any]:
+    """The validate stage for a review variant: points, scores, recommendation and length
+    (:func:`~rhetorica.judges.review_checks.check_review_variant`, TF-IDF without an embedder) and
+    the condition's shift rule (:func:`rhetorica.validation.shift.shift_checks`).
+
+    Returns:
+        ``passed`` (0/1), ``reasons_json`` and ``result_json`` (``{"kind": "review", ...}``) of the
+        ``checks`` row, and its ``status`` (``ok`` or ``failed``).
+    """
+    from rhetorica.judges.review_checks import check_review_variant
+    from rhetorica.validation.shift import shift_checks
+    from rhetorica.validation.validate import measure_text
+
+    review = review_condition(condition)
+    try:
+        check = check_review_variant(original, variant, condition=REVIEW_CONDITION_NAMES[condition],
+                                     embedder=embedder, length_bounds=review.length_bounds)
+    except (OSError, ImportError):  # the embedding model is not available here: TF-IDF (recorded as method)
+        check = check_review_variant(original, variant, condition=REVIEW_CONDITION_NAMES[condition],
+                                     embedder=None, length_bounds=review.length_bounds)
+    shifts = shift_checks(condition, measure_text(original.to_markdown()), measure_text(variant.to_markdown()))
+    problems = list(check.problems) + [
+        f"intended shift absent: {s.measure} {s.original if s.original is None else round(s.original, 2)} -> "
+        f"{s.variant if s.variant is None else round(s.variant, 2)}" for s in shifts if not s.present]
+    result = {"kind": "review", **asdict(check), "shift": [s.model_dump() for s in shifts]}
+    result["ok"] = not problems
+    return {"passed": int(not problems), "reasons_json": json.dumps(problems), "result_json": json.dumps(result),
+            "status": "ok" if not problems else "failed"}
+
+
+JUDGE_OPTIONS = ("family", "rubric_file", "metric_rubrics", "packing", "per_point_calls", "model_options")
+
+
+def check_judge_options(name: str, model: str | None, options: dict[str, Any]) -> None:
+    """Check a ``kind: judge`` reviewer when the study loads, without building its model.
+
+    Raises:
+        ValueError: no ``model``, no or an unknown ``family``, an unknown option, a bad
+            ``packing``, or a metric rubric for a metric the family lacks (the message names it).
+    """
+    from rhetorica.forms import FormError
+    from rhetorica.judges.families import get_family
+    from rhetorica.registry import UnknownComponentError
+
+    if not model:
+        raise ValueError(f"judge {name!r} needs a 'model'")
+    unknown = sorted(set(options) - set(JUDGE_OPTIONS))
+    if unknown:
+        raise ValueError(f"options.{unknown[0]}: unknown option for judges (known: {', '.join(JUDGE_OPTIONS)}; "
+                         "provider options go under options.model_options or the models: section)")
+    if "family" not in options:
+        raise ValueError(f"judge {name!r} needs options.family (one of the metric families: rhetorica list "
+                         "--kind 'metric family')")
+    try:
+        family = get_family(str(options["family"]))
+        for metric in options.get("metric_rubrics") or {}:
+            family.form.metric(metric)
+    except (UnknownComponentError, FormError) as exc:
+        raise ValueError(str(exc)) from None
+    if options.get("packing", "family") not in ("family", "metric"):
+        raise ValueError(f"options.packing: must be 'family' or 'metric', got {options['packing']!r}")
+
+
+def build_judge(runner: Any, reviewer: Any) -> Any:
+    """The :class:`~rhetorica.judges.judge.Judge` of a ``kind: judge`` reviewer: its model (with
+    ``options.model_options`` as provider options, or a declared model's), its judge options, and
+    the reviewer's ``sampling`` temperature and ``max_tokens``; rubric files relative to the study file."""
+    from pathlib import Path
+
+    from rhetorica.judges.judge import judge_factory
+
+    options = dict(reviewer.options.as_kwargs())
+    model = runner.model(reviewer.model, dict(options.pop("model_options", None) or {}))
+    for key in ("rubric_file",):
+        if options.get(key) and not Path(options[key]).is_absolute():
+            options[key] = str(runner.base_dir / options[key])
+    if options.get("metric_rubrics"):
+        options["metric_rubrics"] = {m: p if Path(p).is_absolute() else str(runner.base_dir / p)
+                                     for m, p in options["metric_rubrics"].items()}
+    return judge_factory(reviewer.name, model=model, temperature=reviewer.sampling.temperature,
+                         max_tokens=reviewer.sampling.max_tokens, **options)
+
+
+def reference_review(document: Document, documents: list[Document]) -> Document | None:
+    """The reference review of a reference-anchored family (ScholarPeer) for ``document``: the next
+    review of the same paper in study order, cyclically (review 1 -> 2, ..., last -> 1), so an
+    original and its rewrites are compared with the same human review (our documented choice).
+    ``None`` when the paper has no other review."""
+    paper = document.metadata.get("paper_id")
+    same = [d for d in documents if is_review(d) and d.metadata.get("paper_id") == paper]
+    ids = [d.id for d in same]
+    if document.id not in ids or len(same) < 2:
+        return None
+    return same[(ids.index(document.id) + 1) % len(same)]

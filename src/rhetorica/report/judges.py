@@ -1,0 +1,203 @@
+"""The report's review-metric section: Table 1 and Figure 1 of the review-metric study (STUDIES.md §3).
+
+- **Table 1**, per rewrite condition: for the first judge, one row per classified metric —
+  metric, family, scale, mean Δ = mean of S(rewrite) − S(original), Wilcoxon p, TOST p (bound δ_m),
+  four-way class, and the second judge's class with whether the two agree; under it, how many
+  metrics both judges classified the same. Markdown/HTML through :class:`~rhetorica.report.sections.Section`,
+  LaTeX through :func:`table1_latex` (booktabs, every cell escaped).
+- The same classification with d averaged per paper first, shown when some class differs.
+- **Figure 1**: each metric placed by its two p-values (x: −log10 Wilcoxon p, y: −log10 TOST p),
+  with the Bonferroni α lines; the quadrants are the four classes.
+- The review variants' checks (points, scores, recommendation, length, shift).
+
+Numbers come from :func:`rhetorica.analysis.judge_study.judge_study`; nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from rhetorica.report.build import ReportData
+from rhetorica.report.sections import Section, _view
+
+TABLE1_HEADERS = {
+    "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "mean_diff": "Mean Δ",
+    "wilcoxon_p": "Wilcoxon p", "bound": "δ", "tost_p": "TOST p", "classification": "Class",
+    "second_class": "Second judge", "agree": "Agree",
+}
+CLUSTER_HEADERS = {
+    "judge": "Judge", "metric": "Metric", "n_pairs": "Units", "mean_diff": "Mean Δ", "wilcoxon_p": "Wilcoxon p",
+    "tost_p": "TOST p", "classification": "Class",
+}
+DIFF_HEADERS = {"judge": "Judge", "metric": "Metric"}
+CHECK_HEADERS = {"document_id": "Review", "condition": "Condition", "rewriter": "Rewriter", "passed": "Passed",
+                 "reasons": "Problems"}
+
+
+def judges_applies(data: ReportData) -> bool:
+    """Whether the study has judge configurations (``kind: judge``)."""
+    return any(r.get("kind") == "judge" for r in data.study.get("reviewers", []))
+
+
+def judges_section(data: ReportData) -> Section:
+    """The review-metric section (see the module docstring)."""
+    note = ("Per metric m and rewrite i: d = S_m(rewrite_i) − S_m(original_i). Wilcoxon signed-rank on d (zeros "
+            "discarded) tests surface sensitivity; TOST with bound δ_m (on the metric's scale) tests robustness; "
+            "both at Bonferroni α = alpha / M over the judge's M classified metrics (style-targeted metrics "
+            "excluded unless judge_analysis.include_style). Classes: sensitive (Wilcoxon rejects, TOST does not), "
+            "robust (TOST rejects, Wilcoxon does not), sensitive and robust (both), inconclusive (neither). "
+            "Judge = the judge configuration's model. Failed judgements are missing, never imputed.")
+    section = Section("judges", "Review-quality judges: sensitive or robust to rewriting (Table 1)", note)
+    if "judges" not in data.analysis:
+        section.unavailable = data.unavailable.get("judges", "no judge scored both an original and a rewrite")
+        return section
+    table1 = data.analysis["judges"]
+    clustered = data.analysis.get("judges_clustered", pd.DataFrame())
+    differences = data.analysis.get("judges_differences", pd.DataFrame())
+    for condition, part in table1.groupby("condition", sort=True):
+        judge = part["judge"].iloc[0]
+        alpha = part["alpha_bonferroni"].iloc[0]
+        caption = (f"Table 1 — condition {condition}, judge {judge}: {len(part)} metrics, "
+                   f"Bonferroni α = {alpha:.5f}")
+        second = part["second_judge"].dropna()
+        if len(second):
+            same = int(part["agree"].fillna(False).astype(bool).sum())
+            caption += f"; {same} of {len(part)} classified the same by {second.iloc[0]}"
+        section.tables.append(_view(part.assign(classification=part["classification"].str.replace("_", " ")),
+                                    TABLE1_HEADERS, caption, digits={"mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4}))
+        diff = differences[differences["condition"] == condition] if not differences.empty else differences
+        if not diff.empty:
+            level = [c for c in diff.columns if c.startswith("class_") and c != "class_pair"][0]
+            rows = clustered[(clustered["condition"] == condition)
+                             & clustered.set_index(["judge", "metric"]).index.isin(
+                                 list(zip(diff["judge"], diff["metric"])))]
+            section.tables.append(_view(rows, CLUSTER_HEADERS,
+                                        f"Condition {condition}: metrics whose class differs when d is averaged "
+                                        f"per {level.removeprefix('class_')} first (clustered version)",
+                                        digits={"mean_diff": 3}))
+    checks = review_checks(data)
+    if not checks.empty:
+        passed = int(checks["passed"].sum())
+        section.tables.append(_view(checks, CHECK_HEADERS, f"Review variants: {passed} of {len(checks)} passed the "
+                                                           "review checks (points, scores, recommendation, length, "
+                                                           "intended shift)"))
+    return section
+
+
+def review_checks(data: ReportData) -> pd.DataFrame:
+    """One row per validated review variant: keys, ``passed`` and the problems found."""
+    rows = data.validation
+    if rows.empty or "reasons" not in rows.columns:
+        return pd.DataFrame(columns=list(CHECK_HEADERS))
+    if "review" not in rows.columns:
+        return pd.DataFrame(columns=list(CHECK_HEADERS))
+    review_rows = rows[rows["review"].fillna(False).astype(bool)]
+    return review_rows[[c for c in CHECK_HEADERS if c in review_rows.columns]].reset_index(drop=True)
+
+
+def _minus_log10(p: float) -> float:
+    return -math.log10(max(float(p), 1e-300)) if p == p else float("nan")
+
+
+def pvalue_figure(table1: pd.DataFrame) -> Any:
+    """Figure 1: one panel per condition; each metric at (−log10 Wilcoxon p, −log10 TOST p),
+    coloured by class, with the Bonferroni α lines.
+
+    Raises:
+        ValueError: ``table1`` is empty.
+    """
+    from rhetorica.report.plots import _pyplot
+
+    if table1.empty:
+        raise ValueError("no classified metric to place")
+    plt = _pyplot()
+    conditions = sorted(set(table1["condition"]))
+    fig, axes = plt.subplots(1, len(conditions), figsize=(5.2 * len(conditions), 4.4), squeeze=False)
+    colours = {"sensitive": "#d62728", "robust": "#2ca02c", "sensitive_and_robust": "#9467bd",
+               "inconclusive": "#7f7f7f"}
+    for ax, condition in zip(axes.flat, conditions):
+        part = table1[table1["condition"] == condition]
+        x = part["wilcoxon_p"].map(_minus_log10)
+        y = part["tost_p"].map(_minus_log10)
+        for cls, colour in colours.items():
+            mask = part["classification"] == cls
+            if mask.any():
+                ax.scatter(x[mask], y[mask], s=28, color=colour, label=cls.replace("_", " "))
+        line = _minus_log10(float(part["alpha_bonferroni"].iloc[0]))
+        ax.axvline(line, color="black", lw=0.8, ls="--")
+        ax.axhline(line, color="black", lw=0.8, ls="--")
+        for xi, yi, name in zip(x, y, part["metric"]):
+            ax.annotate(str(name).split(".", 1)[-1], (xi, yi), fontsize=6, xytext=(2, 2), textcoords="offset points")
+        ax.set_xlabel("−log10 Wilcoxon p (sensitivity)")
+        ax.set_ylabel("−log10 TOST p (robustness)")
+        ax.set_title(f"{condition}: judge {part['judge'].iloc[0]}", fontsize=9)
+        ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def pvalue_png(table1: pd.DataFrame) -> bytes:
+    """PNG of :func:`pvalue_figure`."""
+    from rhetorica.report.plots import _png
+
+    return _png(pvalue_figure(table1), None)
+
+
+def table1_latex(table1: pd.DataFrame) -> str:
+    """Table 1 as booktabs LaTeX (every text cell escaped), conditions separated by rules."""
+    from rhetorica.report.latex import Column, booktabs, escape, number, pvalue
+
+    cols = [
+        Column("Condition", lambda r: escape(r["condition"]), "l"),
+        Column("Metric", lambda r: escape(r["metric"]), "l"),
+        Column("Family", lambda r: escape(r["family"]), "l"),
+        Column("Scale", lambda r: escape(r["scale"]), "l"),
+        Column(r"Mean $\Delta$", lambda r: number(r["mean_diff"], 3)),
+        Column(r"$p_{\mathrm{W}}$", lambda r: pvalue(r["wilcoxon_p"])),
+        Column(r"$p_{\mathrm{TOST}}$", lambda r: pvalue(r["tost_p"])),
+        Column("Class", lambda r: escape(str(r["classification"]).replace("_", " ")), "l"),
+        Column("Agree", lambda r: "--" if r["agree"] is None or r["agree"] != r["agree"]
+               else ("yes" if bool(r["agree"]) else "no"), "l"),
+    ]
+    judge = escape(", ".join(dict.fromkeys(table1["judge"].astype(str))))
+    return booktabs(table1, cols, caption=f"Review-quality metrics under rewriting (judge {judge}); "
+                                          "Wilcoxon and TOST at Bonferroni alpha / M.",
+                    label="tab:judges-table1", group_by="condition")
+
+
+def collect_judges(data_tables: dict[str, pd.DataFrame], study: dict[str, Any], paper_ids: dict[str, str],
+                   analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> None:
+    """Fill ``analysis["judges"]`` (Table 1), ``judges_all`` (every judge, pair level),
+    ``judges_clustered`` and ``judges_differences`` — or ``unavailable["judges"]`` — for a study
+    with judge configurations (the report's collect step calls it)."""
+    from rhetorica.analysis.judge_study import judge_study
+
+    if not any(r.get("kind") == "judge" for r in study.get("reviewers", [])):
+        return
+    settings = study.get("judge_analysis") or {}
+    result = judge_study(data_tables["scores"], study.get("reviewers", []), paper_ids,
+                         alpha=float(settings.get("alpha", 0.05)), bounds=settings.get("bounds") or None,
+                         include_style=bool(settings.get("include_style", False)),
+                         cluster=str(settings.get("cluster", "paper")))
+    if result.unavailable:
+        unavailable["judges"] = result.unavailable
+        return
+    analysis["judges"] = result.table1
+    analysis["judges_all"] = result.reliability
+    analysis["judges_clustered"] = result.clustered
+    analysis["judges_differences"] = result.differences
+
+
+def paper_ids_of(document_jsons: list[str]) -> dict[str, str]:
+    """Document id -> ``metadata.paper_id`` of the stored review documents."""
+    out = {}
+    for text in document_jsons:
+        doc = json.loads(text)
+        paper = (doc.get("metadata") or {}).get("paper_id")
+        if paper:
+            out[doc["id"]] = str(paper)
+    return out

@@ -1,0 +1,98 @@
+"""The review-metric study end to end through the CLI (``rhetorica run`` + ``rhetorica report``).
+
+Scripted judge (mock provider, answers consumed in unit order with ``concurrency: 1``): ten
+imported (original, rewrite) review pairs of five papers, judged on the REMOR family (7 content
+metrics, so Bonferroni α = 0.05 / 7 ≈ 0.00714). Expected classes, by hand:
+
+- ``criticism`` shifted: d_i = 0.20 + 0.01 i (all positive, distinct): exact Wilcoxon p = 2 / 2^10
+  = 0.00195 < α; mean 0.245 > δ = 0.1, so TOST cannot reject -> **sensitive**;
+- ``praise`` (and three others) exactly equal: no non-zero d, Wilcoxon p = 1; zero-variance d with
+  mean 0 inside (−0.1, 0.1), TOST p = 0 -> **robust**;
+- ``suggestions_solutions`` shifted a little: d_i = 0.020 + 0.001 i: Wilcoxon p = 0.00195; mean
+  0.0245, SD 0.0030, TOST t = (0.1 − 0.0245) / (0.0030 / √10) ≈ 79 -> p ≈ 0 -> **sensitive and robust**;
+- ``examples`` noisy: d = ±0.20..0.45 with alternating signs, mean −0.005, SD ≈ 0.33: TOST t ≈ 0.9
+  (p ≈ 0.19) and Wilcoxon p ≈ 1 -> **inconclusive**.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import yaml
+from typer.testing import CliRunner
+
+from rhetorica.cli.app import app
+
+runner = CliRunner()
+NOISE = [0.35, -0.30, 0.25, -0.40, 0.30, -0.25, 0.45, -0.35, 0.20, -0.30]
+BASE = {"criticism": 0.30, "examples": 0.50, "importance_relevance": 0.40, "materials_methods": 0.40,
+        "praise": 0.20, "results_discussion": 0.30, "suggestions_solutions": 0.30, "presentation_reporting": 0.10}
+
+
+def _answers() -> list[str]:
+    originals = [json.dumps(BASE) for _ in range(10)]
+    rewrites = [json.dumps({**BASE, "criticism": round(0.50 + 0.01 * i, 3), "examples": round(0.50 + NOISE[i], 3),
+                            "suggestions_solutions": round(0.32 + 0.001 * i, 4), "presentation_reporting": 0.9})
+                for i in range(10)]
+    return originals + rewrites  # review units run originals first, then the variants, in document order
+
+
+def _pairs(path: Path) -> Path:
+    lines = []
+    for i in range(10):
+        lines.append(json.dumps({
+            "review_id": f"r{i}", "paper_id": f"paper{i // 2}", "rewriter": "gpt-x", "condition": "paraphrase",
+            "original": f"Review number {i}. The method is sound but the evaluation on dataset {i} is thin.",
+            "rewrite": f"This is review {i}. The approach is solid, yet the experiments on dataset {i} are limited."}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _study(tmp_path: Path) -> Path:
+    spec = {
+        "name": "judges-scripted", "output_dir": str(tmp_path / "run"),
+        "documents": [{"pairs": str(_pairs(tmp_path / "pairs.jsonl"))}],
+        "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
+        "reviewers": [{"name": "remor-judge", "kind": "judge", "model": "mock/scripted-judge",
+                       "options": {"family": "remor", "model_options": {"script": _answers()}}}],
+        "validation": {"enabled": False}, "concurrency": 1,
+    }
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    return path
+
+
+def test_scripted_judge_gets_the_four_classes_through_the_cli(tmp_path: Path) -> None:
+    study = _study(tmp_path)
+    first = runner.invoke(app, ["run", str(study)])
+    assert first.exit_code == 0, first.output
+    report = runner.invoke(app, ["report", str(tmp_path / "run")])
+    assert report.exit_code == 0, report.output
+    table = pd.read_csv(tmp_path / "run" / "tables" / "judges.csv")
+    classes = dict(zip(table["metric"], table["classification"]))
+    assert classes == {"remor.criticism": "sensitive", "remor.praise": "robust",
+                       "remor.suggestions_solutions": "sensitive_and_robust", "remor.examples": "inconclusive",
+                       "remor.importance_relevance": "robust", "remor.materials_methods": "robust",
+                       "remor.results_discussion": "robust"}  # style metric presentation_reporting left out
+    row = table.set_index("metric").loc["remor.criticism"]
+    assert row["n_pairs"] == 10 and abs(row["wilcoxon_p"] - 2 / 2**10) < 1e-12
+    assert abs(row["mean_diff"] - 0.245) < 1e-9 and abs(row["alpha_bonferroni"] - 0.05 / 7) < 1e-12
+    md = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
+    assert "Table 1" in md and "remor.suggestions\\_solutions" in md and "sensitive and robust" in md
+    assert (tmp_path / "run" / "tables" / "judges_table1.tex").is_file()
+    assert (tmp_path / "run" / "plots" / "judges_pvalues.png").stat().st_size > 1000
+
+
+def test_imported_pairs_are_judged_without_any_rewrite_call(tmp_path: Path) -> None:
+    study = _study(tmp_path)
+    first = runner.invoke(app, ["run", str(study)])
+    assert first.exit_code == 0, first.output
+    runner.invoke(app, ["report", str(tmp_path / "run")])
+    calls = pd.read_csv(tmp_path / "run" / "tables" / "model_calls.csv")
+    assert len(calls) == 20  # 10 originals + 10 imported rewrites judged; no rewrite call
+    variants = pd.read_csv(tmp_path / "run" / "tables" / "variants.csv")
+    assert len(variants) == 10 and set(variants["status"]) == {"ok"}
+    again = runner.invoke(app, ["run", str(study)])
+    assert again.exit_code == 0 and "0 model calls" in again.output
