@@ -178,7 +178,7 @@ def assessment_rows_of(store: Store, document_id: str, reviewer: str | None = No
     Returns:
         Rows with ``unit_key, variant_key, condition, rewriter, reviewer, model, protocol, form,
         replicate, status, reason, input_truncated, review_json, raw_text``; ordered by reviewer,
-        replicate, condition, rewriter.
+        replicate, then the original before the rewrites by condition and rewriter.
     """
     where, params = "a.document_id = ?", [document_id]
     if reviewer is not None:
@@ -188,7 +188,8 @@ def assessment_rows_of(store: Store, document_id: str, reviewer: str | None = No
         f"""SELECT a.unit_key, a.variant_key, a.condition, a.rewriter, a.reviewer, a.model, a.protocol, a.form,
                    a.replicate, a.status, a.reason, a.input_truncated, a.review_json, a.raw_text
             FROM assessments a WHERE {where}{_plan_clause(store, 'review', 'a.unit_key')}
-            ORDER BY a.reviewer, a.replicate, a.condition, a.rewriter""", tuple(params))]
+            ORDER BY a.reviewer, a.replicate, a.condition != '{ORIGINAL}', a.condition, a.rewriter""",
+        tuple(params))]
 
 
 def reviewers_of(store: Store, document_id: str) -> list[str]:
