@@ -59,8 +59,9 @@ def _paired_cte(store: Store, cell: CellFilter) -> tuple[str, list[Any]]:
         where.append("a.condition IN (?, ?)")
         params += [cell.condition, ORIGINAL]
     if cell.exclude_failed:
-        where.append("(a.variant_key IS NULL OR NOT EXISTS (SELECT 1 FROM checks c "
-                     "WHERE c.variant_key = a.variant_key AND c.passed = 0))")
+        # a list subquery, evaluated once (checks has no index on variant_key; a correlated
+        # subquery scanned it once per assessment)
+        where.append("(a.variant_key IS NULL OR a.variant_key NOT IN (SELECT variant_key FROM checks WHERE passed = 0))")
     if cell.metric is not None:
         where.append("s.metric = ?")
         params.append(cell.metric)
@@ -124,6 +125,11 @@ def facet_values(store: Store) -> dict[str, list[str]]:
     out["reviewer"] = [r[0] for r in store.rows("SELECT DISTINCT reviewer FROM assessments ORDER BY 1")]
     out["metric"] = [r[0] for r in store.rows("SELECT DISTINCT metric FROM scores ORDER BY 1")]
     return out
+
+
+def stored_forms(store: Store) -> list[str]:
+    """The distinct forms (``name@version``) the assessments were made on, sorted (none for imported rows)."""
+    return [r[0] for r in store.rows("SELECT DISTINCT form FROM assessments WHERE form IS NOT NULL ORDER BY 1")]
 
 
 def store_counts(store: Store) -> dict[str, int]:

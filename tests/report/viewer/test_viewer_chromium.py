@@ -101,9 +101,12 @@ def test_overview_filter_paper_diff_review_call(chromium: Any, viewer: str, fini
     pairs = expected_cells(finished_run)
     cells = pairs.groupby(["reviewer", "condition", "rewriter", "metric"]).size()
 
-    # overview: every reviewer x condition x rewriter x metric with paired papers
+    # overview as opened: the forms' primary metric (overall), every reviewer x rewrite
     driver.get(viewer)
     assert driver.find_element(By.TAG_NAME, "h1").text == "mock-study"
+    assert set(_column(driver, "headline", 3)) == {"overall"} and len(_column(driver, "headline", 0)) == 2 * 4
+    # every reviewer x condition x rewriter x metric with paired papers
+    driver.get(viewer + "?metric=")
     assert len(_column(driver, "headline", 0)) == len(cells) == 4 * 5 + 4 * 6  # 4 rewrites; ctrl: 5 metrics, mock: 6
 
     # filter (server side, in the URL): one reviewer, the overall score

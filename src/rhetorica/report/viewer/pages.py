@@ -5,7 +5,8 @@ Pages and their query strings (everything a page shows is in its URL, so a reloa
 link shows the same):
 
 - ``/`` — the headline paired comparisons; ``reviewer``, ``condition``, ``rewriter``, ``metric``
-  filter them (server side); each row links to ``/cell``.
+  filter them (server side; without ``metric`` the forms' primary metric, ``metric=`` for every
+  metric); each row links to ``/cell``.
 - ``/cell`` — the papers behind the filtered rows, largest difference first; each links to ``/paper``.
 - ``/paper?doc=ID`` — the paper; ``variant=CONDITION@REWRITER`` picks the rewrite shown beside the
   original, ``reviewer`` and ``rep`` the reviews shown side by side.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -76,6 +78,20 @@ def _cell_filter(run_dir: Path, params: dict[str, list[str]]) -> q.CellFilter:
     return q.CellFilter(**{k: _one(params, k) for k in FACETS}, exclude_failed=_exclude_failed(run_dir))
 
 
+def default_metric(store: Store) -> str | None:
+    """The metric the overview opens on: the primary metric of the stored forms
+    (:func:`rhetorica.analysis.tidy.primary_metric`), or None (every metric) when the forms
+    disagree or one is not registered."""
+    import pandas as pd
+
+    from rhetorica.analysis.tidy import primary_metric
+
+    try:
+        return primary_metric(pd.DataFrame({"form": q.stored_forms(store)}))
+    except ValueError:
+        return None
+
+
 def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/``: the study name, store counts, filter choices and the headline rows.
 
@@ -85,6 +101,8 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
     exact two-sided sign-test p-value (ties excluded; :func:`rhetorica.analysis.paired.sign_test_pvalues`).
     """
     cell = _cell_filter(run_dir, params)
+    if "metric" not in params:  # opened without a choice: the primary score (metric= asks for every metric)
+        cell = replace(cell, metric=default_metric(store))
     cells = q.headline_cells(store, cell)
     pvalues = sign_test_pvalues([c["variant_higher"] for c in cells], [c["original_higher"] for c in cells])
     rows = []

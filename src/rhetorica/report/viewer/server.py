@@ -94,7 +94,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             store = open_run_store(self.server.run_dir)
             try:
-                context = build(store, self.server.run_dir, parse_qs(parts.query))
+                context = build(store, self.server.run_dir, parse_qs(parts.query, keep_blank_values=True))
             finally:
                 store.close()
         except pages.PageError as exc:
