@@ -80,4 +80,4 @@ def test_paper_queries(store: Store) -> None:
     assert q.reviewers_of(store, "p1") == ["r"] and q.document_row(store, "nope") is None
     assert q.first_documents(store, 2) == ["p1", "p2"]
     assert q.facet_values(store) == {"condition": ["confidence:+"], "rewriter": ["rw"], "reviewer": ["r"],
-                                     "metric": ["clarity", "overall"]}
+                                     "form": ["review-000@1"], "metric": ["clarity", "overall"]}

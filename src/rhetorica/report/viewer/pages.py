@@ -78,16 +78,16 @@ def _cell_filter(run_dir: Path, params: dict[str, list[str]]) -> q.CellFilter:
     return q.CellFilter(**{k: _one(params, k) for k in FACETS}, exclude_failed=_exclude_failed(run_dir))
 
 
-def default_metric(store: Store) -> str | None:
-    """The metric the overview opens on: the primary metric of the stored forms
-    (:func:`rhetorica.analysis.tidy.primary_metric`), or None (every metric) when the forms
-    disagree or one is not registered."""
+def default_metric(forms: list[str]) -> str | None:
+    """The metric the overview opens on: the primary metric of the stored ``forms``
+    (``name@version``; :func:`rhetorica.analysis.tidy.primary_metric`), or None (every metric)
+    when the forms disagree or one is not registered."""
     import pandas as pd
 
     from rhetorica.analysis.tidy import primary_metric
 
     try:
-        return primary_metric(pd.DataFrame({"form": q.stored_forms(store)}))
+        return primary_metric(pd.DataFrame({"form": forms}))
     except ValueError:
         return None
 
@@ -101,8 +101,9 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
     exact two-sided sign-test p-value (ties excluded; :func:`rhetorica.analysis.paired.sign_test_pvalues`).
     """
     cell = _cell_filter(run_dir, params)
+    facets = q.facet_values(store)
     if "metric" not in params:  # opened without a choice: the primary score (metric= asks for every metric)
-        cell = replace(cell, metric=default_metric(store))
+        cell = replace(cell, metric=default_metric(facets["form"]))
     cells = q.headline_cells(store, cell)
     pvalues = sign_test_pvalues([c["variant_higher"] for c in cells], [c["original_higher"] for c in cells])
     rows = []
@@ -119,7 +120,7 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
             "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
                        ratio, float(p)]})
     return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": q.store_counts(store),
-            "facets": q.facet_values(store), "selected": {k: getattr(cell, k) for k in FACETS},
+            "facets": facets, "selected": {k: getattr(cell, k) for k in FACETS},
             "exclude_failed": cell.exclude_failed, "rows": rows,
             "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
