@@ -131,12 +131,14 @@ def appendix_sections(examples: list[PaperExample]) -> list[Section]:
     grid as a table and its rewrites' compact diffs (no links: the report is one file)."""
     note = ("Scores: per reviewer configuration and metric, the mean of the successful replicates of each "
             "version (failed replicates counted, never imputed). Diffs: changed sections only, deleted words "
-            f"struck out, inserted words marked, unchanged stretches cut to {CONTEXT_WORDS} words around '…'.")
+            "struck out ([-…-] in Markdown), inserted words marked ({+…+}), unchanged stretches cut to "
+            f"{CONTEXT_WORDS} words around '…'.")
     out = []
     for i, example in enumerate(examples, start=1):
         headers = ["Reviewer", "Metric", *example.versions]
-        table = TableView(f"Scores of each version of {example.document_id}", headers, example.grid,
+        # the paper's title and id are untrusted text: they go in the caption (escaped in every
+        # output), never in the section title (a Markdown heading written as is)
+        table = TableView(f"{example.title} ({example.document_id}): scores of each version", headers, example.grid,
                           [False, False] + [True] * len(example.versions))
-        out.append(Section(f"appendix-{i}", f"Appendix {i}: {example.title} ({example.document_id})", note,
-                           [table], diffs=example.diffs))
+        out.append(Section(f"appendix-{i}", f"Appendix {i}: example paper", note, [table], diffs=example.diffs))
     return out
