@@ -78,6 +78,18 @@ def _column(driver: Any, table: str, index: int) -> list[str]:
         ".filter(r => !r.hidden).map(r => r.cells[arguments[1]].textContent.trim());", table, index)
 
 
+def _follow(driver: Any, element: Any) -> None:
+    """Click ``element`` and wait until the page it leads to has loaded (a click does not wait)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def _severe(driver: Any) -> list[dict[str, Any]]:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
@@ -112,7 +124,7 @@ def test_overview_filter_paper_diff_review_call(chromium: Any, viewer: str, fini
     # filter (server side, in the URL): one reviewer, the overall score
     Select(driver.find_element(By.ID, "filter-reviewer")).select_by_value("mock-reviewer")
     Select(driver.find_element(By.ID, "filter-metric")).select_by_value("overall")
-    driver.find_element(By.ID, "apply").click()
+    _follow(driver, driver.find_element(By.ID, "apply"))
     assert "reviewer=mock-reviewer" in driver.current_url and "metric=overall" in driver.current_url
     driver.refresh()  # the filter survives a reload
     overall = pairs[pairs["reviewer"].eq("mock-reviewer") & pairs["metric"].eq("overall")]
@@ -128,14 +140,14 @@ def test_overview_filter_paper_diff_review_call(chromium: Any, viewer: str, fini
 
     # a row -> the papers behind it
     row = driver.find_element(By.XPATH, "//table[@id='headline']//tr[td[2][text()='confidence:+']]")
-    row.find_element(By.CSS_SELECTOR, "a.cell-link").click()
+    _follow(driver, row.find_element(By.CSS_SELECTOR, "a.cell-link"))
     cell = overall[overall["condition"].eq("confidence:+")].sort_values("document_id")
     assert sorted(_column(driver, "papers", 0)) == list(cell["document_id"])
     by_doc = dict(zip(_column(driver, "papers", 0), _column(driver, "papers", 8), strict=True))
     assert by_doc == {d: f"{v:.2f}" for d, v in zip(cell["document_id"], cell["diff"], strict=True)}
 
     # a paper: the original and the rewrite side by side, word diff
-    driver.find_element(By.XPATH, "//a[@class='paper-link'][text()='gcrn_iclr2017']").click()
+    _follow(driver, driver.find_element(By.XPATH, "//a[@class='paper-link'][text()='gcrn_iclr2017']"))
     assert "doc=gcrn_iclr2017" in driver.current_url and "variant=confidence%3A%2B%40rules" in driver.current_url
     document = _stored(finished_run, "SELECT title, document_json FROM documents WHERE document_id = ?",
                        ("gcrn_iclr2017",))[0]
@@ -164,7 +176,7 @@ def test_overview_filter_paper_diff_review_call(chromium: Any, viewer: str, fini
     columns = _texts(driver, "#grid thead th")
     link = grid_row.find_elements(By.TAG_NAME, "td")[columns.index("confidence:+@rules")]
     assert link.text == f"{review['overall']:.2f}"
-    link.find_element(By.TAG_NAME, "a").click()
+    _follow(driver, link.find_element(By.TAG_NAME, "a"))
     assert "rep=1" in driver.current_url
     article = driver.find_element(By.ID, "review-1")
     assert article.find_element(By.TAG_NAME, "h3").text == "confidence:+@rules"
@@ -173,7 +185,7 @@ def test_overview_filter_paper_diff_review_call(chromium: Any, viewer: str, fini
     # the model call behind it
     call = _stored(finished_run, "SELECT call_id, input_tokens, output_tokens FROM model_calls WHERE unit_key = ?",
                    (stored["unit_key"],))[0]
-    article.find_element(By.CSS_SELECTOR, "a.call-link").click()
+    _follow(driver, article.find_element(By.CSS_SELECTOR, "a.call-link"))
     assert driver.find_element(By.TAG_NAME, "h1").text == f"Model call {call['call_id']}"
     assert driver.find_element(By.CSS_SELECTOR, "td.input_tokens").text == str(call["input_tokens"])
     assert driver.find_element(By.CSS_SELECTOR, "td.output_tokens").text == str(call["output_tokens"])
