@@ -49,7 +49,7 @@ def test_grid_means_successful_replicates_and_names_failures(tmp_path: Path) -> 
 def test_compact_diff_keeps_context_around_the_change(tmp_path: Path) -> None:
     words = [f"w{i}" for i in range(60)]
     original = " ".join(words)
-    rewrite = " ".join(words[:30] + ["clearly"] + words[30:])
+    rewrite = " ".join(words[:30] + ["clearly"] + words[31:])  # w30 replaced
     run = make_run(tmp_path / "run", RECORDS[:3], replicates={1: 1})
     _with_variant(run, original, rewrite)
     store = Store.in_dir(run)
@@ -59,12 +59,13 @@ def test_compact_diff_keeps_context_around_the_change(tmp_path: Path) -> None:
         store.close()
     (diff,) = example.diffs
     (section,) = diff.sections
-    assert (diff.label, section.title, section.deleted_words, section.inserted_words) == ("confidence:+@rw", "Intro", 0, 1)
+    assert (diff.label, section.title, section.deleted_words, section.inserted_words) == ("confidence:+@rw", "Intro", 1, 1)
     shown = [(s.op, s.text) for s in section.segments]
-    assert shown[1][0] == "insert" and shown[1][1].strip() == "clearly"
-    before, after = shown[0][1], shown[2][1]
-    assert before.startswith("…") and before.split()[1:] == words[30 - CONTEXT_WORDS:30]
-    assert after.rstrip().endswith("…") and after.split()[:-1] == words[30:30 + CONTEXT_WORDS]
+    assert [op for op, _ in shown] == ["equal", "delete", "insert", "equal"]
+    assert (shown[1][1], shown[2][1]) == ("w30", "clearly")
+    before, after = shown[0][1], shown[3][1]
+    assert before == "… " + " ".join(words[30 - CONTEXT_WORDS:30]) + " "
+    assert after == " " + " ".join(words[31:31 + CONTEXT_WORDS]) + " …"  # the space after "clearly" is kept
 
 
 def test_report_shows_n_papers_escaped(tmp_path: Path) -> None:

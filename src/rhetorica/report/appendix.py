@@ -120,8 +120,10 @@ def _compact(section: SectionDiff) -> SectionDiff:
         if segment.op != "equal" or len(words) <= 2 * CONTEXT_WORDS:
             out.append(segment)
             continue
-        head = " ".join(words[:CONTEXT_WORDS]) + " " if i > 0 else ""
-        tail = " " + " ".join(words[-CONTEXT_WORDS:]) + " " if i < last else ""
+        text = segment.text  # keep the whitespace that separates it from the changed words
+        lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+        head = lead + " ".join(words[:CONTEXT_WORDS]) + " " if i > 0 else ""
+        tail = " " + " ".join(words[-CONTEXT_WORDS:]) + trail if i < last else ""
         out.append(Segment("equal", f"{head}…{tail}"))
     return SectionDiff(section.title, out, section.deleted_words, section.inserted_words)
 
