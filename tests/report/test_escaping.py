@@ -33,7 +33,8 @@ def test_markdown_report_renders_hostile_text_literally(tmp_path: Path) -> None:
     assert page.count("<img ") == page.count('<img src="plots/') == 3  # only the report's own figures
     literal = ("&lt;script&gt;alert(1)&lt;/script&gt; [click](javascript:alert(2)) ![x](http://evil/x.png) "
                "**bold** a|b `c` &amp;lt;")
-    assert page.count(literal) == 3  # the refusal (failures), the title (truncation), the problem (failures)
+    # the refusal (failures), the title (truncation and the per-paper appendix), the problem (failures)
+    assert page.count(literal) == 4
 
 
 def test_latex_escape_hand_written() -> None:

@@ -86,13 +86,16 @@ def test_report_renders_in_chromium(browser: Any, mock_run: Path) -> None:
     assert state["stylesheets"] == 0
     sections = {s["id"]: s for s in state["sections"]}
     assert list(sections) == ["scorecard", "comparison", "criteria", "magnitude", "change", "robustness",
-                              "pooled_sd", "validation", "means", "usage", "failures"]
+                              "pooled_sd", "validation", "means", "usage", "failures",
+                              "appendix-1", "appendix-2", "appendix-3"]
     # 3 papers, 2 replicates, one reviewer, 4 conditions + original: 6 pairs (4 vs original, 2 +/-)
     assert sections["scorecard"]["rows"] == [1]
     assert sections["comparison"]["rows"] == [6]
     assert sections["criteria"]["rows"] == [24]  # 4 criteria x 6 pairs
     assert sections["change"]["rows"][0] == 4
     assert sections["validation"]["rows"][0] == 5  # originals + 4 conditions
+    # per-paper appendix (default 3 papers): one reviewer x 6 metrics of the 000 form
+    assert [sections[f"appendix-{i}"]["rows"] for i in (1, 2, 3)] == [[6]] * 3
     assert all(s["height"] > 0 for s in sections.values())
 
 

@@ -12,6 +12,7 @@ from rhetorica.cli.check import check
 from rhetorica.cli.ingest import ingest
 from rhetorica.cli.list import list_command
 from rhetorica.cli.scan import scan
+from rhetorica.cli.view import view
 
 app = typer.Typer(
     name="rhetorica",
@@ -32,6 +33,7 @@ app.command("plan")(plan_cmd.plan)
 app.command("estimate")(estimate.estimate)
 app.command("scan")(scan)
 app.command("list")(list_command)
+app.command("view")(view)
 app.add_typer(batch.batch_app, name="batch")
 app.add_typer(dataset.dataset_app, name="dataset")
 app.add_typer(audit.audit_app, name="audit")

@@ -24,12 +24,12 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
         return load_study(study)
 
 
-def print_headline(run_dir: Path) -> None:
+def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
     """Print the comparison table of a run in the terminal (compact; the report has every column)."""
     from rhetorica.report.build import fmt, fmt_p
     from rhetorica.report.render import write_report
 
-    data = write_report(run_dir)
+    data = write_report(run_dir, appendix_papers=appendix_papers)
     table = Table(title="Paired comparison, overall score (papers as units; full table in the report)")
     for name in ("Reviewer", "A vs B", "n", "A>B %", "B>A %", "Tie %", "Ratio", "p", "Flip A %", "Flip B %",
                  "Mean A", "Mean B"):
@@ -204,7 +204,10 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
         console.print(old)
 
 
-def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")) -> None:
+def report(run_dir: Path = typer.Argument(..., help="Run directory of a study."),
+           appendix_papers: int | None = typer.Option(
+               None, "--appendix-papers", min=0,
+               help="Papers shown in the report's per-paper appendix (default 3; 0: none).")) -> None:
     """Rebuild report.md, report.html and tables/ from a run's store (no model calls).
 
     Exit 2: no store, a file that is not a rhetorica store, or an unusable ``study.json``.
@@ -212,7 +215,7 @@ def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")
     from rhetorica.store.db import StoreError
 
     with exit_on(FileNotFoundError, StoreError, ValueError):
-        print_headline(run_dir)
+        print_headline(run_dir, appendix_papers)
 
 
 def schema() -> None:

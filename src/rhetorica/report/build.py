@@ -85,6 +85,7 @@ class ReportData:
         superseded: stored units of earlier declarations of the study, never analysed
             (:func:`rhetorica.store.plan.superseded_units`; empty when none).
         scans: rows of the store's ``scans`` table (hidden-instruction scan; empty when none).
+        examples: the per-paper appendix (:func:`rhetorica.report.appendix.paper_examples`).
     """
 
     study: dict[str, Any]
@@ -103,6 +104,7 @@ class ReportData:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
     scans: pd.DataFrame = field(default_factory=pd.DataFrame)
+    examples: list[Any] = field(default_factory=list)
 
     @property
     def failure_counts(self) -> tuple[int, int]:
@@ -280,19 +282,22 @@ def analysed_assessments(assessments: pd.DataFrame, study: dict[str, Any]) -> pd
     return assessments[assessments["variant_passed"].ne(0) | assessments["variant_passed"].isna()]
 
 
-def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportData:
+def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_papers: int | None = None) -> ReportData:
     """Read the store of ``run_dir`` into :class:`ReportData` and export the tidy tables.
 
     Args:
         run_dir: a run directory (holding ``store.sqlite`` and usually ``study.json``).
         n_resamples: bootstrap resamples of the change-versus-original table.
         seed: bootstrap seed (the report is reproducible).
+        appendix_papers: papers in the per-paper appendix (default
+            :data:`rhetorica.report.appendix.DEFAULT_APPENDIX_PAPERS`; 0 leaves it out).
 
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
         rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`open_run_store`).
         ValueError: if ``study.json`` is unusable (see :func:`read_run_study`).
     """
+    from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
     from rhetorica.report.forms import form_scores, needs_form_table
     from rhetorica.report.validation import validation_summary, validation_table
     from rhetorica.store.runs import read_checks
@@ -309,6 +314,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         from rhetorica.store.runs import document_jsons
 
         paper_ids = paper_ids_of(document_jsons(store))
+        examples = paper_examples(store, DEFAULT_APPENDIX_PAPERS if appendix_papers is None else appendix_papers)
     finally:
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
@@ -336,7 +342,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
-                      superseded=tables["superseded"], scans=scans)
+                      superseded=tables["superseded"], scans=scans, examples=examples)
 
 
 def fmt(value: Any, digits: int = 2) -> str:

@@ -101,7 +101,17 @@ def render_markdown(data: ReportData, sections: list[Section] | None = None) -> 
                 lines += [f"_Figure '{md_escape(figure.title)}' not computable ({md_escape(figure.reason)})._", ""]
             else:
                 lines += [f"![{md_escape(figure.title)}]({PLOTS_DIR}/{figure.name}.png)", ""]
+        for diff in section.diffs:
+            lines += [f"**{md_escape(diff.label)}**" + (f": {md_escape(diff.note)}" if diff.note else ""), ""]
+            for changed in diff.sections:
+                lines += [f"_{md_escape(changed.title)}_: {_md_diff(changed.segments)}", ""]
     return "\n".join(lines)
+
+
+def _md_diff(segments: list[Any]) -> str:
+    """A word diff as Markdown text in the ``git diff --word-diff`` notation: ``[-deleted-]{+inserted+}``."""
+    marks = {"delete": ("[-", "-]"), "insert": ("{+", "+}"), "equal": ("", "")}
+    return "".join(marks[s.op][0] + md_escape(s.text) + marks[s.op][1] for s in segments)
 
 
 def _data_uri(figure: FigureResult) -> str:
@@ -172,7 +182,8 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
     return written
 
 
-def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportData:
+def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
+                 appendix_papers: int | None = None) -> ReportData:
     """Rebuild the whole report of ``run_dir`` from its store (no model calls).
 
     Writes ``report.md``, ``report.html`` (self-contained), ``plots/<name>.png``,
@@ -184,6 +195,7 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> Re
         run_dir: the run directory.
         n_resamples: bootstrap resamples of the change table.
         seed: bootstrap seed.
+        appendix_papers: papers in the per-paper appendix (:func:`rhetorica.report.build.collect`).
 
     Returns:
         The collected :class:`ReportData`.
@@ -191,7 +203,7 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> Re
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
     """
-    data = collect(run_dir, n_resamples=n_resamples, seed=seed)
+    data = collect(run_dir, n_resamples=n_resamples, seed=seed, appendix_papers=appendix_papers)
     figures = report_figures(data)
     sections = report_sections(data, figures)
     plots_dir = run_dir / PLOTS_DIR

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -18,6 +18,9 @@ from rhetorica.report.build import COMPARISON_HEADERS, ReportData, display_table
 from rhetorica.report.figures import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import PASS as CARD_PASS
+
+if TYPE_CHECKING:
+    from rhetorica.report.appendix import VariantDiff
 
 
 @dataclass
@@ -42,6 +45,8 @@ class Section:
         tables: formatted tables (may be empty).
         figures: figures drawn for it (a figure without bytes carries its reason).
         unavailable: reason the whole section is not computable, or ``None``.
+        diffs: word diffs of rewrites shown after the tables (the per-paper appendix,
+            :mod:`rhetorica.report.appendix`; empty elsewhere).
     """
 
     key: str
@@ -50,6 +55,7 @@ class Section:
     tables: list[TableView] = field(default_factory=list)
     figures: list[FigureResult] = field(default_factory=list)
     unavailable: str | None = None
+    diffs: list[VariantDiff] = field(default_factory=list)
 
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
@@ -376,7 +382,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     (when the study has injection conditions or the scan found something), papers by human-rating
     stratum (when papers have human scores), scores by form (when reviewers answer on forms with
     different metrics), means by condition, usage, failures, superseded units
-    (when any).
+    (when any), then one appendix section per example paper (:attr:`ReportData.examples`).
 
     Args:
         data: the collected report data.
@@ -424,6 +430,9 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
             f"{int(data.superseded['units'].sum())} stored unit(s) from earlier declarations of this study (another "
             "protocol, prompt, sampling setting or document text) are kept in the store and left out of every "
             "table above.", [_view(data.superseded, SUPERSEDED_HEADERS)]))
+    from rhetorica.report.appendix import appendix_sections
+
+    sections += appendix_sections(data.examples)
     by_key = {s.key: s for s in sections}
     for figure in figures:
         if figure.section in by_key:

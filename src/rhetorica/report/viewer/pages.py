@@ -1,0 +1,313 @@
+"""What each viewer page shows: a context dict per page, built from a few store queries
+(:mod:`rhetorica.store.viewer_queries`) and rendered by jinja2 with autoescape on.
+
+Pages and their query strings (everything a page shows is in its URL, so a reload or a shared
+link shows the same):
+
+- ``/`` — the headline paired comparisons; ``reviewer``, ``condition``, ``rewriter``, ``metric``
+  filter them (server side; without ``metric`` the forms' primary metric, ``metric=`` for every
+  metric); each row links to ``/cell``.
+- ``/cell`` — the papers behind the filtered rows, largest difference first; each links to ``/paper``.
+- ``/paper?doc=ID`` — the paper; ``variant=CONDITION@REWRITER`` picks the rewrite shown beside the
+  original, ``reviewer`` and ``rep`` the reviews shown side by side.
+- ``/call?id=N`` — one logged model call with its parameters and raw output.
+
+Every text comes from the store as is and is escaped by the templates (rewrites, reviews, titles
+and reasons are untrusted model output); nothing is marked safe.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from jinja2 import Environment, PackageLoader
+
+from rhetorica.analysis.paired import sign_test_pvalues
+from rhetorica.report.build import fmt, fmt_p, read_run_study
+from rhetorica.report.viewer.diff import document_diff
+from rhetorica.store import viewer_queries as q
+from rhetorica.store.db import Store
+
+FACETS = ("reviewer", "condition", "rewriter", "metric")
+"""The overview's filters, in the order of its form."""
+
+
+class PageError(Exception):
+    """A request the viewer cannot answer: ``status`` (404 or 400) and a message naming the item."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def environment() -> Environment:
+    """The templates of the viewer, autoescaped (every value is text to show, never markup)."""
+    env = Environment(loader=PackageLoader("rhetorica.report.viewer", "templates"), autoescape=True)
+    env.filters["fmt"] = fmt
+    env.globals["url"] = url
+    return env
+
+
+def url(path: str, **params: Any) -> str:
+    """``path?query`` with the parameters that are not None (values as text)."""
+    kept = {k: str(v) for k, v in params.items() if v is not None and v != ""}
+    return f"{path}?{urlencode(kept)}" if kept else path
+
+
+def variant_label(condition: str, rewriter: str) -> str:
+    """The ``variant`` parameter of a rewrite: ``condition@rewriter`` (``original`` for the original)."""
+    return q.ORIGINAL if condition == q.ORIGINAL else f"{condition}@{rewriter}"
+
+
+def _one(params: dict[str, list[str]], key: str) -> str | None:
+    values = params.get(key)
+    return values[-1] if values and values[-1] != "" else None
+
+
+def _exclude_failed(run_dir: Path) -> bool:
+    study = read_run_study(run_dir)
+    return (study.get("validation") or {}).get("failed_variants", "exclude") == "exclude"
+
+
+def _cell_filter(run_dir: Path, params: dict[str, list[str]]) -> q.CellFilter:
+    return q.CellFilter(**{k: _one(params, k) for k in FACETS}, exclude_failed=_exclude_failed(run_dir))
+
+
+def default_metric(forms: list[str]) -> str | None:
+    """The metric the overview opens on: the primary metric of the stored ``forms``
+    (``name@version``; :func:`rhetorica.analysis.tidy.primary_metric`), or None (every metric)
+    when the forms disagree or one is not registered."""
+    import pandas as pd
+
+    from rhetorica.analysis.tidy import primary_metric
+
+    try:
+        return primary_metric(pd.DataFrame({"form": forms}))
+    except ValueError:
+        return None
+
+
+def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
+    """Context of ``/``: the study name, store counts, filter choices and the headline rows.
+
+    Each row: the cell's keys, ``papers``, the two means, the mean difference (rewrite − original),
+    the shares of papers where the rewrite / the original scored higher and tied (%), the
+    preference ratio (rewrite higher / original higher; ∞ when the original never is) and the
+    exact two-sided sign-test p-value (ties excluded; :func:`rhetorica.analysis.paired.sign_test_pvalues`).
+    """
+    cell = _cell_filter(run_dir, params)
+    facets = q.facet_values(store)
+    if "metric" not in params:  # opened without a choice: the primary score (metric= asks for every metric)
+        cell = replace(cell, metric=default_metric(facets["form"]))
+    cells = q.headline_cells(store, cell)
+    pvalues = sign_test_pvalues([c["variant_higher"] for c in cells], [c["original_higher"] for c in cells])
+    rows = []
+    for c, p in zip(cells, pvalues, strict=True):
+        n = c["n_papers"]
+        higher, lower = c["variant_higher"], c["original_higher"]
+        ratio = math.inf if lower == 0 and higher else (higher / lower if lower else math.nan)
+        rows.append({
+            **{k: c[k] for k in FACETS},
+            "link": url("/cell", **{k: c[k] for k in FACETS}),
+            "cells": [fmt(n), fmt(c["mean_original"]), fmt(c["mean_variant"]), fmt(c["mean_diff"]),
+                      fmt(100 * higher / n, 0), fmt(100 * lower / n, 0), fmt(100 * c["ties"] / n, 0), fmt(ratio),
+                      fmt_p(float(p))],
+            "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
+                       ratio, float(p)]})
+    return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": q.store_counts(store),
+            "facets": facets, "selected": {k: getattr(cell, k) for k in FACETS},
+            "exclude_failed": cell.exclude_failed, "rows": rows,
+            "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
+                        "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
+
+
+def cell(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
+    """Context of ``/cell``: the papers behind the headline rows the filter selects (at most 500)."""
+    chosen = _cell_filter(run_dir, params)
+    rows = [{**r, "link": url("/paper", doc=r["document_id"], variant=variant_label(r["condition"], r["rewriter"]),
+                              reviewer=r["reviewer"])}
+            for r in q.cell_papers(store, chosen)]
+    return {"selected": {k: getattr(chosen, k) for k in FACETS}, "rows": rows,
+            "back": url("/", **{k: getattr(chosen, k) for k in FACETS})}
+
+
+def _json(text: str | None) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _check_view(row: dict[str, Any]) -> dict[str, Any]:
+    """A variant's stored check as the rows of the paper's validation table."""
+    result = _json(row.get("result_json")) or {}
+    if not isinstance(result, dict):
+        result = {}
+    protected = result.get("protected") or {}
+    kept = f"{protected.get('kept')}/{protected.get('original')}" if protected else None
+    shift = [f"{s.get('measure')}: {fmt(s.get('original'))} → {fmt(s.get('variant'))}"
+             f"{'' if s.get('present', True) else ' (shift absent)'}"
+             for s in result.get("shift") or [] if isinstance(s, dict)]
+    reasons = _json(row.get("reasons_json")) or []
+    return {"passed": None if row.get("passed") is None else bool(row["passed"]),
+            "similarity": fmt(result.get("semantic_similarity"), 3),
+            "min_passage": fmt(result.get("min_passage_similarity"), 3),
+            "tfidf": fmt(result.get("tfidf_cosine"), 3), "length_ratio": fmt(result.get("length_ratio"), 3),
+            "protected": kept, "missing": [str(m) for m in protected.get("missing") or []],
+            "shift": shift, "reasons": [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)],
+            "error": result.get("error")}
+
+
+def _findings(row: dict[str, Any]) -> list[dict[str, str]]:
+    found = _json(row.get("findings_json")) or []
+    out = []
+    for f in found if isinstance(found, list) else []:
+        location = f.get("location") or {}
+        where = ", ".join(f"{k} {v}" for k, v in location.items() if v is not None)
+        out.append({"kind": str(f.get("kind")), "severity": str(f.get("severity")), "where": where,
+                    "reason": str(f.get("reason") or ""), "text": str(f.get("text") or "")[:600]})
+    return out
+
+
+def _review_fields(review_json: str | None, metrics: set[str]) -> list[tuple[str, list[str]]]:
+    """The text fields of a stored review as ``(field, paragraphs)``; score fields are left to the grid."""
+    review = _json(review_json)
+    if review is None:
+        return []
+    if not isinstance(review, dict):
+        return [("review", [str(review)])]
+    out = []
+    for key, value in review.items():
+        if key in metrics and isinstance(value, int | float):
+            continue
+        items = value if isinstance(value, list) else [value]
+        out.append((str(key), [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in items]))
+    return out
+
+
+def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
+    """Context of ``/paper``: the document, its variants with their checks, the diff of the chosen
+    variant, the blinding audit, scan findings, the scores grid and the chosen reviews.
+
+    Raises:
+        PageError: 400 without ``doc``, 404 for an unknown document.
+    """
+    doc_id = _one(params, "doc")
+    if doc_id is None:
+        raise PageError(400, "the paper page needs ?doc=DOCUMENT_ID")
+    document = q.document_row(store, doc_id)
+    if document is None:
+        raise PageError(404, f"no document {doc_id!r} in this store")
+    original = _json(document["document_json"]) or {}
+    variants = q.variant_rows(store, doc_id)
+    for v in variants:
+        v["label"] = variant_label(v["condition"], v["rewriter"])
+        v["check"] = _check_view(v) if v["result_json"] or v["passed"] is not None else None
+    chosen_label = _one(params, "variant") or next((v["label"] for v in variants if v["status"] == "ok"), None)
+    chosen = next((v for v in variants if v["label"] == chosen_label), None)
+    diff = document_diff(document["document_json"], chosen["document_json"]) if chosen and chosen["document_json"] else []
+
+    reviewers = q.reviewers_of(store, doc_id)
+    reviewer = _one(params, "reviewer")
+    if reviewer is not None and reviewer not in reviewers:
+        raise PageError(404, f"reviewer {reviewer!r} did not assess document {doc_id!r}")
+    assessments = q.assessment_rows_of(store, doc_id, reviewer)
+    scores: dict[str, dict[str, float]] = {}
+    for unit, metric, value in q.scores_of(store, doc_id, reviewer):
+        scores.setdefault(unit, {})[metric] = value
+    versions = [q.ORIGINAL] + [v["label"] for v in variants]
+    for a in assessments:
+        a["label"] = variant_label(a["condition"], a["rewriter"])
+        if a["label"] not in versions:  # a review of a variant no longer current stays visible
+            versions.append(a["label"])
+    grid = _scores_grid(assessments, scores, versions, doc_id, chosen_label)
+
+    shown_reviewer = reviewer or (reviewers[0] if reviewers else None)
+    rep = _int(_one(params, "rep"), "rep")
+    reps = sorted({a["replicate"] for a in assessments if a["reviewer"] == shown_reviewer})
+    shown_rep = rep if rep is not None else (reps[0] if reps else None)
+    metrics = {m for s in scores.values() for m in s}
+    reviews = []
+    for label in (q.ORIGINAL, chosen_label):
+        found = next((a for a in assessments if a["reviewer"] == shown_reviewer and a["replicate"] == shown_rep
+                      and a["label"] == label), None)
+        if found is None:
+            reviews.append({"label": label, "missing": True})
+            continue
+        reviews.append({"label": label, "missing": False, "row": found,
+                        "scores": sorted(scores.get(found["unit_key"], {}).items()),
+                        "fields": _review_fields(found["review_json"], metrics),
+                        "calls": [{**c, "link": url("/call", id=c["call_id"])} for c in q.calls_of(store, found["unit_key"])]})
+    here = {"doc": doc_id, "variant": chosen_label, "reviewer": reviewer, "rep": rep}
+    return {"document": document, "removed": original.get("removed") or [], "variants": variants,
+            "chosen": chosen, "chosen_label": chosen_label, "diff": diff, "scans": [
+                {**s, "findings": _findings(s)} for s in q.scan_rows_of(store, doc_id)],
+            "reviewers": reviewers, "reviewer": reviewer, "shown_reviewer": shown_reviewer, "reps": reps,
+            "shown_rep": shown_rep, "grid": grid, "reviews": reviews, "here": here,
+            "variant_links": [(v["label"], url("/paper", **{**here, "variant": v["label"]})) for v in variants]}
+
+
+def _int(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise PageError(400, f"{name} must be an integer, got {value!r}") from None
+
+
+def _scores_grid(assessments: list[dict[str, Any]], scores: dict[str, dict[str, float]], versions: list[str],
+                 doc_id: str, chosen: str | None) -> dict[str, Any]:
+    """Rows ``(reviewer, replicate, metric)``, one column per version; a cell holds the score, or the
+    status of a failed assessment (never a number for it), and links to that review."""
+    by_key: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+    for a in assessments:
+        by_key.setdefault((a["reviewer"], a["replicate"]), {})[a["label"]] = a
+    rows = []
+    for (reviewer, rep), found in sorted(by_key.items()):
+        metrics = sorted({m for a in found.values() for m in scores.get(a["unit_key"], {})}) or ["–"]
+        for metric in metrics:
+            cells = []
+            for version in versions:
+                a = found.get(version)
+                if a is None:
+                    cells.append({"text": "", "link": None, "failed": False})
+                    continue
+                value = scores.get(a["unit_key"], {}).get(metric)
+                text = fmt(value) if a["status"] == "ok" else a["status"]
+                variant = chosen if version == q.ORIGINAL else version
+                cells.append({"text": text, "failed": a["status"] != "ok",
+                              "link": url("/paper", doc=doc_id, variant=variant, reviewer=reviewer, rep=rep) + "#reviews"})
+            rows.append({"reviewer": reviewer, "replicate": rep, "metric": metric, "cells": cells})
+    return {"versions": versions, "rows": rows}
+
+
+def call(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
+    """Context of ``/call?id=N``: the call row, its parameters and raw output.
+
+    Raises:
+        PageError: 400 for a missing or non-integer id, 404 for an unknown call.
+    """
+    call_id = _int(_one(params, "id"), "id")
+    if call_id is None:
+        raise PageError(400, "the call page needs ?id=CALL_ID")
+    row = q.call_row(store, call_id)
+    if row is None:
+        raise PageError(404, f"no model call {call_id} in this store")
+    back = None
+    if row["document_id"]:
+        back = url("/paper", doc=row["document_id"], variant=variant_label(row["condition"], row["rewriter"])
+                   if row["condition"] != q.ORIGINAL else None, reviewer=row["reviewer"], rep=row["replicate"])
+    elif row["variant_document"]:
+        back = url("/paper", doc=row["variant_document"])
+    output = _json(row["output_json"])
+    return {"call": row, "back": back,
+            "output": json.dumps(output, indent=2, ensure_ascii=False) if isinstance(output, dict | list) else output,
+            "params": row["params_json"]}

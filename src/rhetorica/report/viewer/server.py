@@ -1,0 +1,132 @@
+"""The viewer's HTTP server: standard-library ``http.server`` on the loopback address only.
+
+Read-only: each request opens the run's store read-only (:func:`rhetorica.report.build.open_run_store`),
+runs its page's queries and closes it, so a study still running beside the viewer is never
+locked or written. Every asset (CSS, JS) is served from the package; the pages carry a
+Content-Security-Policy that allows nothing but this server (no CDN, no inline script, no
+request to another host), so a rewrite or review that escaped its escaping still could not run
+code or reach out.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from rhetorica.report.build import open_run_store
+from rhetorica.report.viewer import pages
+
+HOST = "127.0.0.1"
+"""The only address the viewer listens on."""
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
+                               "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+
+ROUTES = {"/": ("overview.html.j2", pages.overview), "/cell": ("cell.html.j2", pages.cell),
+          "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call)}
+
+
+class ViewerServer(ThreadingHTTPServer):
+    """A threading HTTP server bound to ``127.0.0.1:port`` that serves one run directory.
+
+    Args:
+        run_dir: the run directory (its ``store.sqlite`` is opened per request, read-only).
+        port: TCP port; 0 picks a free one (see :attr:`url`).
+        quiet: do not log requests to stderr.
+
+    Raises:
+        FileNotFoundError: ``run_dir`` holds no store.
+        rhetorica.store.db.StoreError: the store is not a readable rhetorica store.
+        OSError: the port is taken.
+    """
+
+    daemon_threads = True
+
+    def __init__(self, run_dir: Path, port: int = 0, *, quiet: bool = False) -> None:
+        self.run_dir = Path(run_dir)
+        open_run_store(self.run_dir).close()  # fail now, with the store's own error, not on the first page
+        self.env = pages.environment()
+        self.quiet = quiet
+        super().__init__((HOST, port), _Handler)
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT/``."""
+        return f"http://{HOST}:{self.server_address[1]}/"
+
+    def start_background(self) -> threading.Thread:
+        """Serve from a daemon thread (tests, notebooks); stop with :meth:`shutdown`."""
+        thread = threading.Thread(target=self.serve_forever, name="rhetorica-viewer", daemon=True)
+        thread.start()
+        return thread
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ViewerServer
+    server_version = "rhetorica-viewer"
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        parts = urlsplit(self.path)
+        if parts.path.startswith("/static/"):
+            self._static(parts.path.removeprefix("/static/"))
+            return
+        if parts.path == "/favicon.ico":
+            self._send(HTTPStatus.NO_CONTENT, b"", "text/plain")
+            return
+        route = ROUTES.get(parts.path)
+        if route is None:
+            self._page(HTTPStatus.NOT_FOUND, "error.html.j2", {"message": f"no page {parts.path}"})
+            return
+        template, build = route
+        try:
+            store = open_run_store(self.server.run_dir)
+            try:
+                context = build(store, self.server.run_dir, parse_qs(parts.query, keep_blank_values=True))
+            finally:
+                store.close()
+        except pages.PageError as exc:
+            self._page(HTTPStatus(exc.status), "error.html.j2", {"message": str(exc)})
+            return
+        except Exception as exc:  # one bad page never stops the viewer; the reason is shown and logged
+            self.log_error("%s failed: %r", self.path, exc)
+            self._page(HTTPStatus.INTERNAL_SERVER_ERROR, "error.html.j2", {"message": f"{type(exc).__name__}: {exc}"})
+            return
+        self._page(HTTPStatus.OK, template, context)
+
+    def _page(self, status: HTTPStatus, template: str, context: dict[str, Any]) -> None:
+        body = self.server.env.get_template(template).render(**context).encode("utf-8")
+        self._send(status, body, "text/html; charset=utf-8")
+
+    def _static(self, name: str) -> None:
+        folder = resources.files("rhetorica.report.viewer") / "static"
+        suffix = Path(name).suffix
+        if "/" in name or name.startswith(".") or suffix not in STATIC_TYPES or not (folder / name).is_file():
+            self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain; charset=utf-8")
+            return
+        self._send(HTTPStatus.OK, (folder / name).read_bytes(), STATIC_TYPES[suffix])
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in SECURITY_HEADERS.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's signature
+        if not self.server.quiet:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
