@@ -145,8 +145,11 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 def review_from_text(original: Document, text: str) -> Document:
     """A rewritten review as a document: the text split at its Markdown headings (the sections of
     the rewrite; a leading ``# Review n`` title is dropped), else one section titled like the
-    original's only section (or ``Review``). Keeps the original's id, kind and metadata."""
+    original's only section (or ``Review``). A leading echo of :data:`REVIEW_LABEL` is dropped.
+    Keeps the original's id, kind and metadata."""
     text = text.strip()
+    if text.lower().startswith(REVIEW_LABEL.lower()):
+        text = text[len(REVIEW_LABEL):].strip()
     marks = list(_HEADING.finditer(text))
     if marks and marks[0].start() == 0 and marks[0].group(1).strip() == original.title:
         text = text[marks[0].end():].strip()
@@ -167,12 +170,20 @@ def review_from_text(original: Document, text: str) -> Document:
     return original.model_copy(update={"sections": sections})
 
 
+REVIEW_LABEL = "The review to rewrite:"
+"""The line that introduces the review in a rewrite call (dropped when a model echoes it)."""
+
+
 def review_messages(document: Document, condition: str) -> list[Any]:
-    """The one call that rewrites a whole review: the condition's instruction, then the review."""
+    """The one call that rewrites a whole review: the condition's instruction, then the review's
+    sections as Markdown. The review's ``# Review n`` title is left out: it is rhetorica's
+    numbering, not the reviewer's text, and a model shown it tends to go on with an invented
+    ``# Review n+1`` until it runs out of tokens (the cause of most truncated demo rewrites)."""
     from rhetorica.models.api import ChatMessage
 
+    body = document.model_copy(update={"title": ""}).to_markdown()
     return [ChatMessage(role="system", content=review_condition(condition).instructions()),
-            ChatMessage(role="user", content=f"The review to rewrite:\n\n{document.to_markdown()}")]
+            ChatMessage(role="user", content=f"{REVIEW_LABEL}\n\n{body}")]
 
 
 async def rewrite_review(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
