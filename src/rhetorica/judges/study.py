@@ -306,6 +306,44 @@ def build_judge(runner: Any, reviewer: Any) -> Any:
                          max_tokens=reviewer.sampling.max_tokens, **options)
 
 
+def planned_judge_calls(reviewer: Any, target: Any) -> list[Any]:
+    """The :class:`~rhetorica.judges.judge.JudgeCall` list a ``kind: judge`` reviewer makes for
+    ``target`` (``rhetorica estimate``; no model is built or called): the judge's own
+    :meth:`~rhetorica.judges.judge.Judge.calls`, so the messages are those the model is sent.
+
+    Rubric files are read relative to the current folder (the estimate has no runner); one that
+    cannot be read there is stood in for by the shipped rubric, which keeps the number of calls
+    and changes only the token count. A reference family's target without a reference review
+    makes no call (the runner records it as ``error``).
+    """
+    from importlib import resources
+    from pathlib import Path
+
+    from rhetorica.judges.families import RUBRICS_VERSION, FamilyError, get_family
+    from rhetorica.judges.judge import Judge
+
+    options = {k: v for k, v in reviewer.options.as_kwargs().items() if k != "model_options"}
+    family = get_family(str(options["family"]))
+    shipped = Path(str(resources.files("rhetorica.judges").joinpath("rubrics", RUBRICS_VERSION, family.rubric_file)))
+
+    def readable(path: Any) -> Path:
+        try:
+            family.rubric(Path(path))
+        except FamilyError:
+            return shipped
+        return Path(path)
+
+    rubric = options.get("rubric_file")
+    judge = Judge(name=reviewer.name, model=None, family=family, rubric_file=readable(rubric) if rubric else None,
+                  metric_rubrics={m: readable(p) for m, p in (options.get("metric_rubrics") or {}).items()},
+                  packing=options.get("packing", "family"), per_point_calls=bool(options.get("per_point_calls")),
+                  temperature=reviewer.sampling.temperature, max_tokens=reviewer.sampling.max_tokens)
+    try:
+        return judge.calls(target)
+    except ValueError:
+        return []
+
+
 def reference_review(document: Document, documents: list[Document]) -> Document | None:
     """The reference review of a reference-anchored family (ScholarPeer) for ``document``: the next
     review of the same paper in study order, cyclically (review 1 -> 2, ..., last -> 1), so an
