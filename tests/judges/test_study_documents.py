@@ -58,3 +58,17 @@ def test_judge_without_family_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="options.family"):
         parse_study({"name": "r", "documents": ["x.md"],
                      "reviewers": [{"name": "j", "kind": "judge", "model": "mock/j", "options": {}}]})
+
+
+def test_rewrite_prompt_leaves_out_the_review_number_and_an_echoed_label_is_dropped() -> None:
+    # The demo's 135M rewriter, shown "# Review 2", went on with an invented "# Review 3" until
+    # max_tokens (truncated); the number is rhetorica's, not the reviewer's text.
+    from rhetorica.documents.reviews.model import review_document
+    from rhetorica.judges.study import review_from_text, review_messages
+
+    original = review_document("p", 2, {"summary": "A graph method.", "weaknesses": "Few baselines."},
+                               rating=6, confidence=3, source="t", parser="t", parser_version="1")
+    user = review_messages(original, "paraphrase")[1].content
+    assert user == "The review to rewrite:\n\n## Summary\n\nA graph method.\n\n## Weaknesses\n\nFew baselines.\n"
+    variant = review_from_text(original, "The review to rewrite:\n\n## Summary\n\nA method on graphs.")
+    assert [(s.title, s.text) for s in variant.sections] == [("Summary", "A method on graphs.")]

@@ -29,7 +29,7 @@ def demo(
 ) -> None:
     """Run a demo study with the embedded model: ``papers`` (3 real papers, rule-based +
     embedded-model rewrites, embedded reviewer) or ``judges`` (real reviews paraphrased and scored
-    by embedded-model judges on two metric families; Table 1 of the review-metric study).
+    by an embedded-model ScholarPeer judge; Table 1 of the review-metric study).
 
     Exit 0 when the pipeline ran: outputs of the 135M demo model that fail (malformed, truncated)
     are listed and recorded as data, not counted as problems. Exit 1 for an unreadable paper, a

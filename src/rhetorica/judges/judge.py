@@ -109,6 +109,11 @@ class JudgeCall:
                 "properties": {"points": {"type": "array", "items": self.form.json_schema(),
                                           "minItems": self.n_points, "maxItems": self.n_points}}}
 
+    def messages(self) -> list[ChatMessage]:
+        """The call's messages: the system prompt, then the user message (what the model is sent;
+        ``rhetorica estimate`` counts these same messages)."""
+        return [ChatMessage(role="system", content=self.system), ChatMessage(role="user", content=self.user)]
+
     def parse(self, text: str) -> list[dict[str, float]]:
         """Validated scores of the answer ``text``: one dict, or one per point in order.
 
@@ -141,7 +146,8 @@ class Judge:
 
     Attributes:
         name: the judge configuration's name in the study.
-        model: the judge model.
+        model: the judge model (``None``: a judge that only builds its calls, for ``rhetorica
+            estimate``; :meth:`evaluate` then answers ``error``).
         family: the metric family scored.
         rubric_file: the user's rubric for the whole family (``None`` = the shipped rubric).
         metric_rubrics: metric name -> the user's rubric file for that metric alone.
@@ -151,7 +157,7 @@ class Judge:
     """
 
     name: str
-    model: ModelAPI
+    model: ModelAPI | None
     family: MetricFamily
     rubric_file: Path | None = None
     metric_rubrics: dict[str, Path] = field(default_factory=dict)
@@ -178,7 +184,9 @@ class Judge:
 
     def spec(self) -> dict[str, Any]:
         """Everything that can change the judge's output (hashed into unit keys)."""
-        return {"kind": "judge", "model": self.model.name, "model_options": self.model.output_options(),
+        model = self.model
+        return {"kind": "judge", "model": model.name if model else None,
+                "model_options": model.output_options() if model else {},
                 "family": self.family.name, "form": f"{self.form.name}@{self.form.version}",
                 "rubric": self.family.rubric_version(self.rubric_file),
                 "metric_rubrics": {m: f"user:{content_hash(t)[:12]}"
@@ -249,6 +257,8 @@ class Judge:
 
     async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
         """Score ``target`` on the family; never raises for a failed judgement (see module docstring)."""
+        if self.model is None:
+            return Evaluation(status=Status.ERROR, reason=f"judge {self.name!r} has no model (built for estimates)")
         try:
             calls = self.calls(target)
         except ValueError as exc:
@@ -283,7 +293,8 @@ class Judge:
     async def _ask(self, call: JudgeCall, config: GenerateConfig, replicate: int,
                    context: CallContext) -> tuple[Status, list[dict[str, float]], str | None, str]:
         config = config.model_copy(update={"json_schema": call.schema()})
-        messages = [ChatMessage(role="system", content=call.system), ChatMessage(role="user", content=call.user)]
+        messages = call.messages()
+        assert self.model is not None
         output = await call_model(self.model, messages, config, replicate=replicate, context=context)
         if output.status != Status.OK:
             return output.status, [], output.error, output.text

@@ -145,8 +145,11 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 def review_from_text(original: Document, text: str) -> Document:
     """A rewritten review as a document: the text split at its Markdown headings (the sections of
     the rewrite; a leading ``# Review n`` title is dropped), else one section titled like the
-    original's only section (or ``Review``). Keeps the original's id, kind and metadata."""
+    original's only section (or ``Review``). A leading echo of :data:`REVIEW_LABEL` is dropped.
+    Keeps the original's id, kind and metadata."""
     text = text.strip()
+    if text.lower().startswith(REVIEW_LABEL.lower()):
+        text = text[len(REVIEW_LABEL):].strip()
     marks = list(_HEADING.finditer(text))
     if marks and marks[0].start() == 0 and marks[0].group(1).strip() == original.title:
         text = text[marks[0].end():].strip()
@@ -167,12 +170,20 @@ def review_from_text(original: Document, text: str) -> Document:
     return original.model_copy(update={"sections": sections})
 
 
+REVIEW_LABEL = "The review to rewrite:"
+"""The line that introduces the review in a rewrite call (dropped when a model echoes it)."""
+
+
 def review_messages(document: Document, condition: str) -> list[Any]:
-    """The one call that rewrites a whole review: the condition's instruction, then the review."""
+    """The one call that rewrites a whole review: the condition's instruction, then the review's
+    sections as Markdown. The review's ``# Review n`` title is left out: it is rhetorica's
+    numbering, not the reviewer's text, and a model shown it tends to go on with an invented
+    ``# Review n+1`` until it runs out of tokens (the cause of most truncated demo rewrites)."""
     from rhetorica.models.api import ChatMessage
 
+    body = document.model_copy(update={"title": ""}).to_markdown()
     return [ChatMessage(role="system", content=review_condition(condition).instructions()),
-            ChatMessage(role="user", content=f"The review to rewrite:\n\n{document.to_markdown()}")]
+            ChatMessage(role="user", content=f"{REVIEW_LABEL}\n\n{body}")]
 
 
 async def rewrite_review(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
@@ -293,6 +304,44 @@ def build_judge(runner: Any, reviewer: Any) -> Any:
                                      for m, p in options["metric_rubrics"].items()}
     return judge_factory(reviewer.name, model=model, temperature=reviewer.sampling.temperature,
                          max_tokens=reviewer.sampling.max_tokens, **options)
+
+
+def planned_judge_calls(reviewer: Any, target: Any) -> list[Any]:
+    """The :class:`~rhetorica.judges.judge.JudgeCall` list a ``kind: judge`` reviewer makes for
+    ``target`` (``rhetorica estimate``; no model is built or called): the judge's own
+    :meth:`~rhetorica.judges.judge.Judge.calls`, so the messages are those the model is sent.
+
+    Rubric files are read relative to the current folder (the estimate has no runner); one that
+    cannot be read there is stood in for by the shipped rubric, which keeps the number of calls
+    and changes only the token count. A reference family's target without a reference review
+    makes no call (the runner records it as ``error``).
+    """
+    from importlib import resources
+    from pathlib import Path
+
+    from rhetorica.judges.families import RUBRICS_VERSION, FamilyError, get_family
+    from rhetorica.judges.judge import Judge
+
+    options = {k: v for k, v in reviewer.options.as_kwargs().items() if k != "model_options"}
+    family = get_family(str(options["family"]))
+    shipped = Path(str(resources.files("rhetorica.judges").joinpath("rubrics", RUBRICS_VERSION, family.rubric_file)))
+
+    def readable(path: Any) -> Path:
+        try:
+            family.rubric(Path(path))
+        except FamilyError:
+            return shipped
+        return Path(path)
+
+    rubric = options.get("rubric_file")
+    judge = Judge(name=reviewer.name, model=None, family=family, rubric_file=readable(rubric) if rubric else None,
+                  metric_rubrics={m: readable(p) for m, p in (options.get("metric_rubrics") or {}).items()},
+                  packing=options.get("packing", "family"), per_point_calls=bool(options.get("per_point_calls")),
+                  temperature=reviewer.sampling.temperature, max_tokens=reviewer.sampling.max_tokens)
+    try:
+        return judge.calls(target)
+    except ValueError:
+        return []
 
 
 def reference_review(document: Document, documents: list[Document]) -> Document | None:

@@ -129,14 +129,15 @@ def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
     from rhetorica.analysis.paired import paper_scores
     from rhetorica.analysis.tidy import primary_metric
 
-    # the columns keep their names (mean_overall, sd_overall): they hold the forms' primary score
+    # the columns keep their names (mean_overall, sd_overall): they hold each reviewer's primary
+    # score (judges of different metric families have different primary metrics)
     columns = ["reviewer", "arm", "papers", "ok", "failed", "mean_overall", "sd_overall"]
     if assessments.empty:
         return pd.DataFrame(columns=columns)
-    score = primary_metric(assessments)
-    papers = paper_scores(assessments, score=score)
+    papers = pd.concat([paper_scores(rows, score=(score := primary_metric(rows))).rename(columns={score: "_primary"})
+                        for _, rows in assessments.groupby("reviewer", sort=True)])
     grouped = papers.groupby(["reviewer", "arm"], sort=True)
-    out = grouped[score].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
+    out = grouped["_primary"].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
     counts = assessments.assign(ok=assessments["status"].eq("ok")).groupby(["reviewer", "arm"])["ok"]
     out = out.merge(counts.agg(ok="sum", total="count").reset_index(), on=["reviewer", "arm"])
     out["failed"] = out["total"] - out["ok"]

@@ -335,6 +335,7 @@ STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "
 def _strata(data: ReportData) -> Section | None:
     """Papers per human mean-rating stratum (STUDIES.md §2), or ``None`` when no paper has human scores."""
     from rhetorica.analysis.tidy import primary_metric
+    from rhetorica.forms import REVIEW_000
     from rhetorica.strata import HUMAN_STRATA
 
     df = data.tables.get("assessments", pd.DataFrame())
@@ -343,6 +344,11 @@ def _strata(data: ReportData) -> Section | None:
     papers = df.dropna(subset=["human_stratum"]).groupby("document_id").agg(
         human_stratum=("human_stratum", "first"), human=("human_score", "first"))
     originals = df[(df["condition"] == "original") & (df["status"] == "ok")]
+    by_reviewer = {name: primary_metric(rows) for name, rows in originals.groupby("reviewer")}
+    if len(set(by_reviewer.values())) > 1:  # judges of other families: the overall score's reviewers only
+        originals = originals[originals["reviewer"].map(by_reviewer).eq(REVIEW_000.primary.name)]
+        if originals.empty:
+            return None
     ai = originals.groupby("document_id")[primary_metric(originals)].mean()
     papers["ai"] = ai.reindex(papers.index)
     order = [label for _, _, label in HUMAN_STRATA]

@@ -270,10 +270,12 @@ class DocumentSpec(_Strict):
     path: str | None = None
     dataset: str | None = None
     reviews: str | None = Field(default=None, description="review file(s) (glob allowed): CMT .htm, OpenReview "
-                                                          ".md/.json, ISMIR .txt; each review one document")
+                                                          ".md/.json, ISMIR .txt, JSONL (a paper or a review per "
+                                                          "line); each review one document")
     pairs: str | None = Field(default=None, description="JSONL of (original, rewrite) review pairs: the originals "
                                                         "are documents, a rewriter of kind 'imported' gives the rewrites")
-    paper: str | None = Field(default=None, description="paper id of a 'reviews' entry (default: its folder name)")
+    paper: str | None = Field(default=None, description="paper id of a 'reviews' entry (default: its folder name; "
+                                                     "JSONL lines that name their paper keep it)")
     prefer: Literal["latex", "pdf", "markdown"] = "latex"
     papers: list[str] | None = None
     id: str | None = None

@@ -185,7 +185,6 @@ class StudyRunner:
         self.limits = ConnectionLimits()
         self._source_findings: dict[str, list[Any]] = {}
         self._defended: dict[tuple[str, str, str], Any] = {}
-        self._documents: list[Document] = []
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -296,9 +295,7 @@ class StudyRunner:
         target = Target(document=unit.document, document_id=unit.document_id, condition=unit.condition,
                         rewriter=unit.rewriter, variant_key=unit.variant_key, replicate=unit.replicate)
         if rv.kind == "judge":  # a reference-anchored family reads the paired reference review
-            from rhetorica.judges.study import reference_review
-
-            target = replace(target, reference=reference_review(unit.document, self._documents))
+            target = replace(target, reference=unit.target.reference)  # set by the review stage's units
         evaluator = self._evaluator(unit)
         if rv.kind != "control":  # every evaluator that reads the text gets the configured defence
             memo = (unit.document_id, unit.document.content_hash, rv.defence)
@@ -449,7 +446,6 @@ class StudyRunner:
         log = _CountingLog(self.store, summary)
         run_id = runs.open_run(self.store, self.config.name, content_hash(self.config.model_dump()))
         documents = self.load_documents(summary.problems)
-        self._documents = documents
         self._store_documents(documents)
         planned: dict[str, list[str]] = {}
         for step in graph.walk(self.config, documents, self.store, retry_failed=retry_failed):

@@ -189,6 +189,11 @@ class RewriteStage(TableStage):
         from rhetorica.rewriting.llm import chunk_messages, split_chunks
 
         rw = unit.rewriter
+        if rw.kind == "review" and rw.model is not None:  # one call rewrites the whole review
+            from rhetorica.judges.study import review_messages
+
+            return [PlannedCall(rw.served_model, review_messages(unit.document, unit.condition),
+                                approximate_tokens(unit.document.to_markdown()))]
         if rw.kind != "llm" or rw.model is None:
             return []
         return [PlannedCall(rw.served_model, chunk_messages(unit.condition, chunk), approximate_tokens(chunk))
@@ -266,7 +271,8 @@ class ReviewStage(TableStage):
         if checks is not None and config.validation.failed_variants == "exclude":
             passing = {c.variant_key for c in checks if c.passed is not False}
             variants = [v for v in variants if v.key in passing]
-        return planner.review_units(inputs["document"], variants, config.reviewers, config.replicates)
+        units = planner.review_units(inputs["document"], variants, config.reviewers, config.replicates)
+        return [_with_reference(u, inputs["document"]) for u in units]
 
     def outputs(self, store: Store | None, units: list[Any], assume_pending: bool) -> list[planner.Assessment]:
         by_key = {u.key: u for u in units}
@@ -297,10 +303,30 @@ class ReviewStage(TableStage):
         rv = unit.reviewer
         if rv.kind == "control" or rv.model is None:  # simulated: no model call
             return []
+        if rv.kind == "judge":  # the judge's own calls (a family per call, or one per metric/point)
+            from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS
+            from rhetorica.judges.study import planned_judge_calls
+
+            return [PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS)
+                    for call in planned_judge_calls(rv, unit.target)]
         text, _ = manuscript_text(unit.document, rv.max_input_words)
         messages = [ChatMessage(role="system", content=system_prompt(get_protocol(rv.protocol))),
                     ChatMessage(role="user", content=text)]
         return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)]
+
+
+def _with_reference(unit: planner.ReviewUnit, documents: list[Document]) -> planner.ReviewUnit:
+    """A judge's review unit with its target's paired reference review
+    (:func:`rhetorica.judges.study.reference_review`; ``None`` when the paper has no other review)."""
+    if unit.reviewer.kind != "judge":
+        return unit
+    from dataclasses import replace
+
+    from rhetorica.judges.study import is_review, reference_review
+
+    if not is_review(unit.document):
+        return unit
+    return replace(unit, target=replace(unit.target, reference=reference_review(unit.document, documents)))
 
 
 for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):

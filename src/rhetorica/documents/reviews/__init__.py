@@ -21,17 +21,23 @@ __all__ = ["read_reviews"]
 
 
 def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], list[str]]:
-    """Every review of ``paper_id`` in ``paths`` (read in sorted order, numbered 1..n), and the
-    problems met (unreadable scores; each names the file and review).
+    """Every review in ``paths`` (read in sorted order), and the problems met (unreadable scores,
+    bad JSONL lines; each names the file and review or line).
+
+    Reviews belong to ``paper_id``, except those of a JSONL file that name their own paper; the
+    reviews of each paper are numbered 1..n (id ``<paper>.review<n>``, title ``Review <n>``).
 
     Formats by suffix: ``.htm``/``.html`` CMT reviews page; ``.md`` OpenReview forum in Markdown;
-    ``.json`` OpenReview notes; ``.txt`` ISMIR review file (one review per file).
+    ``.json`` OpenReview notes; ``.txt`` ISMIR review file (one review per file); ``.jsonl`` one
+    paper per line with its reviews, or one review per line
+    (:func:`rhetorica.documents.reviews.jsonl.read_reviews_jsonl`).
 
     Raises:
         DocumentReadError: a file of an unknown kind, or one its reader cannot use.
     """
     from rhetorica.documents.reviews.cmt_html import read_cmt_html
     from rhetorica.documents.reviews.ismir_text import read_ismir_text
+    from rhetorica.documents.reviews.jsonl import read_reviews_jsonl
     from rhetorica.documents.reviews.openreview_json import read_openreview_json
     from rhetorica.documents.reviews.openreview_markdown import read_openreview_markdown
 
@@ -45,12 +51,19 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
             docs, more = read_openreview_markdown(path, paper_id)
         elif suffix == ".json":
             docs, more = read_openreview_json(path, paper_id)
+        elif suffix == ".jsonl":
+            docs, more = read_reviews_jsonl(path, paper_id)
         elif suffix == ".txt":
             docs, more = read_ismir_text(path, paper_id, len(found) + 1)
         else:
-            raise DocumentReadError(path, "unknown review format (expected .htm/.html, .md, .json or .txt)")
+            raise DocumentReadError(path, "unknown review format (expected .htm/.html, .md, .json, .jsonl or .txt)")
         found.extend(docs)
         problems.extend(more)
-    numbered = [d.model_copy(update={"id": f"{paper_id}.review{i}", "title": f"Review {i}"})
-                for i, d in enumerate(found, start=1)]
+    counts: dict[str, int] = {}
+    numbered = []
+    for doc in found:
+        paper = str(doc.metadata.get("paper_id") or paper_id)
+        counts[paper] = counts.get(paper, 0) + 1
+        numbered.append(doc.model_copy(update={"id": f"{paper}.review{counts[paper]}",
+                                               "title": f"Review {counts[paper]}"}))
     return numbered, problems

@@ -57,13 +57,28 @@ def gguf_path(model: str) -> Path:
     raise PermanentError(f"no GGUF file found in package {package!r}")
 
 
+MAX_ENUM_INTEGERS = 101
+"""Largest integer scale (``minimum``..``maximum``) turned into an ``enum`` (0-100 is 101 values)."""
+
+
 def bounded_schema(schema: dict[str, Any], max_chars: int, max_items: int) -> dict[str, Any]:
-    """Copy of ``schema`` with ``maxLength`` on strings and ``maxItems`` on arrays where absent.
+    """Copy of ``schema`` with ``maxLength`` on strings and ``maxItems`` on arrays where absent,
+    and each bounded integer field (``minimum`` and ``maximum``, at most
+    :data:`MAX_ENUM_INTEGERS` values) as the ``enum`` of its values.
 
     A small model under a grammar can loop inside an unbounded string; bounds keep every structured
     answer finite (a 135M model's long text is not worth waiting for). Explicit bounds are kept.
+    llama-cpp-python's schema-to-grammar converter ignores ``minimum``/``maximum`` (a TODO in
+    ``llama_grammar.py``) but compiles an ``enum``, so the grammar then admits only the declared
+    scale (a 1-5 judge score can no longer be written as 8). Numbers that are not integers stay
+    unconstrained: the caller's form check still refuses them when out of range.
     """
     out = dict(schema)
+    low, high = out.get("minimum"), out.get("maximum")
+    if (out.get("type") == "integer" and "enum" not in out and isinstance(low, int | float)
+            and isinstance(high, int | float) and float(low).is_integer() and float(high).is_integer()
+            and 0 <= high - low < MAX_ENUM_INTEGERS):
+        out["enum"] = list(range(int(low), int(high) + 1))
     if out.get("type") == "string":
         out.setdefault("maxLength", max_chars)
     elif out.get("type") == "array":
