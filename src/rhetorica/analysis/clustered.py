@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap
-from rhetorica.analysis.equivalence import bonferroni, classify, judge_reliability
+from rhetorica.analysis.equivalence import bonferroni, classify, judge_reliability, metric_bound
 from rhetorica.analysis.tidy import require_columns
 
 Level = Literal["pair", "review", "paper"]
@@ -130,9 +130,7 @@ def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, 
         metrics = sorted(pd.unique(part["metric"]))
         level = bonferroni(np.zeros(len(metrics)), alpha)[0]
         for metric in metrics:
-            bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
-            if bound is None or not bound > 0:
-                raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
+            bound = metric_bound(bounds, metric)
             m = part[part["metric"] == metric]
             per_paper = m.groupby("paper_id")["d"].agg(["sum", "size"])
             values = per_paper.to_numpy(dtype=float)

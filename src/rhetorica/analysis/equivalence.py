@@ -191,6 +191,19 @@ def paired_judge_differences(table: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index()
 
 
+def metric_bound(bounds: Mapping[str, float] | float, metric: str) -> float:
+    """The equivalence bound delta_m of ``metric``: ``bounds`` itself when one value is given for
+    all metrics, else its entry for ``metric``.
+
+    Raises:
+        ValueError: ``metric 'x': equivalence bound must be > 0, got …`` when missing or not > 0.
+    """
+    bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
+    if bound is None or not bound > 0:
+        raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
+    return float(bound)
+
+
 def judge_reliability(
     table: pd.DataFrame,
     bounds: Mapping[str, float] | float,
@@ -217,9 +230,7 @@ def judge_reliability(
         metrics = sorted(pd.unique(part["metric"]))
         level = bonferroni(np.zeros(len(metrics)), alpha)[0]
         for metric in metrics:
-            bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
-            if bound is None or not bound > 0:
-                raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
+            bound = metric_bound(bounds, metric)
             d = part.loc[part["metric"] == metric, "d"].to_numpy()
             w = wilcoxon_signed_rank(d)
             p_tost = tost_paired(d, -float(bound), float(bound))

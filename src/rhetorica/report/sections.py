@@ -8,49 +8,15 @@ compound rewrites, pooled SD without replicates) is left out.
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.build import COMPARISON_HEADERS, ReportData, display_table, fmt
+from rhetorica.report.build import COMPARISON_HEADERS, ReportData, fmt
 from rhetorica.report.figures import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import PASS as CARD_PASS
-
-
-@dataclass
-class TableView:
-    """A formatted table: caption (may be empty), header texts, rows of cell texts, and whether
-    each column holds numbers (right-aligned in HTML)."""
-
-    caption: str
-    headers: list[str]
-    rows: list[list[str]]
-    numeric: list[bool] = field(default_factory=list)
-
-
-@dataclass
-class Section:
-    """One report section.
-
-    Attributes:
-        key: HTML id and figure owner key.
-        title: heading.
-        note: how to read it (definitions, units, sources).
-        tables: formatted tables (may be empty).
-        figures: figures drawn for it (a figure without bytes carries its reason).
-        unavailable: reason the whole section is not computable, or ``None``.
-    """
-
-    key: str
-    title: str
-    note: str = ""
-    tables: list[TableView] = field(default_factory=list)
-    figures: list[FigureResult] = field(default_factory=list)
-    unavailable: str | None = None
-
+from rhetorica.report.views import Section, table_view
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON_HEADERS.items() if k != "reviewer"}}
@@ -116,16 +82,6 @@ PASS, FAIL, UNDECIDED = "pass", "FAIL", "not enough data"
 """Scorecard cell words (the HTML colours cells by them)."""
 
 
-_NUMBER = re.compile(r"^(–|∞|−∞|<?-?\d+(\.\d+)?)$")
-
-
-def _view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
-          digits: dict[str, int] | None = None) -> TableView:
-    names, rows = display_table(df, headers, digits)
-    numeric = [bool(rows) and all(_NUMBER.match(row[i]) for row in rows) for i in range(len(names))]
-    return TableView(caption, names, rows, numeric)
-
-
 def _ci(point: Any, low: Any, high: Any, digits: int = 2) -> str:
     if point is None or (isinstance(point, float) and math.isnan(point)):
         return "–"
@@ -178,7 +134,7 @@ def _scorecard(data: ReportData) -> Section:
                                                 card["failure_gap_low"], card["failure_gap_high"])],
         "reasons": [r or "–" for r in card["reasons"]],
     })
-    section.tables.append(_view(shown, SCORECARD_HEADERS))
+    section.tables.append(table_view(shown, SCORECARD_HEADERS))
     return section
 
 
@@ -194,7 +150,7 @@ def _truncation(data: ReportData) -> Section | None:
             f"words of {table['document_id'].nunique()} document(s) (their max_input_words): those reviews "
             "score a cut manuscript, not the whole paper. Every status is counted.")
     return Section("truncation", "Reviewer input cut by max_input_words", note,
-                   [_view(table, TRUNCATION_HEADERS)])
+                   [table_view(table, TRUNCATION_HEADERS)])
 
 
 def _comparison(data: ReportData) -> Section:
@@ -209,7 +165,7 @@ def _comparison(data: ReportData) -> Section:
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
-        section.tables.append(_view(data.comparisons, COMPARISON_HEADERS))
+        section.tables.append(table_view(data.comparisons, COMPARISON_HEADERS))
     return section
 
 
@@ -217,7 +173,7 @@ def _conditional(data: ReportData) -> Section:
     note = ("The same comparison within the 2x2 combined rewrites: A and B differ in one dimension while the "
             "'given' dimension is held at one level ('Style over Substance', Table 5).")
     return Section("conditional", "Conditional comparison given the other dimension (Table 5)", note,
-                   [_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
+                   [table_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
 def _analysis_section(data: ReportData, key: str, title: str, note: str, headers: dict[str, str],
@@ -225,7 +181,7 @@ def _analysis_section(data: ReportData, key: str, title: str, note: str, headers
     """A section showing ``data.analysis[key]``, or why it could not be computed."""
     section = Section(key, title, note)
     if key in data.analysis:
-        section.tables.append(_view(data.analysis[key], headers))
+        section.tables.append(table_view(data.analysis[key], headers))
     else:
         section.unavailable = data.unavailable.get(key, fallback)
     return section
@@ -261,9 +217,9 @@ def _change(data: ReportData) -> Section:
         wa_change=[_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
                                        c["weak_accept_change_high"])],
     )
-    section.tables.append(_view(shown, CHANGE_HEADERS))
+    section.tables.append(table_view(shown, CHANGE_HEADERS))
     if "movement" in data.analysis:
-        section.tables.append(_view(data.analysis["movement"], MOVEMENT_HEADERS,
+        section.tables.append(table_view(data.analysis["movement"], MOVEMENT_HEADERS,
                                     "Movement by the reviewer's own initial score (original arm)"))
     return section
 
@@ -289,7 +245,7 @@ def _robustness(data: ReportData) -> Section:
     if r["icc1"].isna().all() or r["discriminability"].isna().all():
         section.note += (" ICC, SPR and discriminability: not computable for a reviewer with fewer than two "
                          "papers scored under the original and a rewrite.")
-    section.tables.append(_view(r, headers))
+    section.tables.append(table_view(r, headers))
     return section
 
 
@@ -309,7 +265,7 @@ def _validation(data: ReportData) -> Section:
     section = Section("validation", "Validation of the rewrites", note)
     if not data.validation_summary.empty:
         integrity = dict.fromkeys(("semantic_similarity", "tfidf_cosine", "protected_spans_kept"), 3)
-        section.tables.append(_view(data.validation_summary, VALIDATION_HEADERS, digits=integrity))
+        section.tables.append(table_view(data.validation_summary, VALIDATION_HEADERS, digits=integrity))
     else:
         section.unavailable = data.unavailable.get("validation", "no validation results")
     if not data.validation.empty:
@@ -317,7 +273,7 @@ def _validation(data: ReportData) -> Section:
 
         failed = failed_variants(data.validation)
         if not failed.empty:
-            section.tables.append(_view(failed, FAILED_HEADERS,
+            section.tables.append(table_view(failed, FAILED_HEADERS,
                                         f"Variants that failed validation or lack measures ({len(failed)})"))
     return section
 
@@ -345,7 +301,7 @@ def _strata(data: ReportData) -> Section | None:
              .reindex(order).dropna(subset=["papers"]).reset_index())
     note = ("Papers by the mean of their human reviewers' overall ratings, in the bins of the six-dimension "
             "study ([1,3), [3,4), [4,5), [5,6), [6,7), [7,8.5]); the change tables weight these strata equally.")
-    return Section("strata", "Papers by human-rating stratum", note, [_view(table, STRATA_HEADERS)])
+    return Section("strata", "Papers by human-rating stratum", note, [table_view(table, STRATA_HEADERS)])
 
 
 def _forms(data: ReportData) -> Section:
@@ -359,7 +315,7 @@ def _forms(data: ReportData) -> Section:
             primary = form is not None and form.primary.name == metric
             headers[metric] = f"{metric} (primary)" if primary else str(metric)
         caption = f"{label}: {form.description}" if form is not None else label
-        tables.append(_view(wide, headers, caption))
+        tables.append(table_view(wide, headers, caption))
     note = ("The reviewers of this study answer on different forms. Per form, reviewer and condition: the "
             "mean over papers of each score (replicates averaged within paper first; ok reviews only), the "
             "form's primary score first. The tables above use the shared primary score.")
@@ -408,18 +364,18 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_forms(data))
     sections += [
         Section("means", "Mean overall score by condition", "",
-                [_view(data.condition_means, MEANS_HEADERS)]),
-        Section("usage", "Model calls, tokens and cost", "", [_view(data.usage, USAGE_HEADERS)]),
+                [table_view(data.condition_means, MEANS_HEADERS)]),
+        Section("usage", "Model calls, tokens and cost", "", [table_view(data.usage, USAGE_HEADERS)]),
         Section("failures", "Failures",
                 "Failed outputs are kept as data and never imputed; they are missing in every table above.",
-                [_view(data.failures, FAILURE_HEADERS)]),
+                [table_view(data.failures, FAILURE_HEADERS)]),
     ]
     if not data.superseded.empty:
         sections.append(Section(
             "superseded", "Superseded units",
             f"{int(data.superseded['units'].sum())} stored unit(s) from earlier declarations of this study (another "
             "protocol, prompt, sampling setting or document text) are kept in the store and left out of every "
-            "table above.", [_view(data.superseded, SUPERSEDED_HEADERS)]))
+            "table above.", [table_view(data.superseded, SUPERSEDED_HEADERS)]))
     by_key = {s.key: s for s in sections}
     for figure in figures:
         if figure.section in by_key:
