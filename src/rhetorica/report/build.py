@@ -304,16 +304,6 @@ P_COLUMNS = frozenset({"sign_test_p", "mixed_p", "wilcoxon_p", "tost_p"})
 """Columns of the analysis tables that hold p-values (shown by :func:`fmt_p`)."""
 
 
-COMPARISON_HEADERS = {
-    "reviewer": "Reviewer", "first": "A", "second": "B", "n_pairs": "Papers",
-    "pct_first_higher": "% A higher", "pct_second_higher": "% B higher", "pct_tie": "% tie",
-    "preference_ratio": "Pref. ratio", "sign_test_p": "Sign test p",
-    "mixed_diff": "Mixed A−B", "mixed_p": "Mixed p",
-    "flips_first_accept_pct": "Flip A acc. (%)", "flips_second_accept_pct": "Flip B acc. (%)",
-    "mean_first": "Mean A", "mean_second": "Mean B", "missing_first": "Missing A", "missing_second": "Missing B",
-}
-
-
 def display_table(
     df: pd.DataFrame, headers: dict[str, str] | None = None, digits: dict[str, int] | None = None
 ) -> tuple[list[str], list[list[str]]]:

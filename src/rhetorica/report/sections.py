@@ -12,52 +12,20 @@ from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.build import COMPARISON_HEADERS, ReportData, fmt
+from rhetorica.report.build import ReportData, fmt
 from rhetorica.report.figures import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import PASS as CARD_PASS
+from rhetorica.report.tables import (CHANGE, COMPARISON, CRITERIA, MAGNITUDE, POOLED_SD, ROBUSTNESS, SCORECARD,
+                                     VALIDATION)
 from rhetorica.report.views import Section, table_view
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
-    k: v for k, v in COMPARISON_HEADERS.items() if k != "reviewer"}}
-CRITERIA_HEADERS = {
-    "reviewer": "Reviewer", "score": "Criterion", "first": "A", "second": "B", "n_pairs": "Papers",
-    "pct_first_higher": "% A higher", "pct_second_higher": "% B higher", "pct_tie": "% tie",
-    "preference_ratio": "Pref. ratio", "sign_test_p": "Sign test p", "mean_first": "Mean A",
-    "mean_second": "Mean B",
-}
-MAGNITUDE_HEADERS = {
-    "reviewer": "Reviewer", "first": "A", "second": "B", "n_pairs": "Papers", "mean_diff": "Mean A − B",
-    "mean_abs_diff": "Mean |A − B|", "share_within_1": "Share |d| ≤ 1", "share_ge_2": "Share |d| ≥ 2",
-}
-CHANGE_HEADERS = {
-    "reviewer": "Reviewer", "first": "Condition", "second": "vs", "n_papers": "Papers", "n_strata": "Strata",
-    "change": "Mean change [95% CI]", "abs_change": "Mean |change| [95% CI]",
-    "weak_accept_first": "P(weak accept) rewrite", "weak_accept_second": "P(weak accept) original",
-    "wa_change": "Δ P(weak accept) [95% CI]",
-}
+    k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
 MOVEMENT_HEADERS = {
     "reviewer": "Reviewer", "arm": "Condition", "initial_bin": "Initial score", "n_papers": "Papers",
     "mean_change": "Mean change", "mean_abs_change": "Mean |change|", "share_up": "Share up",
     "share_down": "Share down", "share_same": "Share same",
-}
-ROBUSTNESS_HEADERS = {
-    "reviewer": "Reviewer", "n_papers": "Papers", "n_variants": "Paper-arm scores", "mad": "MAD ↓",
-    "drift_sd": "Drift SD ↓", "icc1": "ICC(1) ↑", "icc_a1": "ICC(A,1) ↑", "spr": "SPR ↑",
-    "discriminability": "Discriminability ↑", "human_mae": "Human MAE ↓", "human_spearman": "Spearman ↑",
-    "n_human": "Papers with human scores", "false_robustness": "False robustness",
-}
-POOLED_HEADERS = {"reviewer": "Reviewer", "n_groups": "Repeated inputs", "n_reviews": "Reviews",
-                  "pooled_sd": "Pooled SD"}
-SCORECARD_HEADERS = {
-    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Flips (%)",
-    "discrimination": "Discriminability", "failures": "Failure-rate gap (pts)", "reasons": "Reasons",
-}
-VALIDATION_HEADERS = {
-    "condition": "Condition", "rewriter": "Rewriter", "n": "Variants", "n_passed": "Passed", "mtld": "MTLD",
-    "advanced_guiraud": "AG", "gunning_fog": "Gunning Fog", "boosters_per_1k": "Boosters /1k",
-    "hedges_per_1k": "Hedges /1k", "semantic_similarity": "Semantic sim.", "tfidf_cosine": "TF-IDF cos.",
-    "protected_spans_kept": "Protected kept",
 }
 FAILED_HEADERS = {"document_id": "Document", "condition": "Condition", "rewriter": "Rewriter",
                   "status": "Status", "reasons": "Reasons"}
@@ -134,7 +102,7 @@ def _scorecard(data: ReportData) -> Section:
                                                 card["failure_gap_low"], card["failure_gap_high"])],
         "reasons": [r or "–" for r in card["reasons"]],
     })
-    section.tables.append(table_view(shown, SCORECARD_HEADERS))
+    section.tables.append(table_view(shown, SCORECARD.headers))
     return section
 
 
@@ -165,7 +133,7 @@ def _comparison(data: ReportData) -> Section:
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
-        section.tables.append(table_view(data.comparisons, COMPARISON_HEADERS))
+        section.tables.append(table_view(data.comparisons, COMPARISON.headers))
     return section
 
 
@@ -190,14 +158,14 @@ def _analysis_section(data: ReportData, key: str, title: str, note: str, headers
 def _criteria(data: ReportData) -> Section:
     note = ("The comparison on each 1–4 criterion score: preference ratio = % A higher / % B higher, sign test "
             "as above.")
-    return _analysis_section(data, "criteria", "Per-criterion preference ratios", note, CRITERIA_HEADERS,
+    return _analysis_section(data, "criteria", "Per-criterion preference ratios", note, CRITERIA.headers,
                              "no criterion scores")
 
 
 def _magnitude(data: ReportData) -> Section:
     note = ("Paper-level paired differences d = A − B of the overall score: mean, mean absolute value, share of "
             "papers with |d| ≤ 1 point and with |d| ≥ 2 points (0–1).")
-    return _analysis_section(data, "magnitude", "Magnitude of paired differences", note, MAGNITUDE_HEADERS,
+    return _analysis_section(data, "magnitude", "Magnitude of paired differences", note, MAGNITUDE.headers,
                              "no compared pair of conditions")
 
 
@@ -217,7 +185,7 @@ def _change(data: ReportData) -> Section:
         wa_change=[_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
                                        c["weak_accept_change_high"])],
     )
-    section.tables.append(table_view(shown, CHANGE_HEADERS))
+    section.tables.append(table_view(shown, CHANGE.headers))
     if "movement" in data.analysis:
         section.tables.append(table_view(data.analysis["movement"], MOVEMENT_HEADERS,
                                     "Movement by the reviewer's own initial score (original arm)"))
@@ -236,7 +204,7 @@ def _robustness(data: ReportData) -> Section:
         section.unavailable = data.unavailable.get("robustness", "no assessments")
         return section
     r = data.analysis["robustness"]
-    headers = dict(ROBUSTNESS_HEADERS)
+    headers = dict(ROBUSTNESS.headers)
     if not (r["n_human"] > 0).any():
         for key in ("human_mae", "human_spearman", "n_human"):
             headers.pop(key)
@@ -253,7 +221,7 @@ def _pooled(data: ReportData) -> Section:
     note = ("Reviewer variance: pooled standard deviation of repeated reviews of identical input (same paper "
             "and condition), in overall-score points, on the original arm when present ('Style over Substance').")
     return _analysis_section(data, "pooled_sd", "Reviewer variance (pooled SD of replicates)", note,
-                             POOLED_HEADERS, "no input reviewed more than once")
+                             POOLED_SD.headers, "no input reviewed more than once")
 
 
 def _validation(data: ReportData) -> Section:
@@ -265,7 +233,7 @@ def _validation(data: ReportData) -> Section:
     section = Section("validation", "Validation of the rewrites", note)
     if not data.validation_summary.empty:
         integrity = dict.fromkeys(("semantic_similarity", "tfidf_cosine", "protected_spans_kept"), 3)
-        section.tables.append(table_view(data.validation_summary, VALIDATION_HEADERS, digits=integrity))
+        section.tables.append(table_view(data.validation_summary, VALIDATION.headers, digits=integrity))
     else:
         section.unavailable = data.unavailable.get("validation", "no validation results")
     if not data.validation.empty:
