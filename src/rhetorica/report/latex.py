@@ -11,9 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.report import tables
-from rhetorica.report.booktabs import booktabs, escape, number, pvalue
+from rhetorica.report.booktabs import Column, booktabs, escape, number, pvalue
 
-__all__ = ["booktabs", "escape", "number", "pvalue", "change_latex", "comparison_latex", "criteria_latex",
+__all__ = ["Column", "booktabs", "escape", "number", "pvalue", "change_latex", "comparison_latex", "criteria_latex",
            "magnitude_latex", "pooled_sd_latex", "reliability_latex", "robustness_latex", "scorecard_latex",
            "validation_latex"]
 
