@@ -1,10 +1,13 @@
-"""Writing files so that a killed process never leaves half of one."""
+"""Reading and writing files: atomic writes (a killed process never leaves half of one), text and JSON lines."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -46,3 +49,25 @@ def read_text_file(path: Path, what: str) -> str:
                             f"{exc.start})") from exc
     except OSError as exc:
         raise TextFileError(f"{path}: cannot read {what} ({exc.strerror})") from exc
+
+
+def json_objects(lines: Iterable[str], source: object, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of JSON-lines text, each with its line number (from 1); blank lines are skipped.
+
+    A line that is not JSON is listed in ``problems`` as ``SOURCE:N: not JSON (why)``, one that is not
+    an object as ``SOURCE:N: not a JSON object``, and left out (one bad line never stops a file).
+    """
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{source}:{number}: not JSON ({exc.msg})")
+            continue
+        if not isinstance(row, dict):
+            problems.append(f"{source}:{number}: not a JSON object")
+            continue
+        rows.append((number, row))
+    return rows

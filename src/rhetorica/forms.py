@@ -324,18 +324,28 @@ def register_form(form: Form) -> Form:
 _LISTS = tuple(TextField(name=n, kind="list", description=d) for n, d in (
     ("strengths", "short points"), ("weaknesses", "short points")))
 
+
+def _criterion(name: str) -> Metric:
+    """A 1-4 review criterion (``1 poor .. 4 excellent``), as both conference forms ask it."""
+    return Metric(name=name, type="integer", low=1, high=4, description="1 poor .. 4 excellent")
+
+
+def _confidence(description: str) -> Metric:
+    """The reviewer's 1-5 confidence: a diagnostic without a direction."""
+    return Metric(name="confidence", type="integer", low=1, high=5, direction="none", role="diagnostic",
+                  description=description)
+
 REVIEW_000 = register_form(Form(
     name="review-000", version="1",
     description="'Style over Substance' review form: overall 1-10, four criteria 1-4, confidence 1-5",
     metrics=(
         Metric(name="overall", type="integer", low=1, high=10, primary=True,
                description="1 strong reject .. 10 award quality"),
-        Metric(name="soundness", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="significance", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="evidence", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="clarity", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="confidence", type="integer", low=1, high=5, direction="none", role="diagnostic",
-               description="reviewer confidence, 1 guess .. 5 certain"),
+        _criterion("soundness"),
+        _criterion("significance"),
+        _criterion("evidence"),
+        _criterion("clarity"),
+        _confidence("reviewer confidence, 1 guess .. 5 certain"),
     ),
     text_fields=(TextField(name="summary", description="one paragraph"), *_LISTS,
                  TextField(name="suggestions", kind="list", description="short points")),
@@ -365,11 +375,10 @@ ICLR_2026 = register_form(Form(
     metrics=(
         Metric(name="overall", type="integer", low=1, high=10, primary=True,
                description="overall assessment, 1 strong reject .. 10 strong accept"),
-        Metric(name="soundness", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="presentation", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="contribution", type="integer", low=1, high=4, description="1 poor .. 4 excellent"),
-        Metric(name="confidence", type="integer", low=1, high=5, direction="none", role="diagnostic",
-               description="reviewer confidence, 1 educated guess .. 5 absolutely certain"),
+        _criterion("soundness"),
+        _criterion("presentation"),
+        _criterion("contribution"),
+        _confidence("reviewer confidence, 1 educated guess .. 5 absolutely certain"),
     ),
     text_fields=(TextField(name="summary", description="one paragraph"), *_LISTS,
                  TextField(name="questions", kind="list", description="questions for the authors")),

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rhetorica.report.build import STUDY_FILE
+from rhetorica.store.runs import STUDY_FILE
 from rhetorica.store.db import Store
 
 Record = tuple[str, str, str, float | None]

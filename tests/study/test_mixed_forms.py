@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from rhetorica.models.providers.mock import MockModel
-from rhetorica.report.build import STUDY_FILE
+from rhetorica.store.runs import STUDY_FILE
 from rhetorica.report.render import write_report
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap
-from rhetorica.analysis.equivalence import bonferroni, classify, judge_reliability
+from rhetorica.analysis.equivalence import classify, judge_metric_tests, judge_reliability
 from rhetorica.analysis.tidy import require_columns
 
 Level = Literal["pair", "review", "paper"]
@@ -126,27 +126,20 @@ def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, 
     """
     diffs = pair_differences(table)
     rows = []
-    for judge, part in diffs.groupby("judge", sort=True):
-        metrics = sorted(pd.unique(part["metric"]))
-        level = bonferroni(np.zeros(len(metrics)), alpha)[0]
-        for metric in metrics:
-            bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
-            if bound is None or not bound > 0:
-                raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
-            m = part[part["metric"] == metric]
-            per_paper = m.groupby("paper_id")["d"].agg(["sum", "size"])
-            values = per_paper.to_numpy(dtype=float)
-            samples = stratified_bootstrap(values, np.zeros(len(values)), n_resamples=n_resamples, seed=seed)
-            ratio = samples[:, :1] / samples[:, 1:]  # resampled pair-weighted mean d
-            s_low, s_high = percentile_ci(ratio, 1 - level)
-            r_low, r_high = percentile_ci(ratio, 1 - 2 * level)
-            sensitive = not (s_low[0] <= 0 <= s_high[0])
-            robust = bool(-bound < r_low[0] and r_high[0] < bound)
-            rows.append({"judge": judge, "metric": metric, "n_clusters": len(values), "n_pairs": int(len(m)),
-                         "mean_diff": float(m["d"].mean()), "sensitive_low": float(s_low[0]),
-                         "sensitive_high": float(s_high[0]), "robust_low": float(r_low[0]),
-                         "robust_high": float(r_high[0]), "bound": float(bound), "alpha_bonferroni": level,
-                         "classification": classify(sensitive, robust)})
+    for judge, metric, m, bound, level in judge_metric_tests(diffs, bounds, alpha):
+        per_paper = m.groupby("paper_id")["d"].agg(["sum", "size"])
+        values = per_paper.to_numpy(dtype=float)
+        samples = stratified_bootstrap(values, np.zeros(len(values)), n_resamples=n_resamples, seed=seed)
+        ratio = samples[:, :1] / samples[:, 1:]  # resampled pair-weighted mean d
+        s_low, s_high = percentile_ci(ratio, 1 - level)
+        r_low, r_high = percentile_ci(ratio, 1 - 2 * level)
+        sensitive = not (s_low[0] <= 0 <= s_high[0])
+        robust = bool(-bound < r_low[0] and r_high[0] < bound)
+        rows.append({"judge": judge, "metric": metric, "n_clusters": len(values), "n_pairs": int(len(m)),
+                     "mean_diff": float(m["d"].mean()), "sensitive_low": float(s_low[0]),
+                     "sensitive_high": float(s_high[0]), "robust_low": float(r_low[0]),
+                     "robust_high": float(r_high[0]), "bound": float(bound), "alpha_bonferroni": level,
+                     "classification": classify(sensitive, robust)})
     return pd.DataFrame(rows, columns=BOOTSTRAP_COLUMNS)
 
 

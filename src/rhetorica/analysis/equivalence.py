@@ -22,8 +22,8 @@ either side left out).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal, NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -191,6 +191,41 @@ def paired_judge_differences(table: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index()
 
 
+def metric_bound(bounds: Mapping[str, float] | float, metric: str) -> float:
+    """The equivalence bound delta_m of ``metric``: ``bounds`` itself when one value is given for
+    all metrics, else its entry for ``metric``.
+
+    Raises:
+        ValueError: ``metric 'x': equivalence bound must be > 0, got …`` when missing or not > 0.
+    """
+    bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
+    if bound is None or not bound > 0:
+        raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
+    return float(bound)
+
+
+def judge_metric_tests(diffs: pd.DataFrame, bounds: Mapping[str, float] | float,
+                       alpha: float) -> Iterator[tuple[Any, Any, pd.DataFrame, float, float]]:
+    """Each (judge, metric) of a table of paired differences, sorted, with what its tests need.
+
+    Args:
+        diffs: one row per pair with ``judge``, ``metric`` and ``d``.
+        bounds: equivalence bound per metric or one for all (:func:`metric_bound`).
+        alpha: family-wise level, Bonferroni-corrected over each judge's metrics.
+
+    Yields:
+        ``(judge, metric, rows of that metric, bound, corrected level)``.
+
+    Raises:
+        ValueError: a metric without a bound > 0.
+    """
+    for judge, part in diffs.groupby("judge", sort=True):
+        metrics = sorted(pd.unique(part["metric"]))
+        level = bonferroni(np.zeros(len(metrics)), alpha)[0]
+        for metric in metrics:
+            yield judge, metric, part[part["metric"] == metric], metric_bound(bounds, metric), level
+
+
 def judge_reliability(
     table: pd.DataFrame,
     bounds: Mapping[str, float] | float,
@@ -213,35 +248,29 @@ def judge_reliability(
     """
     diffs = paired_judge_differences(table)
     rows = []
-    for judge, part in diffs.groupby("judge", sort=True):
-        metrics = sorted(pd.unique(part["metric"]))
-        level = bonferroni(np.zeros(len(metrics)), alpha)[0]
-        for metric in metrics:
-            bound = bounds if isinstance(bounds, int | float) else bounds.get(metric)
-            if bound is None or not bound > 0:
-                raise ValueError(f"metric {metric!r}: equivalence bound must be > 0, got {bound}")
-            d = part.loc[part["metric"] == metric, "d"].to_numpy()
-            w = wilcoxon_signed_rank(d)
-            p_tost = tost_paired(d, -float(bound), float(bound))
-            rows.append(
-                {
-                    "judge": judge,
-                    "metric": metric,
-                    "n_pairs": len(d),
-                    "mean_diff": float(d.mean()),
-                    "sd_diff": float(d.std(ddof=1)) if len(d) > 1 else np.nan,
-                    "wilcoxon_stat": w.statistic,
-                    "wilcoxon_n": w.n,
-                    "wilcoxon_method": w.method,
-                    "wilcoxon_p": w.pvalue,
-                    "bound": float(bound),
-                    "tost_p": p_tost,
-                    "alpha_bonferroni": level,
-                    "classification": classify(
-                        bool(w.pvalue < level), bool(np.nan_to_num(p_tost, nan=1.0) < level)
-                    ),
-                }
-            )
+    for judge, metric, m, bound, level in judge_metric_tests(diffs, bounds, alpha):
+        d = m["d"].to_numpy()
+        w = wilcoxon_signed_rank(d)
+        p_tost = tost_paired(d, -float(bound), float(bound))
+        rows.append(
+            {
+                "judge": judge,
+                "metric": metric,
+                "n_pairs": len(d),
+                "mean_diff": float(d.mean()),
+                "sd_diff": float(d.std(ddof=1)) if len(d) > 1 else np.nan,
+                "wilcoxon_stat": w.statistic,
+                "wilcoxon_n": w.n,
+                "wilcoxon_method": w.method,
+                "wilcoxon_p": w.pvalue,
+                "bound": float(bound),
+                "tost_p": p_tost,
+                "alpha_bonferroni": level,
+                "classification": classify(
+                    bool(w.pvalue < level), bool(np.nan_to_num(p_tost, nan=1.0) < level)
+                ),
+            }
+        )
     return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
 
 

@@ -465,7 +465,7 @@ def import_diagnostics_run(
         OSError: as for :func:`diagnostics_to_tidy`.
     """
     from rhetorica.hashing import content_hash
-    from rhetorica.report.build import STUDY_FILE
+    from rhetorica.store.runs import STUDY_FILE
     from rhetorica.store.db import Store
     from rhetorica.store.export import export_tables
     from rhetorica.store.imported import record_imported_run

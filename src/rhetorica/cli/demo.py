@@ -36,7 +36,7 @@ def demo(
     stopped configuration or another run holding the run directory.
     """
     from rhetorica.cli.errors import exit_on, fail
-    from rhetorica.cli.study import execute_study, finish, print_headline
+    from rhetorica.cli.study import finish, print_headline, run_with_progress
     from rhetorica.study.config import ConfigError, parse_study
 
     if which not in DEMOS:
@@ -52,7 +52,7 @@ def demo(
         spec["replicates"] = replicates
     with exit_on(ConfigError):
         config = parse_study(spec, source=study_file)
-    run_dir, problems = execute_study(config, data_dir, retry_failed=retry_failed,
-                                      retry_hint=f"rhetorica demo {which} --retry-failed", count_failed_units=False)
+    run_dir, problems = run_with_progress(config, data_dir, retry_failed=retry_failed,
+                                          retry_hint=f"rhetorica demo {which} --retry-failed", count_failed_units=False)
     print_headline(run_dir)
     finish(problems)

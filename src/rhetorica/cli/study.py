@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -61,11 +60,12 @@ def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
     return "; ".join(f"{stage}: {', '.join(parts)}" for stage, parts in stages.items())
 
 
-def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
-                  retry_failed: bool = False, wait: bool = False,
-                  retry_hint: str = "rhetorica run STUDY --retry-failed",
-                  count_failed_units: bool = True) -> tuple[Path, int]:
-    """Run a validated study with progress bars under the run directory's lock.
+def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
+                      retry_failed: bool = False, wait: bool = False,
+                      retry_hint: str = "rhetorica run STUDY --retry-failed",
+                      count_failed_units: bool = True) -> tuple[Path, int]:
+    """Run a validated study with progress bars (:func:`rhetorica.study.execute.execute_study`) and
+    print its problems and summary.
 
     Args:
         count_failed_units: count the study's units stored as a failure among the problems (the
@@ -82,34 +82,24 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
             is a file or cannot be created.
     """
     from rhetorica.cli.progress import RichProgress
-    from rhetorica.report.build import STUDY_FILE
-    from rhetorica.store.lock import RunLockedError, run_lock
-    from rhetorica.study.inputs import resolve_run_dir
-    from rhetorica.study.runner import StudyRunner
-    from rhetorica.study.status import stored_failures
+    from rhetorica.store.lock import RunLockedError
+    from rhetorica.study.config import ConfigError
+    from rhetorica.study.execute import execute_study
 
     def waiting(pid: int | None) -> None:
         err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
                           "starting when it ends", highlight=False)
 
-    from rhetorica.study.config import ConfigError
-
-    with exit_on(ConfigError):
-        target = resolve_run_dir(config, base_dir, run_dir)
     try:
-        with run_lock(target, wait=wait, on_wait=waiting), RichProgress(console) as progress:
-            runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
-            (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-            try:
-                summary = asyncio.run(runner.run(retry_failed=retry_failed))
-            except KeyboardInterrupt:
-                err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
-                raise typer.Exit(130) from None
-            finally:
-                runner.store.close()
-            failures = stored_failures(runner.run_dir)
+        with exit_on(ConfigError), RichProgress(console) as progress:
+            done = execute_study(config, base_dir, run_dir=run_dir, retry_failed=retry_failed, wait=wait,
+                                 on_wait=waiting, progress=progress)
+    except KeyboardInterrupt:
+        err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
+        raise typer.Exit(130) from None
     except RunLockedError as exc:
         fail(str(exc), 1)
+    summary, failures = done.summary, done.failures
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     listed = {item for _, item, _ in summary.problems}
@@ -136,7 +126,7 @@ def execute_study(config, base_dir: Path, run_dir: Path | None = None,  # noqa: 
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
-    return runner.run_dir, len(summary.problems) + len(stops) + (failed if count_failed_units else 0)
+    return done.run_dir, len(summary.problems) + len(stops) + (failed if count_failed_units else 0)
 
 
 def run(
@@ -155,8 +145,8 @@ def run(
     Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
-    run_dir, problems = execute_study(config, base_dir, retry_failed=retry_failed, wait=wait,
-                                      retry_hint=f"rhetorica run {study} --retry-failed")
+    run_dir, problems = run_with_progress(config, base_dir, retry_failed=retry_failed, wait=wait,
+                                          retry_hint=f"rhetorica run {study} --retry-failed")
     print_headline(run_dir)
     finish(problems)
 

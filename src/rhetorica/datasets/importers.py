@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from rhetorica.files import write_atomic
+from rhetorica.files import json_objects, write_atomic
 from rhetorica.datasets.manifest import MANIFEST_NAME, DatasetError, Manifest, PaperEntry, load_manifest, save_manifest
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
@@ -188,20 +188,7 @@ def import_peerread(source: Path, root: Path, scale: RatingScale = RatingScale()
 
 
 def _read_jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
-    rows = []
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{number}: not JSON ({exc.msg})")
-            continue
-        if not isinstance(row, dict):
-            problems.append(f"{path}:{number}: not a JSON object")
-            continue
-        rows.append((number, row))
-    return rows
+    return json_objects(_read_text(path).splitlines(), path, problems)
 
 
 def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:

@@ -13,12 +13,12 @@ appearance), each rewrite a variant document ``<original>.rewrite<k>`` with
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import review_document
+from rhetorica.files import json_objects
 
 
 class PairsError(ValueError):
@@ -65,18 +65,8 @@ def read_review_pairs(path: Path) -> ImportedPairs:
     per_paper: dict[str, int] = {}
     variants: list[Document] = []
     counts: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, row in json_objects(lines, path, problems):
         where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{where}: not JSON ({exc.msg})")
-            continue
-        if not isinstance(row, dict):
-            problems.append(f"{where}: not a JSON object")
-            continue
         missing = [k for k in ("review_id", "original", "rewrite") if not isinstance(row.get(k), str)]
         if missing:
             problems.append(f"{where}: missing or non-text {', '.join(missing)}")

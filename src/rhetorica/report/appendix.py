@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rhetorica.report.build import fmt
-from rhetorica.report.sections import Section, TableView
+from rhetorica.report.views import Section, TableView
 from rhetorica.report.viewer.diff import Segment, SectionDiff, document_diff
 from rhetorica.report.viewer.pages import variant_label
 from rhetorica.store import viewer_queries as q

@@ -6,7 +6,6 @@ time, including for a partly finished study.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,47 +14,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rhetorica.store.db import Store
+from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
-
-STUDY_FILE = "study.json"
-
-
-def read_run_study(run_dir: Path) -> dict[str, Any]:
-    """The study a run saved in ``RUN_DIR/study.json`` as a dict (empty when there is none).
-
-    Raises:
-        ValueError: ``RUN_DIR/study.json: ...`` when it is unreadable, not UTF-8, not JSON or not
-            a JSON object.
-    """
-    from rhetorica.files import read_text_file
-
-    path = run_dir / STUDY_FILE
-    if not path.exists():
-        return {}
-    try:
-        study = json.loads(read_text_file(path, "run study file"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    if not isinstance(study, dict):
-        raise ValueError(f"{path}: not a JSON object of study keys")
-    return study
-
-
-def open_run_store(run_dir: Path) -> Store:
-    """The store of ``run_dir``, opened read-only (a report or check never creates or migrates one).
-
-    Raises:
-        FileNotFoundError: ``run_dir`` holds no store.
-        rhetorica.store.db.StoreError: the file is not a rhetorica store, or is newer than this rhetorica.
-    """
-    from rhetorica.store.db import STORE_FILENAME
-
-    if not (run_dir / STORE_FILENAME).is_file():
-        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
-    return Store.open_readonly(run_dir / STORE_FILENAME)
-
+from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
 
 @dataclass
 class ReportData:
@@ -179,16 +141,6 @@ def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def study_pairs(study: dict[str, Any], assessments: pd.DataFrame) -> list[tuple[str, str]]:
-    """The compared arms: the study's ``comparisons`` if given, else the default pairs; only pairs
-    whose two arms have assessments."""
-    from rhetorica.analysis.arms import default_pairs
-
-    arms = sorted(set(assessments["arm"])) if not assessments.empty else []
-    pairs = [(str(p[0]), str(p[1])) for p in study.get("comparisons") or []] or default_pairs(arms)
-    return [p for p in pairs if p[0] in arms and p[1] in arms]
-
-
 def _replicated(assessments: pd.DataFrame) -> bool:
     ok = assessments[assessments["status"] == "ok"]
     return bool(len(ok)) and bool(ok.groupby(["reviewer", "document_id", "arm"]).size().max() > 1)
@@ -273,16 +225,6 @@ def _scorecard(assessments: pd.DataFrame, study: dict[str, Any],
     return table, thresholds.model_dump(), None
 
 
-def analysed_assessments(assessments: pd.DataFrame, study: dict[str, Any]) -> pd.DataFrame:
-    """The assessments the analysis uses: under ``validation.failed_variants: exclude`` (the
-    default) reviews of variants that failed validation are left out; the exported tidy table keeps
-    every row, with ``variant_passed``."""
-    mode = study.get("validation", {}).get("failed_variants", "exclude")
-    if mode != "exclude" or "variant_passed" not in assessments.columns:
-        return assessments
-    return assessments[assessments["variant_passed"].ne(0) | assessments["variant_passed"].isna()]
-
-
 def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_papers: int | None = None) -> ReportData:
     """Read the store of ``run_dir`` into :class:`ReportData` and export the tidy tables.
 
@@ -295,8 +237,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
 
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
-        rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`open_run_store`).
-        ValueError: if ``study.json`` is unusable (see :func:`read_run_study`).
+        rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`rhetorica.store.runs.open_run_store`).
+        ValueError: if ``study.json`` is unusable (see :func:`rhetorica.store.runs.read_run_study`).
     """
     from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
     from rhetorica.report.forms import form_scores, needs_form_table
@@ -307,7 +249,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     store = open_run_store(run_dir)
     try:
         tables = export_tables(store, run_dir / "tables")
-        wall = float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])
+        wall = run_wall_time(store)
         checks = read_checks(store)
         current_variants = plan_keys(store, "rewrite")
         scans = pd.DataFrame(store.scan_rows())
@@ -374,16 +316,6 @@ def fmt_p(value: Any, digits: int = 3) -> str:
 
 P_COLUMNS = frozenset({"sign_test_p", "mixed_p", "wilcoxon_p", "tost_p"})
 """Columns of the analysis tables that hold p-values (shown by :func:`fmt_p`)."""
-
-
-COMPARISON_HEADERS = {
-    "reviewer": "Reviewer", "first": "A", "second": "B", "n_pairs": "Papers",
-    "pct_first_higher": "% A higher", "pct_second_higher": "% B higher", "pct_tie": "% tie",
-    "preference_ratio": "Pref. ratio", "sign_test_p": "Sign test p",
-    "mixed_diff": "Mixed A−B", "mixed_p": "Mixed p",
-    "flips_first_accept_pct": "Flip A acc. (%)", "flips_second_accept_pct": "Flip B acc. (%)",
-    "mean_first": "Mean A", "mean_second": "Mean B", "missing_first": "Missing A", "missing_second": "Missing B",
-}
 
 
 def display_table(

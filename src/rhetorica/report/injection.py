@@ -19,7 +19,7 @@ import pandas as pd
 
 from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.report.build import ReportData
-from rhetorica.report.sections import Section, _view
+from rhetorica.report.views import Section, table_view
 
 OBEY_HEADERS = {
     "reviewer": "Reviewer", "arm": "Injection condition", "n_pairs": "Papers",
@@ -93,7 +93,7 @@ def obey_table(data: ReportData) -> pd.DataFrame:
         injection arm present with the original; empty when there is none.
     """
     from rhetorica.analysis.paired import comparison_table, difference_magnitude
-    from rhetorica.report.build import analysed_assessments
+    from rhetorica.report.selection import analysed_assessments
 
     assessments = data.tables.get("assessments")
     if assessments is None or assessments.empty:
@@ -139,10 +139,10 @@ def injection_section(data: ReportData) -> Section:
         return section
     obey = obey_table(data)
     if not obey.empty:
-        section.tables.append(_view(obey, OBEY_HEADERS, "Does the AI reviewer obey hidden prompts?"))
+        section.tables.append(table_view(obey, OBEY_HEADERS, "Does the AI reviewer obey hidden prompts?"))
     findings = findings_table(scans)
     caption = f"Scan findings at or above low ({len(findings)})"
     if len(findings) > MAX_FINDINGS_SHOWN:
         caption += f", the {MAX_FINDINGS_SHOWN} most severe shown"
-    section.tables.append(_view(findings.head(MAX_FINDINGS_SHOWN), FINDING_HEADERS, caption))
+    section.tables.append(table_view(findings.head(MAX_FINDINGS_SHOWN), FINDING_HEADERS, caption))
     return section

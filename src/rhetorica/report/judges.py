@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.report.build import ReportData
-from rhetorica.report.sections import Section, _view
+from rhetorica.report.views import Section, table_view
 
 TABLE1_HEADERS = {
     "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "mean_diff": "Mean Δ",
@@ -67,7 +67,7 @@ def judges_section(data: ReportData) -> Section:
         if len(second):
             same = int(part["agree"].fillna(False).astype(bool).sum())
             caption += f"; {same} of {len(part)} classified the same by {second.iloc[0]}"
-        section.tables.append(_view(part.assign(classification=part["classification"].str.replace("_", " ")),
+        section.tables.append(table_view(part.assign(classification=part["classification"].str.replace("_", " ")),
                                     TABLE1_HEADERS, caption, digits={"mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4}))
         diff = differences[differences["condition"] == condition] if not differences.empty else differences
         if not diff.empty:
@@ -75,14 +75,14 @@ def judges_section(data: ReportData) -> Section:
             rows = clustered[(clustered["condition"] == condition)
                              & clustered.set_index(["judge", "metric"]).index.isin(
                                  list(zip(diff["judge"], diff["metric"])))]
-            section.tables.append(_view(rows, CLUSTER_HEADERS,
+            section.tables.append(table_view(rows, CLUSTER_HEADERS,
                                         f"Condition {condition}: metrics whose class differs when d is averaged "
                                         f"per {level.removeprefix('class_')} first (clustered version)",
                                         digits={"mean_diff": 3}))
     checks = review_checks(data)
     if not checks.empty:
         passed = int(checks["passed"].sum())
-        section.tables.append(_view(checks, CHECK_HEADERS, f"Review variants: {passed} of {len(checks)} passed the "
+        section.tables.append(table_view(checks, CHECK_HEADERS, f"Review variants: {passed} of {len(checks)} passed the "
                                                            "review checks (points, scores, recommendation, length, "
                                                            "intended shift)"))
     return section

@@ -2,116 +2,20 @@
 
 Every function returns a complete ``table`` environment as a string; the document needs
 ``\\usepackage{booktabs}``. Text cells are escaped; missing values print as ``--``; an infinite
-preference ratio prints as ``$\\infty$``.
+preference ratio prints as ``$\\infty$``. The columns of each table are declared once, with its
+Markdown headers, in :mod:`rhetorica.report.tables`.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
 import pandas as pd
 
-_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
-    "\n": " ",
-    "\r": " ",
-}
+from rhetorica.report import tables
+from rhetorica.report.booktabs import Column, booktabs, escape, number, pvalue
 
-
-def escape(text: object) -> str:
-    """Escape a text cell so LaTeX prints it literally: the ten special characters (``\\ & % $ # _
-    { } ~ ^``), ``< > |`` (which OT1-encoded fonts print as other glyphs) as text commands, line
-    breaks as spaces (a blank line would end the table row)."""
-    return "".join(_ESCAPES.get(ch, ch) for ch in str(text))
-
-
-def number(value: object, digits: int = 2) -> str:
-    """Format a number for a table cell: fixed digits, ``--`` for missing, ``$\\infty$`` for inf."""
-    if value is None or value is pd.NA:
-        return "--"
-    try:
-        x = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return escape(value)
-    if math.isnan(x):
-        return "--"
-    if math.isinf(x):
-        return r"$\infty$" if x > 0 else r"$-\infty$"
-    return f"{x:.{digits}f}"
-
-
-def pvalue(value: object) -> str:
-    """p-value cell: :func:`rhetorica.report.build.fmt_p`'s rule (three decimals, ``<0.001`` below
-    that) in LaTeX, ``--`` when missing."""
-    from rhetorica.report.build import fmt_p
-
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "--"
-    return fmt_p(float(value), 3).replace("<", "$<$")  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class Column:
-    """One output column: header text (LaTeX, not escaped), cell formatter, alignment."""
-
-    header: str
-    cell: Callable[[pd.Series], str]
-    align: str = "r"
-
-
-def booktabs(
-    df: pd.DataFrame,
-    columns: Sequence[Column],
-    *,
-    caption: str,
-    label: str,
-    group_by: str | None = None,
-) -> str:
-    """Render rows of ``df`` as a booktabs table.
-
-    Args:
-        df: one row per table row.
-        columns: output columns.
-        caption: caption text (escaped).
-        label: ``\\label`` key.
-        group_by: column of ``df``; a ``\\midrule`` separates runs of equal values.
-
-    Returns:
-        LaTeX source of a ``table`` environment.
-    """
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        rf"\caption{{{escape(caption)}}}",
-        rf"\label{{{label}}}",
-        r"\begin{tabular}{" + "".join(c.align for c in columns) + "}",
-        r"\toprule",
-        " & ".join(c.header for c in columns) + r" \\",
-        r"\midrule",
-    ]
-    previous: object = None
-    for i, (_, row) in enumerate(df.iterrows()):
-        if group_by is not None:
-            if i > 0 and row[group_by] != previous:
-                lines.append(r"\midrule")
-            previous = row[group_by]
-        lines.append(" & ".join(c.cell(row) for c in columns) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(lines) + "\n"
+__all__ = ["Column", "booktabs", "escape", "number", "pvalue", "change_latex", "comparison_latex", "criteria_latex",
+           "magnitude_latex", "pooled_sd_latex", "reliability_latex", "robustness_latex", "scorecard_latex",
+           "validation_latex"]
 
 
 def comparison_latex(
@@ -136,27 +40,7 @@ def comparison_latex(
         + comparisons["second"].astype(str)
         + comparisons["given"].map(lambda g: "" if g is None or g != g else f" | {g}")
     )
-    cols = [
-        Column("Comparison (A vs B)", lambda r: escape(r["_pair"]), "l"),
-        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column("$n$", lambda r: str(int(r["n_pairs"]))),
-        Column(r"A $>$ B (\%)", lambda r: number(r["pct_first_higher"], 1)),
-        Column(r"B $>$ A (\%)", lambda r: number(r["pct_second_higher"], 1)),
-        Column(r"Tie (\%)", lambda r: number(r["pct_tie"], 1)),
-        Column("Ratio", lambda r: number(r["preference_ratio"], 2)),
-        Column("$p$", lambda r: pvalue(r["sign_test_p"])),
-        Column(r"Flip A (\%)", lambda r: number(r["flips_first_accept_pct"], 1)),
-        Column(r"Flip B (\%)", lambda r: number(r["flips_second_accept_pct"], 1)),
-        Column("Mean A", lambda r: number(r["mean_first"], 2)),
-        Column("Mean B", lambda r: number(r["mean_second"], 2)),
-    ]
-    return booktabs(df, cols, caption=caption, label=label, group_by="_pair")
-
-
-def _ci(point: object, low: object, high: object) -> str:
-    if point is None or (isinstance(point, float) and math.isnan(point)):
-        return "--"
-    return f"{number(point)} [{number(low)}, {number(high)}]"
+    return booktabs(df, tables.COMPARISON.latex_columns(), caption=caption, label=label, group_by="_pair")
 
 
 def change_latex(
@@ -178,30 +62,7 @@ def change_latex(
     Returns:
         LaTeX source; one row per reviewer and condition.
     """
-    cols = [
-        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column("Condition", lambda r: escape(f"{r['first']} vs {r['second']}"), "l"),
-        Column("$n$", lambda r: str(int(r["n_papers"]))),
-        Column(
-            r"$\Delta$ [95\% CI]",
-            lambda r: _ci(r["mean_change"], r["mean_change_low"], r["mean_change_high"]),
-        ),
-        Column(
-            r"$|\Delta|$ [95\% CI]",
-            lambda r: _ci(
-                r["mean_abs_change"], r["mean_abs_change_low"], r["mean_abs_change_high"]
-            ),
-        ),
-        Column("WA A", lambda r: number(r["weak_accept_first"], 2)),
-        Column("WA B", lambda r: number(r["weak_accept_second"], 2)),
-        Column(
-            r"$\Delta$WA [95\% CI]",
-            lambda r: _ci(
-                r["weak_accept_change"], r["weak_accept_change_low"], r["weak_accept_change_high"]
-            ),
-        ),
-    ]
-    return booktabs(change, cols, caption=caption, label=label, group_by="reviewer")
+    return booktabs(change, tables.CHANGE.latex_columns(), caption=caption, label=label, group_by="reviewer")
 
 
 def robustness_latex(
@@ -220,22 +81,7 @@ def robustness_latex(
     Returns:
         LaTeX source; a dagger marks false robustness (low drift, chance discriminability).
     """
-    cols = [
-        Column(
-            "Reviewer",
-            lambda r: escape(r["reviewer"]) + (r"$^\dagger$" if r["false_robustness"] else ""),
-            "l",
-        ),
-        Column(r"MAD $\downarrow$", lambda r: number(r["mad"])),
-        Column(r"Drift SD $\downarrow$", lambda r: number(r["drift_sd"])),
-        Column(r"ICC(1) $\uparrow$", lambda r: number(r["icc1"])),
-        Column(r"ICC(A,1) $\uparrow$", lambda r: number(r["icc_a1"])),
-        Column(r"SPR $\uparrow$", lambda r: number(r["spr"])),
-        Column(r"Disc. $\uparrow$", lambda r: number(r["discriminability"])),
-        Column(r"Human MAE $\downarrow$", lambda r: number(r["human_mae"])),
-        Column(r"Spearman $\uparrow$", lambda r: number(r["human_spearman"])),
-    ]
-    return booktabs(robustness, cols, caption=caption, label=label)
+    return booktabs(robustness, tables.ROBUSTNESS.latex_columns(), caption=caption, label=label)
 
 
 def reliability_latex(
@@ -258,17 +104,8 @@ def reliability_latex(
     Returns:
         LaTeX source; one row per judge and metric, judges separated by rules.
     """
-    cols = [
-        Column("Judge", lambda r: escape(r["judge"]), "l"),
-        Column("Metric", lambda r: escape(r["metric"]), "l"),
-        Column("$n$", lambda r: str(int(r["n_pairs"]))),
-        Column(r"Mean $d$", lambda r: number(r["mean_diff"])),
-        Column(r"$p_{\mathrm{W}}$", lambda r: pvalue(r["wilcoxon_p"])),
-        Column(r"$\delta$", lambda r: number(r["bound"])),
-        Column(r"$p_{\mathrm{TOST}}$", lambda r: pvalue(r["tost_p"])),
-        Column("Class", lambda r: escape(str(r["classification"]).replace("_", " ")), "l"),
-    ]
-    return booktabs(reliability, cols, caption=caption, label=label, group_by="judge")
+    return booktabs(reliability, tables.RELIABILITY.latex_columns(), caption=caption, label=label,
+                    group_by="judge")
 
 
 def criteria_latex(
@@ -287,18 +124,7 @@ def criteria_latex(
     Returns:
         LaTeX source; one row per reviewer, pair and criterion, criteria separated by rules.
     """
-    cols = [
-        Column("Criterion", lambda r: escape(r["score"]), "l"),
-        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column("Comparison (A vs B)", lambda r: escape(f"{r['first']} vs {r['second']}"), "l"),
-        Column("$n$", lambda r: str(int(r["n_pairs"]))),
-        Column(r"A $>$ B (\%)", lambda r: number(r["pct_first_higher"], 1)),
-        Column(r"B $>$ A (\%)", lambda r: number(r["pct_second_higher"], 1)),
-        Column(r"Tie (\%)", lambda r: number(r["pct_tie"], 1)),
-        Column("Ratio", lambda r: number(r["preference_ratio"], 2)),
-        Column("$p$", lambda r: pvalue(r["sign_test_p"])),
-    ]
-    return booktabs(criteria, cols, caption=caption, label=label, group_by="score")
+    return booktabs(criteria, tables.CRITERIA.latex_columns(), caption=caption, label=label, group_by="score")
 
 
 def magnitude_latex(
@@ -317,16 +143,8 @@ def magnitude_latex(
     Returns:
         LaTeX source; shares printed as percentages.
     """
-    cols = [
-        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column("Comparison (A vs B)", lambda r: escape(f"{r['first']} vs {r['second']}"), "l"),
-        Column("$n$", lambda r: str(int(r["n_pairs"]))),
-        Column(r"Mean $d$", lambda r: number(r["mean_diff"])),
-        Column(r"Mean $|d|$", lambda r: number(r["mean_abs_diff"])),
-        Column(r"$|d| \le 1$ (\%)", lambda r: number(100 * float(r["share_within_1"]), 1)),
-        Column(r"$|d| \ge 2$ (\%)", lambda r: number(100 * float(r["share_ge_2"]), 1)),
-    ]
-    return booktabs(magnitude, cols, caption=caption, label=label, group_by="reviewer")
+    return booktabs(magnitude, tables.MAGNITUDE.latex_columns(), caption=caption, label=label,
+                    group_by="reviewer")
 
 
 def pooled_sd_latex(
@@ -345,17 +163,7 @@ def pooled_sd_latex(
     Returns:
         LaTeX source.
     """
-    cols = [
-        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column("Inputs", lambda r: str(int(r["n_groups"]))),
-        Column("Reviews", lambda r: str(int(r["n_reviews"]))),
-        Column("Pooled SD", lambda r: number(r["pooled_sd"])),
-    ]
-    return booktabs(pooled, cols, caption=caption, label=label)
-
-
-def _verdict(verdict: object) -> str:
-    return {"pass": "pass", "fail": r"\textbf{fail}"}.get(str(verdict), "not enough data")
+    return booktabs(pooled, tables.POOLED_SD.latex_columns(), caption=caption, label=label)
 
 
 def scorecard_latex(
@@ -374,15 +182,7 @@ def scorecard_latex(
     Returns:
         LaTeX source; one row per reviewer.
     """
-    cols = [
-        Column("Reviewer", lambda r: escape(r["reviewer"]), "l"),
-        Column(r"$|\ln R|$", lambda r: f"{number(r['abs_log_ratio'])} ({_verdict(r['verdict_preference'])})"),
-        Column(r"Flips (\%)", lambda r: f"{number(r['flip_pct'], 1)} ({_verdict(r['verdict_flips'])})"),
-        Column("Disc.", lambda r: f"{number(r['discriminability'])} ({_verdict(r['verdict_discriminability'])})"),
-        Column("Fail gap", lambda r: f"{number(r['failure_gap_pct'], 1)} ({_verdict(r['verdict_failures'])})"),
-        Column("Verdict", lambda r: _verdict(r["verdict"]), "l"),
-    ]
-    return booktabs(card, cols, caption=caption, label=label)
+    return booktabs(card, tables.SCORECARD.latex_columns(), caption=caption, label=label)
 
 
 def validation_latex(
@@ -406,19 +206,4 @@ def validation_latex(
     Returns:
         LaTeX source; one row per condition (and rewriter), the originals first.
     """
-    cols = [Column("Condition", lambda r: escape(r["condition"]), "l")]
-    if "rewriter" in summary.columns:
-        cols.append(Column("Rewriter", lambda r: escape(r["rewriter"]), "l"))
-    cols += [
-        Column("$n$", lambda r: str(int(r["n"]))),
-        Column("Passed", lambda r: number(r["n_passed"], 0)),
-        Column("MTLD", lambda r: number(r["mtld"], 1)),
-        Column("AG", lambda r: number(r["advanced_guiraud"])),
-        Column("GF", lambda r: number(r["gunning_fog"], 1)),
-        Column("Boost./1k", lambda r: number(r["boosters_per_1k"])),
-        Column("Hedge/1k", lambda r: number(r["hedges_per_1k"])),
-        Column("Sem. sim.", lambda r: number(r["semantic_similarity"], 3)),
-        Column("TF-IDF", lambda r: number(r["tfidf_cosine"], 3)),
-        Column("Spans kept", lambda r: number(r["protected_spans_kept"], 3)),
-    ]
-    return booktabs(summary, cols, caption=caption, label=label)
+    return booktabs(summary, tables.VALIDATION.latex_columns(summary.columns), caption=caption, label=label)

@@ -12,7 +12,8 @@ from tabulate import tabulate
 
 from rhetorica.report.build import ReportData, collect
 from rhetorica.report.figures import FigureResult, report_figures
-from rhetorica.report.sections import FAIL, PASS, UNDECIDED, Section, report_sections
+from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
+from rhetorica.report.views import Section
 
 PLOTS_DIR = "plots"
 TABLES_DIR = "tables"

@@ -415,7 +415,7 @@ def check_run(run_dir: Path) -> RunCheck:
     """Scorecard verdicts of a run directory, from its store and ``study.json`` (no model call,
     nothing written).
 
-    Uses the assessments the report analyses (:func:`rhetorica.report.build.analysed_assessments`)
+    Uses the assessments the report analyses (:func:`rhetorica.report.selection.analysed_assessments`)
     and the study's compared pairs, decision threshold and ``scorecard`` settings.
 
     Args:
@@ -432,8 +432,9 @@ def check_run(run_dir: Path) -> RunCheck:
     """
     from pydantic import ValidationError
 
-    from rhetorica.report.build import STUDY_FILE, analysed_assessments, open_run_store, read_run_study, study_pairs
+    from rhetorica.report.selection import analysed_assessments, study_pairs
     from rhetorica.store.export import assessments_table
+    from rhetorica.store.runs import STUDY_FILE, open_run_store, read_run_study
 
     study_path = run_dir / STUDY_FILE
     study = read_run_study(run_dir)

@@ -8,96 +8,24 @@ compound rewrites, pooled SD without replicates) is left out.
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.build import COMPARISON_HEADERS, ReportData, display_table, fmt
+from rhetorica.report.build import ReportData, fmt
 from rhetorica.report.figures import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import PASS as CARD_PASS
-
-if TYPE_CHECKING:
-    from rhetorica.report.appendix import VariantDiff
-
-
-@dataclass
-class TableView:
-    """A formatted table: caption (may be empty), header texts, rows of cell texts, and whether
-    each column holds numbers (right-aligned in HTML)."""
-
-    caption: str
-    headers: list[str]
-    rows: list[list[str]]
-    numeric: list[bool] = field(default_factory=list)
-
-
-@dataclass
-class Section:
-    """One report section.
-
-    Attributes:
-        key: HTML id and figure owner key.
-        title: heading.
-        note: how to read it (definitions, units, sources).
-        tables: formatted tables (may be empty).
-        figures: figures drawn for it (a figure without bytes carries its reason).
-        unavailable: reason the whole section is not computable, or ``None``.
-        diffs: word diffs of rewrites shown after the tables (the per-paper appendix,
-            :mod:`rhetorica.report.appendix`; empty elsewhere).
-    """
-
-    key: str
-    title: str
-    note: str = ""
-    tables: list[TableView] = field(default_factory=list)
-    figures: list[FigureResult] = field(default_factory=list)
-    unavailable: str | None = None
-    diffs: list[VariantDiff] = field(default_factory=list)
-
+from rhetorica.report.tables import (CHANGE, COMPARISON, CRITERIA, MAGNITUDE, POOLED_SD, ROBUSTNESS, SCORECARD,
+                                     VALIDATION)
+from rhetorica.report.views import Section, table_view
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
-    k: v for k, v in COMPARISON_HEADERS.items() if k != "reviewer"}}
-CRITERIA_HEADERS = {
-    "reviewer": "Reviewer", "score": "Criterion", "first": "A", "second": "B", "n_pairs": "Papers",
-    "pct_first_higher": "% A higher", "pct_second_higher": "% B higher", "pct_tie": "% tie",
-    "preference_ratio": "Pref. ratio", "sign_test_p": "Sign test p", "mean_first": "Mean A",
-    "mean_second": "Mean B",
-}
-MAGNITUDE_HEADERS = {
-    "reviewer": "Reviewer", "first": "A", "second": "B", "n_pairs": "Papers", "mean_diff": "Mean A − B",
-    "mean_abs_diff": "Mean |A − B|", "share_within_1": "Share |d| ≤ 1", "share_ge_2": "Share |d| ≥ 2",
-}
-CHANGE_HEADERS = {
-    "reviewer": "Reviewer", "first": "Condition", "second": "vs", "n_papers": "Papers", "n_strata": "Strata",
-    "change": "Mean change [95% CI]", "abs_change": "Mean |change| [95% CI]",
-    "weak_accept_first": "P(weak accept) rewrite", "weak_accept_second": "P(weak accept) original",
-    "wa_change": "Δ P(weak accept) [95% CI]",
-}
+    k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
 MOVEMENT_HEADERS = {
     "reviewer": "Reviewer", "arm": "Condition", "initial_bin": "Initial score", "n_papers": "Papers",
     "mean_change": "Mean change", "mean_abs_change": "Mean |change|", "share_up": "Share up",
     "share_down": "Share down", "share_same": "Share same",
-}
-ROBUSTNESS_HEADERS = {
-    "reviewer": "Reviewer", "n_papers": "Papers", "n_variants": "Paper-arm scores", "mad": "MAD ↓",
-    "drift_sd": "Drift SD ↓", "icc1": "ICC(1) ↑", "icc_a1": "ICC(A,1) ↑", "spr": "SPR ↑",
-    "discriminability": "Discriminability ↑", "human_mae": "Human MAE ↓", "human_spearman": "Spearman ↑",
-    "n_human": "Papers with human scores", "false_robustness": "False robustness",
-}
-POOLED_HEADERS = {"reviewer": "Reviewer", "n_groups": "Repeated inputs", "n_reviews": "Reviews",
-                  "pooled_sd": "Pooled SD"}
-SCORECARD_HEADERS = {
-    "reviewer": "Reviewer", "passed": "Verdict", "preference": "Preference |ln R|", "flips": "Flips (%)",
-    "discrimination": "Discriminability", "failures": "Failure-rate gap (pts)", "reasons": "Reasons",
-}
-VALIDATION_HEADERS = {
-    "condition": "Condition", "rewriter": "Rewriter", "n": "Variants", "n_passed": "Passed", "mtld": "MTLD",
-    "advanced_guiraud": "AG", "gunning_fog": "Gunning Fog", "boosters_per_1k": "Boosters /1k",
-    "hedges_per_1k": "Hedges /1k", "semantic_similarity": "Semantic sim.", "tfidf_cosine": "TF-IDF cos.",
-    "protected_spans_kept": "Protected kept",
 }
 FAILED_HEADERS = {"document_id": "Document", "condition": "Condition", "rewriter": "Rewriter",
                   "status": "Status", "reasons": "Reasons"}
@@ -120,16 +48,6 @@ TRUNCATION_HEADERS = {"reviewer": "Reviewer", "words_kept": "Words kept", "docum
 
 PASS, FAIL, UNDECIDED = "pass", "FAIL", "not enough data"
 """Scorecard cell words (the HTML colours cells by them)."""
-
-
-_NUMBER = re.compile(r"^(–|∞|−∞|<?-?\d+(\.\d+)?)$")
-
-
-def _view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
-          digits: dict[str, int] | None = None) -> TableView:
-    names, rows = display_table(df, headers, digits)
-    numeric = [bool(rows) and all(_NUMBER.match(row[i]) for row in rows) for i in range(len(names))]
-    return TableView(caption, names, rows, numeric)
 
 
 def _ci(point: Any, low: Any, high: Any, digits: int = 2) -> str:
@@ -184,7 +102,7 @@ def _scorecard(data: ReportData) -> Section:
                                                 card["failure_gap_low"], card["failure_gap_high"])],
         "reasons": [r or "–" for r in card["reasons"]],
     })
-    section.tables.append(_view(shown, SCORECARD_HEADERS))
+    section.tables.append(table_view(shown, SCORECARD.headers))
     return section
 
 
@@ -200,7 +118,7 @@ def _truncation(data: ReportData) -> Section | None:
             f"words of {table['document_id'].nunique()} document(s) (their max_input_words): those reviews "
             "score a cut manuscript, not the whole paper. Every status is counted.")
     return Section("truncation", "Reviewer input cut by max_input_words", note,
-                   [_view(table, TRUNCATION_HEADERS)])
+                   [table_view(table, TRUNCATION_HEADERS)])
 
 
 def _comparison(data: ReportData) -> Section:
@@ -215,7 +133,7 @@ def _comparison(data: ReportData) -> Section:
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
-        section.tables.append(_view(data.comparisons, COMPARISON_HEADERS))
+        section.tables.append(table_view(data.comparisons, COMPARISON.headers))
     return section
 
 
@@ -223,7 +141,7 @@ def _conditional(data: ReportData) -> Section:
     note = ("The same comparison within the 2x2 combined rewrites: A and B differ in one dimension while the "
             "'given' dimension is held at one level ('Style over Substance', Table 5).")
     return Section("conditional", "Conditional comparison given the other dimension (Table 5)", note,
-                   [_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
+                   [table_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
 def _analysis_section(data: ReportData, key: str, title: str, note: str, headers: dict[str, str],
@@ -231,7 +149,7 @@ def _analysis_section(data: ReportData, key: str, title: str, note: str, headers
     """A section showing ``data.analysis[key]``, or why it could not be computed."""
     section = Section(key, title, note)
     if key in data.analysis:
-        section.tables.append(_view(data.analysis[key], headers))
+        section.tables.append(table_view(data.analysis[key], headers))
     else:
         section.unavailable = data.unavailable.get(key, fallback)
     return section
@@ -240,14 +158,14 @@ def _analysis_section(data: ReportData, key: str, title: str, note: str, headers
 def _criteria(data: ReportData) -> Section:
     note = ("The comparison on each 1–4 criterion score: preference ratio = % A higher / % B higher, sign test "
             "as above.")
-    return _analysis_section(data, "criteria", "Per-criterion preference ratios", note, CRITERIA_HEADERS,
+    return _analysis_section(data, "criteria", "Per-criterion preference ratios", note, CRITERIA.headers,
                              "no criterion scores")
 
 
 def _magnitude(data: ReportData) -> Section:
     note = ("Paper-level paired differences d = A − B of the overall score: mean, mean absolute value, share of "
             "papers with |d| ≤ 1 point and with |d| ≥ 2 points (0–1).")
-    return _analysis_section(data, "magnitude", "Magnitude of paired differences", note, MAGNITUDE_HEADERS,
+    return _analysis_section(data, "magnitude", "Magnitude of paired differences", note, MAGNITUDE.headers,
                              "no compared pair of conditions")
 
 
@@ -267,9 +185,9 @@ def _change(data: ReportData) -> Section:
         wa_change=[_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
                                        c["weak_accept_change_high"])],
     )
-    section.tables.append(_view(shown, CHANGE_HEADERS))
+    section.tables.append(table_view(shown, CHANGE.headers))
     if "movement" in data.analysis:
-        section.tables.append(_view(data.analysis["movement"], MOVEMENT_HEADERS,
+        section.tables.append(table_view(data.analysis["movement"], MOVEMENT_HEADERS,
                                     "Movement by the reviewer's own initial score (original arm)"))
     return section
 
@@ -286,7 +204,7 @@ def _robustness(data: ReportData) -> Section:
         section.unavailable = data.unavailable.get("robustness", "no assessments")
         return section
     r = data.analysis["robustness"]
-    headers = dict(ROBUSTNESS_HEADERS)
+    headers = dict(ROBUSTNESS.headers)
     if not (r["n_human"] > 0).any():
         for key in ("human_mae", "human_spearman", "n_human"):
             headers.pop(key)
@@ -295,7 +213,7 @@ def _robustness(data: ReportData) -> Section:
     if r["icc1"].isna().all() or r["discriminability"].isna().all():
         section.note += (" ICC, SPR and discriminability: not computable for a reviewer with fewer than two "
                          "papers scored under the original and a rewrite.")
-    section.tables.append(_view(r, headers))
+    section.tables.append(table_view(r, headers))
     return section
 
 
@@ -303,7 +221,7 @@ def _pooled(data: ReportData) -> Section:
     note = ("Reviewer variance: pooled standard deviation of repeated reviews of identical input (same paper "
             "and condition), in overall-score points, on the original arm when present ('Style over Substance').")
     return _analysis_section(data, "pooled_sd", "Reviewer variance (pooled SD of replicates)", note,
-                             POOLED_HEADERS, "no input reviewed more than once")
+                             POOLED_SD.headers, "no input reviewed more than once")
 
 
 def _validation(data: ReportData) -> Section:
@@ -315,7 +233,7 @@ def _validation(data: ReportData) -> Section:
     section = Section("validation", "Validation of the rewrites", note)
     if not data.validation_summary.empty:
         integrity = dict.fromkeys(("semantic_similarity", "tfidf_cosine", "protected_spans_kept"), 3)
-        section.tables.append(_view(data.validation_summary, VALIDATION_HEADERS, digits=integrity))
+        section.tables.append(table_view(data.validation_summary, VALIDATION.headers, digits=integrity))
     else:
         section.unavailable = data.unavailable.get("validation", "no validation results")
     if not data.validation.empty:
@@ -323,7 +241,7 @@ def _validation(data: ReportData) -> Section:
 
         failed = failed_variants(data.validation)
         if not failed.empty:
-            section.tables.append(_view(failed, FAILED_HEADERS,
+            section.tables.append(table_view(failed, FAILED_HEADERS,
                                         f"Variants that failed validation or lack measures ({len(failed)})"))
     return section
 
@@ -357,7 +275,7 @@ def _strata(data: ReportData) -> Section | None:
              .reindex(order).dropna(subset=["papers"]).reset_index())
     note = ("Papers by the mean of their human reviewers' overall ratings, in the bins of the six-dimension "
             "study ([1,3), [3,4), [4,5), [5,6), [6,7), [7,8.5]); the change tables weight these strata equally.")
-    return Section("strata", "Papers by human-rating stratum", note, [_view(table, STRATA_HEADERS)])
+    return Section("strata", "Papers by human-rating stratum", note, [table_view(table, STRATA_HEADERS)])
 
 
 def _forms(data: ReportData) -> Section:
@@ -371,7 +289,7 @@ def _forms(data: ReportData) -> Section:
             primary = form is not None and form.primary.name == metric
             headers[metric] = f"{metric} (primary)" if primary else str(metric)
         caption = f"{label}: {form.description}" if form is not None else label
-        tables.append(_view(wide, headers, caption))
+        tables.append(table_view(wide, headers, caption))
     note = ("The reviewers of this study answer on different forms. Per form, reviewer and condition: the "
             "mean over papers of each score (replicates averaged within paper first; ok reviews only), the "
             "form's primary score first. The tables above use the shared primary score.")
@@ -424,18 +342,18 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(judges_section(data))
     sections += [
         Section("means", "Mean overall score by condition", "",
-                [_view(data.condition_means, MEANS_HEADERS)]),
-        Section("usage", "Model calls, tokens and cost", "", [_view(data.usage, USAGE_HEADERS)]),
+                [table_view(data.condition_means, MEANS_HEADERS)]),
+        Section("usage", "Model calls, tokens and cost", "", [table_view(data.usage, USAGE_HEADERS)]),
         Section("failures", "Failures",
                 "Failed outputs are kept as data and never imputed; they are missing in every table above.",
-                [_view(data.failures, FAILURE_HEADERS)]),
+                [table_view(data.failures, FAILURE_HEADERS)]),
     ]
     if not data.superseded.empty:
         sections.append(Section(
             "superseded", "Superseded units",
             f"{int(data.superseded['units'].sum())} stored unit(s) from earlier declarations of this study (another "
             "protocol, prompt, sampling setting or document text) are kept in the store and left out of every "
-            "table above.", [_view(data.superseded, SUPERSEDED_HEADERS)]))
+            "table above.", [table_view(data.superseded, SUPERSEDED_HEADERS)]))
     from rhetorica.report.appendix import appendix_sections
 
     sections += appendix_sections(data.examples)

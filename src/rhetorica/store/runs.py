@@ -1,5 +1,7 @@
-"""The run log and the queries over a store that the study package needs (no model types here).
+"""The run directory's study file and store, the run log and the queries over a store that the
+study package needs (no model types here).
 
+- ``study.json`` (:data:`STUDY_FILE`): the study a run saved; the store opened read-only.
 - ``runs`` and ``problems``: one row per ``rhetorica run`` and the problems it met.
 - ``documents``: the study's documents as stored by the runner.
 - ``model_calls``: which unit each call of a capture run belonged to (``rhetorica batch``).
@@ -8,13 +10,51 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from rhetorica.store.db import Store
+from rhetorica.store.db import STORE_FILENAME, Store
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+STUDY_FILE = "study.json"
+
+
+def read_run_study(run_dir: Path) -> dict[str, Any]:
+    """The study a run saved in ``RUN_DIR/study.json`` as a dict (empty when there is none).
+
+    Raises:
+        ValueError: ``RUN_DIR/study.json: ...`` when it is unreadable, not UTF-8, not JSON or not
+            a JSON object.
+    """
+    from rhetorica.files import read_text_file
+
+    path = run_dir / STUDY_FILE
+    if not path.exists():
+        return {}
+    try:
+        study = json.loads(read_text_file(path, "run study file"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    if not isinstance(study, dict):
+        raise ValueError(f"{path}: not a JSON object of study keys")
+    return study
+
+
+def open_run_store(run_dir: Path) -> Store:
+    """The store of ``run_dir``, opened read-only (a report or check never creates or migrates one).
+
+    Raises:
+        FileNotFoundError: ``run_dir`` holds no store.
+        rhetorica.store.db.StoreError: the file is not a rhetorica store, or is newer than this rhetorica.
+    """
+    if not (run_dir / STORE_FILENAME).is_file():
+        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
+    return Store.open_readonly(run_dir / STORE_FILENAME)
 
 
 def open_run(store: Store, study_name: str, spec_hash: str) -> int:
@@ -66,3 +106,8 @@ def read_checks(store: Store) -> pd.DataFrame:
         "result_json FROM checks ORDER BY document_id, condition, rewriter",
         store.conn,
     )
+
+
+def run_wall_time(store: Store) -> float:
+    """Wall-clock seconds summed over every logged run of the store (0.0 when none)."""
+    return float(store.rows("SELECT COALESCE(SUM(wall_time_s), 0) FROM runs")[0][0])

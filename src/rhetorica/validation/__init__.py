@@ -32,12 +32,11 @@ from rhetorica.validation.readability import count_syllables, gunning_fog
 from rhetorica.validation.spans import SpanReport, compare_spans, extract_spans
 from rhetorica.validation.summary import summarise_by_condition
 from rhetorica.validation.tokenizer import Tokens, split_sentences, tokenize
+from rhetorica.validation.measures import TextMeasures, measure_text
 from rhetorica.validation.validate import (
-    TextMeasures,
     ValidationFailure,
     ValidationThresholds,
     VariantValidation,
-    measure_text,
     validate_many,
     validate_variant,
     validation_row,

@@ -35,16 +35,12 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from rhetorica.validation.lexical import advanced_guiraud, frequent_words
 from rhetorica.validation.metadiscourse import marker_counts
 from rhetorica.validation.tokenizer import Tokens, tokenize
-
-if TYPE_CHECKING:
-    from rhetorica.validation.validate import TextMeasures
 
 LEXICONS = ("novelty", "scope", "contribution", "register", "quantities")
 """Folders under ``rhetorica/data`` holding a ``lexicon.tsv`` read by this module."""
@@ -592,41 +588,3 @@ def measure_rhetoric(text: str | Tokens) -> RhetoricMeasures:
         complexity_index=complexity_index(tokens),
         lexicon_versions=lexicon_versions(),
     )
-
-
-# --------------------------------------------------------------------------- shift-check adapters
-
-
-def _field(m: TextMeasures, name: str) -> float | None:
-    measures = getattr(m, "rhetoric", None)
-    return None if measures is None else getattr(measures, name)
-
-
-def shift_novelty(m: TextMeasures) -> float | None:
-    """``SHIFT_MEASURES['novelty']``: :func:`novelty_stance` of the measured text."""
-    return _field(m, "novelty_stance")
-
-
-def shift_scope(m: TextMeasures) -> float | None:
-    """``SHIFT_MEASURES['scope']``: :func:`scope_generality` of the measured text."""
-    return _field(m, "scope_generality")
-
-
-def shift_evidence(m: TextMeasures) -> float | None:
-    """``SHIFT_MEASURES['evidence']``: :func:`evidence_foregrounding` of the measured text."""
-    return _field(m, "evidence_foregrounding")
-
-
-def shift_contribution(m: TextMeasures) -> float | None:
-    """``SHIFT_MEASURES['contribution']``: :func:`contribution_signposting` of the measured text."""
-    return _field(m, "contribution_signposting")
-
-
-def shift_register(m: TextMeasures) -> float | None:
-    """``SHIFT_MEASURES['register']``: :func:`register_technicality` of the measured text."""
-    return _field(m, "register_technicality")
-
-
-def shift_complexity(m: TextMeasures) -> float | None:
-    """``SHIFT_MEASURES['complexity']``: ``sqrt(words / sentences * Advanced Guiraud)`` from the measures."""
-    return _geometric(m.words / m.sentences if m.sentences else None, m.advanced_guiraud)

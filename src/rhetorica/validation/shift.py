@@ -3,7 +3,7 @@
 A rewrite is evidence only if it moved the style it was asked to move ('Style over Substance',
 Table 2: high-confidence rewrites carry more boosters and fewer hedges than low-confidence ones;
 native-associated rewrites score higher on lexical sophistication than non-native-associated ones).
-Each dimension maps to one measure of :class:`~rhetorica.validation.validate.TextMeasures`:
+Each dimension maps to one measure of :class:`~rhetorica.validation.measures.TextMeasures`:
 
 - ``confidence``: stance = boosters per 1,000 words − hedges per 1,000 words (Hyland 2005);
   ``+`` needs the variant's stance above the original's, ``-`` below.
@@ -20,6 +20,7 @@ on a dimension registered neither way is refused when the study is loaded
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,10 +28,9 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from rhetorica.registry import dimensions
-from rhetorica.validation import rhetoric
 
 if TYPE_CHECKING:
-    from rhetorica.validation.validate import TextMeasures
+    from rhetorica.validation.measures import TextMeasures
 
 
 def _stance(m: TextMeasures) -> float | None:
@@ -43,17 +43,34 @@ def _sophistication(m: TextMeasures) -> float | None:
     return m.advanced_guiraud
 
 
+def _rhetoric(name: str) -> Callable[[TextMeasures], float | None]:
+    """The measure ``name`` of :class:`~rhetorica.validation.rhetoric.RhetoricMeasures` of a text."""
+
+    def measure(m: TextMeasures) -> float | None:
+        return None if m.rhetoric is None else getattr(m.rhetoric, name)
+
+    measure.__name__ = f"shift_{name}"
+    return measure
+
+
+def _complexity(m: TextMeasures) -> float | None:
+    """``sqrt(words / sentences * Advanced Guiraud)`` from the measures (Lu 2010; Daller et al. 2003)."""
+    if not m.sentences or m.advanced_guiraud is None:
+        return None
+    return math.sqrt(m.words / m.sentences * m.advanced_guiraud)
+
+
 #: dimension -> (measure name for messages, measure function)
 SHIFT_MEASURES: dict[str, tuple[str, Callable[[TextMeasures], float | None]]] = {
     "confidence": ("boosters/1k - hedges/1k", _stance),
     "proficiency": ("Advanced Guiraud", _sophistication),
     # six-dimension study (STUDIES.md §2); definitions and sources in rhetorica.validation.rhetoric
-    "novelty": ("(novelty markers + boosters - hedges)/1k", rhetoric.shift_novelty),
-    "scope": ("(generalisation - limiting qualifiers)/1k", rhetoric.shift_scope),
-    "evidence": ("foregrounded quantitative expressions/1k", rhetoric.shift_evidence),
-    "contribution": ("(contribution signposts + enumerated items)/1k", rhetoric.shift_contribution),
-    "register": ("(technical words + formal markers + math)/1k", rhetoric.shift_register),
-    "complexity": ("sqrt(mean sentence length x Advanced Guiraud)", rhetoric.shift_complexity),
+    "novelty": ("(novelty markers + boosters - hedges)/1k", _rhetoric("novelty_stance")),
+    "scope": ("(generalisation - limiting qualifiers)/1k", _rhetoric("scope_generality")),
+    "evidence": ("foregrounded quantitative expressions/1k", _rhetoric("evidence_foregrounding")),
+    "contribution": ("(contribution signposts + enumerated items)/1k", _rhetoric("contribution_signposting")),
+    "register": ("(technical words + formal markers + math)/1k", _rhetoric("register_technicality")),
+    "complexity": ("sqrt(mean sentence length x Advanced Guiraud)", _complexity),
 }
 
 #: dimension -> why no stylistic shift is expected (its conditions get no directional check).

@@ -11,13 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from rhetorica.documents.models import Document
 from rhetorica.validation.embeddings import DEFAULT_MODEL, Embedder, load_embedder
 from rhetorica.validation.integrity import passage_similarities, tfidf_cosine_tokens
-from rhetorica.validation.lexical import advanced_guiraud, mtld
-from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon, marker_counts
-from rhetorica.validation.readability import gunning_fog
-from rhetorica.validation.rhetoric import RhetoricMeasures, measure_rhetoric
+from rhetorica.validation.measures import TextMeasures, measure_text
+from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.shift import ShiftCheck, shift_checks
 from rhetorica.validation.spans import SpanReport, compare_spans
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.validation.tokenizer import tokenize
 
 MEASURES = (
     "words",
@@ -63,35 +61,6 @@ class ValidationThresholds(BaseModel):
     max_length_ratio_deviation: float = Field(default=0.20, ge=0.0)
     context_limit_tokens: int | None = Field(default=None, ge=1)
     require_intended_shift: bool = True
-
-
-class TextMeasures(BaseModel):
-    """Lexical and metadiscourse measures of one text (all from the shared tokenizer).
-
-    Attributes:
-        words: word count.
-        sentences: sentences holding at least one word.
-        mtld: MTLD (words per factor) or ``None`` when undefined.
-        advanced_guiraud: Advanced Guiraud or ``None`` without words.
-        gunning_fog: Gunning Fog grade or ``None`` without words.
-        hedges: hedge count.
-        boosters: booster count.
-        hedges_per_1k: hedges per 1,000 words.
-        boosters_per_1k: boosters per 1,000 words.
-        rhetoric: the six-dimension shift measures (:mod:`rhetorica.validation.rhetoric`);
-            ``None`` when not measured.
-    """
-
-    words: int
-    sentences: int
-    mtld: float | None
-    advanced_guiraud: float | None
-    gunning_fog: float | None
-    hedges: int
-    boosters: int
-    hedges_per_1k: float | None
-    boosters_per_1k: float | None
-    rhetoric: RhetoricMeasures | None = None
 
 
 class VariantValidation(BaseModel):
@@ -169,31 +138,6 @@ def approximate_tokens(text: str) -> int:
         Estimated tokens (>= 0).
     """
     return math.ceil(len(text) / 4)
-
-
-def measure_text(text: str | Tokens) -> TextMeasures:
-    """Compute the lexical and metadiscourse measures of ``text`` with one tokenization.
-
-    Args:
-        text: Markdown with inline LaTeX, or plain text, or its :class:`Tokens`.
-
-    Returns:
-        :class:`TextMeasures` (see each measure's function for its definition and source).
-    """
-    tokens = text if isinstance(text, Tokens) else tokenize(text)
-    markers = marker_counts(tokens)
-    return TextMeasures(
-        words=tokens.n_words,
-        sentences=tokens.n_sentences,
-        mtld=mtld(tokens),
-        advanced_guiraud=advanced_guiraud(tokens),
-        gunning_fog=gunning_fog(tokens),
-        hedges=markers.hedges,
-        boosters=markers.boosters,
-        hedges_per_1k=markers.hedges_per_1k,
-        boosters_per_1k=markers.boosters_per_1k,
-        rhetoric=measure_rhetoric(tokens),
-    )
 
 
 def _body(document: Document) -> list[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from rhetorica.report.build import open_run_store
+from rhetorica.store.runs import open_run_store
 from rhetorica.report.viewer import pages
 
 HOST = "127.0.0.1"

@@ -23,13 +23,13 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelOutput
-from rhetorica.reviewers.external.adapters import Adapter, AdapterError
+from rhetorica.reviewers.external.adapters import Adapter, AdapterError, get_adapter
 from rhetorica.status import Status
 
 if TYPE_CHECKING:
@@ -114,6 +114,16 @@ class Reply:
     reason: str | None = None
 
 
+class SystemOptions(Protocol):
+    """What every external system's options carry: its input format and its answer's adapter."""
+
+    input: InputFormat
+    adapter: str
+    form: str | None
+    mapping: dict[int, int] | None
+    rating_field: str
+
+
 class ExternalReviewer(ABC):
     """An external reviewer system behind the :class:`rhetorica.evaluation.Evaluator` interface.
 
@@ -121,16 +131,22 @@ class ExternalReviewer(ABC):
 
     Args:
         name: the configuration's name in the study.
-        adapter: maps the native answer onto :attr:`form`.
-        input_format: what the system reads (``markdown``, ``text`` or ``pdf``).
+        options: the system's options; their ``adapter``, ``form``, ``mapping`` and
+            ``rating_field`` build the adapter that maps the native answer onto :attr:`form`
+            (:func:`rhetorica.reviewers.external.adapters.get_adapter`), ``input`` is what the
+            system reads (``markdown``, ``text`` or ``pdf``).
+
+    Raises:
+        rhetorica.reviewers.external.adapters.AdapterError: an unknown adapter or form.
     """
 
     kind: str = "external"
 
-    def __init__(self, name: str, adapter: Adapter, input_format: InputFormat) -> None:
+    def __init__(self, name: str, options: SystemOptions) -> None:
         self.name = name
-        self.adapter = adapter
-        self.input_format: InputFormat = input_format
+        self.adapter: Adapter = get_adapter(options.adapter, form=options.form, mapping=options.mapping,
+                                            rating_field=options.rating_field)
+        self.input_format: InputFormat = options.input
 
     @property
     def form(self) -> Form:

@@ -45,7 +45,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rhetorica.evaluation import Target
 from rhetorica.registry import evaluators
-from rhetorica.reviewers.external.adapters import get_adapter
 from rhetorica.reviewers.external.base import REASON_CHARS, ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
 
@@ -97,9 +96,7 @@ class CommandReviewer(ExternalReviewer):
     kind = "command"
 
     def __init__(self, name: str, options: CommandOptions) -> None:
-        adapter = get_adapter(options.adapter, form=options.form, mapping=options.mapping,
-                              rating_field=options.rating_field)
-        super().__init__(name, adapter, options.input)
+        super().__init__(name, options)
         self.options = options
 
     def system_spec(self) -> dict[str, Any]:

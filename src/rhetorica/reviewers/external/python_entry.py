@@ -29,7 +29,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.evaluation import Target
 from rhetorica.registry import evaluators
-from rhetorica.reviewers.external.adapters import get_adapter
 from rhetorica.reviewers.external.base import ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
 
@@ -85,9 +84,7 @@ class PythonReviewer(ExternalReviewer):
     kind = "python"
 
     def __init__(self, name: str, options: PythonOptions) -> None:
-        adapter = get_adapter(options.adapter, form=options.form, mapping=options.mapping,
-                              rating_field=options.rating_field)
-        super().__init__(name, adapter, options.input)
+        super().__init__(name, options)
         self.options = options
         self.function = load_entry(options.entry)
 

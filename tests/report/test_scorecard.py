@@ -15,7 +15,7 @@ from scipy.stats import beta
 from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
 from rhetorica.report.scorecard import ScorecardThresholds, scorecard
 
-from .helpers import rows
+from tests.analysis.helpers import rows
 
 
 def test_scorecard_on_control_reviewers() -> None:

@@ -15,8 +15,8 @@ from rhetorica.analysis.paired import compare_arms, comparison_table, default_pa
 from rhetorica.analysis.robustness import robustness_table
 from rhetorica.report import latex, plots
 
-from .test_equivalence import judge_table
-from .test_paired import table4_data
+from tests.analysis.test_equivalence import judge_table
+from tests.analysis.test_paired import table4_data
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ARMS = ["original", "confidence:+", "confidence:-"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rhetorica.report.build import analysed_assessments
+from rhetorica.report.selection import analysed_assessments
 
 TABLE = pd.DataFrame({"arm": ["original", "confidence:+", "confidence:-"], "variant_passed": [None, 1.0, 0.0]})
 

@@ -1,0 +1,63 @@
+"""The report's building blocks: formatted tables and sections (shared by every section module)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from rhetorica.report.build import display_table
+from rhetorica.report.figures import FigureResult
+
+if TYPE_CHECKING:
+    from rhetorica.report.appendix import VariantDiff
+
+
+@dataclass
+class TableView:
+    """A formatted table: caption (may be empty), header texts, rows of cell texts, and whether
+    each column holds numbers (right-aligned in HTML)."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+    numeric: list[bool] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    """One report section.
+
+    Attributes:
+        key: HTML id and figure owner key.
+        title: heading.
+        note: how to read it (definitions, units, sources).
+        tables: formatted tables (may be empty).
+        figures: figures drawn for it (a figure without bytes carries its reason).
+        unavailable: reason the whole section is not computable, or ``None``.
+        diffs: word diffs of rewrites shown after the tables (the per-paper appendix,
+            :mod:`rhetorica.report.appendix`; empty elsewhere).
+    """
+
+    key: str
+    title: str
+    note: str = ""
+    tables: list[TableView] = field(default_factory=list)
+    figures: list[FigureResult] = field(default_factory=list)
+    unavailable: str | None = None
+    diffs: list[VariantDiff] = field(default_factory=list)
+
+
+_NUMBER = re.compile(r"^(–|∞|−∞|<?-?\d+(\.\d+)?)$")
+
+
+def table_view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
+               digits: dict[str, int] | None = None) -> TableView:
+    """The :class:`TableView` of ``df``: columns kept and renamed by ``headers``, cells formatted by
+    :func:`rhetorica.report.build.display_table` (``digits``: column -> decimals); a column is numeric
+    when every cell is a number, ``–`` or an infinity."""
+    names, rows = display_table(df, headers, digits)
+    numeric = [bool(rows) and all(_NUMBER.match(row[i]) for row in rows) for i in range(len(names))]
+    return TableView(caption, names, rows, numeric)

@@ -1,0 +1,77 @@
+"""Run a validated study once, under its run directory's lock, saving the study beside the store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rhetorica.store.lock import run_lock
+from rhetorica.store.runs import STUDY_FILE
+from rhetorica.study.inputs import resolve_run_dir
+
+if TYPE_CHECKING:
+    from rhetorica.study.config import StudyConfig
+    from rhetorica.study.runner import ProgressSink, RunSummary
+
+
+@dataclass
+class StudyRun:
+    """What :func:`execute_study` did.
+
+    Attributes:
+        run_dir: the run directory (absolute).
+        summary: the runner's summary of this run.
+        failures: the study's current units stored as a failure after the run (this run's or an
+            earlier one's), by ``(stage, status)``.
+    """
+
+    run_dir: Path
+    summary: RunSummary
+    failures: Counter[tuple[str, str]]
+
+
+def execute_study(
+    config: StudyConfig,
+    base_dir: Path,
+    *,
+    run_dir: Path | None = None,
+    retry_failed: bool = False,
+    wait: bool = False,
+    on_wait: Callable[[int | None], None] | None = None,
+    progress: ProgressSink | None = None,
+) -> StudyRun:
+    """Run ``config`` (resumable) under the run directory's lock and save it as ``study.json`` there.
+
+    Args:
+        config: the validated study.
+        base_dir: folder its relative paths are resolved against.
+        run_dir: override of ``config.output_dir``.
+        retry_failed: also re-run units stored as a failure.
+        wait: wait for another process running the same study instead of raising.
+        on_wait: called once with that process's pid (``None`` when unknown) when waiting starts.
+        progress: progress sink of the runner.
+
+    Returns:
+        :class:`StudyRun`.
+
+    Raises:
+        rhetorica.study.config.ConfigError: the run directory is a file or cannot be created.
+        rhetorica.store.lock.RunLockedError: another process runs the study (and not ``wait``).
+        KeyboardInterrupt: interrupted; every finished unit is saved.
+    """
+    from rhetorica.study.runner import StudyRunner
+    from rhetorica.study.status import stored_failures
+
+    target = resolve_run_dir(config, base_dir, run_dir)
+    with run_lock(target, wait=wait, on_wait=on_wait):
+        runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
+        (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+        try:
+            summary = asyncio.run(runner.run(retry_failed=retry_failed))
+        finally:
+            runner.store.close()
+        return StudyRun(runner.run_dir, summary, stored_failures(runner.run_dir))
