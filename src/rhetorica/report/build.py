@@ -293,6 +293,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
         rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`open_run_store`).
         ValueError: if ``study.json`` is unusable (see :func:`read_run_study`).
     """
+    from rhetorica.report.aspects import aspect_tables
     from rhetorica.report.forms import form_scores, needs_form_table
     from rhetorica.report.validation import validation_summary, validation_table
     from rhetorica.store.runs import read_checks
@@ -314,6 +315,10 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0) -> ReportD
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
     if needs_form_table(analysed_scores):
         analysis["forms"] = form_scores(analysed_scores)
+    try:  # the aspect section's tables (rhetorica.report.aspects), when the study annotated its reviews
+        analysis.update(aspect_tables(tables, assessments, pairs))
+    except ValueError as exc:
+        unavailable["aspects"] = f"aspect analysis failed: {exc}"
     card, thresholds, card_problem = _scorecard(assessments, study, pairs)
     if card_problem:
         unavailable["scorecard"] = card_problem

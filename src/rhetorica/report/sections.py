@@ -406,6 +406,11 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(strata)
     if "forms" in data.analysis:
         sections.append(_forms(data))
+    from rhetorica.report.aspects import aspects_section
+
+    aspects = aspects_section(data)
+    if aspects is not None:
+        sections.append(aspects)
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [_view(data.condition_means, MEANS_HEADERS)]),

@@ -267,7 +267,8 @@ class StudyRunner:
         """The evaluator of a reviewer configuration: its ``kind``'s registered factory
         (:data:`rhetorica.registry.evaluators`) called with the configuration's name and options;
         ``control`` also gets the study's replicate count, ``llm`` its model, protocol and sampling,
-        any other kind its model when the configuration names one."""
+        any other kind its model when the configuration names one (and an ``extractor`` option
+        naming a model, as ``scicore`` and ``reconstruct`` take, that model)."""
         rv = unit.reviewer
         factory = evaluators.get(rv.kind)
         options = rv.options.as_kwargs()
@@ -279,6 +280,8 @@ class StudyRunner:
                            temperature=rv.sampling.temperature, top_p=rv.sampling.top_p,
                            max_tokens=rv.sampling.max_tokens, max_input_words=rv.max_input_words)
         if rv.model is not None:
+            if isinstance(options.get("extractor"), str):  # SciCore/ReconstructReview: a second model by id
+                options["extractor"] = self.model(options["extractor"], {})
             return factory(rv.name, model=self.model(rv.model, {}), **options)
         return factory(rv.name, **options)
 
@@ -311,6 +314,7 @@ class StudyRunner:
             "input_truncated": int(evaluation.input_truncated),
             "review_json": json.dumps(evaluation.payload) if ok and evaluation.payload else None,
             "raw_text": evaluation.raw_text, "scores": dict(evaluation.scores) if ok else {},
+            "artefacts": dict(evaluation.artefacts),
         }
 
     async def _validate(self, unit: planner.ValidateUnit, log: _CountingLog) -> dict[str, Any]:

@@ -18,6 +18,7 @@ stage      consumes                    produces    table
 rewrite    document                    variant     variants
 validate   variant                     checks      checks
 review     document, variant, checks   assessment  assessments
+annotate   assessment                  annotation  annotations (:mod:`.annotation`)
 =========  ==========================  ==========  ============
 """
 
@@ -287,7 +288,8 @@ class ReviewStage(TableStage):
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
         status = str(row["status"])
-        store.save_assessment(row, row.pop("scores"))  # the row and its long scores: one transaction
+        scores, artefacts = row.pop("scores"), row.pop("artefacts", None)
+        store.save_assessment(row, scores, artefacts)  # the row, its long scores, its artefacts: one transaction
         return status
 
     def calls(self, unit: Any) -> list[PlannedCall]:
@@ -306,3 +308,5 @@ class ReviewStage(TableStage):
 for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):
     registry.add(_stage.name, _stage, description=(type(_stage).__doc__ or "").strip().splitlines()[0])
 
+
+from rhetorica.study import annotation as _annotation  # noqa: E402, F401 - registers the annotate stage
