@@ -256,4 +256,5 @@ builtin_modules(
     "rhetorica.models.registry",
     "rhetorica.study.stages",
     "rhetorica.study.annotation",
+    "rhetorica.study.extraction",
 )

@@ -35,14 +35,22 @@ def test_scicore_scores_and_core_are_exported_and_reconstruct_review_runs(shared
     def factory(model_id: str, options: dict):
         return models.setdefault(model_id, get_model(model_id, **options))
 
+    warm = OPTIONS | {"review": {"max_tokens": 400, "temperature": 0.5}}  # other reviews, the same extraction
     reviewers = [{"name": "scicore", "kind": "scicore", "model": "mock/reviewer", "options": OPTIONS},
+                 {"name": "scicore-warm", "kind": "scicore", "model": "mock/reviewer", "options": warm},
                  {"name": "rebuild", "kind": "reconstruct", "model": "mock/reviewer", "options": OPTIONS | {
                      "extractor": "mock/extractor", "rebuild": {"max_tokens": 500}}}]
-    summary = asyncio.run(StudyRunner(parse_study(spec(shared_data, tmp_path / "run", reviewers)), tmp_path,
-                                      model_factory=factory).run())
-    assert summary.stage_statuses["review"] == {"ok": 8}, summary.problems
+    config = parse_study(spec(shared_data, tmp_path / "run", reviewers))
+    summary = asyncio.run(StudyRunner(config, tmp_path, model_factory=factory).run())
+    assert summary.stage_statuses["review"] == {"ok": 12}, summary.problems
+    # one extract unit per text and extraction spec (the two scicore configurations share theirs);
+    # every mock core fails its checks and is stored so
+    assert summary.stage_statuses["extract"] == {"malformed": 8}
+    # reviewer model: 4 shared extractions + 2 reviews x 4 texts x 2 scicore configs + 4 reviews of rebuilds;
     # the reconstruct configuration's extraction and rebuild went to its own extractor model
-    assert len(models["mock/extractor"].calls) == 2 * 4 and len(models["mock/reviewer"].calls) == 3 * 4 + 4
+    assert len(models["mock/reviewer"].calls) == 4 + 16 + 4 and len(models["mock/extractor"].calls) == 2 * 4
+    again = asyncio.run(StudyRunner(config, tmp_path, model_factory=factory).run())
+    assert (again.units_run, again.model_calls) == (0, 0)
     data = write_report(tmp_path / "run", n_resamples=100)
     tables = tmp_path / "run" / "tables"
     scores = pd.read_csv(tables / "scores.csv")
@@ -53,7 +61,7 @@ def test_scicore_scores_and_core_are_exported_and_reconstruct_review_runs(shared
     assert set(wide.loc[wide["reviewer"] == "scicore", "model"]) == {"mock/reviewer"}
     artefacts = pd.read_csv(tables / "artefacts.csv")
     names = artefacts.groupby("reviewer")["name"].apply(lambda s: sorted(set(s))).to_dict()
-    assert names == {"scicore": ["science_core", "science_record"],
+    assert names == {"scicore": ["science_core", "science_record"], "scicore-warm": ["science_core", "science_record"],
                      "rebuild": ["reconstruction", "reconstruction_new_numbers", "science_core"]}
     core = json.loads(artefacts.loc[(artefacts["reviewer"] == "scicore") & (artefacts["name"] == "science_core"),
                                     "value_json"].iloc[0])

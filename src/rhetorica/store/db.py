@@ -240,6 +240,11 @@ class Store(BatchTables):
                                   [(row["unit_key"], name, json.dumps(value, sort_keys=True))
                                    for name, value in (artefacts or {}).items()])
 
+    def extract_row(self, unit_key: str) -> dict[str, Any] | None:
+        """The stored ``extracts`` row of ``unit_key`` (any status), or ``None``."""
+        row = self.conn.execute("SELECT * FROM extracts WHERE unit_key = ?", (unit_key,)).fetchone()
+        return dict(row) if row is not None else None
+
     def artefact_rows(self) -> list[tuple[str, str, str]]:
         """Every stored artefact as ``(unit_key, name, value_json)``, ordered by unit and name."""
         return [tuple(r) for r in self.conn.execute(

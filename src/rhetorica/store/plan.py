@@ -26,7 +26,7 @@ SUPERSEDED_COLUMNS = ["stage", "configuration", "model", "detail", "units", "fir
 """Columns of :func:`superseded_units`."""
 
 
-PLANNED_STAGES = ("rewrite", "review", "annotate")
+PLANNED_STAGES = ("rewrite", "review", "annotate", "extract")
 """Names of the recorded plans; a check is current when its variant is current."""
 
 

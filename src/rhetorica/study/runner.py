@@ -297,8 +297,19 @@ class StudyRunner:
                                               source_findings=self._source_findings.get(unit.document_id))
             defended = self._defended[memo]
             target = replace(target, document=defended.document, notice=defended.notice)
-        evaluation = await evaluator.evaluate(target, self._context(log, unit.key))
+        context = self._context(log, unit.key)
+        core = self._stored_core(unit)
+        if core is not None and core.source_hash == target.document.content_hash:  # the extract stage's unit
+            evaluation = await evaluator.evaluate(target, context, core=core)  # type: ignore[call-arg]
+        else:
+            evaluation = await evaluator.evaluate(target, context)
         return self._review_row(unit, evaluator.form, evaluation)
+
+    def _stored_core(self, unit: planner.ReviewUnit) -> Any:
+        """The stored science core a ``scicore``/``reconstruct`` review reads (:mod:`rhetorica.study.extraction`)."""
+        from rhetorica.study.extraction import CORE_KINDS, stored_core
+
+        return stored_core(self.store, self.config, unit) if unit.reviewer.kind in CORE_KINDS else None
 
     @staticmethod
     def _review_row(unit: planner.ReviewUnit, form: Form, evaluation: Evaluation) -> dict[str, Any]:

@@ -17,7 +17,9 @@ stage      consumes                    produces    table
 =========  ==========================  ==========  ============
 rewrite    document                    variant     variants
 validate   variant                     checks      checks
-review     document, variant, checks   assessment  assessments
+extract    document, variant, checks   extract     extracts (:mod:`.extraction`)
+review     document, variant, checks,  assessment  assessments
+           extract
 annotate   assessment                  annotation  annotations (:mod:`.annotation`)
 =========  ==========================  ==========  ============
 """
@@ -251,7 +253,7 @@ class ReviewStage(TableStage):
     """
 
     name = "review"
-    consumes = ("document", "variant", "checks")
+    consumes = ("document", "variant", "checks", "extract")
     produces = "assessment"
     table = "assessments"
     plan = "review"
@@ -310,3 +312,4 @@ for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):
 
 
 from rhetorica.study import annotation as _annotation  # noqa: E402, F401 - registers the annotate stage
+from rhetorica.study import extraction as _extraction  # noqa: E402, F401 - registers the extract stage

@@ -33,3 +33,20 @@ CREATE TABLE mentions (
     phrase     TEXT NOT NULL,     -- the review's own span (whitespace normalised)
     PRIMARY KEY (unit_key, position)
 );
+
+-- The extract stage (document -> extract): one science core per (extraction spec, text, replicate),
+-- read by the SciCore and ReconstructReview assessments built on it.
+CREATE TABLE extracts (
+    unit_key     TEXT PRIMARY KEY,
+    document_id  TEXT NOT NULL,
+    input_hash   TEXT NOT NULL,   -- content hash of the text the core was extracted from
+    condition    TEXT NOT NULL,
+    rewriter     TEXT NOT NULL,
+    extractor    TEXT NOT NULL,   -- model id as in the study file
+    replicate    INTEGER NOT NULL,
+    status       TEXT NOT NULL,
+    reason       TEXT,
+    core_json    TEXT,            -- the extraction record: core, checks, status, source hash
+    raw_text     TEXT,
+    created_at   TEXT NOT NULL DEFAULT (datetime('now'))
+);
