@@ -67,6 +67,9 @@ def test_scicore_scores_and_core_are_exported_and_reconstruct_review_runs(shared
                                     "value_json"].iloc[0])
     assert core["status"] == "malformed" and core["reason"].startswith("the science core fails its checks")
     assert core["core"]["claims"]
+    extracts = pd.read_csv(tables / "extracts.csv")
+    assert len(extracts) == 8 and set(extracts["extractor"]) == {"mock/reviewer", "mock/extractor"}
+    assert set(extracts["status"]) == {"malformed"} and all(json.loads(c)["core"] for c in extracts["core_json"])
     record = json.loads(artefacts.loc[artefacts["name"] == "science_record", "value_json"].iloc[0])
     assert record.startswith("# Science record")
 

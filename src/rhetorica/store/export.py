@@ -158,6 +158,19 @@ def artefacts_table(store: Store) -> pd.DataFrame:
     return keys.merge(found, on="unit_key")[columns].reset_index(drop=True)
 
 
+def extracts_table(store: Store) -> pd.DataFrame:
+    """One row per current science-core extraction (:mod:`rhetorica.study.extraction`): unit_key,
+    document_id, condition, rewriter, extractor, replicate, status, reason, core_json (the
+    extraction record: core, checks against the manuscript, source hash). Empty before schema 7."""
+    columns = ["unit_key", "document_id", "condition", "rewriter", "extractor", "replicate", "status", "reason",
+               "core_json"]
+    if not store.has_table("extracts"):
+        return pd.DataFrame(columns=columns)
+    df = pd.read_sql_query(f"SELECT {', '.join(columns)} FROM extracts ORDER BY document_id, condition, rewriter, "
+                           "replicate, unit_key", store.conn)
+    return _current(df, store, "extract")
+
+
 def annotations_table(store: Store) -> pd.DataFrame:
     """One row per current annotation (:mod:`rhetorica.study.annotation`) of a current assessment:
     unit_key, assessment_key, annotator, taxonomy, status, reason, n_mentions, n_unverified,
@@ -187,7 +200,8 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
     Tables: ``assessments`` (wide: one row per assessment), ``scores`` (long: one row per
     assessment x metric, :func:`scores_long`) and ``variants`` (current units only), ``model_calls`` (every call,
     superseded units' included: they were made and paid), ``problems`` and ``superseded``
-    (:func:`rhetorica.store.plan.superseded_units`), ``artefacts`` (:func:`artefacts_table`),
+    (:func:`rhetorica.store.plan.superseded_units`), ``artefacts`` (:func:`artefacts_table`), ``extracts``
+    (:func:`extracts_table`),
     ``annotations`` and ``mentions`` (:func:`annotations_table`, :func:`mentions_table`).
     """
     folder.mkdir(parents=True, exist_ok=True)
@@ -199,6 +213,7 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
         "problems": problems_table(store),
         "superseded": superseded_units(store),
         "artefacts": artefacts_table(store),
+        "extracts": extracts_table(store),
         "annotations": annotations_table(store),
         "mentions": mentions_table(store),
     }
