@@ -409,7 +409,8 @@ class ReviewerSpec(_UsesModel):
     ``kind`` is ``llm`` (a model reviews under ``protocol``), ``control`` or another evaluator
     kind registered in :data:`rhetorica.registry.evaluators` (a plug-in's external system: its
     factory gets the reviewer's name and ``options``, and is built once when the study loads to
-    check them). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    check them; a kind that reads with a model, such as ``scicore`` and ``reconstruct``, also gets
+    ``model``, and its ``options`` are the evaluator's, not the provider's). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
     :class:`rhetorica.reviewers.control_settings.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
     ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden

@@ -91,6 +91,8 @@ class ExtractStage(TableStage):
             if review.reviewer.kind not in CORE_KINDS:
                 continue
             key = extract_key(config, review.reviewer, review.document.content_hash, review.replicate)
+            if review.waiting:  # an assumed variant holds its original's text: one unit per variant all the same
+                key = content_hash(key, review.after)
             if key not in units:
                 extractor, options = extract_options(review.reviewer)
                 units[key] = ExtractUnit(key, review.target, extractor, options, review.after, review.waiting)

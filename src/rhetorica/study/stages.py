@@ -302,9 +302,12 @@ class ReviewStage(TableStage):
         if rv.kind == "control" or rv.model is None:  # simulated: no model call
             return []
         text, _ = manuscript_text(unit.document, rv.max_input_words)
-        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(rv.protocol))),
+        # SciCore: two reviews (the record about as long as the text); ReconstructReview: the rebuild
+        # and its review (the extraction is the extract stage's unit)
+        protocol, count = {"scicore": ("strict-iclr", 2), "reconstruct": ("standard", 2)}.get(rv.kind, (rv.protocol, 1))
+        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(protocol))),
                     ChatMessage(role="user", content=text)]
-        return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)]
+        return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)] * count
 
 
 for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):
