@@ -37,3 +37,21 @@ def test_a_saved_annotation_replaces_its_mentions(tmp_path: Path) -> None:
         assert (stored["n_mentions"], stored["n_unverified"]) == (1, 1)
     finally:
         store.close()
+
+
+def test_statuses_of_a_table_an_older_store_lacks_are_none(tmp_path: Path) -> None:
+    import sqlite3
+
+    from rhetorica.store.db import STORE_FILENAME
+    from rhetorica.store.plan import unit_statuses
+
+    Store.in_dir(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / STORE_FILENAME)
+    conn.execute("DROP TABLE extracts")  # as in a version-6 store opened read-only by `rhetorica status`
+    conn.commit()
+    conn.close()
+    store = Store.open_readonly(tmp_path / STORE_FILENAME)
+    try:
+        assert unit_statuses(store, "extracts") == {} and unit_statuses(store, "assessments") == {}
+    finally:
+        store.close()

@@ -73,8 +73,9 @@ class ReportData:
         analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
             (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
             ``robustness``) and ``forms`` (:func:`rhetorica.report.forms.form_scores`, only when
-            the study's reviewers answer on forms with different metrics); a key is absent when
-            its table cannot be computed.
+            the study's reviewers answer on forms with different metrics) and the aspect tables
+            (:data:`rhetorica.report.aspects.ASPECT_TABLES`, when reviews were annotated); a key
+            is absent when its table cannot be computed.
         unavailable: table key -> one sentence saying why it is not computable.
         scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
             not computable; see ``unavailable["scorecard"]``).

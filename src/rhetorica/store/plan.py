@@ -73,7 +73,10 @@ def finished_keys(store: Store, table: str, retry_failed: bool = False) -> set[s
 
 
 def unit_statuses(store: Store, table: str) -> dict[str, str]:
-    """Stored status of every unit of ``table`` by key."""
+    """Stored status of every unit of ``table`` by key (none when a read-only store of an older
+    schema has no such table yet, e.g. ``extracts`` before version 7)."""
+    if not store.has_table(table):
+        return {}
     return {r[0]: r[1] for r in store.rows(f"SELECT unit_key, status FROM {table}")}
 
 

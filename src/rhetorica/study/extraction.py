@@ -78,7 +78,7 @@ class ExtractStage(TableStage):
     produces = "extract"
     table = "extracts"
     plan = "extract"
-    order = 25
+    order = 25  # before review (order 30), which consumes the same kinds and reads the stored cores
 
     def applies(self, config: StudyConfig) -> bool:
         return any(r.kind in CORE_KINDS for r in config.reviewers)

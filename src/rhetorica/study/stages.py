@@ -17,9 +17,9 @@ stage      consumes                    produces    table
 =========  ==========================  ==========  ============
 rewrite    document                    variant     variants
 validate   variant                     checks      checks
-extract    document, variant, checks   extract     extracts (:mod:`.extraction`)
-review     document, variant, checks,  assessment  assessments
-           extract
+extract    document, variant, checks   extract     extracts (:mod:`.extraction`; before review by
+                                                               order, review reads its cores)
+review     document, variant, checks   assessment  assessments
 annotate   assessment                  annotation  annotations (:mod:`.annotation`)
 =========  ==========================  ==========  ============
 """
@@ -253,7 +253,7 @@ class ReviewStage(TableStage):
     """
 
     name = "review"
-    consumes = ("document", "variant", "checks", "extract")
+    consumes = ("document", "variant", "checks")
     produces = "assessment"
     table = "assessments"
     plan = "review"
