@@ -81,3 +81,14 @@ def test_a_bad_scicore_option_is_named_when_the_study_loads(shared_data: Path, t
     wrong = [{"name": "scicore", "kind": "scicore", "model": "mock/reviewer", "options": {"full_protocol": "default"}}]
     with pytest.raises(ConfigError, match="not on the 'iclr-2026' form"):
         parse_study(spec(shared_data, tmp_path / "run", wrong))
+
+
+def test_a_declared_model_keeps_scicore_options_apart_from_provider_options(shared_data: Path, tmp_path: Path) -> None:
+    reviewers = [{"name": "sci", "kind": "scicore", "model": "m", "options": OPTIONS},
+                 {"name": "plain", "model": "m", "options": {"timeout_s": 5}}]
+    data = spec(shared_data, tmp_path / "run", reviewers) | {"models": {"m": {"provider": "mock", "model": "reviewer"}}}
+    with pytest.raises(ConfigError, match=r"reviewers\[1\]\.options: reviewer 'plain' uses the declared model 'm'"):
+        parse_study(data)
+    config = parse_study(data | {"reviewers": reviewers[:1]})  # evaluator options: not the provider's
+    assert config.reviewers[0].options.as_kwargs()["require_valid_core"] is False
+    assert config.reviewers[0].model_id == "m"
