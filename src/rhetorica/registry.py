@@ -256,4 +256,6 @@ builtin_modules(
     "rhetorica.judges.study",
     "rhetorica.models.registry",
     "rhetorica.study.stages",
+    "rhetorica.study.annotation",
+    "rhetorica.study.extraction",
 )

@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 6  # the newest migration: 0006_scores
+LATEST = 7  # the newest migration: 0007_artefacts_annotations
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

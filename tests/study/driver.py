@@ -65,11 +65,11 @@ def install(point: str, k: int) -> None:
                 await asyncio.sleep(0.02)
         return await generate(self, messages, config)
 
-    def counting_save(self: Store, row: dict[str, Any], scores: Any) -> None:
+    def counting_save(self: Store, row: dict[str, Any], scores: Any, artefacts: Any = None) -> None:
         seen["units"] += 1
         if point == "kill-in-commit" and seen["units"] == k:
             self.conn.set_trace_callback(lambda sql: _kill() if sql.strip().upper() == "COMMIT" else None)
-        save(self, row, scores)
+        save(self, row, scores, artefacts)
         if point == "kill-after-commit" and seen["units"] == k:
             _kill()
 

@@ -35,8 +35,9 @@ class ReportData:
         analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
             (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
             ``robustness``) and ``forms`` (:func:`rhetorica.report.forms.form_scores`, only when
-            the study's reviewers answer on forms with different metrics); a key is absent when
-            its table cannot be computed.
+            the study's reviewers answer on forms with different metrics) and the aspect tables
+            (:data:`rhetorica.report.aspects.ASPECT_TABLES`, when reviews were annotated); a key
+            is absent when its table cannot be computed.
         unavailable: table key -> one sentence saying why it is not computable.
         scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
             not computable; see ``unavailable["scorecard"]``).
@@ -241,6 +242,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         ValueError: if ``study.json`` is unusable (see :func:`rhetorica.store.runs.read_run_study`).
     """
     from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
+    from rhetorica.report.aspects import aspect_tables
     from rhetorica.report.forms import form_scores, needs_form_table
     from rhetorica.report.validation import validation_summary, validation_table
     from rhetorica.store.runs import read_checks
@@ -270,6 +272,10 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     from rhetorica.report.judges import collect_judges
 
     collect_judges(tables, study, paper_ids, analysis, unavailable)  # the review-metric study (judges)
+    try:  # the aspect section's tables (rhetorica.report.aspects), when the study annotated its reviews
+        analysis.update(aspect_tables(tables, assessments, pairs))
+    except ValueError as exc:
+        unavailable["aspects"] = f"aspect analysis failed: {exc}"
     card, thresholds, card_problem = _scorecard(assessments, study, pairs)
     if card_problem:
         unavailable["scorecard"] = card_problem

@@ -43,7 +43,8 @@ def report_figures(data: ReportData) -> list[FigureResult]:
 
     Figures: preference bars per reviewer and comparison (``comparison`` section), histograms
     of paired differences (``magnitude``), forest plot of change versus the original with
-    bootstrap CIs (``change``), stability-versus-discrimination scatter (``robustness``).
+    bootstrap CIs (``change``), stability-versus-discrimination scatter (``robustness``),
+    net-polarity difference per aspect (``aspects``).
 
     Args:
         data: the collected report data.
@@ -76,4 +77,8 @@ def report_figures(data: ReportData) -> list[FigureResult]:
         table1 = data.analysis["judges"]
         figures.append(_draw("judges_pvalues", "judges", "Each metric by its Wilcoxon and TOST p-values "
                              "(−log10), with the Bonferroni α lines", lambda: pvalue_png(table1)))
+    if "aspect_differences" in data.analysis:
+        differences = data.analysis["aspect_differences"]
+        figures.append(_draw("aspects", "aspects", "Within-paper net-polarity difference per aspect (A minus B)",
+                             lambda: plots.aspect_difference_plot(differences)))
     return figures

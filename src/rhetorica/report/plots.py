@@ -130,14 +130,18 @@ def forest_plot(change: pd.DataFrame, path: str | Path | None = None) -> bytes:
     return _png(forest_figure(change), path)
 
 
-def stability_figure(robustness: pd.DataFrame) -> Figure:
+def stability_figure(robustness: pd.DataFrame, *, low_drift: float = 0.25, chance_margin: float = 0.05) -> Figure:
     """Stability (drift SD, lower is better) against discriminability, one point per reviewer.
 
     Args:
         robustness: output of :func:`rhetorica.analysis.robustness.robustness_table`.
+        low_drift, chance_margin: the false-robustness thresholds the table was computed with
+            (MAD <= ``low_drift`` with discriminability <= 0.5 + ``chance_margin``).
 
     Returns:
-        Figure; false-robust reviewers are drawn as crosses, chance (0.5) as a dotted line.
+        Figure; false-robust reviewers are drawn as crosses, chance (0.5) as a dotted line, and the
+        false-robustness region (near-chance discriminability) shaded below 0.5 + ``chance_margin``;
+        the flag also needs MAD <= ``low_drift`` (stated in the shaded region's label).
 
     Raises:
         ValueError: if no reviewer has both measures.
@@ -146,6 +150,8 @@ def stability_figure(robustness: pd.DataFrame) -> Figure:
     _require(df, "stability-vs-discrimination scatter")
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4.5))
+    ax.axhspan(min(0.0, float(df["discriminability"].min())), 0.5 + chance_margin, color=COLORS["tie"], alpha=0.35,
+               label=f"false-robustness region (discr. ≤ {0.5 + chance_margin:g} with MAD ≤ {low_drift:g})")
     flagged = df["false_robustness"].astype(bool).to_numpy()
     ax.scatter(
         df["drift_sd"][~flagged],
@@ -180,6 +186,38 @@ def stability_figure(robustness: pd.DataFrame) -> Figure:
 def stability_scatter(robustness: pd.DataFrame, path: str | Path | None = None) -> bytes:
     """PNG of :func:`stability_figure`."""
     return _png(stability_figure(robustness), path)
+
+
+def aspect_difference_figure(differences: pd.DataFrame) -> Figure:
+    """Within-paper net-polarity difference per aspect, one row per (reviewer, pair, aspect) with
+    its 95% t interval (where computable).
+
+    Args:
+        differences: rows of :func:`rhetorica.analysis.aspects.net_polarity_difference`.
+
+    Raises:
+        ValueError: if no row has a mean difference.
+    """
+    df = differences.dropna(subset=["mean_difference"]).reset_index(drop=True)
+    _require(df, "per-aspect net-polarity plot")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(df) + 1.5))
+    y = np.arange(len(df))[::-1]
+    has_ci = df["ci_low"].notna().to_numpy()
+    ax.errorbar(df["mean_difference"][has_ci], y[has_ci],
+                xerr=[(df["mean_difference"] - df["ci_low"])[has_ci], (df["ci_high"] - df["mean_difference"])[has_ci]],
+                fmt="none", ecolor=COLORS["ci"], capsize=2)
+    ax.scatter(df["mean_difference"], y, color=COLORS["first"], zorder=3)
+    ax.axvline(0, color="black", linewidth=0.6, linestyle=":")
+    ax.set_yticks(y, [f"{r.reviewer}: {r.aspect} ({r.first} vs {r.second})" for r in df.itertuples()], fontsize=8)
+    ax.set_xlabel("Mean within-paper difference in net polarity (A − B)")
+    fig.tight_layout()
+    return fig
+
+
+def aspect_difference_plot(differences: pd.DataFrame, path: str | Path | None = None) -> bytes:
+    """PNG of :func:`aspect_difference_figure`."""
+    return _png(aspect_difference_figure(differences), path)
 
 
 def difference_figure(

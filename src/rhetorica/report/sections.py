@@ -340,6 +340,11 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
 
     if judges_applies(data):
         sections.append(judges_section(data))
+    from rhetorica.report.aspects import aspects_section
+
+    aspects = aspects_section(data)
+    if aspects is not None:
+        sections.append(aspects)
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [table_view(data.condition_means, MEANS_HEADERS)]),

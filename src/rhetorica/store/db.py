@@ -13,6 +13,7 @@ that opens a new store at the same moment waits and then finds the schema alread
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
@@ -216,19 +217,61 @@ class Store(BatchTables):
         return list(self.conn.execute(sql, params))
 
     # -- assessments and their scores ------------------------------------------------------------
-    def save_assessment(self, row: dict[str, Any], scores: Mapping[str, float]) -> None:
-        """Store one assessment (a row of ``assessments``) and its scores in one transaction.
+    def save_assessment(self, row: dict[str, Any], scores: Mapping[str, float],
+                        artefacts: Mapping[str, Any] | None = None) -> None:
+        """Store one assessment (a row of ``assessments``), its scores and its artefacts in one
+        transaction.
 
-        A stored assessment with the same ``unit_key`` is replaced, its old scores with it.
+        A stored assessment with the same ``unit_key`` is replaced, its old scores and artefacts
+        with it.
 
         Args:
             row: column -> value of the ``assessments`` row (``unit_key`` required; ``form`` as
                 ``name@version``).
             scores: metric name -> value, already validated against the form (empty for a failed
                 assessment: missing stays missing).
+            artefacts: name -> JSON-able value (:attr:`rhetorica.evaluation.Evaluation.artefacts`;
+                stored for failed assessments too: a core that failed its checks is evidence).
         """
         with self.transaction():
             write_assessment(self.conn, row, scores)
+            self.conn.execute("DELETE FROM artefacts WHERE unit_key = ?", (row["unit_key"],))
+            self.conn.executemany("INSERT INTO artefacts (unit_key, name, value_json) VALUES (?, ?, ?)",
+                                  [(row["unit_key"], name, json.dumps(value, sort_keys=True))
+                                   for name, value in (artefacts or {}).items()])
+
+    def extract_row(self, unit_key: str) -> dict[str, Any] | None:
+        """The stored ``extracts`` row of ``unit_key`` (any status), or ``None``."""
+        row = self.conn.execute("SELECT * FROM extracts WHERE unit_key = ?", (unit_key,)).fetchone()
+        return dict(row) if row is not None else None
+
+    def artefact_rows(self) -> list[tuple[str, str, str]]:
+        """Every stored artefact as ``(unit_key, name, value_json)``, ordered by unit and name."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT unit_key, name, value_json FROM artefacts ORDER BY unit_key, name")]
+
+    def save_annotation(self, row: dict[str, Any], mentions: list[tuple[str, str, str]]) -> None:
+        """Store one annotation (a row of ``annotations``) and its verified mentions
+        ``(aspect, polarity, phrase)`` in one transaction, replacing a stored one of the same key."""
+        with self.transaction():
+            columns, marks = ", ".join(row), ", ".join("?" for _ in row)
+            self.conn.execute("DELETE FROM mentions WHERE unit_key = ?", (row["unit_key"],))
+            self.conn.execute(f"INSERT OR REPLACE INTO annotations ({columns}) VALUES ({marks})", list(row.values()))
+            self.conn.executemany(
+                "INSERT INTO mentions (unit_key, position, aspect, polarity, phrase) VALUES (?, ?, ?, ?, ?)",
+                [(row["unit_key"], i, *m) for i, m in enumerate(mentions)])
+
+    def annotation_rows(self) -> list[dict[str, Any]]:
+        """Every stored annotation (all columns but ``raw_text``), ordered by assessment."""
+        return [dict(r) for r in self.conn.execute(
+            "SELECT unit_key, assessment_key, annotator, taxonomy, status, reason, n_mentions, n_unverified, "
+            "n_rejected FROM annotations ORDER BY assessment_key, unit_key")]
+
+    def mention_rows(self) -> list[dict[str, Any]]:
+        """Every verified mention with its annotation's assessment key, in stored order."""
+        return [dict(r) for r in self.conn.execute(
+            "SELECT m.unit_key, a.assessment_key, m.position, m.aspect, m.polarity, m.phrase FROM mentions m "
+            "JOIN annotations a ON a.unit_key = m.unit_key ORDER BY a.assessment_key, m.unit_key, m.position")]
 
     def assessment_rows(self) -> list[dict[str, Any]]:
         """Every stored assessment with its document's mean human score, title and the passed flag of

@@ -146,13 +146,63 @@ def problems_table(store: Store) -> pd.DataFrame:
         store.conn)
 
 
+def artefacts_table(store: Store) -> pd.DataFrame:
+    """One row per artefact of a current assessment (SciCore's ``science_core`` and
+    ``science_record``, ReconstructReview's ``reconstruction`` …): unit_key, reviewer, document_id,
+    arm, replicate, name, value_json (the artefact as JSON). Empty for a store older than schema 7."""
+    columns = ["unit_key", "reviewer", "document_id", "arm", "replicate", "name", "value_json"]
+    if not store.has_table("artefacts"):
+        return pd.DataFrame(columns=columns)
+    found = pd.DataFrame(store.artefact_rows(), columns=["unit_key", "name", "value_json"])
+    keys = _assessment_keys(store)[["unit_key", "reviewer", "document_id", "arm", "replicate"]]
+    return keys.merge(found, on="unit_key")[columns].reset_index(drop=True)
+
+
+def extracts_table(store: Store) -> pd.DataFrame:
+    """One row per current science-core extraction (:mod:`rhetorica.study.extraction`): unit_key,
+    document_id, condition, rewriter, extractor, replicate, status, reason, core_json (the
+    extraction record: core, checks against the manuscript, source hash). Empty before schema 7."""
+    columns = ["unit_key", "document_id", "condition", "rewriter", "extractor", "replicate", "status", "reason",
+               "core_json"]
+    if not store.has_table("extracts"):
+        return pd.DataFrame(columns=columns)
+    df = pd.read_sql_query(f"SELECT {', '.join(columns)} FROM extracts ORDER BY document_id, condition, rewriter, "
+                           "replicate, unit_key", store.conn)
+    return _current(df, store, "extract")
+
+
+def annotations_table(store: Store) -> pd.DataFrame:
+    """One row per current annotation (:mod:`rhetorica.study.annotation`) of a current assessment:
+    unit_key, assessment_key, annotator, taxonomy, status, reason, n_mentions, n_unverified,
+    n_rejected. Empty for a store older than schema 7."""
+    columns = ["unit_key", "assessment_key", "annotator", "taxonomy", "status", "reason", "n_mentions",
+               "n_unverified", "n_rejected"]
+    if not store.has_table("annotations"):
+        return pd.DataFrame(columns=columns)
+    df = _current(pd.DataFrame(store.annotation_rows(), columns=columns), store, "annotate")
+    current = set(_assessment_keys(store)["unit_key"])
+    return df[df["assessment_key"].isin(current)].reset_index(drop=True)
+
+
+def mentions_table(store: Store) -> pd.DataFrame:
+    """One row per verified mention of a current annotation: unit_key (the annotation),
+    assessment_key, position, aspect, polarity (positive | negative), phrase."""
+    columns = ["unit_key", "assessment_key", "position", "aspect", "polarity", "phrase"]
+    if not store.has_table("mentions"):
+        return pd.DataFrame(columns=columns)
+    df = pd.DataFrame(store.mention_rows(), columns=columns)
+    return df[df["unit_key"].isin(annotations_table(store)["unit_key"])].reset_index(drop=True)
+
+
 def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
     """Write every tidy table as Parquet and CSV under ``folder``; returns the tables by name.
 
     Tables: ``assessments`` (wide: one row per assessment), ``scores`` (long: one row per
     assessment x metric, :func:`scores_long`) and ``variants`` (current units only), ``model_calls`` (every call,
     superseded units' included: they were made and paid), ``problems`` and ``superseded``
-    (:func:`rhetorica.store.plan.superseded_units`).
+    (:func:`rhetorica.store.plan.superseded_units`), ``artefacts`` (:func:`artefacts_table`), ``extracts``
+    (:func:`extracts_table`),
+    ``annotations`` and ``mentions`` (:func:`annotations_table`, :func:`mentions_table`).
     """
     folder.mkdir(parents=True, exist_ok=True)
     tables = {
@@ -162,6 +212,10 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
         "model_calls": model_calls_table(store),
         "problems": problems_table(store),
         "superseded": superseded_units(store),
+        "artefacts": artefacts_table(store),
+        "extracts": extracts_table(store),
+        "annotations": annotations_table(store),
+        "mentions": mentions_table(store),
     }
     for name, table in tables.items():
         table.to_parquet(folder / f"{name}.parquet", index=False)

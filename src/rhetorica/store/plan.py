@@ -26,7 +26,7 @@ SUPERSEDED_COLUMNS = ["stage", "configuration", "model", "detail", "units", "fir
 """Columns of :func:`superseded_units`."""
 
 
-PLANNED_STAGES = ("rewrite", "review")
+PLANNED_STAGES = ("rewrite", "review", "annotate", "extract")
 """Names of the recorded plans; a check is current when its variant is current."""
 
 
@@ -73,7 +73,10 @@ def finished_keys(store: Store, table: str, retry_failed: bool = False) -> set[s
 
 
 def unit_statuses(store: Store, table: str) -> dict[str, str]:
-    """Stored status of every unit of ``table`` by key."""
+    """Stored status of every unit of ``table`` by key (none when a read-only store of an older
+    schema has no such table yet, e.g. ``extracts`` before version 7)."""
+    if not store.has_table(table):
+        return {}
     return {r[0]: r[1] for r in store.rows(f"SELECT unit_key, status FROM {table}")}
 
 

@@ -404,13 +404,26 @@ class RewriterSpec(_UsesModel):
         return self
 
 
+def _with_stand_in_models(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` plus ``model=`` (and ``extractor=`` when it names a model) as stand-in models:
+    what an evaluator kind that takes a model is built with at load time to check its other
+    options (the runner builds it again with the real models)."""
+    from rhetorica.models.providers.mock import MockModel
+
+    out = dict(options, model=MockModel(model="stand-in"))
+    if isinstance(out.get("extractor"), str):
+        out["extractor"] = MockModel(model="stand-in")
+    return out
+
+
 class ReviewerSpec(_UsesModel):
     """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
 
     ``kind`` is ``llm`` (a model reviews under ``protocol``), ``control`` or another evaluator
     kind registered in :data:`rhetorica.registry.evaluators` (a plug-in's external system: its
     factory gets the reviewer's name and ``options``, and is built once when the study loads to
-    check them). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    check them; a kind that reads with a model, such as ``scicore`` and ``reconstruct``, also gets
+    ``model``, and its ``options`` are the evaluator's, not the provider's). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
     :class:`rhetorica.reviewers.control_settings.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
     ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden
@@ -459,8 +472,11 @@ class ReviewerSpec(_UsesModel):
 
             check_judge_options(self.name, self.model, self.options.as_kwargs())
         else:
+            options = self.options.as_kwargs()
+            if self.model is not None:  # e.g. scicore, reconstruct: built on a stand-in to check the options
+                options = _with_stand_in_models(options)
             try:
-                evaluators.get(self.kind)(self.name, **self.options.as_kwargs())
+                evaluators.get(self.kind)(self.name, **options)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: bad options: {exc}") from None
         return self
@@ -484,11 +500,11 @@ class ReviewerSpec(_UsesModel):
     @property
     def model_id(self) -> str:
         """The model id stored with every assessment: the declared model's name, or the inline id
-        with the credentials written into its URL redacted (the kind, e.g. ``control``, for
-        reviewers without a model)."""
+        with the credentials written into its URL redacted (the kind, e.g. ``control`` or
+        ``command``, for reviewers without a model)."""
         from rhetorica.models.redaction import redact_urls
 
-        return redact_urls(self.model) if self.kind in ("llm", "judge") and self.model else self.kind
+        return redact_urls(self.model) if self.kind != "control" and self.model else self.kind
 
     @field_validator("protocol")
     @classmethod
@@ -538,6 +554,29 @@ class JudgeAnalysisSettings(_Strict):
         return value
 
 
+class AspectSettings(_Strict):
+    """The aspect-annotation stage (assessment -> annotation, :mod:`rhetorica.study.annotation`):
+    an LLM tags each ``ok`` review with (aspect, polarity, exact phrase) over the 16 aspects of
+    Lu, Kuznetsov & Gurevych (Findings of EMNLP 2025; :mod:`rhetorica.reviewers.aspects`).
+
+    Attributes:
+        model: the annotator: an inline id ``<provider>/<model>`` or a model of ``models:``.
+        reviewers: names of the reviewer configurations whose reviews are annotated (default all).
+        temperature: annotator sampling temperature (default 0: annotation is a measurement).
+        max_tokens: cap on one annotation's answer (tokens, > 0).
+    """
+
+    model: str = Field(min_length=1)
+    reviewers: list[str] | None = None
+    temperature: float | None = Field(default=0.0, ge=0)
+    max_tokens: int = Field(default=1500, gt=0)
+
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        return _check_model_id(value)
+
+
 class StudyConfig(_Strict):
     """A whole study.
 
@@ -557,6 +596,7 @@ class StudyConfig(_Strict):
         validation: the validation stage's settings.
         scorecard: pass/fail thresholds of the report's scorecard
             (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
+        aspects: the aspect-annotation stage's settings (:class:`AspectSettings`; ``None`` = none).
     """
 
     name: str
@@ -576,6 +616,8 @@ class StudyConfig(_Strict):
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     scorecard: ScorecardThresholds = Field(default_factory=ScorecardThresholds)
     judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)
+    aspects: AspectSettings | None = Field(default=None, description="aspect annotation of every ok review "
+                                                                     "(an annotator model); absent = no annotation")
 
     @field_validator("documents", mode="before")
     @classmethod
@@ -606,10 +648,23 @@ class StudyConfig(_Strict):
                     known = ", ".join(sorted(self.models)) or "none declared"
                     raise ValueError(f"{label}[{index}].model: {item.model!r} is not a model of the models: section "
                                      f"({known}) nor an inline id '<provider>/<model>'")
-                if item.options.as_kwargs() and getattr(item, "kind", None) != "judge":  # a judge's are its own
+                if item.options.as_kwargs() and (label == "rewriters" or item.kind == "llm"):  # provider options
                     raise ValueError(f"{label}[{index}].options: {label[:-1]} {item.name!r} uses the declared model "
                                      f"{item.model!r}; set options under models.{item.model}.options")
                 item._declared = self.models[item.model]
+        return self
+
+    @model_validator(mode="after")
+    def _aspect_annotator(self) -> StudyConfig:
+        if self.aspects is None:
+            return self
+        if "/" not in self.aspects.model and self.aspects.model not in self.models:
+            raise ValueError(f"aspects.model: {self.aspects.model!r} is not a model of the models: section nor an "
+                             "inline id '<provider>/<model>'")
+        names = {r.name for r in self.reviewers}
+        unknown = [n for n in self.aspects.reviewers or [] if n not in names]
+        if unknown:
+            raise ValueError(f"aspects.reviewers: {', '.join(unknown)} is not a reviewer of the study")
         return self
 
     @model_validator(mode="after")

@@ -271,7 +271,8 @@ class StudyRunner:
         """The evaluator of a reviewer configuration: its ``kind``'s registered factory
         (:data:`rhetorica.registry.evaluators`) called with the configuration's name and options;
         ``control`` also gets the study's replicate count, ``llm`` its model, protocol and sampling,
-        any other kind its model when the configuration names one."""
+        any other kind its model when the configuration names one (and an ``extractor`` option
+        naming a model, as ``scicore`` and ``reconstruct`` take, that model)."""
         rv = unit.reviewer
         factory = evaluators.get(rv.kind)
         options = rv.options.as_kwargs()
@@ -287,6 +288,8 @@ class StudyRunner:
 
             return build_judge(self, rv)
         if rv.model is not None:
+            if isinstance(options.get("extractor"), str):  # SciCore/ReconstructReview: a second model by id
+                options["extractor"] = self.model(options["extractor"], {})
             return factory(rv.name, model=self.model(rv.model, {}), **options)
         return factory(rv.name, **options)
 
@@ -304,8 +307,19 @@ class StudyRunner:
                                               source_findings=self._source_findings.get(unit.document_id))
             defended = self._defended[memo]
             target = replace(target, document=defended.document, notice=defended.notice)
-        evaluation = await evaluator.evaluate(target, self._context(log, unit.key))
+        context = self._context(log, unit.key)
+        core = self._stored_core(unit)
+        if core is not None and core.source_hash == target.document.content_hash:  # the extract stage's unit
+            evaluation = await evaluator.evaluate(target, context, core=core)  # type: ignore[call-arg]
+        else:
+            evaluation = await evaluator.evaluate(target, context)
         return self._review_row(unit, evaluator.form, evaluation)
+
+    def _stored_core(self, unit: planner.ReviewUnit) -> Any:
+        """The stored science core a ``scicore``/``reconstruct`` review reads (:mod:`rhetorica.study.extraction`)."""
+        from rhetorica.study.extraction import CORE_KINDS, stored_core
+
+        return stored_core(self.store, self.config, unit) if unit.reviewer.kind in CORE_KINDS else None
 
     @staticmethod
     def _review_row(unit: planner.ReviewUnit, form: Form, evaluation: Evaluation) -> dict[str, Any]:
@@ -321,6 +335,7 @@ class StudyRunner:
             "input_truncated": int(evaluation.input_truncated),
             "review_json": json.dumps(evaluation.payload) if ok and evaluation.payload else None,
             "raw_text": evaluation.raw_text, "scores": dict(evaluation.scores) if ok else {},
+            "artefacts": dict(evaluation.artefacts),
         }
 
     async def _validate(self, unit: planner.ValidateUnit, log: _CountingLog) -> dict[str, Any]:

@@ -17,7 +17,10 @@ stage      consumes                    produces    table
 =========  ==========================  ==========  ============
 rewrite    document                    variant     variants
 validate   variant                     checks      checks
+extract    document, variant, checks   extract     extracts (:mod:`.extraction`; before review by
+                                                               order, review reads its cores)
 review     document, variant, checks   assessment  assessments
+annotate   assessment                  annotation  annotations (:mod:`.annotation`)
 =========  ==========================  ==========  ============
 """
 
@@ -293,7 +296,8 @@ class ReviewStage(TableStage):
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
         status = str(row["status"])
-        store.save_assessment(row, row.pop("scores"))  # the row and its long scores: one transaction
+        scores, artefacts = row.pop("scores"), row.pop("artefacts", None)
+        store.save_assessment(row, scores, artefacts)  # the row, its long scores, its artefacts: one transaction
         return status
 
     def calls(self, unit: Any) -> list[PlannedCall]:
@@ -310,9 +314,12 @@ class ReviewStage(TableStage):
             return [PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS)
                     for call in planned_judge_calls(rv, unit.target)]
         text, _ = manuscript_text(unit.document, rv.max_input_words)
-        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(rv.protocol))),
+        # SciCore: two reviews (the record about as long as the text); ReconstructReview: the rebuild
+        # and its review (the extraction is the extract stage's unit)
+        protocol, count = {"scicore": ("strict-iclr", 2), "reconstruct": ("standard", 2)}.get(rv.kind, (rv.protocol, 1))
+        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(protocol))),
                     ChatMessage(role="user", content=text)]
-        return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)]
+        return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)] * count
 
 
 def _with_reference(unit: planner.ReviewUnit, documents: list[Document]) -> planner.ReviewUnit:
@@ -332,3 +339,6 @@ def _with_reference(unit: planner.ReviewUnit, documents: list[Document]) -> plan
 for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):
     registry.add(_stage.name, _stage, description=(type(_stage).__doc__ or "").strip().splitlines()[0])
 
+
+from rhetorica.study import annotation as _annotation  # noqa: E402, F401 - registers the annotate stage
+from rhetorica.study import extraction as _extraction  # noqa: E402, F401 - registers the extract stage
