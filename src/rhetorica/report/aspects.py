@@ -110,7 +110,7 @@ def aspects_section(data):  # noqa: ANN001, ANN201 - ReportData -> Section | Non
         the share correlation and the net polarity per condition; its figure is attached by
         :func:`rhetorica.report.sections.report_sections`.
     """
-    from rhetorica.report.sections import Section, _view
+    from rhetorica.report.views import Section, table_view
 
     if "aspect_counts" not in data.analysis and "aspects" not in data.unavailable:
         return None
@@ -124,14 +124,14 @@ def aspects_section(data):  # noqa: ANN001, ANN201 - ReportData -> Section | Non
         section.unavailable = data.unavailable["aspects"]
         return section
     a = data.analysis
-    section.tables.append(_view(a["aspect_counts"], COUNT_HEADERS, "Annotations"))
+    section.tables.append(table_view(a["aspect_counts"], COUNT_HEADERS, "Annotations"))
     if "aspect_differences" in a:
-        section.tables.append(_view(a["aspect_differences"], DIFFERENCE_HEADERS,
+        section.tables.append(table_view(a["aspect_differences"], DIFFERENCE_HEADERS,
                                     "Within-paper net-polarity differences (aspects mentioned)"))
     if "aspect_share" in a:
-        section.tables.append(_view(a["aspect_share"], SHARE_HEADERS, "Overall rating vs share of positive mentions"))
+        section.tables.append(table_view(a["aspect_share"], SHARE_HEADERS, "Overall rating vs share of positive mentions"))
     if "aspect_polarity" in a:
         shown = a["aspect_polarity"]
         shown = shown[shown["net_polarity"] != 0]
-        section.tables.append(_view(shown, POLARITY_HEADERS, "Mean net polarity per condition (non-zero only)"))
+        section.tables.append(table_view(shown, POLARITY_HEADERS, "Mean net polarity per condition (non-zero only)"))
     return section
