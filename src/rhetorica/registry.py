@@ -255,4 +255,5 @@ builtin_modules(
     "rhetorica.judges.judge",
     "rhetorica.models.registry",
     "rhetorica.study.stages",
+    "rhetorica.study.workflow_stages",
 )
