@@ -177,7 +177,8 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
                         ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{p.text}")]
             text = ask(messages, p.text)
             indent = p.text[: len(p.text) - len(p.text.lstrip())]
-            replacements[p] = indent + text.strip()
+            trail = p.text[len(p.text.rstrip()):]  # the source's own spacing around the paragraph stays
+            replacements[p] = indent + text.strip() + trail
         return apply_replacements(project, replacements) if replacements else project
 
     return rewrite
