@@ -34,7 +34,8 @@ def _files_hash(project: LatexProject) -> str:
     from rhetorica.rewriting.latex_project.project import project_files
 
     root = project.root
-    return content_hash(project.main, [(name, hashlib.sha256((root / name).read_bytes()).hexdigest()) for name in sorted(project_files(root))])
+    files = [(name, hashlib.sha256((root / name).read_bytes()).hexdigest()) for name in sorted(project_files(root))]
+    return content_hash(project.main, files)
 
 
 def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, config: StudyConfig,
