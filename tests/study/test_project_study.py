@@ -137,6 +137,15 @@ def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path,
     assert (variant_dir(runner.run_dir, key) / "variant.diff").read_text() == ""
 
 
+def test_guided_review_reads_at_most_the_words_it_is_given(tmp_path, shared_data, monkeypatch):
+    rewriter = _agent("script", "wording", ["joint", "guided"])
+    rewriter["project"]["review_max_input_words"] = 100
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
+    [(key,)] = _rows(runner.run_dir, "SELECT unit_key FROM variants WHERE condition = 'guided' AND status = 'ok'")
+    review = json.loads((variant_dir(runner.run_dir, key) / "review.json").read_text())
+    assert review["status"] == "ok" and review["input_truncated"] is True  # gcrn's text is far over 100 words
+
+
 def test_workflows_need_their_upstream_condition_and_agents_a_command(tmp_path):
     from rhetorica.study.config import ConfigError, parse_study
 

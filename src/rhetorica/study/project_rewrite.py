@@ -302,9 +302,10 @@ async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Docu
     assert rw.model is not None
     model = runner.model(rw.model, rw.options.as_kwargs())
     evaluation = await review_document(intermediate, get_protocol(GUIDED_REVIEW_PROTOCOL), model, replicate=0,
-                                       context=context)
+                                       max_input_words=rw.project.review_max_input_words, context=context)
     (out / "review.json").write_text(json.dumps({"status": str(evaluation.status), "reason": evaluation.reason,
-                                                 "scores": evaluation.scores, "payload": evaluation.payload},
+                                                 "scores": evaluation.scores, "payload": evaluation.payload,
+                                                 "input_truncated": evaluation.input_truncated},
                                                 indent=2, default=str), encoding="utf-8")
     text = review_text(evaluation.payload or {}) if evaluation.status == Status.OK else ""
     if not text:

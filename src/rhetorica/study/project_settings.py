@@ -37,6 +37,8 @@ class ProjectRewriteSettings(BaseModel):
         timeout_s: ``agent`` only: wall-clock limit per agent run, seconds.
         env_allow: ``agent`` only: environment variables passed through to the agent.
         compile_timeout_s: wall-clock limit per compile, seconds.
+        review_max_input_words: ``guided`` only: the intermediate review reads at most this many
+            words of the compiled joint variant (``None``: all; small-context models need a limit).
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -48,3 +50,4 @@ class ProjectRewriteSettings(BaseModel):
     timeout_s: float = Field(default=600.0, gt=0)
     env_allow: list[str] = Field(default_factory=list)
     compile_timeout_s: float = Field(default=120.0, gt=0)
+    review_max_input_words: int | None = Field(default=None, ge=50)
