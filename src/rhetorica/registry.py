@@ -258,4 +258,5 @@ builtin_modules(
     "rhetorica.study.stages",
     "rhetorica.study.annotation",
     "rhetorica.study.extraction",
+    "rhetorica.study.workflow_stages",
 )

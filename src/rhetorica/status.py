@@ -19,6 +19,8 @@ class Status(StrEnum):
     - ``empty``: no content returned.
     - ``timeout``: the call exceeded its time limit after retries.
     - ``error``: any other failure (transport, permanent API error, bad input).
+    - ``discarded``: a rewrite that still violated a protected anchor or failed to compile after
+      its repair rounds (:mod:`rhetorica.rewriting.latex_project.repair`); never reviewed.
     """
 
     OK = "ok"
@@ -28,3 +30,4 @@ class Status(StrEnum):
     EMPTY = "empty"
     TIMEOUT = "timeout"
     ERROR = "error"
+    DISCARDED = "discarded"

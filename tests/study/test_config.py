@@ -139,13 +139,13 @@ def _study_with(rewriter: dict | None = None, reviewer: dict | None = None) -> d
 
 def test_unknown_kinds_are_refused_listing_the_registered_ones() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_study(_study_with({"name": "r", "kind": "agent", "conditions": ["confidence:+"]},
+        parse_study(_study_with({"name": "r", "kind": "oracle", "conditions": ["confidence:+"]},
                                 {"name": "x", "kind": "ouija"}))
     rewriter_line, reviewer_line = str(caught.value).splitlines()
-    rewriter_prefix = "study: rewriters[0].kind: unknown rewriter 'agent'; known: "
+    rewriter_prefix = "study: rewriters[0].kind: unknown rewriter 'oracle'; known: "
     assert rewriter_line.startswith(rewriter_prefix)
     rewriter_kinds = rewriter_line[len(rewriter_prefix):].split(", ")
-    assert rewriter_kinds == sorted(rewriter_kinds) and {"injection", "llm", "rule-based"} <= set(rewriter_kinds)
+    assert rewriter_kinds == sorted(rewriter_kinds) and {"agent", "injection", "latex-project", "llm", "rule-based"} <= set(rewriter_kinds)
     prefix = "study: reviewers[0].kind: unknown evaluator 'ouija'; known: "
     assert reviewer_line.startswith(prefix)
     known = reviewer_line[len(prefix):].split(", ")
@@ -158,7 +158,7 @@ def test_unknown_kinds_are_refused_listing_the_registered_ones() -> None:
     ({"name": "r", "kind": "injection", "conditions": ["injection:hidden-body-command-score|confidence:+"]},
      "rewriter 'r' of kind 'injection' only produces injection:... conditions"),
     ({"name": "r", "kind": "llm", "model": "mock/echo", "conditions": ["recursive:3"]},
-     "rewriters[0].conditions: unknown condition 'recursive:3'"),
+     "rewriter 'r' of kind 'llm' has no instruction text for recursive:3"),
 ])
 def test_a_rewriter_kind_accepts_only_the_conditions_it_produces(rewriter: dict, problem: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(problem)):

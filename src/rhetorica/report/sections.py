@@ -331,6 +331,10 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
 
     if injection_applies(data):
         sections.append(injection_section(data))
+    from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensions_section
+
+    if six_dimensions_applies(data):
+        sections.append(six_dimensions_section(data))
     strata = _strata(data)
     if strata is not None:
         sections.append(strata)

@@ -256,6 +256,23 @@ for _fields in six_dimensions.CONDITIONS:  # the six-dimension study's twelve (S
         instruction_version=six_dimensions.INSTRUCTIONS_VERSION), description=_fields["description"])
 
 
+def _recursive_member(condition: Condition) -> str:
+    if condition.iteration < 2 or condition.guidance is not None:
+        raise ValueError(f"condition {condition.name!r} is not 'recursive:<n>' with n >= 2")
+    return f"joint rewrite applied {condition.iteration} times in a row"
+
+
+# the six-dimension study's workflows (STUDIES.md §2): no single instruction file — their prompts
+# are built by rhetorica.rewriting.six_dimensions (joint_prompt, guided_prompt), so only the
+# project rewriter kinds produce them
+for _name, _description in (("joint", six_dimensions.WORKFLOWS["joint"]), ("guided", six_dimensions.WORKFLOWS["guided"])):
+    conditions.add(_name, ConditionDefinition(JOINT, _description, instruction_version=six_dimensions.INSTRUCTIONS_VERSION),
+                   description=_description)
+conditions.add("recursive:<n>", ConditionDefinition(JOINT, six_dimensions.WORKFLOWS["recursive"], family=_recursive_member,
+                                                    instruction_version=six_dimensions.INSTRUCTIONS_VERSION),
+               description=six_dimensions.WORKFLOWS["recursive"])
+
+
 def _read(filename: str, version: str, package: str = "rhetorica.rewriting") -> str:
     return (resources.files(package) / "instructions" / version / filename).read_text("utf-8")
 

@@ -9,7 +9,10 @@ the study config checks every rewriter against its kind when the study is loaded
 - ``rule-based``: the deterministic confidence rewriter (:mod:`rhetorica.rewriting.rule_based`),
   ``confidence:+`` and ``confidence:-`` only;
 - ``injection``: plants an instruction aimed at the reviewer (:mod:`rhetorica.rewriting.injection`),
-  one ``injection:...`` condition each, not combined with ``|``.
+  one ``injection:...`` condition each, not combined with ``|``;
+- ``latex-project`` / ``agent``: rewrite a whole LaTeX project (a model paragraph by paragraph, or
+  an external agent command), through the anchor checker, compile and repair rounds
+  (:mod:`rhetorica.study.project_rewrite`); the six-dimension conditions and workflows.
 """
 
 from __future__ import annotations
@@ -61,5 +64,25 @@ for _kind, _description in (
     (RewriterKind("llm", True, _llm_refuses), "a model rewrites each section under the condition's instruction"),
     (RewriterKind("rule-based", False, _rule_refuses), "deterministic confidence rewriter (hedge/booster rules)"),
     (RewriterKind("injection", False, _injection_refuses), "plants one instruction aimed at the reviewer"),
+):
+    rewriters.add(_kind.name, _kind, description=_description)
+
+
+def _project_refuses(condition: Condition) -> str | None:
+    from rhetorica.rewriting.six_dimensions import CONDITIONS
+
+    if condition.composition:
+        return f"does not combine conditions with '|' ({condition.name!r}); use 'joint' for all six at once"
+    if condition.dimension == "joint" or condition.name in {c["name"] for c in CONDITIONS}:
+        return None
+    return (f"only produces the six-dimension conditions, joint, recursive:<n> and guided, not {condition.name!r}")
+
+
+# the six-dimension study's project rewriters (rhetorica.study.project_rewrite runs them)
+for _kind, _description in (
+    (RewriterKind("latex-project", True, _project_refuses),
+     "a model rewrites a LaTeX project paragraph by paragraph; anchors checked, compiled, repaired"),
+    (RewriterKind("agent", False, _project_refuses),
+     "an external agent command edits a copy of a LaTeX project; anchors checked, compiled, repaired"),
 ):
     rewriters.add(_kind.name, _kind, description=_description)

@@ -32,6 +32,7 @@ from rhetorica.registry import UnknownComponentError, evaluators, rewriters
 from rhetorica.rewriting.conditions import ORIGINAL, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.scorecard_thresholds import ScorecardThresholds
+from rhetorica.study.project_settings import ProjectRewriteSettings
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
 
@@ -276,6 +277,7 @@ class DocumentSpec(_Strict):
                                                         "are documents, a rewriter of kind 'imported' gives the rewrites")
     paper: str | None = Field(default=None, description="paper id of a 'reviews' entry (default: its folder name; "
                                                      "JSONL lines that name their paper keep it)")
+    latex_project: str | None = Field(default=None, description="a LaTeX project folder, compiled and read from its PDF")
     prefer: Literal["latex", "pdf", "markdown"] = "latex"
     papers: list[str] | None = None
     id: str | None = None
@@ -284,10 +286,11 @@ class DocumentSpec(_Strict):
 
     @model_validator(mode="after")
     def _path_or_dataset(self) -> DocumentSpec:
-        given = [k for k in ("path", "dataset", "reviews", "pairs") if getattr(self, k) is not None]
+        given = [k for k in ("path", "dataset", "reviews", "pairs", "latex_project") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError("give exactly one of 'path' (a file, folder or glob), 'dataset' (a dataset folder), "
-                             "'reviews' (review files) and 'pairs' (a JSONL of review pairs)")
+                             "'reviews' (review files), 'pairs' (a JSONL of review pairs) and 'latex_project' "
+                             "(a LaTeX project folder, compiled and reviewed from its PDF)")
         if self.paper is not None and self.reviews is None:
             raise ValueError("'paper' names the paper of a 'reviews' entry only")
         if (self.reviews or self.pairs) and (self.id or self.human_scores or self.decision):
@@ -347,6 +350,8 @@ class RewriterSpec(_UsesModel):
     ``llm`` needs ``model``; ``injection`` plants instructions (``injection:...`` conditions, no
     model; see :mod:`rhetorica.rewriting.injection`). Each condition must be one the kind produces.
     ``max_chunk_words`` splits long sections at paragraph boundaries for small-context models.
+    ``latex-project`` and ``agent`` rewrite whole LaTeX projects (``latex_project`` documents) with
+    the settings under ``project`` (:mod:`rhetorica.study.project_settings`).
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
@@ -356,6 +361,8 @@ class RewriterSpec(_UsesModel):
     sampling: Sampling = Field(default_factory=Sampling, description="only what is set here is sent")
     max_chunk_words: int | None = Field(default=None, ge=20)
     options: ModelOptions = Field(default_factory=ModelOptions, description="provider options")
+    project: ProjectRewriteSettings = Field(default_factory=ProjectRewriteSettings,
+                                            description="latex-project and agent kinds only")
 
     _shown_model = field_serializer("model")(_shown_model_id)
 
@@ -374,7 +381,8 @@ class RewriterSpec(_UsesModel):
         """Everything about the rewriter that can change its variants: the whole spec but its
         ``name`` and ``conditions`` (what :func:`rhetorica.study.planner.rewriter_spec_hash` hashes
         with the condition); a declared model counts by its :meth:`ModelSpec.output_spec`."""
-        return self._output_dump({"name", "conditions"})
+        unset = {"project"} if self.project == ProjectRewriteSettings() else set()  # keys of older studies stay
+        return self._output_dump({"name", "conditions"} | unset)
 
     @field_validator("model")
     @classmethod
@@ -401,6 +409,11 @@ class RewriterSpec(_UsesModel):
                 raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
         if self.kind == "llm":
             _check_model_options(self.model, self.options)
+        from rhetorica.study.project_rewrite import check_project_rewriter
+
+        problem = check_project_rewriter(self)
+        if problem:
+            raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
         return self
 
 

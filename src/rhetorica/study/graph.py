@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rhetorica.documents.models import Document
 from rhetorica.registry import stages as registry
 from rhetorica.study import stages as _builtins  # noqa: F401 - registers the built-in stages
+from rhetorica.study import workflow_stages as _workflows  # noqa: F401 - registers the workflow stages
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.stages import Stage
 

@@ -80,7 +80,8 @@ def _unusable_folder(path: Path) -> str | None:
     return None
 
 
-def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
+def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]],
+                   run_dir: Path | None = None) -> list[Document]:
     """Read every document of ``config``; a bad one is reported in ``problems`` and skipped.
 
     Args:
@@ -88,6 +89,8 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
         base_dir: folder relative document paths are resolved against.
         problems: list that receives ``("ingest", item, reason)`` for each unusable input, and
             ``("ingest", item, "warning: ...")`` for each warning of a document that was read.
+        run_dir: the run directory (``latex_project`` baselines are compiled into it; default:
+            :func:`resolve_run_dir`), see :mod:`rhetorica.study.project_inputs`.
 
     Returns:
         The documents, in the order of the study file (ids unique).
@@ -107,6 +110,16 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
                 if doc.id in seen:
                     problems.append(("ingest", spec.reviews or spec.pairs or "", f"duplicate document id {doc.id!r}"))
                     continue
+                seen.add(doc.id)
+                documents.append(doc)
+            continue
+        if spec.latex_project is not None:
+            from rhetorica.study.project_inputs import load_project_document
+
+            doc = load_project_document(spec, base_dir, run_dir or resolve_run_dir(config, base_dir), config, problems)
+            if doc is not None and doc.id in seen:
+                problems.append(("ingest", spec.latex_project, f"duplicate document id {doc.id!r}; give it an 'id'"))
+            elif doc is not None:
                 seen.add(doc.id)
                 documents.append(doc)
             continue

@@ -32,6 +32,10 @@ def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
         from rhetorica.rewriting.injection import INJECTION_VERSION
 
         return INJECTION_VERSION
+    if rewriter.kind in ("latex-project", "agent"):
+        from rhetorica.rewriting.six_dimensions import prompt_version as six_version
+
+        return six_version(condition, agent=rewriter.kind == "agent")
     return RULES_VERSION if rewriter.kind == "rule-based" else prompt_version(condition)
 
 
@@ -218,9 +222,11 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
 
     A rewriter's name is not part of its units' keys (renaming one reuses its variants); two
     rewriters of one study that differ only in name are refused when the study is loaded, so no
-    two cells share a key.
+    two cells share a key. Conditions that rewrite another variant further (``recursive:<n>``,
+    ``guided``) are units of :mod:`rhetorica.study.workflow_stages`, not of this stage.
     """
     from rhetorica.judges.study import imported_input_hash
+    from rhetorica.study.project_rewrite import upstream_condition
 
     return [
         RewriteUnit(unit_key("rewrite", imported_input_hash(doc), rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc,
@@ -228,6 +234,7 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
         for doc in documents
         for rw in rewriters
         for cond in rw.conditions
+        if upstream_condition(cond) is None
     ]
 
 

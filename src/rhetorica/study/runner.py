@@ -39,7 +39,7 @@ from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
 from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
-from rhetorica.study import graph, planner
+from rhetorica.study import graph, planner, project_rewrite
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.stages import Stage
@@ -189,7 +189,7 @@ class StudyRunner:
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
         """Read every document of the study (see :func:`rhetorica.study.inputs.load_documents`)."""
-        return load_documents(self.config, self.base_dir, problems)
+        return load_documents(self.config, self.base_dir, problems, self.run_dir)
 
     def _store_documents(self, documents: list[Document]) -> None:
         for doc in documents:
@@ -251,6 +251,8 @@ class StudyRunner:
             from rhetorica.judges.study import rewrite_review
 
             return row | await rewrite_review(self, unit, log)
+        if rw.kind in project_rewrite.PROJECT_KINDS:
+            return await project_rewrite.execute(self, unit, log)
         if rw.kind == "injection":
             from rhetorica.rewriting.injection import inject_document
 

@@ -60,6 +60,18 @@ def _complexity(m: TextMeasures) -> float | None:
     return math.sqrt(m.words / m.sentences * m.advanced_guiraud)
 
 
+def _joint(m: TextMeasures) -> float | None:
+    """Composite of the ``joint``/``recursive:<n>``/``guided`` workflows: the sum of the six
+    six-dimension measures (each oriented so that its ``+`` direction raises it), undefined when
+    any of them is. A composite of mixed units (per-1k rates and a complexity index): it says
+    whether the six moved up *on balance*, not that each did."""
+    values = [SHIFT_MEASURES[name][1](m) for name in JOINT_DIMENSIONS]
+    return None if any(v is None for v in values) else float(sum(values))  # type: ignore[arg-type]
+
+
+#: The six dimensions the joint composite adds up (STUDIES.md §2).
+JOINT_DIMENSIONS = ("novelty", "scope", "evidence", "contribution", "register", "complexity")
+
 #: dimension -> (measure name for messages, measure function)
 SHIFT_MEASURES: dict[str, tuple[str, Callable[[TextMeasures], float | None]]] = {
     "confidence": ("boosters/1k - hedges/1k", _stance),
@@ -71,6 +83,8 @@ SHIFT_MEASURES: dict[str, tuple[str, Callable[[TextMeasures], float | None]]] = 
     "contribution": ("(contribution signposts + enumerated items)/1k", _rhetoric("contribution_signposting")),
     "register": ("(technical words + formal markers + math)/1k", _rhetoric("register_technicality")),
     "complexity": ("sqrt(mean sentence length x Advanced Guiraud)", _complexity),
+    # joint, recursive:<n>, guided: all six + targets at once
+    "joint": ("sum of the six six-dimension measures", _joint),
 }
 
 #: dimension -> why no stylistic shift is expected (its conditions get no directional check).

@@ -1,0 +1,150 @@
+"""LaTeX projects as study documents (``documents: [{latex_project: DIR}]``).
+
+The baseline project is compiled (:func:`rhetorica.rewriting.latex_project.compile.compile_project`,
+with a substitute class or style where the project's own is missing — said so as a warning of the
+run and in the document's metadata) and its PDF is read by rhetorica's PDF reader
+(:func:`rhetorica.documents.pdf.reader.read_pdf`): the reviewers read the compiled paper, and every
+variant goes through the same path (:func:`read_compiled`). The compile is kept under
+``<run dir>/latex/baselines/<id>-<hash of the project's files>/`` (``paper.pdf``,
+``compile.json``) and reused while the project's files are unchanged.
+
+The document's ``metadata["latex_project"]`` holds ``root``, ``main``, ``compile`` (the path of
+``compile.json``) and ``notes`` (the substitutes used); the project rewriter kinds read it back
+with :func:`baseline_of`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rhetorica.hashing import content_hash
+
+if TYPE_CHECKING:
+    from rhetorica.documents.models import Document
+    from rhetorica.rewriting.latex_project.compile import CompileResult
+    from rhetorica.rewriting.latex_project.project import LatexProject
+    from rhetorica.study.config import DocumentSpec, StudyConfig
+
+META_KEY = "latex_project"
+
+
+def _files_hash(project: LatexProject) -> str:
+    from rhetorica.rewriting.latex_project.project import project_files
+
+    root = project.root
+    files = [(name, hashlib.sha256((root / name).read_bytes()).hexdigest()) for name in sorted(project_files(root))]
+    return content_hash(project.main, files)
+
+
+def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, config: StudyConfig,
+                          problems: list[tuple[str, str, str]]) -> Document | None:
+    """Compile one project's baseline and read its PDF into a document.
+
+    Args:
+        spec: the document entry (``latex_project``, optional ``id``, ``human_scores``, ``decision``).
+        base_dir: folder relative paths are resolved against.
+        run_dir: the run directory (the compile is kept there).
+        config: the study (``document_options`` apply to the PDF reading).
+        problems: receives ``("ingest", item, reason)`` for an unusable project (not a project, the
+            baseline does not compile, the PDF has no text) and ``warning:`` lines for substitutes.
+
+    Returns:
+        The document (id: ``spec.id`` or the folder's name), or ``None`` when unusable.
+    """
+    from rhetorica.documents.options import DocumentReadError
+    from rhetorica.rewriting.latex_project.compile import compile_project
+    from rhetorica.rewriting.latex_project.project import load_project
+
+    assert spec.latex_project is not None
+    root = Path(spec.latex_project)
+    root = (root if root.is_absolute() else base_dir / root).resolve()
+    item = str(root)
+    try:
+        project = load_project(root)
+    except (DocumentReadError, OSError, ValueError) as exc:
+        problems.append(("ingest", item, f"not a LaTeX project: {exc}"))
+        return None
+    doc_id = spec.id or root.name
+    folder = Path(run_dir) / "latex" / "baselines" / f"{doc_id}-{_files_hash(project)[:16]}"
+    compile_file, pdf = folder / "compile.json", folder / "paper.pdf"
+    compiled = _stored_compile(compile_file) if pdf.is_file() else None
+    if compiled is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        compiled = compile_project(project, pdf_out=pdf, timeout_s=300.0)
+        compile_file.write_text(compiled.model_dump_json(indent=2), encoding="utf-8")
+    if compiled.status != "ok" or not pdf.is_file():
+        errors = "; ".join(str(e) for e in compiled.errors[:3])
+        problems.append(("ingest", item, f"the baseline does not compile ({compiled.status}): "
+                                         f"{compiled.reason or errors or 'no PDF'}"))
+        return None
+    problems.extend(("ingest", f"{item} ({doc_id})", f"warning: {note}") for note in compiled.notes)
+    meta = {"root": str(root), "main": project.main, "compile": str(compile_file), "notes": list(compiled.notes)}
+    document = _read(pdf, doc_id, config, problems, item)
+    if document is None:
+        return None
+    document.metadata[META_KEY] = meta
+    if spec.human_scores:
+        document.metadata["human_scores"] = list(spec.human_scores)
+    if spec.decision:
+        document.metadata["decision"] = spec.decision
+    return document
+
+
+def _stored_compile(path: Path) -> CompileResult | None:
+    from pydantic import ValidationError
+
+    from rhetorica.rewriting.latex_project.compile import CompileResult
+
+    try:
+        found = CompileResult.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValidationError):
+        return None
+    return found if found.status == "ok" else None
+
+
+def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str, str, str]] | None,
+          item: str) -> Document | str | None:
+    from rhetorica.documents import DocumentReadError, ReadOptions
+    from rhetorica.documents.pdf.reader import read_pdf
+
+    try:
+        document = read_pdf(pdf, doc_id, ReadOptions(**config.document_options.model_dump()))
+    except DocumentReadError as exc:
+        reason = f"the compiled PDF cannot be read: {exc.problem}"
+    else:
+        if any(s.text.strip() for s in document.sections):
+            return document
+        reason = "the compiled PDF has no text"
+    if problems is None:
+        return reason
+    problems.append(("ingest", item, reason))
+    return None
+
+
+def read_compiled(pdf: Path, original: Document, config: StudyConfig) -> Document | str:
+    """A variant's compiled PDF read as the original was (same reader, same options), with the
+    original's id and metadata; or why it cannot be read."""
+    found = _read(pdf, original.id, config, None, str(pdf))
+    if isinstance(found, str) or found is None:
+        return found or "the compiled PDF cannot be read"
+    found.metadata = {**original.metadata, **found.metadata, META_KEY: original.metadata.get(META_KEY)}
+    return found
+
+
+def baseline_of(document: Document) -> tuple[LatexProject, CompileResult] | None:
+    """The baseline project and compile of a ``latex_project`` document (``None`` for any other
+    document, or when its project or compile record is gone)."""
+    from rhetorica.rewriting.latex_project.project import load_project
+
+    meta = document.metadata.get(META_KEY)
+    if not isinstance(meta, dict):
+        return None
+    compiled = _stored_compile(Path(meta["compile"]))
+    if compiled is None:
+        return None
+    try:
+        return load_project(Path(meta["root"]), meta["main"]), compiled
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,315 @@
+"""Rewrite units of the LaTeX-project rewriter kinds (``latex-project``, ``agent``) in a study.
+
+The six-dimension study (STUDIES.md §2) rewrites whole LaTeX projects. A ``latex_project``
+document (:mod:`rhetorica.study.project_inputs`) carries its project folder and its baseline
+compile; a rewrite unit of a project kind
+
+1. starts from the baseline project (``joint`` and the twelve conditions) or from the accepted
+   project of the variant it follows (``recursive:<n>``: ``recursive:<n-1>`` or ``joint``;
+   ``guided``: ``joint``) — an edge of the unit graph (:mod:`rhetorica.study.workflow_stages`);
+2. for ``guided``, has the rewriting model review the compiled intermediate (its PDF text, the
+   same text the study's reviewers read) under the ``standard`` protocol on the ICLR-2026 form;
+   only an ``ok`` (validated) review is used, its text fields go into
+   :func:`rhetorica.rewriting.six_dimensions.guided_prompt`;
+3. rewrites a copy with the kind's rewriter — ``latex-project``: the model rewrites editable
+   paragraphs one at a time (at most ``project.max_paragraphs_per_file`` per file) under the
+   condition's six-dimension prompt; ``agent``: the external command edits the copy
+   (:func:`rhetorica.rewriting.latex_project.repair.agent_rewriter`);
+4. goes through :func:`rhetorica.rewriting.latex_project.repair.rewrite_with_repair` (anchor
+   checker, compile with the baseline's substitutes, ``project.repair_rounds`` repairs); what is
+   still wrong is ``discarded`` with its reasons and never reviewed;
+5. for an accepted variant, reads its compiled PDF with rhetorica's PDF reader into the variant
+   document (the same path as the baseline).
+
+Everything is kept under ``<run dir>/latex/variants/<unit key>/``: ``attempts/attempt-N`` (each
+attempt's project), ``project/`` (the accepted project), ``variant.diff`` (unified diff against
+the original baseline), ``variant.pdf``, ``review.json`` (guided only) and ``result.json`` (status,
+reasons, every attempt's messages).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rhetorica.rewriting.conditions import JOINT, parse_condition
+from rhetorica.status import Status
+
+if TYPE_CHECKING:
+    from rhetorica.documents.models import Document
+    from rhetorica.models.api import ChatMessage, ModelAPI
+    from rhetorica.models.call import CallContext
+    from rhetorica.rewriting.latex_project.project import LatexProject
+    from rhetorica.rewriting.latex_project.repair import Rewriter
+    from rhetorica.study.config import RewriterSpec
+
+#: The rewriter kinds this module runs.
+PROJECT_KINDS = ("latex-project", "agent")
+
+#: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
+GUIDED_REVIEW_PROTOCOL = "standard"
+
+_LOCATION = re.compile(r"^(?:compile error: )?([^\s:]+):(\d+):")
+
+
+def upstream_condition(name: str) -> str | None:
+    """The condition whose variant ``name`` rewrites further: ``joint`` for ``recursive:2`` and
+    ``guided``, ``recursive:<n-1>`` for ``recursive:<n>`` (n ≥ 3); ``None`` for a first rewrite."""
+    condition = parse_condition(name, check=False)
+    if condition.dimension != JOINT or condition.iteration == 1 or condition.composition:
+        return None
+    if condition.guidance == "review" or condition.iteration == 2:
+        return "joint"
+    return f"recursive:{condition.iteration - 1}"
+
+
+def condition_depth(name: str) -> int:
+    """How many rewrites lead to a variant of ``name``: 1, or 1 + its upstream's depth."""
+    up = upstream_condition(name)
+    return 1 if up is None else 1 + condition_depth(up)
+
+
+def check_project_rewriter(spec: RewriterSpec) -> str | None:
+    """Why a rewriter of a project kind is not usable as configured (completing "rewriter <name>
+    of kind <kind> ..."), or ``None``; always ``None`` for other kinds."""
+    if spec.kind not in PROJECT_KINDS:
+        return None
+    if spec.kind == "agent" and not spec.project.command:
+        return "needs project.command (the agent's argument list)"
+    from rhetorica.study.workflow_stages import MAX_DEPTH
+
+    listed = set(spec.conditions)
+    for name in spec.conditions:
+        if condition_depth(name) > MAX_DEPTH:
+            return f"cannot run {name!r}: workflow chains go up to recursive:{MAX_DEPTH}"
+        up = upstream_condition(name)
+        if up is not None and up not in listed:
+            return f"lists {name!r} without {up!r}, whose variant it rewrites further"
+    if "guided" in listed and spec.model is None:
+        return "needs a 'model' for 'guided' (the rewriting model reviews the intermediate variant)"
+    return None
+
+
+def instruction(name: str, kind: str, review: str | None = None) -> str:
+    """The instruction of one rewrite: the condition's or workflow's six-dimension system prompt,
+    for an agent followed by :func:`~rhetorica.rewriting.six_dimensions.agent_task_prompt`.
+
+    Raises:
+        ValueError: ``guided`` without a review, or an unknown condition.
+    """
+    from rhetorica.rewriting import six_dimensions as six
+
+    condition = parse_condition(name, check=False)
+    if condition.guidance == "review":
+        system = six.guided_prompt(review or "")
+    elif condition.dimension == JOINT:
+        system = six.joint_prompt()
+    else:
+        system = six.condition_prompt(name)
+    return system + "\n\n" + six.agent_task_prompt() if kind == "agent" else system
+
+
+def variant_dir(run_dir: Path, unit_key: str) -> Path:
+    """Folder of one project rewrite's files in the run directory."""
+    return Path(run_dir) / "latex" / "variants" / unit_key
+
+
+def review_text(payload: dict[str, Any]) -> str:
+    """The text fields of a review payload, one ``name:`` block each (lists as ``- item`` lines)."""
+    blocks = []
+    for name, value in payload.items():
+        if isinstance(value, list):
+            lines = [f"- {item}" for item in value if isinstance(item, str) and item.strip()]
+            if lines:
+                blocks.append(f"{name}:\n" + "\n".join(lines))
+        elif isinstance(value, str) and value.strip():
+            blocks.append(f"{name}:\n{value.strip()}")
+    return "\n\n".join(blocks)
+
+
+def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None) -> Rewriter:
+    """The ``latex-project`` kind's rewriter: each chosen editable paragraph is sent alone.
+
+    The first attempt rewrites the first ``max_per_file`` editable paragraphs of every manuscript
+    file (all with ``None``). A repair attempt sends back only the paragraphs a feedback message
+    points into (``file:line:``), with those messages appended to the instruction
+    (:func:`~rhetorica.rewriting.latex_project.repair.compose_instruction`); messages that point
+    nowhere go with every chosen paragraph.
+
+    Args:
+        ask: ``(messages, paragraph text) -> rewritten paragraph``; raises
+            :class:`~rhetorica.rewriting.latex_project.repair.RewriteFailed` when the model fails.
+        max_per_file: see above.
+    """
+    from rhetorica.models.api import ChatMessage
+    from rhetorica.rewriting import six_dimensions as six
+    from rhetorica.rewriting.latex_project.project import apply_replacements
+    from rhetorica.rewriting.latex_project.repair import compose_instruction
+    from rhetorica.rewriting.marker import TEXT_MARKER
+
+    def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
+        chosen = []
+        counts: dict[str, int] = {}
+        for p in project.paragraphs():
+            counts[p.file] = counts.get(p.file, 0) + 1
+            if max_per_file is None or counts[p.file] <= max_per_file:
+                chosen.append(p)
+        work: list[tuple[Any, list[str]]] = [(p, []) for p in chosen] if not feedback else []
+        if feedback:
+            placed: dict[Any, list[str]] = {}
+            loose = []
+            for message in feedback:
+                m = _LOCATION.match(message)
+                hits = [p for p in chosen if m and p.file == m[1] and p.start_line <= int(m[2]) <= p.end_line]
+                for p in hits:
+                    placed.setdefault(p, []).append(message)
+                if not hits:
+                    loose.append(message)
+            work = [(p, placed.get(p, []) + loose) for p in chosen if p in placed or loose]
+        replacements = {}
+        for p, notes in work:
+            messages = [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
+                        ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{p.text}")]
+            text = ask(messages, p.text)
+            indent = p.text[: len(p.text) - len(p.text.lstrip())]
+            trail = p.text[len(p.text.rstrip()):]  # the source's own spacing around the paragraph stays
+            replacements[p] = indent + text.strip() + trail
+        return apply_replacements(project, replacements) if replacements else project
+
+    return rewrite
+
+
+def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext,
+                 loop: asyncio.AbstractEventLoop) -> Callable[[list[ChatMessage], str], str]:
+    """A blocking ``ask`` for :func:`paragraph_rewriter` that runs the model call on ``loop``
+    (the rewrite itself runs in a worker thread): one paragraph in, one paragraph out (blank-line
+    stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated)."""
+    from rhetorica.models.api import GenerateConfig
+    from rhetorica.models.call import call_model
+    from rhetorica.rewriting.latex_project.repair import RewriteFailed
+    from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
+    from rhetorica.rewriting.marker import TEXT_MARKER
+
+    def ask(messages: list[ChatMessage], paragraph: str) -> str:
+        cap = int(model.count_tokens(paragraph) * OUTPUT_TOKEN_FACTOR) + 32
+        for seed in (0, 1):
+            config = GenerateConfig(temperature=rw.sampling.temperature, top_p=rw.sampling.top_p, max_tokens=cap,
+                                    seed=seed, stop=["\n\n"])
+            output = asyncio.run_coroutine_threadsafe(call_model(model, messages, config, context=context), loop).result()
+            if output.status != Status.TRUNCATED:
+                break
+        if output.status != Status.OK or not output.text.strip():
+            raise RewriteFailed("timeout" if output.status == Status.TIMEOUT else "error",
+                                f"paragraph rewrite: {output.status}: {output.error or 'no text'}")
+        text = output.text.strip()
+        return text[len(TEXT_MARKER):].strip() if text.startswith(TEXT_MARKER) else text
+
+    return ask
+
+
+async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
+    """Run one project rewrite unit (a :class:`~rhetorica.study.planner.RewriteUnit`, or a
+    :class:`~rhetorica.study.workflow_stages.FollowUpUnit` with its ``upstream`` variant) for the
+    :class:`~rhetorica.study.runner.StudyRunner` ``runner``; returns its ``variants`` row.
+
+    Failures are rows: ``error`` (not a project document, the upstream project missing, the
+    intermediate review failed, the rewriter failed), ``timeout``, ``discarded`` (reasons joined by
+    ``" | "``).
+    """
+    from rhetorica.rewriting.latex_project.project import copy_project, load_project, project_diff
+    from rhetorica.rewriting.latex_project.repair import agent_rewriter, rewrite_with_repair
+    from rhetorica.study import planner
+    from rhetorica.study.project_inputs import baseline_of, read_compiled
+
+    rw: RewriterSpec = unit.rewriter
+    document: Document = unit.document
+    row: dict[str, Any] = {
+        "unit_key": unit.key, "document_id": document.id, "condition": unit.condition, "rewriter": rw.name,
+        "prompt_version": planner.rewriter_prompt_version(rw, unit.condition), "original_hash": document.content_hash,
+    }
+
+    def failed(status: Status, reason: str) -> dict[str, Any]:
+        return row | {"status": str(status), "reason": reason, "content_hash": None, "document_json": None}
+
+    found = baseline_of(document)
+    if found is None:
+        return failed(Status.ERROR, f"document {document.id!r} is not a latex_project document; "
+                                    f"rewriter kind {rw.kind!r} rewrites LaTeX projects")
+    baseline, base_compile = found
+    upstream = getattr(unit, "upstream", None)
+    source = baseline
+    if upstream is not None:
+        up_dir = variant_dir(runner.run_dir, upstream.key) / "project"
+        try:
+            source = load_project(up_dir, baseline.main)
+        except (OSError, ValueError) as exc:
+            return failed(Status.ERROR, f"the project of variant {upstream.condition} ({upstream.key[:12]}) "
+                                        f"cannot be read from {up_dir}: {exc}")
+    out = variant_dir(runner.run_dir, unit.key)
+    if out.exists():
+        shutil.rmtree(out)  # a rerun of a failed unit starts clean
+    out.mkdir(parents=True)
+    context = runner._context(log, unit.key)
+    review = None
+    if parse_condition(unit.condition, check=False).guidance == "review":
+        review = await _intermediate_review(runner, rw, upstream.document, context, out)
+        if isinstance(review, dict):
+            return row | review
+    text = instruction(unit.condition, rw.kind, review)
+    settings = rw.project
+    if rw.kind == "agent":
+        assert settings.command is not None
+        rewriter = agent_rewriter(settings.command, instruction_via=settings.instruction_via,
+                                  timeout_s=settings.timeout_s, env_allow=settings.env_allow)
+    else:
+        assert rw.model is not None
+        model = runner.model(rw.model, rw.options.as_kwargs())
+        rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop()),
+                                      settings.max_paragraphs_per_file)
+    pdf = out / "variant.pdf"
+    result = await asyncio.to_thread(
+        rewrite_with_repair, source, text, rewriter, out / "attempts", repair_rounds=settings.repair_rounds,
+        baseline_compile=base_compile, compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
+    summary: dict[str, Any] = {
+        "status": result.status, "reasons": list(result.reasons), "upstream": upstream.key if upstream else None,
+        "attempts": [{"number": a.number, "messages": list(a.messages),
+                      "compiled": a.compiled.status if a.compiled else None} for a in result.attempts]}
+    (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    if result.status != "ok" or result.project is None:
+        status = {"discarded": Status.DISCARDED, "timeout": Status.TIMEOUT}.get(result.status, Status.ERROR)
+        return failed(status, " | ".join(result.reasons) or result.status)
+    accepted = copy_project(result.project, out / "project")
+    (out / "variant.diff").write_text(project_diff(baseline, accepted), encoding="utf-8")
+    variant = read_compiled(pdf, document, runner.config)
+    if isinstance(variant, str):
+        return failed(Status.ERROR, variant)
+    return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
+                  "document_json": variant.model_dump_json()}
+
+
+async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Document, context: CallContext,
+                               out: Path) -> str | dict[str, Any]:
+    """The guided workflow's review of the compiled intermediate by the rewriting model: its text,
+    or the failed row fields when the review is not ``ok``."""
+    from rhetorica.reviewers.llm_reviewer import review_document
+    from rhetorica.reviewers.protocols import get_protocol
+
+    assert rw.model is not None
+    model = runner.model(rw.model, rw.options.as_kwargs())
+    evaluation = await review_document(intermediate, get_protocol(GUIDED_REVIEW_PROTOCOL), model, replicate=0,
+                                       max_input_words=rw.project.review_max_input_words, context=context)
+    (out / "review.json").write_text(json.dumps({"status": str(evaluation.status), "reason": evaluation.reason,
+                                                 "scores": evaluation.scores, "payload": evaluation.payload,
+                                                 "input_truncated": evaluation.input_truncated},
+                                                indent=2, default=str), encoding="utf-8")
+    text = review_text(evaluation.payload or {}) if evaluation.status == Status.OK else ""
+    if not text:
+        why = evaluation.reason or "no text fields"
+        return {"status": str(Status.ERROR), "reason": f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) "
+                f"was {evaluation.status}: {why}", "content_hash": None, "document_json": None}
+    return text

@@ -1,0 +1,53 @@
+"""Settings of the LaTeX-project rewriter kinds (``latex-project``, ``agent``) in a study file.
+
+A rewriter of either kind carries them under ``project:``::
+
+    rewriters:
+      - name: small
+        kind: latex-project
+        model: embedded/qwen2.5-0.5b
+        conditions: [novelty:+, joint, recursive:2, guided]
+        project: {repair_rounds: 2, max_paragraphs_per_file: 3}
+      - name: agent
+        kind: agent
+        conditions: [novelty:+]
+        project: {command: [my-agent, "{project}"], timeout_s: 900}
+
+See :mod:`rhetorica.study.project_rewrite` for how they are used.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ProjectRewriteSettings(BaseModel):
+    """How a project rewriter works on a LaTeX project.
+
+    Attributes:
+        repair_rounds: repairs after the first attempt (0-10); a variant still violating an anchor
+            or failing to compile after them is ``discarded``.
+        max_paragraphs_per_file: ``latex-project`` only: rewrite at most this many editable
+            paragraphs of each manuscript file (the first ones, in file order); ``None``: all.
+        command: ``agent`` only: the agent's argument list (``{project}`` and
+            ``{instruction_file}`` are replaced, see :func:`rhetorica.rewriting.latex_project.agent.run_agent`).
+        instruction_via: ``agent`` only: ``stdin`` or ``file``.
+        timeout_s: ``agent`` only: wall-clock limit per agent run, seconds.
+        env_allow: ``agent`` only: environment variables passed through to the agent.
+        compile_timeout_s: wall-clock limit per compile, seconds.
+        review_max_input_words: ``guided`` only: the intermediate review reads at most this many
+            words of the compiled joint variant (``None``: all; small-context models need a limit).
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    repair_rounds: int = Field(default=2, ge=0, le=10)
+    max_paragraphs_per_file: int | None = Field(default=None, ge=1)
+    command: list[str] | None = Field(default=None, min_length=1)
+    instruction_via: Literal["stdin", "file"] = "stdin"
+    timeout_s: float = Field(default=600.0, gt=0)
+    env_allow: list[str] = Field(default_factory=list)
+    compile_timeout_s: float = Field(default=120.0, gt=0)
+    review_max_input_words: int | None = Field(default=None, ge=50)

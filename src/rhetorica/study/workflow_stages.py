@@ -1,0 +1,102 @@
+"""Stages of the six-dimension workflows that rewrite a variant further (STUDIES.md §2).
+
+``recursive:<n>`` applies the joint rewrite to the output of ``recursive:<n-1>`` (``joint`` for
+n = 2); ``guided`` rewrites the ``joint`` variant again after the rewriting model reviewed it. Each
+such unit is built on the variant it rewrites — an edge of the unit graph (``after``): it waits
+until that variant exists and is never planned on a variant that failed or was discarded.
+
+One stage per depth (``rewrite-2``: ``recursive:2`` and ``guided``; ``rewrite-3``:
+``recursive:3``; … up to :data:`MAX_DEPTH`), each consuming and producing ``variant``, so the walk
+runs ``rewrite``, ``rewrite-2``, ``rewrite-3``, … and validation and review come after all of them.
+Its variants are rows of the ``variants`` table like any rewrite; the units run
+:func:`rhetorica.study.project_rewrite.execute`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rhetorica.documents.models import Document
+from rhetorica.hashing import content_hash
+from rhetorica.registry import stages as registry
+from rhetorica.study import planner
+from rhetorica.study.config import RewriterSpec, StudyConfig
+from rhetorica.study.project_rewrite import PROJECT_KINDS, condition_depth, execute, upstream_condition
+from rhetorica.study.stages import RewriteStage
+
+#: Deepest workflow chain with a stage (``recursive:<n>`` up to this n).
+MAX_DEPTH = 5
+
+
+@dataclass(frozen=True)
+class FollowUpUnit:
+    """Rewrite the variant ``upstream`` further under ``condition``.
+
+    Attributes:
+        key: unit key (hash of the upstream variant's key and the rewriter spec for the condition).
+        document: the original document (the variant keeps its id and metadata).
+        rewriter: the rewriter configuration (the one that produced ``upstream``).
+        condition: ``recursive:<n>`` or ``guided``.
+        upstream: the variant it rewrites.
+        after: ``(upstream.key,)``.
+        waiting: the upstream variant is assumed (not produced yet).
+    """
+
+    key: str
+    document: Document
+    rewriter: RewriterSpec
+    condition: str
+    upstream: planner.Variant
+    after: tuple[str, ...]
+    waiting: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"{self.document.id} / {self.condition} / {self.rewriter.name}"
+
+
+class FollowUpStage(RewriteStage):
+    """variant -> variant: recursive:<n> and guided rewrites of a variant of the same rewriter."""
+
+    consumes = ("variant",)
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+        self.name = f"rewrite-{depth}"
+        self.order = 10 + depth
+
+    def _conditions(self, rw: RewriterSpec) -> list[str]:
+        if rw.kind not in PROJECT_KINDS:
+            return []
+        return [c for c in rw.conditions if upstream_condition(c) is not None and condition_depth(c) == self.depth]
+
+    def applies(self, config: StudyConfig) -> bool:
+        return any(self._conditions(rw) for rw in config.rewriters)
+
+    def units(self, config: StudyConfig, inputs: dict[str, Any]) -> list[Any]:
+        by_name = {rw.name: rw for rw in config.rewriters}
+        units = []
+        for v in inputs.get("variant") or []:
+            rw = by_name.get(v.rewriter)
+            if rw is None:
+                continue
+            for condition in self._conditions(rw):
+                if upstream_condition(condition) != v.condition:
+                    continue
+                key = planner.unit_key("rewrite", content_hash("after", v.key), planner.rewriter_spec_hash(rw, condition),
+                                       0, (v.original.id,))
+                units.append(FollowUpUnit(key, v.original, rw, condition, v, (v.key,), v.assumed))
+        return units
+
+    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
+        return await execute(runner, unit, log)
+
+    def calls(self, unit: Any) -> list[Any]:
+        return []
+
+
+for _depth in range(2, MAX_DEPTH + 1):
+    _stage = FollowUpStage(_depth)
+    registry.add(_stage.name, _stage, description=f"workflow rewrites of depth {_depth} (recursive:{_depth}"
+                                                  f"{', guided' if _depth == 2 else ''}) on the variant before")

@@ -1,0 +1,160 @@
+"""The six-dimension study on whole LaTeX projects, end to end through the mock reviewer.
+
+The rewriter is an external agent command (``tests/study/scripted_project_agent.py``): wording only
+(passes the checker, compiles) or one fault (dropped ``\\cite``, altered number, edited math,
+``\\write18``) that its repair leaves in place. Expected values come from outside the code under
+test: the fault messages from the fault injectors of ``tests/rewriting/latex_project/conftest.py``
+(plain searches of the source), the main table's changes recomputed from the store's raw scores.
+Compiles take seconds each: the two smallest projects, few conditions except in one test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from rhetorica.report.render import write_report
+from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.rewriting.six_dimensions import CONDITIONS
+from rhetorica.study import graph
+from rhetorica.study.config import load_study
+from rhetorica.study.project_rewrite import variant_dir
+from rhetorica.study.runner import StudyRunner
+from tests.rewriting.latex_project.conftest import FAULTS
+from tests.study.helpers import write_study
+from tests.study.scripted_project_agent import PHRASES
+
+REPO = Path(__file__).resolve().parents[2]
+AGENT = REPO / "tests" / "study" / "scripted_project_agent.py"
+PROJECTS = ("gcrn_iclr2017", "chebnet_nips2016")
+TWELVE = [c["name"] for c in CONDITIONS]
+
+
+def _agent(name: str, mode: str, conditions: list[str]) -> dict:
+    return {"name": name, "kind": "agent", "model": "mock/reviewer", "conditions": conditions,
+            "project": {"command": [sys.executable, str(AGENT), "{project}", mode], "env_allow": ["PYTHONPATH"],
+                        "repair_rounds": 1}}
+
+
+def _run(tmp_path: Path, shared_data: Path, monkeypatch, papers: tuple[str, ...], rewriters: list[dict]) -> StudyRunner:
+    monkeypatch.setenv("PYTHONPATH", f"{REPO / 'src'}:{REPO}")
+    spec = {"name": "six-dim", "output_dir": str(tmp_path / "run"),
+            "documents": [{"latex_project": str(shared_data / "papers" / p)} for p in papers],
+            "rewriters": rewriters,
+            "reviewers": [{"name": "standard", "model": "mock/reviewer", "protocol": "standard"},
+                          {"name": "strict", "model": "mock/reviewer", "protocol": "strict-iclr"}],
+            "replicates": 1, "validation": {"enabled": False}}
+    config, base = load_study(write_study(tmp_path / "study.yaml", spec))
+    runner = StudyRunner(config, base)
+    (runner.run_dir / "study.json").write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    asyncio.run(runner.run())
+    return runner
+
+
+def _rows(run_dir: Path, sql: str) -> list[tuple]:
+    with sqlite3.connect(run_dir / "store.sqlite") as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_all_conditions_and_workflows_on_two_projects(tmp_path, shared_data, monkeypatch):
+    conditions = [*TWELVE, "joint", "recursive:2", "guided"]
+    runner = _run(tmp_path, shared_data, monkeypatch, PROJECTS, [_agent("script", "wording", conditions)])
+    run_dir = runner.run_dir
+    variants = _rows(run_dir, "SELECT unit_key, document_id, condition, status, reason FROM variants")
+    assert len(variants) == 2 * 15
+    assert {(v[3], v[4]) for v in variants} == {("ok", None)}
+    for key, doc, condition, _, _ in variants:
+        folder = variant_dir(run_dir, key)
+        diff = (folder / "variant.diff").read_text()
+        assert diff.startswith("--- a/") and "+" in diff
+        assert (folder / "variant.pdf").stat().st_size > 0 and (folder / "project").is_dir()
+    # the reviewers read the compiled PDFs: the agent's lead-in phrases are in the variant text
+    docs = _rows(run_dir, "SELECT v.condition, v.document_json FROM variants v")
+    for condition, document_json in docs:
+        text = " ".join(s["text"] for s in json.loads(document_json)["sections"])
+        assert any(p.strip().rstrip(",").lower() in text.lower() for p in PHRASES), condition
+    # recursive:2 and guided were built on the joint variant of the same paper (graph edges)
+    joint = {d: k for k, d, c, _, _ in variants if c == "joint"}
+    for key, doc, condition, _, _ in variants:
+        result = json.loads((variant_dir(run_dir, key) / "result.json").read_text())
+        assert result["upstream"] == (joint[doc] if condition in ("recursive:2", "guided") else None)
+        if condition == "guided":
+            review = json.loads((variant_dir(run_dir, key) / "review.json").read_text())
+            assert review["status"] == "ok" and review["payload"]["weaknesses"]
+    steps = list(graph.walk(runner.config, runner.load_documents([]), runner.store))
+    assert [s.stage.name for s in steps] == ["rewrite", "rewrite-2", "review"]
+    assert sorted(up for up, _ in steps[1].edges) == sorted(list(joint.values()) * 2)
+    # every original and variant reviewed under both protocols
+    statuses = _rows(run_dir, "SELECT status, COUNT(*) FROM assessments GROUP BY status")
+    assert statuses == [("ok", (2 + 30) * 2)]
+    # the main table: novelty:+ under Standard = mean over the two papers of (variant - original)
+    # overall (no human scores: one stratum), from the raw scores
+    raw = _rows(run_dir, "SELECT a.document_id, a.condition, a.reviewer, s.value FROM assessments a "
+                         "JOIN scores s ON s.unit_key = a.unit_key WHERE s.metric = 'overall'")
+    score = {(d, c, r): v for d, c, r, v in raw}
+    expected = sum(score[(p, "novelty:+", "standard")] - score[(p, "original", "standard")] for p in PROJECTS) / 2
+    write_report(run_dir, n_resamples=200)
+    report = (run_dir / "report.md").read_text()
+    assert "## Six-dimension study: change by dimension, direction, reviewer and rewriter" in report
+    row = next(line for line in report.splitlines()
+               if line.startswith("| novelty ") and "| + " in line and "| standard " in line)
+    assert f"| {expected:.2f} [" in row.replace("\\[", "[")
+    assert "Variants: 30 ok." in report
+
+
+def test_faulty_rewrites_are_sent_back_with_the_violation_and_discarded(tmp_path, shared_data, monkeypatch):
+    paper = "gcrn_iclr2017"
+    rewriters = [_agent(f"fault-{name.replace('_', '-')}", name, ["novelty:+"]) for name in FAULTS]
+    runner = _run(tmp_path, shared_data, monkeypatch, (paper,), rewriters)
+    run_dir = runner.run_dir
+    variants = {r: (k, s, reason) for k, r, s, reason in _rows(run_dir, "SELECT unit_key, rewriter, status, reason FROM variants")}
+    for name, fault in FAULTS.items():
+        message = fault(load_project(shared_data / "papers" / paper)).message
+        key, status, reason = variants[f"fault-{name.replace('_', '-')}"]
+        assert (status, reason) == ("discarded", message)
+        repair = (variant_dir(run_dir, key) / "attempts" / "attempt-1-agent" / "instruction.txt").read_text()
+        assert repair.rstrip().endswith(f"- {message}")
+    # discarded variants are never reviewed; nothing the \write18 asked for exists anywhere
+    assert _rows(run_dir, "SELECT DISTINCT condition FROM assessments") == [("original",)]
+    assert not list(tmp_path.rglob("pwned"))
+    write_report(run_dir, n_resamples=100)
+    assert "Variants: 4 discarded." in (run_dir / "report.md").read_text()
+
+
+def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path, shared_data, monkeypatch):
+    rewriter = {"name": "echo", "kind": "latex-project", "model": "mock/echo", "conditions": ["scope:-"],
+                "project": {"max_paragraphs_per_file": 2}}
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
+    [(key, status)] = _rows(runner.run_dir, "SELECT unit_key, status FROM variants")
+    assert status == "ok"  # the mock echoes each paragraph back: nothing changed, nothing violated
+    calls = _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{key}'")
+    assert calls == [(2,)]  # gcrn has one manuscript file: its first two editable paragraphs
+    assert (variant_dir(runner.run_dir, key) / "variant.diff").read_text() == ""
+
+
+def test_guided_review_reads_at_most_the_words_it_is_given(tmp_path, shared_data, monkeypatch):
+    rewriter = _agent("script", "wording", ["joint", "guided"])
+    rewriter["project"]["review_max_input_words"] = 100
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
+    [(key,)] = _rows(runner.run_dir, "SELECT unit_key FROM variants WHERE condition = 'guided' AND status = 'ok'")
+    review = json.loads((variant_dir(runner.run_dir, key) / "review.json").read_text())
+    assert review["status"] == "ok" and review["input_truncated"] is True  # gcrn's text is far over 100 words
+
+
+def test_workflows_need_their_upstream_condition_and_agents_a_command(tmp_path):
+    from rhetorica.study.config import ConfigError, parse_study
+
+    base = {"name": "s", "documents": [{"latex_project": "p"}], "reviewers": [{"name": "c", "kind": "control"}]}
+    with pytest.raises(ConfigError, match="lists 'recursive:3' without 'recursive:2'"):
+        parse_study({**base, "rewriters": [{"name": "r", "kind": "latex-project", "model": "mock/echo",
+                                            "conditions": ["joint", "recursive:3"]}]})
+    with pytest.raises(ConfigError, match="needs project.command"):
+        parse_study({**base, "rewriters": [{"name": "r", "kind": "agent", "conditions": ["joint"]}]})
+    with pytest.raises(ConfigError, match="needs a 'model' for 'guided'"):
+        parse_study({**base, "rewriters": [{"name": "r", "kind": "agent", "conditions": ["joint", "guided"],
+                                            "project": {"command": ["true"]}}]})
