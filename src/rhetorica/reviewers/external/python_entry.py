@@ -12,7 +12,8 @@ a worker thread. (A registered plug-in can instead register its own evaluator fa
 
 Outcomes: a dict or JSON object → validated review; past ``timeout_s`` → ``timeout`` (a plain
 function's thread cannot be stopped: it finishes in the background and its answer is dropped); an
-exception → ``error`` (type and message); ``None`` or blank text → ``empty``; anything else, or a
+exception → ``error`` (type and message), including ``SystemExit``, ``KeyboardInterrupt`` and any other
+``BaseException`` except cancellation of the study itself; ``None`` or blank text → ``empty``; anything else, or a
 review that does not map onto the form → ``malformed``.
 """
 
@@ -79,6 +80,30 @@ def load_entry(entry: str) -> Callable[..., Any]:
     return value
 
 
+class _Raised:
+    """What the reviewer's function raised, carried out as a value so that a ``BaseException``
+    (``SystemExit``, ``KeyboardInterrupt``) never reaches the event loop, which would stop the study."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _call_guarded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return function(*args, **kwargs)
+    except BaseException as exc:  # noqa: BLE001 - the reviewer's own failure is data, even SystemExit
+        return _Raised(exc)
+
+
+async def _await_guarded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return await function(*args, **kwargs)
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the reviewer's own failure is data, even SystemExit
+        return _Raised(exc)
+
+
 class PythonReviewer(ExternalReviewer):
     """A reviewer system that is a Python function (see the module docstring)."""
 
@@ -100,13 +125,14 @@ class PythonReviewer(ExternalReviewer):
                   "input_format": manuscript.format, **self.options.options}
         try:
             if inspect.iscoroutinefunction(self.function):
-                call = self.function(argument, **kwargs)
+                call = _await_guarded(self.function, argument, **kwargs)
             else:
-                call = asyncio.to_thread(self.function, argument, **kwargs)
+                call = asyncio.to_thread(_call_guarded, self.function, argument, **kwargs)
             answer = await asyncio.wait_for(call, timeout=self.options.timeout_s)
         except asyncio.TimeoutError:
             return Reply(Status.TIMEOUT, "", f"{self.options.entry} ran past its {self.options.timeout_s:g} s limit")
-        except Exception as exc:  # noqa: BLE001 - any failure of the reviewer's code is data
+        if isinstance(answer, _Raised):
+            exc = answer.exc
             return Reply(Status.ERROR, "", f"{self.options.entry} raised {type(exc).__name__}: {exc}")
         if answer is None or (isinstance(answer, str) and not answer.strip()):
             return Reply(Status.EMPTY, "", f"{self.options.entry} returned nothing")
