@@ -163,3 +163,10 @@ def test_unknown_kinds_are_refused_listing_the_registered_ones() -> None:
 def test_a_rewriter_kind_accepts_only_the_conditions_it_produces(rewriter: dict, problem: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(problem)):
         parse_study(_study_with(rewriter))
+
+
+def test_a_bad_python_entry_is_one_sentence_naming_the_option() -> None:
+    message = _error(_study_with(reviewer={"name": "p", "kind": "python", "options": {"entry": "myrevs"}}))
+    assert message == ("study: reviewers[0]: reviewer 'p' of kind 'python': options.entry: "
+                       "'myrevs' is not of the form package.module:function")
+

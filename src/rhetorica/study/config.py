@@ -459,6 +459,10 @@ class ReviewerSpec(_UsesModel):
         else:
             try:
                 evaluators.get(self.kind)(self.name, **self.options.as_kwargs())
+            except ValidationError as exc:  # one sentence, named as the study file writes it
+                first = exc.errors()[0]
+                where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
+                raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: options.{where}: {msg}") from None
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: bad options: {exc}") from None
         return self

@@ -1,17 +1,18 @@
 """An external command as a reviewer: it reads the manuscript and writes one review as JSON.
 
-Registered as evaluator kind ``command``. Study configuration (all options of
-:class:`CommandOptions`)::
+Registered as evaluator kind ``command``. Study configuration (the settings of
+:class:`CommandOptions` go under the reviewer's ``options``)::
 
     reviewers:
       - name: ai-scientist-cli
         kind: command
-        args: [python, review.py, "{input}", --seed, "{replicate}"]
-        input: markdown          # markdown | text | pdf
-        output: stdout           # stdout | file ("{output}" in args, or $RHETORICA_OUTPUT)
-        adapter: ai-scientist    # native | ai-scientist | openreview | scale-1-6
-        timeout_s: 900
-        pass_env: [OPENAI_API_KEY]
+        options:
+          args: [python, review.py, "{input}", --seed, "{replicate}"]
+          input: markdown          # markdown | text | pdf
+          output: stdout           # stdout | file ("{output}" in args, or $RHETORICA_OUTPUT)
+          adapter: ai-scientist    # native | ai-scientist | openreview | scale-1-6
+          timeout_s: 900
+          pass_env: [OPENAI_API_KEY]
 
 Placeholders replaced in ``args`` (exact tokens, anywhere in an argument): ``{input}`` (path of
 the manuscript: a temporary ``manuscript.md`` / ``manuscript.txt``, or the PDF), ``{output}``

@@ -1,6 +1,19 @@
 """An HTTP endpoint as a reviewer: POST the manuscript as JSON, receive one review as JSON.
 
-Registered as evaluator kind ``http``. Request body (``Content-Type: application/json``)::
+Registered as evaluator kind ``http``. Study configuration (the settings of :class:`HttpOptions`
+go under the reviewer's ``options``)::
+
+    reviewers:
+      - name: my-service
+        kind: http
+        options:
+          url: https://reviewer.example.org/review
+          api_key_env: REVIEWER_KEY
+          input: markdown          # markdown | text | pdf
+          adapter: native          # native | ai-scientist | openreview | scale-1-6
+          timeout_s: 300
+
+Request body (``Content-Type: application/json``)::
 
     {"manuscript": "<Markdown or text>", "format": "markdown", "document_id": "p1", "replicate": 0,
      "options": {...}}

@@ -1,6 +1,18 @@
 """A Python callable as a reviewer: ``package.module:function``, plain or ``async``.
 
-Registered as evaluator kind ``python``. The function is called as::
+Registered as evaluator kind ``python``. Study configuration (the settings of :class:`PythonOptions`
+go under the reviewer's ``options``; its own ``options`` are the function's keyword arguments)::
+
+    reviewers:
+      - name: my-function
+        kind: python
+        options:
+          entry: mypackage.review:review
+          input: markdown          # markdown | text | pdf
+          adapter: native
+          options: {temperature: 0.2}
+
+The function is called as::
 
     function(manuscript, *, document_id="p1", replicate=0, input_format="markdown", **options)
 
@@ -23,16 +35,21 @@ import asyncio
 import importlib
 import inspect
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rhetorica.evaluation import Target
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.adapters import get_adapter
 from rhetorica.reviewers.external.base import ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
+
+
+#: ``package.module:function`` (the function may be an attribute path).
+_ENTRY = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 class PythonOptions(BaseModel):
@@ -49,7 +66,7 @@ class PythonOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    entry: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+    entry: str
     input: InputFormat = "markdown"
     options: dict[str, Any] = Field(default_factory=dict)
     adapter: str = "native"
@@ -58,6 +75,13 @@ class PythonOptions(BaseModel):
     rating_field: str = "rating"
     timeout_s: float = Field(default=600.0, gt=0)
     version: str = "1"
+
+    @field_validator("entry")
+    @classmethod
+    def _entry_form(cls, value: str) -> str:
+        if not _ENTRY.fullmatch(value):
+            raise ValueError(f"{value!r} is not of the form package.module:function")
+        return value
 
 
 def load_entry(entry: str) -> Callable[..., Any]:
