@@ -258,6 +258,10 @@ class Sampling(_Strict):
     max_tokens: int | None = Field(default=None, ge=1)
 
 
+#: The rating scale of ``human_scores`` (the overall rating of review forms and control reviewers: 1-10).
+HUMAN_SCORE_LOW, HUMAN_SCORE_HIGH = 1.0, 10.0
+
+
 class DocumentSpec(_Strict):
     """One input: a LaTeX project folder, a .tex/.md/.txt/.pdf file or an archive (globs allowed),
     or a whole dataset folder built by ``rhetorica dataset`` (``dataset: DIR``).
@@ -293,6 +297,10 @@ class DocumentSpec(_Strict):
         if self.dataset is not None and (self.id or self.human_scores or self.decision):
             raise ValueError("'id', 'human_scores' and 'decision' come from the dataset's manifest; "
                              "they cannot be set on a 'dataset' entry")
+        outside = [s for s in self.human_scores or [] if not HUMAN_SCORE_LOW <= s <= HUMAN_SCORE_HIGH]
+        if outside:
+            raise ValueError(f"human_scores of {self.path!r}: {', '.join(f'{s:g}' for s in outside)} outside the "
+                             f"rating scale {HUMAN_SCORE_LOW:g}-{HUMAN_SCORE_HIGH:g}")
         return self
 
 
