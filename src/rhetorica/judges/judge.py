@@ -298,7 +298,8 @@ class Judge:
                                                                   "Reply with only the corrected JSON object.")]
             second = await call_model(self.model, repair, config, replicate=replicate, context=context)
             if second.status != Status.OK:
-                return second.status, [], f"repair attempt: {second.error}", second.text
+                return (Status.MALFORMED, [], f"{first} | repair attempt failed ({second.status}): {second.error}",
+                        output.text)
             try:
                 return Status.OK, call.parse(second.text), None, second.text
             except FormError as again:

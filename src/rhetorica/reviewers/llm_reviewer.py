@@ -64,7 +64,8 @@ async def review_document(
 
     Returns:
         :class:`~rhetorica.evaluation.Evaluation` on ``protocol.form`` (scores and the validated
-        payload when ok). ``malformed`` when the output fails validation twice; ``refused`` when
+        payload when ok). ``malformed`` when the output fails validation twice, or fails once and
+        the repair call fails (both reasons, the first answer as raw text); ``refused`` when
         an answer (first or repaired) is a plain-text refusal, with no repair call for it; any model
         failure status (truncated, refused, empty, timeout, error) passes through with its reason.
     """
@@ -98,7 +99,8 @@ async def review_document(
         ]
         second = await call_model(model, repair, config, replicate=replicate, context=context)
         if second.status != Status.OK:
-            return failed(second.status, f"repair attempt: {second.error}", second.text)
+            return failed(Status.MALFORMED, f"{first_error} | repair attempt failed ({second.status}): {second.error}",
+                          output.text)
         try:
             return ok(second.text)
         except ReviewParseError as second_error:

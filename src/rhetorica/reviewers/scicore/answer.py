@@ -78,8 +78,9 @@ async def ask_json(model: ModelAPI, messages: list[ChatMessage], config: Generat
 
     Returns:
         :class:`Answer`: ``ok``; ``refused`` for a plain-text refusal (no repair call);
-        ``malformed`` when the answer and its repair both fail (both reasons); or a model
-        failure status passed through (a failed repair call's reason says so).
+        ``malformed`` when the answer and its repair both fail, or the repair call itself fails
+        (both reasons; the raw text is the first answer's then); or the first call's model
+        failure status passed through.
     """
     output = await call_model(model, messages, config, replicate=replicate, context=context)
     if output.status != Status.OK:
@@ -96,7 +97,8 @@ async def ask_json(model: ModelAPI, messages: list[ChatMessage], config: Generat
         ]
         second = await call_model(model, repair, config, replicate=replicate, context=context)
         if second.status != Status.OK:
-            return Answer(second.status, None, f"repair attempt: {second.error}", second.text)
+            return Answer(Status.MALFORMED, None, f"{first} | repair attempt failed ({second.status}): {second.error}",
+                          output.text)
         try:
             return Answer(Status.OK, parse(second.text), None, second.text)
         except AnswerError as again:
