@@ -13,11 +13,12 @@ or as a rhetorica ``command`` reviewer (the key is passed through by name, nothi
     reviewers:
       - name: ai-scientist-style
         kind: command
-        args: [python, examples/reviewers/openai_compatible_reviewer.py, "{input}",
-               --base-url, "http://localhost:8000/v1", --model, qwen2.5-7b-instruct, --seed, "{replicate}"]
-        adapter: ai-scientist
-        pass_env: [REVIEWER_API_KEY]
-        timeout_s: 900
+        options:
+          args: [python, examples/reviewers/openai_compatible_reviewer.py, "{input}",
+                 --base-url, "http://localhost:8000/v1", --model, qwen2.5-7b-instruct, --seed, "{replicate}"]
+          adapter: ai-scientist
+          pass_env: [REVIEWER_API_KEY]
+          timeout_s: 900
 
 Arguments: the manuscript path (``-`` or nothing: standard input); ``--base-url`` and ``--model``
 (defaults from ``REVIEWER_BASE_URL`` / ``REVIEWER_MODEL``); ``--api-key-env`` names the variable

@@ -223,9 +223,24 @@ def list_components(kind: str | None = None) -> list[Entry[Any]]:
         UnknownComponentError: ``kind`` is not a kind of component (the message lists the kinds).
         PluginError: an installed plug-in failed to load.
     """
-    if kind is not None and kind not in kinds():
-        raise UnknownComponentError(f"unknown kind of component {kind!r}; known: {', '.join(kinds())}")
+    if kind is not None:
+        kind = canonical_kind(kind)
     return [e for e in all_entries() if kind is None or e.kind == kind]
+
+
+def canonical_kind(spelling: str) -> str:
+    """The registry kind a user wrote: case, ``-``/``_`` for a space and a plural ``s`` are forgiven
+    (``metric-family``, ``Metric_Families``, ``evaluators`` → ``metric family``, ``evaluator``).
+
+    Raises:
+        UnknownComponentError: no kind is spelled so (the message lists the kinds).
+    """
+    word = " ".join(spelling.strip().lower().replace("-", " ").replace("_", " ").split())
+    plural = (word[:-3] + "y",) if word.endswith("ies") else (word[:-1],) if word.endswith("s") else ()
+    for candidate in (word, *plural):
+        if candidate in kinds():
+            return candidate
+    raise UnknownComponentError(f"unknown kind of component {spelling!r}; known: {', '.join(kinds())}")
 
 
 # The registries. Modules that define components import the one they need from here.

@@ -31,3 +31,8 @@ class Status(StrEnum):
     TIMEOUT = "timeout"
     ERROR = "error"
     DISCARDED = "discarded"
+
+
+#: Statuses of a call that brought no answer at all (transport or API failure, time limit), as
+#: opposed to an answer that is truncated, refused or empty.
+CALL_FAILURES = frozenset({Status.ERROR, Status.TIMEOUT})

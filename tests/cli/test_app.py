@@ -175,7 +175,7 @@ def test_rerun_reports_failed_units_and_retry_failed_runs_them(tmp_path: Path, s
     assert "2 unit(s) are stored as failures" in " ".join(status.output.split())
     retried = runner.invoke(app, ["run", str(study), "--retry-failed"])
     assert retried.exit_code == 0, retried.output
-    assert "Ran 2 units (review ok 2); skipped 1 already done; 2 model calls" in " ".join(retried.output.split())
+    assert "Ran 2 units (review ok 2); skipped 1 already done; 2 model requests (0 retries)" in " ".join(retried.output.split())
     last = runner.invoke(app, ["run", str(study)])
     assert last.exit_code == 0 and "stored as failures" not in last.output
 

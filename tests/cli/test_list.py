@@ -41,3 +41,16 @@ def test_unknown_kind_exits_2_listing_the_kinds() -> None:
     result = runner.invoke(app, ["list", "--kind", "widgets"])
     assert result.exit_code == 2
     assert "unknown kind of component 'widgets'; known: condition, dimension, evaluator, form" in result.output
+
+
+def test_kind_spellings_with_hyphens_underscores_and_plurals_are_accepted() -> None:
+    exact = runner.invoke(app, ["list", "--kind", "metric family", "--json"])
+    assert exact.exit_code == 0, exact.output
+    families = json.loads(exact.output)
+    assert families and {r["kind"] for r in families} == {"metric family"}
+    for spelling in ("metric-family", "metric_family", "Metric-Families", "metric families"):
+        other = runner.invoke(app, ["list", "--kind", spelling, "--json"])
+        assert other.exit_code == 0, (spelling, other.output)
+        assert json.loads(other.output) == families
+    evaluators = json.loads(runner.invoke(app, ["list", "--kind", "evaluators", "--json"]).output)
+    assert {r["kind"] for r in evaluators} == {"evaluator"} and {"control", "python"} <= {r["name"] for r in evaluators}

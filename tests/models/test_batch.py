@@ -141,3 +141,27 @@ def test_collect_survives_a_crash_half_way(setup, fake_server, monkeypatch):
     assert reports[0].statuses == {"ok": 3}
     assert len(store.rows("SELECT * FROM model_calls")) == 3
     assert len(store.rows("SELECT * FROM response_cache")) == 3
+
+
+def test_a_connection_failure_on_submit_is_a_transient_error_naming_the_provider(tmp_path, monkeypatch):
+    import httpx
+    import openai
+
+    from rhetorica.models import batch as batch_module
+    from rhetorica.models.errors import TransientError
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-batch-test-key-000222")
+
+    async def no_network(self, items):
+        raise openai.APIConnectionError(request=httpx.Request("POST", "https://api.openai.com/v1/files"))
+
+    monkeypatch.setattr(batch_module._OpenAIBatches, "submit", no_network)
+    store = Store.in_dir(tmp_path / "run")
+    try:
+        with pytest.raises(TransientError) as info:
+            asyncio.run(submit_batch(get_model("openai/gpt-4.1-mini"), requests_for(1), store))
+    finally:
+        store.close()
+    assert str(info.value) == ("connection to provider 'openai' (https://api.openai.com/v1) failed: "
+                               "APIConnectionError: Connection error.")
+    assert "sk-batch-test-key-000222" not in str(info.value)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rhetorica.models.api import ModelOutput, Usage
-from rhetorica.models.errors import AuthenticationError
-from rhetorica.models.providers.base import HTTPModelAPI
+from rhetorica.models.errors import AuthenticationError, PermanentError
+from rhetorica.models.providers.base import NO_KEY, HTTPModelAPI
 from rhetorica.models.registry import get_model, provider_class
 
 URL = "http://user:s3cretpass@127.0.0.1:9/v1?key=qsecret12345"
@@ -47,7 +47,7 @@ def prices(tmp_path, monkeypatch):
 @pytest.mark.parametrize("provider", ["openai", "anthropic", "google"])
 def test_endpoint_connection_key_and_price_come_from_one_base(provider, prices):
     pytest.importorskip({"openai": "openai", "anthropic": "anthropic", "google": "google.genai"}[provider])
-    model = get_model(f"{provider}/m1", base_url=URL, api_key_env="TEST_KEY")
+    model = get_model(f"{provider}/m1", base_url=URL)
     assert isinstance(model, HTTPModelAPI)
     assert model.model == "m1"  # openai split "m1@<url>" at its last @ before: the password went into the name
     assert model.base_url == SHOWN
@@ -62,7 +62,7 @@ def test_endpoint_connection_key_and_price_come_from_one_base(provider, prices):
 
 def test_cache_writes_are_priced_at_their_rate(prices):
     pytest.importorskip("anthropic")
-    model = get_model("anthropic/m1", base_url=URL, api_key_env="TEST_KEY")
+    model = get_model("anthropic/m1", base_url=URL)
     usage = Usage(input_tokens=1000, cached_tokens=200, output_tokens=100)
     # 300 of the 800 uncached tokens were written to the cache: (500*2 + 300*2.5 + 200*0.5 + 100*8) / 1e6
     priced = model.priced(ModelOutput(provider="anthropic", model="m1", usage=usage), cache_write_tokens=300)
@@ -83,3 +83,24 @@ def test_parent_options_count_only_where_an_init_passes_kwargs_on():
     assert "base_url" not in provider_class("openai-compatible").declared_options()
     # AnthropicModel and GoogleModel pass **endpoint on to the base
     assert {"api_key_env", "requests_per_minute", "timeout_s"} <= set(provider_class("google").declared_options())
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "google", "openai-compatible"])
+def test_url_credentials_and_a_named_key_are_refused_together(provider, prices):
+    pytest.importorskip({"openai": "openai", "anthropic": "anthropic", "google": "google.genai",
+                         "openai-compatible": "openai"}[provider])
+    with pytest.raises(PermanentError) as info:
+        if provider == "openai-compatible":  # its endpoint is the model id's @url part
+            get_model(f"{provider}/m1@{URL}", api_key_env="TEST_KEY")
+        else:
+            get_model(f"{provider}/m1", base_url=URL, api_key_env="TEST_KEY")
+    assert str(info.value) == (f"provider {provider!r}: base_url {SHOWN!r} carries credentials in its URL and "
+                               "names api_key_env 'TEST_KEY': give one")
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "google"])
+def test_url_credentials_alone_send_no_key(provider, prices, monkeypatch):
+    pytest.importorskip({"openai": "openai", "anthropic": "anthropic", "google": "google.genai"}[provider])
+    monkeypatch.setenv(provider_class(provider).default_key_env(), "sk-vendor-key-never-sent")
+    model = get_model(f"{provider}/m1", base_url=URL)
+    assert model._key.reveal() == NO_KEY

@@ -68,7 +68,7 @@ def test_study_json_and_model_id_are_redacted():
         "name": "s", "documents": ["a.md"],
         "reviewers": [{"name": "r", "model": f"openai-compatible/m@{url}"}],
         "rewriters": [{"name": "w", "model": "openai/gpt-4.1-mini", "conditions": ["confidence:+"],
-                       "options": {"base_url": url, "api_key_env": "MY_KEY"}}],
+                       "options": {"base_url": url}}],
     })
     shown = config.model_dump_json()
     assert "pw-secret-1" not in shown and "k-secret-2" not in shown

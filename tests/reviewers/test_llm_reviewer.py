@@ -70,3 +70,12 @@ def test_draft_then_final_review_stored_with_final_score() -> None:
     text = "<think>First try: " + review(2) + "</think>\nDraft: " + review(3) + "\n```json\n" + review(6) + "\n```"
     result, model = run([text])
     assert (result.status, result.scores.get("overall"), len(model.calls)) == (Status.OK, 6, 1)
+
+
+def test_a_failed_repair_call_keeps_the_answer_malformed_with_both_reasons() -> None:
+    first = "I cannot see the figures, but overall I would give it a 7."
+    result, model = run([first, {"error": "permanent"}])
+    assert (result.status, len(model.calls)) == (Status.MALFORMED, 2)
+    assert result.reason == ("no JSON object found in the model output | "
+                             "repair attempt failed (error): PermanentError: mock permanent")
+    assert result.raw_text == first

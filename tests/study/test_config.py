@@ -163,3 +163,23 @@ def test_unknown_kinds_are_refused_listing_the_registered_ones() -> None:
 def test_a_rewriter_kind_accepts_only_the_conditions_it_produces(rewriter: dict, problem: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(problem)):
         parse_study(_study_with(rewriter))
+
+
+def test_a_bad_python_entry_is_one_sentence_naming_the_option() -> None:
+    message = _error(_study_with(reviewer={"name": "p", "kind": "python", "options": {"entry": "myrevs"}}))
+    assert message == ("study: reviewers[0]: reviewer 'p' of kind 'python': options.entry: "
+                       "'myrevs' is not of the form package.module:function")
+
+
+
+@pytest.mark.parametrize(("scores", "outside"), [([6, 8, 99], "99"), ([-5, -1000], "-5, -1000"), ([0.5], "0.5")])
+def test_human_scores_outside_the_rating_scale_are_refused_naming_the_document(scores: list, outside: str) -> None:
+    message = _error({"name": "s", "documents": ["a.md", {"path": "paper.md", "human_scores": scores}],
+                      "reviewers": [{"name": "ctl", "kind": "control"}]})
+    assert message == f"study: documents[1]: human_scores of 'paper.md': {outside} outside the rating scale 1-10"
+
+
+def test_human_scores_on_the_rating_scale_are_kept() -> None:
+    study = parse_study({"name": "s", "documents": [{"path": "paper.md", "human_scores": [1, 5.5, 10]}],
+                         "reviewers": [{"name": "ctl", "kind": "control"}]})
+    assert study.documents[0].human_scores == [1.0, 5.5, 10.0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 
 import pytest
 
@@ -20,7 +21,7 @@ QWEN = {
     "provider": "openai-compatible",
     "model": "qwen2.5-7b",
     "options": {"extra_body": {"top_k": 20}},
-    "endpoints": [{"base_url": "http://user:pa55word@gpu-a:8000/v1", "api_key_env": "GPU_A_KEY"},
+    "endpoints": [{"base_url": "http://user:pa55word@gpu-a:8000/v1"},
                   {"base_url": "http://gpu-b:8000/v1", "max_concurrency": 2}],
 }
 
@@ -52,6 +53,17 @@ def declared(shared_data, tmp_path, **model_changes) -> dict:
         (lambda s: s["models"].update({"mock-model": {"provider": "mock", "model": "m",
                                                       "endpoints": [{"base_url": "http://x"}]}}),
          "models.mock-model.endpoints[0].base_url: provider mock takes no base_url"),
+        (lambda s: s["models"]["qwen"]["endpoints"][1].update(base_url="ftp://host/v1"),
+         "models.qwen.endpoints[1].base_url: 'ftp://host/v1' is not an http:// or https:// URL with a host"),
+        (lambda s: s["models"]["qwen"]["endpoints"][1].update(base_url="not a url"),
+         "models.qwen.endpoints[1].base_url: 'not a url' is not an http:// or https:// URL with a host"),
+        (lambda s: s["models"]["qwen"]["endpoints"][0].update(api_key_env="GPU_A_KEY"),
+         "models.qwen.endpoints[0]: base_url 'http://***@gpu-a:8000/v1' carries credentials in its URL and "
+         "names api_key_env 'GPU_A_KEY': give one"),
+        (lambda s: s["reviewers"].append({"name": "h", "kind": "http", "options": {
+            "url": "http://frank:pw4frank@127.0.0.1:9/ok?token=t0k", "api_key_env": "HTTP_KEY"}}),
+         "reviewers[1].options: url 'http://***@127.0.0.1:9/ok?token=***' carries credentials in its URL and "
+         "names api_key_env 'HTTP_KEY': give one"),
         (lambda s: s["models"].update({"a/b": {"provider": "mock", "model": "m"}}),
          "models: model name 'a/b' may hold only letters"),
     ],
@@ -95,6 +107,21 @@ def test_the_study_copy_redacts_endpoint_credentials(shared_data, tmp_path):
     assert config.models["qwen"].endpoints[0].settings()["base_url"] == "http://user:pa55word@gpu-a:8000/v1"
     assert config.reviewers[0].served_model == "openai-compatible/qwen2.5-7b"
     assert config.reviewers[0].model_id == "qwen"
+
+
+def test_the_study_copy_and_the_unit_key_of_an_http_reviewer_hold_no_url_credentials(shared_data, tmp_path):
+    url = "http://frank:pw4frank@127.0.0.1:9/ok?token=qs-secret-123"
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[], reviewers=[
+        {"name": "h", "kind": "http", "options": {"url": url}}])
+    config = parse_study(spec)
+    shown = config.model_dump_json()
+    assert "pw4frank" not in shown and "qs-secret-123" not in shown
+    assert json.loads(shown)["reviewers"][0]["options"]["url"] == "http://***@127.0.0.1:9/ok?token=***"
+    assert config.reviewers[0].options.as_kwargs()["url"] == url  # the request still goes to the real URL
+    from rhetorica.registry import evaluators
+
+    system = evaluators.get("http")("h", url=url).system_spec()["system"]
+    assert system == "http://***@127.0.0.1:9/ok"
 
 
 def test_the_schema_describes_models_and_endpoints():

@@ -218,3 +218,23 @@ def test_retry_failed_asks_again_only_what_was_never_answered(shared_data: Path,
     table = assessments_table(runner.store)
     assert sorted(table["status"]) == ["malformed", "ok", "ok"] and len(table) == 3
     runner.store.close()
+
+
+def test_the_run_summary_counts_retried_requests_apart_from_first_attempts(tmp_path):
+    from rhetorica.models.api import ChatMessage, GenerateConfig
+    from rhetorica.models.call import CallContext, RetryPolicy, call_model
+    from rhetorica.study.runner import RunSummary, _CountingLog
+
+    store = Store.in_dir(tmp_path / "run")
+    summary = RunSummary()
+    context = CallContext(log=_CountingLog(store, summary), unit_key="u1")
+    model = MockModel(script=[{"error": "transient"}, {"error": "transient"}, "first answer", "second answer"])
+    no_wait = RetryPolicy(base_delay_s=0.0, jitter=0.0)
+    try:
+        for text in ("one prompt", "another prompt"):  # 3 attempts, then 1
+            messages = [ChatMessage(role="user", content=text)]
+            output = asyncio.run(call_model(model, messages, GenerateConfig(), context=context, retry=no_wait))
+            assert output.status == "ok"
+    finally:
+        store.close()
+    assert (summary.model_calls, summary.model_retries, summary.cache_hits) == (4, 2, 0)

@@ -28,9 +28,12 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
     """Submit the pending calls of the study's next stage to the providers' batch APIs."""
     from rhetorica.study.batch import submit_study
 
-    console = Console()
+    console = Console(soft_wrap=True)  # one line per model: errors are read whole
     result = submit_study(*_load(study))
     console.print(f"Plan: {result.units} units, {result.units_pending} pending.", markup=False, highlight=False)
+    for stage, item, reason in result.problems:
+        Console(stderr=True, soft_wrap=True).print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}",
+                                                   highlight=False)
     for name, reason in result.stopped.items():  # its calls are not known, so not submitted
         Console(stderr=True).print(f"[red]error:[/red] {name}: {reason}; none of its calls were submitted",
                                    highlight=False)
@@ -53,9 +56,10 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
                     if m.skipped else "")
             console.print(f"{m.model_id}: {result.stage} stage, {m.sent} calls submitted as batch {m.batch_id}{note}.",
                           markup=False, highlight=False)
-    later = " then `rhetorica batch submit` again for the next stage," if result.later_stages else ""
-    console.print(f"Next: `rhetorica batch collect {study}` (any later process),{later} then `rhetorica run {study}`.",
-                  markup=False, highlight=False)
+    if result.submitted:
+        later = " then `rhetorica batch submit` again for the next stage," if result.later_stages else ""
+        console.print(f"Next: `rhetorica batch collect {study}` (any later process),{later} "
+                      f"then `rhetorica run {study}`.", markup=False, highlight=False)
     if result.failed:
         raise typer.Exit(1)
 

@@ -20,7 +20,10 @@ def estimate(
     prices: Path | None = typer.Option(None, "--prices", help="Price override file (JSON or YAML)."),
     as_json: bool = typer.Option(False, "--json", help="Print the estimate as JSON."),
 ) -> None:
-    """Print the calls, tokens and cost a study will need, before anything runs (no model calls)."""
+    """Print the calls, tokens and cost a study will need, before anything runs (no model calls).
+
+    Exit 0: estimated; 1: input problems (an unreadable document or dataset) left part of the study
+    unplanned, as ``rhetorica run`` would exit; 2: invalid study file."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -33,6 +36,8 @@ def estimate(
         result = estimate_study(study, prices)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
+        if result.problems:
+            raise typer.Exit(1)
         return
     table = Table(title=f"Estimate for study '{escape(result.study)}' (pending work only)")
     for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost", "Batch cost"):
@@ -73,3 +78,5 @@ def estimate(
     if result.budget_usd is not None:
         verdict = "within" if result.total_cost_usd <= result.budget_usd else "OVER"
         console.print(f"Budget {_money(result.budget_usd)}: estimate is {verdict} budget.")
+    if result.problems:
+        raise typer.Exit(1)

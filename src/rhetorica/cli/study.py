@@ -120,7 +120,8 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
             f"{stage} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             for stage, counts in summary.stage_statuses.items()) or "none"
         console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done; "
-                      f"{summary.model_calls} model calls, {summary.cache_hits} cache hits; "
+                      f"{summary.model_calls} model requests ({summary.model_retries} retries), "
+                      f"{summary.cache_hits} cache hits; "
                       f"{summary.wall_time_s:.1f} s.")
     failed = sum(failures.values())
     if failed:
@@ -159,7 +160,10 @@ def finish(problems: int) -> None:
 
 
 def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
-    """Show what is done, pending, failed and superseded for a study (runs nothing, writes nothing)."""
+    """Show what is done (ok), failed, pending and superseded for a study (runs nothing, writes nothing).
+
+    Exit 0: shown; 1: input problems (an unreadable document or dataset) left part of the study
+    unplanned, as ``rhetorica run`` would exit; 2: invalid study file or store."""
     from rhetorica.store.db import StoreError
     from rhetorica.study.config import ConfigError
     from rhetorica.study.status import study_status
@@ -168,11 +172,13 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
     with exit_on(StoreError, ConfigError):
         found = study_status(config, base_dir)
     table = Table(title=f"Study {escape(config.name)}")
-    for col in ("stage", "units", "done", "pending", "failed"):
+    for col in ("stage", "units", "ok", "failed", "pending"):  # ok + failed + pending = units
         table.add_column(col, justify="left" if col == "stage" else "right")
     for row in found.stages:
-        table.add_row(row.stage, str(row.units), str(row.done), str(row.pending),
-                      ", ".join(f"{k}: {v}" for k, v in sorted(row.failed.items())) or "0")
+        failed = sum(row.failed.values())
+        table.add_row(row.stage, str(row.units), str(row.done - failed),
+                      f"{failed} ({', '.join(f'{k}: {v}' for k, v in sorted(row.failed.items()))})" if failed else "0",
+                      str(row.pending))
     console.print(table)
     for stage, item, reason in found.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
@@ -192,6 +198,8 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
             old.add_row(*(escape(str(v)) for v in (row.stage, row.configuration, row.model, row.detail)),
                         str(row.units), str(row.last_created))
         console.print(old)
+    if found.problems:
+        raise typer.Exit(1)
 
 
 def report(run_dir: Path = typer.Argument(..., help="Run directory of a study."),

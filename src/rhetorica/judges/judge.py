@@ -39,7 +39,7 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
-from rhetorica.status import Status
+from rhetorica.status import CALL_FAILURES, Status
 
 DEFAULT_JUDGE_TOKENS = 600
 Packing = Literal["family", "metric"]
@@ -308,6 +308,9 @@ class Judge:
                                  ChatMessage(role="user", content=f"That answer is not valid ({first}). "
                                                                   "Reply with only the corrected JSON object.")]
             second = await call_model(self.model, repair, config, replicate=replicate, context=context)
+            if second.status in CALL_FAILURES:  # no second answer: the first one's malformed stands
+                return (Status.MALFORMED, [], f"{first} | repair attempt failed ({second.status}): {second.error}",
+                        output.text)
             if second.status != Status.OK:
                 return second.status, [], f"repair attempt: {second.error}", second.text
             try:

@@ -27,13 +27,14 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+import httpx
 from pydantic import BaseModel, Field
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.cache import model_cache_key
 from rhetorica.models.redaction import redact_urls
-from rhetorica.models.errors import ModelError
-from rhetorica.models.providers.common import classify_http_error
+from rhetorica.models.errors import ModelError, TransientError
+from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.models.store_log import StoreCallLog
 from rhetorica.status import Status
 
@@ -301,7 +302,7 @@ async def submit_batch(
     try:
         batch_id = await adapter.submit([(key, params) for key, params, _ in items])
     except Exception as exc:
-        raise _classified(exc) from exc
+        raise _classified(exc, model) from exc
     # URL credentials are never stored (*** in their place): a batch sent to an endpoint whose URL
     # carries credentials cannot be collected from the stored options alone
     store.add_batch(batch_id, model.provider, model.name, redact_urls(json.dumps(options or {}, sort_keys=True)),
@@ -309,12 +310,19 @@ async def submit_batch(
     return batch_id
 
 
-def _classified(exc: Exception) -> Exception:
-    """SDK exceptions from batch endpoints as classified errors (same table as live calls)."""
+def _classified(exc: Exception, model: ModelAPI) -> Exception:
+    """SDK exceptions from batch endpoints as classified errors (same table as live calls): an HTTP
+    status by its class; a connection failure (the SDKs' ``APIConnectionError``, httpx's transport
+    errors) as :class:`TransientError` naming the provider and endpoint, credentials redacted."""
     status = getattr(exc, "status_code", None) or getattr(exc, "code", None)
     if isinstance(status, int):
         headers = getattr(getattr(exc, "response", None), "headers", None)
         return classify_http_error(status, str(getattr(exc, "message", exc)), headers=headers)
+    if isinstance(exc, httpx.TransportError) or any(c.__name__ == "APIConnectionError" for c in type(exc).__mro__):
+        where = getattr(model, "base_url", None) or "its default endpoint"
+        text = redact(f"connection to provider {model.provider!r} ({where}) failed: {type(exc).__name__}: {exc}",
+                      list(getattr(model, "_secrets", [])))
+        return TransientError(redact_urls(text))
     return exc
 
 
@@ -380,7 +388,7 @@ async def collect_batches(
             try:
                 state, detail = await adapter.state(batch_id)
             except Exception as exc:
-                raise _classified(exc) from exc
+                raise _classified(exc, model) from exc
             report = BatchReport(
                 batch_id=batch_id, model_id=model_id, state="submitted", detail=detail, requests=row[4]
             )
@@ -396,7 +404,7 @@ async def collect_batches(
             try:
                 results = await adapter.results(batch_id)
             except Exception as exc:
-                raise _classified(exc) from exc
+                raise _classified(exc, model) from exc
             report.statuses = _write_results(store, model, batch_id, results)
             report.state = "collected"
             store.set_batch_state(batch_id, "collected")

@@ -44,6 +44,21 @@ def url_secrets(url: str) -> list[str]:
     return found
 
 
+def has_userinfo(url: str) -> bool:
+    """Whether ``url`` carries ``user:pass@`` (RFC 3986 userinfo), which HTTP clients send as
+    basic authentication in place of any bearer key."""
+    match = _USERINFO.match(url)
+    return bool(match and match["userinfo"])
+
+
+def userinfo_and_key_env(url: str | None, api_key_env: str | None) -> str | None:
+    """The refusal when ``url`` carries userinfo and ``api_key_env`` names a key too (the URL's
+    credentials would silently replace the key); ``None`` when at most one is given."""
+    if url and api_key_env and has_userinfo(url):
+        return f"{redact_url(url)!r} carries credentials in its URL and names api_key_env {api_key_env!r}: give one"
+    return None
+
+
 def redact_url(url: str) -> str:
     """``url`` with its userinfo replaced by ``***`` and the values of secret query parameters by
     ``***`` (``http://u:p@h/v1?key=s&x=1`` -> ``http://***@h/v1?key=***&x=1``)."""

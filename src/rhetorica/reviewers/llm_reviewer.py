@@ -21,7 +21,7 @@ from rhetorica.models.call import CallContext, call_model
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import ReviewParseError, is_refusal, output_schema, parse_review, strip_reasoning
 from rhetorica.reviewers.protocols import Protocol, get_protocol, protocol_version, system_prompt
-from rhetorica.status import Status
+from rhetorica.status import CALL_FAILURES, Status
 
 DEFAULT_REVIEW_TOKENS = 700
 
@@ -64,7 +64,8 @@ async def review_document(
 
     Returns:
         :class:`~rhetorica.evaluation.Evaluation` on ``protocol.form`` (scores and the validated
-        payload when ok). ``malformed`` when the output fails validation twice; ``refused`` when
+        payload when ok). ``malformed`` when the output fails validation twice, or fails once and
+        the repair call fails with ``error``/``timeout`` (both reasons, the first answer as raw text); ``refused`` when
         an answer (first or repaired) is a plain-text refusal, with no repair call for it; any model
         failure status (truncated, refused, empty, timeout, error) passes through with its reason.
     """
@@ -97,6 +98,9 @@ async def review_document(
                                              "Reply with only the corrected JSON object."),
         ]
         second = await call_model(model, repair, config, replicate=replicate, context=context)
+        if second.status in CALL_FAILURES:  # no second answer: the first one's malformed stands
+            return failed(Status.MALFORMED, f"{first_error} | repair attempt failed ({second.status}): {second.error}",
+                          output.text)
         if second.status != Status.OK:
             return failed(second.status, f"repair attempt: {second.error}", second.text)
         try:

@@ -191,6 +191,8 @@ class Submission:
         later_stages: stages after ``stage`` remain (submit again once this batch is collected).
         units: units of the study's plan (as ``rhetorica status`` counts them).
         units_pending: of those, not done yet.
+        problems: (stage, item, reason) of the input problems met while planning (e.g. an
+            unreadable document); any makes the submission failed, as it makes a run failed.
     """
 
     stage: str
@@ -199,10 +201,16 @@ class Submission:
     later_stages: bool
     units: int
     units_pending: int
+    problems: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
-        return bool(self.stopped) or any(m.error for m in self.models)
+        return bool(self.stopped) or bool(self.problems) or any(m.error for m in self.models)
+
+    @property
+    def submitted(self) -> bool:
+        """Whether any batch was submitted (something to collect)."""
+        return any(m.batch_id is not None for m in self.models)
 
 
 def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submission:
@@ -216,12 +224,13 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
     from rhetorica.study.graph import study_stages
     from rhetorica.study.status import study_status
 
-    planned = study_status(config, base_dir).stages
+    found = study_status(config, base_dir)
+    planned = found.stages
     captured, logged = capture_calls(config, base_dir, run_dir)
     names = [s.name for s in study_stages(config)]
     later = captured.stage is not None and names.index(captured.stage.name) < len(names) - 1
     result = Submission(captured.stage_name, [], captured.stopped, later, sum(s.units for s in planned),
-                        sum(s.pending for s in planned))
+                        sum(s.pending for s in planned), found.problems)
     if not captured.calls:
         return result
     store = Store.in_dir(run_dir)

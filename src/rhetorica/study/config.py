@@ -115,6 +115,16 @@ class ModelOptions(BaseModel):
     max_array_items: int | None = Field(default=None, ge=1, description="bound on schema arrays (embedded)")
     repeat_penalty: float | None = Field(default=None, gt=0, description="llama.cpp repetition penalty (embedded)")
 
+    @model_validator(mode="after")
+    def _one_credential(self) -> ModelOptions:
+        from rhetorica.models.redaction import userinfo_and_key_env
+
+        for url_key in ("base_url", "url"):  # a provider's endpoint; an http reviewer's service
+            value = self.as_kwargs().get(url_key)
+            if isinstance(value, str) and (problem := userinfo_and_key_env(value, self.api_key_env)):
+                raise ValueError(f"{url_key} {problem}")
+        return self
+
     def as_kwargs(self) -> dict[str, Any]:
         """The options the study set (typed and untyped), as keyword arguments for the provider."""
         typed = {k: getattr(self, k) for k in self.model_fields_set if k in type(self).model_fields}
@@ -124,10 +134,10 @@ class ModelOptions(BaseModel):
     def _only_set(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
         dumped = handler(self)
         out = {k: v for k, v in dumped.items() if k in self.as_kwargs()}
-        if info.mode_is_json() and isinstance(out.get("base_url"), str):
-            from rhetorica.models.redaction import redact_url
+        if info.mode_is_json():  # URLs (a provider's base_url, an http reviewer's url) without credentials
+            from rhetorica.models.redaction import redact_urls
 
-            out["base_url"] = redact_url(out["base_url"])
+            out = {k: redact_urls(v) if isinstance(v, str) else v for k, v in out.items()}
         return out
 
 
@@ -179,6 +189,32 @@ class EndpointSpec(_Strict):
     timeout_s: float | None = Field(default=None, gt=0, description="per-call time limit in seconds")
     requests_per_minute: float | None = Field(default=None, gt=0, description="this endpoint's request quota")
     tokens_per_minute: float | None = Field(default=None, gt=0, description="this endpoint's token quota")
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            from urllib.parse import urlsplit
+
+            from rhetorica.models.redaction import redact_url
+
+            try:
+                parts = urlsplit(value)
+                ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError(f"{redact_url(value)!r} is not an http:// or https:// URL with a host")
+        return value
+
+    @model_validator(mode="after")
+    def _one_credential(self) -> EndpointSpec:
+        from rhetorica.models.redaction import userinfo_and_key_env
+
+        problem = userinfo_and_key_env(self.base_url, self.api_key_env)
+        if problem:
+            raise ValueError(f"base_url {problem}")
+        return self
 
     @field_serializer("base_url")
     def _shown_url(self, value: str | None, info: SerializationInfo) -> str | None:
@@ -259,6 +295,10 @@ class Sampling(_Strict):
     max_tokens: int | None = Field(default=None, ge=1)
 
 
+#: The rating scale of ``human_scores`` (the overall rating of review forms and control reviewers: 1-10).
+HUMAN_SCORE_LOW, HUMAN_SCORE_HIGH = 1.0, 10.0
+
+
 class DocumentSpec(_Strict):
     """One input: a LaTeX project folder, a .tex/.md/.txt/.pdf file or an archive (globs allowed),
     or a whole dataset folder built by ``rhetorica dataset`` (``dataset: DIR``).
@@ -298,6 +338,10 @@ class DocumentSpec(_Strict):
         if self.dataset is not None and (self.id or self.human_scores or self.decision):
             raise ValueError("'id', 'human_scores' and 'decision' come from the dataset's manifest; "
                              "they cannot be set on a 'dataset' entry")
+        outside = [s for s in self.human_scores or [] if not HUMAN_SCORE_LOW <= s <= HUMAN_SCORE_HIGH]
+        if outside:
+            raise ValueError(f"human_scores of {self.path!r}: {', '.join(f'{s:g}' for s in outside)} outside the "
+                             f"rating scale {HUMAN_SCORE_LOW:g}-{HUMAN_SCORE_HIGH:g}")
         return self
 
 
@@ -490,6 +534,10 @@ class ReviewerSpec(_UsesModel):
                 options = _with_stand_in_models(options)
             try:
                 evaluators.get(self.kind)(self.name, **options)
+            except ValidationError as exc:  # one sentence, named as the study file writes it
+                first = exc.errors()[0]
+                where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
+                raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: options.{where}: {msg}") from None
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: bad options: {exc}") from None
         return self

@@ -70,7 +70,8 @@ class RunSummary:
         units_total: units in the study matrix that could be planned.
         units_skipped: units already in the store before this run.
         units_run: units executed now.
-        model_calls: provider calls made now (cache hits excluded).
+        model_calls: provider requests made now (cache hits excluded; a retried call counts once per attempt).
+        model_retries: of those, repeated attempts of a call already sent this run (same unit and cache key).
         cache_hits: calls answered from the response cache.
         statuses: count of unit results by status, this run.
         stage_statuses: the same counts split by stage (rewrite, validate, review).
@@ -88,6 +89,7 @@ class RunSummary:
     units_skipped: int = 0
     units_run: int = 0
     model_calls: int = 0
+    model_retries: int = 0
     cache_hits: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     stage_statuses: dict[str, Counter[str]] = field(default_factory=dict)
@@ -113,6 +115,7 @@ class _CountingLog:
         #: unit key -> reason of a configuration error met by one of its calls
         self.configuration_errors: dict[str, str] = {}
         self._units: dict[int, str | None] = {}
+        self._sent: set[tuple[str | None, str]] = set()  # (unit key, cache key) of the requests begun
 
     def cache_get(self, key: str) -> ModelOutput | None:
         return self.store.cache_get(key)
@@ -135,6 +138,9 @@ class _CountingLog:
     def begin_call(self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig,
                    reserved_usd: float) -> int:
         self.summary.model_calls += 1
+        if (unit_key, key) in self._sent:
+            self.summary.model_retries += 1
+        self._sent.add((unit_key, key))
         call_id = self.store.begin_call(unit_key, key, model, config, reserved_usd)
         self._units[call_id] = unit_key
         return call_id

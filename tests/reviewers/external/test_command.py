@@ -170,3 +170,22 @@ def test_external_reviewers_are_evaluators() -> None:
     command = reviewer("pass")
     assert isinstance(command, Evaluator) and command.form.name == "iclr-2026"
     assert command.spec()["kind"] == "command" and command.spec()["adapter"] == "native"
+
+
+def test_output_past_the_cap_is_cut_and_malformed() -> None:
+    flood = "import sys; sys.stdin.read(); sys.stdout.write('x' * 300_000); sys.stderr.write('e' * 300_000)"
+    result = evaluate(reviewer(flood, max_output_bytes=1000))
+    assert (result.status, result.reason) == (Status.MALFORMED,
+                                              "the command printed more than 1,000 bytes; its output was cut there")
+    assert result.raw_text == "x" * 1000
+    exact = evaluate(reviewer(f"import sys; sys.stdout.write({ICLR_JSON!r})", max_output_bytes=len(ICLR_JSON)))
+    assert exact.status == Status.OK  # exactly the cap is not cut
+    to_file = f"import sys; open(sys.argv[1], 'w').write('y' * 5000)"
+    cut = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", to_file, "{output}"], output="file",
+                                             max_output_bytes=100))
+    assert (cut.status, cut.reason, cut.raw_text) == (
+        Status.MALFORMED, "the output file is longer than 100 bytes; it was cut there", "y" * 100)
+
+
+def test_the_default_cap_is_one_megabyte() -> None:
+    assert reviewer("pass").options.max_output_bytes == 1_000_000

@@ -34,6 +34,18 @@ def crashing_review(manuscript: str, **kwargs) -> dict:
     raise RuntimeError("CUDA out of memory")
 
 
+def exiting_review(manuscript: str, **kwargs) -> dict:
+    raise SystemExit(3)
+
+
+def interrupted_review(manuscript: str, **kwargs) -> dict:
+    raise KeyboardInterrupt()
+
+
+async def async_exiting_review(manuscript: str, **kwargs) -> dict:
+    raise SystemExit("bye")
+
+
 def number_review(manuscript: str, **kwargs) -> float:
     return 6.0
 
@@ -59,6 +71,17 @@ def test_failures_are_statuses() -> None:
     assert (crash.status, crash.reason) == (Status.ERROR, f"{HERE}:crashing_review raised RuntimeError: CUDA out of memory")
     number = evaluate(reviewer("number_review"))
     assert (number.status, number.reason) == (Status.MALFORMED, f"{HERE}:number_review returned a float, not a dict or JSON text")
+
+
+def test_system_exit_and_keyboard_interrupt_are_errors_not_the_end_of_the_study() -> None:
+    exits = evaluate(reviewer("exiting_review"))
+    assert (exits.status, exits.reason) == (Status.ERROR, f"{HERE}:exiting_review raised SystemExit: 3")
+    interrupted = evaluate(reviewer("interrupted_review"))
+    assert (interrupted.status, interrupted.reason) == (
+        Status.ERROR, f"{HERE}:interrupted_review raised KeyboardInterrupt: ")
+    async_exits = evaluate(reviewer("async_exiting_review"))
+    assert (async_exits.status, async_exits.reason) == (
+        Status.ERROR, f"{HERE}:async_exiting_review raised SystemExit: bye")
 
 
 def test_an_entry_that_does_not_load_is_named() -> None:

@@ -85,3 +85,10 @@ def test_options_change_the_spec_and_the_input_limit_applies() -> None:
     assert model.calls[0][0][1].content == "# Spectral filters on graphs\n\n## Introduction\n"
     # the checks run on the text the extractor read: the numbers of the cut part are new
     assert result.status == Status.MALFORMED and "99.14%" in result.reason
+
+
+def test_a_failed_repair_call_keeps_the_answer_malformed_with_both_reasons() -> None:
+    result, model = run(["no json here", {"error": "permanent"}])
+    assert (result.status, result.core, len(model.calls)) == (Status.MALFORMED, None, 2)
+    assert result.reason == ("no JSON object found in the model output | "
+                             "repair attempt failed (error): PermanentError: mock permanent")

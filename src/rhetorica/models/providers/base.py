@@ -10,7 +10,9 @@ Key policy (ARCHITECTURE.md, "a key goes only to the endpoint it belongs to"): a
 variable (:attr:`HTTPModelAPI.key_env`, e.g. ``ANTHROPIC_API_KEY``) is sent only to its official
 endpoint (:attr:`HTTPModelAPI.official_url`); any other endpoint gets a key only from the variable
 the study names in ``api_key_env``. A provider without a vendor key (``key_env = None``: any
-OpenAI-compatible server) sends :data:`NO_KEY` unless a variable is named.
+OpenAI-compatible server) sends :data:`NO_KEY` unless a variable is named. A ``base_url`` with
+``user:pass@`` carries its own credential (sent as basic authentication, which replaces a bearer
+key): it gets :data:`NO_KEY`, and naming ``api_key_env`` as well is refused.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from typing import Any, ClassVar
 from rhetorica.models.api import ModelAPI, ModelOutput
 from rhetorica.models.limits import RateLimiter
 from rhetorica.models.providers.common import LoopBoundClient, Secret, api_key_from_env, endpoint_key_env
-from rhetorica.models.redaction import redact_url, url_secrets
+from rhetorica.models.errors import PermanentError
+from rhetorica.models.redaction import has_userinfo, redact_url, url_secrets, userinfo_and_key_env
 
 #: The placeholder key sent to a server that needs none (local vLLM, llama.cpp and Ollama servers
 #: accept it; the SDKs refuse an empty key).
@@ -46,7 +49,9 @@ class HTTPModelAPI(ModelAPI):
         tokens_per_minute: optional token-rate cap (> 0; input + requested output tokens).
 
     Raises:
-        PermanentError: a named key variable (or the vendor's own, for its official endpoint) is unset.
+        PermanentError: a named key variable (or the vendor's own, for its official endpoint) is unset,
+            or ``base_url`` carries ``user:pass@`` and ``api_key_env`` names a key as well (the URL's
+            credentials would replace the key).
         AuthenticationError: ``base_url`` is not the official endpoint and no ``api_key_env`` names its key.
     """
 
@@ -67,6 +72,8 @@ class HTTPModelAPI(ModelAPI):
         tokens_per_minute: float | None = None,
     ) -> None:
         url = base_url.rstrip("/") if base_url else None
+        if problem := userinfo_and_key_env(url, api_key_env):
+            raise PermanentError(f"provider {self.provider!r}: base_url {problem}")
         self.model = model
         #: the model name sent in requests
         self.api_model = model
@@ -86,6 +93,8 @@ class HTTPModelAPI(ModelAPI):
     def _api_key(self, api_key_env: str | None, url: str | None) -> str:
         """The key for ``url`` under the policy of the module docstring."""
         vendor_env = self.default_key_env()
+        if url and has_userinfo(url):  # the URL's credential is the endpoint's (api_key_env refused above)
+            return NO_KEY
         if vendor_env is None:
             return api_key_from_env(api_key_env, provider=self.provider) if api_key_env else NO_KEY
         env = endpoint_key_env(self.provider, api_key_env, url, self.official_url, vendor_env)

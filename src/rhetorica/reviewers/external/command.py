@@ -1,17 +1,18 @@
 """An external command as a reviewer: it reads the manuscript and writes one review as JSON.
 
-Registered as evaluator kind ``command``. Study configuration (all options of
-:class:`CommandOptions`)::
+Registered as evaluator kind ``command``. Study configuration (the settings of
+:class:`CommandOptions` go under the reviewer's ``options``)::
 
     reviewers:
       - name: ai-scientist-cli
         kind: command
-        args: [python, review.py, "{input}", --seed, "{replicate}"]
-        input: markdown          # markdown | text | pdf
-        output: stdout           # stdout | file ("{output}" in args, or $RHETORICA_OUTPUT)
-        adapter: ai-scientist    # native | ai-scientist | openreview | scale-1-6
-        timeout_s: 900
-        pass_env: [OPENAI_API_KEY]
+        options:
+          args: [python, review.py, "{input}", --seed, "{replicate}"]
+          input: markdown          # markdown | text | pdf
+          output: stdout           # stdout | file ("{output}" in args, or $RHETORICA_OUTPUT)
+          adapter: ai-scientist    # native | ai-scientist | openreview | scale-1-6
+          timeout_s: 900
+          pass_env: [OPENAI_API_KEY]
 
 Placeholders replaced in ``args`` (exact tokens, anywhere in an argument): ``{input}`` (path of
 the manuscript: a temporary ``manuscript.md`` / ``manuscript.txt``, or the PDF), ``{output}``
@@ -27,8 +28,10 @@ that changes the review (a model name, a base URL) in ``args`` or ``env``.
 
 Outcomes: exit status 0 with a JSON object → validated review; past ``timeout_s`` → the whole
 process group is killed and the unit is ``timeout``; a non-zero exit or a command that cannot be
-started → ``error`` (with the end of its stderr); nothing written → ``empty``; anything but one
-JSON object, or a review that does not map onto the form → ``malformed``.
+started → ``error`` (with the end of its stderr); nothing written → ``empty``; more than
+``max_output_bytes`` (default 1 MB) of output → ``malformed``, the first ``max_output_bytes`` kept
+as the raw text (standard error is capped the same way); anything but one JSON object, or a
+review that does not map onto the form → ``malformed``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ from rhetorica.status import Status
 BASE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
 
 
+#: Bytes of a command's standard output (or output file) and of its standard error kept by default.
+DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
+
+
 class CommandOptions(BaseModel):
     """Options of a ``command`` reviewer.
 
@@ -66,6 +73,9 @@ class CommandOptions(BaseModel):
         env: literal variables set for the command (part of the cache key).
         pass_env: names of variables passed through from rhetorica's environment (e.g. an API key).
         version: bump to invalidate cached answers after changing the command's code.
+        max_output_bytes: most bytes of standard output (or of the output file) and of standard
+            error kept (>= 1; default 1 MB = 1,000,000 bytes); the rest is read and dropped, and a
+            review cut so is ``malformed``.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -82,6 +92,7 @@ class CommandOptions(BaseModel):
     env: dict[str, str] = Field(default_factory=dict)
     pass_env: list[str] = Field(default_factory=list)
     version: str = "1"
+    max_output_bytes: int = Field(default=DEFAULT_MAX_OUTPUT_BYTES, ge=1)
 
     @model_validator(mode="after")
     def _pdf_needs_a_path(self) -> CommandOptions:
@@ -134,7 +145,12 @@ class CommandReviewer(ExternalReviewer):
                 return reply
             if not output_path.is_file():
                 return Reply(Status.EMPTY, "", f"the command exited 0 without writing its output file {output_path.name}")
-            text = output_path.read_text(encoding="utf-8", errors="replace")
+            cap = self.options.max_output_bytes
+            with output_path.open("rb") as handle:
+                data = handle.read(cap + 1)
+            text = data[:cap].decode("utf-8", errors="replace")
+            if len(data) > cap:
+                return Reply(Status.MALFORMED, text, f"the output file is longer than {cap:,} bytes; it was cut there")
             return Reply(Status.OK, text) if text.strip() else Reply(Status.EMPTY, "", "the output file is empty")
 
     async def _run(self, argv: list[str], stdin: bytes | None, env: dict[str, str]) -> Reply:
@@ -145,8 +161,13 @@ class CommandReviewer(ExternalReviewer):
                 start_new_session=True)
         except OSError as exc:
             return Reply(Status.ERROR, "", f"cannot start {argv[0]!r}: {exc}")
+        cap = self.options.max_output_bytes
         try:
-            stdout, stderr = await asyncio.wait_for(process.communicate(stdin), timeout=self.options.timeout_s)
+            (stdout, stdout_cut), (stderr, _), _ = await asyncio.wait_for(
+                asyncio.gather(_read_capped(process.stdout, cap), _read_capped(process.stderr, cap),
+                               _feed(process, stdin)),
+                timeout=self.options.timeout_s)
+            await asyncio.wait_for(process.wait(), timeout=self.options.timeout_s)
         except asyncio.TimeoutError:
             _kill_group(process)
             await process.wait()
@@ -161,7 +182,36 @@ class CommandReviewer(ExternalReviewer):
         if self.options.output == "file":
             return Reply(Status.OK, "")
         text = stdout.decode("utf-8", errors="replace")
+        if stdout_cut:
+            return Reply(Status.MALFORMED, text, f"the command printed more than {cap:,} bytes; its output was cut there")
         return Reply(Status.OK, text) if text.strip() else Reply(Status.EMPTY, "", "the command printed nothing")
+
+
+async def _read_capped(stream: asyncio.StreamReader | None, cap: int) -> tuple[bytes, bool]:
+    """The first ``cap`` bytes of ``stream`` and whether there were more (the rest is read to the
+    end and dropped, so the command never blocks on a full pipe)."""
+    kept = bytearray()
+    cut = False
+    while stream is not None and (chunk := await stream.read(1 << 16)):
+        room = cap - len(kept)
+        if len(chunk) > room:
+            kept += chunk[:max(room, 0)]
+            cut = True
+        else:
+            kept += chunk
+    return bytes(kept), cut
+
+
+async def _feed(process: asyncio.subprocess.Process, data: bytes | None) -> None:
+    """Write ``data`` to the command's standard input and close it (a command that stops reading
+    early is not an error here)."""
+    if data is None or process.stdin is None:
+        return
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        process.stdin.write(data)
+        await process.stdin.drain()
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        process.stdin.close()
 
 
 def _fill(arg: str, values: dict[str, str]) -> str:

@@ -1,6 +1,19 @@
 """An HTTP endpoint as a reviewer: POST the manuscript as JSON, receive one review as JSON.
 
-Registered as evaluator kind ``http``. Request body (``Content-Type: application/json``)::
+Registered as evaluator kind ``http``. Study configuration (the settings of :class:`HttpOptions`
+go under the reviewer's ``options``)::
+
+    reviewers:
+      - name: my-service
+        kind: http
+        options:
+          url: https://reviewer.example.org/review
+          api_key_env: REVIEWER_KEY
+          input: markdown          # markdown | text | pdf
+          adapter: native          # native | ai-scientist | openreview | scale-1-6
+          timeout_s: 300
+
+Request body (``Content-Type: application/json``)::
 
     {"manuscript": "<Markdown or text>", "format": "markdown", "document_id": "p1", "replicate": 0,
      "options": {...}}
@@ -11,8 +24,10 @@ option is set (e.g. ``review``).
 
 The key named by ``api_key_env`` is read from rhetorica's environment and sent only to ``url``, as
 ``Authorization: Bearer <key>`` (or in ``api_key_header`` when set); redirects are not followed, so
-the key never reaches another host. Cache key: ``system`` (the
-logical name of the service; default the URL without query) and ``options`` — never the key.
+the key never reaches another host. A ``url`` with ``user:pass@`` is sent as basic
+authentication, so it cannot be combined with ``api_key_env`` (refused when the study is loaded).
+Cache key: ``system`` (the logical name of the service; default the URL without query and with
+its userinfo redacted) and ``options`` — never the key or a credential.
 
 Outcomes: 2xx with a JSON object → validated review; no answer within ``timeout_s`` → ``timeout``;
 connection failure, a redirect or a status ≥ 400 → ``error`` (with the start of the body); an empty body →
@@ -30,6 +45,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
+from rhetorica.models.redaction import redact_url
 from rhetorica.evaluation import Target
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.base import REASON_CHARS, ExternalReviewer, InputFormat, Manuscript, Reply
@@ -80,7 +96,7 @@ class HttpReviewer(ExternalReviewer):
 
     def system_spec(self) -> dict[str, Any]:
         o = self.options
-        return {"system": o.system or o.url.split("?", 1)[0], "options": o.options,
+        return {"system": o.system or redact_url(o.url.split("?", 1)[0]), "options": o.options,
                 "response_field": o.response_field, "version": o.version}
 
     def _headers(self) -> dict[str, str]:

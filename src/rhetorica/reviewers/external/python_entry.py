@@ -1,6 +1,18 @@
 """A Python callable as a reviewer: ``package.module:function``, plain or ``async``.
 
-Registered as evaluator kind ``python``. The function is called as::
+Registered as evaluator kind ``python``. Study configuration (the settings of :class:`PythonOptions`
+go under the reviewer's ``options``; its own ``options`` are the function's keyword arguments)::
+
+    reviewers:
+      - name: my-function
+        kind: python
+        options:
+          entry: mypackage.review:review
+          input: markdown          # markdown | text | pdf
+          adapter: native
+          options: {temperature: 0.2}
+
+The function is called as::
 
     function(manuscript, *, document_id="p1", replicate=0, input_format="markdown", **options)
 
@@ -12,7 +24,8 @@ a worker thread. (A registered plug-in can instead register its own evaluator fa
 
 Outcomes: a dict or JSON object → validated review; past ``timeout_s`` → ``timeout`` (a plain
 function's thread cannot be stopped: it finishes in the background and its answer is dropped); an
-exception → ``error`` (type and message); ``None`` or blank text → ``empty``; anything else, or a
+exception → ``error`` (type and message), including ``SystemExit``, ``KeyboardInterrupt`` and any other
+``BaseException`` except cancellation of the study itself; ``None`` or blank text → ``empty``; anything else, or a
 review that does not map onto the form → ``malformed``.
 """
 
@@ -22,15 +35,20 @@ import asyncio
 import importlib
 import inspect
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rhetorica.evaluation import Target
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.base import ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
+
+
+#: ``package.module:function`` (the function may be an attribute path).
+_ENTRY = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 class PythonOptions(BaseModel):
@@ -47,7 +65,7 @@ class PythonOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    entry: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+    entry: str
     input: InputFormat = "markdown"
     options: dict[str, Any] = Field(default_factory=dict)
     adapter: str = "native"
@@ -56,6 +74,13 @@ class PythonOptions(BaseModel):
     rating_field: str = "rating"
     timeout_s: float = Field(default=600.0, gt=0)
     version: str = "1"
+
+    @field_validator("entry")
+    @classmethod
+    def _entry_form(cls, value: str) -> str:
+        if not _ENTRY.fullmatch(value):
+            raise ValueError(f"{value!r} is not of the form package.module:function")
+        return value
 
 
 def load_entry(entry: str) -> Callable[..., Any]:
@@ -78,6 +103,30 @@ def load_entry(entry: str) -> Callable[..., Any]:
     return value
 
 
+class _Raised:
+    """What the reviewer's function raised, carried out as a value so that a ``BaseException``
+    (``SystemExit``, ``KeyboardInterrupt``) never reaches the event loop, which would stop the study."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _call_guarded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return function(*args, **kwargs)
+    except BaseException as exc:  # noqa: BLE001 - the reviewer's own failure is data, even SystemExit
+        return _Raised(exc)
+
+
+async def _await_guarded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return await function(*args, **kwargs)
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the reviewer's own failure is data, even SystemExit
+        return _Raised(exc)
+
+
 class PythonReviewer(ExternalReviewer):
     """A reviewer system that is a Python function (see the module docstring)."""
 
@@ -97,13 +146,14 @@ class PythonReviewer(ExternalReviewer):
                   "input_format": manuscript.format, **self.options.options}
         try:
             if inspect.iscoroutinefunction(self.function):
-                call = self.function(argument, **kwargs)
+                call = _await_guarded(self.function, argument, **kwargs)
             else:
-                call = asyncio.to_thread(self.function, argument, **kwargs)
+                call = asyncio.to_thread(_call_guarded, self.function, argument, **kwargs)
             answer = await asyncio.wait_for(call, timeout=self.options.timeout_s)
         except asyncio.TimeoutError:
             return Reply(Status.TIMEOUT, "", f"{self.options.entry} ran past its {self.options.timeout_s:g} s limit")
-        except Exception as exc:  # noqa: BLE001 - any failure of the reviewer's code is data
+        if isinstance(answer, _Raised):
+            exc = answer.exc
             return Reply(Status.ERROR, "", f"{self.options.entry} raised {type(exc).__name__}: {exc}")
         if answer is None or (isinstance(answer, str) and not answer.strip()):
             return Reply(Status.EMPTY, "", f"{self.options.entry} returned nothing")

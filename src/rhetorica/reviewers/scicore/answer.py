@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
-from rhetorica.status import Status
+from rhetorica.status import CALL_FAILURES, Status
 
 T = TypeVar("T")
 
@@ -78,8 +78,9 @@ async def ask_json(model: ModelAPI, messages: list[ChatMessage], config: Generat
 
     Returns:
         :class:`Answer`: ``ok``; ``refused`` for a plain-text refusal (no repair call);
-        ``malformed`` when the answer and its repair both fail (both reasons); or a model
-        failure status passed through (a failed repair call's reason says so).
+        ``malformed`` when the answer and its repair both fail, or the repair call itself fails
+        (``error``/``timeout``: both reasons, the first answer as raw text); otherwise a model
+        failure status passed through (a truncated, refused or empty repair's reason says so).
     """
     output = await call_model(model, messages, config, replicate=replicate, context=context)
     if output.status != Status.OK:
@@ -95,6 +96,9 @@ async def ask_json(model: ModelAPI, messages: list[ChatMessage], config: Generat
                                              "Reply with only the corrected JSON object."),
         ]
         second = await call_model(model, repair, config, replicate=replicate, context=context)
+        if second.status in CALL_FAILURES:  # no second answer: the first one's malformed stands
+            return Answer(Status.MALFORMED, None, f"{first} | repair attempt failed ({second.status}): {second.error}",
+                          output.text)
         if second.status != Status.OK:
             return Answer(second.status, None, f"repair attempt: {second.error}", second.text)
         try:
