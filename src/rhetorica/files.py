@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
@@ -71,3 +72,12 @@ def json_objects(lines: Iterable[str], source: object, problems: list[str]) -> l
             continue
         rows.append((number, row))
     return rows
+
+
+def resolve_pattern(path: str, base_dir: Path) -> list[Path]:
+    """Paths named by ``path`` (relative to ``base_dir``): an existing file or folder as named
+    (``paper[v2].md`` included), otherwise the matches of ``path`` read as a glob, sorted."""
+    pattern = path if Path(path).is_absolute() else str(base_dir / path)
+    if any(ch in path for ch in "*?[") and not Path(pattern).exists():
+        return [Path(p) for p in sorted(glob.glob(pattern))]
+    return [Path(pattern)]

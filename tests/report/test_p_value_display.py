@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from rhetorica.report.build import display_table, fmt_p
+from rhetorica.report.data import display_table, fmt_p
 
 
 def test_a_tiny_sign_test_p_is_not_shown_as_zero() -> None:

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from rhetorica.documents.models import Document, DocumentSource, Section
-from rhetorica.report.build import fmt
+from rhetorica.report.data import fmt
 from rhetorica.report.render import write_report
 from rhetorica.store.db import Store
 from rhetorica.validation.validate import VariantValidation, validate_variant, validation_row

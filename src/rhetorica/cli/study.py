@@ -25,7 +25,7 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
 def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
     """Print the comparison table of a run in the terminal (compact; the report has every column)."""
-    from rhetorica.report.build import fmt, fmt_p
+    from rhetorica.report.data import fmt, fmt_p
     from rhetorica.report.render import write_report
 
     data = write_report(run_dir, appendix_papers=appendix_papers)

@@ -21,7 +21,7 @@ def validate(
 
     from rhetorica.cli.errors import exit_on, fail
     from rhetorica.cli.study import console, err_console
-    from rhetorica.report.build import display_table
+    from rhetorica.report.data import display_table
     from rhetorica.store.runs import STUDY_FILE, read_run_study
     from rhetorica.report.render import write_report
     from rhetorica.study.config import ConfigError, parse_study

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError
+from rhetorica.files import resolve_pattern
+from rhetorica.hashing import content_hash
 from rhetorica.study.config import DocumentSpec
 
 IMPORTED = "imported_rewrites"
@@ -56,13 +58,11 @@ def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[st
 
 
 def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
-    from rhetorica.study.inputs import resolve_document_paths
-
     if spec.pairs is not None:
         return _pair_originals(Path(spec.pairs) if Path(spec.pairs).is_absolute() else base_dir / spec.pairs,
                                problems)
     assert spec.reviews is not None
-    paths = [p for p in resolve_document_paths(DocumentSpec(path=spec.reviews), base_dir) if p.is_file()]
+    paths = [p for p in resolve_pattern(spec.reviews, base_dir) if p.is_file()]
     if not paths:
         problems.append(("ingest", spec.reviews, "no review file matches this path or glob"))
         return []
@@ -97,3 +97,10 @@ def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Do
             "text": variant.sections[0].text})
     return [d.model_copy(update={"metadata": {**d.metadata, IMPORTED: rewrites.get(d.id, [])}})
             for d in imported.originals]
+
+
+def imported_input_hash(document: Document) -> str:
+    """The input hash of a rewrite unit: the document's content hash, and for an imported original
+    the hash of its imported rewrites too (an edited pairs file makes new variants)."""
+    rewrites = document.metadata.get(IMPORTED)
+    return document.content_hash if not rewrites else content_hash(document.content_hash, rewrites)

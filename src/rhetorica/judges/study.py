@@ -108,13 +108,6 @@ def is_review(document: Document) -> bool:
     return document.kind == "review"
 
 
-def imported_input_hash(document: Document) -> str:
-    """The input hash of a rewrite unit: the document's content hash, and for an imported original
-    the hash of its imported rewrites too (an edited pairs file makes new variants)."""
-    rewrites = document.metadata.get(IMPORTED)
-    return document.content_hash if not rewrites else content_hash(document.content_hash, rewrites)
-
-
 def imported_variant(original: Document, condition: str, source: str) -> tuple[Status, Document | None, str | None]:
     """The variant of an imported original: its one rewrite under ``condition`` by ``source``
     (the pairs file's ``rewriter`` value).
@@ -251,39 +244,6 @@ def validate_review(original: Document, variant: Document, condition: str, embed
     result["ok"] = not problems
     return {"passed": int(not problems), "reasons_json": json.dumps(problems), "result_json": json.dumps(result),
             "status": "ok" if not problems else "failed"}
-
-
-JUDGE_OPTIONS = ("family", "rubric_file", "metric_rubrics", "packing", "per_point_calls", "model_options")
-
-
-def check_judge_options(name: str, model: str | None, options: dict[str, Any]) -> None:
-    """Check a ``kind: judge`` reviewer when the study loads, without building its model.
-
-    Raises:
-        ValueError: no ``model``, no or an unknown ``family``, an unknown option, a bad
-            ``packing``, or a metric rubric for a metric the family lacks (the message names it).
-    """
-    from rhetorica.forms import FormError
-    from rhetorica.judges.families import get_family
-    from rhetorica.registry import UnknownComponentError
-
-    if not model:
-        raise ValueError(f"judge {name!r} needs a 'model'")
-    unknown = sorted(set(options) - set(JUDGE_OPTIONS))
-    if unknown:
-        raise ValueError(f"options.{unknown[0]}: unknown option for judges (known: {', '.join(JUDGE_OPTIONS)}; "
-                         "provider options go under options.model_options or the models: section)")
-    if "family" not in options:
-        raise ValueError(f"judge {name!r} needs options.family (one of the metric families: rhetorica list "
-                         "--kind 'metric family')")
-    try:
-        family = get_family(str(options["family"]))
-        for metric in options.get("metric_rubrics") or {}:
-            family.form.metric(metric)
-    except (UnknownComponentError, FormError) as exc:
-        raise ValueError(str(exc)) from None
-    if options.get("packing", "family") not in ("family", "metric"):
-        raise ValueError(f"options.packing: must be 'family' or 'metric', got {options['packing']!r}")
 
 
 def build_judge(runner: Any, reviewer: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rhetorica.report.build import fmt
+from rhetorica.report.data import fmt
 from rhetorica.report.views import Section, TableView
 from rhetorica.report.viewer.diff import Segment, SectionDiff, document_diff
 from rhetorica.report.viewer.pages import variant_label

@@ -56,7 +56,7 @@ def number(value: object, digits: int = 2) -> str:
 def pvalue(value: object) -> str:
     """p-value cell: :func:`rhetorica.report.build.fmt_p`'s rule (three decimals, ``<0.001`` below
     that) in LaTeX, ``--`` when missing."""
-    from rhetorica.report.build import fmt_p
+    from rhetorica.report.data import fmt_p
 
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "--"

@@ -6,86 +6,16 @@ time, including for a partly finished study.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from rhetorica.report.data import ReportData
 from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
-
-@dataclass
-class ReportData:
-    """Everything a report shows, as DataFrames (shapes documented per attribute).
-
-    Attributes:
-        study: the study config as a dict (from ``study.json`` in the run dir).
-        comparisons: the Table-4-shaped comparison table (one row per reviewer x pair).
-        condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall.
-        usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
-        failures: every non-ok unit and problem: stage, item, status, reason.
-        wall_time_s: wall-clock seconds over all runs of this study.
-        tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``,
-            ``superseded``); assessments and variants hold only the study's current units.
-        analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
-            (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
-            ``robustness``) and ``forms`` (:func:`rhetorica.report.forms.form_scores`, only when
-            the study's reviewers answer on forms with different metrics) and the aspect tables
-            (:data:`rhetorica.report.aspects.ASPECT_TABLES`, when reviews were annotated); a key
-            is absent when its table cannot be computed.
-        unavailable: table key -> one sentence saying why it is not computable.
-        scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
-            not computable; see ``unavailable["scorecard"]``).
-        thresholds: the scorecard thresholds applied (a dict of ``ScorecardThresholds``).
-        validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
-        validation_summary: Table-2 summary per condition and rewriter (empty without checks).
-        pairs: the compared ``(first, second)`` arms.
-        superseded: stored units of earlier declarations of the study, never analysed
-            (:func:`rhetorica.store.plan.superseded_units`; empty when none).
-        scans: rows of the store's ``scans`` table (hidden-instruction scan; empty when none).
-        examples: the per-paper appendix (:func:`rhetorica.report.appendix.paper_examples`).
-    """
-
-    study: dict[str, Any]
-    comparisons: pd.DataFrame
-    condition_means: pd.DataFrame
-    usage: pd.DataFrame
-    failures: pd.DataFrame
-    wall_time_s: float
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    analysis: dict[str, pd.DataFrame] = field(default_factory=dict)
-    unavailable: dict[str, str] = field(default_factory=dict)
-    scorecard: pd.DataFrame = field(default_factory=pd.DataFrame)
-    thresholds: dict[str, Any] = field(default_factory=dict)
-    validation: pd.DataFrame = field(default_factory=pd.DataFrame)
-    validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
-    pairs: list[tuple[str, str]] = field(default_factory=list)
-    superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
-    scans: pd.DataFrame = field(default_factory=pd.DataFrame)
-    examples: list[Any] = field(default_factory=list)
-
-    @property
-    def failure_counts(self) -> tuple[int, int]:
-        """``(units, other problems)`` among :attr:`failures`: rewrites and reviews stored with a
-        status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
-        documents, stopped configurations, budget stops: not a unit's result)."""
-        problems = len(self.tables.get("problems", ()))
-        return len(self.failures) - problems, problems
-
-    def failures_line(self) -> str:
-        """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line)."""
-        units, problems = self.failure_counts
-        return f"Failures: {units} unit(s) and {problems} other problem(s) listed in the report."
-
-    @property
-    def threshold(self) -> float:
-        """The study's acceptance threshold on the overall score (default 4.5)."""
-        return float(self.study.get("decision_threshold", 4.5))
 
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
@@ -292,56 +222,3 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
                       superseded=tables["superseded"], scans=scans, examples=examples)
-
-
-def fmt(value: Any, digits: int = 2) -> str:
-    """Format a cell: missing (None, NaN, NA) -> '–', inf -> '∞', floats to ``digits`` decimals,
-    booleans as 'yes' / 'no'."""
-    if value is None or value is pd.NA or value is pd.NaT:
-        return "–"
-    if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
-    if isinstance(value, float | np.floating):
-        if math.isnan(value):
-            return "–"
-        if math.isinf(value):
-            return "∞" if value > 0 else "−∞"
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def fmt_p(value: Any, digits: int = 3) -> str:
-    """Format a p-value cell to ``digits`` decimals; a p-value below the smallest value those
-    decimals show is ``<0.001`` (three decimals) or ``<0.01`` (two), never a false ``0.000``;
-    missing -> '–'. The LaTeX tables call it (:func:`rhetorica.report.latex.pvalue`)."""
-    floor = 10.0 ** -digits
-    if isinstance(value, float | np.floating) and not math.isnan(value) and value < floor:
-        return f"<{floor:.{digits}f}"
-    return fmt(value, digits)
-
-
-P_COLUMNS = frozenset({"sign_test_p", "mixed_p", "wilcoxon_p", "tost_p"})
-"""Columns of the analysis tables that hold p-values (shown by :func:`fmt_p`)."""
-
-
-def display_table(
-    df: pd.DataFrame, headers: dict[str, str] | None = None, digits: dict[str, int] | None = None
-) -> tuple[list[str], list[list[str]]]:
-    """Headers and formatted rows of ``df`` (columns restricted and renamed by ``headers``).
-
-    Args:
-        df: the table.
-        headers: column -> header text; only these columns are kept, in this order.
-        digits: column -> decimals (default 3 for ``sign_test_p``, 2 otherwise); p-value columns
-            (:data:`P_COLUMNS`) go through :func:`fmt_p`.
-
-    Returns:
-        ``(header texts, rows of cell texts)``.
-    """
-    if headers:
-        df = df[[c for c in headers if c in df.columns]]
-    names = [headers.get(c, c) if headers else c for c in df.columns]
-    places = {"sign_test_p": 3, **(digits or {})}
-    rows = [[(fmt_p if col in P_COLUMNS else fmt)(v, places.get(col, 2)) for col, v in zip(df.columns, row, strict=True)]
-            for row in df.itertuples(index=False)]
-    return names, rows

@@ -9,26 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rhetorica.report.build import ReportData
-
-
-@dataclass(frozen=True)
-class FigureResult:
-    """One report figure.
-
-    Attributes:
-        name: file stem (``plots/<name>.png``) and HTML id.
-        section: key of the report section that shows it.
-        title: alt text and caption.
-        png: PNG bytes, or ``None`` when it could not be drawn.
-        reason: why it could not be drawn (``None`` when drawn).
-    """
-
-    name: str
-    section: str
-    title: str
-    png: bytes | None
-    reason: str | None = None
+from rhetorica.report.data import ReportData
+from rhetorica.report.views import FigureResult
 
 
 def _draw(name: str, section: str, title: str, draw: Callable[[], bytes]) -> FigureResult:

@@ -18,7 +18,7 @@ import json
 import pandas as pd
 
 from rhetorica.documents.scan.findings import Finding, severity_rank
-from rhetorica.report.build import ReportData
+from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 
 OBEY_HEADERS = {

@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.build import ReportData
+from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 
 TABLE1_HEADERS = {

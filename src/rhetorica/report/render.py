@@ -10,8 +10,10 @@ from typing import Any
 from jinja2 import Environment, PackageLoader
 from tabulate import tabulate
 
-from rhetorica.report.build import ReportData, collect
-from rhetorica.report.figures import FigureResult, report_figures
+from rhetorica.report.build import collect
+from rhetorica.report.data import ReportData
+from rhetorica.report.figures import report_figures
+from rhetorica.report.views import FigureResult
 from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
 from rhetorica.report.views import Section
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.build import ReportData, fmt
-from rhetorica.report.figures import FigureResult
+from rhetorica.report.data import ReportData, fmt, fmt_ci
+from rhetorica.report.views import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import PASS as CARD_PASS
 from rhetorica.report.tables import (CHANGE, COMPARISON, CRITERIA, MAGNITUDE, POOLED_SD, ROBUSTNESS, SCORECARD,
@@ -48,12 +48,6 @@ TRUNCATION_HEADERS = {"reviewer": "Reviewer", "words_kept": "Words kept", "docum
 
 PASS, FAIL, UNDECIDED = "pass", "FAIL", "not enough data"
 """Scorecard cell words (the HTML colours cells by them)."""
-
-
-def _ci(point: Any, low: Any, high: Any, digits: int = 2) -> str:
-    if point is None or (isinstance(point, float) and math.isnan(point)):
-        return "–"
-    return f"{fmt(point, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"
 
 
 def _check(verdict: str, value: Any, low: Any, high: Any, digits: int = 2) -> str:
@@ -180,9 +174,9 @@ def _change(data: ReportData) -> Section:
         return section
     c = data.analysis["change"]
     shown = c.assign(
-        change=[_ci(*v) for v in zip(c["mean_change"], c["mean_change_low"], c["mean_change_high"])],
-        abs_change=[_ci(*v) for v in zip(c["mean_abs_change"], c["mean_abs_change_low"], c["mean_abs_change_high"])],
-        wa_change=[_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
+        change=[fmt_ci(*v) for v in zip(c["mean_change"], c["mean_change_low"], c["mean_change_high"])],
+        abs_change=[fmt_ci(*v) for v in zip(c["mean_abs_change"], c["mean_abs_change_low"], c["mean_abs_change_high"])],
+        wa_change=[fmt_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
                                        c["weak_accept_change_high"])],
     )
     section.tables.append(table_view(shown, CHANGE.headers))

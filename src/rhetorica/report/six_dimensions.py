@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rhetorica.report.build import ReportData, analysed_assessments
-from rhetorica.report.sections import Section, _ci, _view
+from rhetorica.report.build import analysed_assessments
+from rhetorica.report.data import ReportData, fmt_ci
+from rhetorica.report.views import Section, table_view
 
 PROJECT_KINDS = ("latex-project", "agent")
 
@@ -42,10 +43,10 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
     if table.empty:
         return table
     return table.assign(
-        change=[_ci(*v) for v in zip(table["mean_change"], table["mean_change_low"], table["mean_change_high"])],
-        abs_change=[_ci(*v) for v in zip(table["mean_abs_change"], table["mean_abs_change_low"],
+        change=[fmt_ci(*v) for v in zip(table["mean_change"], table["mean_change_low"], table["mean_change_high"])],
+        abs_change=[fmt_ci(*v) for v in zip(table["mean_abs_change"], table["mean_abs_change_low"],
                                          table["mean_abs_change_high"])],
-        wa_change=[_ci(*v) for v in zip(table["weak_accept_change"], table["weak_accept_change_low"],
+        wa_change=[fmt_ci(*v) for v in zip(table["weak_accept_change"], table["weak_accept_change_low"],
                                         table["weak_accept_change_high"])])
 
 
@@ -72,12 +73,12 @@ def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: i
             section.unavailable = f"analysis failed: {exc}"
             main = contrast = strict = pd.DataFrame()
         if not main.empty:
-            section.tables.append(_view(_shown(main), MAIN_HEADERS, "Main table: each rewrite versus its original"))
+            section.tables.append(table_view(_shown(main), MAIN_HEADERS, "Main table: each rewrite versus its original"))
         if not contrast.empty:
-            section.tables.append(_view(_shown(contrast.assign(direction="+ vs −")), CONTRAST_HEADERS,
+            section.tables.append(table_view(_shown(contrast.assign(direction="+ vs −")), CONTRAST_HEADERS,
                                         "Positive versus negative direction of the same dimension"))
         if not strict.empty and strict["n_papers"].gt(0).any():
-            section.tables.append(_view(_shown(strict[strict["n_papers"] > 0]), STRICT_HEADERS,
+            section.tables.append(table_view(_shown(strict[strict["n_papers"] > 0]), STRICT_HEADERS,
                                         "Strict minus Standard (same model, paper and arm)"))
     elif section.unavailable is None:
         section.unavailable = "no successful assessments yet"
@@ -92,5 +93,5 @@ def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: i
         outcome = variants[["document_id", "condition", "rewriter", "status", "reason"]].fillna("")
         counts = outcome["status"].value_counts()
         section.note += " Variants: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
-        section.tables.append(_view(outcome, OUTCOME_HEADERS, "Every project variant's outcome"))
+        section.tables.append(table_view(outcome, OUTCOME_HEADERS, "Every project variant's outcome"))
     return section

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.build import display_table
-from rhetorica.report.figures import FigureResult
+from rhetorica.report.data import display_table
 
-if TYPE_CHECKING:
-    from rhetorica.report.appendix import VariantDiff
+
+@dataclass(frozen=True)
+class FigureResult:
+    """One report figure.
+
+    Attributes:
+        name: file stem (``plots/<name>.png``) and HTML id.
+        section: key of the report section that shows it.
+        title: alt text and caption.
+        png: PNG bytes, or ``None`` when it could not be drawn.
+        reason: why it could not be drawn (``None`` when drawn).
+    """
+
+    name: str
+    section: str
+    title: str
+    png: bytes | None
+    reason: str | None = None
 
 
 @dataclass
@@ -47,7 +62,7 @@ class Section:
     tables: list[TableView] = field(default_factory=list)
     figures: list[FigureResult] = field(default_factory=list)
     unavailable: str | None = None
-    diffs: list[VariantDiff] = field(default_factory=list)
+    diffs: list[Any] = field(default_factory=list)
 
 
 _NUMBER = re.compile(r"^(–|∞|−∞|<?-?\d+(\.\d+)?)$")

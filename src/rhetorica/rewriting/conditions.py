@@ -318,3 +318,20 @@ def prompt_version(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
     """``<version>:<8-hex hash of the exact texts used for this condition>``."""
     version = instruction_version(condition, version)
     return f"{version}:{content_hash(system_prompt(condition, version), task_prompt(version), length=8)}"
+
+
+def upstream_condition(name: str) -> str | None:
+    """The condition whose variant ``name`` rewrites further: ``joint`` for ``recursive:2`` and
+    ``guided``, ``recursive:<n-1>`` for ``recursive:<n>`` (n ≥ 3); ``None`` for a first rewrite."""
+    condition = parse_condition(name, check=False)
+    if condition.dimension != JOINT or condition.iteration == 1 or condition.composition:
+        return None
+    if condition.guidance == "review" or condition.iteration == 2:
+        return "joint"
+    return f"recursive:{condition.iteration - 1}"
+
+
+def condition_depth(name: str) -> int:
+    """How many rewrites lead to a variant of ``name``: 1, or 1 + its upstream's depth."""
+    up = upstream_condition(name)
+    return 1 if up is None else 1 + condition_depth(up)

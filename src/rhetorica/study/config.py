@@ -453,7 +453,7 @@ class RewriterSpec(_UsesModel):
                 raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
         if self.kind == "llm":
             _check_model_options(self.model, self.options)
-        from rhetorica.study.project_rewrite import check_project_rewriter
+        from rhetorica.study.project_settings import check_project_rewriter
 
         problem = check_project_rewriter(self)
         if problem:
@@ -524,8 +524,8 @@ class ReviewerSpec(_UsesModel):
                 raise ValueError(f"options.{where}: {msg}" if where else msg) from None
         elif self.kind == "llm":
             _check_model_options(self.model, self.options)
-        elif self.kind == "judge":  # checked without building the model (rhetorica.judges.study)
-            from rhetorica.judges.study import check_judge_options
+        elif self.kind == "judge":  # checked without building the model (rhetorica.judges.options)
+            from rhetorica.judges.options import check_judge_options
 
             check_judge_options(self.name, self.model, self.options.as_kwargs())
         else:

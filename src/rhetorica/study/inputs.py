@@ -6,6 +6,7 @@ import glob
 import os
 from pathlib import Path
 
+from rhetorica.files import resolve_pattern
 from rhetorica.documents.models import Document
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
 
@@ -40,13 +41,9 @@ def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str,
 
 
 def resolve_document_paths(spec: DocumentSpec, base_dir: Path) -> list[Path]:
-    """Paths named by a path spec (relative to ``base_dir``): an existing file or folder as named
-    (``paper[v2].md`` included), otherwise the glob's matches, sorted."""
+    """Paths named by a path spec (relative to ``base_dir``; :func:`rhetorica.files.resolve_pattern`)."""
     assert spec.path is not None
-    pattern = spec.path if Path(spec.path).is_absolute() else str(base_dir / spec.path)
-    if any(ch in spec.path for ch in "*?[") and not Path(pattern).exists():
-        return [Path(p) for p in sorted(glob.glob(pattern))]
-    return [Path(pattern)]
+    return resolve_pattern(spec.path, base_dir)
 
 
 def resolve_run_dir(config: StudyConfig, base_dir: Path, override: Path | None = None) -> Path:

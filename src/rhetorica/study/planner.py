@@ -225,8 +225,8 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
     two cells share a key. Conditions that rewrite another variant further (``recursive:<n>``,
     ``guided``) are units of :mod:`rhetorica.study.workflow_stages`, not of this stage.
     """
-    from rhetorica.judges.study import imported_input_hash
-    from rhetorica.study.project_rewrite import upstream_condition
+    from rhetorica.judges.inputs import imported_input_hash
+    from rhetorica.rewriting.conditions import upstream_condition
 
     return [
         RewriteUnit(unit_key("rewrite", imported_input_hash(doc), rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc,

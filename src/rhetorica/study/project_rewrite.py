@@ -37,7 +37,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rhetorica.rewriting.conditions import JOINT, parse_condition
+from rhetorica.rewriting.conditions import JOINT, parse_condition, upstream_condition
+from rhetorica.study.project_settings import PROJECT_KINDS
 from rhetorica.status import Status
 
 if TYPE_CHECKING:
@@ -49,50 +50,11 @@ if TYPE_CHECKING:
     from rhetorica.study.config import RewriterSpec
 
 #: The rewriter kinds this module runs.
-PROJECT_KINDS = ("latex-project", "agent")
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
 
 _LOCATION = re.compile(r"^(?:compile error: )?([^\s:]+):(\d+):")
-
-
-def upstream_condition(name: str) -> str | None:
-    """The condition whose variant ``name`` rewrites further: ``joint`` for ``recursive:2`` and
-    ``guided``, ``recursive:<n-1>`` for ``recursive:<n>`` (n ≥ 3); ``None`` for a first rewrite."""
-    condition = parse_condition(name, check=False)
-    if condition.dimension != JOINT or condition.iteration == 1 or condition.composition:
-        return None
-    if condition.guidance == "review" or condition.iteration == 2:
-        return "joint"
-    return f"recursive:{condition.iteration - 1}"
-
-
-def condition_depth(name: str) -> int:
-    """How many rewrites lead to a variant of ``name``: 1, or 1 + its upstream's depth."""
-    up = upstream_condition(name)
-    return 1 if up is None else 1 + condition_depth(up)
-
-
-def check_project_rewriter(spec: RewriterSpec) -> str | None:
-    """Why a rewriter of a project kind is not usable as configured (completing "rewriter <name>
-    of kind <kind> ..."), or ``None``; always ``None`` for other kinds."""
-    if spec.kind not in PROJECT_KINDS:
-        return None
-    if spec.kind == "agent" and not spec.project.command:
-        return "needs project.command (the agent's argument list)"
-    from rhetorica.study.workflow_stages import MAX_DEPTH
-
-    listed = set(spec.conditions)
-    for name in spec.conditions:
-        if condition_depth(name) > MAX_DEPTH:
-            return f"cannot run {name!r}: workflow chains go up to recursive:{MAX_DEPTH}"
-        up = upstream_condition(name)
-        if up is not None and up not in listed:
-            return f"lists {name!r} without {up!r}, whose variant it rewrites further"
-    if "guided" in listed and spec.model is None:
-        return "needs a 'model' for 'guided' (the rewriting model reviews the intermediate variant)"
-    return None
 
 
 def instruction(name: str, kind: str, review: str | None = None) -> str:

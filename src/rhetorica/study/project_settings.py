@@ -18,9 +18,18 @@ See :mod:`rhetorica.study.project_rewrite` for how they are used.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from rhetorica.rewriting.conditions import condition_depth, upstream_condition
+
+#: Rewriter kinds that rewrite a whole LaTeX project.
+PROJECT_KINDS = ("latex-project", "agent")
+
+#: Deepest workflow chain (``recursive:<n>``) a study may list.
+MAX_DEPTH = 5
+
 
 
 class ProjectRewriteSettings(BaseModel):
@@ -51,3 +60,22 @@ class ProjectRewriteSettings(BaseModel):
     env_allow: list[str] = Field(default_factory=list)
     compile_timeout_s: float = Field(default=120.0, gt=0)
     review_max_input_words: int | None = Field(default=None, ge=50)
+
+
+def check_project_rewriter(spec: Any) -> str | None:
+    """Why a rewriter (a :class:`~rhetorica.study.config.RewriterSpec`) of a project kind is not usable as configured (completing "rewriter <name>
+    of kind <kind> ..."), or ``None``; always ``None`` for other kinds."""
+    if spec.kind not in PROJECT_KINDS:
+        return None
+    if spec.kind == "agent" and not spec.project.command:
+        return "needs project.command (the agent's argument list)"
+    listed = set(spec.conditions)
+    for name in spec.conditions:
+        if condition_depth(name) > MAX_DEPTH:
+            return f"cannot run {name!r}: workflow chains go up to recursive:{MAX_DEPTH}"
+        up = upstream_condition(name)
+        if up is not None and up not in listed:
+            return f"lists {name!r} without {up!r}, whose variant it rewrites further"
+    if "guided" in listed and spec.model is None:
+        return "needs a 'model' for 'guided' (the rewriting model reviews the intermediate variant)"
+    return None

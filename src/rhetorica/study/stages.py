@@ -340,5 +340,3 @@ for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):
     registry.add(_stage.name, _stage, description=(type(_stage).__doc__ or "").strip().splitlines()[0])
 
 
-from rhetorica.study import annotation as _annotation  # noqa: E402, F401 - registers the annotate stage
-from rhetorica.study import extraction as _extraction  # noqa: E402, F401 - registers the extract stage

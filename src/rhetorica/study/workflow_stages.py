@@ -22,11 +22,12 @@ from rhetorica.hashing import content_hash
 from rhetorica.registry import stages as registry
 from rhetorica.study import planner
 from rhetorica.study.config import RewriterSpec, StudyConfig
-from rhetorica.study.project_rewrite import PROJECT_KINDS, condition_depth, execute, upstream_condition
+from rhetorica.rewriting.conditions import condition_depth, upstream_condition
+from rhetorica.study.project_rewrite import execute
+from rhetorica.study.project_settings import MAX_DEPTH, PROJECT_KINDS
 from rhetorica.study.stages import RewriteStage
 
 #: Deepest workflow chain with a stage (``recursive:<n>`` up to this n).
-MAX_DEPTH = 5
 
 
 @dataclass(frozen=True)

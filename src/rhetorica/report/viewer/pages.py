@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, PackageLoader
 
 from rhetorica.analysis.paired import sign_test_pvalues
-from rhetorica.report.build import fmt, fmt_p
+from rhetorica.report.data import fmt, fmt_p
 from rhetorica.store.runs import read_run_study
 from rhetorica.report.viewer.diff import document_diff
 from rhetorica.store import viewer_queries as q
