@@ -465,11 +465,11 @@ def _with_stand_in_models(options: dict[str, Any]) -> dict[str, Any]:
     """``options`` plus ``model=`` (and ``extractor=`` when it names a model) as stand-in models:
     what an evaluator kind that takes a model is built with at load time to check its other
     options (the runner builds it again with the real models)."""
-    from rhetorica.models.providers.mock import MockModel
+    from rhetorica.models.registry import get_model
 
-    out = dict(options, model=MockModel(model="stand-in"))
+    out = dict(options, model=get_model("mock/stand-in"))  # the registered mock provider, never called
     if isinstance(out.get("extractor"), str):
-        out["extractor"] = MockModel(model="stand-in")
+        out["extractor"] = get_model("mock/stand-in")
     return out
 
 
