@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import glob
 import os
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from rhetorica.files import resolve_pattern
 from rhetorica.documents.models import Document
@@ -33,8 +34,12 @@ def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str,
         if path is None:
             problems.append(("ingest", f"{spec.dataset}:{entry.id}", "the dataset has no PDF, LaTeX or Markdown for it"))
             continue
-        specs.append(DocumentSpec(path=str(path), id=entry.id, human_scores=entry.human_scores or None,
-                                  decision=entry.decision))
+        try:
+            specs.append(DocumentSpec(path=str(path), id=entry.id, human_scores=entry.human_scores or None,
+                                      decision=entry.decision))
+        except ValidationError as exc:  # e.g. human scores off the rating scale: this paper only
+            reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
+            problems.append(("ingest", f"{spec.dataset}:{entry.id}", reason))
     for missing in sorted((wanted or set()) - {e.id for e in manifest.papers}):
         problems.append(("ingest", f"{spec.dataset}:{missing}", "no such paper in the dataset's manifest"))
     return specs
