@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pypdfium2
 import pytest
 
 from rhetorica.rewriting.latex_project.compile import LogError, compile_project, compile_variant, new_errors, parse_log
@@ -28,20 +29,56 @@ MISSING = {
 def test_every_baseline_compiles_with_its_substitutes_said(project: LatexProject) -> None:
     result = baseline_compile(project)
     name = project.root.name
+    assert result.status == "ok", result.errors
     assert result.pdf_bytes > 10_000
     assert result.notes[: len(MISSING[name])] == MISSING[name]
     figures = [n for n in result.notes if n.endswith("missing figure drawn as a box")]
     for note in figures:  # only figures the shared copy really lacks are replaced
         assert not (project.root / note.split(":")[0]).exists()
+    tables = [n.split(":")[0] for n in result.notes if n.endswith("missing plot data replaced by a two-point placeholder table")]
     if name == "cheblienet_neurips2021":
-        # its pgfplots read Data/*.dat, which the shared copy does not have (not a style problem)
-        assert {e.message.split("'")[1] for e in result.errors} == {
-            "Data/r2_eigenval.dat", "Data/s2_eigenval.dat", "Data/se2_eigenval.dat", "Data/so3_eigenval.dat"}
+        # its pgfplots read Data/*.dat, which the shared copy does not have
+        assert tables == ["Data/r2_eigenval.dat", "Data/s2_eigenval.dat", "Data/se2_eigenval.dat", "Data/so3_eigenval.dat"]
+        assert not (project.root / "Data").exists()
         assert "TikZ externalization disabled (it needs shell escape)" in result.notes
-    elif name == "scipy-1.0":
-        assert result.status == "failed"  # wlscirep-only commands remain errors, reported as such
     else:
-        assert result.status == "ok", result.errors
+        assert tables == []
+
+
+def test_substitute_class_defines_what_journal_classes_bring(tmp_path: Path) -> None:
+    """A project whose class is missing still gets ``\\citen`` with several keys (the substitute's
+    one-argument commands take their argument: ``\\figref{x}`` prints "Figure 1"), ``\\intercal``
+    (amssymb) and ``\\url``, as the scipy-1.0 paper needs under ``wlscirep``."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "main.tex").write_text(
+        "\\documentclass{nosuchjournal}\n"
+        "\\newcommand{\\inlinecite}[1]{\\footnotesize\\citen{#1}}\n"
+        "\\begin{document}\n"
+        "\\begin{figure}\\caption{A}\\label{x}\\end{figure}\n"
+        "See \\figref{x}, $A^{\\intercal}$, \\url{https://example.org/a_b} and "
+        "\\begin{tabular}{l}\\inlinecite{a, b}\\\\\\end{tabular}.\n"
+        "\\begin{thebibliography}{9}\\bibitem{a} A.\\bibitem{b} B.\\end{thebibliography}\n"
+        "\\end{document}\n")
+    result = compile_project(load_project(root), pdf_out=tmp_path / "out.pdf")
+    assert result.notes == ("nosuchjournal.cls: substitute class (article)",)
+    assert result.status == "ok", result.errors
+    pdf = pypdfium2.PdfDocument(tmp_path / "out.pdf")
+    text = " ".join(" ".join(page.get_textpage().get_text_range() for page in pdf).split())
+    assert "See Figure 1," in text and "[1, 2]" in text
+
+
+def test_missing_pgfplots_table_gets_a_placeholder(tmp_path: Path) -> None:
+    body = ("\\begin{tikzpicture}\\begin{axis}\\addplot table {Data/points.dat};\\end{axis}\\end{tikzpicture}\n"
+            "\\input{Data/other.tex}")
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "main.tex").write_text("\\documentclass{article}\\usepackage{pgfplots}\n\\begin{document}\n" + body + "\n\\end{document}\n")
+    result = compile_project(load_project(root))
+    assert result.notes == ("Data/points.dat: missing plot data replaced by a two-point placeholder table",)
+    assert result.status == "failed"  # a missing \\input is not plot data: it stays an error
+    assert [e.message for e in result.errors] == ["LaTeX Error: File `Data/other.tex' not found."]
+    assert not (root / "Data").exists()
 
 
 def test_wording_variant_has_no_new_errors(project: LatexProject, tmp_path: Path) -> None:

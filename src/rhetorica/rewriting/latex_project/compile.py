@@ -14,7 +14,7 @@ Safety (every compile, no option to turn it off):
 The result is ``ok`` (a PDF and no error in the log), ``failed`` (errors, listed as
 ``file:line: message`` from the ``-file-line-error`` log, or no PDF), ``timeout`` or ``error``
 (TeX Live missing, output too large). A compile that reports missing files — a style or class, a
-bibliography style, figures — is retried with :mod:`substitutes` for exactly those files (any other
+bibliography style, figures, pgfplots data tables — is retried with :mod:`substitutes` for exactly those files (any other
 error stays an error); the result lists what was substituted, and a variant is compiled with its baseline's substitutes
 (:func:`compile_variant`) so both go through the same path.
 """
@@ -51,6 +51,8 @@ MAX_ERRORS = 1000
 _SAFE_MAIN = re.compile(r"^[A-Za-z0-9_.+/-]+\.tex$")
 _FILE_LINE = re.compile(r"^(.+?\.(?:tex|sty|cls|bbl|aux|def|cfg|clo|ltx|toc)):(\d+): (.*)$")
 _MISSING = re.compile(r"File `([^']+)' not found")
+_MISSING_TABLE = re.compile(r"Package pgfplots Error: Could not read table file '([^']+)'")
+_DATA_SUFFIXES = (".dat", ".csv", ".tsv", ".txt", ".table")
 #: Lines that only report the consequence of an earlier error.
 _CONSEQUENCES = {"Emergency stop.", "==> Fatal error occurred, no output PDF file produced!"}
 _BIBSTYLE = re.compile(r"^[^%\n]*?\\bibliographystyle\s*\{([^{}]+)\}", re.M)
@@ -285,10 +287,14 @@ def _compile_once(
 
 def _missing_files(result: CompileResult, graphics: set[str]) -> Substitutes:
     """Substitutes for the files a compile reported missing: packages, classes, bibliography styles,
-    and figures named in an ``\\includegraphics`` of the project (any other missing file is left
-    as an error)."""
-    packages, classes, bibstyles, figures = [], [], [], []
+    figures named in an ``\\includegraphics`` of the project, and pgfplots data tables (``.dat``,
+    ``.csv``, ``.tsv``, ``.txt``, ``.table``); any other missing file is left as an error."""
+    packages, classes, bibstyles, figures, data = [], [], [], [], []
     for error in result.errors:
+        table = _MISSING_TABLE.search(error.message)
+        if table and table.group(1).lower().endswith(_DATA_SUFFIXES):
+            data.append(table.group(1))
+            continue
         m = _MISSING.search(error.message)
         name = m.group(1) if m else ""
         if name.endswith(".sty"):
@@ -299,7 +305,8 @@ def _missing_files(result: CompileResult, graphics: set[str]) -> Substitutes:
             bibstyles.append(name[:-4])
         elif name and name in graphics:
             figures.append(name)
-    return Substitutes(packages=tuple(packages), classes=tuple(classes), bibstyles=tuple(bibstyles), graphics=tuple(figures))
+    return Substitutes(packages=tuple(packages), classes=tuple(classes), bibstyles=tuple(bibstyles),
+                       graphics=tuple(figures), plot_data=tuple(data))
 
 
 def _missing_bibstyles(project: LatexProject) -> tuple[str, ...]:

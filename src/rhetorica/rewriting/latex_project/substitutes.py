@@ -12,11 +12,15 @@ names what is missing; :func:`apply_substitutes` writes, in the compile copy onl
   and ``\\AND`` inside ``\\maketitle`` only, since ``amsmath`` has its own ``\\And``, ``\\iclrfinalcopy``, ISMIR's ``\\oneauthor``...``\\fourauthors``, ``\\multauthor``,
   ``\\figref``/``\\tabref``/``\\secref``/``\\eqnref``, the ``ack`` environment) plus ``\\nth``;
 - a missing class: ``article`` with the class's options, ``authblk`` (``\\author[1]{...}``,
-  ``\\affil``), ``calc``, ``enumitem``, ``xcolor`` (packages journal classes load), the same commands, ``\\keywords``, and an ``abstract`` given before
+  ``\\affil``), ``calc``, ``enumitem``, ``xcolor`` (packages journal classes load), and at the end
+  of the preamble ``amssymb`` and ``url`` unless the project loaded them (or ``hyperref``,
+  ``newtxmath``) itself, the same commands, ``\\keywords``, and an ``abstract`` given before
   ``\\begin{document}`` kept and printed after the title;
 - a missing bibliography style: a copy of ``plainnat.bst``;
 - a missing figure: a framed box with the file name, by a redefinition of ``\\includegraphics``
   placed before the main file's first line (on that same line, so log line numbers do not move);
+- missing pgfplots data (``\\addplot table {Data/x.dat}`` whose file the shared copy lacks): a
+  two-point placeholder table of that name, so the axes are drawn and the document compiles;
 - TikZ externalization (it runs pdflatex through shell escape, which is never allowed): disabled
   the same way, so the pictures are drawn inline.
 
@@ -50,12 +54,12 @@ _COMMON = r"""
   \let\rhetorica@maketitle@\maketitle
   \renewcommand{\maketitle}{\begingroup\def\And{\and}\def\AND{\and}\rhetorica@maketitle@\endgroup}%
   \@ifundefined{ack}{\newenvironment{ack}{\section*{Acknowledgments}}{}}{}%
-  \providecommand{\figref}[1]{Figure~\ref{##1}}%
-  \providecommand{\tabref}[1]{Table~\ref{##1}}%
-  \providecommand{\secref}[1]{Section~\ref{##1}}%
-  \providecommand{\eqnref}[1]{Equation~(\ref{##1})}%
-  \providecommand{\citen}[1]{\cite{##1}}%
-  \providecommand{\nth}[1]{##1\textsuperscript{\ifcase##1 th\or st\or nd\or rd\else th\fi}}%
+  \providecommand{\figref}[1]{Figure~\ref{#1}}%
+  \providecommand{\tabref}[1]{Table~\ref{#1}}%
+  \providecommand{\secref}[1]{Section~\ref{#1}}%
+  \providecommand{\eqnref}[1]{Equation~(\ref{#1})}%
+  \providecommand{\citen}[1]{\cite{#1}}%
+  \providecommand{\nth}[1]{#1\textsuperscript{\ifcase#1 th\or st\or nd\or rd\else th\fi}}%
 }
 \fi
 """
@@ -83,6 +87,9 @@ _CLASS = r"""\NeedsTeXFormat{LaTeX2e}
 \RequirePackage{enumitem}
 \RequirePackage{xcolor}
 \RequirePackage{environ}
+\AddToHook{begindocument/before}{%%
+  \@ifpackageloaded{amssymb}{}{\@ifpackageloaded{newtxmath}{}{\RequirePackage{amssymb}}}%%
+  \@ifpackageloaded{hyperref}{}{\@ifpackageloaded{url}{}{\RequirePackage{url}}}}
 \let\rhetorica@abstract\relax
 \let\rhetorica@abstractenv\abstract
 \let\rhetorica@endabstractenv\endabstract
@@ -107,9 +114,15 @@ _GRAPHICS = (
 )
 
 
+#: A pgfplots table that stands in for a missing data file: two numeric rows, columns 0 and 1 (the
+#: columns ``\addplot table`` reads when no ``x=``/``y=`` is given).
+_PLOT_DATA = "0 0\n1 1\n"
+
+
 class Substitutes(BaseModel):
     """What a compile replaces: missing package and class names (no extension), bibliography styles
-    (no extension) and figure file names (as written in ``\\includegraphics``)."""
+    (no extension), figure file names (as written in ``\\includegraphics``) and pgfplots data files
+    (as named in pgfplots' "Could not read table file" error, relative to the main file's folder)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -117,12 +130,14 @@ class Substitutes(BaseModel):
     classes: tuple[str, ...] = ()
     bibstyles: tuple[str, ...] = ()
     graphics: tuple[str, ...] = ()
+    plot_data: tuple[str, ...] = ()
     tikz_externalize_off: bool = False
 
     @property
     def empty(self) -> bool:
         """Nothing replaced."""
-        return not (self.packages or self.classes or self.bibstyles or self.graphics or self.tikz_externalize_off)
+        return not (self.packages or self.classes or self.bibstyles or self.graphics or self.plot_data
+                    or self.tikz_externalize_off)
 
     def describe(self) -> tuple[str, ...]:
         """One line per replaced file, for the compile result."""
@@ -131,6 +146,7 @@ class Substitutes(BaseModel):
             *(f"{n}.cls: substitute class (article)" for n in self.classes),
             *(f"{n}.bst: substitute bibliography style (plainnat)" for n in self.bibstyles),
             *(f"{n}: missing figure drawn as a box" for n in self.graphics),
+            *(f"{n}: missing plot data replaced by a two-point placeholder table" for n in self.plot_data),
             *(["TikZ externalization disabled (it needs shell escape)"] if self.tikz_externalize_off else []),
         )
 
@@ -141,6 +157,7 @@ class Substitutes(BaseModel):
             classes=tuple(dict.fromkeys(self.classes + other.classes)),
             bibstyles=tuple(dict.fromkeys(self.bibstyles + other.bibstyles)),
             graphics=tuple(dict.fromkeys(self.graphics + other.graphics)),
+            plot_data=tuple(dict.fromkeys(self.plot_data + other.plot_data)),
             tikz_externalize_off=self.tikz_externalize_off or other.tikz_externalize_off,
         )
 
@@ -151,7 +168,8 @@ def apply_substitutes(build: Path, main: str, substitutes: Substitutes) -> None:
     Raises:
         ValueError: a substitute name has characters outside letters, digits and ``_.+/ -``.
     """
-    for name in (*substitutes.packages, *substitutes.classes, *substitutes.bibstyles, *substitutes.graphics):
+    for name in (*substitutes.packages, *substitutes.classes, *substitutes.bibstyles, *substitutes.graphics,
+                 *substitutes.plot_data):
         if not _SAFE_NAME.match(name) or ".." in name:
             raise ValueError(f"refusing to substitute the file name {name!r} (unexpected characters)")
     folder = (build / main).parent
@@ -167,6 +185,9 @@ def apply_substitutes(build: Path, main: str, substitutes: Substitutes) -> None:
         for name in substitutes.bibstyles:
             if plainnat:
                 shutil.copyfile(plainnat, folder / f"{name}.bst")
+    for name in substitutes.plot_data:
+        if not (folder / name).exists():
+            _write(folder / name, _PLOT_DATA)
     prefix = ""
     if substitutes.graphics:
         names = "".join(rf"\expandafter\def\csname rhetorica@missing@{n}\endcsname{{}}" for n in substitutes.graphics)
