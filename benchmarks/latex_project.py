@@ -62,7 +62,7 @@ def main() -> None:
                 best = min(best, time.perf_counter() - started)
         substitutes = base.substitutes
         said = (f"{len(substitutes.packages)} sty, {len(substitutes.classes)} cls, {len(substitutes.bibstyles)} bst, "
-                f"{len(substitutes.graphics)} figures")
+                f"{len(substitutes.graphics)} figures, {len(substitutes.plot_data)} plot tables")
         print(
             f"{folder.name:24} {len(project.paragraphs()):>10} {sum(report.baseline_counts.values()):>8} "
             f"{base.seconds:>10.1f} {compiled.seconds:>9.1f} {best * 1000:>8.0f} {len(new_errors(base, compiled)):>7}  "
