@@ -1,14 +1,11 @@
-"""Embeddings: the published quickstart values (oracle), token limits, and the cache."""
+"""Embeddings: the published quickstart values (oracle), token limits, and the embedder's use of its cache."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from rhetorica.documents.models import Document
-from rhetorica.validation.embeddings import EmbeddingCache
 from rhetorica.validation.integrity import semantic_similarity
 from rhetorica.validation.passages import split_passages
 
@@ -43,16 +40,6 @@ def test_real_paper_passages_fit_and_self_similarity_is_one(  # type: ignore[no-
     dropped = texts[: len(texts) // 2] + [""] * (len(texts) - len(texts) // 2)
     # half the paper missing: its passages find only loosely related partners
     assert semantic_similarity(texts, dropped, embedder) < 0.9
-
-
-def test_disk_cache_round_trip(tmp_path: Path) -> None:
-    cache = EmbeddingCache(tmp_path)
-    key = EmbeddingCache.key("m", "some text")
-    assert cache.get(key) is None
-    cache.put({key: np.array([0.6, 0.8], dtype=np.float32)})
-    reopened = EmbeddingCache(tmp_path)
-    assert reopened.get(key) == pytest.approx(np.array([0.6, 0.8]))
-    assert EmbeddingCache.key("m", "some text") != EmbeddingCache.key("other", "some text")
 
 
 def test_embedder_uses_its_cache(embedder) -> None:  # type: ignore[no-untyped-def]

@@ -1,17 +1,18 @@
-"""Sentence embeddings for semantic integrity: an embedder interface, a sentence-transformers
-implementation that loads fully offline, and a cache keyed by text hash."""
+"""Sentence embeddings for semantic integrity: an embedder interface and a sentence-transformers
+implementation that loads fully offline (with the text-hash cache of
+:mod:`rhetorica.store.embedding_cache`)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
-import sqlite3
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from rhetorica.store.embedding_cache import EmbeddingCache
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -43,61 +44,6 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Embed texts; returns an ``(len(texts), dim)`` array of L2-normalised rows."""
         ...
-
-
-class EmbeddingCache:
-    """Embeddings keyed by SHA-256 of (model name, text): in memory, optionally on disk.
-
-    The on-disk store is one SQLite file, ``<directory>/embeddings.sqlite``, table
-    ``embeddings(key TEXT PRIMARY KEY, dim INTEGER, vector BLOB)`` with float32 vectors; it can be
-    shared by runs and processes (SQLite locking; writes are idempotent).
-
-    Args:
-        directory: folder for the SQLite file; ``None`` keeps the cache in memory only.
-    """
-
-    def __init__(self, directory: str | Path | None = None) -> None:
-        self._memory: dict[str, NDArray[np.float32]] = {}
-        self._db: sqlite3.Connection | None = None
-        if directory is not None:
-            path = Path(directory)
-            path.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path / "embeddings.sqlite", check_same_thread=False)
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS embeddings "
-                "(key TEXT PRIMARY KEY, dim INTEGER NOT NULL, vector BLOB NOT NULL)"
-            )
-            self._db.commit()
-
-    @staticmethod
-    def key(model: str, text: str) -> str:
-        """Cache key of ``text`` embedded by ``model`` (hex SHA-256)."""
-        return hashlib.sha256(f"{model}\x00{text}".encode()).hexdigest()
-
-    def get(self, key: str) -> NDArray[np.float32] | None:
-        """The cached vector for ``key``, or ``None``."""
-        vector = self._memory.get(key)
-        if vector is None and self._db is not None:
-            row = self._db.execute(
-                "SELECT dim, vector FROM embeddings WHERE key = ?", (key,)
-            ).fetchone()
-            if row is not None:
-                vector = np.frombuffer(row[1], dtype=np.float32).reshape(row[0])
-                self._memory[key] = vector
-        return vector
-
-    def put(self, items: dict[str, NDArray[np.float32]]) -> None:
-        """Store vectors (memory, and disk when a directory was given)."""
-        self._memory.update(items)
-        if self._db is not None and items:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO embeddings (key, dim, vector) VALUES (?, ?, ?)",
-                [(k, int(v.shape[0]), v.astype(np.float32).tobytes()) for k, v in items.items()],
-            )
-            self._db.commit()
-
-    def __len__(self) -> int:
-        return len(self._memory)
 
 
 class SentenceTransformerEmbedder:
