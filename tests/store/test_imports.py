@@ -1,4 +1,5 @@
-"""The store holds rows, not model clients: no module under ``store/`` imports ``rhetorica.models``."""
+"""The store holds rows, not model clients: no module under ``store/`` imports ``rhetorica.models``,
+and no module outside ``store/`` opens SQLite."""
 
 from __future__ import annotations
 
@@ -41,3 +42,13 @@ def test_no_store_module_imports_the_model_layer():
     }
     assert sorted(STORE_DIR.rglob("*.py")), "no store modules found"
     assert offenders == set()
+
+
+def test_sqlite_is_used_only_under_store():
+    package = STORE_DIR.parent
+    offenders = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if STORE_DIR not in path.parents and "sqlite3" in imported_modules(path)
+    )
+    assert offenders == []
