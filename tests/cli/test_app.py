@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from rhetorica.cli.app import app
+from rhetorica.store.lock import run_lock
 
 from ..study.helpers import study_dict, write_study
 
@@ -108,6 +110,13 @@ def test_validate_command_on_a_finished_run(tmp_path: Path, shared_data: Path) -
     assert '"min_semantic_similarity": 0.95' in (tmp_path / "run" / "study.json").read_text()
     again = runner.invoke(app, ["validate", str(tmp_path / "run")])
     assert "Validated 0 variant(s) now" in again.output
+    before = (tmp_path / "run" / "study.json").read_text()
+    with run_lock(tmp_path / "run"):  # a study running in the same folder: validate waits its turn
+        locked = runner.invoke(app, ["validate", str(tmp_path / "run"), "--min-semantic-similarity", "0.5"])
+    assert locked.exit_code == 1
+    assert f"process {os.getpid()} is running this study" in locked.output
+    assert (tmp_path / "run" / "study.json").read_text() == before
+    assert runner.invoke(app, ["validate", str(tmp_path / "nowhere")]).exit_code == 2
 
 
 def test_help_lists_plan_ingest_validate() -> None:

@@ -15,37 +15,27 @@ def validate(
     max_length_ratio_deviation: float = typer.Option(None, help="Override the study's threshold."),
     require_protected_spans: bool = typer.Option(None, help="Override the study's setting."),
 ) -> None:
-    """Validate every variant in a run (no model calls); overrides are saved in the run's study.json."""
+    """Validate every variant in a run (no model calls); overrides are saved in the run's study.json.
+    Exit code 1 while another process runs the study, 2 for a folder that is not a run."""
     from rich.markup import escape
     from rich.table import Table
 
     from rhetorica.cli.errors import exit_on, fail
     from rhetorica.cli.study import console, err_console
     from rhetorica.report.data import display_table
-    from rhetorica.store.runs import STUDY_FILE, read_run_study
     from rhetorica.report.render import write_report
-    from rhetorica.study.config import ConfigError, parse_study
-    from rhetorica.study.runner import StudyRunner
+    from rhetorica.store.lock import RunLockedError
+    from rhetorica.study.config import ConfigError
+    from rhetorica.study.execute import revalidate_run
 
-    study_file = run_dir / STUDY_FILE
-    if not study_file.exists():
-        fail(f"{run_dir}: no {STUDY_FILE} here; is this a rhetorica run directory?")
-    with exit_on(ValueError):
-        spec = read_run_study(run_dir)
     overrides = {"min_semantic_similarity": min_semantic_similarity, "min_tfidf_cosine": min_tfidf_cosine,
                  "max_length_ratio_deviation": max_length_ratio_deviation,
                  "require_protected_spans": require_protected_spans}
-    spec.setdefault("validation", {}).setdefault("thresholds", {}).update(
-        {k: v for k, v in overrides.items() if v is not None})
-    spec["validation"]["enabled"] = True
-    with exit_on(ConfigError):
-        config = parse_study(spec, source=str(study_file))
-    study_file.write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    runner = StudyRunner(config, run_dir, run_dir=run_dir)
     try:
-        summary = asyncio.run(runner.validate_stored())
-    finally:
-        runner.store.close()
+        with exit_on(FileNotFoundError, ValueError, ConfigError):
+            summary = revalidate_run(run_dir, {k: v for k, v in overrides.items() if v is not None})
+    except RunLockedError as exc:
+        fail(str(exc), 1)
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     data = write_report(run_dir)

@@ -75,3 +75,42 @@ def execute_study(
         finally:
             runner.store.close()
         return StudyRun(runner.run_dir, summary, stored_failures(runner.run_dir))
+
+
+def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSummary:
+    """Validate every stored variant of the run in ``run_dir`` again (no model calls), under the run
+    directory's lock, with ``thresholds`` overriding the study's validation thresholds; validation
+    is switched on and the updated study is saved as ``study.json``.
+
+    Args:
+        run_dir: a run directory (holds ``study.json``).
+        thresholds: ``validation.thresholds`` keys and values to override (e.g.
+            ``{"min_semantic_similarity": 0.8}``); empty: the study's own.
+
+    Returns:
+        The runner's summary (``units_run`` variants validated now, ``problems`` per item).
+
+    Raises:
+        FileNotFoundError: ``run_dir`` has no ``study.json``.
+        ValueError: ``study.json`` cannot be read.
+        rhetorica.study.config.ConfigError: an override makes the study invalid.
+        rhetorica.store.lock.RunLockedError: another process runs the study.
+    """
+    from rhetorica.store.runs import read_run_study
+    from rhetorica.study.config import parse_study
+    from rhetorica.study.runner import StudyRunner
+
+    study_file = run_dir / STUDY_FILE
+    if not study_file.exists():
+        raise FileNotFoundError(f"{run_dir}: no {STUDY_FILE} here; is this a rhetorica run directory?")
+    spec = read_run_study(run_dir)
+    spec.setdefault("validation", {}).setdefault("thresholds", {}).update(thresholds)
+    spec["validation"]["enabled"] = True
+    config = parse_study(spec, source=str(study_file))
+    with run_lock(run_dir):
+        study_file.write_text(config.model_dump_json(indent=2), encoding="utf-8")
+        runner = StudyRunner(config, run_dir, run_dir=run_dir)
+        try:
+            return asyncio.run(runner.validate_stored())
+        finally:
+            runner.store.close()
