@@ -6,10 +6,14 @@ link shows the same):
 
 - ``/`` — the headline paired comparisons; ``reviewer``, ``condition``, ``rewriter``, ``metric``
   filter them (server side; without ``metric`` the forms' primary metric, ``metric=`` for every
-  metric); each row links to ``/cell``.
+  metric; a judge configuration's metric is named ``family.metric`` as in the report's Table 1,
+  :class:`rhetorica.report.viewer.judges.JudgeMetrics`); each row links to ``/cell``.
 - ``/cell`` — the papers behind the filtered rows, largest difference first; each links to ``/paper``.
 - ``/paper?doc=ID`` — the paper; ``variant=CONDITION@REWRITER`` picks the rewrite shown beside the
-  original, ``reviewer`` and ``rep`` the reviews shown side by side.
+  original, ``reviewer`` and ``rep`` the reviews shown side by side. Annotated reviews show their
+  aspect mentions highlighted in place (:mod:`rhetorica.report.viewer.aspects`); a document scored
+  by judge configurations (a review, in a judge study) shows their scores by metric family with
+  the change of each version against the original (:mod:`rhetorica.report.viewer.judges`).
 - ``/call?id=N`` — one logged model call with its parameters and raw output.
 
 Every text comes from the store as is and is escaped by the templates (rewrites, reviews, titles
@@ -214,7 +218,10 @@ def _review_fields(review_json: str | None, metrics: set[str]) -> list[tuple[str
 
 def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/paper``: the document, its variants with their checks, the diff of the chosen
-    variant, the blinding audit, scan findings, the scores grid and the chosen reviews.
+    variant, the blinding audit, scan findings, the scores grid, the judge scores by family
+    (``judge_families``, :func:`rhetorica.report.viewer.judges.judge_tables`) and the chosen reviews
+    with their aspect mentions highlighted (each review's ``aspects``,
+    :func:`rhetorica.report.viewer.aspects.highlighted_fields`; ``fields`` then hold pieces).
 
     Raises:
         PageError: 400 without ``doc``, 404 for an unknown document.
