@@ -36,12 +36,13 @@ ELUCIDATION = "Definition/Description/Detail/Discussion/Explanation/Interpretati
 SUMMARY = "A clear paper. The method is sound, and the method is sound in every case."
 STRENGTHS = ["The figures are well made and easy to read.", "Good baselines."]
 WEAKNESS = "The <b>evaluation</b> is narrow & thin."
+VARIANT_SUMMARY = "The method is sound."
 #: (aspect, polarity, phrase) the annotator answers for the original's review, in this order: a
 #: phrase found twice in the summary, listed twice; two overlapping phrases; a phrase that runs
 #: across two list items (verified in the annotator's text, in no single shown text); markup-like text
-VARIANT_SUMMARY = "The method is sound."
 TAGS = [("methodology", "positive", "method is sound"), ("methodology", "positive", "method is sound"),
-        ("presentation", "positive", "figures are well made"), ("elucidation", "negative", "well made and easy to read"),
+        ("presentation", "positive", "figures are well made"),
+        ("elucidation", "negative", "well made and easy to read"),
         ("presentation", "positive", "easy to read. - Good baselines"),
         ("experiment", "negative", "<b>evaluation</b> is narrow")]
 

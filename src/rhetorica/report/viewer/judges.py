@@ -77,7 +77,8 @@ class JudgeMetrics:
         if value is None or "." not in value:
             return value, None
         family, _, metric = value.partition(".")
-        judges = tuple(sorted(r for r, f in self.families.items() if f.name == family and metric in f.form.metric_names))
+        judges = tuple(sorted(r for r, f in self.families.items()
+                              if f.name == family and metric in f.form.metric_names))
         return (metric, judges) if judges else (value, None)
 
     def qualify(self, metric: str | None, choices: list[str]) -> str | None:
