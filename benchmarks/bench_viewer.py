@@ -7,8 +7,10 @@ Run: ``.venv/bin/python benchmarks/bench_viewer.py [--papers 500] [--reviewers 4
 Builds (in a temporary folder, or ``--keep DIR``) a store shaped like a finished study: ``papers``
 documents of ``words`` words, four rewrites each (rule-based word changes, so diffs have work to
 do) with a stored check, ``reviewers`` x ``replicates`` reviews of every version on the six-metric
-000 form (500 x 5 x 4 x 4 = 40,000 assessments, 240,000 scores), one logged model call per review
-and a recorded current plan. Then serves it with :class:`rhetorica.report.viewer.server.ViewerServer`
+000 form (500 x 5 x 4 x 4 = 40,000 assessments, 240,000 scores), one logged model call per review,
+an aspect annotation of every review with five verified mentions (200,000 mentions; phrases that
+recur in the review, so the paper page highlights dozens of spans per review) and recorded current
+plans. Then serves it with :class:`rhetorica.report.viewer.server.ViewerServer`
 and times complete HTTP requests (query + render + transfer) of the overview (as opened: the
 primary metric), the overview of every metric, a filtered overview, the papers behind a row, a paper page and a call page: fastest and median of ``repeat``
 requests, in seconds, printed one line per page.
@@ -27,6 +29,10 @@ from pathlib import Path
 
 CONDITIONS = ("confidence:+", "confidence:-", "proficiency:+", "proficiency:-")
 METRICS = ("overall", "soundness", "significance", "evidence", "clarity", "confidence")
+#: every review's verified mentions: overlapping, recurring phrases of its text fields
+MENTIONS = (("presentation", "positive", "text text"), ("presentation", "negative", "text text text"),
+            ("methodology", "positive", "strong strong"), ("result", "negative", "weak"),
+            ("novelty", "positive", "suggest suggest"))
 VOCABULARY = ("model", "graph", "results", "show", "method", "data", "we", "propose", "the", "a", "of", "network",
               "training", "improves", "baseline", "accuracy", "robust", "novel", "experiments", "layer")
 
@@ -63,7 +69,7 @@ def build_store(run_dir: Path, papers: int, reviewers: int, replicates: int, wor
     (run_dir / "study.json").write_text(json.dumps({"name": "bench-viewer", "validation": {"enabled": True}}),
                                         encoding="utf-8")
     store = Store.in_dir(run_dir)
-    review_keys, variant_keys, n = [], [], 0
+    review_keys, variant_keys, annotation_keys, n = [], [], [], 0
     try:
         with store.transaction() as conn:
             for p in range(papers):
@@ -106,10 +112,18 @@ def build_store(run_dir: Path, papers: int, reviewers: int, replicates: int, wor
                                          "input_tokens, output_tokens, cost_usd, latency_s, params_json) VALUES "
                                          "(?, ?, 'mock', 'reviewer', 'ok', 3000, 400, 0.002, 1.5, '{}')",
                                          (unit, f"k{unit}"))
+                            conn.execute("INSERT INTO annotations (unit_key, assessment_key, annotator, taxonomy, "
+                                         "status, n_mentions) VALUES (?, ?, 'mock/annotator', 't', 'ok', ?)",
+                                         (f"n{unit}", unit, len(MENTIONS)))
+                            conn.executemany("INSERT INTO mentions (unit_key, position, aspect, polarity, phrase) "
+                                             "VALUES (?, ?, ?, ?, ?)",
+                                             [(f"n{unit}", i, *m) for i, m in enumerate(MENTIONS)])
+                            annotation_keys.append(f"n{unit}")
                             review_keys.append(unit)
                             n += 1
         record_plan(store, "review", review_keys)
         record_plan(store, "rewrite", variant_keys)
+        record_plan(store, "annotate", annotation_keys)
     finally:
         store.close()
     return n
@@ -155,7 +169,7 @@ def main() -> None:
                 "overview, reviewer + metric filter": base + "?reviewer=reviewer-1&metric=overall",
                 "papers behind one row": base + "cell?reviewer=reviewer-1&condition=confidence%3A%2B&rewriter=rules"
                                                 "&metric=overall",
-                "paper page (diff, grid, reviews)": base + "paper?doc=paper0250&variant=confidence%3A%2B%40rules",
+                "paper page (diff, grid, reviews, aspects)": base + "paper?doc=paper0250&variant=confidence%3A%2B%40rules",
                 "paper page, one reviewer": base + "paper?doc=paper0499&reviewer=reviewer-3&rep=2",
                 "call page": base + "call?id=20000",
             }

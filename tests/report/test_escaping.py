@@ -48,3 +48,24 @@ def test_latex_table_escapes_a_hostile_reviewer_name() -> None:
                             "pooled_sd": 1.0}])
     tex = latex.pooled_sd_latex(pooled)
     assert "\\input{" not in tex and "r\\_1 \\textbackslash{}input\\{/etc/passwd\\}" in tex
+
+
+def test_pvalue_below_the_shown_floor_reads_literally_in_markdown_and_stays_escaped_in_html(tmp_path: Path) -> None:
+    """Table 1 of a judge study: a metric whose rewrite never changes the judge's score has d = 0 on
+    every pair, TOST p = 0 (below the 4-decimal floor) -> shown ``<0.0001``. report.md writes it as
+    such (a ``<`` before a digit is no markup); report.html escapes it; text cells stay escaped."""
+    from .judge_runs import run_judge_study
+
+    run = run_judge_study(tmp_path)
+    write_report(run, n_resamples=20)
+    md = (run / "report.md").read_text("utf-8")
+    row = next(line for line in md.splitlines() if line.startswith("| remor.praise "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    # praise: polish:+ condition comes second; the first Table 1 (paraphrase) has praise 0.20 -> 0.20
+    assert cells[:2] == ["remor.praise", "remor"] and cells[6:8] == ["0.10", "<0.0001"] and cells[8] == "robust"
+    assert "&lt;0.0001" not in md
+    assert "remor.importance\\_relevance" in md  # a text cell keeps its Markdown escaping
+    page = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<td>&lt;0.0001</td>" in page  # a CommonMark renderer shows the text <0.0001
+    html = (run / "report.html").read_text("utf-8")
+    assert ">&lt;0.0001</td>" in html and "<0.0001" not in html

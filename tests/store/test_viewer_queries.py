@@ -81,3 +81,40 @@ def test_paper_queries(store: Store) -> None:
     assert q.first_documents(store, 2) == ["p1", "p2"]
     assert q.facet_values(store) == {"condition": ["confidence:+"], "rewriter": ["rw"], "reviewer": ["r"],
                                      "form": ["review-000@1"], "metric": ["clarity", "overall"]}
+
+
+def _annotation(store: Store, key: str, assessment: str, mentions: list[tuple[str, str, str]]) -> None:
+    store.save_annotation({"unit_key": key, "assessment_key": assessment, "annotator": "mock/a", "taxonomy": "t",
+                           "status": "ok", "n_mentions": len(mentions)}, mentions)
+
+
+def test_annotations_of_an_assessment_in_stored_order_current_plan_and_limit(store: Store) -> None:
+    _annotation(store, "a-old", "u0", [("novelty", "negative", "not new")])
+    _annotation(store, "a-new", "u0", [("methodology", "positive", "sound"), ("presentation", "negative", "unclear")])
+    _annotation(store, "a-other", "u1", [("result", "positive", "strong")])
+    _annotation(store, "a-none", "u2", [])
+    found = q.annotations_of(store, "u0")
+    assert [a["unit_key"] for a in found] == ["a-new", "a-old"]
+    assert [(m["position"], m["aspect"], m["polarity"], m["phrase"]) for m in found[0]["mentions"]] == [
+        (0, "methodology", "positive", "sound"), (1, "presentation", "negative", "unclear")]
+    assert q.annotations_of(store, "u2")[0]["mentions"] == [] and q.annotations_of(store, "u9") == []
+    assert [len(a["mentions"]) for a in q.annotations_of(store, "u0", limit=2)] == [2]  # rows read in all
+    record_plan(store, "annotate", ["a-new", "a-other"])  # the old annotation is no longer current
+    assert [a["unit_key"] for a in q.annotations_of(store, "u0")] == ["a-new"]
+
+
+def test_cell_filter_on_a_set_of_reviewers(tmp_path: Path) -> None:
+    # judge j1: p1 5 -> 7 (+2), p2 4 -> 4; judge j2: p1 1 -> 0 (-1)
+    run = make_run(tmp_path / "run", [("j1", "p1", "original", 5), ("j1", "p1", "confidence:+", 7),
+                                      ("j1", "p2", "original", 4), ("j1", "p2", "confidence:+", 4),
+                                      ("j2", "p1", "original", 1), ("j2", "p1", "confidence:+", 0)])
+    store = Store.in_dir(run)
+    try:
+        cells = q.headline_cells(store, q.CellFilter(metric="overall", reviewers=("j1",)))
+        assert [(c["reviewer"], c["n_papers"], c["mean_diff"]) for c in cells] == [("j1", 2, 1.0)]
+        both = q.headline_cells(store, q.CellFilter(metric="overall", reviewers=("j1", "j2")))
+        assert [(c["reviewer"], c["mean_diff"]) for c in both] == [("j1", 1.0), ("j2", -1.0)]
+        assert q.headline_cells(store, q.CellFilter(metric="overall", reviewers=())) == []
+        assert q.headline_cells(store, q.CellFilter(reviewer="j2", metric="overall", reviewers=("j1",))) == []
+    finally:
+        store.close()

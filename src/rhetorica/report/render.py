@@ -13,7 +13,7 @@ from tabulate import tabulate
 from rhetorica.report.build import collect
 from rhetorica.report.data import ReportData
 from rhetorica.report.figures import report_figures
-from rhetorica.report.views import FigureResult
+from rhetorica.report.views import FigureResult, is_number
 from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
 from rhetorica.report.views import Section
 
@@ -74,6 +74,19 @@ def md_escape(text: object) -> str:
     return "".join(out)
 
 
+def md_cell(text: str) -> str:
+    """A table cell of report.md: a number cell (:func:`rhetorica.report.views.is_number`) as it
+    is, any other cell through :func:`md_escape`.
+
+    A number cell holds only digits, a sign, a point, ``–``, ``∞`` or a leading ``<`` followed by
+    a digit, none of which CommonMark reads as markup (a tag or autolink needs a letter or a scheme
+    after ``<``; spec 0.31, sections 6.5-6.6), so a p-value reads ``<0.0001`` in the Markdown
+    source rather than ``&lt;0.0001``; text cells are untrusted and keep the full escaping. The
+    HTML report escapes every cell (jinja2 autoescape).
+    """
+    return text if is_number(text) else md_escape(text)
+
+
 def render_markdown(data: ReportData, sections: list[Section] | None = None) -> str:
     """The report as GitHub-flavoured Markdown; figures link to ``plots/<name>.png``.
 
@@ -95,7 +108,7 @@ def render_markdown(data: ReportData, sections: list[Section] | None = None) -> 
         for table in section.tables:
             if table.caption:
                 lines += [f"**{md_escape(table.caption)}**", ""]
-            lines += [tabulate([[md_escape(c) for c in row] for row in table.rows],
+            lines += [tabulate([[md_cell(c) for c in row] for row in table.rows],
                                headers=[md_escape(h) for h in table.headers], tablefmt="github",
                                disable_numparse=True)
                       if table.rows else "_none_", ""]

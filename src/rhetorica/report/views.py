@@ -68,11 +68,18 @@ class Section:
 _NUMBER = re.compile(r"^(–|∞|−∞|<?-?\d+(\.\d+)?)$")
 
 
+def is_number(cell: str) -> bool:
+    """Whether a formatted cell is a number as :func:`rhetorica.report.data.fmt` / ``fmt_p`` write
+    it: digits with an optional sign and decimals, an optional leading ``<`` (``<0.001``), ``–``
+    (missing) or an infinity."""
+    return bool(_NUMBER.match(cell))
+
+
 def table_view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
                digits: dict[str, int] | None = None) -> TableView:
     """The :class:`TableView` of ``df``: columns kept and renamed by ``headers``, cells formatted by
     :func:`rhetorica.report.build.display_table` (``digits``: column -> decimals); a column is numeric
     when every cell is a number, ``–`` or an infinity."""
     names, rows = display_table(df, headers, digits)
-    numeric = [bool(rows) and all(_NUMBER.match(row[i]) for row in rows) for i in range(len(names))]
+    numeric = [bool(rows) and all(is_number(row[i]) for row in rows) for i in range(len(names))]
     return TableView(caption, names, rows, numeric)

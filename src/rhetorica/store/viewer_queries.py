@@ -28,6 +28,8 @@ class CellFilter:
         reviewer, condition, rewriter, metric: exact values to keep.
         exclude_failed: leave out reviews of variants whose stored check did not pass (the
             analysis default, ``validation.failed_variants: exclude``).
+        reviewers: keep only these reviewer configurations (with ``reviewer`` too: both must hold),
+            e.g. the judges of one metric family when the metric is chosen as ``family.metric``.
     """
 
     reviewer: str | None = None
@@ -35,6 +37,7 @@ class CellFilter:
     rewriter: str | None = None
     metric: str | None = None
     exclude_failed: bool = True
+    reviewers: tuple[str, ...] | None = None
 
 
 def _plan_clause(store: Store, stage: str, column: str) -> str:
@@ -77,6 +80,9 @@ def _paired_cte(store: Store, cell: CellFilter) -> tuple[str, list[Any]]:
     if cell.reviewer is not None:
         where.append("a.reviewer = ?")
         params.append(cell.reviewer)
+    if cell.reviewers is not None:
+        where.append(f"a.reviewer IN ({', '.join('?' for _ in cell.reviewers)})" if cell.reviewers else "0")
+        params += list(cell.reviewers)
     if cell.rewriter is not None:
         where.append(f"(a.rewriter = ? OR a.condition = '{ORIGINAL}')")
         params.append(cell.rewriter)
@@ -270,3 +276,33 @@ def call_row(store: Store, call_id: int) -> dict[str, Any] | None:
            LEFT JOIN variants v ON v.unit_key = m.unit_key
            WHERE m.call_id = ?""", (call_id,))
     return dict(rows[0]) if rows else None
+
+
+def annotations_of(store: Store, assessment_key: str, *, limit: int = 500) -> list[dict[str, Any]]:
+    """The current aspect annotations of one assessment, each with its verified mentions.
+
+    One indexed query (``annotations_assessment``, then the ``mentions`` primary key); annotations
+    outside the ``annotate`` stage's recorded plan are left out, and at most ``limit`` mentions
+    are read in all.
+
+    Returns:
+        Rows with ``unit_key, annotator, taxonomy, status, reason, n_mentions, n_unverified,
+        n_rejected`` and ``mentions``: a list of ``{position, aspect, polarity, phrase}`` in stored
+        order (the phrase as stored: the review's span, whitespace normalised); ordered by unit
+        key. Empty when the assessment has no annotation or the store predates schema version 7.
+    """
+    if not store.has_table("annotations"):
+        return []
+    out: dict[str, dict[str, Any]] = {}
+    for r in store.rows(
+            f"""SELECT n.unit_key, n.annotator, n.taxonomy, n.status, n.reason, n.n_mentions, n.n_unverified,
+                       n.n_rejected, m.position, m.aspect, m.polarity, m.phrase
+                FROM annotations n LEFT JOIN mentions m ON m.unit_key = n.unit_key
+                WHERE n.assessment_key = ?{_plan_clause(store, 'annotate', 'n.unit_key')}
+                ORDER BY n.unit_key, m.position LIMIT ?""", (assessment_key, limit)):
+        row = dict(r)
+        mention = {k: row.pop(k) for k in ("position", "aspect", "polarity", "phrase")}
+        found = out.setdefault(row["unit_key"], {**row, "mentions": []})
+        if mention["position"] is not None:
+            found["mentions"].append(mention)
+    return list(out.values())

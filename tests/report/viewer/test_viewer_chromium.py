@@ -232,6 +232,9 @@ def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "rewriter": "rw", "reviewer": "rev", "model": "mock/x", "protocol": "default", "form": "review-000@1",
             "replicate": 0, "status": "malformed", "reason": ATTRIBUTE, "review_json": json.dumps({"summary": SCRIPT}),
             "raw_text": SCRIPT + ATTRIBUTE}, {})
+        # an annotation whose aspect and annotator are hostile, its phrase inside the hostile review
+        store.save_annotation({"unit_key": "n1", "assessment_key": "u-bad", "annotator": ATTRIBUTE, "taxonomy": "t",
+                               "status": "ok", "n_mentions": 1}, [(ATTRIBUTE, "negative", "window.pwned = 'review'")])
         store.record_call({"unit_key": "u-bad", "cache_key": "k", "provider": "mock", "model": "x", "status": "malformed",
                            "error": ATTRIBUTE, "params_json": json.dumps({"note": SCRIPT})})
         store.cache_output("k", "mock", "x", json.dumps({"text": SCRIPT}))
@@ -262,6 +265,8 @@ def test_hostile_text_is_shown_literally_and_never_runs(chromium: Any, hostile_r
             for text in (TITLE, ATTRIBUTE, SCRIPT, SCRIPT + ATTRIBUTE):
                 assert text in state["text"], text
             assert "clearly" in chromium.find_element(By.CSS_SELECTOR, ".side.rewrite ins").text
+            mark = chromium.find_element(By.CSS_SELECTOR, "#review-1 mark.aspect")
+            assert (mark.text, mark.get_attribute("data-aspect")) == ("window.pwned = 'review'", ATTRIBUTE)
         else:
             assert ATTRIBUTE in state["text"] and SCRIPT in state["text"]
         assert state["pwned"] is None and state["scripts"] == 1 and state["injected"] == 0

@@ -6,10 +6,14 @@ link shows the same):
 
 - ``/`` — the headline paired comparisons; ``reviewer``, ``condition``, ``rewriter``, ``metric``
   filter them (server side; without ``metric`` the forms' primary metric, ``metric=`` for every
-  metric); each row links to ``/cell``.
+  metric; a judge configuration's metric is named ``family.metric`` as in the report's Table 1,
+  :class:`rhetorica.report.viewer.judges.JudgeMetrics`); each row links to ``/cell``.
 - ``/cell`` — the papers behind the filtered rows, largest difference first; each links to ``/paper``.
 - ``/paper?doc=ID`` — the paper; ``variant=CONDITION@REWRITER`` picks the rewrite shown beside the
-  original, ``reviewer`` and ``rep`` the reviews shown side by side.
+  original, ``reviewer`` and ``rep`` the reviews shown side by side. Annotated reviews show their
+  aspect mentions highlighted in place (:mod:`rhetorica.report.viewer.aspects`); a document scored
+  by judge configurations (a review, in a judge study) shows their scores by metric family with
+  the change of each version against the original (:mod:`rhetorica.report.viewer.judges`).
 - ``/call?id=N`` — one logged model call with its parameters and raw output.
 
 Every text comes from the store as is and is escaped by the templates (rewrites, reviews, titles
@@ -30,7 +34,9 @@ from jinja2 import Environment, PackageLoader
 from rhetorica.analysis.paired import sign_test_pvalues
 from rhetorica.report.data import fmt, fmt_p
 from rhetorica.store.runs import read_run_study
+from rhetorica.report.viewer.aspects import highlighted_fields
 from rhetorica.report.viewer.diff import document_diff
+from rhetorica.report.viewer.judges import JudgeMetrics, judge_tables
 from rhetorica.store import viewer_queries as q
 from rhetorica.store.db import Store
 
@@ -75,8 +81,16 @@ def _exclude_failed(run_dir: Path) -> bool:
     return (study.get("validation") or {}).get("failed_variants", "exclude") == "exclude"
 
 
-def _cell_filter(run_dir: Path, params: dict[str, list[str]]) -> q.CellFilter:
-    return q.CellFilter(**{k: _one(params, k) for k in FACETS}, exclude_failed=_exclude_failed(run_dir))
+def _cell_filter(run_dir: Path, params: dict[str, list[str]], judges: JudgeMetrics) -> q.CellFilter:
+    """The store filter of the page's facets; a judge metric chosen as ``family.metric`` becomes
+    the stored metric restricted to that family's judge configurations (:class:`JudgeMetrics`)."""
+    chosen = {k: _one(params, k) for k in FACETS}
+    metric, reviewers = judges.resolve(chosen.pop("metric"))
+    return q.CellFilter(**chosen, metric=metric, reviewers=reviewers, exclude_failed=_exclude_failed(run_dir))
+
+
+def _judges(run_dir: Path) -> JudgeMetrics:
+    return JudgeMetrics.of_study(read_run_study(run_dir))
 
 
 def default_metric(forms: list[str]) -> str | None:
@@ -101,11 +115,18 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
     preference ratio (rewrite higher / original higher; ∞ when the original never is) and the
     exact two-sided sign-test p-value (ties excluded; :func:`rhetorica.analysis.paired.sign_test_pvalues`).
     """
-    cell = _cell_filter(run_dir, params)
+    judges = _judges(run_dir)
+    cell = _cell_filter(run_dir, params, judges)
     facets = q.facet_values(store)
+    facets["metric"] = judges.choices(facets["metric"])
+    shown_metric = _one(params, "metric")
     if "metric" not in params:  # opened without a choice: the primary score (metric= asks for every metric)
-        cell = replace(cell, metric=default_metric(facets["form"]))
+        shown_metric = judges.qualify(default_metric(facets["form"]), facets["metric"])
+        metric, reviewers = judges.resolve(shown_metric)
+        cell = replace(cell, metric=metric, reviewers=reviewers)
     cells = q.headline_cells(store, cell)
+    for c in cells:
+        c["metric"] = judges.label(c["reviewer"], c["metric"])
     pvalues = sign_test_pvalues([c["variant_higher"] for c in cells], [c["original_higher"] for c in cells])
     rows = []
     for c, p in zip(cells, pvalues, strict=True):
@@ -121,7 +142,7 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
             "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
                        ratio, float(p)]})
     return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": q.store_counts(store),
-            "facets": facets, "selected": {k: getattr(cell, k) for k in FACETS},
+            "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
             "exclude_failed": cell.exclude_failed, "rows": rows,
             "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
@@ -129,12 +150,14 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
 
 def cell(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/cell``: the papers behind the headline rows the filter selects (at most 500)."""
-    chosen = _cell_filter(run_dir, params)
-    rows = [{**r, "link": url("/paper", doc=r["document_id"], variant=variant_label(r["condition"], r["rewriter"]),
-                              reviewer=r["reviewer"])}
+    judges = _judges(run_dir)
+    chosen = _cell_filter(run_dir, params, judges)
+    rows = [{**r, "metric": judges.label(r["reviewer"], r["metric"]),
+             "link": url("/paper", doc=r["document_id"], variant=variant_label(r["condition"], r["rewriter"]),
+                         reviewer=r["reviewer"])}
             for r in q.cell_papers(store, chosen)]
-    return {"selected": {k: getattr(chosen, k) for k in FACETS}, "rows": rows,
-            "back": url("/", **{k: getattr(chosen, k) for k in FACETS})}
+    selected = {**{k: getattr(chosen, k) for k in FACETS}, "metric": _one(params, "metric")}
+    return {"selected": selected, "rows": rows, "back": url("/", **selected)}
 
 
 def _json(text: str | None) -> Any:
@@ -195,7 +218,10 @@ def _review_fields(review_json: str | None, metrics: set[str]) -> list[tuple[str
 
 def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/paper``: the document, its variants with their checks, the diff of the chosen
-    variant, the blinding audit, scan findings, the scores grid and the chosen reviews.
+    variant, the blinding audit, scan findings, the scores grid, the judge scores by family
+    (``judge_families``, :func:`rhetorica.report.viewer.judges.judge_tables`) and the chosen reviews
+    with their aspect mentions highlighted (each review's ``aspects``,
+    :func:`rhetorica.report.viewer.aspects.highlighted_fields`; ``fields`` then hold pieces).
 
     Raises:
         PageError: 400 without ``doc``, 404 for an unknown document.
@@ -242,9 +268,11 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
         if found is None:
             reviews.append({"label": label, "missing": True})
             continue
+        aspects = highlighted_fields(_review_fields(found["review_json"], metrics),
+                                     q.annotations_of(store, found["unit_key"]))
         reviews.append({"label": label, "missing": False, "row": found,
                         "scores": sorted(scores.get(found["unit_key"], {}).items()),
-                        "fields": _review_fields(found["review_json"], metrics),
+                        "fields": aspects["fields"], "aspects": aspects,
                         "calls": [{**c, "link": url("/call", id=c["call_id"])} for c in q.calls_of(store, found["unit_key"])]})
     here = {"doc": doc_id, "variant": chosen_label, "reviewer": reviewer, "rep": rep}
     return {"document": document, "removed": original.get("removed") or [], "variants": variants,
@@ -252,6 +280,7 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
                 {**s, "findings": _findings(s)} for s in q.scan_rows_of(store, doc_id)],
             "reviewers": reviewers, "reviewer": reviewer, "shown_reviewer": shown_reviewer, "reps": reps,
             "shown_rep": shown_rep, "grid": grid, "reviews": reviews, "here": here,
+            "judge_families": judge_tables(_judges(run_dir), assessments, scores, versions),
             "variant_links": [(v["label"], url("/paper", **{**here, "variant": v["label"]})) for v in variants]}
 
 
