@@ -61,3 +61,11 @@ def test_json_schema_lists_every_field():
     assert schema["required"] == ["summary", "strengths", "weaknesses", "questions", "overall", "soundness",
                                   "presentation", "contribution", "confidence"]
     assert schema["properties"]["soundness"] == {"type": "integer", "minimum": 1, "maximum": 4}
+
+
+def test_scale_text_of_each_metric_type():
+    assert ICLR_2026.metric("presentation").scale_text == "1–4"
+    assert Metric(name="flag", type="boolean").scale_text == "yes/no"
+    assert Metric(name="rating", type="ordinal", levels=(1, 3, 5, 6, 8, 10)).scale_text == "{1, 3, 5, 6, 8, 10}"
+    assert Metric(name="hits", type="count").scale_text == "≥ 0"
+    assert Metric(name="share", type="continuous", low=0, high=0.5).scale_text == "0–0.5"

@@ -94,6 +94,17 @@ class Metric(BaseModel):
             return (self.low if self.low is not None else 0.0), self.high
         return self.low, self.high
 
+    @property
+    def scale_text(self) -> str:
+        """The scale as a table shows it: ``yes/no`` (boolean), ``{1, 3, 5}`` (ordinal levels),
+        ``0–5`` (bounded), ``≥ 0`` (no upper bound)."""
+        if self.type == "boolean":
+            return "yes/no"
+        if self.type == "ordinal":
+            return "{" + ", ".join(f"{x:g}" for x in self.levels or ()) + "}"
+        low, high = self.bounds
+        return f"{low:g}–{high:g}" if high is not None else f"≥ {low:g}"
+
     def check(self, value: Any) -> float:
         """The stored value of ``value`` under this metric.
 

@@ -61,15 +61,6 @@ class JudgeStudy:
     unavailable: str | None = None
 
 
-def _scale(metric: Any) -> str:
-    if metric.type == "boolean":
-        return "yes/no"
-    if metric.type == "ordinal":
-        return "{" + ", ".join(f"{x:g}" for x in metric.levels or ()) + "}"
-    low, high = metric.bounds
-    return f"{low:g}–{high:g}" if high is not None else f"≥ {low:g}"
-
-
 def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids: Mapping[str, str], *,
                 include_style: bool = False) -> tuple[pd.DataFrame, dict[str, tuple[str, str, str]]]:
     """The pair table of the judge configurations' scores, and metric key -> (family, scale, role).
@@ -99,7 +90,7 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         keep = {m.name: m for m in family.form.metrics if m.role == "score" or (include_style and m.role == "style")}
         part = scores[(scores["reviewer"] == name) & scores["metric"].isin(list(keep))]
         for m in keep.values():
-            info[f"{family.name}.{m.name}"] = (family.name, _scale(m), m.role)
+            info[f"{family.name}.{m.name}"] = (family.name, m.scale_text, m.role)
         frames.append(pd.DataFrame({
             "paper_id": part["document_id"].map(lambda d: paper_ids.get(d, d)),
             "document_id": part["document_id"],

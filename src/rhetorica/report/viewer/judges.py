@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rhetorica.analysis.judge_study import _scale
 from rhetorica.judges.families import MetricFamily, get_family
 from rhetorica.registry import UnknownComponentError
 from rhetorica.report.data import fmt
@@ -135,7 +134,7 @@ def judge_tables(judges: JudgeMetrics, assessments: list[dict[str, Any]], scores
                 value = scores.get(a["unit_key"], {}).get(metric.name) if ok else None
                 cells.append({"value": fmt(value) if ok else a["status"], "failed": not ok,
                               "delta": "" if version == q.ORIGINAL else _delta(value, base.get(metric.name))})
-            rows.append({"metric": f"{family.name}.{metric.name}", "role": metric.role, "scale": _scale(metric),
+            rows.append({"metric": f"{family.name}.{metric.name}", "role": metric.role, "scale": metric.scale_text,
                          "cells": cells})
         entry = families.setdefault(family.name, {"family": family.name, "title": family.title,
                                                   "citation": family.citation, "tables": []})
