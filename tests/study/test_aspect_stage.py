@@ -133,6 +133,17 @@ def test_a_rerun_annotates_nothing_again(shared_data: Path, tmp_path: Path) -> N
     assert again.units_run == 0 and again.model_calls == 0
 
 
+def test_control_reviewers_are_not_annotated_unless_named(shared_data: Path, tmp_path: Path) -> None:
+    spec = study(shared_data, tmp_path / "run")
+    spec["reviewers"].append({"name": "ctrl", "kind": "control"})
+    asyncio.run(StudyRunner(parse_study(spec), tmp_path, model_factory=factory).run())
+    store = Store.in_dir(tmp_path / "run")
+    annotated = store.rows("SELECT a.reviewer, COUNT(*) AS n FROM annotations n JOIN assessments a "
+                           "ON a.unit_key = n.assessment_key GROUP BY a.reviewer")
+    store.close()
+    assert [(r["reviewer"], r["n"]) for r in annotated] == [("scripted", 6)]  # 2 papers x 3 versions
+
+
 def test_an_unknown_annotator_or_reviewer_is_a_configuration_error(shared_data: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="aspects.model: 'nowhere' is not a model"):
         parse_study(study(shared_data, tmp_path / "run") | {"aspects": {"model": "nowhere"}})

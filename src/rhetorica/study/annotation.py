@@ -1,7 +1,8 @@
 """The aspect-annotation stage (assessment -> annotation), registered in :data:`rhetorica.registry.stages`.
 
 With an ``aspects:`` section in the study (:class:`rhetorica.study.config.AspectSettings`), every
-``ok`` assessment of the chosen reviewers is one unit: its text fields are rendered as the review
+``ok`` assessment of the chosen reviewers (default: every reviewer but ``kind: control`` ones, whose
+simulated scores come with no review text) is one unit: its text fields are rendered as the review
 the annotator reads (:func:`rhetorica.reviewers.aspects.review_text`), the annotator tags it
 (:func:`rhetorica.reviewers.aspects.annotate_review`: one cached, logged, budgeted call), and the
 verified mentions (aspect, polarity, phrase) are stored in ``mentions`` with the annotation's
@@ -106,10 +107,11 @@ class AnnotateStage(TableStage):
         settings = config.aspects
         assert settings is not None
         spec = content_hash(annotator_spec(config))
-        chosen = set(settings.reviewers) if settings.reviewers is not None else None
+        chosen = (set(settings.reviewers) if settings.reviewers is not None
+                  else {r.name for r in config.reviewers if r.kind != "control"})
         return [AnnotateUnit(content_hash("annotate", a.key, spec), a, settings.model, settings.max_tokens, after=(a.key,),
                              waiting=a.assumed)
-                for a in inputs.get("assessment") or [] if chosen is None or a.reviewer in chosen]
+                for a in inputs.get("assessment") or [] if a.reviewer in chosen]
 
     def outputs(self, store: Store | None, units: list[Any], assume_pending: bool) -> list[Any]:
         return []  # no stage consumes annotations; the report reads the store

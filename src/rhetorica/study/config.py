@@ -622,7 +622,8 @@ class AspectSettings(_Strict):
 
     Attributes:
         model: the annotator: an inline id ``<provider>/<model>`` or a model of ``models:``.
-        reviewers: names of the reviewer configurations whose reviews are annotated (default all).
+        reviewers: names of the reviewer configurations whose reviews are annotated (default: all
+            but ``kind: control`` ones, which write no review text).
         temperature: annotator sampling temperature (default 0: annotation is a measurement).
         max_tokens: cap on one annotation's answer (tokens, > 0).
     """
