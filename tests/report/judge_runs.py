@@ -11,7 +11,6 @@ are written from these tables by hand.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -20,7 +19,8 @@ from typing import Any
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.models.registry import get_model
-from rhetorica.store.runs import STUDY_FILE
+
+from .runs import run_study_summary
 
 TEXTS = {
     "original": "Review number {k}. The method is sound but the evaluation on dataset {k} is thin.",
@@ -85,15 +85,6 @@ def judge_spec(tmp: Path) -> dict[str, Any]:
 
 def run_judge_study(tmp: Path) -> Path:
     """Run :func:`judge_spec` in this process and save its ``study.json``; returns the run directory."""
-    from rhetorica.study.config import parse_study
-    from rhetorica.study.runner import StudyRunner
-
-    config = parse_study(judge_spec(tmp))
-    runner = StudyRunner(config, tmp, model_factory=factory)
-    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    try:
-        summary = asyncio.run(runner.run())
-    finally:
-        runner.store.close()
+    run_dir, summary = run_study_summary(judge_spec(tmp), tmp, factory)
     assert summary.stage_statuses["review"] == {"ok": 18}, summary.problems
-    return runner.run_dir
+    return run_dir

@@ -69,16 +69,22 @@ def make_run(
 def run_study(spec: dict[str, Any], base_dir: Path) -> Path:
     """Run the study ``spec`` in this process (models from the registry, the mock provider included),
     saving its ``study.json`` as ``rhetorica run`` does; returns the run directory."""
+    return run_study_summary(spec, base_dir)[0]
+
+
+def run_study_summary(spec: dict[str, Any], base_dir: Path, model_factory: Any = None) -> tuple[Path, Any]:
+    """:func:`run_study` with the runner's ``model_factory`` (default: the registry); returns the run
+    directory and the run's :class:`~rhetorica.study.runner.RunSummary`."""
     import asyncio
 
     from rhetorica.study.config import parse_study
     from rhetorica.study.runner import StudyRunner
 
     config = parse_study(spec)
-    runner = StudyRunner(config, base_dir)
+    runner = StudyRunner(config, base_dir, **({"model_factory": model_factory} if model_factory else {}))
     (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
     try:
-        asyncio.run(runner.run())
+        summary = asyncio.run(runner.run())
     finally:
         runner.store.close()
-    return runner.run_dir
+    return runner.run_dir, summary

@@ -9,7 +9,6 @@ no console error and no text from a review may become markup.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,10 +23,10 @@ from rhetorica.models.providers.mock import MockModel
 from rhetorica.models.registry import get_model
 from rhetorica.registry import evaluators
 from rhetorica.status import Status
-from rhetorica.store.runs import STUDY_FILE
 
 from ...study.helpers import PAPERS, study_dict
 from ..judge_runs import run_judge_study
+from ..runs import run_study_summary
 from .conftest import serve
 from .test_viewer_chromium import _column, _follow, _severe
 
@@ -84,23 +83,14 @@ def _factory(model_id: str, options: dict[str, Any]) -> Any:
 
 @pytest.fixture(scope="module")
 def aspect_run(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
-    from rhetorica.study.config import parse_study
-    from rhetorica.study.runner import StudyRunner
-
     base = tmp_path_factory.mktemp("viewer-aspects")
     spec = study_dict(shared_data, base / "run", documents=[{"path": str(shared_data / "papers" / PAPER)}],
                       rewriters=[{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+"]}],
                       reviewers=[{"name": "scripted", "kind": "viewer-aspect-reviewer"}], replicates=1,
                       aspects={"model": "mock/annotator"})
-    config = parse_study(spec)
-    runner = StudyRunner(config, base, model_factory=_factory)
-    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
-    try:
-        summary = asyncio.run(runner.run())
-    finally:
-        runner.store.close()
+    run_dir, summary = run_study_summary(spec, base, _factory)
     assert summary.stage_statuses["annotate"] == {"ok": 2}, summary.problems
-    return runner.run_dir
+    return run_dir
 
 
 @pytest.fixture(scope="module")
