@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,14 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         driver.quit()
 
 
-def serve(run_dir: Path) -> ViewerServer:
-    """A viewer of ``run_dir`` on a free loopback port, serving from a background thread."""
+@contextmanager
+def serve(run_dir: Path) -> Iterator[str]:
+    """A viewer of ``run_dir`` on a free loopback port, serving from a background thread while the
+    block runs; yields its URL and shuts it down afterwards."""
     server = ViewerServer(run_dir, 0, quiet=True)
     server.start_background()
-    return server
+    try:
+        yield server.url
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -95,12 +95,8 @@ def aspect_run(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> P
 
 @pytest.fixture(scope="module")
 def aspect_viewer(aspect_run: Path) -> Iterator[str]:
-    server = serve(aspect_run)
-    try:
-        yield server.url
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(aspect_run) as url:
+        yield url
 
 
 MARKS = """
@@ -148,12 +144,8 @@ def test_annotated_phrases_are_highlighted_in_place_and_the_rest_listed(chromium
 
 @pytest.fixture(scope="module")
 def judge_viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    server = serve(run_judge_study(tmp_path_factory.mktemp("viewer-judges")))
-    try:
-        yield server.url
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(run_judge_study(tmp_path_factory.mktemp("viewer-judges"))) as url:
+        yield url
 
 
 def _judge_table(driver: Any, judge: str) -> dict[str, list[str]]:

@@ -35,12 +35,8 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) ->
 
 @pytest.fixture(scope="module")
 def viewer(finished_run: Path) -> Iterator[str]:
-    server = serve(finished_run)
-    try:
-        yield server.url
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(finished_run) as url:
+        yield url
 
 
 def expected_cells(run_dir: Path) -> pd.DataFrame:
@@ -254,10 +250,9 @@ def test_hostile_text_is_shown_literally_and_never_runs(chromium: Any, hostile_r
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By
 
-    server = serve(hostile_run)
-    try:
+    with serve(hostile_run) as url:
         chromium.get_log("browser")
-        chromium.get(server.url + page)
+        chromium.get(url + page)
         with pytest.raises(NoAlertPresentException):
             chromium.switch_to.alert.text  # noqa: B018 - no alert was raised
         state = chromium.execute_script(HOSTILE_STATE)
@@ -271,6 +266,3 @@ def test_hostile_text_is_shown_literally_and_never_runs(chromium: Any, hostile_r
             assert ATTRIBUTE in state["text"] and SCRIPT in state["text"]
         assert state["pwned"] is None and state["scripts"] == 1 and state["injected"] == 0
         assert _severe(chromium) == []
-    finally:
-        server.shutdown()
-        server.server_close()
