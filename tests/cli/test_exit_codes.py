@@ -56,3 +56,21 @@ def test_status_columns_ok_failed_and_pending_add_up_to_the_units(tmp_path):
     assert [c.strip() for c in header.split("┃")[1:-1]] == ["stage", "units", "ok", "failed", "pending"]
     row = next(line.split("│")[1:-1] for line in output.splitlines() if re.match(r"│ review ", line))
     assert [c.strip() for c in row] == ["review", "8", "4", "4 (error: 4)", "0"]
+
+
+def test_a_reader_warning_is_printed_but_the_run_and_status_exit_0(tmp_path):
+    # a paper that \input's a missing file is read (the warning says what was skipped) and reviewed
+    project = tmp_path / "paper"
+    project.mkdir()
+    (project / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\section{Intro}\nSome words about graphs here.\n"
+        "\\input{sections/missing}\n\\end{document}\n")
+    spec = study_dict(DATA, tmp_path / "run", documents=[{"path": str(project)}], rewriters=[], replicates=1)
+    study = write_study(tmp_path / "study.yaml", spec)
+    cli = CliRunner()
+    for command in (["run", str(study)], ["status", str(study)]):
+        result = cli.invoke(app, command, env=ENV)
+        assert result.exit_code == 0, (command, result.output)
+        assert ("warning (ingest) " + f"{project} (paper): missing \\input file 'sections/missing' (referenced from "
+                "main.tex); skipped") in result.output, result.output
+        assert "problem" not in result.output.replace("0 other problem(s); 1 warning(s)", "")

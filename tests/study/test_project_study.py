@@ -123,7 +123,14 @@ def test_faulty_rewrites_are_sent_back_with_the_violation_and_discarded(tmp_path
     assert _rows(run_dir, "SELECT DISTINCT condition FROM assessments") == [("original",)]
     assert not list(tmp_path.rglob("pwned"))
     write_report(run_dir, n_resamples=100)
-    assert "Variants: 4 discarded." in (run_dir / "report.md").read_text()
+    report = (run_dir / "report.md").read_text()
+    assert "Variants: 4 discarded." in report
+    # every compile note of the baseline is in the section's note, figure boxes included
+    note = report[report.index("Baselines compiled with substitutes for missing files: "):].split("\n")[0]
+    note = note.replace("\\_", "_")  # Markdown escapes underscores
+    assert note.count(f"papers/{paper} ({paper}): ") == 1  # one entry per project
+    assert "nips_2017.sty: substitute package" in note
+    assert note.count("missing figure drawn as a box") == 10
 
 
 def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path, shared_data, monkeypatch):

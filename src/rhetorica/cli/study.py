@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rhetorica.cli.errors import exit_on, fail
+from rhetorica.study.problems import WARNING_PREFIX, is_warning
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
@@ -100,8 +101,7 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     except RunLockedError as exc:
         fail(str(exc), 1)
     summary, failures = done.summary, done.failures
-    for stage, item, reason in summary.problems:
-        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
+    print_problems(summary.problems)
     listed = {item for _, item, _ in summary.problems}
     stops = {name: why for name, why in summary.stopped_configurations.items() if name not in listed}
     for name, reason in stops.items():  # a stop not already listed among the problems
@@ -127,7 +127,18 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
-    return done.run_dir, len(summary.problems) + len(stops) + (failed if count_failed_units else 0)
+    problems = sum(not is_warning(reason) for _, _, reason in summary.problems)
+    return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0)
+
+
+def print_problems(problems: list[tuple[str, str, str]]) -> None:
+    """One line per problem (``problem``) or warning (``warning``: the item was still used)."""
+    for stage, item, reason in problems:
+        if is_warning(reason):
+            err_console.print(f"[cyan]warning[/cyan] {escape(f'({stage}) {item}: {reason[len(WARNING_PREFIX):]}')}",
+                              highlight=False)
+        else:
+            err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
 
 
 def run(
@@ -143,6 +154,7 @@ def run(
 
     Exit 0: every unit of the study ran and succeeded.
     Exit 1: failed units, a stopped configuration, unreadable inputs, the budget reached, or another run.
+    Warnings (a substitute class, a skipped \\input) are printed and reported but do not change the exit code.
     Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
@@ -180,8 +192,7 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
                       f"{failed} ({', '.join(f'{k}: {v}' for k, v in sorted(row.failed.items()))})" if failed else "0",
                       str(row.pending))
     console.print(table)
-    for stage, item, reason in found.problems:
-        err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
+    print_problems(found.problems)
     if not found.store_found:
         console.print(f"No run yet: {found.run_dir} holds no store; `rhetorica run {study}` creates it. "
                       "(status wrote nothing.)", markup=False, highlight=False)
@@ -198,7 +209,7 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
             old.add_row(*(escape(str(v)) for v in (row.stage, row.configuration, row.model, row.detail)),
                         str(row.units), str(row.last_created))
         console.print(old)
-    if found.problems:
+    if any(not is_warning(reason) for _, _, reason in found.problems):
         raise typer.Exit(1)
 
 

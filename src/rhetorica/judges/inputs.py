@@ -26,6 +26,7 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import resolve_pattern
 from rhetorica.hashing import content_hash
 from rhetorica.study.config import DocumentSpec
+from rhetorica.study.problems import WARNING_PREFIX
 
 IMPORTED = "imported_rewrites"
 """Metadata key of an imported original's rewrites."""
@@ -74,7 +75,7 @@ def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[s
     except DocumentReadError as exc:
         problems.append(("ingest", str(exc.path), exc.problem))
         return []
-    problems.extend(("ingest", spec.reviews, f"warning: {p}") for p in found)
+    problems.extend(("ingest", spec.reviews, f"{WARNING_PREFIX}{p}") for p in found)
     empty = [r.id for r in reviews if not any(s.text.strip() for s in r.sections)]
     problems.extend(("ingest", f"{spec.reviews} ({rid})", "review has no text") for rid in empty)
     return [r for r in reviews if r.id not in empty]

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rhetorica.study.problems import is_warning
+
 
 @dataclass
 class ReportData:
@@ -65,14 +67,25 @@ class ReportData:
     def failure_counts(self) -> tuple[int, int]:
         """``(units, other problems)`` among :attr:`failures`: rewrites and reviews stored with a
         status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
-        documents, stopped configurations, budget stops: not a unit's result)."""
+        documents, stopped configurations, budget stops: not a unit's result), warnings excluded."""
         problems = len(self.tables.get("problems", ()))
-        return len(self.failures) - problems, problems
+        return len(self.failures) - problems, problems - self.warning_count
+
+    @property
+    def warning_count(self) -> int:
+        """Rows of the ``problems`` table that are warnings (:func:`rhetorica.study.problems.is_warning`:
+        the item was read and used, e.g. compiled with a substitute class)."""
+        problems = self.tables.get("problems", pd.DataFrame())
+        if problems.empty or "reason" not in problems.columns:
+            return 0
+        return int(problems["reason"].astype(str).map(is_warning).sum())
 
     def failures_line(self) -> str:
-        """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line)."""
+        """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line),
+        with ``; K warning(s)`` before the period when there are warnings."""
         units, problems = self.failure_counts
-        return f"Failures: {units} unit(s) and {problems} other problem(s) listed in the report."
+        warnings = f"; {self.warning_count} warning(s)" if self.warning_count else ""
+        return f"Failures: {units} unit(s) and {problems} other problem(s){warnings} listed in the report."
 
     @property
     def threshold(self) -> float:

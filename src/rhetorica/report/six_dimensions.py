@@ -19,6 +19,7 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.report.build import analysed_assessments
+from rhetorica.study.problems import WARNING_PREFIX, is_warning
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
 
@@ -27,6 +28,9 @@ PROJECT_KINDS = ("latex-project", "agent")
 MAIN_HEADERS = {"dimension": "Dimension", "direction": "Direction", "reviewer": "Reviewer", "rewriter": "Rewriter",
                 "n_papers": "Papers", "change": "Mean change [95% CI]", "abs_change": "Mean |change| [95% CI]",
                 "wa_change": "Weak-accept change [95% CI]"}
+#: The compile notes among a run's warnings (the wording of
+#: :meth:`rhetorica.rewriting.latex_project.substitutes.Substitutes.describe`).
+COMPILE_NOTE = r"substitute |missing figure drawn as a box|missing plot data|TikZ externalization disabled"
 CONTRAST_HEADERS = {**MAIN_HEADERS, "direction": "Contrast"}
 STRICT_HEADERS = {"reviewer": "Model / arm", "n_papers": "Papers", "change": "Strict − Standard [95% CI]",
                   "wa_change": "Weak-accept change [95% CI]"}
@@ -84,11 +88,13 @@ def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: i
         section.unavailable = "no successful assessments yet"
     problems = data.tables.get("problems", pd.DataFrame())
     if not problems.empty and "reason" in problems.columns:
-        notes = problems[problems["reason"].astype(str).str.startswith("warning: ")
-                         & problems["reason"].astype(str).str.contains("substitute")]
+        reasons = problems["reason"].astype(str)
+        notes = problems[reasons.map(is_warning) & reasons.str.contains(COMPILE_NOTE)]
         if not notes.empty:
+            by_project = notes.groupby("item", sort=False)["reason"].agg(
+                lambda rs: ", ".join(r[len(WARNING_PREFIX):] for r in rs))
             section.note += (" Baselines compiled with substitutes for missing files: "
-                             + "; ".join(f"{i}: {r[len('warning: '):]}" for i, r in zip(notes["item"], notes["reason"])) + ".")
+                             + "; ".join(f"{item}: {said}" for item, said in by_project.items()) + ".")
     if not variants.empty:
         outcome = variants[["document_id", "condition", "rewriter", "status", "reason"]].fillna("")
         counts = outcome["status"].value_counts()

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from rhetorica.files import resolve_pattern
 from rhetorica.documents.models import Document
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
+from rhetorica.study.problems import WARNING_PREFIX
 
 
 def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[DocumentSpec]:
@@ -145,7 +146,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             seen.add(doc.id)
             # non-fatal problems met while reading (a missing \input, a large removal, a fallback
             # parser) are reported with the run, not only kept inside the stored document
-            problems.extend(("ingest", f"{path} ({doc.id})", f"warning: {w}") for w in doc.warnings)
+            problems.extend(("ingest", f"{path} ({doc.id})", f"{WARNING_PREFIX}{w}") for w in doc.warnings)
             if spec.human_scores:
                 doc.metadata["human_scores"] = list(spec.human_scores)
             if spec.decision:

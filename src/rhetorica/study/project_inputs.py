@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rhetorica.hashing import content_hash
+from rhetorica.study.problems import WARNING_PREFIX
 
 if TYPE_CHECKING:
     from rhetorica.documents.models import Document
@@ -79,7 +80,7 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
         problems.append(("ingest", item, f"the baseline does not compile ({compiled.status}): "
                                          f"{compiled.reason or errors or 'no PDF'}"))
         return None
-    problems.extend(("ingest", f"{item} ({doc_id})", f"warning: {note}") for note in compiled.notes)
+    problems.extend(("ingest", f"{item} ({doc_id})", f"{WARNING_PREFIX}{note}") for note in compiled.notes)
     meta = {"root": str(root), "main": project.main, "compile": str(compile_file), "notes": list(compiled.notes)}
     document = _read(pdf, doc_id, config, problems, item)
     if document is None:
