@@ -137,6 +137,19 @@ def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path,
     assert (variant_dir(runner.run_dir, key) / "variant.diff").read_text() == ""
 
 
+def test_a_paragraph_rewrite_cut_at_its_token_cap_twice_is_truncated_not_error(tmp_path, shared_data, monkeypatch):
+    # the embedded example's novelty:- unit: SmolLM2 ran past the cap on both seeds; the unit's
+    # status is the model's (truncated, as the section-level LLM rewriter reports it), not error
+    cut = {"text": "An endless rewrite", "finish_reason": "length"}
+    rewriter = {"name": "cut", "kind": "latex-project", "model": "mock/cut", "conditions": ["novelty:-"],
+                "options": {"script": [cut, cut]}, "project": {"max_paragraphs_per_file": 1}}
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
+    [(key, status, reason)] = _rows(runner.run_dir, "SELECT unit_key, status, reason FROM variants")
+    assert (status, reason) == ("truncated", "paragraph rewrite: truncated: finish_reason=length")
+    seeds = _rows(runner.run_dir, f"SELECT status, params_json FROM model_calls WHERE unit_key = '{key}' ORDER BY call_id")
+    assert [(s, json.loads(p)["seed"]) for s, p in seeds] == [("truncated", 0), ("truncated", 1)]
+
+
 def test_guided_review_reads_at_most_the_words_it_is_given(tmp_path, shared_data, monkeypatch):
     rewriter = _agent("script", "wording", ["joint", "guided"])
     rewriter["project"]["review_max_input_words"] = 100

@@ -46,13 +46,15 @@ if TYPE_CHECKING:
     from rhetorica.models.api import ChatMessage, ModelAPI
     from rhetorica.models.call import CallContext
     from rhetorica.rewriting.latex_project.project import LatexProject
-    from rhetorica.rewriting.latex_project.repair import Rewriter
+    from rhetorica.rewriting.latex_project.repair import FailureStatus, Rewriter
     from rhetorica.study.config import RewriterSpec
-
-#: The rewriter kinds this module runs.
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
+
+#: Model-call statuses a paragraph rewrite fails with as they are (any other failure is ``error``).
+_CALL_FAILURES: dict[Status, FailureStatus] = {Status.TRUNCATED: "truncated", Status.REFUSED: "refused",
+                                               Status.EMPTY: "empty", Status.TIMEOUT: "timeout", Status.ERROR: "error"}
 
 _LOCATION = re.compile(r"^(?:compile error: )?([^\s:]+):(\d+):")
 
@@ -166,8 +168,8 @@ def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext,
             if output.status != Status.TRUNCATED:
                 break
         if output.status != Status.OK or not output.text.strip():
-            raise RewriteFailed("timeout" if output.status == Status.TIMEOUT else "error",
-                                f"paragraph rewrite: {output.status}: {output.error or 'no text'}")
+            status = Status.EMPTY if output.status == Status.OK else output.status
+            raise RewriteFailed(_CALL_FAILURES.get(status, "error"), f"paragraph rewrite: {status}: {output.error or 'no text'}")
         text = output.text.strip()
         return text[len(TEXT_MARKER):].strip() if text.startswith(TEXT_MARKER) else text
 
@@ -180,7 +182,8 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     :class:`~rhetorica.study.runner.StudyRunner` ``runner``; returns its ``variants`` row.
 
     Failures are rows: ``error`` (not a project document, the upstream project missing, the
-    intermediate review failed, the rewriter failed), ``timeout``, ``discarded`` (reasons joined by
+    intermediate review failed, the rewriter failed), the paragraph rewrite's model failure as it is
+    (``truncated`` twice, ``refused``, ``empty``, ``timeout``), ``discarded`` (reasons joined by
     ``" | "``).
     """
     from rhetorica.rewriting.latex_project.project import copy_project, load_project, project_diff
@@ -243,8 +246,7 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
                       "compiled": a.compiled.status if a.compiled else None} for a in result.attempts]}
     (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     if result.status != "ok" or result.project is None:
-        status = {"discarded": Status.DISCARDED, "timeout": Status.TIMEOUT}.get(result.status, Status.ERROR)
-        return failed(status, " | ".join(result.reasons) or result.status)
+        return failed(Status(result.status), " | ".join(result.reasons) or result.status)
     accepted = copy_project(result.project, out / "project")
     (out / "variant.diff").write_text(project_diff(baseline, accepted), encoding="utf-8")
     variant = read_compiled(pdf, document, runner.config)
