@@ -10,7 +10,9 @@ compile; a rewrite unit of a project kind
 2. for ``guided``, has the rewriting model review the compiled intermediate (its PDF text, the
    same text the study's reviewers read) under the ``standard`` protocol on the ICLR-2026 form;
    only an ``ok`` (validated) review is used, its text fields go into
-   :func:`rhetorica.rewriting.six_dimensions.guided_prompt`;
+   :func:`rhetorica.rewriting.six_dimensions.guided_prompt`; any other review makes the unit
+   ``error`` with the review's status and reason (no second rewrite). The review is stored either
+   way as the unit's :data:`INTERMEDIATE_REVIEW` artefact (``artefacts.csv``);
 3. rewrites a copy with the kind's rewriter — ``latex-project``: the model rewrites editable
    paragraphs one at a time (at most ``project.max_paragraphs_per_file`` per file) under the
    condition's six-dimension prompt; ``agent``: the external command edits the copy
@@ -51,6 +53,9 @@ if TYPE_CHECKING:
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
+
+#: Name of the guided unit's artefact holding that review (``artefacts`` table, ``artefacts.csv``).
+INTERMEDIATE_REVIEW = "intermediate_review"
 
 #: Model-call statuses a paragraph rewrite fails with as they are (any other failure is ``error``).
 _CALL_FAILURES: dict[Status, FailureStatus] = {Status.TRUNCATED: "truncated", Status.REFUSED: "refused",
@@ -222,9 +227,11 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     context = runner._context(log, unit.key)
     review = None
     if parse_condition(unit.condition, check=False).guidance == "review":
-        review = await _intermediate_review(runner, rw, upstream.document, context, out)
-        if isinstance(review, dict):
-            return row | review
+        review, record = await _intermediate_review(runner, rw, upstream.document, context, out)
+        row["artefacts"] = {INTERMEDIATE_REVIEW: record | {"upstream": upstream.key}}
+        if review is None:
+            return failed(Status.ERROR, f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) was {record['status']}: "
+                                        f"{record['reason'] or 'no text fields'}; the second rewrite was not made")
     text = instruction(unit.condition, rw.kind, review)
     settings = rw.project
     if rw.kind == "agent":
@@ -257,23 +264,30 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
 
 
 async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Document, context: CallContext,
-                               out: Path) -> str | dict[str, Any]:
-    """The guided workflow's review of the compiled intermediate by the rewriting model: its text,
-    or the failed row fields when the review is not ``ok``."""
+                               out: Path) -> tuple[str | None, dict[str, Any]]:
+    """The guided workflow's review of the compiled intermediate by the rewriting model (its
+    sampling; ``project.review_max_input_words`` and ``project.review_max_tokens``), validated on
+    the protocol's form by :func:`~rhetorica.reviewers.llm_reviewer.review_document`.
+
+    Returns:
+        The review's text fields for the second rewrite (``None`` unless the review is ``ok`` with
+        text), and its record (status, reason, scores, payload, input_truncated, raw_text) — kept
+        as ``review.json`` and as the unit's ``intermediate_review`` artefact.
+    """
     from rhetorica.reviewers.llm_reviewer import review_document
     from rhetorica.reviewers.protocols import get_protocol
 
     assert rw.model is not None
     model = runner.model(rw.model, rw.options.as_kwargs())
+    settings = rw.project
     evaluation = await review_document(intermediate, get_protocol(GUIDED_REVIEW_PROTOCOL), model, replicate=0,
-                                       max_input_words=rw.project.review_max_input_words, context=context)
-    (out / "review.json").write_text(json.dumps({"status": str(evaluation.status), "reason": evaluation.reason,
-                                                 "scores": evaluation.scores, "payload": evaluation.payload,
-                                                 "input_truncated": evaluation.input_truncated},
-                                                indent=2, default=str), encoding="utf-8")
+                                       temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
+                                       max_tokens=settings.review_max_tokens,
+                                       max_input_words=settings.review_max_input_words, context=context)
+    record = {"protocol": GUIDED_REVIEW_PROTOCOL, "status": str(evaluation.status), "reason": evaluation.reason,
+              "scores": evaluation.scores, "payload": evaluation.payload,
+              "input_truncated": evaluation.input_truncated, "raw_text": evaluation.raw_text}
+    record = json.loads(json.dumps(record, default=str))
+    (out / "review.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
     text = review_text(evaluation.payload or {}) if evaluation.status == Status.OK else ""
-    if not text:
-        why = evaluation.reason or "no text fields"
-        return {"status": str(Status.ERROR), "reason": f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) "
-                f"was {evaluation.status}: {why}", "content_hash": None, "document_json": None}
-    return text
+    return text or None, record
