@@ -26,7 +26,10 @@ compile; a rewrite unit of a project kind
 Everything is kept under ``<run dir>/latex/variants/<unit key>/``: ``attempts/attempt-N`` (each
 attempt's project), ``project/`` (the accepted project), ``variant.diff`` (unified diff against
 the original baseline), ``variant.pdf``, ``review.json`` (guided only) and ``result.json`` (status,
-reasons, every attempt's messages).
+reasons, every attempt's messages and seconds: ``rewrite_s`` wall time of the rewriter, ``calls``
+and ``model_s`` its model calls and their latency, ``compile_s``; then ``review_s``, the guided
+review, and ``read_s``, the PDF read of an accepted variant). ``benchmarks/six_dimensions_profile.py``
+sums them per stage.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import asyncio
 import json
 import re
 import shutil
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,11 +157,12 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
     return rewrite
 
 
-def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext,
-                 loop: asyncio.AbstractEventLoop) -> Callable[[list[ChatMessage], str], str]:
+def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: asyncio.AbstractEventLoop,
+                 latencies: list[float]) -> Callable[[list[ChatMessage], str], str]:
     """A blocking ``ask`` for :func:`paragraph_rewriter` that runs the model call on ``loop``
     (the rewrite itself runs in a worker thread): one paragraph in, one paragraph out (blank-line
-    stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated)."""
+    stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated).
+    Each call's latency (seconds) is appended to ``latencies``."""
     from rhetorica.models.api import GenerateConfig
     from rhetorica.models.call import call_model
     from rhetorica.rewriting.latex_project.repair import RewriteFailed
@@ -170,6 +175,7 @@ def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext,
             config = GenerateConfig(temperature=rw.sampling.temperature, top_p=rw.sampling.top_p, max_tokens=cap,
                                     seed=seed, stop=["\n\n"])
             output = asyncio.run_coroutine_threadsafe(call_model(model, messages, config, context=context), loop).result()
+            latencies.append(output.latency_s)
             if output.status != Status.TRUNCATED:
                 break
         if output.status != Status.OK or not output.text.strip():
@@ -225,15 +231,22 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         shutil.rmtree(out)  # a rerun of a failed unit starts clean
     out.mkdir(parents=True)
     context = runner._context(log, unit.key)
-    review = None
+    review, timings = None, {}
     if parse_condition(unit.condition, check=False).guidance == "review":
+        started = time.perf_counter()
         review, record = await _intermediate_review(runner, rw, upstream.document, context, out)
+        timings["review_s"] = round(time.perf_counter() - started, 3)
         row["artefacts"] = {INTERMEDIATE_REVIEW: record | {"upstream": upstream.key}}
         if review is None:
-            return failed(Status.ERROR, f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) was {record['status']}: "
-                                        f"{record['reason'] or 'no text fields'}; the second rewrite was not made")
+            reason = (f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) was {record['status']}: "
+                      f"{record['reason'] or 'no text fields'}; the second rewrite was not made")
+            _write_result(out, {"status": "error", "reasons": [reason], "upstream": upstream.key, "attempts": [],
+                                **timings})
+            return failed(Status.ERROR, reason)
     text = instruction(unit.condition, rw.kind, review)
     settings = rw.project
+    latencies: list[float] = []  # every paragraph-rewrite call's latency, seconds
+    spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
     if rw.kind == "agent":
         assert settings.command is not None
         rewriter = agent_rewriter(settings.command, instruction_via=settings.instruction_via,
@@ -241,26 +254,49 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     else:
         assert rw.model is not None
         model = runner.model(rw.model, rw.options.as_kwargs())
-        rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop()),
+        rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop(), latencies),
                                       settings.max_paragraphs_per_file)
     pdf = out / "variant.pdf"
     result = await asyncio.to_thread(
-        rewrite_with_repair, source, text, rewriter, out / "attempts", repair_rounds=settings.repair_rounds,
-        baseline_compile=base_compile, compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
+        rewrite_with_repair, source, text, _timed(rewriter, latencies, spent), out / "attempts",
+        repair_rounds=settings.repair_rounds, baseline_compile=base_compile,
+        compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
     summary: dict[str, Any] = {
         "status": result.status, "reasons": list(result.reasons), "upstream": upstream.key if upstream else None,
-        "attempts": [{"number": a.number, "messages": list(a.messages),
-                      "compiled": a.compiled.status if a.compiled else None} for a in result.attempts]}
-    (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+        "attempts": [{"number": a.number, "messages": list(a.messages), "compiled": a.compiled.status if a.compiled else None,
+                      "compile_s": round(a.compiled.seconds, 3) if a.compiled else None, **times}
+                     for a, times in zip(result.attempts, spent, strict=True)]}
     if result.status != "ok" or result.project is None:
+        _write_result(out, summary | timings)
         return failed(Status(result.status), " | ".join(result.reasons) or result.status)
     accepted = copy_project(result.project, out / "project")
     (out / "variant.diff").write_text(project_diff(baseline, accepted), encoding="utf-8")
+    started = time.perf_counter()
     variant = read_compiled(pdf, document, runner.config)
+    _write_result(out, summary | timings | {"read_s": round(time.perf_counter() - started, 3)})
     if isinstance(variant, str):
         return failed(Status.ERROR, variant)
     return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
                   "document_json": variant.model_dump_json()}
+
+
+def _timed(rewriter: Rewriter, latencies: list[float], spent: list[dict[str, Any]]) -> Rewriter:
+    """``rewriter`` that appends, per attempt, its wall time (``rewrite_s``), the model calls it
+    made and their latency (``calls``, ``model_s``; read from ``latencies``) to ``spent``."""
+
+    def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
+        before, started = len(latencies), time.perf_counter()
+        try:
+            return rewriter(project, instruction_text, feedback)
+        finally:
+            spent.append({"rewrite_s": round(time.perf_counter() - started, 3), "calls": len(latencies) - before,
+                          "model_s": round(sum(latencies[before:]), 3)})
+
+    return rewrite
+
+
+def _write_result(out: Path, summary: dict[str, Any]) -> None:
+    (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
 
 
 async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Document, context: CallContext,
