@@ -51,9 +51,10 @@ if TYPE_CHECKING:
     from rhetorica.documents.models import Document
     from rhetorica.models.api import ChatMessage, ModelAPI
     from rhetorica.models.call import CallContext
-    from rhetorica.rewriting.latex_project.project import LatexProject
+    from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph
     from rhetorica.rewriting.latex_project.repair import FailureStatus, Rewriter
     from rhetorica.study.config import RewriterSpec
+    from rhetorica.study.stages import PlannedCall
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
@@ -105,6 +106,78 @@ def review_text(payload: dict[str, Any]) -> str:
     return "\n\n".join(blocks)
 
 
+def chosen_paragraphs(project: LatexProject, max_per_file: int | None) -> list[Paragraph]:
+    """The editable paragraphs a ``latex-project`` rewrite sends: the first ``max_per_file`` of
+    every manuscript file, in file order (all with ``None``)."""
+    chosen = []
+    counts: dict[str, int] = {}
+    for p in project.paragraphs():
+        counts[p.file] = counts.get(p.file, 0) + 1
+        if max_per_file is None or counts[p.file] <= max_per_file:
+            chosen.append(p)
+    return chosen
+
+
+def paragraph_messages(instruction_text: str, notes: Sequence[str], paragraph: str) -> list[ChatMessage]:
+    """The messages of one paragraph rewrite: the instruction (with the feedback ``notes`` of a
+    repair, :func:`~rhetorica.rewriting.latex_project.repair.compose_instruction`) as the system
+    message; the task and the paragraph after the text marker as the user message."""
+    from rhetorica.models.api import ChatMessage
+    from rhetorica.rewriting import six_dimensions as six
+    from rhetorica.rewriting.latex_project.repair import compose_instruction
+    from rhetorica.rewriting.marker import TEXT_MARKER
+
+    return [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
+            ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{paragraph}")]
+
+
+def planned_calls(unit: Any) -> list[PlannedCall]:
+    """The model calls of one project rewrite unit, for ``rhetorica estimate`` (built by the
+    functions the run uses; nothing is read but the baseline project's files).
+
+    - ``guided``: the intermediate review (``standard`` protocol, the rewriting model) of the
+      upstream variant, assumed as long as the original; output at its cap
+      (``project.review_max_tokens`` or the reviewers' default).
+    - ``latex-project``: one call per chosen paragraph of the baseline (:func:`chosen_paragraphs`;
+      a variant keeps the baseline's paragraphs, so ``recursive:<n>`` and ``guided`` send as
+      many), output about as long as the paragraph; then, marked ``upper_bound``, every chosen
+      paragraph again in each of ``project.repair_rounds`` repairs (a repair sends back only the
+      paragraphs its messages point into: at most all of them). The guided second rewrite's
+      prompt is counted with a one-line stand-in for the review's text (which adds at most the
+      review's output cap per call).
+    - ``agent``: none of its own (the external command).
+
+    Retries of a truncated paragraph (one each) are not counted.
+    """
+    from dataclasses import replace
+
+    from rhetorica.models.api import ChatMessage
+    from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
+    from rhetorica.reviewers.protocols import get_protocol, system_prompt
+    from rhetorica.rewriting.latex_project.project import load_project
+    from rhetorica.study.project_inputs import META_KEY
+    from rhetorica.study.stages import PlannedCall, approximate_tokens
+
+    rw: RewriterSpec = unit.rewriter
+    meta = unit.document.metadata.get(META_KEY)
+    if rw.served_model is None or not isinstance(meta, dict):
+        return []
+    settings = rw.project
+    calls = []
+    if parse_condition(unit.condition, check=False).guidance == "review":
+        text, _ = manuscript_text(unit.upstream.document, settings.review_max_input_words)
+        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(GUIDED_REVIEW_PROTOCOL))),
+                    ChatMessage(role="user", content=text)]
+        calls.append(PlannedCall(rw.served_model, messages, settings.review_max_tokens or DEFAULT_REVIEW_TOKENS))
+    if rw.kind != "latex-project":
+        return calls
+    project = load_project(Path(meta["root"]), meta["main"])
+    text = instruction(unit.condition, rw.kind, "summary:\n(the intermediate review's text fields)")
+    first = [PlannedCall(rw.served_model, paragraph_messages(text, (), p.text), approximate_tokens(p.text))
+             for p in chosen_paragraphs(project, settings.max_paragraphs_per_file)]
+    return calls + first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
+
+
 def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None) -> Rewriter:
     """The ``latex-project`` kind's rewriter: each chosen editable paragraph is sent alone.
 
@@ -119,19 +192,10 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             :class:`~rhetorica.rewriting.latex_project.repair.RewriteFailed` when the model fails.
         max_per_file: see above.
     """
-    from rhetorica.models.api import ChatMessage
-    from rhetorica.rewriting import six_dimensions as six
     from rhetorica.rewriting.latex_project.project import apply_replacements
-    from rhetorica.rewriting.latex_project.repair import compose_instruction
-    from rhetorica.rewriting.marker import TEXT_MARKER
 
     def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
-        chosen = []
-        counts: dict[str, int] = {}
-        for p in project.paragraphs():
-            counts[p.file] = counts.get(p.file, 0) + 1
-            if max_per_file is None or counts[p.file] <= max_per_file:
-                chosen.append(p)
+        chosen = chosen_paragraphs(project, max_per_file)
         work: list[tuple[Any, list[str]]] = [(p, []) for p in chosen] if not feedback else []
         if feedback:
             placed: dict[Any, list[str]] = {}
@@ -146,9 +210,7 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             work = [(p, placed.get(p, []) + loose) for p in chosen if p in placed or loose]
         replacements = {}
         for p, notes in work:
-            messages = [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
-                        ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{p.text}")]
-            text = ask(messages, p.text)
+            text = ask(paragraph_messages(instruction_text, notes, p.text), p.text)
             indent = p.text[: len(p.text) - len(p.text.lstrip())]
             trail = p.text[len(p.text.rstrip()):]  # the source's own spacing around the paragraph stays
             replacements[p] = indent + text.strip() + trail

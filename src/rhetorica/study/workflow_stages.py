@@ -99,7 +99,9 @@ class FollowUpStage(RewriteStage):
         return str(row["status"])
 
     def calls(self, unit: Any) -> list[Any]:
-        return []
+        from rhetorica.study.project_rewrite import planned_calls
+
+        return planned_calls(unit)
 
 
 for _depth in range(2, MAX_DEPTH + 1):
