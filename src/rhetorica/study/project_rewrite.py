@@ -293,7 +293,8 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         shutil.rmtree(out)  # a rerun of a failed unit starts clean
     out.mkdir(parents=True)
     context = runner._context(log, unit.key)
-    review, timings = None, {}
+    review: str | None = None
+    timings: dict[str, float] = {}  # review_s, read_s
     if parse_condition(unit.condition, check=False).guidance == "review":
         started = time.perf_counter()
         review, record = await _intermediate_review(runner, rw, upstream.document, context, out)
@@ -325,7 +326,8 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
     summary: dict[str, Any] = {
         "status": result.status, "reasons": list(result.reasons), "upstream": upstream.key if upstream else None,
-        "attempts": [{"number": a.number, "messages": list(a.messages), "compiled": a.compiled.status if a.compiled else None,
+        "attempts": [{"number": a.number, "messages": list(a.messages),
+                      "compiled": a.compiled.status if a.compiled else None,
                       "compile_s": round(a.compiled.seconds, 3) if a.compiled else None, **times}
                      for a, times in zip(result.attempts, spent, strict=True)]}
     if result.status != "ok" or result.project is None:
