@@ -135,6 +135,11 @@ def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path,
     calls = _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{key}'")
     assert calls == [(2,)]  # gcrn has one manuscript file: its first two editable paragraphs
     assert (variant_dir(runner.run_dir, key) / "variant.diff").read_text() == ""
+    # result.json times each stage of the unit (benchmarks/six_dimensions_profile.py sums them)
+    result = json.loads((variant_dir(runner.run_dir, key) / "result.json").read_text())
+    [attempt] = result["attempts"]
+    assert attempt["calls"] == 2 and attempt["compiled"] == "ok"
+    assert attempt["rewrite_s"] >= attempt["model_s"] >= 0 and attempt["compile_s"] > 0 and result["read_s"] > 0
 
 
 def test_a_paragraph_rewrite_cut_at_its_token_cap_twice_is_truncated_not_error(tmp_path, shared_data, monkeypatch):
