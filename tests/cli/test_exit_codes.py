@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from rhetorica.cli.app import app
+from rhetorica.store.db import Store
 from tests.reviewers.external.helpers import ICLR_REVIEW
 from tests.study.helpers import study_dict, write_study
 
@@ -74,3 +75,6 @@ def test_a_reader_warning_is_printed_but_the_run_and_status_exit_0(tmp_path):
         assert ("warning (ingest) " + f"{project} (paper): missing \\input file 'sections/missing' (referenced from "
                 "main.tex); skipped") in result.output, result.output
         assert "problem" not in result.output.replace("0 other problem(s); 1 warning(s)", "")
+    store = Store.in_dir(tmp_path / "run")
+    assert [tuple(r) for r in store.rows("SELECT stage, status FROM problems")] == [("ingest", "warning")]
+    store.close()

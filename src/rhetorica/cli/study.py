@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rhetorica.cli.errors import exit_on, fail
-from rhetorica.study.problems import WARNING_PREFIX, is_warning
+from rhetorica.problems import WARNING_PREFIX, is_warning
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)

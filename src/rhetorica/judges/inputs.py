@@ -26,7 +26,7 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import resolve_pattern
 from rhetorica.hashing import content_hash
 from rhetorica.study.config import DocumentSpec
-from rhetorica.study.problems import WARNING_PREFIX
+from rhetorica.problems import WARNING_PREFIX
 
 IMPORTED = "imported_rewrites"
 """Metadata key of an imported original's rewrites."""

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rhetorica.study.problems import is_warning
+from rhetorica.problems import is_warning
 
 
 @dataclass
@@ -73,7 +73,7 @@ class ReportData:
 
     @property
     def warning_count(self) -> int:
-        """Rows of the ``problems`` table that are warnings (:func:`rhetorica.study.problems.is_warning`:
+        """Rows of the ``problems`` table that are warnings (:func:`rhetorica.problems.is_warning`:
         the item was read and used, e.g. compiled with a substitute class)."""
         problems = self.tables.get("problems", pd.DataFrame())
         if problems.empty or "reason" not in problems.columns:

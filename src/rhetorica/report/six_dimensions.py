@@ -23,7 +23,7 @@ import json
 import pandas as pd
 
 from rhetorica.report.build import analysed_assessments
-from rhetorica.study.problems import WARNING_PREFIX, is_warning
+from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rhetorica.problems import is_warning
 from rhetorica.store.db import STORE_FILENAME, Store
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def close_run(store: Store, run_id: int, *, units_run: int, model_calls: int, wa
                      "WHERE run_id = ?", (datetime.now(UTC).isoformat(), units_run, model_calls, wall_time_s, run_id))
         for stage, item, reason in problems:
             conn.execute("INSERT INTO problems (run_id, stage, item, status, reason) VALUES (?, ?, ?, ?, ?)",
-                         (run_id, stage, item, "error", reason))
+                         (run_id, stage, item, "warning" if is_warning(reason) else "error", reason))
 
 
 def document_jsons(store: Store) -> list[str]:

@@ -39,7 +39,8 @@ from rhetorica.reviewers.aspects import (
 from rhetorica.status import Status
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
-from rhetorica.study.stages import PlannedCall, TableStage
+from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.stages import TableStage
 
 if TYPE_CHECKING:
     from rhetorica.store.db import Store

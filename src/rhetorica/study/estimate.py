@@ -100,7 +100,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     from rhetorica.study import graph
     from rhetorica.study.config import load_study
     from rhetorica.study.inputs import load_documents, resolve_run_dir
-    from rhetorica.study.stages import approximate_tokens
+    from rhetorica.study.planned_calls import approximate_tokens
 
     config, base_dir = load_study(study)
     table = load_prices(prices)

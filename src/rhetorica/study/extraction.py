@@ -25,7 +25,8 @@ from rhetorica.models.api import ChatMessage
 from rhetorica.registry import stages as registry
 from rhetorica.study import planner
 from rhetorica.study.config import ReviewerSpec, StudyConfig
-from rhetorica.study.stages import PlannedCall, TableStage
+from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.stages import TableStage
 
 if TYPE_CHECKING:
     from rhetorica.reviewers.scicore.extract import CoreResult, ExtractOptions

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from rhetorica.files import resolve_pattern
 from rhetorica.documents.models import Document
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
-from rhetorica.study.problems import WARNING_PREFIX
+from rhetorica.problems import WARNING_PREFIX
 
 
 def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[DocumentSpec]:

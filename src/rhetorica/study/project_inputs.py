@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rhetorica.hashing import content_hash
-from rhetorica.study.problems import WARNING_PREFIX
+from rhetorica.problems import WARNING_PREFIX
 
 if TYPE_CHECKING:
     from rhetorica.documents.models import Document

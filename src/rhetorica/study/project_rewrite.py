@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph
     from rhetorica.rewriting.latex_project.repair import FailureStatus, Rewriter
     from rhetorica.study.config import RewriterSpec
-    from rhetorica.study.stages import PlannedCall
+    from rhetorica.study.planned_calls import PlannedCall
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
@@ -156,7 +156,7 @@ def planned_calls(unit: Any) -> list[PlannedCall]:
     from rhetorica.reviewers.protocols import get_protocol, system_prompt
     from rhetorica.rewriting.latex_project.project import load_project
     from rhetorica.study.project_inputs import META_KEY
-    from rhetorica.study.stages import PlannedCall, approximate_tokens
+    from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 
     rw: RewriterSpec = unit.rewriter
     meta = unit.document.metadata.get(META_KEY)

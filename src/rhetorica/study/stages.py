@@ -26,7 +26,6 @@ annotate   assessment                  annotation  annotations (:mod:`.annotatio
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rhetorica.documents.models import Document
@@ -35,28 +34,11 @@ from rhetorica.registry import stages as registry
 from rhetorica.store import plan
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
+from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 from rhetorica.study.project_settings import PROJECT_KINDS
 
 if TYPE_CHECKING:
     from rhetorica.store.db import Store
-
-
-@dataclass(frozen=True)
-class PlannedCall:
-    """One model call a unit will make (estimate and batch).
-
-    Attributes:
-        model: model id as in the study file.
-        messages: the messages, built by the same functions the runner uses.
-        output_tokens: tokens expected back (rewrites: about the chunk's length) or the cap (reviews).
-        upper_bound: a call that may not be made (a project rewrite's repair round): the estimate
-            counts it apart, as an upper bound.
-    """
-
-    model: str
-    messages: list[ChatMessage]
-    output_tokens: int
-    upper_bound: bool = False
 
 
 @runtime_checkable
@@ -126,13 +108,6 @@ class Stage(Protocol):
         """What a batch capture run's stand-in model answers to a call of this stage: text that
         lets the unit go on making its calls, or ``None`` for an error (nothing more is asked)."""
         ...
-
-
-def approximate_tokens(text: str) -> int:
-    """The model layer's token approximation (:meth:`rhetorica.models.api.ModelAPI.count_tokens`)."""
-    from rhetorica.models.api import ModelAPI
-
-    return ModelAPI.count_tokens(None, text)  # type: ignore[arg-type]  # the default uses no state
 
 
 class TableStage:
