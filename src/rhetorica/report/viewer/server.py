@@ -5,7 +5,10 @@ runs its page's queries and closes it, so a study still running beside the viewe
 locked or written. Every asset (CSS, JS) is served from the package; the pages carry a
 Content-Security-Policy that allows nothing but this server (no CDN, no inline script, no
 request to another host), so a rewrite or review that escaped its escaping still could not run
-code or reach out.
+code or reach out. A request whose ``Host`` header is not this server's own loopback name
+(``127.0.0.1:PORT`` or ``localhost:PORT``) is refused with 421, so a web page that rebinds its
+domain name to 127.0.0.1 (DNS rebinding) cannot read the store through the visitor's browser.
+GET and HEAD are served; any other method is 405 with ``Allow: GET, HEAD``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+ALLOWED_METHODS = "GET, HEAD"
+"""The methods the viewer serves (it never changes anything)."""
 
 STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
@@ -63,6 +69,12 @@ class ViewerServer(ThreadingHTTPServer):
         super().__init__((HOST, port), _Handler)
 
     @property
+    def hosts(self) -> frozenset[str]:
+        """The ``Host`` header values accepted: ``127.0.0.1:PORT`` and ``localhost:PORT`` (lower case)."""
+        port = self.server_address[1]
+        return frozenset({f"{HOST}:{port}", f"localhost:{port}"})
+
+    @property
     def url(self) -> str:
         """``http://127.0.0.1:PORT/``."""
         return f"http://{HOST}:{self.server_address[1]}/"
@@ -78,7 +90,11 @@ class _Handler(BaseHTTPRequestHandler):
     server: ViewerServer
     server_version = "rhetorica-viewer"
 
+    head_only = False
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if not self._host_allowed():
+            return
         parts = urlsplit(self.path)
         if parts.path.startswith("/static/"):
             self._static(parts.path.removeprefix("/static/"))
@@ -106,6 +122,31 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._page(HTTPStatus.OK, template, context)
 
+    def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+        """The headers the GET of this path would send, without its body."""
+        self.head_only = True
+        try:
+            self.do_GET()
+        finally:
+            self.head_only = False
+
+    def _not_allowed(self) -> None:
+        if self._host_allowed():
+            self._send(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} not allowed: the viewer is read-only\n".encode(),
+                       "text/plain; charset=utf-8", {"Allow": ALLOWED_METHODS})
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _not_allowed  # noqa: N815
+
+    def _host_allowed(self) -> bool:
+        """Whether the ``Host`` header names this server; otherwise answer 421 and return False."""
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host in self.server.hosts:
+            return True
+        self._send(HTTPStatus.MISDIRECTED_REQUEST,
+                   f"421 Misdirected Request: this viewer answers only to {self.server.url} "
+                   f"(Host header {host!r})\n".encode("ascii", "backslashreplace"), "text/plain; charset=utf-8")
+        return False
+
     def _page(self, status: HTTPStatus, template: str, context: dict[str, Any]) -> None:
         body = self.server.env.get_template(template).render(**context).encode("utf-8")
         self._send(status, body, "text/html; charset=utf-8")
@@ -118,14 +159,15 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(HTTPStatus.OK, (folder / name).read_bytes(), STATIC_TYPES[suffix])
 
-    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
-        for key, value in SECURITY_HEADERS.items():
+        for key, value in {**SECURITY_HEADERS, **(extra or {})}.items():
             self.send_header(key, value)
         self.end_headers()
-        self.wfile.write(body)
+        if not self.head_only:
+            self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's signature
         if not self.server.quiet:
