@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ..runs import make_run
+from ...store.holders import EXCLUSIVE, WRITING, holding
 from .conftest import serve
 
 
@@ -62,3 +63,17 @@ def test_other_methods_are_405_allowing_get_and_head(port: int, method: str) -> 
     response = _request(port, method, "/", f"127.0.0.1:{port}")
     assert response.status == 405 and response.getheader("Allow") == "GET, HEAD"
     assert response.body == f"{method} not allowed: the viewer is read-only\n".encode()  # type: ignore[attr-defined]
+
+
+def test_a_run_writing_beside_it_stays_viewable_and_a_lock_of_the_moment_is_503(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", [("r", "p1", "original", 5)])
+    with holding(run / "store.sqlite", WRITING), serve(run) as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        response = _request(port, "GET", "/paper?doc=p1", f"127.0.0.1:{port}")
+        assert response.status == 200 and b'<h1 id="paper-title">p1</h1>' in response.body  # type: ignore[attr-defined]
+    with serve(run) as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        with holding(run / "store.sqlite", EXCLUSIVE):
+            locked = _request(port, "GET", "/paper?doc=p1", f"127.0.0.1:{port}")
+        assert locked.status == 503
+        assert b"store.sqlite is locked by another process (a study writing to it?)" in locked.body  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ GET and HEAD are served; any other method is 405 with ``Allow: GET, HEAD``.
 
 from __future__ import annotations
 
+import errno
 import sys
 import threading
 from http import HTTPStatus
@@ -22,11 +23,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from rhetorica.store.db import StoreLockedError
 from rhetorica.store.runs import open_run_store
 from rhetorica.report.viewer import pages
 
 HOST = "127.0.0.1"
 """The only address the viewer listens on."""
+
+BUSY_TIMEOUT_S = 1.0
+"""Seconds the viewer waits for a lock that keeps readers out of the store before saying so (a run
+writing in WAL mode never takes one)."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
@@ -45,6 +51,17 @@ ROUTES = {"/": ("overview.html.j2", pages.overview), "/cell": ("cell.html.j2", p
           "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call)}
 
 
+class PortInUseError(OSError):
+    """The port asked for is already taken on 127.0.0.1 (``port``: the number)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(errno.EADDRINUSE, f"port {port} on {HOST} is already in use (another viewer or server)")
+        self.port = port
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
 class ViewerServer(ThreadingHTTPServer):
     """A threading HTTP server bound to ``127.0.0.1:port`` that serves one run directory.
 
@@ -55,18 +72,25 @@ class ViewerServer(ThreadingHTTPServer):
 
     Raises:
         FileNotFoundError: ``run_dir`` holds no store.
+        rhetorica.store.db.StoreLockedError: another process locks the store against readers.
         rhetorica.store.db.StoreError: the store is not a readable rhetorica store.
-        OSError: the port is taken.
+        PortInUseError: the port is taken.
+        OSError: the port cannot be bound otherwise.
     """
 
     daemon_threads = True
 
     def __init__(self, run_dir: Path, port: int = 0, *, quiet: bool = False) -> None:
         self.run_dir = Path(run_dir)
-        open_run_store(self.run_dir).close()  # fail now, with the store's own error, not on the first page
+        open_run_store(self.run_dir, busy_timeout_s=BUSY_TIMEOUT_S).close()  # fail now, with the store's own error, not on the first page
         self.env = pages.environment()
         self.quiet = quiet
-        super().__init__((HOST, port), _Handler)
+        try:
+            super().__init__((HOST, port), _Handler)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise PortInUseError(port) from exc
+            raise
 
     @property
     def hosts(self) -> frozenset[str]:
@@ -108,13 +132,16 @@ class _Handler(BaseHTTPRequestHandler):
             return
         template, build = route
         try:
-            store = open_run_store(self.server.run_dir)
+            store = open_run_store(self.server.run_dir, busy_timeout_s=BUSY_TIMEOUT_S)
             try:
                 context = build(store, self.server.run_dir, parse_qs(parts.query, keep_blank_values=True))
             finally:
                 store.close()
         except pages.PageError as exc:
             self._page(HTTPStatus(exc.status), "error.html.j2", {"message": str(exc)})
+            return
+        except StoreLockedError as exc:  # a lock of the moment: the page can be reloaded
+            self._page(HTTPStatus.SERVICE_UNAVAILABLE, "error.html.j2", {"message": str(exc)})
             return
         except Exception as exc:  # one bad page never stops the viewer; the reason is shown and logged
             self.log_error("%s failed: %r", self.path, exc)
