@@ -51,14 +51,10 @@ def open_run_store(run_dir: Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> 
     (:meth:`rhetorica.store.db.Store.open_readonly`).
 
     Raises:
-        FileNotFoundError: ``run_dir`` does not exist, is not a folder, or holds no store.
+        FileNotFoundError: ``run_dir`` holds no store.
         rhetorica.store.db.StoreLockedError: another process locks the store against readers.
         rhetorica.store.db.StoreError: the file is not a rhetorica store, or is newer than this rhetorica.
     """
-    if not run_dir.exists():
-        raise FileNotFoundError(f"{run_dir}: no such folder")
-    if not run_dir.is_dir():
-        raise FileNotFoundError(f"{run_dir}: not a folder (a run directory holds {STORE_FILENAME})")
     if not (run_dir / STORE_FILENAME).is_file():
         raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
     return Store.open_readonly(run_dir / STORE_FILENAME, busy_timeout_s=busy_timeout_s)

@@ -71,7 +71,7 @@ class ViewerServer(ThreadingHTTPServer):
         quiet: do not log requests to stderr.
 
     Raises:
-        FileNotFoundError: ``run_dir`` holds no store.
+        FileNotFoundError: ``run_dir`` does not exist, is not a folder, or holds no store.
         rhetorica.store.db.StoreLockedError: another process locks the store against readers.
         rhetorica.store.db.StoreError: the store is not a readable rhetorica store.
         PortInUseError: the port is taken.
@@ -82,6 +82,10 @@ class ViewerServer(ThreadingHTTPServer):
 
     def __init__(self, run_dir: Path, port: int = 0, *, quiet: bool = False) -> None:
         self.run_dir = Path(run_dir)
+        if not self.run_dir.exists():
+            raise FileNotFoundError(f"{self.run_dir}: no such folder")
+        if not self.run_dir.is_dir():
+            raise FileNotFoundError(f"{self.run_dir}: not a folder (a run directory holds store.sqlite)")
         open_run_store(self.run_dir, busy_timeout_s=BUSY_TIMEOUT_S).close()  # fail now, with the store's own error, not on the first page
         self.env = pages.environment()
         self.quiet = quiet
