@@ -1,0 +1,66 @@
+"""Viewer pages answer unknown parameter values with 404 naming the parameter and the value
+(escaped), out-of-range integers with 400; known values still show their page."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from ..runs import make_run
+from .conftest import serve
+
+RECORDS = [("rev-a", "p1", "original", 5), ("rev-a", "p1", "tone:+", 7),
+           ("rev-a", "p2", "original", 4), ("rev-a", "p2", "tone:+", 6)]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    run = make_run(tmp_path_factory.mktemp("pages") / "run", RECORDS, replicates={2: 0, 3: 0})
+    with serve(run) as url:
+        yield url
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url) as response:  # noqa: S310 - the loopback viewer
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8")
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("paper?doc=p1&variant=../../etc/passwd",
+     "variant &#39;../../etc/passwd&#39; is not a version of document &#39;p1&#39;"),
+    ("paper?doc=p1&variant=%3Cb%3Ex%3C/b%3E", "variant &#39;&lt;b&gt;x&lt;/b&gt;&#39; is not a version"),
+    ("paper?doc=p1&rep=3", "rep 3: reviewer &#39;rev-a&#39; has no replicate 3 of document &#39;p1&#39;"),
+    ("?metric=nonexistent", "metric &#39;nonexistent&#39; is not in this store (known: &#39;overall&#39;)"),
+    ("cell?reviewer=x&condition=y", "reviewer &#39;x&#39; is not in this store (known: &#39;rev-a&#39;)"),
+    ("cell?condition=y", "condition &#39;y&#39; is not in this store (known: &#39;tone:+&#39;)"),
+    ("?rewriter=z", "rewriter &#39;z&#39; is not in this store (known: &#39;rw&#39;)"),
+])
+def test_unknown_values_are_404_naming_parameter_and_value(base: str, query: str, message: str) -> None:
+    status, body = _get(base + query)
+    assert status == 404 and message in body
+    assert "Original and ../../etc/passwd" not in body and "<b>x</b>" not in body
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("paper?doc=p1&rep=-1", "rep must be between 0 and 9223372036854775807, got &#39;-1&#39;"),
+    ("paper?doc=p1&rep=99999999999999999999999",
+     "rep must be between 0 and 9223372036854775807, got &#39;99999999999999999999999&#39;"),
+    ("call?id=0", "id must be between 1 and 9223372036854775807, got &#39;0&#39;"),
+    ("call?id=99999999999999999999999", "id must be between 1"),
+])
+def test_out_of_range_integers_are_400(base: str, query: str, message: str) -> None:
+    status, body = _get(base + query)
+    assert status == 400 and message in body
+
+
+@pytest.mark.parametrize("query", ["paper?doc=p1&variant=tone%3A%2B%40rw&rep=0", "paper?doc=p1&variant=original",
+                                   "?metric=overall", "?metric=", "cell?reviewer=rev-a&condition=tone%3A%2B"])
+def test_known_values_still_show_their_page(base: str, query: str) -> None:
+    status, _ = _get(base + query)
+    assert status == 200
