@@ -6,8 +6,11 @@ from __future__ import annotations
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from rhetorica.store.db import Store
 
 from ..runs import make_run
 from .conftest import serve
@@ -64,3 +67,47 @@ def test_out_of_range_integers_are_400(base: str, query: str, message: str) -> N
 def test_known_values_still_show_their_page(base: str, query: str) -> None:
     status, _ = _get(base + query)
     assert status == 200
+
+
+def _all_failed(run_dir: Path, papers: int) -> Path:
+    """A run of ``papers`` documents whose every rewrite failed (one refused, one error each; the
+    third paper's is ok but failed validation), reviewed on the original only."""
+    records = [("rev-a", f"p{i:03d}", "original", 5) for i in range(papers)]
+    run = make_run(run_dir, records, titles={"p000": "<i>T0</i>"})
+    store = Store.in_dir(run)
+    try:
+        for i in range(papers):
+            doc = f"p{i:03d}"
+            for condition, status, reason in (("tone:+", "refused", "model refused: <script>"),
+                                              ("tone:-", "error", "HTTP 500")):
+                ok = i == 2 and condition == "tone:+"
+                store.insert("variants", {"unit_key": f"v-{doc}-{condition}", "document_id": doc, "condition": condition,
+                                          "rewriter": "rw", "prompt_version": "1", "original_hash": f"h-{doc}",
+                                          "status": "ok" if ok else status, "reason": None if ok else reason,
+                                          "document_json": "{\"sections\": []}" if ok else None})
+                if ok:
+                    store.insert("checks", {"unit_key": f"c-{doc}", "variant_key": f"v-{doc}-{condition}",
+                                            "document_id": doc, "condition": condition, "rewriter": "rw", "passed": 0,
+                                            "reasons_json": "[\"similarity 0.2 < 0.8\"]", "result_json": "{}"})
+    finally:
+        store.close()
+    return run
+
+
+def test_a_study_where_everything_failed_lists_every_paper_with_its_rewrites_by_status(tmp_path: Path) -> None:
+    run = _all_failed(tmp_path / "run", 53)
+    with serve(run) as url:
+        status, first = _get(url)
+        assert status == 200 and 'id="no-rows"' in first
+        assert first.count('class="paper-link"') == 50
+        assert ('<tr><td><a href="/paper?doc=p000" class="paper-link">p000</a></td><td>&lt;i&gt;T0&lt;/i&gt;</td>'
+                '<td>manuscript</td><td>error 1, refused 1</td></tr>') in first
+        assert '<td>error 1, ok, failed validation 1</td>' in first  # p002
+        assert "page 1 of 2" in first and 'href="/?page=2" id="documents-next"' in first
+        status, second = _get(url + "?metric=&page=2")
+        assert status == 200 and "page 2 of 2" in second
+        assert all(f'class="paper-link">{d}</a>' in second for d in ("p050", "p051", "p052"))
+        assert second.count('class="paper-link"') == 3 and 'href="/?metric=&amp;page=1" id="documents-previous"' in second
+        status, paper = _get(url + "paper?doc=p001")  # the linked page shows the failure reasons
+        assert status == 200 and "model refused: &lt;script&gt;" in paper and "HTTP 500" in paper
+        assert _get(url + "?page=3")[0] == 404 and _get(url + "?page=0")[0] == 400

@@ -7,7 +7,8 @@ link shows the same):
 - ``/`` — the headline paired comparisons; ``reviewer``, ``condition``, ``rewriter``, ``metric``
   filter them (server side; without ``metric`` the forms' primary metric, ``metric=`` for every
   metric; a judge configuration's metric is named ``family.metric`` as in the report's Table 1,
-  :class:`rhetorica.report.viewer.judges.JudgeMetrics`); each row links to ``/cell``.
+  :class:`rhetorica.report.viewer.judges.JudgeMetrics`); each row links to ``/cell``. Below them
+  every document, ``page`` by page, links to its ``/paper`` page.
 - ``/cell`` — the papers behind the filtered rows, largest difference first; each links to ``/paper``.
 - ``/paper?doc=ID`` — the paper; ``variant=CONDITION@REWRITER`` picks the rewrite shown beside the
   original, ``reviewer`` and ``rep`` the reviews shown side by side. Annotated reviews show their
@@ -42,6 +43,9 @@ from rhetorica.store.db import Store
 
 FACETS = ("reviewer", "condition", "rewriter", "metric")
 """The overview's filters, in the order of its form."""
+
+DOCUMENTS_PER_PAGE = 50
+"""Documents listed per page of the overview's document list."""
 
 
 class PageError(Exception):
@@ -164,11 +168,36 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
                       fmt_p(float(p))],
             "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
                        ratio, float(p)]})
-    return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": q.store_counts(store),
-            "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
+    counts = q.store_counts(store)
+    return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": counts,
+            "documents": _documents(store, params, counts["documents"]), "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
             "exclude_failed": cell.exclude_failed, "rows": rows,
             "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
+
+
+def _documents(store: Store, params: dict[str, list[str]], total: int) -> dict[str, Any]:
+    """The overview's list of every document (``page`` of :data:`DOCUMENTS_PER_PAGE`), each linking
+    to its paper page with its rewrites counted by status, so a study where nothing could be
+    paired (every rewrite failed) still leads to each paper and its failure reasons.
+
+    Raises:
+        PageError: 400 for a ``page`` below 1, 404 for one past the last.
+    """
+    page = _int(_one(params, "page"), "page", low=1) or 1
+    pages = max(1, math.ceil(total / DOCUMENTS_PER_PAGE))
+    if page > pages:
+        raise PageError(404, f"page {page}: the store's {total} document(s) fill {pages} page(s)")
+    rows = [{**d, "link": url("/paper", doc=d["document_id"]),
+             "variants_text": ", ".join(f"{status} {n}" for status, n in d["variants"].items()) or "no rewrites"}
+            for d in q.document_page(store, (page - 1) * DOCUMENTS_PER_PAGE, DOCUMENTS_PER_PAGE)]
+    kept = {k: params[k][-1] for k in FACETS if k in params}  # metric= (every metric) survives paging
+
+    def link(n: int) -> str | None:
+        return f"/?{urlencode({**kept, 'page': n})}" if 1 <= n <= pages else None
+
+    return {"rows": rows, "page": page, "pages": pages, "total": total, "previous": link(page - 1),
+            "next": link(page + 1)}
 
 
 def cell(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
