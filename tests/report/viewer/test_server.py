@@ -77,3 +77,20 @@ def test_a_run_writing_beside_it_stays_viewable_and_a_lock_of_the_moment_is_503(
             locked = _request(port, "GET", "/paper?doc=p1", f"127.0.0.1:{port}")
         assert locked.status == 503
         assert b"store.sqlite is locked by another process (a study writing to it?)" in locked.body  # type: ignore[attr-defined]
+
+
+def test_pages_say_the_study_is_still_running_while_it_holds_its_run_lock(tmp_path: Path) -> None:
+    import os
+
+    from rhetorica.store.lock import run_lock
+
+    run = make_run(tmp_path / "run", [("r", "p1", "original", 5)])
+    notice = f"This study is still running (process {os.getpid()}): numbers are partial."
+    with serve(run) as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        host = f"127.0.0.1:{port}"
+        assert b"still running" not in _request(port, "GET", "/", host).body  # type: ignore[attr-defined]
+        with run_lock(run):
+            for path in ("/", "/paper?doc=p1", "/paper?doc=nope"):
+                assert notice.encode() in _request(port, "GET", path, host).body  # type: ignore[attr-defined]
+        assert b"still running" not in _request(port, "GET", "/", host).body  # type: ignore[attr-defined]

@@ -8,7 +8,9 @@ request to another host), so a rewrite or review that escaped its escaping still
 code or reach out. A request whose ``Host`` header is not this server's own loopback name
 (``127.0.0.1:PORT`` or ``localhost:PORT``) is refused with 421, so a web page that rebinds its
 domain name to 127.0.0.1 (DNS rebinding) cannot read the store through the visitor's browser.
-GET and HEAD are served; any other method is 405 with ``Allow: GET, HEAD``.
+GET and HEAD are served; any other method is 405 with ``Allow: GET, HEAD``. While a study holds
+its run lock every page says it is still running (:func:`rhetorica.store.lock.lock_holder`, which
+reads the lock without taking it).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from rhetorica.store.db import StoreLockedError
+from rhetorica.store.lock import lock_holder
 from rhetorica.store.runs import open_run_store
 from rhetorica.report.viewer import pages
 
@@ -179,7 +182,8 @@ class _Handler(BaseHTTPRequestHandler):
         return False
 
     def _page(self, status: HTTPStatus, template: str, context: dict[str, Any]) -> None:
-        body = self.server.env.get_template(template).render(**context).encode("utf-8")
+        running = lock_holder(self.server.run_dir)  # a study still running: its numbers are partial
+        body = self.server.env.get_template(template).render(**context, running=running).encode("utf-8")
         self._send(status, body, "text/html; charset=utf-8")
 
     def _static(self, name: str) -> None:
