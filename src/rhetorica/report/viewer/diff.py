@@ -99,7 +99,8 @@ def _changed(out: list[Segment], original: str, rewrite: str) -> None:
     """Append the runs of a changed stretch: word-diffed, or whole when over :data:`WORD_DIFF_CAP`."""
     words = max(len(original.split()), len(rewrite.split()))
     if original and rewrite and words > WORD_DIFF_CAP:
-        note = f"paragraph too long for a word diff: {words} words (over {WORD_DIFF_CAP}); shown deleted and inserted whole"
+        note = (f"paragraph too long for a word diff: {words} words (over {WORD_DIFF_CAP}); "
+                "shown deleted and inserted whole")
         out.append(Segment("delete", original, note))
         out.append(Segment("insert", rewrite, note))
         return

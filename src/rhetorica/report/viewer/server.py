@@ -89,7 +89,8 @@ class ViewerServer(ThreadingHTTPServer):
             raise FileNotFoundError(f"{self.run_dir}: no such folder")
         if not self.run_dir.is_dir():
             raise FileNotFoundError(f"{self.run_dir}: not a folder (a run directory holds store.sqlite)")
-        open_run_store(self.run_dir, busy_timeout_s=BUSY_TIMEOUT_S).close()  # fail now, with the store's own error, not on the first page
+        # fail now, with the store's own error, not on the first page
+        open_run_store(self.run_dir, busy_timeout_s=BUSY_TIMEOUT_S).close()
         self.env = pages.environment()
         self.quiet = quiet
         try:
@@ -178,7 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         self._send(HTTPStatus.MISDIRECTED_REQUEST,
                    f"421 Misdirected Request: this viewer answers only to {self.server.url} "
-                   f"(Host header {host!r})\n".encode("ascii", "backslashreplace"), "text/plain; charset=utf-8")
+                   f"(Host header {host[:100]!r})\n".encode("ascii", "backslashreplace"), "text/plain; charset=utf-8")
         return False
 
     def _page(self, status: HTTPStatus, template: str, context: dict[str, Any]) -> None:
