@@ -111,3 +111,27 @@ def test_a_study_where_everything_failed_lists_every_paper_with_its_rewrites_by_
         status, paper = _get(url + "paper?doc=p001")  # the linked page shows the failure reasons
         assert status == 200 and "model refused: &lt;script&gt;" in paper and "HTTP 500" in paper
         assert _get(url + "?page=3")[0] == 404 and _get(url + "?page=0")[0] == 400
+
+
+def test_the_paper_page_notes_a_paragraph_too_long_for_a_word_diff(tmp_path: Path) -> None:
+    import json
+
+    from rhetorica.report.viewer.diff import WORD_DIFF_CAP
+
+    words = [f"w{i}" for i in range(WORD_DIFF_CAP + 1)]
+    run = make_run(tmp_path / "run", [("rev-a", "p1", "original", 5)])
+    document = {"sections": [{"title": "Intro", "text": " ".join(words)}]}
+    store = Store.in_dir(run)
+    try:
+        store.conn.execute("UPDATE documents SET document_json = ? WHERE document_id = 'p1'", (json.dumps(document),))
+        store.insert("variants", {"unit_key": "v-p1", "document_id": "p1", "condition": "tone:+", "rewriter": "rw",
+                                  "prompt_version": "1", "original_hash": "h-p1", "status": "ok", "document_json":
+                                  json.dumps({"sections": [{"title": "Intro", "text": " ".join(["<b>", *words[1:]])}]})})
+    finally:
+        store.close()
+    with serve(run) as url:
+        status, body = _get(url + "paper?doc=p1&variant=tone%3A%2B%40rw")
+    note = (f'<p class="note">paragraph too long for a word diff: {WORD_DIFF_CAP + 1} words (over {WORD_DIFF_CAP}); '
+            "shown deleted and inserted whole</p>")
+    assert status == 200 and body.count(note) == 2  # once on each side
+    assert "<del>w0 w1 w2" in body and "<ins>&lt;b&gt; w1 w2" in body
