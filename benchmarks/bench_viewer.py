@@ -13,7 +13,11 @@ recur in the review, so the paper page highlights dozens of spans per review) an
 plans. Then serves it with :class:`rhetorica.report.viewer.server.ViewerServer`
 and times complete HTTP requests (query + render + transfer) of the overview (as opened: the
 primary metric), the overview of every metric, a filtered overview, the papers behind a row, a paper page and a call page: fastest and median of ``repeat``
-requests, in seconds, printed one line per page.
+requests, in seconds, printed one line per page. Last, the word diff alone
+(:func:`rhetorica.report.viewer.diff.document_diff`, as the paper page and the report's appendix
+call it) of a 1 MB section of 30,000 short lines with every 100th line changed, of the same
+megabyte as one line (over the word cap: shown deleted and inserted whole), and of a paragraph at
+the word cap (the slowest stretch that is still word-diffed).
 """
 
 from __future__ import annotations
@@ -140,6 +144,35 @@ def _time(url: str, repeat: int) -> tuple[float, float, int]:
     return min(times), statistics.median(times), size
 
 
+def _diff_cases() -> dict[str, tuple[str, str]]:
+    """Pairs of stored-document JSON for the word-diff rows."""
+    from rhetorica.report.viewer.diff import WORD_DIFF_CAP
+
+    def doc(text: str) -> str:
+        return json.dumps({"sections": [{"title": "Long", "text": text}]})
+
+    lines = [f"line {i} of the long paragraph, words and more words here.\n" for i in range(30_000)]
+    changed = [line.replace("long", "lengthy") if i % 100 == 0 else line for i, line in enumerate(lines)]
+    rng = random.Random(1)
+    words = [rng.choice(VOCABULARY) for _ in range(WORD_DIFF_CAP)]
+    edited = [rng.choice(("clearly", "may")) if i % 25 == 0 else w for i, w in enumerate(words)]
+    return {"diff, 1 MB of 30,000 lines (1% changed)": (doc("".join(lines)), doc("".join(changed))),
+            "diff, 1 MB as one line (over the cap)": (doc(" ".join(l.strip() for l in lines)), doc(" ".join(l.strip() for l in changed))),
+            f"diff, one {WORD_DIFF_CAP}-word paragraph (the cap)": (doc(" ".join(words)), doc(" ".join(edited)))}
+
+
+def _time_diffs(repeat: int) -> None:
+    from rhetorica.report.viewer.diff import document_diff
+
+    for name, (a, b) in _diff_cases().items():
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            document_diff(a, b)
+            times.append(time.perf_counter() - start)
+        print(f"{name:40s} {min(times):10.3f} {statistics.median(times):10.3f} {len(a) / 1e3:8.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--papers", type=int, default=500)
@@ -177,6 +210,7 @@ def main() -> None:
             for name, url in pages.items():
                 fastest, median, size = _time(url, args.repeat)
                 print(f"{name:40s} {fastest:10.3f} {median:10.3f} {size / 1e3:8.0f}")
+            _time_diffs(args.repeat)
         finally:
             server.shutdown()
             server.server_close()

@@ -11,6 +11,7 @@ from rhetorica.cli.app import app
 from rhetorica.report.viewer.server import ViewerServer
 
 from ..report.runs import make_run
+from ..store.holders import EXCLUSIVE, holding
 
 runner = CliRunner()
 
@@ -51,3 +52,34 @@ def test_server_listens_on_loopback_and_sends_a_restrictive_policy(tmp_path: Pat
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_missing_folder_is_named_as_missing(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["view", str(tmp_path / "nonexistent")])
+    assert result.exit_code == 2
+    assert f"error: {tmp_path / 'nonexistent'}: no such folder" in result.output
+    assert "no store.sqlite here" not in result.output
+
+
+def test_taken_port_names_the_port_and_suggests_port_0(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", [("r", "p1", "original", 5)])
+    first = ViewerServer(run, 0, quiet=True)
+    try:
+        port = first.server_address[1]
+        result = runner.invoke(app, ["view", str(run), "--port", str(port)])
+        assert result.exit_code == 2
+        assert (f"error: port {port} on 127.0.0.1 is already in use (another viewer or server); "
+                "choose another with --port N, or --port 0 for a free one") in result.output
+        assert "Errno" not in result.output
+    finally:
+        first.server_close()
+
+
+def test_a_store_locked_by_another_process_is_said_at_once(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", [("r", "p1", "original", 5)])
+    with holding(run / "store.sqlite", EXCLUSIVE):
+        result = runner.invoke(app, ["view", str(run), "--port", "0"])
+    assert result.exit_code == 2
+    assert (f"{run.resolve()}: store.sqlite is locked by another process (a study writing to it?); "
+            "try again when it finishes") in result.output
+    assert "not a readable" not in result.output

@@ -88,3 +88,27 @@ def test_negative_paper_count_is_an_error(tmp_path: Path) -> None:
             paper_examples(store, -1)
     finally:
         store.close()
+
+
+def test_a_paragraph_too_long_for_a_word_diff_is_cut_and_noted_in_the_report(tmp_path: Path) -> None:
+    from rhetorica.report.viewer.diff import WORD_DIFF_CAP
+
+    words = [f"w{i}" for i in range(WORD_DIFF_CAP + 500)]
+    run = make_run(tmp_path / "run", RECORDS[:3], replicates={1: 1})
+    _with_variant(run, " ".join(words), " ".join(["changed", *words[1:]]))
+    store = Store.in_dir(run)
+    try:
+        (example,) = paper_examples(store, 1)
+    finally:
+        store.close()
+    (section,) = example.diffs[0].sections
+    note = (f"paragraph too long for a word diff: {WORD_DIFF_CAP + 500} words (over {WORD_DIFF_CAP}); "
+            "shown deleted and inserted whole")
+    tail = " ".join(words[-CONTEXT_WORDS:])
+    assert [(s.op, s.text, s.note) for s in section.segments] == [
+        ("delete", " ".join(words[:CONTEXT_WORDS]) + " … " + tail, note),
+        ("insert", " ".join(["changed", *words[1:CONTEXT_WORDS]]) + " … " + tail, note)]
+    write_report(run, n_resamples=50, appendix_papers=1)
+    html = (run / "report.html").read_text(encoding="utf-8")
+    assert f"({WORD_DIFF_CAP + 500} deleted, {WORD_DIFF_CAP + 500} inserted; {note}): <del>w0 w1" in html
+    assert f"_Intro_ ({note}): [-w0 w1" in (run / "report.md").read_text(encoding="utf-8")

@@ -33,3 +33,25 @@ def test_lock_of_a_killed_holder_is_free(tmp_path: Path) -> None:
     assert (tmp_path / LOCK_FILENAME).read_text().strip().isdigit()  # the stale file stays ...
     with run_lock(tmp_path):  # ... and blocks nothing
         pass
+
+
+def test_lock_holder_reads_the_lock_without_taking_it(tmp_path: Path) -> None:
+    from rhetorica.store.lock import lock_holder
+
+    run_dir = tmp_path / "run"
+    assert lock_holder(run_dir) is None  # no lock file
+    code = ("import sys; from pathlib import Path; from rhetorica.store.lock import run_lock\n"
+            "with run_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(run_dir)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        assert lock_holder(run_dir) == holder.pid
+        assert lock_holder(run_dir) == holder.pid  # asking twice took nothing
+        with pytest.raises(RunLockedError), run_lock(run_dir):  # still held by the other process
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+    assert lock_holder(run_dir) is None  # released when its holder ended
+    assert lock_holder(run_dir, locks=tmp_path / "no-such-table") is None  # no lock table: unknown, no notice

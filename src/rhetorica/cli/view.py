@@ -2,7 +2,8 @@
 
 The viewer listens on 127.0.0.1 only, reads the store read-only and loads nothing from anywhere
 else (:mod:`rhetorica.report.viewer.server`). Exit status: 0 when stopped with Ctrl-C; 2 when the
-run directory holds no readable store or the port is taken.
+run directory does not exist or holds no store, the store is locked by another process or is not
+a rhetorica store, or the port is taken.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from rhetorica.cli.errors import exit_on
+from rhetorica.cli.errors import exit_on, fail
 
 
 def view(
@@ -20,11 +21,16 @@ def view(
     quiet: bool = typer.Option(False, "--quiet", help="Do not log requests."),
 ) -> None:
     """Serve a read-only web viewer of RUN_DIR on 127.0.0.1 until Ctrl-C."""
-    from rhetorica.report.viewer.server import ViewerServer
+    from rhetorica.report.viewer.server import PortInUseError, ViewerServer
     from rhetorica.store.db import StoreError
 
-    with exit_on(FileNotFoundError, StoreError, OSError):
-        server = ViewerServer(run_dir, port, quiet=quiet)
+    try:
+        with exit_on(FileNotFoundError, StoreError):
+            server = ViewerServer(run_dir, port, quiet=quiet)
+    except PortInUseError as exc:
+        fail(f"{exc}; choose another with --port N, or --port 0 for a free one")
+    except OSError as exc:
+        fail(f"cannot listen on 127.0.0.1 port {port}: {exc.strerror or exc}")
     typer.echo(f"rhetorica viewer of {run_dir} at {server.url} (read-only; Ctrl-C stops it)")
     try:
         server.serve_forever()

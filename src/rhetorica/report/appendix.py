@@ -112,11 +112,17 @@ def _cell(values: list[float], failures: list[str]) -> str:
 
 
 def _compact(section: SectionDiff) -> SectionDiff:
-    """``section`` with each long unchanged run cut to :data:`CONTEXT_WORDS` words on each side."""
+    """``section`` with each long unchanged run cut to :data:`CONTEXT_WORDS` words on each side, and
+    each run too long for a word diff (one with a ``note``) to its first and last
+    :data:`CONTEXT_WORDS` words."""
     out = []
     last = len(section.segments) - 1
     for i, segment in enumerate(section.segments):
         words = segment.text.split()
+        if segment.note and len(words) > 2 * CONTEXT_WORDS:
+            cut = " ".join(words[:CONTEXT_WORDS]) + " … " + " ".join(words[-CONTEXT_WORDS:])
+            out.append(Segment(segment.op, cut, segment.note))
+            continue
         if segment.op != "equal" or len(words) <= 2 * CONTEXT_WORDS:
             out.append(segment)
             continue

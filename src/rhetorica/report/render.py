@@ -120,7 +120,8 @@ def render_markdown(data: ReportData, sections: list[Section] | None = None) -> 
         for diff in section.diffs:
             lines += [f"**{md_escape(diff.label)}**" + (f": {md_escape(diff.note)}" if diff.note else ""), ""]
             for changed in diff.sections:
-                lines += [f"_{md_escape(changed.title)}_: {_md_diff(changed.segments)}", ""]
+                notes = "".join(f" ({md_escape(n)})" for n in changed.notes)
+                lines += [f"_{md_escape(changed.title)}_{notes}: {_md_diff(changed.segments)}", ""]
     return "\n".join(lines)
 
 

@@ -44,6 +44,14 @@ class StoreError(Exception):
     """The store file is unreadable or from a newer rhetorica."""
 
 
+class StoreLockedError(StoreError):
+    """Another process holds a lock on the store that keeps readers out (an exclusive lock)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path.parent}: {path.name} is locked by another process (a study writing to it?); "
+                         "try again when it finishes")
+
+
 def _migrations() -> list[tuple[int, str]]:
     folder = resources.files("rhetorica.store") / "migrations"
     found = []
@@ -98,15 +106,18 @@ class Store(BatchTables):
         return cls(Path(run_dir) / STORE_FILENAME)
 
     @classmethod
-    def open_readonly(cls, path: str | Path) -> Store:
+    def open_readonly(cls, path: str | Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Store:
         """Open an existing store for reading only: no file, folder or migration is written.
 
         While a run holds the store open (its ``-wal`` file exists) the connection reads through
         SQLite's read-only mode; otherwise the file is opened as immutable, which makes SQLite
-        create no ``-wal``/``-shm`` files beside it.
+        create no ``-wal``/``-shm`` files beside it. A run writing in WAL mode never blocks it;
+        only a lock that keeps readers out does, for at most ``busy_timeout_s`` seconds.
 
         Raises:
             FileNotFoundError: if ``path`` does not exist.
+            StoreLockedError: another process still holds a lock that keeps readers out after
+                ``busy_timeout_s`` seconds.
             StoreError: if it is not a rhetorica store (not SQLite, or SQLite without rhetorica's
                 schema version) or is newer than this rhetorica.
         """
@@ -114,7 +125,7 @@ class Store(BatchTables):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no store here")
         mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
-        conn = sqlite3.connect(f"{path.as_uri()}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        conn = sqlite3.connect(f"{path.as_uri()}?{mode}", uri=True, isolation_level=None, timeout=busy_timeout_s)
         store = cls.__new__(cls)  # no folder, no WAL switch, no migration
         store.path, store.conn = path, conn
         conn.row_factory = sqlite3.Row
@@ -123,6 +134,8 @@ class Store(BatchTables):
             store.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise StoreLockedError(path) from exc
             raise StoreError(f"{path}: not a readable rhetorica store ({exc})") from exc
         if version == 0:  # an empty file or another program's SQLite database: no migration ever ran
             conn.close()

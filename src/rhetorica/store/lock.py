@@ -4,6 +4,8 @@ Two ``rhetorica run`` processes on one study would otherwise make every model ca
 plans the same pending units). The lock is held for the whole run; the operating system releases
 it when the holding process ends, however it ends (SIGKILL included), so a stale lock file never
 blocks a later run. The file holds the holder's process id, for the message a second process shows.
+:func:`lock_holder` tells whether a run holds the lock without taking it (a read-only viewer must
+never make a starting run fail for a moment).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 LOCK_FILENAME = "run.lock"
+PROC_LOCKS = Path("/proc/locks")
+"""The kernel's table of held file locks (Linux)."""
 
 
 class RunLockedError(Exception):
@@ -73,3 +77,25 @@ def run_lock(run_dir: Path, *, wait: bool = False,
         yield
     finally:
         os.close(fd)  # releases the lock; the file stays (removing it would race with a waiter)
+
+
+def lock_holder(run_dir: Path, *, locks: Path = PROC_LOCKS) -> int | None:
+    """The process id holding the run lock of ``run_dir``, read without taking the lock; None when
+    no process holds it, there is no lock file, or the system has no lock table to read (not Linux).
+
+    Reads the kernel's lock table (``/proc/locks``, or ``locks``): a held ``FLOCK`` entry on the
+    lock file's device and inode. The pid is the one the holder wrote in the file, or the table's
+    when the file holds none.
+    """
+    path = run_dir / LOCK_FILENAME
+    try:
+        info, table = path.stat(), locks.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    device = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    for line in table.splitlines():
+        fields = line.split()  # "1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE START END"; a waiter has "->"
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == device and fields[4].isdigit():
+            written = path.read_text(encoding="ascii", errors="replace").strip()
+            return int(written) if written.isdigit() else int(fields[4])
+    return None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rhetorica.problems import is_warning
-from rhetorica.store.db import STORE_FILENAME, Store
+from rhetorica.store.db import BUSY_TIMEOUT_S, STORE_FILENAME, Store
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,16 +46,19 @@ def read_run_study(run_dir: Path) -> dict[str, Any]:
     return study
 
 
-def open_run_store(run_dir: Path) -> Store:
-    """The store of ``run_dir``, opened read-only (a report or check never creates or migrates one).
+def open_run_store(run_dir: Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Store:
+    """The store of ``run_dir``, opened read-only (a report or check never creates or migrates one);
+    ``busy_timeout_s``: how long to wait for a lock that keeps readers out
+    (:meth:`rhetorica.store.db.Store.open_readonly`).
 
     Raises:
         FileNotFoundError: ``run_dir`` holds no store.
+        rhetorica.store.db.StoreLockedError: another process locks the store against readers.
         rhetorica.store.db.StoreError: the file is not a rhetorica store, or is newer than this rhetorica.
     """
     if not (run_dir / STORE_FILENAME).is_file():
         raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
-    return Store.open_readonly(run_dir / STORE_FILENAME)
+    return Store.open_readonly(run_dir / STORE_FILENAME, busy_timeout_s=busy_timeout_s)
 
 
 def open_run(store: Store, study_name: str, spec_hash: str) -> int:

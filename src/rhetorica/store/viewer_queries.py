@@ -175,6 +175,33 @@ def store_counts(store: Store) -> dict[str, int]:
             for table in ("documents", "variants", "assessments", "model_calls")}
 
 
+def document_page(store: Store, offset: int, limit: int) -> list[dict[str, Any]]:
+    """One page of the stored documents (by id) with their current variants counted by status.
+
+    Returns:
+        Rows ``document_id, title, kind, variants``: ``variants`` maps a variant status (``ok``,
+        ``error``, ...; ``ok, failed validation`` for an ``ok`` rewrite whose stored check did not
+        pass) to its count (empty for a document without rewrites).
+    """
+    docs = [dict(r) for r in store.rows("SELECT document_id, title, kind FROM documents ORDER BY document_id "
+                                        "LIMIT ? OFFSET ?", (limit, offset))]
+    if not docs:
+        return []
+    ids = [d["document_id"] for d in docs]
+    counts = store.rows(
+        f"""SELECT v.document_id, v.status, COALESCE(c.passed, 1) AS passed, COUNT(*) FROM variants v
+            LEFT JOIN checks c ON c.variant_key = v.unit_key
+            WHERE v.document_id IN ({", ".join("?" * len(ids))}){_plan_clause(store, 'rewrite', 'v.unit_key')}
+            GROUP BY v.document_id, v.status, COALESCE(c.passed, 1)""", ids)
+    by_doc: dict[str, dict[str, int]] = {d: {} for d in ids}
+    for document_id, status, passed, n in counts:
+        label = status if passed or status != "ok" else "ok, failed validation"
+        by_doc[document_id][label] = by_doc[document_id].get(label, 0) + int(n)
+    for d in docs:
+        d["variants"] = dict(sorted(by_doc[d["document_id"]].items()))
+    return docs
+
+
 def document_row(store: Store, document_id: str) -> dict[str, Any] | None:
     """``document_id, title, kind, human_score, document_json`` of one stored document, or None."""
     rows = store.rows("SELECT document_id, title, kind, human_score, document_json FROM documents "

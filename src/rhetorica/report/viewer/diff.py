@@ -1,9 +1,16 @@
 """Word-level differences between an original text and its rewrite (``difflib.SequenceMatcher``).
 
-A text is split into words and the whitespace between them; the matcher aligns the word tokens
-(``autojunk`` off, so frequent words such as "the" still align in long sections). The result is a
-list of :class:`Segment` runs that the viewer and the report's appendix render side by side: the
-original shows ``equal`` and ``delete`` runs, the rewrite ``equal`` and ``insert`` runs.
+Two passes keep the cost bounded however long a text is. First the lines (each with the newlines
+that end it) are aligned; only the stretches of lines that differ are then split into words and
+the whitespace between them, and their word tokens aligned (``autojunk`` off in both passes, so
+frequent words such as "the" still align). A changed stretch longer than :data:`WORD_DIFF_CAP`
+words on either side is not word-diffed (the matcher's cost grows with the square of the words):
+it is shown deleted and inserted whole, with a note saying so. Texts whose line counts would make
+the line pass itself slow (:data:`LINE_PAIR_CAP`, many repeated lines) are one such stretch.
+
+The result is a list of :class:`Segment` runs that the viewer and the report's appendix render
+side by side: the original shows ``equal`` and ``delete`` runs, the rewrite ``equal`` and
+``insert`` runs.
 """
 
 from __future__ import annotations
@@ -11,20 +18,34 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
 _TOKEN = re.compile(r"\s+|\S+")
+_LINE = re.compile(r"[^\n]+\n*|\n+")
+
+WORD_DIFF_CAP = 1000
+"""Most words (per side) of a changed stretch that is word-diffed; a longer one is shown deleted
+and inserted whole. At the cap, matching takes about 0.3 s for prose and up to about 2 s for text
+of a 20-word vocabulary on one core (``benchmarks/bench_viewer.py``)."""
+
+LINE_PAIR_CAP = 1_000_000
+"""Most pairs of equal lines (sum over distinct lines of its count in the original times its count
+in the rewrite: the work of one matching pass) for which lines are aligned; above it the texts are
+one changed stretch."""
 
 Op = Literal["equal", "delete", "insert"]
 
 
 @dataclass(frozen=True)
 class Segment:
-    """One run of a diff: ``op`` and its text (words with their whitespace, exactly as written)."""
+    """One run of a diff: ``op``, its text (words with their whitespace, exactly as written) and a
+    ``note`` on a run that was not word-diffed (why; empty otherwise)."""
 
     op: Op
     text: str
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,16 +62,49 @@ class SectionDiff:
     def changed(self) -> bool:
         return bool(self.deleted_words or self.inserted_words)
 
+    @property
+    def notes(self) -> list[str]:
+        """The notes of the runs that were not word-diffed, once each, in order."""
+        return list(dict.fromkeys(s.note for s in self.segments if s.note))
+
 
 def word_diff(original: str, rewrite: str) -> list[Segment]:
     """The word-level runs turning ``original`` into ``rewrite``.
 
     A replaced stretch becomes a ``delete`` run followed by an ``insert`` run. Whitespace between
     two changed words stays inside the changed run; concatenating the ``equal`` + ``delete`` texts
-    gives back ``original`` and the ``equal`` + ``insert`` texts give back ``rewrite``.
+    gives back ``original`` and the ``equal`` + ``insert`` texts give back ``rewrite``. A changed
+    stretch of lines longer than :data:`WORD_DIFF_CAP` words on a side is one ``delete`` and one
+    ``insert`` run carrying a ``note`` ("paragraph too long for a word diff: N words").
     """
-    a, b = _TOKEN.findall(original), _TOKEN.findall(rewrite)
+    a, b = _LINE.findall(original), _LINE.findall(rewrite)
     out: list[Segment] = []
+    if _line_pairs(a, b) > LINE_PAIR_CAP:
+        _changed(out, original, rewrite)
+        return out
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            _append(out, "equal", "".join(a[i1:i2]))
+        else:
+            _changed(out, "".join(a[i1:i2]), "".join(b[j1:j2]))
+    return out
+
+
+def _line_pairs(a: list[str], b: list[str]) -> int:
+    counts = Counter(b)
+    return sum(n * counts[line] for line, n in Counter(a).items())
+
+
+def _changed(out: list[Segment], original: str, rewrite: str) -> None:
+    """Append the runs of a changed stretch: word-diffed, or whole when over :data:`WORD_DIFF_CAP`."""
+    words = max(len(original.split()), len(rewrite.split()))
+    if original and rewrite and words > WORD_DIFF_CAP:
+        note = (f"paragraph too long for a word diff: {words} words (over {WORD_DIFF_CAP}); "
+                "shown deleted and inserted whole")
+        out.append(Segment("delete", original, note))
+        out.append(Segment("insert", rewrite, note))
+        return
+    a, b = _TOKEN.findall(original), _TOKEN.findall(rewrite)
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -60,13 +114,12 @@ def word_diff(original: str, rewrite: str) -> list[Segment]:
             _append(out, "delete", "".join(a[i1:i2]))
         if tag in ("insert", "replace"):
             _append(out, "insert", "".join(b[j1:j2]))
-    return out
 
 
 def _append(out: list[Segment], op: Op, text: str) -> None:
     if not text:
         return
-    if out and out[-1].op == op:
+    if out and out[-1].op == op and not out[-1].note:
         out[-1] = Segment(op, out[-1].text + text)
     else:
         out.append(Segment(op, text))

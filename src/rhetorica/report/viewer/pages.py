@@ -7,7 +7,8 @@ link shows the same):
 - ``/`` — the headline paired comparisons; ``reviewer``, ``condition``, ``rewriter``, ``metric``
   filter them (server side; without ``metric`` the forms' primary metric, ``metric=`` for every
   metric; a judge configuration's metric is named ``family.metric`` as in the report's Table 1,
-  :class:`rhetorica.report.viewer.judges.JudgeMetrics`); each row links to ``/cell``.
+  :class:`rhetorica.report.viewer.judges.JudgeMetrics`); each row links to ``/cell``. Below them
+  every document, ``page`` by page, links to its ``/paper`` page.
 - ``/cell`` — the papers behind the filtered rows, largest difference first; each links to ``/paper``.
 - ``/paper?doc=ID`` — the paper; ``variant=CONDITION@REWRITER`` picks the rewrite shown beside the
   original, ``reviewer`` and ``rep`` the reviews shown side by side. Annotated reviews show their
@@ -42,6 +43,9 @@ from rhetorica.store.db import Store
 
 FACETS = ("reviewer", "condition", "rewriter", "metric")
 """The overview's filters, in the order of its form."""
+
+DOCUMENTS_PER_PAGE = 50
+"""Documents listed per page of the overview's document list."""
 
 
 class PageError(Exception):
@@ -81,12 +85,36 @@ def _exclude_failed(run_dir: Path) -> bool:
     return (study.get("validation") or {}).get("failed_variants", "exclude") == "exclude"
 
 
-def _cell_filter(run_dir: Path, params: dict[str, list[str]], judges: JudgeMetrics) -> q.CellFilter:
+def _cell_filter(run_dir: Path, params: dict[str, list[str]], judges: JudgeMetrics,
+                 facets: dict[str, list[str]]) -> q.CellFilter:
     """The store filter of the page's facets; a judge metric chosen as ``family.metric`` becomes
-    the stored metric restricted to that family's judge configurations (:class:`JudgeMetrics`)."""
+    the stored metric restricted to that family's judge configurations (:class:`JudgeMetrics`).
+
+    Raises:
+        PageError: 404 for a facet value that is not among ``facets`` (the store's values, the
+            metrics as :meth:`JudgeMetrics.choices` names them).
+    """
     chosen = {k: _one(params, k) for k in FACETS}
+    for key, value in chosen.items():
+        if value is not None and value not in facets[key]:
+            raise PageError(404, f"{key} {value!r} is not in this store ({_known(facets[key])})")
     metric, reviewers = judges.resolve(chosen.pop("metric"))
     return q.CellFilter(**chosen, metric=metric, reviewers=reviewers, exclude_failed=_exclude_failed(run_dir))
+
+
+def _known(values: list[str], shown: int = 12) -> str:
+    if not values:
+        return "it has none"
+    more = f", and {len(values) - shown} more" if len(values) > shown else ""
+    return "known: " + ", ".join(repr(v) for v in values[:shown]) + more
+
+
+def _facets(store: Store, judges: JudgeMetrics) -> dict[str, list[str]]:
+    """The store's filter values (:func:`rhetorica.store.viewer_queries.facet_values`), metrics
+    named as the overview offers them."""
+    facets = q.facet_values(store)
+    facets["metric"] = judges.choices(facets["metric"])
+    return facets
 
 
 def _judges(run_dir: Path) -> JudgeMetrics:
@@ -116,9 +144,8 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
     exact two-sided sign-test p-value (ties excluded; :func:`rhetorica.analysis.paired.sign_test_pvalues`).
     """
     judges = _judges(run_dir)
-    cell = _cell_filter(run_dir, params, judges)
-    facets = q.facet_values(store)
-    facets["metric"] = judges.choices(facets["metric"])
+    facets = _facets(store, judges)
+    cell = _cell_filter(run_dir, params, judges, facets)
     shown_metric = _one(params, "metric")
     if "metric" not in params:  # opened without a choice: the primary score (metric= asks for every metric)
         shown_metric = judges.qualify(default_metric(facets["form"]), facets["metric"])
@@ -141,17 +168,42 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
                       fmt_p(float(p))],
             "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
                        ratio, float(p)]})
-    return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": q.store_counts(store),
-            "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
+    counts = q.store_counts(store)
+    return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": counts,
+            "documents": _documents(store, params, counts["documents"]), "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
             "exclude_failed": cell.exclude_failed, "rows": rows,
             "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
 
 
+def _documents(store: Store, params: dict[str, list[str]], total: int) -> dict[str, Any]:
+    """The overview's list of every document (``page`` of :data:`DOCUMENTS_PER_PAGE`), each linking
+    to its paper page with its rewrites counted by status, so a study where nothing could be
+    paired (every rewrite failed) still leads to each paper and its failure reasons.
+
+    Raises:
+        PageError: 400 for a ``page`` below 1, 404 for one past the last.
+    """
+    page = _int(_one(params, "page"), "page", low=1) or 1
+    pages = max(1, math.ceil(total / DOCUMENTS_PER_PAGE))
+    if page > pages:
+        raise PageError(404, f"page {page}: the store's {total} document(s) fill {pages} page(s)")
+    rows = [{**d, "link": url("/paper", doc=d["document_id"]),
+             "variants_text": ", ".join(f"{status} {n}" for status, n in d["variants"].items()) or "no rewrites"}
+            for d in q.document_page(store, (page - 1) * DOCUMENTS_PER_PAGE, DOCUMENTS_PER_PAGE)]
+    kept = {k: params[k][-1] for k in FACETS if k in params}  # metric= (every metric) survives paging
+
+    def link(n: int) -> str | None:
+        return f"/?{urlencode({**kept, 'page': n})}" if 1 <= n <= pages else None
+
+    return {"rows": rows, "page": page, "pages": pages, "total": total, "previous": link(page - 1),
+            "next": link(page + 1)}
+
+
 def cell(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/cell``: the papers behind the headline rows the filter selects (at most 500)."""
     judges = _judges(run_dir)
-    chosen = _cell_filter(run_dir, params, judges)
+    chosen = _cell_filter(run_dir, params, judges, _facets(store, judges))
     rows = [{**r, "metric": judges.label(r["reviewer"], r["metric"]),
              "link": url("/paper", doc=r["document_id"], variant=variant_label(r["condition"], r["rewriter"]),
                          reviewer=r["reviewer"])}
@@ -237,14 +289,11 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
     for v in variants:
         v["label"] = variant_label(v["condition"], v["rewriter"])
         v["check"] = _check_view(v) if v["result_json"] or v["passed"] is not None else None
-    chosen_label = _one(params, "variant") or next((v["label"] for v in variants if v["status"] == "ok"), None)
-    chosen = next((v for v in variants if v["label"] == chosen_label), None)
-    diff = document_diff(document["document_json"], chosen["document_json"]) if chosen and chosen["document_json"] else []
-
     reviewers = q.reviewers_of(store, doc_id)
     reviewer = _one(params, "reviewer")
     if reviewer is not None and reviewer not in reviewers:
         raise PageError(404, f"reviewer {reviewer!r} did not assess document {doc_id!r}")
+    rep = _int(_one(params, "rep"), "rep")
     assessments = q.assessment_rows_of(store, doc_id, reviewer)
     scores: dict[str, dict[str, float]] = {}
     for unit, metric, value in q.scores_of(store, doc_id, reviewer):
@@ -254,11 +303,19 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
         a["label"] = variant_label(a["condition"], a["rewriter"])
         if a["label"] not in versions:  # a review of a variant no longer current stays visible
             versions.append(a["label"])
+    asked = _one(params, "variant")
+    if asked is not None and asked not in versions:
+        raise PageError(404, f"variant {asked!r} is not a version of document {doc_id!r} ({_known(versions)})")
+    chosen_label = asked or next((v["label"] for v in variants if v["status"] == "ok"), None)
+    chosen = next((v for v in variants if v["label"] == chosen_label), None)
+    diff = document_diff(document["document_json"], chosen["document_json"]) if chosen and chosen["document_json"] else []
     grid = _scores_grid(assessments, scores, versions, doc_id, chosen_label)
 
     shown_reviewer = reviewer or (reviewers[0] if reviewers else None)
-    rep = _int(_one(params, "rep"), "rep")
     reps = sorted({a["replicate"] for a in assessments if a["reviewer"] == shown_reviewer})
+    if rep is not None and rep not in reps:
+        raise PageError(404, f"rep {rep}: reviewer {shown_reviewer!r} has no replicate {rep} of document {doc_id!r} "
+                             f"({_known([str(r) for r in reps])})")
     shown_rep = rep if rep is not None else (reps[0] if reps else None)
     metrics = {m for s in scores.values() for m in s}
     reviews = []
@@ -284,13 +341,25 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
             "variant_links": [(v["label"], url("/paper", **{**here, "variant": v["label"]})) for v in variants]}
 
 
-def _int(value: str | None, name: str) -> int | None:
+MAX_INT = 2**63 - 1
+"""The largest integer SQLite stores; a larger ``rep`` or ``id`` is out of range."""
+
+
+def _int(value: str | None, name: str, low: int = 0) -> int | None:
+    """The integer parameter ``name`` (None when absent).
+
+    Raises:
+        PageError: 400 when it is not an integer or lies outside ``low`` … :data:`MAX_INT`.
+    """
     if value is None:
         return None
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise PageError(400, f"{name} must be an integer, got {value!r}") from None
+    if not low <= number <= MAX_INT:
+        raise PageError(400, f"{name} must be between {low} and {MAX_INT}, got {value!r}")
+    return number
 
 
 def _scores_grid(assessments: list[dict[str, Any]], scores: dict[str, dict[str, float]], versions: list[str],
@@ -325,7 +394,7 @@ def call(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str,
     Raises:
         PageError: 400 for a missing or non-integer id, 404 for an unknown call.
     """
-    call_id = _int(_one(params, "id"), "id")
+    call_id = _int(_one(params, "id"), "id", low=1)
     if call_id is None:
         raise PageError(400, "the call page needs ?id=CALL_ID")
     row = q.call_row(store, call_id)
