@@ -1,6 +1,6 @@
 """The viewer's HTTP server: standard-library ``http.server`` on the loopback address only.
 
-Read-only: each request opens the run's store read-only (:func:`rhetorica.report.build.open_run_store`),
+Read-only: each request opens the run's store read-only (:func:`rhetorica.store.runs.open_run_store`),
 runs its page's queries and closes it, so a study still running beside the viewer is never
 locked or written. Every asset (CSS, JS) is served from the package; the pages carry a
 Content-Security-Policy that allows nothing but this server (no CDN, no inline script, no
