@@ -135,6 +135,24 @@ def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path,
     calls = _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{key}'")
     assert calls == [(2,)]  # gcrn has one manuscript file: its first two editable paragraphs
     assert (variant_dir(runner.run_dir, key) / "variant.diff").read_text() == ""
+    # result.json times each stage of the unit (benchmarks/six_dimensions_profile.py sums them)
+    result = json.loads((variant_dir(runner.run_dir, key) / "result.json").read_text())
+    [attempt] = result["attempts"]
+    assert attempt["calls"] == 2 and attempt["compiled"] == "ok"
+    assert attempt["rewrite_s"] >= attempt["model_s"] >= 0 and attempt["compile_s"] > 0 and result["read_s"] > 0
+
+
+def test_a_paragraph_rewrite_cut_at_its_token_cap_twice_is_truncated_not_error(tmp_path, shared_data, monkeypatch):
+    # the embedded example's novelty:- unit: SmolLM2 ran past the cap on both seeds; the unit's
+    # status is the model's (truncated, as the section-level LLM rewriter reports it), not error
+    cut = {"text": "An endless rewrite", "finish_reason": "length"}
+    rewriter = {"name": "cut", "kind": "latex-project", "model": "mock/cut", "conditions": ["novelty:-"],
+                "options": {"script": [cut, cut]}, "project": {"max_paragraphs_per_file": 1}}
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
+    [(key, status, reason)] = _rows(runner.run_dir, "SELECT unit_key, status, reason FROM variants")
+    assert (status, reason) == ("truncated", "paragraph rewrite: truncated: finish_reason=length")
+    seeds = _rows(runner.run_dir, f"SELECT status, params_json FROM model_calls WHERE unit_key = '{key}' ORDER BY call_id")
+    assert [(s, json.loads(p)["seed"]) for s, p in seeds] == [("truncated", 0), ("truncated", 1)]
 
 
 def test_guided_review_reads_at_most_the_words_it_is_given(tmp_path, shared_data, monkeypatch):
@@ -144,6 +162,39 @@ def test_guided_review_reads_at_most_the_words_it_is_given(tmp_path, shared_data
     [(key,)] = _rows(runner.run_dir, "SELECT unit_key FROM variants WHERE condition = 'guided' AND status = 'ok'")
     review = json.loads((variant_dir(runner.run_dir, key) / "review.json").read_text())
     assert review["status"] == "ok" and review["input_truncated"] is True  # gcrn's text is far over 100 words
+    [(joint,)] = _rows(runner.run_dir, "SELECT unit_key FROM variants WHERE condition = 'joint'")
+    [(name, stored)] = _rows(runner.run_dir, f"SELECT name, value_json FROM artefacts WHERE unit_key = '{key}'")
+    assert (name, json.loads(stored)) == ("intermediate_review", review | {"upstream": joint})
+
+
+def test_a_malformed_intermediate_review_fails_the_guided_variant_and_is_kept(tmp_path, shared_data, monkeypatch):
+    import pandas as pd
+
+    first = load_project(shared_data / "papers" / "gcrn_iclr2017").paragraphs()[0].text.strip()
+    # joint: its one paragraph back unchanged (passes); guided: the review answers prose twice
+    # (first answer and the repair call): malformed. A second rewrite would exhaust the script.
+    rewriter = {"name": "scripted", "kind": "latex-project", "model": "mock/scripted", "conditions": ["joint", "guided"],
+                "options": {"script": [first, "I liked it.", "Still no JSON."]}, "project": {"max_paragraphs_per_file": 1}}
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
+    rows = {c: (k, s, r) for k, c, s, r in _rows(runner.run_dir, "SELECT unit_key, condition, status, reason FROM variants")}
+    assert rows["joint"][1:] == ("ok", None)
+    key, status, reason = rows["guided"]
+    assert status == "error"
+    assert reason.startswith("intermediate review (standard) was malformed: ")
+    assert reason.endswith("; the second rewrite was not made")
+    assert _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{key}'") == [(2,)]
+    assert not (variant_dir(runner.run_dir, key) / "attempts").exists()
+    # the failed review is evidence: stored as the guided unit's artefact, exported, in the report
+    write_report(runner.run_dir, n_resamples=100)
+    artefacts = pd.read_csv(runner.run_dir / "tables" / "artefacts.csv")
+    [record] = artefacts[artefacts["name"] == "intermediate_review"].to_dict("records")
+    assert (record["unit_key"], record["reviewer"], record["document_id"], record["arm"]) == (
+        key, "scripted", "gcrn_iclr2017", "guided")
+    review = json.loads(record["value_json"])
+    assert (review["status"], review["raw_text"], review["upstream"]) == ("malformed", "Still no JSON.", rows["joint"][0])
+    report = (runner.run_dir / "report.md").read_text()
+    assert "Guided workflow: the rewriting model's review of the compiled joint variant" in report
+    assert "| malformed " in report
 
 
 def test_workflows_need_their_upstream_condition_and_agents_a_command(tmp_path):

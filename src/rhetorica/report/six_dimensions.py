@@ -9,12 +9,16 @@ Shown when the study has a rewriter of a LaTeX-project kind (``latex-project``, 
 2. ``+`` against ``-`` of the same dimension;
 3. Strict − Standard of each model (when a model reviews under both);
 4. every project variant's outcome: status and, for a discarded or failed one, why (the checker's
-   and compiler's messages after the last repair round).
+   and compiler's messages after the last repair round);
+5. the guided workflow's intermediate reviews (the rewriting model's review of the compiled joint
+   variant, the ``intermediate_review`` artefact): status, overall score, why it failed.
 
 All cell text is escaped by the renderer.
 """
 
 from __future__ import annotations
+
+import json
 
 import pandas as pd
 
@@ -30,6 +34,8 @@ MAIN_HEADERS = {"dimension": "Dimension", "direction": "Direction", "reviewer": 
 CONTRAST_HEADERS = {**MAIN_HEADERS, "direction": "Contrast"}
 STRICT_HEADERS = {"reviewer": "Model / arm", "n_papers": "Papers", "change": "Strict − Standard [95% CI]",
                   "wa_change": "Weak-accept change [95% CI]"}
+GUIDED_HEADERS = {"document_id": "Paper", "reviewer": "Rewriter", "status": "Review status", "overall": "Overall",
+                  "reason": "Why not ok"}
 OUTCOME_HEADERS = {"document_id": "Paper", "condition": "Condition", "rewriter": "Rewriter", "status": "Status",
                    "reason": "Why (after the last repair round)"}
 
@@ -94,4 +100,23 @@ def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: i
         counts = outcome["status"].value_counts()
         section.note += " Variants: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
         section.tables.append(table_view(outcome, OUTCOME_HEADERS, "Every project variant's outcome"))
+    guided = _intermediate_reviews(data.tables.get("artefacts", pd.DataFrame()))
+    if not guided.empty:
+        section.tables.append(table_view(guided, GUIDED_HEADERS, "Guided workflow: the rewriting model's review of "
+                                                                 "the compiled joint variant"))
     return section
+
+
+def _intermediate_reviews(artefacts: pd.DataFrame) -> pd.DataFrame:
+    """One row per stored ``intermediate_review`` artefact: paper, rewriter, status, overall, reason."""
+    from rhetorica.study.project_rewrite import INTERMEDIATE_REVIEW
+
+    if artefacts.empty:
+        return pd.DataFrame()
+    rows = []
+    for record in artefacts[artefacts["name"] == INTERMEDIATE_REVIEW].to_dict("records"):
+        review = json.loads(record["value_json"])
+        overall = (review.get("scores") or {}).get("overall")
+        rows.append({"document_id": record["document_id"], "reviewer": record["reviewer"], "status": review["status"],
+                     "overall": "–" if overall is None else f"{overall:g}", "reason": review.get("reason") or ""})
+    return pd.DataFrame(rows)

@@ -191,6 +191,18 @@ class Store(BatchTables):
         with self.transaction():
             self.conn.execute(f"INSERT OR REPLACE INTO {table} ({columns}) VALUES ({marks})", list(row.values()))
 
+    def save_variant(self, row: dict[str, Any], artefacts: Mapping[str, Any]) -> None:
+        """Store one rewrite result (a row of ``variants``) and its artefacts (name -> JSON-able
+        value, e.g. the guided workflow's ``intermediate_review``) in one transaction, replacing a
+        stored row of the same ``unit_key`` and its artefacts."""
+        columns, marks = ", ".join(row), ", ".join("?" for _ in row)
+        with self.transaction():
+            self.conn.execute(f"INSERT OR REPLACE INTO variants ({columns}) VALUES ({marks})", list(row.values()))
+            self.conn.execute("DELETE FROM artefacts WHERE unit_key = ?", (row["unit_key"],))
+            self.conn.executemany("INSERT INTO artefacts (unit_key, name, value_json) VALUES (?, ?, ?)",
+                                  [(row["unit_key"], name, json.dumps(value, sort_keys=True))
+                                   for name, value in artefacts.items()])
+
     def replace_check(self, row: dict[str, Any]) -> None:
         """Store a validation result as the one current check of its variant (older ones, made
         under other thresholds, are removed in the same transaction)."""

@@ -148,14 +148,20 @@ def problems_table(store: Store) -> pd.DataFrame:
 
 def artefacts_table(store: Store) -> pd.DataFrame:
     """One row per artefact of a current assessment (SciCore's ``science_core`` and
-    ``science_record``, ReconstructReview's ``reconstruction`` …): unit_key, reviewer, document_id,
-    arm, replicate, name, value_json (the artefact as JSON). Empty for a store older than schema 7."""
+    ``science_record``, ReconstructReview's ``reconstruction`` …) or of a current variant (the
+    guided workflow's ``intermediate_review``: the rewriting model's review of the joint variant;
+    its ``reviewer`` is the rewriter configuration, its ``arm`` the guided variant's, replicate 0):
+    unit_key, reviewer, document_id, arm, replicate, name, value_json (the artefact as JSON).
+    Assessments' artefacts first. Empty for a store older than schema 7."""
     columns = ["unit_key", "reviewer", "document_id", "arm", "replicate", "name", "value_json"]
     if not store.has_table("artefacts"):
         return pd.DataFrame(columns=columns)
     found = pd.DataFrame(store.artefact_rows(), columns=["unit_key", "name", "value_json"])
     keys = _assessment_keys(store)[["unit_key", "reviewer", "document_id", "arm", "replicate"]]
-    return keys.merge(found, on="unit_key")[columns].reset_index(drop=True)
+    variants = variants_table(store)
+    variants = variants.assign(reviewer=variants["rewriter"], replicate=0, arm=arm_labels(variants[["condition", "rewriter"]]))
+    both = [keys, variants[["unit_key", "reviewer", "document_id", "arm", "replicate"]]]
+    return pd.concat([k.merge(found, on="unit_key") for k in both])[columns].reset_index(drop=True)
 
 
 def extracts_table(store: Store) -> pd.DataFrame:

@@ -8,12 +8,21 @@ prompt builders (:meth:`rhetorica.study.stages.Stage.calls`), counts its tokens,
 What is counted:
 - LLM rewrites: one call per non-empty section chunk; output expected about as long as the input
   chunk (the integrity rules keep length within ~10%).
+- LaTeX-project rewrites (``latex-project``; :func:`rhetorica.study.project_rewrite.planned_calls`):
+  one call per chosen paragraph (at most ``project.max_paragraphs_per_file`` per manuscript file)
+  and unit — each condition and ``joint`` once, ``recursive:<n>`` once more per pass on top of the
+  pass before, ``guided`` the rewriting model's review of the joint variant and its second rewrite;
+  the repair rounds as an upper bound in their own rows (``<stage> repairs (at most)``: every
+  chosen paragraph again per round). ``agent`` rewriters make no call of rhetorica's but the
+  guided review.
 - Reviews: one call per (original or variant, reviewer, replicate); variants not yet written are
   assumed as long as their original and assumed to pass validation; variants that failed it are
   left out when the study excludes them; output tokens at the reviewer's ``max_tokens`` cap (an
   upper bound: reviews usually stop earlier).
 - Units already in the run's store are left out (a resumed study only pays for what is pending).
 - Repair attempts after malformed output and retries are not counted (each adds at most one call).
+- LaTeX projects are compiled to read their baseline (a compile the run directory already holds is
+  reused; any other goes to a temporary folder, removed after).
 
 Token counts use the model layer's approximation (words x 1.35), so expect about +/-20% against a
 provider's tokenizer.
@@ -33,7 +42,8 @@ class EstimateRow(BaseModel):
     """Planned calls of one stage on one model.
 
     Attributes:
-        stage: ``rewrite`` or ``review``.
+        stage: a stage of the walk (``rewrite``, ``rewrite-2``, ``review``, ...), or ``<stage> repairs
+            (at most)`` for the upper bound of its project repair rounds.
         model: model id as in the study file.
         calls: pending calls (>= 0).
         input_tokens: prompt tokens over those calls.
@@ -83,6 +93,8 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         ConfigError: the study file is invalid, or its output_dir is a file or cannot be created.
         ValueError: the price override file is invalid.
     """
+    import tempfile
+
     from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
     from rhetorica.store.db import STORE_FILENAME, Store
     from rhetorica.study import graph
@@ -94,7 +106,9 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     table = load_prices(prices)
     run_dir = resolve_run_dir(config, base_dir)
     problem_rows: list[tuple[str, str, str]] = []
-    documents = load_documents(config, base_dir, problem_rows)  # the runner's own document loading
+    scratch = tempfile.TemporaryDirectory(prefix="rhetorica-estimate-")  # baselines compiled for the estimate
+    # the runner's own document loading
+    documents = load_documents(config, base_dir, problem_rows, run_dir=run_dir, compile_dir=Path(scratch.name))
     path = run_dir / STORE_FILENAME
     store = Store.open_readonly(path) if path.is_file() else None
 
@@ -110,13 +124,14 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             units_pending += len(pending)
             for unit in pending:
                 for call in stage.calls(unit):
-                    row = sums[(stage.name, call.model)]
+                    row = sums[(f"{stage.name} repairs (at most)" if call.upper_bound else stage.name, call.model)]
                     row[0] += 1
                     row[1] += sum(approximate_tokens(m.content) for m in call.messages)
                     row[2] += call.output_tokens
     finally:
         if store is not None:
             store.close()
+        scratch.cleanup()
 
     rows: list[EstimateRow] = []
     unpriced: list[str] = []

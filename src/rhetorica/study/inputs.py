@@ -83,7 +83,7 @@ def _unusable_folder(path: Path) -> str | None:
 
 
 def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]],
-                   run_dir: Path | None = None) -> list[Document]:
+                   run_dir: Path | None = None, compile_dir: Path | None = None) -> list[Document]:
     """Read every document of ``config``; a bad one is reported in ``problems`` and skipped.
 
     Args:
@@ -93,6 +93,8 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             ``("ingest", item, "warning: ...")`` for each warning of a document that was read.
         run_dir: the run directory (``latex_project`` baselines are compiled into it; default:
             :func:`resolve_run_dir`), see :mod:`rhetorica.study.project_inputs`.
+        compile_dir: where a baseline not yet compiled in ``run_dir`` is compiled instead
+            (``rhetorica estimate`` passes a temporary folder: it writes nothing); default ``run_dir``.
 
     Returns:
         The documents, in the order of the study file (ids unique).
@@ -118,7 +120,8 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
         if spec.latex_project is not None:
             from rhetorica.study.project_inputs import load_project_document
 
-            doc = load_project_document(spec, base_dir, run_dir or resolve_run_dir(config, base_dir), config, problems)
+            doc = load_project_document(spec, base_dir, run_dir or resolve_run_dir(config, base_dir), config, problems,
+                                        compile_dir=compile_dir)
             if doc is not None and doc.id in seen:
                 problems.append(("ingest", spec.latex_project, f"duplicate document id {doc.id!r}; give it an 'id'"))
             elif doc is not None:

@@ -39,7 +39,7 @@ def _files_hash(project: LatexProject) -> str:
 
 
 def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, config: StudyConfig,
-                          problems: list[tuple[str, str, str]]) -> Document | None:
+                          problems: list[tuple[str, str, str]], *, compile_dir: Path | None = None) -> Document | None:
     """Compile one project's baseline and read its PDF into a document.
 
     Args:
@@ -49,6 +49,8 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
         config: the study (``document_options`` apply to the PDF reading).
         problems: receives ``("ingest", item, reason)`` for an unusable project (not a project, the
             baseline does not compile, the PDF has no text) and ``warning:`` lines for substitutes.
+        compile_dir: a folder in place of ``run_dir`` for a compile not stored there yet (a
+            compile stored in ``run_dir`` is still reused); ``None``: ``run_dir``.
 
     Returns:
         The document (id: ``spec.id`` or the folder's name), or ``None`` when unusable.
@@ -67,9 +69,13 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
         problems.append(("ingest", item, f"not a LaTeX project: {exc}"))
         return None
     doc_id = spec.id or root.name
-    folder = Path(run_dir) / "latex" / "baselines" / f"{doc_id}-{_files_hash(project)[:16]}"
+    name = f"{doc_id}-{_files_hash(project)[:16]}"
+    folder = Path(run_dir) / "latex" / "baselines" / name
     compile_file, pdf = folder / "compile.json", folder / "paper.pdf"
     compiled = _stored_compile(compile_file) if pdf.is_file() else None
+    if compiled is None and compile_dir is not None:
+        folder = Path(compile_dir) / "latex" / "baselines" / name
+        compile_file, pdf = folder / "compile.json", folder / "paper.pdf"
     if compiled is None:
         folder.mkdir(parents=True, exist_ok=True)
         compiled = compile_project(project, pdf_out=pdf, timeout_s=300.0)

@@ -10,7 +10,9 @@ compile; a rewrite unit of a project kind
 2. for ``guided``, has the rewriting model review the compiled intermediate (its PDF text, the
    same text the study's reviewers read) under the ``standard`` protocol on the ICLR-2026 form;
    only an ``ok`` (validated) review is used, its text fields go into
-   :func:`rhetorica.rewriting.six_dimensions.guided_prompt`;
+   :func:`rhetorica.rewriting.six_dimensions.guided_prompt`; any other review makes the unit
+   ``error`` with the review's status and reason (no second rewrite). The review is stored either
+   way as the unit's :data:`INTERMEDIATE_REVIEW` artefact (``artefacts.csv``);
 3. rewrites a copy with the kind's rewriter — ``latex-project``: the model rewrites editable
    paragraphs one at a time (at most ``project.max_paragraphs_per_file`` per file) under the
    condition's six-dimension prompt; ``agent``: the external command edits the copy
@@ -24,7 +26,10 @@ compile; a rewrite unit of a project kind
 Everything is kept under ``<run dir>/latex/variants/<unit key>/``: ``attempts/attempt-N`` (each
 attempt's project), ``project/`` (the accepted project), ``variant.diff`` (unified diff against
 the original baseline), ``variant.pdf``, ``review.json`` (guided only) and ``result.json`` (status,
-reasons, every attempt's messages).
+reasons, every attempt's messages and seconds: ``rewrite_s`` wall time of the rewriter, ``calls``
+and ``model_s`` its model calls and their latency, ``compile_s``; then ``review_s``, the guided
+review, and ``read_s``, the PDF read of an accepted variant). ``benchmarks/six_dimensions_profile.py``
+sums them per stage.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import asyncio
 import json
 import re
 import shutil
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,14 +51,20 @@ if TYPE_CHECKING:
     from rhetorica.documents.models import Document
     from rhetorica.models.api import ChatMessage, ModelAPI
     from rhetorica.models.call import CallContext
-    from rhetorica.rewriting.latex_project.project import LatexProject
-    from rhetorica.rewriting.latex_project.repair import Rewriter
+    from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph
+    from rhetorica.rewriting.latex_project.repair import FailureStatus, Rewriter
     from rhetorica.study.config import RewriterSpec
-
-#: The rewriter kinds this module runs.
+    from rhetorica.study.stages import PlannedCall
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
+
+#: Name of the guided unit's artefact holding that review (``artefacts`` table, ``artefacts.csv``).
+INTERMEDIATE_REVIEW = "intermediate_review"
+
+#: Model-call statuses a paragraph rewrite fails with as they are (any other failure is ``error``).
+_CALL_FAILURES: dict[Status, FailureStatus] = {Status.TRUNCATED: "truncated", Status.REFUSED: "refused",
+                                               Status.EMPTY: "empty", Status.TIMEOUT: "timeout", Status.ERROR: "error"}
 
 _LOCATION = re.compile(r"^(?:compile error: )?([^\s:]+):(\d+):")
 
@@ -94,6 +106,78 @@ def review_text(payload: dict[str, Any]) -> str:
     return "\n\n".join(blocks)
 
 
+def chosen_paragraphs(project: LatexProject, max_per_file: int | None) -> list[Paragraph]:
+    """The editable paragraphs a ``latex-project`` rewrite sends: the first ``max_per_file`` of
+    every manuscript file, in file order (all with ``None``)."""
+    chosen = []
+    counts: dict[str, int] = {}
+    for p in project.paragraphs():
+        counts[p.file] = counts.get(p.file, 0) + 1
+        if max_per_file is None or counts[p.file] <= max_per_file:
+            chosen.append(p)
+    return chosen
+
+
+def paragraph_messages(instruction_text: str, notes: Sequence[str], paragraph: str) -> list[ChatMessage]:
+    """The messages of one paragraph rewrite: the instruction (with the feedback ``notes`` of a
+    repair, :func:`~rhetorica.rewriting.latex_project.repair.compose_instruction`) as the system
+    message; the task and the paragraph after the text marker as the user message."""
+    from rhetorica.models.api import ChatMessage
+    from rhetorica.rewriting import six_dimensions as six
+    from rhetorica.rewriting.latex_project.repair import compose_instruction
+    from rhetorica.rewriting.marker import TEXT_MARKER
+
+    return [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
+            ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{paragraph}")]
+
+
+def planned_calls(unit: Any) -> list[PlannedCall]:
+    """The model calls of one project rewrite unit, for ``rhetorica estimate`` (built by the
+    functions the run uses; nothing is read but the baseline project's files).
+
+    - ``guided``: the intermediate review (``standard`` protocol, the rewriting model) of the
+      upstream variant, assumed as long as the original; output at its cap
+      (``project.review_max_tokens`` or the reviewers' default).
+    - ``latex-project``: one call per chosen paragraph of the baseline (:func:`chosen_paragraphs`;
+      a variant keeps the baseline's paragraphs, so ``recursive:<n>`` and ``guided`` send as
+      many), output about as long as the paragraph; then, marked ``upper_bound``, every chosen
+      paragraph again in each of ``project.repair_rounds`` repairs (a repair sends back only the
+      paragraphs its messages point into: at most all of them). The guided second rewrite's
+      prompt is counted with a one-line stand-in for the review's text (which adds at most the
+      review's output cap per call).
+    - ``agent``: none of its own (the external command).
+
+    Retries of a truncated paragraph (one each) are not counted.
+    """
+    from dataclasses import replace
+
+    from rhetorica.models.api import ChatMessage
+    from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
+    from rhetorica.reviewers.protocols import get_protocol, system_prompt
+    from rhetorica.rewriting.latex_project.project import load_project
+    from rhetorica.study.project_inputs import META_KEY
+    from rhetorica.study.stages import PlannedCall, approximate_tokens
+
+    rw: RewriterSpec = unit.rewriter
+    meta = unit.document.metadata.get(META_KEY)
+    if rw.served_model is None or not isinstance(meta, dict):
+        return []
+    settings = rw.project
+    calls = []
+    if parse_condition(unit.condition, check=False).guidance == "review":
+        text, _ = manuscript_text(unit.upstream.document, settings.review_max_input_words)
+        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(GUIDED_REVIEW_PROTOCOL))),
+                    ChatMessage(role="user", content=text)]
+        calls.append(PlannedCall(rw.served_model, messages, settings.review_max_tokens or DEFAULT_REVIEW_TOKENS))
+    if rw.kind != "latex-project":
+        return calls
+    project = load_project(Path(meta["root"]), meta["main"])
+    text = instruction(unit.condition, rw.kind, "summary:\n(the intermediate review's text fields)")
+    first = [PlannedCall(rw.served_model, paragraph_messages(text, (), p.text), approximate_tokens(p.text))
+             for p in chosen_paragraphs(project, settings.max_paragraphs_per_file)]
+    return calls + first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
+
+
 def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None) -> Rewriter:
     """The ``latex-project`` kind's rewriter: each chosen editable paragraph is sent alone.
 
@@ -108,19 +192,10 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             :class:`~rhetorica.rewriting.latex_project.repair.RewriteFailed` when the model fails.
         max_per_file: see above.
     """
-    from rhetorica.models.api import ChatMessage
-    from rhetorica.rewriting import six_dimensions as six
     from rhetorica.rewriting.latex_project.project import apply_replacements
-    from rhetorica.rewriting.latex_project.repair import compose_instruction
-    from rhetorica.rewriting.marker import TEXT_MARKER
 
     def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
-        chosen = []
-        counts: dict[str, int] = {}
-        for p in project.paragraphs():
-            counts[p.file] = counts.get(p.file, 0) + 1
-            if max_per_file is None or counts[p.file] <= max_per_file:
-                chosen.append(p)
+        chosen = chosen_paragraphs(project, max_per_file)
         work: list[tuple[Any, list[str]]] = [(p, []) for p in chosen] if not feedback else []
         if feedback:
             placed: dict[Any, list[str]] = {}
@@ -135,9 +210,7 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             work = [(p, placed.get(p, []) + loose) for p in chosen if p in placed or loose]
         replacements = {}
         for p, notes in work:
-            messages = [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
-                        ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{p.text}")]
-            text = ask(messages, p.text)
+            text = ask(paragraph_messages(instruction_text, notes, p.text), p.text)
             indent = p.text[: len(p.text) - len(p.text.lstrip())]
             trail = p.text[len(p.text.rstrip()):]  # the source's own spacing around the paragraph stays
             replacements[p] = indent + text.strip() + trail
@@ -146,11 +219,12 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
     return rewrite
 
 
-def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext,
-                 loop: asyncio.AbstractEventLoop) -> Callable[[list[ChatMessage], str], str]:
+def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: asyncio.AbstractEventLoop,
+                 latencies: list[float]) -> Callable[[list[ChatMessage], str], str]:
     """A blocking ``ask`` for :func:`paragraph_rewriter` that runs the model call on ``loop``
     (the rewrite itself runs in a worker thread): one paragraph in, one paragraph out (blank-line
-    stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated)."""
+    stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated).
+    Each call's latency (seconds) is appended to ``latencies``."""
     from rhetorica.models.api import GenerateConfig
     from rhetorica.models.call import call_model
     from rhetorica.rewriting.latex_project.repair import RewriteFailed
@@ -163,11 +237,12 @@ def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext,
             config = GenerateConfig(temperature=rw.sampling.temperature, top_p=rw.sampling.top_p, max_tokens=cap,
                                     seed=seed, stop=["\n\n"])
             output = asyncio.run_coroutine_threadsafe(call_model(model, messages, config, context=context), loop).result()
+            latencies.append(output.latency_s)
             if output.status != Status.TRUNCATED:
                 break
         if output.status != Status.OK or not output.text.strip():
-            raise RewriteFailed("timeout" if output.status == Status.TIMEOUT else "error",
-                                f"paragraph rewrite: {output.status}: {output.error or 'no text'}")
+            status = Status.EMPTY if output.status == Status.OK else output.status
+            raise RewriteFailed(_CALL_FAILURES.get(status, "error"), f"paragraph rewrite: {status}: {output.error or 'no text'}")
         text = output.text.strip()
         return text[len(TEXT_MARKER):].strip() if text.startswith(TEXT_MARKER) else text
 
@@ -180,7 +255,8 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     :class:`~rhetorica.study.runner.StudyRunner` ``runner``; returns its ``variants`` row.
 
     Failures are rows: ``error`` (not a project document, the upstream project missing, the
-    intermediate review failed, the rewriter failed), ``timeout``, ``discarded`` (reasons joined by
+    intermediate review failed, the rewriter failed), the paragraph rewrite's model failure as it is
+    (``truncated`` twice, ``refused``, ``empty``, ``timeout``), ``discarded`` (reasons joined by
     ``" | "``).
     """
     from rhetorica.rewriting.latex_project.project import copy_project, load_project, project_diff
@@ -217,13 +293,23 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         shutil.rmtree(out)  # a rerun of a failed unit starts clean
     out.mkdir(parents=True)
     context = runner._context(log, unit.key)
-    review = None
+    review: str | None = None
+    timings: dict[str, float] = {}  # review_s, read_s
     if parse_condition(unit.condition, check=False).guidance == "review":
-        review = await _intermediate_review(runner, rw, upstream.document, context, out)
-        if isinstance(review, dict):
-            return row | review
+        started = time.perf_counter()
+        review, record = await _intermediate_review(runner, rw, upstream.document, context, out)
+        timings["review_s"] = round(time.perf_counter() - started, 3)
+        row["artefacts"] = {INTERMEDIATE_REVIEW: record | {"upstream": upstream.key}}
+        if review is None:
+            reason = (f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) was {record['status']}: "
+                      f"{record['reason'] or 'no text fields'}; the second rewrite was not made")
+            _write_result(out, {"status": "error", "reasons": [reason], "upstream": upstream.key, "attempts": [],
+                                **timings})
+            return failed(Status.ERROR, reason)
     text = instruction(unit.condition, rw.kind, review)
     settings = rw.project
+    latencies: list[float] = []  # every paragraph-rewrite call's latency, seconds
+    spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
     if rw.kind == "agent":
         assert settings.command is not None
         rewriter = agent_rewriter(settings.command, instruction_via=settings.instruction_via,
@@ -231,47 +317,77 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     else:
         assert rw.model is not None
         model = runner.model(rw.model, rw.options.as_kwargs())
-        rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop()),
+        rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop(), latencies),
                                       settings.max_paragraphs_per_file)
     pdf = out / "variant.pdf"
     result = await asyncio.to_thread(
-        rewrite_with_repair, source, text, rewriter, out / "attempts", repair_rounds=settings.repair_rounds,
-        baseline_compile=base_compile, compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
+        rewrite_with_repair, source, text, _timed(rewriter, latencies, spent), out / "attempts",
+        repair_rounds=settings.repair_rounds, baseline_compile=base_compile,
+        compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
     summary: dict[str, Any] = {
         "status": result.status, "reasons": list(result.reasons), "upstream": upstream.key if upstream else None,
         "attempts": [{"number": a.number, "messages": list(a.messages),
-                      "compiled": a.compiled.status if a.compiled else None} for a in result.attempts]}
-    (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+                      "compiled": a.compiled.status if a.compiled else None,
+                      "compile_s": round(a.compiled.seconds, 3) if a.compiled else None, **times}
+                     for a, times in zip(result.attempts, spent, strict=True)]}
     if result.status != "ok" or result.project is None:
-        status = {"discarded": Status.DISCARDED, "timeout": Status.TIMEOUT}.get(result.status, Status.ERROR)
-        return failed(status, " | ".join(result.reasons) or result.status)
+        _write_result(out, summary | timings)
+        return failed(Status(result.status), " | ".join(result.reasons) or result.status)
     accepted = copy_project(result.project, out / "project")
     (out / "variant.diff").write_text(project_diff(baseline, accepted), encoding="utf-8")
+    started = time.perf_counter()
     variant = read_compiled(pdf, document, runner.config)
+    _write_result(out, summary | timings | {"read_s": round(time.perf_counter() - started, 3)})
     if isinstance(variant, str):
         return failed(Status.ERROR, variant)
     return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
                   "document_json": variant.model_dump_json()}
 
 
+def _timed(rewriter: Rewriter, latencies: list[float], spent: list[dict[str, Any]]) -> Rewriter:
+    """``rewriter`` that appends, per attempt, its wall time (``rewrite_s``), the model calls it
+    made and their latency (``calls``, ``model_s``; read from ``latencies``) to ``spent``."""
+
+    def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
+        before, started = len(latencies), time.perf_counter()
+        try:
+            return rewriter(project, instruction_text, feedback)
+        finally:
+            spent.append({"rewrite_s": round(time.perf_counter() - started, 3), "calls": len(latencies) - before,
+                          "model_s": round(sum(latencies[before:]), 3)})
+
+    return rewrite
+
+
+def _write_result(out: Path, summary: dict[str, Any]) -> None:
+    (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+
+
 async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Document, context: CallContext,
-                               out: Path) -> str | dict[str, Any]:
-    """The guided workflow's review of the compiled intermediate by the rewriting model: its text,
-    or the failed row fields when the review is not ``ok``."""
+                               out: Path) -> tuple[str | None, dict[str, Any]]:
+    """The guided workflow's review of the compiled intermediate by the rewriting model (its
+    sampling; ``project.review_max_input_words`` and ``project.review_max_tokens``), validated on
+    the protocol's form by :func:`~rhetorica.reviewers.llm_reviewer.review_document`.
+
+    Returns:
+        The review's text fields for the second rewrite (``None`` unless the review is ``ok`` with
+        text), and its record (status, reason, scores, payload, input_truncated, raw_text) — kept
+        as ``review.json`` and as the unit's ``intermediate_review`` artefact.
+    """
     from rhetorica.reviewers.llm_reviewer import review_document
     from rhetorica.reviewers.protocols import get_protocol
 
     assert rw.model is not None
     model = runner.model(rw.model, rw.options.as_kwargs())
+    settings = rw.project
     evaluation = await review_document(intermediate, get_protocol(GUIDED_REVIEW_PROTOCOL), model, replicate=0,
-                                       max_input_words=rw.project.review_max_input_words, context=context)
-    (out / "review.json").write_text(json.dumps({"status": str(evaluation.status), "reason": evaluation.reason,
-                                                 "scores": evaluation.scores, "payload": evaluation.payload,
-                                                 "input_truncated": evaluation.input_truncated},
-                                                indent=2, default=str), encoding="utf-8")
+                                       temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
+                                       max_tokens=settings.review_max_tokens,
+                                       max_input_words=settings.review_max_input_words, context=context)
+    record = {"protocol": GUIDED_REVIEW_PROTOCOL, "status": str(evaluation.status), "reason": evaluation.reason,
+              "scores": evaluation.scores, "payload": evaluation.payload,
+              "input_truncated": evaluation.input_truncated, "raw_text": evaluation.raw_text}
+    record = json.loads(json.dumps(record, default=str))
+    (out / "review.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
     text = review_text(evaluation.payload or {}) if evaluation.status == Status.OK else ""
-    if not text:
-        why = evaluation.reason or "no text fields"
-        return {"status": str(Status.ERROR), "reason": f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) "
-                f"was {evaluation.status}: {why}", "content_hash": None, "document_json": None}
-    return text
+    return text or None, record

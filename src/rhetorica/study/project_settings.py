@@ -31,7 +31,6 @@ PROJECT_KINDS = ("latex-project", "agent")
 MAX_DEPTH = 5
 
 
-
 class ProjectRewriteSettings(BaseModel):
     """How a project rewriter works on a LaTeX project.
 
@@ -48,6 +47,9 @@ class ProjectRewriteSettings(BaseModel):
         compile_timeout_s: wall-clock limit per compile, seconds.
         review_max_input_words: ``guided`` only: the intermediate review reads at most this many
             words of the compiled joint variant (``None``: all; small-context models need a limit).
+        review_max_tokens: ``guided`` only: output cap of the intermediate review, tokens
+            (``None``: the reviewers' default,
+            :data:`~rhetorica.reviewers.llm_reviewer.DEFAULT_REVIEW_TOKENS`).
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -60,6 +62,7 @@ class ProjectRewriteSettings(BaseModel):
     env_allow: list[str] = Field(default_factory=list)
     compile_timeout_s: float = Field(default=120.0, gt=0)
     review_max_input_words: int | None = Field(default=None, ge=50)
+    review_max_tokens: int | None = Field(default=None, ge=1)
 
 
 def check_project_rewriter(spec: Any) -> str | None:

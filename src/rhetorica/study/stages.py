@@ -35,6 +35,7 @@ from rhetorica.registry import stages as registry
 from rhetorica.store import plan
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
+from rhetorica.study.project_settings import PROJECT_KINDS
 
 if TYPE_CHECKING:
     from rhetorica.store.db import Store
@@ -48,11 +49,14 @@ class PlannedCall:
         model: model id as in the study file.
         messages: the messages, built by the same functions the runner uses.
         output_tokens: tokens expected back (rewrites: about the chunk's length) or the cap (reviews).
+        upper_bound: a call that may not be made (a project rewrite's repair round): the estimate
+            counts it apart, as an upper bound.
     """
 
     model: str
     messages: list[ChatMessage]
     output_tokens: int
+    upper_bound: bool = False
 
 
 @runtime_checkable
@@ -197,6 +201,10 @@ class RewriteStage(TableStage):
 
             return [PlannedCall(rw.served_model, review_messages(unit.document, unit.condition),
                                 approximate_tokens(unit.document.to_markdown()))]
+        if rw.kind in PROJECT_KINDS:  # paragraphs of a LaTeX project (rhetorica.study.project_rewrite)
+            from rhetorica.study.project_rewrite import planned_calls
+
+            return planned_calls(unit)
         if rw.kind != "llm" or rw.model is None:
             return []
         return [PlannedCall(rw.served_model, chunk_messages(unit.condition, chunk), approximate_tokens(chunk))

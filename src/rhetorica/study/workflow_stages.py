@@ -93,8 +93,15 @@ class FollowUpStage(RewriteStage):
     async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
         return await execute(runner, unit, log)
 
+    def save(self, store: Any, row: dict[str, Any]) -> str:
+        """The row and its artefacts (``guided``: the intermediate review) in one transaction."""
+        store.save_variant(row, row.pop("artefacts", None) or {})
+        return str(row["status"])
+
     def calls(self, unit: Any) -> list[Any]:
-        return []
+        from rhetorica.study.project_rewrite import planned_calls
+
+        return planned_calls(unit)
 
 
 for _depth in range(2, MAX_DEPTH + 1):

@@ -33,10 +33,15 @@ FEEDBACK_HEADER = (
 )
 
 
-class RewriteFailed(Exception):
-    """Raised by a rewriter that produced no project: ``status`` is ``timeout`` or ``error``."""
+#: Why a rewriter produced no project: the failure statuses of a model call (``truncated``: the
+#: output hit its token cap; ``refused``, ``empty``, ``timeout``, ``error``).
+FailureStatus = Literal["truncated", "refused", "empty", "timeout", "error"]
 
-    def __init__(self, status: Literal["timeout", "error"], reason: str) -> None:
+
+class RewriteFailed(Exception):
+    """Raised by a rewriter that produced no project; ``status`` is a :data:`FailureStatus`."""
+
+    def __init__(self, status: FailureStatus, reason: str) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
@@ -61,8 +66,8 @@ class RepairResult(BaseModel):
     """Outcome of :func:`rewrite_with_repair`.
 
     Attributes:
-        status: ``ok`` (accepted), ``discarded`` (still wrong after the repair rounds),
-            ``timeout``/``error`` (the rewriter failed).
+        status: ``ok`` (accepted), ``discarded`` (still wrong after the repair rounds), or the
+            rewriter's :data:`FailureStatus` (it produced no project).
         project: the accepted variant (``None`` unless ``ok``).
         diff: its unified diff against the baseline (``""`` unless ``ok``).
         reasons: why it was discarded or failed (the last attempt's messages).
@@ -72,7 +77,7 @@ class RepairResult(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    status: Literal["ok", "discarded", "timeout", "error"]
+    status: Literal["ok", "discarded", "truncated", "refused", "empty", "timeout", "error"]
     project: LatexProject | None = None
     diff: str = ""
     reasons: tuple[str, ...] = ()
@@ -162,5 +167,5 @@ def agent_rewriter(command: Sequence[str], **options: Any) -> Rewriter:
     return rewrite
 
 
-__all__ = ["Attempt", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
+__all__ = ["Attempt", "FailureStatus", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
            "rewrite_with_repair"]

@@ -1,0 +1,70 @@
+"""Where the time of a six-dimension study run went: calls and seconds per stage.
+
+Run: ``PYTHONPATH=src /work/main/.venv/bin/python benchmarks/six_dimensions_profile.py RUN_DIR``
+after ``rhetorica run`` of a study with a ``latex-project`` or ``agent`` rewriter (e.g.
+``examples/six_dimensions_embedded.yaml``). Reads the run's store (read-only) and the
+``result.json`` of each project variant (:mod:`rhetorica.study.project_rewrite`) and prints one
+row per stage:
+
+- ``paragraph rewrites`` / ``repair rewrites``: the rewriter's model calls in the first attempt and
+  in the repair attempts (count, summed latency);
+- ``intermediate reviews``: the guided workflow's review of the joint variant (wall time);
+- ``variant compiles``: every compile of a variant that passed the checker;
+- ``variant PDF reads``: the PDF read of each accepted variant;
+- ``reviews``: the model calls of the review stage (the study's reviewers), repair calls included;
+- ``run wall time``: from the store's ``runs`` table (the latest run).
+
+Seconds are wall-clock on the machine that ran the study (model calls: the provider's latency).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+
+def profile(run_dir: Path) -> list[tuple[str, int, float]]:
+    """(stage, count, seconds) rows of one run directory (see the module docstring)."""
+    rows: dict[str, list[float]] = {name: [0, 0.0] for name in (
+        "paragraph rewrites", "repair rewrites", "intermediate reviews", "variant compiles", "variant PDF reads")}
+    for result in sorted((run_dir / "latex" / "variants").glob("*/result.json")):
+        record = json.loads(result.read_text(encoding="utf-8"))
+        for attempt in record.get("attempts", []):
+            row = rows["paragraph rewrites" if attempt["number"] == 0 else "repair rewrites"]
+            row[0] += attempt.get("calls", 0)
+            row[1] += attempt.get("model_s", 0.0)
+            if attempt.get("compile_s") is not None:
+                rows["variant compiles"][0] += 1
+                rows["variant compiles"][1] += attempt["compile_s"]
+        for key, name in (("review_s", "intermediate reviews"), ("read_s", "variant PDF reads")):
+            if key in record:
+                rows[name][0] += 1
+                rows[name][1] += record[key]
+    with sqlite3.connect(f"file:{run_dir / 'store.sqlite'}?mode=ro", uri=True) as conn:
+        calls, seconds = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(latency_s), 0) FROM model_calls "
+            "WHERE unit_key IN (SELECT unit_key FROM assessments) AND cache_hit = 0").fetchone()
+        started, finished = conn.execute(
+            "SELECT started_at, finished_at FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
+    out = [(name, int(n), s) for name, (n, s) in rows.items()]
+    out.append(("reviews", calls, seconds))
+    if finished:
+        wall = (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()
+        out.append(("run wall time", 1, wall))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", type=Path)
+    args = parser.parse_args()
+    print(f"{'stage':<22} {'count':>6} {'seconds':>9}")
+    for name, count, seconds in profile(args.run_dir):
+        print(f"{name:<22} {count:>6} {seconds:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()

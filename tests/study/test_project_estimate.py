@@ -1,0 +1,61 @@
+"""``rhetorica estimate`` for the six-dimension study's project rewriters, counted by hand on a
+five-paragraph project (issue 14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from rhetorica.study.estimate import estimate_study
+
+WORDS = "the model reads every sentence of this short paragraph and keeps the wording plain so that counting stays easy"
+assert len(WORDS.split()) == 19  # each paragraph: these and its number, 20 words: round(20 x 1.35) = 27 tokens
+TOKENS = 27
+
+
+def _project(root: Path) -> Path:
+    root.mkdir()
+    paragraphs = "\n\n".join(f"{WORDS} {n}." for n in ("one", "two", "three"))
+    # three paragraphs in the main file, two in the included one
+    (root / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\section{Introduction}\n"
+                                   f"{paragraphs}\n\n\\input{{intro}}\n\\end{{document}}\n")
+    (root / "intro.tex").write_text(f"{WORDS} four.\n\n{WORDS} five.\n")
+    return root
+
+
+def test_project_rewrites_repairs_guided_reviews_and_reviews_are_counted(tmp_path, monkeypatch):
+    monkeypatch.delenv("RHETORICA_PRICES", raising=False)
+    project = _project(tmp_path / "paper")
+    study = {
+        "name": "project-estimate", "output_dir": str(tmp_path / "run"),
+        "documents": [{"latex_project": str(project)}],
+        "rewriters": [
+            {"name": "para", "kind": "latex-project", "model": "mock/para",
+             "conditions": ["novelty:+", "joint", "recursive:2", "guided"],
+             "project": {"max_paragraphs_per_file": 2, "repair_rounds": 2, "review_max_tokens": 300}},
+            {"name": "agent", "kind": "agent", "model": "mock/agent", "conditions": ["joint", "guided"],
+             "project": {"command": ["true"]}},
+        ],
+        "reviewers": [{"name": "r", "model": "mock/reviewer", "sampling": {"max_tokens": 400}}],
+        "replicates": 1, "validation": {"enabled": False},
+    }
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(study))
+    result = estimate_study(path)
+    rows = {(r.stage, r.model): (r.calls, r.output_tokens) for r in result.rows}
+    # 2 paragraphs of main.tex (of 3) + 2 of intro.tex = 4 per pass
+    assert rows[("rewrite", "mock/para")] == (2 * 4, 2 * 4 * TOKENS)  # novelty:+ and joint: one pass each
+    assert rows[("rewrite repairs (at most)", "mock/para")] == (2 * 2 * 4, 2 * 2 * 4 * TOKENS)  # 2 rounds each
+    # recursive:2: a pass on joint's output; guided: the review (at its 300-token cap), then a pass
+    assert rows[("rewrite-2", "mock/para")] == (4 + 1 + 4, 4 * TOKENS + 300 + 4 * TOKENS)
+    assert rows[("rewrite-2 repairs (at most)", "mock/para")] == (2 * 2 * 4, 2 * 2 * 4 * TOKENS)
+    # the agent edits the folder itself: only its guided review is a call, at the default 700-token cap
+    assert rows[("rewrite-2", "mock/agent")] == (1, 700)
+    assert not any(model == "mock/agent" and stage != "rewrite-2" for stage, model in rows)
+    # the original and 4 + 2 variants, one reviewer, one replicate
+    assert rows[("review", "mock/reviewer")] == (7, 7 * 400)
+    assert len(rows) == 6
+    assert (result.units_pending, result.units_done) == (3 + 3 + 7, 0)
+    assert result.problems == []
+    assert not (tmp_path / "run").exists()  # the baseline was compiled in a temporary folder
