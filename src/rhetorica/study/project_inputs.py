@@ -56,7 +56,7 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
         The document (id: ``spec.id`` or the folder's name), or ``None`` when unusable.
     """
     from rhetorica.documents.options import DocumentReadError
-    from rhetorica.rewriting.latex_project.compile import compile_project
+    from rhetorica.rewriting.latex_project.compile import compile_project, main_name_problem
     from rhetorica.rewriting.latex_project.project import load_project
 
     assert spec.latex_project is not None
@@ -67,6 +67,10 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
         project = load_project(root)
     except (DocumentReadError, OSError, ValueError) as exc:
         problems.append(("ingest", item, f"not a LaTeX project: {exc}"))
+        return None
+    bad_name = main_name_problem(project.main)
+    if bad_name:
+        problems.append(("ingest", item, f"main file {project.main!r} is not compiled: {bad_name}"))
         return None
     doc_id = spec.id or root.name
     name = f"{doc_id}-{_files_hash(project)[:16]}"

@@ -126,8 +126,9 @@ def compile_project(
     Raises:
         ValueError: the main file's name has characters other than letters, digits and ``_.+/-``.
     """
-    if not _SAFE_MAIN.match(project.main):
-        raise ValueError(f"{project.main}: refusing to compile a main file with this name (unexpected characters)")
+    problem = main_name_problem(project.main)
+    if problem:
+        raise ValueError(f"{project.main}: refusing to compile a main file with this name ({problem})")
     if shutil.which("latexmk") is None or shutil.which("pdflatex") is None:
         return CompileResult(status="error", reason="latexmk/pdflatex not found: run scripts/install-test-system-deps.sh")
     started = time.monotonic()
@@ -148,6 +149,19 @@ def compile_project(
     left = timeout_s - (time.monotonic() - started)
     result = _compile_once(project, current, pdf_out, left, max_file_bytes)
     return result.model_copy(update={"seconds": time.monotonic() - started})
+
+
+def main_name_problem(main: str) -> str | None:
+    """Why :func:`compile_project` refuses a main file's project-relative name, or ``None``.
+
+    Only letters, digits and ``_.+/-`` are accepted: latexmk hands the name on to pdflatex and
+    BibTeX in command lines it builds itself, so spaces, ``$``, ``;``, quotes and non-ASCII letters
+    are refused rather than trusted to its quoting.
+    """
+    if _SAFE_MAIN.match(main):
+        return None
+    return ("unexpected characters: only letters, digits and _ . + / - are compiled "
+            "(no spaces, $, ;, quotes or accented letters); rename the file")
 
 
 def compile_variant(variant: LatexProject, baseline: CompileResult, **options: object) -> CompileResult:
