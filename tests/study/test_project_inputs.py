@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rhetorica.study.config import parse_study
 from rhetorica.study.inputs import load_documents
 
@@ -37,3 +39,17 @@ def test_a_main_file_name_with_a_space_is_one_problem_and_the_next_project_still
     stage, item, reason = problems[0]
     assert (stage, item) == ("ingest", str(spaced))
     assert reason.startswith("main file 'my paper.tex' is not compiled: unexpected characters")
+
+
+def test_a_run_folder_inside_a_latex_project_is_refused_naming_both_paths(tmp_path):
+    from rhetorica.study.config import ConfigError
+    from rhetorica.study.inputs import resolve_run_dir
+
+    project = _project(tmp_path / "proj")
+    config = _study(tmp_path, project)
+    with pytest.raises(ConfigError) as caught:
+        resolve_run_dir(config, tmp_path, tmp_path / "proj" / "out")
+    assert str(caught.value) == (f"run directory {project / 'out'}: lies inside documents[0].latex_project {project}; "
+                                 "put the run folder outside the project (every copy of the project would hold the "
+                                 "run folder)")
+    assert resolve_run_dir(config, tmp_path, tmp_path / "elsewhere") == tmp_path / "elsewhere"

@@ -331,6 +331,8 @@ class DocumentSpec(_Strict):
             raise ValueError("give exactly one of 'path' (a file, folder or glob), 'dataset' (a dataset folder), "
                              "'reviews' (review files), 'pairs' (a JSONL of review pairs) and 'latex_project' "
                              "(a LaTeX project folder, compiled and reviewed from its PDF)")
+        if self.latex_project is not None and not self.latex_project.strip():
+            raise ValueError("latex_project: empty; name the project's folder (relative to the study file)")
         if self.paper is not None and self.reviews is None:
             raise ValueError("'paper' names the paper of a 'reviews' entry only")
         if (self.reviews or self.pairs) and (self.id or self.human_scores or self.decision):

@@ -38,6 +38,22 @@ def _files_hash(project: LatexProject) -> str:
     return content_hash(project.main, files)
 
 
+def run_dir_inside_project(config: StudyConfig, base_dir: Path, run_dir: Path) -> str | None:
+    """Why ``run_dir`` cannot be the run folder of ``config``: it is (or lies inside) the folder of
+    one of its ``latex_project`` documents (relative to ``base_dir``), whose copies would then copy
+    the run folder into themselves; ``None`` when it lies outside all of them."""
+    target = Path(run_dir).resolve()
+    for index, spec in enumerate(config.documents):
+        if spec.latex_project is None:
+            continue
+        root = Path(spec.latex_project)
+        root = (root if root.is_absolute() else Path(base_dir) / root).resolve()
+        if target == root or root in target.parents:
+            return (f"lies inside documents[{index}].latex_project {root}; put the run folder outside the "
+                    "project (every copy of the project would hold the run folder)")
+    return None
+
+
 def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, config: StudyConfig,
                           problems: list[tuple[str, str, str]], *, compile_dir: Path | None = None) -> Document | None:
     """Compile one project's baseline and read its PDF into a document.
