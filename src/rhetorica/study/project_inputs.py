@@ -15,7 +15,6 @@ with :func:`baseline_of`.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,11 +30,9 @@ META_KEY = "latex_project"
 
 
 def _files_hash(project: LatexProject) -> str:
-    from rhetorica.rewriting.latex_project.project import project_files
+    from rhetorica.rewriting.latex_project.project import file_digests
 
-    root = project.root
-    files = [(name, hashlib.sha256((root / name).read_bytes()).hexdigest()) for name in sorted(project_files(root))]
-    return content_hash(project.main, files)
+    return content_hash(project.main, sorted(file_digests(project.root).items()))
 
 
 def run_dir_inside_project(config: StudyConfig, base_dir: Path, run_dir: Path) -> str | None:

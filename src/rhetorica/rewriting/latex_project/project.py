@@ -12,6 +12,7 @@ half at a line boundary and line numbers stay meaningful for the checker's messa
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import shutil
@@ -418,6 +419,16 @@ def project_files(root: Path) -> Iterable[str]:
         dirs[:] = sorted(d for d in dirs if d != ".git")
         for name in files:
             yield (Path(folder) / name).relative_to(root).as_posix()
+
+
+def file_digests(root: Path) -> dict[str, str]:
+    """SHA-256 (hex) of every file under ``root`` (:func:`project_files`), by relative path."""
+    return {name: hashlib.sha256((Path(root) / name).read_bytes()).hexdigest() for name in project_files(root)}
+
+
+def changed_files(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
+    """Relative paths that differ between two :func:`file_digests`: changed, added or removed, sorted."""
+    return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
 
 
 def _text_or_none(data: bytes) -> str | None:
