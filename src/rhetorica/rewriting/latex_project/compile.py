@@ -83,6 +83,8 @@ class CompileResult(BaseModel):
 
     Attributes:
         status: ``ok`` | ``failed`` | ``timeout`` | ``error``.
+        main: the main file compiled, relative to the project (``None`` in records made before it
+            was kept).
         errors: the log's errors in order (at most :data:`MAX_ERRORS`).
         substitutes: what was substituted for missing files (empty when none).
         notes: one line per substitute, for the report ("compiled with a substitute class").
@@ -95,6 +97,7 @@ class CompileResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     status: Literal["ok", "failed", "timeout", "error"]
+    main: str | None = None
     errors: tuple[LogError, ...] = ()
     substitutes: Substitutes = Substitutes()
     notes: tuple[str, ...] = ()
@@ -146,14 +149,14 @@ def compile_project(
             left = timeout_s - (time.monotonic() - started)
             probe = _compile_once(project, current, None, left, max_file_bytes, draft=True)
             if probe.status in {"timeout", "error"}:
-                return probe.model_copy(update={"seconds": time.monotonic() - started})
+                return probe.model_copy(update={"seconds": time.monotonic() - started, "main": project.main})
             missing = _missing_files(probe, graphics)
             if current.merge(missing) == current:
                 break
             current = current.merge(missing)
     left = timeout_s - (time.monotonic() - started)
     result = _compile_once(project, current, pdf_out, left, max_file_bytes)
-    return result.model_copy(update={"seconds": time.monotonic() - started})
+    return result.model_copy(update={"seconds": time.monotonic() - started, "main": project.main})
 
 
 def main_name_problem(main: str) -> str | None:
