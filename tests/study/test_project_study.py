@@ -209,3 +209,52 @@ def test_workflows_need_their_upstream_condition_and_agents_a_command(tmp_path):
     with pytest.raises(ConfigError, match="needs a 'model' for 'guided'"):
         parse_study({**base, "rewriters": [{"name": "r", "kind": "agent", "conditions": ["joint", "guided"],
                                             "project": {"command": ["true"]}}]})
+
+
+def _parse_rewriter(rewriter: dict, documents: list | None = None):
+    from rhetorica.study.config import parse_study
+
+    return parse_study({"name": "s", "documents": documents or [{"latex_project": "p"}],
+                        "reviewers": [{"name": "c", "kind": "control"}], "rewriters": [rewriter]})
+
+
+@pytest.mark.parametrize(("project", "problem"), [
+    ({"command": ["true"], "instruction_via": "file"},
+     "rewriter 'a' of kind 'agent' has project.instruction_via 'file' but no {instruction_file} in project.command "
+     "to receive it"),
+    ({"command": ["true", "{project}", "{instructions}"]},
+     "rewriter 'a' of kind 'agent' has unknown placeholder(s) {instructions} in project.command (known: {project}, "
+     "{instruction_file})"),
+    ({"command": ["no-such-agent-program-xyz"]},
+     "rewriter 'a' of kind 'agent' runs 'no-such-agent-program-xyz' (project.command), which is not found on PATH"),
+    ({"command": ["/no/such/agent"]},
+     "rewriter 'a' of kind 'agent' runs '/no/such/agent' (project.command), which is not an executable file"),
+    ({"command": ["bin/agent"]},
+     "rewriter 'a' of kind 'agent' runs the relative path 'bin/agent' (project.command): give an absolute path or a "
+     "name on PATH (the agent runs in the project copy)"),
+    ({"command": ["true"], "max_paragraphs_per_file": 2},
+     "rewriter 'a' of kind 'agent' does not use project.max_paragraphs_per_file (a setting of the other project kind)"),
+])
+def test_agent_settings_are_checked_at_load(project, problem):
+    from rhetorica.study.config import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        _parse_rewriter({"name": "a", "kind": "agent", "conditions": ["joint"], "project": project})
+    assert str(caught.value) == f"study: rewriters[0]: {problem}"
+    assert _parse_rewriter({"name": "a", "kind": "agent", "conditions": ["joint"],
+                            "project": {"command": [sys.executable, "{project}"], "instruction_via": "stdin"}})
+
+
+def test_project_settings_on_another_kind_and_project_kinds_on_other_documents_are_load_errors():
+    from rhetorica.study.config import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        _parse_rewriter({"name": "l", "kind": "llm", "model": "mock/echo", "conditions": ["confidence:+"],
+                         "project": {"repair_rounds": 1}})
+    assert str(caught.value) == ("study: rewriters[0]: rewriter 'l' of kind 'llm' does not use 'project' settings "
+                                 "(only the latex-project and agent kinds do)")
+    with pytest.raises(ConfigError) as caught:
+        _parse_rewriter({"name": "p", "kind": "latex-project", "model": "mock/echo", "conditions": ["joint"]},
+                        [{"latex_project": "p"}, {"path": "paper.tex"}])
+    assert str(caught.value) == ("study: rewriters[0]: rewriter 'p' of kind 'latex-project' rewrites LaTeX projects "
+                                 "only, but documents[1] (path 'paper.tex') is not a latex_project entry")

@@ -766,6 +766,21 @@ class StudyConfig(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _project_rewriters_have_projects(self) -> StudyConfig:
+        from rhetorica.study.project_settings import PROJECT_KINDS
+
+        for index, rewriter in enumerate(self.rewriters):
+            if rewriter.kind not in PROJECT_KINDS:
+                continue
+            for d, spec in enumerate(self.documents):
+                if spec.latex_project is None:
+                    key = next(k for k in ("path", "dataset", "reviews", "pairs") if getattr(spec, k) is not None)
+                    raise ValueError(f"rewriters[{index}]: rewriter {rewriter.name!r} of kind {rewriter.kind!r} rewrites "
+                                     f"LaTeX projects only, but documents[{d}] ({key} {getattr(spec, key)!r}) is not a "
+                                     "latex_project entry")
+        return self
+
+    @model_validator(mode="after")
     def _comparable_arms(self) -> StudyConfig:
         if not self.comparisons:
             return self
