@@ -158,3 +158,19 @@ def test_an_agent_that_edits_the_source_project_fails_the_rewrite(tmp_path: Path
                               "before a rerun)",)
     untouched = agent_rewriter([sys.executable, "-c", "pass"], protect=(source,), timeout_s=30)
     assert untouched(copy_project(source, tmp_path / "other"), "Rewrite.", ()).main == "main.tex"
+
+
+def test_an_unchanged_variant_is_sent_back_then_discarded_uncompiled(tmp_path: Path) -> None:
+    root = tmp_path / "source"
+    root.mkdir()
+    (root / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\nOriginal words stay here.\n\\end{document}\n")
+    seen: list[tuple[str, ...]] = []
+
+    def unchanged(p: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        seen.append(tuple(feedback))
+        return p
+
+    result = rewrite_with_repair(load_project(root), "Rewrite.", unchanged, tmp_path / "work", repair_rounds=1)
+    assert (result.status, result.reasons) == ("discarded", ("the rewrite changed nothing",))
+    assert seen == [(), ("the rewrite changed nothing",)]
+    assert [a.compiled for a in result.attempts] == [None, None] and result.baseline_compile is None

@@ -6,7 +6,8 @@ output, so the rewriter repairs its own variant). The variant is checked for pro
 errors the baseline does not have are the compile's complaints. Anchor violations and new compile
 errors go back to the rewriter with their exact messages, for at most ``repair_rounds`` repairs.
 What is still wrong after that is ``discarded`` with its reasons — a result, never an exception. A
-variant that violates an anchor is not compiled (its compile errors could be caused by the
+variant identical to the project it rewrites is wrong too (:data:`UNCHANGED`: it is neither checked
+nor compiled, and is never reviewed as a rewrite). A variant that violates an anchor is not compiled (its compile errors could be caused by the
 violation; the violation is fixed first).
 """
 
@@ -37,6 +38,11 @@ FEEDBACK_HEADER = (
     "Your previous version of this project was rejected for the reasons below. Fix exactly these "
     "problems and keep every other change you made:"
 )
+
+
+#: The message of an attempt whose project is byte-identical to the one it was to rewrite (sent back
+#: like any other; a variant still unchanged after the repairs is discarded with it).
+UNCHANGED = "the rewrite changed nothing"
 
 
 #: Why a rewriter produced no project: the failure statuses of a model call (``truncated``: the
@@ -141,6 +147,11 @@ def rewrite_with_repair(
         except RewriteFailed as exc:
             attempts.append(Attempt(number=number, feedback=feedback, messages=(exc.reason,)))
             return RepairResult(status=exc.status, reasons=(exc.reason,), attempts=tuple(attempts), baseline_compile=base_compile)
+        if not project_diff(baseline, variant):
+            attempts.append(Attempt(number=number, feedback=feedback, messages=(UNCHANGED,)))
+            messages = (UNCHANGED,)
+            source, feedback = variant, messages
+            continue
         report = check_anchors(baseline, variant)
         compiled, errors = None, ()
         if report.ok:
@@ -185,5 +196,5 @@ def agent_rewriter(command: Sequence[str], *, protect: Sequence[LatexProject] = 
     return rewrite
 
 
-__all__ = ["Attempt", "FailureStatus", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
+__all__ = ["UNCHANGED", "Attempt", "FailureStatus", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
            "rewrite_with_repair"]
