@@ -85,3 +85,13 @@ def test_environment_allow_list(tmp_path: Path, mini: LatexProject, monkeypatch:
 def test_empty_command(tmp_path: Path, mini: LatexProject) -> None:
     with pytest.raises(ValueError, match="empty"):
         run_agent([], mini, "x", tmp_path / "run")
+
+
+def test_a_main_file_replaced_by_a_link_outside_the_copy_is_refused_by_name(tmp_path: Path, mini: LatexProject) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not part of the project")
+    link = f"import os; os.unlink('main.tex'); os.symlink({str(secret)!r}, 'main.tex')"
+    result = run_agent([sys.executable, "-c", link], mini, "x", tmp_path / "run")
+    assert (result.status, result.reason) == ("error", "main.tex: a symlink to a path outside the project copy (refused)")
+    inside = "import os; os.symlink('main.tex', 'alias.tex')"  # a link within the copy is no escape
+    assert run_agent([sys.executable, "-c", inside], mini, "x", tmp_path / "run2").status == "ok"

@@ -34,7 +34,8 @@ class AgentResult(BaseModel):
 
     Attributes:
         status: ``ok`` (exit status 0), ``timeout`` or ``error`` (non-zero exit, command not found,
-            or the edited copy is no longer a LaTeX project).
+            a symbolic link in the edited copy pointing outside it, or the edited copy is no longer
+            a LaTeX project).
         project: the edited copy (``None`` unless ``ok``).
         reason: why not ``ok``.
         returncode: the exit status (``None`` when killed or not started).
@@ -113,12 +114,31 @@ def run_agent(
     if proc.returncode != 0:
         return AgentResult(status="error", reason=f"agent exited with status {proc.returncode}: {_tail(err, 300).strip()}",
                            returncode=proc.returncode, stdout_tail=_tail(out), stderr_tail=_tail(err), seconds=seconds)
+    outside = _links_outside(copy.root)
+    if outside:
+        shown = "; ".join(f"{name}: a symlink to a path outside the project copy (refused)" for name in outside[:5])
+        return AgentResult(status="error", reason=shown + (f"; and {len(outside) - 5} more" if len(outside) > 5 else ""),
+                           returncode=0, stdout_tail=_tail(out), stderr_tail=_tail(err), seconds=seconds)
     try:
         edited = load_project(copy.root, copy.main)
     except (DocumentReadError, OSError, ValueError) as exc:
         return AgentResult(status="error", reason=f"the edited project cannot be read: {exc}", returncode=0,
                            stdout_tail=_tail(out), stderr_tail=_tail(err), seconds=seconds)
     return AgentResult(status="ok", project=edited, returncode=0, stdout_tail=_tail(out), stderr_tail=_tail(err), seconds=seconds)
+
+
+def _links_outside(root: Path) -> list[str]:
+    """Relative paths of the symbolic links under ``root`` that resolve outside it (or nowhere), sorted."""
+    root = root.resolve()
+    found = []
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder) / name
+            if path.is_symlink():
+                target = path.resolve()
+                if target != root and root not in target.parents:
+                    found.append(path.relative_to(root).as_posix())
+    return sorted(found)
 
 
 def _kill(pid: int) -> None:
