@@ -316,8 +316,8 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
     if rw.kind == "agent":
         assert settings.command is not None
-        rewriter = agent_rewriter(settings.command, protect=tuple({baseline.root: baseline, source.root: source}.values()),
-                                  instruction_via=settings.instruction_via,
+        protect = tuple({baseline.root: baseline, source.root: source}.values())  # the original and the upstream
+        rewriter = agent_rewriter(settings.command, protect=protect, instruction_via=settings.instruction_via,
                                   timeout_s=settings.timeout_s, env_allow=settings.env_allow)
     else:
         assert rw.model is not None
