@@ -183,3 +183,17 @@ def test_human_scores_on_the_rating_scale_are_kept() -> None:
     study = parse_study({"name": "s", "documents": [{"path": "paper.md", "human_scores": [1, 5.5, 10]}],
                          "reviewers": [{"name": "ctl", "kind": "control"}]})
     assert study.documents[0].human_scores == [1.0, 5.5, 10.0]
+
+
+def test_an_empty_latex_project_is_refused_at_load():
+    study = {"name": "s", "documents": [{"latex_project": ""}], "reviewers": [{"name": "c", "kind": "control"}]}
+    with pytest.raises(ConfigError, match=r"documents\[0\]: latex_project: empty"):
+        parse_study(study)
+
+
+def test_main_belongs_to_a_latex_project_and_stays_inside_it():
+    reviewers = [{"name": "c", "kind": "control"}]
+    with pytest.raises(ConfigError, match="'main' names the main file of a 'latex_project' entry only"):
+        parse_study({"name": "s", "documents": [{"path": "a.tex", "main": "a.tex"}], "reviewers": reviewers})
+    with pytest.raises(ConfigError, match=r"main: '\.\./x\.tex' must be a path inside the project folder"):
+        parse_study({"name": "s", "documents": [{"latex_project": "p", "main": "../x.tex"}], "reviewers": reviewers})

@@ -134,14 +134,20 @@ def test_faulty_rewrites_are_sent_back_with_the_violation_and_discarded(tmp_path
 
 
 def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path, shared_data, monkeypatch):
-    rewriter = {"name": "echo", "kind": "latex-project", "model": "mock/echo", "conditions": ["scope:-"],
-                "project": {"max_paragraphs_per_file": 2}}
+    first = load_project(shared_data / "papers" / "gcrn_iclr2017").paragraphs()[:2]
+    assert first[0].text.lstrip().startswith("This paper introduces") and first[1].text.lstrip().startswith("Such")
+    # wording only: a lead-in before each paragraph (no command, math or number touched)
+    script = ["In short, t" + first[0].text.lstrip()[1:], "Indeed, s" + first[1].text.lstrip()[1:]]
+    rewriter = {"name": "lead-in", "kind": "latex-project", "model": "mock/lead-in", "conditions": ["scope:-"],
+                "options": {"script": script}, "project": {"max_paragraphs_per_file": 2}}
     runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
     [(key, status)] = _rows(runner.run_dir, "SELECT unit_key, status FROM variants")
-    assert status == "ok"  # the mock echoes each paragraph back: nothing changed, nothing violated
+    assert status == "ok"
     calls = _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{key}'")
     assert calls == [(2,)]  # gcrn has one manuscript file: its first two editable paragraphs
-    assert (variant_dir(runner.run_dir, key) / "variant.diff").read_text() == ""
+    diff = (variant_dir(runner.run_dir, key) / "variant.diff").read_text()
+    assert "+\tIn short, this paper introduces Graph Convolutional Recurrent" in diff
+    assert "+\tIndeed, such structured sequences" in diff
     # result.json times each stage of the unit (benchmarks/six_dimensions_profile.py sums them)
     result = json.loads((variant_dir(runner.run_dir, key) / "result.json").read_text())
     [attempt] = result["attempts"]
@@ -216,3 +222,71 @@ def test_workflows_need_their_upstream_condition_and_agents_a_command(tmp_path):
     with pytest.raises(ConfigError, match="needs a 'model' for 'guided'"):
         parse_study({**base, "rewriters": [{"name": "r", "kind": "agent", "conditions": ["joint", "guided"],
                                             "project": {"command": ["true"]}}]})
+
+
+def _parse_rewriter(rewriter: dict, documents: list | None = None):
+    from rhetorica.study.config import parse_study
+
+    return parse_study({"name": "s", "documents": documents or [{"latex_project": "p"}],
+                        "reviewers": [{"name": "c", "kind": "control"}], "rewriters": [rewriter]})
+
+
+@pytest.mark.parametrize(("project", "problem"), [
+    ({"command": ["true"], "instruction_via": "file"},
+     "rewriter 'a' of kind 'agent' has project.instruction_via 'file' but no {instruction_file} in project.command "
+     "to receive it"),
+    ({"command": ["true", "{project}", "{instructions}"]},
+     "rewriter 'a' of kind 'agent' has unknown placeholder(s) {instructions} in project.command (known: {project}, "
+     "{instruction_file})"),
+    ({"command": ["no-such-agent-program-xyz"]},
+     "rewriter 'a' of kind 'agent' runs 'no-such-agent-program-xyz' (project.command), which is not found on PATH"),
+    ({"command": ["/no/such/agent"]},
+     "rewriter 'a' of kind 'agent' runs '/no/such/agent' (project.command), which is not an executable file"),
+    ({"command": ["bin/agent"]},
+     "rewriter 'a' of kind 'agent' runs the relative path 'bin/agent' (project.command): give an absolute path or a "
+     "name on PATH (the agent runs in the project copy)"),
+    ({"command": ["true"], "max_paragraphs_per_file": 2},
+     "rewriter 'a' of kind 'agent' does not use project.max_paragraphs_per_file (a setting of the other project kind)"),
+])
+def test_agent_settings_are_checked_at_load(project, problem):
+    from rhetorica.study.config import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        _parse_rewriter({"name": "a", "kind": "agent", "conditions": ["joint"], "project": project})
+    assert str(caught.value) == f"study: rewriters[0]: {problem}"
+    assert _parse_rewriter({"name": "a", "kind": "agent", "conditions": ["joint"],
+                            "project": {"command": [sys.executable, "{project}"], "instruction_via": "stdin"}})
+
+
+def test_project_settings_on_another_kind_and_project_kinds_on_other_documents_are_load_errors():
+    from rhetorica.study.config import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        _parse_rewriter({"name": "l", "kind": "llm", "model": "mock/echo", "conditions": ["confidence:+"],
+                         "project": {"repair_rounds": 1}})
+    assert str(caught.value) == ("study: rewriters[0]: rewriter 'l' of kind 'llm' does not use 'project' settings "
+                                 "(only the latex-project and agent kinds do)")
+    with pytest.raises(ConfigError) as caught:
+        _parse_rewriter({"name": "p", "kind": "latex-project", "model": "mock/echo", "conditions": ["joint"]},
+                        [{"latex_project": "p"}, {"path": "paper.tex"}])
+    assert str(caught.value) == ("study: rewriters[0]: rewriter 'p' of kind 'latex-project' rewrites LaTeX projects "
+                                 "only, but documents[1] (path 'paper.tex') is not a latex_project entry")
+
+
+def test_a_rewrite_that_changes_nothing_is_discarded_not_reviewed(tmp_path, shared_data, monkeypatch):
+    # the mock echoes each paragraph back; the no-op agent edits nothing
+    echo = {"name": "echo", "kind": "latex-project", "model": "mock/echo", "conditions": ["scope:-"],
+            "project": {"max_paragraphs_per_file": 2, "repair_rounds": 1}}
+    noop = {"name": "noop", "kind": "agent", "conditions": ["scope:-"],
+            "project": {"command": [sys.executable, "-c", "pass"], "repair_rounds": 0}}
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [echo, noop])
+    rows = _rows(runner.run_dir, "SELECT rewriter, status, reason, unit_key FROM variants ORDER BY rewriter")
+    assert [r[:3] for r in rows] == [("echo", "discarded", "the rewrite changed nothing"),
+                                     ("noop", "discarded", "the rewrite changed nothing")]
+    echo_key = rows[0][3]
+    # the repair was told, and sent every chosen paragraph again: 2 + 2 calls
+    assert _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{echo_key}'") == [(4,)]
+    result = json.loads((variant_dir(runner.run_dir, echo_key) / "result.json").read_text())
+    assert [(a["messages"], a["compiled"]) for a in result["attempts"]] == [(["the rewrite changed nothing"], None)] * 2
+    assert _rows(runner.run_dir, "SELECT DISTINCT condition FROM assessments") == [("original",)]
+

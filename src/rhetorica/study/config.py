@@ -318,6 +318,8 @@ class DocumentSpec(_Strict):
     paper: str | None = Field(default=None, description="paper id of a 'reviews' entry (default: its folder name; "
                                                      "JSONL lines that name their paper keep it)")
     latex_project: str | None = Field(default=None, description="a LaTeX project folder, compiled and read from its PDF")
+    main: str | None = Field(default=None, description="latex_project only: its main file, relative to the project "
+                                                       "folder (default: detected)")
     prefer: Literal["latex", "pdf", "markdown"] = "latex"
     papers: list[str] | None = None
     id: str | None = None
@@ -331,6 +333,12 @@ class DocumentSpec(_Strict):
             raise ValueError("give exactly one of 'path' (a file, folder or glob), 'dataset' (a dataset folder), "
                              "'reviews' (review files), 'pairs' (a JSONL of review pairs) and 'latex_project' "
                              "(a LaTeX project folder, compiled and reviewed from its PDF)")
+        if self.latex_project is not None and not self.latex_project.strip():
+            raise ValueError("latex_project: empty; name the project's folder (relative to the study file)")
+        if self.main is not None and self.latex_project is None:
+            raise ValueError("'main' names the main file of a 'latex_project' entry only")
+        if self.main is not None and (Path(self.main).is_absolute() or ".." in Path(self.main).parts):
+            raise ValueError(f"main: {self.main!r} must be a path inside the project folder, relative to it")
         if self.paper is not None and self.reviews is None:
             raise ValueError("'paper' names the paper of a 'reviews' entry only")
         if (self.reviews or self.pairs) and (self.id or self.human_scores or self.decision):
@@ -758,6 +766,21 @@ class StudyConfig(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _project_rewriters_have_projects(self) -> StudyConfig:
+        from rhetorica.study.project_settings import PROJECT_KINDS
+
+        for index, rewriter in enumerate(self.rewriters):
+            if rewriter.kind not in PROJECT_KINDS:
+                continue
+            for d, spec in enumerate(self.documents):
+                if spec.latex_project is None:
+                    key = next(k for k in ("path", "dataset", "reviews", "pairs") if getattr(spec, k) is not None)
+                    raise ValueError(f"rewriters[{index}]: rewriter {rewriter.name!r} of kind {rewriter.kind!r} rewrites "
+                                     f"LaTeX projects only, but documents[{d}] ({key} {getattr(spec, key)!r}) is not a "
+                                     "latex_project entry")
+        return self
+
+    @model_validator(mode="after")
     def _comparable_arms(self) -> StudyConfig:
         if not self.comparisons:
             return self
@@ -820,7 +843,8 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
         The config and the folder relative paths are resolved against.
 
     Raises:
-        ConfigError: unreadable file, invalid YAML, or invalid content (every bad key named).
+        ConfigError: unreadable file, invalid YAML, or invalid content (every bad key named; a
+            ``latex_project``'s ``main`` that is not a LaTeX main file of its folder).
     """
     path = Path(path)
     try:
@@ -836,7 +860,14 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
         raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a study file must be a YAML mapping of keys to values")
-    return parse_study(data, source=str(path)), path.resolve().parent
+    config = parse_study(data, source=str(path))
+    from rhetorica.study.project_inputs import main_file_problem
+
+    for index, spec in enumerate(config.documents):
+        problem = main_file_problem(spec, path.resolve().parent)
+        if problem:
+            raise ConfigError(f"{path}: documents[{index}].main: {problem}")
+    return config, path.resolve().parent
 
 
 def parse_study(data: dict[str, Any], source: str = "study") -> StudyConfig:

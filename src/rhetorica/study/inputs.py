@@ -59,11 +59,16 @@ def resolve_run_dir(config: StudyConfig, base_dir: Path, override: Path | None =
     Raises:
         ConfigError: ``output_dir <path>: ...`` (``run directory`` for an override) when the path
             is an existing file or cannot be created (a file on its way, or a folder above it that
-            is not writable).
+            is not writable), or lies inside a ``latex_project`` folder of the study (every copy of
+            the project would copy the run folder into itself).
     """
     out = Path(config.output_dir)
     target = (override or (out if out.is_absolute() else base_dir / out)).resolve()
     problem = _unusable_folder(target)
+    if problem is None:
+        from rhetorica.study.project_inputs import run_dir_inside_project
+
+        problem = run_dir_inside_project(config, base_dir, target)
     if problem:
         raise ConfigError(f"{'run directory' if override else 'output_dir'} {target}: {problem}")
     return target

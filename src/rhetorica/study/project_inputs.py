@@ -15,7 +15,6 @@ with :func:`baseline_of`.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,11 +31,45 @@ META_KEY = "latex_project"
 
 
 def _files_hash(project: LatexProject) -> str:
-    from rhetorica.rewriting.latex_project.project import project_files
+    from rhetorica.rewriting.latex_project.project import file_digests
 
-    root = project.root
-    files = [(name, hashlib.sha256((root / name).read_bytes()).hexdigest()) for name in sorted(project_files(root))]
-    return content_hash(project.main, files)
+    return content_hash(project.main, sorted(file_digests(project.root).items()))
+
+
+def run_dir_inside_project(config: StudyConfig, base_dir: Path, run_dir: Path) -> str | None:
+    """Why ``run_dir`` cannot be the run folder of ``config``: it is (or lies inside) the folder of
+    one of its ``latex_project`` documents (relative to ``base_dir``), whose copies would then copy
+    the run folder into themselves; ``None`` when it lies outside all of them."""
+    target = Path(run_dir).resolve()
+    for index, spec in enumerate(config.documents):
+        if spec.latex_project is None:
+            continue
+        root = Path(spec.latex_project)
+        root = (root if root.is_absolute() else Path(base_dir) / root).resolve()
+        if target == root or root in target.parents:
+            return (f"lies inside documents[{index}].latex_project {root}; put the run folder outside the "
+                    "project (every copy of the project would hold the run folder)")
+    return None
+
+
+def main_file_problem(spec: DocumentSpec, base_dir: Path) -> str | None:
+    """Why the ``main`` of a ``latex_project`` entry cannot be its main file (it does not exist in the
+    project folder, or holds no ``\\documentclass``), or ``None`` (also when no ``main`` is given or
+    the folder itself is missing — that is the document's ``ingest`` problem)."""
+    from rhetorica.documents.latex.source import read_text_file, strip_comments
+
+    if spec.latex_project is None or spec.main is None:
+        return None
+    root = Path(spec.latex_project)
+    root = (root if root.is_absolute() else Path(base_dir) / root).resolve()
+    if not root.is_dir():
+        return None
+    path = root / spec.main
+    if not path.is_file():
+        return f"{spec.main!r} is not a file of the project folder {root}"
+    if "\\documentclass" not in strip_comments(read_text_file(path)):
+        return f"{spec.main!r} holds no \\documentclass: not a LaTeX main file"
+    return None
 
 
 def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, config: StudyConfig,
@@ -44,20 +77,23 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
     """Compile one project's baseline and read its PDF into a document.
 
     Args:
-        spec: the document entry (``latex_project``, optional ``id``, ``human_scores``, ``decision``).
+        spec: the document entry (``latex_project``, optional ``main``, ``id``, ``human_scores``,
+            ``decision``).
         base_dir: folder relative paths are resolved against.
         run_dir: the run directory (the compile is kept there).
         config: the study (``document_options`` apply to the PDF reading).
         problems: receives ``("ingest", item, reason)`` for an unusable project (not a project, the
-            baseline does not compile, the PDF has no text) and ``warning:`` lines for substitutes.
+            baseline does not compile, the PDF has no text) and ``warning:`` lines for substitutes
+            and for a main file chosen among several candidates.
         compile_dir: a folder in place of ``run_dir`` for a compile not stored there yet (a
             compile stored in ``run_dir`` is still reused); ``None``: ``run_dir``.
 
     Returns:
         The document (id: ``spec.id`` or the folder's name), or ``None`` when unusable.
     """
+    from rhetorica.documents.latex.source import main_candidates
     from rhetorica.documents.options import DocumentReadError
-    from rhetorica.rewriting.latex_project.compile import compile_project
+    from rhetorica.rewriting.latex_project.compile import compile_project, main_name_problem
     from rhetorica.rewriting.latex_project.project import load_project
 
     assert spec.latex_project is not None
@@ -65,9 +101,17 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
     root = (root if root.is_absolute() else base_dir / root).resolve()
     item = str(root)
     try:
-        project = load_project(root)
+        project = load_project(root, spec.main)
+        candidates = [] if spec.main else [p.relative_to(root).as_posix() for p in main_candidates(root)]
     except (DocumentReadError, OSError, ValueError) as exc:
         problems.append(("ingest", item, f"not a LaTeX project: {exc}"))
+        return None
+    if len(candidates) > 1:
+        problems.append(("ingest", item, f"warning: {len(candidates)} candidate main files ({', '.join(candidates)}); "
+                                         f"chose {project.main} (set 'main' on the document to choose another)"))
+    bad_name = main_name_problem(project.main)
+    if bad_name:
+        problems.append(("ingest", item, f"main file {project.main!r} is not compiled: {bad_name}"))
         return None
     doc_id = spec.id or root.name
     name = f"{doc_id}-{_files_hash(project)[:16]}"

@@ -192,7 +192,8 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             :class:`~rhetorica.rewriting.latex_project.repair.RewriteFailed` when the model fails.
         max_per_file: see above.
     """
-    from rhetorica.rewriting.latex_project.project import apply_replacements
+    from rhetorica.rewriting.latex_project.project import EncodingError, apply_replacements
+    from rhetorica.rewriting.latex_project.repair import RewriteFailed
 
     def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
         chosen = chosen_paragraphs(project, max_per_file)
@@ -214,7 +215,10 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             indent = p.text[: len(p.text) - len(p.text.lstrip())]
             trail = p.text[len(p.text.rstrip()):]  # the source's own spacing around the paragraph stays
             replacements[p] = indent + text.strip() + trail
-        return apply_replacements(project, replacements) if replacements else project
+        try:
+            return apply_replacements(project, replacements) if replacements else project
+        except EncodingError as exc:
+            raise RewriteFailed("error", str(exc)) from None
 
     return rewrite
 
@@ -312,7 +316,8 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
     if rw.kind == "agent":
         assert settings.command is not None
-        rewriter = agent_rewriter(settings.command, instruction_via=settings.instruction_via,
+        protect = tuple({baseline.root: baseline, source.root: source}.values())  # the original and the upstream
+        rewriter = agent_rewriter(settings.command, protect=protect, instruction_via=settings.instruction_via,
                                   timeout_s=settings.timeout_s, env_allow=settings.env_allow)
     else:
         assert rw.model is not None

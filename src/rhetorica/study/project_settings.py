@@ -18,6 +18,10 @@ See :mod:`rhetorica.study.project_rewrite` for how they are used.
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -69,9 +73,18 @@ def check_project_rewriter(spec: Any) -> str | None:
     """Why a rewriter (a :class:`~rhetorica.study.config.RewriterSpec`) of a project kind is not usable as configured (completing "rewriter <name>
     of kind <kind> ..."), or ``None``; always ``None`` for other kinds."""
     if spec.kind not in PROJECT_KINDS:
-        return None
+        return ("does not use 'project' settings (only the latex-project and agent kinds do)"
+                if "project" in spec.model_fields_set else None)
     if spec.kind == "agent" and not spec.project.command:
         return "needs project.command (the agent's argument list)"
+    given = spec.project.model_fields_set
+    other = sorted(given & (_AGENT_ONLY if spec.kind == "latex-project" else _PARAGRAPH_ONLY))
+    if other:
+        return f"does not use project.{', project.'.join(other)} (a setting of the other project kind)"
+    if spec.kind == "agent":
+        problem = _command_problem(spec.project.command, spec.project.instruction_via)
+        if problem:
+            return problem
     listed = set(spec.conditions)
     for name in spec.conditions:
         if condition_depth(name) > MAX_DEPTH:
@@ -82,3 +95,39 @@ def check_project_rewriter(spec: Any) -> str | None:
     if "guided" in listed and spec.model is None:
         return "needs a 'model' for 'guided' (the rewriting model reviews the intermediate variant)"
     return None
+
+
+#: Settings only the ``agent`` kind uses, and only the ``latex-project`` kind.
+_AGENT_ONLY = frozenset({"command", "instruction_via", "timeout_s", "env_allow"})
+_PARAGRAPH_ONLY = frozenset({"max_paragraphs_per_file"})
+#: Placeholders an agent command may hold (:func:`rhetorica.rewriting.latex_project.agent.run_agent`).
+AGENT_PLACEHOLDERS = ("{project}", "{instruction_file}")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _command_problem(command: list[str], instruction_via: str) -> str | None:
+    """Why an agent command cannot run as configured: an unknown ``{placeholder}``,
+    ``instruction_via: file`` without ``{instruction_file}``, or a program that is neither an
+    existing absolute path nor a name found on ``PATH`` (the agent runs in the project copy, so a
+    relative path would be looked up there)."""
+    unknown = sorted({m for arg in command for m in _PLACEHOLDER.findall(arg) if m not in AGENT_PLACEHOLDERS})
+    if unknown:
+        return (f"has unknown placeholder(s) {', '.join(unknown)} in project.command (known: "
+                f"{', '.join(AGENT_PLACEHOLDERS)})")
+    if instruction_via == "file" and not any("{instruction_file}" in arg for arg in command):
+        return "has project.instruction_via 'file' but no {instruction_file} in project.command to receive it"
+    program = command[0]
+    if "{" in program:
+        return None  # a placeholder: only known when the agent runs
+    if "/" in program:
+        path = Path(program)
+        if not path.is_absolute():
+            return (f"runs the relative path {program!r} (project.command): give an absolute path or a name on "
+                    "PATH (the agent runs in the project copy)")
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            return f"runs {program!r} (project.command), which is not an executable file"
+        return None
+    if shutil.which(program) is None:
+        return f"runs {program!r} (project.command), which is not found on PATH"
+    return None
+

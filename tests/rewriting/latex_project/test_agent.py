@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -79,9 +80,37 @@ def test_environment_allow_list(tmp_path: Path, mini: LatexProject, monkeypatch:
     assert "OPENAI_API_KEY" not in env
     assert env["AGENT_MODEL"] == "m1"
     assert env["HOME"] == str(tmp_path / "run" / "home")
-    assert set(env) == {"PATH", "HOME", "TMPDIR", "LANG", "AGENT_MODEL"}
+    assert set(env) == {"PATH", "HOME", "TMPDIR", "LANG", "AGENT_MODEL", "RHETORICA_AGENT_RUN"}
+    assert re.fullmatch(r"[0-9a-f]{32}", env["RHETORICA_AGENT_RUN"])  # the run's tag (kills its descendants)
 
 
 def test_empty_command(tmp_path: Path, mini: LatexProject) -> None:
     with pytest.raises(ValueError, match="empty"):
         run_agent([], mini, "x", tmp_path / "run")
+
+
+def test_a_main_file_replaced_by_a_link_outside_the_copy_is_refused_by_name(tmp_path: Path, mini: LatexProject) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not part of the project")
+    link = f"import os; os.unlink('main.tex'); os.symlink({str(secret)!r}, 'main.tex')"
+    result = run_agent([sys.executable, "-c", link], mini, "x", tmp_path / "run")
+    assert (result.status, result.reason) == ("error", "main.tex: a symlink to a path outside the project copy (refused)")
+    inside = "import os; os.symlink('main.tex', 'alias.tex')"  # a link within the copy is no escape
+    assert run_agent([sys.executable, "-c", inside], mini, "x", tmp_path / "run2").status == "ok"
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux /proc")
+def test_a_detached_grandchild_does_not_outlive_the_run(tmp_path: Path, mini: LatexProject) -> None:
+    import time
+
+    pid_file = tmp_path / "grandchild.pid"
+    spawn = ("import subprocess; p = subprocess.Popen(['sleep', '120'], start_new_session=True, "
+             "stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+             f"open({str(pid_file)!r}, 'w').write(str(p.pid))")
+    result = run_agent([sys.executable, "-c", spawn], mini, "x", tmp_path / "run")
+    assert result.status == "ok", result.reason
+    stat = Path(f"/proc/{int(pid_file.read_text())}/stat")
+    deadline = time.monotonic() + 5
+    while stat.exists() and stat.read_text().split(")")[-1].split()[0] != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not stat.exists() or stat.read_text().split(")")[-1].split()[0] == "Z"  # gone or a zombie awaiting reaping

@@ -189,3 +189,15 @@ def test_bad_main_name_is_refused(tmp_path: Path) -> None:
     (root / "a;b.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}")
     with pytest.raises(ValueError, match="refusing to compile"):
         compile_project(load_project(root))
+
+
+def test_an_input_line_over_the_buffer_is_named_from_the_terminal_output(tmp_path: Path) -> None:
+    import subprocess
+
+    buf_size = int(subprocess.run(["kpsewhich", "-var-value", "buf_size"], capture_output=True, text=True,
+                                  check=True).stdout)
+    project = _mini(tmp_path / "p", "word " * (buf_size // 5 + 1000))  # one line longer than TeX's buffer
+    result = compile_project(project)
+    assert (result.status, result.pdf_bytes) == ("failed", 0)
+    assert result.errors == (LogError(file="", line=0, message=f"Unable to read an entire line---bufsize={buf_size}."),)
+    assert result.reason == f"1 error(s), first: Unable to read an entire line---bufsize={buf_size}."

@@ -9,6 +9,7 @@ import pytest
 
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.rewriting.latex_project.project import (
+    EncodingError,
     LatexProject,
     apply_replacements,
     copy_project,
@@ -140,3 +141,36 @@ def test_file_level_write_only_for_editable_files(tmp_path: Path, shared_data: P
     for file in ("scipy-1.0/core-dev.tex", "scipy-1.0/references.bib", "scipy-1.0/rebuttal.tex"):
         with pytest.raises(ValueError, match="not an editable manuscript file"):
             work.write(file, "x")
+
+
+LATIN1_MAIN = ("\\documentclass{article}\n\\usepackage[latin1]{inputenc}\n\\begin{document}\n"
+               "Graph networks are na\u00efve about the caf\u00e9 and we study them here at length.\n\n"
+               "Our method is simple and it seems to work in most cases we examined.\n\\end{document}\n")
+
+
+def _latin1_project(tmp_path: Path) -> LatexProject:
+    root = tmp_path / "latin1"
+    root.mkdir()
+    (root / "main.tex").write_bytes(LATIN1_MAIN.encode("latin-1"))
+    return load_project(root)
+
+
+def test_an_unchanged_rewrite_of_a_latin1_file_keeps_its_bytes(tmp_path: Path) -> None:
+    project = _latin1_project(tmp_path)
+    copy = copy_project(project, tmp_path / "copy")
+    apply_replacements(copy, {p: p.text for p in copy.paragraphs()})
+    assert (copy.root / "main.tex").read_bytes() == LATIN1_MAIN.encode("latin-1")
+
+
+def test_a_rewritten_paragraph_of_a_latin1_file_is_written_in_latin1(tmp_path: Path) -> None:
+    project = _latin1_project(tmp_path)
+    copy = copy_project(project, tmp_path / "copy")
+    second = copy.paragraphs()[1]
+    assert second.text.startswith("Our method")
+    apply_replacements(copy, {second: "Our method is clearly simple and works in every case we examined."})
+    expected = LATIN1_MAIN.replace("Our method is simple and it seems to work in most cases we examined.",
+                                   "Our method is clearly simple and works in every case we examined.")
+    assert (copy.root / "main.tex").read_bytes() == expected.encode("latin-1")
+    assert b"na\xefve about the caf\xe9" in (copy.root / "main.tex").read_bytes()
+    with pytest.raises(EncodingError, match=r"main.tex: .*encoding \(latin-1\) cannot hold: '\u2014'"):
+        apply_replacements(copy, {copy.paragraphs()[1]: "Our method \u2014 clearly simple \u2014 works well."})

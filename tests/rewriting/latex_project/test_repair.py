@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph, apply_replacements, load_project
+from rhetorica.rewriting.latex_project.project import (
+    LatexProject,
+    Paragraph,
+    apply_replacements,
+    copy_project,
+    load_project,
+)
 from rhetorica.rewriting.latex_project.repair import (
     FEEDBACK_HEADER,
     RewriteFailed,
@@ -136,3 +142,35 @@ def test_agent_rewriter_is_told_the_violation_and_fixes_it(shared_data: Path, tm
     assert result.attempts[0].messages == (f"paper.tex:{line}: citation: expected 'lstm', found nothing",)
     assert result.attempts[1].feedback == result.attempts[0].messages
     assert result.status == "ok", result.reasons
+
+
+def test_an_agent_that_edits_the_source_project_fails_the_rewrite(tmp_path: Path) -> None:
+    root = tmp_path / "source"
+    root.mkdir()
+    (root / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\nOriginal words stay here.\n\\end{document}\n")
+    source = load_project(root)
+    tamper = (f"import pathlib; p = pathlib.Path({str(root / 'main.tex')!r}); "
+              "p.write_text(p.read_text().replace('Original', 'Tampered'))")
+    rewriter = agent_rewriter([sys.executable, "-c", tamper], protect=(source,), timeout_s=30)
+    result = rewrite_with_repair(source, "Rewrite.", rewriter, tmp_path / "work", repair_rounds=0)
+    assert result.status == "error"
+    assert result.reasons == (f"the agent changed the source project: main.tex (in {root.resolve()}; restore it "
+                              "before a rerun)",)
+    untouched = agent_rewriter([sys.executable, "-c", "pass"], protect=(source,), timeout_s=30)
+    assert untouched(copy_project(source, tmp_path / "other"), "Rewrite.", ()).main == "main.tex"
+
+
+def test_an_unchanged_variant_is_sent_back_then_discarded_uncompiled(tmp_path: Path) -> None:
+    root = tmp_path / "source"
+    root.mkdir()
+    (root / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\nOriginal words stay here.\n\\end{document}\n")
+    seen: list[tuple[str, ...]] = []
+
+    def unchanged(p: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        seen.append(tuple(feedback))
+        return p
+
+    result = rewrite_with_repair(load_project(root), "Rewrite.", unchanged, tmp_path / "work", repair_rounds=1)
+    assert (result.status, result.reasons) == ("discarded", ("the rewrite changed nothing",))
+    assert seen == [(), ("the rewrite changed nothing",)]
+    assert [a.compiled for a in result.attempts] == [None, None] and result.baseline_compile is None

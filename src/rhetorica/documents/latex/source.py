@@ -102,6 +102,18 @@ def _is_main_candidate(text: str) -> bool:
     return "\\documentclass" in text and "\\begin{document}" in text
 
 
+def _candidates(folder: Path) -> tuple[dict[Path, str], list[Path]]:
+    tex_files = sorted(p for p in folder.rglob("*.tex") if p.is_file())[:MAX_TEX_FILES]
+    texts = {p: strip_comments(read_text_file(p)) for p in tex_files if p.stat().st_size < MAX_TEX_BYTES}
+    return texts, [p for p, t in texts.items() if _is_main_candidate(t)]
+
+
+def main_candidates(folder: Path) -> list[Path]:
+    """Every file :func:`find_main_file` chooses among (``\\documentclass`` and
+    ``\\begin{document}`` outside comments), sorted by path."""
+    return _candidates(folder)[1]
+
+
 def find_main_file(folder: Path) -> Path:
     """Find the main file of a LaTeX project: the file with ``\\documentclass`` and ``\\begin{document}``.
 
@@ -112,9 +124,7 @@ def find_main_file(folder: Path) -> Path:
     Raises:
         DocumentReadError: no candidate main file in ``folder``.
     """
-    tex_files = sorted(p for p in folder.rglob("*.tex") if p.is_file())[:MAX_TEX_FILES]
-    texts = {p: strip_comments(read_text_file(p)) for p in tex_files if p.stat().st_size < MAX_TEX_BYTES}
-    candidates = [p for p, t in texts.items() if _is_main_candidate(t)]
+    texts, candidates = _candidates(folder)
     if not candidates:
         raise DocumentReadError(
             folder, "no main .tex file found (none has both \\documentclass and \\begin{document})"

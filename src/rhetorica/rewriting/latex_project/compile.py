@@ -12,7 +12,9 @@ Safety (every compile, no option to turn it off):
   (``RLIMIT_FSIZE``); the copy is deleted afterwards (the PDF is copied out when asked).
 
 The result is ``ok`` (a PDF and no error in the log), ``failed`` (errors, listed as
-``file:line: message`` from the ``-file-line-error`` log, or no PDF), ``timeout`` or ``error``
+``file:line: message`` from the ``-file-line-error`` log — or, when the log has none and there is no
+PDF, from the end of the terminal output, where TeX prints e.g. an input line over its buffer —
+or no PDF), ``timeout`` or ``error``
 (TeX Live missing, output too large). A compile that reports missing files — a style or class, a
 bibliography style, figures, pgfplots data tables — is retried with :mod:`substitutes` for exactly those files (any other
 error stays an error); the result lists what was substituted, and a variant is compiled with its baseline's substitutes
@@ -48,6 +50,9 @@ DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_SUBSTITUTION_ROUNDS = 12
 #: At most this many errors are kept from one log.
 MAX_ERRORS = 1000
+#: Bytes read from the end of the captured terminal output (stdout, stderr), which is searched for
+#: errors when the log has none and there is no PDF.
+TERMINAL_TAIL_BYTES = 256 * 1024
 _SAFE_MAIN = re.compile(r"^[A-Za-z0-9_.+/-]+\.tex$")
 _FILE_LINE = re.compile(r"^(.+?\.(?:tex|sty|cls|bbl|aux|def|cfg|clo|ltx|toc)):(\d+): (.*)$")
 _MISSING = re.compile(r"File `([^']+)' not found")
@@ -78,6 +83,8 @@ class CompileResult(BaseModel):
 
     Attributes:
         status: ``ok`` | ``failed`` | ``timeout`` | ``error``.
+        main: the main file compiled, relative to the project (``None`` in records made before it
+            was kept).
         errors: the log's errors in order (at most :data:`MAX_ERRORS`).
         substitutes: what was substituted for missing files (empty when none).
         notes: one line per substitute, for the report ("compiled with a substitute class").
@@ -90,6 +97,7 @@ class CompileResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     status: Literal["ok", "failed", "timeout", "error"]
+    main: str | None = None
     errors: tuple[LogError, ...] = ()
     substitutes: Substitutes = Substitutes()
     notes: tuple[str, ...] = ()
@@ -126,8 +134,9 @@ def compile_project(
     Raises:
         ValueError: the main file's name has characters other than letters, digits and ``_.+/-``.
     """
-    if not _SAFE_MAIN.match(project.main):
-        raise ValueError(f"{project.main}: refusing to compile a main file with this name (unexpected characters)")
+    problem = main_name_problem(project.main)
+    if problem:
+        raise ValueError(f"{project.main}: refusing to compile a main file with this name ({problem})")
     if shutil.which("latexmk") is None or shutil.which("pdflatex") is None:
         return CompileResult(status="error", reason="latexmk/pdflatex not found: run scripts/install-test-system-deps.sh")
     started = time.monotonic()
@@ -140,14 +149,27 @@ def compile_project(
             left = timeout_s - (time.monotonic() - started)
             probe = _compile_once(project, current, None, left, max_file_bytes, draft=True)
             if probe.status in {"timeout", "error"}:
-                return probe.model_copy(update={"seconds": time.monotonic() - started})
+                return probe.model_copy(update={"seconds": time.monotonic() - started, "main": project.main})
             missing = _missing_files(probe, graphics)
             if current.merge(missing) == current:
                 break
             current = current.merge(missing)
     left = timeout_s - (time.monotonic() - started)
     result = _compile_once(project, current, pdf_out, left, max_file_bytes)
-    return result.model_copy(update={"seconds": time.monotonic() - started})
+    return result.model_copy(update={"seconds": time.monotonic() - started, "main": project.main})
+
+
+def main_name_problem(main: str) -> str | None:
+    """Why :func:`compile_project` refuses a main file's project-relative name, or ``None``.
+
+    Only letters, digits and ``_.+/-`` are accepted: latexmk hands the name on to pdflatex and
+    BibTeX in command lines it builds itself, so spaces, ``$``, ``;``, quotes and non-ASCII letters
+    are refused rather than trusted to its quoting.
+    """
+    if _SAFE_MAIN.match(main):
+        return None
+    return ("unexpected characters: only letters, digits and _ . + / - are compiled "
+            "(no spaces, $, ;, quotes or accented letters); rename the file")
 
 
 def compile_variant(variant: LatexProject, baseline: CompileResult, **options: object) -> CompileResult:
@@ -241,10 +263,12 @@ def _compile_once(
 
         if timeout_s <= 0:
             return CompileResult(status="timeout", substitutes=substitutes, reason="no time left for the compile")
-        proc = subprocess.Popen(
-            cmd, cwd=main.parent, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True, preexec_fn=limits,
-        )
+        out_path, err_path = tmp_path / "terminal.out", tmp_path / "terminal.err"
+        with out_path.open("wb") as out, err_path.open("wb") as err:
+            proc = subprocess.Popen(
+                cmd, cwd=main.parent, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                start_new_session=True, preexec_fn=limits,
+            )
         try:
             proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -260,6 +284,10 @@ def _compile_once(
         log_path = main.with_suffix(".log")
         log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.is_file() else ""
         errors = parse_log(log, build)
+        if not errors and not main.with_suffix(".pdf").is_file():
+            # a fatal error TeX prints before or instead of its log (e.g. an input line over
+            # buf_size goes to the terminal only)
+            errors = [e for path in (err_path, out_path) for e in parse_log(_tail_text(path), build)]
         blg = main.with_suffix(".blg")
         blg_text = blg.read_text(encoding="utf-8", errors="replace") if blg.is_file() else ""
         for m in _MISSING_BST.finditer(blg_text):
@@ -283,6 +311,16 @@ def _compile_once(
             status=status, errors=tuple(errors), substitutes=substitutes, notes=substitutes.describe(),
             pdf=copied, pdf_bytes=pdf_bytes, reason=reason,
         )
+
+
+def _tail_text(path: Path, limit: int = TERMINAL_TAIL_BYTES) -> str:
+    """The last ``limit`` bytes of a captured terminal stream, as text (its first, possibly cut,
+    line dropped when cut)."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - limit))
+        text = handle.read().decode("utf-8", errors="replace")
+    return text.split("\n", 1)[-1] if size > limit else text
 
 
 def _missing_files(result: CompileResult, graphics: set[str]) -> Substitutes:

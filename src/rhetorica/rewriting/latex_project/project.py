@@ -12,6 +12,7 @@ half at a line boundary and line numbers stay meaningful for the checker's messa
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import shutil
@@ -112,15 +113,16 @@ class LatexProject(BaseModel):
         return read_text_file(self.root / file)
 
     def write(self, file: str, text: str) -> None:
-        """Replace a whole editable file (file-by-file rewriting); the checker still guards the
-        main file's preamble.
+        """Replace a whole editable file (file-by-file rewriting) in the encoding it was read in
+        (:func:`write_like`); the checker still guards the main file's preamble.
 
         Raises:
             ValueError: ``file`` is not one of :attr:`editable_files`.
+            EncodingError: ``text`` has characters that encoding cannot hold.
         """
         if file not in self.editable_files:
             raise ValueError(f"{file}: not an editable manuscript file of this project (editable: {', '.join(self.editable_files)})")
-        (self.root / file).write_text(text, encoding="utf-8")
+        write_like(self.root / file, text)
 
     def preamble(self) -> str:
         """The main file's text up to and including ``\\begin{document}``."""
@@ -193,8 +195,12 @@ def apply_replacements(project: LatexProject, replacements: Mapping[Paragraph, s
     are applied bottom-up so their line spans stay valid. A replacement may span any number of
     lines (blank lines split it into several paragraphs); surrounding lines are untouched.
 
+    Each file is written in the encoding it was read in, and a file whose text comes out unchanged
+    is not written at all (:func:`write_like`).
+
     Raises:
         ValueError: a paragraph's lines no longer match its text (stale), or two overlap.
+        EncodingError: a replacement has characters its file's encoding cannot hold.
     """
     by_file: dict[str, list[tuple[Paragraph, str]]] = {}
     for paragraph, new in replacements.items():
@@ -212,8 +218,43 @@ def apply_replacements(project: LatexProject, replacements: Mapping[Paragraph, s
                 raise ValueError(f"{paragraph.key}: overlaps another replacement")
             floor = paragraph.start_line
             lines[paragraph.start_line - 1 : paragraph.end_line] = new.rstrip("\n").split("\n")
-        path.write_text("\n".join(lines), encoding="utf-8")
+        write_like(path, "\n".join(lines))
     return load_project(project.root, project.main)
+
+
+class EncodingError(ValueError):
+    """New text for a file holds characters the file's encoding cannot hold."""
+
+
+def file_encoding(data: bytes) -> str:
+    """The encoding :func:`~rhetorica.documents.latex.source.read_text_file` reads ``data`` in:
+    ``utf-8`` when it decodes as UTF-8, else ``latin-1``."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "latin-1"
+    return "utf-8"
+
+
+def write_like(path: Path, text: str) -> None:
+    """Write ``text`` to the existing file ``path`` in the encoding the file is in
+    (:func:`file_encoding`), so a Latin-1 project stays Latin-1; a file whose text is unchanged is
+    left as it is, byte for byte.
+
+    Raises:
+        EncodingError: ``text`` has characters that encoding cannot hold (named).
+    """
+    data = path.read_bytes()
+    encoding = file_encoding(data)
+    if data.decode(encoding) == text:
+        return
+    try:
+        encoded = text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        bad = "".join(dict.fromkeys(text[exc.start : exc.end]))
+        raise EncodingError(f"{path.name}: the new text has characters its encoding ({encoding}) cannot hold: "
+                            f"{bad!r}") from None
+    path.write_bytes(encoded)
 
 
 def project_diff(baseline: LatexProject, variant: LatexProject) -> str:
@@ -378,6 +419,16 @@ def project_files(root: Path) -> Iterable[str]:
         dirs[:] = sorted(d for d in dirs if d != ".git")
         for name in files:
             yield (Path(folder) / name).relative_to(root).as_posix()
+
+
+def file_digests(root: Path) -> dict[str, str]:
+    """SHA-256 (hex) of every file under ``root`` (:func:`project_files`), by relative path."""
+    return {name: hashlib.sha256((Path(root) / name).read_bytes()).hexdigest() for name in project_files(root)}
+
+
+def changed_files(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
+    """Relative paths that differ between two :func:`file_digests`: changed, added or removed, sorted."""
+    return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
 
 
 def _text_or_none(data: bytes) -> str | None:

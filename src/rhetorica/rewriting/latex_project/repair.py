@@ -6,7 +6,8 @@ output, so the rewriter repairs its own variant). The variant is checked for pro
 errors the baseline does not have are the compile's complaints. Anchor violations and new compile
 errors go back to the rewriter with their exact messages, for at most ``repair_rounds`` repairs.
 What is still wrong after that is ``discarded`` with its reasons — a result, never an exception. A
-variant that violates an anchor is not compiled (its compile errors could be caused by the
+variant identical to the project it rewrites is wrong too (:data:`UNCHANGED`: it is neither checked
+nor compiled, and is never reviewed as a rewrite). A variant that violates an anchor is not compiled (its compile errors could be caused by the
 violation; the violation is fixed first).
 """
 
@@ -21,7 +22,13 @@ from pydantic import BaseModel, ConfigDict
 from rhetorica.rewriting.latex_project.agent import run_agent
 from rhetorica.rewriting.latex_project.anchors import Violation, check_anchors
 from rhetorica.rewriting.latex_project.compile import CompileResult, LogError, compile_project, compile_variant, new_errors
-from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, project_diff
+from rhetorica.rewriting.latex_project.project import (
+    LatexProject,
+    changed_files,
+    copy_project,
+    file_digests,
+    project_diff,
+)
 
 #: A rewriter: (working copy to edit, instruction, feedback messages from the previous attempt —
 #: empty on the first) → the edited project. It raises :class:`RewriteFailed` when it cannot rewrite.
@@ -31,6 +38,11 @@ FEEDBACK_HEADER = (
     "Your previous version of this project was rejected for the reasons below. Fix exactly these "
     "problems and keep every other change you made:"
 )
+
+
+#: The message of an attempt whose project is byte-identical to the one it was to rewrite (sent back
+#: like any other; a variant still unchanged after the repairs is discarded with it).
+UNCHANGED = "the rewrite changed nothing"
 
 
 #: Why a rewriter produced no project: the failure statuses of a model call (``truncated``: the
@@ -135,6 +147,11 @@ def rewrite_with_repair(
         except RewriteFailed as exc:
             attempts.append(Attempt(number=number, feedback=feedback, messages=(exc.reason,)))
             return RepairResult(status=exc.status, reasons=(exc.reason,), attempts=tuple(attempts), baseline_compile=base_compile)
+        if not project_diff(baseline, variant):
+            attempts.append(Attempt(number=number, feedback=feedback, messages=(UNCHANGED,)))
+            messages = (UNCHANGED,)
+            source, feedback = variant, messages
+            continue
         report = check_anchors(baseline, variant)
         compiled, errors = None, ()
         if report.ok:
@@ -152,14 +169,26 @@ def rewrite_with_repair(
     return RepairResult(status="discarded", reasons=messages, attempts=tuple(attempts), baseline_compile=base_compile)
 
 
-def agent_rewriter(command: Sequence[str], **options: Any) -> Rewriter:
+def agent_rewriter(command: Sequence[str], *, protect: Sequence[LatexProject] = (), **options: Any) -> Rewriter:
     """A :data:`Rewriter` that runs an external agent (:func:`agent.run_agent`) on the working copy,
     with the feedback appended to the instruction (:func:`compose_instruction`). ``options`` are
-    :func:`run_agent`'s keyword options (``instruction_via``, ``timeout_s``, ``env_allow``)."""
+    :func:`run_agent`'s keyword options (``instruction_via``, ``timeout_s``, ``env_allow``).
+
+    The agent is not sandboxed beyond running in a copy: the files of every project in ``protect``
+    (the source project a study rewrites) are hashed before and after each run, and a run that
+    changed, added or removed any of them fails (``error``: "the agent changed the source project:
+    main.tex") — its variant would have been made from a baseline that no longer exists."""
 
     def rewrite(project: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
         run_dir = project.root.parent / f"{project.root.name}-agent"
+        before = [file_digests(p.root) for p in protect]
         result = run_agent(command, project, compose_instruction(instruction, feedback), run_dir, **options)
+        for source, digests in zip(protect, before, strict=True):
+            changed = changed_files(digests, file_digests(source.root) if source.root.is_dir() else {})
+            if changed:
+                shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+                raise RewriteFailed("error", f"the agent changed the source project: {shown} (in {source.root}; "
+                                             "restore it before a rerun)")
         if result.status != "ok" or result.project is None:
             raise RewriteFailed("timeout" if result.status == "timeout" else "error", result.reason or result.status)
         return result.project
@@ -167,5 +196,5 @@ def agent_rewriter(command: Sequence[str], **options: Any) -> Rewriter:
     return rewrite
 
 
-__all__ = ["Attempt", "FailureStatus", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
+__all__ = ["UNCHANGED", "Attempt", "FailureStatus", "RepairResult", "RewriteFailed", "Rewriter", "agent_rewriter", "compose_instruction",
            "rewrite_with_repair"]
