@@ -861,10 +861,13 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a study file must be a YAML mapping of keys to values")
     config = parse_study(data, source=str(path))
-    from rhetorica.study.project_inputs import main_file_problem
+    from rhetorica.documents.latex.source import main_file_problem
 
     for index, spec in enumerate(config.documents):
-        problem = main_file_problem(spec, path.resolve().parent)
+        if spec.latex_project is None or spec.main is None:
+            continue
+        root = Path(spec.latex_project)
+        problem = main_file_problem((root if root.is_absolute() else path.resolve().parent / root).resolve(), spec.main)
         if problem:
             raise ConfigError(f"{path}: documents[{index}].main: {problem}")
     return config, path.resolve().parent

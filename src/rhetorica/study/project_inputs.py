@@ -52,26 +52,6 @@ def run_dir_inside_project(config: StudyConfig, base_dir: Path, run_dir: Path) -
     return None
 
 
-def main_file_problem(spec: DocumentSpec, base_dir: Path) -> str | None:
-    """Why the ``main`` of a ``latex_project`` entry cannot be its main file (it does not exist in the
-    project folder, or holds no ``\\documentclass``), or ``None`` (also when no ``main`` is given or
-    the folder itself is missing — that is the document's ``ingest`` problem)."""
-    from rhetorica.documents.latex.source import read_text_file, strip_comments
-
-    if spec.latex_project is None or spec.main is None:
-        return None
-    root = Path(spec.latex_project)
-    root = (root if root.is_absolute() else Path(base_dir) / root).resolve()
-    if not root.is_dir():
-        return None
-    path = root / spec.main
-    if not path.is_file():
-        return f"{spec.main!r} is not a file of the project folder {root}"
-    if "\\documentclass" not in strip_comments(read_text_file(path)):
-        return f"{spec.main!r} holds no \\documentclass: not a LaTeX main file"
-    return None
-
-
 def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, config: StudyConfig,
                           problems: list[tuple[str, str, str]], *, compile_dir: Path | None = None) -> Document | None:
     """Compile one project's baseline and read its PDF into a document.

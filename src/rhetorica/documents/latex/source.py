@@ -246,3 +246,17 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
 
     result.text = expand(main.resolve(), (main.resolve(),))
     return result
+
+
+def main_file_problem(root: Path, main: str) -> str | None:
+    """Why ``main`` (a path relative to the project folder ``root``) cannot be the project's main
+    file: it is not a file there, or holds no ``\\documentclass``; ``None`` when it can (also when
+    ``root`` is not a folder: that is the project's own problem, reported when it is read)."""
+    if not root.is_dir():
+        return None
+    path = root / main
+    if not path.is_file():
+        return f"{main!r} is not a file of the project folder {root}"
+    if "\\documentclass" not in strip_comments(read_text_file(path)):
+        return f"{main!r} holds no \\documentclass: not a LaTeX main file"
+    return None
