@@ -51,6 +51,17 @@ def test_unknown_condition_and_protocol_are_config_errors(tmp_path: Path, shared
     assert "reviewers[0].protocol: unknown protocol 'lenient'" in result.output
 
 
+def test_every_unknown_condition_of_a_rewriter_is_named_at_once(tmp_path: Path, shared_data: Path) -> None:
+    spec = study_dict(shared_data, tmp_path / "run")
+    spec["rewriters"][0]["conditions"] = ["confidence:+", "confidnce:-", "Confidence:+", "foo"]
+    result = runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))], env={"COLUMNS": "400"})
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert ("rewriters[0].conditions: 3 conditions cannot be used: unknown condition 'confidnce:-'; "
+            "unknown condition 'Confidence:+'; unknown condition 'foo'; known: ") in said
+    assert said.count("known: ") == 1
+
+
 def test_run_status_report_round_trip(tmp_path: Path, shared_data: Path) -> None:
     study = write_study(tmp_path / "s.yaml", study_dict(shared_data, tmp_path / "run"))
     first = runner.invoke(app, ["run", str(study)])

@@ -421,8 +421,18 @@ class RewriterSpec(_UsesModel):
     @field_validator("conditions")
     @classmethod
     def _known_conditions(cls, value: list[str]) -> list[str]:
+        unknown: dict[str, str] = {}
         for name in value:
-            parse_condition(name)
+            try:
+                parse_condition(name)
+            except ValueError as exc:
+                unknown[name] = str(exc)
+        if len(unknown) == 1:
+            raise ValueError(next(iter(unknown.values())))
+        if unknown:  # every bad name at once, the list of known ones said once
+            known = next((m[m.index("; known: ") + 2:] for m in unknown.values() if "; known: " in m), "")
+            said = "; ".join(m[: m.index("; known: ")] if "; known: " in m else m for m in unknown.values())
+            raise ValueError(f"{len(unknown)} conditions cannot be used: {said}" + (f"; {known}" if known else ""))
         dupes = sorted({name for name in value if value.count(name) > 1})
         if dupes:
             raise ValueError(f"duplicate condition(s) {', '.join(map(repr, dupes))}: each condition is "
