@@ -131,6 +131,12 @@ def test_copy_is_writable_and_leaves_symlinks_out(tmp_path: Path) -> None:
 def test_not_a_project(tmp_path: Path) -> None:
     with pytest.raises(DocumentReadError, match="no main .tex file"):
         load_project(tmp_path)
+    with pytest.raises(DocumentReadError, match=r"no such folder \(a latex_project names the folder of a LaTeX "
+                                                r"project; globs are not expanded\)"):
+        load_project(tmp_path / "papers" / "t*")
+    (tmp_path / "paper.tex").write_text("\\documentclass{article}")
+    with pytest.raises(DocumentReadError, match=r"is a file, not a LaTeX project folder \(use path: for a single"):
+        load_project(tmp_path / "paper.tex")
 
 
 def test_file_level_write_only_for_editable_files(tmp_path: Path, shared_data: Path) -> None:

@@ -142,11 +142,15 @@ def load_project(root: Path, main: str | None = None) -> LatexProject:
     """Load a project folder: detect the main file (unless given) and follow its includes.
 
     Raises:
-        DocumentReadError: ``root`` is not a folder, has no main file, or ``main`` does not exist.
+        DocumentReadError: ``root`` does not exist or is not a folder, has no main file, or ``main``
+            does not exist.
     """
     root = Path(root).resolve()
+    if not root.exists():
+        raise DocumentReadError(root, "no such folder (a latex_project names the folder of a LaTeX project; "
+                                      "globs are not expanded)")
     if not root.is_dir():
-        raise DocumentReadError(root, "is not a LaTeX project folder")
+        raise DocumentReadError(root, "is a file, not a LaTeX project folder (use path: for a single .tex file)")
     main_path = (root / main) if main else find_main_file(root)
     if not main_path.is_file():
         raise DocumentReadError(root, f"main file {main} does not exist")
