@@ -290,3 +290,18 @@ def test_a_rewrite_that_changes_nothing_is_discarded_not_reviewed(tmp_path, shar
     assert [(a["messages"], a["compiled"]) for a in result["attempts"]] == [(["the rewrite changed nothing"], None)] * 2
     assert _rows(runner.run_dir, "SELECT DISTINCT condition FROM assessments") == [("original",)]
 
+
+
+def test_a_saved_study_json_with_every_setting_parses_again():
+    # study.json holds every field, defaults included: a default 'project' block on an llm rewriter
+    # and the agent-only defaults on a latex-project rewriter are not settings the user gave
+    from rhetorica.study.config import StudyConfig, parse_study
+
+    first = _parse_rewriter({"name": "p", "kind": "latex-project", "model": "mock/echo", "conditions": ["joint"],
+                             "project": {"max_paragraphs_per_file": 2}})
+    second = StudyConfig.model_validate_json(first.model_dump_json())
+    assert second.rewriters[0].project.max_paragraphs_per_file == 2
+    llm = parse_study({"name": "s", "documents": [{"path": "paper.md"}],
+                       "rewriters": [{"name": "l", "kind": "llm", "model": "mock/echo", "conditions": ["confidence:+"]}],
+                       "reviewers": [{"name": "c", "kind": "control"}]})
+    assert parse_study(json.loads(llm.model_dump_json())).rewriters[0].kind == "llm"

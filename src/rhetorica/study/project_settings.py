@@ -72,12 +72,13 @@ class ProjectRewriteSettings(BaseModel):
 def check_project_rewriter(spec: Any) -> str | None:
     """Why a rewriter (a :class:`~rhetorica.study.config.RewriterSpec`) of a project kind is not usable as configured (completing "rewriter <name>
     of kind <kind> ..."), or ``None``; always ``None`` for other kinds."""
+    defaults = type(spec.project)()
+    # settings that differ from the defaults (a saved study.json lists every setting, defaults too)
+    given = {name for name in type(spec.project).model_fields if getattr(spec.project, name) != getattr(defaults, name)}
     if spec.kind not in PROJECT_KINDS:
-        return ("does not use 'project' settings (only the latex-project and agent kinds do)"
-                if "project" in spec.model_fields_set else None)
+        return "does not use 'project' settings (only the latex-project and agent kinds do)" if given else None
     if spec.kind == "agent" and not spec.project.command:
         return "needs project.command (the agent's argument list)"
-    given = spec.project.model_fields_set
     other = sorted(given & (_AGENT_ONLY if spec.kind == "latex-project" else _PARAGRAPH_ONLY))
     if other:
         return f"does not use project.{', project.'.join(other)} (a setting of the other project kind)"
