@@ -7,7 +7,6 @@ with rows, and that the browser console logs no error. Takes about 15 s (study r
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,8 @@ import pytest
 from rhetorica.report.render import write_report
 
 from ..study.helpers import study_dict
+from .chromium import headless_chromium
 from .runs import run_study
-
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync")
-INSTALL_HINT = "run scripts/install-test-system-deps.sh (Debian: apt-get install chromium chromium-driver)"
 
 PAGE_STATE = """
 return {
@@ -37,24 +33,8 @@ return {
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.fail("selenium is missing: pip install -e '.[test]'")
-    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
-        pytest.fail(f"headless Chromium not found (chromium={chromium}, chromedriver={driver_path}); {INSTALL_HINT}")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def render(driver: Any, page: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,30 +11,14 @@ import pytest
 
 from rhetorica.report.viewer.server import ViewerServer
 
-from ..test_html_chromium import CHROMIUM_FLAGS, INSTALL_HINT
+from ..chromium import headless_chromium
 
 
 @pytest.fixture(scope="module")
 def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.fail("selenium is missing: pip install -e '.[test]'")
-    binary, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
-    if binary is None or driver_path is None:
-        pytest.fail(f"headless Chromium not found (chromium={binary}, chromedriver={driver_path}); {INSTALL_HINT}")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in (*CHROMIUM_FLAGS, "--window-size=1400,1200",
-                 f"--user-data-dir={tmp_path_factory.mktemp('viewer-chromium-profile')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("viewer-chromium-profile"), "--window-size=1400,1200",
+                           logs=("browser", "performance")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @contextmanager
