@@ -52,7 +52,18 @@ JOINT = "joint"
 
 
 class UnknownConditionError(ValueError):
-    """A condition that does not parse, or names an unregistered condition or dimension."""
+    """A condition that does not parse, or names an unregistered condition or dimension.
+
+    Attributes:
+        problem: what is wrong with this one condition (the message without the list of known ones).
+        known: the registered condition names, comma-separated (``""`` when the problem is not an
+            unknown name).
+    """
+
+    def __init__(self, problem: str, known: str = "") -> None:
+        super().__init__(f"{problem}; known: {known} (combine with '|')" if known else problem)
+        self.problem = problem
+        self.known = known
 
 
 @dataclass(frozen=True)
@@ -204,7 +215,7 @@ def definition(part: Condition) -> ConditionDefinition:
         if getattr(value, "family", None) is not None and value.dimension == part.dimension:
             return value
     known = ", ".join(conditions.names())
-    raise UnknownConditionError(f"unknown condition {part.name!r}; known: {known} (combine with '|')")
+    raise UnknownConditionError(f"unknown condition {part.name!r}", known)
 
 
 def check_condition(condition: Condition) -> None:

@@ -29,7 +29,7 @@ from pydantic import (
 
 from rhetorica.files import TextFileError, read_text_file
 from rhetorica.registry import UnknownComponentError, evaluators, rewriters
-from rhetorica.rewriting.conditions import ORIGINAL, parse_condition
+from rhetorica.rewriting.conditions import ORIGINAL, UnknownConditionError, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.study.project_settings import ProjectRewriteSettings
@@ -421,18 +421,19 @@ class RewriterSpec(_UsesModel):
     @field_validator("conditions")
     @classmethod
     def _known_conditions(cls, value: list[str]) -> list[str]:
-        unknown: dict[str, str] = {}
+        bad: list[UnknownConditionError] = []
         for name in value:
             try:
                 parse_condition(name)
-            except ValueError as exc:
-                unknown[name] = str(exc)
-        if len(unknown) == 1:
-            raise ValueError(next(iter(unknown.values())))
-        if unknown:  # every bad name at once, the list of known ones said once
-            known = next((m[m.index("; known: ") + 2:] for m in unknown.values() if "; known: " in m), "")
-            said = "; ".join(m[: m.index("; known: ")] if "; known: " in m else m for m in unknown.values())
-            raise ValueError(f"{len(unknown)} conditions cannot be used: {said}" + (f"; {known}" if known else ""))
+            except UnknownConditionError as exc:
+                bad.append(exc)
+        if len(bad) == 1:
+            raise ValueError(str(bad[0]))
+        if bad:  # every bad name at once, the list of known ones said once
+            known = next((e.known for e in bad if e.known), "")
+            said = "; ".join(e.problem for e in bad)
+            raise ValueError(f"{len(bad)} conditions cannot be used: {said}"
+                             + (f"; known: {known} (combine with '|')" if known else ""))
         dupes = sorted({name for name in value if value.count(name) > 1})
         if dupes:
             raise ValueError(f"duplicate condition(s) {', '.join(map(repr, dupes))}: each condition is "
