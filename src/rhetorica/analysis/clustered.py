@@ -88,12 +88,13 @@ def aggregate_differences(diffs: pd.DataFrame, level: Level) -> pd.DataFrame:
 
 
 def clustered_reliability(table: pd.DataFrame, bounds: Mapping[str, float] | float, *, level: Level = "paper",
-                          alpha: float = 0.05) -> pd.DataFrame:
+                          alpha: float = 0.05, n_tests: Mapping[str, int] | None = None) -> pd.DataFrame:
     """The four-way classification with d averaged to one value per ``level`` unit first.
 
     Runs :func:`~rhetorica.analysis.equivalence.judge_reliability` on the unit means (each unit
     enters as an original scored 0 and a rewrite scored its mean d, so that its d is exactly the
-    mean). ``level="pair"`` reproduces the pair-level analysis of all rewrites.
+    mean). ``level="pair"`` reproduces the pair-level analysis of all rewrites. ``n_tests``: judge
+    -> Bonferroni M (:func:`~rhetorica.analysis.equivalence.judge_metric_tests`).
 
     Returns:
         :data:`~rhetorica.analysis.equivalence.RELIABILITY_COLUMNS` plus ``level``; ``n_pairs``
@@ -102,7 +103,7 @@ def clustered_reliability(table: pd.DataFrame, bounds: Mapping[str, float] | flo
     means = aggregate_differences(pair_differences(table), level)
     rows = pd.concat([means.assign(arm="original", score=0.0), means.assign(arm="rewrite", score=means["d"])])
     judged = rows.rename(columns={"unit": "document_id"})[["document_id", "arm", "judge", "metric", "score"]]
-    return judge_reliability(judged, bounds, alpha=alpha).assign(level=level)
+    return judge_reliability(judged, bounds, alpha=alpha, n_tests=n_tests).assign(level=level)
 
 
 def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, *, alpha: float = 0.05,

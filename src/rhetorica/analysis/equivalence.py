@@ -205,13 +205,16 @@ def metric_bound(bounds: Mapping[str, float] | float, metric: str) -> float:
 
 
 def judge_metric_tests(diffs: pd.DataFrame, bounds: Mapping[str, float] | float,
-                       alpha: float) -> Iterator[tuple[Any, Any, pd.DataFrame, float, float]]:
+                       alpha: float, n_tests: Mapping[Any, int] | None = None,
+                       ) -> Iterator[tuple[Any, Any, pd.DataFrame, float, float]]:
     """Each (judge, metric) of a table of paired differences, sorted, with what its tests need.
 
     Args:
         diffs: one row per pair with ``judge``, ``metric`` and ``d``.
         bounds: equivalence bound per metric or one for all (:func:`metric_bound`).
         alpha: family-wise level, Bonferroni-corrected over each judge's metrics.
+        n_tests: judge -> M, the size of its Bonferroni family (the metrics it was declared to
+            score, so a metric without data does not shrink M); default: the metrics present.
 
     Yields:
         ``(judge, metric, rows of that metric, bound, corrected level)``.
@@ -221,7 +224,8 @@ def judge_metric_tests(diffs: pd.DataFrame, bounds: Mapping[str, float] | float,
     """
     for judge, part in diffs.groupby("judge", sort=True):
         metrics = sorted(pd.unique(part["metric"]))
-        level = bonferroni(np.zeros(len(metrics)), alpha)[0]
+        size = max(len(metrics), (n_tests or {}).get(judge, 0))
+        level = bonferroni(np.zeros(size), alpha)[0]
         for metric in metrics:
             yield judge, metric, part[part["metric"] == metric], metric_bound(bounds, metric), level
 
@@ -231,6 +235,7 @@ def judge_reliability(
     bounds: Mapping[str, float] | float,
     *,
     alpha: float = 0.05,
+    n_tests: Mapping[Any, int] | None = None,
 ) -> pd.DataFrame:
     """Sensitivity / robustness classification of every (judge, metric).
 
@@ -238,6 +243,7 @@ def judge_reliability(
         table: judge table (see module docstring).
         bounds: equivalence bound delta_m > 0 per metric (score units), or one value for all.
         alpha: family-wise level before Bonferroni over each judge's metrics.
+        n_tests: judge -> Bonferroni M (:func:`judge_metric_tests`).
 
     Returns:
         DataFrame with :data:`RELIABILITY_COLUMNS`, one row per judge and metric (sorted);
@@ -248,7 +254,7 @@ def judge_reliability(
     """
     diffs = paired_judge_differences(table)
     rows = []
-    for judge, metric, m, bound, level in judge_metric_tests(diffs, bounds, alpha):
+    for judge, metric, m, bound, level in judge_metric_tests(diffs, bounds, alpha, n_tests):
         d = m["d"].to_numpy()
         w = wilcoxon_signed_rank(d)
         p_tost = tost_paired(d, -float(bound), float(bound))

@@ -11,8 +11,8 @@ scores the same family in two configurations.
 Per judge, rewrite condition and metric, ``d = S(rewrite) − S(original)`` for every rewrite
 (repeated judgements of one text averaged first), then the tests of
 :mod:`rhetorica.analysis.equivalence` — Wilcoxon signed-rank, TOST with δ_m, Bonferroni
-α = alpha / M over the judge's *content* metrics (``role="score"``; style-targeted and diagnostic
-metrics are left out unless ``include_style``), the four-way class — at the pair level (each
+α = alpha / M over the judge's declared *content* metrics (``role="score"``; style-targeted and
+diagnostic metrics are left out unless ``include_style``; a declared metric without data stays in M), the four-way class — at the pair level (each
 rewrite one pair) and with d averaged per paper (or review) first
 (:func:`rhetorica.analysis.clustered.clustered_reliability`); :func:`judge_study` returns both
 and the metrics whose class differs. Agreement: for the first two judges, the number of metrics
@@ -28,10 +28,16 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.analysis.clustered import clustered_reliability, level_differences
-from rhetorica.analysis.equivalence import judge_agreement
+from rhetorica.analysis.equivalence import RELIABILITY_COLUMNS, judge_agreement
 
-TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "mean_diff", "wilcoxon_p", "tost_p",
-                  "bound", "alpha_bonferroni", "classification", "second_judge", "second_class", "agree"]
+TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "wilcoxon_n", "mean_diff",
+                  "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "classification", "reason", "second_judge",
+                  "second_class", "agree"]
+"""Columns of Table 1: ``n_pairs`` the rewrites with both sides scored, ``wilcoxon_n`` the non-zero
+differences the Wilcoxon test used, ``reason`` why a declared metric has no test (else missing)."""
+
+NOT_COMPUTABLE = "not computable"
+"""Table 1's class of a declared metric without a usable pair (``n_pairs = 0``)."""
 
 
 @dataclass
@@ -50,6 +56,7 @@ class JudgeStudy:
             second judge's class and whether they agree.
         agreement: condition -> (judge a, judge b, metrics classified the same, metrics shared).
         unavailable: why nothing could be computed, or ``None``.
+        declared: judge label -> its declared classified metrics (:func:`declared_metrics`).
     """
 
     pairs: pd.DataFrame
@@ -59,6 +66,38 @@ class JudgeStudy:
     table1: pd.DataFrame
     agreement: dict[str, tuple[str, str, int, int]] = field(default_factory=dict)
     unavailable: str | None = None
+    declared: dict[str, list[str]] = field(default_factory=dict)
+
+
+def judge_labels(reviewers: list[dict[str, Any]]) -> dict[str, str]:
+    """Judge configuration name -> its judge label: the configuration's model, or the configuration's
+    name when one model scores the same family in two configurations."""
+    judges = {r["name"]: r for r in reviewers if r.get("kind") == "judge"}
+    pairs_of: dict[tuple[str, str], list[str]] = {}
+    for name, spec in judges.items():
+        pairs_of.setdefault((str(spec.get("model")), str(spec.get("options", {}).get("family"))), []).append(name)
+    return {name: str(spec.get("model")) if len(pairs_of[(str(spec.get("model")),
+                                                           str(spec.get("options", {}).get("family")))]) == 1
+            else name for name, spec in judges.items()}
+
+
+def declared_metrics(reviewers: list[dict[str, Any]], *, include_style: bool = False) -> dict[str, list[str]]:
+    """Judge label (:func:`judge_labels`) -> the ``<family>.<metric>`` keys its configurations were
+    declared to classify, in declaration order: the Bonferroni family of that judge (M = its length),
+    whether or not any of them produced a usable score."""
+    from rhetorica.judges.families import get_family
+
+    out: dict[str, list[str]] = {}
+    labels = judge_labels(reviewers)
+    for spec in reviewers:
+        if spec.get("kind") != "judge":
+            continue
+        family = get_family(str(spec.get("options", {}).get("family")))
+        keys = out.setdefault(labels[spec["name"]], [])
+        keys += [f"{family.name}.{m.name}" for m in family.form.metrics
+                 if (m.role == "score" or (include_style and m.role == "style"))
+                 and f"{family.name}.{m.name}" not in keys]
+    return out
 
 
 def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids: Mapping[str, str], *,
@@ -77,28 +116,49 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     judges = {r["name"]: r for r in reviewers if r.get("kind") == "judge"}
     info: dict[str, tuple[str, str, str]] = {}
     columns = ["paper_id", "document_id", "variant", "arm", "judge", "metric", "score", "status", "condition"]
+    labels = judge_labels(reviewers)
+    for spec in judges.values():
+        family = get_family(str(spec.get("options", {}).get("family")))
+        for m in family.form.metrics:
+            if m.role == "score" or (include_style and m.role == "style"):
+                info[f"{family.name}.{m.name}"] = (family.name, m.scale_text, m.role)
     if not judges or scores.empty:
         return pd.DataFrame(columns=columns), info
-    pairs_of: dict[tuple[str, str], list[str]] = {}
-    for name, spec in judges.items():
-        pairs_of.setdefault((str(spec.get("model")), str(spec.get("options", {}).get("family"))), []).append(name)
     frames = []
     for name, spec in judges.items():
         family = get_family(str(spec.get("options", {}).get("family")))
-        model = str(spec.get("model"))
-        label = model if len(pairs_of[(model, family.name)]) == 1 else name
-        keep = {m.name: m for m in family.form.metrics if m.role == "score" or (include_style and m.role == "style")}
-        part = scores[(scores["reviewer"] == name) & scores["metric"].isin(list(keep))]
-        for m in keep.values():
-            info[f"{family.name}.{m.name}"] = (family.name, m.scale_text, m.role)
+        keep = [m.name for m in family.form.metrics if f"{family.name}.{m.name}" in info]
+        part = scores[(scores["reviewer"] == name) & scores["metric"].isin(keep)]
         frames.append(pd.DataFrame({
             "paper_id": part["document_id"].map(lambda d: paper_ids.get(d, d)),
             "document_id": part["document_id"],
             "variant": part["variant_key"].fillna("").astype(str),
             "arm": (part["condition"] != "original").map({True: "rewrite", False: "original"}),
-            "judge": label, "metric": family.name + "." + part["metric"].astype(str),
+            "judge": labels[name], "metric": family.name + "." + part["metric"].astype(str),
             "score": part["value"], "status": part["status"], "condition": part["condition"]}))
     return pd.concat(frames, ignore_index=True)[columns], info
+
+
+def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str) -> str:
+    """Why (judge, metric) has no test under ``condition``: what its judgements in ``pairs`` were.
+
+    Returns:
+        One sentence: no stored judgement of a rewrite; every judgement failed (status counts);
+        the metric missing from every ok judgement; or no original judged successfully.
+    """
+    mine = pairs[(pairs["judge"] == judge) & (pairs["metric"] == metric)]
+    rewrites = mine[(mine["arm"] == "rewrite") & (mine["condition"] == condition)]
+    originals = mine[mine["arm"] == "original"]
+    for side, rows in (("rewrite", rewrites), ("original", originals)):
+        if rows.empty:
+            return f"no judgement of a{'n' if side == 'original' else ''} {side} stored (not run)"
+        ok = rows[rows["status"] == "ok"]
+        if ok.empty:
+            counts = rows["status"].value_counts()
+            return f"every {side} judgement failed ({', '.join(f'{k} {v}' for k, v in counts.items())})"
+        if ok["score"].isna().all():
+            return f"metric missing from every ok {side} judgement"
+    return "no rewrite whose original was scored on this metric"
 
 
 def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids: Mapping[str, str], *,
@@ -106,9 +166,13 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
                 cluster: str = "paper") -> JudgeStudy:
     """Classify every judged metric (see the module docstring).
 
+    The Bonferroni M of a judge is the number of metrics it was declared to classify
+    (:func:`declared_metrics`), not the number that produced data: a family whose every answer
+    failed keeps its place in M and appears in Table 1 with ``n_pairs = 0`` and its ``reason``.
+
     Args:
         scores, reviewers, paper_ids, include_style: as for :func:`judge_pairs`.
-        alpha: family-wise level (Bonferroni over each judge's classified metrics).
+        alpha: family-wise level (Bonferroni over each judge's declared classified metrics).
         bounds: δ_m overrides keyed ``<family>.<metric>``.
         cluster: ``paper`` or ``review``.
 
@@ -118,30 +182,33 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     from rhetorica.judges.families import get_family
 
     pairs, info = judge_pairs(scores, reviewers, paper_ids, include_style=include_style)
+    declared = declared_metrics(reviewers, include_style=include_style)
+    n_tests = {judge: len(keys) for judge, keys in declared.items()}
     empty = pd.DataFrame()
-    declared = {f"{fam}.{m}": b for fam in {v[0] for v in info.values()}
-                for m, b in get_family(fam).equivalence_bounds().items()}
-    delta = {k: declared[k] for k in info}
+    bounds_of = {f"{fam}.{m}": b for fam in {v[0] for v in info.values()}
+                 for m, b in get_family(fam).equivalence_bounds().items()}
+    delta = {k: bounds_of[k] for k in info}
     for key, value in (bounds or {}).items():
         if key not in delta:
             from rhetorica.judges.families import FamilyError
 
             raise FamilyError(f"judge_analysis.bounds: no classified metric {key!r}; known: {', '.join(sorted(delta))}")
         delta[key] = float(value)
+    conditions = sorted(set(pairs["condition"]) - {"original"}) if not pairs.empty else []
     ok = pairs[pairs["status"] == "ok"] if not pairs.empty else pairs
-    conditions = sorted(set(ok["condition"]) - {"original"}) if not ok.empty else []
-    if not conditions:
-        return JudgeStudy(pairs, empty, empty, empty, pd.DataFrame(columns=TABLE1_COLUMNS),
+    if ok.empty or not conditions or ok[ok["arm"] == "rewrite"].empty:
+        return JudgeStudy(pairs, empty, empty, empty, pd.DataFrame(columns=TABLE1_COLUMNS), declared=declared,
                           unavailable="no judge scored both an original review and a rewrite of it")
     pair_rows, cluster_rows, diff_rows, tables, agreement = [], [], [], [], {}
+    order = list(declared)  # declaration order of the judges
     for condition in conditions:
         part = ok[ok["condition"].isin(["original", condition])]
         if part[part["arm"] == "rewrite"].empty:
-            continue
-        level = clustered_reliability(part, delta, level="pair", alpha=alpha)
-        grouped = clustered_reliability(part, delta, level=cluster, alpha=alpha)  # type: ignore[arg-type]
-        if level.empty:
-            continue
+            level = grouped = pd.DataFrame(columns=[*RELIABILITY_COLUMNS, "level"])
+        else:
+            level = clustered_reliability(part, delta, level="pair", alpha=alpha, n_tests=n_tests)
+            grouped = clustered_reliability(part, delta, level=cluster, alpha=alpha,  # type: ignore[arg-type]
+                                            n_tests=n_tests)
         for frame in (level, grouped):
             frame["condition"] = condition
             frame["family"] = frame["metric"].map(lambda k: info[k][0])
@@ -150,21 +217,35 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         cluster_rows.append(grouped)
         diff = level_differences(level, grouped, ("pair", cluster))
         diff_rows.append(diff.assign(condition=condition))
-        order = list(dict.fromkeys(pairs["judge"]))  # declaration order of the judges
-        present = [j for j in order if j in set(level["judge"])]
-        first = level[level["judge"] == present[0]].copy()
+        first = _declared_rows(level, pairs, order[0], declared[order[0]], condition, info,
+                               alpha / max(1, n_tests[order[0]]))
         first["second_judge"], first["second_class"], first["agree"] = None, None, None
-        if len(present) > 1:
-            found = judge_agreement(level, present[0], present[1])
-            agreement[condition] = (present[0], present[1], found.n_same, found.n_metrics)
-            other = level[level["judge"] == present[1]].set_index("metric")["classification"]
-            first["second_judge"] = present[1]
+        if len(order) > 1:
+            found = judge_agreement(level, order[0], order[1])
+            agreement[condition] = (order[0], order[1], found.n_same, found.n_metrics)
+            other = level[level["judge"] == order[1]].set_index("metric")["classification"]
+            first["second_judge"] = order[1]
             first["second_class"] = first["metric"].map(other)
             first["agree"] = first["second_class"].notna() & (first["second_class"] == first["classification"])
         tables.append(first)
-    if not pair_rows:
-        return JudgeStudy(pairs, empty, empty, empty, pd.DataFrame(columns=TABLE1_COLUMNS),
-                          unavailable="no judge scored both an original review and a rewrite of it")
     table1 = pd.concat(tables, ignore_index=True)[TABLE1_COLUMNS]
     return JudgeStudy(pairs, pd.concat(pair_rows, ignore_index=True), pd.concat(cluster_rows, ignore_index=True),
-                      pd.concat(diff_rows, ignore_index=True), table1, agreement)
+                      pd.concat(diff_rows, ignore_index=True), table1, agreement, declared=declared)
+
+
+def _declared_rows(level: pd.DataFrame, pairs: pd.DataFrame, judge: str, metrics: list[str], condition: str,
+                   info: Mapping[str, tuple[str, str, str]], alpha_m: float) -> pd.DataFrame:
+    """Table 1's rows of ``judge`` under ``condition``: one per declared metric, in declaration
+    order; a metric without a test has ``n_pairs = 0``, class ``not computable`` and its reason."""
+    tested = level[level["judge"] == judge].set_index("metric")
+    rows = []
+    for metric in metrics:
+        if metric in tested.index:
+            row = tested.loc[metric].to_dict() | {"metric": metric, "reason": None}
+        else:
+            row = {"judge": judge, "metric": metric, "n_pairs": 0, "wilcoxon_n": 0, "alpha_bonferroni": alpha_m,
+                   "classification": NOT_COMPUTABLE, "condition": condition, "family": info[metric][0],
+                   "scale": info[metric][1], "reason": no_test_reason(pairs, judge, metric, condition)}
+        rows.append(row)
+    return pd.DataFrame(rows).reindex(columns=[c for c in TABLE1_COLUMNS if c not in
+                                               ("second_judge", "second_class", "agree")])

@@ -1,0 +1,420 @@
+"""The study flow: every unit a study planned, where it went, and the n behind every test.
+
+The CONSORT diagram of an experiment (ARCHITECTURE.md, "The study flow"; Schulz, Altman & Moher
+2010, "CONSORT 2010 Statement", BMJ 340:c332, item 13 and its flow diagram): per stage, arm and
+configuration, the units planned, and for each that did not reach the analysis *why*, counted.
+
+One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
+
+- ``input`` (one row): documents planned = read + unreadable; analysed = documents with at least
+  one analysed assessment.
+- ``rewrite`` per arm (condition x rewriter): variants planned, stored ``ok`` = analysed (passed on).
+- ``validate`` per arm (when the study validates): the ``ok`` variants; passed on = those that
+  passed (under ``failed_variants: include`` also those that failed; a variant without a check is
+  reviewed unvalidated and passed on).
+- ``review`` per reviewer configuration x arm: inputs passed on x replicates; analysed = ``ok``
+  assessments the analysis reads.
+- ``metric`` (judge studies) per rewrite condition x judge x declared metric: rewrites passed on;
+  analysed = rewrites with both the rewrite and its original scored on that metric (Table 1's n).
+
+Counts satisfy ``planned = not_run + failed + produced`` and ``planned - analysed = sum of the row's
+exclusions`` (:data:`EXCLUSION_COLUMNS`, each with its ``kind`` — ``not run``, ``failed`` or
+``excluded`` — its reason and n). A declared configuration or metric with no usable output is a row
+with ``analysed = 0`` and its reasons; nothing disappears. Units superseded by a later
+declaration of the study are not counted (the report lists them apart).
+
+:func:`effective_n` lists, per test of the analysis tables, the n it used: papers, reviews,
+pairs, non-zero differences (the sign and Wilcoxon tests drop ties) and clusters.
+
+Input is the tidy store tables (:mod:`rhetorica.store.export`); nothing here calls a model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+FLOW_COLUMNS = ["stage", "arm", "configuration", "metric", "planned", "not_run", "failed", "produced", "excluded",
+                "analysed"]
+"""Columns of :attr:`StudyFlow.flow` (counts are ints; ``metric`` is empty but for the ``metric`` stage)."""
+
+EXCLUSION_COLUMNS = ["stage", "arm", "configuration", "metric", "kind", "reason", "n"]
+"""Columns of :attr:`StudyFlow.exclusions`."""
+
+EFFECTIVE_N_COLUMNS = ["table", "test", "configuration", "comparison", "metric", "papers", "reviews", "pairs",
+                       "nonzero", "clusters"]
+"""Columns of :func:`effective_n` (NaN where a count does not apply to the test)."""
+
+STAGES = ("input", "rewrite", "validate", "review", "metric")
+"""Stages of the flow, in order."""
+
+NOT_RUN, FAILED, EXCLUDED = "not run", "failed", "excluded"
+"""The kinds of an exclusion: planned but never run, run and stored as a failure, produced but left out."""
+
+_ORIGINAL = "original"
+
+
+@dataclass
+class StudyFlow:
+    """The flow of a study (module docstring).
+
+    Attributes:
+        flow: :data:`FLOW_COLUMNS`, stages in :data:`STAGES` order.
+        exclusions: :data:`EXCLUSION_COLUMNS`, every unit between planned and analysed, by reason.
+    """
+
+    flow: pd.DataFrame
+    exclusions: pd.DataFrame
+
+    def stage_totals(self) -> pd.DataFrame:
+        """Per stage, the sums of the count columns (one row per stage present)."""
+        counts = FLOW_COLUMNS[4:]
+        return self.flow.groupby("stage", sort=False)[counts].sum().reset_index()
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+        self.out: list[dict[str, Any]] = []
+
+    def add(self, stage: str, arm: str, configuration: str, planned: int, *, produced: int,
+            exclusions: list[tuple[str, str, int]], metric: str = "") -> int:
+        """Add one row; ``exclusions`` are (kind, reason, n); returns the analysed count."""
+        exclusions = [(k, r, int(n)) for k, r, n in exclusions if n > 0]
+        total = {kind: sum(n for k, _, n in exclusions if k == kind) for kind in (NOT_RUN, FAILED, EXCLUDED)}
+        analysed = int(planned) - sum(total.values())
+        self.rows.append({"stage": stage, "arm": arm, "configuration": configuration, "metric": metric,
+                          "planned": int(planned), "not_run": total[NOT_RUN], "failed": total[FAILED],
+                          "produced": int(produced), "excluded": total[EXCLUDED], "analysed": analysed})
+        self.out += [{"stage": stage, "arm": arm, "configuration": configuration, "metric": metric, "kind": kind,
+                      "reason": reason, "n": n} for kind, reason, n in exclusions]
+        return analysed
+
+    def result(self) -> StudyFlow:
+        flow = pd.DataFrame(self.rows, columns=FLOW_COLUMNS)
+        out = pd.DataFrame(self.out, columns=EXCLUSION_COLUMNS)
+        return StudyFlow(flow, out)
+
+
+def check_label(reason: str) -> str:
+    """The check a validation reason names, without its measured values:
+    ``"semantic similarity 0.812 < 0.850"`` -> ``"semantic similarity"``,
+    ``"3 protected span(s) missing: …"`` -> ``"protected span(s) missing"``."""
+    text = re.sub(r"^\s*[-\d.]+\s+", "", str(reason))
+    label = re.split(r"\s[-<>≤≥=]|\s\d|:|\(\d", text, maxsplit=1)[0].strip()
+    return label or str(reason)
+
+
+def _status_exclusions(statuses: pd.Series, what: str) -> list[tuple[str, str, int]]:
+    """One ``failed`` exclusion per non-ok status: ``"<what> malformed"``."""
+    bad = statuses[statuses != "ok"].value_counts()
+    return [(FAILED, f"{what} {status}", int(n)) for status, n in sorted(bad.items())]
+
+
+def _not_run_reason(configuration: str, stops: Mapping[str, str], budget: str | None) -> str:
+    if configuration in stops:
+        return f"configuration stopped: {stops[configuration]}"
+    if budget:
+        return f"budget reached: {budget}"
+    return "not run yet (run the study again to run it)"
+
+
+def _arm(condition: str, rewriter: str, several: set[str]) -> str:
+    return _ORIGINAL if condition == _ORIGINAL else (f"{condition}@{rewriter}" if condition in several else condition)
+
+
+def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: pd.DataFrame,
+               validation: pd.DataFrame, assessments: pd.DataFrame, analysed: pd.DataFrame,
+               problems: pd.DataFrame, planned: Mapping[str, int | None],
+               judge_pairs: pd.DataFrame | None = None,
+               declared_metrics: Mapping[str, list[str]] | None = None,
+               judge_configurations: Mapping[str, list[str]] | None = None) -> StudyFlow:
+    """The flow of a study from its tidy tables (module docstring).
+
+    Args:
+        study: the study as saved in ``study.json`` (``rewriters``, ``reviewers``, ``replicates``,
+            ``validation``).
+        documents: the study's documents, one row each (``document_id``).
+        variants: current variants (:func:`rhetorica.store.export.variants_table`).
+        validation: current checks, one row per variant (:func:`rhetorica.report.validation.validation_table`;
+            ``variant_key``, ``passed``, ``reasons``, ``validated``); empty without validation.
+        assessments: current assessments (:func:`rhetorica.store.export.assessments_table`).
+        analysed: the assessments the analysis reads (a subset of ``assessments``).
+        problems: the latest run's problems (``stage, item, status, reason``).
+        planned: stage (``rewrite``, ``review``) -> number of units of its recorded plan (None: no
+            plan recorded); units planned but not stored that the design cannot place are one row
+            with arm ``(any)``.
+        judge_pairs: the judge study's pair table (:func:`rhetorica.analysis.judge_study.judge_pairs`),
+            for the ``metric`` stage.
+        declared_metrics: judge label -> its declared metrics
+            (:func:`rhetorica.analysis.judge_study.declared_metrics`).
+        judge_configurations: judge label -> its configuration names (for their stop reasons).
+
+    Returns:
+        :class:`StudyFlow`.
+    """
+    b = _Builder()
+    replicates = int(study.get("replicates", 1) or 1)
+    exclude = (study.get("validation") or {}).get("failed_variants", "exclude") == "exclude"
+    validating = bool((study.get("validation") or {}).get("enabled", True))
+    stops, budget = _stops(problems)
+    problem_rows = problems if not problems.empty else pd.DataFrame(columns=["stage", "item", "status", "reason"])
+
+    # input: documents read, unreadable inputs
+    from rhetorica.problems import is_warning
+
+    ingest = problem_rows[(problem_rows["stage"] == "ingest") & ~problem_rows["reason"].astype(str).map(is_warning)]
+    docs = set(documents["document_id"].astype(str)) if not documents.empty else set()
+    used = set(analysed.loc[analysed["status"] == "ok", "document_id"].astype(str)) if not analysed.empty else set()
+    unread = [(FAILED, f"unreadable input: {reason}", int(n))
+              for reason, n in ingest["reason"].astype(str).map(_generic).value_counts().sort_index().items()]
+    b.add("input", "–", "documents", len(docs) + len(ingest), produced=len(docs),
+          exclusions=unread + [(EXCLUDED, "no analysed assessment of the document", len(docs - used))])
+
+    # rewrite and validate, per arm
+    several = {c for c, n in variants.groupby("condition")["rewriter"].nunique().items() if n > 1} \
+        if not variants.empty else set()
+    forwarded: dict[str, set[str]] = {}  # arm -> variant keys passed on to review
+    arm_of_variant: dict[str, str] = {}
+    stored_rewrites = len(variants)
+    checks = validation.set_index("variant_key") if not validation.empty else pd.DataFrame()
+    for (condition, rewriter), rows in variants.groupby(["condition", "rewriter"], sort=True):
+        arm = _arm(str(condition), str(rewriter), several)
+        ok = rows[rows["status"] == "ok"]
+        b.add("rewrite", arm, str(rewriter), len(rows), produced=len(ok),
+              exclusions=_status_exclusions(rows["status"], "rewrite"))
+        keys = list(ok["unit_key"].astype(str))
+        arm_of_variant.update(dict.fromkeys(keys, arm))
+        if not validating and checks.empty:
+            forwarded[arm] = set(keys)
+            continue
+        passed_on, out = set(), []
+        by_reason: dict[tuple[str, str], int] = {}
+        made = 0
+        for key in keys:
+            if key not in checks.index:
+                passed_on.add(key)  # reviewed unvalidated
+                continue
+            check = checks.loc[key]
+            check = check.iloc[0] if isinstance(check, pd.DataFrame) else check
+            made += 1
+            if bool(check["passed"]):
+                passed_on.add(key)
+                continue
+            if not exclude:
+                passed_on.add(key)
+                continue
+            reasons = [r for r in str(check.get("reasons") or "").split("; ") if r]
+            if bool(check.get("validated", True)) or check.get("review", False) is True:
+                reason = f"failed validation: {check_label(reasons[0])}" if reasons else "failed validation"
+                by_reason[(EXCLUDED, reason)] = by_reason.get((EXCLUDED, reason), 0) + 1
+            else:
+                reason = f"could not be validated: {reasons[0]}" if reasons else "could not be validated"
+                by_reason[(FAILED, _generic(reason))] = by_reason.get((FAILED, _generic(reason)), 0) + 1
+        out = [(kind, reason, n) for (kind, reason), n in sorted(by_reason.items())]
+        b.add("validate", arm, str(rewriter), len(keys), produced=made, exclusions=out)
+        forwarded[arm] = passed_on
+    if planned.get("rewrite") is not None and planned["rewrite"] > stored_rewrites:
+        missing = int(planned["rewrite"]) - stored_rewrites
+        b.add("rewrite", "(any)", "(any)", missing, produced=0,
+              exclusions=[(NOT_RUN, _not_run_reason("", stops, budget), missing)])
+
+    # review, per reviewer configuration x arm: the design's inputs x replicates
+    reviewers = [str(r["name"]) for r in study.get("reviewers") or []]
+    reviewers += sorted(set(assessments["reviewer"].astype(str)) - set(reviewers)) if not assessments.empty else []
+    arms = [_ORIGINAL, *sorted(forwarded)]
+    inputs = {_ORIGINAL: len(docs), **{arm: len(keys) for arm, keys in forwarded.items()}}
+    left_out = set(assessments["unit_key"]) - set(analysed["unit_key"]) if not assessments.empty else set()
+    design: list[tuple[str, str, int, pd.DataFrame]] = []
+    for reviewer in reviewers:
+        mine = assessments[assessments["reviewer"] == reviewer] if not assessments.empty else assessments
+        for arm in arms:
+            rows = mine[mine["arm"] == arm] if not mine.empty else mine
+            expected = max(inputs.get(arm, 0) * replicates, len(rows))
+            if expected or len(rows):
+                design.append((reviewer, arm, expected, rows))
+    not_stored = sum(expected - len(rows) for _, _, expected, rows in design)
+    plan_missing = None if planned.get("review") is None else int(planned["review"]) - len(assessments)
+    attribute = plan_missing is None or plan_missing == not_stored
+    for reviewer, arm, expected, rows in design:
+        planned_n = expected if attribute else len(rows)
+        ok = rows[rows["status"] == "ok"] if not rows.empty else rows
+        out = [(NOT_RUN, _not_run_reason(reviewer, stops, budget), planned_n - len(rows))]
+        out += _status_exclusions(rows["status"], "review") if not rows.empty else []
+        dropped = int(ok["unit_key"].isin(left_out).sum()) if not ok.empty else 0
+        out.append((EXCLUDED, "review of a variant that failed validation (failed_variants: exclude)", dropped))
+        b.add("review", arm, reviewer, planned_n, produced=len(ok), exclusions=out)
+    if not attribute and plan_missing and plan_missing > 0:
+        b.add("review", "(any)", "(any)", plan_missing, produced=0,
+              exclusions=[(NOT_RUN, _not_run_reason("", stops, budget), plan_missing)])
+
+    if judge_pairs is not None and declared_metrics:
+        _metric_rows(b, judge_pairs, declared_metrics, forwarded, arm_of_variant, variants, judge_configurations or {},
+                     stops, budget)
+    return b.result()
+
+
+def _metric_rows(b: _Builder, pairs: pd.DataFrame, declared: Mapping[str, list[str]],
+                 forwarded: Mapping[str, set[str]], arm_of_variant: Mapping[str, str], variants: pd.DataFrame,
+                 configurations: Mapping[str, list[str]], stops: Mapping[str, str], budget: str | None) -> None:
+    """The ``metric`` stage: per rewrite condition, judge and declared metric, each rewrite passed
+    on, analysed when it and its original have a usable score on the metric, else excluded with
+    the first missing side's reason."""
+    info = variants.set_index("unit_key")[["document_id", "condition"]] if not variants.empty else pd.DataFrame()
+    rewrites = pairs[pairs["arm"] == "rewrite"]
+    originals = pairs[pairs["arm"] == _ORIGINAL]
+    side_state = {
+        "rewrite": _side_states(rewrites, ["judge", "metric", "variant"]),
+        _ORIGINAL: _side_states(originals, ["judge", "metric", "document_id"]),
+    }
+    conditions: dict[str, list[str]] = {}
+    for arm, keys in forwarded.items():
+        for key in keys:
+            if key in info.index:
+                conditions.setdefault(str(info.loc[key, "condition"]), []).append(key)
+    for condition in sorted(conditions):
+        keys = sorted(conditions[condition])
+        for judge, metrics in declared.items():
+            stop = next((stops[c] for c in configurations.get(judge, []) if c in stops), None)
+            for metric in metrics:
+                reasons: dict[tuple[str, str], int] = {}
+                for key in keys:
+                    found = _pair_state(side_state, judge, metric, key, str(info.loc[key, "document_id"]), stop,
+                                        budget)
+                    if found is not None:
+                        reasons[found] = reasons.get(found, 0) + 1
+                out = [(kind, reason, n) for (kind, reason), n in sorted(reasons.items())]
+                b.add("metric", condition, judge, len(keys), metric=metric,
+                      produced=len(keys) - sum(n for (kind, _), n in reasons.items() if kind != EXCLUDED),
+                      exclusions=out)
+
+
+def _side_states(rows: pd.DataFrame, keys: list[str]) -> dict[tuple[str, ...], str]:
+    """Key -> ``usable`` (an ok judgement with a value), ``missing`` (ok, no value) or the most
+    frequent failure status of the key's judgements."""
+    if rows.empty:
+        return {}
+    frame = rows.assign(usable=rows["status"].eq("ok") & rows["score"].notna(), ok=rows["status"].eq("ok"))
+    out: dict[tuple[str, ...], str] = {}
+    for key, part in frame.groupby(keys, sort=False):
+        if part["usable"].any():
+            out[tuple(map(str, key))] = "usable"
+        elif part["ok"].any():
+            out[tuple(map(str, key))] = "missing"
+        else:
+            out[tuple(map(str, key))] = str(part["status"].value_counts().index[0])
+    return out
+
+
+def _pair_state(states: Mapping[str, Mapping[tuple[str, ...], str]], judge: str, metric: str, variant: str,
+                document: str, stop: str | None, budget: str | None) -> tuple[str, str] | None:
+    for side, key in (("rewrite", (judge, metric, variant)), (_ORIGINAL, (judge, metric, document))):
+        state = states[side].get(key)
+        if state is None:
+            why = f"configuration stopped: {stop}" if stop else (f"budget reached: {budget}" if budget
+                                                                 else "not run yet")
+            return NOT_RUN, f"{side} not judged ({why})"
+        if state == "missing":
+            return EXCLUDED, f"metric missing from the {side}'s ok judgement"
+        if state != "usable":
+            return FAILED, f"{side} judgement {state}"
+    return None
+
+
+def _stops(problems: pd.DataFrame) -> tuple[dict[str, str], str | None]:
+    """(configuration -> why it was stopped, the budget stop's reason) from the run's problems."""
+    stops: dict[str, str] = {}
+    budget = None
+    if problems.empty:
+        return stops, budget
+    for row in problems.itertuples(index=False):
+        reason = str(row.reason)
+        if row.stage == "budget":
+            budget = budget or reason
+        elif row.stage in ("rewrite", "review", "extract", "annotate"):
+            stops.setdefault(str(row.item), reason.removeprefix(
+                "configuration stopped, its remaining units were not run: "))
+    return stops, budget
+
+
+def _generic(reason: str) -> str:
+    """A reason without its quoted ids and file paths, so that like reasons are counted together."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"", "…", str(reason))
+
+
+def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFrame | None = None,
+                judges: pd.DataFrame | None = None, judges_clustered: pd.DataFrame | None = None,
+                judge_pairs: pd.DataFrame | None = None, cluster: str = "paper",
+                robustness: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The n behind each test of the analysis tables (:data:`EFFECTIVE_N_COLUMNS`).
+
+    - Table 4 (``comparisons``, sign test): ``papers`` with both arms scored, ``reviews`` the ok
+      assessments of those papers in the two arms (replicates included), ``nonzero`` the papers
+      whose paper-level scores differ (the sign test drops ties).
+    - Table 1 (``judges`` and every judge's pair-level rows): ``pairs`` the rewrites with both sides
+      scored, ``nonzero`` the non-zero differences the Wilcoxon test ranked, ``papers`` and
+      ``reviews`` the distinct papers and original reviews among those pairs, ``clusters`` the
+      units of the clustered analysis (d averaged per ``cluster`` first).
+    - Robustness: ``papers`` and ``reviews`` (variants) of each reviewer.
+
+    Args:
+        comparisons: :func:`rhetorica.analysis.paired.comparison_table` rows.
+        analysed: the assessments those tables read (for the review counts).
+        judges: the pair-level classification of every judge (``judges_all``) or Table 1.
+        judges_clustered: the clustered classification (same keys).
+        judge_pairs: the judge study's pair table (papers and reviews per pair).
+        cluster: the clustered analysis' unit (``paper`` or ``review``).
+        robustness: :func:`rhetorica.analysis.robustness.robustness_table` rows.
+    """
+    rows: list[dict[str, Any]] = []
+    if comparisons is not None and not comparisons.empty:
+        for r in comparisons.to_dict("records"):
+            n = int(r["n_pairs"])
+            ties = int(round(float(r["pct_tie"]) * n / 100)) if n and pd.notna(r["pct_tie"]) else 0
+            reviews = np.nan
+            if analysed is not None and not analysed.empty:
+                ok = analysed[(analysed["reviewer"] == r["reviewer"]) & (analysed["status"] == "ok")]
+                both = set(ok.loc[ok["arm"] == r["first"], "document_id"]) & set(
+                    ok.loc[ok["arm"] == r["second"], "document_id"])
+                reviews = int((ok["arm"].isin([r["first"], r["second"]]) & ok["document_id"].isin(both)).sum())
+            given = f" given {r['given']}" if isinstance(r.get("given"), str) and r.get("given") else ""
+            rows.append({"table": "comparison", "test": "sign test", "configuration": r["reviewer"],
+                         "comparison": f"{r['first']} vs {r['second']}{given}", "metric": r.get("score", ""),
+                         "papers": n, "reviews": reviews, "pairs": n, "nonzero": n - ties, "clusters": np.nan})
+    if judges is not None and not judges.empty:
+        clustered = (judges_clustered.set_index(["condition", "judge", "metric"])["n_pairs"]
+                     if judges_clustered is not None and not judges_clustered.empty else pd.Series(dtype=float))
+        ok = _usable_pairs(judge_pairs)
+        for r in judges.to_dict("records"):
+            key = (r["condition"], r["judge"], r["metric"])
+            mine = ok[(ok["judge"] == r["judge"]) & (ok["metric"] == r["metric"]) & (ok["condition"] == r["condition"])] \
+                if not ok.empty else ok
+            n = int(r["n_pairs"]) if pd.notna(r["n_pairs"]) else 0
+            rows.append({"table": "judges", "test": "Wilcoxon signed-rank, TOST", "configuration": r["judge"],
+                         "comparison": f"{r['condition']} vs original", "metric": r["metric"],
+                         "papers": int(mine["paper_id"].nunique()) if n else 0,
+                         "reviews": int(mine["document_id"].nunique()) if n else 0, "pairs": n,
+                         "nonzero": int(r["wilcoxon_n"]) if pd.notna(r.get("wilcoxon_n")) else 0,
+                         "clusters": int(clustered.get(key, 0)) if n else 0})
+    if robustness is not None and not robustness.empty:
+        for r in robustness.to_dict("records"):
+            rows.append({"table": "robustness", "test": "MAD, ICC, SPR, discriminability",
+                         "configuration": r["reviewer"], "comparison": "rewrites vs original", "metric": "",
+                         "papers": int(r["n_papers"]), "reviews": int(r["n_variants"]), "pairs": np.nan,
+                         "nonzero": np.nan, "clusters": int(r["n_papers"])})
+    return pd.DataFrame(rows, columns=EFFECTIVE_N_COLUMNS)
+
+
+def _usable_pairs(pairs: pd.DataFrame | None) -> pd.DataFrame:
+    """Rewrite rows of the pair table with a usable score whose original has one too."""
+    if pairs is None or pairs.empty:
+        return pd.DataFrame(columns=["judge", "metric", "condition", "paper_id", "document_id"])
+    usable = pairs[(pairs["status"] == "ok") & pairs["score"].notna()]
+    originals = usable[usable["arm"] == _ORIGINAL][["judge", "metric", "document_id"]].drop_duplicates()
+    rewrites = usable[usable["arm"] == "rewrite"]
+    return rewrites.merge(originals, on=["judge", "metric", "document_id"])
