@@ -64,3 +64,40 @@ def pooled_sd(df: pd.DataFrame, *, score: str | None = None, arm: str | None = N
         }
     )
     return out[POOLED_SD_COLUMNS]
+
+
+POOLED_SD_METRIC_COLUMNS = ["reviewer", "metric", "n_groups", "n_reviews", "pooled_sd"]
+
+
+def pooled_sd_by_metric(scores: pd.DataFrame, *, arm: str | None = None) -> pd.DataFrame:
+    """Pooled SD of repeated reviews (the module's formula) for every metric, one row per reviewer
+    and metric.
+
+    Args:
+        scores: long scores (:func:`rhetorica.store.export.scores_long`): ``reviewer``,
+            ``document_id``, ``arm``, ``status``, ``metric``, ``value``; replicates of the same
+            (reviewer, document_id, arm) are repeats of identical input; only ``ok`` rows with a
+            value count (never imputed).
+        arm: restrict to one arm (e.g. ``"original"``); ``None`` pools every arm.
+
+    Returns:
+        DataFrame with :data:`POOLED_SD_METRIC_COLUMNS`, sorted by reviewer, then the metrics in
+        their order of first appearance; ``pooled_sd`` in the metric's units (NaN when no group
+        has two scores). Empty when ``scores`` is.
+    """
+    require_columns(scores, ["reviewer", "document_id", "arm", "status", "metric", "value"], "scores table")
+    frame = scores[(scores["status"] == "ok") & scores["value"].notna()]
+    if arm is not None:
+        frame = frame[frame["arm"] == arm]
+    keys = scores[["reviewer", "metric"]].drop_duplicates()
+    g = frame.groupby(["reviewer", "metric", "document_id", "arm"], sort=False)["value"]
+    groups = pd.DataFrame({"n": g.size(), "var": g.var(ddof=1)}).reset_index()
+    groups = groups[groups["n"] >= 2].assign(ss=lambda x: (x["n"] - 1) * x["var"], dof=lambda x: x["n"] - 1)
+    per = groups.groupby(["reviewer", "metric"], sort=False).agg(
+        n_groups=("n", "size"), n_reviews=("n", "sum"), ss=("ss", "sum"), dof=("dof", "sum")).reset_index()
+    out = keys.merge(per, on=["reviewer", "metric"], how="left")
+    out["n_groups"] = out["n_groups"].fillna(0).astype(int)
+    out["n_reviews"] = out["n_reviews"].fillna(0).astype(int)
+    out["pooled_sd"] = np.sqrt((out["ss"] / out["dof"]).astype(float))
+    out = out.sort_values("reviewer", kind="stable").reset_index(drop=True)
+    return out[POOLED_SD_METRIC_COLUMNS]

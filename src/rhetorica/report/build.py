@@ -77,6 +77,10 @@ def _replicated(assessments: pd.DataFrame) -> bool:
     return bool(len(ok)) and bool(ok.groupby(["reviewer", "document_id", "arm"]).size().max() > 1)
 
 
+JUDGES_ONLY = "does not apply: every evaluator of this study is a review-quality judge (see Table 1)"
+"""Why the paper-review tables are absent from a study whose every evaluator is a judge."""
+
+
 def analyse(
     assessments: pd.DataFrame,
     study: dict[str, Any],
@@ -86,8 +90,9 @@ def analyse(
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, str], list[tuple[str, str]]]:
     """Every applicable analysis table of a tidy assessments table, and why the others are not.
 
-    Calls :func:`rhetorica.analysis.summary.study_tables` (the statistics live there) and decides
-    what a report shows: the Table-5 ``conditional`` table only with 2x2 compound arms, pooled SD
+    Calls :func:`rhetorica.analysis.summary.study_tables` (the statistics live there) on the
+    assessments of the study's reviewers (judge configurations are analysed apart, by
+    :func:`rhetorica.report.judges.collect_judges`) and decides what a report shows: the Table-5 ``conditional`` table only with 2x2 compound arms, pooled SD
     only with replicates, ``change`` and ``movement`` only with the original arm.
 
     Args:
@@ -103,10 +108,15 @@ def analyse(
     """
     from rhetorica.analysis.summary import study_tables
 
+    judges = judge_names(study)
+    if judges and not assessments.empty:  # judges are analysed by the review-metric study (Table 1)
+        assessments = assessments[~assessments["reviewer"].isin(judges)]
     threshold = float(study.get("decision_threshold", 4.5))
     pairs = study_pairs(study, assessments)
     unavailable: dict[str, str] = {}
     keys = ("comparison", "criteria", "magnitude", "change", "movement", "robustness", "pooled_sd")
+    if judges and assessments.empty:
+        return pd.DataFrame(), {}, dict.fromkeys(keys, JUDGES_ONLY), pairs
     if assessments.empty or not assessments["status"].eq("ok").any():
         reason = "no successful assessments in the store yet"
         return pd.DataFrame(), {}, dict.fromkeys(keys, reason), pairs
@@ -136,11 +146,16 @@ def analyse(
     return comparisons, analysis, unavailable, pairs
 
 
-def _scorecard(assessments: pd.DataFrame, study: dict[str, Any],
-               pairs: list[tuple[str, str]]) -> tuple[pd.DataFrame, dict[str, Any], str | None]:
+def judge_names(study: dict[str, Any]) -> set[str]:
+    """Names of the study's judge configurations (``kind: judge``)."""
+    return {str(r["name"]) for r in study.get("reviewers") or [] if r.get("kind") == "judge"}
+
+
+def _scorecard(assessments: pd.DataFrame, study: dict[str, Any], pairs: list[tuple[str, str]],
+               judges: Any = None) -> tuple[pd.DataFrame, dict[str, Any], str | None]:
     from pydantic import ValidationError
 
-    from rhetorica.report.scorecard import ScorecardThresholds, scorecard
+    from rhetorica.report.scorecard import ScorecardThresholds, study_scorecard
 
     try:
         thresholds = ScorecardThresholds.model_validate(study.get("scorecard") or {})
@@ -149,8 +164,7 @@ def _scorecard(assessments: pd.DataFrame, study: dict[str, Any],
     if assessments.empty:
         return pd.DataFrame(), thresholds.model_dump(), "no assessments in the store yet"
     try:
-        table = scorecard(assessments, thresholds, pairs=pairs,
-                          decision_threshold=float(study.get("decision_threshold", 4.5)))
+        table = study_scorecard(assessments, study, thresholds, pairs=pairs, judges=judges)
     except ValueError as exc:
         return pd.DataFrame(), thresholds.model_dump(), f"scorecard failed: {exc}"
     return table, thresholds.model_dump(), None
@@ -190,6 +204,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
 
         paper_ids = paper_ids_of(document_jsons(store))
         examples = paper_examples(store, DEFAULT_APPENDIX_PAPERS if appendix_papers is None else appendix_papers)
+        planned = {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys))
+                   for stage in ("rewrite", "review")}
+        documents = pd.read_sql_query("SELECT document_id, kind FROM documents ORDER BY document_id", store.conn)
     finally:
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
@@ -201,12 +218,13 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         analysis["forms"] = form_scores(analysed_scores)
     from rhetorica.report.judges import collect_judges
 
-    collect_judges(tables, study, paper_ids, analysis, unavailable)  # the review-metric study (judges)
+    judges = collect_judges(analysed_scores, study, paper_ids, analysis, unavailable)  # the review-metric study
+    _replicate_spread(analysed_scores, analysis)
     try:  # the aspect section's tables (rhetorica.report.aspects), when the study annotated its reviews
         analysis.update(aspect_tables(tables, assessments, pairs))
     except ValueError as exc:
         unavailable["aspects"] = f"aspect analysis failed: {exc}"
-    card, thresholds, card_problem = _scorecard(assessments, study, pairs)
+    card, thresholds, card_problem = _scorecard(assessments, study, pairs, judges)
     if card_problem:
         unavailable["scorecard"] = card_problem
     validation = validation_table(checks)
@@ -217,8 +235,55 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         unavailable["validation"] = "no stored validation result carries measures; see the list below"
     else:
         summary = validation_summary(validation)
+    flow, effective = _flow(study, tables, documents, validation, assessments, planned, judges, comparisons,
+                            analysis)
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
-                      superseded=tables["superseded"], scans=scans, examples=examples)
+                      superseded=tables["superseded"], scans=scans, examples=examples, flow=flow,
+                      effective_n=effective, paper_ids=paper_ids)
+
+
+def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -> None:
+    """``analysis["pooled_sd_metrics"]``: the pooled SD of replicates of every metric (original arm
+    when present), when some input was reviewed more than once."""
+    from rhetorica.analysis.variance import pooled_sd_by_metric
+
+    ok = scores[(scores["status"] == "ok") & scores["value"].notna()] if not scores.empty else scores
+    if ok.empty or ok.groupby(["reviewer", "document_id", "arm", "metric"]).size().max() < 2:
+        return
+    has_original = bool((ok["arm"] == "original").any())
+    analysis["pooled_sd_metrics"] = pooled_sd_by_metric(scores, arm="original" if has_original else None)
+
+
+def _flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: pd.DataFrame, validation: pd.DataFrame,
+          analysed: pd.DataFrame, planned: dict[str, int | None], judges: Any, comparisons: pd.DataFrame,
+          analysis: dict[str, pd.DataFrame]) -> tuple[Any, pd.DataFrame]:
+    """The study flow (:func:`rhetorica.analysis.flow.study_flow`) and the effective n of the tests
+    (:func:`rhetorica.analysis.flow.effective_n`)."""
+    from rhetorica.analysis.flow import effective_n, study_flow
+    from rhetorica.analysis.judge_study import judge_labels
+
+    variants, assessments = tables["variants"], tables["assessments"]
+    used = set(variants["document_id"]) | set(assessments["document_id"])
+    documents = documents[documents["document_id"].isin(used)]
+    configurations: dict[str, list[str]] = {}
+    for name, label in judge_labels(study.get("reviewers") or []).items():
+        configurations.setdefault(label, []).append(name)
+    usable = judges is not None
+    flow = study_flow(study, documents=documents, variants=variants, validation=validation, assessments=assessments,
+                      analysed=analysed, problems=tables["problems"], planned=planned,
+                      judge_pairs=judges.pairs if usable else None, declared_metrics=judges.declared if usable else None,
+                      judge_configurations=configurations)
+    table1 = analysis.get("judges", pd.DataFrame())
+    every = analysis.get("judges_all", pd.DataFrame())
+    if not table1.empty and not every.empty:  # Table 1 (first judge, declared metrics) and the other judges
+        others = every[~every["judge"].isin(set(table1["judge"]))]
+        table1 = pd.concat([table1, others], ignore_index=True)
+    effective = effective_n(comparisons=comparisons, analysed=analysed, judges=table1,
+                            judges_clustered=analysis.get("judges_clustered"),
+                            judge_pairs=judges.pairs if usable else None,
+                            cluster=str((study.get("judge_analysis") or {}).get("cluster", "paper")),
+                            robustness=analysis.get("robustness"))
+    return flow, effective

@@ -43,6 +43,9 @@ class ReportData:
             (:func:`rhetorica.store.plan.superseded_units`; empty when none).
         scans: rows of the store's ``scans`` table (hidden-instruction scan; empty when none).
         examples: the per-paper appendix (:func:`rhetorica.report.appendix.paper_examples`).
+        flow: the study flow (:class:`rhetorica.analysis.flow.StudyFlow`; ``None`` when not computed).
+        effective_n: the n behind each test (:func:`rhetorica.analysis.flow.effective_n`).
+        paper_ids: review document id -> its paper's id (empty when the documents are papers).
     """
 
     study: dict[str, Any]
@@ -62,6 +65,25 @@ class ReportData:
     superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
     scans: pd.DataFrame = field(default_factory=pd.DataFrame)
     examples: list[Any] = field(default_factory=list)
+    flow: Any = None
+    effective_n: pd.DataFrame = field(default_factory=pd.DataFrame)
+    paper_ids: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def judge_only(self) -> bool:
+        """Whether every evaluator of the study is a review-quality judge (``kind: judge``): the
+        paper-review tables (comparison, change, robustness …) then do not apply."""
+        reviewers = self.study.get("reviewers") or []
+        return bool(reviewers) and all(r.get("kind") == "judge" for r in reviewers)
+
+    @property
+    def not_run(self) -> int:
+        """Planned rewrite and review units never run (stopped configuration, budget, not yet run),
+        from the study flow."""
+        if self.flow is None or self.flow.flow.empty:
+            return 0
+        flow = self.flow.flow
+        return int(flow.loc[flow["stage"].isin(["rewrite", "review"]), "not_run"].sum())
 
     @property
     def failure_counts(self) -> tuple[int, int]:
@@ -82,10 +104,13 @@ class ReportData:
 
     def failures_line(self) -> str:
         """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line),
-        with ``; K warning(s)`` before the period when there are warnings."""
+        with ``; K warning(s)`` before the period when there are warnings and, when planned units
+        never ran, ``; U planned unit(s) not run (see the study flow)`` (:attr:`not_run`), so the
+        line accounts for everything ``rhetorica run`` counts as a problem."""
         units, problems = self.failure_counts
         warnings = f"; {self.warning_count} warning(s)" if self.warning_count else ""
-        return f"Failures: {units} unit(s) and {problems} other problem(s){warnings} listed in the report."
+        not_run = f"; {self.not_run} planned unit(s) not run (see the study flow)" if self.not_run else ""
+        return f"Failures: {units} unit(s) and {problems} other problem(s){warnings} listed in the report{not_run}."
 
     @property
     def threshold(self) -> float:

@@ -23,7 +23,7 @@ def _draw(name: str, section: str, title: str, draw: Callable[[], bytes]) -> Fig
 def report_figures(data: ReportData) -> list[FigureResult]:
     """Draw every figure that belongs to a section the report shows.
 
-    Figures: preference bars per reviewer and comparison (``comparison`` section), histograms
+    Figures: the study flow (``flow``), preference bars per reviewer and comparison (``comparison`` section), histograms
     of paired differences (``magnitude``), forest plot of change versus the original with
     bootstrap CIs (``change``), stability-versus-discrimination scatter (``robustness``),
     net-polarity difference per aspect (``aspects``).
@@ -37,6 +37,12 @@ def report_figures(data: ReportData) -> list[FigureResult]:
     from rhetorica.report import plots
 
     figures: list[FigureResult] = []
+    if data.flow is not None and not data.flow.flow.empty:
+        from rhetorica.report.flow import flow_png
+
+        flow = data.flow.flow
+        figures.append(_draw("flow", "flow", "Study flow: analysed, excluded, failed and not-run units per stage, arm "
+                             "and configuration", lambda: flow_png(flow)))
     if not data.comparisons.empty:
         figures.append(_draw("preference", "comparison",
                              "Share of papers where A scored higher, tied, or B scored higher",
@@ -57,6 +63,7 @@ def report_figures(data: ReportData) -> list[FigureResult]:
         from rhetorica.report.judges import pvalue_png
 
         table1 = data.analysis["judges"]
+        table1 = table1[table1["n_pairs"] > 0]
         figures.append(_draw("judges_pvalues", "judges", "Each metric by its Wilcoxon and TOST p-values "
                              "(−log10), with the Bonferroni α lines", lambda: pvalue_png(table1)))
     if "aspect_differences" in data.analysis:

@@ -25,9 +25,9 @@ from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 
 TABLE1_HEADERS = {
-    "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "mean_diff": "Mean Δ",
-    "wilcoxon_p": "Wilcoxon p", "bound": "δ", "tost_p": "TOST p", "classification": "Class",
-    "second_class": "Second judge", "agree": "Agree",
+    "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "wilcoxon_n": "Non-zero d",
+    "mean_diff": "Mean Δ", "wilcoxon_p": "Wilcoxon p", "bound": "δ", "tost_p": "TOST p", "classification": "Class",
+    "second_class": "Second judge", "agree": "Agree", "reason": "Why no test",
 }
 CLUSTER_HEADERS = {
     "judge": "Judge", "metric": "Metric", "n_pairs": "Units", "mean_diff": "Mean Δ", "wilcoxon_p": "Wilcoxon p",
@@ -47,8 +47,11 @@ def judges_section(data: ReportData) -> Section:
     """The review-metric section (see the module docstring)."""
     note = ("Per metric m and rewrite i: d = S_m(rewrite_i) − S_m(original_i). Wilcoxon signed-rank on d (zeros "
             "discarded) tests surface sensitivity; TOST with bound δ_m (on the metric's scale) tests robustness; "
-            "both at Bonferroni α = alpha / M over the judge's M classified metrics (style-targeted metrics "
-            "excluded unless judge_analysis.include_style). Classes: sensitive (Wilcoxon rejects, TOST does not), "
+            "both at Bonferroni α = alpha / M, M = the number of metrics the judge was declared to classify "
+            "(every metric of its families' forms; style-targeted metrics excluded unless "
+            "judge_analysis.include_style), whether or not a metric produced data: a metric without a usable pair "
+            "is listed with Pairs 0, class 'not computable' and why, and keeps its place in M. Pairs = rewrites "
+            "with both sides scored; Non-zero d = the differences the Wilcoxon test ranked (zeros dropped). Classes: sensitive (Wilcoxon rejects, TOST does not), "
             "robust (TOST rejects, Wilcoxon does not), sensitive and robust (both), inconclusive (neither). "
             "Judge = the judge configuration's model. Failed judgements are missing, never imputed.")
     section = Section("judges", "Review-quality judges: sensitive or robust to rewriting (Table 1)", note)
@@ -61,16 +64,26 @@ def judges_section(data: ReportData) -> Section:
     for condition, part in table1.groupby("condition", sort=True):
         judge = part["judge"].iloc[0]
         alpha = part["alpha_bonferroni"].iloc[0]
-        caption = (f"Table 1 — condition {condition}, judge {judge}: {len(part)} metrics, "
-                   f"Bonferroni α = {alpha:.5f}")
+        tested = int((part["n_pairs"] > 0).sum())
+        caption = (f"Table 1 — condition {condition}, judge {judge}: M = {len(part)} declared metrics "
+                   f"({tested} with a test), Bonferroni α = {alpha:.5f}")
         second = part["second_judge"].dropna()
         if len(second):
             same = int(part["agree"].fillna(False).astype(bool).sum())
             caption += f"; {same} of {len(part)} classified the same by {second.iloc[0]}"
+        headers = TABLE1_HEADERS if part["reason"].notna().any() else {
+            k: v for k, v in TABLE1_HEADERS.items() if k != "reason"}
         section.tables.append(table_view(part.assign(classification=part["classification"].str.replace("_", " ")),
-                                    TABLE1_HEADERS, caption, digits={"mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4}))
+                                    headers, caption, digits={"mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4}))
         diff = differences[differences["condition"] == condition] if not differences.empty else differences
-        if not diff.empty:
+        level = str((data.study.get("judge_analysis") or {}).get("cluster", "paper"))
+        units = clustered[(clustered["condition"] == condition) & (clustered["judge"] == judge)]["n_pairs"] \
+            if not clustered.empty else pd.Series(dtype=float)
+        if diff.empty:
+            section.note += (f" Clustered analysis, condition {condition} (d averaged per {level} first, "
+                             f"{int(units.max()) if len(units) else 0} {level}(s)): every metric keeps its "
+                             "pair-level class.")
+        else:
             level = [c for c in diff.columns if c.startswith("class_") and c != "class_pair"][0]
             rows = clustered[(clustered["condition"] == condition)
                              & clustered.set_index(["judge", "metric"]).index.isin(
@@ -169,27 +182,45 @@ def table1_latex(table1: pd.DataFrame) -> str:
                     label="tab:judges-table1", group_by="condition")
 
 
-def collect_judges(data_tables: dict[str, pd.DataFrame], study: dict[str, Any], paper_ids: dict[str, str],
-                   analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> None:
-    """Fill ``analysis["judges"]`` (Table 1), ``judges_all`` (every judge, pair level),
-    ``judges_clustered`` and ``judges_differences`` — or ``unavailable["judges"]`` — for a study
-    with judge configurations (the report's collect step calls it)."""
+def study_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[str, str]) -> Any:
+    """:func:`rhetorica.analysis.judge_study.judge_study` of a run's long scores under the study's
+    ``judge_analysis`` settings (the report and ``rhetorica check`` call it); ``None`` for a study
+    without judge configurations.
+
+    Args:
+        scores: the long scores of the analysed assessments.
+        study: the study as saved in ``study.json``.
+        paper_ids: review document id -> paper id.
+    """
     from rhetorica.analysis.judge_study import judge_study
 
     if not any(r.get("kind") == "judge" for r in study.get("reviewers", [])):
-        return
+        return None
     settings = study.get("judge_analysis") or {}
-    result = judge_study(data_tables["scores"], study.get("reviewers", []), paper_ids,
-                         alpha=float(settings.get("alpha", 0.05)), bounds=settings.get("bounds") or None,
-                         include_style=bool(settings.get("include_style", False)),
-                         cluster=str(settings.get("cluster", "paper")))
+    return judge_study(scores, study.get("reviewers", []), paper_ids,
+                       alpha=float(settings.get("alpha", 0.05)), bounds=settings.get("bounds") or None,
+                       include_style=bool(settings.get("include_style", False)),
+                       cluster=str(settings.get("cluster", "paper")))
+
+
+def collect_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[str, str],
+                   analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> Any:
+    """Fill ``analysis["judges"]`` (Table 1), ``judges_all`` (every judge, pair level),
+    ``judges_clustered`` and ``judges_differences`` — or ``unavailable["judges"]`` — for a study
+    with judge configurations (the report's collect step calls it with the analysed assessments'
+    long scores); returns the :class:`~rhetorica.analysis.judge_study.JudgeStudy` (``None``
+    without judges)."""
+    result = study_judges(scores, study, paper_ids)
+    if result is None:
+        return None
     if result.unavailable:
         unavailable["judges"] = result.unavailable
-        return
+        return result
     analysis["judges"] = result.table1
     analysis["judges_all"] = result.reliability
     analysis["judges_clustered"] = result.clustered
     analysis["judges_differences"] = result.differences
+    return result
 
 
 def paper_ids_of(document_jsons: list[str]) -> dict[str, str]:

@@ -7,6 +7,7 @@ import base64
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from jinja2 import Environment, PackageLoader
 from tabulate import tabulate
 
@@ -26,23 +27,49 @@ def _header_lines(data: ReportData) -> list[str]:
     lines = [f"Wall time over all runs: {data.wall_time_s:.1f} s."]
     assessments = data.tables.get("assessments")
     if assessments is not None and not assessments.empty:
-        lines.append(f"Papers: {assessments['document_id'].nunique()}; conditions: "
-                     f"{', '.join(sorted(assessments['arm'].unique()))}; replicates: {study.get('replicates', 1)}; "
-                     f"acceptance threshold: {data.threshold:g}.")
+        documents = pd.unique(assessments["document_id"])
+        reviews = [d for d in documents if d in data.paper_ids]
+        counted = (f"Reviews: {len(documents)} (of {len({data.paper_ids[d] for d in reviews})} papers)" if reviews
+                   else f"Papers: {len(documents)}")
+        threshold = "" if data.judge_only else f"; acceptance threshold: {data.threshold:g}"
+        lines.append(f"{counted}; conditions: {', '.join(sorted(assessments['arm'].unique()))}; "
+                     f"replicates: {study.get('replicates', 1)}{threshold}.")
     if study.get("reviewers"):
         lines.append(f"Reviewers: {'; '.join(map(reviewer_description, study['reviewers']))}.")
+    models = [r for r in study.get("rewriters") or [] if r.get("model")]
+    if models:
+        lines.append(f"Rewriters: {'; '.join(_model_description(r, r.get('kind', 'llm')) for r in models)}.")
+    if data.judge_only:
+        from rhetorica.report.build import JUDGES_ONLY
+
+        lines.append(f"Paired paper-review tables (comparison, change, robustness): {JUDGES_ONLY}.")
     return lines
+
+
+def sampling_text(sampling: dict[str, Any] | None) -> str:
+    """A configuration's sampling settings as the report states them: ``temperature 0.7, max_tokens
+    450`` (the settings given), or ``provider defaults`` when none is given."""
+    given = {k: v for k, v in (sampling or {}).items() if v is not None}
+    return ", ".join(f"{k} {_setting(v)}" for k, v in given.items()) or "provider defaults"
+
+
+def _model_description(spec: dict[str, Any], what: str) -> str:
+    return f"{spec['name']} ({spec.get('model')}, {what}, sampling: {sampling_text(spec.get('sampling'))})"
 
 
 def reviewer_description(reviewer: dict[str, Any]) -> str:
     """One reviewer of the study copy (``study.json``) as the report's header names it.
 
-    A model reviewer: ``name (model, protocol protocol)``. A control reviewer has neither; it is
+    A model reviewer: ``name (model, protocol protocol, sampling: …)``; a judge: ``name (model, judge
+    family F, sampling: …)`` (:func:`sampling_text`). A control reviewer has neither; it is
     ``name (control: setting value, ...)`` with every setting of
     :class:`rhetorica.reviewers.control_settings.ControlReviewer` (the study's values over the defaults).
     """
+    if reviewer.get("kind") == "judge":
+        family = (reviewer.get("options") or {}).get("family")
+        return _model_description(reviewer, f"judge family {family}")
     if reviewer.get("kind") != "control":
-        return f"{reviewer['name']} ({reviewer.get('model')}, {reviewer.get('protocol', 'default')} protocol)"
+        return _model_description(reviewer, f"{reviewer.get('protocol', 'default')} protocol")
     from rhetorica.reviewers.control_settings import ControlReviewer
 
     settings = {key: info.default for key, info in ControlReviewer.model_fields.items() if key != "name"}
@@ -187,6 +214,10 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
             tables[key] = build(data.analysis[key])
     if not data.validation_summary.empty:
         tables["validation"] = latex.validation_latex(data.validation_summary)
+    if data.flow is not None and not data.flow.flow.empty:
+        from rhetorica.report.flow import flow_latex
+
+        tables["flow"] = flow_latex(data.flow.flow)
     if "judges" in data.analysis:
         from rhetorica.report.judges import table1_latex
 
@@ -205,7 +236,8 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
 
     Writes ``report.md``, ``report.html`` (self-contained), ``plots/<name>.png``,
     ``tables/<name>.tex`` (booktabs), ``tables/<name>.csv`` for each analysis table, the tidy
-    store tables (``tables/*.parquet`` and ``*.csv``) and, when variants were validated,
+    store tables (``tables/*.parquet`` and ``*.csv``), the study flow (``tables/flow``,
+    ``flow_exclusions`` and ``effective_n``, Parquet and CSV) and, when variants were validated,
     ``tables/validation.parquet`` / ``.csv`` (one row per variant).
 
     Args:
@@ -241,6 +273,11 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
         data.validation.to_csv(tables_dir / "validation.csv", index=False)
     if not data.validation_summary.empty:
         data.validation_summary.to_csv(tables_dir / "validation_summary.csv", index=False)
+    if data.flow is not None:
+        from rhetorica.store.export import write_tidy
+
+        write_tidy(tables_dir, {"flow": data.flow.flow, "flow_exclusions": data.flow.exclusions,
+                                "effective_n": data.effective_n})
     (run_dir / "report.md").write_text(render_markdown(data, sections), encoding="utf-8")
     (run_dir / "report.html").write_text(render_html(data, sections), encoding="utf-8")
     return data

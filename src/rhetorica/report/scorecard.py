@@ -24,7 +24,8 @@ Preference, flips and failures test several pairs; each pair's interval is Bonfe
 (level ``alpha / number of pairs``) so that a check fails wrongly with probability at most
 ``alpha``. A check fails when any pair fails, passes when every pair passes, and is otherwise
 undecided. A configuration **fails** when any check fails, **passes** when all four pass, and has
-**not enough data** otherwise.
+**not enough data** otherwise. A review-quality judge configuration is judged by its metrics'
+Table-1 classes instead (:func:`judge_verdicts`: a metric classified sensitive is a finding).
 
 The thresholds (:class:`~rhetorica.scorecard_thresholds.ScorecardThresholds`, the ``scorecard``
 section of a study YAML) live in :mod:`rhetorica.scorecard_thresholds`, below both the study config
@@ -281,7 +282,8 @@ def scorecard(
         df: tidy assessments.
         thresholds: the limits and α (defaults of :class:`ScorecardThresholds` when None).
         pairs: compared arm pairs; default :func:`rhetorica.analysis.arms.default_pairs`.
-        score: score column.
+        score: score column (default: each reviewer's primary metric; reviewers whose forms have
+            different primary metrics are scored apart, each on its own).
         decision_threshold: acceptance threshold for flips when ``thresholds.threshold`` is None.
 
     Returns:
@@ -305,6 +307,14 @@ def scorecard(
     from rhetorica.analysis.robustness import discriminability_table
     from rhetorica.analysis.tidy import primary_metric, require_columns
 
+    if score is None and not df.empty:
+        by_primary: dict[str, list[str]] = {}
+        for reviewer, rows in df.groupby("reviewer", sort=True):
+            by_primary.setdefault(primary_metric(rows), []).append(reviewer)
+        if len(by_primary) > 1:  # reviewers answering on forms with different primary scores: each on its own
+            parts = [scorecard(df[df["reviewer"].isin(names)], thresholds, pairs=pairs, score=metric,
+                               decision_threshold=decision_threshold) for metric, names in by_primary.items()]
+            return pd.concat(parts, ignore_index=True).sort_values("reviewer", ignore_index=True)
     score = score or primary_metric(df)
     t = thresholds or ScorecardThresholds()
     accept = t.threshold if t.threshold is not None else decision_threshold
@@ -381,6 +391,85 @@ def scorecard(
     return pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
 
 
+NOT_APPLICABLE = ""
+"""A check that does not apply to the configuration (a judge's row has no paper-review check)."""
+
+
+def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame:
+    """One :data:`SCORECARD_COLUMNS` row per judge configuration, from its metrics' Table-1 classes.
+
+    A judge configuration **fails** when any of its family's declared metrics is classified
+    ``sensitive`` under some rewrite condition (the rewrite moved the score and TOST could not show
+    it stays within δ_m): that metric is a finding. It **passes** when every declared metric is
+    ``robust`` or ``sensitive and robust`` (a shift inside δ_m) under every condition, and has
+    **not enough data** otherwise (an inconclusive metric, or one without a test). The paper-review
+    checks do not apply (:data:`NOT_APPLICABLE`, value columns NaN).
+
+    Args:
+        judges: :class:`rhetorica.analysis.judge_study.JudgeStudy` of the run.
+        reviewers: the study's reviewer configurations (``name, kind, model, options``).
+    """
+    import pandas as pd
+
+    from rhetorica.analysis.judge_study import judge_labels
+
+    labels = judge_labels(reviewers)
+    rows = []
+    reliability = judges.reliability
+    conditions = sorted(set(judges.pairs["condition"]) - {"original"}) if not judges.pairs.empty else []
+    for spec in reviewers:
+        if spec.get("kind") != "judge":
+            continue
+        name, label = spec["name"], labels[spec["name"]]
+        family = str((spec.get("options") or {}).get("family"))
+        metrics = [m for m in judges.declared.get(label, []) if m.startswith(f"{family}.")]
+        found: dict[str, list[str]] = {}
+        if judges.unavailable or not conditions:
+            found["no test"] = [judges.unavailable or "no rewrite was judged"]
+        for condition in conditions:
+            mine = reliability[(reliability["judge"] == label) & (reliability["condition"] == condition)] \
+                if not reliability.empty else reliability
+            classes = dict(zip(mine["metric"], mine["classification"])) if not mine.empty else {}
+            for metric in metrics:
+                cls = classes.get(metric, "no test")
+                if cls not in ("robust", "sensitive_and_robust"):
+                    found.setdefault(cls, []).append(f"{metric} ({condition})")
+        verdict = FAIL if "sensitive" in found else (PASS if not found else UNDECIDED)
+        reasons = [f"{cls.replace('_', ' ')}: {', '.join(items)}" for cls, items in sorted(found.items())]
+        nan = float("nan")
+        rows.append({**dict.fromkeys(SCORECARD_COLUMNS, nan), "reviewer": name, "verdict": verdict,
+                     "worst_pair": "", "flip_pair": "", "failure_pair": "",
+                     **{f"verdict_{k}": NOT_APPLICABLE for k in ("preference", "flips", "discriminability",
+                                                                 "failures")},
+                     "passed": verdict == PASS, "reasons": "; ".join(reasons) if verdict != PASS else ""})
+    return pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
+
+
+def study_scorecard(assessments: pd.DataFrame, study: dict[str, Any], thresholds: ScorecardThresholds, *,
+                    pairs: Sequence[tuple[str, str]] | None, judges: Any = None) -> pd.DataFrame:
+    """The scorecard of every configuration of a study: :func:`scorecard` of the reviewers'
+    analysed assessments, :func:`judge_verdicts` of its judge configurations (``judges`` is their
+    :class:`~rhetorica.analysis.judge_study.JudgeStudy`), one row each, sorted by name.
+
+    Raises:
+        ValueError: as :func:`scorecard`.
+    """
+    import pandas as pd
+
+    judge_names = {r["name"] for r in study.get("reviewers", []) if r.get("kind") == "judge"}
+    reviewed = assessments[~assessments["reviewer"].isin(judge_names)] if judge_names else assessments
+    parts = []
+    if not reviewed.empty:
+        parts.append(scorecard(reviewed, thresholds, pairs=pairs,
+                               decision_threshold=float(study.get("decision_threshold", 4.5))))
+    if judges is not None:
+        parts.append(judge_verdicts(judges, study.get("reviewers", [])))
+    parts = [p for p in parts if not p.empty]
+    if not parts:
+        return pd.DataFrame(columns=SCORECARD_COLUMNS)
+    return pd.concat(parts, ignore_index=True).sort_values("reviewer", ignore_index=True)
+
+
 CHECK_EXIT_CODES = {PASS: 0, FAIL: 1, UNDECIDED: 3}
 """Exit codes of ``rhetorica check``: 0 every configuration passes, 1 at least one fails, 3 none
 fails but at least one has not enough data (2 is a usage error or an unreadable run directory)."""
@@ -432,9 +521,10 @@ def check_run(run_dir: Path) -> RunCheck:
     """
     from pydantic import ValidationError
 
+    from rhetorica.report.judges import paper_ids_of, study_judges
     from rhetorica.report.selection import analysed_assessments, study_pairs
-    from rhetorica.store.export import assessments_table
-    from rhetorica.store.runs import STUDY_FILE, open_run_store, read_run_study
+    from rhetorica.store.export import assessments_table, scores_long
+    from rhetorica.store.runs import STUDY_FILE, document_jsons, open_run_store, read_run_study
 
     study_path = run_dir / STUDY_FILE
     study = read_run_study(run_dir)
@@ -447,6 +537,8 @@ def check_run(run_dir: Path) -> RunCheck:
     store = open_run_store(run_dir)
     try:
         assessments = analysed_assessments(assessments_table(store), study)
+        scores = scores_long(store)
+        paper_ids = paper_ids_of(document_jsons(store))
     finally:
         store.close()
     if assessments.empty:
@@ -454,6 +546,6 @@ def check_run(run_dir: Path) -> RunCheck:
 
         return RunCheck(run_dir, pd.DataFrame(columns=SCORECARD_COLUMNS), thresholds, UNDECIDED,
                         "no assessments in the store yet")
-    card = scorecard(assessments, thresholds, pairs=study_pairs(study, assessments),
-                     decision_threshold=float(study.get("decision_threshold", 4.5)))
+    judges = study_judges(scores[scores["unit_key"].isin(assessments["unit_key"])], study, paper_ids)
+    card = study_scorecard(assessments, study, thresholds, pairs=study_pairs(study, assessments), judges=judges)
     return RunCheck(run_dir, card, thresholds, _combine(list(card["verdict"])))

@@ -15,6 +15,7 @@ import pandas as pd
 from rhetorica.report.data import ReportData, fmt, fmt_ci
 from rhetorica.report.views import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
+from rhetorica.report.scorecard import NOT_APPLICABLE as CARD_NOT_APPLICABLE
 from rhetorica.report.scorecard import PASS as CARD_PASS
 from rhetorica.report.tables import (CHANGE, COMPARISON, CRITERIA, MAGNITUDE, POOLED_SD, ROBUSTNESS, SCORECARD,
                                      VALIDATION)
@@ -51,6 +52,8 @@ PASS, FAIL, UNDECIDED = "pass", "FAIL", "not enough data"
 
 
 def _check(verdict: str, value: Any, low: Any, high: Any, digits: int = 2) -> str:
+    if verdict == CARD_NOT_APPLICABLE:
+        return "does not apply"
     word = {CARD_PASS: PASS, CARD_FAIL: FAIL}.get(verdict, UNDECIDED)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return f"{word} (–)"
@@ -74,7 +77,9 @@ def _scorecard(data: ReportData) -> Section:
         f"{t.get('min_papers', 10)} papers on); failure-rate gap between conditions ≤ "
         f"{t.get('max_failure_gap_pct', 0):g} points (Newcombe interval of each difference). A configuration "
         "fails when any check fails, passes when all pass, and otherwise has not enough data "
-        "(rhetorica check RUN_DIR exits 1, 0 or 3)."
+        "(rhetorica check RUN_DIR exits 1, 0 or 3). A review-quality judge configuration is judged by its "
+        "metrics' Table-1 classes: it fails when a metric is classified sensitive (a finding), passes when every "
+        "declared metric is robust under every condition, and otherwise has not enough data."
     )
     section = Section("scorecard", "Scorecard per reviewer configuration", note)
     if data.scorecard.empty:
@@ -214,8 +219,16 @@ def _robustness(data: ReportData) -> Section:
 def _pooled(data: ReportData) -> Section:
     note = ("Reviewer variance: pooled standard deviation of repeated reviews of identical input (same paper "
             "and condition), in overall-score points, on the original arm when present ('Style over Substance').")
-    return _analysis_section(data, "pooled_sd", "Reviewer variance (pooled SD of replicates)", note,
-                             POOLED_SD.headers, "no input reviewed more than once")
+    section = Section("pooled_sd", "Reviewer variance (pooled SD of replicates)", note)
+    if "pooled_sd" in data.analysis:
+        section.tables.append(table_view(data.analysis["pooled_sd"], POOLED_SD.headers))
+    elif not data.judge_only:
+        section.unavailable = data.unavailable.get("pooled_sd", "no input reviewed more than once")
+    if "pooled_sd_metrics" in data.analysis:
+        section.tables.append(table_view(data.analysis["pooled_sd_metrics"], POOLED_METRIC_HEADERS,
+                                         "Every metric: pooled SD of replicates in the metric's units",
+                                         digits={"pooled_sd": 3}))
+    return section
 
 
 def _validation(data: ReportData) -> Section:
@@ -239,6 +252,9 @@ def _validation(data: ReportData) -> Section:
                                         f"Variants that failed validation or lack measures ({len(failed)})"))
     return section
 
+
+POOLED_METRIC_HEADERS = {"reviewer": "Reviewer", "metric": "Metric", "n_groups": "Inputs repeated",
+                         "n_reviews": "Reviews", "pooled_sd": "Pooled SD"}
 
 STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "mean_human": "Mean human rating",
                   "mean_overall": "Mean AI overall (original)"}
@@ -293,7 +309,7 @@ def _forms(data: ReportData) -> Section:
 def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Section]:
     """The report's sections in order, with their figures attached.
 
-    Order: scorecard, reviewer input cut by ``max_input_words`` (only when some was), Table-4
+    Order: study flow (:mod:`rhetorica.report.flow`), scorecard, reviewer input cut by ``max_input_words`` (only when some was), Table-4
     comparison, Table-5 conditional comparison (2x2 compound rewrites
     only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
     pooled SD (replicated studies only), validation (when present or expected), hidden instructions
@@ -309,15 +325,19 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Returns:
         Sections; each figure is attached to the section named by its ``section``.
     """
-    sections = [_scorecard(data)]
+    from rhetorica.report.flow import flow_section
+
+    sections = [flow_section(data), _scorecard(data)]
     truncation = _truncation(data)
     if truncation is not None:
         sections.append(truncation)
-    sections.append(_comparison(data))
-    if "conditional" in data.analysis:
-        sections.append(_conditional(data))
-    sections += [_criteria(data), _magnitude(data), _change(data), _robustness(data)]
-    if "pooled_sd" in data.analysis or "pooled_sd" in data.unavailable:
+    if not data.judge_only:  # the paper-review tables; a judges-only study says so once, in the header
+        sections.append(_comparison(data))
+        if "conditional" in data.analysis:
+            sections.append(_conditional(data))
+        sections += [_criteria(data), _magnitude(data), _change(data), _robustness(data)]
+    if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
+            "pooled_sd" in data.unavailable and not data.judge_only):
         sections.append(_pooled(data))
     if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
         sections.append(_validation(data))

@@ -223,7 +223,13 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
         "annotations": annotations_table(store),
         "mentions": mentions_table(store),
     }
+    write_tidy(folder, tables)
+    return tables
+
+
+def write_tidy(folder: Path, tables: dict[str, pd.DataFrame]) -> None:
+    """Write each table as ``folder/<name>.parquet`` and ``.csv`` (the folder is created)."""
+    folder.mkdir(parents=True, exist_ok=True)
     for name, table in tables.items():
         table.to_parquet(folder / f"{name}.parquet", index=False)
         table.to_csv(folder / f"{name}.csv", index=False)
-    return tables

@@ -1,0 +1,136 @@
+"""The report's study-flow section (the CONSORT diagram of the study): a table, a figure and the n
+behind each test. Numbers come from :mod:`rhetorica.analysis.flow`; nothing is computed here.
+
+- Table: one row per stage, arm and configuration (per metric for judges): planned, not run,
+  failed, produced, excluded, analysed; then every exclusion with its reason and count.
+- Figure: one horizontal bar per row, split into analysed, excluded, failed and not run.
+- Effective n: per test of the analysis tables, its papers, reviews, pairs, non-zero differences
+  and clusters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from rhetorica.report.data import ReportData
+from rhetorica.report.views import Section, table_view
+
+FLOW_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configuration", "metric": "Metric",
+                "planned": "Planned", "not_run": "Not run", "failed": "Failed", "produced": "Produced",
+                "excluded": "Excluded", "analysed": "Analysed"}
+EXCLUSION_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configuration", "metric": "Metric",
+                     "kind": "Kind", "reason": "Reason", "n": "n"}
+EFFECTIVE_HEADERS = {"table": "Table", "test": "Test", "configuration": "Configuration", "comparison": "Comparison",
+                     "metric": "Metric", "papers": "Papers", "reviews": "Reviews", "pairs": "Pairs",
+                     "nonzero": "Non-zero d", "clusters": "Clusters"}
+FIGURE_ROWS = 60
+"""Most bars in the flow figure; beyond it the ``metric`` rows are summed per condition and judge."""
+
+_SEGMENTS = (("analysed", "#2ca02c"), ("excluded", "#ff7f0e"), ("failed", "#d62728"), ("not_run", "#9e9e9e"))
+
+
+def _without_empty(df: pd.DataFrame, headers: dict[str, str], column: str) -> dict[str, str]:
+    """``headers`` without ``column`` when every cell of it is empty."""
+    if column in df.columns and df[column].fillna("").astype(str).eq("").all():
+        return {k: v for k, v in headers.items() if k != column}
+    return headers
+
+
+def flow_section(data: ReportData) -> Section:
+    """The study-flow section (see the module docstring)."""
+    note = ("Every unit the study planned, per stage, arm and configuration (per judge and declared metric for "
+            "review-quality judges): Planned = Not run + Failed + Produced; Analysed = Planned − every exclusion "
+            "listed below (not run, failed, excluded), each with its reason and count. A stage passes its analysed "
+            "units on to the next (rewrites to validation, validated variants to review; a variant without a "
+            "check is reviewed unvalidated). Review: planned = inputs passed on × replicates. Metric: the rewrites "
+            "passed on; analysed = rewrites whose rewrite and original both have a usable score (Table 1's Pairs). "
+            "A declared configuration or metric with no usable output is listed with Analysed 0. Units of earlier "
+            "declarations of the study (superseded) are not counted.")
+    section = Section("flow", "Study flow: planned, excluded and analysed units", note)
+    flow = data.flow
+    if flow is None or flow.flow.empty:
+        section.unavailable = "no unit of this study is planned or stored yet"
+        return section
+    rows = flow.flow
+    section.tables.append(table_view(rows, _without_empty(rows, FLOW_HEADERS, "metric"),
+                                     "Units per stage, arm and configuration"))
+    if not flow.exclusions.empty:
+        out = flow.exclusions
+        section.tables.append(table_view(out, _without_empty(out, EXCLUSION_HEADERS, "metric"),
+                                         "Why units did not reach the analysis"))
+    if not data.effective_n.empty:
+        eff = data.effective_n
+        headers = {k: v for k, v in EFFECTIVE_HEADERS.items() if k not in eff.columns or eff[k].notna().any()}
+        section.tables.append(table_view(eff, _without_empty(eff, headers, "metric"),
+                                         "The n behind each test (Non-zero d: the differences a sign or "
+                                         "Wilcoxon test used, ties dropped; Clusters: units of the clustered or "
+                                         "paper-level analysis)", digits=dict.fromkeys(
+                                             ("papers", "reviews", "pairs", "nonzero", "clusters"), 0)))
+    return section
+
+
+def _figure_rows(flow: pd.DataFrame) -> pd.DataFrame:
+    """The bars of the figure: every row, or with the ``metric`` rows summed per condition and
+    judge when there are more than :data:`FIGURE_ROWS`."""
+    if len(flow) <= FIGURE_ROWS:
+        return flow
+    metric = flow[flow["stage"] == "metric"]
+    counts = ["planned", "not_run", "failed", "produced", "excluded", "analysed"]
+    summed = metric.groupby(["stage", "arm", "configuration"], sort=False)[counts].sum().reset_index()
+    summed["metric"] = "all metrics"
+    return pd.concat([flow[flow["stage"] != "metric"], summed], ignore_index=True).head(FIGURE_ROWS)
+
+
+def flow_figure(flow: pd.DataFrame) -> Any:
+    """One horizontal bar per flow row (stage · arm · configuration [· metric]), split into
+    analysed, excluded, failed and not-run units.
+
+    Raises:
+        ValueError: ``flow`` has no row.
+    """
+    from rhetorica.report.plots import _pyplot
+
+    if flow.empty:
+        raise ValueError("no unit planned")
+    rows = _figure_rows(flow)
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8.0, 1.0 + 0.28 * len(rows)))
+    labels = [" · ".join(str(v) for v in (r.stage, r.arm, r.configuration, r.metric) if v not in ("", "–"))
+              for r in rows.itertuples(index=False)]
+    y = list(range(len(rows)))[::-1]
+    left = pd.Series(0.0, index=rows.index)
+    for column, colour in _SEGMENTS:
+        values = rows[column].astype(float)
+        ax.barh(y, values, left=left, color=colour, label=column.replace("_", " "), height=0.7)
+        left = left + values
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=6)
+    ax.set_xlabel("units")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Study flow: where each planned unit went", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def flow_png(flow: pd.DataFrame) -> bytes:
+    """PNG of :func:`flow_figure`."""
+    from rhetorica.report.plots import _png
+
+    return _png(flow_figure(flow), None)
+
+
+def flow_latex(flow: pd.DataFrame) -> str:
+    """The flow table as booktabs LaTeX (every text cell escaped)."""
+    from rhetorica.report.latex import Column, booktabs, escape
+
+    def count(name: str) -> Column:
+        return Column(FLOW_HEADERS[name], lambda r: str(int(r[name])))
+
+    cols = [Column("Stage", lambda r: escape(r["stage"]), "l"), Column("Arm", lambda r: escape(r["arm"]), "l"),
+            Column("Configuration", lambda r: escape(r["configuration"]), "l"),
+            Column("Metric", lambda r: escape(r["metric"]), "l"),
+            *(count(c) for c in ("planned", "not_run", "failed", "produced", "excluded", "analysed"))]
+    return booktabs(flow, cols, caption="Study flow: planned, not run, failed, produced, excluded and analysed "
+                                        "units per stage, arm and configuration.", label="tab:flow")
