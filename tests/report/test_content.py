@@ -132,11 +132,11 @@ def test_sections_that_do_not_apply_are_left_out(hand_run: tuple[Path, str]) -> 
 
 def test_files_plots_and_latex(hand_run: tuple[Path, str]) -> None:
     run, md = hand_run
-    for name in ("preference", "differences", "forest", "stability"):
+    for name in ("flow", "preference", "differences", "forest", "stability"):
         png = (run / "plots" / f"{name}.png").read_bytes()
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and f"](plots/{name}.png)" in md
     html = (run / "report.html").read_text("utf-8")
-    assert html.count('src="data:image/png;base64,') == 4
+    assert html.count('src="data:image/png;base64,') == 5
     assert not re.search(r"""(src|href)=["']?(https?:|//|plots/)""", html)
     tex = (run / "tables" / "comparison.tex").read_text("utf-8")
     assert r"\toprule" in tex and r"\bottomrule" in tex

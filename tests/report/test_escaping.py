@@ -30,11 +30,12 @@ def test_markdown_report_renders_hostile_text_literally(tmp_path: Path) -> None:
     # rendered by an independent CommonMark renderer with GFM tables: no tag, link or image from the text
     page = MarkdownIt("commonmark").enable("table").render(md)
     assert "<script" not in page and "<a " not in page and "<strong>bold" not in page and "<code>" not in page
-    assert page.count("<img ") == page.count('<img src="plots/') == 3  # only the report's own figures
+    assert page.count("<img ") == page.count('<img src="plots/') == 4  # only the report's own figures (flow included)
     literal = ("&lt;script&gt;alert(1)&lt;/script&gt; [click](javascript:alert(2)) ![x](http://evil/x.png) "
                "**bold** a|b `c` &amp;lt;")
-    # the refusal (failures), the title (truncation and the per-paper appendix), the problem (failures)
-    assert page.count(literal) == 4
+    # the refusal (failures), the title (truncation and the per-paper appendix), the problem (failures and the
+    # study flow's unreadable inputs)
+    assert page.count(literal) == 5
 
 
 def test_latex_escape_hand_written() -> None:
@@ -62,7 +63,7 @@ def test_pvalue_below_the_shown_floor_reads_literally_in_markdown_and_stays_esca
     row = next(line for line in md.splitlines() if line.startswith("| remor.praise "))
     cells = [c.strip() for c in row.strip("|").split("|")]
     # praise: polish:+ condition comes second; the first Table 1 (paraphrase) has praise 0.20 -> 0.20
-    assert cells[:2] == ["remor.praise", "remor"] and cells[6:8] == ["0.10", "<0.0001"] and cells[8] == "robust"
+    assert cells[:2] == ["remor.praise", "remor"] and cells[7:9] == ["0.10", "<0.0001"] and cells[9] == "robust"
     assert "&lt;0.0001" not in md
     assert "remor.importance\\_relevance" in md  # a text cell keeps its Markdown escaping
     page = MarkdownIt("commonmark").enable("table").render(md)

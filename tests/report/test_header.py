@@ -34,7 +34,7 @@ def test_control_reviewers_are_shown_as_control_with_their_settings(tmp_path: Pa
     write_report(run)
     shown = ("Reviewers: ctl-null (control: noise_sd 0.5, bias_arm none, preference_ratio 1, integer_scores false, "
              "failure_rate 0); ctl-bias (control: noise_sd 1, bias_arm confidence:+, preference_ratio 3, "
-             "integer_scores true, failure_rate 0.1); m (mock/reviewer, strict protocol).")
+             "integer_scores true, failure_rate 0.1); m (mock/reviewer, strict protocol, sampling: provider defaults).")
     assert f"<p>{shown}</p>" in (run / "report.html").read_text("utf-8")
     assert shown.replace("_", "\\_") in (run / "report.md").read_text("utf-8").splitlines()
 

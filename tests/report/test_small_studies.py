@@ -24,7 +24,7 @@ def test_one_paper_reports_what_cannot_be_computed(tmp_path: Path) -> None:
     assert not (run / "plots" / "stability.png").exists()
     # scorecard: discriminability cannot be computed, so that check does not pass
     assert "discriminability not computable" in data.scorecard.iloc[0]["reasons"]
-    assert (run / "report.html").read_text("utf-8").count("data:image/png;base64,") == 3
+    assert (run / "report.html").read_text("utf-8").count("data:image/png;base64,") == 4  # flow included
 
 
 def test_empty_store_gives_a_report_of_reasons(tmp_path: Path) -> None:

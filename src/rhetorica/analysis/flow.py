@@ -168,7 +168,7 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     # input: documents read, unreadable inputs
     from rhetorica.problems import is_warning
 
-    ingest = problem_rows[(problem_rows["stage"] == "ingest") & ~problem_rows["reason"].astype(str).map(is_warning)]
+    ingest = problem_rows[(problem_rows["stage"] == "ingest") & ~problem_rows["reason"].astype(str).map(is_warning).astype(bool)]
     docs = set(documents["document_id"].astype(str)) if not documents.empty else set()
     used = set(analysed.loc[analysed["status"] == "ok", "document_id"].astype(str)) if not analysed.empty else set()
     unread = [(FAILED, f"unreadable input: {reason}", int(n))

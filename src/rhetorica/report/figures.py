@@ -37,7 +37,7 @@ def report_figures(data: ReportData) -> list[FigureResult]:
     from rhetorica.report import plots
 
     figures: list[FigureResult] = []
-    if data.flow is not None and not data.flow.flow.empty:
+    if data.flow is not None and data.flow.flow["planned"].any():
         from rhetorica.report.flow import flow_png
 
         flow = data.flow.flow

@@ -50,7 +50,7 @@ def flow_section(data: ReportData) -> Section:
             "declarations of the study (superseded) are not counted.")
     section = Section("flow", "Study flow: planned, excluded and analysed units", note)
     flow = data.flow
-    if flow is None or flow.flow.empty:
+    if flow is None or flow.flow.empty or not flow.flow["planned"].any():
         section.unavailable = "no unit of this study is planned or stored yet"
         return section
     rows = flow.flow
