@@ -169,11 +169,35 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
             "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
                        ratio, float(p)]})
     counts = q.store_counts(store)
-    return {"study": read_run_study(run_dir).get("name", run_dir.name), "counts": counts,
+    study = read_run_study(run_dir)
+    return {"study": study.get("name", run_dir.name), "counts": counts, "flow": _flow(store, study),
+            "documents_text": _documents_text(store, counts["documents"]),
             "documents": _documents(store, params, counts["documents"]), "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
             "exclude_failed": cell.exclude_failed, "rows": rows,
             "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
+
+
+def _flow(store: Store, study: dict[str, Any]) -> dict[str, Any]:
+    """The study flow (:func:`rhetorica.report.build.store_flow`) as the overview shows it: header
+    texts and rows of cell texts of the flow table and of its exclusions."""
+    from rhetorica.report.build import store_flow
+    from rhetorica.report.flow import EXCLUSION_HEADERS, FLOW_HEADERS
+    from rhetorica.report.views import table_view
+
+    flow = store_flow(store, study)
+    if flow.flow.empty or not flow.flow["planned"].any():
+        return {"units": None, "exclusions": None}
+    return {"units": table_view(flow.flow, FLOW_HEADERS), "exclusions": table_view(flow.exclusions, EXCLUSION_HEADERS)}
+
+
+def _documents_text(store: Store, total: int) -> str:
+    """``N document(s)``, or ``N review(s) of P paper(s)`` when the documents are reviews."""
+    from rhetorica.report.judges import paper_ids_of
+    from rhetorica.store.runs import document_jsons
+
+    papers = paper_ids_of(document_jsons(store))
+    return f"{total} review(s) of {len(set(papers.values()))} paper(s)" if papers else f"{total} document(s)"
 
 
 def _documents(store: Store, params: dict[str, list[str]], total: int) -> dict[str, Any]:
