@@ -9,9 +9,9 @@ One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
 - ``input`` (one row): documents planned = read + unreadable; analysed = documents with at least
   one analysed assessment.
 - ``rewrite`` per arm (condition x rewriter): variants planned, stored ``ok`` = analysed (passed on).
-- ``validate`` per arm (when the study validates): the ``ok`` variants; passed on = those that
-  passed (under ``failed_variants: include`` also those that failed; a variant without a check is
-  reviewed unvalidated and passed on).
+- ``validate`` per arm (when the study validates): the ``ok`` variants; produced = validated (or
+  passed on without a check: reviewed unvalidated); passed on = those that passed (under
+  ``failed_variants: include`` every variant; a check that could not be made is then no failure).
 - ``review`` per reviewer configuration x arm: inputs passed on x replicates; analysed = ``ok``
   assessments the analysis reads.
 - ``metric`` (judge studies) per rewrite condition x judge x declared metric: rewrites passed on;
@@ -193,16 +193,14 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         if not validating and checks.empty:
             forwarded[arm] = set(keys)
             continue
-        passed_on, out = set(), []
+        passed_on = set()
         by_reason: dict[tuple[str, str], int] = {}
-        made = 0
         for key in keys:
             if key not in checks.index:
                 passed_on.add(key)  # reviewed unvalidated
                 continue
             check = checks.loc[key]
             check = check.iloc[0] if isinstance(check, pd.DataFrame) else check
-            made += 1
             if bool(check["passed"]):
                 passed_on.add(key)
                 continue
@@ -217,7 +215,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
                 reason = f"could not be validated: {reasons[0]}" if reasons else "could not be validated"
                 by_reason[(FAILED, _generic(reason))] = by_reason.get((FAILED, _generic(reason)), 0) + 1
         out = [(kind, reason, n) for (kind, reason), n in sorted(by_reason.items())]
-        b.add("validate", arm, str(rewriter), len(keys), produced=made, exclusions=out)
+        errors = sum(n for (kind, _), n in by_reason.items() if kind == FAILED)
+        b.add("validate", arm, str(rewriter), len(keys), produced=len(keys) - errors, exclusions=out)
         forwarded[arm] = passed_on
     if planned.get("rewrite") is not None and planned["rewrite"] > stored_rewrites:
         missing = int(planned["rewrite"]) - stored_rewrites
@@ -235,9 +234,7 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         mine = assessments[assessments["reviewer"] == reviewer] if not assessments.empty else assessments
         for arm in arms:
             rows = mine[mine["arm"] == arm] if not mine.empty else mine
-            expected = max(inputs.get(arm, 0) * replicates, len(rows))
-            if expected or len(rows):
-                design.append((reviewer, arm, expected, rows))
+            design.append((reviewer, arm, max(inputs.get(arm, 0) * replicates, len(rows)), rows))
     not_stored = sum(expected - len(rows) for _, _, expected, rows in design)
     plan_missing = None if planned.get("review") is None else int(planned["review"]) - len(assessments)
     attribute = plan_missing is None or plan_missing == not_stored

@@ -155,7 +155,7 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
         ok = rows[rows["status"] == "ok"]
         if ok.empty:
             counts = rows["status"].value_counts()
-            return f"every {side} judgement failed ({', '.join(f'{k} {v}' for k, v in counts.items())})"
+            return f"every stored {side} judgement failed ({', '.join(f'{k} {v}' for k, v in counts.items())})"
         if ok["score"].isna().all():
             return f"metric missing from every ok {side} judgement"
     return "no rewrite whose original was scored on this metric"

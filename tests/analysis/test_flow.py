@@ -1,0 +1,143 @@
+"""The study flow from hand-built tidy tables: every count written by hand from the rows below."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from rhetorica.analysis.flow import EXCLUDED, FAILED, NOT_RUN, check_label, effective_n, study_flow
+
+STUDY = {"reviewers": [{"name": "R", "model": "mock/r"}, {"name": "S", "model": "mock/s"}], "replicates": 2,
+         "validation": {"failed_variants": "exclude"}}
+VARIANTS = pd.DataFrame([
+    {"unit_key": "v1", "document_id": "d1", "condition": "confidence:+", "rewriter": "rules", "status": "ok"},
+    {"unit_key": "v2", "document_id": "d2", "condition": "confidence:+", "rewriter": "rules", "status": "malformed"},
+    {"unit_key": "v3", "document_id": "d1", "condition": "confidence:-", "rewriter": "rules", "status": "ok"},
+    {"unit_key": "v4", "document_id": "d2", "condition": "confidence:-", "rewriter": "rules", "status": "ok"},
+])
+VALIDATION = pd.DataFrame([
+    {"variant_key": "v1", "passed": False, "validated": True,
+     "reasons": "semantic similarity 0.500 < 0.850; length ratio 2.00 outside [0.75, 1.25]"},
+    {"variant_key": "v3", "passed": True, "validated": True, "reasons": ""},
+    {"variant_key": "v4", "passed": False, "validated": False, "reasons": "embedding failed: text too long"},
+])
+
+
+def _assessment(key: str, reviewer: str, doc: str, arm: str, replicate: int, status: str = "ok") -> dict:
+    return {"unit_key": key, "reviewer": reviewer, "document_id": doc, "arm": arm, "replicate": replicate,
+            "status": status}
+
+
+ASSESSMENTS = pd.DataFrame([
+    _assessment("a1", "R", "d1", "original", 0), _assessment("a2", "R", "d1", "original", 1),
+    _assessment("a3", "R", "d2", "original", 0), _assessment("a4", "R", "d2", "original", 1, "malformed"),
+    _assessment("a5", "R", "d1", "confidence:-", 0), _assessment("a6", "R", "d1", "confidence:-", 1, "refused"),
+])
+PROBLEMS = pd.DataFrame([
+    {"stage": "ingest", "item": "x.pdf", "status": "error", "reason": "document has no text"},
+    {"stage": "ingest", "item": "y.tex", "status": "error", "reason": "warning: substitute class used"},
+    {"stage": "review", "item": "S", "status": "error",
+     "reason": "configuration stopped, its remaining units were not run: bad key"},
+])
+
+
+def _flow():
+    return study_flow(STUDY, documents=pd.DataFrame({"document_id": ["d1", "d2"]}), variants=VARIANTS,
+                      validation=VALIDATION, assessments=ASSESSMENTS, analysed=ASSESSMENTS, problems=PROBLEMS,
+                      planned={"rewrite": None, "review": None})
+
+
+def _row(flow, stage: str, arm: str, configuration: str) -> dict:
+    rows = flow.flow[(flow.flow["stage"] == stage) & (flow.flow["arm"] == arm)
+                     & (flow.flow["configuration"] == configuration)]
+    assert len(rows) == 1, rows
+    return {k: int(v) for k, v in rows.iloc[0].items() if k in ("planned", "not_run", "failed", "produced",
+                                                                 "excluded", "analysed")}
+
+
+def _exclusions(flow, stage: str, arm: str, configuration: str) -> set[tuple[str, str, int]]:
+    out = flow.exclusions[(flow.exclusions["stage"] == stage) & (flow.exclusions["arm"] == arm)
+                          & (flow.exclusions["configuration"] == configuration)]
+    return {(k, r, int(n)) for k, r, n in zip(out["kind"], out["reason"], out["n"])}
+
+
+def test_each_stage_counts_and_reasons_by_hand() -> None:
+    flow = _flow()
+    # 2 documents read + 1 unreadable (the warning is not a problem); both have an analysed review
+    assert _row(flow, "input", "–", "documents") == {"planned": 3, "not_run": 0, "failed": 1, "produced": 2,
+                                                     "excluded": 0, "analysed": 2}
+    assert _exclusions(flow, "input", "–", "documents") == {(FAILED, "unreadable input: document has no text", 1)}
+    assert _row(flow, "rewrite", "confidence:+", "rules") == {"planned": 2, "not_run": 0, "failed": 1, "produced": 1,
+                                                              "excluded": 0, "analysed": 1}
+    assert _exclusions(flow, "rewrite", "confidence:+", "rules") == {(FAILED, "rewrite malformed", 1)}
+    # v1 failed two checks: counted once, under its first
+    assert _row(flow, "validate", "confidence:+", "rules") == {"planned": 1, "not_run": 0, "failed": 0,
+                                                               "produced": 1, "excluded": 1, "analysed": 0}
+    assert _exclusions(flow, "validate", "confidence:+", "rules") == {
+        (EXCLUDED, "failed validation: semantic similarity", 1)}
+    # v4's check could not be made: a failed unit, left out under `exclude`
+    assert _row(flow, "validate", "confidence:-", "rules") == {"planned": 2, "not_run": 0, "failed": 1,
+                                                               "produced": 1, "excluded": 0, "analysed": 1}
+    assert _exclusions(flow, "validate", "confidence:-", "rules") == {
+        (FAILED, "could not be validated: embedding failed: text too long", 1)}
+    # R: originals 2 documents x 2 replicates; confidence:- 1 variant passed on x 2; confidence:+ none
+    assert _row(flow, "review", "original", "R") == {"planned": 4, "not_run": 0, "failed": 1, "produced": 3,
+                                                     "excluded": 0, "analysed": 3}
+    assert _row(flow, "review", "confidence:-", "R") == {"planned": 2, "not_run": 0, "failed": 1, "produced": 1,
+                                                         "excluded": 0, "analysed": 1}
+    assert _row(flow, "review", "confidence:+", "R")["planned"] == 0
+    # S was stopped before any review: n = 0 with the reason, nothing disappears
+    assert _row(flow, "review", "original", "S") == {"planned": 4, "not_run": 4, "failed": 0, "produced": 0,
+                                                     "excluded": 0, "analysed": 0}
+    assert _exclusions(flow, "review", "original", "S") == {(NOT_RUN, "configuration stopped: bad key", 4)}
+
+
+def test_planned_minus_exclusions_is_analysed_on_every_row() -> None:
+    flow = _flow()
+    sums = flow.exclusions.groupby(["stage", "arm", "configuration", "metric"])["n"].sum()
+    for row in flow.flow.itertuples(index=False):
+        assert row.planned - sums.get((row.stage, row.arm, row.configuration, row.metric), 0) == row.analysed
+        assert row.planned == row.not_run + row.failed + row.produced
+
+
+def test_an_unattributable_plan_remainder_is_one_row() -> None:
+    # the recorded review plan has 13 units; the design places 4 + 2 + 0 + 4 + 2 + 0 = 12 - stored 6 ...
+    flow = study_flow(STUDY, documents=pd.DataFrame({"document_id": ["d1", "d2"]}), variants=VARIANTS,
+                      validation=VALIDATION, assessments=ASSESSMENTS, analysed=ASSESSMENTS, problems=PROBLEMS,
+                      planned={"rewrite": 4, "review": 9})
+    # ... 9 - 6 stored = 3 not stored, the design says 4 + 2 = 6: the remainder is not placed by arm
+    assert _row(flow, "review", "(any)", "(any)") == {"planned": 3, "not_run": 3, "failed": 0, "produced": 0,
+                                                      "excluded": 0, "analysed": 0}
+    assert _row(flow, "review", "original", "S")["planned"] == 0
+
+
+@pytest.mark.parametrize(("reason", "label"), [
+    ("semantic similarity 0.812 < 0.850", "semantic similarity"),
+    ("3 protected span(s) missing: $x$, 2.1", "protected span(s) missing"),
+    ("length ratio 2.00 outside [0.75, 1.25]", "length ratio"),
+    ("variant is identical to its original: the rewrite changed nothing", "variant is identical to its original"),
+])
+def test_check_label(reason: str, label: str) -> None:
+    assert check_label(reason) == label
+
+
+def test_effective_n_of_a_comparison_and_a_judge_metric() -> None:
+    comparisons = pd.DataFrame([{"reviewer": "R", "first": "confidence:-", "second": "original", "given": None,
+                                 "score": "overall", "n_pairs": 4, "pct_tie": 25.0}])
+    analysed = pd.DataFrame([_assessment(f"k{i}", "R", f"d{i % 4}", arm, i // 4)
+                             for i, arm in enumerate(["original"] * 8 + ["confidence:-"] * 4)])
+    judges = pd.DataFrame([{"condition": "paraphrase", "judge": "J", "metric": "f.m", "n_pairs": 3, "wilcoxon_n": 2}])
+    clustered = pd.DataFrame([{"condition": "paraphrase", "judge": "J", "metric": "f.m", "n_pairs": 2}])
+    pairs = pd.DataFrame([
+        {"judge": "J", "metric": "f.m", "condition": c, "arm": a, "paper_id": p, "document_id": d, "status": "ok",
+         "score": 1.0}
+        for c, a, p, d in [("original", "original", "P1", "r1"), ("original", "original", "P1", "r2"),
+                           ("original", "original", "P2", "r3"), ("paraphrase", "rewrite", "P1", "r1"),
+                           ("paraphrase", "rewrite", "P1", "r2"), ("paraphrase", "rewrite", "P2", "r3")]])
+    out = effective_n(comparisons=comparisons, analysed=analysed, judges=judges, judges_clustered=clustered,
+                      judge_pairs=pairs)
+    table4 = out[out["table"] == "comparison"].iloc[0]
+    # 4 papers, one tied; 8 original reviews (2 replicates) + 4 rewrite reviews of those papers
+    assert (table4["papers"], table4["nonzero"], table4["reviews"]) == (4, 3, 12)
+    table1 = out[out["table"] == "judges"].iloc[0]
+    assert (table1["pairs"], table1["nonzero"], table1["papers"], table1["reviews"], table1["clusters"]) == (3, 2, 2, 3, 2)
