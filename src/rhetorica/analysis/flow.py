@@ -14,6 +14,8 @@ One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
   ``failed_variants: include`` every variant; a check that could not be made is then no failure).
 - ``review`` per reviewer configuration x arm: inputs passed on x replicates; analysed = ``ok``
   assessments the analysis reads.
+- ``extract`` and ``annotate`` (SciCore's science cores, aspect annotations) per arm and
+  configuration: the stored units and their failures.
 - ``metric`` (judge studies) per rewrite condition x judge x declared metric: rewrites passed on;
   analysed = rewrites with both the rewrite and its original scored on that metric (Table 1's n).
 
@@ -50,7 +52,7 @@ EFFECTIVE_N_COLUMNS = ["table", "test", "configuration", "comparison", "metric",
                        "nonzero", "clusters"]
 """Columns of :func:`effective_n` (NaN where a count does not apply to the test)."""
 
-STAGES = ("input", "rewrite", "validate", "review", "metric")
+STAGES = ("input", "rewrite", "validate", "extract", "review", "annotate", "metric")
 """Stages of the flow, in order."""
 
 NOT_RUN, FAILED, EXCLUDED = "not run", "failed", "excluded"
@@ -96,8 +98,11 @@ class _Builder:
         return analysed
 
     def result(self) -> StudyFlow:
+        order = {stage: i for i, stage in enumerate(STAGES)}
         flow = pd.DataFrame(self.rows, columns=FLOW_COLUMNS)
+        flow = flow.iloc[flow["stage"].map(order).argsort(kind="stable")].reset_index(drop=True)
         out = pd.DataFrame(self.out, columns=EXCLUSION_COLUMNS)
+        out = out.iloc[out["stage"].map(order).argsort(kind="stable")].reset_index(drop=True)
         return StudyFlow(flow, out)
 
 
@@ -133,7 +138,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
                problems: pd.DataFrame, planned: Mapping[str, int | None],
                judge_pairs: pd.DataFrame | None = None,
                declared_metrics: Mapping[str, list[str]] | None = None,
-               judge_configurations: Mapping[str, list[str]] | None = None) -> StudyFlow:
+               judge_configurations: Mapping[str, list[str]] | None = None,
+               extracts: pd.DataFrame | None = None, annotations: pd.DataFrame | None = None) -> StudyFlow:
     """The flow of a study from its tidy tables (module docstring).
 
     Args:
@@ -146,14 +152,18 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         assessments: current assessments (:func:`rhetorica.store.export.assessments_table`).
         analysed: the assessments the analysis reads (a subset of ``assessments``).
         problems: the latest run's problems (``stage, item, status, reason``).
-        planned: stage (``rewrite``, ``review``) -> number of units of its recorded plan (None: no
-            plan recorded); units planned but not stored that the design cannot place are one row
+        planned: stage (``rewrite``, ``review``, ``extract``, ``annotate``) -> number of units of
+            its recorded plan (None or absent: no plan recorded); units planned but not stored that the design cannot place are one row
             with arm ``(any)``.
         judge_pairs: the judge study's pair table (:func:`rhetorica.analysis.judge_study.judge_pairs`),
             for the ``metric`` stage.
         declared_metrics: judge label -> its declared metrics
             (:func:`rhetorica.analysis.judge_study.declared_metrics`).
         judge_configurations: judge label -> its configuration names (for their stop reasons).
+        extracts: current science-core extractions (``arm``, ``configuration``, ``status``), for
+            the ``extract`` stage.
+        annotations: current aspect annotations (``arm``, ``configuration``, ``status``), for the
+            ``annotate`` stage.
 
     Returns:
         :class:`StudyFlow`.
@@ -250,10 +260,27 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         b.add("review", "(any)", "(any)", plan_missing, produced=0,
               exclusions=[(NOT_RUN, _not_run_reason("", stops, budget), plan_missing)])
 
+    for stage, frame in (("extract", extracts), ("annotate", annotations)):
+        if frame is not None and not frame.empty:
+            _stored_stage(b, stage, frame, planned.get(stage), stops, budget)
+
     if judge_pairs is not None and declared_metrics:
         _metric_rows(b, judge_pairs, declared_metrics, forwarded, arm_of_variant, variants, judge_configurations or {},
                      stops, budget)
     return b.result()
+
+
+def _stored_stage(b: _Builder, stage: str, frame: pd.DataFrame, planned: int | None, stops: Mapping[str, str],
+                  budget: str | None) -> None:
+    """A stage planned from stored units only (extract, annotate): per arm and configuration, the
+    stored units and their failures; planned units never stored are one ``(any)`` row."""
+    for (arm, configuration), rows in frame.groupby(["arm", "configuration"], sort=True):
+        ok = int((rows["status"] == "ok").sum())
+        b.add(stage, str(arm), str(configuration), len(rows), produced=ok,
+              exclusions=_status_exclusions(rows["status"], stage))
+    if planned is not None and planned > len(frame):
+        b.add(stage, "(any)", "(any)", planned - len(frame), produced=0,
+              exclusions=[(NOT_RUN, _not_run_reason("", stops, budget), planned - len(frame))])
 
 
 def _metric_rows(b: _Builder, pairs: pd.DataFrame, declared: Mapping[str, list[str]],

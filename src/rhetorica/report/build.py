@@ -13,7 +13,7 @@ import pandas as pd
 
 from rhetorica.report.data import ReportData
 from rhetorica.report.selection import analysed_assessments, study_pairs
-from rhetorica.store.export import export_tables
+from rhetorica.store.export import arm_labels, export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
 
@@ -270,11 +270,20 @@ def _study_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], document
     for name, label in judge_labels(study.get("reviewers") or []).items():
         configurations.setdefault(label, []).append(name)
     usable = judges is not None
+    extracts = tables.get("extracts", pd.DataFrame())
+    if not extracts.empty:
+        extracts = extracts.assign(arm=arm_labels(extracts[["condition", "rewriter"]]), configuration=extracts["extractor"])
+    annotations = tables.get("annotations", pd.DataFrame())
+    if not annotations.empty:
+        arms = assessments.set_index("unit_key")["arm"]
+        annotations = annotations.assign(arm=annotations["assessment_key"].map(arms),
+                                         configuration=annotations["annotator"])
     return study_flow(study, documents=documents[documents["document_id"].isin(used)], variants=variants,
                       validation=validation, assessments=assessments, analysed=analysed,
                       problems=tables["problems"], planned=planned,
                       judge_pairs=judges.pairs if usable else None,
-                      declared_metrics=judges.declared if usable else None, judge_configurations=configurations)
+                      declared_metrics=judges.declared if usable else None, judge_configurations=configurations,
+                      extracts=extracts, annotations=annotations)
 
 
 def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, comparisons: pd.DataFrame,
@@ -295,8 +304,9 @@ def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, com
 
 
 def _planned(store: Any) -> dict[str, int | None]:
-    """Stage -> size of its recorded plan (None: no plan recorded), for ``rewrite`` and ``review``."""
-    return {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys)) for stage in ("rewrite", "review")}
+    """Stage -> size of its recorded plan (None: no plan recorded), for the planned stages."""
+    return {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys))
+            for stage in ("rewrite", "review", "extract", "annotate")}
 
 
 def _documents(store: Any) -> pd.DataFrame:
@@ -308,11 +318,13 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
     the report computes it, without writing anything (the viewer's overview shows it)."""
     from rhetorica.report.judges import paper_ids_of, study_judges
     from rhetorica.report.validation import validation_table
-    from rhetorica.store.export import assessments_table, problems_table, scores_long, variants_table
+    from rhetorica.store.export import (annotations_table, assessments_table, extracts_table, problems_table,
+                                        scores_long, variants_table)
     from rhetorica.store.runs import document_jsons, read_checks
 
     tables = {"variants": variants_table(store), "assessments": assessments_table(store),
-              "problems": problems_table(store)}
+              "problems": problems_table(store), "extracts": extracts_table(store),
+              "annotations": annotations_table(store)}
     checks = read_checks(store)
     current = plan_keys(store, "rewrite")
     if current is not None:

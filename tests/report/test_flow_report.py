@@ -1,0 +1,225 @@
+"""The study flow of real runs (mock models): every number checked against the store's own rows.
+
+Studies: the demo-like study of :mod:`tests.study.helpers` (three shared papers, four rewrite arms,
+two replicates), ``examples/study.yaml`` on the mock provider (validation on, control reviewers),
+the judges study of :mod:`tests.report.judge_runs`, the same with one declared family answering
+only malformed JSON, and a small RobustReview-shaped study (standard, persistent and SciCore).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import yaml
+
+from rhetorica.models.providers.mock import MockModel
+from rhetorica.report.render import write_report
+from rhetorica.report.scorecard import UNDECIDED, check_run
+from rhetorica.store.db import Store
+from rhetorica.store.runs import STUDY_FILE
+from rhetorica.study.config import parse_study
+from rhetorica.study.runner import StudyRunner
+from tests.study.helpers import PAPERS, study_dict
+from tests.study.test_runner import BagOfWordsEmbedder
+
+from .judge_runs import ANSWERS, TextJudge, judge_spec, run_judge_study
+from .runs import run_study_summary
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(spec: dict[str, Any], base: Path, factory: Any = None, embedder: Any = None) -> tuple[Path, Any]:
+    config = parse_study(spec)
+    runner = StudyRunner(config, base, **({"model_factory": factory} if factory else {}), embedder=embedder)
+    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    try:
+        summary = asyncio.run(runner.run())
+    finally:
+        runner.store.close()
+    return runner.run_dir, summary
+
+
+def _sql(run: Path, query: str) -> list[tuple]:
+    store = Store.open_readonly(run / "store.sqlite")
+    try:
+        return [tuple(r) for r in store.rows(query)]
+    finally:
+        store.close()
+
+
+def _rows(flow: pd.DataFrame, stage: str) -> dict[tuple[str, str], dict[str, int]]:
+    part = flow[flow["stage"] == stage]
+    return {(r["arm"], r["configuration"]): {k: int(r[k]) for k in ("planned", "not_run", "failed", "produced",
+                                                                     "excluded", "analysed")}
+            for r in part.to_dict("records")}
+
+
+def _exported(run: Path, data: Any) -> None:
+    """tables/flow, flow_exclusions, effective_n: Parquet and CSV equal to the report's tables."""
+    for name, table in (("flow", data.flow.flow), ("flow_exclusions", data.flow.exclusions),
+                        ("effective_n", data.effective_n)):
+        parquet = pd.read_parquet(run / "tables" / f"{name}.parquet")
+        pd.testing.assert_frame_equal(parquet, table.reset_index(drop=True), check_dtype=False)
+        assert len(pd.read_csv(run / "tables" / f"{name}.csv")) == len(table)
+    md = (run / "report.md").read_text("utf-8")
+    assert "## Study flow: planned, excluded and analysed units" in md and "](plots/flow.png)" in md
+    assert (run / "plots" / "flow.png").read_bytes().startswith(b"\x89PNG")
+    html = (run / "report.html").read_text("utf-8")
+    assert 'id="flow"' in html or "Study flow" in html
+
+
+def test_demo_like_study_flow_matches_the_store(shared_data: Path, tmp_path: Path) -> None:
+    run, summary = _run(study_dict(shared_data, tmp_path / "run"), tmp_path)
+    assert summary.problems == []
+    data = write_report(run, n_resamples=50)
+    flow = data.flow.flow
+    rewrites = _rows(flow, "rewrite")
+    for condition, rewriter, stored, ok in _sql(run, "SELECT condition, rewriter, COUNT(*), SUM(status = 'ok') "
+                                                     "FROM variants GROUP BY condition, rewriter"):
+        assert rewrites[(condition, rewriter)]["planned"] == stored == len(PAPERS)
+        assert rewrites[(condition, rewriter)]["analysed"] == ok
+    assert len(rewrites) == 4 and "validate" not in set(flow["stage"])  # validation disabled
+    reviews = _rows(flow, "review")
+    ok_variants = dict(_sql(run, "SELECT condition, SUM(status = 'ok') FROM variants GROUP BY condition"))
+    for arm, stored, ok in _sql(run, "SELECT condition, COUNT(*), SUM(status = 'ok') FROM assessments "
+                                     "GROUP BY condition"):
+        row = reviews[(arm, "mock-reviewer")]
+        inputs = len(PAPERS) if arm == "original" else ok_variants[arm]
+        assert row["planned"] == 2 * inputs == stored and row["analysed"] == ok
+    assert _rows(flow, "input")[("–", "documents")]["analysed"] == len(PAPERS)
+    # Table 4's effective n: papers with both arms, reviews of them in both arms (2 replicates each)
+    table4 = data.effective_n[data.effective_n["table"] == "comparison"]
+    assert len(table4) == len(data.comparisons) and (table4["reviews"] == 2 * 2 * table4["papers"]).all()
+    ties = (data.comparisons["pct_tie"] * data.comparisons["n_pairs"] / 100).round().astype(int)
+    assert list(table4["nonzero"]) == list(data.comparisons["n_pairs"] - ties)
+    md = (run / "report.md").read_text("utf-8")
+    assert "Papers: 3;" in md and "mock-reviewer (mock/reviewer, default protocol, sampling: temperature 0.7)" in md
+    _exported(run, data)
+
+
+def test_example_study_on_the_mock_provider(tmp_path: Path) -> None:
+    spec = yaml.safe_load((REPO / "examples" / "study.yaml").read_text("utf-8"))
+    for doc in spec["documents"]:
+        doc["path"] = str((REPO / "examples" / doc["path"]).resolve())
+    for reviewer in spec["reviewers"]:
+        if reviewer.get("model"):
+            reviewer["model"] = "mock/smol"
+    spec["output_dir"] = str(tmp_path / "run")
+    run, summary = _run(spec, tmp_path, embedder=BagOfWordsEmbedder())
+    assert summary.problems == [], summary.problems
+    data = write_report(run, n_resamples=50)
+    flow = data.flow.flow
+    checks = {(c, r): (n, passed) for c, r, n, passed in _sql(
+        run, "SELECT condition, rewriter, COUNT(*), SUM(passed) FROM checks GROUP BY condition, rewriter")}
+    validate = _rows(flow, "validate")
+    assert len(checks) == len(validate) == 2  # confidence:+ and confidence:- of the rules rewriter
+    for (condition, rewriter), (n, passed) in checks.items():
+        row = validate[(condition, rewriter)]
+        assert row["planned"] == n and row["analysed"] == passed and row["excluded"] == n - passed
+    reviews = _rows(flow, "review")
+    names = [r["name"] for r in spec["reviewers"]]
+    assert {name for _, name in reviews} == set(names)
+    for reviewer in names:
+        for arm, (n, passed) in {("original", ""): (2, 2), **{(c, r): v for (c, r), v in checks.items()}}.items():
+            row = reviews[(arm[0] if isinstance(arm, tuple) else arm, reviewer)]
+            assert row["planned"] == 2 * passed  # two replicates of every input passed on
+    stored = dict(((r, a), n) for r, a, n in _sql(run, "SELECT reviewer, condition, SUM(status = 'ok') FROM assessments "
+                                                       "GROUP BY reviewer, condition"))
+    for (arm, reviewer), row in reviews.items():
+        assert row["analysed"] == stored.get((reviewer, arm), 0)
+    _exported(run, data)
+
+
+def test_judge_study_flow_and_table1_n(tmp_path: Path) -> None:
+    run = run_judge_study(tmp_path)
+    data = write_report(run, n_resamples=50)
+    metric = data.flow.flow[data.flow.flow["stage"] == "metric"]
+    assert len(metric) == 2 * 16 and (metric["planned"] == 3).all() and (metric["analysed"] == 3).all()
+    table1 = data.analysis["judges"].set_index(["condition", "metric"])
+    # by hand from ANSWERS: the same answer for the three reviews, so d != 0 on all three or none
+    for condition in ("paraphrase", "polish:+"):
+        for name in ("criticism", "praise", "examples"):
+            moved = ANSWERS[name][condition] != ANSWERS[name]["original"]
+            assert table1.loc[(condition, f"remor.{name}"), "wilcoxon_n"] == (3 if moved else 0)
+        assert table1.loc[(condition, "rottenreviews.overall_quality"), "wilcoxon_n"] == 3
+    assert (data.analysis["judges"]["alpha_bonferroni"] == 0.05 / 16).all()
+    md = (run / "report.md").read_text("utf-8")
+    assert "Reviews: 3 (of 2 papers)" in md and "Not computable (analysis failed" not in md
+    assert "## Paired comparison of conditions" not in md and md.count("does not apply: every evaluator") == 1
+    assert "Clustered analysis, condition paraphrase (d averaged per paper first, 2 paper(s))" in md
+    assert "remor-judge (mock/text-judge, judge family remor, sampling: provider defaults)" in md
+    effective = data.effective_n.set_index(["comparison", "metric"])
+    assert effective.loc[("paraphrase vs original", "remor.criticism"), ["papers", "reviews", "pairs", "nonzero",
+                                                                         "clusters"]].tolist() == [2, 3, 3, 3, 2]
+    _exported(run, data)
+    # rhetorica check works on a judge run: every metric robust or inconclusive here -> not enough data
+    result = check_run(run)
+    assert result.verdict == UNDECIDED and result.exit_code == 3
+    assert set(result.scorecard["reviewer"]) == {"remor-judge", "rotten-judge"}
+    assert "inconclusive: remor.criticism (paraphrase)" in result.scorecard.set_index("reviewer").loc[
+        "remor-judge", "reasons"]
+
+
+def test_a_family_with_only_failures_keeps_its_place(tmp_path: Path) -> None:
+    spec = judge_spec(tmp_path)
+    spec["reviewers"][0]["options"]["model_options"] = {"script": ["this is not JSON"] * 40}  # remor-judge
+
+    def factory(model_id: str, options: dict[str, Any]) -> Any:
+        return MockModel(model="text-judge", **options) if options.get("script") else TextJudge(model="text-judge")
+
+    run, summary = run_study_summary(spec, tmp_path, factory)
+    assert summary.stage_statuses["review"] == {"ok": 9, "malformed": 5}  # stopped after 5 malformed answers
+    data = write_report(run, n_resamples=50)
+    table1 = data.analysis["judges"]
+    remor = table1[table1["family"] == "remor"]
+    assert len(remor) == 2 * 7 and (remor["n_pairs"] == 0).all() and (remor["classification"] == "not computable").all()
+    assert remor["reason"].str.startswith("every stored rewrite judgement failed (malformed").all()
+    assert (table1["alpha_bonferroni"] == 0.05 / 16).all()  # M = 16 declared metrics, as with every answer ok
+    assert "M = 16 declared metrics (9 with a test)" in (run / "report.md").read_text("utf-8")
+    flow = data.flow.flow
+    reviews = _rows(flow, "review")
+    planned = _sql(run, "SELECT COUNT(*) FROM plan_units WHERE stage = 'review'")[0][0]
+    stored = _sql(run, "SELECT COUNT(*) FROM assessments")[0][0]
+    not_run = sum(r["not_run"] for r in reviews.values())
+    assert not_run == planned - stored == 4  # 9 remor units planned, 5 run
+    assert sum(r["failed"] for (_, c), r in reviews.items() if c == "remor-judge") == 5
+    stop = data.flow.exclusions[(data.flow.exclusions["stage"] == "review") & (data.flow.exclusions["kind"] == "not run")]
+    assert set(stop["configuration"]) == {"remor-judge"}
+    assert stop["reason"].str.startswith("configuration stopped: all 5 reviews so far are malformed").all()
+    metric = flow[(flow["stage"] == "metric") & flow["metric"].str.startswith("remor.")]
+    assert len(metric) == 14 and (metric["analysed"] == 0).all() and (metric["planned"] == 3).all()
+    assert (metric["not_run"] + metric["failed"] == 3).all()
+    assert data.failures_line() == ("Failures: 5 unit(s) and 1 other problem(s) listed in the report; "
+                                    "4 planned unit(s) not run (see the study flow).")
+
+
+def test_robustreview_shaped_study(shared_data: Path, tmp_path: Path) -> None:
+    spec = study_dict(shared_data, tmp_path / "run", replicates=1,
+                      rewriters=[{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]}],
+                      reviewers=[{"name": "m-standard", "model": "mock/m", "protocol": "standard"},
+                                 {"name": "m-persistent", "model": "mock/m", "protocol": "persistent"},
+                                 {"name": "m-scicore", "kind": "scicore", "model": "mock/m",
+                                  "options": {"require_valid_core": False}}])
+    run, summary = _run(spec, tmp_path)
+    assert summary.problems == [], summary.problems
+    data = write_report(run, n_resamples=50)
+    reviews = _rows(data.flow.flow, "review")
+    extracts = _rows(data.flow.flow, "extract")  # SciCore's science-core extraction, one per text
+    for arm, extractor, n, ok in _sql(run, "SELECT condition, extractor, COUNT(*), SUM(status = 'ok') FROM extracts "
+                                           "GROUP BY condition, extractor"):
+        assert extracts[(arm, extractor)]["planned"] == n == len(PAPERS) and extracts[(arm, extractor)]["analysed"] == ok
+    stored = {(a, r): (n, ok) for r, a, n, ok in _sql(
+        run, "SELECT reviewer, condition, COUNT(*), SUM(status = 'ok') FROM assessments GROUP BY reviewer, condition")}
+    assert {c for _, c in reviews} == {"m-standard", "m-persistent", "m-scicore"}
+    for key, row in reviews.items():
+        n, ok = stored.get(key, (0, 0))
+        assert row["planned"] == len(PAPERS) and row["planned"] - row["not_run"] == n and row["analysed"] == ok
+    robust = data.effective_n[data.effective_n["table"] == "robustness"].set_index("configuration")
+    for reviewer, row in data.analysis["robustness"].set_index("reviewer").iterrows():
+        assert robust.loc[reviewer, "papers"] == row["n_papers"]
+    _exported(run, data)
