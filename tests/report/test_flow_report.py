@@ -97,7 +97,12 @@ def test_demo_like_study_flow_matches_the_store(shared_data: Path, tmp_path: Pat
     assert len(table4) == len(data.comparisons) and (table4["reviews"] == 2 * 2 * table4["papers"]).all()
     ties = (data.comparisons["pct_tie"] * data.comparisons["n_pairs"] / 100).round().astype(int)
     assert list(table4["nonzero"]) == list(data.comparisons["n_pairs"] - ties)
+    # replicate spread of every metric of the form; the primary one equals the existing pooled-SD table
+    spread = data.analysis["pooled_sd_metrics"].set_index("metric")
+    assert {"overall", "soundness", "significance", "evidence", "clarity"} <= set(spread.index)
+    assert spread.loc["overall", "pooled_sd"] == pytest.approx(data.analysis["pooled_sd"]["pooled_sd"].iloc[0])
     md = (run / "report.md").read_text("utf-8")
+    assert "Every metric: pooled SD of replicates" in md
     assert "Papers: 3;" in md and "mock-reviewer (mock/reviewer, default protocol, sampling: temperature 0.7)" in md
     _exported(run, data)
 

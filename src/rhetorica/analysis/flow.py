@@ -236,7 +236,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     # review, per reviewer configuration x arm: the design's inputs x replicates
     reviewers = [str(r["name"]) for r in study.get("reviewers") or []]
     reviewers += sorted(set(assessments["reviewer"].astype(str)) - set(reviewers)) if not assessments.empty else []
-    arms = [_ORIGINAL, *sorted(forwarded)]
+    stored_arms = set(assessments["arm"].astype(str)) if not assessments.empty else set()
+    arms = [_ORIGINAL, *sorted((set(forwarded) | stored_arms) - {_ORIGINAL})]  # imported rows have no variant
     inputs = {_ORIGINAL: len(docs), **{arm: len(keys) for arm, keys in forwarded.items()}}
     left_out = set(assessments["unit_key"]) - set(analysed["unit_key"]) if not assessments.empty else set()
     design: list[tuple[str, str, int, pd.DataFrame]] = []
