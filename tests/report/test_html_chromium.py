@@ -60,16 +60,19 @@ def test_report_renders_in_chromium(browser: Any, mock_run: Path) -> None:
     state, errors = render(browser, mock_run / "report.html")
     assert errors == []
     images = state["images"]
-    assert len(images) == 4, images  # preference bars, difference histograms, forest plot, scatter
+    assert len(images) == 5, images  # study flow, preference bars, difference histograms, forest plot, scatter
     for image in images:
         assert image["complete"] and image["width"] > 0 and not image["external"], image
     assert state["stylesheets"] == 0
     sections = {s["id"]: s for s in state["sections"]}
-    assert list(sections) == ["scorecard", "comparison", "criteria", "magnitude", "change", "robustness",
+    assert list(sections) == ["flow", "scorecard", "comparison", "criteria", "magnitude", "change", "robustness",
                               "pooled_sd", "validation", "means", "usage", "failures",
                               "appendix-1", "appendix-2", "appendix-3"]
     # 3 papers, 2 replicates, one reviewer, 4 conditions + original: 6 pairs (4 vs original, 2 +/-)
     assert sections["scorecard"]["rows"] == [1]
+    # flow: documents + 4 rewrite arms + their 4 validations + 5 review arms; no exclusion under `include`;
+    # effective n: 6 comparisons + 1 robustness row
+    assert sections["flow"]["rows"] == [14, 7]
     assert sections["comparison"]["rows"] == [6]
     assert sections["criteria"]["rows"] == [24]  # 4 criteria x 6 pairs
     assert sections["change"]["rows"][0] == 4
