@@ -12,8 +12,9 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.report.data import ReportData
+from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, study_pairs
-from rhetorica.store.export import arm_labels, export_tables
+from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
 
@@ -204,8 +205,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
 
         paper_ids = paper_ids_of(document_jsons(store))
         examples = paper_examples(store, DEFAULT_APPENDIX_PAPERS if appendix_papers is None else appendix_papers)
-        planned = _planned(store)
-        documents = _documents(store)
+        planned = planned_sizes(store)
+        documents = study_documents(store)
     finally:
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
@@ -234,7 +235,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         unavailable["validation"] = "no stored validation result carries measures; see the list below"
     else:
         summary = validation_summary(validation)
-    flow = _study_flow(study, tables, documents, validation, assessments, planned, judges)
+    flow = run_flow(study, tables, documents, validation, assessments, planned, judges)
     effective = _effective_n(study, assessments, judges, comparisons, analysis)
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
@@ -256,36 +257,6 @@ def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -
     analysis["pooled_sd_metrics"] = pooled_sd_by_metric(scores, arm="original" if has_original else None)
 
 
-def _study_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: pd.DataFrame,
-                validation: pd.DataFrame, analysed: pd.DataFrame, planned: dict[str, int | None], judges: Any) -> Any:
-    """:func:`rhetorica.analysis.flow.study_flow` of a run's tidy tables (``variants``,
-    ``assessments``, ``problems``); ``documents`` is the store's documents table, of which those
-    with a current unit are the study's."""
-    from rhetorica.analysis.flow import study_flow
-    from rhetorica.analysis.judge_study import judge_labels
-
-    variants, assessments = tables["variants"], tables["assessments"]
-    used = set(variants["document_id"]) | set(assessments["document_id"])
-    configurations: dict[str, list[str]] = {}
-    for name, label in judge_labels(study.get("reviewers") or []).items():
-        configurations.setdefault(label, []).append(name)
-    usable = judges is not None
-    extracts = tables.get("extracts", pd.DataFrame())
-    if not extracts.empty:
-        extracts = extracts.assign(arm=arm_labels(extracts[["condition", "rewriter"]]), configuration=extracts["extractor"])
-    annotations = tables.get("annotations", pd.DataFrame())
-    if not annotations.empty:
-        arms = assessments.set_index("unit_key")["arm"]
-        annotations = annotations.assign(arm=annotations["assessment_key"].map(arms),
-                                         configuration=annotations["annotator"])
-    return study_flow(study, documents=documents[documents["document_id"].isin(used)], variants=variants,
-                      validation=validation, assessments=assessments, analysed=analysed,
-                      problems=tables["problems"], planned=planned,
-                      judge_pairs=judges.pairs if usable else None,
-                      declared_metrics=judges.declared if usable else None, judge_configurations=configurations,
-                      extracts=extracts, annotations=annotations)
-
-
 def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, comparisons: pd.DataFrame,
                  analysis: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """:func:`rhetorica.analysis.flow.effective_n` of the report's tables: Table 4, Table 1 (with
@@ -301,36 +272,3 @@ def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, com
                        judge_pairs=judges.pairs if judges is not None else None,
                        cluster=str((study.get("judge_analysis") or {}).get("cluster", "paper")),
                        robustness=analysis.get("robustness"))
-
-
-def _planned(store: Any) -> dict[str, int | None]:
-    """Stage -> size of its recorded plan (None: no plan recorded), for the planned stages."""
-    return {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys))
-            for stage in ("rewrite", "review", "extract", "annotate")}
-
-
-def _documents(store: Any) -> pd.DataFrame:
-    return pd.read_sql_query("SELECT document_id, kind FROM documents ORDER BY document_id", store.conn)
-
-
-def store_flow(store: Any, study: dict[str, Any]) -> Any:
-    """The study flow of an open store (:class:`rhetorica.analysis.flow.StudyFlow`), computed as
-    the report computes it, without writing anything (the viewer's overview shows it)."""
-    from rhetorica.report.judges import paper_ids_of, study_judges
-    from rhetorica.report.validation import validation_table
-    from rhetorica.store.export import (annotations_table, assessments_table, extracts_table, problems_table,
-                                        scores_long, variants_table)
-    from rhetorica.store.runs import document_jsons, read_checks
-
-    tables = {"variants": variants_table(store), "assessments": assessments_table(store),
-              "problems": problems_table(store), "extracts": extracts_table(store),
-              "annotations": annotations_table(store)}
-    checks = read_checks(store)
-    current = plan_keys(store, "rewrite")
-    if current is not None:
-        checks = checks[checks["variant_key"].isin(current)].reset_index(drop=True)
-    analysed = analysed_assessments(tables["assessments"], study)
-    scores = scores_long(store)
-    judges = study_judges(scores[scores["unit_key"].isin(analysed["unit_key"])], study,
-                          paper_ids_of(document_jsons(store)))
-    return _study_flow(study, tables, _documents(store), validation_table(checks), analysed, _planned(store), judges)

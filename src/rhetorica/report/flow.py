@@ -6,6 +6,9 @@ behind each test. Numbers come from :mod:`rhetorica.analysis.flow`; nothing is c
 - Figure: one horizontal bar per row, split into analysed, excluded, failed and not run.
 - Effective n: per test of the analysis tables, its papers, reviews, pairs, non-zero differences
   and clusters.
+
+:func:`run_flow` assembles the flow's inputs from a run's tidy tables (the report's collect step
+and, through :func:`store_flow`, the viewer's overview call it).
 """
 
 from __future__ import annotations
@@ -134,3 +137,72 @@ def flow_latex(flow: pd.DataFrame) -> str:
             *(count(c) for c in ("planned", "not_run", "failed", "produced", "excluded", "analysed"))]
     return booktabs(flow, cols, caption="Study flow: planned, not run, failed, produced, excluded and analysed "
                                         "units per stage, arm and configuration.", label="tab:flow")
+
+
+def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: pd.DataFrame,
+             validation: pd.DataFrame, analysed: pd.DataFrame, planned: dict[str, int | None], judges: Any) -> Any:
+    """:func:`rhetorica.analysis.flow.study_flow` of a run's tidy tables (``variants``,
+    ``assessments``, ``problems``); ``documents`` is the store's documents table, of which those
+    with a current unit are the study's."""
+    from rhetorica.analysis.flow import study_flow
+    from rhetorica.analysis.judge_study import judge_labels
+    from rhetorica.store.export import arm_labels
+
+    variants, assessments = tables["variants"], tables["assessments"]
+    used = set(variants["document_id"]) | set(assessments["document_id"])
+    configurations: dict[str, list[str]] = {}
+    for name, label in judge_labels(study.get("reviewers") or []).items():
+        configurations.setdefault(label, []).append(name)
+    usable = judges is not None
+    extracts = tables.get("extracts", pd.DataFrame())
+    if not extracts.empty:
+        extracts = extracts.assign(arm=arm_labels(extracts[["condition", "rewriter"]]), configuration=extracts["extractor"])
+    annotations = tables.get("annotations", pd.DataFrame())
+    if not annotations.empty:
+        arms = assessments.set_index("unit_key")["arm"]
+        annotations = annotations.assign(arm=annotations["assessment_key"].map(arms),
+                                         configuration=annotations["annotator"])
+    return study_flow(study, documents=documents[documents["document_id"].isin(used)], variants=variants,
+                      validation=validation, assessments=assessments, analysed=analysed,
+                      problems=tables["problems"], planned=planned,
+                      judge_pairs=judges.pairs if usable else None,
+                      declared_metrics=judges.declared if usable else None, judge_configurations=configurations,
+                      extracts=extracts, annotations=annotations)
+
+
+def planned_sizes(store: Any) -> dict[str, int | None]:
+    """Stage -> size of its recorded plan (None: no plan recorded), for the planned stages."""
+    from rhetorica.store.plan import plan_keys
+
+    return {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys))
+            for stage in ("rewrite", "review", "extract", "annotate")}
+
+
+def study_documents(store: Any) -> pd.DataFrame:
+    """The store's documents table (``document_id``, ``kind``), by id."""
+    return pd.read_sql_query("SELECT document_id, kind FROM documents ORDER BY document_id", store.conn)
+
+
+def store_flow(store: Any, study: dict[str, Any]) -> Any:
+    """The study flow of an open store (:class:`rhetorica.analysis.flow.StudyFlow`), computed as
+    the report computes it, without writing anything (the viewer's overview shows it)."""
+    from rhetorica.report.judges import paper_ids_of, study_judges
+    from rhetorica.report.validation import validation_table
+    from rhetorica.report.selection import analysed_assessments
+    from rhetorica.store.export import (annotations_table, assessments_table, extracts_table, problems_table,
+                                        scores_long, variants_table)
+    from rhetorica.store.plan import plan_keys
+    from rhetorica.store.runs import document_jsons, read_checks
+
+    tables = {"variants": variants_table(store), "assessments": assessments_table(store),
+              "problems": problems_table(store), "extracts": extracts_table(store),
+              "annotations": annotations_table(store)}
+    checks = read_checks(store)
+    current = plan_keys(store, "rewrite")
+    if current is not None:
+        checks = checks[checks["variant_key"].isin(current)].reset_index(drop=True)
+    analysed = analysed_assessments(tables["assessments"], study)
+    scores = scores_long(store)
+    judges = study_judges(scores[scores["unit_key"].isin(analysed["unit_key"])], study,
+                          paper_ids_of(document_jsons(store)))
+    return run_flow(study, tables, study_documents(store), validation_table(checks), analysed, planned_sizes(store), judges)

@@ -179,10 +179,9 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
 
 
 def _flow(store: Store, study: dict[str, Any]) -> dict[str, Any]:
-    """The study flow (:func:`rhetorica.report.build.store_flow`) as the overview shows it: header
+    """The study flow (:func:`rhetorica.report.flow.store_flow`) as the overview shows it: header
     texts and rows of cell texts of the flow table and of its exclusions."""
-    from rhetorica.report.build import store_flow
-    from rhetorica.report.flow import EXCLUSION_HEADERS, FLOW_HEADERS
+    from rhetorica.report.flow import EXCLUSION_HEADERS, FLOW_HEADERS, store_flow
     from rhetorica.report.views import table_view
 
     flow = store_flow(store, study)
