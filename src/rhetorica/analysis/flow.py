@@ -153,7 +153,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         analysed: the assessments the analysis reads (a subset of ``assessments``).
         problems: the latest run's problems (``stage, item, status, reason``).
         planned: stage (``rewrite``, ``review``, ``extract``, ``annotate``) -> number of units of
-            its recorded plan (None or absent: no plan recorded); units planned but not stored that the design cannot place are one row
+            its recorded plan (None or absent: no plan recorded); units planned but not stored that
+            the design cannot place are one row
             with arm ``(any)``.
         judge_pairs: the judge study's pair table (:func:`rhetorica.analysis.judge_study.judge_pairs`),
             for the ``metric`` stage.
@@ -178,7 +179,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     # input: documents read, unreadable inputs
     from rhetorica.problems import is_warning
 
-    ingest = problem_rows[(problem_rows["stage"] == "ingest") & ~problem_rows["reason"].astype(str).map(is_warning).astype(bool)]
+    warning = problem_rows["reason"].astype(str).map(is_warning).astype(bool)
+    ingest = problem_rows[(problem_rows["stage"] == "ingest") & ~warning]
     docs = set(documents["document_id"].astype(str)) if not documents.empty else set()
     used = set(analysed.loc[analysed["status"] == "ok", "document_id"].astype(str)) if not analysed.empty else set()
     unread = [(FAILED, f"unreadable input: {reason}", int(n))
@@ -417,8 +419,8 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
         ok = _usable_pairs(judge_pairs)
         for r in judges.to_dict("records"):
             key = (r["condition"], r["judge"], r["metric"])
-            mine = ok[(ok["judge"] == r["judge"]) & (ok["metric"] == r["metric"]) & (ok["condition"] == r["condition"])] \
-                if not ok.empty else ok
+            mine = ok[(ok["judge"] == r["judge"]) & (ok["metric"] == r["metric"])
+                      & (ok["condition"] == r["condition"])] if not ok.empty else ok
             n = int(r["n_pairs"]) if pd.notna(r["n_pairs"]) else 0
             rows.append({"table": "judges", "test": "Wilcoxon signed-rank, TOST", "configuration": r["judge"],
                          "comparison": f"{r['condition']} vs original", "metric": r["metric"],

@@ -156,7 +156,8 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     usable = judges is not None
     extracts = tables.get("extracts", pd.DataFrame())
     if not extracts.empty:
-        extracts = extracts.assign(arm=arm_labels(extracts[["condition", "rewriter"]]), configuration=extracts["extractor"])
+        extracts = extracts.assign(arm=arm_labels(extracts[["condition", "rewriter"]]),
+                                   configuration=extracts["extractor"])
     annotations = tables.get("annotations", pd.DataFrame())
     if not annotations.empty:
         arms = assessments.set_index("unit_key")["arm"]
@@ -205,4 +206,5 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
     scores = scores_long(store)
     judges = study_judges(scores[scores["unit_key"].isin(analysed["unit_key"])], study,
                           paper_ids_of(document_jsons(store)))
-    return run_flow(study, tables, study_documents(store), validation_table(checks), analysed, planned_sizes(store), judges)
+    return run_flow(study, tables, study_documents(store), validation_table(checks), analysed, planned_sizes(store),
+                    judges)
