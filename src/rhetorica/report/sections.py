@@ -302,7 +302,8 @@ def _forms(data: ReportData) -> Section:
         tables.append(table_view(wide, headers, caption))
     note = ("The reviewers of this study answer on different forms. Per form, reviewer and condition: the "
             "mean over papers of each score (replicates averaged within paper first; ok reviews only), the "
-            "form's primary score first. The tables above use the shared primary score.")
+            "form's primary score first.") + ("" if data.judge_only else " The tables above use the shared "
+                                               "primary score.")
     return Section("forms", "Scores by form", note, tables)
 
 
