@@ -154,7 +154,7 @@ def test_judge_study_flow_and_table1_n(tmp_path: Path) -> None:
         assert table1.loc[(condition, "rottenreviews.overall_quality"), "wilcoxon_n"] == 3
     assert (data.analysis["judges"]["alpha_bonferroni"] == 0.05 / 16).all()
     md = (run / "report.md").read_text("utf-8")
-    assert "Reviews: 3 (of 2 papers)" in md and "Not computable (analysis failed" not in md
+    assert "Reviews: 3 (of 2 paper(s))" in md and "Not computable (analysis failed" not in md
     assert "## Paired comparison of conditions" not in md and md.count("does not apply: every evaluator") == 1
     assert "Clustered analysis, condition paraphrase (d averaged per paper first, 2 paper(s))" in md
     assert "remor-judge (mock/text-judge, judge family remor, sampling: provider defaults)" in md
@@ -227,4 +227,53 @@ def test_robustreview_shaped_study(shared_data: Path, tmp_path: Path) -> None:
     robust = data.effective_n[data.effective_n["table"] == "robustness"].set_index("configuration")
     for reviewer, row in data.analysis["robustness"].set_index("reviewer").iterrows():
         assert robust.loc[reviewer, "papers"] == row["n_papers"]
+    _exported(run, data)
+
+
+def _matches_the_store(run: Path, flow: pd.DataFrame) -> None:
+    """Every rewrite, validate and review row against the store's own rows (arm = condition here:
+    one rewriter per condition)."""
+    rewrites = _rows(flow, "rewrite")
+    variants = _sql(run, "SELECT condition, rewriter, COUNT(*), SUM(status = 'ok') FROM variants "
+                         "GROUP BY condition, rewriter")
+    assert len(rewrites) == len(variants) > 0
+    for condition, rewriter, n, ok in variants:
+        assert (rewrites[(condition, rewriter)]["planned"], rewrites[(condition, rewriter)]["analysed"]) == (n, ok)
+    validate = _rows(flow, "validate")
+    for condition, rewriter, n, passed in _sql(run, "SELECT condition, rewriter, COUNT(*), SUM(passed) FROM checks "
+                                                    "GROUP BY condition, rewriter"):
+        assert validate[(condition, rewriter)]["planned"] == n  # every ok variant validated
+        assert validate[(condition, rewriter)]["analysed"] == n  # failed_variants: include passes every one on
+    reviews = _rows(flow, "review")
+    stored = _sql(run, "SELECT condition, reviewer, COUNT(*), SUM(status = 'ok') FROM assessments "
+                       "GROUP BY condition, reviewer")
+    assert len(stored) == len(reviews)
+    for arm, reviewer, n, ok in stored:
+        row = reviews[(arm, reviewer)]
+        assert row["planned"] - row["not_run"] == n and row["analysed"] == ok
+
+
+@pytest.mark.parametrize("demo", ["demo_study.yaml", "demo_judges.yaml"])
+def test_the_packaged_demos_on_the_mock_provider(shared_data: Path, tmp_path: Path, demo: str) -> None:
+    from importlib.resources import files
+
+    spec = yaml.safe_load(files("rhetorica.data").joinpath(demo).read_text("utf-8"))
+    for doc in spec["documents"]:
+        for key in ("path", "reviews"):
+            if key in doc:
+                doc[key] = str(shared_data / doc[key])
+    for configuration in spec["rewriters"] + spec["reviewers"]:
+        if configuration.get("model"):
+            configuration["model"] = "mock/smol"
+    spec["output_dir"] = str(tmp_path / "run")
+    run, summary = _run(spec, tmp_path, embedder=BagOfWordsEmbedder())
+    assert summary.problems == [], summary.problems
+    data = write_report(run, n_resamples=50)
+    _matches_the_store(run, data.flow.flow)
+    if demo == "demo_judges.yaml":  # 4 reviews of one paper, paraphrased; ScholarPeer's 5 metrics
+        metric = data.flow.flow[data.flow.flow["stage"] == "metric"]
+        table1 = data.analysis["judges"]
+        assert list(metric["metric"]) == list(table1["metric"]) and len(metric) == 5
+        assert list(metric["analysed"]) == list(table1["n_pairs"]) == [4] * 5
+        assert "Reviews: 4 (of 1 paper(s))" in (run / "report.md").read_text("utf-8")
     _exported(run, data)

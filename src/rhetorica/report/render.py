@@ -29,7 +29,7 @@ def _header_lines(data: ReportData) -> list[str]:
     if assessments is not None and not assessments.empty:
         documents = pd.unique(assessments["document_id"])
         reviews = [d for d in documents if d in data.paper_ids]
-        counted = (f"Reviews: {len(documents)} (of {len({data.paper_ids[d] for d in reviews})} papers)" if reviews
+        counted = (f"Reviews: {len(documents)} (of {len({data.paper_ids[d] for d in reviews})} paper(s))" if reviews
                    else f"Papers: {len(documents)}")
         threshold = "" if data.judge_only else f"; acceptance threshold: {data.threshold:g}"
         lines.append(f"{counted}; conditions: {', '.join(sorted(assessments['arm'].unique()))}; "
