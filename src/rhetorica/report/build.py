@@ -235,7 +235,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         unavailable["validation"] = "no stored validation result carries measures; see the list below"
     else:
         summary = validation_summary(validation)
-    flow = run_flow(study, tables, documents, validation, assessments, planned, judges)
+    flow = run_flow(study, tables, documents, validation, assessments, planned,
+                    judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis)
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,

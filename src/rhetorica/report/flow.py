@@ -140,10 +140,13 @@ def flow_latex(flow: pd.DataFrame) -> str:
 
 
 def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: pd.DataFrame,
-             validation: pd.DataFrame, analysed: pd.DataFrame, planned: dict[str, int | None], judges: Any) -> Any:
+             validation: pd.DataFrame, analysed: pd.DataFrame, planned: dict[str, int | None],
+             judge_pairs: pd.DataFrame | None = None, declared: dict[str, list[str]] | None = None) -> Any:
     """:func:`rhetorica.analysis.flow.study_flow` of a run's tidy tables (``variants``,
-    ``assessments``, ``problems``); ``documents`` is the store's documents table, of which those
-    with a current unit are the study's."""
+    ``assessments``, ``problems``, ``extracts``, ``annotations``); ``documents`` is the store's
+    documents table, of which those with a current unit are the study's; ``judge_pairs`` and
+    ``declared`` (:func:`rhetorica.analysis.judge_study.judge_pairs`, ``declared_metrics``) give
+    the metric stage of a judge study."""
     from rhetorica.analysis.flow import study_flow
     from rhetorica.analysis.judge_study import judge_labels
     from rhetorica.store.export import arm_labels
@@ -153,7 +156,6 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     configurations: dict[str, list[str]] = {}
     for name, label in judge_labels(study.get("reviewers") or []).items():
         configurations.setdefault(label, []).append(name)
-    usable = judges is not None
     extracts = tables.get("extracts", pd.DataFrame())
     if not extracts.empty:
         extracts = extracts.assign(arm=arm_labels(extracts[["condition", "rewriter"]]),
@@ -166,8 +168,7 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     return study_flow(study, documents=documents[documents["document_id"].isin(used)], variants=variants,
                       validation=validation, assessments=assessments, analysed=analysed,
                       problems=tables["problems"], planned=planned,
-                      judge_pairs=judges.pairs if usable else None,
-                      declared_metrics=judges.declared if usable else None, judge_configurations=configurations,
+                      judge_pairs=judge_pairs, declared_metrics=declared, judge_configurations=configurations,
                       extracts=extracts, annotations=annotations)
 
 
@@ -187,7 +188,7 @@ def study_documents(store: Any) -> pd.DataFrame:
 def store_flow(store: Any, study: dict[str, Any]) -> Any:
     """The study flow of an open store (:class:`rhetorica.analysis.flow.StudyFlow`), computed as
     the report computes it, without writing anything (the viewer's overview shows it)."""
-    from rhetorica.report.judges import paper_ids_of, study_judges
+    from rhetorica.report.judges import paper_ids_of
     from rhetorica.report.validation import validation_table
     from rhetorica.report.selection import analysed_assessments
     from rhetorica.store.export import (annotations_table, assessments_table, extracts_table, problems_table,
@@ -203,8 +204,15 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
     if current is not None:
         checks = checks[checks["variant_key"].isin(current)].reset_index(drop=True)
     analysed = analysed_assessments(tables["assessments"], study)
-    scores = scores_long(store)
-    judges = study_judges(scores[scores["unit_key"].isin(analysed["unit_key"])], study,
-                          paper_ids_of(document_jsons(store)))
+    pairs, declared = None, None
+    reviewers = study.get("reviewers") or []
+    if any(r.get("kind") == "judge" for r in reviewers):  # the metric stage needs the pairs, not the tests
+        from rhetorica.analysis.judge_study import declared_metrics, judge_pairs
+
+        style = bool((study.get("judge_analysis") or {}).get("include_style", False))
+        scores = scores_long(store)
+        pairs, _ = judge_pairs(scores[scores["unit_key"].isin(analysed["unit_key"])], reviewers,
+                               paper_ids_of(document_jsons(store)), include_style=style)
+        declared = declared_metrics(reviewers, include_style=style)
     return run_flow(study, tables, study_documents(store), validation_table(checks), analysed, planned_sizes(store),
-                    judges)
+                    pairs, declared)
