@@ -141,3 +141,21 @@ def test_effective_n_of_a_comparison_and_a_judge_metric() -> None:
     assert (table4["papers"], table4["nonzero"], table4["reviews"]) == (4, 3, 12)
     table1 = out[out["table"] == "judges"].iloc[0]
     assert (table1["pairs"], table1["nonzero"], table1["papers"], table1["reviews"], table1["clusters"]) == (3, 2, 2, 3, 2)
+
+
+def test_a_review_variant_failing_its_checks_is_excluded_not_failed() -> None:
+    variants = pd.DataFrame([{"unit_key": "v1", "document_id": "r1", "condition": "paraphrase", "rewriter": "gpt",
+                              "status": "ok"},
+                             {"unit_key": "v2", "document_id": "r2", "condition": "paraphrase", "rewriter": "gpt",
+                              "status": "ok"}])
+    validation = pd.DataFrame([  # review checks carry no measures (validated False) but are results
+        {"variant_key": "v1", "passed": False, "validated": False, "review": True,
+         "reasons": "recommendation changed: accept -> reject"},
+        {"variant_key": "v2", "passed": True, "validated": False, "review": True, "reasons": ""}])
+    flow = study_flow({"reviewers": [], "validation": {}}, documents=pd.DataFrame({"document_id": ["r1", "r2"]}),
+                      variants=variants, validation=validation, assessments=pd.DataFrame(columns=ASSESSMENTS.columns),
+                      analysed=pd.DataFrame(columns=ASSESSMENTS.columns), problems=pd.DataFrame(),
+                      planned={})
+    assert _row(flow, "validate", "paraphrase", "gpt") == {"planned": 2, "not_run": 0, "failed": 0, "produced": 2,
+                                                           "excluded": 1, "analysed": 1}
+    assert _exclusions(flow, "validate", "paraphrase", "gpt") == {(EXCLUDED, "failed validation: recommendation changed", 1)}

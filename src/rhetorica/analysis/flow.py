@@ -220,7 +220,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
                 passed_on.add(key)
                 continue
             reasons = [r for r in str(check.get("reasons") or "").split("; ") if r]
-            if bool(check.get("validated", True)) or check.get("review", False) is True:
+            review = check.get("review")
+            if bool(check.get("validated", True)) or (review is not None and pd.notna(review) and bool(review)):
                 reason = f"failed validation: {check_label(reasons[0])}" if reasons else "failed validation"
                 by_reason[(EXCLUDED, reason)] = by_reason.get((EXCLUDED, reason), 0) + 1
             else:
