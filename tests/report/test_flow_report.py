@@ -186,6 +186,9 @@ def test_a_family_with_only_failures_keeps_its_place(tmp_path: Path) -> None:
     assert remor["reason"].str.startswith("every stored rewrite judgement failed (malformed").all()
     assert (table1["alpha_bonferroni"] == 0.05 / 16).all()  # M = 16 declared metrics, as with every answer ok
     assert "M = 16 declared metrics (9 with a test)" in (run / "report.md").read_text("utf-8")
+    tex = (run / "tables" / "judges_table1.tex").read_text("utf-8")
+    assert "paraphrase & remor.criticism & remor & 0–1 & 0 & 0 & -- & -- & -- & not computable" in tex
+    assert "review & original & remor-judge &  & 3 & 0 & 3 & 0 & 0 & 0 \\\\" in (run / "tables" / "flow.tex").read_text("utf-8")
     flow = data.flow.flow
     reviews = _rows(flow, "review")
     planned = _sql(run, "SELECT COUNT(*) FROM plan_units WHERE stage = 'review'")[0][0]

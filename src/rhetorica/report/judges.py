@@ -169,6 +169,8 @@ def table1_latex(table1: pd.DataFrame) -> str:
         Column("Metric", lambda r: escape(r["metric"]), "l"),
         Column("Family", lambda r: escape(r["family"]), "l"),
         Column("Scale", lambda r: escape(r["scale"]), "l"),
+        Column("$n$", lambda r: str(int(r["n_pairs"]))),
+        Column(r"$n_{\neq 0}$", lambda r: str(int(r["wilcoxon_n"]))),
         Column(r"Mean $\Delta$", lambda r: number(r["mean_diff"], 3)),
         Column(r"$p_{\mathrm{W}}$", lambda r: pvalue(r["wilcoxon_p"])),
         Column(r"$p_{\mathrm{TOST}}$", lambda r: pvalue(r["tost_p"])),
@@ -178,7 +180,9 @@ def table1_latex(table1: pd.DataFrame) -> str:
     ]
     judge = escape(", ".join(dict.fromkeys(table1["judge"].astype(str))))
     return booktabs(table1, cols, caption=f"Review-quality metrics under rewriting (judge {judge}); "
-                                          "Wilcoxon and TOST at Bonferroni alpha / M.",
+                                          "Wilcoxon and TOST at Bonferroni alpha / M, M the judge's declared "
+                                          "metrics; n: pairs, then the non-zero differences the Wilcoxon test "
+                                          "used.",
                     label="tab:judges-table1", group_by="condition")
 
 
