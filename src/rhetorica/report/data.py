@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from rhetorica.problems import is_warning
+
+if TYPE_CHECKING:
+    from rhetorica.analysis.flow import StudyFlow
 
 
 @dataclass
@@ -65,7 +68,7 @@ class ReportData:
     superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
     scans: pd.DataFrame = field(default_factory=pd.DataFrame)
     examples: list[Any] = field(default_factory=list)
-    flow: Any = None
+    flow: StudyFlow | None = None
     effective_n: pd.DataFrame = field(default_factory=pd.DataFrame)
     paper_ids: dict[str, str] = field(default_factory=dict)
 
