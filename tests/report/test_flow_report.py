@@ -280,3 +280,19 @@ def test_the_packaged_demos_on_the_mock_provider(shared_data: Path, tmp_path: Pa
         assert list(metric["analysed"]) == list(table1["n_pairs"]) == [4] * 5
         assert "Reviews: 4 (of 1 paper(s))" in (run / "report.md").read_text("utf-8")
     _exported(run, data)
+
+
+def test_the_figure_sums_metric_rows_beyond_its_bar_limit() -> None:
+    from rhetorica.analysis.flow import FLOW_COLUMNS
+    from rhetorica.report.flow import FIGURE_ROWS, flow_figure
+
+    counts = {"planned": 3, "not_run": 0, "failed": 1, "produced": 2, "excluded": 0, "analysed": 2}
+    rows = [{"stage": "review", "arm": "original", "configuration": "J", "metric": "", **counts}]
+    rows += [{"stage": "metric", "arm": arm, "configuration": "J", "metric": f"f.m{i}", **counts}
+             for arm in ("a", "b") for i in range(40)]
+    assert len(rows) > FIGURE_ROWS
+    fig = flow_figure(pd.DataFrame(rows, columns=FLOW_COLUMNS))
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == ["review · original · J", "metric · a · J · all metrics", "metric · b · J · all metrics"]
+    widths = sorted({round(p.get_width()) for p in fig.axes[0].patches})
+    assert widths == [0, 1, 2, 40, 80]  # per bar: analysed 2 / failed 1 (review), 80 / 40 (40 metrics summed)

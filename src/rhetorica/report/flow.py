@@ -111,8 +111,8 @@ def flow_figure(flow: pd.DataFrame) -> Any:
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=6)
     ax.set_xlabel("units")
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Study flow: where each planned unit went", fontsize=9)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.02), ncol=4, frameon=False)
     fig.tight_layout()
     return fig
 
