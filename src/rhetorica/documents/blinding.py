@@ -78,6 +78,9 @@ ACK_TITLE = re.compile(
 ANON_URL = "[anonymized URL]"
 ANON_EMAIL = "[anonymized email]"
 ANON_ID = "[anonymized identifier]"
+#: ``Document.metadata`` key of the authors a reader found (:meth:`Identity.record`), read by the
+#: reviewer-input builder (:mod:`rhetorica.documents.inputs`).
+IDENTITY_KEY = "identity"
 #: A references or bibliography section: cited work, where the own-identifier rules never apply.
 REFERENCES_TITLE = re.compile(r"^(?:\d+\.?\s*)?(references|bibliography|works cited|literature cited)\b", re.I)
 #: A paragraph of a publisher's permission / reference-format block: its DOIs and ISBNs are the paper's own.

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from rhetorica.documents.inputs import ReviewerInput
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Evaluation, Evaluator, Target
 from rhetorica.forms import Form
@@ -148,6 +149,12 @@ class _CountingLog:
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
         self._note(self._units.pop(call_id, None), output)
         self.store.finish_call(call_id, output, config)
+
+    def record_input(self, unit_key: str, item: ReviewerInput) -> None:
+        """Keep a text a unit sends, with its blinding audit (:mod:`rhetorica.documents.inputs`)."""
+        self.store.store.record_input(unit_key, {
+            "role": item.role, "input_hash": item.input_hash, "text": item.text, "truncated": item.truncated,
+            "removed_json": json.dumps([r.model_dump() for r in item.removed])})
 
 
 def _configuration_name(unit: Any) -> str:
