@@ -135,9 +135,10 @@ def test_faulty_rewrites_are_sent_back_with_the_violation_and_discarded(tmp_path
 
 def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path, shared_data, monkeypatch):
     first = load_project(shared_data / "papers" / "gcrn_iclr2017").paragraphs()[:2]
-    assert first[0].text.lstrip().startswith("This paper introduces") and first[1].text.lstrip().startswith("Such")
+    # the abstract (a comment line inside it does not split it), then the introduction's first paragraph
+    assert first[0].text.lstrip().startswith("This paper introduces") and first[1].text.lstrip().startswith("Many")
     # wording only: a lead-in before each paragraph (no command, math or number touched)
-    script = ["In short, t" + first[0].text.lstrip()[1:], "Indeed, s" + first[1].text.lstrip()[1:]]
+    script = ["In short, t" + first[0].text.lstrip()[1:], "Indeed, m" + first[1].text.lstrip()[1:]]
     rewriter = {"name": "lead-in", "kind": "latex-project", "model": "mock/lead-in", "conditions": ["scope:-"],
                 "options": {"script": script}, "project": {"max_paragraphs_per_file": 2}}
     runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
@@ -147,7 +148,7 @@ def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path,
     assert calls == [(2,)]  # gcrn has one manuscript file: its first two editable paragraphs
     diff = (variant_dir(runner.run_dir, key) / "variant.diff").read_text()
     assert "+\tIn short, this paper introduces Graph Convolutional Recurrent" in diff
-    assert "+\tIndeed, such structured sequences" in diff
+    assert "+Indeed, many real-world data can be cast as structured sequences" in diff
     # result.json times each stage of the unit (benchmarks/six_dimensions_profile.py sums them)
     result = json.loads((variant_dir(runner.run_dir, key) / "result.json").read_text())
     [attempt] = result["attempts"]
