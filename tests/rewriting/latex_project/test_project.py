@@ -95,7 +95,7 @@ def test_replacement_changes_only_its_lines_and_diff_shows_it(tmp_path: Path, sh
     new = variant.read("paper.tex").split("\n")
     assert new[:105] == old[:105]
     assert new[105] == "\tThis paper presents GCRN."
-    assert new[106:] == old[109:]
+    assert new[106:] == old[115:]  # the paragraph spans lines 106-115 (its comment line 110 included)
     assert "-\tThis paper introduces Graph Convolutional Recurrent\n" in diff
     assert "+\tThis paper presents GCRN.\n" in diff
     assert diff.startswith("--- a/paper.tex\n+++ b/paper.tex\n")
