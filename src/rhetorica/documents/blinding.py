@@ -163,7 +163,8 @@ class Identity:
         the empty identity."""
         if not isinstance(record, dict):
             return cls()
-        lists = {k: [str(x) for x in record.get(k) or [] if isinstance(x, str)] for k in ("names", "emails", "own_ids")}
+        lists = {k: [x for x in value if isinstance(x, str)] if isinstance(value := record.get(k), list) else []
+                 for k in ("names", "emails", "own_ids")}
         title = record.get("title")
         return cls(lists["names"], lists["emails"], title if isinstance(title, str) else "", lists["own_ids"])
 
