@@ -295,7 +295,7 @@ def find_urls(text: str, identity: Identity | None = None) -> list[tuple[int, in
     while (m := _URL_START.search(text, pos)) is not None:
         end = _url_end(text, m.end())
         if end <= m.end() or not re.search(r"\w", text[m.end():end]):
-            pos = m.end()
+            pos = m.start() + 1  # a start matched only by a look-ahead is zero-width: move on
             continue
         if identity is not None and identity.why(text[m.start():end]) is None:
             joined = _next_word_end(text, end)

@@ -112,6 +112,7 @@ class _CountingLog:
 
     def __init__(self, store: Store, summary: RunSummary) -> None:
         self.store = StoreCallLog(store)
+        self._rows = store
         self.summary = summary
         #: unit key -> reason of a configuration error met by one of its calls
         self.configuration_errors: dict[str, str] = {}
@@ -152,7 +153,7 @@ class _CountingLog:
 
     def record_input(self, unit_key: str, item: ReviewerInput) -> None:
         """Keep a text a unit sends, with its blinding audit (:mod:`rhetorica.documents.inputs`)."""
-        self.store.store.record_input(unit_key, {
+        self._rows.record_input(unit_key, {
             "role": item.role, "input_hash": item.input_hash, "text": item.text, "truncated": item.truncated,
             "removed_json": json.dumps([r.model_dump() for r in item.removed])})
 
