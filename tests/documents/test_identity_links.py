@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rhetorica.documents import read_document
-from rhetorica.documents.blinding import ANON_URL, Identity, scrub_text
-from rhetorica.documents.models import RemovedItem
+from rhetorica.documents.blinding import ANON_URL, Identity, blind_sections, scrub_text
+from rhetorica.documents.models import RemovedItem, Section
 
 IDENTITY = Identity(["Jane Roe", "Michaël Defferrard"], ["jane.roe@cs.quillfield.edu", "mdeff@epfl.ch"], "SciPy 1.0: a library")
 
@@ -68,3 +68,92 @@ def test_shared_projects(shared_data: Path, path: str, anonymized: set[str], kep
         assert url not in markdown
     for url in kept:
         assert url in markdown
+
+
+# Issue 24 §3: identity links as a PDF prints them. Each row: the text, what must go (exact audit
+# text), and the text after blinding (written by hand).
+@pytest.mark.parametrize(("text", "gone", "after"), [
+    # a scheme broken by a line end ("https:" at the end of a line, "//github..." on the next)
+    ("Code at https: //github.com/janeroe/tool. Next.", "https: //github.com/janeroe/tool",
+     f"Code at {ANON_URL}. Next."),
+    ("Code at https://\ngithub.com/janeroe/tool.", "https://\ngithub.com/janeroe/tool", f"Code at {ANON_URL}."),
+    # hyphenated across a line, then joined by the PDF reader with a space
+    ("See github.com/md-\neff/gcrn for code.", "github.com/md-\neff/gcrn", f"See {ANON_URL} for code."),
+    ("See github.com/md- eff/gcrn for code.", "github.com/md- eff/gcrn", f"See {ANON_URL} for code."),
+    # split mid-word with no hyphen: joined only because the joined account is an author's
+    ("See https://github.com/md\neff/gcrn here.", "https://github.com/md\neff/gcrn", f"See {ANON_URL} here."),
+    # continued after a slash on the next line
+    ("See https://github.com/mdeff/\ncnn_graph.", "https://github.com/mdeff/\ncnn_graph", f"See {ANON_URL}."),
+    # no scheme
+    ("Code: github.com/quillfield-ml/tools and more.", "github.com/quillfield-ml/tools", f"Code: {ANON_URL} and more."),
+    # the paper's project page (title "SciPy 1.0: a library")
+    ("Docs at scipy.github.io/devdocs.", "scipy.github.io/devdocs", f"Docs at {ANON_URL}."),
+])
+def test_identity_links_as_printed(text: str, gone: str, after: str) -> None:
+    removed: list[RemovedItem] = []
+    assert scrub_text(text, IDENTITY, "section 'A'", removed) == after
+    assert [(r.item, r.text) for r in removed] == [("identity URL", gone)]
+    assert removed[0].reason is not None
+
+
+@pytest.mark.parametrize("text", [
+    "A tool: github.com/pytorch/examples and https: //github.com/jdoe/x.",     # somebody else's
+    "The word github.com/md eff/x is not joined: md+eff is Defferrard's but 'md' alone is no account",
+    "Cited: https://doi.org/10.1145/3292500.3330701 [4] and arXiv:1606.09375 (Defferrard et al., 2016).",
+    "Data at http://calab1.ucsd.edu/~datasets/cal500/ and https://some-lab.github.io/bench.",
+])
+def test_cited_work_and_others_links_stay(text: str) -> None:
+    removed: list[RemovedItem] = []
+    out = scrub_text(text, IDENTITY, "section 'A'", removed)
+    if "md eff" in text:  # joined: the joined account is an author's
+        assert [r.text for r in removed] == ["github.com/md eff/x"]
+        return
+    assert (out, removed) == (text, [])
+
+
+ACM_BLOCK = ("Permission to make digital or hard copies of all or part of this work for personal or classroom use is "
+             "granted without fee. CHI '23, April 23-28, 2023, Hamburg, Germany. © 2023 Copyright held by the "
+             "owner/author(s). ACM ISBN 978-1-4503-9421-5/23/04. https://doi.org/10.1145/3544548.3581234")
+
+
+def test_own_doi_isbn_and_arxiv_id_go_cited_ones_stay() -> None:
+    removed: list[RemovedItem] = []
+    text = (f"{ACM_BLOCK}\n\narXiv:2106.01234v2 [cs.LG] 12 Jun 2021\n\nWe build on prior work "
+            "(https://doi.org/10.1145/3292500.3330701) and our earlier report 10.5555/own.2020.1.")
+    own = Identity(["Jane Roe"], [], "", ["10.5555/own.2020.1"])
+    out = scrub_text(text, own, "section 'A'", removed)
+    assert out == (ACM_BLOCK.replace("978-1-4503-9421-5/23/04", "[anonymized identifier]")
+                   .replace("https://doi.org/10.1145/3544548.3581234", ANON_URL)
+                   + "\n\n[anonymized identifier]\n\nWe build on prior work "
+                   "(https://doi.org/10.1145/3292500.3330701) and our earlier report [anonymized identifier].")
+    assert [(r.item, r.text) for r in removed] == [
+        ("own arXiv id", "arXiv:2106.01234v2 [cs.LG] 12 Jun 2021"),
+        ("own DOI", "https://doi.org/10.1145/3544548.3581234"),
+        ("own ISBN", "978-1-4503-9421-5/23/04"),
+        ("own DOI", "10.5555/own.2020.1"),
+    ]
+
+
+def test_the_references_keep_identifiers_and_blinding_twice_removes_nothing_more() -> None:
+    sections = [Section(title="Introduction", text=f"{ACM_BLOCK}\n\nCode: https: //github.com/janeroe/x."),
+                Section(title="References", text="[1] J. Doe. A paper. https://doi.org/10.1145/3544548.3581234. "
+                                                 "ISBN 978-1-4503-9421-5. arXiv:2106.01234v2 [cs.LG] 12 Jun 2021")]
+    removed: list[RemovedItem] = []
+    once = blind_sections(sections, IDENTITY, removed)
+    assert once[1] == sections[1]  # cited work: the own-identifier rules are off in the references
+    assert [r.item for r in removed] == ["identity URL", "own DOI", "own ISBN"]
+    again: list[RemovedItem] = []
+    assert blind_sections(once, IDENTITY, again) == once and again == []
+
+
+def test_identity_record_round_trip() -> None:
+    record = IDENTITY.record()
+    assert record == {"names": ["Jane Roe", "Michaël Defferrard"], "emails": ["jane.roe@cs.quillfield.edu", "mdeff@epfl.ch"],
+                      "title": "SciPy 1.0: a library"}
+    back = Identity.from_record(record)
+    assert (back.names, back.emails, back.title, back.projects) == (IDENTITY.names, IDENTITY.emails, IDENTITY.title,
+                                                                    IDENTITY.projects)
+    assert not Identity.from_record(None) and not Identity.from_record({"names": "not a list"})
+    merged = Identity(["Jane Roe"]).merged(Identity(["Jane Roe", "Ann Lee"], ["a@b.org"], "T", ["10.1/x.y"]))
+    assert merged.record() == {"names": ["Jane Roe", "Ann Lee"], "emails": ["a@b.org"], "title": "T",
+                               "own_ids": ["10.1/x.y"]}

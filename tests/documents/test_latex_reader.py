@@ -209,7 +209,7 @@ def test_rendering_details(tmp_path: Path) -> None:
     assert [(s.title, s.level) for s in doc.sections] == [("Intro", 1), ("Code", 2)]
     assert doc.sections[0].text == (
         "We use *our* FooNet model (see Figure \\ref{fig:arch}; 50% faster) by Schrödinger.\n\n"
-        "- first\n- second\n\nFigure: The arch."
+        "- first\n- second\n\nFigure: The arch. \\label{fig:arch}"
     )
     assert doc.sections[1].text == "See [anonymized URL] and https://pytorch.org. shown"
     assert [r.item for r in doc.removed] == ["author block", "identity URL"]

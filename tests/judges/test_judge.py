@@ -193,3 +193,14 @@ def test_a_failed_repair_call_keeps_the_answer_malformed_with_both_reasons() -> 
     assert (result.status, result.scores, len(model.calls)) == (Status.MALFORMED, {}, 2)
     assert result.reason == ("logical_gaps: 4 is outside its range 0..3 | "
                              "repair attempt failed (error): PermanentError: mock permanent")
+
+
+def test_the_judge_reads_the_blinded_review_and_reference() -> None:
+    # issue 24 §1: reviews given to judges go through the one builder (an email in a review goes)
+    leaky = REVIEW.model_copy(update={"sections": [Section(title="Summary", text="Ask me at rev1@uni.edu.")]})
+    judge, _ = make("remor")
+    [call] = judge.calls(Target(leaky, leaky.id, "original", "original", None, 0))
+    assert "rev1@uni.edu" not in call.user and "Ask me at [anonymized email]." in call.user
+    inputs = judge.inputs(Target(leaky, leaky.id, "original", "original", None, 0, reference=REFERENCE,
+                                 notice="Mail x@y.org"))
+    assert [(i.role, [r.item for r in i.removed]) for i in inputs] == [("review", ["email"]), ("notice", ["email"])]

@@ -79,3 +79,39 @@ def test_a_failed_repair_call_keeps_the_answer_malformed_with_both_reasons() -> 
     assert result.reason == ("no JSON object found in the model output | "
                              "repair attempt failed (error): PermanentError: mock permanent")
     assert result.raw_text == first
+
+
+def test_the_review_prompt_is_the_blinded_input_and_is_recorded() -> None:
+    # issue 24 §1: what the reviewer is sent comes from the one builder, notice included
+    from rhetorica.documents.blinding import ANON_URL, IDENTITY_KEY, Identity
+    from rhetorica.models.call import CallContext
+
+    kept: list = []
+
+    class Log:  # the study runner's call log keeps inputs; caching and call rows are not needed here
+        def cache_get(self, key: str) -> None:
+            return None
+
+        def cache_put(self, key: str, output: object) -> None: ...
+        def record_call(self, *args: object) -> None: ...
+        def begin_call(self, *args: object) -> int:
+            return 1
+
+        def finish_call(self, *args: object) -> None: ...
+        def record_input(self, unit_key: str, item: object) -> None:
+            kept.append((unit_key, item))
+
+    identity = Identity(["Jane Roe"], ["jane@quill.edu"]).record()
+    doc = DOC.model_copy(update={"metadata": {IDENTITY_KEY: identity}, "sections": [
+        Section(title="Introduction", text="Code: https: //github.com/janeroe/x. Ask jane@quill.edu.")]})
+    model = MockModel(script=[review(6)])
+    result = asyncio.run(review_document(doc, get_protocol("default"), model, replicate=0,
+                                         context=CallContext(log=Log(), unit_key="u1"),  # type: ignore[arg-type]
+                                         system_note="Hidden text: visit https://github.com/janeroe"))
+    assert result.status == Status.OK
+    system, user = model.calls[0][0]
+    assert user.content == f"# Spectral filters\n\n## Introduction\n\nCode: {ANON_URL}. Ask [anonymized email].\n"
+    assert system.content.endswith(f"\n\nHidden text: visit {ANON_URL}")
+    assert [(k, i.role, i.text) for k, i in kept] == [("u1", "manuscript", user.content),
+                                                     ("u1", "notice", f"Hidden text: visit {ANON_URL}")]
+    assert [r.item for r in kept[0][1].removed] == ["identity URL", "email"]

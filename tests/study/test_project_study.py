@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import shutil
 import sqlite3
 import sys
 from pathlib import Path
@@ -135,9 +137,10 @@ def test_faulty_rewrites_are_sent_back_with_the_violation_and_discarded(tmp_path
 
 def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path, shared_data, monkeypatch):
     first = load_project(shared_data / "papers" / "gcrn_iclr2017").paragraphs()[:2]
-    assert first[0].text.lstrip().startswith("This paper introduces") and first[1].text.lstrip().startswith("Such")
+    # the abstract (a comment line inside it does not split it), then the introduction's first paragraph
+    assert first[0].text.lstrip().startswith("This paper introduces") and first[1].text.lstrip().startswith("Many")
     # wording only: a lead-in before each paragraph (no command, math or number touched)
-    script = ["In short, t" + first[0].text.lstrip()[1:], "Indeed, s" + first[1].text.lstrip()[1:]]
+    script = ["In short, t" + first[0].text.lstrip()[1:], "Indeed, m" + first[1].text.lstrip()[1:]]
     rewriter = {"name": "lead-in", "kind": "latex-project", "model": "mock/lead-in", "conditions": ["scope:-"],
                 "options": {"script": script}, "project": {"max_paragraphs_per_file": 2}}
     runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
@@ -147,7 +150,7 @@ def test_latex_project_kind_rewrites_the_first_paragraphs_of_each_file(tmp_path,
     assert calls == [(2,)]  # gcrn has one manuscript file: its first two editable paragraphs
     diff = (variant_dir(runner.run_dir, key) / "variant.diff").read_text()
     assert "+\tIn short, this paper introduces Graph Convolutional Recurrent" in diff
-    assert "+\tIndeed, such structured sequences" in diff
+    assert "+Indeed, many real-world data can be cast as structured sequences" in diff
     # result.json times each stage of the unit (benchmarks/six_dimensions_profile.py sums them)
     result = json.loads((variant_dir(runner.run_dir, key) / "result.json").read_text())
     [attempt] = result["attempts"]
@@ -305,3 +308,42 @@ def test_a_saved_study_json_with_every_setting_parses_again():
                        "rewriters": [{"name": "l", "kind": "llm", "model": "mock/echo", "conditions": ["confidence:+"]}],
                        "reviewers": [{"name": "c", "kind": "control"}]})
     assert parse_study(json.loads(llm.model_dump_json())).rewriters[0].kind == "llm"
+
+
+def test_an_identity_url_split_across_lines_reaches_no_reviewer(tmp_path, shared_data, monkeypatch):
+    # issue 24 §1/§3: a URL broken across a line survived in the compiled-PDF text every reviewer read.
+    # Planted in a copy of a shared project: in the abstract as "https:" + line break + "//github...",
+    # in a footnote hyphenated across a line ("md-" + line break + "eff"). mdeff is the second
+    # author's account (initial + start of the surname, Michaël Defferrard).
+    data = tmp_path / "data"
+    shutil.copytree(shared_data / "papers" / "gcrn_iclr2017", data / "papers" / "gcrn_iclr2017")
+    tex = data / "papers" / "gcrn_iclr2017" / "paper.tex"
+    source = tex.read_text()
+    abstract_line = "\tdata structured by an arbitrary graph. \n"
+    footnoted = "Many real-world data can be cast as structured sequences"
+    assert source.count(abstract_line) == 1 and source.count(footnoted) == 1
+    source = source.replace(abstract_line, "\tdata structured by an arbitrary graph. Our code is available at https:\n"
+                                           "\t//github.com/mdeff/stgcrn-code.\n")
+    source = source.replace(footnoted, "Many real-world data\\footnote{Code and data: github.com/md-\neff/stgcrn-code} "
+                                       "can be cast as structured sequences")
+    tex.write_text(source)
+    runner = _run(tmp_path, data, monkeypatch, ("gcrn_iclr2017",),
+                  [_agent("script", "wording", ["novelty:+", "joint", "guided"])])
+    run_dir = runner.run_dir
+    assert {s for (s,) in _rows(run_dir, "SELECT status FROM variants")} == {"ok"}
+    inputs = _rows(run_dir, "SELECT u.unit_key, u.role, i.text, i.removed_json FROM unit_inputs u "
+                            "JOIN reviewer_inputs i ON i.input_hash = u.input_hash")
+    reviews = _rows(run_dir, "SELECT unit_key FROM assessments")
+    assert len(reviews) == 2 * 4  # the original and three variants, two protocols
+    # every review and the guided workflow's intermediate review and feedback kept what they read
+    assert {k for (k,) in reviews} <= {k for k, _, _, _ in inputs}
+    assert {r for _, r, _, _ in inputs} == {"manuscript", "guided feedback"}
+    for _, _, text, removed in inputs:
+        squeezed = re.sub(r"[\s\-]", "", text).lower()  # no trace, however the PDF broke the line
+        assert "mdeff" not in squeezed and "stgcrn" not in squeezed
+    # the audit of each manuscript the reviewers read names both removals and why
+    manuscripts = [json.loads(removed) for _, role, _, removed in inputs if role == "manuscript"]
+    for audit in manuscripts:
+        urls = [r for r in audit if r["item"] == "identity URL" and "stgcrn" in r["text"]]
+        assert len(urls) == 2 and {r["reason"] for r in urls} == {"github.com account of an author"}
+        assert any(r["text"].startswith("https: //github.com/mdeff") for r in urls)

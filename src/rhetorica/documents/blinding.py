@@ -17,7 +17,21 @@ or their lab:
 - any other page whose host or path names an author (``people.epfl.ch/michael.defferrard``);
 - links in the title block and author footnotes go with them (PDF reader).
 
-DOIs, arXiv ids (cited work) and tool or data-set URLs that name no author stay. Emails always
+- a project page ``<name>.github.io`` named like the paper's project (``s2orc.github.io``).
+
+URLs are found as printed, not only as typed (issue 24 §3): a scheme broken by a line end
+(``https: //github.com/x``), a URL continued on the next line after ``/``, ``-``, ``_``, ``~``,
+``=``, ``?``, ``&`` or ``#`` (``github.com/ab-\ncd``, ``github.com/org/\nrepo``), a code-host or
+pages URL without a scheme (``github.com/org/repo``, ``name.github.io``), and a URL split mid-word
+(``github.com/md\neff``: the next word is joined when only the joined URL identifies an author).
+
+The paper's own identifiers are removed outside the references: DOIs and ISBNs in a publisher's
+permission or reference-format block (ACM's "Permission to make digital or hard copies ...",
+"ACM ISBN ...", "ACM Reference Format"), arXiv's margin stamp (``arXiv:2106.01234v2 [cs.LG]
+12 Jun 2021``), and every identifier the reader knows to be the paper's own
+(:attr:`Identity.own_ids`, e.g. LaTeX ``\acmDOI``/``\acmISBN``). Cited work's links stay: DOIs,
+arXiv ids and tool or data-set URLs that name no author, in the body and in the references (the
+own-identifier rules never apply in a references or bibliography section). Emails always
 become ``[anonymized email]``. Author names written in full in the body become
 ``[anonymized author]``; a short paragraph naming two authors (ACM's reference block) is removed.
 """
@@ -32,6 +46,21 @@ from rhetorica.documents.models import RemovedItem, Section
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[\w.,\s+-]+\}@[\w-]+(?:\.[\w-]+)+")
 URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>\"',]+[^\s)\]}>\"',.;:]")
+_HOSTS = r"github\.com|gitlab\.com|bitbucket\.org|huggingface\.co|sourceforge\.net|codeberg\.org"
+#: Where a URL starts as printed: a scheme (spaces around ``:`` and ``//`` from a line break allowed),
+#: ``www.``, a code host or a pages host without a scheme.
+_URL_START = re.compile(
+    r"(?<![A-Za-z_@./:-])(?:https?[ \t]*\n?[ \t]*:[ \t]*\n?[ \t]*/[ \t]*\n?[ \t]*/|www\.|(?=(?:" + _HOSTS + r")/\w)"
+    r"|(?=[\w-]+\.(?:github|gitlab)\.io\b))",
+    re.I,
+)
+_URL_CHARS = re.compile(r"[^\s)\]}>\"',]+")
+_BREAK = re.compile(r"[ \t]*\n?[ \t]*")
+#: A URL printed on two lines goes on after one of these characters at a line end.
+_CONTINUES = "/-_~=?&#"
+_TRAILING = ".,;:"
+_FRAGMENT = re.compile(r"[\w][\w./~-]*")
+
 CODE_HOSTS = re.compile(
     r"^(?:https?://)?(?:www\.)?(github\.com|gitlab\.com|bitbucket\.org|huggingface\.co|"
     r"sourceforge\.net|codeberg\.org|twitter\.com|x\.com|linkedin\.com/in|scholar\.google\.[a-z.]+)"
@@ -48,6 +77,19 @@ ACK_TITLE = re.compile(
 )
 ANON_URL = "[anonymized URL]"
 ANON_EMAIL = "[anonymized email]"
+ANON_ID = "[anonymized identifier]"
+#: ``Document.metadata`` key of the authors a reader found (:meth:`Identity.record`), read by the
+#: reviewer-input builder (:mod:`rhetorica.documents.inputs`).
+IDENTITY_KEY = "identity"
+#: A references or bibliography section: cited work, where the own-identifier rules never apply.
+REFERENCES_TITLE = re.compile(r"^(?:\d+\.?\s*)?(references|bibliography|works cited|literature cited)\b", re.I)
+#: A paragraph of a publisher's permission / reference-format block: its DOIs and ISBNs are the paper's own.
+_PERMISSION = re.compile(
+    r"permission to make digital or hard copies|ACM ISBN|ACM Reference Format|copyright held by the owner"
+    r"|publication rights licensed to|\bACM acknowledges that", re.I)
+_DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|\bdoi:\s*|\b)(10\.\d{4,9}/[^\s,;\]}>\"']*[^\s,;.\]}>\"')])", re.I)
+_ISBN = re.compile(r"\b(?:ISBN(?:-1[03])?:?\s*)((?:97[89][\s-]?)?\d{1,5}[\s-]?\d{1,7}[\s-]?\d{1,7}[\s-]?[\dX](?:/\d+/\d+)?)", re.I)
+_ARXIV_STAMP = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(?:v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}")
 
 
 def fold(text: str) -> str:
@@ -87,10 +129,15 @@ class Identity:
         names: author names as written (``"Andreas Madsen"``).
         emails: author email addresses; ``{a,b}@host`` groups allowed.
         title: the paper's title (for its project name); may be empty.
+        own_ids: the paper's own DOIs, ISBNs and arXiv ids as written (``10.1145/3544548.3580000``).
     """
 
-    def __init__(self, names: Iterable[str] = (), emails: Iterable[str] = (), title: str = "") -> None:
+    def __init__(self, names: Iterable[str] = (), emails: Iterable[str] = (), title: str = "",
+                 own_ids: Iterable[str] = ()) -> None:
         self.names = [n for n in (re.sub(r"\s+", " ", x).strip() for x in names) if n]
+        self.emails = [e.strip() for e in emails if e.strip()]
+        self.title = title
+        self.own_ids = sorted({i.strip() for i in own_ids if len(i.strip()) >= 6})
         self.projects = _project_names(title)
         self.accounts: set[str] = set()
         self.orgs: set[str] = set()
@@ -103,6 +150,32 @@ class Identity:
         self.surnames = {fold(n.split()[-1]) for n in self.names if len(n.split()) >= 2}
         self.firsts = {fold(n.split()[0]) for n in self.names if len(n.split()) >= 2}
         self.surnames = {s for s in self.surnames if len(s) >= 4}
+
+    def record(self) -> dict[str, list[str] | str]:
+        """The identity as JSON-able data (``Document.metadata["identity"]``), read back by
+        :meth:`from_record`; empty fields are left out."""
+        found = {"names": self.names, "emails": self.emails, "title": self.title, "own_ids": self.own_ids}
+        return {k: v for k, v in found.items() if v}
+
+    @classmethod
+    def from_record(cls, record: object) -> Identity:
+        """The identity a :meth:`record` describes; anything else (``None``, a malformed value) is
+        the empty identity."""
+        if not isinstance(record, dict):
+            return cls()
+        lists = {k: [x for x in value if isinstance(x, str)] if isinstance(value := record.get(k), list) else []
+                 for k in ("names", "emails", "own_ids")}
+        title = record.get("title")
+        return cls(lists["names"], lists["emails"], title if isinstance(title, str) else "", lists["own_ids"])
+
+    def merged(self, other: Identity) -> Identity:
+        """Both identities' names, emails and own ids (this one's title, else the other's)."""
+        return Identity([*self.names, *(n for n in other.names if n not in self.names)],
+                        [*self.emails, *(e for e in other.emails if e not in self.emails)],
+                        self.title or other.title, [*self.own_ids, *other.own_ids])
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.emails or self.projects or self.own_ids)
 
     def owns_account(self, account: str) -> bool:
         """Whether a user name (code host account, ``~user``, ``user.github.io``) is an author's."""
@@ -128,30 +201,42 @@ class Identity:
         return False
 
     def is_identity_url(self, url: str) -> bool:
-        """Whether ``url`` points at an author's account, repository or personal page.
+        """Whether ``url`` points at an author's account, repository or personal page
+        (:meth:`why` gives the reason)."""
+        return self.why(url) is not None
+
+    def why(self, url: str) -> str | None:
+        """Why ``url`` identifies the authors, or ``None`` when it does not.
 
         Identity: a code-host account of an author (or of the paper's project, see the class
         docstring), a repository of the project under any account, ``user.github.io`` pages and
-        ``~user`` homepages of an author, and any page whose host or path names an author
-        (``people.example.edu/jane.roe``). DOIs, arXiv ids and other URLs stay.
+        ``~user`` homepages of an author, a pages site named like the project, and any page whose
+        host or path names an author (``people.example.edu/jane.roe``). DOIs, arXiv ids and other
+        URLs stay (the paper's own identifiers: :func:`scrub_text`).
         """
+        url = re.sub(r"\s+", "", url)
         if re.search(r"(doi\.org|arxiv\.org|dx\.doi)", url, re.I):
-            return False
+            return None
         m = CODE_HOSTS.search(url)
         if m:
             repo = re.match(r"/*([^/\s?#]+)", url[m.end():])
-            if self.owns_account(m.group(2)) or fold(m.group(2)) in self.projects \
-                    or (repo is not None and fold(repo.group(1)) in self.projects):
-                return True
-            return False
+            if self.owns_account(m.group(2)):
+                return f"{m.group(1)} account of an author"
+            if fold(m.group(2)) in self.projects or (repo is not None and fold(repo.group(1)) in self.projects):
+                return f"{m.group(1)} repository of the paper's own project"
+            return None
         m = PAGES_HOST.search(url)
         if m and self.owns_account(m.group(1)):
-            return True
+            return f"{m.group(2)} page of an author"
+        if m and any(p in fold(m.group(1)) for p in self.projects if len(p) >= 4) or m and fold(m.group(1)) in self.projects:
+            return f"{m.group(2)} page of the paper's own project"
         m = TILDE_HOME.search(url)
         if m and self.owns_account(m.group(1)):
-            return True
+            return "homepage of an author"
         parts = re.split(r"[/.?#=&_~-]+", re.sub(r"^(?:https?://)?(?:www\.)?", "", url, flags=re.I))
-        return any(len(fold(p)) >= 4 and any(s in fold(p) for s in self.surnames) for p in parts)
+        if any(len(fold(p)) >= 4 and any(s in fold(p) for s in self.surnames) for p in parts):
+            return "page naming an author"
+        return None
 
 
 def _project_names(title: str) -> set[str]:
@@ -196,24 +281,134 @@ def scrub_names(text: str, identity: Identity, location: str, removed: list[Remo
     return "\n\n".join(kept)
 
 
-def scrub_text(text: str, identity: Identity, location: str, removed: list[RemovedItem]) -> str:
-    """Replace emails, identity URLs and author names in ``text``, auditing each removal."""
+def find_urls(text: str, identity: Identity | None = None) -> list[tuple[int, int]]:
+    """Spans of the URLs in ``text`` as printed (see the module docstring): broken schemes,
+    line-end continuations and scheme-less code-host or pages URLs included; trailing sentence
+    punctuation left out. With ``identity``, a URL that does not identify the authors is joined
+    with the next word when the joined URL does (a URL split mid-word at a line end).
+
+    Returns:
+        ``(start, end)`` character offsets, in order, not overlapping.
+    """
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (m := _URL_START.search(text, pos)) is not None:
+        end = _url_end(text, m.end())
+        if end <= m.end() or not re.search(r"\w", text[m.end():end]):
+            pos = m.start() + 1  # a start matched only by a look-ahead is zero-width: move on
+            continue
+        if identity is not None and identity.why(text[m.start():end]) is None:
+            joined = _next_word_end(text, end)
+            if joined is not None and identity.why(text[m.start():joined]) is not None:
+                end = joined
+        spans.append((m.start(), end))
+        pos = end
+    return spans
+
+
+def _url_end(text: str, k: int) -> int:
+    """End of the URL whose characters start at ``k``: URL characters, continued across one line
+    break after a character of :data:`_CONTINUES`; trailing ``.,;:`` left out."""
+    start = k
+    while True:
+        chars = _URL_CHARS.match(text, k)
+        if chars is not None:
+            k = chars.end()
+        if k >= len(text) or not text[k].isspace() or text[k - 1] not in _CONTINUES:
+            break
+        after = _BREAK.match(text, k).end()
+        if after == k or after >= len(text) or _URL_CHARS.match(text, after) is None or text[after] in "-–":
+            break
+        k = after
+    while k > start and text[k - 1] in _TRAILING:
+        k -= 1
+    return k
+
+
+def _next_word_end(text: str, k: int) -> int | None:
+    """End of the word after one line break or space at ``k`` (trailing ``.,;:`` left out)."""
+    after = _BREAK.match(text, k).end()
+    if after == k:
+        return None
+    word = _FRAGMENT.match(text, after)
+    if word is None:
+        return None
+    end = word.end()
+    while end > after and text[end - 1] in _TRAILING:
+        end -= 1
+    return end
+
+
+def scrub_text(text: str, identity: Identity, location: str, removed: list[RemovedItem], *, cited: bool = False) -> str:
+    """Blind ``text``: emails, identity URLs (as printed), author names and, unless ``cited``
+    (a references section), the paper's own DOIs, ISBNs and arXiv ids; each removal audited
+    with its reason. The one blinding function: every reader and the reviewer-input builder
+    (:mod:`rhetorica.documents.inputs`) apply it; applying it twice changes nothing more.
+
+    Args:
+        text: Markdown or plain text.
+        identity: the authors (may be empty: then emails, arXiv stamps and permission-block
+            identifiers are still removed).
+        location: where the text is, for the audit (``"section 'Introduction'"``).
+        removed: audit list, appended to.
+        cited: the text lists cited work (references): the own-identifier rules are off.
+    """
     text = scrub_names(text, identity, location, removed)
-
-    def on_url(m: re.Match[str]) -> str:
-        if identity.is_identity_url(m.group(0)):
-            removed.append(RemovedItem(item="identity URL", location=location, text=m.group(0)))
-            return ANON_URL
-        return m.group(0)
-
-    def on_email(m: re.Match[str]) -> str:
-        removed.append(RemovedItem(item="email", location=location, text=m.group(0)))
-        return ANON_EMAIL
-
-    text = URL.sub(on_url, text)
+    parts: list[str] = []
+    pos = 0
+    for start, end in find_urls(text, identity):
+        url = text[start:end]
+        why = identity.why(url)
+        if why is None:
+            continue
+        removed.append(RemovedItem(item="identity URL", location=location, text=url, reason=why))
+        parts += [text[pos:start], ANON_URL]
+        pos = end
+    text = "".join(parts) + text[pos:]
     # markdown links whose target was anonymised keep their label only when it is not the URL
     text = re.sub(r"\[([^\]]*)\]\(\[anonymized URL\]\)", r"\1 " + ANON_URL, text)
-    return EMAIL.sub(on_email, text)
+
+    def on_email(m: re.Match[str]) -> str:
+        removed.append(RemovedItem(item="email", location=location, text=m.group(0), reason="an email address"))
+        return ANON_EMAIL
+
+    text = EMAIL.sub(on_email, text)
+    return text if cited else _scrub_own_ids(text, identity, location, removed)
+
+
+def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[RemovedItem]) -> str:
+    """Remove the paper's own identifiers (module docstring): arXiv's margin stamp, DOIs and
+    ISBNs of a permission / reference-format paragraph, and every :attr:`Identity.own_ids`."""
+
+    def drop(item: str, found: str, reason: str, placeholder: str = ANON_ID) -> str:
+        removed.append(RemovedItem(item=item, location=location, text=found, reason=reason))
+        return placeholder
+
+    text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
+    own = {i.lower().removeprefix("https://doi.org/") for i in identity.own_ids}
+    paragraphs = []
+    for paragraph in text.split("\n\n"):
+        block = _PERMISSION.search(paragraph) is not None
+        why = "in the publisher's permission block" if block else "the paper's own identifier"
+
+        def on_doi(m: re.Match[str], block: bool = block, why: str = why) -> str:
+            if not block and m.group(1).lower() not in own:
+                return m.group(0)
+            return drop("own DOI", m.group(0), why, ANON_URL if m.group(0).lower().startswith("http") else ANON_ID)
+
+        def on_isbn(m: re.Match[str], block: bool = block, why: str = why) -> str:
+            if not block and fold(m.group(1)) not in {fold(i) for i in own}:
+                return m.group(0)
+            return m.group(0)[: m.start(1) - m.start()] + drop("own ISBN", m.group(1), why)
+
+        paragraph = _ISBN.sub(on_isbn, _DOI.sub(on_doi, paragraph))
+        for oid in own:
+            if not re.match(r"\d{4}\.\d{4,5}$", oid):  # an arXiv id; DOIs and ISBNs are done above
+                continue
+            pattern = re.compile(r"(?:https?://arxiv\.org/(?:abs|pdf)/|arXiv:\s?)?" + re.escape(oid) + r"(?:v\d+)?", re.I)
+            paragraph = pattern.sub(lambda m: drop("own arXiv id", m.group(0), "the paper's own identifier"), paragraph)
+        paragraphs.append(paragraph)
+    return "\n\n".join(paragraphs)
 
 
 def is_acknowledgement(title: str) -> bool:
@@ -222,7 +417,8 @@ def is_acknowledgement(title: str) -> bool:
 
 
 def blind_sections(sections: list[Section], identity: Identity, removed: list[RemovedItem]) -> list[Section]:
-    """Drop acknowledgement-like sections (with their subsections) and scrub identity URLs/emails.
+    """Drop acknowledgement-like sections (with their subsections) and blind the rest with
+    :func:`scrub_text` (a references section as cited work).
 
     Args:
         sections: ordered sections.
@@ -246,7 +442,8 @@ def blind_sections(sections: list[Section], identity: Identity, removed: list[Re
             ))
             continue
         location = f"section '{section.title or '(untitled)'}'"
-        kept.append(section.model_copy(update={"text": scrub_text(section.text, identity, location, removed)}))
+        cited = REFERENCES_TITLE.match(section.title.strip()) is not None
+        kept.append(section.model_copy(update={"text": scrub_text(section.text, identity, location, removed, cited=cited)}))
     return kept
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rhetorica.documents.blinding import EMAIL, Identity, blind_sections
+from rhetorica.documents.blinding import EMAIL, IDENTITY_KEY, Identity, blind_sections
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.sections import cut_after_references
@@ -70,7 +70,10 @@ def read_markdown(path: Path, doc_id: str, options: ReadOptions) -> Document:
             metadata["cut_at"] = cut
     if options.blind:
         emails = [m.group(0) for s in sections for m in EMAIL.finditer(s.text)]
-        sections = blind_sections(sections, Identity(names, emails), removed)
+        identity = Identity(names, emails)
+        sections = blind_sections(sections, identity, removed)
+        if identity:
+            metadata[IDENTITY_KEY] = identity.record()
     if not any(s.text.strip() or s.title for s in sections):
         raise DocumentReadError(path, "no text found")
     return Document(

@@ -34,11 +34,13 @@ class Section(BaseModel):
 
 
 class RemovedItem(BaseModel):
-    """One blinding removal, for the audit a user can check (item kind, where, exact text)."""
+    """One blinding removal, for the audit a user can check: item kind, where, exact text, and the
+    rule that removed it when the kind alone does not say (``"github.com account of an author"``)."""
 
     item: str
     location: str
     text: str
+    reason: str | None = None
 
 
 class DocumentSource(BaseModel):

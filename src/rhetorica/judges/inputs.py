@@ -13,14 +13,17 @@ A study declares review sources among its ``documents``:
   ``rewrite_id``, ``text``) for a rewriter of kind ``imported``
   (:mod:`rhetorica.judges.study`), which stores them as variants with no model call.
 
-A file that cannot be read, or an unusable line or score, is one ``("ingest", item, reason)``
-problem; the rest is read.
+Each review goes through the one blinding function (:func:`rhetorica.documents.inputs.blinded`:
+emails, the paper's own identifiers), so its content hash is that of the text a judge reads. A file
+that cannot be read, or an unusable line or score, is one ``("ingest", item, reason)`` problem;
+the rest is read.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from rhetorica.documents.inputs import blinded
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import resolve_pattern
@@ -50,7 +53,7 @@ def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[st
         max_words: keep each review's leading text up to this many words, cut at a paragraph
             boundary (:func:`rhetorica.documents.excerpt.excerpt`; ``document_options.max_words``).
     """
-    docs = _review_documents(spec, base_dir, problems)
+    docs = [blinded(d) for d in _review_documents(spec, base_dir, problems)]  # what a judge reads is blinded
     if max_words is None:
         return docs
     from rhetorica.documents.excerpt import excerpt

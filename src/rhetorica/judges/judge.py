@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rhetorica.documents.inputs import ReviewerInput, blind_document, record_input, reviewer_input, text_input
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form, FormError, Metric
 from rhetorica.hashing import content_hash
@@ -194,6 +195,23 @@ class Judge:
                 "packing": self.packing, "per_point_calls": self.per_point_calls,
                 "temperature": self.temperature, "max_tokens": self.max_tokens or DEFAULT_JUDGE_TOKENS}
 
+    def inputs(self, target: Target) -> list[ReviewerInput]:
+        """The blinded texts the judge reads (:func:`rhetorica.documents.inputs.reviewer_input`):
+        the review, then a reference family's reference review, then the defence's notice.
+
+        Raises:
+            ValueError: a reference family's target has no reference review.
+        """
+        found = [reviewer_input(target.document)]
+        if self.family.unit == "reference":
+            if target.reference is None:
+                raise ValueError(f"the {self.family.name} family compares with a reference review, and target "
+                                 f"{target.document_id} has none")
+            found.append(reviewer_input(target.reference, role="reference review"))
+        if target.notice:
+            found.append(text_input(target.notice, target.document, "notice"))
+        return found
+
     def calls(self, target: Target) -> list[JudgeCall]:
         """The judge calls that score ``target`` (no model is called here); the target's
         ``notice`` (the ``warn`` defence's note), when set, ends every system prompt.
@@ -201,27 +219,26 @@ class Judge:
         Raises:
             ValueError: a reference family's target has no reference review.
         """
-        review = target.document.to_markdown()
+        inputs = self.inputs(target)
+        review = inputs[0].text
+        notice = next((i.text for i in inputs if i.role == "notice"), None)
         if self.family.unit == "reference":
-            if target.reference is None:
-                raise ValueError(f"the {self.family.name} family compares with a reference review, and target "
-                                 f"{target.document_id} has none")
-            review = (f"CANDIDATE review:\n\n{review}\n\nREFERENCE review:\n\n{target.reference.to_markdown()}")
+            review = f"CANDIDATE review:\n\n{review}\n\nREFERENCE review:\n\n{inputs[1].text}"
         if self.family.unit == "point":
             assert self.family.point_form is not None
-            points = [p.text for p in weakness_points(target.document)]
+            points = [p.text for p in weakness_points(blind_document(target.document)[0])]
             if not points:
                 return []
             header = f"The review:\n\n{review}\n\n"
             if self.per_point_calls:
                 system = self._system(self._rubric, self.family.point_form)
                 return self._noticed([JudgeCall(system, f"{header}Rate this weakness point:\n\n{p}",
-                                                self.family.point_form, self.family) for p in points], target.notice)
+                                                self.family.point_form, self.family) for p in points], notice)
             numbered = "\n".join(f"{i}. {p}" for i, p in enumerate(points, start=1))
             return self._noticed([JudgeCall(self._system(self._rubric, self.family.point_form, points=len(points)),
                                             f"{header}Rate each of these {len(points)} weakness points, in order:"
                                             f"\n\n{numbered}", self.family.point_form, self.family,
-                                            n_points=len(points))], target.notice)
+                                            n_points=len(points))], notice)
         own = set(self._metric_rubric_texts)
         names = [m for m in self.form.metric_names if m not in own]
         calls = []
@@ -239,7 +256,7 @@ class Judge:
             rubric = self._metric_rubric_texts.get(metric, self._rubric)
             calls.append(JudgeCall(self._system(rubric, form), f"The review to assess:\n\n{review}", form,
                                    self.family))
-        return self._noticed(calls, target.notice)
+        return self._noticed(calls, notice)
 
     @staticmethod
     def _noticed(calls: list[JudgeCall], notice: str | None) -> list[JudgeCall]:
@@ -265,6 +282,8 @@ class Judge:
             return Evaluation(status=Status.ERROR, reason=str(exc))
         if not calls:
             return Evaluation(status=Status.EMPTY, reason=f"review {target.document_id} has no weakness point to rate")
+        for item in self.inputs(target):
+            record_input(context, item)
         config = GenerateConfig(temperature=self.temperature, max_tokens=self.max_tokens or DEFAULT_JUDGE_TOKENS,
                                 seed=target.replicate)
         merged: dict[str, float] = {}

@@ -1,4 +1,5 @@
-"""LLM reviewer: one call per review (system = protocol instructions, user = blinded manuscript),
+"""LLM reviewer: one call per review (system = protocol instructions, user = blinded manuscript from
+:func:`rhetorica.documents.inputs.reviewer_input`),
 then validation, one repair attempt, then ``malformed`` (ARCHITECTURE.md, "Structured output").
 
 A plain-text refusal (no JSON object, refusal wording at the start: see
@@ -10,9 +11,9 @@ reviewer configuration (registered in :data:`rhetorica.registry.evaluators` as `
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from rhetorica.documents.inputs import record_input, reviewer_input, text_input
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
@@ -27,14 +28,21 @@ DEFAULT_REVIEW_TOKENS = 700
 
 
 def manuscript_text(document: Document, max_words: int | None) -> tuple[str, bool]:
-    """The Markdown a reviewer sees, cut after ``max_words`` words (``True`` when cut)."""
-    text = document.to_markdown()
-    if max_words is None:
-        return text, False
-    words = list(re.finditer(r"\S+", text))
-    if len(words) <= max_words:
-        return text, False
-    return text[: words[max_words - 1].end()] + "\n", True
+    """The Markdown a reviewer sees, blinded and cut after ``max_words`` words (``True`` when cut):
+    :func:`rhetorica.documents.inputs.reviewer_input`'s text."""
+    found = reviewer_input(document, max_words=max_words)
+    return found.text, found.truncated
+
+
+def review_messages(document: Document, system: str, max_words: int | None, system_note: str | None,
+                    context: CallContext | None) -> tuple[list[ChatMessage], bool]:
+    """The messages of one review — ``system`` (+ the blinded ``system_note``), then the blinded
+    manuscript cut after ``max_words`` words — with each input recorded for the unit of
+    ``context`` (:func:`rhetorica.documents.inputs.record_input`); and whether the text was cut."""
+    found = record_input(context, reviewer_input(document, max_words=max_words))
+    if system_note:
+        system += "\n\n" + record_input(context, text_input(system_note, document, "notice")).text
+    return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=found.text)], found.truncated
 
 
 def _refusal_reason(text: str) -> str:
@@ -70,9 +78,7 @@ async def review_document(
         failure status (truncated, refused, empty, timeout, error) passes through with its reason.
     """
     form = protocol.form
-    text, truncated = manuscript_text(document, max_input_words)
-    system = system_prompt(protocol) + (f"\n\n{system_note}" if system_note else "")
-    messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=text)]
+    messages, truncated = review_messages(document, system_prompt(protocol), max_input_words, system_note, context)
     config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
                             seed=replicate, json_schema=output_schema(form))
 

@@ -396,6 +396,25 @@ class Store(BatchTables):
                 [*(row[c] for c in columns), call_id],
             )
 
+    # -- reviewer inputs (rhetorica.documents.inputs): what each unit's evaluator read ------------
+    def record_input(self, unit_key: str, row: dict[str, Any]) -> None:
+        """Keep one input a unit sends (committed at once, like the call log): ``row`` has
+        ``role``, ``input_hash``, ``text``, ``removed_json`` and ``truncated``; a text already kept
+        is linked, not stored again."""
+        with self.transaction():
+            self.conn.execute("INSERT OR IGNORE INTO reviewer_inputs (input_hash, text, removed_json, truncated) "
+                              "VALUES (?, ?, ?, ?)",
+                              (row["input_hash"], row["text"], row["removed_json"], int(row["truncated"])))
+            self.conn.execute("INSERT OR IGNORE INTO unit_inputs (unit_key, role, input_hash) VALUES (?, ?, ?)",
+                              (unit_key, row["role"], row["input_hash"]))
+
+    def input_rows(self) -> list[dict[str, Any]]:
+        """Every kept input with the units that read it: ``unit_key``, ``role``, ``input_hash``,
+        ``text``, ``removed_json``, ``truncated``; by unit, then role."""
+        sql = ("SELECT u.unit_key, u.role, u.input_hash, i.text, i.removed_json, i.truncated FROM unit_inputs u "
+               "JOIN reviewer_inputs i ON i.input_hash = u.input_hash ORDER BY u.unit_key, u.role")
+        return [dict(r) for r in self.conn.execute(sql)]
+
     def spent_usd(self) -> float:
         """Money spent on model calls so far (US dollars): actual costs of finished calls plus the
         reserved worst-case cost of calls still ``in_flight`` (e.g. left by a killed run)."""

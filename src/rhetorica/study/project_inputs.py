@@ -3,8 +3,9 @@
 The baseline project is compiled (:func:`rhetorica.rewriting.latex_project.compile.compile_project`,
 with a substitute class or style where the project's own is missing — said so as a warning of the
 run and in the document's metadata) and its PDF is read by rhetorica's PDF reader
-(:func:`rhetorica.documents.pdf.reader.read_pdf`): the reviewers read the compiled paper, and every
-variant goes through the same path (:func:`read_compiled`). The compile is kept under
+(:func:`rhetorica.documents.pdf.reader.read_pdf`), then blinded again with the authors its LaTeX
+source names (:func:`rhetorica.documents.inputs.with_identity`): the reviewers read the compiled
+paper, and every variant goes through the same path (:func:`read_compiled`). The compile is kept under
 ``<run dir>/latex/baselines/<id>-<hash of the project's files>/`` (``paper.pdf``,
 ``compile.json``) and reused while the project's files are unchanged.
 
@@ -22,6 +23,7 @@ from rhetorica.hashing import content_hash
 from rhetorica.problems import WARNING_PREFIX
 
 if TYPE_CHECKING:
+    from rhetorica.documents.blinding import Identity
     from rhetorica.documents.models import Document
     from rhetorica.rewriting.latex_project.compile import CompileResult
     from rhetorica.rewriting.latex_project.project import LatexProject
@@ -112,7 +114,7 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
         return None
     problems.extend(("ingest", f"{item} ({doc_id})", f"{WARNING_PREFIX}{note}") for note in compiled.notes)
     meta = {"root": str(root), "main": project.main, "compile": str(compile_file), "notes": list(compiled.notes)}
-    document = _read(pdf, doc_id, config, problems, item)
+    document = _read(pdf, doc_id, config, problems, item, _source_identity(root / project.main))
     if document is None:
         return None
     document.metadata[META_KEY] = meta
@@ -135,16 +137,37 @@ def _stored_compile(path: Path) -> CompileResult | None:
     return found if found.status == "ok" else None
 
 
-def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str, str, str]] | None,
-          item: str) -> Document | str | None:
-    from rhetorica.documents import DocumentReadError, ReadOptions
-    from rhetorica.documents.pdf.reader import read_pdf
+def _source_identity(main: Path) -> Identity:
+    """The authors, emails, title and own DOI/ISBN the project's LaTeX source names (read by
+    :func:`rhetorica.documents.latex.reader.read_latex`); empty when the source cannot be read."""
+    from rhetorica.documents.blinding import Identity
+    from rhetorica.documents.inputs import identity_of
+    from rhetorica.documents.latex.reader import read_latex
+    from rhetorica.documents.options import DocumentReadError, ReadOptions
 
     try:
-        document = read_pdf(pdf, doc_id, ReadOptions(**config.document_options.model_dump()))
+        return identity_of(read_latex(main, "source", ReadOptions()))
+    except (DocumentReadError, OSError, ValueError):
+        return Identity()
+
+
+def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str, str, str]] | None,
+          item: str, identity: Identity) -> Document | str | None:
+    """The compiled PDF read by rhetorica's PDF reader, blinded again with ``identity`` (the
+    source's authors: the PDF's title block may name them otherwise, or not at all) through
+    :func:`rhetorica.documents.inputs.with_identity`; or why it cannot be read."""
+    from rhetorica.documents import DocumentReadError, ReadOptions
+    from rhetorica.documents.inputs import with_identity
+    from rhetorica.documents.pdf.reader import read_pdf
+
+    options = ReadOptions(**config.document_options.model_dump())
+    try:
+        document = read_pdf(pdf, doc_id, options)
     except DocumentReadError as exc:
         reason = f"the compiled PDF cannot be read: {exc.problem}"
     else:
+        if options.blind:
+            document = with_identity(document, identity)
         if any(s.text.strip() for s in document.sections):
             return document
         reason = "the compiled PDF has no text"
@@ -155,9 +178,11 @@ def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str,
 
 
 def read_compiled(pdf: Path, original: Document, config: StudyConfig) -> Document | str:
-    """A variant's compiled PDF read as the original was (same reader, same options), with the
-    original's id and metadata; or why it cannot be read."""
-    found = _read(pdf, original.id, config, None, str(pdf))
+    """A variant's compiled PDF read as the original was (same reader, same options, blinded with
+    the original's identity), with the original's id and metadata; or why it cannot be read."""
+    from rhetorica.documents.inputs import identity_of
+
+    found = _read(pdf, original.id, config, None, str(pdf), identity_of(original))
     if isinstance(found, str) or found is None:
         return found or "the compiled PDF cannot be read"
     found.metadata = {**original.metadata, **found.metadata, META_KEY: original.metadata.get(META_KEY)}

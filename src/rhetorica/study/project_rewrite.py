@@ -375,10 +375,12 @@ async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Docu
     the protocol's form by :func:`~rhetorica.reviewers.llm_reviewer.review_document`.
 
     Returns:
-        The review's text fields for the second rewrite (``None`` unless the review is ``ok`` with
+        The review's text fields for the second rewrite, blinded with the intermediate's identity
+        (:func:`rhetorica.documents.inputs.text_input`; ``None`` unless the review is ``ok`` with
         text), and its record (status, reason, scores, payload, input_truncated, raw_text) — kept
         as ``review.json`` and as the unit's ``intermediate_review`` artefact.
     """
+    from rhetorica.documents.inputs import record_input, text_input
     from rhetorica.reviewers.llm_reviewer import review_document
     from rhetorica.reviewers.protocols import get_protocol
 
@@ -395,4 +397,6 @@ async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Docu
     record = json.loads(json.dumps(record, default=str))
     (out / "review.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
     text = review_text(evaluation.payload or {}) if evaluation.status == Status.OK else ""
+    if text:  # the rewriting model reads it: blinded like every reviewer input, and recorded
+        text = record_input(context, text_input(text, intermediate, "guided feedback")).text
     return text or None, record

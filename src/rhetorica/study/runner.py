@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from rhetorica.documents.inputs import ReviewerInput
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Evaluation, Evaluator, Target
 from rhetorica.forms import Form
@@ -111,6 +112,7 @@ class _CountingLog:
 
     def __init__(self, store: Store, summary: RunSummary) -> None:
         self.store = StoreCallLog(store)
+        self._rows = store
         self.summary = summary
         #: unit key -> reason of a configuration error met by one of its calls
         self.configuration_errors: dict[str, str] = {}
@@ -148,6 +150,12 @@ class _CountingLog:
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
         self._note(self._units.pop(call_id, None), output)
         self.store.finish_call(call_id, output, config)
+
+    def record_input(self, unit_key: str, item: ReviewerInput) -> None:
+        """Keep a text a unit sends, with its blinding audit (:mod:`rhetorica.documents.inputs`)."""
+        self._rows.record_input(unit_key, {
+            "role": item.role, "input_hash": item.input_hash, "text": item.text, "truncated": item.truncated,
+            "removed_json": json.dumps([r.model_dump() for r in item.removed])})
 
 
 def _configuration_name(unit: Any) -> str:

@@ -138,3 +138,13 @@ def test_paragraph_edit_through_api_reports_variant_line(tmp_path: Path) -> None
     apply_replacements(var, {para: "Across all runs,\nwe ran 13 trials."})
     (v,) = check_anchors(base, load_project(var.root)).violations
     assert v.message == "main.tex:6: number: expected '12', found '13'"
+
+
+def test_a_url_left_as_plain_text_is_told_as_a_removed_url_command(tmp_path: Path) -> None:
+    # issue 24 §10: "url: expected 'https://x.org', found nothing" when only \url{} was removed
+    plain = _violations(tmp_path / "a", BODY.replace("\\url{https://x.org}", "https://x.org"))
+    assert [v.message for v in plain] == [
+        "main.tex:4: url: \\url{} was removed around 'https://x.org' (the URL is left as plain text); "
+        "put it back in \\url{}"]
+    gone = _violations(tmp_path / "b", BODY.replace("A URL \\url{https://x.org} and ", "A URL and "))
+    assert [v.message for v in gone] == ["main.tex:4: url: expected 'https://x.org', found nothing"]

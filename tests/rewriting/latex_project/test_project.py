@@ -13,6 +13,7 @@ from rhetorica.rewriting.latex_project.project import (
     LatexProject,
     apply_replacements,
     copy_project,
+    editable_paragraphs,
     load_project,
     project_diff,
     write_variant,
@@ -66,11 +67,13 @@ def test_stable_nalu_includes_and_scipy_preamble_input(shared_data: Path) -> Non
 def test_gcrn_abstract_paragraphs_are_its_source_lines(shared_data: Path) -> None:
     project = load_project(shared_data / "papers" / "gcrn_iclr2017")
     by_start = {p.start_line: p for p in project.paragraphs()}
-    # paper.tex 105-113: \begin{abstract}, four text lines, a comment-only line (110), then more text
+    # paper.tex 105-116: \begin{abstract}, four text lines, a comment-only line (110), then five more
+    # text lines: one paragraph (a comment line does not end a paragraph in TeX; issue 24 §10)
     first = by_start[106]
-    assert first.end_line == 109
+    assert first.end_line == 115
     assert first.text.split("\n")[0] == "\tThis paper introduces Graph Convolutional Recurrent"
-    assert 110 not in by_start and 104 not in by_start
+    assert first.text.split("\n")[4].lstrip().startswith("%So far the only underlying structures")
+    assert 110 not in by_start and 111 not in by_start and 104 not in by_start
 
 
 def test_math_and_floats_are_not_editable(shared_data: Path) -> None:
@@ -92,7 +95,7 @@ def test_replacement_changes_only_its_lines_and_diff_shows_it(tmp_path: Path, sh
     new = variant.read("paper.tex").split("\n")
     assert new[:105] == old[:105]
     assert new[105] == "\tThis paper presents GCRN."
-    assert new[106:] == old[109:]
+    assert new[106:] == old[115:]  # the paragraph spans lines 106-115 (its comment line 110 included)
     assert "-\tThis paper introduces Graph Convolutional Recurrent\n" in diff
     assert "+\tThis paper presents GCRN.\n" in diff
     assert diff.startswith("--- a/paper.tex\n+++ b/paper.tex\n")
@@ -180,3 +183,18 @@ def test_a_rewritten_paragraph_of_a_latin1_file_is_written_in_latin1(tmp_path: P
     assert b"na\xefve about the caf\xe9" in (copy.root / "main.tex").read_bytes()
     with pytest.raises(EncodingError, match=r"main.tex: .*encoding \(latin-1\) cannot hold: '\u2014'"):
         apply_replacements(copy, {copy.paragraphs()[1]: "Our method \u2014 clearly simple \u2014 works well."})
+
+
+def test_a_comment_line_does_not_split_a_paragraph() -> None:
+    # issue 24 §10: "first paragraph per file" sent one sentence when a comment line split the prose
+    text = ("\\begin{document}\n"
+            "Graph networks learn from structure and they scale to large inputs.\n"
+            "% TODO: say more about scaling\n"
+            "They also transfer across graphs of different sizes in our tests.\n"
+            "% a comment after the paragraph\n"
+            "\n"
+            "A second paragraph follows here with enough words to be prose.\n"
+            "\\end{document}\n")
+    paragraphs = editable_paragraphs("main.tex", text, is_main=True)
+    assert [(p.start_line, p.end_line) for p in paragraphs] == [(2, 4), (7, 7)]
+    assert paragraphs[0].text.splitlines()[1] == "% TODO: say more about scaling"

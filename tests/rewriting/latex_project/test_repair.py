@@ -174,3 +174,22 @@ def test_an_unchanged_variant_is_sent_back_then_discarded_uncompiled(tmp_path: P
     assert (result.status, result.reasons) == ("discarded", ("the rewrite changed nothing",))
     assert seen == [(), ("the rewrite changed nothing",)]
     assert [a.compiled for a in result.attempts] == [None, None] and result.baseline_compile is None
+
+
+def test_a_failed_repair_keeps_the_violation_it_was_to_repair(shared_data: Path, tmp_path: Path) -> None:
+    # issue 24 §10: the reason was the agent's exit status, not the violation that caused the repair
+    project = load_project(shared_data / "papers" / "gcrn_iclr2017")
+    source = project.read("paper.tex")
+
+    def breaks_then_fails(p: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        if feedback:
+            raise RewriteFailed("error", "agent exited with status 1")
+        p.write("paper.tex", p.read("paper.tex").replace("introduced by \\citet{lstm}", "introduced earlier"))
+        return p
+
+    result = rewrite_with_repair(project, "x", breaks_then_fails, tmp_path, repair_rounds=1)
+    line = source[: source.index("\\citet{lstm}")].count("\n") + 1
+    violation = f"paper.tex:{line}: citation: expected 'lstm', found nothing"
+    assert result.status == "discarded"
+    assert result.reasons == (violation, "repair attempt 1 failed (error): agent exited with status 1")
+    assert [a.messages for a in result.attempts] == [(violation,), ("agent exited with status 1",)]

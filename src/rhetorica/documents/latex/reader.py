@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rhetorica.documents.blinding import EMAIL, Identity, blind_sections
+from rhetorica.documents.blinding import EMAIL, IDENTITY_KEY, Identity, blind_sections
 from rhetorica.documents.latex.bib import cited_keys, read_bib_files, render_references
 from rhetorica.documents.latex.macros import (
     collect_macros,
@@ -40,6 +40,8 @@ _TEMPLATE = re.compile(
 )
 _BIB_COMMAND = re.compile(r"\\bibliography\s*\{[^}]*\}|\\begin\{thebibliography\}.*?\\end\{thebibliography\}|\\printbibliography", re.S)
 _REFERENCES_TOKEN = "RHETORICAREFERENCESLIST"
+#: The paper's own DOI and ISBN as an ACM class declares them (printed in its permission block).
+_OWN_IDS = re.compile(r"\\acm(?:DOI|ISBN)\s*\{\s*([^}\s]+)\s*\}")
 _VENUE_NAMES = {"nips": "NeurIPS", "neurips": "NeurIPS"}
 
 
@@ -125,7 +127,10 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
         sections = [s.model_copy(update={"text": s.text.replace(_REFERENCES_TOKEN, tail)}) for s in sections]
 
     if options.blind:
-        sections = blind_sections(sections, Identity(names, emails, title), removed)
+        identity = Identity(names, emails, title, _OWN_IDS.findall(source))
+        sections = blind_sections(sections, identity, removed)
+        if identity:
+            metadata[IDENTITY_KEY] = identity.record()
     if not sections:
         raise DocumentReadError(path, f"{main.name} produced no text")
     text_hash = content_hash([(s.title, s.text) for s in sections])

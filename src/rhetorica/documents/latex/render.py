@@ -2,8 +2,14 @@
 
 Conventions (what a reviewer model sees):
 - math is kept verbatim as LaTeX: inline ``$...$``/``\\(...\\)``, display ``\\[...\\]`` and math
-  environments (``equation``, ``align`` ...) on their own lines; ``\\label`` inside math is dropped;
-- citations and cross-references are kept verbatim (``\\citep{key1,key2}``, ``\\ref{sec:x}``);
+  environments (``equation``, ``align`` ...) on their own lines, their ``\\label`` included;
+- citations and cross-references are kept verbatim (``\\citep{key1,key2}``, ``\\ref{sec:x}``), and
+  so is every ``\\label{sec:x}`` they point at: at the start of a section's text, inside its
+  equation, at the end of its float's caption line. Every ``\\ref`` a reader sees can be followed to
+  its target by key. Resolving references to numbers instead would mean re-implementing LaTeX's
+  counters (numbering styles, appendices, cleveref names, subequations) and a wrong number is worse
+  than a key; the rewriters' protected spans keep labels and refs alike
+  (:mod:`rhetorica.validation.spans`);
 - figures are dropped, their captions kept as lines ``Figure: <caption>`` (``Subfigure:`` inside a
   ``subfigure``), tables become ``Table: <caption>`` plus ``| a | b |`` rows;
 - ``\\emph`` -> ``*x*``, ``\\textbf`` -> ``**x**``, ``\\texttt`` -> backticks, ``\\href`` ->
@@ -41,11 +47,12 @@ SECTION_LEVELS = {
 }
 KEEP_VERBATIM = re.compile(
     r"(cite[a-zA-Z]*|[a-zA-Z]*cite[a-zA-Z]*|ref|eqref|autoref|cref|Cref|pageref|vref|nameref|"
-    r"labelcref|crefrange|Crefrange)"
+    r"labelcref|crefrange|Crefrange|label)"
 )
+_LABEL = re.compile(r"\\label\s*\{[^{}]*\}")
 DROP_WITH_ARGS = {
     # command: number of mandatory arguments dropped with it
-    "label": 1, "includegraphics": 1, "vspace": 1, "hspace": 1, "bibliographystyle": 1,
+    "includegraphics": 1, "vspace": 1, "hspace": 1, "bibliographystyle": 1,
     "setlength": 2, "addtolength": 2, "setcounter": 2, "addtocounter": 2, "color": 1,
     "pagestyle": 1, "thispagestyle": 1, "title": 1, "author": 1, "date": 1, "thanks": 1,
     "affil": 1, "affiliation": 1, "email": 1, "institute": 1, "address": 1, "keywords": 1,
@@ -142,8 +149,9 @@ class Renderer:
                 continue
             out.append(text[start_plain:i])
             end, source, display = span
-            source = re.sub(r"\\label\s*\{[^{}]*\}", "", source)
-            self.math.append(source.strip() if display else source)
+            # inline math stays on one line (a macro whose body spans lines, e.g. \linefrac, must
+            # not break the text's line or paragraph); display math keeps its own lines
+            self.math.append(source.strip() if display else _one_line(source))
             token = f"{PH}{len(self.math) - 1}{PH}"
             out.append(f"\n\n{token}\n\n" if display else token)
             i = start_plain = end
@@ -217,10 +225,11 @@ class Renderer:
             opt = read_group(text, j, "[", "]")
             j = opt[1] if opt else j
             group = read_group(text, j)
-            title = self._inline(group[0]) if group else ""
+            labels = " ".join(_LABEL.findall(group[0])) if group else ""  # \section{Intro\label{s}}
+            title = self._inline(_LABEL.sub("", group[0])) if group else ""
             j = group[1] if group else j
             if name in SECTION_LEVELS:
-                return f"\n\n{MARK}{SECTION_LEVELS[name]}|{title}{MARK}\n\n", j
+                return f"\n\n{MARK}{SECTION_LEVELS[name]}|{title}{MARK}\n\n{labels}", j
             return f"\n\n**{title.rstrip('.')}.** ", j
         if KEEP_VERBATIM.fullmatch(name):
             k = j
@@ -430,6 +439,9 @@ class Renderer:
                 continue
             inside_sub = any(a <= m.start() < b for a, b in sub_ranges) or m.group(1) == "subcaption"
             lines.append(f"{'Sub' + kind.lower() if inside_sub else kind}: {inner}")
+        labels = [m.group(0) for m in _LABEL.finditer(body)]  # the float's labels end its caption line
+        if labels:
+            lines[-1:] = [" ".join([*lines[-1:], *labels])]
         return "\n\n" + "\n".join(lines) + "\n\n" if lines else "\n\n"
 
     def _table(self, env: str, body: str) -> str:
@@ -530,6 +542,16 @@ def tidy(text: str) -> str:
             out.append(" ".join(lines))
     joined = "\n\n".join(out)
     return re.sub(r" +([.,;:!?)])", r"\1", joined).replace("( ", "(")
+
+
+def _one_line(math: str) -> str:
+    """Inline math with each run of white space holding a line break made one space, and no space
+    just inside its delimiters (``$ a $`` stays as written when on one line)."""
+    if "\n" not in math:
+        return math
+    flat = re.sub(r"\s*\n\s*", " ", math)
+    m = re.fullmatch(r"(\$|\\\()\s*(.*?)\s*(\$|\\\))", flat, re.S)
+    return f"{m.group(1)}{m.group(2)}{m.group(3)}" if m else flat
 
 
 def split_sections(text: str) -> list[tuple[int, str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rhetorica.documents.blinding import EMAIL, Identity, blind_sections, large_removals
+from rhetorica.documents.blinding import EMAIL, IDENTITY_KEY, Identity, blind_sections, large_removals
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.pdf.backends import DEFAULT_ORDER, PACKAGES, backend_version
@@ -123,6 +123,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
             metadata["cut_at"] = cut
     if options.blind:
         sections = blind_sections(sections, identity, removed)
+        metadata.update({IDENTITY_KEY: identity.record()} if identity else {})
     removed = compact_audit(removed)
     # PDF removals are bounded by layout guesses: a large one is a warning, never silent
     if not options.blind:

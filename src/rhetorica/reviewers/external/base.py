@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from rhetorica.documents.inputs import ReviewerInput, blind_document, record_input, reviewer_input
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
@@ -55,12 +56,14 @@ class Manuscript:
         text: the Markdown or plain text (``None`` for ``pdf``).
         pdf_path: the PDF file (``pdf`` only).
         digest: SHA-256 hex of what is sent (the text's UTF-8 bytes, or the PDF's bytes).
+        sent: the blinded text with its audit (``None`` for ``pdf``: a PDF file goes as it is).
     """
 
     format: InputFormat
     text: str | None
     pdf_path: Path | None
     digest: str
+    sent: ReviewerInput | None = None
 
 
 def plain_text(document: Document) -> str:
@@ -72,7 +75,8 @@ def plain_text(document: Document) -> str:
 
 
 def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
-    """What the system reads for ``target`` in format ``fmt``.
+    """What the system reads for ``target`` in format ``fmt``: text formats blinded by the
+    reviewer-input builder (:func:`rhetorica.documents.inputs.reviewer_input`).
 
     A PDF is ``metadata["pdf_path"]`` (a compiled rendering of exactly this document, set by the
     stage that compiled it) or, for an original only, its source file when that is a ``.pdf``. A
@@ -83,8 +87,10 @@ def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
     """
     document = target.document
     if fmt != "pdf":
-        text = document.to_markdown() if fmt == "markdown" else plain_text(document)
-        return Manuscript(fmt, text, None, hashlib.sha256(text.encode("utf-8")).hexdigest())
+        found = reviewer_input(document)  # blinded (rhetorica.documents.inputs)
+        text = found.text if fmt == "markdown" else plain_text(blind_document(document)[0])
+        return Manuscript(fmt, text, None, hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                          found.model_copy(update={"text": text}))
     compiled = document.metadata.get("pdf_path")
     source = Path(document.source.path)
     if compiled:
@@ -197,6 +203,8 @@ class ExternalReviewer(ABC):
             manuscript = manuscript_for(target, self.input_format)
         except ManuscriptError as exc:
             return Evaluation(Status.ERROR, str(exc))
+        if manuscript.sent is not None:
+            record_input(context, manuscript.sent)
         output = await self.call(manuscript, target, context)
         if output.status != Status.OK:
             return Evaluation(output.status, output.error, raw_text=output.text)

@@ -30,6 +30,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from rhetorica.documents.inputs import identity_metadata
 from rhetorica.documents.models import Document, DocumentSource, Section
 
 #: Longest statement accepted in any field (characters).
@@ -120,4 +121,4 @@ def core_document(core: ScienceCore, manuscript: Document) -> Document:
     title = f"Science record: {manuscript.title}" if manuscript.title else "Science record"
     source = DocumentSource(path=manuscript.source.path, parser="scicore-record", parser_version="1")
     return Document(id=manuscript.id, title=title, sections=sections, source=source,
-                    metadata={"science_record_of": manuscript.content_hash})
+                    metadata={"science_record_of": manuscript.content_hash, **identity_metadata(manuscript)})

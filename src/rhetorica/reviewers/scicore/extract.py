@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rhetorica.documents.inputs import record_input, reviewer_input
 from rhetorica.documents.models import Document
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext
-from rhetorica.reviewers.llm_reviewer import manuscript_text
 from rhetorica.reviewers.scicore.answer import AnswerError, ask_json, final_object
 from rhetorica.reviewers.scicore.core import HEADINGS, ScienceCore, core_schema
 from rhetorica.reviewers.scicore.instructions import EXTRACT, instruction, instruction_hash
@@ -136,7 +136,8 @@ async def extract_core(document: Document, model: ModelAPI, context: CallContext
         :class:`CoreResult`; never raises for a failed extraction.
     """
     options = options or ExtractOptions()
-    text, truncated = manuscript_text(document, options.max_input_words)
+    found = record_input(context, reviewer_input(document, max_words=options.max_input_words))
+    text, truncated = found.text, found.truncated
     config = GenerateConfig(temperature=options.temperature, top_p=options.top_p, max_tokens=options.max_tokens,
                             seed=replicate, json_schema=core_schema())
     answer = await ask_json(model, extraction_messages(text, options), config, parse_core,

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rhetorica.documents.inputs import identity_metadata, record_input, reviewer_input
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
@@ -66,7 +67,7 @@ async def reconstruct(record: Document, model: ModelAPI, *, replicate: int, opti
         for no text, or the model's failure status.
     """
     messages = [ChatMessage(role="system", content=instruction(options.instruction)),
-                ChatMessage(role="user", content=record.to_markdown())]
+                ChatMessage(role="user", content=record_input(context, reviewer_input(record)).text)]
     config = GenerateConfig(temperature=options.temperature, top_p=options.top_p, max_tokens=options.max_tokens,
                             seed=replicate)
     output = await call_model(model, messages, config, replicate=replicate, context=context)
@@ -86,7 +87,7 @@ def reconstruction_document(markdown: str, original: Document) -> Document:
     return Document(id=original.id, sections=[Section(title="", text=markdown)],
                     source=DocumentSource(path=original.source.path, parser="scicore-reconstruction",
                                           parser_version="1"),
-                    metadata={"reconstruction_of": original.content_hash})
+                    metadata={"reconstruction_of": original.content_hash, **identity_metadata(original)})
 
 
 class ReconstructReview(CoreEvaluator):

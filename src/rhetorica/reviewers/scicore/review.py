@@ -18,7 +18,7 @@ from rhetorica.evaluation import Evaluation
 from rhetorica.forms import Form, FormError, get_form
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext
-from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
+from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, review_messages
 from rhetorica.reviewers.protocols import Protocol, system_prompt
 from rhetorica.reviewers.scicore.answer import AnswerError, ask_json, final_object
 from rhetorica.status import Status
@@ -103,9 +103,8 @@ async def review_on_form(document: Document, protocol: Protocol, model: ModelAPI
         (text fields and scores), or a failure status with its reason and the raw text.
     """
     form = protocol_form(protocol)
-    text, truncated = manuscript_text(document, options.max_input_words)
-    system = system_prompt(protocol) + (f"\n\n{system_note}" if system_note else "")
-    messages = [ChatMessage(role="system", content=system), ChatMessage(role="user", content=text)]
+    messages, truncated = review_messages(document, system_prompt(protocol), options.max_input_words, system_note,
+                                          context)
     config = GenerateConfig(temperature=options.temperature, top_p=options.top_p, max_tokens=options.max_tokens,
                             seed=replicate, json_schema=prompt_schema(form))
     answer = await ask_json(model, messages, config, _parser(form), replicate=replicate, context=context)

@@ -100,10 +100,14 @@ class Violation(BaseModel):
     line: int
     expected: str | None
     found: str | None
+    detail: str | None = None
 
     @property
     def message(self) -> str:
-        """``file:line: kind: expected 'x', found 'y'`` — the exact text sent back to a rewriter."""
+        """``file:line: kind: expected 'x', found 'y'`` (or ``file:line: kind: detail`` when a
+        detail says more) — the exact text sent back to a rewriter."""
+        if self.detail:
+            return f"{self.file}:{self.line}: {self.kind}: {self.detail}"
         expected = "nothing" if self.expected is None else f"'{_short(self.expected)}'"
         found = "nothing" if self.found is None else f"'{_short(self.found)}'"
         return f"{self.file}:{self.line}: {self.kind}: expected {expected}, found {found}"
@@ -164,6 +168,7 @@ def check_anchors(baseline: LatexProject, variant: LatexProject) -> AnchorReport
     violations.extend(_unsafe_inputs(baseline, variant, var))
     violations.extend(_preamble(baseline, variant))
     violations.extend(_files(baseline, variant))
+    violations = [_url_left_as_text(v, variant) for v in violations]
     violations.sort(key=lambda x: (x.file, x.line, ANCHOR_KINDS.index(x.kind)))
     counts = Counter(a.kind for a in base)
     return AnchorReport(
@@ -171,6 +176,17 @@ def check_anchors(baseline: LatexProject, variant: LatexProject) -> AnchorReport
         baseline_counts={k: counts.get(k, 0) for k in ANCHOR_KINDS},
         seconds=time.perf_counter() - started,
     )
+
+
+def _url_left_as_text(violation: Violation, variant: LatexProject) -> Violation:
+    """A removed URL whose text the variant's file still holds: ``\\url{}`` was removed, not the URL."""
+    if violation.kind != "url" or violation.found is not None or not violation.expected:
+        return violation
+    path = variant.root / violation.file
+    if not path.is_file() or violation.expected not in _URL_RE.sub(" ", variant.read(violation.file)):
+        return violation
+    return violation.model_copy(update={"detail": f"\\url{{}} was removed around '{_short(violation.expected)}' "
+                                                  "(the URL is left as plain text); put it back in \\url{}"})
 
 
 def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:

@@ -6,7 +6,9 @@ prose in the main file after ``\\begin{document}`` and in the files it includes 
 editable: the preamble (and files included from it), macro definitions, math, verbatim-like and
 float/table environments, headings, environment delimiters, comment-only lines, bibliography and
 style files, figures. Paragraphs are spans of whole source lines, so an edit never cuts a command in
-half at a line boundary and line numbers stay meaningful for the checker's messages.
+half at a line boundary and line numbers stay meaningful for the checker's messages. A comment-only
+line between two prose lines stays inside their paragraph (TeX drops it with its newline, so it
+does not end the paragraph).
 """
 
 from __future__ import annotations
@@ -332,8 +334,12 @@ def editable_paragraphs(file: str, text: str, *, is_main: bool) -> list[Paragrap
         if not code.strip() or _STRUCTURE.match(code):
             editable[i] = False
         i += 1
+    # a line holding only a comment does not end a paragraph (TeX drops it with its newline): it
+    # joins the paragraph when prose follows it, and is left out of one that ends before it
+    comment_only = [bool(line.strip()) and not _code(line).strip() for line in lines]
     out: list[Paragraph] = []
     block: list[int] = []
+    pending: list[int] = []
 
     def flush() -> None:
         if block and _is_prose("\n".join(lines[k] for k in block)):
@@ -343,10 +349,16 @@ def editable_paragraphs(file: str, text: str, *, is_main: bool) -> list[Paragrap
 
     for k, ok in enumerate(editable):
         if ok and block and re.match(r"\s*\\item(?![a-zA-Z])", lines[k]):
+            pending.clear()
             flush()
         if ok:
+            block.extend(pending)
             block.append(k)
+            pending.clear()
+        elif block and comment_only[k] and first_body <= k < last_body:
+            pending.append(k)
         else:
+            pending.clear()
             flush()
     flush()
     return out

@@ -5,7 +5,9 @@ output, so the rewriter repairs its own variant). The variant is checked for pro
 (:mod:`anchors`); one that passes is compiled with the baseline's substitutes (:mod:`compile`), and
 errors the baseline does not have are the compile's complaints. Anchor violations and new compile
 errors go back to the rewriter with their exact messages, for at most ``repair_rounds`` repairs.
-What is still wrong after that is ``discarded`` with its reasons — a result, never an exception. A
+What is still wrong after that is ``discarded`` with its reasons — a result, never an exception; a
+repair attempt whose rewriter fails (an agent's non-zero exit, a timeout) is ``discarded`` too, with
+the messages it was to repair as the reasons and its failure after them. A
 variant identical to the project it rewrites is wrong too (:data:`UNCHANGED`: it is neither checked
 nor compiled, and is never reviewed as a rewrite). A variant that violates an anchor is not compiled (its compile errors could be caused by the
 violation; the violation is fixed first).
@@ -82,7 +84,8 @@ class RepairResult(BaseModel):
             rewriter's :data:`FailureStatus` (it produced no project).
         project: the accepted variant (``None`` unless ``ok``).
         diff: its unified diff against the baseline (``""`` unless ``ok``).
-        reasons: why it was discarded or failed (the last attempt's messages).
+        reasons: why it was discarded or failed (the last attempt's messages; after a failed
+            repair, the messages it was to repair, then its failure).
         attempts: every attempt in order.
         baseline_compile: the baseline's compile (``None`` when no variant needed one).
     """
@@ -146,6 +149,10 @@ def rewrite_with_repair(
             variant = rewriter(working, instruction, feedback)
         except RewriteFailed as exc:
             attempts.append(Attempt(number=number, feedback=feedback, messages=(exc.reason,)))
+            if feedback:  # a failed repair: what it was to repair stays the reason, the failure follows it
+                return RepairResult(status="discarded", reasons=(*feedback, f"repair attempt {number} failed ({exc.status}): "
+                                                                            f"{exc.reason}"),
+                                    attempts=tuple(attempts), baseline_compile=base_compile)
             return RepairResult(status=exc.status, reasons=(exc.reason,), attempts=tuple(attempts), baseline_compile=base_compile)
         if not project_diff(baseline, variant):
             attempts.append(Attempt(number=number, feedback=feedback, messages=(UNCHANGED,)))

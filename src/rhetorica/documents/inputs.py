@@ -1,0 +1,152 @@
+"""What an evaluator reads: the one builder of every reviewer and judge input (issue 24 §1).
+
+Every text a reviewer, judge, SciCore branch or guided-review step receives is built here, and
+every one goes through the one blinding function (:func:`rhetorica.documents.blinding.scrub_text`,
+with acknowledgement sections dropped by :func:`~rhetorica.documents.blinding.blind_sections`)
+with the authors the document's reader found (``metadata["identity"]``,
+:meth:`~rhetorica.documents.blinding.Identity.record`). For a document a reader has blinded
+already, the builder changes nothing (blinding twice removes nothing more); it blinds what no
+reader produced: the compiled PDF of a rewritten project, a science record, a review shown to a
+judge, the review text that guides a second rewrite, the defence's notice.
+
+Each input carries its audit — everything removed from the text the evaluator read, and why: the
+reader's removals (``Document.removed``) and the builder's own. A unit that sends an input records
+it through its call context (:func:`record_input`); the study store keeps the text and its audit
+per unit (``reviewer_inputs``, ``unit_inputs``; schema version 8).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections, scrub_text
+from rhetorica.documents.models import Document, RemovedItem
+from rhetorica.hashing import content_hash
+
+if TYPE_CHECKING:
+    from rhetorica.models.call import CallContext
+
+
+class ReviewerInput(BaseModel):
+    """One text an evaluator reads.
+
+    Attributes:
+        role: what it is: ``manuscript`` (a paper or variant under review), ``review`` (a review a
+            judge assesses), ``reference review``, ``science record``, ``reconstruction``,
+            ``guided feedback`` (the review text that guides a second rewrite), ``notice`` (the
+            defence's note in the system prompt).
+        text: exactly the text sent (blinded; cut after ``max_words`` words when given).
+        truncated: the text was cut to the evaluator's input limit.
+        removed: the blinding audit of this text: the reader's removals, then the builder's.
+    """
+
+    role: str
+    text: str
+    truncated: bool = False
+    removed: list[RemovedItem] = Field(default_factory=list)
+
+    @property
+    def input_hash(self) -> str:
+        """Hash of the text and its audit (the store keeps each distinct input once)."""
+        return content_hash(self.text, [r.model_dump() for r in self.removed])
+
+
+@runtime_checkable
+class InputLog(Protocol):
+    """A call log that also keeps the inputs of the unit it logs for (the study runner's)."""
+
+    def record_input(self, unit_key: str, item: ReviewerInput) -> None: ...
+
+
+#: Metadata keys of documents derived from a manuscript, with the role of their text.
+_DERIVED = {"science_record_of": "science record", "reconstruction_of": "reconstruction"}
+
+
+def identity_of(document: Document) -> Identity:
+    """The authors a reader found for ``document`` (empty when none was recorded)."""
+    return Identity.from_record(document.metadata.get(IDENTITY_KEY))
+
+
+def identity_metadata(document: Document) -> dict[str, Any]:
+    """``{"identity": ...}`` of ``document`` for a document derived from it (a science record, a
+    reconstruction), or ``{}``."""
+    record = document.metadata.get(IDENTITY_KEY)
+    return {IDENTITY_KEY: record} if record else {}
+
+
+def blind_document(document: Document) -> tuple[Document, list[RemovedItem]]:
+    """``document`` through the one blinding function with its own identity.
+
+    Returns:
+        The blinded copy (``document`` itself when nothing was removed) and what this call removed.
+    """
+    removed: list[RemovedItem] = []
+    sections = blind_sections(document.sections, identity_of(document), removed)
+    if not removed:
+        return document, []
+    return document.model_copy(update={"sections": sections}), removed
+
+
+def cut_words(text: str, max_words: int | None) -> tuple[str, bool]:
+    """``text`` cut after ``max_words`` words (``True`` when cut; ``None``: never)."""
+    if max_words is None:
+        return text, False
+    words = list(re.finditer(r"\S+", text))
+    if len(words) <= max_words:
+        return text, False
+    return text[: words[max_words - 1].end()] + "\n", True
+
+
+def reviewer_input(document: Document, *, role: str | None = None, max_words: int | None = None) -> ReviewerInput:
+    """The Markdown an evaluator reads of ``document``: blinded (:func:`blind_document`), then cut
+    after ``max_words`` words.
+
+    Args:
+        document: a manuscript, variant, review, science record or reconstruction.
+        role: see :class:`ReviewerInput`; ``None``: ``review`` for a review, ``science record`` /
+            ``reconstruction`` for those (their metadata says so), else ``manuscript``.
+        max_words: the evaluator's input limit in words (``None``: the whole text).
+    """
+    if role is None:
+        role = "review" if document.kind == "review" else next(
+            (name for key, name in _DERIVED.items() if key in document.metadata), "manuscript")
+    blinded, removed = blind_document(document)
+    text, truncated = cut_words(blinded.to_markdown(), max_words)
+    return ReviewerInput(role=role, text=text, truncated=truncated, removed=[*document.removed, *removed])
+
+
+def text_input(text: str, about: Document, role: str) -> ReviewerInput:
+    """Free text about ``about`` that an evaluator or rewriter reads (guided feedback, a notice),
+    through the one blinding function with ``about``'s identity."""
+    removed: list[RemovedItem] = []
+    blinded = scrub_text(text, identity_of(about), role, removed)
+    return ReviewerInput(role=role, text=blinded, removed=removed)
+
+
+def record_input(context: CallContext | None, item: ReviewerInput) -> ReviewerInput:
+    """Keep ``item`` with the unit of ``context`` when its call log keeps inputs (the study
+    runner's does; a bare context keeps nothing). Returns ``item``."""
+    log = context.log if context is not None else None
+    if isinstance(log, InputLog) and context is not None and context.unit_key is not None:
+        log.record_input(context.unit_key, item)
+    return item
+
+
+def blinded(document: Document) -> Document:
+    """``document`` through :func:`blind_document`, the removals appended to its audit (a reader
+    of documents that names no authors, e.g. reviews, still loses emails and identifiers)."""
+    found, removed = blind_document(document)
+    return found.model_copy(update={"removed": [*document.removed, *removed]}) if removed else document
+
+
+def with_identity(document: Document, identity: Identity) -> Document:
+    """``document`` blinded again with ``identity`` added to its own (the authors a LaTeX source
+    names, for the text of its compiled PDF), the merged identity recorded in its metadata and
+    the removals appended to its audit."""
+    merged = identity_of(document).merged(identity)
+    if not merged:
+        return document
+    return blinded(document.model_copy(update={"metadata": {**document.metadata, IDENTITY_KEY: merged.record()}}))

@@ -1,0 +1,100 @@
+"""The reviewer-input builder (issue 24 §1): one blinding for every evaluator input, with its audit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rhetorica.documents import read_document
+from rhetorica.documents.blinding import ANON_EMAIL, ANON_URL, IDENTITY_KEY, Identity
+from rhetorica.documents.inputs import (
+    ReviewerInput,
+    identity_of,
+    record_input,
+    reviewer_input,
+    text_input,
+    with_identity,
+)
+from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
+from rhetorica.models.call import CallContext
+from rhetorica.reviewers.scicore.core import ScienceCore, core_document
+
+SRC = DocumentSource(path="p.pdf", parser="test", parser_version="0")
+AUTHORS = Identity(["Jane Roe"], ["jane.roe@quillfield.edu"], "FooNet: fast graphs")
+READ = RemovedItem(item="author block", location="page 1, title block", text="Jane Roe, Quillfield University")
+
+
+def _doc(text: str, **metadata: object) -> Document:
+    return Document(id="p", title="FooNet: fast graphs", source=SRC, removed=[READ], metadata=dict(metadata),
+                    sections=[Section(title="Introduction", text=text),
+                              Section(title="Acknowledgements", text="We thank the Roe lab.")])
+
+
+def test_the_builder_blinds_what_no_reader_blinded_and_audits_both() -> None:
+    # a rewritten variant put a URL and an email back; the reader's identity is in the metadata
+    doc = _doc("Code: https: //github.com/janeroe/foonet. Mail jane.roe@quillfield.edu for data. "
+               "Baseline: github.com/pytorch/examples.", **{IDENTITY_KEY: AUTHORS.record()})
+    found = reviewer_input(doc)
+    assert found.role == "manuscript" and not found.truncated
+    assert found.text == (f"# FooNet: fast graphs\n\n## Introduction\n\nCode: {ANON_URL}. Mail {ANON_EMAIL} for data. "
+                          "Baseline: github.com/pytorch/examples.\n")
+    assert [(r.item, r.text) for r in found.removed] == [
+        ("author block", "Jane Roe, Quillfield University"),  # the reader's audit comes first
+        ("identity URL", "https: //github.com/janeroe/foonet"),  # then the builder's, in text order
+        ("email", "jane.roe@quillfield.edu"),
+        ("acknowledgements section", "We thank the Roe lab."),
+    ]
+    assert found.removed[1].reason == "github.com account of an author"
+    cut = reviewer_input(doc, max_words=6)  # "# FooNet: fast graphs ## Introduction" is 6 words
+    assert cut.text == "# FooNet: fast graphs\n\n## Introduction\n" and cut.truncated
+    # without a recorded identity the account is nobody's; emails still go
+    assert ANON_URL not in reviewer_input(_doc("Code: github.com/janeroe/foonet.")).text
+
+
+@pytest.mark.parametrize("path", ["papers/fma_ismir2017", "papers/gcrn_iclr2017", "pdfs/stable-nalu_iclr2020_main.pdf"])
+def test_a_read_document_is_sent_as_read(shared_data: Path, path: str) -> None:
+    # blinding twice removes nothing more: the builder sends exactly the reader's Markdown
+    doc = read_document(shared_data / path)
+    assert doc.metadata[IDENTITY_KEY]["names"]  # the reader kept the authors it found for the builder
+    found = reviewer_input(doc)
+    assert found.text == doc.to_markdown() and found.removed == doc.removed
+
+
+def test_free_text_and_derived_documents_use_the_manuscripts_identity() -> None:
+    doc = _doc("Body.", **{IDENTITY_KEY: AUTHORS.record()})
+    feedback = text_input("weaknesses:\n- see https://github.com/janeroe/foonet", doc, "guided feedback")
+    assert feedback.text == f"weaknesses:\n- see {ANON_URL}" and feedback.role == "guided feedback"
+    assert [r.item for r in feedback.removed] == ["identity URL"]
+    core = ScienceCore(problem="Graphs are slow.", claims=["FooNet (github.com/janeroe/foonet) is fast."])
+    record = core_document(core, doc)
+    assert identity_of(record).names == ["Jane Roe"]
+    sent = reviewer_input(record)
+    assert sent.role == "science record" and "janeroe" not in sent.text
+
+
+def test_with_identity_blinds_a_compiled_pdf_with_its_sources_authors() -> None:
+    pdf = _doc("Code at https://janeroe.github.io/foonet.")  # the PDF's title block named nobody
+    blinded = with_identity(pdf, AUTHORS)
+    assert blinded.sections[0].text == f"Code at {ANON_URL}."
+    assert blinded.metadata[IDENTITY_KEY] == AUTHORS.record()
+    assert [r.item for r in blinded.removed] == ["author block", "identity URL", "acknowledgements section"]
+    assert with_identity(pdf, Identity()) is pdf
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.kept: list[tuple[str, ReviewerInput]] = []
+
+    def record_input(self, unit_key: str, item: ReviewerInput) -> None:
+        self.kept.append((unit_key, item))
+
+
+def test_inputs_are_recorded_through_the_units_call_context() -> None:
+    item = ReviewerInput(role="manuscript", text="x")
+    log = _Log()
+    assert record_input(CallContext(log=log, unit_key="u1"), item) is item  # type: ignore[arg-type]
+    record_input(CallContext(), item)
+    record_input(None, item)
+    assert log.kept == [("u1", item)]
+    assert item.input_hash != ReviewerInput(role="notice", text="x", removed=[READ]).input_hash
