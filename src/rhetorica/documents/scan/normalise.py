@@ -48,6 +48,7 @@ CONFUSABLES: dict[str, str] = {
 """Non-Latin letters that look like Latin letters in common fonts (own selection)."""
 
 _TRICKS = (TAG_TRICK, ZERO_WIDTH_TRICK, HOMOGLYPH_TRICK, SPACING_TRICK)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ ._\-]){3,}[^\W\d_](?![^\W\d_])")
 
 
@@ -86,47 +87,82 @@ def is_invisible(char: str) -> bool:
 def normalise(text: str) -> Normalised:
     """Clean ``text`` for instruction matching; see the module docstring for the steps.
 
+    Runs of ASCII characters (which no step changes) are copied whole; only the other characters
+    are looked at one by one, so the cost is linear in the length of the text.
+
     Args:
         text: any text.
 
     Returns:
         :class:`Normalised` (its text may be shorter or longer than ``text``).
     """
-    out: list[str] = []
+    parts: list[str] = []
     origin: list[int] = []
     flags: list[int] = []
     previous_zero_width = False
-    for index, char in enumerate(text):
-        code = ord(char)
-        if 0xE0020 <= code <= 0xE007E:
-            pieces, flag = chr(code - 0xE0000), 1 << 0
-        elif 0xE0000 <= code <= 0xE007F or char in BIDI_CONTROLS or char == "\u00ad":
-            continue
-        elif char in ZERO_WIDTH:
-            previous_zero_width = True
-            continue
-        elif char in CONFUSABLES:
-            pieces, flag = CONFUSABLES[char], 1 << 2
-        else:
-            pieces, flag = unicodedata.normalize("NFKC", char), 0
-        if previous_zero_width:
-            flag |= 1 << 1
+    position = 0
+    for special in _NON_ASCII.finditer(text):
+        if special.start() > position:
+            _copy_ascii(text, position, special.start(), previous_zero_width, parts, origin, flags)
             previous_zero_width = False
-        for piece in pieces:
-            out.append(piece)
-            origin.append(index)
-            flags.append(flag)
-    joined = "".join(out)
-    keep = [True] * len(joined)
-    marked = list(flags)
-    for match in _SPACED.finditer(joined):
-        for i in range(match.start() + 1, match.end(), 2):
-            keep[i] = False
-        for i in range(match.start(), match.end()):
-            marked[i] |= 1 << 3
-    text_out = "".join(c for c, k in zip(joined, keep) if k)
-    return Normalised(text_out, tuple(o for o, k in zip(origin, keep) if k),
-                      tuple(f for f, k in zip(marked, keep) if k))
+        for index in range(special.start(), special.end()):
+            char = text[index]
+            code = ord(char)
+            if 0xE0020 <= code <= 0xE007E:
+                pieces, flag = chr(code - 0xE0000), 1 << 0
+            elif 0xE0000 <= code <= 0xE007F or char in BIDI_CONTROLS or char == "\u00ad":
+                continue
+            elif char in ZERO_WIDTH:
+                previous_zero_width = True
+                continue
+            elif char in CONFUSABLES:
+                pieces, flag = CONFUSABLES[char], 1 << 2
+            else:
+                pieces, flag = unicodedata.normalize("NFKC", char), 0
+            if previous_zero_width:
+                flag |= 1 << 1
+                previous_zero_width = False
+            parts.append(pieces)
+            origin.extend([index] * len(pieces))
+            flags.extend([flag] * len(pieces))
+        position = special.end()
+    if position < len(text):
+        _copy_ascii(text, position, len(text), previous_zero_width, parts, origin, flags)
+    joined = "".join(parts)
+    spaced = list(_SPACED.finditer(joined))
+    if not spaced:
+        return Normalised(joined, tuple(origin), tuple(flags))
+    # letter-spaced runs: keep the letters (every other character), mark them
+    kept: list[str] = []
+    kept_origin: list[int] = []
+    kept_flags: list[int] = []
+    position = 0
+    for match in spaced:
+        start, end = match.span()
+        kept.append(joined[position:start])
+        kept_origin.extend(origin[position:start])
+        kept_flags.extend(flags[position:start])
+        kept.append(joined[start:end:2])
+        kept_origin.extend(origin[start:end:2])
+        kept_flags.extend(value | 1 << 3 for value in flags[start:end:2])
+        position = end
+    kept.append(joined[position:])
+    kept_origin.extend(origin[position:])
+    kept_flags.extend(flags[position:])
+    return Normalised("".join(kept), tuple(kept_origin), tuple(kept_flags))
+
+
+def _copy_ascii(text: str, start: int, end: int, after_zero_width: bool, parts: list[str], origin: list[int],
+                flags: list[int]) -> None:
+    """Append ASCII ``text[start:end]`` unchanged; its first character carries the zero-width flag
+    when invisible characters came just before it."""
+    parts.append(text[start:end])
+    origin.extend(range(start, end))
+    if after_zero_width:
+        flags.append(1 << 1)
+        flags.extend(bytes(end - start - 1))
+    else:
+        flags.extend(bytes(end - start))
 
 
 def decode_tags(text: str) -> str:
