@@ -48,6 +48,7 @@ NEAR_WHITE = 0.94
 
 _UNITS_PT = {"pt": 1.0, "bp": 1.00375, "mm": 2.84528, "cm": 28.4528, "in": 72.27, "pc": 12.0, "sp": 1 / 65536,
              "em": 10.0, "ex": 4.3}
+_NOT_NEWLINE = re.compile(r"[^\n]")
 _METADATA_KEYS = ("pdfkeywords", "pdfsubject", "pdftitle", "pdfauthor", "pdfcreator", "pdfproducer")
 _DEFINE_COLOR = re.compile(r"\\definecolor\s*\{([^{}]+)\}\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
 _COLORLET = re.compile(r"\\colorlet\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
@@ -275,7 +276,7 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
     found = []
     offset = 0
     for line in text.split("\n"):
-        cut = comment_start(line)
+        cut = comment_start(line) if "%" in line else None
         if cut is not None:
             found.append((offset + cut, offset + len(line), line[cut + 1:]))
         offset += len(line) + 1
@@ -285,17 +286,25 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
 
 
 def _blank(text: str, spans: list[tuple[int, int, str]]) -> str:
-    chars = list(text)
-    for start, end, _ in spans:
-        for i in range(start, end):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
+    """``text`` with every character of ``spans`` but line breaks replaced by a space (indices kept)."""
+    pieces = []
+    position = 0
+    for start, end, _ in sorted(spans):
+        start = max(start, position)
+        if start >= end:
+            continue
+        pieces += [text[position:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def _metadata(code: str) -> list[tuple[int, int, str, str]]:
     """``(start, end, field, value)`` of PDF metadata set in the source."""
-    found = []
+    found: list[tuple[int, int, str, str]] = []
+    lowered = code.lower()
+    if "\\pdfinfo" not in code and not any(key in lowered for key in _METADATA_KEYS):
+        return found
     for match in re.finditer(r"\\pdfinfo\s*(?=\{)", code):
         arg = _argument(code, match.end())
         if arg:
@@ -366,7 +375,8 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
                                             text=text[start:end], reason="comment (not typeset) contains an "
                                             f"instruction ({matches[0].rule})", instruction=matches[0].rule,
                                             hidden_text=content.strip())))
-    invisible = [s for s in hidden_spans(text) if s.kind in ("unicode-tags", "zero-width", "bidi-control")]
+    invisible = [] if text.isascii() else [s for s in hidden_spans(text)  # invisible characters are not ASCII
+                                           if s.kind in ("unicode-tags", "zero-width", "bidi-control")]
     covered += [(s.start, s.end) for s in invisible]  # each run, not its group: text between runs stays scanned
     for span in group_invisible(invisible, text):
         matches = find_instructions(span.content) if span.content else []

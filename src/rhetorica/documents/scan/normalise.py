@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from rhetorica.documents.scan.keywords import windows
 
 TAG_TRICK = "unicode tag characters"
 ZERO_WIDTH_TRICK = "zero-width characters"
@@ -49,6 +52,7 @@ CONFUSABLES: dict[str, str] = {
 
 _TRICKS = (TAG_TRICK, ZERO_WIDTH_TRICK, HOMOGLYPH_TRICK, SPACING_TRICK)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_SPACED_HINT = re.compile(r"[ ._\-][^\W\d_][ ._\-][^\W\d_][ ._\-]")
 _SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ ._\-]){3,}[^\W\d_](?![^\W\d_])")
 
 
@@ -64,8 +68,8 @@ class Normalised:
     """
 
     text: str
-    origin: tuple[int, ...]
-    flags: tuple[int, ...]
+    origin: Sequence[int]
+    flags: Sequence[int]
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
         """Source ``[start, end)`` covering cleaned characters ``[start, end)`` (``end > start``)."""
@@ -129,8 +133,12 @@ def normalise(text: str) -> Normalised:
     if position < len(text):
         _copy_ascii(text, position, len(text), previous_zero_width, parts, origin, flags)
     joined = "".join(parts)
-    spaced = list(_SPACED.finditer(joined))
+    # a letter-spaced run has " x y " inside it: search only near such places
+    near = windows([m.start() for m in _SPACED_HINT.finditer(joined)], len(joined), reach=12)
+    spaced = [match for lo, hi in near for match in _SPACED.finditer(joined, lo, hi)]
     if not spaced:
+        if len(parts) == 1 and not any(flags):  # ASCII text: every character is its own origin
+            return Normalised(joined, range(len(joined)), bytes(len(joined)))
         return Normalised(joined, tuple(origin), tuple(flags))
     # letter-spaced runs: keep the letters (every other character), mark them
     kept: list[str] = []
