@@ -139,9 +139,11 @@ def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str,
           item: str) -> Document | str | None:
     from rhetorica.documents import DocumentReadError, ReadOptions
     from rhetorica.documents.pdf.reader import read_pdf
+    from rhetorica.documents.scan.hidden_text import check_hidden_text
 
     try:
-        document = read_pdf(pdf, doc_id, ReadOptions(**config.document_options.model_dump()))
+        document = check_hidden_text(read_pdf(pdf, doc_id, ReadOptions(**config.document_options.model_dump())),
+                                     config.document_options.hidden_text)
     except DocumentReadError as exc:
         reason = f"the compiled PDF cannot be read: {exc.problem}"
     else:
