@@ -54,7 +54,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rhetorica.documents.scan.keywords import KeywordIndex, windows
-from rhetorica.documents.scan.normalise import BASE64_TRICK, Normalised, normalise
+from rhetorica.documents.scan.findings import Severity
+from rhetorica.documents.scan.normalise import BASE64_TRICK, TAG_TRICK, Normalised, normalise
 
 DIRECTIVE_CATEGORIES = frozenset({"score", "accept", "praise", "suppress"})
 """Categories that ask for a verdict; a review document may use such words innocently."""
@@ -312,6 +313,19 @@ VERDICT_CATEGORIES = frozenset({"score", "accept"})
 def demands_verdict(match: InstructionMatch) -> bool:
     """True when one of the rules that matched in ``match`` demands a verdict (:data:`VERDICT_CATEGORIES`)."""
     return any(rule.split(":", 1)[1] in VERDICT_CATEGORIES for rule in (match.rules or (match.rule,)))
+
+
+def visible_verdict(match: InstructionMatch) -> tuple[Severity, str]:
+    """Severity and reason of an instruction that a human reader sees too: ``high`` when it demands a
+    verdict (:func:`demands_verdict`: a submission system calling the scan must stop it whether it is
+    hidden or not) or needed an obfuscation trick (Unicode tag characters aside: those are reported as
+    hidden), else ``medium``."""
+    tricks = [t for t in match.tricks if t != TAG_TRICK]
+    verdict = demands_verdict(match)
+    reason = ("instruction aimed at a reviewer or a model"
+              + (", demanding a score, a positive review or acceptance" if verdict else "")
+              + (f", obfuscated by {', '.join(tricks)}" if tricks else ""))
+    return ("high" if tricks or verdict else "medium"), reason
 
 
 def rule_names() -> list[str]:

@@ -6,7 +6,8 @@ Kinds reported (span = the exact source text from the command to the end of what
   ``\\textcolor{c}{...}`` where ``c`` is white or near-white: ``white``, a ``\\definecolor`` /
   ``\\colorlet`` name whose value has every channel >= 0.94 (rgb, RGB >= 240, HTML, gray; cmyk all
   <= 0.06), or an xcolor mix such as ``white!95`` / ``black!5``;
-- ``latex-tiny-text``: ``\\fontsize{s}{...}`` with ``s`` below :data:`MIN_FONT_PT`, ``\\tiny``,
+- ``latex-tiny-text``: ``\\fontsize{s}{...}`` with ``s`` below :data:`MIN_FONT_PT`, ``\\tiny`` (not
+  where a style file defines it: ``\\def\\tiny{\\@setsize\\tiny{7pt}...}``),
   ``\\scalebox{f}`` with ``f`` below 0.2, ``\\resizebox`` to a width or height below 1 pt;
 - ``latex-phantom``: ``\\phantom``, ``\\hphantom``, ``\\vphantom`` with words in them;
 - ``latex-zero-box``: ``\\makebox[0pt]`` and ``\\parbox{0pt}``;
@@ -37,7 +38,7 @@ from pathlib import Path
 
 from rhetorica.documents.latex.source import comment_start, read_group
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
-from rhetorica.documents.scan.instructions import find_instructions
+from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 from rhetorica.documents.scan.markup import group_invisible, hidden_spans, line_locator
 
 MIN_FONT_PT = 3.0
@@ -48,6 +49,9 @@ NEAR_WHITE = 0.94
 
 _UNITS_PT = {"pt": 1.0, "bp": 1.00375, "mm": 2.84528, "cm": 28.4528, "in": 72.27, "pc": 12.0, "sp": 1 / 65536,
              "em": 10.0, "ex": 4.3}
+_FONT_DEFINITION = re.compile(r"(?:\\(?:g|e|x)?def|\\let|\\(?:re)?newcommand\*?\s*\{?|\\providecommand\*?\s*\{?"
+                              r"|\\DeclareRobustCommand\*?\s*\{?|\\@setsize|\\@setfontsize)\s*$")
+"""What stands right before ``\\tiny`` when it is the size command being defined, not used."""
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _METADATA_KEYS = ("pdfkeywords", "pdfsubject", "pdftitle", "pdfauthor", "pdfcreator", "pdfproducer")
 _DEFINE_COLOR = re.compile(r"\\definecolor\s*\{([^{}]+)\}\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
@@ -200,6 +204,8 @@ def _hiding_constructs(code: str, white_names: set[str]) -> list[_Hidden]:
             found.append(_Hidden(match.start(), end, "latex-tiny-text", f"\\fontsize{{{match.group(1)}}}: below "
                                  f"{MIN_FONT_PT:g} pt", code[match.end():end]))
     for match in re.finditer(r"\\tiny(?![A-Za-z])", code):
+        if _FONT_DEFINITION.search(code, max(0, match.start() - 40), match.start()):
+            continue  # a style file defining the size (\def\tiny{\@setsize\tiny{7pt}...}) hides nothing
         end = _enclosing_end(code, match.end())
         found.append(_Hidden(match.start(), end, "latex-tiny-text", "\\tiny: small text", code[match.end():end]))
     for match in re.finditer(r"\\scalebox\s*\{([^{}]*)\}", code):
@@ -389,12 +395,10 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
     for match in find_instructions(code):
         if any(s <= match.start < e for s, e in covered):
             continue
-        tricks = [t for t in match.tricks if t != "unicode tag characters"]
+        severity, reason = visible_verdict(match)
         findings.append((match.start, Finding(
-            kind="instruction", severity="high" if tricks else "medium", location=locate(match.start),
-            text=text[match.start:match.end], instruction=match.rule,
-            reason="instruction aimed at a reviewer or a model" + (f", obfuscated by {', '.join(tricks)}"
-                                                                   if tricks else ""),
+            kind="instruction", severity=severity, location=locate(match.start),
+            text=text[match.start:match.end], instruction=match.rule, reason=reason,
             decoded=match.decoded if match.decoded != text[match.start:match.end] else None)))
     findings.sort(key=lambda item: item[0])
     return [f for _, f in findings]

@@ -17,7 +17,8 @@ Invisible characters of one kind close together on a line (:data:`INVISIBLE_GAP`
 that counts them, not one finding per character.
 
 Instruction-like text anywhere (:mod:`rhetorica.documents.scan.instructions`) is ``instruction``
-(``medium`` when visible and plain, ``high`` when it needed an obfuscation trick). Hidden content
+(``medium`` when visible and plain, ``high`` when it needed an obfuscation trick or demands a
+verdict: a score, a positive review or acceptance). Hidden content
 carrying an instruction is ``high``; hidden content without one is ``low``; a lone invisible
 character is ``info``. External style sheets and scripts are not evaluated.
 """
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
-from rhetorica.documents.scan.instructions import InstructionMatch, find_instructions
+from rhetorica.documents.scan.instructions import InstructionMatch, find_instructions, visible_verdict
 from rhetorica.documents.scan.normalise import BIDI_CONTROLS, ZERO_WIDTH, decode_tags
 
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
@@ -295,10 +296,7 @@ def text_findings(
                                              decoded=decoded, hidden_text=span.content)))
     matches = find_instructions(_blanked(text, content_spans), categories=cats)
     for match in matches:
-        tricks = [t for t in match.tricks if t != "unicode tag characters"]
-        severity: Severity = "high" if tricks else "medium"
-        reason = ("instruction aimed at a reviewer or a model" + (f", obfuscated by {', '.join(tricks)}"
-                                                                   if tricks else ""))
+        severity, reason = visible_verdict(match)
         span_text = text[match.start:match.end]
         findings.append((match.start, Finding(kind="instruction", severity=severity, location=locate(match.start),
                                               text=span_text, reason=reason, instruction=match.rule,
