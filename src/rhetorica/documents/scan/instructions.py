@@ -53,7 +53,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rhetorica.documents.scan.keywords import KeywordIndex, windows
+from rhetorica.documents.scan.keywords import REACH, KeywordIndex, windows
 from rhetorica.documents.scan.findings import Severity
 from rhetorica.documents.scan.normalise import BASE64_TRICK, TAG_TRICK, Normalised, normalise
 
@@ -87,18 +87,19 @@ _RULES: dict[str, str] = {
                     r"(?:(?:above|previous|given|official|reviewing|review|reviewer|scoring|evaluation|grading|conference)\s+)?"
                     r"(?:rubrics?|(?:scoring|evaluation|grading|review(?:ing)?|reviewer)\s+(?:criteria|guidelines|rules|"
                     r"instructions|form)|criteria|system\s+prompt)\b"),
-    "en:score": (_IMP + r"(?:also\s+)?(?:give|assign|award|grant|rate|score|grade)\b" + _W + r"{0,8}?\W+"
+    # one imperative context, then the four forms (the context is tried once per position, not four times)
+    "en:score": (_IMP + r"(?:(?:also\s+)?(?:give|assign|award|grant|rate|score|grade)\b" + _W + r"{0,8}?\W+"
                  r"(?:\d{1,2}(?:\.\d)?\s*(?:/|out\s+of)\s*(?:10|ten)\b|(?:(?:a|an|the|only)\s+)?(?:perfect|maximum|"
                  r"maximal|highest(?:\s+possible)?|top|full|high|positive|favou?rable|glowing|strong|excellent|"
                  r"outstanding)\s+(?:overall\s+)?" + _REVIEW_NOUN + r")"
-                 r"|" + _IMP + r"(?:only\s+)?(?:write|provide|produce|output|return|give|leave|make)\s+(?:only\s+)?"
+                 r"|(?:only\s+)?(?:write|provide|produce|output|return|give|leave|make)\s+(?:only\s+)?"
                  r"(?:an?\s+)?(?:very\s+|highly\s+)?(?:positive|favou?rable|glowing|enthusiastic)\s+"
                  r"(?:reviews?|assessments?|evaluations?|feedback|comments?|remarks?|opinions?)"
-                 r"|" + _IMP + r"(?:also\s+)?(?:give|assign|award|grant|output|return|produce|provide|set)\s+"
+                 r"|(?:also\s+)?(?:give|assign|award|grant|output|return|produce|provide|set)\s+"
                  r"(?:(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER + r")\s+)?(?:an?\s+|the\s+)?(?:overall\s+|final\s+)?"
                  r"(?:score|rating|grade|mark)\s+(?:of\s+|as\s+|=\s*)?" + _HIGH_SCORE
-                 + r"|" + _IMP + r"(?:also\s+)?(?:rate|score|grade|mark)\s+(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER
-                 + r")\s+(?:as\s+)?(?:an?\s+)?" + _HIGH_SCORE),
+                 + r"|(?:also\s+)?(?:rate|score|grade|mark)\s+(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER
+                 + r")\s+(?:as\s+)?(?:an?\s+)?" + _HIGH_SCORE + ")"),
     "en:accept": (_IMP + r"(?:also\s+)?(?:recommend|suggest|vote\s+for|argue\s+for|push\s+for|support)\s+(?:an?\s+)?"
                   r"(?:strong\s+|clear\s+|immediate\s+)?accept(?:ance|ing)?\b"
                   r"|" + _IMP + r"accept\s+(?:this|the)\s+" + _PAPER + r"\b"
@@ -273,6 +274,11 @@ the English, Spanish, French and German rules that begin with a letter count onl
 word (each rule has a word boundary, whitespace or punctuation before them); Chinese, Japanese and
 Korean keywords count anywhere, and only in a text that has kana, Han or Hangul characters."""
 
+_REACH = {"en:suppress": 150}
+"""Rules whose matches lie closer to their keywords than :data:`~rhetorica.documents.scan.keywords.REACH`:
+``en:suppress`` is the imperative (at most about 60 characters), its keyword, two words, a verb, three
+words and a noun (about 100 characters)."""
+
 _EAST_ASIAN_RULES = tuple(r for r in _KEYWORDS if r.startswith(("zh:", "ja:", "ko:")))
 _EAST_ASIAN = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
                          "\uf900-\ufaff]")
@@ -342,7 +348,7 @@ def _rule_spans(text: str, rules: list[str]) -> dict[str, list[tuple[int, int]]]
     occurrences = _MARKER_INDEX.occurrences(lowered, _LATIN_INDEX.occurrences(lowered))
     if _EAST_ASIAN.search(text):
         _EAST_ASIAN_INDEX.occurrences(lowered, occurrences)
-    return {rule: windows(occurrences[rule], len(text)) for rule in rules if rule in occurrences}
+    return {rule: windows(occurrences[rule], len(text), _REACH.get(rule, REACH)) for rule in rules if rule in occurrences}
 
 
 def _plain_matches(norm: Normalised, categories: frozenset[str] | None) -> list[InstructionMatch]:

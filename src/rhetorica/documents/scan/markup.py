@@ -153,10 +153,11 @@ def _element_ends(text: str) -> dict[int, int]:
 def hidden_spans(text: str) -> list[HiddenSpan]:
     """Every hidden construct of ``text`` (see the module docstring), in text order."""
     spans: list[HiddenSpan] = []
+    ascii_only = text.isascii()  # tag characters and invisible characters are not ASCII
     for match in _COMMENT.finditer(text):
         spans.append(HiddenSpan(match.start(), match.end(), "html-comment",
                                 "HTML comment: not shown when the Markdown or HTML is rendered", match.group(1)))
-    for match in _MD_COMMENT.finditer(text):
+    for match in _MD_COMMENT.finditer(text) if "]:" in text else ():
         content = next(g for g in match.groups() if g is not None)
         spans.append(HiddenSpan(match.start(), match.end(), "html-comment",
                                 "Markdown comment ([//]: # (...)): not shown when rendered", content))
@@ -184,10 +185,10 @@ def hidden_spans(text: str) -> list[HiddenSpan]:
         inner = _TAG_TEXT.sub(" ", text[match.end():end])
         spans.append(HiddenSpan(match.start(), end, "css-hidden", f"<{tag}> hidden by {why}",
                                 " ".join(inner.split())))
-    for match in _TAG_RUN.finditer(text):
+    for match in _TAG_RUN.finditer(text) if not ascii_only else ():
         spans.append(HiddenSpan(match.start(), match.end(), "unicode-tags",
                                 f"{len(match.group(0))} invisible Unicode tag characters", decode_tags(match.group(0))))
-    for match in _INVISIBLE_RUN.finditer(text):
+    for match in _INVISIBLE_RUN.finditer(text) if not ascii_only else ():
         run = match.group(0)
         bidi = any(c in BIDI_CONTROLS for c in run)
         kind = "bidi-control" if bidi else "zero-width"

@@ -16,6 +16,7 @@ Greek letters that render like Latin ones (after the idea of Unicode TR39 confus
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -88,11 +89,50 @@ def is_invisible(char: str) -> bool:
     return char in ZERO_WIDTH or char in BIDI_CONTROLS or 0xE0000 <= ord(char) <= 0xE007F
 
 
+class _PiecewiseOrigin(Sequence[int]):
+    """``origin`` of a normalised text as pieces: piece ``k`` starts at cleaned index ``starts[k]``
+    and maps cleaned index ``i`` to ``sources[k] + (i - starts[k]) * steps[k]`` (step 1: copied
+    characters; step 0: every character of an expansion such as NFKC's "ﬁ" -> "fi" comes from one
+    source character). Built in time proportional to the number of pieces, not of characters."""
+
+    def __init__(self, starts: list[int], sources: list[int], steps: list[int], length: int) -> None:
+        self._starts, self._sources, self._steps, self._length = starts, sources, steps, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        k = bisect.bisect_right(self._starts, index) - 1
+        return self._sources[k] + (index - self._starts[k]) * self._steps[k]
+
+    def to_list(self) -> list[int]:
+        """Every origin, in cleaned order."""
+        out: list[int] = []
+        for k, start in enumerate(self._starts):
+            end = self._starts[k + 1] if k + 1 < len(self._starts) else self._length
+            source = self._sources[k]
+            out.extend(range(source, source + end - start) if self._steps[k] else [source] * (end - start))
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
 def normalise(text: str) -> Normalised:
     """Clean ``text`` for instruction matching; see the module docstring for the steps.
 
-    Runs of ASCII characters (which no step changes) are copied whole; only the other characters
-    are looked at one by one, so the cost is linear in the length of the text.
+    Runs of ASCII characters (which no step changes) are copied whole and mapped back as one piece;
+    only the other characters are looked at one by one, so the cost is linear in the length of the
+    text and nearly all of it is spent in C.
 
     Args:
         text: any text.
@@ -100,15 +140,29 @@ def normalise(text: str) -> Normalised:
     Returns:
         :class:`Normalised` (its text may be shorter or longer than ``text``).
     """
+    if text.isascii() and not _SPACED_HINT.search(text):
+        return Normalised(text, range(len(text)), bytes(len(text)))
     parts: list[str] = []
-    origin: list[int] = []
-    flags: list[int] = []
+    starts: list[int] = []
+    sources: list[int] = []
+    steps: list[int] = []
+    marks: list[tuple[int, int, int]] = []  # (cleaned start, length, flag) of characters made by a trick
+    clean = 0
     previous_zero_width = False
     position = 0
-    for special in _NON_ASCII.finditer(text):
-        if special.start() > position:
-            _copy_ascii(text, position, special.start(), previous_zero_width, parts, origin, flags)
-            previous_zero_width = False
+    for special in [*_NON_ASCII.finditer(text), None]:
+        run_end = len(text) if special is None else special.start()
+        if run_end > position:  # ASCII run: unchanged
+            parts.append(text[position:run_end])
+            starts.append(clean)
+            sources.append(position)
+            steps.append(1)
+            if previous_zero_width:
+                marks.append((clean, 1, 1 << 1))
+                previous_zero_width = False
+            clean += run_end - position
+        if special is None:
+            break
         for index in range(special.start(), special.end()):
             char = text[index]
             code = ord(char)
@@ -126,51 +180,45 @@ def normalise(text: str) -> Normalised:
             if previous_zero_width:
                 flag |= 1 << 1
                 previous_zero_width = False
+            if not pieces:
+                continue
             parts.append(pieces)
-            origin.extend([index] * len(pieces))
-            flags.extend([flag] * len(pieces))
+            starts.append(clean)
+            sources.append(index)
+            steps.append(0)
+            if flag:
+                marks.append((clean, len(pieces), flag))
+            clean += len(pieces)
         position = special.end()
-    if position < len(text):
-        _copy_ascii(text, position, len(text), previous_zero_width, parts, origin, flags)
     joined = "".join(parts)
+    pieces_origin = _PiecewiseOrigin(starts, sources, steps, len(joined))
+    flags = bytearray(len(joined))
+    for start, length, flag in marks:
+        flags[start:start + length] = bytes([flag]) * length
     # a letter-spaced run has " x y " inside it: search only near such places
     near = windows([m.start() for m in _SPACED_HINT.finditer(joined)], len(joined), reach=12)
     spaced = [match for lo, hi in near for match in _SPACED.finditer(joined, lo, hi)]
     if not spaced:
-        if len(parts) == 1 and not any(flags):  # ASCII text: every character is its own origin
-            return Normalised(joined, range(len(joined)), bytes(len(joined)))
-        return Normalised(joined, tuple(origin), tuple(flags))
+        return Normalised(joined, pieces_origin, bytes(flags))
+    origin = pieces_origin.to_list()
     # letter-spaced runs: keep the letters (every other character), mark them
     kept: list[str] = []
     kept_origin: list[int] = []
-    kept_flags: list[int] = []
+    kept_flags = bytearray()
     position = 0
     for match in spaced:
         start, end = match.span()
         kept.append(joined[position:start])
         kept_origin.extend(origin[position:start])
-        kept_flags.extend(flags[position:start])
+        kept_flags += flags[position:start]
         kept.append(joined[start:end:2])
         kept_origin.extend(origin[start:end:2])
-        kept_flags.extend(value | 1 << 3 for value in flags[start:end:2])
+        kept_flags += bytes(value | 1 << 3 for value in flags[start:end:2])
         position = end
     kept.append(joined[position:])
     kept_origin.extend(origin[position:])
-    kept_flags.extend(flags[position:])
-    return Normalised("".join(kept), tuple(kept_origin), tuple(kept_flags))
-
-
-def _copy_ascii(text: str, start: int, end: int, after_zero_width: bool, parts: list[str], origin: list[int],
-                flags: list[int]) -> None:
-    """Append ASCII ``text[start:end]`` unchanged; its first character carries the zero-width flag
-    when invisible characters came just before it."""
-    parts.append(text[start:end])
-    origin.extend(range(start, end))
-    if after_zero_width:
-        flags.append(1 << 1)
-        flags.extend(bytes(end - start - 1))
-    else:
-        flags.extend(bytes(end - start))
+    kept_flags += flags[position:]
+    return Normalised("".join(kept), tuple(kept_origin), bytes(kept_flags))
 
 
 def decode_tags(text: str) -> str:
