@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rhetorica.hashing import content_hash
+from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING
 from rhetorica.problems import WARNING_PREFIX
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
     document = _read(pdf, doc_id, config, problems, item)
     if document is None:
         return None
+    problems.extend(("ingest", f"{item} ({doc_id})", f"{WARNING_PREFIX}{w}") for w in document.warnings
+                    if w.startswith(HIDDEN_TEXT_WARNING))
     document.metadata[META_KEY] = meta
     if spec.human_scores:
         document.metadata["human_scores"] = list(spec.human_scores)

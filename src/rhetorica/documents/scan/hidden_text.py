@@ -28,6 +28,8 @@ HiddenText = Literal["keep", "drop"]
 """What reading does with hidden text: ``keep`` it in the text, or ``drop`` it (the default)."""
 
 _SHOWN_CHARS = 120
+HIDDEN_TEXT_WARNING = "hidden text ("
+"""How every hidden-text warning of :func:`apply_hidden_text` begins."""
 
 
 def _flexible(text: str) -> re.Pattern[str] | None:
@@ -127,7 +129,7 @@ def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache 
     warnings = list(document.warnings)
     audit = list(document.removed)
     for finding, gone in zip(hidden, removed):
-        head = (f"hidden text ({finding.kind}, {finding.severity}) at {finding.location.describe()}: "
+        head = (f"{HIDDEN_TEXT_WARNING}{finding.kind}, {finding.severity}) at {finding.location.describe()}: "
                 f"{_shown(finding.hidden_text or '')!r}")
         if gone is None:
             warnings.append(f"{head} - not in the extracted text")
