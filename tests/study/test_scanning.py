@@ -79,3 +79,19 @@ def test_hidden_text_warns_and_a_rerun_or_estimate_scans_nothing(shared_data: Pa
     assert counted == Counter()
     estimate_study(write_study(tmp_path / "study.yaml", spec))
     assert counted == Counter()
+
+
+def test_a_read_only_store_from_before_the_cache_reads_as_empty(tmp_path: Path) -> None:
+    from rhetorica.study.scanning import StoreScanCache
+    from tests.store.test_scores_migration import _old_store
+
+    path = tmp_path / "store.sqlite"
+    _old_store(path)  # schema version 5: no scan_cache table
+    store = Store.open_readonly(path)
+    try:
+        cache = StoreScanCache(store, writable=False)
+        assert cache.get("any key") is None
+        cache.put("any key", scan.ScanReport(target="t", format="latex"))  # kept nowhere, no error
+        assert not store.has_table("scan_cache")
+    finally:
+        store.close()

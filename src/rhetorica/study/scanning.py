@@ -45,13 +45,15 @@ class StoreScanCache:
     """:class:`~rhetorica.documents.scan.cache.ScanCache` over the store's ``scan_cache`` table.
 
     Args:
-        store: the study store, or ``None`` (nothing cached yet, nothing kept).
+        store: the study store, or ``None`` (nothing cached yet, nothing kept); a store without the
+            ``scan_cache`` table (read-only, from before schema version 8) counts as ``None``.
         writable: keep new reports (``False`` for a store opened read-only, as ``estimate`` does).
     """
 
     def __init__(self, store: Store | None, *, writable: bool = True) -> None:
-        self.store = store
-        self.writable = writable and store is not None
+        # a store opened read-only is not migrated: one from before the cache has no table to read
+        self.store = store if store is not None and store.has_table("scan_cache") else None
+        self.writable = writable and self.store is not None
 
     def get(self, key: str) -> ScanReport | None:
         found = self.store.cached_scan(key) if self.store is not None else None
