@@ -271,8 +271,11 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
 from the rule: for each alternative, its least common required word group). A rule is searched
 only within :data:`rhetorica.documents.scan.keywords.REACH` characters of one of them. Keywords of
 the English, Spanish, French and German rules that begin with a letter count only at the start of a
-word (each rule has a word boundary, whitespace or punctuation before them); Chinese, Japanese and
-Korean keywords count anywhere, and only in a text that has kana, Han or Hangul characters."""
+word (each rule has a word boundary, whitespace or punctuation before them), and those ending with
+``$`` only where their word ends too (the rule has a word boundary or whitespace after them: "give$"
+is not in "given"); Chinese, Japanese and Korean keywords count anywhere, and only in a text that
+has kana, Han or Hangul characters. ``tests/documents/scan/test_instructions.py`` checks every rule's
+examples against a search of the whole text."""
 
 _REACH = {"en:suppress": 150}
 """Rules whose matches lie closer to their keywords than :data:`~rhetorica.documents.scan.keywords.REACH`:
