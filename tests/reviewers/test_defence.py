@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.documents import read_document
+from rhetorica.documents import ReadOptions, read_document
 from rhetorica.documents.models import Document
 from rhetorica.documents.scan import scan_path
 from rhetorica.reviewers.defence import NOTICE_HEADER, defend
@@ -51,12 +51,13 @@ def test_warn_on_hidden_text_names_it_and_none_changes_nothing(paper: Document) 
 def test_strip_removes_white_pdf_text_found_in_the_source_file(shared_data: Path, tmp_path: Path) -> None:
     source = shared_data / "pdfs" / "stable-nalu_iclr2020_main.pdf"
     planted = plant_pdf(source, tmp_path / "white.pdf", "white")
-    document = read_document(planted)
+    document = read_document(planted, options=ReadOptions(hidden_text="keep"))  # as an injection study reads it
     assert INSTRUCTION in " ".join(document.to_markdown().split())  # the reviewer would read it
     defended = defend(document, "strip", source_findings=scan_path(planted).findings)
     assert INSTRUCTION not in " ".join(defended.document.to_markdown().split())
     clean = read_document(source)
     assert defended.document.word_count == clean.word_count
+    assert read_document(planted).word_count == clean.word_count  # reading drops it by default (hidden_text: drop)
 
 
 def test_document_scan_reports_a_hidden_pdf_instruction_once(shared_data: Path, tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 8  # the newest migration: 0008_reviewer_inputs
+LATEST = 9  # the newest migration: 0009_scan_cache
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

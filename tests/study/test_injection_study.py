@@ -106,7 +106,8 @@ def test_scan_verdicts_and_findings_are_in_the_report(run_dir: Path) -> None:
     data = write_report(run_dir)
     table = obey_table(data).set_index(["reviewer", "arm"])
     assert table.loc[("obedient", HIDDEN), "scan_verdict"] == f"{N_PAPERS}/{N_PAPERS} flagged (highest high)"
-    assert table.loc[("obedient", VISIBLE), "scan_verdict"] == f"{N_PAPERS}/{N_PAPERS} flagged (highest medium)"
+    # a visible demand for a score is high too (issue 24 item 8)
+    assert table.loc[("obedient", VISIBLE), "scan_verdict"] == f"{N_PAPERS}/{N_PAPERS} flagged (highest high)"
     originals = data.scans[data.scans["condition"] == "original"]
     assert len(originals) == N_PAPERS and originals["n_findings"].eq(0).all()
     html = (run_dir / "report.html").read_text("utf-8")

@@ -21,6 +21,9 @@ def ingest(
     pdf_backend: str | None = typer.Option(None, "--pdf-backend", help="pdfium, pdfminer, pdfplumber or pypdf."),
     timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds per PDF backend before falling back."),
     max_words: int | None = typer.Option(None, "--max-words", min=1, help="Keep leading sections within this budget."),
+    hidden_text: str = typer.Option(
+        "drop", "--hidden-text", help="Text no human reader sees (white, invisible, off-page, tiny): drop or keep; "
+        "each span is listed in the warnings either way."),
 ) -> None:
     """Read papers, blind them and write one Markdown and one JSON file per paper plus a summary.
 
@@ -36,9 +39,11 @@ def ingest(
     from rhetorica.documents.reader import default_doc_id
 
     console = Console()
+    if hidden_text not in ("keep", "drop"):
+        fail(f"--hidden-text {hidden_text}: choose keep or drop")
     options = ReadOptions(
         cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout,
-        pdf_backend=pdf_backend, max_words=max_words,
+        pdf_backend=pdf_backend, max_words=max_words, hidden_text=hidden_text,  # type: ignore[arg-type]
     )
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -12,12 +12,14 @@ from rhetorica.documents.options import DocumentReadError, ReadOptions
 
 if TYPE_CHECKING:
     from rhetorica.documents.models import Document
+    from rhetorica.documents.scan.cache import ScanCache
 
 __all__ = ["DocumentReadError", "ReadOptions", "read_document"]
 
 
 def read_document(
-    path: str | Path, *, doc_id: str | None = None, options: ReadOptions | None = None
+    path: str | Path, *, doc_id: str | None = None, options: ReadOptions | None = None,
+    scan_cache: ScanCache | None = None,
 ) -> Document:
     """Read a paper into a :class:`~rhetorica.documents.models.Document`.
 
@@ -29,11 +31,14 @@ def read_document(
     Args:
         path: file or folder.
         doc_id: document id; default the folder name or the file name without extension.
-        options: reading options; default :class:`ReadOptions()` (cut after references, blind).
+        options: reading options; default :class:`ReadOptions()` (cut after references, blind,
+            hidden text dropped).
+        scan_cache: earlier scan reports, so that the hidden-text check scans an unchanged source once.
 
     Returns:
         The Document, with ``source`` (path, parser name and version, text hash), ``removed``
-        (blinding audit) and ``warnings``. With ``options.max_words`` only the leading text within
+        (blinding audit, hidden text dropped) and ``warnings`` (one per hidden span, see
+        :func:`rhetorica.documents.scan.hidden_text.apply_hidden_text`). With ``options.max_words`` only the leading text within
         the budget is kept, cut at a paragraph boundary (see :func:`rhetorica.documents.excerpt.excerpt`).
 
     Raises:
@@ -41,6 +46,7 @@ def read_document(
     """
     from rhetorica.documents.excerpt import excerpt
     from rhetorica.documents.reader import default_doc_id, read_path
+    from rhetorica.documents.scan.hidden_text import check_hidden_text
 
     options = options or ReadOptions()
     path = Path(path)
@@ -52,6 +58,7 @@ def read_document(
         raise DocumentReadError(path, f"could not be read ({type(exc).__name__}: {exc})") from exc
     if document.word_count == 0:
         raise DocumentReadError(path, f"document '{document.id}' has no text after reading ({document.source.parser})")
+    document = check_hidden_text(document, options.hidden_text, scan_cache)
     if options.max_words is not None:
         document = excerpt(document, options.max_words)
     return document

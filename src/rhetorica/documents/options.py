@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +39,13 @@ class ReadOptions(BaseModel):
         max_words: keep the leading text up to this many words, cut at a paragraph boundary
             (whole sections, then the leading paragraphs of the next one; never empty);
             ``None`` keeps everything.
+        hidden_text: what to do with text a human reader of the source does not see (white,
+            invisible, off-page, covered or microscopic PDF text; white, zero-size or swallowed
+            LaTeX text): ``drop`` (default) removes it from the text a reviewer reads, ``keep``
+            leaves it (to measure its effect, e.g. in a prompt-injection study). Either way each
+            span is named in ``Document.warnings`` (see :mod:`rhetorica.documents.scan.hidden_text`).
+            The default is ``drop`` because a review should judge the paper its human readers see;
+            hidden text is an attack on the reviewer, not content.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -48,3 +56,4 @@ class ReadOptions(BaseModel):
     parse_memory_mb: int = Field(default=4096, ge=256)
     pdf_backend: str | None = None
     max_words: int | None = Field(default=None, ge=1)
+    hidden_text: Literal["keep", "drop"] = "drop"

@@ -17,13 +17,13 @@ findings of its source file (a PDF's white or invisible text is only visible in 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.scan import Finding, scan_document
 from rhetorica.documents.scan.findings import severity_rank
+from rhetorica.documents.scan.hidden_text import strip_hidden
 from rhetorica.documents.scan.normalise import is_invisible
 
 Defence = Literal["none", "strip", "warn"]
@@ -55,40 +55,6 @@ class DefendedInput:
     notice: str | None = None
     findings: list[Finding] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-
-
-def _flexible(text: str) -> re.Pattern[str] | None:
-    words = text.split()
-    if not words:
-        return None
-    return re.compile(r"\s*".join(re.escape(w) for w in words))
-
-
-def _strip_text(text: str, findings: list[Finding], removed: list[str]) -> str:
-    """``text`` without the hidden spans of ``findings`` and invisible characters; blank lines left
-    by a removal are collapsed. Each removed string is appended to ``removed``."""
-    before = len(removed)
-    original = text
-    for finding in findings:
-        candidates = [finding.text, finding.hidden_text or ""]
-        for candidate in candidates:
-            if candidate.strip() and candidate in text:
-                text = text.replace(candidate, "")
-                removed.append(candidate)
-                break
-        else:
-            pattern = _flexible(finding.hidden_text or "")
-            if pattern is not None:
-                match = pattern.search(text)
-                if match:
-                    removed.append(match.group(0))
-                    text = text[:match.start()] + text[match.end():]
-    cleaned = "".join(c for c in text if not is_invisible(c))
-    if cleaned != text:
-        removed.append("".join(c for c in text if is_invisible(c)))
-    if len(removed) == before:
-        return original
-    return re.sub(r"\n{3,}", "\n\n", cleaned).strip("\n")
 
 
 def _notice(findings: list[Finding]) -> str:
@@ -130,7 +96,5 @@ def defend(document: Document, defence: Defence, *, source_findings: list[Findin
     hidden = [f for f in findings if f.hidden]
     if not hidden and not any(is_invisible(c) for s in document.sections for c in s.text):
         return DefendedInput(document, None, [])
-    removed: list[str] = []
-    sections = [s.model_copy(update={"text": _strip_text(s.text, hidden, removed)}) for s in document.sections]
-    title = _strip_text(document.title, hidden, removed) if document.title else document.title
-    return DefendedInput(document.model_copy(update={"sections": sections, "title": title}), None, hidden, removed)
+    stripped, removed, invisible = strip_hidden(document, hidden)
+    return DefendedInput(stripped, None, hidden, [r for r in removed if r is not None] + ([invisible] if invisible else []))

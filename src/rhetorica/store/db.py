@@ -229,6 +229,17 @@ class Store(BatchTables):
         """Store one scan result (a row of ``scans``, keyed by ``scan_key``) in its own transaction."""
         self.insert("scans", row)
 
+    def cached_scan(self, cache_key: str) -> str | None:
+        """The stored scan report (JSON) under ``cache_key`` in ``scan_cache``, ``None`` when there is none."""
+        row = self.conn.execute("SELECT report_json FROM scan_cache WHERE cache_key = ?", (cache_key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def cache_scan(self, cache_key: str, scanner_version: str, report_json: str) -> None:
+        """Store one scan report (JSON) under ``cache_key`` in its own transaction (kept when already there)."""
+        with self.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO scan_cache (cache_key, scanner_version, report_json) VALUES (?, ?, ?)",
+                         (cache_key, scanner_version, report_json))
+
     def scan_rows(self) -> list[dict[str, Any]]:
         """Every stored scan result, ordered by document, condition and rewriter (empty list when none)."""
         return [dict(r) for r in self.conn.execute(

@@ -359,6 +359,9 @@ class DocumentOptions(_Strict):
     cut_after_references: bool = True
     blind: bool = True
     max_words: int | None = Field(default=None, ge=50, description="keep the leading text up to this many words, cut at a paragraph boundary")
+    hidden_text: Literal["keep", "drop"] = Field(
+        default="drop", description="text no human reader sees (white, invisible, off-page, tiny): drop it from "
+        "what reviewers read (default), or keep it to measure its effect; each span is warned about either way")
 
 
 class _UsesModel(_Strict):

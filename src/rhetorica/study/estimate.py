@@ -101,20 +101,21 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     from rhetorica.study.config import load_study
     from rhetorica.study.inputs import load_documents, resolve_run_dir
     from rhetorica.study.planned_calls import approximate_tokens
+    from rhetorica.study.scanning import StoreScanCache
 
     config, base_dir = load_study(study)
     table = load_prices(prices)
     run_dir = resolve_run_dir(config, base_dir)
     problem_rows: list[tuple[str, str, str]] = []
     scratch = tempfile.TemporaryDirectory(prefix="rhetorica-estimate-")  # baselines compiled for the estimate
-    # the runner's own document loading
-    documents = load_documents(config, base_dir, problem_rows, run_dir=run_dir, compile_dir=Path(scratch.name))
     path = run_dir / STORE_FILENAME
     store = Store.open_readonly(path) if path.is_file() else None
-
     sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     units_done = units_pending = 0
     try:
+        # the runner's own document loading; hidden-text scans read from the run's scan cache
+        documents = load_documents(config, base_dir, problem_rows, run_dir=run_dir, compile_dir=Path(scratch.name),
+                                   scan_cache=StoreScanCache(store, writable=False))
         for step in graph.walk(config, documents, store, assume_pending=True):
             stage = step.stage
             done = stage.finished(store, False) if store is not None else set()

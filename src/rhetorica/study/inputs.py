@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from rhetorica.files import resolve_pattern
 from rhetorica.documents.models import Document
+from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
 from rhetorica.problems import WARNING_PREFIX
 
@@ -89,7 +90,8 @@ def _unusable_folder(path: Path) -> str | None:
 
 
 def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]],
-                   run_dir: Path | None = None, compile_dir: Path | None = None) -> list[Document]:
+                   run_dir: Path | None = None, compile_dir: Path | None = None,
+                   scan_cache: ScanCache | None = None) -> list[Document]:
     """Read every document of ``config``; a bad one is reported in ``problems`` and skipped.
 
     Args:
@@ -101,6 +103,8 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             :func:`resolve_run_dir`), see :mod:`rhetorica.study.project_inputs`.
         compile_dir: where a baseline not yet compiled in ``run_dir`` is compiled instead
             (``rhetorica estimate`` passes a temporary folder: it writes nothing); default ``run_dir``.
+        scan_cache: earlier scan reports for the hidden-text check of each document read
+            (``document_options.hidden_text``); an unchanged source is then not scanned again.
 
     Returns:
         The documents, in the order of the study file (ids unique).
@@ -141,7 +145,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
         for path in paths:
             doc_id = spec.id if spec.id and len(paths) == 1 else None
             try:
-                doc = read_document(path, doc_id=doc_id, options=options)
+                doc = read_document(path, doc_id=doc_id, options=options, scan_cache=scan_cache)
             except DocumentReadError as exc:
                 problems.append(("ingest", str(path), exc.problem))
                 continue

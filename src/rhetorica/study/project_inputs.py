@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rhetorica.hashing import content_hash
+from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING
 from rhetorica.problems import WARNING_PREFIX
 
 if TYPE_CHECKING:
@@ -117,6 +118,8 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
     document = _read(pdf, doc_id, config, problems, item, _source_identity(root / project.main))
     if document is None:
         return None
+    problems.extend(("ingest", f"{item} ({doc_id})", f"{WARNING_PREFIX}{w}") for w in document.warnings
+                    if w.startswith(HIDDEN_TEXT_WARNING))
     document.metadata[META_KEY] = meta
     if spec.human_scores:
         document.metadata["human_scores"] = list(spec.human_scores)
@@ -159,10 +162,11 @@ def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str,
     from rhetorica.documents import DocumentReadError, ReadOptions
     from rhetorica.documents.inputs import with_identity
     from rhetorica.documents.pdf.reader import read_pdf
+    from rhetorica.documents.scan.hidden_text import check_hidden_text
 
     options = ReadOptions(**config.document_options.model_dump())
     try:
-        document = read_pdf(pdf, doc_id, options)
+        document = check_hidden_text(read_pdf(pdf, doc_id, options), config.document_options.hidden_text)
     except DocumentReadError as exc:
         reason = f"the compiled PDF cannot be read: {exc.problem}"
     else:

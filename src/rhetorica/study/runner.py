@@ -203,7 +203,9 @@ class StudyRunner:
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
         """Read every document of the study (see :func:`rhetorica.study.inputs.load_documents`)."""
-        return load_documents(self.config, self.base_dir, problems, self.run_dir)
+        from rhetorica.study.scanning import StoreScanCache
+
+        return load_documents(self.config, self.base_dir, problems, self.run_dir, scan_cache=StoreScanCache(self.store))
 
     def _store_documents(self, documents: list[Document]) -> None:
         for doc in documents:

@@ -2,8 +2,13 @@
 
 Originals are scanned with their source file (a PDF's hidden characters are only in the file),
 variants by their text. Results go to the store's ``scans`` table (a clean scan is stored too, so
-"no finding" is distinguishable from "not scanned") and are reported; nothing is ever removed from
-a document because of a scan — that is a reviewer's ``defence`` choice.
+"no finding" is distinguishable from "not scanned") and are reported; nothing is removed from a
+document because of this check — hidden text in a source is kept or dropped when the document is
+read (the study's ``document_options.hidden_text``), and a reviewer's ``defence`` decides the rest.
+
+Each text and each source file is scanned once per content: :class:`StoreScanCache` keeps every
+report in the store's ``scan_cache`` table, so a re-run, ``rhetorica estimate`` or another matrix
+cell with the same text reads it back instead of scanning.
 """
 
 from __future__ import annotations
@@ -36,6 +41,29 @@ class ScanOutcome:
     problems: list[tuple[str, str, str]] = field(default_factory=list)
 
 
+class StoreScanCache:
+    """:class:`~rhetorica.documents.scan.cache.ScanCache` over the store's ``scan_cache`` table.
+
+    Args:
+        store: the study store, or ``None`` (nothing cached yet, nothing kept); a store without the
+            ``scan_cache`` table (read-only, from before schema version 8) counts as ``None``.
+        writable: keep new reports (``False`` for a store opened read-only, as ``estimate`` does).
+    """
+
+    def __init__(self, store: Store | None, *, writable: bool = True) -> None:
+        # a store opened read-only is not migrated: one from before the cache has no table to read
+        self.store = store if store is not None and store.has_table("scan_cache") else None
+        self.writable = writable and self.store is not None
+
+    def get(self, key: str) -> ScanReport | None:
+        found = self.store.cached_scan(key) if self.store is not None else None
+        return None if found is None else ScanReport.model_validate_json(found)
+
+    def put(self, key: str, report: ScanReport) -> None:
+        if self.writable and self.store is not None:
+            self.store.cache_scan(key, report.scanner_version, report.model_dump_json())
+
+
 def scan_key(document: Document, condition: str, rewriter: str) -> str:
     """Key of a scan: hash of (scanner version, content hash, source path, matrix cell)."""
     return content_hash("scan", SCANNER_VERSION, document.content_hash, document.source.path,
@@ -65,6 +93,7 @@ def scan_inputs(store: Store, inputs: list[tuple[Document, str, str]]) -> ScanOu
         problem of that input only.
     """
     stored = {row["scan_key"]: row for row in store.scan_rows()}
+    cache = StoreScanCache(store)
     outcome = ScanOutcome()
     for document, condition, rewriter in inputs:
         key = scan_key(document, condition, rewriter)
@@ -74,7 +103,7 @@ def scan_inputs(store: Store, inputs: list[tuple[Document, str, str]]) -> ScanOu
             findings = [Finding.model_validate(f) for f in json.loads(row["findings_json"])]
         else:
             try:
-                report = scan_document(document, include_source=condition == ORIGINAL)
+                report = scan_document(document, include_source=condition == ORIGINAL, cache=cache)
             except Exception as exc:  # noqa: BLE001 - one unscannable input never stops a study
                 outcome.problems.append(("scan", item, f"scan failed ({type(exc).__name__}: {exc})"))
                 continue

@@ -161,3 +161,35 @@ def test_the_module_docstring_lists_exactly_the_rules_that_exist() -> None:
         actual.setdefault(language, set()).add(category)
     assert listed == actual
     assert set(actual) == {"en", "zh", "es", "fr", "de", "ja", "ko"}
+
+
+def _every_rule_everywhere(text: str) -> list[tuple[int, int, str]]:
+    """Reference without keyword windows: every rule over the whole normalised text (as scan-v2 did)."""
+    from rhetorica.documents.scan.instructions import _COMPILED
+
+    norm = normalise(text)
+    found = []
+    for name, pattern in _COMPILED.items():
+        for match in pattern.finditer(norm.text):
+            start, end = match.start(), match.end()
+            while start < end and norm.text[start].isspace():
+                start += 1
+            if start < end:
+                found.append((*norm.source_span(start, end), name))
+    return found
+
+
+def test_keyword_windows_lose_no_match(shared_data: Path) -> None:
+    # every rule's keywords (instructions._KEYWORDS) must occur in each of its matches: a planted
+    # instruction of every language and category, inside real text, is found as the whole-text search finds it
+    from rhetorica.documents.scan.instructions import _plain_matches
+
+    sections = [p.read_text(encoding="utf-8") for p in sorted((shared_data / "papers").rglob("*.tex"))[:4]]
+    for n, (example, _) in enumerate(POSITIVE + TRIAL):
+        host = sections[n % len(sections)]
+        cut = host.find(" ", len(host) // 2)
+        for text in (example, example.upper(), host[:cut] + ". " + example + " " + host[cut:]):
+            expected = _every_rule_everywhere(text)
+            assert expected, example
+            got = [(m.start, m.end, m.rule) for m in _plain_matches(normalise(text), None)]
+            assert sorted(got) == sorted(expected), example

@@ -148,3 +148,37 @@ def test_a_url_left_as_plain_text_is_told_as_a_removed_url_command(tmp_path: Pat
         "put it back in \\url{}"]
     gone = _violations(tmp_path / "b", BODY.replace("A URL \\url{https://x.org} and ", "A URL and "))
     assert [v.message for v in gone] == ["main.tex:4: url: expected 'https://x.org', found nothing"]
+
+
+# Disguised \write18 forms (issue 24 item 9): each new construct is rejected on its own line, with
+# the exact token sequence (whitespace removed) as the value found. BODY has 12 lines, so the first
+# added line is line 13.
+@pytest.mark.parametrize(("added", "expected"), [
+    pytest.param("\\csname immediate\\endcsname\\csname write\\endcsname\\numexpr\\sixt@@n+\\tw@\\relax{rm x}\n",
+                 [(13, "\\csnameimmediate\\endcsname"), (13, "\\csnamewrite\\endcsname")], id="csname"),
+    pytest.param("\\immediate\\wr^^69te18{rm x}\n", [(13, "\\immediate\\wr"), (13, "^^69")], id="caret-escape"),
+    pytest.param("^^5cimmediate^^5cwrite18{rm x}\n", [(13, "^^5c"), (13, "^^5c")], id="caret-backslash"),
+    pytest.param("\\let\\w=\\write\nText.\n\\w18{rm x}\n", [(13, "\\let\\w=\\write")], id="let-alias"),
+    pytest.param("\\global\\let\\x\\immediate\n", [(13, "\\global\\let\\x\\immediate")], id="global-let"),
+    pytest.param("\\catcode`\\|=0 |write18{rm x}\n", [(13, "\\catcode`\\|=0")], id="catcode"),
+    pytest.param("\\write\\sixt@@n{hello}\n", [(13, "\\write\\sixt@@n")], id="write-any-stream"),
+    pytest.param("\\def\\input{x}\n", [(13, "\\def\\input"), (13, "\\input{x}")],
+                 id="def-of-a-primitive"),
+])
+def test_disguised_shell_escape_is_rejected_with_its_line(tmp_path: Path, added: str,
+                                                           expected: list[tuple[int, str]]) -> None:
+    got = [(v.line, v.found) for v in _violations(tmp_path, BODY + added) if v.kind == "dangerous"]
+    assert got == expected
+
+
+def test_a_let_of_an_ordinary_macro_is_not_dangerous(tmp_path: Path) -> None:
+    assert [v for v in _violations(tmp_path, BODY + "\\let\\oldfoo\\textbf\n") if v.kind == "dangerous"] == []
+
+
+def test_a_disguised_construct_the_baseline_had_passes(tmp_path: Path) -> None:
+    body = BODY + "\\csname immediate\\endcsname\\csname write\\endcsname18{ls}\n\\let\\w=\\write\n"
+    base = _mini(tmp_path / "b", body)
+    var = copy_project(base, tmp_path / "v")
+    (var.root / "main.tex").write_text((base.root / "main.tex").read_text().replace("\\let\\w=\\write\n",
+                                                                                    "Some words.\n\\let\\w=\\write\n"))
+    assert check_anchors(base, load_project(var.root)).ok

@@ -15,12 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rhetorica.documents.scan.cache import ScanCache, source_key, text_key
 from rhetorica.documents.scan.findings import SCANNER_VERSION, SEVERITIES, Finding, Location, ScanReport, Severity
 
 if TYPE_CHECKING:
     from rhetorica.documents.models import Document
 
-__all__ = ["SCANNER_VERSION", "SEVERITIES", "Finding", "Location", "ScanError", "ScanReport", "Severity",
+__all__ = ["SCANNER_VERSION", "SEVERITIES", "Finding", "Location", "ScanCache", "ScanError", "ScanReport", "Severity",
            "scan_document", "scan_path", "scan_paths"]
 
 MARKUP_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".xhtml", ".txt", ".text")
@@ -36,12 +37,14 @@ class ScanError(ValueError):
         super().__init__(f"{self.path}: {problem}")
 
 
-def scan_path(path: str | Path) -> ScanReport:
+def scan_path(path: str | Path, *, cache: ScanCache | None = None) -> ScanReport:
     """Scan one submitted file or folder.
 
     Args:
         path: a ``.pdf``; a LaTeX project folder, ``.tex``/``.sty``/``.cls`` file or archive
             (``.tar.gz``, ``.tgz``, ``.tar``, ``.zip``); a ``.md``/``.html``/``.txt`` file.
+        cache: reports of earlier scans by path and content (:func:`~rhetorica.documents.scan.cache.source_key`);
+            a report found there is returned without scanning, a new one is put there.
 
     Returns:
         The :class:`ScanReport`.
@@ -50,9 +53,25 @@ def scan_path(path: str | Path) -> ScanReport:
         ScanError: missing path, unsupported type, unreadable or undecodable file, a PDF pdfium
             cannot open, an unsafe archive.
     """
+    path = Path(path)
+    key = None
+    if cache is not None:
+        try:
+            key = source_key(path)
+        except OSError as exc:
+            raise ScanError(path, f"cannot be read ({exc.strerror or exc})") from exc
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+    report = _scan_path(path)
+    if cache is not None and key is not None:
+        cache.put(key, report)
+    return report
+
+
+def _scan_path(path: Path) -> ScanReport:
     from rhetorica.documents.scan.latex import LATEX_SUFFIXES, scan_latex
 
-    path = Path(path)
     name = path.name.lower()
     try:
         if path.is_dir():
@@ -114,7 +133,7 @@ def scan_paths(paths: list[str | Path]) -> list[ScanReport | ScanError]:
     return out
 
 
-def scan_document(document: Document, *, include_source: bool = True) -> ScanReport:
+def scan_document(document: Document, *, include_source: bool = True, cache: ScanCache | None = None) -> ScanReport:
     """Scan a document as a reviewer reads it, and its source file.
 
     Args:
@@ -134,18 +153,26 @@ def scan_document(document: Document, *, include_source: bool = True) -> ScanRep
 
     categories = None
     if document.kind == "review":
-        categories = {n.split(":", 1)[1] for n in rule_names()} - DIRECTIVE_CATEGORIES
-    report = ScanReport(target=f"document {document.id}", format="document")
-    if document.title:
-        report.findings += text_findings(document.title, lambda i: Location(section="(title)", column=i + 1),
-                                         categories=categories)
-    for section in document.sections:
-        report.findings += text_findings(section.text, line_locator(section.text, section=section.title),
-                                         categories=categories)
+        categories = frozenset({n.split(":", 1)[1] for n in rule_names()} - DIRECTIVE_CATEGORIES)
+    key = text_key(document, categories) if cache is not None else ""
+    cached = cache.get(key) if cache is not None else None
+    if cached is not None:
+        report = cached.model_copy(update={"target": f"document {document.id}"})
+    else:
+        report = ScanReport(target=f"document {document.id}", format="document")
+        if document.title:
+            report.findings += text_findings(document.title, lambda i: Location(section="(title)", column=i + 1),
+                                             categories=categories)
+        for section in document.sections:
+            report.findings += text_findings(section.text, line_locator(section.text, section=section.title),
+                                             categories=categories)
+        if cache is not None:
+            cache.put(key, report)
+    report = report.model_copy(deep=True)
     source = Path(document.source.path) if document.source.path else None
     if include_source and source is not None and source.exists() and not source.name.lower().endswith(MARKUP_SUFFIXES):
         try:
-            inner = scan_path(source)
+            inner = scan_path(source, cache=cache)
         except ScanError as exc:
             report.notes.append(f"source not scanned: {exc}")
         else:

@@ -7,7 +7,8 @@ addresses a reviewer or a language model with an instruction ("ignore previous i
 Severities, lowest first: ``info`` (an oddity with no content of its own, e.g. one zero-width
 character), ``low`` (hidden text with no instruction in it, or a hiding construct that is also used
 innocently, such as ``\\phantom`` in math), ``medium`` (visible text that instructs a reviewer or a
-model), ``high`` (an instruction that is hidden, in metadata or comments, or obfuscated).
+model), ``high`` (an instruction that is hidden, in metadata or comments, or obfuscated, and any
+instruction that demands a score, a positive review or acceptance, visible or not).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ Severity = Literal["info", "low", "medium", "high"]
 SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
 """Severities in increasing order."""
 
-SCANNER_VERSION = "scan-v2"
+SCANNER_VERSION = "scan-v3"
 """Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
 part of a study's scan keys. Bump it with any rule change, so stored verdicts are never mixed with new ones."""
 

@@ -38,6 +38,11 @@ a sentence or "por favor". Matching runs on the text after
 :func:`rhetorica.documents.scan.normalise.normalise` (homoglyphs, zero-width characters, letter
 spacing, tag characters) and on base64 blobs decoded to text; a match made possible by one of
 those tricks reports it.
+
+Speed: the text is normalised once; one pass finds the keywords of every rule
+(:data:`_KEYWORDS`, :mod:`rhetorica.documents.scan.keywords`), and each rule is searched only near
+its own keywords, so the cost grows linearly with the text and with the keywords found, not with
+(rules x text).
 """
 
 from __future__ import annotations
@@ -48,7 +53,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rhetorica.documents.scan.normalise import BASE64_TRICK, normalise
+from rhetorica.documents.scan.keywords import REACH, KeywordIndex, windows
+from rhetorica.documents.scan.findings import Severity
+from rhetorica.documents.scan.normalise import BASE64_TRICK, TAG_TRICK, Normalised, normalise
 
 DIRECTIVE_CATEGORIES = frozenset({"score", "accept", "praise", "suppress"})
 """Categories that ask for a verdict; a review document may use such words innocently."""
@@ -80,18 +87,19 @@ _RULES: dict[str, str] = {
                     r"(?:(?:above|previous|given|official|reviewing|review|reviewer|scoring|evaluation|grading|conference)\s+)?"
                     r"(?:rubrics?|(?:scoring|evaluation|grading|review(?:ing)?|reviewer)\s+(?:criteria|guidelines|rules|"
                     r"instructions|form)|criteria|system\s+prompt)\b"),
-    "en:score": (_IMP + r"(?:also\s+)?(?:give|assign|award|grant|rate|score|grade)\b" + _W + r"{0,8}?\W+"
+    # one imperative context, then the four forms (the context is tried once per position, not four times)
+    "en:score": (_IMP + r"(?:(?:also\s+)?(?:give|assign|award|grant|rate|score|grade)\b" + _W + r"{0,8}?\W+"
                  r"(?:\d{1,2}(?:\.\d)?\s*(?:/|out\s+of)\s*(?:10|ten)\b|(?:(?:a|an|the|only)\s+)?(?:perfect|maximum|"
                  r"maximal|highest(?:\s+possible)?|top|full|high|positive|favou?rable|glowing|strong|excellent|"
                  r"outstanding)\s+(?:overall\s+)?" + _REVIEW_NOUN + r")"
-                 r"|" + _IMP + r"(?:only\s+)?(?:write|provide|produce|output|return|give|leave|make)\s+(?:only\s+)?"
+                 r"|(?:only\s+)?(?:write|provide|produce|output|return|give|leave|make)\s+(?:only\s+)?"
                  r"(?:an?\s+)?(?:very\s+|highly\s+)?(?:positive|favou?rable|glowing|enthusiastic)\s+"
                  r"(?:reviews?|assessments?|evaluations?|feedback|comments?|remarks?|opinions?)"
-                 r"|" + _IMP + r"(?:also\s+)?(?:give|assign|award|grant|output|return|produce|provide|set)\s+"
+                 r"|(?:also\s+)?(?:give|assign|award|grant|output|return|produce|provide|set)\s+"
                  r"(?:(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER + r")\s+)?(?:an?\s+|the\s+)?(?:overall\s+|final\s+)?"
                  r"(?:score|rating|grade|mark)\s+(?:of\s+|as\s+|=\s*)?" + _HIGH_SCORE
-                 + r"|" + _IMP + r"(?:also\s+)?(?:rate|score|grade|mark)\s+(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER
-                 + r")\s+(?:as\s+)?(?:an?\s+)?" + _HIGH_SCORE),
+                 + r"|(?:also\s+)?(?:rate|score|grade|mark)\s+(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER
+                 + r")\s+(?:as\s+)?(?:an?\s+)?" + _HIGH_SCORE + ")"),
     "en:accept": (_IMP + r"(?:also\s+)?(?:recommend|suggest|vote\s+for|argue\s+for|push\s+for|support)\s+(?:an?\s+)?"
                   r"(?:strong\s+|clear\s+|immediate\s+)?accept(?:ance|ing)?\b"
                   r"|" + _IMP + r"accept\s+(?:this|the)\s+" + _PAPER + r"\b"
@@ -216,6 +224,74 @@ _COMPILED = {name: re.compile(pattern, re.IGNORECASE | re.MULTILINE) for name, p
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
 _MAX_BASE64_DEPTH = 2
 
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "en:override": ("ignore", "disregard", "forget", "override", "bypass", "skip"),
+    "en:score": ("give$", "assign$", "award$", "grant$", "rate$", "score$", "grade$", "positive$", "favorable$",
+                 "favourable$", "glowing$", "enthusiastic$", "rating$", "mark$"),
+    "en:accept": ("accept",),
+    "en:praise": ("novel", "originality", "groundbreaking", "ground-breaking", "innovative", "pioneering",
+                  "breakthrough", "transformative"),
+    "en:suppress": ("not$", "don't$", "never$", "avoid$"),
+    "en:role": ("you$", "reviewer$", "assistant$", "referee$", "judge$"),
+    "en:system": ("system", "inst]", "<<sys>>", "<|im_start|>", "<|system|>", "instruction"),
+    "en:address": ("note$", "message$", "instruction", "attention$", "you$"),
+    "zh:override": ("忽略", "忽视", "无视", "忘记", "不要理会", "不必遵守"),
+    "zh:score": ("高分", "满分", "10分", "十分", "好评", "正面", "积极", "评价", "评论", "意见", "反馈", "评分", "打分", "分数"),
+    "zh:accept": ("接收", "接受", "录用", "录取"),
+    "zh:praise": ("新颖性", "创新性", "原创性"),
+    "zh:role": ("你",),
+    "es:override": ("ignora", "tengas"),
+    "es:score": ("puntuaci", "calificaci", "nota", "positiva", "comentarios"),
+    "es:accept": ("recomienda", "acepta", "como"),
+    "es:praise": ("elogia", "destaca", "enfatiza", "resalta"),
+    "es:role": ("eres",),
+    "fr:override": ("ignore", "tenez"),
+    "fr:score": ("donne", "attribue", "mets", "mettez", "positive", "commentaires"),
+    "fr:accept": ("recommande", "acceptez"),
+    "fr:praise": ("nouveaut", "originalit", "caract"),
+    "fr:role": ("tu", "vous"),
+    "de:override": ("ignorier", "vergiss", "vergessen", "missachte"),
+    "de:score": ("gib", "geben", "vergib", "vergeben", "schreib"),
+    "de:accept": ("empfiehl", "empfehlen", "nimm", "nehmen", "akzeptier"),
+    "de:praise": ("lobe", "loben", "betone", "hebe", "heben"),
+    "de:role": ("bist", "sind"),
+    "ja:override": ("指示", "命令", "指令", "プロンプト", "無視"),
+    "ja:score": ("論文", "原稿", "投稿", "肯定的", "好意的", "ポジティブ", "前向き", "10点", "満点", "最高点", "最高評価", "高得点",
+                 "高い評価", "高評価"),
+    "ja:accept": ("採録", "採択", "受理", "strong"),
+    "ja:praise": ("新規性", "独創性", "新しさ"),
+    "ja:role": ("あなたは",),
+    "ko:override": ("무시", "잊"),
+    "ko:score": ("10점", "만점", "최고", "높은", "긍정적", "호의적인"),
+    "ko:accept": ("추천", "권고", "권장", "논문"),
+    "ko:praise": ("강조", "칭찬", "부각"),
+    "ko:role": ("당신", "너"),
+}
+"""For each rule, lower-case words one of which every match of the rule contains (chosen by hand
+from the rule: for each alternative, its least common required word group). A rule is searched
+only within :data:`rhetorica.documents.scan.keywords.REACH` characters of one of them. Keywords of
+the English, Spanish, French and German rules that begin with a letter count only at the start of a
+word (each rule has a word boundary, whitespace or punctuation before them), and those ending with
+``$`` only where their word ends too (the rule has a word boundary or whitespace after them: "give$"
+is not in "given"); Chinese, Japanese and Korean keywords count anywhere, and only in a text that
+has kana, Han or Hangul characters. ``tests/documents/scan/test_instructions.py`` checks every rule's
+examples against a search of the whole text."""
+
+_REACH = {"en:suppress": 150}
+"""Rules whose matches lie closer to their keywords than :data:`~rhetorica.documents.scan.keywords.REACH`:
+``en:suppress`` is the imperative (at most about 60 characters), its keyword, two words, a verb, three
+words and a noun (about 100 characters)."""
+
+_EAST_ASIAN_RULES = tuple(r for r in _KEYWORDS if r.startswith(("zh:", "ja:", "ko:")))
+_EAST_ASIAN = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+                         "\uf900-\ufaff]")
+"""Kana, Han and Hangul: every match of a Chinese, Japanese or Korean rule contains one of them."""
+_LATIN_INDEX = KeywordIndex({r: [w for w in words if w[0].isalnum()] for r, words in _KEYWORDS.items()
+                             if r not in _EAST_ASIAN_RULES}, word_start=True)
+_MARKER_INDEX = KeywordIndex({r: [w for w in words if not w[0].isalnum()] for r, words in _KEYWORDS.items()
+                              if r not in _EAST_ASIAN_RULES and not all(w[0].isalnum() for w in words)}, word_start=False)
+_EAST_ASIAN_INDEX = KeywordIndex({r: _KEYWORDS[r] for r in _EAST_ASIAN_RULES}, word_start=False)
+
 
 @dataclass(frozen=True)
 class InstructionMatch:
@@ -227,6 +303,8 @@ class InstructionMatch:
         rule: name of the first rule that matched, e.g. ``en:override``.
         tricks: obfuscations the match needed (empty for plain text), e.g. ``("homoglyphs",)``.
         decoded: the matched text after de-obfuscation.
+        rules: every rule that matched inside it (``rule`` first; a passage merged from several
+            matches has several).
     """
 
     start: int
@@ -234,6 +312,29 @@ class InstructionMatch:
     rule: str
     tricks: tuple[str, ...]
     decoded: str
+    rules: tuple[str, ...] = ()
+
+
+VERDICT_CATEGORIES = frozenset({"score", "accept"})
+"""Rule categories that demand a score, a positive review or acceptance from the reviewer."""
+
+
+def demands_verdict(match: InstructionMatch) -> bool:
+    """True when one of the rules that matched in ``match`` demands a verdict (:data:`VERDICT_CATEGORIES`)."""
+    return any(rule.split(":", 1)[1] in VERDICT_CATEGORIES for rule in (match.rules or (match.rule,)))
+
+
+def visible_verdict(match: InstructionMatch) -> tuple[Severity, str]:
+    """Severity and reason of an instruction that a human reader sees too: ``high`` when it demands a
+    verdict (:func:`demands_verdict`: a submission system calling the scan must stop it whether it is
+    hidden or not) or needed an obfuscation trick (Unicode tag characters aside: those are reported as
+    hidden), else ``medium``."""
+    tricks = [t for t in match.tricks if t != TAG_TRICK]
+    verdict = demands_verdict(match)
+    reason = ("instruction aimed at a reviewer or a model"
+              + (", demanding a score, a positive review or acceptance" if verdict else "")
+              + (f", obfuscated by {', '.join(tricks)}" if tricks else ""))
+    return ("high" if tricks or verdict else "medium"), reason
 
 
 def rule_names() -> list[str]:
@@ -241,21 +342,34 @@ def rule_names() -> list[str]:
     return list(_RULES)
 
 
-def _plain_matches(text: str, categories: frozenset[str] | None) -> list[InstructionMatch]:
-    norm = normalise(text)
+def _rule_spans(text: str, rules: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """For each rule, the spans of ``text`` it must search: the windows around its keywords, or the
+    whole text when lower-casing changes the text's length (keyword indices would not line up)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return {rule: [(0, len(text))] for rule in rules}
+    occurrences = _MARKER_INDEX.occurrences(lowered, _LATIN_INDEX.occurrences(lowered))
+    if _EAST_ASIAN.search(text):
+        _EAST_ASIAN_INDEX.occurrences(lowered, occurrences)
+    return {rule: windows(occurrences[rule], len(text), _REACH.get(rule, REACH)) for rule in rules if rule in occurrences}
+
+
+def _plain_matches(norm: Normalised, categories: frozenset[str] | None) -> list[InstructionMatch]:
+    text = norm.text
+    rules = [name for name in _COMPILED if categories is None or name.split(":", 1)[1] in categories]
     found: list[InstructionMatch] = []
-    for name, pattern in _COMPILED.items():
-        if categories is not None and name.split(":", 1)[1] not in categories:
-            continue
-        for match in pattern.finditer(norm.text):
-            start, end = match.start(), match.end()
-            while start < end and norm.text[start].isspace():
-                start += 1
-            if start >= end:
-                continue
-            source_start, source_end = norm.source_span(start, end)
-            found.append(InstructionMatch(source_start, source_end, name, norm.tricks(start, end),
-                                          norm.text[start:end]))
+    for name, spans in _rule_spans(text, rules).items():
+        pattern = _COMPILED[name]
+        for lo, hi in spans:
+            for match in pattern.finditer(text, lo, hi):
+                start, end = match.start(), match.end()
+                while start < end and text[start].isspace():
+                    start += 1
+                if start >= end:
+                    continue
+                source_start, source_end = norm.source_span(start, end)
+                found.append(InstructionMatch(source_start, source_end, name, norm.tricks(start, end),
+                                              text[start:end], (name,)))
     return found
 
 
@@ -268,7 +382,8 @@ def _base64_matches(text: str, categories: frozenset[str] | None, depth: int) ->
         inner = find_instructions(decoded, categories=categories, _depth=depth + 1)
         if inner:
             tricks = tuple(dict.fromkeys((BASE64_TRICK, *[t for m in inner for t in m.tricks])))
-            found.append(InstructionMatch(blob.start(), blob.end(), inner[0].rule, tricks, decoded))
+            rules = tuple(dict.fromkeys(r for m in inner for r in m.rules))
+            found.append(InstructionMatch(blob.start(), blob.end(), inner[0].rule, tricks, decoded, rules))
     return found
 
 
@@ -294,18 +409,21 @@ MERGE_GAP = 120
 
 def _merge(matches: Iterable[InstructionMatch], text: str) -> list[InstructionMatch]:
     """Overlapping or nearby matches (see :data:`MERGE_GAP`) become one passage (the earliest rule
-    name, tricks united)."""
+    name, tricks and rules united)."""
     out: list[InstructionMatch] = []
     for match in sorted(matches, key=lambda m: (m.start, -m.end)):
         near = bool(out) and match.start <= out[-1].end + MERGE_GAP and "\n\n" not in text[out[-1].end:match.start]
         if out and (match.start < out[-1].end or near):
             last = out[-1]
+            rules = tuple(dict.fromkeys((*last.rules, *match.rules)))
             if match.end > last.end or set(match.tricks) - set(last.tricks):
                 tricks = tuple(dict.fromkeys((*last.tricks, *match.tricks)))
                 end = max(last.end, match.end)
                 decoded = (last.decoded + " … " + match.decoded if BASE64_TRICK in tricks
                            else normalise(text[last.start:end]).text)
-                out[-1] = InstructionMatch(last.start, end, last.rule, tricks, decoded)
+                out[-1] = InstructionMatch(last.start, end, last.rule, tricks, decoded, rules)
+            elif rules != last.rules:
+                out[-1] = InstructionMatch(last.start, last.end, last.rule, last.tricks, last.decoded, rules)
             continue
         out.append(match)
     return out
@@ -323,7 +441,7 @@ def find_instructions(text: str, *, categories: Iterable[str] | None = None,
         Non-overlapping matches in text order; indices refer to ``text``.
     """
     wanted = frozenset(categories) if categories is not None else None
-    matches = _plain_matches(text, wanted)
+    matches = _plain_matches(normalise(text), wanted)
     if _depth < _MAX_BASE64_DEPTH:
         matches += _base64_matches(text, wanted, _depth)
     return _merge(matches, text)

@@ -6,7 +6,8 @@ Kinds reported (span = the exact source text from the command to the end of what
   ``\\textcolor{c}{...}`` where ``c`` is white or near-white: ``white``, a ``\\definecolor`` /
   ``\\colorlet`` name whose value has every channel >= 0.94 (rgb, RGB >= 240, HTML, gray; cmyk all
   <= 0.06), or an xcolor mix such as ``white!95`` / ``black!5``;
-- ``latex-tiny-text``: ``\\fontsize{s}{...}`` with ``s`` below :data:`MIN_FONT_PT`, ``\\tiny``,
+- ``latex-tiny-text``: ``\\fontsize{s}{...}`` with ``s`` below :data:`MIN_FONT_PT`, ``\\tiny`` (not
+  where a style file defines it: ``\\def\\tiny{\\@setsize\\tiny{7pt}...}``),
   ``\\scalebox{f}`` with ``f`` below 0.2, ``\\resizebox`` to a width or height below 1 pt;
 - ``latex-phantom``: ``\\phantom``, ``\\hphantom``, ``\\vphantom`` with words in them;
 - ``latex-zero-box``: ``\\makebox[0pt]`` and ``\\parbox{0pt}``;
@@ -37,7 +38,7 @@ from pathlib import Path
 
 from rhetorica.documents.latex.source import comment_start, read_group
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
-from rhetorica.documents.scan.instructions import find_instructions
+from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 from rhetorica.documents.scan.markup import group_invisible, hidden_spans, line_locator
 
 MIN_FONT_PT = 3.0
@@ -48,6 +49,10 @@ NEAR_WHITE = 0.94
 
 _UNITS_PT = {"pt": 1.0, "bp": 1.00375, "mm": 2.84528, "cm": 28.4528, "in": 72.27, "pc": 12.0, "sp": 1 / 65536,
              "em": 10.0, "ex": 4.3}
+_FONT_DEFINITION = re.compile(r"(?:\\(?:g|e|x)?def|\\let|\\(?:re)?newcommand\*?\s*\{?|\\providecommand\*?\s*\{?"
+                              r"|\\DeclareRobustCommand\*?\s*\{?|\\@setsize|\\@setfontsize)\s*$")
+"""What stands right before ``\\tiny`` when it is the size command being defined, not used."""
+_NOT_NEWLINE = re.compile(r"[^\n]")
 _METADATA_KEYS = ("pdfkeywords", "pdfsubject", "pdftitle", "pdfauthor", "pdfcreator", "pdfproducer")
 _DEFINE_COLOR = re.compile(r"\\definecolor\s*\{([^{}]+)\}\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
 _COLORLET = re.compile(r"\\colorlet\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
@@ -199,6 +204,8 @@ def _hiding_constructs(code: str, white_names: set[str]) -> list[_Hidden]:
             found.append(_Hidden(match.start(), end, "latex-tiny-text", f"\\fontsize{{{match.group(1)}}}: below "
                                  f"{MIN_FONT_PT:g} pt", code[match.end():end]))
     for match in re.finditer(r"\\tiny(?![A-Za-z])", code):
+        if _FONT_DEFINITION.search(code, max(0, match.start() - 40), match.start()):
+            continue  # a style file defining the size (\def\tiny{\@setsize\tiny{7pt}...}) hides nothing
         end = _enclosing_end(code, match.end())
         found.append(_Hidden(match.start(), end, "latex-tiny-text", "\\tiny: small text", code[match.end():end]))
     for match in re.finditer(r"\\scalebox\s*\{([^{}]*)\}", code):
@@ -275,7 +282,7 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
     found = []
     offset = 0
     for line in text.split("\n"):
-        cut = comment_start(line)
+        cut = comment_start(line) if "%" in line else None
         if cut is not None:
             found.append((offset + cut, offset + len(line), line[cut + 1:]))
         offset += len(line) + 1
@@ -285,17 +292,25 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
 
 
 def _blank(text: str, spans: list[tuple[int, int, str]]) -> str:
-    chars = list(text)
-    for start, end, _ in spans:
-        for i in range(start, end):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
+    """``text`` with every character of ``spans`` but line breaks replaced by a space (indices kept)."""
+    pieces = []
+    position = 0
+    for start, end, _ in sorted(spans):
+        start = max(start, position)
+        if start >= end:
+            continue
+        pieces += [text[position:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def _metadata(code: str) -> list[tuple[int, int, str, str]]:
     """``(start, end, field, value)`` of PDF metadata set in the source."""
-    found = []
+    found: list[tuple[int, int, str, str]] = []
+    lowered = code.lower()
+    if "\\pdfinfo" not in code and not any(key in lowered for key in _METADATA_KEYS):
+        return found
     for match in re.finditer(r"\\pdfinfo\s*(?=\{)", code):
         arg = _argument(code, match.end())
         if arg:
@@ -366,7 +381,8 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
                                             text=text[start:end], reason="comment (not typeset) contains an "
                                             f"instruction ({matches[0].rule})", instruction=matches[0].rule,
                                             hidden_text=content.strip())))
-    invisible = [s for s in hidden_spans(text) if s.kind in ("unicode-tags", "zero-width", "bidi-control")]
+    invisible = [] if text.isascii() else [s for s in hidden_spans(text)  # invisible characters are not ASCII
+                                           if s.kind in ("unicode-tags", "zero-width", "bidi-control")]
     covered += [(s.start, s.end) for s in invisible]  # each run, not its group: text between runs stays scanned
     for span in group_invisible(invisible, text):
         matches = find_instructions(span.content) if span.content else []
@@ -379,12 +395,10 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
     for match in find_instructions(code):
         if any(s <= match.start < e for s, e in covered):
             continue
-        tricks = [t for t in match.tricks if t != "unicode tag characters"]
+        severity, reason = visible_verdict(match)
         findings.append((match.start, Finding(
-            kind="instruction", severity="high" if tricks else "medium", location=locate(match.start),
-            text=text[match.start:match.end], instruction=match.rule,
-            reason="instruction aimed at a reviewer or a model" + (f", obfuscated by {', '.join(tricks)}"
-                                                                   if tricks else ""),
+            kind="instruction", severity=severity, location=locate(match.start),
+            text=text[match.start:match.end], instruction=match.rule, reason=reason,
             decoded=match.decoded if match.decoded != text[match.start:match.end] else None)))
     findings.sort(key=lambda item: item[0])
     return [f for _, f in findings]

@@ -17,7 +17,8 @@ Invisible characters of one kind close together on a line (:data:`INVISIBLE_GAP`
 that counts them, not one finding per character.
 
 Instruction-like text anywhere (:mod:`rhetorica.documents.scan.instructions`) is ``instruction``
-(``medium`` when visible and plain, ``high`` when it needed an obfuscation trick). Hidden content
+(``medium`` when visible and plain, ``high`` when it needed an obfuscation trick or demands a
+verdict: a score, a positive review or acceptance). Hidden content
 carrying an instruction is ``high``; hidden content without one is ``low``; a lone invisible
 character is ``info``. External style sheets and scripts are not evaluated.
 """
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
-from rhetorica.documents.scan.instructions import InstructionMatch, find_instructions
+from rhetorica.documents.scan.instructions import InstructionMatch, find_instructions, visible_verdict
 from rhetorica.documents.scan.normalise import BIDI_CONTROLS, ZERO_WIDTH, decode_tags
 
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
@@ -152,10 +153,11 @@ def _element_ends(text: str) -> dict[int, int]:
 def hidden_spans(text: str) -> list[HiddenSpan]:
     """Every hidden construct of ``text`` (see the module docstring), in text order."""
     spans: list[HiddenSpan] = []
+    ascii_only = text.isascii()  # tag characters and invisible characters are not ASCII
     for match in _COMMENT.finditer(text):
         spans.append(HiddenSpan(match.start(), match.end(), "html-comment",
                                 "HTML comment: not shown when the Markdown or HTML is rendered", match.group(1)))
-    for match in _MD_COMMENT.finditer(text):
+    for match in _MD_COMMENT.finditer(text) if "]:" in text else ():
         content = next(g for g in match.groups() if g is not None)
         spans.append(HiddenSpan(match.start(), match.end(), "html-comment",
                                 "Markdown comment ([//]: # (...)): not shown when rendered", content))
@@ -183,10 +185,10 @@ def hidden_spans(text: str) -> list[HiddenSpan]:
         inner = _TAG_TEXT.sub(" ", text[match.end():end])
         spans.append(HiddenSpan(match.start(), end, "css-hidden", f"<{tag}> hidden by {why}",
                                 " ".join(inner.split())))
-    for match in _TAG_RUN.finditer(text):
+    for match in _TAG_RUN.finditer(text) if not ascii_only else ():
         spans.append(HiddenSpan(match.start(), match.end(), "unicode-tags",
                                 f"{len(match.group(0))} invisible Unicode tag characters", decode_tags(match.group(0))))
-    for match in _INVISIBLE_RUN.finditer(text):
+    for match in _INVISIBLE_RUN.finditer(text) if not ascii_only else ():
         run = match.group(0)
         bidi = any(c in BIDI_CONTROLS for c in run)
         kind = "bidi-control" if bidi else "zero-width"
@@ -295,10 +297,7 @@ def text_findings(
                                              decoded=decoded, hidden_text=span.content)))
     matches = find_instructions(_blanked(text, content_spans), categories=cats)
     for match in matches:
-        tricks = [t for t in match.tricks if t != "unicode tag characters"]
-        severity: Severity = "high" if tricks else "medium"
-        reason = ("instruction aimed at a reviewer or a model" + (f", obfuscated by {', '.join(tricks)}"
-                                                                   if tricks else ""))
+        severity, reason = visible_verdict(match)
         span_text = text[match.start:match.end]
         findings.append((match.start, Finding(kind="instruction", severity=severity, location=locate(match.start),
                                               text=span_text, reason=reason, instruction=match.rule,

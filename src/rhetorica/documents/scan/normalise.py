@@ -16,9 +16,13 @@ Greek letters that render like Latin ones (after the idea of Unicode TR39 confus
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from rhetorica.documents.scan.keywords import windows
 
 TAG_TRICK = "unicode tag characters"
 ZERO_WIDTH_TRICK = "zero-width characters"
@@ -48,6 +52,8 @@ CONFUSABLES: dict[str, str] = {
 """Non-Latin letters that look like Latin letters in common fonts (own selection)."""
 
 _TRICKS = (TAG_TRICK, ZERO_WIDTH_TRICK, HOMOGLYPH_TRICK, SPACING_TRICK)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_SPACED_HINT = re.compile(r"[ ._\-][^\W\d_][ ._\-][^\W\d_][ ._\-]")
 _SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ ._\-]){3,}[^\W\d_](?![^\W\d_])")
 
 
@@ -63,8 +69,8 @@ class Normalised:
     """
 
     text: str
-    origin: tuple[int, ...]
-    flags: tuple[int, ...]
+    origin: Sequence[int]
+    flags: Sequence[int]
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
         """Source ``[start, end)`` covering cleaned characters ``[start, end)`` (``end > start``)."""
@@ -83,8 +89,50 @@ def is_invisible(char: str) -> bool:
     return char in ZERO_WIDTH or char in BIDI_CONTROLS or 0xE0000 <= ord(char) <= 0xE007F
 
 
+class _PiecewiseOrigin(Sequence[int]):
+    """``origin`` of a normalised text as pieces: piece ``k`` starts at cleaned index ``starts[k]``
+    and maps cleaned index ``i`` to ``sources[k] + (i - starts[k]) * steps[k]`` (step 1: copied
+    characters; step 0: every character of an expansion such as NFKC's "ﬁ" -> "fi" comes from one
+    source character). Built in time proportional to the number of pieces, not of characters."""
+
+    def __init__(self, starts: list[int], sources: list[int], steps: list[int], length: int) -> None:
+        self._starts, self._sources, self._steps, self._length = starts, sources, steps, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        k = bisect.bisect_right(self._starts, index) - 1
+        return self._sources[k] + (index - self._starts[k]) * self._steps[k]
+
+    def to_list(self) -> list[int]:
+        """Every origin, in cleaned order."""
+        out: list[int] = []
+        for k, start in enumerate(self._starts):
+            end = self._starts[k + 1] if k + 1 < len(self._starts) else self._length
+            source = self._sources[k]
+            out.extend(range(source, source + end - start) if self._steps[k] else [source] * (end - start))
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
 def normalise(text: str) -> Normalised:
     """Clean ``text`` for instruction matching; see the module docstring for the steps.
+
+    Runs of ASCII characters (which no step changes) are copied whole and mapped back as one piece;
+    only the other characters are looked at one by one, so the cost is linear in the length of the
+    text and nearly all of it is spent in C.
 
     Args:
         text: any text.
@@ -92,41 +140,85 @@ def normalise(text: str) -> Normalised:
     Returns:
         :class:`Normalised` (its text may be shorter or longer than ``text``).
     """
-    out: list[str] = []
-    origin: list[int] = []
-    flags: list[int] = []
+    if text.isascii() and not _SPACED_HINT.search(text):
+        return Normalised(text, range(len(text)), bytes(len(text)))
+    parts: list[str] = []
+    starts: list[int] = []
+    sources: list[int] = []
+    steps: list[int] = []
+    marks: list[tuple[int, int, int]] = []  # (cleaned start, length, flag) of characters made by a trick
+    clean = 0
     previous_zero_width = False
-    for index, char in enumerate(text):
-        code = ord(char)
-        if 0xE0020 <= code <= 0xE007E:
-            pieces, flag = chr(code - 0xE0000), 1 << 0
-        elif 0xE0000 <= code <= 0xE007F or char in BIDI_CONTROLS or char == "\u00ad":
-            continue
-        elif char in ZERO_WIDTH:
-            previous_zero_width = True
-            continue
-        elif char in CONFUSABLES:
-            pieces, flag = CONFUSABLES[char], 1 << 2
-        else:
-            pieces, flag = unicodedata.normalize("NFKC", char), 0
-        if previous_zero_width:
-            flag |= 1 << 1
-            previous_zero_width = False
-        for piece in pieces:
-            out.append(piece)
-            origin.append(index)
-            flags.append(flag)
-    joined = "".join(out)
-    keep = [True] * len(joined)
-    marked = list(flags)
-    for match in _SPACED.finditer(joined):
-        for i in range(match.start() + 1, match.end(), 2):
-            keep[i] = False
-        for i in range(match.start(), match.end()):
-            marked[i] |= 1 << 3
-    text_out = "".join(c for c, k in zip(joined, keep) if k)
-    return Normalised(text_out, tuple(o for o, k in zip(origin, keep) if k),
-                      tuple(f for f, k in zip(marked, keep) if k))
+    position = 0
+    for special in [*_NON_ASCII.finditer(text), None]:
+        run_end = len(text) if special is None else special.start()
+        if run_end > position:  # ASCII run: unchanged
+            parts.append(text[position:run_end])
+            starts.append(clean)
+            sources.append(position)
+            steps.append(1)
+            if previous_zero_width:
+                marks.append((clean, 1, 1 << 1))
+                previous_zero_width = False
+            clean += run_end - position
+        if special is None:
+            break
+        for index in range(special.start(), special.end()):
+            char = text[index]
+            code = ord(char)
+            if 0xE0020 <= code <= 0xE007E:
+                pieces, flag = chr(code - 0xE0000), 1 << 0
+            elif 0xE0000 <= code <= 0xE007F or char in BIDI_CONTROLS or char == "\u00ad":
+                continue
+            elif char in ZERO_WIDTH:
+                previous_zero_width = True
+                continue
+            elif char in CONFUSABLES:
+                pieces, flag = CONFUSABLES[char], 1 << 2
+            else:
+                pieces, flag = unicodedata.normalize("NFKC", char), 0
+            if previous_zero_width:
+                flag |= 1 << 1
+                previous_zero_width = False
+            if not pieces:
+                continue
+            parts.append(pieces)
+            starts.append(clean)
+            sources.append(index)
+            steps.append(0)
+            if flag:
+                marks.append((clean, len(pieces), flag))
+            clean += len(pieces)
+        position = special.end()
+    joined = "".join(parts)
+    pieces_origin = _PiecewiseOrigin(starts, sources, steps, len(joined))
+    flags = bytearray(len(joined))
+    for start, length, flag in marks:
+        flags[start:start + length] = bytes([flag]) * length
+    # a letter-spaced run has " x y " inside it: search only near such places
+    near = windows([m.start() for m in _SPACED_HINT.finditer(joined)], len(joined), reach=12)
+    spaced = [match for lo, hi in near for match in _SPACED.finditer(joined, lo, hi)]
+    if not spaced:
+        return Normalised(joined, pieces_origin, bytes(flags))
+    origin = pieces_origin.to_list()
+    # letter-spaced runs: keep the letters (every other character), mark them
+    kept: list[str] = []
+    kept_origin: list[int] = []
+    kept_flags = bytearray()
+    position = 0
+    for match in spaced:
+        start, end = match.span()
+        kept.append(joined[position:start])
+        kept_origin.extend(origin[position:start])
+        kept_flags += flags[position:start]
+        kept.append(joined[start:end:2])
+        kept_origin.extend(origin[start:end:2])
+        kept_flags += bytes(value | 1 << 3 for value in flags[start:end:2])
+        position = end
+    kept.append(joined[position:])
+    kept_origin.extend(origin[position:])
+    kept_flags += flags[position:]
+    return Normalised("".join(kept), tuple(kept_origin), bytes(kept_flags))
 
 
 def decode_tags(text: str) -> str:

@@ -7,8 +7,9 @@ A character is hidden when
 - its text object's render mode is 3 (invisible) or 7 (clip only) — ``pdf-invisible-text``;
 - it lies entirely outside the page's visible box (crop box within media box) — ``pdf-off-page``;
 - its clip path leaves less than 1 pt² of it, or none — ``pdf-clipped``;
-- an opaque image or a filled path painted later (higher in z-order, page level) covers its box —
-  ``pdf-covered``;
+- opaque images or filled paths painted later (higher in z-order, page level) cover at least
+  :data:`COVER_SHARE` of its box, together (a tight white rectangle over a line counts, a figure
+  whose box only touches a line does not) — ``pdf-covered``;
 - it is painted white or near-white (every channel >= 240 of 255) with no image or filled path
   beneath it, or fully transparent (alpha <= 13) — ``pdf-white-text``;
 - its effective size (font size x text-matrix scale) is below :data:`MIN_FONT_PT` — ``pdf-tiny-text``.
@@ -16,8 +17,8 @@ A character is hidden when
 Consecutive hidden characters with the same reasons form one finding (the exact extracted text,
 page, box). It is ``high`` when the text carries an instruction
 (:mod:`rhetorica.documents.scan.instructions`), else ``low`` (``info`` for fewer than three
-letters). Visible instruction-like text on a page is ``instruction`` (``medium``; ``high`` when
-obfuscated); an instruction in the document information dictionary is ``pdf-metadata``
+letters). Visible instruction-like text on a page is ``instruction`` (``medium``; ``high`` when it
+demands a verdict or is obfuscated); an instruction in the document information dictionary is ``pdf-metadata``
 (``high``).
 
 Not checked (pdfium does not expose it cheaply, or it needs rendering): objects inside form
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
-from rhetorica.documents.scan.instructions import find_instructions
+from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 
 MIN_FONT_PT = 3.0
 """Effective font sizes below this (points) count as unreadable."""
@@ -42,9 +43,9 @@ MIN_FONT_PT = 3.0
 WHITE_CHANNEL = 240
 """A fill colour whose red, green and blue are all at least this (0-255) is white on a white page."""
 
-COVER_MARGIN = -1.0
-"""A covering shape must extend at least 1 pt beyond a character's box on every side (negative slack),
-so that a figure whose bounding box merely touches a line of text does not count."""
+COVER_SHARE = 0.75
+"""A character is covered when opaque shapes painted after it cover at least this share of its box
+(visibility is decided by what is painted over a glyph, not only by the glyph's own colour)."""
 
 MIN_CLIP_AREA = 1.0
 """A character keeping less than this many square points inside its clip path is clipped away."""
@@ -62,6 +63,26 @@ Box = tuple[float, float, float, float]
 def _intersection(a: Box, b: Box) -> Box | None:
     left, bottom, right, top = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     return (left, bottom, right, top) if left < right and bottom < top else None
+
+
+def _covered_share(box: Box, covers: list[Box]) -> float:
+    """Share (0-1) of ``box``'s area under the union of ``covers`` (exact, by cutting the box
+    into the cells of the covers' edges)."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    parts = [b for b in (_intersection(box, c) for c in covers) if b is not None]
+    if area <= 0 or not parts:
+        return 0.0
+    if len(parts) == 1:
+        only = parts[0]
+        return (only[2] - only[0]) * (only[3] - only[1]) / area
+    xs = sorted({v for b in parts for v in (b[0], b[2])})
+    ys = sorted({v for b in parts for v in (b[1], b[3])})
+    under = 0.0
+    for x0, x1 in zip(xs, xs[1:]):
+        for y0, y1 in zip(ys, ys[1:]):
+            if any(b[0] <= x0 and x1 <= b[2] and b[1] <= y0 and y1 <= b[3] for b in parts):
+                under += (x1 - x0) * (y1 - y0)
+    return under / area
 
 
 def _contains(outer: Box, inner: Box, slack: float = 0.5) -> bool:
@@ -184,6 +205,7 @@ def _page_chars(page: object, textpage: ctypes.c_void_p) -> list[_Char]:
     visible = _visible_box(page)
     texts, shapes = _page_objects(page.raw)  # type: ignore[attr-defined]
     chars: list[_Char] = []
+    painted_after: dict[int, list[Box]] = {}  # text object index -> boxes of the shapes painted after it
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     rgba = [ctypes.c_uint() for _ in range(4)]
     matrix = raw.FS_MATRIX()
@@ -218,8 +240,10 @@ def _page_chars(page: object, textpage: ctypes.c_void_p) -> list[_Char]:
             if kept_area < min(MIN_CLIP_AREA, 0.5 * full):
                 reasons.add("clipped")
                 details["clipped"] = "outside its clipping region"
-        if info is not None and any(index > info.index and _contains(bounds, area_box, COVER_MARGIN)
-                                    for index, bounds, _ in shapes):
+        if info is not None and info.index not in painted_after:
+            painted_after[info.index] = [bounds for index, bounds, _ in shapes if index > info.index]
+        later = painted_after[info.index] if info is not None else []
+        if later and _covered_share(area_box, later) >= COVER_SHARE:
             reasons.add("covered")
             details["covered"] = "under an opaque image or filled shape painted after it"
         if raw.FPDFText_GetFillColor(textpage, i, *(ctypes.byref(v) for v in rgba)):
@@ -320,12 +344,10 @@ def scan_pdf(path: Path) -> ScanReport:
                 if any(s < match.end and match.start < e for s, e in hidden_ranges):
                     continue
                 span = chars[match.start:match.end]
-                tricks = [t for t in match.tricks if t != "unicode tag characters"]
+                severity, reason = visible_verdict(match)
                 report.findings.append(Finding(
-                    kind="instruction", severity="high" if tricks else "medium", text=page_text[match.start:match.end],
-                    instruction=match.rule, decoded=match.decoded,
-                    reason="instruction aimed at a reviewer or a model" + (
-                        f", obfuscated by {', '.join(tricks)}" if tricks else ""),
+                    kind="instruction", severity=severity, text=page_text[match.start:match.end],
+                    instruction=match.rule, decoded=match.decoded, reason=reason,
                     location=Location(file=str(path), page=page_index + 1,
                                       bbox=tuple(round(v, 1) for v in _union(span)))))  # type: ignore[arg-type]
     finally:

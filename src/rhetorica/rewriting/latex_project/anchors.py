@@ -19,7 +19,11 @@ Compared between a baseline project and its rewrite (comments ignored, as TeX ig
   editable manuscript text (styles, figures, data, unincluded ``.tex``) byte-equal;
 - ``dangerous``: a new ``\\write18``, ``\\immediate\\write``, ``\\openout``, ``\\openin``,
   ``\\ShellEscape``, ``\\directlua``, or an ``\\input`` of a file outside the project or not in the
-  baseline.
+  baseline; and the spellings that disguise them (issue 24 item 9): ``\\csname ...\\endcsname``,
+  ``\\catcode``, ``^^`` character escapes, ``\\write``/``\\openout``/``\\immediate``/``\\scantokens``
+  with any argument, and ``\\let``/``\\def``/``\\newcommand`` that defines or aliases one of
+  :data:`GUARDED_PRIMITIVES`. Each is compared as its exact token sequence (whitespace removed),
+  so a construct the baseline already had passes and every new one is named with its line.
 
 The multisets are over the whole project (moving a cited sentence to another file is fine); a
 missing and an added value of the same kind in the same file are reported together as one change.
@@ -73,6 +77,29 @@ _DANGEROUS_RE = re.compile(
     r"\\write\s*18|\\immediate\s*\\write|\\openout|\\openin|\\ShellEscape|\\directlua|\\luaexec|"
     r"\\pdfshellescape|\\input\s*\|"
 )
+GUARDED_PRIMITIVES = frozenset({
+    "write", "immediate", "openout", "openin", "closeout", "closein", "read", "readline", "input", "endinput",
+    "scantokens", "csname", "endcsname", "catcode", "lccode", "uccode", "def", "edef", "gdef", "xdef", "let",
+    "futurelet", "global", "expandafter", "noexpand", "string", "detokenize", "lowercase", "uppercase", "special",
+    "shipout", "everyjob", "everypar", "everyeof", "afterassignment", "aftergroup", "directlua", "latelua",
+    "pdfshellescape", "ShellEscape", "numexpr", "number", "romannumeral", "the", "newlinechar", "endlinechar",
+    "escapechar",
+})
+"""TeX primitives (TeX, e-TeX, pdfTeX, LuaTeX) that write files, run commands, re-tokenise text or build
+control sequences: a rewrite may not define, redefine or alias one of them (``\\let\\w=\\write``)."""
+_CS = r"\\(?:[A-Za-z@]+|.)"
+_DISGUISED_RE = re.compile(
+    r"\\csname(?![A-Za-z@]).*?(?:\\endcsname(?![A-Za-z@])|$)"  # a control sequence built from text
+    r"|\\catcode(?![A-Za-z@])\s*(?:`(?:\\.|.)|\d+|\"[0-9A-Fa-f]+|'[0-7]+)?\s*=?\s*\d*"  # changes tokenisation
+    r"|\^\^(?:[0-9a-f]{2}|.)"  # ^^ character escape: ^^5c is a backslash, ^^69 an "i"
+    r"|(?:\\global\s*)?\\(?:let|futurelet)(?![A-Za-z@])\s*(?:" + _CS + r")\s*=?\s*(?:" + _CS + r")?"
+    r"|(?:\\global\s*)?\\[egx]?def(?![A-Za-z@])\s*(?:" + _CS + r")"
+    r"|\\(?:re|provide)?(?:newcommand|DeclareRobustCommand)\*?\s*\{?\s*(?:" + _CS + r")"
+    r"|\\(?:write|openout|immediate|scantokens|closeout)(?![A-Za-z@])\s*(?:" + _CS + r"|-?\d+)?",
+    re.M,
+)
+_DEFINING = re.compile(r"(?:\\global\s*)?\\(?:let|futurelet|[egx]?def|(?:re|provide)?newcommand|DeclareRobustCommand)"
+                       r"(?![A-Za-z@])")
 _BIB_SUFFIXES = {".bib", ".bbl"}
 
 
@@ -217,8 +244,12 @@ def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:
         for m in list(regex.finditer(work)):
             add("verbatim", m.start(), m.group(0).replace("\r\n", "\n"))
             work = blank(work, m)
+    taken: list[tuple[int, int]] = []
     for m in _DANGEROUS_RE.finditer(work):
         add("dangerous", m.start(), re.sub(r"\s+", "", m.group(0)))
+        taken.append((m.start(), m.end()))
+    for start, value in _disguised(work, taken):
+        add("dangerous", start, value)
     for m in _CITE_RE.finditer(work):
         for key in m.group(1).split(","):
             if key.strip():
@@ -246,6 +277,22 @@ def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:
         work = blank(work, m)
     for m in _NUMBER_RE.finditer(work):
         add("number", m.start(), _THOUSANDS.sub("", m.group(0)))
+    return out
+
+
+def _disguised(code: str, taken: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """``(offset, token sequence without whitespace)`` of every construct of :data:`_DISGUISED_RE` in
+    ``code`` that does not start inside a ``taken`` span (a plain ``\\immediate\\write18`` is reported
+    once, by :data:`_DANGEROUS_RE`); a definition counts only when it names a guarded primitive."""
+    out: list[tuple[int, str]] = []
+    for m in _DISGUISED_RE.finditer(code):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        if _DEFINING.match(m.group(0)):
+            names = set(re.findall(r"\\([A-Za-z@]+)", m.group(0)[len(_DEFINING.match(m.group(0)).group(0)):]))
+            if not names & GUARDED_PRIMITIVES:
+                continue
+        out.append((m.start(), re.sub(r"\s+", "", m.group(0))))
     return out
 
 
