@@ -52,7 +52,8 @@ class LatexCase:
         name: harness document name.
         project: folder under ``shared/data/papers``.
         main: main file relative to the project.
-        layout: ``acmart`` | ``ieee`` | ``llncs`` | ``twocolumn`` | ``neurips`` | ``iclr``.
+        layout: ``acmart`` (sigconf) | ``acmsmall`` (ACM journal: no abstract heading, authors in
+            the even pages' running header) | ``ieee`` | ``llncs`` | ``twocolumn`` | ``neurips`` | ``iclr``.
         authors: injected title block (the paper's own authors).
         footnote: author footnote text (an identity leak if it survives).
         drop_inputs: ``\\input`` files of the original title block, left out.
@@ -111,6 +112,14 @@ CASES: tuple[LatexCase, ...] = (
         (Author("Youngjoo Seo", "LTS2, EPFL", "youngjoo.seo@epfl.ch"),
          Author("Michaël Defferrard", "LTS2, EPFL", "michael.defferrard@epfl.ch"),
          Author("Pierre Vandergheynst", "LTS2, EPFL", "pierre.vandergheynst@epfl.ch"),
+         Author("Xavier Bresson", "SCSE, NTU Singapore", "xbresson@ntu.edu.sg")),
+        "Corresponding author; supported by the Lemanic Signal Lab fellowship. See https://github.com/youngjoo-epfl/gconvRNN",
+        "Graph Convolutional Recurrent Networks",
+    ),
+    LatexCase(
+        "gcrn-acmsmall", "gcrn_iclr2017", "paper.tex", "acmsmall",
+        (Author("Youngjoo Seo", "LTS2, EPFL", "youngjoo.seo@epfl.ch"),
+         Author("Michaël Defferrard", "LTS2, EPFL", "michael.defferrard@epfl.ch"),
          Author("Xavier Bresson", "SCSE, NTU Singapore", "xbresson@ntu.edu.sg")),
         "Corresponding author; supported by the Lemanic Signal Lab fellowship. See https://github.com/youngjoo-epfl/gconvRNN",
         "Graph Convolutional Recurrent Networks",
@@ -191,15 +200,20 @@ PDF_CASES: tuple[PdfCase, ...] = (
 
 _MISSING_PACKAGES = {"neurips_2021", "nips2016", "nips_2017", "ismir", "iclr2020_conference", "wlscirep", "nth"}
 _CLASS_OWNED = {
-    "acmart": {"hyperref", "natbib", "inputenc", "fontenc", "amsmath", "amssymb", "amsfonts", "graphicx",
+    "acm": {"hyperref", "natbib", "inputenc", "fontenc", "amsmath", "amssymb", "amsfonts", "graphicx",
                "xcolor", "color", "booktabs", "caption", "subcaption", "url", "babel", "titlesec"},
     "ieee": {"titlesec", "caption", "subcaption", "sidecap"},
     "llncs": {"titlesec", "hyperref", "caption", "subcaption", "amsthm"},
 }
 
 
+def _family(layout: str) -> str:
+    """``acm`` for both ACM layouts, else the layout."""
+    return "acm" if layout.startswith("acm") else layout
+
+
 def _strip_packages(preamble: str, layout: str) -> str:
-    drop = _MISSING_PACKAGES | _CLASS_OWNED.get(layout, set())
+    drop = _MISSING_PACKAGES | _CLASS_OWNED.get(_family(layout), set())
 
     def fix(m: re.Match[str]) -> str:
         names = [n.strip() for n in m.group(2).split(",")]
@@ -262,8 +276,9 @@ def title_block(case: LatexCase) -> tuple[str, str]:
         "\\usepackage{fancyhdr}\\pagestyle{fancy}\\fancyhf{}"
         f"\\fancyhead[C]{{\\small {header}}}\\fancyfoot[C]{{\\thepage}}\\renewcommand{{\\headrulewidth}}{{0pt}}\n"
     )
-    if case.layout == "acmart":
-        klass = "\\documentclass[sigconf]{acmart}\n\\setcopyright{none}\n"
+    if _family(case.layout) == "acm":
+        option = "sigconf" if case.layout == "acmart" else case.layout
+        klass = f"\\documentclass[{option}]{{acmart}}\n\\setcopyright{{none}}\n"
         block = "".join(
             f"\\author{{{x.name}}}" + (f"\\authornote{{{note}}}" if i == 0 else "")
             + f"\\affiliation{{\\institution{{{x.affiliation}}}\\city{{Lausanne}}\\country{{Switzerland}}}}"
@@ -318,7 +333,7 @@ def wrapper_source(case: LatexCase) -> str:
     for name, args in (("author", 1), ("multauthor", 2), ("date", 1), ("tikzexternalize", 0),
                        ("usepgfplotslibrary", 1), ("patchcmd", 4), ("keywords", 1), ("def\\\\authorname", 1)):
         preamble = _remove_command(preamble, name, args)
-    if "titlesec" in _CLASS_OWNED.get(case.layout, set()):
+    if "titlesec" in _CLASS_OWNED.get(_family(case.layout), set()):
         preamble = re.sub(r"\\titlespacing\*?\\\w+(\{[^}]*\}){3,4}", "", preamble)
     preamble = re.sub(r"\\def\\authorname\{[^}]*\}", "", preamble)
     preamble = re.sub(r"\\makeatletter\s*\\makeatother", "", preamble)
@@ -330,7 +345,7 @@ def wrapper_source(case: LatexCase) -> str:
         preamble = preamble.replace(abstract.group(0), "")
         body = body.replace("\\maketitle", "\\maketitle\n" + abstract.group(0), 1)
     klass, block = title_block(case)
-    if case.layout == "acmart":
+    if _family(case.layout) == "acm":
         abstract_m = re.search(r"\\begin\{abstract\}.*?\\end\{abstract\}", body, re.S)
         if abstract_m:  # acmart typesets the abstract from before \maketitle, then CCS concepts
             body = body.replace(abstract_m.group(0), "").replace("\\maketitle", abstract_m.group(0) + "\n"
@@ -340,13 +355,13 @@ def wrapper_source(case: LatexCase) -> str:
         "\\usepackage{url,calc,amssymb,enumitem}\\providecommand{\\tabref}[1]{Table~\\ref{#1}}\\providecommand{\\figref}[1]{Figure~\\ref{#1}}\n"
         "\\providecommand{\\citen}{\\cite}\\providecommand{\\affil}[2][]{}\\providecommand{\\nth}[1]{#1th}\n"
     )
-    bst = {"acmart": "ACM-Reference-Format", "ieee": "IEEEtran", "llncs": "splncs04"}.get(case.layout, "plainnat")
+    bst = {"acm": "ACM-Reference-Format", "ieee": "IEEEtran", "llncs": "splncs04"}.get(_family(case.layout), "plainnat")
     body = re.sub(r"\\bibliographystyle\{[^}]*\}", f"\\\\bibliographystyle{{{bst}}}", body)
-    if case.layout in {"ieee", "llncs", "acmart"}:
+    if _family(case.layout) in {"ieee", "llncs", "acm"}:
         body = re.sub(r"\\citep?\b", r"\\cite", body)
         body = re.sub(r"\\citet\b", r"\\cite", body)
     # numeric citations everywhere: the truth has \cite commands, not author names
-    natbib = "" if case.layout == "acmart" else "\\PassOptionsToPackage{numbers}{natbib}\\usepackage{natbib}\n"
+    natbib = "" if _family(case.layout) == "acm" else "\\PassOptionsToPackage{numbers}{natbib}\\usepackage{natbib}\n"
     fonts = "" if case.layout == "iclr" else "\\usepackage{lmodern}\n"
     return klass + fonts + natbib + preamble + stub + block + "\\begin{document}" + body
 

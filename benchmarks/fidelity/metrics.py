@@ -21,6 +21,17 @@ equation numbers and figure/table/section numbers from the PDF reading.
   the reading has it as its own paragraph or next to the words around it on the page).
 - ``glued``: words of the reading that are not words of the truth or of a dictionary but split into
   two that are (``thepaper``, ``ofdistribution``).
+- ``numbers``: share of the truth's number tokens found in the reading, as a multiset (issue 24):
+  a number with its exponent (``10^6``, ``10^-4``, ``16,384``, ``2.5``) or a script holding digits
+  after its base letter (``b^2``, ``x_1``); running text and inline math count, display math does not
+  (its layout is not text). LaTeX ``^{...}``/``_{...}`` and the reading's ``^``/``_`` marks are
+  compared without braces, the minus sign folded to ``-``.
+- ``body_as_heading``: headings of the reading that are no heading of the truth but text of its body
+  (a bold run-in paragraph opening, a table row); with hand-checked facts instead of a truth text,
+  every heading that is not one of the facts' headings.
+- ``mid_sentence``: footnotes and captions of the truth read inside a sentence of the reading: the
+  text before them in their paragraph, or the paragraph before theirs when they open one and the
+  next paragraph goes on in lower case, does not end a sentence.
 """
 
 from __future__ import annotations
@@ -281,3 +292,93 @@ def glued(reading: str, vocabulary: set[str] | None) -> list[str]:
                 out.append(w)
                 break
     return out
+
+
+_DISPLAY_MATH = re.compile(
+    r"\$\$.*?\$\$|\\\[.*?\\\]|"
+    r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}.*?\\end\{\1\*?\}",
+    re.S,
+)
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:\^-?\d+(?:\.\d+)?)?|[A-Za-z][\^_]-?\d+(?:\.\d+)?")
+
+
+def _latex_numbers(text: str) -> str:
+    """Truth text with display math removed and inline math flattened to what it prints:
+    ``{,}`` a comma, ``^{-4}`` ``^-4``, commands and braces gone (``\\mathbf{x}_1`` -> ``x_1``)."""
+    text = _COMMAND.sub(" ", _DISPLAY_MATH.sub(" ", text))
+    text = re.sub(r"\[[^\]]*\]\([^)\s]*\)", " ", text)  # link targets
+    text = text.replace("{,}", ",").replace("\\%", "%")
+    text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
+    text = re.sub(r"([\^_])\s*\{([^{}]*)\}", r"\1\2", text)
+    return text.replace("{", "").replace("}", "").replace("$", "")
+
+
+def number_tokens(text: str, *, latex: bool = False) -> list[str]:
+    """Number tokens (see the module docstring) of a truth text (``latex=True``) or a reading."""
+    if latex:
+        text = _latex_numbers(text)
+    text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-"))
+    text = re.sub(r"([\^_])\s+", r"\1", text)
+    return _NUMBER.findall(text)
+
+
+def numbers_preserved(truth: str, reading: str) -> tuple[float, list[str]]:
+    """``(share of the truth's number tokens found in the reading, the missing ones)``; 1.0 when the
+    truth has none."""
+    want, got = Counter(number_tokens(truth, latex=True)), Counter(number_tokens(reading))
+    missing = want - got
+    total = sum(want.values())
+    return (1 - sum(missing.values()) / total if total else 1.0), sorted(missing.elements())
+
+
+def body_as_heading(truth_heads: list[tuple[int, str]], found: list[tuple[int, str]], truth_body: str | None) -> list[str]:
+    """Headings of the reading that are body text of the truth (see the module docstring)."""
+    body = _phrase(truth_prose(truth_body)) if truth_body is not None else None
+    out = []
+    for _, title in found:
+        if any(same_title(t, title) for _, t in truth_heads):
+            continue
+        if body is None or (_phrase(title).strip() and _phrase(title) in body):
+            out.append(title)
+    return out
+
+
+def floats(truth_body: str) -> list[str]:
+    """Footnote texts (``^[...]``) and captions (``Figure: ...``/``Table: ...`` lines) of a truth text."""
+    notes = re.findall(r"\^\[((?:[^\[\]]|\[[^\]]*\])*)\]", truth_body)
+    captions = re.findall(r"^(?:Sub)?(?:Figure|Table|Algorithm): (.+)$", truth_body, re.M)
+    return [truth_prose(x) for x in notes + captions]
+
+
+def mid_sentence(items: list[str], reading: str) -> list[str]:
+    """Items (footnotes, captions) read inside a sentence of ``reading`` (see the module docstring)."""
+    paragraphs = [p for p in reading.split("\n\n") if p.strip()]
+    folded = [_phrase(p) for p in paragraphs]
+    out = []
+    for item in items:
+        probe = " ".join(_phrase(item).split()[:6])
+        if len(probe.split()) < 4:
+            continue
+        for k, para in enumerate(folded):
+            at = para.find(f" {probe} ")
+            if at < 0:
+                continue
+            raw = paragraphs[k]
+            before = raw[: max(0, _raw_offset(raw, probe.split()[0], at))].rstrip()
+            if at > 0:
+                broken = bool(before) and not re.search(r"[.!?:)\]]$|\^\S+$|\d$", before)
+            else:
+                prev = paragraphs[k - 1].rstrip() if k else ""
+                nxt = paragraphs[k + 1].lstrip() if k + 1 < len(paragraphs) else ""
+                broken = bool(prev) and not re.search(r"[.!?:)\]]$", prev) and nxt[:1].islower()
+            if broken:
+                out.append(item[:60])
+            break
+    return out
+
+
+def _raw_offset(raw: str, first_word: str, folded_at: int) -> int:
+    """Where in ``raw`` the folded phrase found at ``folded_at`` starts (by counting words)."""
+    n_words = len(_phrase(raw)[:folded_at].split())
+    spans = [m.start() for m in re.finditer(r"[A-Za-z0-9\u00C0-\u024F]+", raw)]
+    return spans[n_words] if n_words < len(spans) else len(raw)
