@@ -38,7 +38,7 @@ from itertools import pairwise
 from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
-from rhetorica.documents.pdf.lines import Line, PageLines
+from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
 
 MARGIN = 0.11
 VENUE = re.compile(
@@ -256,20 +256,33 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
             merged.append(row[0])
             continue
         main = max(row, key=lambda ln: len(ln.text))
-        text = row[0].text
+        text = _row_piece(row[0], main)
         for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
-            # a wide gap (side-by-side author names) is kept as three spaces
-            joint = "" if gap < 0.5 or text.endswith("\u00ad") else " " if gap < 3 * max(main.size, 1.0) else "   "
-            text += joint + cur.text
+            piece = _row_piece(cur, main)
+            # a wide gap (side-by-side author names, table cells) is kept as three spaces
+            joint = "" if gap < 0.5 or text.endswith("\u00ad") or (piece != cur.text and gap < 0.3 * main.size) \
+                else " " if gap < 3 * max(main.size, 1.0) else "   "
+            text += joint + piece
         merged.append(Line(
             page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
-            bottom=max(ln.bottom for ln in row), text=text, size=main.size,
+            bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
+            mono=all(ln.mono for ln in row),
             bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
             italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
             smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
         ))
     return merged
+
+
+def _row_piece(line: Line, main: Line) -> str:
+    """``line``'s text in a row whose longest line is ``main``: written as a superscript or
+    subscript of it when it is one (:func:`~rhetorica.documents.pdf.lines.script_kind`), as the
+    stacked ``^{+8%}_{−5%}`` of a table cell that PDFium gives as lines of their own."""
+    if line is main or not line.baseline or not main.baseline:
+        return line.text
+    kind = script_kind(line.size, line.baseline, main.size, main.baseline)
+    return script_text(kind, line.text) if kind else line.text
 
 
 def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False) -> tuple[int, str] | None:

@@ -151,7 +151,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
 def _candidate_names(lines: list) -> list[str]:
     names: list[str] = []
     for line in lines:
-        for chunk in re.split(r",|\band\b| {2,}|[†‡∗*§¶]|\d+", line.text):
+        for chunk in re.split(r",|\band\b| {2,}|[†‡∗*§¶^_{}]|\d+", line.text):
             chunk = chunk.strip()
             words = chunk.split()
             if 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and "@" not in chunk:
