@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from itertools import pairwise
 from dataclasses import dataclass, field, replace
 
@@ -41,6 +42,7 @@ from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
 
 MARGIN = 0.11
+HEADER_ZONE = 0.15  # running headers: repeated lines in the top/bottom 15 % (a two-line header reaches lower)
 VENUE = re.compile(
     r"^(published as a (conference |workshop )?paper at|under review (as a (conference )?paper )?(at|for)|"
     r"preprint\b|accepted (at|to|as|for)|proceedings of|to appear in|in submission|"
@@ -138,9 +140,12 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     def in_margin(line: Line, page: PageLines) -> bool:
         return line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
 
+    def in_header_zone(line: Line, page: PageLines) -> bool:
+        return line.bottom < page.height * HEADER_ZONE or line.top > page.height * (1 - HEADER_ZONE)
+
     repeats: Counter[str] = Counter()
     for page in pages:
-        repeats.update({key(line) for line in page.lines if in_margin(line, page)})
+        repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
     threshold = max(2, int(0.3 * len(pages)))
     edges = {
         page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
@@ -170,7 +175,7 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
             elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
-            elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
+            elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
                     and not NUMBERS_ONLY.match(text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
@@ -178,6 +183,7 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
             else:
                 kept.append(line)
         gutters[page.index] = gutter
+        kept = _header_neighbours(page, kept, removed, in_header_zone)
         cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
     # line numbers: margin numbers that count up down the page (3 or more on the page, 6 or more in
     # the document), however little of the page the text fills
@@ -194,6 +200,34 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         elif gutter:
             page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedItem],
+                       in_zone: Callable[[Line, PageLines], bool]) -> list[Line]:
+    """Remove the rest of a running header whose other part was recognised on this page: a line in
+    the header zone on the row of a removed page number or running header ("2   Jane Roe", a page
+    number beside the authors' names), or right above or below a removed running header in the
+    same font (a header's second line, as "Submission 17, anonymous preprint" under the venue)."""
+    where = f"page {page.index + 1}"
+    gone = [ln for ln in page.lines if ln not in kept and not ln.rotated and in_zone(ln, page)
+            and any(r.location == where and r.text == ln.text.strip() and r.item in {"page number", "running header"}
+                    for r in removed)]
+    if not gone:
+        return kept
+    out: list[Line] = []
+    for line in sorted(kept, key=lambda ln: ln.top if ln.top < page.height / 2 else -ln.bottom):
+        height = max(line.bottom - line.top, 1.0)
+        near = in_zone(line, page) and any(
+            abs((g.top + g.bottom) - (line.top + line.bottom)) / 2 < 0.5 * height
+            or (abs(g.size - line.size) < 1.0 and min(abs(line.top - g.bottom), abs(g.top - line.bottom)) < 0.8 * height)
+            for g in gone
+        )
+        if near:
+            removed.append(RemovedItem(item="running header", location=where, text=line.text.strip()))
+            gone.append(line)
+        else:
+            out.append(line)
+    return sorted(out, key=lambda ln: (ln.top, ln.x0))
 
 
 def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, usual: float | None) -> bool:
@@ -426,7 +460,45 @@ def analyse(pages: list[PageLines]) -> Layout:
             parts += [sep, text]
         prev = line
     _close(blocks, parts)
+    blocks, reference = _reference_block(blocks)
+    front += reference
+    blocks = _abstract_heading(blocks)
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+ACM_REFERENCE = re.compile(r"^ACM Reference Format:", re.I)
+KEYWORDS = re.compile(r"^(CCS Concepts|Additional Key Words and Phrases|Key\s?words|Index Terms)\b", re.I)
+ABSTRACT_MIN_WORDS = 25
+
+
+def _reference_block(blocks: list[Block]) -> tuple[list[Block], list[Line]]:
+    """Take ACM's "ACM Reference Format: <authors>. <year>. <title> ..." paragraph before the first
+    heading out of the text: it names the authors, so it belongs to the title block."""
+    first_heading = next((k for k, b in enumerate(blocks) if b.kind == "heading"), len(blocks))
+    for k, block in enumerate(blocks[:first_heading]):
+        if block.kind == "paragraph" and ACM_REFERENCE.match(block.text):
+            line = Line(page=block.page, x0=0.0, top=0.0, x1=0.0, bottom=0.0, text=block.text)
+            return blocks[:k] + blocks[k + 1:], [line]
+    return blocks, []
+
+
+def _abstract_heading(blocks: list[Block]) -> list[Block]:
+    """Give an abstract set without a heading its heading (ACM's journal layouts, many preprints).
+
+    When no "Abstract" heading comes before the first numbered or known section heading, the first
+    prose paragraph before that heading (at least 25 words, not a caption, not a keywords line) is
+    the abstract: an "Abstract" heading is put before it. Keywords, CCS concepts and index terms
+    after it stay in the abstract's section. Without such a paragraph nothing changes (the reader
+    then warns that the document has no abstract)."""
+    end = next((k for k, b in enumerate(blocks) if b.kind == "heading"
+                and (b.number or KNOWN_HEADINGS.match(b.text))), len(blocks))
+    if any(b.kind == "heading" and b.text.lower().startswith("abstract") for b in blocks[:end + 1]):
+        return blocks
+    for k, block in enumerate(blocks[:end]):
+        if block.kind == "paragraph" and len(block.text.split()) >= ABSTRACT_MIN_WORDS \
+                and not CAPTION.match(block.text) and not KEYWORDS.match(block.text):
+            return [*blocks[:k], Block(kind="heading", text="Abstract", level=1, page=block.page), *blocks[k:]]
+    return blocks
 
 
 def _is_prose(line: Line) -> bool:
@@ -527,7 +599,12 @@ AUTHOR_NOTE = re.compile(
     r"currently (at|with)|now at|affiliat|orcid",
     re.I,
 )
-NOTE_MARK = re.compile(r"^([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\s*[A-Z]))")
+NOTE_MARK = re.compile(r"^\^?\{?([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\}?\s*[A-Z]))")
+PERMISSION = re.compile(
+    r"permission to make digital|copyright|©|\bISBN\b|doi\.org/10\.|^\d{4}\. [\dX]{4}-[\dX]{4}/|"
+    r"publication rights licensed|author[’']?s[’']? address(es)?:",
+    re.I,
+)
 
 
 def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line]:
@@ -537,7 +614,9 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
     starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
     of the marks written in the title block or its text reads like one (work done at, internship,
     equal contribution, corresponding author, homepage, email). A small line there that
-    reads like one is an author note without a mark too (IEEE's ``\\thanks``).
+    reads like one is an author note without a mark too (IEEE's ``\\thanks``), and so are the
+    lines of a publisher's permission block (copyright, ISBN, the paper's DOI, ACM's "Author's
+    address").
     """
     first = [ln for ln in lines if ln.page == 0]
     if not first:
@@ -552,10 +631,10 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
             current = []
             continue
         mark = NOTE_MARK.match(line.text.strip())
-        if mark or (not current and AUTHOR_NOTE.search(line.text)):
-            current = [line]
+        author_like = AUTHOR_NOTE.search(line.text) or PERMISSION.search(line.text)
+        if mark or author_like:
             symbol = mark.group(1) if mark else ""
-            if (symbol[:1] and symbol[:1] in marks) or AUTHOR_NOTE.search(line.text):
+            if (symbol[:1] and symbol[:1] in marks) or author_like:
                 notes.append(line)
                 current = [line]
             else:

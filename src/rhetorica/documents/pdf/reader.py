@@ -16,6 +16,8 @@ from rhetorica.documents.sections import cut_after_references
 from rhetorica.hashing import content_hash
 
 MIN_CHARS_PER_PAGE = 20
+NO_ABSTRACT = ("no abstract found (no 'Abstract' heading and no prose paragraph between the title block and the "
+               "first section); the text read has no abstract")
 
 
 def check_pdf_file(path: Path) -> None:
@@ -71,8 +73,11 @@ def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], Lay
 def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     """Read a PDF paper.
 
-    Sections come from heading detection (numbering removed, capitals to sentence case); the
-    title block between the title and the first heading is removed under blinding (audited), as are
+    Sections come from heading detection (numbering removed, capitals to sentence case); an
+    abstract set without a heading gets one (:func:`rhetorica.documents.pdf.layout.analyse`), and a
+    document without an abstract gets a warning; text before the first heading is kept as an
+    untitled section. The title block between the title and the first heading (with ACM's reference
+    block and page 1's permission block) is removed under blinding (audited), as are
     page numbers, running headers, venue notes and line-number gutters (always). A removal of more
     than 300 words (per kind of item) is also a warning. With
     ``cut_after_references`` the References section and everything after it are dropped.
@@ -97,9 +102,12 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
         if block.kind == "heading":
             sections.append(Section(title=block.text, text="", level=block.level))
             numbers.append(block.number)
-        elif sections:
-            last = sections[-1]
-            sections[-1] = last.model_copy(update={"text": f"{last.text}\n\n{block.text}".strip()})
+            continue
+        if not sections:  # text before the first heading is kept, untitled
+            sections.append(Section(title="", text="", level=1))
+            numbers.append("")
+        last = sections[-1]
+        sections[-1] = last.model_copy(update={"text": f"{last.text}\n\n{block.text}".strip()})
     front_text = "\n".join(line.text for line in layout.front).strip()
     metadata: dict[str, object] = {"pages": len(pages), "two_column_pages": layout.two_column_pages}
     identity = Identity()
@@ -115,8 +123,11 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if options.cut_after_references:
         sections, numbers = _cut_appendix(sections, numbers, metadata)
     if not sections:
-        sections = [Section(title="", text="\n\n".join(b.text for b in layout.blocks) or front_text, level=1)]
+        sections = [Section(title="", text=front_text, level=1)]
+    if not any(b.kind == "heading" for b in layout.blocks):
         warnings.append("no section headings detected; the text is one section")
+    if not any(s.title.lower().startswith("abstract") for s in sections):
+        warnings.append(NO_ABSTRACT)
     if options.cut_after_references:
         sections, cut = cut_after_references(sections)
         if cut:
