@@ -259,9 +259,12 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     band_left: list[Line] = []
     band_right: list[Line] = []
     for line in lines:
-        if line.x1 <= mid + slack:
+        in_left, in_right = line.x1 <= mid + slack, line.x0 >= mid - slack
+        if in_left and in_right:  # a narrow line at the gutter ("5" of "5 Conclusion"): by its centre
+            in_left = line.x0 + line.x1 < 2 * mid
+        if in_left:
             band_left.append(line)
-        elif line.x0 >= mid - slack:
+        elif in_right:
             band_right.append(line)
         else:
             ordered += _merge_rows(band_left) + _merge_rows(band_right)
@@ -294,9 +297,10 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
         for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
             piece = _row_piece(cur, main)
-            # a wide gap (side-by-side author names, table cells) is kept as three spaces
+            # a gap wider than a word space (table cells, side-by-side author names) is kept as
+            # three spaces
             joint = "" if gap < 0.5 or text.endswith("\u00ad") or (piece != cur.text and gap < 0.3 * main.size) \
-                else " " if gap < 3 * max(main.size, 1.0) else "   "
+                else " " if gap < max(main.size, 1.0) else "   "
             text += joint + piece
         merged.append(Line(
             page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
@@ -408,6 +412,7 @@ def analyse(pages: list[PageLines]) -> Layout:
         taken = set(map(id, notes))
         body_lines = [ln for ln in body_lines if id(ln) not in taken]
     vocabulary = _vocabulary(body_lines)
+    bottoms = {page.index: max((ln.bottom for ln in page.lines), default=page.height) for page in pages}
     parts: list[str] = []
     prev: Line | None = None
     heading_text, heading_line = "", None
@@ -429,13 +434,21 @@ def analyse(pages: list[PageLines]) -> Layout:
             parts = [run_in.group(2)]
             prev, heading_line = line, None
             continue
+        if is_placeholder(line):
+            removed.append(RemovedItem(item="figure placeholder", location=f"page {line.page + 1}", text=text))
+            continue
+        following = body_lines[k + 1] if k + 1 < len(body_lines) else None
         heading = heading_level(line, body, ranked)
-        if heading is None and line.bold and k + 1 < len(body_lines) and _continues_heading(line, body_lines[k + 1]):
+        if heading is None and line.bold and following is not None and _continues_heading(line, following):
             # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
-            joined = replace(line, text=f"{text} {body_lines[k + 1].text.strip()}", bottom=body_lines[k + 1].bottom)
+            joined = replace(line, text=f"{text} {following.text.strip()}", bottom=following.bottom)
             heading = heading_level(joined, body, ranked)
             if heading is not None:
                 line, text, skip = joined, joined.text, k + 1
+        cells = table_cells(line)
+        strong = heading is not None and (heading[1] or KNOWN_HEADINGS.match(clean_heading(text)))
+        if heading is not None and not strong and (cells or _runs_on(line, following, body)):
+            heading = None  # a table's header row, or a bold run-in opening that the next line continues
         if heading is not None:
             _close(blocks, parts)
             blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
@@ -443,23 +456,41 @@ def analyse(pages: list[PageLines]) -> Layout:
             prev = None
             continue
         heading_line = None
+        if cells and (_table_row_follows(body_lines, k) or (blocks and blocks[-1].kind == "table" and prev is not None
+                                                             and line.top - prev.bottom < 2 * body)):
+            if not (blocks and blocks[-1].kind == "table" and parts == []):
+                _close(blocks, parts)
+                blocks.append(Block(kind="table", text="", page=line.page))
+            blocks[-1].text += ("\n" if blocks[-1].text else "") + "| " + " | ".join(cells) + " |"
+            prev = line
+            continue
+        note = _footnote_start(line, body, bottoms[line.page])
+        if note is None and blocks and blocks[-1].kind == "footnote" and prev is not None \
+                and _footnote_continues(prev, line, body):
+            note = ""
+        kind = "footnote" if note is not None else "caption" if CAPTION.match(text) else "paragraph"
         starts_new = (
             prev is None
             or not blocks
-            or blocks[-1].kind == "heading"
-            or CAPTION.match(text) is not None
+            or blocks[-1].kind in {"heading", "table"}
+            or (kind == "footnote" and note != "")
+            or kind != "footnote" and blocks[-1].kind == "footnote"
+            or kind == "caption"
             or _paragraph_break(prev, line, body)
         )
+        if note:
+            text = f"[^{note}]: " + FOOTNOTE_MARK.sub("", text, count=1).lstrip()
         text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
         if starts_new:
             _close(blocks, parts)
-            blocks.append(Block(kind="paragraph", text="", page=line.page))
+            blocks.append(Block(kind=kind, text="", page=line.page))
             parts = [text]
         else:
             parts[-1], sep = _joint(parts[-1], text, vocabulary)
             parts += [sep, text]
         prev = line
     _close(blocks, parts)
+    blocks = place_floats(blocks, vocabulary)
     blocks, reference = _reference_block(blocks)
     front += reference
     blocks = _abstract_heading(blocks)
@@ -538,10 +569,140 @@ def _continues_heading(head: Line, line: Line) -> bool:
 
 
 def _close(blocks: list[Block], parts: list[str]) -> None:
-    """Give the open paragraph its text (joined once: linear in its length)."""
-    if parts and blocks and blocks[-1].kind == "paragraph" and not blocks[-1].text:
+    """Give the open paragraph (caption, footnote) its text (joined once: linear in its length)."""
+    if parts and blocks and blocks[-1].kind in TEXT_KINDS and not blocks[-1].text:
         blocks[-1].text = "".join(parts).replace("\u00ad", "")
     parts.clear()
+
+
+TEXT_KINDS = {"paragraph", "caption", "footnote"}
+FLOAT_KINDS = {"caption", "footnote", "table"}
+FOOTNOTE_MARK = re.compile(r"^\^?(\{[^{}]{1,4}\}|[∗*†‡§¶⋆♯♮♭]+|\d{1,3})")
+PLACEHOLDER = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
+IMAGE_FILE = re.compile(r"\.(pdf|png|jpe?g|eps|svg|pgf|tikz|gif|bmp|tiff?)$", re.I)
+
+
+def is_placeholder(line: Line) -> bool:
+    """A figure drawn as its file name (a missing figure, as LaTeX's draft mode and rhetorica's
+    compile substitute draw it): one token, no URL, a file path with an image extension, or a
+    typewriter path with a ``/`` or ``_``."""
+    text = line.text.strip()
+    if not PLACEHOLDER.fullmatch(text) or "://" in text or text.startswith("www."):
+        return False
+    return bool(IMAGE_FILE.search(text)) or (line.mono and ("/" in text or "_" in text))
+
+
+def table_cells(line: Line) -> list[str]:
+    """The cells of a table row: a line cut by wide gaps (three spaces, see :func:`_merge_rows`)
+    into at least two cells of at most 8 words, 4 on average; ``[]`` for any other line."""
+    cells = [c.strip() for c in re.split(r" {3,}", line.text.strip()) if c.strip()]
+    if len(cells) < 2:
+        return []
+    counts = [len(c.split()) for c in cells]
+    return cells if max(counts) <= 8 and sum(counts) <= 4 * len(cells) else []
+
+
+def _table_row_follows(lines: list[Line], k: int) -> bool:
+    """Whether the line after ``k`` (two lines on, past one line without gaps) is a table row
+    close below: a table has at least two rows."""
+    line = lines[k]
+    for nxt in lines[k + 1:k + 3]:
+        if nxt.page != line.page or nxt.top - line.bottom > 3 * max(line.size, 1.0):
+            return False
+        if table_cells(nxt):
+            return True
+        line = nxt
+    return False
+
+
+def _runs_on(line: Line, following: Line | None, body: float) -> bool:
+    """Whether ``following`` continues ``line``'s sentence at the normal line spacing (a bold
+    run-in opening set on a line of its own is no heading): same page, right below, starts in
+    lower case."""
+    if following is None or following.page != line.page:
+        return False
+    gap = following.top - line.bottom
+    return 0 <= gap < 0.5 * body and following.text.strip()[:1].islower()
+
+
+def _footnote_start(line: Line, body: float, page_bottom: float) -> str | None:
+    """The mark (``"1"``, ``"∗"``) of a footnote that starts on ``line``: smaller than the body
+    font, in the lower half of its page, opening with a note mark; else ``None``."""
+    if not (0 < line.size <= body - 0.5 and line.top > 0.5 * page_bottom):
+        return None
+    m = FOOTNOTE_MARK.match(line.text.strip())
+    if not m or not re.match(r"\s*[A-Za-z(\[]", line.text.strip()[m.end():]):
+        return None
+    return m.group(1).strip("{}")
+
+
+def _footnote_continues(prev: Line, line: Line, body: float) -> bool:
+    """Whether ``line`` is the next line of the footnote on ``prev``: small, right below it."""
+    return (line.page == prev.page and 0 < line.size <= body - 0.5 and abs(line.size - prev.size) < 0.5
+            and 0 <= line.top - prev.bottom < 0.8 * body)
+
+
+def place_floats(blocks: list[Block], vocabulary: set[str]) -> list[Block]:
+    """Put footnotes, captions and tables apart from the running text.
+
+    A paragraph that a float interrupts (it does not end a sentence, and the paragraph after the
+    floats goes on in lower case or after a comma or hyphen) is joined again, the floats after it.
+    A footnote then moves to the end of the paragraph that holds its mark (``^1``), else stays
+    after the paragraph it interrupted.
+    """
+    out: list[Block] = []
+    k = 0
+    while k < len(blocks):
+        block = blocks[k]
+        j = k + 1
+        while j < len(blocks) and blocks[j].kind in FLOAT_KINDS:
+            j += 1
+        if block.kind == "paragraph" and j > k + 1 and j < len(blocks) and blocks[j].kind == "paragraph" \
+                and _interrupted(block.text, blocks[j].text):
+            head, sep = _joint(block.text, blocks[j].text, vocabulary)
+            merged = Block(kind="paragraph", text=head + sep + blocks[j].text, page=block.page)
+            blocks = [*blocks[:k], merged, *blocks[k + 1:j], *blocks[j + 1:]]
+            continue  # the merged paragraph may be interrupted again further on
+        out.append(block)
+        k += 1
+    return _footnotes_after_their_paragraph(out)
+
+
+def _interrupted(before: str, after: str) -> bool:
+    end = before.rstrip()
+    if not end or re.search(r"[.!?:]$|[.!?][\"”’)]$", end):
+        return False
+    start = after.lstrip()[:1]
+    return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit()
+
+
+def _footnotes_after_their_paragraph(blocks: list[Block]) -> list[Block]:
+    out: list[Block] = []
+    pending: list[tuple[int, Block]] = []  # (index in out to insert after, footnote)
+    for block in blocks:
+        if block.kind != "footnote":
+            out.append(block)
+            continue
+        m = re.match(r"\[\^([^\]]+)\]:", block.text)
+        mark = m.group(1) if m else ""
+        target = None
+        for back in range(len(out) - 1, max(-1, len(out) - 12), -1):
+            if out[back].page < block.page - 1:
+                break
+            if out[back].kind == "paragraph" and mark and re.search(
+                    r"\^(\{" + re.escape(mark) + r"\}|" + re.escape(mark) + r"(?!\d))", out[back].text):
+                target = back
+                break
+        if target is None:
+            out.append(block)
+        else:
+            pending.append((target, block))
+    for target, note in sorted(pending, key=lambda x: -x[0]):
+        at = target + 1
+        while at < len(out) and out[at].kind == "footnote":
+            at += 1
+        out.insert(at, note)
+    return out
 
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
@@ -625,7 +786,7 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
     marks = {m for ln in front for m in re.findall(r"[∗*†‡§¶⋆♯♮♭]", ln.text)}
     notes: list[Line] = []
     current: list[Line] = []
-    for line in sorted(first, key=lambda ln: (ln.top, ln.x0)):
+    for line in first:  # in reading order: a column's footnotes follow its text
         small = 0 < line.size <= body - 0.5 and line.top > 0.6 * height
         if not small:
             current = []
