@@ -25,13 +25,15 @@ equation numbers and figure/table/section numbers from the PDF reading.
   a number with its exponent (``10^6``, ``10^-4``, ``16,384``, ``2.5``) or a script holding digits
   after its base letter (``b^2``, ``x_1``); running text and inline math count, display math does not
   (its layout is not text). LaTeX ``^{...}``/``_{...}`` and the reading's ``^``/``_`` marks are
-  compared without braces, the minus sign folded to ``-``.
+  compared without braces, the minus sign folded to ``-``, digit groups set apart by (thin) spaces
+  joined (``13 096 468``), Greek letter commands written as the letters they print.
 - ``body_as_heading``: headings of the reading that are no heading of the truth but text of its body
   (a bold run-in paragraph opening, a table row); with hand-checked facts instead of a truth text,
   every heading that is not one of the facts' headings.
 - ``mid_sentence``: footnotes and captions of the truth read inside a sentence of the reading: the
-  text before them in their paragraph, or the paragraph before theirs when they open one and the
-  next paragraph goes on in lower case, does not end a sentence.
+  text before them in their paragraph (a caption label such as "Table 2:" aside), or the paragraph
+  before theirs when they open one and the next paragraph goes on in lower case, does not end a
+  sentence; an item is found by its first 12 words.
 """
 
 from __future__ import annotations
@@ -299,7 +301,16 @@ _DISPLAY_MATH = re.compile(
     r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}.*?\\end\{\1\*?\}",
     re.S,
 )
-_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:\^-?\d+(?:\.\d+)?)?|[A-Za-z][\^_]-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:\^-?\d+(?:\.\d+)?)?|[^\W\d_][\^_]-?\d+(?:\.\d+)?")
+
+
+_GREEK = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5), ("zeta", 0x3B6),
+    ("eta", 0x3B7), ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("nu", 0x3BD),
+    ("xi", 0x3BE), ("pi", 0x3C0), ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6),
+    ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9), ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398),
+    ("Lambda", 0x39B), ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Phi", 0x3A6), ("Psi", 0x3A8), ("Omega", 0x3A9),
+)} | {"ell": "l"}
 
 
 def _latex_numbers(text: str) -> str:
@@ -308,6 +319,9 @@ def _latex_numbers(text: str) -> str:
     text = _COMMAND.sub(" ", _DISPLAY_MATH.sub(" ", text))
     text = re.sub(r"\[[^\]]*\]\([^)\s]*\)", " ", text)  # link targets
     text = text.replace("{,}", ",").replace("\\%", "%")
+    text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", text)
+    text = re.sub(r"\\(var)?([a-zA-Z]+)", lambda m: _GREEK.get(m.group(2), m.group(0)), text)
+    text = re.sub(r"\\(?:math[a-z]+|text[a-z]*|bm|boldsymbol|operatorname)\s*\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
     text = re.sub(r"([\^_])\s*\{([^{}]*)\}", r"\1\2", text)
     return text.replace("{", "").replace("}", "").replace("$", "")
@@ -317,8 +331,10 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
     """Number tokens (see the module docstring) of a truth text (``latex=True``) or a reading."""
     if latex:
         text = _latex_numbers(text)
-    text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-"))
+    text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-").replace("\u03f5", "\u03b5"))
     text = re.sub(r"([\^_])\s+", r"\1", text)
+    # siunitx groups digits with thin spaces ("13 096 468"): one number on both sides
+    text = re.sub(r"(?<![\d.,])\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d.,])", lambda m: re.sub(r"\s", "", m.group(0)), text)
     return _NUMBER.findall(text)
 
 
@@ -351,30 +367,34 @@ def floats(truth_body: str) -> list[str]:
 
 
 def mid_sentence(items: list[str], reading: str) -> list[str]:
-    """Items (footnotes, captions) read inside a sentence of ``reading`` (see the module docstring)."""
+    """Items (footnotes, captions) read inside a sentence of ``reading`` (see the module docstring).
+    When an item's words occur in several paragraphs (a caption quoted in the text), the one where
+    it opens the paragraph counts."""
     paragraphs = [p for p in reading.split("\n\n") if p.strip()]
     folded = [_phrase(p) for p in paragraphs]
     out = []
     for item in items:
-        probe = " ".join(_phrase(item).split()[:6])
+        probe = " ".join(_phrase(item).split()[:12])
         if len(probe.split()) < 4:
             continue
-        for k, para in enumerate(folded):
-            at = para.find(f" {probe} ")
-            if at < 0:
-                continue
-            raw = paragraphs[k]
-            before = raw[: max(0, _raw_offset(raw, probe.split()[0], at))].rstrip()
-            if at > 0:
-                broken = bool(before) and not re.search(r"[.!?:)\]]$|\^\S+$|\d$", before)
-            else:
-                prev = paragraphs[k - 1].rstrip() if k else ""
-                nxt = paragraphs[k + 1].lstrip() if k + 1 < len(paragraphs) else ""
-                broken = bool(prev) and not re.search(r"[.!?:)\]]$", prev) and nxt[:1].islower()
-            if broken:
-                out.append(item[:60])
-            break
+        verdicts = [_broken(paragraphs, k, probe, at) for k, para in enumerate(folded)
+                    if (at := para.find(f" {probe} ")) >= 0]
+        if verdicts and all(verdicts):
+            out.append(item[:60])
     return out
+
+
+def _broken(paragraphs: list[str], k: int, probe: str, at: int) -> bool:
+    raw = paragraphs[k]
+    before = raw[: max(0, _raw_offset(raw, probe.split()[0], at))].rstrip().rstrip("([\"“'`").rstrip()
+    if at > 0 and not _CAPTION_LABEL.fullmatch(before):
+        return bool(before) and not re.search(r"[.!?:)\]]$|\^\S+$|\d$", before)
+    prev = paragraphs[k - 1].rstrip() if k else ""
+    nxt = paragraphs[k + 1].lstrip() if k + 1 < len(paragraphs) else ""
+    return bool(prev) and not re.search(r"[.!?:)\]]$", prev) and nxt[:1].islower()
+
+
+_CAPTION_LABEL = re.compile(r"(?:Sub)?(?:Figure|Fig\.|Table|TABLE|Algorithm)\s*[A-Z]?[\dIVXLC]+[.:]?")
 
 
 def _raw_offset(raw: str, first_word: str, folded_at: int) -> int:

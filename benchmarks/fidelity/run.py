@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus  # noqa: E402
+from rhetorica.documents.pdf.layout import KEYWORDS  # noqa: E402
 import metrics  # noqa: E402
 from generated import AUTHOR, GENERATED, HEADERS  # noqa: E402
 
@@ -149,6 +150,8 @@ def score(name: str, pdf: Path, truth: Truth, backend: str | None = None) -> Row
         abstract, intro = _section(truth.sections, "abstract"), _section(truth.sections, "introduction")
         for attr, ref, key in (("abstract", abstract, "abstract"), ("intro", intro, "introduction")):
             got = _section(found, key)
+            if got is not None and key == "abstract":  # keywords and CCS concepts kept with it are no abstract
+                got = "\n\n".join(p for p in got.split("\n\n") if not KEYWORDS.match(p))
             ok = got is not None and ref is not None and metrics.f1(
                 metrics.words(metrics.truth_prose(ref)), metrics.words(metrics.pdf_prose(got)))[2] >= 0.9
             if not facts:

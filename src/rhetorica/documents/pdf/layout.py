@@ -62,7 +62,7 @@ KNOWN_HEADINGS = re.compile(
     r"broader impact|reproducibility statement)$",
     re.I,
 )
-CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]")
+CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 
 
 @dataclass
@@ -173,10 +173,11 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
                 removed.append(RemovedItem(item="rotated text (watermark or side stamp)", location=where, text=text))
             elif VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
-            elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top):
+            elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top) \
+                    and not _numbers_a_heading(line, page):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
             elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
-                    and not NUMBERS_ONLY.match(text):
+                    and re.search(r"[A-Za-z]{2}", text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
@@ -205,9 +206,10 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
 def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedItem],
                        in_zone: Callable[[Line, PageLines], bool]) -> list[Line]:
     """Remove the rest of a running header whose other part was recognised on this page: a line in
-    the header zone on the row of a removed page number or running header ("2   Jane Roe", a page
-    number beside the authors' names), or right above or below a removed running header in the
-    same font (a header's second line, as "Submission 17, anonymous preprint" under the venue)."""
+    the header zone, not bold, on the row of a removed page number or running header and no larger
+    ("2   Jane Roe", a page number beside the authors' names), or right above or below a removed
+    running header in the same font (a header's second line, as "Submission 17, anonymous preprint"
+    under the venue)."""
     where = f"page {page.index + 1}"
     gone = [ln for ln in page.lines if ln not in kept and not ln.rotated and in_zone(ln, page)
             and any(r.location == where and r.text == ln.text.strip() and r.item in {"page number", "running header"}
@@ -217,9 +219,10 @@ def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedI
     out: list[Line] = []
     for line in sorted(kept, key=lambda ln: ln.top if ln.top < page.height / 2 else -ln.bottom):
         height = max(line.bottom - line.top, 1.0)
-        near = in_zone(line, page) and any(
-            abs((g.top + g.bottom) - (line.top + line.bottom)) / 2 < 0.5 * height
-            or (abs(g.size - line.size) < 1.0 and min(abs(line.top - g.bottom), abs(g.top - line.bottom)) < 0.8 * height)
+        near = in_zone(line, page) and not line.bold and any(
+            (abs((g.top + g.bottom) - (line.top + line.bottom)) / 2 < 0.5 * height and line.size <= g.size + 0.5)
+            or (abs(g.size - line.size) < 0.5 and re.search(r"[A-Za-z]{2}", g.text)
+                and min(abs(line.top - g.bottom), abs(g.top - line.bottom)) < 0.8 * height)
             for g in gone
         )
         if near:
@@ -228,6 +231,17 @@ def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedI
         else:
             out.append(line)
     return sorted(out, key=lambda ln: (ln.top, ln.x0))
+
+
+def _numbers_a_heading(line: Line, page: PageLines) -> bool:
+    """Whether the number on ``line`` is followed closely on its row by other text: the number of
+    a heading ("2" of "2 Related works"), not a page number."""
+    height = max(line.bottom - line.top, 1.0)
+    return any(
+        other is not line and abs((other.top + other.bottom) - (line.top + line.bottom)) / 2 < 0.5 * height
+        and 0 <= other.x0 - line.x1 < 3 * max(line.size, 1.0)
+        for other in page.lines
+    )
 
 
 def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, usual: float | None) -> bool:
@@ -253,7 +267,8 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     ordered: list[Line] = []
     if page.index == 0:
         # the title block above the first column of prose spans the page: read it row by row
-        start = next((ln.top for ln in lines if _is_prose(ln) and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
+        start = next((ln.top for ln in lines if (_is_prose(ln) or RUN_IN_ABSTRACT.match(ln.text.strip()))
+                      and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
         ordered = _merge_rows([ln for ln in lines if ln.bottom <= start])
         lines = [ln for ln in lines if ln.bottom > start]
     band_left: list[Line] = []
@@ -389,6 +404,11 @@ def analyse(pages: list[PageLines]) -> Layout:
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
         tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
+        rows = [ln for ln in tiny if len(table_cells(ln)) >= 3 and re.search(r"[A-Za-z]{3}", ln.text)]
+        if len(rows) >= 3:  # a table set in tiny type (\tiny): its rows are kept
+            kept_rows = set(map(id, rows))
+            tiny = [ln for ln in tiny if id(ln) not in kept_rows]
+        small_ids = set(map(id, tiny))
         # sub- and superscripts are parts of lines; whole lines this small are labels of figures
         # and bits of formulas or, rarely, small print: audited apart, as only the latter is prose
         for item, group in (("figure labels", [ln for ln in tiny if not _small_prose(ln)]),
@@ -397,7 +417,7 @@ def analyse(pages: list[PageLines]) -> Layout:
                 removed.append(RemovedItem(
                     item=item, location=f"page {page.index + 1}", text=" ".join(ln.text.strip() for ln in group),
                 ))
-        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= SMALL_TEXT * body)
+        ordered.extend(ln for ln in lines if id(ln) not in small_ids)
     title, title_end = _title(ordered, body)
     front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
@@ -468,14 +488,18 @@ def analyse(pages: list[PageLines]) -> Layout:
         if note is None and blocks and blocks[-1].kind == "footnote" and prev is not None \
                 and _footnote_continues(prev, line, body):
             note = ""
-        kind = "footnote" if note is not None else "caption" if CAPTION.match(text) else "paragraph"
+        caption = CAPTION.match(text) is not None
+        small = 0 < line.size <= body - 1.0
+        table_note = small and bool(blocks) and blocks[-1].kind == "table"  # notes under a table
+        kind = "footnote" if note is not None else "caption" if caption or table_note else "paragraph"
         starts_new = (
             prev is None
             or not blocks
             or blocks[-1].kind in {"heading", "table"}
             or (kind == "footnote" and note != "")
             or kind != "footnote" and blocks[-1].kind == "footnote"
-            or kind == "caption"
+            or caption
+            or (blocks[-1].kind == "caption" and not small and 0 < prev.size <= body - 1.0)
             or _paragraph_break(prev, line, body)
         )
         if note:
@@ -668,9 +692,13 @@ def place_floats(blocks: list[Block], vocabulary: set[str]) -> list[Block]:
     return _footnotes_after_their_paragraph(out)
 
 
+ABBREVIATION_END = re.compile(r"(?:\be\.g|\bi\.e|\bet al|\bcf|\bvs|\bresp|\bFigs?|\bEqs?|\bSecs?|\bapprox|\bno)\.$", re.I)
+
+
 def _interrupted(before: str, after: str) -> bool:
+    """Whether the paragraph ``before`` stops inside a sentence that ``after`` goes on with."""
     end = before.rstrip()
-    if not end or re.search(r"[.!?:]$|[.!?][\"”’)]$", end):
+    if not end or (re.search(r"[.!?:]$|[.!?][\"”’)]$", end) and not ABBREVIATION_END.search(end)):
         return False
     start = after.lstrip()[:1]
     return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit()
