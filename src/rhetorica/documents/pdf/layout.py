@@ -42,7 +42,7 @@ from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
 
 MARGIN = 0.11
-HEADER_ZONE = 0.15  # running headers: repeated lines in the top/bottom 15 % (a two-line header reaches lower)
+HEADER_ZONE = 0.15  # running headers set apart from the text reach this far (a two-line header)
 VENUE = re.compile(
     r"^(published as a (conference |workshop )?paper at|under review (as a (conference )?paper )?(at|for)|"
     r"preprint\b|accepted (at|to|as|for)|proceedings of|to appear in|in submission|"
@@ -140,8 +140,10 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     def in_margin(line: Line, page: PageLines) -> bool:
         return line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
 
+    apart = {id(ln) for page in pages for ln in _set_apart(page)}
+
     def in_header_zone(line: Line, page: PageLines) -> bool:
-        return line.bottom < page.height * HEADER_ZONE or line.top > page.height * (1 - HEADER_ZONE)
+        return in_margin(line, page) or id(line) in apart
 
     repeats: Counter[str] = Counter()
     for page in pages:
@@ -231,6 +233,28 @@ def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedI
         else:
             out.append(line)
     return sorted(out, key=lambda ln: (ln.top, ln.x0))
+
+
+def _set_apart(page: PageLines) -> list[Line]:
+    """The lines at the top and at the bottom of a page that stand apart from its text block: the
+    run of lines from the page's edge, each within 0.8 x its height of the next, that ends in a gap
+    of at least its font size and lies in the outer :data:`HEADER_ZONE` of the page."""
+    lines = sorted((ln for ln in page.lines if not ln.rotated), key=lambda ln: ln.top)
+    out: list[Line] = []
+    for run in (lines, lines[::-1]):
+        group: list[Line] = []
+        for cur, nxt in pairwise(run):
+            group.append(cur)
+            gap = nxt.top - cur.bottom if run is lines else cur.top - nxt.bottom
+            size = max(cur.size, 1.0)
+            if gap >= size:
+                edge = max(ln.bottom for ln in group) if run is lines else page.height - min(ln.top for ln in group)
+                if edge < page.height * HEADER_ZONE:
+                    out += group
+                break
+            if gap > 0.8 * max(cur.bottom - cur.top, 1.0):
+                break
+    return out
 
 
 def _numbers_a_heading(line: Line, page: PageLines) -> bool:
