@@ -721,7 +721,7 @@ ABBREVIATION_END = re.compile(r"(?:\be\.g|\bi\.e|\bet al|\bcf|\bvs|\bresp|\bFigs
 
 def _interrupted(before: str, after: str) -> bool:
     """Whether the paragraph ``before`` stops inside a sentence that ``after`` goes on with."""
-    end = before.rstrip()
+    end = re.sub(r"\^(\{[^{}]*\}|\S)$", "", before.rstrip())  # a footnote mark after the last word
     if not end or (re.search(r"[.!?:]$|[.!?][\"”’)]$", end) and not ABBREVIATION_END.search(end)):
         return False
     start = after.lstrip()[:1]
