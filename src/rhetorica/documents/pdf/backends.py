@@ -151,8 +151,8 @@ def _raw_lines(textpage: object, text: str) -> list[tuple[int, str]]:
     :func:`_script_joint`).
 
     A break is undone when the character after it continues the line to the right (at most 0.6 x
-    the font size away), its baseline is within 0.6 x the font size, and one of the two is set in a
-    font at most :data:`SCRIPT_SIZE` of the other's.
+    the larger font size away), its baseline is within 0.9 x that size (a script of a script sits
+    0.7 em high), and one of the two is set in a font at most ``SCRIPT_SIZE`` of the other's.
     """
     out: list[tuple[int, str]] = []
     start = 0
@@ -178,7 +178,9 @@ def _script_joint(textpage: object, text: str, crlf: int) -> str | None:
     while before >= 0 and text[before] in " \t":
         before -= 1
     after = crlf + 2
-    if before < 0 or after >= len(text) or text[before] in "\r\n" or text[after].isspace():
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    if before < 0 or after >= len(text) or text[before] in "\r\n" or text[after] in "\r\n":
         return None
     size_a, _, ya, right_a = _glyph(textpage, before)
     size_b, xb, yb, _ = _glyph(textpage, after)
@@ -186,9 +188,10 @@ def _script_joint(textpage: object, text: str, crlf: int) -> str | None:
     if big <= 0 or small > SCRIPT_SIZE * big:
         return None
     gap = xb - right_a
-    if not (-0.5 <= gap <= 0.6 * big and abs(yb - ya) <= 0.6 * big):
+    if not (-0.5 <= gap <= 0.6 * big and abs(yb - ya) <= 0.9 * big):
         return None
-    return " \n" if gap > 0.2 * small or before < crlf - 1 else "\r\n"
+    spaced = before < crlf - 1 or after > crlf + 2
+    return " \n" if gap > 0.2 * small and not spaced else "\r\n"
 _SOFT_HYPHENS = "\x02\ufffe\u00ad"
 
 
@@ -231,7 +234,7 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
         if upright:
             prev = upright[-1][-1]
             gap = x0 - prev[3]
-            scale = max(prev[5], 1.0)
+            scale = max(prev[5], char[5], 1.0)
             if gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale \
                     or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * scale:
                 upright.append([])
