@@ -523,6 +523,7 @@ def analyse(pages: list[PageLines]) -> Layout:
             or (kind == "footnote" and note != "")
             or kind != "footnote" and blocks[-1].kind == "footnote"
             or caption
+            or KEYWORDS.match(text) is not None
             or (blocks[-1].kind == "caption" and not small and 0 < prev.size <= body - 1.0)
             or _paragraph_break(prev, line, body)
         )
