@@ -58,6 +58,8 @@ class LatexCase:
         footnote: author footnote text (an identity leak if it survives).
         drop_inputs: ``\\input`` files of the original title block, left out.
         header: running-header text the wrapper prints on every page.
+        truth_drop: titles of the truth's sections that the compiled PDF does not print (their
+            ``\\input`` is among ``drop_inputs``): left out of the truth.
     """
 
     name: str
@@ -68,6 +70,7 @@ class LatexCase:
     footnote: str
     header: str
     drop_inputs: tuple[str, ...] = ()
+    truth_drop: tuple[str, ...] = ()
 
     @property
     def source(self) -> Path:
@@ -86,6 +89,7 @@ class PdfCase:
     headers: tuple[str, ...] = ()
     notes: str = ""
     facts: dict = field(default_factory=dict)
+    truth_drop: tuple[str, ...] = ()
 
 
 EPFL = "EPFL, Lausanne, Switzerland"
@@ -132,7 +136,7 @@ CASES: tuple[LatexCase, ...] = (
          Author("Matt Haberland", "California Polytechnic State University", "mhaberla@calpoly.edu")),
         "Equal contribution from the Lemanic Signal Lab writing sprint. Profile https://github.com/pv",
         "SciPy 1.0 overview",
-        drop_inputs=("core-dev", "consortium"),
+        drop_inputs=("core-dev", "consortium"), truth_drop=("Consortium", "SciPy 1.0 Contributors"),
     ),
     LatexCase(
         "cheblienet-neurips", "cheblienet_neurips2021", "neurips_2021.tex", "neurips",
@@ -175,7 +179,7 @@ PDF_CASES: tuple[PdfCase, ...] = (
     PdfCase("scipy-pdf", DATA / "pdfs" / "scipy-1.0_paper.pdf", DATA / "papers" / "scipy-1.0",
             identity=("Pauli Virtanen", "Ralf Gommers", "Travis E. Oliphant", "Matt Haberland", "Tyler Reddy",
                       "Quansight", "University of Jyväskylä", "github.com/scipy/scipy"),
-            headers=(),
+            headers=(), truth_drop=("Consortium", "SciPy 1.0 Contributors"),
             notes="truth = the LaTeX project (Nature Methods layout of the same text)"),
     PdfCase("acl-s2orc-pdf", DATA / "pdfs" / "2020.acl-main.447.pdf", None,
             identity=("Kyle Lo", "Lucy Lu Wang", "Mark Neumann", "Rodney Kinney", "Daniel S. Weld",

@@ -319,6 +319,7 @@ def _latex_numbers(text: str) -> str:
     text = _COMMAND.sub(" ", _DISPLAY_MATH.sub(" ", text))
     text = re.sub(r"\[[^\]]*\]\([^)\s]*\)", " ", text)  # link targets
     text = text.replace("{,}", ",").replace("\\%", "%")
+    text = re.sub(r"\\(?:ding|char|symbol)\s*\{[^{}]*\}", " ", text)  # a symbol by its code prints no digits
     text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", text)
     text = re.sub(r"\\(var)?([a-zA-Z]+)", lambda m: _GREEK.get(m.group(2), m.group(0)), text)
     text = re.sub(r"\\(?:math[a-z]+|text[a-z]*|bm|boldsymbol|operatorname)\s*\{([^{}]*)\}", r"\1", text)

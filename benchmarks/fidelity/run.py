@@ -73,12 +73,13 @@ class Row:
     error: str = ""
 
 
-def _truth_from_latex(path: Path, identity: list[str], headers: list[str]) -> Truth:
+def _truth_from_latex(path: Path, identity: list[str], headers: list[str], drop: tuple[str, ...] = ()) -> Truth:
     from rhetorica.documents import read_document
 
     doc = read_document(path)
     urls = [r.text for r in doc.removed if r.item == "identity URL"]
-    return Truth(doc.title, [(s.level, s.title, s.text) for s in doc.sections], identity + urls, headers)
+    sections = [(s.level, s.title, s.text) for s in doc.sections if s.title not in drop]
+    return Truth(doc.title, sections, identity + urls, headers)
 
 
 def cases(only: set[str] | None) -> list[tuple[str, Path, Truth]]:
@@ -91,7 +92,7 @@ def cases(only: set[str] | None) -> list[tuple[str, Path, Truth]]:
         url = re.search(r"https?://\S+", case.footnote)
         identity += [case.footnote[: url.start()].strip() if url else case.footnote]
         identity += [url.group(0)] if url else []
-        truth = _truth_from_latex(case.source, identity, [case.header])
+        truth = _truth_from_latex(case.source, identity, [case.header], case.truth_drop)
         out.append((case.name, corpus.compile_case(case), truth))
     for name, make in GENERATED.items():
         if only and name not in only:
@@ -105,7 +106,7 @@ def cases(only: set[str] | None) -> list[tuple[str, Path, Truth]]:
         if only and pcase.name not in only:
             continue
         if pcase.latex is not None:
-            truth = _truth_from_latex(pcase.latex, list(pcase.identity), list(pcase.headers))
+            truth = _truth_from_latex(pcase.latex, list(pcase.identity), list(pcase.headers), pcase.truth_drop)
             truth.facts = dict(pcase.facts)
         else:
             truth = Truth(pcase.facts["title"], None, list(pcase.identity), list(pcase.headers), facts=pcase.facts)
