@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    PYTHONPATH=src python benchmarks/fidelity/run.py [--only NAME ...] [--json OUT] [--details] [--backend NAME]
+    PYTHONPATH=src python benchmarks/fidelity/run.py [--only NAME ...] [--json OUT] [--details]
 
 Documents (see ``corpus.py`` and ``generated.py``): the six shared LaTeX projects compiled with
 publisher classes (acmart sigconf, IEEEtran conference, llncs, article two-column, NeurIPS-like and
@@ -118,14 +118,14 @@ def _section(sections: list[tuple[int, str, str]], title: str) -> str | None:
     return next((text for _, t, text in sections if metrics.title_key(t) == title), None)
 
 
-def score(name: str, pdf: Path, truth: Truth, backend: str | None = None) -> Row:
-    """Read ``pdf`` with rhetorica's defaults (or another PDF backend) and score it against ``truth``."""
-    from rhetorica.documents import DocumentReadError, ReadOptions, read_document
+def score(name: str, pdf: Path, truth: Truth) -> Row:
+    """Read ``pdf`` with rhetorica's defaults and score it against ``truth``."""
+    from rhetorica.documents import DocumentReadError, read_document
 
     row = Row(name=name)
     start = time.perf_counter()
     try:
-        doc = read_document(pdf, options=ReadOptions(pdf_backend=backend))
+        doc = read_document(pdf)
     except DocumentReadError as exc:
         row.error = str(exc)
         return row
@@ -197,9 +197,8 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--details", action="store_true", help="print misses, leaks and glued words per document")
-    parser.add_argument("--backend", default=None, help="PDF backend (pdfium, pdfminer, pypdf); default rhetorica's")
     args = parser.parse_args()
-    rows = [score(name, pdf, truth, args.backend) for name, pdf, truth in cases(set(args.only) if args.only else None)]
+    rows = [score(name, pdf, truth) for name, pdf, truth in cases(set(args.only) if args.only else None)]
     print(HEADER)
     print("-" * len(HEADER))
     for row in rows:

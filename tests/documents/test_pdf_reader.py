@@ -6,9 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.documents import ReadOptions, read_document
-from rhetorica.documents.pdf import reader as pdf_reader
-from rhetorica.documents.pdf.runner import BackendTimeout
+from rhetorica.documents import read_document
 
 
 @pytest.fixture(scope="module")
@@ -113,28 +111,3 @@ def test_scipy_pdf_sections_match_latex(scipy_pdf) -> None:
     markdown = scipy_pdf.to_markdown()
     for identity in ["Matt Haberland", "Tyler Reddy", "Quansight", "scipy.articles@gmail.com", "3/22"]:
         assert identity not in markdown, identity
-
-
-def test_pdfminer_backend_reads_two_columns(pdfs_dir: Path) -> None:
-    doc = read_document(pdfs_dir / "2020.acl-main.447.pdf", options=ReadOptions(pdf_backend="pdfminer"))
-    assert doc.source.parser == "rhetorica-pdf/pdfminer"
-    assert [s.title for s in doc.sections if s.level == 1][:3] == ["Abstract", "Introduction", "Constructing the corpus"]
-    text = doc.to_markdown()
-    assert text.index("Different types of resources") < text.index("Yet, existing corpora are not without")
-
-
-def test_timeout_falls_back_to_next_backend(pdfs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = pdf_reader.run_backend
-    calls: list[str] = []
-
-    def first_times_out(backend: str, path: Path, timeout_s: float, memory_mb: int):
-        calls.append(backend)
-        if backend == "pdfium":
-            raise BackendTimeout(f"{backend} took longer than {timeout_s:g} s")
-        return real(backend, path, timeout_s, memory_mb)
-
-    monkeypatch.setattr(pdf_reader, "run_backend", first_times_out)
-    doc = read_document(pdfs_dir / "2020.acl-main.447.pdf", options=ReadOptions(parse_timeout_s=30))
-    assert calls == ["pdfium", "pdfminer"]
-    assert doc.source.parser == "rhetorica-pdf/pdfminer"
-    assert doc.warnings == ["pdfium took longer than 30 s; trying the next backend"]

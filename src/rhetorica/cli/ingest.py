@@ -18,8 +18,7 @@ def ingest(
         True, "--cut/--no-cut", help="Drop the bibliography and everything after it (appendices)."
     ),
     blind: bool = typer.Option(True, "--blind/--no-blind", help="Remove authors, affiliations, acknowledgements."),
-    pdf_backend: str | None = typer.Option(None, "--pdf-backend", help="pdfium, pdfminer, pdfplumber or pypdf."),
-    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds per PDF backend before falling back."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds to read one PDF before giving up on it."),
     max_words: int | None = typer.Option(None, "--max-words", min=1, help="Keep leading sections within this budget."),
 ) -> None:
     """Read papers, blind them and write one Markdown and one JSON file per paper plus a summary.
@@ -37,8 +36,7 @@ def ingest(
 
     console = Console()
     options = ReadOptions(
-        cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout,
-        pdf_backend=pdf_backend, max_words=max_words,
+        cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout, max_words=max_words,
     )
     try:
         out.mkdir(parents=True, exist_ok=True)
