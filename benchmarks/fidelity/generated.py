@@ -10,7 +10,7 @@ written here).
 - ``numbers``: exponents and subscripts in running text (``n ≈ 10^6``, ``n = 4b^2 = 16,384``,
   ``3 × 10^-4``, ``x_1``), footnotes in paragraphs that run over a page break, and a running
   header of two lines;
-- ``structure``: two columns with bold run-in paragraph openings (``\paragraph``, ``\textbf``),
+- ``structure``: two columns with bold run-in paragraph openings (``\\paragraph``, ``\\textbf``),
   tables with short rows and a bold header row, numbered subsections (``4.1``), captions next to
   running text, footnotes and a missing figure drawn as a box with its file name (as
   ``rhetorica.rewriting.latex_project.substitutes`` draws it).
