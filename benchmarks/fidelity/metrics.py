@@ -334,7 +334,9 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
         text = _latex_numbers(text)
     text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-").replace("\u03f5", "\u03b5"))
     text = re.sub(r"([\^_])\s+", r"\1", text)
-    # siunitx groups digits with thin spaces ("13 096 468"): one number on both sides
+    # a comma in math mode is followed by a thin space ("$10,000$" prints "10, 000") and siunitx
+    # groups digits with thin spaces ("13 096 468"): one number on both sides
+    text = re.sub(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*), (\d{3})(?![\d])", r"\1,\2", text)
     text = re.sub(r"(?<![\d.,])\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d.,])", lambda m: re.sub(r"\s", "", m.group(0)), text)
     return _NUMBER.findall(text)
 

@@ -297,7 +297,15 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
         lines = [ln for ln in lines if ln.bottom > start]
     band_left: list[Line] = []
     band_right: list[Line] = []
+    wide = _full_width_rows(lines, mid, slack)
+    group: list[Line] = []
     for line in lines:
+        if id(line) in wide:  # a full-width table's row: read across the page
+            group.append(line)
+            continue
+        if group:
+            ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
+            band_left, band_right, group = [], [], []
         in_left, in_right = line.x1 <= mid + slack, line.x0 >= mid - slack
         if in_left and in_right:  # a narrow line at the gutter ("5" of "5 Conclusion"): by its centre
             in_left = line.x0 + line.x1 < 2 * mid
@@ -309,8 +317,46 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
             ordered += _merge_rows(band_left) + _merge_rows(band_right)
             band_left, band_right = [], []
             ordered.append(line)
-    ordered += _merge_rows(band_left) + _merge_rows(band_right)
+    ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
     return ordered, True
+
+
+def _full_width_rows(lines: list[Line], mid: float, slack: float) -> set[int]:
+    """Ids of the lines that make up rows of a table spanning both columns.
+
+    A row (lines whose middles lie within half a line height of each other) qualifies when it has
+    at least two pieces in each half of the page, most of them (60 %) short cells (under 25
+    characters); a table is a run of three such rows or more, each within two line heights of the
+    last and sharing at least three column edges with it (a piece's left or right edge or centre
+    within 1.5 pt of one of the last row's): the columns of a table line up, the fragments of two
+    loosely set lines of prose do not.
+    """
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top + ln.bottom) / 2):
+        centre = (line.top + line.bottom) / 2
+        if rows and abs(centre - (rows[-1][0].top + rows[-1][0].bottom) / 2) < 0.5 * max(line.bottom - line.top, 1.0):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    spanning = [row for row in rows if sum(len(ln.text.strip()) < 25 for ln in row) >= 0.6 * len(row)
+                and sum(ln.x1 <= mid + slack for ln in row) >= 2 and sum(ln.x0 >= mid - slack for ln in row) >= 2]
+    out: set[int] = set()
+    run: list[list[Line]] = []
+    for row in [*spanning, []]:
+        if run and row and min(ln.top for ln in row) - max(ln.bottom for ln in run[-1]) < 2 * max(row[0].bottom - row[0].top, 1.0) \
+                and _shared_edges(run[-1], row) >= 3:
+            run.append(row)
+            continue
+        if len(run) >= 3:
+            out.update(id(ln) for r in run for ln in r)
+        run = [row]
+    return out
+
+
+def _shared_edges(above: list[Line], below: list[Line]) -> int:
+    """Pieces of ``below`` with a left or right edge or a centre within 1.5 pt of one of ``above``'s."""
+    edges = [e for ln in above for e in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2)]
+    return sum(any(abs(x - f) <= 1.5 for x in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2) for f in edges) for ln in below)
 
 
 def _merge_rows(lines: list[Line]) -> list[Line]:
