@@ -30,9 +30,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus  # noqa: E402
-from rhetorica.documents.pdf.layout import KEYWORDS  # noqa: E402
 import metrics  # noqa: E402
 from generated import AUTHOR, GENERATED, HEADERS  # noqa: E402
+
+
+# keywords lines kept with an abstract (rhetorica.documents.pdf.layout.KEYWORDS), written here so
+# that the harness also scores code from before that rule
+KEYWORDS = re.compile(r"^(CCS Concepts|Additional Key Words and Phrases|Key\s?words|Index Terms)\b", re.I)
 
 
 @dataclass

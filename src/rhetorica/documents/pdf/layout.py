@@ -1,32 +1,44 @@
 """From positioned lines to ordered sections: cleaning, reading order, headings, paragraphs.
 
-The same pass runs for every backend so that backends differ only in what they extract. Its cost
-is linear in the number of lines (plus sorting); it runs inside the timed PDF worker.
+The same pass runs on every page; its cost is linear in the number of lines (plus sorting); it runs
+inside the timed PDF worker. Superscripts and subscripts arrive marked (``10^6``, ``x_1``) from the
+extraction (:mod:`rhetorica.documents.pdf.backends`).
 
 Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped silently):
 1. margins: rotated text (diagonal watermarks, vertical side stamps); page numbers (a number line
    that is the first or last line of its page, in the top/bottom 11 % or where the other pages'
-   numbers sit); running headers/footers (text repeated in the top/bottom 11 % of at least 30 % of
-   pages, digits ignored); venue notes ("Published as a conference paper at ...", "Under review",
-   "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold number lines outside
-   the text block counting up the page: 3 or more on a page, 6 or more in the document);
+   numbers sit, not followed closely on its row by a heading's words); running headers/footers
+   (text repeated on at least 30 % of pages, digits ignored, in the top/bottom 11 % or in a run of
+   lines set apart from the text block within the outer 15 %), with the rest of a header beside a
+   page number or right under a header line; venue notes ("Published as a conference paper at
+   ...", "Under review", "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold
+   number lines outside the text block counting up the page: 3 or more on a page, 6 or more in
+   the document);
 2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
    above the first column of prose on page 1 the title block is read row by row; below, lines
-   are read band by band (a band ends at a line crossing the middle): left column, right column,
-   then the crossing line; lines under 55 % of the body font (figure labels) and pages dominated
-   by short fragments (drawn figures) are removed;
+   are read band by band (a band ends at a line crossing the middle, or at the rows of a table
+   spanning both columns, read across): left column, right column, then the crossing line; lines
+   under 55 % of the body font (figure labels) and pages dominated by short fragments (drawn
+   figures) are removed, except the rows of a table set in tiny type;
 3. title and title block: the largest font near the top of page 1; the block after it ends at the
-   first numbered/known heading, a run-in "Abstract." line or the first three prose lines, and
-   author footnotes of page 1 (their mark is used in the title block, or they read like one) join
-   it;
+   first numbered/known heading, a run-in "Abstract." line or the first three prose lines; author
+   footnotes and the publisher's permission block of page 1 and ACM's "ACM Reference Format"
+   paragraph join it;
 4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
    the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
    headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
-   bold lines clearly larger than the body font; a heading's second line (same font, right below)
-   joins it. Level = depth of the numbering, else rank of the font size;
-5. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
-   (``Figure 3:``, ``Table 2.``); a line-end hyphen is removed when it splits a word and kept
-   when it belongs to a compound (see :func:`_joint`).
+   bold lines clearly larger than the body font, or short bold lines, unless they are a table's
+   row or a run-in opening that the next line continues; a heading's second line (same font,
+   right below) joins it. Level = depth of the numbering, else rank of the font size. An abstract
+   set without a heading (the first prose paragraph before the first section) gets one;
+5. paragraphs: lines are joined until a vertical gap, a first-line indent, a caption start
+   (``Figure 3:``, ``Table 2.``, ``TABLE II``), a keywords line or a footnote; a line-end hyphen is
+   removed when it splits a word and kept when it belongs to a compound (see :func:`_joint`);
+   table rows (lines cut into short cells by wide gaps) become a block of ``| a | b |`` rows,
+   missing-figure placeholders (a figure drawn as its file name) are removed;
+6. floats (:func:`place_floats`): a paragraph that a caption, table or footnote interrupts is
+   joined again with the floats after it; a footnote (``[^1]: ...``) follows the paragraph that
+   holds its mark.
 """
 
 from __future__ import annotations
