@@ -79,9 +79,10 @@ CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^
 
 @dataclass
 class Block:
-    """A heading or a paragraph in reading order."""
+    """A heading, a paragraph, a caption, a table (rows ``| a | b |``) or a footnote
+    (``[^1]: ...``) in reading order."""
 
-    kind: str  # "heading" | "paragraph"
+    kind: str  # "heading" | "paragraph" | "caption" | "table" | "footnote"
     text: str
     level: int = 1
     page: int = 0
@@ -475,7 +476,7 @@ def clean_heading(text: str) -> str:
 
 
 def analyse(pages: list[PageLines]) -> Layout:
-    """Run the layout pass (steps 1-4 of the module docstring) over extracted pages."""
+    """Run the layout pass (steps 1-6 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
     body = body_font_size(pages)
     pages = clean_margins(pages, removed)
