@@ -4,12 +4,12 @@
 The extraction only turns a PDF into positioned lines (with superscripts and subscripts marked);
 reading order, headings, cleaning and blinding are done in :mod:`rhetorica.documents.pdf.layout`.
 
-PDFium is the only backend. pdfminer.six, pdfplumber and pypdf were compared on the fidelity
-harness (``benchmarks/fidelity``, issue 24): they do not mark superscripts (numbers preserved
-0.37-0.76 on real papers against >= 0.98), pdfminer.six lost an IEEE paper's abstract and
-introduction and a watermarked paper's title, and pypdf interleaved columns and leaked author
-names (``benchmarks/results/fidelity_24_backends.txt``); none met the harness's targets, so they
-were removed with their dependencies.
+PDFium is the only backend. pdfminer.six and pypdf were compared on the fidelity harness
+(``benchmarks/fidelity``, issue 24; ``benchmarks/results/fidelity_24_backends.txt``): neither marks
+superscripts (numbers preserved, harness mean, 0.87 and 0.82 against PDFium's 0.97), pdfminer.six
+lost the abstract of an IEEE paper and the title block of a watermarked one (3 of 17 abstracts),
+pypdf 9 of 17 abstracts, interleaved columns and leaked author names; neither met the targets, so
+both were removed with their dependencies, and pdfplumber (built on pdfminer.six) with them.
 """
 
 from __future__ import annotations
