@@ -389,7 +389,7 @@ def mid_sentence(items: list[str], reading: str) -> list[str]:
 
 def _broken(paragraphs: list[str], k: int, probe: str, at: int) -> bool:
     raw = paragraphs[k]
-    before = raw[: max(0, _raw_offset(raw, probe.split()[0], at))].rstrip().rstrip("([\"“'`").rstrip()
+    before = raw[: max(0, _raw_offset(raw, at))].rstrip().rstrip("([\"“'`").rstrip()
     if at > 0 and not _CAPTION_LABEL.fullmatch(before):
         return bool(before) and not re.search(r"[.!?:)\]]$|\^\S+$|\d$", before)
     prev = paragraphs[k - 1].rstrip() if k else ""
@@ -400,7 +400,7 @@ def _broken(paragraphs: list[str], k: int, probe: str, at: int) -> bool:
 _CAPTION_LABEL = re.compile(r"(?:Sub)?(?:Figure|Fig\.|Table|TABLE|Algorithm)\s*[A-Z]?[\dIVXLC]+[.:]?")
 
 
-def _raw_offset(raw: str, first_word: str, folded_at: int) -> int:
+def _raw_offset(raw: str, folded_at: int) -> int:
     """Where in ``raw`` the folded phrase found at ``folded_at`` starts (by counting words)."""
     n_words = len(_phrase(raw)[:folded_at].split())
     spans = [m.start() for m in re.finditer(r"[A-Za-z0-9\u00C0-\u024F]+", raw)]
