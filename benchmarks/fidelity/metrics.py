@@ -332,6 +332,7 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
     """Number tokens (see the module docstring) of a truth text (``latex=True``) or a reading."""
     if latex:
         text = _latex_numbers(text)
+    text = re.sub("[\u0300-\u036f]", "", text)  # accents (x̄_0 is \\bar{x}_0: x_0 on both sides)
     text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-").replace("\u03f5", "\u03b5"))
     text = re.sub(r"([\^_])\s+", r"\1", text)
     # a comma in math mode is followed by a thin space ("$10,000$" prints "10, 000") and siunitx

@@ -39,3 +39,12 @@ def test_a_script_of_a_script_is_nested(tmp_path: Path) -> None:
     # 5.5 · 10^{4 ± ...}: the exponent's own exponent (5 pt, raised again) sits inside its braces
     runs = [("F1", 10, 0, "about 5.5 x 10"), ("F1", 7, 4, "+7.8x10"), ("F1", 5, 7, "3"), ("F1", 10, 0, " steps")]
     assert _lines(tmp_path, runs) == ["about 5.5 x 10^{+7.8x10^3} steps"]
+
+
+def test_a_math_accent_after_its_letter_is_attached_to_it() -> None:
+    from rhetorica.documents.pdf.backends import _norm
+
+    # PDFium gives TeX's \bar{x}_0 and \tilde{L} as the letter, a space and the combining mark
+    assert _norm("with x \u0304_0 = x and L \u0303 = 2L") == "with x\u0304_0 = x and L\u0303 = 2L"
+    # an accent set before its letter (TeX's accent primitive) still goes onto that letter
+    assert _norm("Micha \u0308el") == "Micha\u00ebl"

@@ -46,11 +46,13 @@ def backend_version() -> str:
 def _norm(text: str) -> str:
     """NFKC text without C1 control characters (glyphs without a Unicode mapping, as ACM's CCS
     bullet); soft hyphens marked ``\\u00ad``; an accent set before its letter (``Micha¨el``,
-    as TeX's accent primitive places it) is attached to that letter."""
+    as TeX's accent primitive places it) is attached to that letter, and a math accent set after
+    its letter and a space (``x ̄``, TeX's ``\\bar{x}``) to the letter before it."""
     text = text.replace("\ufffe", "\u00ad").replace("\x02", "\u00ad")
     text = re.sub("[\x80-\x9f]", "", unicodedata.normalize("NFKC", text).replace("\ufffd", ""))
     text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
     text = re.sub(r"(?:(?<=\s)|^)([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])(?![A-Za-z])", r"\1", text)  # x ̄_0 (TeX's \bar{x}) -> x̄_0
     return unicodedata.normalize("NFC", text)
 
 
