@@ -52,11 +52,14 @@ class LatexCase:
         name: harness document name.
         project: folder under ``shared/data/papers``.
         main: main file relative to the project.
-        layout: ``acmart`` | ``ieee`` | ``llncs`` | ``twocolumn`` | ``neurips`` | ``iclr``.
+        layout: ``acmart`` (sigconf) | ``acmsmall`` (ACM journal: no abstract heading, authors in
+            the even pages' running header) | ``ieee`` | ``llncs`` | ``twocolumn`` | ``neurips`` | ``iclr``.
         authors: injected title block (the paper's own authors).
         footnote: author footnote text (an identity leak if it survives).
         drop_inputs: ``\\input`` files of the original title block, left out.
         header: running-header text the wrapper prints on every page.
+        truth_drop: titles of the truth's sections that the compiled PDF does not print (their
+            ``\\input`` is among ``drop_inputs``): left out of the truth.
     """
 
     name: str
@@ -67,6 +70,7 @@ class LatexCase:
     footnote: str
     header: str
     drop_inputs: tuple[str, ...] = ()
+    truth_drop: tuple[str, ...] = ()
 
     @property
     def source(self) -> Path:
@@ -85,6 +89,7 @@ class PdfCase:
     headers: tuple[str, ...] = ()
     notes: str = ""
     facts: dict = field(default_factory=dict)
+    truth_drop: tuple[str, ...] = ()
 
 
 EPFL = "EPFL, Lausanne, Switzerland"
@@ -116,6 +121,14 @@ CASES: tuple[LatexCase, ...] = (
         "Graph Convolutional Recurrent Networks",
     ),
     LatexCase(
+        "gcrn-acmsmall", "gcrn_iclr2017", "paper.tex", "acmsmall",
+        (Author("Youngjoo Seo", "LTS2, EPFL", "youngjoo.seo@epfl.ch"),
+         Author("Michaël Defferrard", "LTS2, EPFL", "michael.defferrard@epfl.ch"),
+         Author("Xavier Bresson", "SCSE, NTU Singapore", "xbresson@ntu.edu.sg")),
+        "Corresponding author; supported by the Lemanic Signal Lab fellowship. See https://github.com/youngjoo-epfl/gconvRNN",
+        "Graph Convolutional Recurrent Networks",
+    ),
+    LatexCase(
         "scipy-twocolumn", "scipy-1.0/scipy-1.0", "paper.tex", "twocolumn",
         (Author("Pauli Virtanen", "University of Jyväskylä", "pauli.virtanen@iki.fi"),
          Author("Ralf Gommers", "Quansight LLC", "ralf.gommers@gmail.com"),
@@ -123,7 +136,7 @@ CASES: tuple[LatexCase, ...] = (
          Author("Matt Haberland", "California Polytechnic State University", "mhaberla@calpoly.edu")),
         "Equal contribution from the Lemanic Signal Lab writing sprint. Profile https://github.com/pv",
         "SciPy 1.0 overview",
-        drop_inputs=("core-dev", "consortium"),
+        drop_inputs=("core-dev", "consortium"), truth_drop=("Consortium", "SciPy 1.0 Contributors"),
     ),
     LatexCase(
         "cheblienet-neurips", "cheblienet_neurips2021", "neurips_2021.tex", "neurips",
@@ -166,7 +179,7 @@ PDF_CASES: tuple[PdfCase, ...] = (
     PdfCase("scipy-pdf", DATA / "pdfs" / "scipy-1.0_paper.pdf", DATA / "papers" / "scipy-1.0",
             identity=("Pauli Virtanen", "Ralf Gommers", "Travis E. Oliphant", "Matt Haberland", "Tyler Reddy",
                       "Quansight", "University of Jyväskylä", "github.com/scipy/scipy"),
-            headers=(),
+            headers=(), truth_drop=("Consortium", "SciPy 1.0 Contributors"),
             notes="truth = the LaTeX project (Nature Methods layout of the same text)"),
     PdfCase("acl-s2orc-pdf", DATA / "pdfs" / "2020.acl-main.447.pdf", None,
             identity=("Kyle Lo", "Lucy Lu Wang", "Mark Neumann", "Rodney Kinney", "Daniel S. Weld",
@@ -191,15 +204,20 @@ PDF_CASES: tuple[PdfCase, ...] = (
 
 _MISSING_PACKAGES = {"neurips_2021", "nips2016", "nips_2017", "ismir", "iclr2020_conference", "wlscirep", "nth"}
 _CLASS_OWNED = {
-    "acmart": {"hyperref", "natbib", "inputenc", "fontenc", "amsmath", "amssymb", "amsfonts", "graphicx",
+    "acm": {"hyperref", "natbib", "inputenc", "fontenc", "amsmath", "amssymb", "amsfonts", "graphicx",
                "xcolor", "color", "booktabs", "caption", "subcaption", "url", "babel", "titlesec"},
     "ieee": {"titlesec", "caption", "subcaption", "sidecap"},
     "llncs": {"titlesec", "hyperref", "caption", "subcaption", "amsthm"},
 }
 
 
+def _family(layout: str) -> str:
+    """``acm`` for both ACM layouts, else the layout."""
+    return "acm" if layout.startswith("acm") else layout
+
+
 def _strip_packages(preamble: str, layout: str) -> str:
-    drop = _MISSING_PACKAGES | _CLASS_OWNED.get(layout, set())
+    drop = _MISSING_PACKAGES | _CLASS_OWNED.get(_family(layout), set())
 
     def fix(m: re.Match[str]) -> str:
         names = [n.strip() for n in m.group(2).split(",")]
@@ -262,8 +280,9 @@ def title_block(case: LatexCase) -> tuple[str, str]:
         "\\usepackage{fancyhdr}\\pagestyle{fancy}\\fancyhf{}"
         f"\\fancyhead[C]{{\\small {header}}}\\fancyfoot[C]{{\\thepage}}\\renewcommand{{\\headrulewidth}}{{0pt}}\n"
     )
-    if case.layout == "acmart":
-        klass = "\\documentclass[sigconf]{acmart}\n\\setcopyright{none}\n"
+    if _family(case.layout) == "acm":
+        option = "sigconf" if case.layout == "acmart" else case.layout
+        klass = f"\\documentclass[{option}]{{acmart}}\n\\setcopyright{{none}}\n"
         block = "".join(
             f"\\author{{{x.name}}}" + (f"\\authornote{{{note}}}" if i == 0 else "")
             + f"\\affiliation{{\\institution{{{x.affiliation}}}\\city{{Lausanne}}\\country{{Switzerland}}}}"
@@ -318,7 +337,7 @@ def wrapper_source(case: LatexCase) -> str:
     for name, args in (("author", 1), ("multauthor", 2), ("date", 1), ("tikzexternalize", 0),
                        ("usepgfplotslibrary", 1), ("patchcmd", 4), ("keywords", 1), ("def\\\\authorname", 1)):
         preamble = _remove_command(preamble, name, args)
-    if "titlesec" in _CLASS_OWNED.get(case.layout, set()):
+    if "titlesec" in _CLASS_OWNED.get(_family(case.layout), set()):
         preamble = re.sub(r"\\titlespacing\*?\\\w+(\{[^}]*\}){3,4}", "", preamble)
     preamble = re.sub(r"\\def\\authorname\{[^}]*\}", "", preamble)
     preamble = re.sub(r"\\makeatletter\s*\\makeatother", "", preamble)
@@ -330,7 +349,7 @@ def wrapper_source(case: LatexCase) -> str:
         preamble = preamble.replace(abstract.group(0), "")
         body = body.replace("\\maketitle", "\\maketitle\n" + abstract.group(0), 1)
     klass, block = title_block(case)
-    if case.layout == "acmart":
+    if _family(case.layout) == "acm":
         abstract_m = re.search(r"\\begin\{abstract\}.*?\\end\{abstract\}", body, re.S)
         if abstract_m:  # acmart typesets the abstract from before \maketitle, then CCS concepts
             body = body.replace(abstract_m.group(0), "").replace("\\maketitle", abstract_m.group(0) + "\n"
@@ -340,13 +359,13 @@ def wrapper_source(case: LatexCase) -> str:
         "\\usepackage{url,calc,amssymb,enumitem}\\providecommand{\\tabref}[1]{Table~\\ref{#1}}\\providecommand{\\figref}[1]{Figure~\\ref{#1}}\n"
         "\\providecommand{\\citen}{\\cite}\\providecommand{\\affil}[2][]{}\\providecommand{\\nth}[1]{#1th}\n"
     )
-    bst = {"acmart": "ACM-Reference-Format", "ieee": "IEEEtran", "llncs": "splncs04"}.get(case.layout, "plainnat")
+    bst = {"acm": "ACM-Reference-Format", "ieee": "IEEEtran", "llncs": "splncs04"}.get(_family(case.layout), "plainnat")
     body = re.sub(r"\\bibliographystyle\{[^}]*\}", f"\\\\bibliographystyle{{{bst}}}", body)
-    if case.layout in {"ieee", "llncs", "acmart"}:
+    if _family(case.layout) in {"ieee", "llncs", "acm"}:
         body = re.sub(r"\\citep?\b", r"\\cite", body)
         body = re.sub(r"\\citet\b", r"\\cite", body)
     # numeric citations everywhere: the truth has \cite commands, not author names
-    natbib = "" if case.layout == "acmart" else "\\PassOptionsToPackage{numbers}{natbib}\\usepackage{natbib}\n"
+    natbib = "" if _family(case.layout) == "acm" else "\\PassOptionsToPackage{numbers}{natbib}\\usepackage{natbib}\n"
     fonts = "" if case.layout == "iclr" else "\\usepackage{lmodern}\n"
     return klass + fonts + natbib + preamble + stub + block + "\\begin{document}" + body
 

@@ -21,6 +21,19 @@ equation numbers and figure/table/section numbers from the PDF reading.
   the reading has it as its own paragraph or next to the words around it on the page).
 - ``glued``: words of the reading that are not words of the truth or of a dictionary but split into
   two that are (``thepaper``, ``ofdistribution``).
+- ``numbers``: share of the truth's number tokens found in the reading, as a multiset (issue 24):
+  a number with its exponent (``10^6``, ``10^-4``, ``16,384``, ``2.5``) or a script holding digits
+  after its base letter (``b^2``, ``x_1``); running text and inline math count, display math does not
+  (its layout is not text). LaTeX ``^{...}``/``_{...}`` and the reading's ``^``/``_`` marks are
+  compared without braces, the minus sign folded to ``-``, digit groups set apart by (thin) spaces
+  joined (``13 096 468``), Greek letter commands written as the letters they print.
+- ``body_as_heading``: headings of the reading that are no heading of the truth but text of its body
+  (a bold run-in paragraph opening, a table row); with hand-checked facts instead of a truth text,
+  every heading that is not one of the facts' headings.
+- ``mid_sentence``: footnotes and captions of the truth read inside a sentence of the reading: the
+  text before them in their paragraph (a caption label such as "Table 2:" aside), or the paragraph
+  before theirs when they open one and the next paragraph goes on in lower case, does not end a
+  sentence; an item is found by its first 12 words.
 """
 
 from __future__ import annotations
@@ -281,3 +294,115 @@ def glued(reading: str, vocabulary: set[str] | None) -> list[str]:
                 out.append(w)
                 break
     return out
+
+
+_DISPLAY_MATH = re.compile(
+    r"\$\$.*?\$\$|\\\[.*?\\\]|"
+    r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}.*?\\end\{\1\*?\}",
+    re.S,
+)
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:\^-?\d+(?:\.\d+)?)?|[^\W\d_][\^_]-?\d+(?:\.\d+)?")
+
+
+_GREEK = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5), ("zeta", 0x3B6),
+    ("eta", 0x3B7), ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("nu", 0x3BD),
+    ("xi", 0x3BE), ("pi", 0x3C0), ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6),
+    ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9), ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398),
+    ("Lambda", 0x39B), ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Phi", 0x3A6), ("Psi", 0x3A8), ("Omega", 0x3A9),
+)} | {"ell": "l"}
+
+
+def _latex_numbers(text: str) -> str:
+    """Truth text with display math removed and inline math flattened to what it prints:
+    ``{,}`` a comma, ``^{-4}`` ``^-4``, commands and braces gone (``\\mathbf{x}_1`` -> ``x_1``)."""
+    text = _COMMAND.sub(" ", _DISPLAY_MATH.sub(" ", text))
+    text = re.sub(r"\[[^\]]*\]\([^)\s]*\)", " ", text)  # link targets
+    text = text.replace("{,}", ",").replace("\\%", "%")
+    text = re.sub(r"\\(?:ding|char|symbol)\s*\{[^{}]*\}", " ", text)  # a symbol by its code prints no digits
+    text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", text)
+    text = re.sub(r"\\(var)?([a-zA-Z]+)", lambda m: _GREEK.get(m.group(2), m.group(0)), text)
+    text = re.sub(r"\\(?:math[a-z]+|text[a-z]*|bm|boldsymbol|operatorname)\s*\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
+    text = re.sub(r"([\^_])\s*\{([^{}]*)\}", r"\1\2", text)
+    return text.replace("{", "").replace("}", "").replace("$", "")
+
+
+def number_tokens(text: str, *, latex: bool = False) -> list[str]:
+    """Number tokens (see the module docstring) of a truth text (``latex=True``) or a reading."""
+    if latex:
+        text = _latex_numbers(text)
+    text = re.sub("[\u0300-\u036f]", "", text)  # accents (x̄_0 is \\bar{x}_0: x_0 on both sides)
+    text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-").replace("\u03f5", "\u03b5"))
+    text = re.sub(r"([\^_])\s+", r"\1", text)
+    # a comma in math mode is followed by a thin space ("$10,000$" prints "10, 000") and siunitx
+    # groups digits with thin spaces ("13 096 468"): one number on both sides
+    text = re.sub(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*), (\d{3})(?![\d])", r"\1,\2", text)
+    text = re.sub(r"(?<![\d.,])\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d.,])", lambda m: re.sub(r"\s", "", m.group(0)), text)
+    return _NUMBER.findall(text)
+
+
+def numbers_preserved(truth: str, reading: str) -> tuple[float, list[str]]:
+    """``(share of the truth's number tokens found in the reading, the missing ones)``; 1.0 when the
+    truth has none."""
+    want, got = Counter(number_tokens(truth, latex=True)), Counter(number_tokens(reading))
+    missing = want - got
+    total = sum(want.values())
+    return (1 - sum(missing.values()) / total if total else 1.0), sorted(missing.elements())
+
+
+def body_as_heading(truth_heads: list[tuple[int, str]], found: list[tuple[int, str]], truth_body: str | None) -> list[str]:
+    """Headings of the reading that are body text of the truth (see the module docstring)."""
+    body = _phrase(truth_prose(truth_body)) if truth_body is not None else None
+    out = []
+    for _, title in found:
+        if any(same_title(t, title) for _, t in truth_heads):
+            continue
+        if body is None or (_phrase(title).strip() and _phrase(title) in body):
+            out.append(title)
+    return out
+
+
+def floats(truth_body: str) -> list[str]:
+    """Footnote texts (``^[...]``) and captions (``Figure: ...``/``Table: ...`` lines) of a truth text."""
+    notes = re.findall(r"\^\[((?:[^\[\]]|\[[^\]]*\])*)\]", truth_body)
+    captions = re.findall(r"^(?:Sub)?(?:Figure|Table|Algorithm): (.+)$", truth_body, re.M)
+    return [truth_prose(x) for x in notes + captions]
+
+
+def mid_sentence(items: list[str], reading: str) -> list[str]:
+    """Items (footnotes, captions) read inside a sentence of ``reading`` (see the module docstring).
+    When an item's words occur in several paragraphs (a caption quoted in the text), the one where
+    it opens the paragraph counts."""
+    paragraphs = [p for p in reading.split("\n\n") if p.strip()]
+    folded = [_phrase(p) for p in paragraphs]
+    out = []
+    for item in items:
+        probe = " ".join(_phrase(item).split()[:12])
+        if len(probe.split()) < 4:
+            continue
+        verdicts = [_broken(paragraphs, k, probe, at) for k, para in enumerate(folded)
+                    if (at := para.find(f" {probe} ")) >= 0]
+        if verdicts and all(verdicts):
+            out.append(item[:60])
+    return out
+
+
+def _broken(paragraphs: list[str], k: int, probe: str, at: int) -> bool:
+    raw = paragraphs[k]
+    before = raw[: max(0, _raw_offset(raw, at))].rstrip().rstrip("([\"“'`").rstrip()
+    if at > 0 and not _CAPTION_LABEL.fullmatch(before):
+        return bool(before) and not re.search(r"[.!?:)\]]$|\^\S+$|\d$", before)
+    prev = paragraphs[k - 1].rstrip() if k else ""
+    nxt = paragraphs[k + 1].lstrip() if k + 1 < len(paragraphs) else ""
+    return bool(prev) and not re.search(r"[.!?:)\]]$", prev) and nxt[:1].islower()
+
+
+_CAPTION_LABEL = re.compile(r"(?:Sub)?(?:Figure|Fig\.|Table|TABLE|Algorithm)\s*[A-Z]?[\dIVXLC]+[.:]?")
+
+
+def _raw_offset(raw: str, folded_at: int) -> int:
+    """Where in ``raw`` the folded phrase found at ``folded_at`` starts (by counting words)."""
+    n_words = len(_phrase(raw)[:folded_at].split())
+    spans = [m.start() for m in re.finditer(r"[A-Za-z0-9\u00C0-\u024F]+", raw)]
+    return spans[n_words] if n_words < len(spans) else len(raw)

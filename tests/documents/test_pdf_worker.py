@@ -26,7 +26,7 @@ def test_worker_does_not_inherit_api_keys(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("OPENAI_API_KEY", "sk-parent-secret")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-parent-secret")
     pdf = write_pdf(tmp_path / "p.pdf", paper_pages(2))
-    pages, layout = runner.run_backend("pdfium", pdf, 60)
+    pages, layout = runner.run_backend(pdf, 60)
     assert len(pages) == 2 and layout.title == "A Synthetic Study of Long Documents"
     env = dict(line.split("=", 1) for line in seen.read_text().splitlines() if "=" in line)
     assert "secret" not in seen.read_text()
@@ -54,17 +54,13 @@ def _bomb_pdf(path: Path, megabytes: int) -> Path:
 def test_huge_allocation_fails_cleanly_under_the_memory_cap(tmp_path: Path) -> None:
     pdf = _bomb_pdf(tmp_path / "bomb.pdf", 700)
     assert pdf.stat().st_size < 2_000_000
-    # pure Python: the allocation raises MemoryError in the worker
-    with pytest.raises(runner.BackendFailure, match=r"^pdfminer ran out of memory \(limit 300 MiB\)$") as info:
-        runner.run_backend("pdfminer", pdf, 120, memory_mb=300)
-    assert info.value.kind == "MemoryError"
     # PDFium (C++) aborts when an allocation fails; the message names the limit
     with pytest.raises(runner.BackendFailure, match=r"pdfium process was killed by signal 6 \(SIGABRT\); .*300 MiB"):
-        runner.run_backend("pdfium", pdf, 120, memory_mb=300)
-    with pytest.raises(DocumentReadError, match=r"bomb\.pdf: not a readable PDF \(pdfminer: MemoryError: pdfminer ran out of memory"):
-        read_document(pdf, options=ReadOptions(pdf_backend="pdfminer", parse_memory_mb=300))
+        runner.run_backend(pdf, 120, memory_mb=300)
+    with pytest.raises(DocumentReadError, match=r"bomb\.pdf: not a readable PDF \(pdfium: Crash: pdfium process was killed"):
+        read_document(pdf, options=ReadOptions(parse_memory_mb=300))
     # with room enough the same PDF reads (the cap, not the PDF, stopped it)
-    pages, _ = runner.run_backend("pdfium", pdf, 120, memory_mb=4096)
+    pages, _ = runner.run_backend(pdf, 120, memory_mb=4096)
     assert [line.text for line in pages[0].lines] == ["Hi"]
 
 
@@ -74,13 +70,13 @@ def test_whole_read_is_under_the_timeout(tmp_path: Path) -> None:
     from rhetorica.documents.pdf.layout import Layout
 
     # the layout pass runs in the worker, so the reader's timeout bounds it too
-    pages, layout = runner.run_backend("pdfium", write_pdf(tmp_path / "p.pdf", paper_pages(3)), 60)
+    pages, layout = runner.run_backend(write_pdf(tmp_path / "p.pdf", paper_pages(3)), 60)
     assert isinstance(layout, Layout) and [b.text for b in layout.blocks if b.kind == "heading"] == [
         "Abstract", "Introduction", "References"]
     big = tmp_path / "big.pdf"
     write_pdf(big, [[(72 + (k % 40) * 11.5, 460 - 3 * ((k // 40) % 120), 2.5, False, f"n{k % 1000:03d}")
                      for k in range(60_000)]])
     start = time.perf_counter()
-    with pytest.raises(DocumentReadError, match=r"parsing timed out after 0\.5 s with every backend \(pdfium\)"):
-        read_document(big, options=ReadOptions(pdf_backend="pdfium", parse_timeout_s=0.5))
+    with pytest.raises(DocumentReadError, match=r"parsing timed out after 0\.5 s \(pdfium\)"):
+        read_document(big, options=ReadOptions(parse_timeout_s=0.5))
     assert time.perf_counter() - start < 5

@@ -18,8 +18,7 @@ def ingest(
         True, "--cut/--no-cut", help="Drop the bibliography and everything after it (appendices)."
     ),
     blind: bool = typer.Option(True, "--blind/--no-blind", help="Remove authors, affiliations, acknowledgements."),
-    pdf_backend: str | None = typer.Option(None, "--pdf-backend", help="pdfium, pdfminer, pdfplumber or pypdf."),
-    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds per PDF backend before falling back."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds to read one PDF before giving up on it."),
     max_words: int | None = typer.Option(None, "--max-words", min=1, help="Keep leading sections within this budget."),
     hidden_text: str = typer.Option(
         "drop", "--hidden-text", help="Text no human reader sees (white, invisible, off-page, tiny): drop or keep; "
@@ -42,8 +41,8 @@ def ingest(
     if hidden_text not in ("keep", "drop"):
         fail(f"--hidden-text {hidden_text}: choose keep or drop")
     options = ReadOptions(
-        cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout,
-        pdf_backend=pdf_backend, max_words=max_words, hidden_text=hidden_text,  # type: ignore[arg-type]
+        cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout, max_words=max_words,
+        hidden_text=hidden_text,  # type: ignore[arg-type]
     )
     try:
         out.mkdir(parents=True, exist_ok=True)

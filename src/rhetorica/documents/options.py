@@ -30,12 +30,10 @@ class ReadOptions(BaseModel):
             everything after ``\\appendix`` in LaTeX.
         blind: remove authors, affiliations, emails, acknowledgements, identity URLs and venue
             notes, with an audit in ``Document.removed``.
-        parse_timeout_s: wall-clock limit (seconds, > 0) for reading one PDF with one backend
-            (extraction and layout pass together); on expiry the next backend is tried.
+        parse_timeout_s: wall-clock limit (seconds, > 0) for reading one PDF (extraction and
+            layout pass together); on expiry reading fails with "parsing timed out".
         parse_memory_mb: address-space limit (MiB, >= 256) of the process that reads a PDF; a
             PDF needing more fails with "ran out of memory".
-        pdf_backend: PDF backend name (see ``rhetorica.documents.pdf.backends``); ``None`` means
-            the default backend followed by the fallbacks.
         max_words: keep the leading text up to this many words, cut at a paragraph boundary
             (whole sections, then the leading paragraphs of the next one; never empty);
             ``None`` keeps everything.
@@ -54,6 +52,5 @@ class ReadOptions(BaseModel):
     blind: bool = True
     parse_timeout_s: float = Field(default=120.0, gt=0)
     parse_memory_mb: int = Field(default=4096, ge=256)
-    pdf_backend: str | None = None
     max_words: int | None = Field(default=None, ge=1)
     hidden_text: Literal["keep", "drop"] = "drop"

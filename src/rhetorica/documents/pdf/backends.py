@@ -1,37 +1,30 @@
-"""PDF text-extraction backends behind one interface: ``extract(path) -> list[PageLines]``.
+"""PDF text extraction with PDFium (pypdfium2, Apache-2.0 or BSD-3-Clause; PDFium BSD-3-Clause):
+``extract_pdfium(path) -> list[PageLines]``.
 
-Each backend only turns a PDF into positioned lines; reading order, headings, cleaning and
-blinding are done once for all of them in :mod:`rhetorica.documents.pdf.layout`.
+The extraction only turns a PDF into positioned lines (with superscripts and subscripts marked);
+reading order, headings, cleaning and blinding are done in :mod:`rhetorica.documents.pdf.layout`.
 
-Backends (all permissively licensed, offline):
-
-========== ============================== =========================================
-name       package                        licence
-========== ============================== =========================================
-pdfium     pypdfium2 (PDFium)             Apache-2.0 or BSD-3-Clause; PDFium BSD-3
-pdfminer   pdfminer.six                   MIT
-pdfplumber pdfplumber (on pdfminer.six)   MIT
-pypdf      pypdf                          BSD-3-Clause
-========== ============================== =========================================
-
-The default order (first = default, the rest are fallbacks) was chosen by measured quality and
-speed on the shared PDFs (``benchmarks/bench_pdf_backends.py``).
+PDFium is the only backend. pdfminer.six and pypdf were compared on the fidelity harness
+(``benchmarks/fidelity``, issue 24; ``benchmarks/results/fidelity_24_backends.txt``): neither marks
+superscripts (numbers preserved, harness mean, 0.87 and 0.82 against PDFium's 0.97), pdfminer.six
+lost the abstract of an IEEE paper and the title block of a watermarked one (3 of 17 abstracts),
+pypdf 9 of 17 abstracts, interleaved columns and leaked author names; neither met the targets, so
+both were removed with their dependencies, and pdfplumber (built on pdfminer.six) with them.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 import statistics
 import unicodedata
-from collections.abc import Callable
+from collections import Counter
 from importlib import metadata
 from pathlib import Path
 
-from rhetorica.documents.pdf.lines import Line, PageLines
+from rhetorica.documents.pdf.lines import SCRIPT_SIZE, Line, PageLines, script_kind, script_text
 
-DEFAULT_ORDER = ("pdfium", "pdfminer", "pypdf")
-PACKAGES = {"pdfium": "pypdfium2", "pdfminer": "pdfminer.six", "pdfplumber": "pdfplumber", "pypdf": "pypdf"}
+BACKEND = "pdfium"
+PACKAGE = "pypdfium2"
 
 
 class PdfEncryptedError(Exception):
@@ -42,26 +35,24 @@ class PdfInvalidError(Exception):
     """The file is not a readable PDF."""
 
 
-def backend_version(name: str) -> str:
-    """Installed version of the package behind backend ``name`` (``"unknown"`` if absent)."""
+def backend_version() -> str:
+    """Installed version of pypdfium2 (``"unknown"`` if absent)."""
     try:
-        return metadata.version(PACKAGES[name])
+        return metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:
         return "unknown"
 
 
-def available_backends() -> list[str]:
-    """Names of backends whose package is installed."""
-    return [name for name in PACKAGES if backend_version(name) != "unknown"]
-
-
 def _norm(text: str) -> str:
-    """NFKC text; soft hyphens marked ``\\u00ad``; an accent set before its letter (``Micha¨el``,
-    as TeX's accent primitive places it) is attached to that letter."""
+    """NFKC text without C1 control characters (glyphs without a Unicode mapping, as ACM's CCS
+    bullet); soft hyphens marked ``\\u00ad``; an accent set before its letter (``Micha¨el``,
+    as TeX's accent primitive places it) is attached to that letter, and a math accent set after
+    its letter and a space (``x ̄``, TeX's ``\\bar{x}``) to the letter before it."""
     text = text.replace("\ufffe", "\u00ad").replace("\x02", "\u00ad")
-    text = unicodedata.normalize("NFKC", text).replace("\ufffd", "")
+    text = re.sub("[\x80-\x9f]", "", unicodedata.normalize("NFKC", text).replace("\ufffd", ""))
     text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
     text = re.sub(r"(?:(?<=\s)|^)([\u0300-\u036f])([A-Za-z])", r"\2\1", text)
+    text = re.sub(r"(?<=[A-Za-z]) ([\u0300-\u036f])(?![A-Za-z])", r"\1", text)  # x ̄_0 (TeX's \bar{x}) -> x̄_0
     return unicodedata.normalize("NFC", text)
 
 
@@ -73,11 +64,13 @@ def _is_bold(font_name: str) -> bool:
 def extract_pdfium(path: Path) -> list[PageLines]:
     """Lines from PDFium's text page, split where PDFium ran two fragments together.
 
-    PDFium's own line breaks are kept, but a line is cut where the horizontal gap between two
-    characters exceeds 1.2 x the font size (a column gutter), or 0.4 x after a run of digits only
-    (a line number in the margin), or where the text goes backwards or changes baseline. Rotated
-    characters (a diagonal watermark, a vertical arXiv stamp) become separate lines flagged
-    ``rotated``. Cost: a constant number of PDFium calls per character.
+    PDFium's own line breaks are kept, except where it breaks at a superscript or subscript (see
+    :func:`_raw_lines`); a line is cut where the horizontal gap between two characters exceeds
+    1.2 x the font size (a column gutter), or 0.4 x after a run of digits only (a line number in the
+    margin), or where the text goes backwards or changes baseline. Superscripts and subscripts are
+    written ``^``/``_`` before them (:func:`_script_marks`). Rotated characters (a diagonal
+    watermark, a vertical arXiv stamp) become separate lines flagged ``rotated``. Cost: a constant
+    number of PDFium calls per character.
     """
     import pypdfium2 as pdfium
 
@@ -95,11 +88,9 @@ def extract_pdfium(path: Path) -> list[PageLines]:
             textpage = page.get_textpage()
             out = PageLines(index=index, width=width, height=height)
             text = _pdfium_chars(textpage)
-            start = 0
-            for raw_line in text.split("\r\n"):
+            for start, raw_line in _raw_lines(textpage, text):
                 if raw_line.strip():
                     out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line))
-                start += len(raw_line) + 2
             textpage.close()
             page.close()
             pages.append(out)
@@ -129,6 +120,67 @@ def _pdfium_chars(textpage: object) -> str:
 
 
 _Char = tuple[int, float, float, float, float, float]  # offset, x0, y0, x1, y1, size
+
+
+def _glyph(textpage: object, index: int) -> tuple[float, float, float, float]:
+    """``(font size, origin x, origin y, right edge)`` of character ``index`` in points."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    x, y = ctypes.c_double(), ctypes.c_double()
+    raw.FPDFText_GetCharOrigin(textpage.raw, index, x, y)  # type: ignore[attr-defined]
+    right = textpage.get_charbox(index)[2]  # type: ignore[attr-defined]
+    return float(raw.FPDFText_GetFontSize(textpage.raw, index)), x.value, y.value, right  # type: ignore[attr-defined]
+
+
+def _raw_lines(textpage: object, text: str) -> list[tuple[int, str]]:
+    """PDFium's lines as ``(index of the first character, text)``, with the breaks PDFium puts at a
+    superscript or subscript undone (``4b`` / ``2 = 16,384`` is one line ``4b\r\n2 = 16,384``; see
+    :func:`_script_joint`).
+
+    A break is undone when the character after it continues the line to the right (at most 0.6 x
+    the larger font size away), its baseline is within 0.9 x that size (a script of a script sits
+    0.7 em high), and one of the two is set in a font at most ``SCRIPT_SIZE`` of the other's.
+    """
+    out: list[tuple[int, str]] = []
+    start = 0
+    pieces = text.split("\r\n")
+    for k, piece in enumerate(pieces):
+        end = start + len(piece)
+        joint = _script_joint(textpage, text, start - 2) if out else None
+        if joint is not None:
+            first, prev = out[-1]
+            out[-1] = (first, f"{prev}{joint}{piece}")
+        else:
+            out.append((start, piece))
+        start = end + 2
+    return out
+
+
+def _script_joint(textpage: object, text: str, crlf: int) -> str | None:
+    """What replaces the break at ``crlf`` (the index of its ``\r``) when it lies between a
+    character and a script of it, or a script and the text after it: ``"\r\n"`` (nothing) or
+    ``" \n"`` (a space, when the gap is over 0.2 x the smaller font size); ``None`` for a real
+    line break. Both keep the two characters' places, so offsets still index PDFium's characters."""
+    before = crlf - 1
+    while before >= 0 and text[before] in " \t":
+        before -= 1
+    after = crlf + 2
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    if before < 0 or after >= len(text) or text[before] in "\r\n" or text[after] in "\r\n":
+        return None
+    size_a, _, ya, right_a = _glyph(textpage, before)
+    size_b, xb, yb, _ = _glyph(textpage, after)
+    big, small = max(size_a, size_b), min(size_a, size_b)
+    if big <= 0 or small > SCRIPT_SIZE * big:
+        return None
+    gap = xb - right_a
+    if not (-0.5 <= gap <= 0.6 * big and abs(yb - ya) <= 0.9 * big):
+        return None
+    spaced = before < crlf - 1 or after > crlf + 2
+    return " \n" if gap > 0.2 * small and not spaced else "\r\n"
 _SOFT_HYPHENS = "\x02\ufffe\u00ad"
 
 
@@ -150,13 +202,14 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
     upright: list[list[_Char]] = []
     rotated: list[_Char] = []
     floating: list[_Char] = []
+    fonts: dict[int, tuple[float, float]] = {}  # offset -> (font size, baseline y)
     digits = True
     for offset, ch in enumerate(raw_line):
         if ch.isspace():
             continue
         i = start + offset
         x0, y0, x1, y1 = textpage.get_charbox(i)  # type: ignore[attr-defined]
-        size = float(raw.FPDFText_GetFontSize(textpage.raw, i))  # type: ignore[attr-defined]
+        size, _, baseline, _ = _glyph(textpage, i)
         char = (offset, x0, y0, x1, y1, max(size, y1 - y0))
         if _is_rotated(raw.FPDFText_GetCharAngle(textpage.raw, i)):  # type: ignore[attr-defined]
             rotated.append(char)
@@ -170,7 +223,7 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
         if upright:
             prev = upright[-1][-1]
             gap = x0 - prev[3]
-            scale = max(prev[5], 1.0)
+            scale = max(prev[5], char[5], 1.0)
             if gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale \
                     or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * scale:
                 upright.append([])
@@ -182,42 +235,128 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
         upright[-1].extend((f[0], *char[1:]) for f in floating)
         floating = []
         upright[-1].append(char)
+        fonts[offset] = (size, baseline)
     if floating and upright:
         upright[-1].extend((f[0], *upright[-1][-1][1:]) for f in floating)
-    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False) for chars in upright]
+    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False, fonts) for chars in upright]
     if rotated:
-        lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True))
+        lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True, {}))
     return [ln for ln in lines if ln.text.strip()]
 
 
+def _script_marks(chars: list[_Char], fonts: dict[int, tuple[float, float]]) -> dict[int, str]:
+    """``{offset: marks}`` for the superscript and subscript characters of a fragment: ``"^"`` or
+    ``"_"``, and ``"^_"``, ``"^^"`` ... for a script of a script (``10^{3}`` inside ``^{+7.8·10^{3}}``).
+
+    The fragment's main font size is the largest size at least a quarter of its characters have
+    (so a table row full of ``±`` scripts keeps the size of its numbers), its baseline the median
+    baseline of those characters; a character at most ``SCRIPT_SIZE`` of that size is a
+    superscript or subscript by its baseline (:func:`~rhetorica.documents.pdf.lines.script_kind`).
+    Each run of scripts is looked at again the same way, one level deeper (two levels at most).
+    """
+    return _marks([c[0] for c in chars if c[0] in fonts], fonts, "")
+
+
+def _marks(offsets: list[int], fonts: dict[int, tuple[float, float]], prefix: str) -> dict[int, str]:
+    if len(offsets) < 2 or len(prefix) >= 2:
+        return {}
+    sizes = Counter(round(fonts[k][0] * 4) / 4 for k in offsets)
+    main = max(size for size, n in sizes.items() if n >= 0.25 * len(offsets))
+    if main <= 0:
+        return {}
+    base = statistics.median(fonts[k][1] for k in offsets if abs(fonts[k][0] - main) < 0.3)
+    marks: dict[int, str] = {}
+    for k in offsets:
+        size, y = fonts[k]
+        kind = script_kind(size, -y, main, -base)  # PDF y grows upwards
+        if kind:
+            marks[k] = prefix + kind
+    runs: list[list[int]] = []
+    for k in offsets:
+        if k in marks and runs and runs[-1] and marks.get(runs[-1][-1]) == marks[k]:
+            runs[-1].append(k)
+        elif k in marks:
+            runs.append([k])
+    for run in runs:
+        marks.update(_marks(run, fonts, marks[run[0]]))
+    return marks
+
+
+def _marked_text(raw_line: str, first: int, last: int, marks: dict[int, str]) -> str:
+    """``raw_line[first:last + 1]`` with each run of script characters written ``^2``, ``_1``,
+    ``^-4`` or, when it is more than one number or character, ``^{l-1}`` (nested for a script of a
+    script: ``^{+7.8·10^3}``); PDFium's joined line breaks (``\r\n``) are left out."""
+    items = [(k, raw_line[k]) for k in range(first, last + 1) if raw_line[k] not in "\r\n"]
+    return _render_runs(items, marks, "")
+
+
+def _render_runs(items: list[tuple[int, str]], marks: dict[int, str], level: str) -> str:
+    """Text of ``items`` (``(offset, char)``) whose marks start with ``level``; deeper runs nested.
+    A run of scripts ends at a space (TeX sets no space inside a script: a space is a gap)."""
+    out: list[str] = []
+    k = 0
+    depth = len(level)
+    while k < len(items):
+        offset, ch = items[k]
+        mark = marks.get(offset, "")
+        if len(mark) <= depth:
+            out.append(ch)
+            k += 1
+            continue
+        kind = mark[: depth + 1]
+        j = k
+        while j < len(items) and not items[j][1].isspace() and marks.get(items[j][0], "").startswith(kind):
+            j += 1
+        inner = _render_runs(items[k:j], marks, kind).strip()
+        if inner:
+            out.append(script_text(kind[-1], inner))
+        k = j
+    return "".join(out)
+
+
+
+
 def _pdfium_fragment(
-    textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool
+    textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool,
+    fonts: dict[int, tuple[float, float]],
 ) -> Line:
+    """One :class:`Line` of ``chars``: its text with script marks, its main font size and baseline
+    (over the characters that are no script; PDFium's sizes when none was measured) and its style
+    (from a sample of eight characters)."""
     import pypdfium2.raw as raw
 
     keep = {c[0] for c in chars}
     first, last = chars[0][0], chars[-1][0]
+    marks = {} if rotated else _script_marks(chars, fonts)
     if rotated:
         text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
     else:
-        text = raw_line[first:last + 1]
+        text = _marked_text(raw_line, first, last, marks)
     step = max(1, len(chars) // 8)
     sample = chars[::step]
-    sizes = [float(raw.FPDFText_GetFontSize(textpage.raw, start + c[0])) for c in sample]  # type: ignore[attr-defined]
+    main = [fonts[c[0]] for c in chars if c[0] in fonts and c[0] not in marks]
+    if main:
+        size = float(statistics.median(f[0] for f in main))
+        baseline = height - float(statistics.median(f[1] for f in main))
+    else:
+        size = float(statistics.median(raw.FPDFText_GetFontSize(textpage.raw, start + c[0]) for c in sample))  # type: ignore[attr-defined]
+        baseline = 0.0
     styles = [_pdfium_style(textpage, start + c[0]) for c in sample]
     return Line(
         page=page, x0=min(c[1] for c in chars), top=height - max(c[4] for c in chars),
         x1=max(c[3] for c in chars), bottom=height - min(c[2] for c in chars),
-        text=_norm(text), size=float(statistics.median(sizes)),
+        text=_norm(text), size=size, baseline=baseline,
         bold=sum(st[0] for st in styles) >= 0.9 * len(styles), rotated=rotated,
         italic=sum(st[1] for st in styles) >= 0.9 * len(styles),
         smallcaps=sum(st[2] for st in styles) >= 0.5 * len(styles),
+        mono=sum(st[3] for st in styles) >= 0.9 * len(styles),
     )
 
 
-def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool]:
-    """``(bold, italic, small caps)`` of a character: the declared weight (>= 600) or a bold font
-    name; the font's italic flag (PDF font flag 7) or an italic name; a small-caps font name."""
+def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool, bool]:
+    """``(bold, italic, small caps, monospace)`` of a character: the declared weight (>= 600) or a
+    bold font name; the font's italic flag (PDF font flag 7) or an italic name; a small-caps font
+    name; the fixed-pitch flag (PDF font flag 1) or a typewriter font name."""
     import ctypes
 
     import pypdfium2.raw as raw
@@ -231,135 +370,5 @@ def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool]:
     lower = name.lower()
     italic = bool(flags.value & 64) or any(k in lower for k in ("italic", "oblique", "ital", "cmti", "cmmi"))
     caps = "caps" in lower or "cmcsc" in lower or lower.endswith("-sc")
-    return weight >= 600 or _is_bold(name), italic, caps
-
-
-def _pdfminer_pages(path: Path) -> list[PageLines]:
-    from pdfminer.high_level import extract_pages
-    from pdfminer.layout import LAParams, LTChar, LTTextContainer, LTTextLine
-    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
-    from pdfminer.pdfparser import PDFSyntaxError
-
-    pages: list[PageLines] = []
-    try:
-        for index, layout in enumerate(extract_pages(str(path), laparams=LAParams())):
-            out = PageLines(index=index, width=layout.width, height=layout.height)
-            for element in layout:
-                if not isinstance(element, LTTextContainer):
-                    continue
-                for line in element:
-                    if not isinstance(line, LTTextLine) or not line.get_text().strip():
-                        continue
-                    chars = [c for c in line if isinstance(c, LTChar)]
-                    size = statistics.median(c.size for c in chars) if chars else 0.0
-                    bold = sum(_is_bold(c.fontname) for c in chars) >= 0.9 * len(chars) if chars else False
-                    out.lines.append(Line(
-                        page=index, x0=line.x0, top=layout.height - line.y1, x1=line.x1,
-                        bottom=layout.height - line.y0, text=_norm(line.get_text().rstrip("\n")),
-                        size=float(size), bold=bold,
-                    ))
-            pages.append(out)
-    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
-        raise PdfEncryptedError(str(exc) or type(exc).__name__) from exc
-    except PDFSyntaxError as exc:
-        raise PdfInvalidError(str(exc)) from exc
-    return pages
-
-
-def extract_pdfminer(path: Path) -> list[PageLines]:
-    """Lines from pdfminer.six's layout analysis (default ``LAParams``)."""
-    logging.getLogger("pdfminer").setLevel(logging.ERROR)
-    return _pdfminer_pages(path)
-
-
-def extract_pdfplumber(path: Path) -> list[PageLines]:
-    """Lines from pdfplumber's ``extract_text_lines`` (pdfminer.six underneath)."""
-    import pdfplumber
-    from pdfminer.pdfdocument import PDFPasswordIncorrect
-    from pdfminer.pdfparser import PDFSyntaxError
-
-    logging.getLogger("pdfminer").setLevel(logging.ERROR)
-    pages: list[PageLines] = []
-    try:
-        with pdfplumber.open(str(path)) as pdf:
-            for index, page in enumerate(pdf.pages):
-                out = PageLines(index=index, width=float(page.width), height=float(page.height))
-                for line in page.extract_text_lines(return_chars=True, x_tolerance=1.5):
-                    chars = line.get("chars", [])
-                    size = statistics.median(c["size"] for c in chars) if chars else 0.0
-                    bold = sum(_is_bold(c.get("fontname", "")) for c in chars) >= 0.9 * len(chars) if chars else False
-                    out.lines.append(Line(
-                        page=index, x0=line["x0"], top=line["top"], x1=line["x1"], bottom=line["bottom"],
-                        text=_norm(line["text"]), size=float(size), bold=bold,
-                    ))
-                pages.append(out)
-    except PDFPasswordIncorrect as exc:
-        raise PdfEncryptedError(str(exc) or "password required") from exc
-    except PDFSyntaxError as exc:
-        raise PdfInvalidError(str(exc)) from exc
-    return pages
-
-
-def extract_pypdf(path: Path) -> list[PageLines]:
-    """Lines from pypdf's text visitor: fragments grouped by baseline (widths estimated)."""
-    import pypdf
-    from pypdf.errors import FileNotDecryptedError, PdfReadError
-
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
-    try:
-        reader = pypdf.PdfReader(str(path))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise PdfEncryptedError("password required")
-        pages: list[PageLines] = []
-        for index, page in enumerate(reader.pages):
-            width, height = float(page.mediabox.width), float(page.mediabox.height)
-            fragments: list[tuple[float, float, str, float, bool]] = []
-
-            def visit(
-                text: str, cm: list[float], tm: list[float], font: dict | None, size: float,
-                fragments: list[tuple[float, float, str, float, bool]] = fragments,
-            ) -> None:
-                if not text.strip():
-                    return
-                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-                scale = (abs(tm[3] * cm[3]) or abs(tm[0] * cm[0]) or 1.0)
-                name = str((font or {}).get("/BaseFont", ""))
-                for k, piece in enumerate(text.split("\n")):
-                    if piece.strip():
-                        fragments.append((x, y - k * size * scale * 1.2, piece, size * scale, _is_bold(name)))
-
-            page.extract_text(visitor_text=visit)
-            out = PageLines(index=index, width=width, height=height)
-            fragments.sort(key=lambda f: (-round(f[1]), f[0]))
-            row: list[tuple[float, float, str, float, bool]] = []
-            for frag in [*fragments, (0.0, float("-inf"), "", 0.0, False)]:
-                if row and (abs(frag[1] - row[0][1]) > 2 or frag[0] - _row_end(row) > 3 * row[-1][3]):
-                    size = statistics.median(f[3] for f in row)
-                    out.lines.append(Line(
-                        page=index, x0=row[0][0], top=height - row[0][1] - size, x1=_row_end(row),
-                        bottom=height - row[0][1] + 0.2 * size,
-                        text=_norm(" ".join(f[2].strip() for f in row)), size=size,
-                        bold=sum(f[4] for f in row) >= 0.9 * len(row),
-                    ))
-                    row = []
-                row.append(frag)
-            pages.append(out)
-        return pages
-    except FileNotDecryptedError as exc:
-        raise PdfEncryptedError(str(exc)) from exc
-    except PdfReadError as exc:
-        raise PdfInvalidError(str(exc)) from exc
-
-
-def _row_end(row: list[tuple[float, float, str, float, bool]]) -> float:
-    last = row[-1]
-    return last[0] + 0.5 * last[3] * len(last[2])
-
-
-BACKENDS: dict[str, Callable[[Path], list[PageLines]]] = {
-    "pdfium": extract_pdfium,
-    "pdfminer": extract_pdfminer,
-    "pdfplumber": extract_pdfplumber,
-    "pypdf": extract_pypdf,
-}
+    mono = bool(flags.value & 1) or any(k in lower for k in ("mono", "cmtt", "courier", "typewriter", "lmtt", "txtt"))
+    return weight >= 600 or _is_bold(name), italic, caps, mono

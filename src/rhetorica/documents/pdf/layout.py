@@ -1,32 +1,44 @@
 """From positioned lines to ordered sections: cleaning, reading order, headings, paragraphs.
 
-The same pass runs for every backend so that backends differ only in what they extract. Its cost
-is linear in the number of lines (plus sorting); it runs inside the timed PDF worker.
+The same pass runs on every page; its cost is linear in the number of lines (plus sorting); it runs
+inside the timed PDF worker. Superscripts and subscripts arrive marked (``10^6``, ``x_1``) from the
+extraction (:mod:`rhetorica.documents.pdf.backends`).
 
 Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped silently):
 1. margins: rotated text (diagonal watermarks, vertical side stamps); page numbers (a number line
    that is the first or last line of its page, in the top/bottom 11 % or where the other pages'
-   numbers sit); running headers/footers (text repeated in the top/bottom 11 % of at least 30 % of
-   pages, digits ignored); venue notes ("Published as a conference paper at ...", "Under review",
-   "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold number lines outside
-   the text block counting up the page: 3 or more on a page, 6 or more in the document);
+   numbers sit, not followed closely on its row by a heading's words); running headers/footers
+   (text repeated on at least 30 % of pages, digits ignored, in the top/bottom 11 % or in a run of
+   lines set apart from the text block within the outer 15 %), with the rest of a header beside a
+   page number or right under a header line; venue notes ("Published as a conference paper at
+   ...", "Under review", "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold
+   number lines outside the text block counting up the page: 3 or more on a page, 6 or more in
+   the document);
 2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
    above the first column of prose on page 1 the title block is read row by row; below, lines
-   are read band by band (a band ends at a line crossing the middle): left column, right column,
-   then the crossing line; lines under 55 % of the body font (figure labels) and pages dominated
-   by short fragments (drawn figures) are removed;
+   are read band by band (a band ends at a line crossing the middle, or at the rows of a table
+   spanning both columns, read across): left column, right column, then the crossing line; lines
+   under 55 % of the body font (figure labels) and pages dominated by short fragments (drawn
+   figures) are removed, except the rows of a table set in tiny type;
 3. title and title block: the largest font near the top of page 1; the block after it ends at the
-   first numbered/known heading, a run-in "Abstract." line or the first three prose lines, and
-   author footnotes of page 1 (their mark is used in the title block, or they read like one) join
-   it;
+   first numbered/known heading, a run-in "Abstract." line or the first three prose lines; author
+   footnotes and the publisher's permission block of page 1 and ACM's "ACM Reference Format"
+   paragraph join it;
 4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
    the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
    headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
-   bold lines clearly larger than the body font; a heading's second line (same font, right below)
-   joins it. Level = depth of the numbering, else rank of the font size;
-5. paragraphs: lines are joined until a vertical gap, a first-line indent or a caption start
-   (``Figure 3:``, ``Table 2.``); a line-end hyphen is removed when it splits a word and kept
-   when it belongs to a compound (see :func:`_joint`).
+   bold lines clearly larger than the body font, or short bold lines, unless they are a table's
+   row or a run-in opening that the next line continues; a heading's second line (same font,
+   right below) joins it. Level = depth of the numbering, else rank of the font size. An abstract
+   set without a heading (the first prose paragraph before the first section) gets one;
+5. paragraphs: lines are joined until a vertical gap, a first-line indent, a caption start
+   (``Figure 3:``, ``Table 2.``, ``TABLE II``), a keywords line or a footnote; a line-end hyphen is
+   removed when it splits a word and kept when it belongs to a compound (see :func:`_joint`);
+   table rows (lines cut into short cells by wide gaps) become a block of ``| a | b |`` rows,
+   missing-figure placeholders (a figure drawn as its file name) are removed;
+6. floats (:func:`place_floats`): a paragraph that a caption, table or footnote interrupts is
+   joined again with the floats after it; a footnote (``[^1]: ...``) follows the paragraph that
+   holds its mark.
 """
 
 from __future__ import annotations
@@ -34,13 +46,15 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from itertools import pairwise
 from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
-from rhetorica.documents.pdf.lines import Line, PageLines
+from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
 
 MARGIN = 0.11
+HEADER_ZONE = 0.15  # running headers set apart from the text reach this far (a two-line header)
 VENUE = re.compile(
     r"^(published as a (conference |workshop )?paper at|under review (as a (conference )?paper )?(at|for)|"
     r"preprint\b|accepted (at|to|as|for)|proceedings of|to appear in|in submission|"
@@ -60,14 +74,15 @@ KNOWN_HEADINGS = re.compile(
     r"broader impact|reproducibility statement)$",
     re.I,
 )
-CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]")
+CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 
 
 @dataclass
 class Block:
-    """A heading or a paragraph in reading order."""
+    """A heading, a paragraph, a caption, a table (rows ``| a | b |``) or a footnote
+    (``[^1]: ...``) in reading order."""
 
-    kind: str  # "heading" | "paragraph"
+    kind: str  # "heading" | "paragraph" | "caption" | "table" | "footnote"
     text: str
     level: int = 1
     page: int = 0
@@ -138,9 +153,14 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     def in_margin(line: Line, page: PageLines) -> bool:
         return line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
 
+    apart = {id(ln) for page in pages for ln in _set_apart(page)}
+
+    def in_header_zone(line: Line, page: PageLines) -> bool:
+        return in_margin(line, page) or id(line) in apart
+
     repeats: Counter[str] = Counter()
     for page in pages:
-        repeats.update({key(line) for line in page.lines if in_margin(line, page)})
+        repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
     threshold = max(2, int(0.3 * len(pages)))
     edges = {
         page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
@@ -168,16 +188,18 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
                 removed.append(RemovedItem(item="rotated text (watermark or side stamp)", location=where, text=text))
             elif VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
-            elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top):
+            elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top) \
+                    and not _numbers_a_heading(line, page):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
-            elif in_margin(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
-                    and not NUMBERS_ONLY.match(text):
+            elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
+                    and re.search(r"[A-Za-z]{2}", text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
                 kept.append(line)
         gutters[page.index] = gutter
+        kept = _header_neighbours(page, kept, removed, in_header_zone)
         cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
     # line numbers: margin numbers that count up down the page (3 or more on the page, 6 or more in
     # the document), however little of the page the text fills
@@ -194,6 +216,69 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         elif gutter:
             page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedItem],
+                       in_zone: Callable[[Line, PageLines], bool]) -> list[Line]:
+    """Remove the rest of a running header whose other part was recognised on this page: a line in
+    the header zone, not bold, on the row of a removed page number or running header and no larger
+    ("2   Jane Roe", a page number beside the authors' names), or right above or below a removed
+    running header in the same font (a header's second line, as "Submission 17, anonymous preprint"
+    under the venue)."""
+    where = f"page {page.index + 1}"
+    gone = [ln for ln in page.lines if ln not in kept and not ln.rotated and in_zone(ln, page)
+            and any(r.location == where and r.text == ln.text.strip() and r.item in {"page number", "running header"}
+                    for r in removed)]
+    if not gone:
+        return kept
+    out: list[Line] = []
+    for line in sorted(kept, key=lambda ln: ln.top if ln.top < page.height / 2 else -ln.bottom):
+        height = max(line.bottom - line.top, 1.0)
+        near = in_zone(line, page) and not line.bold and any(
+            (abs((g.top + g.bottom) - (line.top + line.bottom)) / 2 < 0.5 * height and line.size <= g.size + 0.5)
+            or (abs(g.size - line.size) < 0.5 and re.search(r"[A-Za-z]{2}", g.text)
+                and min(abs(line.top - g.bottom), abs(g.top - line.bottom)) < 0.8 * height)
+            for g in gone
+        )
+        if near:
+            removed.append(RemovedItem(item="running header", location=where, text=line.text.strip()))
+            gone.append(line)
+        else:
+            out.append(line)
+    return sorted(out, key=lambda ln: (ln.top, ln.x0))
+
+
+def _set_apart(page: PageLines) -> list[Line]:
+    """The lines at the top and at the bottom of a page that stand apart from its text block: the
+    run of lines from the page's edge, each within 0.8 x its height of the next, that ends in a gap
+    of at least its font size and lies in the outer :data:`HEADER_ZONE` of the page."""
+    lines = sorted((ln for ln in page.lines if not ln.rotated), key=lambda ln: ln.top)
+    out: list[Line] = []
+    for run in (lines, lines[::-1]):
+        group: list[Line] = []
+        for cur, nxt in pairwise(run):
+            group.append(cur)
+            gap = nxt.top - cur.bottom if run is lines else cur.top - nxt.bottom
+            size = max(cur.size, 1.0)
+            if gap >= size:
+                edge = max(ln.bottom for ln in group) if run is lines else page.height - min(ln.top for ln in group)
+                if edge < page.height * HEADER_ZONE:
+                    out += group
+                break
+            if gap > 0.8 * max(cur.bottom - cur.top, 1.0):
+                break
+    return out
+
+
+def _numbers_a_heading(line: Line, page: PageLines) -> bool:
+    """Whether the number on ``line`` is followed closely on its row by other text: the number of
+    a heading ("2" of "2 Related works"), not a page number."""
+    height = max(line.bottom - line.top, 1.0)
+    return any(
+        other is not line and abs((other.top + other.bottom) - (line.top + line.bottom)) / 2 < 0.5 * height
+        and 0 <= other.x0 - line.x1 < 3 * max(line.size, 1.0)
+        for other in page.lines
+    )
 
 
 def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, usual: float | None) -> bool:
@@ -219,22 +304,72 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     ordered: list[Line] = []
     if page.index == 0:
         # the title block above the first column of prose spans the page: read it row by row
-        start = next((ln.top for ln in lines if _is_prose(ln) and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
+        start = next((ln.top for ln in lines if (_is_prose(ln) or RUN_IN_ABSTRACT.match(ln.text.strip()))
+                      and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
         ordered = _merge_rows([ln for ln in lines if ln.bottom <= start])
         lines = [ln for ln in lines if ln.bottom > start]
     band_left: list[Line] = []
     band_right: list[Line] = []
+    wide = _full_width_rows(lines, mid, slack)
+    group: list[Line] = []
     for line in lines:
-        if line.x1 <= mid + slack:
+        if id(line) in wide:  # a full-width table's row: read across the page
+            group.append(line)
+            continue
+        if group:
+            ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
+            band_left, band_right, group = [], [], []
+        in_left, in_right = line.x1 <= mid + slack, line.x0 >= mid - slack
+        if in_left and in_right:  # a narrow line at the gutter ("5" of "5 Conclusion"): by its centre
+            in_left = line.x0 + line.x1 < 2 * mid
+        if in_left:
             band_left.append(line)
-        elif line.x0 >= mid - slack:
+        elif in_right:
             band_right.append(line)
         else:
             ordered += _merge_rows(band_left) + _merge_rows(band_right)
             band_left, band_right = [], []
             ordered.append(line)
-    ordered += _merge_rows(band_left) + _merge_rows(band_right)
+    ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
     return ordered, True
+
+
+def _full_width_rows(lines: list[Line], mid: float, slack: float) -> set[int]:
+    """Ids of the lines that make up rows of a table spanning both columns.
+
+    A row (lines whose middles lie within half a line height of each other) qualifies when it has
+    at least two pieces in each half of the page, most of them (60 %) short cells (under 25
+    characters); a table is a run of three such rows or more, each within two line heights of the
+    last and sharing at least three column edges with it (a piece's left or right edge or centre
+    within 1.5 pt of one of the last row's): the columns of a table line up, the fragments of two
+    loosely set lines of prose do not.
+    """
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top + ln.bottom) / 2):
+        centre = (line.top + line.bottom) / 2
+        if rows and abs(centre - (rows[-1][0].top + rows[-1][0].bottom) / 2) < 0.5 * max(line.bottom - line.top, 1.0):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    spanning = [row for row in rows if sum(len(ln.text.strip()) < 25 for ln in row) >= 0.6 * len(row)
+                and sum(ln.x1 <= mid + slack for ln in row) >= 2 and sum(ln.x0 >= mid - slack for ln in row) >= 2]
+    out: set[int] = set()
+    run: list[list[Line]] = []
+    for row in [*spanning, []]:
+        if run and row and min(ln.top for ln in row) - max(ln.bottom for ln in run[-1]) < 2 * max(row[0].bottom - row[0].top, 1.0) \
+                and _shared_edges(run[-1], row) >= 3:
+            run.append(row)
+            continue
+        if len(run) >= 3:
+            out.update(id(ln) for r in run for ln in r)
+        run = [row]
+    return out
+
+
+def _shared_edges(above: list[Line], below: list[Line]) -> int:
+    """Pieces of ``below`` with a left or right edge or a centre within 1.5 pt of one of ``above``'s."""
+    edges = [e for ln in above for e in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2)]
+    return sum(any(abs(x - f) <= 1.5 for x in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2) for f in edges) for ln in below)
 
 
 def _merge_rows(lines: list[Line]) -> list[Line]:
@@ -256,20 +391,34 @@ def _merge_rows(lines: list[Line]) -> list[Line]:
             merged.append(row[0])
             continue
         main = max(row, key=lambda ln: len(ln.text))
-        text = row[0].text
+        text = _row_piece(row[0], main)
         for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
-            # a wide gap (side-by-side author names) is kept as three spaces
-            joint = "" if gap < 0.5 or text.endswith("\u00ad") else " " if gap < 3 * max(main.size, 1.0) else "   "
-            text += joint + cur.text
+            piece = _row_piece(cur, main)
+            # a gap wider than a word space (table cells, side-by-side author names) is kept as
+            # three spaces
+            joint = "" if gap < 0.5 or text.endswith("\u00ad") or (piece != cur.text and gap < 0.3 * main.size) \
+                else " " if gap < max(main.size, 1.0) else "   "
+            text += joint + piece
         merged.append(Line(
             page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
-            bottom=max(ln.bottom for ln in row), text=text, size=main.size,
+            bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
+            mono=all(ln.mono for ln in row),
             bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
             italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
             smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
         ))
     return merged
+
+
+def _row_piece(line: Line, main: Line) -> str:
+    """``line``'s text in a row whose longest line is ``main``: written as a superscript or
+    subscript of it when it is one (:func:`~rhetorica.documents.pdf.lines.script_kind`), as the
+    stacked ``^{+8%}_{−5%}`` of a table cell that PDFium gives as lines of their own."""
+    if line is main or not line.baseline or not main.baseline:
+        return line.text
+    kind = script_kind(line.size, line.baseline, main.size, main.baseline)
+    return script_text(kind, line.text) if kind else line.text
 
 
 def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False) -> tuple[int, str] | None:
@@ -327,7 +476,7 @@ def clean_heading(text: str) -> str:
 
 
 def analyse(pages: list[PageLines]) -> Layout:
-    """Run the layout pass (steps 1-4 of the module docstring) over extracted pages."""
+    """Run the layout pass (steps 1-6 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
     body = body_font_size(pages)
     pages = clean_margins(pages, removed)
@@ -338,6 +487,11 @@ def analyse(pages: list[PageLines]) -> Layout:
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
         tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
+        rows = [ln for ln in tiny if len(table_cells(ln)) >= 3 and re.search(r"[A-Za-z]{3}", ln.text)]
+        if len(rows) >= 3:  # a table set in tiny type (\tiny): its rows are kept
+            kept_rows = set(map(id, rows))
+            tiny = [ln for ln in tiny if id(ln) not in kept_rows]
+        small_ids = set(map(id, tiny))
         # sub- and superscripts are parts of lines; whole lines this small are labels of figures
         # and bits of formulas or, rarely, small print: audited apart, as only the latter is prose
         for item, group in (("figure labels", [ln for ln in tiny if not _small_prose(ln)]),
@@ -346,7 +500,7 @@ def analyse(pages: list[PageLines]) -> Layout:
                 removed.append(RemovedItem(
                     item=item, location=f"page {page.index + 1}", text=" ".join(ln.text.strip() for ln in group),
                 ))
-        ordered.extend(ln for ln in lines if ln.size == 0 or ln.size >= SMALL_TEXT * body)
+        ordered.extend(ln for ln in lines if id(ln) not in small_ids)
     title, title_end = _title(ordered, body)
     front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
@@ -361,6 +515,7 @@ def analyse(pages: list[PageLines]) -> Layout:
         taken = set(map(id, notes))
         body_lines = [ln for ln in body_lines if id(ln) not in taken]
     vocabulary = _vocabulary(body_lines)
+    bottoms = {page.index: max((ln.bottom for ln in page.lines), default=page.height) for page in pages}
     parts: list[str] = []
     prev: Line | None = None
     heading_text, heading_line = "", None
@@ -382,13 +537,21 @@ def analyse(pages: list[PageLines]) -> Layout:
             parts = [run_in.group(2)]
             prev, heading_line = line, None
             continue
+        if is_placeholder(line):
+            removed.append(RemovedItem(item="figure placeholder", location=f"page {line.page + 1}", text=text))
+            continue
+        following = body_lines[k + 1] if k + 1 < len(body_lines) else None
         heading = heading_level(line, body, ranked)
-        if heading is None and line.bold and k + 1 < len(body_lines) and _continues_heading(line, body_lines[k + 1]):
+        if heading is None and line.bold and following is not None and _continues_heading(line, following):
             # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
-            joined = replace(line, text=f"{text} {body_lines[k + 1].text.strip()}", bottom=body_lines[k + 1].bottom)
+            joined = replace(line, text=f"{text} {following.text.strip()}", bottom=following.bottom)
             heading = heading_level(joined, body, ranked)
             if heading is not None:
                 line, text, skip = joined, joined.text, k + 1
+        cells = table_cells(line)
+        strong = heading is not None and (heading[1] or KNOWN_HEADINGS.match(clean_heading(text)))
+        if heading is not None and not strong and (cells or _runs_on(line, following, body)):
+            heading = None  # a table's header row, or a bold run-in opening that the next line continues
         if heading is not None:
             _close(blocks, parts)
             blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
@@ -396,24 +559,85 @@ def analyse(pages: list[PageLines]) -> Layout:
             prev = None
             continue
         heading_line = None
+        if cells and (_table_row_follows(body_lines, k) or (blocks and blocks[-1].kind == "table" and prev is not None
+                                                             and line.top - prev.bottom < 2 * body)):
+            if not (blocks and blocks[-1].kind == "table" and parts == []):
+                _close(blocks, parts)
+                blocks.append(Block(kind="table", text="", page=line.page))
+            blocks[-1].text += ("\n" if blocks[-1].text else "") + "| " + " | ".join(cells) + " |"
+            prev = line
+            continue
+        note = _footnote_start(line, body, bottoms[line.page])
+        if note is None and blocks and blocks[-1].kind == "footnote" and prev is not None \
+                and _footnote_continues(prev, line, body):
+            note = ""
+        caption = CAPTION.match(text) is not None
+        small = 0 < line.size <= body - 1.0
+        table_note = small and bool(blocks) and blocks[-1].kind == "table"  # notes under a table
+        kind = "footnote" if note is not None else "caption" if caption or table_note else "paragraph"
         starts_new = (
             prev is None
             or not blocks
-            or blocks[-1].kind == "heading"
-            or CAPTION.match(text) is not None
+            or blocks[-1].kind in {"heading", "table"}
+            or (kind == "footnote" and note != "")
+            or kind != "footnote" and blocks[-1].kind == "footnote"
+            or caption
+            or KEYWORDS.match(text) is not None
+            or (blocks[-1].kind == "caption" and not small and 0 < prev.size <= body - 1.0)
             or _paragraph_break(prev, line, body)
         )
+        if note:
+            text = f"[^{note}]: " + FOOTNOTE_MARK.sub("", text, count=1).lstrip()
         text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
         if starts_new:
             _close(blocks, parts)
-            blocks.append(Block(kind="paragraph", text="", page=line.page))
+            blocks.append(Block(kind=kind, text="", page=line.page))
             parts = [text]
         else:
             parts[-1], sep = _joint(parts[-1], text, vocabulary)
             parts += [sep, text]
         prev = line
     _close(blocks, parts)
+    blocks = place_floats(blocks, vocabulary)
+    blocks, reference = _reference_block(blocks)
+    front += reference
+    blocks = _abstract_heading(blocks)
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
+
+
+ACM_REFERENCE = re.compile(r"^ACM Reference Format:", re.I)
+KEYWORDS = re.compile(r"^(CCS Concepts|Additional Key Words and Phrases|Key\s?words|Index Terms)\b", re.I)
+ABSTRACT_MIN_WORDS = 25
+
+
+def _reference_block(blocks: list[Block]) -> tuple[list[Block], list[Line]]:
+    """Take ACM's "ACM Reference Format: <authors>. <year>. <title> ..." paragraph before the first
+    heading out of the text: it names the authors, so it belongs to the title block."""
+    first_heading = next((k for k, b in enumerate(blocks) if b.kind == "heading"), len(blocks))
+    for k, block in enumerate(blocks[:first_heading]):
+        if block.kind == "paragraph" and ACM_REFERENCE.match(block.text):
+            line = Line(page=block.page, x0=0.0, top=0.0, x1=0.0, bottom=0.0, text=block.text)
+            return blocks[:k] + blocks[k + 1:], [line]
+    return blocks, []
+
+
+def _abstract_heading(blocks: list[Block]) -> list[Block]:
+    """Give an abstract set without a heading its heading (ACM's journal layouts, many preprints).
+
+    When no "Abstract" heading comes before the first numbered or known section heading, the first
+    prose paragraph before that heading (at least 25 words, not a caption, not a keywords line) is
+    the abstract: an "Abstract" heading is put before it. Keywords, CCS concepts and index terms
+    after it stay in the abstract's section. Without such a paragraph nothing changes (the reader
+    then warns that the document has no abstract)."""
+    end = next((k for k, b in enumerate(blocks) if b.kind == "heading"
+                and (b.number or KNOWN_HEADINGS.match(b.text))), len(blocks))
+    if any(b.kind == "heading" and b.text.lower().startswith("abstract") for b in blocks[:end + 1]):
+        return blocks
+    for k, block in enumerate(blocks[:end]):
+        if block.kind == "paragraph" and len(block.text.split()) >= ABSTRACT_MIN_WORDS \
+                and not CAPTION.match(block.text) and not KEYWORDS.match(block.text):
+            return [*blocks[:k], Block(kind="heading", text="Abstract", level=1, page=block.page), *blocks[k:]]
+    return blocks
 
 
 def _is_prose(line: Line) -> bool:
@@ -453,10 +677,144 @@ def _continues_heading(head: Line, line: Line) -> bool:
 
 
 def _close(blocks: list[Block], parts: list[str]) -> None:
-    """Give the open paragraph its text (joined once: linear in its length)."""
-    if parts and blocks and blocks[-1].kind == "paragraph" and not blocks[-1].text:
+    """Give the open paragraph (caption, footnote) its text (joined once: linear in its length)."""
+    if parts and blocks and blocks[-1].kind in TEXT_KINDS and not blocks[-1].text:
         blocks[-1].text = "".join(parts).replace("\u00ad", "")
     parts.clear()
+
+
+TEXT_KINDS = {"paragraph", "caption", "footnote"}
+FLOAT_KINDS = {"caption", "footnote", "table"}
+FOOTNOTE_MARK = re.compile(r"^\^?(\{[^{}]{1,4}\}|[∗*†‡§¶⋆♯♮♭]+|\d{1,3})")
+PLACEHOLDER = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
+IMAGE_FILE = re.compile(r"\.(pdf|png|jpe?g|eps|svg|pgf|tikz|gif|bmp|tiff?)$", re.I)
+
+
+def is_placeholder(line: Line) -> bool:
+    """A figure drawn as its file name (a missing figure, as LaTeX's draft mode and rhetorica's
+    compile substitute draw it): one token, no URL, a file path with an image extension, or a
+    typewriter path with a ``/`` or ``_``."""
+    text = line.text.strip()
+    if not PLACEHOLDER.fullmatch(text) or "://" in text or text.startswith("www."):
+        return False
+    return bool(IMAGE_FILE.search(text)) or (line.mono and ("/" in text or "_" in text))
+
+
+def table_cells(line: Line) -> list[str]:
+    """The cells of a table row: a line cut by wide gaps (three spaces, see :func:`_merge_rows`)
+    into at least two cells of at most 8 words, 4 on average; ``[]`` for any other line."""
+    cells = [c.strip() for c in re.split(r" {3,}", line.text.strip()) if c.strip()]
+    if len(cells) < 2:
+        return []
+    counts = [len(c.split()) for c in cells]
+    return cells if max(counts) <= 8 and sum(counts) <= 4 * len(cells) else []
+
+
+def _table_row_follows(lines: list[Line], k: int) -> bool:
+    """Whether the line after ``k`` (two lines on, past one line without gaps) is a table row
+    close below: a table has at least two rows."""
+    line = lines[k]
+    for nxt in lines[k + 1:k + 3]:
+        if nxt.page != line.page or nxt.top - line.bottom > 3 * max(line.size, 1.0):
+            return False
+        if table_cells(nxt):
+            return True
+        line = nxt
+    return False
+
+
+def _runs_on(line: Line, following: Line | None, body: float) -> bool:
+    """Whether ``following`` continues ``line``'s sentence at the normal line spacing (a bold
+    run-in opening set on a line of its own is no heading): same page, right below, starts in
+    lower case."""
+    if following is None or following.page != line.page:
+        return False
+    gap = following.top - line.bottom
+    return 0 <= gap < 0.5 * body and following.text.strip()[:1].islower()
+
+
+def _footnote_start(line: Line, body: float, page_bottom: float) -> str | None:
+    """The mark (``"1"``, ``"∗"``) of a footnote that starts on ``line``: smaller than the body
+    font, in the lower half of its page, opening with a note mark; else ``None``."""
+    if not (0 < line.size <= body - 0.5 and line.top > 0.5 * page_bottom):
+        return None
+    m = FOOTNOTE_MARK.match(line.text.strip())
+    if not m or not re.match(r"\s*[A-Za-z(\[]", line.text.strip()[m.end():]):
+        return None
+    return m.group(1).strip("{}")
+
+
+def _footnote_continues(prev: Line, line: Line, body: float) -> bool:
+    """Whether ``line`` is the next line of the footnote on ``prev``: small, right below it."""
+    return (line.page == prev.page and 0 < line.size <= body - 0.5 and abs(line.size - prev.size) < 0.5
+            and 0 <= line.top - prev.bottom < 0.8 * body)
+
+
+def place_floats(blocks: list[Block], vocabulary: set[str]) -> list[Block]:
+    """Put footnotes, captions and tables apart from the running text.
+
+    A paragraph that a float interrupts (it does not end a sentence, and the paragraph after the
+    floats goes on in lower case or after a comma or hyphen) is joined again, the floats after it.
+    A footnote then moves to the end of the paragraph that holds its mark (``^1``), else stays
+    after the paragraph it interrupted.
+    """
+    out: list[Block] = []
+    k = 0
+    while k < len(blocks):
+        block = blocks[k]
+        j = k + 1
+        while j < len(blocks) and blocks[j].kind in FLOAT_KINDS:
+            j += 1
+        if block.kind == "paragraph" and j > k + 1 and j < len(blocks) and blocks[j].kind == "paragraph" \
+                and _interrupted(block.text, blocks[j].text):
+            head, sep = _joint(block.text, blocks[j].text, vocabulary)
+            merged = Block(kind="paragraph", text=head + sep + blocks[j].text, page=block.page)
+            blocks = [*blocks[:k], merged, *blocks[k + 1:j], *blocks[j + 1:]]
+            continue  # the merged paragraph may be interrupted again further on
+        out.append(block)
+        k += 1
+    return _footnotes_after_their_paragraph(out)
+
+
+ABBREVIATION_END = re.compile(r"(?:\be\.g|\bi\.e|\bet al|\bcf|\bvs|\bresp|\bFigs?|\bEqs?|\bSecs?|\bapprox|\bno)\.$", re.I)
+
+
+def _interrupted(before: str, after: str) -> bool:
+    """Whether the paragraph ``before`` stops inside a sentence that ``after`` goes on with."""
+    end = re.sub(r"\^(\{[^{}]*\}|\S)$", "", before.rstrip())  # a footnote mark after the last word
+    if not end or (re.search(r"[.!?:]$|[.!?][\"”’)]$", end) and not ABBREVIATION_END.search(end)):
+        return False
+    start = after.lstrip()[:1]
+    return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit()
+
+
+def _footnotes_after_their_paragraph(blocks: list[Block]) -> list[Block]:
+    out: list[Block] = []
+    pending: list[tuple[int, Block]] = []  # (index in out to insert after, footnote)
+    for block in blocks:
+        if block.kind != "footnote":
+            out.append(block)
+            continue
+        m = re.match(r"\[\^([^\]]+)\]:", block.text)
+        mark = m.group(1) if m else ""
+        target = None
+        for back in range(len(out) - 1, max(-1, len(out) - 12), -1):
+            if out[back].page < block.page - 1:
+                break
+            if out[back].kind == "paragraph" and mark and re.search(
+                    r"\^(\{" + re.escape(mark) + r"\}|" + re.escape(mark) + r"(?!\d))", out[back].text):
+                target = back
+                break
+        if target is None:
+            out.append(block)
+        else:
+            pending.append((target, block))
+    for target, note in sorted(pending, key=lambda x: -x[0]):
+        at = target + 1
+        while at < len(out) and out[at].kind == "footnote":
+            at += 1
+        out.insert(at, note)
+    return out
 
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
@@ -514,7 +872,12 @@ AUTHOR_NOTE = re.compile(
     r"currently (at|with)|now at|affiliat|orcid",
     re.I,
 )
-NOTE_MARK = re.compile(r"^([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\s*[A-Z]))")
+NOTE_MARK = re.compile(r"^\^?\{?([∗*†‡§¶⋆♯♮♭]+|\d{1,2}(?=\}?\s*[A-Z]))")
+PERMISSION = re.compile(
+    r"permission to make digital|copyright|©|\bISBN\b|doi\.org/10\.|^\d{4}\. [\dX]{4}-[\dX]{4}/|"
+    r"publication rights licensed|author[’']?s[’']? address(es)?:",
+    re.I,
+)
 
 
 def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line]:
@@ -524,7 +887,9 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
     starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
     of the marks written in the title block or its text reads like one (work done at, internship,
     equal contribution, corresponding author, homepage, email). A small line there that
-    reads like one is an author note without a mark too (IEEE's ``\\thanks``).
+    reads like one is an author note without a mark too (IEEE's ``\\thanks``), and so are the
+    lines of a publisher's permission block (copyright, ISBN, the paper's DOI, ACM's "Author's
+    address").
     """
     first = [ln for ln in lines if ln.page == 0]
     if not first:
@@ -533,16 +898,16 @@ def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line
     marks = {m for ln in front for m in re.findall(r"[∗*†‡§¶⋆♯♮♭]", ln.text)}
     notes: list[Line] = []
     current: list[Line] = []
-    for line in sorted(first, key=lambda ln: (ln.top, ln.x0)):
+    for line in first:  # in reading order: a column's footnotes follow its text
         small = 0 < line.size <= body - 0.5 and line.top > 0.6 * height
         if not small:
             current = []
             continue
         mark = NOTE_MARK.match(line.text.strip())
-        if mark or (not current and AUTHOR_NOTE.search(line.text)):
-            current = [line]
+        author_like = AUTHOR_NOTE.search(line.text) or PERMISSION.search(line.text)
+        if mark or author_like:
             symbol = mark.group(1) if mark else ""
-            if (symbol[:1] and symbol[:1] in marks) or AUTHOR_NOTE.search(line.text):
+            if (symbol[:1] and symbol[:1] in marks) or author_like:
                 notes.append(line)
                 current = [line]
             else:

@@ -2,7 +2,38 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+SCRIPT_SIZE = 0.85
+"""A script's font is at most this share of its line's main font size."""
+SUPER_RISE = 0.15
+"""A superscript's baseline lies at least this share of the main font size above the line's."""
+SUB_DROP = 0.08
+"""A subscript's baseline lies at least this share of the main font size below the line's.
+
+TeX raises superscripts about 0.36 em and lowers subscripts 0.15-0.25 em, in fonts of 70 % and 50 %
+of the text size (Knuth, *The TeXbook*, Appendix G, rules 18a-18f)."""
+_PLAIN_SCRIPT = re.compile(r"[−-]?\d+(?:[.,]\d+)?|\S")
+
+
+def script_text(mark: str, text: str) -> str:
+    """A script written as the reading shows it: ``^2``, ``_1``, ``^-4``, or in braces when it is
+    more than one number or character (``^{l-1}``, ``_{ij}``); ``mark`` is ``"^"`` or ``"_"``."""
+    text = text.strip()
+    return mark + (text if _PLAIN_SCRIPT.fullmatch(text) else "{" + text + "}")
+
+
+def script_kind(size: float, baseline: float, main_size: float, main_baseline: float) -> str:
+    """``"^"``, ``"_"`` or ``""``: whether text of font ``size`` on ``baseline`` is a superscript or
+    a subscript of text of ``main_size`` on ``main_baseline`` (baselines in points from the top)."""
+    if main_size <= 0 or not 0 < size <= SCRIPT_SIZE * main_size:
+        return ""
+    if main_baseline - baseline >= SUPER_RISE * main_size:
+        return "^"
+    if baseline - main_baseline >= SUB_DROP * main_size:
+        return "_"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -20,6 +51,9 @@ class Line:
         rotated: the characters are not upright (a diagonal watermark, a vertical side stamp).
         italic: most characters are in an italic font.
         smallcaps: at least half the characters are in a small-capitals font.
+        baseline: the baseline of the characters that are no superscript or subscript, in points
+            from the page's top (0 when unknown).
+        mono: most characters are in a monospaced (typewriter) font.
     """
 
     page: int
@@ -33,6 +67,8 @@ class Line:
     rotated: bool = False
     italic: bool = False
     smallcaps: bool = False
+    baseline: float = 0.0
+    mono: bool = False
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Read a PDF into a blinded :class:`Document`: timed backend with fallbacks, then the layout pass."""
+"""Read a PDF into a blinded :class:`Document`: PDFium extraction and the layout pass in a timed,
+memory-capped child process."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from rhetorica.documents.blinding import EMAIL, IDENTITY_KEY, Identity, blind_sections, large_removals
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
-from rhetorica.documents.pdf.backends import DEFAULT_ORDER, PACKAGES, backend_version
+from rhetorica.documents.pdf.backends import BACKEND, PACKAGE, backend_version
 from rhetorica.documents.pdf.layout import Layout
 from rhetorica.documents.pdf.lines import PageLines
 from rhetorica.documents.pdf.runner import BackendFailure, BackendTimeout, run_backend
@@ -16,6 +17,8 @@ from rhetorica.documents.sections import cut_after_references
 from rhetorica.hashing import content_hash
 
 MIN_CHARS_PER_PAGE = 20
+NO_ABSTRACT = ("no abstract found (no 'Abstract' heading and no prose paragraph between the title block and the "
+               "first section); the text read has no abstract")
 
 
 def check_pdf_file(path: Path) -> None:
@@ -32,57 +35,44 @@ def check_pdf_file(path: Path) -> None:
         raise DocumentReadError(path, "not a PDF (no %PDF- header); check the file type")
 
 
-def extract(path: Path, options: ReadOptions) -> tuple[str, list[PageLines], Layout, list[str]]:
-    """Extract pages and run the layout pass with the chosen backend, or the default order with
-    fallbacks; both steps together are bounded by ``options.parse_timeout_s`` per backend.
-
-    Returns:
-        ``(backend name, pages, layout, warnings about failed backends)``.
+def extract(path: Path, options: ReadOptions) -> tuple[list[PageLines], Layout]:
+    """Extract pages with PDFium and run the layout pass, both bounded by ``options.parse_timeout_s``
+    and ``options.parse_memory_mb``.
 
     Raises:
-        DocumentReadError: encrypted, unreadable by every backend, or every backend timed out.
+        DocumentReadError: pypdfium2 missing, encrypted, unreadable, or the time limit passed.
     """
-    if options.pdf_backend is not None and options.pdf_backend not in PACKAGES:
-        raise DocumentReadError(path, f"unknown PDF backend '{options.pdf_backend}' (choose from {', '.join(PACKAGES)})")
-    order = [options.pdf_backend] if options.pdf_backend else list(DEFAULT_ORDER)
-    order = [b for b in order if backend_version(b) != "unknown"]
-    if not order:
-        wanted = options.pdf_backend or DEFAULT_ORDER[0]
-        raise DocumentReadError(path, f"PDF backend '{wanted}' is not installed (pip install {PACKAGES[wanted]})")
-    warnings: list[str] = []
-    problems: list[str] = []
-    for backend in order:
-        try:
-            pages, layout = run_backend(backend, path, options.parse_timeout_s, options.parse_memory_mb)
-            return backend, pages, layout, warnings
-        except BackendTimeout as exc:
-            problems.append(str(exc))
-            warnings.append(f"{exc}; trying the next backend")
-        except BackendFailure as exc:
-            if exc.kind == "PdfEncryptedError":
-                raise DocumentReadError(path, "PDF is encrypted (password required); decrypt it first") from exc
-            problems.append(f"{backend}: {exc.kind}: {exc}")
-            warnings.append(f"{backend} failed ({exc.kind}: {str(exc)[:200]}); trying the next backend")
-    if all("took longer" in p for p in problems):
-        raise DocumentReadError(path, f"parsing timed out after {options.parse_timeout_s:g} s with every backend ({', '.join(order)})")
-    raise DocumentReadError(path, f"not a readable PDF ({'; '.join(problems)[:300]})")
+    if backend_version() == "unknown":
+        raise DocumentReadError(path, f"PDF reading needs {PACKAGE} (pip install {PACKAGE})")
+    try:
+        return run_backend(path, options.parse_timeout_s, options.parse_memory_mb)
+    except BackendTimeout as exc:
+        raise DocumentReadError(path, f"parsing timed out after {options.parse_timeout_s:g} s ({BACKEND})") from exc
+    except BackendFailure as exc:
+        if exc.kind == "PdfEncryptedError":
+            raise DocumentReadError(path, "PDF is encrypted (password required); decrypt it first") from exc
+        raise DocumentReadError(path, f"not a readable PDF ({BACKEND}: {exc.kind}: {str(exc)[:300]})") from exc
 
 
 def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     """Read a PDF paper.
 
-    Sections come from heading detection (numbering removed, capitals to sentence case); the
-    title block between the title and the first heading is removed under blinding (audited), as are
+    Sections come from heading detection (numbering removed, capitals to sentence case); an
+    abstract set without a heading gets one (:func:`rhetorica.documents.pdf.layout.analyse`), and a
+    document without an abstract gets a warning; text before the first heading is kept as an
+    untitled section. The title block between the title and the first heading (with ACM's reference
+    block and page 1's permission block) is removed under blinding (audited), as are
     page numbers, running headers, venue notes and line-number gutters (always). A removal of more
     than 300 words (per kind of item) is also a warning. With
     ``cut_after_references`` the References section and everything after it are dropped.
 
     Raises:
-        DocumentReadError: empty, not a PDF, encrypted, no text layer (scanned), or every backend
-            failed or timed out.
+        DocumentReadError: empty, not a PDF, encrypted, no text layer (scanned), unreadable, or the
+            time limit passed.
     """
     check_pdf_file(path)
-    backend, pages, layout, warnings = extract(path, options)
+    pages, layout = extract(path, options)
+    warnings: list[str] = []
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not pages:
         raise DocumentReadError(path, "PDF has no pages")
@@ -97,9 +87,12 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
         if block.kind == "heading":
             sections.append(Section(title=block.text, text="", level=block.level))
             numbers.append(block.number)
-        elif sections:
-            last = sections[-1]
-            sections[-1] = last.model_copy(update={"text": f"{last.text}\n\n{block.text}".strip()})
+            continue
+        if not sections:  # text before the first heading is kept, untitled
+            sections.append(Section(title="", text="", level=1))
+            numbers.append("")
+        last = sections[-1]
+        sections[-1] = last.model_copy(update={"text": f"{last.text}\n\n{block.text}".strip()})
     front_text = "\n".join(line.text for line in layout.front).strip()
     metadata: dict[str, object] = {"pages": len(pages), "two_column_pages": layout.two_column_pages}
     identity = Identity()
@@ -115,8 +108,11 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if options.cut_after_references:
         sections, numbers = _cut_appendix(sections, numbers, metadata)
     if not sections:
-        sections = [Section(title="", text="\n\n".join(b.text for b in layout.blocks) or front_text, level=1)]
+        sections = [Section(title="", text=front_text, level=1)]
+    if not any(b.kind == "heading" for b in layout.blocks):
         warnings.append("no section headings detected; the text is one section")
+    if not any(s.title.lower().startswith("abstract") for s in sections):
+        warnings.append(NO_ABSTRACT)
     if options.cut_after_references:
         sections, cut = cut_after_references(sections)
         if cut:
@@ -141,7 +137,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
         sections=sections,
         metadata=metadata,
         source=DocumentSource(
-            path=str(path), parser=f"rhetorica-pdf/{backend}", parser_version=f"{PACKAGES[backend]} {backend_version(backend)}",
+            path=str(path), parser=f"rhetorica-pdf/{BACKEND}", parser_version=f"{PACKAGE} {backend_version()}",
             text_hash=content_hash([(s.title, s.text) for s in sections]),
         ),
         removed=removed,
@@ -152,7 +148,7 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
 def _candidate_names(lines: list) -> list[str]:
     names: list[str] = []
     for line in lines:
-        for chunk in re.split(r",|\band\b| {2,}|[†‡∗*§¶]|\d+", line.text):
+        for chunk in re.split(r",|\band\b| {2,}|[†‡∗*§¶^_{}]|\d+", line.text):
             chunk = chunk.strip()
             words = chunk.split()
             if 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and "@" not in chunk:

@@ -1,7 +1,7 @@
-"""Run a backend and the layout pass in a child process with a wall-clock limit, a memory cap and a
+"""Run the PDFium extraction and the layout pass in a child process with a wall-clock limit, a memory cap and a
 clean environment, so a pathological or hostile PDF can neither hang us nor read our secrets.
 
-The child is a fresh interpreter (``python -m rhetorica.documents.pdf.runner BACKEND PDF OUT MB``)
+The child is a fresh interpreter (``python -m rhetorica.documents.pdf.runner PDF OUT MB``)
 that pickles its pages and layout to ``OUT``; the parent kills it when the limit passes. A separate
 interpreter (rather than ``multiprocessing``) works from any caller, scripts without a
 ``__main__`` guard included. The child sees only ``PATH``, the locale, ``HOME``, the temporary
@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rhetorica.documents.pdf.backends import BACKEND
 from rhetorica.documents.pdf.layout import Layout
 from rhetorica.documents.pdf.lines import PageLines
 
@@ -26,11 +27,11 @@ CHILD_ENV_KEYS = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR", "TMP",
 
 
 class BackendTimeout(Exception):
-    """The backend did not finish within the limit."""
+    """The extraction did not finish within the limit."""
 
 
 class BackendFailure(Exception):
-    """The backend raised; ``kind`` is the exception class name."""
+    """The extraction raised; ``kind`` is the exception class name."""
 
     def __init__(self, kind: str, message: str) -> None:
         self.kind = kind
@@ -44,47 +45,46 @@ def child_environment() -> dict[str, str]:
     return env
 
 
-def run_backend(backend: str, path: Path, timeout_s: float, memory_mb: int = 4096) -> tuple[list[PageLines], Layout]:
-    """Extract ``path`` with ``backend`` and run the layout pass in a child interpreter.
+def run_backend(path: Path, timeout_s: float, memory_mb: int = 4096) -> tuple[list[PageLines], Layout]:
+    """Extract ``path`` with PDFium and run the layout pass in a child interpreter.
 
     Args:
-        backend: backend name (``rhetorica.documents.pdf.backends.BACKENDS``).
         path: the PDF.
         timeout_s: wall-clock limit in seconds for extraction and layout together.
         memory_mb: the child's address-space limit in MiB (``RLIMIT_AS``; POSIX only).
 
     Raises:
         BackendTimeout: no result within ``timeout_s`` seconds.
-        BackendFailure: the backend raised (class name in ``kind``; ``MemoryError`` when the memory
-            cap was hit) or the child died.
+        BackendFailure: the extraction raised (class name in ``kind``; ``MemoryError`` when the
+            memory cap was hit) or the child died.
     """
     with tempfile.TemporaryDirectory(prefix="rhetorica-pdf-") as tmp:
         out = Path(tmp) / "pages.pickle"
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "rhetorica.documents.pdf.runner", backend, str(path), str(out), str(memory_mb)],
+                [sys.executable, "-m", "rhetorica.documents.pdf.runner", str(path), str(out), str(memory_mb)],
                 capture_output=True, timeout=timeout_s, env=child_environment(), check=False,
             )
         except subprocess.TimeoutExpired as exc:
-            raise BackendTimeout(f"{backend} took longer than {timeout_s:g} s") from exc
+            raise BackendTimeout(f"{BACKEND} took longer than {timeout_s:g} s") from exc
         if not out.is_file():
             tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
             if "MemoryError" in tail[0] or "bad_alloc" in tail[0]:
-                raise BackendFailure("MemoryError", f"{backend} ran out of memory (limit {memory_mb} MiB)")
+                raise BackendFailure("MemoryError", f"{BACKEND} ran out of memory (limit {memory_mb} MiB)")
             if done.returncode < 0:
                 import signal
 
                 name = signal.Signals(-done.returncode).name if -done.returncode in signal.valid_signals() else "?"
                 raise BackendFailure("Crash", (
-                    f"{backend} process was killed by signal {-done.returncode} ({name}); a PDF that needs more "
+                    f"{BACKEND} process was killed by signal {-done.returncode} ({name}); a PDF that needs more "
                     f"than the {memory_mb} MiB memory limit ends this way (ReadOptions.parse_memory_mb)"
                 ))
-            raise BackendFailure("Crash", f"{backend} process exited with code {done.returncode}: {tail[0]}")
+            raise BackendFailure("Crash", f"{BACKEND} process exited with code {done.returncode}: {tail[0]}")
         status, payload = pickle.loads(out.read_bytes())
     if status == "error":
         kind, message = payload
         if kind == "MemoryError":
-            message = f"{backend} ran out of memory (limit {memory_mb} MiB)"
+            message = f"{BACKEND} ran out of memory (limit {memory_mb} MiB)"
         raise BackendFailure(kind, message)
     return payload
 
@@ -102,13 +102,13 @@ def _limit_memory(memory_mb: int) -> None:
 
 
 def _main(argv: list[str]) -> None:
-    backend, path, out, memory_mb = argv
+    path, out, memory_mb = argv
     _limit_memory(int(memory_mb))
     try:
-        from rhetorica.documents.pdf.backends import BACKENDS
+        from rhetorica.documents.pdf.backends import extract_pdfium
         from rhetorica.documents.pdf.layout import analyse
 
-        pages = BACKENDS[backend](Path(path))
+        pages = extract_pdfium(Path(path))
         result: tuple[str, object] = ("ok", (pages, analyse(pages)))
     except MemoryError:
         result = ("error", ("MemoryError", "out of memory"))

@@ -1,0 +1,154 @@
+"""Layout pass on small PDFs written here (issue 24 items 2 and 5): an abstract without a heading,
+table rows, footnotes, floats inside a sentence, running headers of two lines, missing-figure
+placeholders, bold run-in openings. Expectations are the literal text the tests put in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rhetorica.documents import ReadOptions, read_document
+from rhetorica.documents.pdf.reader import NO_ABSTRACT
+from tests.documents.pdf.content import line, write
+
+TITLE = line(150, 740, "A Study of Layout Defects", 18, "F2")
+AUTHOR = line(230, 715, "Jane Q. Doe, Example University, jane@example.org")
+ABSTRACT = [
+    "We ask whether a reviewing model scores the same science differently when only its",
+    "wording changes, and we find that scores move by up to 1.5 points on a 10-point scale",
+    "while human raters see no difference in the content of the rewritten papers at all.",
+]
+PROSE = [
+    "We study how a reviewing model reacts when the wording of a manuscript changes while",
+    "its content stays fixed, and we measure the shift of its scores on the same papers.",
+]
+
+
+def _text(y: float, rows: list[str], x: float = 72) -> list:
+    return [line(x, y - 12 * k, text) for k, text in enumerate(rows)]
+
+
+def test_an_abstract_without_a_heading_is_found_and_its_keywords_kept(tmp_path: Path) -> None:
+    page = [TITLE, AUTHOR, *_text(680, ABSTRACT),
+            line(72, 636, "CCS Concepts: Computing methodologies, natural language processing."),
+            line(72, 622, "Keywords: peer review, robustness, language models"),
+            line(72, 590, "1 Introduction", 12, "F2"), *_text(570, PROSE)]
+    pdf = write(tmp_path / "acm.pdf", [page])
+    doc = read_document(pdf)
+    assert [s.title for s in doc.sections] == ["Abstract", "Introduction"]
+    assert doc.sections[0].text == (
+        " ".join(ABSTRACT) + "\n\nCCS Concepts: Computing methodologies, natural language processing."
+        "\n\nKeywords: peer review, robustness, language models")
+    assert NO_ABSTRACT not in doc.warnings
+    # --no-blind keeps the author block (untitled) and the abstract all the same
+    unblinded = read_document(pdf, options=ReadOptions(blind=False))
+    assert [s.title for s in unblinded.sections] == ["", "Abstract", "Introduction"]
+    assert unblinded.sections[0].text == "Jane Q. Doe, Example University, jane@example.org"
+    assert unblinded.sections[1].text.startswith(ABSTRACT[0])
+
+
+def test_a_document_without_an_abstract_gets_a_warning(tmp_path: Path) -> None:
+    page = [TITLE, AUTHOR, line(72, 680, "1 Introduction", 12, "F2"), *_text(660, PROSE)]
+    doc = read_document(write(tmp_path / "none.pdf", [page]))
+    assert [s.title for s in doc.sections] == ["Introduction"]
+    assert doc.warnings == [NO_ABSTRACT]
+
+
+def test_acm_reference_block_goes_with_the_title_block(tmp_path: Path) -> None:
+    page = [TITLE, AUTHOR, *_text(680, ABSTRACT),
+            line(72, 630, "ACM Reference Format:"),
+            line(72, 618, "Jane Q. Doe. 2026. A Study of Layout Defects. In Proceedings, 12 pages."),
+            line(72, 590, "1 Introduction", 12, "F2"), *_text(570, PROSE)]
+    doc = read_document(write(tmp_path / "ref.pdf", [page]))
+    assert "Jane Q. Doe" not in doc.to_markdown()
+    author_block = next(r for r in doc.removed if r.item == "author block")
+    assert author_block.text.endswith(
+        "ACM Reference Format: Jane Q. Doe. 2026. A Study of Layout Defects. In Proceedings, 12 pages.")
+
+
+def _row(y: float, cells: tuple[str, str, str], font: str = "F1") -> tuple:
+    return (100, y, [(font, 10, 0, cells[0])]), (200, y, [(font, 10, 0, cells[1])]), (330, y, [(font, 10, 0, cells[2])])
+
+
+def test_table_rows_are_a_table_block_and_never_headings(tmp_path: Path) -> None:
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE),
+            line(72, 640, "Table 1: Length classes of the rewritten paragraphs."),
+            *_row(624, ("Barrier", "Description", "Share"), "F2"), *_row(610, ("Tiny", "under 50 words", "3.1")),
+            *_row(596, ("Short", "50 to 300 words", "41.7")), *_row(582, ("Long", "over 300 words", "55.2")),
+            *_text(550, PROSE)]
+    doc = read_document(write(tmp_path / "table.pdf", [page]))
+    assert [s.title for s in doc.sections] == ["Method"]
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE), "Table 1: Length classes of the rewritten paragraphs.",
+        "| Barrier | Description | Share |\n| Tiny | under 50 words | 3.1 |\n| Short | 50 to 300 words | 41.7 |\n"
+        "| Long | over 300 words | 55.2 |",
+        " ".join(PROSE),
+    ]
+
+
+def test_a_footnote_follows_its_paragraph_which_goes_on_after_the_page_break(tmp_path: Path) -> None:
+    first = [TITLE, line(72, 700, "1 Introduction", 12, "F2"),
+             line(72, 680, "We count every sentence of the corpus once, even when it occurs twice,"),
+             (72, 668, [("F1", 10, 0, "in the way described by the annotation guide"), ("F1", 7, 4, "1"),
+                        ("F1", 10, 0, " that the three annotators")]),
+             (72, 90, [("F1", 6, 3, "1"), ("F1", 8, 0, "The guide is part of the supplementary material.")]),
+             line(300, 50, "1")]
+    second = [line(72, 740, "followed for all the papers of the study."), *_text(710, PROSE), line(300, 50, "2")]
+    doc = read_document(write(tmp_path / "note.pdf", [first, second]))
+    assert doc.sections[0].text.split("\n\n") == [
+        "We count every sentence of the corpus once, even when it occurs twice, in the way described by the "
+        "annotation guide^1 that the three annotators followed for all the papers of the study.",
+        "[^1]: The guide is part of the supplementary material.",
+        " ".join(PROSE),
+    ]
+
+
+def test_a_caption_inside_a_sentence_is_moved_after_it(tmp_path: Path) -> None:
+    first = [TITLE, line(72, 700, "1 Results", 12, "F2"), *_text(680, PROSE),
+             line(72, 640, "The scores of the largest model were, on average and over all the"), line(300, 50, "1")]
+    second = [line(72, 740, "Figure 2: Scores by model size."), line(72, 700, "papers, lower than those of the others."),
+              line(300, 50, "2")]
+    doc = read_document(write(tmp_path / "caption.pdf", [first, second]))
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE),
+        "The scores of the largest model were, on average and over all the papers, lower than those of the others.",
+        "Figure 2: Scores by model size.",
+    ]
+
+
+def test_a_running_header_of_two_lines_is_removed(tmp_path: Path) -> None:
+    # as fancyhdr sets a two-line head on A4: the second line ends 117 pt below the page's top,
+    # past the 11 % margin (87 pt), set apart from the text by 30 pt
+    header = [line(200, 687, "A Study of Layout Defects, second draft", 9),
+              line(210, 676, "Submission 17, anonymous preprint", 9)]
+    pages = [[TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, PROSE)]]
+    pages += [[*header, *_text(640, PROSE), line(300, 50, str(k + 2))] for k in range(3)]
+    doc = read_document(write(tmp_path / "header.pdf", pages))
+    markdown = doc.to_markdown()
+    assert "second draft" not in markdown and "Submission 17" not in markdown
+    headers = [(r.location, r.text) for r in doc.removed if r.item == "running header"]
+    assert headers == [("pages 2-4", "A Study of Layout Defects, second draft"),
+                       ("pages 2-4", "Submission 17, anonymous preprint")]
+
+
+def test_a_missing_figure_drawn_as_its_file_name_is_not_text(tmp_path: Path) -> None:
+    page = [TITLE, line(72, 700, "1 Results", 12, "F2"), *_text(680, PROSE),
+            line(150, 600, "figures/score_shift_by_length", 10, "F3"), line(120, 560, "Figure 1: Score shifts."),
+            *_text(530, PROSE)]
+    doc = read_document(write(tmp_path / "placeholder.pdf", [page]))
+    assert "score_shift" not in doc.to_markdown()
+    assert [(r.item, r.location, r.text) for r in doc.removed if r.item == "figure placeholder"] == [
+        ("figure placeholder", "page 1", "figures/score_shift_by_length")]
+
+
+def test_bold_run_in_openings_stay_paragraph_text(tmp_path: Path) -> None:
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"),
+            (72, 680, [("F2", 10, 0, "Data collection."), ("F1", 10, 0, " We gathered the papers from two venues and")]),
+            line(72, 668, "kept those with a public LaTeX source."),
+            line(72, 646, "Annotation of the rewritten paragraphs by three", 10, "F2"),
+            line(72, 634, "independent raters who saw the original papers.")]
+    doc = read_document(write(tmp_path / "runin.pdf", [page]))
+    assert [s.title for s in doc.sections] == ["Method"]
+    assert doc.sections[0].text.split("\n\n") == [
+        "Data collection. We gathered the papers from two venues and kept those with a public LaTeX source.",
+        "Annotation of the rewritten paragraphs by three independent raters who saw the original papers.",
+    ]
