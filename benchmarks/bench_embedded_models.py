@@ -99,13 +99,13 @@ def install_mb(name: str, gguf: Path) -> float:
     return size / 1e6
 
 
-def decode_tokens_per_s(gguf: Path) -> float:
+def decode_tokens_per_s(gguf: Path, tokens: int = 128) -> float:
     from llama_cpp import Llama
 
     llm = Llama(model_path=str(gguf), n_ctx=2048, n_threads=1, verbose=False)
     llm.create_completion("Warm up", max_tokens=8, temperature=0.0)
     started = time.perf_counter()
-    result = llm.create_completion("The history of graph neural networks", max_tokens=128, temperature=0.0)
+    result = llm.create_completion("The history of graph neural networks", max_tokens=tokens, temperature=0.0)
     return result["usage"]["completion_tokens"] / (time.perf_counter() - started)
 
 
@@ -126,7 +126,7 @@ def papers(data: Path, count: int | None = None):
     return [read_document(data / "papers" / p, options=ReadOptions(max_words=700)) for p in chosen]
 
 
-async def review_rate(model, documents, replicates: int) -> tuple[int, int, float, list[str]]:
+async def review_rate(model, documents, replicates: int, max_tokens: int = 450) -> tuple[int, int, float, list[str]]:
     from rhetorica.reviewers.llm_reviewer import review_document
     from rhetorica.reviewers.protocols import get_protocol
     from rhetorica.status import Status
@@ -136,7 +136,7 @@ async def review_rate(model, documents, replicates: int) -> tuple[int, int, floa
         for replicate in range(replicates):
             started = time.perf_counter()
             result = await review_document(document, get_protocol("default"), model, replicate=replicate,
-                                           temperature=0.7, max_tokens=450)
+                                           temperature=0.7, max_tokens=max_tokens)
             seconds += time.perf_counter() - started
             total += 1
             ok += result.status == Status.OK
@@ -172,17 +172,28 @@ def main() -> None:
     parser.add_argument("--replicates", type=int, default=2)
     parser.add_argument("--rewrite-papers", type=int, default=1)
     parser.add_argument("--models", nargs="+", default=list(CANDIDATES), choices=list(CANDIDATES))
+    parser.add_argument("--smoke", action="store_true",
+                        help="a few seconds: SmolLM2 only, 32 decoded tokens, one short review, no rewrite")
     args = parser.parse_args()
-    documents = papers(args.data)
+    review_tokens, decode_tokens = 450, 128
+    if args.smoke:
+        from smoke import embedded_unavailable
+
+        if (reason := embedded_unavailable()) is not None:
+            print(f"smoke: embedded model unavailable ({reason}); nothing measured")
+            return
+        args.models, args.replicates, args.rewrite_papers = ["smollm2-135m"], 1, 0
+        review_tokens, decode_tokens = 48, 32
+    documents = papers(args.data, 1 if args.smoke else None)
     rows = []
     for name in args.models:
         if not installed(name):
             print(f"{name}: {CANDIDATES[name]} not installed, skipped")
             continue
         gguf = model_file(name)
-        tps = decode_tokens_per_s(gguf)
+        tps = decode_tokens_per_s(gguf, decode_tokens)
         model = file_model(name, gguf)
-        ok, total, per_review, failures = asyncio.run(review_rate(model, documents, args.replicates))
+        ok, total, per_review, failures = asyncio.run(review_rate(model, documents, args.replicates, review_tokens))
         rewrites = "-"
         if args.rewrite_papers:
             passed, count, notes = asyncio.run(rewrite_rate(model, papers(args.data, args.rewrite_papers)))

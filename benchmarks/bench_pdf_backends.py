@@ -66,10 +66,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: the smallest PDF, one run")
     args = parser.parse_args()
 
     pdfs = sorted((DATA / "pdfs").glob("*.pdf"))
-    latex = {name: read_document(DATA / "papers" / folder) for name, folder in LATEX_OF.items()}
+    if args.smoke:
+        args.repeat, pdfs = 1, [min(pdfs, key=lambda p: p.stat().st_size)]
+    latex = {name: read_document(DATA / "papers" / folder) for name, folder in LATEX_OF.items()
+             if name in {p.name for p in pdfs}}
     rows = []
     for backend in available_backends():
         for pdf in pdfs:

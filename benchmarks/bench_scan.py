@@ -18,12 +18,15 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: the smallest shared PDF, one run")
     args = parser.parse_args()
     import pypdfium2 as pdfium
 
     from rhetorica.documents.scan import scan_path
 
     inputs = sorted((DATA / "pdfs").glob("*.pdf")) + sorted(p for p in (DATA / "papers").iterdir() if p.is_dir())
+    if args.smoke:
+        args.repeat, inputs = 1, [min((DATA / "pdfs").glob("*.pdf"), key=lambda p: p.stat().st_size)]
     for path in inputs:
         best_wall, best_cpu = float("inf"), float("inf")
         for _ in range(args.repeat):
