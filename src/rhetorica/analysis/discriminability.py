@@ -6,17 +6,17 @@ ordered paper pairs (original of paper i scored above that of paper j), the mean
 
 Computation. Papers are sorted by their original score; each rewrite carries the weight
 ``1 / (rewrites of its paper)``. The distinct rewrite values are cut, in value order, into blocks:
-a value with at least ``block`` rewrites is a block of its own ("heavy": every pair inside ties),
-lighter values are pooled into blocks of about ``block`` rewrites ("light"). ``H[i, b]`` is paper
+a value with at least :data:`BLOCK` rewrites is a block of its own ("heavy": every pair inside
+ties), lighter values are pooled into blocks of about :data:`BLOCK` rewrites ("light"). ``H[i, b]`` is paper
 i's rewrite weight in block b. A pair of rewrites in different blocks is decided by the block
 order, so that part of ``P`` is ``H @ (cumsum(H) - H).T``; a pair inside a heavy block ties
 (``0.5 H @ H.T`` over the heavy blocks); pairs inside a light block are compared one by one
-(at most ``(2 block)^2`` per block). Integer scales (and replicate means of them) have only heavy
+(fewer than ``(2 BLOCK)^2`` per block). Integer scales (and replicate means of them) have only heavy
 blocks, so ``P`` is a few matrix products; continuous scores add one small matrix per light block.
 
 The point estimate sums over the ordered pairs with exclusive cumulative sums over the paper order
 (O(n x blocks), no n x n matrix). The bootstrap needs the n x n kernel ``K = P * [o_i > o_j]``
-(lower triangular in the paper order); every resample's numerator is ``d K d`` for its paper
+(lower triangular in the paper order, float32); every resample's numerator is ``d K d`` for its paper
 counts ``d`` (float32 products over the lower triangle, relative error ~1e-7), its denominator
 ``(n^2 - sum_g (paper count in original tie group g)^2) / 2`` is exact.
 """
@@ -28,12 +28,13 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from rhetorica.analysis.bootstrap import resample_counts
+
 Array = npt.NDArray[np.float64]
 
-MIN_BLOCK = 64
-"""Smallest light block (rewrites); blocks hold about ``max(MIN_BLOCK, rewrites / BLOCKS)``."""
-BLOCKS = 64
-"""About this many light blocks (bounds the matrix products at n x n x BLOCKS)."""
+BLOCK = 128
+"""Rewrites per light block (and the count from which one value is a block of its own): the
+matrix products cost about ``n^2 x rewrites / BLOCK``, the pair-by-pair part ``rewrites x BLOCK``."""
 _TRIANGLE_CHUNKS = 8  # the bootstrap's lower-triangular product in 8 x 8 tiles (~56% of a full one)
 
 
@@ -72,9 +73,8 @@ class _Blocks(NamedTuple):
     light: list[npt.NDArray[np.intp]]  # rewrite indices of each light block
 
 
-def _blocks(prep: _Prepared, block: int | None = None) -> _Blocks:
-    n, vals = len(prep.original), prep.values
-    size = block or max(MIN_BLOCK, len(vals) // BLOCKS)
+def _blocks(prep: _Prepared) -> _Blocks:
+    n, vals, size = len(prep.original), prep.values, BLOCK
     uniq, rank, counts = np.unique(vals, return_inverse=True, return_counts=True)
     heavy_value = counts >= size
     segment = np.cumsum(heavy_value)  # light values between two heavy ones share a segment
@@ -143,43 +143,40 @@ def discriminability(original: Array, variant_scores: Array, variant_paper: npt.
     return total / count
 
 
-def _kernel(prep: _Prepared, blocks: _Blocks) -> Array:
-    """``K[i, j] = (P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)) [o_i > o_j]``, ``(n, n)`` float64."""
-    h = blocks.weights
-    kernel = h @ (np.cumsum(h, axis=1) - h + 0.5 * h * blocks.heavy).T
-    for idx in blocks.light:
-        papers, local = np.unique(prep.paper[idx], return_inverse=True)
-        w = prep.weight[idx]
-        onehot = np.zeros((len(idx), len(papers)))
-        onehot[np.arange(len(idx)), local] = 1.0
-        kernel[np.ix_(papers, papers)] += onehot.T @ (_step(prep.values[idx]) * np.outer(w, w)) @ onehot
-    kernel = np.tril(kernel, -1)
+def _kernel(prep: _Prepared, blocks: _Blocks) -> npt.NDArray[np.float32]:
+    """``K[i, j] = (P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)) [o_i > o_j]`` below the diagonal, ``(n, n)``
+    float32; the entries above the diagonal are not zeroed (:func:`_lower_quadratic` never reads
+    them)."""
+    h = blocks.weights.astype(np.float32)
+    kernel = h @ (np.cumsum(h, axis=1) - h + np.float32(0.5) * h * blocks.heavy).T
+    if blocks.light:
+        from scipy import sparse
+
+        # pairs inside light blocks: rewrite x rewrite (block diagonal), summed to paper x paper
+        inside = sparse.block_diag([_step(prep.values[i]) * np.outer(prep.weight[i], prep.weight[i])
+                                    for i in blocks.light], format="csr")
+        order = np.concatenate(blocks.light)
+        onehot = sparse.csr_array((np.ones(len(order)), (np.arange(len(order)), prep.paper[order])),
+                                  shape=(len(order), len(prep.original)))
+        light = sparse.csr_array(onehot.T @ inside @ onehot)  # a product has no duplicate entries
+        rows = np.repeat(np.arange(light.shape[0]), np.diff(light.indptr))
+        kernel[rows, light.indices] += light.data  # (row, col) unique: no lost update
     sizes = np.diff(np.r_[prep.starts, len(prep.original)])
     for start, size in zip(prep.starts[sizes > 1], sizes[sizes > 1]):
         kernel[start : start + size, start : start + size] = 0.0  # tied originals: no ordered pair
     return kernel
 
 
-def resample_counts(n: int, n_resamples: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    """``(n_resamples, n)`` counts of n draws with replacement from n items, one row per resample.
-
-    The draws are sorted within each row before counting (sequential memory access: several times
-    faster than counting unsorted draws); the counts are those of the unsorted draws.
-    """
-    draws = rng.integers(0, n, size=(n_resamples, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
-    draws.sort(axis=1)
-    flat = (np.arange(n_resamples, dtype=np.int64)[:, None] * n + draws).ravel()
-    return np.bincount(flat, minlength=n_resamples * n).reshape(n_resamples, n)
-
-
 def _lower_quadratic(counts: npt.NDArray[np.float32], kernel: npt.NDArray[np.float32]) -> Array:
-    """``d K d`` for every row ``d`` of ``counts``, ``K`` lower triangular (tiles above skipped)."""
+    """``d L d`` for every row ``d`` of ``counts``, ``L`` the strictly lower triangle of ``kernel``
+    (tiles above the diagonal are skipped, diagonal tiles cut to their lower triangle)."""
     n = kernel.shape[0]
     edges = np.linspace(0, n, min(_TRIANGLE_CHUNKS, n) + 1).astype(int)
     out = np.zeros(len(counts))
     for a, b in zip(edges[:-1], edges[1:]):
         if b > a:
-            out += np.einsum("bi,bi->b", counts[:, :b] @ kernel[a:b, :b].T, counts[:, a:b], dtype=np.float64)
+            rows = np.concatenate([kernel[a:b, :a], np.tril(kernel[a:b, a:b], -1)], axis=1)
+            out += np.einsum("bi,bi->b", counts[:, :b] @ rows.T, counts[:, a:b], dtype=np.float64)
     return out
 
 
@@ -208,14 +205,14 @@ def discriminability_interval(
 
     Returns:
         ``(point, low, high)``, all in [0, 1]; all NaN with fewer than two usable papers. Memory:
-        one ``n_papers x n_papers`` float64 matrix and its float32 copy.
+        one ``n_papers x n_papers`` float32 matrix.
     """
     prep = _prepare(original, variant_scores, variant_paper)
     if prep is None:
         return np.nan, np.nan, np.nan
     point = discriminability(original, variant_scores, variant_paper)
     n = len(prep.original)
-    kernel = _kernel(prep, _blocks(prep)).astype(np.float32)
+    kernel = _kernel(prep, _blocks(prep))
     counts = resample_counts(n, n_resamples, np.random.default_rng(seed))
     num = _lower_quadratic(counts.astype(np.float32), kernel)
     groups = np.add.reduceat(counts, prep.starts, axis=1).astype(float)
