@@ -11,7 +11,7 @@ ties), lighter values are pooled into blocks of about :data:`BLOCK` rewrites ("l
 i's rewrite weight in block b. A pair of rewrites in different blocks is decided by the block
 order, so that part of ``P`` is ``H @ (cumsum(H) - H).T``; a pair inside a heavy block ties
 (``0.5 H @ H.T`` over the heavy blocks); pairs inside a light block are compared one by one
-(fewer than ``(2 BLOCK)^2`` per block). Integer scales (and replicate means of them) have only heavy
+(fewer than ``(2 BLOCK)^2`` per block) and added at their papers. Integer scales (and replicate means of them) have only heavy
 blocks, so ``P`` is a few matrix products; continuous scores add one small matrix per light block.
 
 The point estimate sums over the ordered pairs with exclusive cumulative sums over the paper order
@@ -149,18 +149,11 @@ def _kernel(prep: _Prepared, blocks: _Blocks) -> npt.NDArray[np.float32]:
     them)."""
     h = blocks.weights.astype(np.float32)
     kernel = h @ (np.cumsum(h, axis=1) - h + np.float32(0.5) * h * blocks.heavy).T
-    if blocks.light:
-        from scipy import sparse
-
-        # pairs inside light blocks: rewrite x rewrite (block diagonal), summed to paper x paper
-        inside = sparse.block_diag([_step(prep.values[i]) * np.outer(prep.weight[i], prep.weight[i])
-                                    for i in blocks.light], format="csr")
-        order = np.concatenate(blocks.light)
-        onehot = sparse.csr_array((np.ones(len(order)), (np.arange(len(order)), prep.paper[order])),
-                                  shape=(len(order), len(prep.original)))
-        light = sparse.csr_array(onehot.T @ inside @ onehot)  # a product has no duplicate entries
-        rows = np.repeat(np.arange(light.shape[0]), np.diff(light.indptr))
-        kernel[rows, light.indices] += light.data  # (row, col) unique: no lost update
+    n = len(prep.original)
+    for idx in blocks.light:  # pairs inside a light block, rewrite by rewrite, added at their papers
+        p, w = prep.paper[idx], prep.weight[idx]
+        np.add.at(kernel.ravel(), (p[:, None] * n + p[None, :]).ravel(),
+                  (_step(prep.values[idx]) * np.outer(w, w)).ravel())
     sizes = np.diff(np.r_[prep.starts, len(prep.original)])
     for start, size in zip(prep.starts[sizes > 1], sizes[sizes > 1]):
         kernel[start : start + size, start : start + size] = 0.0  # tied originals: no ordered pair
