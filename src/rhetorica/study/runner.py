@@ -40,6 +40,7 @@ from rhetorica.status import Status
 from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
 from rhetorica.study import graph, planner, project_rewrite, scheduling
+from rhetorica.study.scheduling import configuration_name as _configuration_name
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.stages import Stage
@@ -148,22 +149,6 @@ class _CountingLog:
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
         self._note(self._units.pop(call_id, None), output)
         self.store.finish_call(call_id, output, config)
-
-
-def _prompt_group(unit: Any) -> tuple[Any, ...] | None:
-    """What the replicates of one (input, configuration) share (their prompts are the same), or
-    ``None`` for a unit without replicates."""
-    target = getattr(unit, "target", None)
-    if target is None or not hasattr(unit, "replicate"):
-        return None
-    return (_configuration_name(unit), target.document_id, target.condition, target.rewriter,
-            target.document.content_hash)
-
-
-def _configuration_name(unit: Any) -> str:
-    """The reviewer or rewriter configuration a unit belongs to (its label for other units)."""
-    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
-    return getattr(item, "name", None) or str(item if item is not None else unit.label)
 
 
 class StudyRunner:
@@ -403,7 +388,7 @@ class StudyRunner:
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
         self.progress.start(stage_name, len(todo))
-        groups = scheduling.prefix_groups(todo, _prompt_group)  # replicates 2..n follow the first
+        groups = scheduling.prefix_groups(todo, scheduling.prompt_group)  # replicates 2..n follow the first
         gate = scheduling.PriorityGate(self.config.concurrency, {group for group, _ in groups.values()})
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}

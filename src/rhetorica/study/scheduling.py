@@ -85,6 +85,22 @@ class PriorityGate:
         self._free += 1
 
 
+def configuration_name(unit: Any) -> str:
+    """The reviewer or rewriter configuration a unit belongs to (its label for other units)."""
+    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
+    return getattr(item, "name", None) or str(item if item is not None else unit.label)
+
+
+def prompt_group(unit: Any) -> tuple[Any, ...] | None:
+    """What the replicates of one (input, configuration) share — their prompts are the same — or
+    ``None`` for a unit without replicates."""
+    target = getattr(unit, "target", None)
+    if target is None or not hasattr(unit, "replicate"):
+        return None
+    return (configuration_name(unit), target.document_id, target.condition, target.rewriter,
+            target.document.content_hash)
+
+
 def prefix_groups(units: Sequence[Any], group_of: Any) -> dict[str, tuple[Hashable, bool]]:
     """Leader and followers among ``units`` (in order): unit key -> (group, is the leader).
 
