@@ -177,7 +177,7 @@ def main() -> None:
     args = parser.parse_args()
     review_tokens, decode_tokens = 450, 128
     if args.smoke:
-        from smoke import embedded_unavailable
+        from common import embedded_unavailable
 
         if (reason := embedded_unavailable()) is not None:
             print(f"smoke: embedded model unavailable ({reason}); nothing measured")

@@ -38,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.words, args.max_tokens = 80, 48
-        from smoke import embedded_unavailable
+        from common import embedded_unavailable
 
         if (reason := embedded_unavailable()) is not None:
             print(f"smoke: embedded model unavailable ({reason}); extraction skipped")

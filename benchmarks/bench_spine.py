@@ -55,15 +55,6 @@ def review_call_seconds() -> tuple[float, int]:
     return time.perf_counter() - started, output.usage.output_tokens
 
 
-def _stub_scan() -> None:
-    """Replace the study's scan by an empty report (this benchmark process only)."""
-    from rhetorica.documents.scan import ScanReport
-    from rhetorica.study import scanning
-
-    scanning.scan_document = lambda document, include_source=False: ScanReport(  # type: ignore[assignment]
-        target=f"document {document.id}", format="document")
-
-
 def runner_overhead(data: Path, replicates: int, papers_limit: int | None = None,
                     profile: Path | None = None) -> dict[str, float]:
     from rhetorica.study.config import parse_study
@@ -115,11 +106,13 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="a few seconds (see the module docstring)")
     args = parser.parse_args()
     if args.no_scan:
-        _stub_scan()
+        from common import stub_scan
+
+        stub_scan()
     results: dict[str, object] = {}
     embedded = not args.runner_only
     if args.smoke and embedded:
-        from smoke import embedded_unavailable
+        from common import embedded_unavailable
 
         if (reason := embedded_unavailable()) is not None:
             print(f"smoke: embedded model unavailable ({reason}); decode skipped")

@@ -29,7 +29,7 @@ def benchmark_scripts() -> list[Path]:
 def test_discovery_finds_the_known_scripts() -> None:
     found = {p.relative_to(BENCHMARKS).as_posix() for p in benchmark_scripts()}
     assert {"bench_providers.py", "bench_analysis.py", "bench_spine.py", "fidelity/run.py"} <= found
-    assert "smoke.py" not in found and "fidelity/corpus.py" not in found
+    assert "common.py" not in found and "fidelity/corpus.py" not in found
 
 
 @pytest.mark.parametrize("script", benchmark_scripts(), ids=lambda p: p.relative_to(BENCHMARKS).as_posix())
