@@ -13,8 +13,8 @@ Set-up: ``make install-demo`` (the portable llama-cpp-python build and the embed
    measure the runner without the scan, which ``bench_scan.py`` measures); ``--profile FILE``
    writes a cProfile of the first run (read it with ``python -m pstats FILE``).
 
-``--smoke`` (a few seconds; the test suite runs it): no decode or review call when the embedded
-model is not installed, and the runner study on two papers with one replicate.
+``--smoke`` (a few seconds; the test suite runs it): no embedded-model call, the scan stubbed out,
+and the runner study on two papers with one replicate.
 """
 
 from __future__ import annotations
@@ -105,22 +105,16 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None, help="write a cProfile of the first run here")
     parser.add_argument("--smoke", action="store_true", help="a few seconds (see the module docstring)")
     args = parser.parse_args()
-    if args.no_scan:
+    if args.no_scan or args.smoke:
         from common import stub_scan
 
         stub_scan()
     results: dict[str, object] = {}
-    embedded = not args.runner_only
-    if args.smoke and embedded:
-        from common import embedded_unavailable
-
-        if (reason := embedded_unavailable()) is not None:
-            print(f"smoke: embedded model unavailable ({reason}); decode skipped")
-            embedded = False
-    if embedded:
-        results["decode_tokens_per_s"] = {n: round(decode_speed(n), 1) for n in ((1,) if args.smoke else (1, 2))}
-        if not args.smoke:
-            results["review_call"] = dict(zip(("seconds", "output_tokens"), review_call_seconds(), strict=True))
+    if args.smoke:
+        print("smoke: no embedded-model call, the scan stubbed out, two papers with one replicate")
+    elif not args.runner_only:
+        results["decode_tokens_per_s"] = {n: round(decode_speed(n), 1) for n in (1, 2)}
+        results["review_call"] = dict(zip(("seconds", "output_tokens"), review_call_seconds(), strict=True))
     results["runner_overhead"] = runner_overhead(args.data, 1 if args.smoke else args.replicates,
                                                  2 if args.smoke else None, args.profile)
     print(json.dumps(results, indent=2))
