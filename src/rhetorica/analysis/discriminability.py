@@ -126,12 +126,13 @@ def discriminability(original: Array, variant_scores: Array, variant_paper: npt.
         having both an original and a rewrite.
     """
     prep = _prepare(original, variant_scores, variant_paper)
-    if prep is None:
-        return np.nan
+    return np.nan if prep is None else _point(prep, _blocks(prep))
+
+
+def _point(prep: _Prepared, blocks: _Blocks) -> float:
     count = _ordered_pairs(prep.starts, len(prep.original))
     if count == 0:
         return 0.5
-    blocks = _blocks(prep)
     h = blocks.weights
     # pairs in different blocks (the higher block wins) and inside heavy blocks (ties)
     lower = np.cumsum(h, axis=1) - h + 0.5 * h * blocks.heavy
@@ -203,9 +204,10 @@ def discriminability_interval(
     prep = _prepare(original, variant_scores, variant_paper)
     if prep is None:
         return np.nan, np.nan, np.nan
-    point = discriminability(original, variant_scores, variant_paper)
+    blocks = _blocks(prep)
+    point = _point(prep, blocks)
     n = len(prep.original)
-    kernel = _kernel(prep, _blocks(prep))
+    kernel = _kernel(prep, blocks)
     counts = resample_counts(n, n_resamples, np.random.default_rng(seed))
     num = _lower_quadratic(counts.astype(np.float32), kernel)
     groups = np.add.reduceat(counts, prep.starts, axis=1).astype(float)
