@@ -25,7 +25,10 @@ def main() -> None:
     parser.add_argument("--reviewers", type=int, default=10)
     parser.add_argument("--replicates", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="runs per table; the fastest counts")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 20 papers, 2 reviewers, one run each")
     args = parser.parse_args()
+    if args.smoke:
+        args.papers, args.reviewers, args.repeat = 20, 2, 1
 
     from rhetorica.analysis.change import movement_by_initial_score, paired_change
     from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
@@ -60,7 +63,7 @@ def main() -> None:
     print(f"simulate {len(df):,} assessments: {time.perf_counter() - t0:.2f} s (not counted)")
 
     rng = np.random.default_rng(0)
-    n_docs, metrics = 200, [f"metric{m}" for m in range(29)]
+    n_docs, metrics = (20 if args.smoke else 200), [f"metric{m}" for m in range(29)]
     base = rng.normal(50, 10, (2, len(metrics), n_docs))
     judge = pd.DataFrame(
         [
@@ -79,6 +82,7 @@ def main() -> None:
         columns=["document_id", "arm", "judge", "metric", "score"],
     )
     pairs = default_pairs(arms)
+    n_studies = 50 if args.smoke else 2000
     tasks: list[tuple[str, Callable[[], object]]] = [
         ("comparison_table (Table 4)", lambda: comparison_table(df, pairs)),
         (
@@ -96,7 +100,10 @@ def main() -> None:
         ("robustness_table", lambda: robustness_table(df)),
         ("scorecard", lambda: scorecard(df)),
         (f"judge_reliability ({len(judge):,} judgements)", lambda: judge_reliability(judge, 2.0)),
-        ("plan_study (2,000 simulated studies)", lambda: plan_study(1.5)),
+        (
+            f"plan_study ({n_studies:,} simulated studies)",
+            lambda: plan_study(1.5, n_studies=n_studies),
+        ),
     ]
     wall_total = cpu_total = 0.0
     print(f"{'table':45s} {'wall s':>7s} {'cpu s':>7s}")

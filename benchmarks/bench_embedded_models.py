@@ -118,12 +118,12 @@ def file_model(name: str, gguf: Path):
     return model
 
 
-def papers(data: Path, count: int | None = None):
+def papers(data: Path, count: int | None = None, max_words: int = 700):
     from rhetorica.documents import read_document
     from rhetorica.documents.options import ReadOptions
 
     chosen = DEMO_PAPERS if count is None else DEMO_PAPERS[:count]
-    return [read_document(data / "papers" / p, options=ReadOptions(max_words=700)) for p in chosen]
+    return [read_document(data / "papers" / p, options=ReadOptions(max_words=max_words)) for p in chosen]
 
 
 async def review_rate(model, documents, replicates: int) -> tuple[int, int, float, list[str]]:
@@ -166,13 +166,31 @@ async def rewrite_rate(model, documents) -> tuple[int, int, list[str]]:
     return passed, total, notes
 
 
+def _smoke(data: Path) -> None:
+    """The review measurement on one 60-word paper with the mock provider (the embedded model is an
+    optional extra, and one call of it takes a minute on a busy 2-core machine)."""
+    from rhetorica.models.providers.mock import MockModel
+
+    print("smoke: the embedded model is not called; the review path runs on the mock provider (the rewrite "
+          "path, which loads the validation's embedding model, is left out)")
+    ok, total, _, failures = asyncio.run(review_rate(MockModel(model="reviewer"), papers(data, 1, 60), 1))
+    print(f"mock: reviews ok {ok}/{total}; {'; '.join(failures)[:300]}")
+    for name in CANDIDATES:
+        print(f"{name}: {'installed' if installed(name) else 'not installed'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--replicates", type=int, default=2)
     parser.add_argument("--rewrite-papers", type=int, default=1)
     parser.add_argument("--models", nargs="+", default=list(CANDIDATES), choices=list(CANDIDATES))
+    parser.add_argument("--smoke", action="store_true",
+                        help="a few seconds: the review path with the mock provider, no model call")
     args = parser.parse_args()
+    if args.smoke:
+        _smoke(args.data)
+        return
     documents = papers(args.data)
     rows = []
     for name in args.models:

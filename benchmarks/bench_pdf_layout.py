@@ -45,7 +45,10 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--glyphs", type=int, nargs="*", default=[10_000, 25_000, 50_000, 100_000])
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 1,000 and 2,000 glyphs")
     args = parser.parse_args()
+    if args.smoke:
+        args.glyphs = [1_000, 2_000]
     print(f"{'glyphs':>8} {'extract s':>10} {'layout s':>9} {'extract us/glyph':>17} {'layout us/glyph':>16}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.glyphs:

@@ -44,17 +44,17 @@ def _serve(latency: float, port_queue: Any, stop: Any) -> None:
 
 async def _rhetorica(url: str, calls: int, concurrency: int) -> dict[str, float]:
     from rhetorica.models.api import ChatMessage, GenerateConfig
-    from rhetorica.models.call import ConnectionLimits, call_model
+    from rhetorica.models.call import CallContext, ConnectionLimits, call_model
     from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
     from rhetorica.status import Status
 
     model = OpenAICompatibleModel(f"bench-model@{url}/v1", max_concurrency=concurrency)
-    limits = ConnectionLimits()
+    context = CallContext(limits=ConnectionLimits())
     config = GenerateConfig(max_tokens=64, temperature=0.0)
 
     async def one(i: int) -> bool:
         messages = [ChatMessage(role="user", content=f"{i} {PROMPT}")]
-        out = await call_model(model, messages, config, limits=limits)
+        out = await call_model(model, messages, config, context=context)
         return out.status == Status.OK
 
     return await _timed(one, calls, concurrency)
@@ -93,7 +93,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.02, help="server latency per call in seconds")
     parser.add_argument("--calls", type=int, default=200, help="calls per concurrency level (x4 at 64)")
+    parser.add_argument("--no-inspect", action="store_true", help="rhetorica only, even if inspect_ai is importable")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 20 calls at concurrency 1 and 4, rhetorica only")
     args = parser.parse_args()
+    levels = (1, 4) if args.smoke else CONCURRENCY
+    if args.smoke:
+        args.calls, args.no_inspect = 20, True
 
     ctx = multiprocessing.get_context("fork")
     urls, stop = ctx.Queue(), ctx.Event()
@@ -103,16 +108,18 @@ def main() -> None:
     os.environ.setdefault("OPENAI_API_KEY", "EMPTY")
     clients: list[tuple[str, Any]] = [("rhetorica", _rhetorica)]
     try:
+        if args.no_inspect:
+            raise ImportError
         import inspect_ai  # noqa: F401
 
         clients.append(("inspect_ai", _inspect))
     except ImportError:
-        print("inspect_ai not importable: side-by-side skipped")
+        print("inspect_ai not importable or not asked for: side-by-side skipped")
     print(f"server latency {args.latency * 1000:.0f} ms; python {sys.version.split()[0]}; cpus {os.cpu_count()}")
     print(f"{'client':<11} {'conc':>4} {'calls':>6} {'ok':>6} {'wall s':>7} {'calls/s':>8} {'CPU ms/call':>11}")
     results: dict[tuple[str, int], dict[str, float]] = {}
     try:
-        for concurrency in CONCURRENCY:
+        for concurrency in levels:
             calls = args.calls * (4 if concurrency == 64 else 1)
             for name, runner in clients:
                 r = asyncio.run(runner(url, calls, concurrency))
@@ -126,7 +133,7 @@ def main() -> None:
         server.join(timeout=5)
     if len(clients) > 1:
         print("ratio rhetorica / inspect_ai (throughput; CPU per call):")
-        for concurrency in CONCURRENCY:
+        for concurrency in levels:
             a, b = results[("rhetorica", concurrency)], results[("inspect_ai", concurrency)]
             print(
                 f"  concurrency {concurrency:>2}: {a['rate'] / b['rate']:.2f}x calls/s; "

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "tests" / "models"))
 
 async def _run(url: str, calls: int, limit: int, window: float, declared: bool) -> float:
     from rhetorica.models.api import ChatMessage, GenerateConfig
-    from rhetorica.models.call import ConnectionLimits, RetryPolicy, call_model
+    from rhetorica.models.call import CallContext, ConnectionLimits, RetryPolicy, call_model
     from rhetorica.models.limits import RateLimiter
     from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
     from rhetorica.status import Status
@@ -51,12 +51,12 @@ async def _run(url: str, calls: int, limit: int, window: float, declared: bool) 
     model = OpenAICompatibleModel(f"bench@{url}/v1", max_concurrency=16)
     if declared:
         model.limiter = RateLimiter(requests_per_minute=limit * 60.0 / window, window_s=window)
-    limits = ConnectionLimits()
+    context = CallContext(limits=ConnectionLimits())
     retry = RetryPolicy(max_attempts=20, base_delay_s=0.05, max_delay_s=window)
     config = GenerateConfig(max_tokens=16)
 
     async def one(i: int) -> bool:
-        out = await call_model(model, [ChatMessage(role="user", content=f"call {i}")], config, limits=limits,
+        out = await call_model(model, [ChatMessage(role="user", content=f"call {i}")], config, context=context,
                                retry=retry)
         return out.status == Status.OK
 
@@ -82,7 +82,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--limit", type=int, default=60, help="requests per window")
     parser.add_argument("--window", type=float, default=6.0, help="window length in seconds")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 12 calls, 10 per 0.5 s window")
     args = parser.parse_args()
+    if args.smoke:
+        args.calls, args.limit, args.window = 12, 10, 0.5
     print(f"limit: {args.limit} requests per {args.window:g} s ({args.limit * 60 / args.window:g}/min), "
           f"{args.calls} calls, concurrency 16")
     print(f"{'variant':<11} {'calls':>6} {'429s':>6} {'429 %':>6} {'wall s':>7} {'rate % of limit':>16}")

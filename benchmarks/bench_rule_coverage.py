@@ -31,7 +31,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-words", type=int, default=400)
     parser.add_argument("--no-embeddings", action="store_true", help="skip the full validation")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: two papers, no embeddings")
     args = parser.parse_args()
+    if args.smoke:
+        args.no_embeddings = True
+        print("smoke: two papers, full validation (embeddings) skipped")
 
     from rhetorica.validation.shift import shift_checks
     from rhetorica.validation.validate import measure_text, validate_variant
@@ -43,7 +47,8 @@ def main() -> None:
 
     print(f"rules {rule_based.RULES_VERSION}, papers cut to {args.max_words} words")
     changed = shifted = passing = total = 0
-    for folder in sorted(p for p in PAPERS.iterdir() if p.is_dir()):
+    folders = sorted(p for p in PAPERS.iterdir() if p.is_dir())
+    for folder in folders[:2] if args.smoke else folders:
         doc = read_document(folder, options=ReadOptions(max_words=args.max_words))
         body = "\n\n".join(s.text for s in doc.sections)
         for condition in rule_based.RULE_CONDITIONS:

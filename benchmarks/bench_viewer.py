@@ -144,27 +144,28 @@ def _time(url: str, repeat: int) -> tuple[float, float, int]:
     return min(times), statistics.median(times), size
 
 
-def _diff_cases() -> dict[str, tuple[str, str]]:
-    """Pairs of stored-document JSON for the word-diff rows."""
+def _diff_cases(n_lines: int = 30_000) -> dict[str, tuple[str, str]]:
+    """Pairs of stored-document JSON for the word-diff rows (``n_lines`` lines in the long section)."""
     from rhetorica.report.viewer.diff import WORD_DIFF_CAP
 
     def doc(text: str) -> str:
         return json.dumps({"sections": [{"title": "Long", "text": text}]})
 
-    lines = [f"line {i} of the long paragraph, words and more words here.\n" for i in range(30_000)]
+    lines = [f"line {i} of the long paragraph, words and more words here.\n" for i in range(n_lines)]
     changed = [line.replace("long", "lengthy") if i % 100 == 0 else line for i, line in enumerate(lines)]
     rng = random.Random(1)
     words = [rng.choice(VOCABULARY) for _ in range(WORD_DIFF_CAP)]
     edited = [rng.choice(("clearly", "may")) if i % 25 == 0 else w for i, w in enumerate(words)]
-    return {"diff, 1 MB of 30,000 lines (1% changed)": (doc("".join(lines)), doc("".join(changed))),
-            "diff, 1 MB as one line (over the cap)": (doc(" ".join(l.strip() for l in lines)), doc(" ".join(l.strip() for l in changed))),
+    size = f"{len(''.join(lines)) / 1e6:.1f} MB"
+    return {f"diff, {size} of {n_lines:,} lines (1% changed)": (doc("".join(lines)), doc("".join(changed))),
+            f"diff, {size} as one line (over the cap)": (doc(" ".join(l.strip() for l in lines)), doc(" ".join(l.strip() for l in changed))),
             f"diff, one {WORD_DIFF_CAP}-word paragraph (the cap)": (doc(" ".join(words)), doc(" ".join(edited)))}
 
 
-def _time_diffs(repeat: int) -> None:
+def _time_diffs(repeat: int, n_lines: int = 30_000) -> None:
     from rhetorica.report.viewer.diff import document_diff
 
-    for name, (a, b) in _diff_cases().items():
+    for name, (a, b) in _diff_cases(n_lines).items():
         times = []
         for _ in range(repeat):
             start = time.perf_counter()
@@ -181,7 +182,10 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=2000, help="words per synthetic paper")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--keep", type=Path, default=None, help="build the store here and keep it")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 10 papers of 200 words, one request per page")
     args = parser.parse_args()
+    if args.smoke:
+        args.papers, args.reviewers, args.replicates, args.words, args.repeat = 10, 4, 4, 200, 1
 
     from rhetorica.report.viewer.server import ViewerServer
 
@@ -202,15 +206,15 @@ def main() -> None:
                 "overview, reviewer + metric filter": base + "?reviewer=reviewer-1&metric=overall",
                 "papers behind one row": base + "cell?reviewer=reviewer-1&condition=confidence%3A%2B&rewriter=rules"
                                                 "&metric=overall",
-                "paper page (diff, grid, reviews, aspects)": base + "paper?doc=paper0250&variant=confidence%3A%2B%40rules",
-                "paper page, one reviewer": base + "paper?doc=paper0499&reviewer=reviewer-3&rep=2",
-                "call page": base + "call?id=20000",
+                "paper page (diff, grid, reviews, aspects)": base + f"paper?doc=paper{args.papers // 2:04d}&variant=confidence%3A%2B%40rules",
+                "paper page, one reviewer": base + f"paper?doc=paper{args.papers - 1:04d}&reviewer=reviewer-{args.reviewers - 1}&rep={args.replicates - 2}",
+                "call page": base + f"call?id={n // 2}",
             }
             print(f"{'page':40s} {'fastest s':>10s} {'median s':>10s} {'KB':>8s}")
             for name, url in pages.items():
                 fastest, median, size = _time(url, args.repeat)
                 print(f"{name:40s} {fastest:10.3f} {median:10.3f} {size / 1e3:8.0f}")
-            _time_diffs(args.repeat)
+            _time_diffs(args.repeat, 3_000 if args.smoke else 30_000)
         finally:
             server.shutdown()
             server.server_close()

@@ -14,6 +14,7 @@ Run from the repository root:
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from rhetorica.documents.reviews import read_reviews
@@ -45,7 +46,10 @@ def measure(family: str, packing: str, docs: list) -> tuple[int, int, int]:
 
 
 def main() -> None:
-    docs = reviews()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: two reviews")
+    args = parser.parse_args()
+    docs = reviews()[:2] if args.smoke else reviews()
     print(f"{len(docs)} real reviews (cheblienet_neurips2021, chebnet_nips2016)")
     print(f"{'family':14} {'metrics':>7} {'packed calls/review':>20} {'per-metric calls/review':>24} "
           f"{'packed words/review':>20} {'per-metric words/review':>24}")

@@ -39,7 +39,11 @@ def _wording(project: object) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checks", type=int, default=5, help="checker runs per project (fastest is shown)")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: the smallest project, checker only")
     args = parser.parse_args()
+    if args.smoke:
+        args.checks = 1
+        print("smoke: the smallest project, no compiles (baseline and variant seconds shown as -)")
     from rhetorica.rewriting.latex_project.anchors import check_anchors
     from rhetorica.rewriting.latex_project.compile import compile_project, compile_variant, new_errors
     from rhetorica.rewriting.latex_project.project import copy_project, load_project
@@ -47,8 +51,22 @@ def main() -> None:
     header = f"{'project':24} {'paragraphs':>10} {'anchors':>8} {'baseline s':>10} {'variant s':>9} {'check ms':>8} {'new err':>7}  status / substitutes"
     print(header)
     print("-" * len(header))
-    for folder in sorted(p for p in (DATA / "papers").iterdir() if p.is_dir()):
+    folders = sorted(p for p in (DATA / "papers").iterdir() if p.is_dir())
+    if args.smoke:
+        folders = [min(folders, key=lambda f: sum(p.stat().st_size for p in f.rglob("*.tex")))]
+    for folder in folders:
         project = load_project(folder)
+        if args.smoke:
+            with tempfile.TemporaryDirectory() as tmp:
+                variant = copy_project(project, Path(tmp) / "variant")
+                _wording(variant)
+                variant = load_project(variant.root, variant.main)
+                started = time.perf_counter()
+                report = check_anchors(project, variant)
+                best = time.perf_counter() - started
+            print(f"{folder.name:24} {len(project.paragraphs()):>10} {sum(report.baseline_counts.values()):>8} "
+                  f"{'-':>10} {'-':>9} {best * 1000:>8.0f}")
+            continue
         base = compile_project(project)
         with tempfile.TemporaryDirectory() as tmp:
             variant = copy_project(project, Path(tmp) / "variant")

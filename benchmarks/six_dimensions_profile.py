@@ -15,6 +15,10 @@ row per stage:
 - ``run wall time``: from the store's ``runs`` table (the latest run).
 
 Seconds are wall-clock on the machine that ran the study (model calls: the provider's latency).
+
+``--smoke`` (a few seconds; the test suite runs it): profiles a run it makes first, one shared paper
+cut to 150 words, rewritten by the rule-based rewriter and reviewed by the mock provider (no project
+variants, so the project rows are zero).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -57,13 +62,39 @@ def profile(run_dir: Path) -> list[tuple[str, int, float]]:
     return out
 
 
+def _smoke_run(run_dir: Path) -> Path:
+    """Run a one-paper mock study into ``run_dir`` (see the module docstring)."""
+    import asyncio
+
+    from rhetorica.study.config import parse_study
+    from rhetorica.study.runner import StudyRunner
+
+    paper = Path(__file__).resolve().parents[2] / "shared" / "data" / "papers" / "gcrn_iclr2017"
+    config = parse_study({
+        "name": "smoke", "output_dir": str(run_dir), "documents": [{"path": str(paper)}],
+        "document_options": {"max_words": 150},
+        "rewriters": [{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+"]}],
+        "reviewers": [{"name": "mock", "model": "mock/reviewer"}], "replicates": 1,
+        "validation": {"enabled": False},
+    })
+    runner = StudyRunner(config, run_dir)
+    asyncio.run(runner.run())
+    runner.store.close()
+    return run_dir
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("run_dir", type=Path, nargs="?")
+    parser.add_argument("--smoke", action="store_true", help="profile a one-paper mock run made first")
     args = parser.parse_args()
-    print(f"{'stage':<22} {'count':>6} {'seconds':>9}")
-    for name, count, seconds in profile(args.run_dir):
-        print(f"{name:<22} {count:>6} {seconds:>9.1f}")
+    if args.run_dir is None and not args.smoke:
+        parser.error("RUN_DIR is required (or --smoke)")
+    with tempfile.TemporaryDirectory() as tmp:
+        run_dir = _smoke_run(Path(tmp)) if args.smoke else args.run_dir
+        print(f"{'stage':<22} {'count':>6} {'seconds':>9}")
+        for name, count, seconds in profile(run_dir):
+            print(f"{name:<22} {count:>6} {seconds:>9.1f}")
 
 
 if __name__ == "__main__":

@@ -201,7 +201,10 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--details", action="store_true", help="print misses, leaks and glued words per document")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: one shared PDF, nothing to compile")
     args = parser.parse_args()
+    if args.smoke:
+        args.only = [corpus.PDF_CASES[0].name]
     rows = [score(name, pdf, truth) for name, pdf, truth in cases(set(args.only) if args.only else None)]
     print(HEADER)
     print("-" * len(HEADER))

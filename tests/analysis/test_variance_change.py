@@ -148,17 +148,30 @@ def test_movement_by_initial_score_bins() -> None:
         movement_by_initial_score(change_data(), bins=[1, 1, 10])
 
 
-def test_bootstrap_many_equals_one_at_a_time() -> None:
-    from rhetorica.analysis.bootstrap import stratified_bootstrap_many
+def test_bootstrap_columns_share_draws_and_equal_one_at_a_time() -> None:
+    from rhetorica.analysis.bootstrap import stratified_bootstrap_columns
 
     rng = np.random.default_rng(0)
-    items = [
-        (rng.normal(size=(7, 2)), ["a", "b", "a", "b", "a", "c", "c"]),
-        (rng.normal(size=(7, 1)), ["x", "y", "x", "y", "x", "z", "z"]),  # same sizes, other labels
-        (rng.normal(size=(5, 3)), ["a", "a", "b", "b", "b"]),
-    ]
-    many = stratified_bootstrap_many(items, n_resamples=300, seed=9)
-    for (values, strata), got in zip(items, many):
-        assert np.allclose(got, stratified_bootstrap(values, strata, n_resamples=300, seed=9))
+    values = rng.normal(size=(7, 3))
+    strata = ["a", "b", "a", "b", "a", "c", "c"]
+    columns = stratified_bootstrap_columns(values, strata, n_resamples=300, seed=9)
+    for k in range(3):  # one draw per stratum serves every column
+        assert np.allclose(columns[:, k], stratified_bootstrap(values[:, [k]], strata, n_resamples=300, seed=9)[:, 0])
     with pytest.raises(ValueError, match="n_resamples"):
         stratified_bootstrap(np.ones((2, 1)), ["a", "a"], n_resamples=0)
+
+
+def test_bootstrap_columns_with_missing_papers_by_hand() -> None:
+    from rhetorica.analysis.bootstrap import resample_counts, stratified_bootstrap_columns
+
+    # one stratum of three papers; column 0 has all three, column 1 lacks paper 2
+    values = np.array([[1.0, 10.0], [2.0, 20.0], [4.0, np.nan]])
+    samples = stratified_bootstrap_columns(values, ["s"] * 3, n_resamples=400, seed=2)
+    counts = resample_counts(3, 400, np.random.default_rng([2, 0, 3]))
+    assert np.allclose(samples[:, 0], counts @ values[:, 0] / 3)
+    drawn = counts[:, :2].sum(axis=1)
+    expected = np.where(drawn > 0, (counts[:, :2] @ values[:2, 1]) / np.where(drawn > 0, drawn, 1), np.nan)
+    assert np.array_equal(np.isnan(samples[:, 1]), drawn == 0) and (drawn == 0).any()  # only paper 2 drawn
+    assert np.allclose(samples[:, 1], expected, equal_nan=True)
+    low, high = percentile_ci(samples)  # undefined resamples are left out
+    assert (low[1], high[1]) == (np.quantile(expected[drawn > 0], 0.025), np.quantile(expected[drawn > 0], 0.975))

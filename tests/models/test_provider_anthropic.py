@@ -48,7 +48,9 @@ def test_request_caches_system_prompt_and_uses_native_schema(model, fake_server)
     assert req.body["system"] == [
         {"type": "text", "text": "You are a careful reviewer.", "cache_control": {"type": "ephemeral"}}
     ]
-    assert req.body["messages"] == [{"role": "user", "content": "Review this short paper."}]
+    # the document (first user message) carries the second cache breakpoint
+    assert req.body["messages"] == [{"role": "user", "content": [
+        {"type": "text", "text": "Review this short paper.", "cache_control": {"type": "ephemeral"}}]}]
     assert req.body["max_tokens"] == 300 and req.body["temperature"] == 0.5
     assert req.body["output_config"]["format"]["type"] == "json_schema"
     assert out.status == Status.OK and isinstance(json.loads(out.text)["overall"], int)

@@ -147,3 +147,29 @@ def test_estimated_prompts_are_the_prompts_the_runner_sends(study_file):
     # reviews of the originals (the variants' texts are only assumed before the run)
     originals = [[m.model_dump() for m in c.messages] for u, c in planned["review"] if u.variant_key is None]
     assert len(originals) == 2 * 2 and all(o in sent for o in originals)
+
+
+def test_cached_and_batch_columns_by_hand(study_file, tmp_path):
+    # 1,500 words (about 2,000 tokens, above the 1,024-token minimum a provider caches); an OpenAI
+    # and an Anthropic reviewer, 3 replicates of the original only
+    study = yaml.safe_load(study_file.read_text())
+    study |= {"document_options": {"max_words": 1500}, "rewriters": [], "replicates": 3, "budget_usd": None,
+              "reviewers": [{"name": "gpt", "model": "openai/gpt-4.1-mini", "sampling": {"max_tokens": 500}},
+                            {"name": "claude", "model": "anthropic/claude-haiku-4-5", "sampling": {"max_tokens": 500}}]}
+    path = tmp_path / "cached.yaml"
+    path.write_text(yaml.safe_dump(study))
+    rows = {r.model: r for r in estimate_study(path).rows}
+    gpt, claude = rows["openai/gpt-4.1-mini"], rows["anthropic/claude-haiku-4-5"]
+    t = gpt.input_tokens / 3  # one prompt, sent three times
+    assert gpt.calls == 3 and t >= 1024
+    # replicates 2 and 3 read the prompt from the cache; OpenAI bills no cache write
+    assert (gpt.cached_input_tokens, gpt.cache_write_tokens) == (2 * t, 0)
+    # gpt-4.1-mini per 1M: input 0.40, cached 0.10, output 1.60; batch 0.20 / 0.05 / 0.80
+    assert gpt.cached_cost_usd == pytest.approx((t * 0.40 + 2 * t * 0.10 + 1500 * 1.60) / 1e6, rel=1e-3)
+    assert gpt.batch_cached_cost_usd == pytest.approx((t * 0.20 + 2 * t * 0.05 + 1500 * 0.80) / 1e6, rel=1e-3)
+    # claude-haiku-4-5 per 1M: input 1.00, cache write 1.25, cache read 0.10, output 5.00: the first
+    # call writes the cache, the other two read it
+    c = claude.input_tokens / 3
+    assert (claude.cached_input_tokens, claude.cache_write_tokens) == (2 * c, c)
+    assert claude.cached_cost_usd == pytest.approx((c * 1.25 + 2 * c * 0.10 + 1500 * 5.00) / 1e6, rel=1e-3)
+    assert claude.cost_usd == pytest.approx((3 * c * 1.00 + 1500 * 5.00) / 1e6, rel=1e-3)

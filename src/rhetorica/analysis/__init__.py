@@ -12,6 +12,7 @@ Modules (import what you use; nothing is imported here):
 - :mod:`~rhetorica.analysis.variance`: pooled SD of repeated reviews.
 - :mod:`~rhetorica.analysis.robustness`: MAD, drift SD, ICC(1), ICC(A,1), SPR, discriminability,
   human alignment, false-robustness flag.
+- :mod:`~rhetorica.analysis.discriminability`: discriminability and its paper bootstrap in matrix form.
 - :mod:`~rhetorica.analysis.equivalence`: judge reliability (Wilcoxon, TOST, Bonferroni, classes).
 - :mod:`~rhetorica.analysis.controls`: null and injected-bias control reviewers.
 - :mod:`~rhetorica.analysis.power`: sign-test power, simulation, study planning.

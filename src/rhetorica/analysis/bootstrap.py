@@ -1,14 +1,15 @@
 """Stratified paper-level percentile bootstrap (the six-dimension study's confidence intervals).
 
 Papers are resampled with replacement *within* each human-rating stratum, keeping every stratum's
-size, and the statistic gives each stratum equal weight (Efron & Tibshirani 1993, "An Introduction
+size, once for every statistic computed on those papers, and the statistic gives each stratum
+equal weight (Efron & Tibshirani 1993, "An Introduction
 to the Bootstrap", ch. 13 percentile interval; stratified resampling as in Davison & Hinkley 1997,
 Sec. 3.7).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
 
 import numpy as np
 import numpy.typing as npt
@@ -41,81 +42,70 @@ def _unique(labels: npt.NDArray[np.object_]) -> list[object]:
     return list(seen)
 
 
-def _stratum_counts(n: int, position: int, n_resamples: int, seed: int) -> Array:
-    """``(B, n)`` resample counts (draws of n papers with replacement, B times) of the stratum
-    at ``position`` with ``n`` papers.
+def resample_counts(n: int, n_resamples: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """``(n_resamples, n)`` counts of n draws with replacement from n items, one row per resample.
 
-    Its random stream is seeded by ``(seed, position, n)`` alone, so the draws of one stratum do
-    not depend on the other strata: inputs differing in one stratum's size share the rest.
+    The draws are sorted within each row before counting (sequential memory access: several times
+    faster than counting unsorted draws); the counts are those of the unsorted draws.
     """
-    rng = np.random.default_rng([seed, position, n])
-    idx = rng.integers(0, n, size=(n_resamples, n), dtype=np.int32)
-    rows = np.arange(n_resamples, dtype=np.int64)[:, None] * n
-    counts = np.bincount((rows + idx).ravel(), minlength=n_resamples * n)
-    return counts.reshape(n_resamples, n).astype(float)
+    draws = rng.integers(0, n, size=(n_resamples, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
+    draws.sort(axis=1)
+    flat = (np.arange(n_resamples, dtype=np.int64)[:, None] * n + draws).ravel()
+    return np.bincount(flat, minlength=n_resamples * n).reshape(n_resamples, n)
 
 
-def stratified_bootstrap_many(
-    items: Sequence[tuple[Array, npt.ArrayLike]],
+def stratified_bootstrap_columns(
+    values: Array,
+    strata: npt.ArrayLike,
     *,
     n_resamples: int = 5000,
     seed: int = 0,
-) -> list[Array]:
-    """Bootstrap distributions of :func:`stratum_weighted_mean` for several inputs at once.
+) -> Array:
+    """Bootstrap distributions of the equal-stratum-weight mean of many statistics at once.
 
-    Papers are resampled with replacement within each stratum (strata in order of first
-    appearance; each stratum's draws come from its own stream, see :func:`_stratum_counts`) and
-    every resample's statistic is ``sum_s mean_s / S``, computed as one matrix product of the
-    resample counts with the values. Inputs with equal stratum sizes share their draws (common
-    random numbers), so each result equals
-    ``stratified_bootstrap(values, strata, n_resamples=..., seed=...)``.
+    The papers (rows) are resampled once per stratum (strata in order of first appearance, each
+    stratum's draws from its own stream seeded by ``(seed, position, stratum size)``), and every
+    column is averaged over the resampled papers that have it (NaN = the paper lacks that
+    statistic): per stratum ``counts @ values / counts @ present``, then the unweighted mean over the
+    strata in which the column has at least one paper. A column without missing values is the
+    stratified bootstrap of :func:`stratum_weighted_mean` (stratum sizes kept); a column with
+    missing papers is the case-resampling (ratio) bootstrap of the same mean, whose resample is
+    undefined (NaN) when it draws none of the column's papers of one of its strata.
 
     Args:
-        items: ``(values, strata)`` pairs; values ``(n_papers, k)`` without NaN.
+        values: ``(n_papers, k)`` per-paper statistics, NaN where a paper has none.
+        strata: ``(n_papers,)`` stratum label of each paper.
         n_resamples: number of resamples B (>= 1).
         seed: seed of ``numpy.random.default_rng``.
 
     Returns:
-        One ``(B, k)`` array per item, in order.
+        ``(B, k)`` resampled statistics; NaN for a column without any paper and for undefined
+        resamples.
 
     Raises:
-        ValueError: on ``n_resamples < 1``, NaN values or an item without papers.
+        ValueError: on ``n_resamples < 1`` or no papers.
     """
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
-    prepared = []
-    for values, strata in items:
-        v = np.asarray(values, dtype=float).reshape(len(values), -1)
-        labels = np.asarray(strata, dtype=object)
-        if len(v) == 0:
-            raise ValueError("bootstrap needs at least one paper")
-        if np.isnan(v).any():
-            raise ValueError("bootstrap values contain NaN; drop missing papers first")
-        groups = _unique(labels)
-        order = np.concatenate([np.flatnonzero(labels == g) for g in groups])
-        sizes = tuple(int(np.sum(labels == g)) for g in groups)
-        prepared.append((sizes, v[order]))
-    results: list[Array | None] = [None] * len(prepared)
-    by_sizes: dict[tuple[int, ...], list[int]] = {}
-    for i, (sizes, _) in enumerate(prepared):
-        by_sizes.setdefault(sizes, []).append(i)
-    counts: dict[tuple[int, int], Array] = {}
-    for sizes, members in by_sizes.items():
-        stacked = np.hstack([prepared[i][1] for i in members])
-        samples = np.zeros((n_resamples, stacked.shape[1]))
-        first = 0
-        for position, n in enumerate(sizes):
-            if (position, n) not in counts:
-                counts[(position, n)] = _stratum_counts(n, position, n_resamples, seed)
-            # resampled stratum mean, weighted 1/S
-            samples += counts[(position, n)] @ (stacked[first : first + n] / (n * len(sizes)))
-            first += n
-        start = 0
-        for i in members:
-            k = prepared[i][1].shape[1]
-            results[i] = samples[:, start : start + k]
-            start += k
-    return [r for r in results if r is not None]
+    v = np.asarray(values, dtype=float).reshape(len(values), -1)
+    if len(v) == 0:
+        raise ValueError("bootstrap needs at least one paper")
+    labels = np.asarray(strata, dtype=object)
+    present = ~np.isnan(v)
+    filled = np.where(present, v, 0.0)
+    total = np.zeros((n_resamples, v.shape[1]))
+    n_strata = np.zeros(v.shape[1])
+    for position, group in enumerate(_unique(labels)):
+        rows = np.flatnonzero(labels == group)
+        has = present[rows].any(axis=0)
+        counts = resample_counts(len(rows), n_resamples, np.random.default_rng([seed, position, len(rows)]))
+        counts = counts.astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = (counts @ filled[rows]) / (counts @ present[rows].astype(float))
+        total += np.where(has, means, 0.0)
+        n_strata += has
+    with np.errstate(invalid="ignore"):
+        return total / np.where(n_strata > 0, n_strata, np.nan)
 
 
 def stratified_bootstrap(
@@ -134,12 +124,15 @@ def stratified_bootstrap(
         seed: seed of ``numpy.random.default_rng``; the same seed and input give the same output.
 
     Returns:
-        ``(B, k)`` array of resampled statistics.
+        ``(B, k)`` array of resampled statistics (:func:`stratified_bootstrap_columns`).
 
     Raises:
         ValueError: on ``n_resamples < 1``, NaN values or no papers.
     """
-    return stratified_bootstrap_many([(values, strata)], n_resamples=n_resamples, seed=seed)[0]
+    v = np.asarray(values, dtype=float)
+    if np.isnan(v).any():
+        raise ValueError("bootstrap values contain NaN; drop missing papers first")
+    return stratified_bootstrap_columns(v, strata, n_resamples=n_resamples, seed=seed)
 
 
 def percentile_ci(samples: Array, level: float = 0.95) -> tuple[Array, Array]:
@@ -151,7 +144,8 @@ def percentile_ci(samples: Array, level: float = 0.95) -> tuple[Array, Array]:
 
     Returns:
         ``(low, high)`` arrays of shape ``(k,)``: the ``(1-level)/2`` and ``(1+level)/2``
-        quantiles (numpy's default linear interpolation).
+        quantiles (numpy's default linear interpolation) of each column's defined (non-NaN)
+        resamples; NaN for a column without any.
 
     Raises:
         ValueError: if ``level`` is not in (0, 1).
@@ -159,5 +153,10 @@ def percentile_ci(samples: Array, level: float = 0.95) -> tuple[Array, Array]:
     if not 0 < level < 1:
         raise ValueError(f"confidence level must lie in (0, 1), got {level}")
     alpha = (1 - level) / 2
-    low, high = np.quantile(samples, [alpha, 1 - alpha], axis=0)
+    if np.isnan(samples).any():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns stay NaN
+            low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0)
+    else:
+        low, high = np.quantile(samples, [alpha, 1 - alpha], axis=0)
     return low, high

@@ -5,7 +5,9 @@ reviewer and paper, replicates are averaged first; the change of a paper is
 ``d = score(first arm) - score(second arm)`` (by default ``second = "original"``). The signed mean
 change and the mean absolute change average ``d`` (or ``|d|``) within each human-rating stratum,
 then give every stratum equal weight. 95% percentile intervals come from 5,000 stratified
-paper-level bootstrap resamples (:mod:`rhetorica.analysis.bootstrap`). Weak-accept probability is
+paper-level bootstrap resamples (:mod:`rhetorica.analysis.bootstrap`), drawn once per stratum for
+every reviewer and pair: each (reviewer, pair) averages over the drawn papers it has paired (a
+resample that draws none of its papers in one of its strata is left out of its interval). Weak-accept probability is
 the share of ``ok`` reviews with overall >= 6 (per paper first, then stratum-weighted). A paper
 missing in either arm is left out (never imputed); papers without a human stratum form one
 stratum labelled ``"unknown"``.
@@ -18,11 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from rhetorica.analysis.bootstrap import (
-    percentile_ci,
-    stratified_bootstrap_many,
-    stratum_weighted_mean,
-)
+from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap_columns
 from rhetorica.analysis.paired import paper_scores, wide_scores
 from rhetorica.analysis.tidy import ORIGINAL, document_info, ok_scores, primary_metric
 
@@ -97,55 +95,73 @@ def paired_change(
     values = ok_scores(df, score)
     hits = (values >= weak_accept).astype(float).where(values.notna())
     wa = paper_scores(df.assign(_weak_accept=hits.to_numpy()), "_weak_accept")
-    score_w, wa_w = wide_scores(ps, score).table, wide_scores(wa, "_weak_accept").table
     strata = _strata(df)
+    docs = strata.index
     reviewers = sorted(pd.unique(ps["reviewer"]))
-    rows: list[dict[str, object]] = []
-    inputs: list[tuple[np.ndarray, np.ndarray]] = []
-    owners: list[dict[str, object]] = []
-    for first, second in pairs:
-        for reviewer in reviewers:
-            s = score_w.loc[reviewer]
-            w = wa_w.loc[reviewer]
-            ok = s[first].notna() & s[second].notna()
-            d = (s[first] - s[second])[ok]
-            row: dict[str, object] = {
-                "reviewer": reviewer,
-                "first": first,
-                "second": second,
-                "score": score,
-                "n_papers": int(ok.sum()),
-            }
-            rows.append(row)
-            if not ok.any():
-                continue
-            lab = strata.reindex(d.index).to_numpy()
-            stats = np.column_stack(
-                [d, d.abs(), w[first][ok], w[second][ok], w[first][ok] - w[second][ok]]
-            )
-            point = stratum_weighted_mean(stats, lab)
+    arm_names = sorted(arms)
+    # (reviewer, document, arm) cubes of paper scores and weak-accept shares, NaN where missing
+    cube_index = pd.MultiIndex.from_product([reviewers, docs], names=["reviewer", "document_id"])
+    score_c, wa_c = (
+        wide_scores(table, column).table.reindex(index=cube_index, columns=arm_names).to_numpy(dtype=float)
+        .reshape(len(reviewers), len(docs), len(arm_names))
+        for table, column in ((ps, score), (wa, "_weak_accept"))
+    )
+    first = [arm_names.index(a) for a, _ in pairs]
+    second = [arm_names.index(b) for _, b in pairs]
+    # (document, pair, reviewer) statistics over the papers scored in both arms
+    d = (score_c[:, :, first] - score_c[:, :, second]).transpose(1, 2, 0)
+    ok = ~np.isnan(d)
+    wa_first = np.where(ok, wa_c[:, :, first].transpose(1, 2, 0), np.nan)
+    wa_second = np.where(ok, wa_c[:, :, second].transpose(1, 2, 0), np.nan)
+    stats = np.stack([d, np.abs(d), wa_first, wa_second, wa_first - wa_second], axis=-1)
+    stats = stats.reshape(len(docs), -1)  # columns: (pair, reviewer, statistic)
+    labels = strata.to_numpy()
+    point = _stratum_means(stats, labels)
+    n_strata = _strata_present(ok.reshape(len(docs), -1), labels)
+    # intervals of the signed change, the absolute change and the weak-accept change
+    interval_cols = stats.reshape(len(docs), -1, 5)[:, :, [0, 1, 4]].reshape(len(docs), -1)
+    has = ok.reshape(len(docs), -1).any(axis=0)
+    low = high = np.full(interval_cols.shape[1], np.nan)
+    if has.any():
+        keep = np.repeat(has, 3)
+        samples = stratified_bootstrap_columns(interval_cols[:, keep], labels, n_resamples=n_resamples, seed=seed)
+        low, high = np.full_like(low, np.nan), np.full_like(high, np.nan)
+        low[keep], high[keep] = percentile_ci(samples, level)
+    point, low, high = point.reshape(-1, 5), low.reshape(-1, 3), high.reshape(-1, 3)
+    rows = []
+    for k, (pair, reviewer) in enumerate((pair, r) for pair in pairs for r in reviewers):
+        row: dict[str, object] = {"reviewer": reviewer, "first": pair[0], "second": pair[1], "score": score,
+                                  "n_papers": int(ok.reshape(len(docs), -1)[:, k].sum())}
+        if has[k]:
             row.update(
-                n_strata=len(set(lab)),
-                mean_change=point[0],
-                mean_abs_change=point[1],
-                weak_accept_first=point[2],
-                weak_accept_second=point[3],
-                weak_accept_change=point[4],
+                n_strata=int(n_strata[k]),
+                mean_change=point[k, 0], mean_change_low=low[k, 0], mean_change_high=high[k, 0],
+                mean_abs_change=point[k, 1], mean_abs_change_low=low[k, 1], mean_abs_change_high=high[k, 1],
+                weak_accept_first=point[k, 2], weak_accept_second=point[k, 3], weak_accept_change=point[k, 4],
+                weak_accept_change_low=low[k, 2], weak_accept_change_high=high[k, 2],
             )
-            inputs.append((stats, lab))
-            owners.append(row)
-    samples = stratified_bootstrap_many(inputs, n_resamples=n_resamples, seed=seed)
-    for row, sample in zip(owners, samples):
-        low, high = percentile_ci(sample, level)
-        row.update(
-            mean_change_low=low[0],
-            mean_change_high=high[0],
-            mean_abs_change_low=low[1],
-            mean_abs_change_high=high[1],
-            weak_accept_change_low=low[4],
-            weak_accept_change_high=high[4],
-        )
+        rows.append(row)
     return pd.DataFrame(rows, columns=CHANGE_COLUMNS)
+
+
+def _strata_present(present: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Per column, the number of strata holding at least one present row."""
+    return sum((present[labels == g].any(axis=0) for g in pd.unique(labels)), np.zeros(present.shape[1]))
+
+
+def _stratum_means(values: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Per column, :func:`rhetorica.analysis.bootstrap.stratum_weighted_mean` over its non-NaN rows
+    (NaN for an empty column)."""
+    total = np.zeros(values.shape[1])
+    count = np.zeros(values.shape[1])
+    for group in pd.unique(labels):
+        part = values[labels == group]
+        n = (~np.isnan(part)).sum(axis=0)
+        with np.errstate(invalid="ignore"):
+            total += np.where(n > 0, np.nansum(part, axis=0) / np.where(n > 0, n, 1), 0.0)
+        count += n > 0
+    with np.errstate(invalid="ignore"):
+        return total / np.where(count > 0, count, np.nan)
 
 
 def _bin_labels(edges: Sequence[float]) -> list[str]:

@@ -40,12 +40,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from rhetorica.analysis.discriminability import discriminability, discriminability_interval
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.tidy import ORIGINAL, document_info, primary_metric
 
 Array = npt.NDArray[np.float64]
-
-_CHUNK = 256  # papers per block in discriminability (bounds memory at n_papers x 256)
 
 ZERO_RTOL = 1e-12
 """Relative tolerance under which the within-paper mean square counts as exactly 0: rounding in
@@ -137,114 +136,6 @@ def icc_a1(matrix: Array) -> float:
     msr, msc, mse = ssr / (n - 1), ssc / (k - 1), sse / ((n - 1) * (k - 1))
     denom = msr + (k - 1) * mse + k * (msc - mse) / n
     return float((msr - mse) / denom) if denom > 0 else np.nan
-
-
-def _kept_papers(original: Array, variant_scores: Array, variant_paper: npt.ArrayLike):  # noqa: ANN202
-    """Papers with an original score and at least one rewrite: (orig, hist, n) or None when < 2."""
-    orig = np.asarray(original, dtype=float)
-    vals = np.asarray(variant_scores, dtype=float)
-    paper = np.asarray(variant_paper, dtype=int)
-    keep_paper = ~np.isnan(orig) & (np.bincount(paper, minlength=len(orig)) > 0)
-    sel = keep_paper[paper]
-    vals, paper = vals[sel], paper[sel]
-    papers = np.flatnonzero(keep_paper)
-    if len(papers) < 2:
-        return None
-    from scipy import sparse
-
-    remap = np.full(len(orig), -1)
-    remap[papers] = np.arange(len(papers))
-    p_idx = remap[paper]
-    n = len(papers)
-    _, v_idx = np.unique(vals, return_inverse=True)
-    weight = 1.0 / np.bincount(p_idx, minlength=n)[p_idx]
-    # hist[i, u] = P(a random rewrite of paper i scores the u-th distinct value); duplicates are summed
-    hist = sparse.csr_matrix((weight, (p_idx, v_idx)), shape=(n, int(v_idx.max()) + 1))
-    return orig[papers], hist, n
-
-
-def _pair_blocks(o: Array, hist, n: int):  # noqa: ANN001, ANN202
-    """Yield ``(start, prob, higher)`` per block of ``_CHUNK`` columns: ``prob[i, j] = P(Y_i > Y_j)
-    + 0.5 P(Y_i = Y_j)`` for a random rewrite of each paper, ``higher[i, j]`` = original i above j."""
-    for start in range(0, n, _CHUNK):
-        block = hist[start : start + _CHUNK].toarray()
-        # mid-CDF of paper j at each value: P(Y_j < u) + 0.5 P(Y_j = u)
-        mid = np.cumsum(block, axis=1) - 0.5 * block
-        # prob[i, j] = sum_u hist_i(u) mid_j(u)
-        prob = np.asarray(hist @ mid.T)
-        yield start, prob, o[:, None] > o[None, start : start + _CHUNK]
-
-
-def discriminability(original: Array, variant_scores: Array, variant_paper: npt.ArrayLike) -> float:
-    """Probability that a rewrite of the higher-rated paper outscores one of the lower-rated.
-
-    Args:
-        original: ``(n_papers,)`` score of each paper's original (orders the pairs; NaN papers
-            are skipped).
-        variant_scores: ``(N,)`` rewrite scores (no NaN).
-        variant_paper: ``(N,)`` integer paper index (0..n_papers-1) of each rewrite.
-
-    Returns:
-        Mean over ordered paper pairs (i above j) of ``P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)`` for a
-        random rewrite of each; 0.5 when every original ties; NaN with fewer than two papers
-        having both an original and a rewrite.
-    """
-    kept = _kept_papers(original, variant_scores, variant_paper)
-    if kept is None:
-        return np.nan
-    total, count = 0.0, 0
-    for _, prob, higher in _pair_blocks(*kept):
-        total += float(prob[higher].sum())
-        count += int(higher.sum())
-    return total / count if count else 0.5
-
-
-def discriminability_interval(
-    original: Array,
-    variant_scores: Array,
-    variant_paper: npt.ArrayLike,
-    *,
-    alpha: float = 0.05,
-    n_resamples: int = 1000,
-    seed: int = 0,
-) -> tuple[float, float, float]:
-    """:func:`discriminability` with a percentile bootstrap interval over papers.
-
-    Each resample draws papers with replacement (each with all its rewrites) and recomputes the
-    statistic; a pair of copies of one paper ties on the original and is skipped, and a resample
-    in which every original ties scores 0.5, as in :func:`discriminability`. The percentile
-    bootstrap is Efron & Tibshirani (1993), ch. 13; it is unreliable with few papers, so callers
-    should not decide from it below a minimum number of papers.
-
-    Args:
-        original, variant_scores, variant_paper: as for :func:`discriminability`.
-        alpha: two-sided level; the interval holds the ``alpha/2`` and ``1 - alpha/2`` quantiles.
-        n_resamples: bootstrap resamples (>= 1).
-        seed: seed of ``numpy.random.default_rng``.
-
-    Returns:
-        ``(point, low, high)``, all in [0, 1]; all NaN with fewer than two usable papers. Memory:
-        one ``n_papers x n_papers`` float64 matrix.
-    """
-    kept = _kept_papers(original, variant_scores, variant_paper)
-    if kept is None:
-        return np.nan, np.nan, np.nan
-    n = kept[2]
-    kernel = np.zeros((n, n))
-    higher_all = np.zeros((n, n))
-    for start, prob, higher in _pair_blocks(*kept):
-        kernel[:, start : start + _CHUNK] = np.where(higher, prob, 0.0)
-        higher_all[:, start : start + _CHUNK] = higher
-    count = higher_all.sum()
-    point = float(kernel.sum() / count) if count else 0.5
-    rng = np.random.default_rng(seed)
-    # float32 products (counts are exact integers, kernel values in [0, 1]): relative error ~1e-7
-    draws = rng.multinomial(n, np.full(n, 1.0 / n), size=n_resamples).astype(np.float32)
-    num = np.einsum("bi,bi->b", draws @ kernel.astype(np.float32), draws).astype(float)
-    den = np.einsum("bi,bi->b", draws @ higher_all.astype(np.float32), draws).astype(float)
-    stats = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.5)
-    low, high = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
-    return point, float(low), float(high)
 
 
 def _discriminability_input(wide: pd.DataFrame) -> tuple[Array, Array, npt.NDArray[np.int64]]:

@@ -40,7 +40,8 @@ def estimate(
             raise typer.Exit(1)
         return
     table = Table(title=f"Estimate for study '{escape(result.study)}' (pending work only)")
-    for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost", "Batch cost"):
+    for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost (list)", "With cache",
+                   "Batch", "Batch + cache"):
         table.add_column(column, justify="left" if column in ("Stage", "Model") else "right")
     for row in result.rows:
         table.add_row(
@@ -50,7 +51,10 @@ def estimate(
             f"{row.input_tokens:,}",
             f"{row.output_tokens:,}",
             _money(row.cost_usd),
+            _money(row.cached_cost_usd),
             _money(row.batch_cost_usd),
+            _money(row.batch_cached_cost_usd) if row.batch_cached_cost_usd is not None or row.cost_usd is None
+            else "n/a",
         )
     calls = sum(r.calls for r in result.rows)
     table.add_row(
@@ -60,12 +64,16 @@ def estimate(
         f"{sum(r.input_tokens for r in result.rows):,}",
         f"{sum(r.output_tokens for r in result.rows):,}",
         _money(result.total_cost_usd),
+        _money(result.total_cached_cost_usd),
         _money(result.total_batch_cost_usd),
+        _money(result.total_batch_cached_cost_usd),
     )
     console.print(table)
     console.print(
         f"Units pending: {result.units_pending}; already done: {result.units_done}. Review output "
-        "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%)."
+        "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%). "
+        "With cache: replicates of a prompt read it from the provider's prompt cache. Batch + cache: n/a "
+        "where the provider does not document that the two discounts combine (the total then counts batch)."
     )
     for model_id in result.unpriced_models:
         console.print(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from rhetorica.hashing import content_hash
 
@@ -75,12 +75,24 @@ class Document(BaseModel):
     removed: list[RemovedItem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
+    _hash_memo: tuple[list[Any], str] | None = PrivateAttr(default=None)
+
     @property
     def content_hash(self) -> str:
-        """Hash of what a reviewer sees: kind, title and the ordered (title, level, text) sections."""
-        return content_hash(
-            self.kind, self.title, [(s.title, s.level, s.text) for s in self.sections]
-        )
+        """Hash of what a reviewer sees: kind, title and the ordered (title, level, text) sections.
+
+        Remembered with the very objects it was computed from (strings are immutable): a document
+        whose kind, title or sections were changed or replaced is hashed again.
+        """
+        parts = [self.kind, self.title, *((s.title, s.level, s.text) for s in self.sections)]
+        memo = self._hash_memo
+        if memo is not None and len(memo[0]) == len(parts) and all(
+                a is b or (type(a) is tuple and all(x is y for x, y in zip(a, b)))  # noqa: E721
+                for a, b in zip(memo[0], parts)):
+            return memo[1]
+        digest = content_hash(self.kind, self.title, [list(p) for p in parts[2:]])
+        self._hash_memo = (parts, digest)
+        return digest
 
     @property
     def word_count(self) -> int:

@@ -20,7 +20,7 @@ from rhetorica.status import Status
 #: (:meth:`ModelAPI.output_options`).
 OPERATIONAL_OPTIONS = frozenset(
     {"api_key_env", "base_url", "max_concurrency", "timeout_s", "requests_per_minute", "tokens_per_minute",
-     "n_threads", "cache_system"}
+     "n_threads", "cache_system", "cache_input"}
 )
 
 

@@ -108,6 +108,7 @@ class ModelOptions(BaseModel):
         default=None, description="extra request fields, e.g. vLLM's top_k (openai-compatible, openai)")
     default_max_tokens: int | None = Field(default=None, ge=1, description="token cap when none is set (anthropic)")
     cache_system: bool | None = Field(default=None, description="prompt-cache the system prompt (anthropic)")
+    cache_input: bool | None = Field(default=None, description="prompt-cache the document, the first user message (anthropic)")
     thinking_budget: int | None = Field(default=None, ge=0, description="thinking-token budget (google)")
     n_ctx: int | None = Field(default=None, ge=256, description="context window in tokens (embedded)")
     n_threads: int | None = Field(default=None, ge=1, description="CPU threads (embedded)")

@@ -26,6 +26,14 @@ What is counted:
 
 Token counts use the model layer's approximation (words x 1.35), so expect about +/-20% against a
 provider's tokenizer.
+
+Costs, per row: at list prices; with the provider's prompt cache (a call whose prompt repeats an
+earlier call's on the same model — the replicates of one input and configuration, which the
+runner sends right after the first (:mod:`rhetorica.study.scheduling`) — reads all its input from
+the cache when the prompt has at least :data:`rhetorica.models.pricing.MIN_CACHED_PREFIX_TOKENS`
+tokens; the first call of such a prompt pays the cache-write rate where the model has one); at
+batch prices; and at batch prices with the cache where the price table has a batch cached-input
+rate (the provider documents that the two discounts combine), else ``None``.
 """
 
 from __future__ import annotations
@@ -48,8 +56,13 @@ class EstimateRow(BaseModel):
         calls: pending calls (>= 0).
         input_tokens: prompt tokens over those calls.
         output_tokens: output tokens over those calls (expected for rewrites, cap for reviews).
+        cached_input_tokens: of ``input_tokens``, those expected from the provider's prompt cache.
+        cache_write_tokens: of ``input_tokens``, those expected to be written to it (billed).
         cost_usd: at standard rates; ``None`` when the model has no price.
+        cached_cost_usd: at standard rates with the prompt cache; ``None`` when unpriced.
         batch_cost_usd: at batch rates; ``None`` when unpriced.
+        batch_cached_cost_usd: at batch rates with the prompt cache; ``None`` when unpriced or when
+            the provider does not document that the two discounts combine.
     """
 
     stage: str
@@ -57,8 +70,12 @@ class EstimateRow(BaseModel):
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
     cost_usd: float | None = None
+    cached_cost_usd: float | None = None
     batch_cost_usd: float | None = None
+    batch_cached_cost_usd: float | None = None
 
 
 class StudyEstimate(BaseModel):
@@ -69,7 +86,10 @@ class StudyEstimate(BaseModel):
     units_done: int
     units_pending: int
     total_cost_usd: float
+    total_cached_cost_usd: float
     total_batch_cost_usd: float
+    total_batch_cached_cost_usd: float
+    """Batch with the cache where the provider combines them, plain batch elsewhere."""
     unpriced_models: list[str]
     budget_usd: float | None
     problems: list[str]
@@ -95,9 +115,10 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     """
     import tempfile
 
-    from rhetorica.models.pricing import FREE_PROVIDERS, load_prices, price_usage
+    from rhetorica.hashing import content_hash
+    from rhetorica.models.pricing import FREE_PROVIDERS, MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
     from rhetorica.store.db import STORE_FILENAME, Store
-    from rhetorica.study import graph
+    from rhetorica.study import graph, scheduling
     from rhetorica.study.config import load_study
     from rhetorica.study.inputs import load_documents, resolve_run_dir
     from rhetorica.study.planned_calls import approximate_tokens
@@ -110,7 +131,8 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     scratch = tempfile.TemporaryDirectory(prefix="rhetorica-estimate-")  # baselines compiled for the estimate
     path = run_dir / STORE_FILENAME
     store = Store.open_readonly(path) if path.is_file() else None
-    sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    sent: set[str] = set()  # prompts (model, messages) an earlier call sent: the cache holds them
     units_done = units_pending = 0
     try:
         # the runner's own document loading; hidden-text scans read from the run's scan cache
@@ -126,9 +148,16 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             for unit in pending:
                 for call in stage.calls(unit):
                     row = sums[(f"{stage.name} repairs (at most)" if call.upper_bound else stage.name, call.model)]
+                    tokens = sum(approximate_tokens(m.content) for m in call.messages)
                     row[0] += 1
-                    row[1] += sum(approximate_tokens(m.content) for m in call.messages)
+                    row[1] += tokens
                     row[2] += call.output_tokens
+                    if tokens >= MIN_CACHED_PREFIX_TOKENS:
+                        # the same prompt of the same input (a pending variant's text is assumed)
+                        prompt = content_hash(call.model, scheduling.prompt_group(unit) or unit.key,
+                                              [(m.role, m.content) for m in call.messages])
+                        row[3 if prompt in sent else 4] += tokens
+                        sent.add(prompt)
     finally:
         if store is not None:
             store.close()
@@ -136,13 +165,13 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
 
     rows: list[EstimateRow] = []
     unpriced: list[str] = []
-    for (stage_name, model_id), (calls, tokens_in, tokens_out) in sorted(sums.items()):
+    for (stage_name, model_id), (calls, tokens_in, tokens_out, cached, first) in sorted(sums.items()):
         provider, name = _price_parts(model_id)
         price = table.lookup(provider, name)
         row = EstimateRow(stage=stage_name, model=model_id, calls=calls, input_tokens=tokens_in,
-                          output_tokens=tokens_out)
+                          output_tokens=tokens_out, cached_input_tokens=cached)
         if provider in FREE_PROVIDERS:
-            row.cost_usd = row.batch_cost_usd = 0.0
+            row.cost_usd = row.cached_cost_usd = row.batch_cost_usd = row.batch_cached_cost_usd = 0.0
         elif price is None:
             if model_id not in unpriced:
                 unpriced.append(model_id)
@@ -152,6 +181,13 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             usage = Usage(input_tokens=round(mean_in), output_tokens=round(mean_out))
             row.cost_usd = price_usage(price, usage) * calls
             row.batch_cost_usd = price_usage(price, usage, batch=True) * calls
+            if price.cache_write_input is not None:  # the provider bills writing the cache
+                row.cache_write_tokens = first
+            cache_usage = usage.model_copy(update={"cached_tokens": round(cached / max(calls, 1))})
+            write = round(row.cache_write_tokens / max(calls, 1))
+            row.cached_cost_usd = price_usage(price, cache_usage, cache_write_tokens=write) * calls
+            if price.batch_cached_input is not None:
+                row.batch_cached_cost_usd = price_usage(price, cache_usage, batch=True, cache_write_tokens=write) * calls
         rows.append(row)
     return StudyEstimate(
         study=config.name,
@@ -159,7 +195,11 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         units_done=units_done,
         units_pending=units_pending,
         total_cost_usd=sum(r.cost_usd or 0.0 for r in rows),
+        total_cached_cost_usd=sum(r.cached_cost_usd or 0.0 for r in rows),
         total_batch_cost_usd=sum(r.batch_cost_usd or 0.0 for r in rows),
+        total_batch_cached_cost_usd=sum(
+            (r.batch_cached_cost_usd if r.batch_cached_cost_usd is not None else r.batch_cost_usd) or 0.0
+            for r in rows),
         unpriced_models=unpriced,
         budget_usd=config.budget_usd,
         problems=[f"{item}: {reason}" for _, item, reason in problem_rows],

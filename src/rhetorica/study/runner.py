@@ -40,7 +40,8 @@ from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
 from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
-from rhetorica.study import graph, planner, project_rewrite
+from rhetorica.study import graph, planner, project_rewrite, scheduling
+from rhetorica.study.scheduling import configuration_name as _configuration_name
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.stages import Stage
@@ -156,12 +157,6 @@ class _CountingLog:
         self._rows.record_input(unit_key, {
             "role": item.role, "input_hash": item.input_hash, "text": item.text, "truncated": item.truncated,
             "removed_json": json.dumps([r.model_dump() for r in item.removed])})
-
-
-def _configuration_name(unit: Any) -> str:
-    """The reviewer or rewriter configuration a unit belongs to (its label for other units)."""
-    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
-    return getattr(item, "name", None) or str(item if item is not None else unit.label)
 
 
 class StudyRunner:
@@ -403,7 +398,8 @@ class StudyRunner:
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
         self.progress.start(stage_name, len(todo))
-        gate = asyncio.Semaphore(self.config.concurrency)
+        groups = scheduling.prefix_groups(todo, scheduling.prompt_group)  # replicates 2..n follow the first
+        gate = scheduling.PriorityGate(self.config.concurrency, {group for group, _ in groups.values()})
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
 
@@ -415,46 +411,50 @@ class StudyRunner:
                 summary.problems.append((stage_name, name, said))
 
         async def one(unit: Any) -> None:
+            group, leads = groups.get(unit.key, (None, False))
+            async with gate.slot(group, leads=leads):  # a parked follower holds no slot: others fill them
+                await run_one(unit)
+
+        async def run_one(unit: Any) -> None:
             name = _configuration_name(unit)
-            async with gate:
-                if name in stopped:  # left pending: a re-run after fixing the configuration runs them
-                    self.progress.advance(stage_name)
-                    return
-                if self._over_budget():
-                    summary.budget_stopped = True
-                    self.progress.advance(stage_name)
-                    return
-                try:
-                    row = await stage.execute(self, unit, log)
-                except BudgetExceededError as exc:  # the unit stays pending
-                    if not summary.budget_stopped:
-                        summary.problems.append(("budget", self.config.name, str(exc)))
-                    summary.budget_stopped = True
-                    self.progress.advance(stage_name)
-                    return
-                except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
-                    stop(name, str(exc), setup=True)
-                    self.progress.advance(stage_name)
-                    return
-                except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
-                    summary.problems.append((stage_name, unit.label, f"{type(exc).__name__}: {exc}"))
-                    self.progress.advance(stage_name)
-                    return
-                status = stage.save(self.store, row)  # one transaction per unit
-                summary.units_run += 1
-                summary.statuses[status] += 1
-                summary.stage_statuses.setdefault(stage_name, Counter())[status] += 1
-                reason = log.configuration_errors.pop(unit.key, None)
-                if reason is not None:
-                    stop(name, reason)
-                counts = finished.setdefault(name, Counter())
-                counts[status] += 1
-                total = sum(counts.values())
-                if (stage.stops_when_malformed and total >= MALFORMED_STOP_MIN
-                        and counts[str(Status.MALFORMED)] == total):
-                    stop(name, f"all {total} reviews so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
-                               "or more reviews of a configuration in a run all malformed)")
+            if name in stopped:  # left pending: a re-run after fixing the configuration runs them
                 self.progress.advance(stage_name)
+                return
+            if self._over_budget():
+                summary.budget_stopped = True
+                self.progress.advance(stage_name)
+                return
+            try:
+                row = await stage.execute(self, unit, log)
+            except BudgetExceededError as exc:  # the unit stays pending
+                if not summary.budget_stopped:
+                    summary.problems.append(("budget", self.config.name, str(exc)))
+                summary.budget_stopped = True
+                self.progress.advance(stage_name)
+                return
+            except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
+                stop(name, str(exc), setup=True)
+                self.progress.advance(stage_name)
+                return
+            except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
+                summary.problems.append((stage_name, unit.label, f"{type(exc).__name__}: {exc}"))
+                self.progress.advance(stage_name)
+                return
+            status = stage.save(self.store, row)  # one transaction per unit
+            summary.units_run += 1
+            summary.statuses[status] += 1
+            summary.stage_statuses.setdefault(stage_name, Counter())[status] += 1
+            reason = log.configuration_errors.pop(unit.key, None)
+            if reason is not None:
+                stop(name, reason)
+            counts = finished.setdefault(name, Counter())
+            counts[status] += 1
+            total = sum(counts.values())
+            if (stage.stops_when_malformed and total >= MALFORMED_STOP_MIN
+                    and counts[str(Status.MALFORMED)] == total):
+                stop(name, f"all {total} reviews so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
+                           "or more reviews of a configuration in a run all malformed)")
+            self.progress.advance(stage_name)
 
         await asyncio.gather(*(one(u) for u in todo))
 

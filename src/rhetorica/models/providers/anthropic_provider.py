@@ -1,9 +1,11 @@
 """``anthropic/<model>``: Claude models through the official ``anthropic`` SDK (Messages API).
 
-- System messages go into ``system`` as one text block marked ``cache_control: ephemeral``, so the
-  fixed reviewer instructions are read from Anthropic's prompt cache on every call after the first
-  (Anthropic, "Prompt caching"; prompts under the model's minimum cacheable length are simply not
-  cached).
+- System messages go into ``system`` as one text block marked ``cache_control: ephemeral``, and the
+  first user message (the manuscript or review under evaluation) is one text block with a second
+  breakpoint, so the instructions and the paper — nearly all the tokens — are read from Anthropic's
+  prompt cache by every call with the same prefix within its lifetime (replicates, repair
+  attempts; Anthropic, "Prompt caching": up to 4 breakpoints, 5-minute default lifetime; prompts
+  under the model's minimum cacheable length are simply not cached).
 - Structured output: ``output_config.format`` with a JSON schema (Anthropic "Structured outputs";
   the schema is adapted by the SDK's ``transform_schema``, and ranges are checked by pydantic
   afterwards), or, with ``structured_output="tool"`` for models without it, a forced tool call whose
@@ -53,6 +55,7 @@ class AnthropicModel(HTTPModelAPI):
         default_max_tokens: ``max_tokens`` when the config gives none (the API requires one).
         structured_output: ``"json_schema"`` (native) or ``"tool"`` (forced tool call).
         cache_system: mark the system prompt for prompt caching.
+        cache_input: mark the first user message (the document) for prompt caching.
         requests_per_minute / tokens_per_minute: optional rate caps (> 0).
 
     Raises:
@@ -71,12 +74,14 @@ class AnthropicModel(HTTPModelAPI):
         default_max_tokens: int = 4096,
         structured_output: Literal["json_schema", "tool"] = "json_schema",
         cache_system: bool = True,
+        cache_input: bool = True,
         **endpoint: Any,
     ) -> None:
         super().__init__(model, base_url=base_url, **endpoint)
         self.default_max_tokens = default_max_tokens
         self.structured_output = structured_output
         self.cache_system = cache_system
+        self.cache_input = cache_input
 
     def _new_client(self) -> AsyncAnthropic:
         return AsyncAnthropic(api_key=self._key.reveal(), base_url=self._url, max_retries=0, timeout=self.timeout_s)
@@ -95,6 +100,10 @@ class AnthropicModel(HTTPModelAPI):
             "max_tokens": config.max_tokens or self.default_max_tokens,
             "messages": [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
         }
+        first_user = next((m for m in params["messages"] if m["role"] == "user"), None)
+        if self.cache_input and first_user is not None:
+            first_user["content"] = [{"type": "text", "text": first_user["content"],
+                                      "cache_control": {"type": "ephemeral"}}]
         if system:
             block: dict[str, Any] = {"type": "text", "text": system}
             if self.cache_system:

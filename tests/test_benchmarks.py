@@ -1,0 +1,41 @@
+"""Every benchmark script runs: its ``--smoke`` mode (a few seconds) as a subprocess.
+
+A script is any ``benchmarks/**/*.py`` with a ``__main__`` block, so a new benchmark is covered
+without editing this file; helper modules (no ``__main__`` block) are imported by the scripts and
+covered through them. The full runs stay manual (they print speed numbers, never asserted here).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+#: seconds one smoke run may take on the 2-core development machine before it counts as broken
+SMOKE_TIMEOUT_S = 180
+
+
+def benchmark_scripts() -> list[Path]:
+    """Every script under benchmarks/ (a file with a ``__main__`` block), sorted."""
+    return sorted(p for p in BENCHMARKS.rglob("*.py")
+                  if 'if __name__ == "__main__":' in p.read_text(encoding="utf-8"))
+
+
+def test_discovery_finds_the_known_scripts() -> None:
+    found = {p.relative_to(BENCHMARKS).as_posix() for p in benchmark_scripts()}
+    assert {"bench_providers.py", "bench_analysis.py", "bench_spine.py", "fidelity/run.py"} <= found
+    assert "common.py" not in found and "fidelity/corpus.py" not in found
+
+
+@pytest.mark.parametrize("script", benchmark_scripts(), ids=lambda p: p.relative_to(BENCHMARKS).as_posix())
+def test_smoke_mode_runs(script: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, str(script), "--smoke"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=SMOKE_TIMEOUT_S, check=False)
+    assert done.returncode == 0, f"{script.name} --smoke exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.stdout.strip(), f"{script.name} --smoke printed nothing"
