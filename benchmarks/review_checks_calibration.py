@@ -17,8 +17,9 @@ on a published rewrite (so that detection is measured on real paraphrases; seede
 - ``rating``: the rating field's number moved by 3 (``5: marginally below …`` -> ``8: marginally
   below …``: the label is kept, as in the issue's case);
 - ``weakness``: one weakness point of the rewrite deleted (a list item, else a sentence, under a
-  header naming weaknesses, cons or concerns; found by this script's own patterns, so that the
-  plants do not depend on the code measured);
+  header naming weaknesses, cons or concerns; in a review without one, a sentence of 8+ words after
+  the summary paragraph; found by this script's own patterns, so that the plants do not depend on
+  the code measured);
 - ``claim``: one new strength or claim (a fixed list below) inserted after a random point;
 - ``recommendation``: the rating field reversed: the number mirrored on the 1-10 scale (``11 -
   x``) and accept/reject, above/below swapped in its label.
@@ -107,6 +108,7 @@ class Outcome:
     failed: set[str]
     min_point: float | None = None
     min_added: float | None = None
+    length_ratio: float | None = None
 
 
 @dataclass
@@ -125,7 +127,7 @@ def read_peerprism(root: Path) -> Iterator[Pair]:
         sys.exit(f"{folder}: no PeerPrism rewrite files (*.jsonl)")
     for path in files:
         part, _, model = path.stem.partition("_")
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in filter(str.strip, path.read_text(encoding="utf-8").split("\n")):
             paper = json.loads(line)
             for review in paper.get("reviews") or []:
                 if review.get("original_text", "").strip() and review.get("text", "").strip():
@@ -184,6 +186,16 @@ def _weakness_spans(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if len(text[a:b].split()) >= 5]
 
 
+def _body_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of at least 8 words after the first paragraph (the summary) and
+    before the rating field: the deletion target of a review without a weakness section."""
+    first = re.search(r"\n[ \t]*\n", text)
+    rating = _rating_value(text)
+    start, end = first.end() if first else 0, rating.start() if rating else len(text)
+    return [(start + m.start(), start + m.end()) for m in re.finditer(r"[A-Z][^.!?\n]*[.!?](?=\s|$)", text[start:end])
+            if len(m.group(0).split()) >= 8]
+
+
 def plant(kind: str, pair: Pair, rng: random.Random) -> str | None:
     """The rewrite with one planted change of ``kind`` (module docstring), or ``None``."""
     text = pair.rewrite
@@ -199,7 +211,7 @@ def plant(kind: str, pair: Pair, rng: random.Random) -> str | None:
         changed = f"{new}{rest if kind == 'rating' else _swap(rest)}"
         return text.replace(value.group("value"), changed)
     if kind == "weakness":
-        spans = _weakness_spans(text)
+        spans = _weakness_spans(text) or _body_sentences(text)
         if not spans:
             return None
         a, b = rng.choice(spans)
@@ -233,11 +245,12 @@ def make_checker(embedder: Any) -> Callable[[Document, Document], Outcome]:
     if "settings" in parameters:  # new code: thresholds swept afterwards from the similarities
         settings = rc.ReviewCheckSettings(min_point_similarity=-1.0, min_added_similarity=-1.0,
                                           tfidf_min_point_similarity=0.0, tfidf_min_added_similarity=0.0)
+    open_length = (0.0, float("inf"))
 
     def run(original: Document, rewrite: Document) -> Outcome:
         kwargs: dict[str, Any] = {"embedder": embedder}
         if settings is not None:
-            kwargs["settings"] = settings
+            kwargs |= {"settings": settings, "length_bounds": open_length}
         try:
             result = rc.check_review_variant(original, rewrite, **kwargs)
         except ValueError:
@@ -247,7 +260,7 @@ def make_checker(embedder: Any) -> Callable[[Document, Document], Outcome]:
             return Outcome(failed)
         added = getattr(result, "added_similarities", [])
         return Outcome(failed, min(result.similarities) if result.similarities else None,
-                       min(added) if added else None)
+                       min(added) if added else None, result.length_ratio)
 
     return run
 
@@ -270,9 +283,14 @@ def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document], Outcom
     return results
 
 
-def rejected(outcome: Outcome, point: float | None, added: float | None) -> set[str]:
-    """The checks ``outcome`` fails at thresholds ``point`` / ``added`` (``None``: as run)."""
+def rejected(outcome: Outcome, point: float | None, added: float | None,
+             length: tuple[float, float] | None = None) -> set[str]:
+    """The checks ``outcome`` fails at thresholds ``point`` / ``added`` and length bounds
+    ``length`` (``None``: as run)."""
     failed = set(outcome.failed)
+    if length is not None and outcome.length_ratio is not None and not (
+            length[0] <= outcome.length_ratio <= length[1]):
+        failed.add("length")
     if point is not None and outcome.min_point is not None and outcome.min_point < point:
         failed.add("points")
     if added is not None and outcome.min_added is not None and outcome.min_added < added:
@@ -280,26 +298,39 @@ def rejected(outcome: Outcome, point: float | None, added: float | None) -> set[
     return failed
 
 
-def rates(results: Results, point: float | None, added: float | None) -> dict[str, dict[str, float]]:
+def rates(results: Results, point: float | None, added: float | None,
+          length: tuple[float, float] | None = None) -> dict[str, dict[str, float]]:
     """Per set: the share of pairs rejected (``any``) and rejected by each check."""
     table: dict[str, dict[str, float]] = {}
     for name, outcomes in results.outcomes.items():
         if not outcomes:
             continue
-        fails = [rejected(o, point, added) for o in outcomes]
+        fails = [rejected(o, point, added, length) for o in outcomes]
         row = {"n": float(len(outcomes)), "any": sum(bool(f) for f in fails) / len(outcomes)}
         row |= {c: sum(c in f for f in fails) / len(outcomes) for c in CHECKS}
         table[name] = row
     return table
 
 
-def choose(results: Results, grid_point: list[float], grid_added: list[float | None]) -> tuple[float, float | None]:
+def length_bounds(results: Results) -> tuple[float, float]:
+    """Length-ratio bounds keeping 99% of the faithful rewrites: their 0.5% and 99.5% quantiles,
+    rounded outwards to 0.05 (the plants barely change length, so the bounds only guard against
+    broken rewrites)."""
+    import numpy as np
+
+    ratios = [o.length_ratio for o in results.outcomes["faithful"] if o.length_ratio is not None]
+    low, high = np.quantile(ratios, [0.005, 0.995])
+    return float(np.floor(low * 20) / 20), float(np.ceil(high * 20) / 20)
+
+
+def choose(results: Results, grid_point: list[float], grid_added: list[float | None],
+           length: tuple[float, float]) -> tuple[float, float | None]:
     """Thresholds that maximise the lowest detection rate over the plants while the false-rejection
     rate stays within :data:`TARGET_FALSE_REJECTION` (ties: the lower false-rejection rate)."""
     best: tuple[float, float, float, float | None] | None = None
     for point in grid_point:
         for added in grid_added:
-            table = rates(results, point, added)
+            table = rates(results, point, added, length)
             fr = table["faithful"]["any"]
             if fr > TARGET_FALSE_REJECTION:
                 continue
@@ -372,15 +403,18 @@ def main(argv: list[str] | None = None) -> None:
         else:
             grid_point = [round(0.02 * i, 2) for i in range(5, 41)]
         grid_added: list[float | None] = [None, *grid_point]
-        point, added = choose(cal, grid_point, grid_added)
+        bounds = length_bounds(cal)
+        point, added = choose(cal, grid_point, grid_added, bounds)
         defaults = rc.ReviewCheckSettings().thresholds(embedder is not None)
-        print(f"chosen on the calibration part: missing-point threshold {point}, added-point threshold {added} "
-              f"(current defaults {defaults[0]}, {defaults[1]})")
-        for name, (p, a) in {"chosen": (point, added), "defaults": defaults}.items():
+        default_bounds = rc.LENGTH_BOUNDS["paraphrase"]
+        print(f"chosen on the calibration part: length bounds {bounds}, missing-point threshold {point}, "
+              f"added-point threshold {added} (current defaults {default_bounds}, {defaults[0]}, {defaults[1]})")
+        for name, (p, a, b) in {"chosen": (point, added, bounds),
+                                "defaults": (*defaults, default_bounds)}.items():
             for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
-                table = rates(res, p, a)
-                show(f"{part}, {name} thresholds ({p}, {a})", table)
-                report[f"{part}/{name}"] = {"thresholds": [p, a], "rates": table}
+                table = rates(res, p, a, b)
+                show(f"{part}, {name} thresholds (points {p}, added {a}, length {b[0]}-{b[1]})", table)
+                report[f"{part}/{name}"] = {"thresholds": [p, a, *b], "rates": table}
     else:
         for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
             table = rates(res, None, None)

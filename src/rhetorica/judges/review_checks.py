@@ -31,11 +31,14 @@ point of its own, and keep about the same length.
   words; never truncated); an original point's similarity is that of its worst window.
 - **Scores and recommendation.** The reviewer's scores in the metadata (``scores``, and
   ``human_scores`` / ``confidence`` when both documents have them) must be equal; every score field
-  of the original must be stated in the rewrite with the same value set (``Rating: 5`` → ``8``
-  fails, whatever the label after the number says); the recommendation is the first
+  the rewrite states must hold the original's values (``Rating: 5`` -> ``8`` fails, whatever the
+  label after the number says). A score field the rewrite leaves out is listed in ``unstated``, not
+  failed: published faithful rewrites often drop the rating line (about 10% of PeerPrism's).
+  The recommendation is the side (``accept``, ``reject``, ``borderline``) of the first
   recommendation phrase of each rating field's value (``marginally below the acceptance
-  threshold``, ``weak accept``, ``reject``), and the set of them must be the same. Prose is never
-  read for a recommendation: "hard for me to accept the authors' motivation" is not one.
+  threshold`` -> reject, ``7: Good paper, accept`` -> accept); the sides must agree where both
+  state one. Prose is never read for a recommendation: "hard for me to accept the authors'
+  motivation" is not one.
 - **Length.** The rewrite's word count over the original's must lie within ``length_bounds``
   (default 0.8-1.25 for a paraphrase; 0.8-1.5 for polish, which makes implicit points explicit).
 
@@ -141,7 +144,7 @@ SCORE_LABELS: dict[str, str] = {
 """Score label pattern (case-insensitive, whole label) -> the canonical label compared."""
 _SCORE_LABEL = [(re.compile(rf"^(?:{p})$", re.IGNORECASE), name) for p, name in SCORE_LABELS.items()]
 _INLINE_SCORE = re.compile(
-    r"(?:^|(?<=[.!?;]\s))\s*(?:[-*\u2022]\s+)?(?:\*\*)?(?P<label>[A-Za-z][A-Za-z ]{0,40}?)\s*(?:\([^)\n]{0,30}\))?"
+    r"(?:^|(?<=[.!?;]\s))\s*(?:#{1,6}\s*|[-*\u2022]\s+)?(?:\*\*)?(?P<label>[A-Za-z][A-Za-z ]{0,40}?)\s*(?:\([^)\n]{0,30}\))?"
     r"\s*(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(?P<value>\S[^\n]*)$", re.IGNORECASE)
 _RECOMMENDATION = re.compile(
     r"\b(?:(?:strong(?:ly)?|weak(?:ly)?|borderline|clear|definite)\s+(?:accept|reject)(?:ance|ion)?|"
@@ -171,8 +174,8 @@ class StatedScore:
         label: canonical label (a value of :data:`SCORE_LABELS`).
         value: the score read by :func:`~rhetorica.documents.ratings.parse_rating`, or ``None`` for
             a recommendation stated without a number.
-        recommendation: the first recommendation phrase of the value (rating labels only), lower
-            case, single-spaced; ``None`` when the value has none.
+        recommendation: the side of the value's first recommendation phrase (rating labels only:
+            ``accept``, ``reject`` or ``borderline``); ``None`` when the value has none.
         text: the value as written.
     """
 
@@ -205,8 +208,18 @@ def score_label(label: str) -> str | None:
 
 
 def _recommendation(value: str) -> str | None:
+    """The side of the first recommendation phrase of ``value``: ``accept``, ``reject`` or
+    ``borderline`` (``marginally above`` and ``minor revision`` count as accept, ``marginally
+    below`` and ``major revision`` as reject); ``None`` without one."""
     match = _RECOMMENDATION.search(value)
-    return " ".join(match.group(0).lower().split()) if match else None
+    if match is None:
+        return None
+    phrase = match.group(0).lower()
+    if re.search(r"above|accept|minor", phrase):
+        return "accept"
+    if re.search(r"below|reject|major", phrase):
+        return "reject"
+    return "borderline"
 
 
 def _stated(label: str, value: str) -> StatedScore | None:
@@ -215,6 +228,8 @@ def _stated(label: str, value: str) -> StatedScore | None:
     if canonical is None:
         return None
     value = value.strip().strip("*").strip()
+    if _ITEM.match(value):  # "1. The paper is clearly written" under a "Clarity:" header is a list item
+        return None
     try:
         number = parse_rating(value)
     except RatingError:
@@ -307,13 +322,6 @@ def review_structure(review: Document) -> ReviewStructure:
                 if stated is not None:
                     scores.append(stated)
                     continue
-            header = _header(line)
-            if header is not None:
-                blocks.append((title, kind, body))
-                title, body = header, []
-                kind = header_kind = point_kind(header) if point_kind(header) != "other" else section_kind
-                pending = header if score_label(header) else None
-                continue
             inline = _INLINE_SCORE.search(line)
             stated = _stated(inline.group("label"), inline.group("value")) if inline else None
             if stated is not None and inline is not None:
@@ -322,6 +330,14 @@ def review_structure(review: Document) -> ReviewStructure:
                 if not line.strip():
                     body.append("")
                     continue
+            bare = line.strip(" \t#*:")
+            header = bare if score_label(bare) else _header(line)  # "Rating" alone on its line is a header
+            if header is not None:
+                blocks.append((title, kind, body))
+                title, body = header, []
+                kind = header_kind = point_kind(header) if point_kind(header) != "other" else section_kind
+                pending = header if score_label(header) else None
+                continue
             label = None if _ITEM.match(line) else _INLINE_LABEL.match(line)
             if label and len(label.group("label").split()) <= MAX_LABEL_WORDS:
                 blocks.append((title, kind, body))
@@ -419,6 +435,7 @@ class ReviewVariantCheck:
         failed: names of the failed checks (``points``, ``added``, ``scores``, ``recommendation``,
             ``length``), each once, in that order.
         problems: one line per failure, naming the point, score or bound.
+        unstated: labels of score fields of the original that the rewrite leaves out (not a failure).
     """
 
     ok: bool
@@ -433,6 +450,7 @@ class ReviewVariantCheck:
     length_ratio: float
     failed: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    unstated: list[str] = field(default_factory=list)
 
 
 def _format(value: float | None) -> str:
@@ -452,21 +470,25 @@ def _score_problems(original: Document, rewrite: Document, before: list[StatedSc
             problems.append(f"{key} changed: {a!r} -> {b!r}")
     for label in dict.fromkeys(s.label for s in before):
         values_a = sorted({s.value for s in before if s.label == label and s.value is not None})
-        stated_b = [s for s in after if s.label == label]
-        values_b = sorted({s.value for s in stated_b if s.value is not None})
-        if values_a and not stated_b:
-            problems.append(f"{label} {', '.join(map(_format, values_a))} not stated in the rewrite")
-        elif values_a != values_b:
-            problems.append(f"{label} changed: {', '.join(map(_format, values_a)) or 'none'} -> "
-                            f"{', '.join(map(_format, values_b)) or 'none'}")
+        values_b = sorted({s.value for s in after if s.label == label and s.value is not None})
+        if values_a and values_b and values_a != values_b:
+            problems.append(f"{label} changed: {', '.join(map(_format, values_a))} -> "
+                            f"{', '.join(map(_format, values_b))}")
     return problems
+
+
+def unstated_scores(before: list[StatedScore], after: list[StatedScore]) -> list[str]:
+    """Labels of the original's score fields that the rewrite does not state (a note, not a failure:
+    published faithful rewrites often leave the rating line out, ``ReviewCheckSettings``)."""
+    stated = {s.label for s in after if s.value is not None}
+    return list(dict.fromkeys(s.label for s in before if s.value is not None and s.label not in stated))
 
 
 def _recommendation_problem(before: list[StatedScore], after: list[StatedScore]) -> str | None:
     rec_a = sorted({s.recommendation for s in before if s.recommendation})
     rec_b = sorted({s.recommendation for s in after if s.recommendation})
-    if rec_a and rec_a != rec_b:
-        return f"recommendation changed: {rec_a} -> {rec_b}"
+    if rec_a and rec_b and rec_a != rec_b:
+        return f"recommendation changed: {', '.join(rec_a)} -> {', '.join(rec_b)}"
     return None
 
 
@@ -527,4 +549,4 @@ def check_review_variant(original: Document, rewrite: Document, *, condition: st
     method = f"embedding:{embedder.name}" if embedder is not None else "tfidf"
     return ReviewVariantCheck(not problems, [float(s) for s in sims], points, missing, added_sims, added, threshold,
                               added_threshold, method, ratio, [name for name, lines in failed.items() if lines],
-                              problems)
+                              problems, unstated_scores(before.scores, after.scores))
