@@ -366,7 +366,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("data", nargs="?", type=Path, help="PeerPrism checkout (or its rewritten/ folder)")
     parser.add_argument("--smoke", action="store_true", help="hand-written pairs, TF-IDF only (seconds)")
     parser.add_argument("--tfidf", action="store_true", help="TF-IDF counterparts (no embedding model)")
-    parser.add_argument("--per-file", type=int, default=None, help="pairs sampled per venue-year and model")
+    parser.add_argument("--per-file", type=int, default=None,
+                        help="calibration pairs sampled per venue-year and model (default: all)")
+    parser.add_argument("--acceptance-per-file", type=int, default=None,
+                        help="acceptance (ICLR 2023) pairs sampled per rewriting model (default: all)")
+    parser.add_argument("--acceptance-model", default=None,
+                        help="only this rewriting model's ICLR 2023 rewrites (e.g. openai_gpt-5)")
     parser.add_argument("--cache-dir", default=None, help="on-disk embedding cache folder")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write the rates here")
@@ -379,7 +384,8 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("give the PeerPrism folder, or --smoke")
         everything = list(read_peerprism(args.data))
         calibration = _sample([p for p in everything if p.part != ACCEPTANCE_PART], args.per_file, args.seed)
-        acceptance = _sample([p for p in everything if p.part == ACCEPTANCE_PART], args.per_file, args.seed)
+        acceptance = _sample([p for p in everything if p.part == ACCEPTANCE_PART
+                              and args.acceptance_model in (None, p.model)], args.acceptance_per_file, args.seed)
         embedder = None
         if not args.tfidf:
             from rhetorica.validation.embeddings import load_embedder

@@ -215,10 +215,10 @@ def _recommendation(value: str) -> str | None:
     if match is None:
         return None
     phrase = match.group(0).lower()
-    if re.search(r"above|accept|minor", phrase):
-        return "accept"
-    if re.search(r"below|reject|major", phrase):
-        return "reject"
+    for side, pattern in (("reject", r"below"), ("accept", r"above"), ("reject", r"reject|major"),
+                          ("accept", r"accept|minor")):
+        if re.search(pattern, phrase):
+            return side
     return "borderline"
 
 
@@ -293,8 +293,7 @@ def _units(lines: Sequence[str]) -> list[str]:
 
 
 def _is_point(text: str) -> bool:
-    return (len(re.findall(r"[^\W\d_]{2,}", text)) >= MIN_POINT_WORDS and not _REFERENCE.match(text)
-            and not _BOILERPLATE.search(text))
+    return len(re.findall(r"[^\W\d_]{2,}", text)) >= MIN_POINT_WORDS and not _BOILERPLATE.search(text)
 
 
 def review_structure(review: Document) -> ReviewStructure:
@@ -337,6 +336,9 @@ def review_structure(review: Document) -> ReviewStructure:
                 title, body = header, []
                 kind = header_kind = point_kind(header) if point_kind(header) != "other" else section_kind
                 pending = header if score_label(header) else None
+                continue
+            if _REFERENCE.match(_ITEM.sub("", line, count=1)):  # a reference-list line: not a point
+                body.append("")
                 continue
             label = None if _ITEM.match(line) else _INLINE_LABEL.match(line)
             if label and len(label.group("label").split()) <= MAX_LABEL_WORDS:
