@@ -106,9 +106,14 @@ class Outcome:
     """One check run: which checks failed, and the threshold-free similarities when available."""
 
     failed: set[str]
-    min_point: float | None = None
-    min_added: float | None = None
+    point_sims: list[tuple[int, float]] | None = None
+    added_sims: list[tuple[int, float]] | None = None
     length_ratio: float | None = None
+
+    def lowest(self, sims: list[tuple[int, float]] | None, min_words: int) -> float | None:
+        """The lowest similarity of the points of at least ``min_words`` words (``None``: none)."""
+        kept = [s for words, s in sims or [] if words >= min_words]
+        return min(kept) if kept else None
 
 
 @dataclass
@@ -258,9 +263,10 @@ def make_checker(embedder: Any) -> Callable[[Document, Document], Outcome]:
         failed = set(getattr(result, "failed", None) or {_classify(p) for p in result.problems})
         if settings is None:
             return Outcome(failed)
-        added = getattr(result, "added_similarities", [])
-        return Outcome(failed, min(result.similarities) if result.similarities else None,
-                       min(added) if added else None, result.length_ratio)
+        words = rc.point_words
+        return Outcome(failed, [(words(p.text), s) for p, s in zip(result.points, result.similarities)],
+                       [(words(p.text), s) for p, s in zip(result.rewrite_points, result.added_similarities)],
+                       result.length_ratio)
 
     return run
 
@@ -284,28 +290,30 @@ def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document], Outcom
 
 
 def rejected(outcome: Outcome, point: float | None, added: float | None,
-             length: tuple[float, float] | None = None) -> set[str]:
-    """The checks ``outcome`` fails at thresholds ``point`` / ``added`` and length bounds
-    ``length`` (``None``: as run)."""
+             length: tuple[float, float] | None = None, min_words: int = rc.MIN_POINT_WORDS) -> set[str]:
+    """The checks ``outcome`` fails at thresholds ``point`` / ``added``, length bounds ``length``
+    and points of at least ``min_words`` words (``None``: as run)."""
     failed = set(outcome.failed)
     if length is not None and outcome.length_ratio is not None and not (
             length[0] <= outcome.length_ratio <= length[1]):
         failed.add("length")
-    if point is not None and outcome.min_point is not None and outcome.min_point < point:
+    lowest_point, lowest_added = outcome.lowest(outcome.point_sims, min_words), outcome.lowest(outcome.added_sims,
+                                                                                                min_words)
+    if point is not None and lowest_point is not None and lowest_point < point:
         failed.add("points")
-    if added is not None and outcome.min_added is not None and outcome.min_added < added:
+    if added is not None and lowest_added is not None and lowest_added < added:
         failed.add("added")
     return failed
 
 
 def rates(results: Results, point: float | None, added: float | None,
-          length: tuple[float, float] | None = None) -> dict[str, dict[str, float]]:
+          length: tuple[float, float] | None = None, min_words: int = rc.MIN_POINT_WORDS) -> dict[str, dict[str, float]]:
     """Per set: the share of pairs rejected (``any``) and rejected by each check."""
     table: dict[str, dict[str, float]] = {}
     for name, outcomes in results.outcomes.items():
         if not outcomes:
             continue
-        fails = [rejected(o, point, added, length) for o in outcomes]
+        fails = [rejected(o, point, added, length, min_words) for o in outcomes]
         row = {"n": float(len(outcomes)), "any": sum(bool(f) for f in fails) / len(outcomes)}
         row |= {c: sum(c in f for f in fails) / len(outcomes) for c in CHECKS}
         table[name] = row
@@ -323,24 +331,40 @@ def length_bounds(results: Results) -> tuple[float, float]:
     return float(np.floor(low * 20) / 20), float(np.ceil(high * 20) / 20)
 
 
+MIN_WORDS_GRID = (3, 5, 8, 12)
+
+
 def choose(results: Results, grid_point: list[float], grid_added: list[float | None],
-           length: tuple[float, float]) -> tuple[float, float | None]:
-    """Thresholds that maximise the lowest detection rate over the plants while the false-rejection
-    rate stays within :data:`TARGET_FALSE_REJECTION` (ties: the lower false-rejection rate)."""
-    best: tuple[float, float, float, float | None] | None = None
-    for point in grid_point:
-        for added in grid_added:
-            table = rates(results, point, added, length)
-            fr = table["faithful"]["any"]
-            if fr > TARGET_FALSE_REJECTION:
-                continue
-            detection = min(table[k]["any"] for k in PLANTS if k in table)
-            key = (detection, -fr, point, added)
-            if best is None or key[:2] > best[:2]:
-                best = key
+           length: tuple[float, float]) -> tuple[float, float | None, int]:
+    """Thresholds and minimum point length that maximise the lowest detection rate over the plants
+    while the false-rejection rate stays within :data:`TARGET_FALSE_REJECTION` (ties: the lower
+    false-rejection rate)."""
+    best: tuple[float, float, float, float | None, int] | None = None
+    for min_words in MIN_WORDS_GRID:
+        for point in grid_point:
+            for added in grid_added:
+                table = rates(results, point, added, length, min_words)
+                fr = table["faithful"]["any"]
+                if fr > TARGET_FALSE_REJECTION:
+                    continue
+                detection = min(table[k]["any"] for k in PLANTS if k in table)
+                key = (detection, -fr, point, added, min_words)
+                if best is None or key[:2] > best[:2]:
+                    best = key
     if best is None:
         sys.exit("no threshold pair keeps the false-rejection rate within the target")
-    return best[2], best[3]
+    return best[2], best[3], best[4]
+
+
+def tradeoff(results: Results, length: tuple[float, float], min_words: int) -> None:
+    """False rejection against detection of the two similarity plants, threshold by threshold."""
+    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, points of >= {min_words} words): "
+          "missing-point threshold -> FR / weakness detected; added-point threshold -> FR / claim detected")
+    for t in [round(0.05 * i, 2) for i in range(2, 15)]:
+        miss = rates(results, t, None, length, min_words)
+        add = rates(results, None, t, length, min_words)
+        print(f"  {t:.2f}: {miss['faithful']['any']:6.1%} / {miss['weakness']['any']:6.1%}      "
+              f"{add['faithful']['any']:6.1%} / {add['claim']['any']:6.1%}")
 
 
 def show(title: str, table: dict[str, dict[str, float]]) -> None:
@@ -402,7 +426,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{cal.skipped}, acceptance {acc.skipped}")
     report: dict[str, Any] = {"method": method, "calibration_pairs": len(calibration),
                               "acceptance_pairs": len(acceptance)}
-    sweepable = any(o.min_point is not None for o in cal.outcomes["faithful"])
+    sweepable = any(o.point_sims is not None for o in cal.outcomes["faithful"])
     if sweepable:
         if embedder is None:
             grid_point = [round(0.02 * i, 2) for i in range(0, 31)]
@@ -410,17 +434,20 @@ def main(argv: list[str] | None = None) -> None:
             grid_point = [round(0.02 * i, 2) for i in range(5, 41)]
         grid_added: list[float | None] = [None, *grid_point]
         bounds = length_bounds(cal)
-        point, added = choose(cal, grid_point, grid_added, bounds)
-        defaults = rc.ReviewCheckSettings().thresholds(embedder is not None)
+        point, added, min_words = choose(cal, grid_point, grid_added, bounds)
+        current = rc.ReviewCheckSettings()
+        defaults = current.thresholds(embedder is not None)
         default_bounds = rc.LENGTH_BOUNDS["paraphrase"]
-        print(f"chosen on the calibration part: length bounds {bounds}, missing-point threshold {point}, "
-              f"added-point threshold {added} (current defaults {default_bounds}, {defaults[0]}, {defaults[1]})")
-        for name, (p, a, b) in {"chosen": (point, added, bounds),
-                                "defaults": (*defaults, default_bounds)}.items():
+        print(f"chosen on the calibration part: length bounds {bounds}, points of >= {min_words} words, missing-point "
+              f"threshold {point}, added-point threshold {added} (current defaults {default_bounds}, "
+              f"{current.min_point_words} words, {defaults[0]}, {defaults[1]})")
+        tradeoff(cal, bounds, min_words)
+        for name, (p, a, b, w) in {"chosen": (point, added, bounds, min_words),
+                                   "defaults": (*defaults, default_bounds, current.min_point_words)}.items():
             for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
-                table = rates(res, p, a, b)
-                show(f"{part}, {name} thresholds (points {p}, added {a}, length {b[0]}-{b[1]})", table)
-                report[f"{part}/{name}"] = {"thresholds": [p, a, *b], "rates": table}
+                table = rates(res, p, a, b, w)
+                show(f"{part}, {name} (points {p}, added {a}, length {b[0]}-{b[1]}, >= {w} words)", table)
+                report[f"{part}/{name}"] = {"thresholds": [p, a, *b, w], "rates": table}
     else:
         for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
             table = rates(res, None, None)

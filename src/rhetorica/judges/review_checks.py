@@ -83,6 +83,9 @@ class ReviewCheckSettings(BaseModel):
     meaning-preserving rewrites of the calibration part stays within 5%.
 
     Attributes:
+        min_point_words: points of fewer words (of two letters or more) are not checked for a
+            counterpart in either direction: short generic sentences ("Please fix those.", "The
+            paper is well motivated") match nothing specific in a faithful rewrite either.
         min_point_similarity: lowest best-match cosine, in [-1, 1], of an original point to the
             rewrite (sentence embedder); below it the point is missing.
         min_added_similarity: lowest best-match cosine of a rewrite point to the original; below it
@@ -93,6 +96,7 @@ class ReviewCheckSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
+    min_point_words: int = Field(default=3, ge=MIN_POINT_WORDS)
     min_point_similarity: float = Field(default=0.40, ge=-1.0, le=1.0)
     min_added_similarity: float | None = Field(default=0.40, ge=-1.0, le=1.0)
     tfidf_min_point_similarity: float = Field(default=0.10, ge=0.0, le=1.0)
@@ -152,9 +156,16 @@ _RECOMMENDATION = re.compile(
     r"major\s+revisions?|minor\s+revisions?|top\s+\d+%\s+of\s+accepted\s+papers)\b", re.IGNORECASE)
 _REFERENCE = re.compile(
     r"^\s*(?:\[[^\]\n]{1,25}\]\s*.*\b(?:19|20)\d{2}\b"  # [3] ... 2020
+    r"|\[\d{1,3}\]\s*\S[^.]{0,120}\.?\s*$"  # [1]Almost-equidistant sets.
+    r"|(?:in\s+)?proceedings of\b"  # a reference's venue line
     r"|(?:[A-Z][\w'-]+,\s*(?:[A-Z]\.\s*)+(?:,|and|&)?\s*)+.*\b(?:19|20)\d{2}\b"  # Smith, J., Lee, K. ... 2021
     r"|(?:https?://|www\.|doi:|arxiv:)\S+\s*$)", re.IGNORECASE)
-_BOILERPLATE = re.compile(r"\brewritten review\b|\b(?:this|the above) rewrite\b|\boriginal decision\b", re.IGNORECASE)
+_BOILERPLATE = re.compile(
+    r"\brewritten (?:review|version|text)\b|\b(?:this|the above) rewrite\b|\boriginal decision\b|^here is (?:a|the|my) "
+    r"(?:rewritten|revised|polished|paraphrased)\b|\b(?:decision|rating|recommendation|score)\b[^.]{0,80}\b(?:remains?|is|are)"
+    r"\s+(?:unchanged|maintained|preserved)\b|\bno (?:new )?(?:critique )?points? (?:have been|were|was|has been) "
+    r"(?:added|removed)", re.IGNORECASE)
+"""Sentences about the rewriting itself (a rewriter's comments on its own output), not review points."""
 
 
 @dataclass(frozen=True)
@@ -292,8 +303,14 @@ def _units(lines: Sequence[str]) -> list[str]:
     return units
 
 
+def point_words(text: str) -> int:
+    """Words of two letters or more in ``text`` (what :data:`MIN_POINT_WORDS` counts)."""
+    return len(re.findall(r"[^\W\d_]{2,}", text))
+
+
 def _is_point(text: str) -> bool:
-    return len(re.findall(r"[^\W\d_]{2,}", text)) >= MIN_POINT_WORDS and not _BOILERPLATE.search(text)
+    return (point_words(text) >= MIN_POINT_WORDS and not _BOILERPLATE.search(text)
+            and not _REFERENCE.match(text))
 
 
 def review_structure(review: Document) -> ReviewStructure:
@@ -424,11 +441,12 @@ class ReviewVariantCheck:
 
     Attributes:
         ok: every check passed.
-        similarities: best counterpart cosine per original point (same order as ``points``).
-        points: the original's points.
+        similarities: best counterpart cosine per checked original point (same order as ``points``).
+        points: the original's points checked (those of at least ``min_point_words`` words).
         missing: original points without a counterpart above ``threshold``.
-        added_similarities: best cosine of each rewrite point to the original (order of ``added_points``'s
-            source, the rewrite's points); empty when the added-point check is off.
+        added_similarities: best cosine of each checked rewrite point to the original (same order
+            as ``rewrite_points``); empty when the added-point check is off.
+        rewrite_points: the rewrite's points checked.
         added: rewrite points without a counterpart in the original.
         threshold: the missing-point threshold used.
         added_threshold: the added-point threshold used (``None``: not checked).
@@ -445,6 +463,7 @@ class ReviewVariantCheck:
     points: list[ReviewPoint]
     missing: list[ReviewPoint]
     added_similarities: list[float]
+    rewrite_points: list[ReviewPoint]
     added: list[ReviewPoint]
     threshold: float
     added_threshold: float | None
@@ -524,23 +543,26 @@ def check_review_variant(original: Document, rewrite: Document, *, condition: st
     points = before.points
     if not points or original.word_count == 0:
         raise ValueError(f"review {original.id}: no text to check")
-    threshold, added_threshold = (settings or ReviewCheckSettings()).thresholds(embedder is not None)
+    settings = settings or ReviewCheckSettings()
+    threshold, added_threshold = settings.thresholds(embedder is not None)
+    checked = [p for p in points if point_words(p.text) >= settings.min_point_words]
+    rewrite_points = [p for p in after.points if point_words(p.text) >= settings.min_point_words]
     failed: dict[str, list[str]] = {}
-    if after.points:
-        sims = counterpart_similarities([p.text for p in points], _candidates(after.points), embedder)
+    if after.points and checked:
+        sims = counterpart_similarities([p.text for p in checked], _candidates(after.points), embedder)
     else:
-        sims = np.zeros(len(points))
-    missing = [p for p, s in zip(points, sims) if s < threshold]
+        sims = np.zeros(len(checked))
+    missing = [p for p, s in zip(checked, sims) if s < threshold]
     failed["points"] = [f"{p.kind} point without a counterpart (best cosine {s:.2f} < {threshold:.2f}): "
-                        f"{p.text[:80]!r}" for p, s in zip(points, sims) if s < threshold]
+                        f"{p.text[:80]!r}" for p, s in zip(checked, sims) if s < threshold]
     added_sims: list[float] = []
     added: list[ReviewPoint] = []
-    if added_threshold is not None and after.points:
-        added_sims = [float(s) for s in counterpart_similarities([p.text for p in after.points], _candidates(points),
+    if added_threshold is not None and rewrite_points:
+        added_sims = [float(s) for s in counterpart_similarities([p.text for p in rewrite_points], _candidates(points),
                                                                  embedder)]
-        added = [p for p, s in zip(after.points, added_sims) if s < added_threshold]
+        added = [p for p, s in zip(rewrite_points, added_sims) if s < added_threshold]
         failed["added"] = [f"{p.kind} point added (best cosine to the original {s:.2f} < {added_threshold:.2f}): "
-                           f"{p.text[:80]!r}" for p, s in zip(after.points, added_sims) if s < added_threshold]
+                           f"{p.text[:80]!r}" for p, s in zip(rewrite_points, added_sims) if s < added_threshold]
     failed["scores"] = _score_problems(original, rewrite, before.scores, after.scores)
     recommendation = _recommendation_problem(before.scores, after.scores)
     failed["recommendation"] = [recommendation] if recommendation else []
@@ -549,6 +571,7 @@ def check_review_variant(original: Document, rewrite: Document, *, condition: st
     failed["length"] = [] if low <= ratio <= high else [f"length ratio {ratio:.2f} outside {low:g}-{high:g}"]
     problems = [line for lines in failed.values() for line in lines]
     method = f"embedding:{embedder.name}" if embedder is not None else "tfidf"
-    return ReviewVariantCheck(not problems, [float(s) for s in sims], points, missing, added_sims, added, threshold,
-                              added_threshold, method, ratio, [name for name, lines in failed.items() if lines],
-                              problems, unstated_scores(before.scores, after.scores))
+    return ReviewVariantCheck(not problems, [float(s) for s in sims], checked, missing, added_sims, rewrite_points,
+                              added, threshold, added_threshold, method, ratio,
+                              [name for name, lines in failed.items() if lines], problems,
+                              unstated_scores(before.scores, after.scores))
