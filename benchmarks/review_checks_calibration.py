@@ -109,11 +109,15 @@ class Outcome:
     point_sims: list[tuple[int, float]] | None = None
     added_sims: list[tuple[int, float]] | None = None
     length_ratio: float | None = None
+    _lowest: dict[tuple[bool, int], float | None] = field(default_factory=dict)
 
-    def lowest(self, sims: list[tuple[int, float]] | None, min_words: int) -> float | None:
-        """The lowest similarity of the points of at least ``min_words`` words (``None``: none)."""
-        kept = [s for words, s in sims or [] if words >= min_words]
-        return min(kept) if kept else None
+    def lowest(self, added: bool, min_words: int) -> float | None:
+        """The lowest similarity of the original's (``added``: the rewrite's) points of at least
+        ``min_words`` words (``None``: none)."""
+        if (added, min_words) not in self._lowest:
+            kept = [s for words, s in (self.added_sims if added else self.point_sims) or [] if words >= min_words]
+            self._lowest[added, min_words] = min(kept) if kept else None
+        return self._lowest[added, min_words]
 
 
 @dataclass
@@ -297,8 +301,7 @@ def rejected(outcome: Outcome, point: float | None, added: float | None,
     if length is not None and outcome.length_ratio is not None and not (
             length[0] <= outcome.length_ratio <= length[1]):
         failed.add("length")
-    lowest_point, lowest_added = outcome.lowest(outcome.point_sims, min_words), outcome.lowest(outcome.added_sims,
-                                                                                                min_words)
+    lowest_point, lowest_added = outcome.lowest(False, min_words), outcome.lowest(True, min_words)
     if point is not None and lowest_point is not None and lowest_point < point:
         failed.add("points")
     if added is not None and lowest_added is not None and lowest_added < added:

@@ -72,7 +72,9 @@ def test_a_dropped_point_is_reported_missing(shared_data: Path) -> None:
     victim = review_points(review.model_copy(update={"sections": [main]}))[2].text
     cut = [s.model_copy(update={"text": " ".join(s.text.split()).replace(victim, "")}) if s is main else s
            for s in review.sections]
-    result = check_review_variant(review, review.model_copy(update={"sections": cut}), length_bounds=(0.5, 1.5))
+    settings = ReviewCheckSettings(min_point_words=3, tfidf_min_point_similarity=0.30)  # short points checked too
+    result = check_review_variant(review, review.model_copy(update={"sections": cut}), length_bounds=(0.5, 1.5),
+                                  settings=settings)
     assert [p.text for p in result.missing] == [victim]
     assert not result.ok and result.problems[0].startswith("other point without a counterpart")
 
@@ -114,7 +116,8 @@ def test_embedding_counterparts_separate_rewordings_from_other_points() -> None:
     assert max(counterpart_similarities(points, others, embedder)) < EMBEDDING_THRESHOLD
     a = doc([("Weaknesses", "\n".join(f"- {p}" for p in points))])
     b = doc([("Weaknesses", "\n".join(f"- {p}" for p in reversed(reworded[:2])))])
-    result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2))
+    result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2),
+                                  settings=ReviewCheckSettings(min_point_words=3))  # points[2] has 9 words
     assert result.method == "embedding:all-MiniLM-L6-v2" and [p.text for p in result.missing] == [points[2]]
 
 
@@ -161,7 +164,7 @@ Strength And Weaknesses:
 
 === Weaknesses ===
 - There is no ablation that removes the learned adjacency, so its contribution is unclear.
-- The baselines stop in 2021; recent diffusion-based forecasters are not compared.
+- The baselines stop in 2021, and recent diffusion-based forecasters are not compared at all.
 - It is hard for me to accept the authors' motivation for the second experiment, which uses synthetic traffic.
 
 **Questions**
@@ -270,7 +273,7 @@ def test_a_deleted_weakness_fails_on_the_points(embedder) -> None:  # type: igno
                                   embedder=embedder)
     assert result.failed == ["points"]
     assert [p.text for p in result.missing] == [
-        "The baselines stop in 2021; recent diffusion-based forecasters are not compared."]
+        "The baselines stop in 2021, and recent diffusion-based forecasters are not compared at all."]
     assert result.problems[0].startswith("weakness point without a counterpart (best cosine")
 
 
@@ -303,7 +306,7 @@ def test_a_rating_line_left_out_is_noted_not_failed() -> None:
 def test_the_threshold_is_a_study_setting(embedder) -> None:  # type: ignore[no-untyped-def]
     from rhetorica.study.config import ValidationSettings
 
-    settings = ValidationSettings.model_validate({"review": {"min_point_similarity": 0.99}}).review
+    settings = ValidationSettings.model_validate({"review": {"min_point_similarity": 0.99, "min_point_words": 3}}).review
     assert settings.thresholds(True) == (0.99, ReviewCheckSettings().min_added_similarity)
     result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE), embedder=embedder,
                                   settings=settings)
