@@ -400,6 +400,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--acceptance-model", default=None,
                         help="only this rewriting model's ICLR 2023 rewrites (e.g. openai_gpt-5)")
     parser.add_argument("--cache-dir", default=None, help="on-disk embedding cache folder")
+    parser.add_argument("--length-bounds", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
+                        help="length-ratio bounds to use (default: from the calibration sample's quantiles)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write the rates here")
     args = parser.parse_args(argv)
@@ -436,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             grid_point = [round(0.02 * i, 2) for i in range(5, 41)]
         grid_added: list[float | None] = [None, *grid_point]
-        bounds = length_bounds(cal)
+        bounds = tuple(args.length_bounds) if args.length_bounds else length_bounds(cal)
         point, added, min_words = choose(cal, grid_point, grid_added, bounds)
         current = rc.ReviewCheckSettings()
         defaults = current.thresholds(embedder is not None)

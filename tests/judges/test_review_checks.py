@@ -144,7 +144,9 @@ def test_hand_paraphrase_of_a_real_review_passes_and_a_dropped_point_fails(share
     embedder = load_embedder()
     result = check_review_variant(original, rewrite, embedder=embedder)
     assert result.ok, result.problems
-    assert len(result.similarities) == 8 and min(result.similarities) > EMBEDDING_THRESHOLD
+    # 8 points; of 12 words or more (the default minimum): both summary sentences, the typo, introduction,
+    # expertise and limitations sentences
+    assert len(result.similarities) == 6 and min(result.similarities) > EMBEDDING_THRESHOLD
     cut = [Section(title=t, text=x.replace(" Apart from a minor typo in the definition of left-invariance (line 190), "
                                            "everything appears correct.", "")) for t, x in REWRITE_OF_CHEBLIENET_2]
     result = check_review_variant(original, original.model_copy(update={"sections": cut}), embedder=embedder)
@@ -251,7 +253,8 @@ def test_faithful_rewrite_with_headers_references_and_a_long_paragraph_passes(em
     rewrite = text_review(FAITHFUL_REWRITE.replace("## Questions", f"- {LONG_REWRITE}\n\n## Questions"))
     result = check_review_variant(original, rewrite, embedder=embedder)
     assert result.ok, result.problems
-    assert len(result.similarities) == 8 and min(result.similarities) >= EMBEDDING_THRESHOLD
+    # the summary, two strengths, three weaknesses and the long item have 12 words or more; the question has 8
+    assert len(result.similarities) == 7 and min(result.similarities) >= EMBEDDING_THRESHOLD
     assert result.unstated == [] and result.method == "embedding:all-MiniLM-L6-v2"
 
 
@@ -266,11 +269,23 @@ def test_planted_rating_and_confidence_changes_fail_on_the_scores(embedder) -> N
     assert check_review_variant(original, inline, embedder=embedder).problems == ["rating changed: 5 -> 6"]
 
 
+# The calibrated defaults keep false rejections of published LLM rewrites within 5% and so catch few single-point
+# changes (benchmarks/review_checks_calibration.py prints the trade-off); a study whose rewrites stay as close as
+# this hand-written one (lowest counterpart 0.80; the deleted weakness 0.54, the added strength 0.51) sets 0.6.
+STRICT = ReviewCheckSettings(min_point_words=3, min_point_similarity=0.6, min_added_similarity=0.6)
+
+
+def test_the_faithful_rewrite_passes_the_strict_thresholds_too(embedder) -> None:  # type: ignore[no-untyped-def]
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE), embedder=embedder,
+                                  settings=STRICT)
+    assert result.ok, result.problems
+
+
 def test_a_deleted_weakness_fails_on_the_points(embedder) -> None:  # type: ignore[no-untyped-def]
     deleted = "- The most recent baselines date from 2021; diffusion-based forecasters are missing from the comparison.\n"
     assert deleted in FAITHFUL_REWRITE
     result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE.replace(deleted, "")),
-                                  embedder=embedder)
+                                  embedder=embedder, settings=STRICT)
     assert result.failed == ["points"]
     assert [p.text for p in result.missing] == [
         "The baselines stop in 2021, and recent diffusion-based forecasters are not compared at all."]
@@ -280,7 +295,8 @@ def test_a_deleted_weakness_fails_on_the_points(embedder) -> None:  # type: igno
 def test_an_added_strength_fails_on_the_added_points(embedder) -> None:  # type: ignore[no-untyped-def]
     claim = "- The paper also proves that the learned adjacency recovers the true road network with high probability."
     rewrite = FAITHFUL_REWRITE.replace("\n\n— Weaknesses —", f"\n{claim}\n\n— Weaknesses —")
-    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(rewrite), embedder=embedder)
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(rewrite), embedder=embedder,
+                                  settings=STRICT)
     assert result.failed == ["added"] and [p.text for p in result.added] == [claim[2:]]
     assert result.added[0].kind == "strength" and result.problems[0].startswith("strength point added")
 

@@ -40,7 +40,7 @@ point of its own, and keep about the same length.
   state one. Prose is never read for a recommendation: "hard for me to accept the authors'
   motivation" is not one.
 - **Length.** The rewrite's word count over the original's must lie within ``length_bounds``
-  (default 0.8-1.25 for a paraphrase; 0.8-1.5 for polish, which makes implicit points explicit).
+  (:data:`LENGTH_BOUNDS`, 0.45-2.0: published faithful rewrites vary that much).
 
 Thresholds are study settings (:class:`ReviewCheckSettings`, ``validation.review`` of a study);
 their defaults come from ``benchmarks/review_checks_calibration.py`` on the PeerPrism rewrites
@@ -70,7 +70,11 @@ from rhetorica.validation.tokenizer import sentence_bounds
 PointKind = Literal["strength", "weakness", "question", "other"]
 REVIEW_CHECKS_VERSION = "review-checks:v2"
 """Version of the check rules, part of the validate units' keys: results of older rules are redone."""
-LENGTH_BOUNDS: dict[str, tuple[float, float]] = {"paraphrase": (0.8, 1.25), "polish": (0.8, 1.5)}
+LENGTH_BOUNDS: dict[str, tuple[float, float]] = {"paraphrase": (0.45, 2.0), "polish": (0.45, 2.0)}
+"""Word-count ratio bounds per condition: the 0.5% and 99.5% quantiles (rounded outwards to 0.05) of
+the 3,494 PeerPrism rewrites of the calibration part (0.8% of them fall outside, 1.0% of the ICLR
+2023 ones; the former 0.8-1.25 rejected 31%). No published polish set exists; polish gets the
+same bounds, as it lengthens a review at least as much as a paraphrase may."""
 MIN_POINT_WORDS = 3
 """A unit with fewer words (a stray "(5)." or an initial) is not a point."""
 
@@ -96,11 +100,11 @@ class ReviewCheckSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    min_point_words: int = Field(default=3, ge=MIN_POINT_WORDS)
-    min_point_similarity: float = Field(default=0.40, ge=-1.0, le=1.0)
-    min_added_similarity: float | None = Field(default=0.40, ge=-1.0, le=1.0)
-    tfidf_min_point_similarity: float = Field(default=0.10, ge=0.0, le=1.0)
-    tfidf_min_added_similarity: float | None = Field(default=0.10, ge=0.0, le=1.0)
+    min_point_words: int = Field(default=12, ge=MIN_POINT_WORDS)
+    min_point_similarity: float = Field(default=0.32, ge=-1.0, le=1.0)
+    min_added_similarity: float | None = Field(default=0.24, ge=-1.0, le=1.0)
+    tfidf_min_point_similarity: float = Field(default=0.0, ge=0.0, le=1.0)
+    tfidf_min_added_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
 
     def thresholds(self, embedding: bool) -> tuple[float, float | None]:
         """(missing-point, added-point) thresholds for the embedder (``True``) or TF-IDF."""
