@@ -155,6 +155,16 @@ def test_hand_paraphrase_of_a_real_review_passes_and_a_dropped_point_fails(share
 
 
 # Hand-written review pairs (issue 23): an ICLR-2023-style review as one text field, the way a pairs file holds it.
+FIELDS = """References:
+[1] Li, Y., Yu, R., Shahabi, C. and Liu, Y. Diffusion convolutional recurrent neural network. ICLR 2018.
+[2] Wu, Z., Pan, S., Long, G. Graph WaveNet for deep spatial-temporal graph modeling. IJCAI 2019.
+
+Recommendation:
+5: marginally below the acceptance threshold
+
+Confidence:
+4: You are confident in your assessment, but not absolutely certain."""  # kept verbatim by the rewrite
+
 ORIGINAL_REVIEW = """Summary Of The Paper:
 The paper proposes a graph neural network for traffic forecasting that learns the adjacency matrix jointly with the \
 predictor, and evaluates it on two public sensor datasets.
@@ -172,15 +182,7 @@ Strength And Weaknesses:
 **Questions**
 Why is the forecasting horizon fixed to one hour?
 
-References:
-[1] Li, Y., Yu, R., Shahabi, C. and Liu, Y. Diffusion convolutional recurrent neural network. ICLR 2018.
-[2] Wu, Z., Pan, S., Long, G. Graph WaveNet for deep spatial-temporal graph modeling. IJCAI 2019.
-
-Recommendation:
-5: marginally below the acceptance threshold
-
-Confidence:
-4: You are confident in your assessment, but not absolutely certain."""
+""" + FIELDS
 
 FAITHFUL_REWRITE = """Summary of the Paper:
 This work introduces a graph neural network for traffic forecasting in which the adjacency matrix is learned together \
@@ -199,15 +201,7 @@ Strengths and Weaknesses:
 ## Questions
 What is the reason for fixing the forecasting horizon to one hour?
 
-References:
-[1] Li, Y., Yu, R., Shahabi, C. and Liu, Y. Diffusion convolutional recurrent neural network. ICLR 2018.
-[2] Wu, Z., Pan, S., Long, G. Graph WaveNet for deep spatial-temporal graph modeling. IJCAI 2019.
-
-Recommendation:
-5: marginally below the acceptance threshold
-
-Confidence:
-4: You are confident in your assessment, but not absolutely certain."""
+""" + FIELDS
 
 DATASETS = ("METR-LA", "PEMS-BAY", "PEMS04", "PEMS08", "NYC Taxi", "Chicago Bike", "Seattle Loop", "London Bus")
 LONG_ORIGINAL = " ".join(  # one list item of about 900 model tokens: longer than all-MiniLM-L6-v2's window of 254
@@ -329,3 +323,16 @@ def test_the_threshold_is_a_study_setting(embedder) -> None:  # type: ignore[no-
     assert result.threshold == 0.99 and result.failed == ["points"] and len(result.missing) == 7
     with pytest.raises(ValueError, match="min_point_similarity"):
         ValidationSettings.model_validate({"review": {"min_point_similarity": 1.5}})
+
+
+def test_review_thresholds_are_part_of_review_validation_keys_only() -> None:
+    from rhetorica.documents.models import Document as Doc
+    from rhetorica.study.config import ValidationSettings
+    from rhetorica.study.planner import Variant, validate_units
+
+    review = text_review(ORIGINAL_REVIEW)
+    paper = Doc(id="p", kind="manuscript", source=SRC, sections=[Section(title="Intro", text="A paper.")])
+    variants = [Variant(review, review, "paraphrase", "rw", "k1"), Variant(paper, paper, "confidence:+", "rw", "k2")]
+    default = [u.key for u in validate_units(variants, ValidationSettings())]
+    stricter = [u.key for u in validate_units(variants, ValidationSettings(review={"min_point_similarity": 0.6}))]
+    assert default[0] != stricter[0] and default[1] == stricter[1]

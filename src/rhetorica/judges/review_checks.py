@@ -333,12 +333,12 @@ def review_structure(review: Document) -> ReviewStructure:
     for section in review.sections:
         section_kind = point_kind(section.title)
         lines = section.text.splitlines()
-        if score_label(section.title) and lines:  # a "Rating" section holding the value
-            first = next((i for i, line in enumerate(lines) if line.strip()), None)
-            stated = _stated(section.title, lines[first]) if first is not None else None
+        first = next((i for i, line in enumerate(lines) if line.strip()), None)
+        if score_label(section.title) and first is not None:  # a "Rating" section holding the value
+            stated = _stated(section.title, lines[first])
             if stated is not None:
                 scores.append(stated)
-                lines = lines[first + 1:]  # type: ignore[operator]
+                lines = lines[first + 1:]
         title, kind, header_kind, body = section.title, section_kind, section_kind, []
         blocks: list[tuple[str, PointKind, list[str]]] = []
         pending: str | None = None  # a score label header waiting for its value line
