@@ -9,8 +9,11 @@ import pytest
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.documents.reviews import read_reviews
 from rhetorica.judges.review_checks import (
-    EMBEDDING_THRESHOLD, check_review_variant, counterpart_similarities, review_points, weakness_points,
+    LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant, counterpart_similarities,
+    review_points, review_structure, weakness_points,
 )
+
+EMBEDDING_THRESHOLD = ReviewCheckSettings().min_point_similarity
 
 SRC = DocumentSource(path="t", parser="test", parser_version="0")
 
@@ -44,7 +47,10 @@ def test_points_by_section_list_items_and_headings() -> None:
 def test_weakness_points_of_a_real_review_without_a_weakness_field(shared_data: Path) -> None:
     review = cheblienet(shared_data)[1]  # Summary, Main review, Limitations and societal impact
     points = weakness_points(review)
-    assert len(points) == 6 and {p.section for p in points} == {"Main review", "Limitations and societal impact"}
+    # "Quality: ...", "Clarity: ..." open labelled blocks of the "Main review" field; the label is not in the point
+    assert [p.section for p in points] == ["Quality", "Quality", "Clarity", "Clarity", "Originality and Significance",
+                                           "Limitations and societal impact"]
+    assert points[0].text == "I checked most of the mathematical details from the paper."
     assert points[1].text == ("Except for a small typo on the left-invariance definition on line 190, "
                               "all other details seem to be correct.")
     structured = doc([("Strengths", "- Clear method and writing."), ("Weaknesses", "- The baselines are outdated.")])
@@ -66,7 +72,9 @@ def test_a_dropped_point_is_reported_missing(shared_data: Path) -> None:
     victim = review_points(review.model_copy(update={"sections": [main]}))[2].text
     cut = [s.model_copy(update={"text": " ".join(s.text.split()).replace(victim, "")}) if s is main else s
            for s in review.sections]
-    result = check_review_variant(review, review.model_copy(update={"sections": cut}), length_bounds=(0.5, 1.5))
+    settings = ReviewCheckSettings(min_point_words=3, tfidf_min_point_similarity=0.30)  # short points checked too
+    result = check_review_variant(review, review.model_copy(update={"sections": cut}), length_bounds=(0.5, 1.5),
+                                  settings=settings)
     assert [p.text for p in result.missing] == [victim]
     assert not result.ok and result.problems[0].startswith("other point without a counterpart")
 
@@ -77,17 +85,19 @@ def test_changed_scores_and_recommendation_are_reported(shared_data: Path) -> No
     assert check_review_variant(review, changed).problems == ["score 'rating' changed: 4.0 -> 6.0"]
     a = doc([("Review", "Solid work overall. Rating: 6 (weak accept). The proofs look right to me.")])
     b = doc([("Review", "Solid work overall. Rating: 7 (accept). The proofs look right to me.")])
-    problems = check_review_variant(a, b).problems
-    assert problems == ["written score 'rating' 6 not found in the rewrite (it has 7)",
-                        "recommendation changed: ['weak accept'] -> ['accept']"]
+    result = check_review_variant(a, b)
+    assert result.problems == ["rating changed: 6 -> 7"] and result.failed == ["scores"]
 
 
 def test_length_bounds_per_condition() -> None:
     a = doc([("Review", "The method is sound but the evaluation uses only two small datasets.")])
-    longer = doc([("Review", a.sections[0].text + " Please extend the evaluation.")])
-    assert (a.word_count, longer.word_count) == (12, 16)
-    assert check_review_variant(a, longer, condition="polish").ok
-    assert check_review_variant(a, longer).problems == ["length ratio 1.33 outside 0.8-1.25"]
+    longer = doc([("Review", a.sections[0].text + " The method is sound, but the evaluation uses only two small "
+                                                 "datasets, which is the main weakness.")])
+    assert (a.word_count, longer.word_count) == (12, 29)
+    low, high = LENGTH_BOUNDS["paraphrase"]
+    assert high < 29 / 12 and check_review_variant(a, longer).problems == [
+        f"length ratio 2.42 outside {low:g}-{high:g}"]
+    assert check_review_variant(a, longer, length_bounds=(0.5, 2.5)).ok
     with pytest.raises(ValueError, match="no default length bounds for condition 'summarise'"):
         check_review_variant(a, a, condition="summarise")
 
@@ -106,7 +116,8 @@ def test_embedding_counterparts_separate_rewordings_from_other_points() -> None:
     assert max(counterpart_similarities(points, others, embedder)) < EMBEDDING_THRESHOLD
     a = doc([("Weaknesses", "\n".join(f"- {p}" for p in points))])
     b = doc([("Weaknesses", "\n".join(f"- {p}" for p in reversed(reworded[:2])))])
-    result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2))
+    result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2),
+                                  settings=ReviewCheckSettings(min_point_words=3))  # points[2] has 9 words
     assert result.method == "embedding:all-MiniLM-L6-v2" and [p.text for p in result.missing] == [points[2]]
 
 
@@ -133,9 +144,195 @@ def test_hand_paraphrase_of_a_real_review_passes_and_a_dropped_point_fails(share
     embedder = load_embedder()
     result = check_review_variant(original, rewrite, embedder=embedder)
     assert result.ok, result.problems
-    assert len(result.similarities) == 8 and min(result.similarities) > EMBEDDING_THRESHOLD
+    # 8 points; of 12 words or more (the default minimum): both summary sentences, the typo, introduction,
+    # expertise and limitations sentences
+    assert len(result.similarities) == 6 and min(result.similarities) > EMBEDDING_THRESHOLD
     cut = [Section(title=t, text=x.replace(" Apart from a minor typo in the definition of left-invariance (line 190), "
                                            "everything appears correct.", "")) for t, x in REWRITE_OF_CHEBLIENET_2]
     result = check_review_variant(original, original.model_copy(update={"sections": cut}), embedder=embedder)
     assert [p.text for p in result.missing] == [
         "Except for a small typo on the left-invariance definition on line 190, all other details seem to be correct."]
+
+
+# Hand-written review pairs (issue 23): an ICLR-2023-style review as one text field, the way a pairs file holds it.
+FIELDS = """References:
+[1] Li, Y., Yu, R., Shahabi, C. and Liu, Y. Diffusion convolutional recurrent neural network. ICLR 2018.
+[2] Wu, Z., Pan, S., Long, G. Graph WaveNet for deep spatial-temporal graph modeling. IJCAI 2019.
+
+Recommendation:
+5: marginally below the acceptance threshold
+
+Confidence:
+4: You are confident in your assessment, but not absolutely certain."""  # kept verbatim by the rewrite
+
+ORIGINAL_REVIEW = """Summary Of The Paper:
+The paper proposes a graph neural network for traffic forecasting that learns the adjacency matrix jointly with the \
+predictor, and evaluates it on two public sensor datasets.
+
+Strength And Weaknesses:
+=== Strengths ===
+- The method is simple and trains in under an hour on one GPU.
+- The forecasting error on both datasets is lower than that of the five baselines.
+
+=== Weaknesses ===
+- There is no ablation that removes the learned adjacency, so its contribution is unclear.
+- The baselines stop in 2021, and recent diffusion-based forecasters are not compared at all.
+- It is hard for me to accept the authors' motivation for the second experiment, which uses synthetic traffic.
+
+**Questions**
+Why is the forecasting horizon fixed to one hour?
+
+""" + FIELDS
+
+FAITHFUL_REWRITE = """Summary of the Paper:
+This work introduces a graph neural network for traffic forecasting in which the adjacency matrix is learned together \
+with the predictor; it is tested on two public sensor datasets.
+
+Strengths and Weaknesses:
+— Strengths —
+- The approach is straightforward and trains within an hour on a single GPU.
+- On both datasets its forecasting error is below that of all five baselines.
+
+— Weaknesses —
+- No ablation removes the learned adjacency, which leaves its contribution unclear.
+- The most recent baselines date from 2021; diffusion-based forecasters are missing from the comparison.
+- I find it difficult to accept the motivation given for the second experiment, which relies on synthetic traffic.
+
+## Questions
+What is the reason for fixing the forecasting horizon to one hour?
+
+""" + FIELDS
+
+DATASETS = ("METR-LA", "PEMS-BAY", "PEMS04", "PEMS08", "NYC Taxi", "Chicago Bike", "Seattle Loop", "London Bus")
+LONG_ORIGINAL = " ".join(  # one list item of about 900 model tokens: longer than all-MiniLM-L6-v2's window of 254
+    f"On {name} the paper reports a mean absolute error of {2 + k / 10:.1f} at the {15 * (k % 4 + 1)}-minute horizon, "
+    f"but the split of {name} into training and test weeks is not described, so leakage between adjacent weeks "
+    f"cannot be ruled out for experiment {k + 1}."
+    for k, name in enumerate(DATASETS * 3))
+LONG_REWRITE = " ".join(
+    f"For experiment {k + 1}, the authors give a mean absolute error of {2 + k / 10:.1f} on {name} at a horizon of "
+    f"{15 * (k % 4 + 1)} minutes, yet they never explain how {name} was divided into training and test weeks, which "
+    f"leaves possible leakage between neighbouring weeks open."
+    for k, name in enumerate(DATASETS * 3))
+
+
+def text_review(text: str, scores: dict | None = None) -> Document:
+    return doc([("Review", text)], scores)
+
+
+@pytest.fixture(scope="module")
+def embedder():  # type: ignore[no-untyped-def]
+    from rhetorica.validation.embeddings import load_embedder
+
+    return load_embedder()
+
+
+def test_headers_reference_lines_and_score_fields_are_not_points() -> None:
+    structure = review_structure(text_review(ORIGINAL_REVIEW))
+    assert [(p.kind, p.section) for p in structure.points] == [
+        ("other", "Summary Of The Paper"), ("strength", "Strengths"), ("strength", "Strengths"),
+        ("weakness", "Weaknesses"), ("weakness", "Weaknesses"), ("weakness", "Weaknesses"),
+        ("question", "Questions")]
+    assert structure.points[-1].text == "Why is the forecasting horizon fixed to one hour?"
+    assert structure.scores == [
+        StatedScore("rating", 5.0, "reject", "5: marginally below the acceptance threshold"),
+        StatedScore("confidence", 4.0, None, "4: You are confident in your assessment, but not absolutely certain.")]
+
+
+def test_faithful_rewrite_with_headers_references_and_a_long_paragraph_passes(embedder) -> None:  # type: ignore[no-untyped-def]
+    assert embedder.count_tokens(LONG_ORIGINAL) > 700 > embedder.max_tokens
+    with pytest.raises(ValueError, match="exceeds all-MiniLM-L6-v2's limit of 254"):
+        embedder.embed([LONG_ORIGINAL])  # what the check used to send the encoder
+    original = text_review(ORIGINAL_REVIEW.replace("**Questions**", f"- {LONG_ORIGINAL}\n\n**Questions**"))
+    rewrite = text_review(FAITHFUL_REWRITE.replace("## Questions", f"- {LONG_REWRITE}\n\n## Questions"))
+    result = check_review_variant(original, rewrite, embedder=embedder)
+    assert result.ok, result.problems
+    # the summary, two strengths, three weaknesses and the long item have 12 words or more; the question has 8
+    assert len(result.similarities) == 7 and min(result.similarities) >= EMBEDDING_THRESHOLD
+    assert result.unstated == [] and result.method == "embedding:all-MiniLM-L6-v2"
+
+
+def test_planted_rating_and_confidence_changes_fail_on_the_scores(embedder) -> None:  # type: ignore[no-untyped-def]
+    original = text_review(ORIGINAL_REVIEW)
+    rating = text_review(FAITHFUL_REWRITE.replace("5: marginally below", "8: marginally below"))
+    result = check_review_variant(original, rating, embedder=embedder)
+    assert result.failed == ["scores"] and result.problems == ["rating changed: 5 -> 8"]
+    confidence = text_review(FAITHFUL_REWRITE.replace("4: You are confident", "2: You are confident"))
+    assert check_review_variant(original, confidence, embedder=embedder).problems == ["confidence changed: 4 -> 2"]
+    inline = text_review(FAITHFUL_REWRITE.replace("Recommendation:\n5:", "**Recommendation:** 6:"))
+    assert check_review_variant(original, inline, embedder=embedder).problems == ["rating changed: 5 -> 6"]
+
+
+# The calibrated defaults keep false rejections of published LLM rewrites within 5% and so catch few single-point
+# changes (benchmarks/review_checks_calibration.py prints the trade-off); a study whose rewrites stay as close as
+# this hand-written one (lowest counterpart 0.80; the deleted weakness 0.54, the added strength 0.51) sets 0.6.
+STRICT = ReviewCheckSettings(min_point_words=3, min_point_similarity=0.6, min_added_similarity=0.6)
+
+
+def test_the_faithful_rewrite_passes_the_strict_thresholds_too(embedder) -> None:  # type: ignore[no-untyped-def]
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE), embedder=embedder,
+                                  settings=STRICT)
+    assert result.ok, result.problems
+
+
+def test_a_deleted_weakness_fails_on_the_points(embedder) -> None:  # type: ignore[no-untyped-def]
+    deleted = "- The most recent baselines date from 2021; diffusion-based forecasters are missing from the comparison.\n"
+    assert deleted in FAITHFUL_REWRITE
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE.replace(deleted, "")),
+                                  embedder=embedder, settings=STRICT)
+    assert result.failed == ["points"]
+    assert [p.text for p in result.missing] == [
+        "The baselines stop in 2021, and recent diffusion-based forecasters are not compared at all."]
+    assert result.problems[0].startswith("weakness point without a counterpart (best cosine")
+
+
+def test_an_added_strength_fails_on_the_added_points(embedder) -> None:  # type: ignore[no-untyped-def]
+    claim = "- The paper also proves that the learned adjacency recovers the true road network with high probability."
+    rewrite = FAITHFUL_REWRITE.replace("\n\n— Weaknesses —", f"\n{claim}\n\n— Weaknesses —")
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(rewrite), embedder=embedder,
+                                  settings=STRICT)
+    assert result.failed == ["added"] and [p.text for p in result.added] == [claim[2:]]
+    assert result.added[0].kind == "strength" and result.problems[0].startswith("strength point added")
+
+
+def test_a_reversed_recommendation_fails_and_prose_accept_does_not(embedder) -> None:  # type: ignore[no-untyped-def]
+    original = text_review(ORIGINAL_REVIEW.replace("5: marginally below the acceptance threshold", "Weak Reject"))
+    reversed_ = text_review(FAITHFUL_REWRITE.replace("5: marginally below the acceptance threshold", "Weak Accept"))
+    result = check_review_variant(original, reversed_, embedder=embedder)
+    assert result.failed == ["recommendation"] and result.problems == ["recommendation changed: reject -> accept"]
+    # "accept" in prose is no recommendation: the rewrite words it differently and passes
+    prose = FAITHFUL_REWRITE.replace("I find it difficult to accept the motivation given for",
+                                     "I am not convinced by the motivation given for")
+    assert "accept the" not in prose
+    assert check_review_variant(text_review(ORIGINAL_REVIEW), text_review(prose), embedder=embedder).ok
+
+
+def test_a_rating_line_left_out_is_noted_not_failed() -> None:
+    rewrite = FAITHFUL_REWRITE.replace("Recommendation:\n5: marginally below the acceptance threshold\n\n", "")
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(rewrite), length_bounds=(0.5, 2))
+    assert result.unstated == ["rating"] and "scores" not in result.failed
+
+
+def test_the_threshold_is_a_study_setting(embedder) -> None:  # type: ignore[no-untyped-def]
+    from rhetorica.study.config import ValidationSettings
+
+    settings = ValidationSettings.model_validate({"review": {"min_point_similarity": 0.99, "min_point_words": 3}}).review
+    assert settings.thresholds(True) == (0.99, ReviewCheckSettings().min_added_similarity)
+    result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE), embedder=embedder,
+                                  settings=settings)
+    assert result.threshold == 0.99 and result.failed == ["points"] and len(result.missing) == 7
+    with pytest.raises(ValueError, match="min_point_similarity"):
+        ValidationSettings.model_validate({"review": {"min_point_similarity": 1.5}})
+
+
+def test_review_thresholds_are_part_of_review_validation_keys_only() -> None:
+    from rhetorica.documents.models import Document as Doc
+    from rhetorica.study.config import ValidationSettings
+    from rhetorica.study.planner import Variant, validate_units
+
+    review = text_review(ORIGINAL_REVIEW)
+    paper = Doc(id="p", kind="manuscript", source=SRC, sections=[Section(title="Intro", text="A paper.")])
+    variants = [Variant(review, review, "paraphrase", "rw", "k1"), Variant(paper, paper, "confidence:+", "rw", "k2")]
+    default = [u.key for u in validate_units(variants, ValidationSettings())]
+    stricter = [u.key for u in validate_units(variants, ValidationSettings(review={"min_point_similarity": 0.6}))]
+    assert default[0] != stricter[0] and default[1] == stricter[1]

@@ -44,10 +44,16 @@ def test_review_variant_checks_pass_a_faithful_rewrite_and_fail_a_dropped_point(
     dropped = original.model_copy(update={"sections": [
         Section(title="Strengths", text="- The proofs in Section 3 are complete and easy to follow."),
         Section(title="Weaknesses", text="- The experiments use only two small datasets, sadly, in the end.")]})
-    ok = validate_review(original, kept, "paraphrase")
+    from rhetorica.judges.review_checks import ReviewCheckSettings
+
+    # the study's validation.review thresholds reach the checks: these short points are checked (the calibrated
+    # defaults check points of 12+ words and leave TF-IDF point checks off, issue 23)
+    settings = ReviewCheckSettings(min_point_words=3, tfidf_min_point_similarity=0.3)
+    ok = validate_review(original, kept, "paraphrase", settings=settings)
     assert ok["passed"] == 1 and ok["status"] == "ok"
-    bad = validate_review(original, dropped, "paraphrase")
+    bad = validate_review(original, dropped, "paraphrase", settings=settings)
     assert bad["passed"] == 0 and "spectral baselines" in bad["reasons_json"]
+    assert validate_review(original, dropped, "paraphrase")["passed"] == 1  # the defaults: TF-IDF point checks off
 
 
 def test_judge_without_family_is_a_config_error() -> None:

@@ -41,6 +41,7 @@ from rhetorica.status import Status
 from rhetorica.validation.shift import Dimension, ShiftRule
 
 if TYPE_CHECKING:
+    from rhetorica.judges.review_checks import ReviewCheckSettings
     from rhetorica.validation.validate import TextMeasures
 
 REVIEW_CONDITION_NAMES: dict[str, str] = {"paraphrase": "paraphrase", "polish:+": "polish"}
@@ -216,10 +217,12 @@ def _variant_row(status: Status, variant: Document | None, reason: str | None) -
             "document_json": variant.model_dump_json() if variant else None}
 
 
-def validate_review(original: Document, variant: Document, condition: str, embedder: Any = None) -> dict[str, Any]:
+def validate_review(original: Document, variant: Document, condition: str, embedder: Any = None,
+                    settings: ReviewCheckSettings | None = None) -> dict[str, Any]:
     """The validate stage for a review variant: points, scores, recommendation and length
-    (:func:`~rhetorica.judges.review_checks.check_review_variant`, TF-IDF without an embedder) and
-    the condition's shift rule (:func:`rhetorica.validation.shift.shift_checks`).
+    (:func:`~rhetorica.judges.review_checks.check_review_variant` with the study's
+    ``validation.review`` thresholds, TF-IDF without an embedder) and the condition's shift rule
+    (:func:`rhetorica.validation.shift.shift_checks`).
 
     Returns:
         ``passed`` (0/1), ``reasons_json`` and ``result_json`` (``{"kind": "review", ...}``) of the
@@ -232,10 +235,10 @@ def validate_review(original: Document, variant: Document, condition: str, embed
     review = review_condition(condition)
     try:
         check = check_review_variant(original, variant, condition=REVIEW_CONDITION_NAMES[condition],
-                                     embedder=embedder, length_bounds=review.length_bounds)
+                                     embedder=embedder, settings=settings, length_bounds=review.length_bounds)
     except (OSError, ImportError):  # the embedding model is not available here: TF-IDF (recorded as method)
         check = check_review_variant(original, variant, condition=REVIEW_CONDITION_NAMES[condition],
-                                     embedder=None, length_bounds=review.length_bounds)
+                                     embedder=None, settings=settings, length_bounds=review.length_bounds)
     shifts = shift_checks(condition, measure_text(original.to_markdown()), measure_text(variant.to_markdown()))
     problems = list(check.problems) + [
         f"intended shift absent: {s.measure} {s.original if s.original is None else round(s.original, 2)} -> "

@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from rhetorica.files import TextFileError, read_text_file
+from rhetorica.judges.review_checks import ReviewCheckSettings
 from rhetorica.registry import UnknownComponentError, evaluators, rewriters
 from rhetorica.rewriting.conditions import ORIGINAL, UnknownConditionError, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
@@ -606,12 +607,15 @@ class ValidationSettings(_Strict):
         embedding_model: sentence-transformers model for semantic integrity.
         failed_variants: ``exclude`` (default) — a failing variant is not reviewed and not analysed;
             ``include`` — it is reviewed and analysed, marked ``variant_passed = 0`` in the tables.
+        review: thresholds of the review-variant checks (review documents only;
+            :class:`rhetorica.judges.review_checks.ReviewCheckSettings`, calibrated defaults).
     """
 
     enabled: bool = True
     thresholds: ValidationThresholds = Field(default_factory=ValidationThresholds)
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     failed_variants: Literal["exclude", "include"] = "exclude"
+    review: ReviewCheckSettings = Field(default_factory=ReviewCheckSettings)
 
 
 class JudgeAnalysisSettings(_Strict):

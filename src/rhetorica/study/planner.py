@@ -210,9 +210,14 @@ def validation_spec_hash(settings: ValidationSettings) -> str:
 
 
 def validate_units(variants: list[Variant], settings: ValidationSettings) -> list[ValidateUnit]:
-    """One unit per variant (keyed by the variant's and its original's content and the settings)."""
+    """One unit per variant (keyed by the variant's and its original's content and the settings;
+    a review variant's key also holds the review checks' thresholds and rule version)."""
+    from rhetorica.judges.review_checks import REVIEW_CHECKS_VERSION
+
     spec = validation_spec_hash(settings)
-    return [ValidateUnit(unit_key("validate", content_hash(v.original.content_hash, v.document.content_hash), spec, 0,
+    review_spec = content_hash(spec, settings.review, REVIEW_CHECKS_VERSION)
+    return [ValidateUnit(unit_key("validate", content_hash(v.original.content_hash, v.document.content_hash),
+                                  review_spec if v.original.kind == "review" else spec, 0,
                                   (v.document.id, v.condition, v.rewriter)), v, (v.key,), v.assumed)
             for v in variants]
 

@@ -364,7 +364,7 @@ class StudyRunner:
 
                 async with self._validation_gate:
                     return row | await asyncio.to_thread(validate_review, unit.original, unit.variant.document,
-                                                         unit.condition, self._embedder)
+                                                         unit.condition, self._embedder, settings.review)
             async with self._validation_gate:  # one embedding job at a time
                 result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
                                                  settings.thresholds,
