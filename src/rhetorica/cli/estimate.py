@@ -67,12 +67,8 @@ def estimate(
         f"Units pending: {result.units_pending}; already done: {result.units_done}. Review output "
         "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%)."
     )
-    for model_id in result.unpriced_models:
-        console.print(
-            f"[yellow]no price for {escape(model_id)}[/yellow]: counted as $0; add it to a price override file "
-            "(--prices or RHETORICA_PRICES).",
-            highlight=False,
-        )
+    for warning in result.warnings:
+        console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False)
     for problem in result.problems:
         console.print(f"[yellow]problem[/yellow] {escape(str(problem))}", highlight=False)
     if result.budget_usd is not None:
