@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rhetorica.documents.reviews.model import review_sections, source_id
+from rhetorica.documents.reviews.model import SECTION_NAMES, review_sections, section_key, source_id
 
 PAPER_KEYS = ("paper_id", "id", "forum_id", "forum")
 """Keys of a paper line's paper id, in order of preference."""
@@ -128,6 +128,10 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
         if not fields:
             plain = next(((k, t) for k in PLAIN_TEXT_KEYS if (t := _text(content.get(k))) is not None), None)
             fields = {"review": plain[1]} if plain else {}
+    if not fields and any(isinstance(_unwrap(v), str) and (section_key(str(k)) in SECTION_NAMES or k in PLAIN_TEXT_KEYS)
+                          for k, v in content.items()):
+        problems.append(f"{where}: empty review text")
+        return None
     if not fields:
         problems.append(f"{where}: no review text (expected original_text, a review section such as summary or "
                         f"main_review, or one of {', '.join(PLAIN_TEXT_KEYS)})")
@@ -150,21 +154,21 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
         reviewer=_first_id(content, REVIEWER_KEYS), paper=paper)
 
 
-def _decoded_lines(path: Path, problems: list[str]) -> list[tuple[int, str]]:
-    """``(number, text)`` of each non-blank line; a line that is not UTF-8 is one problem."""
+def _decoded_lines(path: Path) -> list[tuple[int, str | None, str | None]]:
+    """``(number, text, None)`` of each non-blank line, ``(number, None, why)`` of a line that is
+    not UTF-8 (a leading byte-order mark is dropped)."""
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    lines = []
+    lines: list[tuple[int, str | None, str | None]] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(f"{path}:{number}: not UTF-8 (byte {exc.start + 1} of the line: {exc.reason}); "
-                            "line left out")
+            lines.append((number, None, f"not UTF-8 (byte {exc.start + 1} of the line: {exc.reason}); line left out"))
             continue
         if text.strip():
-            lines.append((number, text))
+            lines.append((number, text, None))
     return lines
 
 
@@ -186,8 +190,11 @@ def read_review_records(path: Path, default_paper: str | None = None,
     records: list[ReviewRecord] = []
     seen_lines: dict[str, int] = {}
     texts: dict[str, tuple[str, int]] = {}
-    for number, line in _decoded_lines(path, problems):
+    for number, line, undecodable in _decoded_lines(path):
         where = f"{path}:{number}"
+        if line is None:
+            problems.append(f"{where}: {undecodable}")
+            continue
         if line.strip() in seen_lines:
             problems.append(f"{where}: duplicate of line {seen_lines[line.strip()]}; left out")
             continue
