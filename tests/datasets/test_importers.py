@@ -194,3 +194,26 @@ def test_bom_accepted_and_non_utf8_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "latin.jsonl: no usable line (1 problem(s): " in " ".join(result.output.split())
     assert "latin.jsonl:1: not UTF-8 (byte 31 of the line: invalid continuation byte)" in " ".join(result.output.split())
+
+
+def test_rewrite_file_imports_its_human_originals_with_a_warning_and_paper_id_0(tmp_path: Path) -> None:
+    """A PeerPrism-like rewrite file (paper id 0, reviews with original_text/text) imported as papers:
+    the human originals and their ratings, never the rewrites, never an empty review; a warning says so."""
+    rows = [{"paper_id": 0, "title": "Graph filters", "reviews": [
+                {"review_id": "b9IG", "original_text": "Weak baselines.", "text": "The baselines are weak.",
+                 "original_rating": "6: marginally above", "rating": "8: accept"},
+                {"review_id": "c1", "original_text": "", "text": "Rewritten from nothing."}]},
+            {"paper_id": "p1", "reviews": [{"review_id": "k", "original_text": "Clear.", "text": "It is clear."}]}]
+    source = tmp_path / "ICLR2023_openai_gpt-5.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    out = tmp_path / "ds"
+    result = CliRunner().invoke(app, ["dataset", "import", str(source), "--out", str(out), "--layout", "papers"])
+    assert result.exit_code == 1, result.output  # the empty original is a listed problem
+    output = " ".join(result.output.split())
+    assert "3 of 3 review(s) are rewrites" not in output  # the empty one is refused before counting
+    assert "2 of 2 review(s) are rewrites (original_text/text or original/rewrite)" in output
+    assert "ICLR2023_openai_gpt-5.jsonl:1 review 2: empty review text" in output
+    manifest = load_manifest(out)
+    assert [p.id for p in manifest.papers] == ["0", "p1"]  # paper id 0 kept
+    zero = load_reviews(out / "papers" / "0" / "reviews.json")
+    assert [(r.id, r.sections[0].text, r.metadata["human_scores"]) for r in zero] == [("b9IG", "Weak baselines.", [6.0])]
