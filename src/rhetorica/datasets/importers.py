@@ -211,7 +211,7 @@ def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
             problems.append(f"{record.where}: no paper id ('paper_id', 'id' or 'forum')")
             continue
         if record.review_id is not None and record.review_id in seen:
-            if record.rewrite is None:
+            if record.rewrite_key is None:
                 problems.append(f"{record.where}: review id {record.review_id!r} was read at line "
                                 f"{seen[record.review_id]}; left out")
             continue

@@ -83,9 +83,15 @@ def read_review_pairs(path: Path) -> ImportedPairs:
     counts: dict[str, int] = {}
     keys: dict[str, str] = {}  # review id or line -> document id
     for record in records:
-        if record.rewrite is None:
+        if record.rewrite_key is None:
             problems.append(f"{record.where}: no rewrite (a pair needs original and rewrite, or original_text "
                             "and text)")
+            continue
+        if record.rewrite is None:
+            problems.append(f"{record.where}: a rewrite record needs its rewrite as text ({record.rewrite_key})")
+            continue
+        if not record.rewrite.strip():
+            problems.append(f"{record.where}: empty rewrite")
             continue
         key = record.review_id if record.review_id is not None else record.where
         paper_id = record.paper_id if record.paper_id is not None else (record.review_id or record.where)

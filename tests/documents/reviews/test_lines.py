@@ -89,3 +89,13 @@ def test_reviews_of_a_rewrite_file_are_its_human_originals_with_a_warning(tmp_pa
     assert [s.text for s in reviews[1].sections] == ["Clear paper. Rating: 5"]
     assert problems == [f"{path}: 2 of 2 review(s) are rewrites (original_text/text or original/rewrite): only the "
                         "human originals are read as reviews; to judge the rewrites, name the file in a 'pairs' entry"]
+
+
+def test_an_empty_rewrite_loses_the_pair_but_not_the_human_review(tmp_path: Path) -> None:
+    line = {"paper_id": "p", "reviews": [{"review_id": "e", "original_text": "Sound method.", "text": ""},
+                                         {"review_id": "f", "original_text": "Small data.", "text": "The data is small."}]}
+    path = write(tmp_path / "rw.jsonl", [json.dumps(line).encode()])
+    imported = read_review_pairs(path)
+    assert [d.id for d in imported.originals] == ["f"] and imported.problems == [f"{path}:1 review 1: empty rewrite"]
+    reviews, _ = read_reviews([path], "x")
+    assert [(r.id, r.sections[0].text) for r in reviews] == [("e", "Sound method."), ("f", "Small data.")]

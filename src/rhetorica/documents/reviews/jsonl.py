@@ -29,7 +29,7 @@ from rhetorica.documents.reviews.model import blind_reviewer_ids, review_documen
 
 def rewrites_warning(path: Path, records: list[ReviewRecord]) -> str | None:
     """The warning for a file whose records are review rewrites (``None`` when none is)."""
-    rewritten = sum(r.rewrite is not None for r in records)
+    rewritten = sum(r.rewrite_key is not None for r in records)
     if not rewritten:
         return None
     return (f"{path}: {rewritten} of {len(records)} review(s) are rewrites (original_text/text or "
@@ -77,7 +77,7 @@ def read_reviews_jsonl(path: Path, paper_id: str) -> tuple[list[Document], list[
     first_line: dict[str, int] = {}
     for record in records:
         if record.review_id is not None and record.review_id in first_line:
-            if record.rewrite is None:  # the rewrites of one review share its id: only a human review repeats
+            if record.rewrite_key is None:  # the rewrites of one review share its id: only a human review repeats
                 problems.append(f"{record.where}: review id {record.review_id!r} was read at line "
                                 f"{first_line[record.review_id]}; left out")
             continue

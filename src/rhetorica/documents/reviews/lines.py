@@ -58,7 +58,9 @@ class ReviewRecord:
         rating, confidence: the human review's scores as written (parse with
             :func:`rhetorica.documents.ratings.parse_rating`).
         scores: every other score field as written.
-        rewrite: a rewrite of the review (``None`` for a human review).
+        rewrite: a rewrite of the review as written (``None``: none, or not text; may be empty).
+        rewrite_key: the key a rewrite record holds its rewrite under (``text`` next to
+            ``original_text``, ``rewrite`` on a pair line); ``None`` for a human review.
         rewrite_rating: the rewrite's rating as written (``None`` when not given).
         rewriter, condition, rewrite_id: the rewrite's producer, condition and id (as written).
         reviewer: the reviewer's id or name (blinded by the readers).
@@ -74,6 +76,7 @@ class ReviewRecord:
     confidence: Any = None
     scores: dict[str, Any] = field(default_factory=dict)
     rewrite: str | None = None
+    rewrite_key: str | None = None
     rewrite_rating: Any = None
     rewriter: str | None = None
     condition: str | None = None
@@ -112,16 +115,11 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
     meta = raw.get("review_metadata") if isinstance(raw.get("review_metadata"), dict) else {}
     review_id = _first_id(content, REVIEW_ID_KEYS) or _first_id(meta, REVIEW_ID_KEYS)
     rewrite: str | None = None
+    rewrite_key: str | None = None
     if "original_text" in content or "original" in content:  # a rewrite record or a pair line
         human = _text(content.get("original_text", content.get("original")))
-        rewrite = _text(content.get("text") if "original_text" in content else content.get("rewrite"))
-        if rewrite is None:
-            problems.append(f"{where}: a rewrite record needs its rewrite as text "
-                            f"({'text' if 'original_text' in content else 'rewrite'})")
-            return None
-        if not rewrite.strip():
-            problems.append(f"{where}: empty rewrite")
-            return None
+        rewrite_key = "text" if "original_text" in content else "rewrite"
+        rewrite = _text(content.get(rewrite_key))
         fields = {"review": human} if human is not None else {}
     else:
         fields = review_sections(content)
@@ -139,13 +137,13 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
     if not any(t.strip() for t in fields.values()):
         problems.append(f"{where}: empty review text")
         return None
-    rewritten = rewrite is not None
+    rewritten = rewrite_key is not None
     return ReviewRecord(
         where=where, line=number, paper_id=paper_id, review_id=review_id, fields=fields,
         rating=_unwrap(content.get("original_rating" if rewritten and "original_rating" in content else "rating")),
         confidence=_unwrap(content.get("confidence")),
         scores={k: _unwrap(content[k]) for k in SCORE_KEYS if k in content and _unwrap(content[k]) is not None},
-        rewrite=rewrite,
+        rewrite=rewrite, rewrite_key=rewrite_key,
         rewrite_rating=_unwrap(content.get("rewrite_rating", content.get("rating") if "original_rating" in content
                                            else None)) if rewritten else None,
         rewriter=next((str(content[k]) for k in ("rewriter", "rewrite_model", "model") if content.get(k)), None),
