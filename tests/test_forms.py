@@ -69,3 +69,25 @@ def test_scale_text_of_each_metric_type():
     assert Metric(name="rating", type="ordinal", levels=(1, 3, 5, 6, 8, 10)).scale_text == "{1, 3, 5, 6, 8, 10}"
     assert Metric(name="hits", type="count").scale_text == "≥ 0"
     assert Metric(name="share", type="continuous", low=0, high=0.5).scale_text == "0–0.5"
+
+
+def test_a_continuous_metric_is_asked_as_a_whole_percentage_of_its_range() -> None:
+    share = Metric(name="share", type="continuous", low=0, high=1, primary=True)
+    mean = Metric(name="mean", type="continuous", low=1, high=5)
+    level = Metric(name="level", type="integer", low=0, high=3)
+    form = Form(name="f", metrics=(share, mean, level))
+    asked = form.answer_form()
+    assert [m.json_schema() for m in asked.metrics] == [
+        {"type": "integer", "minimum": 0, "maximum": 100}, {"type": "integer", "minimum": 0, "maximum": 100},
+        {"type": "integer", "minimum": 0, "maximum": 3}]
+    # 57 hundredths of 0-1 is 0.57; of 1-5 it is 1 + 4 x 0.57 = 3.28
+    assert form.check_answer({"share": 57, "mean": 57, "level": 2}) == ({"share": 0.57, "mean": 3.28, "level": 2.0}, {})
+    scores, missing = form.check_answer({"share": 0.5, "mean": 101, "level": 9})
+    assert scores == {} and missing == {"share": "share: 0.5 is not a whole number",
+                                        "mean": "mean: 101 is outside its range 0..100",
+                                        "level": "level: 9 is outside its range 0..3"}
+    assert form.check_answer({"share": 0})[1] == {"mean": "mean: missing", "level": "level: missing"}
+    assert Form(name="g", metrics=(level.model_copy(update={"primary": True}),)).answer_form().metrics[0] == \
+        level.model_copy(update={"primary": True})
+    with pytest.raises(FormError):
+        share.from_answer("lots")

@@ -137,6 +137,46 @@ class Metric(BaseModel):
                             f"{'-inf' if low is None else f'{low:g}'}..{'inf' if high is None else f'{high:g}'}")
         return number
 
+    @property
+    def asked_on_steps(self) -> bool:
+        """True when a model is asked for this metric on the integer scale 0..:data:`ANSWER_STEPS`
+        rather than as a real number (a ``continuous`` metric: both its bounds are finite).
+
+        Why: a grammar built from a JSON schema may ignore ``minimum``/``maximum`` of a number
+        (llama-cpp-python's converter does, a TODO in its ``llama_grammar.py``), so a small local
+        model under that grammar can still write ``2`` or ``4.98e9`` for a 0-1 share; an integer
+        range becomes an ``enum`` the grammar does honour
+        (:func:`rhetorica.models.providers.embedded.bounded_schema`). Every provider is asked the
+        same way, so two judges of one study read the same prompt and schema.
+        """
+        return self.type == "continuous"
+
+    def answer_metric(self) -> Metric:
+        """The metric as the model is asked for it: itself, or for a metric
+        :attr:`asked_on_steps` an ``integer`` 0..:data:`ANSWER_STEPS` of the same name (the
+        percentage of the declared range; :meth:`from_answer` maps it back)."""
+        if not self.asked_on_steps:
+            return self
+        low, high = self.bounds
+        return self.model_copy(update={"type": "integer", "low": 0.0, "high": float(ANSWER_STEPS),
+                                       "description": f"{self.description} (percent of the {low:g}-{high:g} "
+                                                      f"scale: 0 = {low:g}, {ANSWER_STEPS} = {high:g})"})
+
+    def from_answer(self, value: Any) -> float:
+        """The declared-scale value of a model's answer ``value`` to :meth:`answer_metric`:
+        ``low + (high - low) * k / ANSWER_STEPS`` for a stepped metric (0-1 share: ``k / 100``),
+        else :meth:`check` of ``value``.
+
+        Raises:
+            FormError: not a whole number 0..100 (stepped metric), or :meth:`check`'s errors.
+        """
+        if not self.asked_on_steps:
+            return self.check(value)
+        steps = self.answer_metric().check(value)
+        low, high = self.bounds
+        assert low is not None and high is not None
+        return self.check(low + (high - low) * steps / ANSWER_STEPS)
+
     def json_schema(self) -> dict[str, Any]:
         """JSON schema of one value (for structured output)."""
         if self.type == "boolean":
@@ -170,6 +210,11 @@ def _number(name: str, value: Any) -> float:
     if not math.isfinite(number):
         raise FormError(f"{name}: {value!r} is not a finite number")
     return number
+
+
+ANSWER_STEPS = 100
+"""Steps of the integer scale a continuous metric is asked on (:meth:`Metric.answer_metric`):
+hundredths of its range, so a 0-1 share is asked as a percentage; resolution 1% of the range."""
 
 
 class TextField(BaseModel):
@@ -268,6 +313,34 @@ class Form(BaseModel):
         if problems:
             raise FormError("; ".join(problems))
         return scores
+
+    def answer_form(self) -> Form:
+        """The form as a model is asked to fill it: every metric as :meth:`Metric.answer_metric`
+        (a continuous metric on the integer scale 0..100); the same form when none is stepped."""
+        if not any(m.asked_on_steps for m in self.metrics):
+            return self
+        return self.model_copy(update={"metrics": tuple(m.answer_metric() for m in self.metrics)})
+
+    def check_answer(self, payload: dict[str, Any]) -> tuple[dict[str, float], dict[str, str]]:
+        """Each metric of a model's answer to :meth:`answer_form`, on its declared scale, or why
+        it is missing; one bad value never costs another metric.
+
+        Returns:
+            ``(scores, missing)``: metric -> declared-scale value (:meth:`Metric.from_answer`),
+            and metric -> reason (``"missing"``, off its range or levels, not a number) for every
+            metric not in ``scores``.
+        """
+        scores: dict[str, float] = {}
+        missing: dict[str, str] = {}
+        for m in self.metrics:
+            if m.name not in payload or payload[m.name] is None:
+                missing[m.name] = f"{m.name}: missing"
+                continue
+            try:
+                scores[m.name] = m.from_answer(payload[m.name])
+            except FormError as exc:
+                missing[m.name] = str(exc)
+        return scores, missing
 
     def check_texts(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Validated text fields of ``payload``.

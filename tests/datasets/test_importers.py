@@ -82,14 +82,15 @@ def test_jsonl_pairs(tmp_path: Path) -> None:
     out = tmp_path / "ds"
     result = CliRunner().invoke(app, ["dataset", "import", str(pairs), "--out", str(out)])
     assert result.exit_code == 1
-    assert "rewrite_pairs.jsonl:4: review 'r2' has two different originals" in result.output
-    assert "rewrite_pairs.jsonl:5: missing or non-text rewrite" in result.output
+    output = " ".join(result.output.split())
+    assert "rewrite_pairs.jsonl:4: review id 'r2' was given at line 3 with a different text; left out" in output
+    assert "rewrite_pairs.jsonl:5: a rewrite record needs its rewrite as text (rewrite)" in output
     originals = load_reviews(out / "papers" / "p1" / "reviews.json")
     rewrites = load_reviews(out / "papers" / "p1" / "review_rewrites.json")
     assert [o.sections[0].text for o in originals] == ["The method is weak.", "Good."]
     assert [(r.metadata["original_id"], r.metadata["rewriter"], r.sections[0].text) for r in rewrites] == [
-        ("p1.review1", "gpt", "The method seems weak."), ("p1.review1", "claude", "Weak method."),
-        ("p1.review2", "imported", "Fine.")]
+        ("r1", "gpt", "The method seems weak."), ("r1", "claude", "Weak method."), ("r2", "imported", "Fine.")]
+    assert [o.id for o in originals] == ["r1", "r2"]  # the source's review ids, verbatim
 
 
 def test_info_counts_and_missing(tmp_path: Path) -> None:
@@ -191,4 +192,28 @@ def test_bom_accepted_and_non_utf8_refused(tmp_path: Path) -> None:
     latin.write_bytes(json.dumps({"paper_id": "a", "text": "caf\u00e9"}).encode().replace(b"\\u00e9", b"\xe9"))
     result = _invoke("import", str(latin), "--out", str(tmp_path / "ds2"))
     assert result.exit_code == 2
-    assert "latin.jsonl: not UTF-8 text" in " ".join(result.output.split())
+    assert "latin.jsonl: no usable line (1 problem(s): " in " ".join(result.output.split())
+    assert "latin.jsonl:1: not UTF-8 (byte 31 of the line: invalid continuation byte)" in " ".join(result.output.split())
+
+
+def test_rewrite_file_imports_its_human_originals_with_a_warning_and_paper_id_0(tmp_path: Path) -> None:
+    """A PeerPrism-like rewrite file (paper id 0, reviews with original_text/text) imported as papers:
+    the human originals and their ratings, never the rewrites, never an empty review; a warning says so."""
+    rows = [{"paper_id": 0, "title": "Graph filters", "reviews": [
+                {"review_id": "b9IG", "original_text": "Weak baselines.", "text": "The baselines are weak.",
+                 "original_rating": "6: marginally above", "rating": "8: accept"},
+                {"review_id": "c1", "original_text": "", "text": "Rewritten from nothing."}]},
+            {"paper_id": "p1", "reviews": [{"review_id": "k", "original_text": "Clear.", "text": "It is clear."}]}]
+    source = tmp_path / "ICLR2023_openai_gpt-5.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    out = tmp_path / "ds"
+    result = CliRunner().invoke(app, ["dataset", "import", str(source), "--out", str(out), "--layout", "papers"])
+    assert result.exit_code == 1, result.output  # the empty original is a listed problem
+    output = " ".join(result.output.split())
+    assert "3 of 3 review(s) are rewrites" not in output  # the empty one is refused before counting
+    assert "2 of 2 review(s) are rewrites (original_text/text or original/rewrite)" in output
+    assert "ICLR2023_openai_gpt-5.jsonl:1 review 2: empty review text" in output
+    manifest = load_manifest(out)
+    assert [p.id for p in manifest.papers] == ["0", "p1"]  # paper id 0 kept
+    zero = load_reviews(out / "papers" / "0" / "reviews.json")
+    assert [(r.id, r.sections[0].text, r.metadata["human_scores"]) for r in zero] == [("b9IG", "Weak baselines.", [6.0])]

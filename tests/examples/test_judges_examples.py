@@ -23,6 +23,6 @@ def test_imported_pairs_example_reads_two_originals_with_two_rewrites_each() -> 
     problems: list[tuple[str, str, str]] = []
     docs = load_documents(config, base, problems)
     assert problems == []
-    assert [d.id for d in docs] == ["paper_r1.review1", "paper_r2.review1"]
+    assert [d.id for d in docs] == ["r1", "r2"]  # the pairs file's review ids, verbatim
     assert [sorted(r["rewriter"] for r in d.metadata["imported_rewrites"]) for d in docs] == [
         ["gpt-4o", "llama-3-70b"], ["gpt-4o", "llama-3-70b"]]

@@ -25,7 +25,7 @@ REFERENCE = Document(id="p.review2", kind="review", title="Review 2", source=SRC
                      sections=[Section(title="Review", text="Solid method; the experiments are too small.")])
 REVIEWEVAL_OK = {"literature_comparison": 1, "methodological_scrutiny": 2, "results_interpretation": 0,
                  "theoretical_contributions": 0, "logical_gaps": 1, "total_insights": 2, "actionable_insights": 1,
-                 "actionability_score": 0.5}
+                 "actionability_score": 50}  # asked as a percentage of its 0-1 scale: 0.5
 
 
 def run(judge: Judge, target: Target | None = None) -> Evaluation:
@@ -48,10 +48,14 @@ def test_one_packed_call_scores_the_whole_family() -> None:
     judge, model = make("revieweval", [json.dumps(REVIEWEVAL_OK)])
     result = run(judge)
     assert result.status == Status.OK and len(model.calls) == 1
-    assert result.scores == {k: float(v) for k, v in REVIEWEVAL_OK.items()}
+    assert result.scores == {k: float(v) for k, v in REVIEWEVAL_OK.items()} | {"actionability_score": 0.5}
     schema = model.calls[0][1].json_schema
     assert schema["properties"]["literature_comparison"] == {"type": "integer", "minimum": 0, "maximum": 3}
+    # the 0-1 share is asked on the integer scale 0..100, which a grammar can bound
+    assert schema["properties"]["actionability_score"] == {"type": "integer", "minimum": 0, "maximum": 100}
+    assert schema["properties"]["total_insights"] == {"type": "integer", "minimum": 0}
     assert "- total_insights: a whole number >= 0." in model.calls[0][0][0].content
+    assert "- actionability_score: a whole number from 0 to 100." in model.calls[0][0][0].content
 
 
 def test_one_call_per_metric_without_packing() -> None:
@@ -62,23 +66,55 @@ def test_one_call_per_metric_without_packing() -> None:
     assert result.scores["actionability_score"] == 0.5
 
 
-def test_out_of_range_is_repaired_once_then_malformed() -> None:
+def test_out_of_range_is_repaired_once_then_only_that_metric_is_missing() -> None:
     bad = json.dumps(REVIEWEVAL_OK | {"logical_gaps": 4})
     judge, model = make("revieweval", [bad, json.dumps(REVIEWEVAL_OK)])
     assert (run(judge).status, len(model.calls)) == (Status.OK, 2)
     assert "logical_gaps: 4 is outside its range 0..3" in model.calls[1][0][-1].content
     judge, model = make("revieweval", [bad, bad])
     result = run(judge)
+    # the rubric scores each metric on its own: the other seven are kept
+    assert result.status == Status.OK and len(model.calls) == 2
+    assert set(result.scores) == set(REVIEWEVAL_OK) - {"logical_gaps"} and result.scores["methodological_scrutiny"] == 2
+    assert result.artefacts == {"missing_metrics": {"logical_gaps": "logical_gaps: 4 is outside its range 0..3"}}
+    assert result.payload["missing"] == result.artefacts["missing_metrics"]
+
+
+def test_a_share_off_the_percent_scale_or_written_as_a_fraction_is_missing() -> None:
+    for written, why in ((4.98e9, "actionability_score: 4.98e+09 is outside its range 0..100"),
+                         (0.57, "actionability_score: 0.57 is not a whole number")):
+        bad = json.dumps(REVIEWEVAL_OK | {"actionability_score": written})
+        judge, _ = make("revieweval", [bad, bad])
+        result = run(judge)
+        assert result.status == Status.OK and "actionability_score" not in result.scores
+        assert result.artefacts["missing_metrics"] == {"actionability_score": why}
+    judge, _ = make("remor", [json.dumps({"criticism": 57, "examples": 0, "importance_relevance": 100,
+                                          "materials_methods": 33, "praise": 1, "results_discussion": 20,
+                                          "suggestions_solutions": 5, "presentation_reporting": 0})])
+    result = run(judge)
+    assert result.scores == {"criticism": 0.57, "examples": 0.0, "importance_relevance": 1.0, "materials_methods": 0.33,
+                             "praise": 0.01, "results_discussion": 0.2, "suggestions_solutions": 0.05,
+                             "presentation_reporting": 0.0}
+
+
+def test_no_valid_metric_is_malformed_and_a_better_repair_wins() -> None:
+    worse = json.dumps({k: 99 for k in REVIEWEVAL_OK})  # 0-3 scores and the share off range; counts fine
+    judge, _ = make("revieweval", [worse, json.dumps(REVIEWEVAL_OK | {"logical_gaps": 9})])
+    result = run(judge)
+    assert set(result.scores) == set(REVIEWEVAL_OK) - {"logical_gaps"}  # the repair answer: 7 valid against 2
+    judge, _ = make("remor", ["{\"criticism\": 300}", "{\"criticism\": -1}"])
+    result = run(judge)
     assert result.status == Status.MALFORMED and result.scores == {}
-    assert result.reason == ("logical_gaps: 4 is outside its range 0..3 | after repair: "
-                             "logical_gaps: 4 is outside its range 0..3")
+    assert result.reason.startswith("criticism: 300 is outside its range 0..100; examples: missing")
 
 
-def test_inconsistent_counts_are_malformed() -> None:
+def test_inconsistent_counts_lose_both_counts() -> None:
     bad = json.dumps(REVIEWEVAL_OK | {"actionable_insights": 3})
     judge, _ = make("revieweval", [bad, bad])
     result = run(judge)
-    assert result.status == Status.MALFORMED and "actionable_insights (3) exceeds total_insights (2)" in result.reason
+    assert result.status == Status.OK and "total_insights" not in result.scores
+    assert "actionable_insights" not in result.scores and result.scores["logical_gaps"] == 1
+    assert result.artefacts["missing_metrics"]["total_insights"] == "actionable_insights (3) exceeds total_insights (2)"
 
 
 def test_plain_text_refusal_is_not_repaired() -> None:
@@ -89,15 +125,16 @@ def test_plain_text_refusal_is_not_repaired() -> None:
 def test_metric_rubric_file_gets_its_own_call_on_the_declared_scale(tmp_path: Path) -> None:
     own = tmp_path / "criticism_prompt.txt"
     own.write_text("ORIGINAL CRITICISM PROMPT", encoding="utf-8")
-    rest = {"examples": 0.1, "importance_relevance": 0.2, "materials_methods": 0.3, "praise": 0.0,
-            "results_discussion": 0.2, "suggestions_solutions": 0.5, "presentation_reporting": 0.0}
-    judge, model = make("remor", [json.dumps(rest), json.dumps({"criticism": 0.5})],
+    rest = {"examples": 10, "importance_relevance": 20, "materials_methods": 30, "praise": 0,
+            "results_discussion": 20, "suggestions_solutions": 50, "presentation_reporting": 0}
+    judge, model = make("remor", [json.dumps(rest), json.dumps({"criticism": 50})],
                         metric_rubrics={"criticism": str(own)})
     result = run(judge)
     assert result.status == Status.OK and len(model.calls) == 2 and result.scores["criticism"] == 0.5
     system = model.calls[1][0][0].content
     assert system.startswith("ORIGINAL CRITICISM PROMPT")
-    assert "- criticism: a number from 0 to 1." in system
+    assert "- criticism: a whole number from 0 to 100. share of sentences that points out weaknesses or problems " \
+           "(percent of the 0-1 scale: 0 = 0, 100 = 1)" in system
     assert set(model.calls[1][1].json_schema["properties"]) == {"criticism"}
     assert judge.spec()["metric_rubrics"]["criticism"].startswith("user:")
 
@@ -156,8 +193,32 @@ def test_consistency_is_checked_across_separate_calls() -> None:
     answers = [json.dumps({k: v}) for k, v in (REVIEWEVAL_OK | {"actionable_insights": 5}).items()]
     judge, model = make("revieweval", answers, packing="metric")
     result = run(judge)
-    assert (result.status, len(model.calls)) == (Status.MALFORMED, 8)
-    assert result.reason == "actionable_insights (5) exceeds total_insights (2)" and result.scores == {}
+    assert (result.status, len(model.calls)) == (Status.OK, 8)
+    assert set(result.scores) == set(REVIEWEVAL_OK) - {"actionable_insights", "total_insights"}
+    assert result.artefacts["missing_metrics"] == {"actionable_insights": "actionable_insights (5) exceeds "
+                                                   "total_insights (2)", "total_insights": "actionable_insights (5) "
+                                                   "exceeds total_insights (2)"}
+
+
+def test_a_metric_whose_own_call_fails_is_the_only_one_missing() -> None:
+    answers = [json.dumps({k: v}) for k, v in REVIEWEVAL_OK.items()]
+    answers[0:1] = ["no json here", "still none"]  # literature_comparison's call and its repair
+    judge, model = make("revieweval", answers, packing="metric")
+    result = run(judge)
+    assert (result.status, len(model.calls)) == (Status.OK, 9)
+    assert set(result.scores) == set(REVIEWEVAL_OK) - {"literature_comparison"}
+    assert result.artefacts["missing_metrics"]["literature_comparison"].startswith(
+        "no JSON object found in the model output | after repair:")
+
+
+def test_one_bad_point_value_makes_a_point_family_malformed() -> None:
+    points = [{"actionability": 4, "grounding_specificity": 5, "verifiability": 3, "helpfulness": 9, "claim": True},
+              {"actionability": 2, "grounding_specificity": 3, "verifiability": 1, "helpfulness": 3, "claim": False}]
+    judge, _ = make("revutil", [json.dumps({"points": points})] * 2)
+    result = run(judge)
+    assert result.status == Status.MALFORMED and result.scores == {}
+    assert result.reason == "point 1: helpfulness: 9 is outside its range 1..5 | after repair: " \
+                            "point 1: helpfulness: 9 is outside its range 1..5"
 
 
 def test_calls_go_through_the_unit_context_so_a_rerun_is_served_from_the_cache(tmp_path: Path) -> None:
@@ -187,12 +248,15 @@ def test_the_targets_notice_ends_the_system_prompt() -> None:
 
 
 def test_a_failed_repair_call_keeps_the_answer_malformed_with_both_reasons() -> None:
-    bad = json.dumps(REVIEWEVAL_OK | {"logical_gaps": 4})
-    judge, model = make("revieweval", [bad, {"error": "permanent"}])
+    judge, model = make("revieweval", ["{\"logical_gaps\": \"deep\"", {"error": "permanent"}])
     result = run(judge)
     assert (result.status, result.scores, len(model.calls)) == (Status.MALFORMED, {}, 2)
-    assert result.reason == ("logical_gaps: 4 is outside its range 0..3 | "
+    assert result.reason == ("no JSON object found in the model output | "
                              "repair attempt failed (error): PermanentError: mock permanent")
+    bad = json.dumps(REVIEWEVAL_OK | {"logical_gaps": 4})  # a partial answer stands when the repair call fails
+    judge, model = make("revieweval", [bad, {"error": "permanent"}])
+    result = run(judge)
+    assert result.status == Status.OK and set(result.scores) == set(REVIEWEVAL_OK) - {"logical_gaps"}
 
 
 def test_the_judge_reads_the_blinded_review_and_reference() -> None:

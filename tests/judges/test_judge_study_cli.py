@@ -2,14 +2,17 @@
 
 Scripted judge (mock provider, answers consumed in unit order with ``concurrency: 1``): ten
 imported (original, rewrite) review pairs of five papers, judged on the REMOR family (7 content
-metrics, so Bonferroni α = 0.05 / 7 ≈ 0.00714). Expected classes, by hand:
+metrics, so Bonferroni α = 0.05 / 7 ≈ 0.00714). The judge answers each 0-1 share as a whole
+percentage (the integer scale the output schema can bound), stored divided by 100. Expected
+classes, by hand:
 
 - ``criticism`` shifted: d_i = 0.20 + 0.01 i (all positive, distinct): exact Wilcoxon p = 2 / 2^10
   = 0.00195 < α; mean 0.245 > δ = 0.1, so TOST cannot reject -> **sensitive**;
 - ``praise`` (and three others) exactly equal: no non-zero d, Wilcoxon p = 1; zero-variance d with
   mean 0 inside (−0.1, 0.1), TOST p = 0 -> **robust**;
-- ``suggestions_solutions`` shifted a little: d_i = 0.020 + 0.001 i: Wilcoxon p = 0.00195; mean
-  0.0245, SD 0.0030, TOST t = (0.1 − 0.0245) / (0.0030 / √10) ≈ 79 -> p ≈ 0 -> **sensitive and robust**;
+- ``suggestions_solutions`` shifted a little: d_i = 0.01 (i + 1): Wilcoxon p = 2 / 2^10 = 0.00195;
+  mean 0.055, SD 0.0303, TOST t = (0.1 − 0.055) / (0.0303 / √10) ≈ 4.70, df 9 -> p ≈ 0.0006 < α ->
+  **sensitive and robust**;
 - ``examples`` noisy: d = ±0.20..0.45 with alternating signs, mean −0.005, SD ≈ 0.33: TOST t ≈ 0.9
   (p ≈ 0.19) and Wilcoxon p ≈ 1 -> **inconclusive**.
 """
@@ -26,15 +29,15 @@ from typer.testing import CliRunner
 from rhetorica.cli.app import app
 
 runner = CliRunner()
-NOISE = [0.35, -0.30, 0.25, -0.40, 0.30, -0.25, 0.45, -0.35, 0.20, -0.30]
-BASE = {"criticism": 0.30, "examples": 0.50, "importance_relevance": 0.40, "materials_methods": 0.40,
-        "praise": 0.20, "results_discussion": 0.30, "suggestions_solutions": 0.30, "presentation_reporting": 0.10}
+NOISE = [35, -30, 25, -40, 30, -25, 45, -35, 20, -30]  # percent
+BASE = {"criticism": 30, "examples": 50, "importance_relevance": 40, "materials_methods": 40,
+        "praise": 20, "results_discussion": 30, "suggestions_solutions": 30, "presentation_reporting": 10}
 
 
 def _answers() -> list[str]:
     originals = [json.dumps(BASE) for _ in range(10)]
-    rewrites = [json.dumps({**BASE, "criticism": round(0.50 + 0.01 * i, 3), "examples": round(0.50 + NOISE[i], 3),
-                            "suggestions_solutions": round(0.32 + 0.001 * i, 4), "presentation_reporting": 0.9})
+    rewrites = [json.dumps({**BASE, "criticism": 50 + i, "examples": 50 + NOISE[i],
+                            "suggestions_solutions": 31 + i, "presentation_reporting": 90})
                 for i in range(10)]
     return originals + rewrites  # review units run originals first, then the variants, in document order
 

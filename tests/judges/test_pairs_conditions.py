@@ -34,29 +34,32 @@ def write(tmp_path: Path, lines: list[str]) -> Path:
 def test_pairs_become_originals_and_linked_variants(tmp_path: Path) -> None:
     path = write(tmp_path, [json.dumps(r) for r in ROWS] + ["{not json", json.dumps({"review_id": "rC", "original": "x"})])
     imported = read_review_pairs(path)
-    assert [d.id for d in imported.originals] == ["iclr22_17.review1", "iclr22_17.review2"]
-    assert [v.id for v in imported.variants] == ["iclr22_17.review1.rewrite1", "iclr22_17.review1.rewrite2",
-                                                 "iclr22_17.review2.rewrite1"]
+    # the source's review ids are the document ids; rewrite ids are generated per review
+    assert [d.id for d in imported.originals] == ["rA", "rB"]
+    assert [d.metadata["paper_id"] for d in imported.originals] == ["iclr22_17", "iclr22_17"]
+    assert [v.id for v in imported.variants] == ["rA.rewrite1", "rA.rewrite2", "rB.rewrite1"]
     assert [v.metadata["rewriter"] for v in imported.variants] == ["gpt-4o", "llama-3", "imported"]
-    assert imported.variants[1].metadata["original_id"] == "iclr22_17.review1"
+    assert imported.variants[1].metadata["original_id"] == "rA"
     assert imported.variants[1].sections[0].text == "Baselines: weak."
     assert len(imported.problems) == 2
     assert imported.problems[0].startswith(f"{path}:4: not JSON")
-    assert imported.problems[1] == f"{path}:5: missing or non-text rewrite"
+    assert imported.problems[1] == f"{path}:5: a rewrite record needs its rewrite as text (rewrite)"
 
 
 def test_conflicting_original_and_empty_file(tmp_path: Path) -> None:
     rows = [ROWS[0], ROWS[0] | {"original": "Different text."}]
     imported = read_review_pairs(write(tmp_path, [json.dumps(r) for r in rows]))
-    assert len(imported.variants) == 1 and imported.problems[0].endswith(":2: review 'rA' has two different originals")
+    assert len(imported.variants) == 1
+    assert imported.problems[0].endswith(":2: review id 'rA' was given at line 1 with a different text; left out")
     with pytest.raises(PairsError, match="no usable pair"):
         read_review_pairs(write(tmp_path, ["[]"]))
-    with pytest.raises(PairsError, match=r"no usable pair \(1 problem\(s\): .*:1: empty original\)"):
+    with pytest.raises(PairsError, match=r"no usable pair \(1 problem\(s\): .*:1: empty review text\)"):
         read_review_pairs(write(tmp_path, [json.dumps(ROWS[0] | {"original": " "})]))
-    latin = tmp_path / "latin.jsonl"
-    latin.write_bytes(b'{"review_id": "r", "original": "Schw\xe4che", "rewrite": "x"}\n')
-    with pytest.raises(PairsError, match="latin.jsonl: not UTF-8 text"):
-        read_review_pairs(latin)
+    latin = tmp_path / "latin.jsonl"  # one bad line costs only itself
+    latin.write_bytes(b'{"review_id": "r", "original": "Schw\xe4che", "rewrite": "x"}\n' + json.dumps(ROWS[2]).encode())
+    imported = read_review_pairs(latin)
+    assert [d.id for d in imported.originals] == ["rB"]
+    assert imported.problems == [f"{latin}:1: not UTF-8 (byte 37 of the line: invalid continuation byte); line left out"]
 
 
 def test_imported_pairs_are_judged_with_judge_calls_only(tmp_path: Path) -> None:

@@ -59,7 +59,8 @@ class TextJudge(MockModel):
                 answer[name] = False if schema.get("type") == "boolean" else schema.get("minimum", 0)
         if "examples" in answer:
             answer["examples"] = round(answer["examples"] + EXAMPLES_PER_REVIEW * k, 2)
-        return json.dumps(answer)
+        # a 0-1 share is asked as a whole percentage (rhetorica.forms.Form.answer_form), stored divided by 100
+        return json.dumps({name: round(v * 100) if isinstance(v, float) else v for name, v in answer.items()})
 
 
 def factory(model_id: str, options: dict[str, Any]) -> Any:

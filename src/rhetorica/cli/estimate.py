@@ -75,12 +75,8 @@ def estimate(
         "With cache: replicates of a prompt read it from the provider's prompt cache. Batch + cache: n/a "
         "where the provider does not document that the two discounts combine (the total then counts batch)."
     )
-    for model_id in result.unpriced_models:
-        console.print(
-            f"[yellow]no price for {escape(model_id)}[/yellow]: counted as $0; add it to a price override file "
-            "(--prices or RHETORICA_PRICES).",
-            highlight=False,
-        )
+    for warning in result.warnings:
+        console.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False)
     for problem in result.problems:
         console.print(f"[yellow]problem[/yellow] {escape(str(problem))}", highlight=False)
     if result.budget_usd is not None:

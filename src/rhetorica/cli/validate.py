@@ -1,4 +1,4 @@
-"""``rhetorica validate RUN_DIR``: validate a run's variants and show the Table-2 summary."""
+"""``rhetorica validate RUN_DIR | STUDY.yaml``: validate a run's variants and show the Table-2 summary."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import typer
 
 
 def validate(
-    run_dir: Path = typer.Argument(..., help="Run directory of a study."),
+    run_dir: Path = typer.Argument(..., help="Run directory of a study, or the study file (its output_dir is used)."),
     min_semantic_similarity: float = typer.Option(None, help="Override the study's threshold."),
     min_tfidf_cosine: float = typer.Option(None, help="Override the study's threshold."),
     max_length_ratio_deviation: float = typer.Option(None, help="Override the study's threshold."),
     require_protected_spans: bool = typer.Option(None, help="Override the study's setting."),
 ) -> None:
     """Validate every variant in a run (no model calls); overrides are saved in the run's study.json.
-    Exit code 1 while another process runs the study, 2 for a folder that is not a run."""
+    Given a study file, validates the run in its output_dir. Exit code 1 while another process runs
+    the study, 2 for a folder that is not a run (or a study file never run)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -31,6 +32,15 @@ def validate(
     overrides = {"min_semantic_similarity": min_semantic_similarity, "min_tfidf_cosine": min_tfidf_cosine,
                  "max_length_ratio_deviation": max_length_ratio_deviation,
                  "require_protected_spans": require_protected_spans}
+    if run_dir.is_file():  # a study file: the run directory it declares
+        from rhetorica.study.config import load_study
+        from rhetorica.study.inputs import resolve_run_dir
+
+        with exit_on(ConfigError):
+            config, base_dir = load_study(run_dir)
+            study, run_dir = run_dir, resolve_run_dir(config, base_dir)
+        if not (run_dir / "study.json").is_file():
+            fail(f"{study}: not run yet (its output_dir {run_dir} holds no run); run it first", 2)
     try:
         with exit_on(FileNotFoundError, ValueError, ConfigError):
             summary = revalidate_run(run_dir, {k: v for k, v in overrides.items() if v is not None})
@@ -39,8 +49,20 @@ def validate(
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     data = write_report(run_dir)
+    from rhetorica.report.validation import failed_variants
+
     if data.validation_summary.empty:
-        console.print("No validated variants in this run.")
+        checked = data.validation
+        if checked.empty:
+            console.print("No validated variants in this run.")
+            return
+        passed = int(checked["passed"].sum())
+        console.print(f"Checked {len(checked)} variant(s): {passed} passed, {len(checked) - passed} failed "
+                      "(review variants are checked for points, scores and recommendation; Table 2's style "
+                      "measures are for manuscripts).")
+        for row in failed_variants(checked).itertuples(index=False):
+            console.print(f"[yellow]failed[/yellow] {escape(' / '.join(str(v) for v in row))}", highlight=False)
+        console.print(f"Report: {escape(str(run_dir / 'report.html'))}")
         return
     headers, rows = display_table(data.validation_summary)
     table = Table(title="Validation by condition (Table 2 shape)")
@@ -49,8 +71,6 @@ def validate(
     for row in rows:
         table.add_row(*(escape(str(v)) for v in row))
     from rich.console import Console
-
-    from rhetorica.report.validation import failed_variants
 
     wide = Console(width=max(console.width, 160), soft_wrap=True)
     wide.print(table)

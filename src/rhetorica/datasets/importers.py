@@ -6,7 +6,10 @@
   ``[<split>/]parsed_pdfs/<id>.pdf.json`` (``metadata.sections`` with ``heading`` / ``text``; the
   author and email fields there are not copied). Meta-reviews are skipped.
 - **JSONL of papers**: one paper per line, ``{"id", "title", "decision", "text"?, "reviews": [...]}``
-  — or one review per line, ``{"paper_id", "text" or fields, "rating", "confidence"}``.
+  — or one review per line, ``{"paper_id", "text" or fields, "rating", "confidence"}``, in every
+  layout :mod:`rhetorica.documents.reviews.lines` reads (section names in their several
+  spellings, ``full_review_text``, PeerPrism's human and rewritten partitions); source ids kept
+  verbatim; a file of rewrites imports its human originals, with a warning.
 - **JSONL of (original, rewrite) review pairs**: ``{"paper_id", "review_id", "original", "rewrite",
   "rewriter"?}``; originals go to ``reviews.json``, rewrites to ``review_rewrites.json`` (each linked
   to its original by ``metadata.original_id``) so they can be judged without rewriting again.
@@ -23,20 +26,17 @@ from __future__ import annotations
 import json
 import math
 import shutil
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from rhetorica.files import json_objects, write_atomic
+from rhetorica.files import write_atomic
 from rhetorica.datasets.manifest import MANIFEST_NAME, DatasetError, Manifest, PaperEntry, load_manifest, save_manifest
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.documents.models import Document
 
 REWRITES_FILE = "review_rewrites.json"
-_TEXT_KEYS = ("text", "review", "comments", "content")
-_SKIP_KEYS = {"rating", "confidence", "paper_id", "review_id", "id", "recommendation", "reviewer", "signatures"}
 
 
 Layout = Literal["peerread", "papers", "pairs"]
@@ -86,13 +86,6 @@ def _read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         raise DatasetError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
                            "convert it to UTF-8 and import again") from exc
-
-
-def _review_fields(review: dict[str, Any]) -> dict[str, str]:
-    for key in _TEXT_KEYS:
-        if isinstance(review.get(key), str):
-            return {"review": review[key]}
-    return {k: v for k, v in review.items() if isinstance(v, str) and k.lower() not in _SKIP_KEYS}
 
 
 def _paper_markdown(title: str, abstract: str, text: str) -> str:
@@ -187,42 +180,57 @@ def import_peerread(source: Path, root: Path, scale: RatingScale = RatingScale()
     return _finish(root, source.name, "peerread", papers, problems)
 
 
-def _read_jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
-    return json_objects(_read_text(path).splitlines(), path, problems)
-
-
 def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:
-    """Import a JSONL file of papers with reviews, or of single reviews, into ``root``.
+    """Import a JSONL file of papers with reviews, or of single reviews, into ``root`` (every
+    layout :func:`rhetorica.documents.reviews.lines.read_review_records` reads).
 
-    A paper line's ``title``, ``abstract`` and ``text`` become ``paper.md`` (``# title``,
-    ``## Abstract``, then the text); ``rating`` / ``confidence`` are checked against ``scale``.
+    Paper and review ids are kept verbatim (``paper_id: 0`` is paper ``"0"``). A paper line's
+    ``title``, ``abstract`` and ``text`` become ``paper.md`` (``# title``, ``## Abstract``, then the
+    text); ``rating`` / ``confidence`` are checked against ``scale``. A file of review rewrites is
+    imported for its human originals (``original_text``, ``original_rating``), with a warning in
+    the manifest's problems; a review with no text is a problem, never an empty review.
 
     Raises:
-        DatasetError: the file is not UTF-8 or holds no usable line.
+        DatasetError: the file cannot be read or holds no usable line.
     """
-    problems: list[str] = []
-    grouped: dict[str, dict[str, Any]] = defaultdict(lambda: {"reviews": []})
-    for number, row in _read_jsonl(path, problems):
-        pid = row.get("paper_id") or row.get("id") or row.get("forum")
-        if not pid:
-            problems.append(f"{path}:{number}: no paper id ('id' or 'paper_id')")
+    from rhetorica.documents.reviews.jsonl import rewrites_warning
+    from rhetorica.documents.reviews.lines import read_review_records
+
+    lines: dict[str, dict[str, Any]] = {}
+    try:
+        records, problems = read_review_records(path, papers=lines)
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    warning = rewrites_warning(path, records)
+    if warning:
+        problems.insert(0, f"warning: {warning}")
+    grouped: dict[str, dict[str, Any]] = {pid: {**paper, "reviews": []} for pid, paper in lines.items()}
+    seen: dict[str, int] = {}
+    for record in records:
+        if record.paper_id is None:
+            problems.append(f"{record.where}: no paper id ('paper_id', 'id' or 'forum')")
             continue
-        paper = grouped[str(pid)]
-        if isinstance(row.get("reviews"), list):
-            paper.update({k: row.get(k) for k in ("title", "abstract", "decision", "text")})
-            paper["reviews"].extend((number, r) for r in row["reviews"] if isinstance(r, dict))
-        else:
-            paper["reviews"].append((number, row))
+        if record.review_id is not None and record.review_id in seen:
+            if record.rewrite_key is None:
+                problems.append(f"{record.where}: review id {record.review_id!r} was read at line "
+                                f"{seen[record.review_id]}; left out")
+            continue
+        if record.review_id is not None:
+            seen[record.review_id] = record.line
+        paper = grouped.setdefault(record.paper_id, {"reviews": []})
+        paper.update(record.paper)
+        paper["reviews"].append(record)
     if not grouped:
-        raise DatasetError(f"{path}: no usable line ({len(problems)} problem(s))")
+        first = f": {problems[0]}" if problems else ""
+        raise DatasetError(f"{path}: no usable line ({len(problems)} problem(s){first})")
     papers = []
     for pid, paper in grouped.items():
-        reviews = [review_document(pid, i, _review_fields(r),
-                                   rating=_score(r.get("rating"), f"{path}:{n} rating", problems, scale.rating),
-                                   confidence=_score(r.get("confidence"), f"{path}:{n} confidence", problems,
+        reviews = [review_document(pid, i, r.fields,
+                                   rating=_score(r.rating, f"{r.where} rating", problems, scale.rating),
+                                   confidence=_score(r.confidence, f"{r.where} confidence", problems,
                                                      scale.confidence),
-                                   source=f"{path}:{n}", parser="jsonl", parser_version="1")
-                   for i, (n, r) in enumerate(paper["reviews"], start=1)]
+                                   source=r.where, parser="jsonl", parser_version="2", review_id=r.review_id)
+                   for i, r in enumerate(paper["reviews"], start=1)]
         title, abstract, text = (str(paper.get(k) or "") for k in ("title", "abstract", "text"))
         markdown = _paper_markdown(title, abstract, text) if text.strip() or abstract.strip() else None
         papers.append(_write_paper(root, pid, title, paper.get("decision"), reviews, markdown, str(path)))

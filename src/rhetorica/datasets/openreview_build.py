@@ -92,7 +92,7 @@ def build_openreview(venue: str, root: Path, *, api: ApiVersion = "v2", baseurl:
         folder = root / "papers" / pid
         reviews = [review_document(pid, i, r.fields, rating=r.rating, confidence=r.confidence,
                                    source=f"openreview:{r.review_id}", parser=f"openreview-{api}",
-                                   parser_version=_version())
+                                   parser_version=_version(), review_id=r.review_id)
                    for i, r in enumerate(sub.reviews, start=1)]
         save_reviews(folder / REVIEWS_FILE, reviews)
         targets[pid] = folder / "paper.pdf"

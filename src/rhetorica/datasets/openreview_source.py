@@ -38,7 +38,7 @@ V1_URL = "https://api.openreview.net"
 class Review:
     """One official review: its text fields (in the venue's order) and parsed scores."""
 
-    review_id: str
+    review_id: str | None
     fields: dict[str, str]
     rating: float | None
     confidence: float | None

@@ -81,7 +81,12 @@ class MetricFamily:
         point_form: per-point scores of a ``point`` family (``None`` otherwise).
         in_study: counted in the review-metric study's M = 29.
         at_most: pairs (a, b) with the constraint score a <= score b (e.g. actionable insights
-            cannot outnumber insights); a judgement breaking one is malformed.
+            cannot outnumber insights); a judgement breaking one loses both metrics (or is
+            malformed as a whole when the metrics are not ``independent``).
+        independent: the rubric scores each metric on its own, so a value off its declared range
+            (or a broken ``at_most`` pair) makes only that metric missing, with its reason, and
+            the family's other metrics are kept; ``False`` (a per-point family): one bad value
+            makes the whole judgement ``malformed``.
     """
 
     name: str
@@ -94,6 +99,7 @@ class MetricFamily:
     point_form: Form | None = None
     in_study: bool = True
     at_most: tuple[tuple[str, str], ...] = ()
+    independent: bool = True
     notes: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -107,13 +113,18 @@ class MetricFamily:
         if (self.unit == "point") != (self.point_form is not None):
             raise FamilyError(f"family {self.name!r}: a point form goes with unit 'point' and only with it")
 
+    def broken_constraints(self, scores: Mapping[str, float]) -> dict[tuple[str, str], str]:
+        """Each broken ``at_most`` pair among ``scores`` -> why (metrics absent from ``scores``
+        are not checked)."""
+        return {(a, b): f"{a} ({scores[a]:g}) exceeds {b} ({scores[b]:g})" for a, b in self.at_most
+                if a in scores and b in scores and scores[a] > scores[b]}
+
     def check_consistency(self, scores: Mapping[str, float]) -> None:
         """Raise :class:`~rhetorica.forms.FormError` naming each broken ``at_most`` constraint
         among ``scores`` (metrics absent from ``scores`` are not checked)."""
-        broken = [f"{a} ({scores[a]:g}) exceeds {b} ({scores[b]:g})" for a, b in self.at_most
-                  if a in scores and b in scores and scores[a] > scores[b]]
+        broken = self.broken_constraints(scores)
         if broken:
-            raise FormError("; ".join(broken))
+            raise FormError("; ".join(broken.values()))
 
     @property
     def content_metrics(self) -> tuple[Metric, ...]:
@@ -278,7 +289,7 @@ REVUTIL = MetricFamily(
                                 primary=(n == "helpfulness")) for n, d in _UTILITY),
                        _scale("claim_share", 0, 1, "share of weakness points that make a claim", kind="continuous",
                               role="diagnostic", direction="none"))),
-    rubric_file="revutil.md", unit="point", point_form=REVUTIL_POINT, in_study=False,
+    rubric_file="revutil.md", unit="point", point_form=REVUTIL_POINT, in_study=False, independent=False,
     bounds={**{n: 0.4 for n, _ in _UTILITY}, "claim_share": 0.1},
     notes="verifiability is the mean over points that make a claim; missing (never imputed) when none does",
 )

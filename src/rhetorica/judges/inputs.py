@@ -10,7 +10,7 @@ A study declares review sources among its ``documents``:
 - ``{pairs: <file.jsonl>}``: the originals of a file of (original, rewrite) review pairs
   (:func:`rhetorica.judges.pairs.read_review_pairs`); their rewrites ride along under
   ``metadata.imported_rewrites`` (one dict per rewrite: ``rewriter``, ``condition``,
-  ``rewrite_id``, ``text``) for a rewriter of kind ``imported``
+  ``rewrite_id``, ``text``, ``rating``: the rewrite's own rating, ``None`` when not given) for a rewriter of kind ``imported``
   (:mod:`rhetorica.judges.study`), which stores them as variants with no model call.
 
 Each review goes through the one blinding function (:func:`rhetorica.documents.inputs.blinded`:
@@ -98,7 +98,7 @@ def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Do
         meta = variant.metadata
         rewrites.setdefault(meta["original_id"], []).append({
             "rewriter": meta["rewriter"], "condition": meta["condition"], "rewrite_id": meta["rewrite_id"],
-            "text": variant.sections[0].text})
+            "text": variant.sections[0].text, "rating": meta.get("rating")})
     return [d.model_copy(update={"metadata": {**d.metadata, IMPORTED: rewrites.get(d.id, [])}})
             for d in imported.originals]
 

@@ -16,12 +16,22 @@ missing when none does — never imputed); a review with no weakness point is ``
 rate), with no call made. Reference families (ScholarPeer) read
 ``Target.reference``; a target without one is an ``error`` with that reason, and no call is made.
 
+Ranges where the answer is made: the output schema of every call carries each metric's declared
+range (``minimum``/``maximum``), levels (``enum``) and type; a continuous metric (a 0-1 share) is
+asked as a whole number 0..100 and divided back (:meth:`rhetorica.forms.Form.answer_form`), because a
+grammar built from a JSON schema may not bound a real number (llama-cpp-python's does not; it does
+compile an integer range into an ``enum`` of its values). The prompt states the same scales.
+
 Parsing: reasoning blocks are removed and the last JSON object holding a field of the form is the
 answer (:mod:`rhetorica.reviewers.form`); every value is validated by
-:meth:`rhetorica.forms.Form.check_scores` — out of range or off the scale is ``malformed``, never
-clipped. A failed parse gets one repair call (like :mod:`rhetorica.reviewers.llm_reviewer`); a
-plain-text refusal is ``refused`` at once; a model failure passes its status through. All calls go
-through :func:`rhetorica.models.call.call_model` with the unit's context.
+:meth:`rhetorica.forms.Form.check_answer` — out of range or off the scale is refused, never clipped.
+Where the family's rubric scores its metrics independently (:attr:`MetricFamily.independent`), a
+refused value (or a broken ``at_most`` pair) makes only that metric missing, with its reason in the
+judgement's ``missing_metrics`` artefact; the judgement is ``malformed`` only when no metric is
+left. A per-point family's judgement is ``malformed`` on any bad value. An answer that is not valid
+in full gets one repair call (like :mod:`rhetorica.reviewers.llm_reviewer`); a plain-text refusal is
+``refused`` at once; a model failure passes its status through. All calls go through
+:func:`rhetorica.models.call.call_model` with the unit's context.
 """
 
 from __future__ import annotations
@@ -43,6 +53,8 @@ from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
 from rhetorica.status import CALL_FAILURES, Status
 
 DEFAULT_JUDGE_TOKENS = 600
+MISSING_METRICS = "missing_metrics"
+"""Artefact (and payload key) of a judgement: metric -> why that metric has no value."""
 Packing = Literal["family", "metric"]
 
 
@@ -102,12 +114,15 @@ class JudgeCall:
     n_points: int | None = None
 
     def schema(self) -> dict[str, Any]:
-        """JSON schema of the answer (the form's, or an object with a list of ``n_points`` of them)."""
+        """JSON schema of the answer: the form as asked (:meth:`rhetorica.forms.Form.answer_form`:
+        every range as ``minimum``/``maximum``, levels as ``enum``, a continuous metric as an
+        integer 0..100), or an object with a list of ``n_points`` of them."""
+        asked = self.form.answer_form().json_schema()
         if self.n_points is None:
-            return self.form.json_schema()
+            return asked
         return {"title": f"{self.form.name}-points", "type": "object", "required": ["points"],
                 "additionalProperties": False,
-                "properties": {"points": {"type": "array", "items": self.form.json_schema(),
+                "properties": {"points": {"type": "array", "items": asked,
                                           "minItems": self.n_points, "maxItems": self.n_points}}}
 
     def messages(self) -> list[ChatMessage]:
@@ -115,30 +130,51 @@ class JudgeCall:
         ``rhetorica estimate`` counts these same messages)."""
         return [ChatMessage(role="system", content=self.system), ChatMessage(role="user", content=self.user)]
 
-    def parse(self, text: str) -> list[dict[str, float]]:
-        """Validated scores of the answer ``text``: one dict, or one per point in order.
+    def parse(self, text: str) -> Answer:
+        """Validated scores of the answer ``text`` on the declared scales: one dict, or one per
+        point in order. For a family whose metrics are ``independent``, a metric off its range
+        (or in a broken ``at_most`` pair) is left out with its reason in :attr:`Answer.missing`.
 
         Raises:
-            FormError: no JSON object, a missing or out-of-range value, a broken consistency
-                constraint, or a list of the wrong length (every problem in one message).
+            FormError: no JSON object; no valid metric at all; for a family whose metrics are not
+                independent, any missing or out-of-range value, broken constraint, or a list of
+                the wrong length (every problem in one message).
         """
+        asked = self.form.answer_form()
         if self.n_points is None:
-            scores = self.form.check_scores(_answer(text, set(self.form.metric_names)))
-            self.family.check_consistency(scores)
-            return [scores]
+            scores, missing = self.form.check_answer(_answer(text, set(asked.metric_names)))
+            for (a, b), why in self.family.broken_constraints(scores).items():
+                missing.update({a: why, b: why})
+            scores = {m: v for m, v in scores.items() if m not in missing}
+            if missing and (not self.family.independent or not scores):
+                raise FormError("; ".join(dict.fromkeys(missing.values())))
+            return Answer([scores], missing)
         points = _answer(text, {"points"}).get("points")
         if not isinstance(points, list) or len(points) != self.n_points:
             got = len(points) if isinstance(points, list) else "no list"
             raise FormError(f"points: expected a list of {self.n_points} entries, got {got}")
-        scores, problems = [], []
+        found, problems = [], []
         for i, entry in enumerate(points, start=1):
-            try:
-                scores.append(self.form.check_scores(entry if isinstance(entry, dict) else {}))
-            except FormError as exc:
-                problems.append(f"point {i}: {exc}")
+            scores, missing = self.form.check_answer(entry if isinstance(entry, dict) else {})
+            problems += [f"point {i}: {why}" for why in missing.values()]
+            found.append(scores)
         if problems:
             raise FormError("; ".join(problems))
-        return scores
+        return Answer(found)
+
+
+@dataclass
+class Answer:
+    """A judge call's validated answer.
+
+    Attributes:
+        scores: metric -> value on its declared scale; one dict, or one per point in order.
+        missing: metric -> why it has no value (off its range, not a number, absent, a broken
+            ``at_most`` pair); only for a family whose metrics are independent.
+    """
+
+    scores: list[dict[str, float]]
+    missing: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -267,7 +303,7 @@ class Judge:
 
     @staticmethod
     def _system(rubric: str, form: Form, *, points: int | None = None) -> str:
-        fields = "\n".join(scale_text(m) for m in form.metrics)
+        fields = "\n".join(scale_text(m) for m in form.answer_form().metrics)
         shape = (f'one JSON object {{"points": [...]}} whose list holds {points} objects, one per point in order, '
                  f"each with these fields" if points else "one JSON object with exactly these fields")
         return f"{rubric.strip()}\n\nAnswer with {shape}:\n{fields}\nWrite nothing after the JSON object."
@@ -287,57 +323,91 @@ class Judge:
         config = GenerateConfig(temperature=self.temperature, max_tokens=self.max_tokens or DEFAULT_JUDGE_TOKENS,
                                 seed=target.replicate)
         merged: dict[str, float] = {}
+        missing: dict[str, str] = {}
         point_scores: list[dict[str, float]] = []
         raw: list[str] = []
+        failed: list[tuple[Status, str | None]] = []
         for call in calls:
-            status, scores, reason, text = await self._ask(call, config, target.replicate, context)
+            status, answer, reason, text = await self._ask(call, config, target.replicate, context)
             raw.append(text)
-            if status != Status.OK:
+            if status != Status.OK and not (self.family.independent and len(calls) > 1 and status == Status.MALFORMED):
                 return Evaluation(status=status, reason=reason, raw_text="\n\n".join(raw))
+            if status != Status.OK:  # one metric's own call failed: only its metrics are missing
+                failed.append((status, reason))
+                missing.update({m: reason or str(status) for m in call.form.metric_names})
+                continue
+            assert answer is not None
+            missing.update(answer.missing)
             if self.family.unit == "point":
-                point_scores += scores
+                point_scores += answer.scores
             else:
-                merged.update(scores[0])
-        try:  # constraints across metrics scored in separate calls (packing="metric", metric rubrics)
-            self.family.check_consistency(merged)
-        except FormError as exc:
-            return Evaluation(status=Status.MALFORMED, reason=str(exc), raw_text="\n\n".join(raw))
+                merged.update(answer.scores[0])
+        # constraints across metrics scored in separate calls (packing="metric", metric rubrics)
+        for (a, b), why in self.family.broken_constraints(merged).items():
+            if not self.family.independent:
+                return Evaluation(status=Status.MALFORMED, reason=why, raw_text="\n\n".join(raw))
+            missing.update({a: why, b: why})
+        merged = {m: v for m, v in merged.items() if m not in missing}
+        if self.family.unit != "point" and not merged:
+            status = failed[0][0] if failed else Status.MALFORMED
+            return Evaluation(status=status, reason="; ".join(dict.fromkeys(missing.values())),
+                              raw_text="\n\n".join(raw))
         payload: dict[str, Any] = {}
         if self.family.unit == "point":
             merged = point_means(point_scores)
             payload["points"] = point_scores
         payload["scores"] = merged
-        return Evaluation(status=Status.OK, scores=merged, payload=payload, raw_text="\n\n".join(raw))
+        artefacts: dict[str, Any] = {}
+        if missing:
+            payload["missing"] = missing
+            artefacts[MISSING_METRICS] = missing
+        return Evaluation(status=Status.OK, scores=merged, payload=payload, raw_text="\n\n".join(raw),
+                          artefacts=artefacts)
 
     async def _ask(self, call: JudgeCall, config: GenerateConfig, replicate: int,
-                   context: CallContext) -> tuple[Status, list[dict[str, float]], str | None, str]:
+                   context: CallContext) -> tuple[Status, Answer | None, str | None, str]:
+        """One call and, when its answer is not valid in full, one repair call. A partial answer
+        (some independent metrics missing) is kept unless the repair answer has more valid
+        metrics; the two answers are never mixed."""
         config = config.model_copy(update={"json_schema": call.schema()})
         messages = call.messages()
         assert self.model is not None
         output = await call_model(self.model, messages, config, replicate=replicate, context=context)
         if output.status != Status.OK:
-            return output.status, [], output.error, output.text
+            return output.status, None, output.error, output.text
+        partial: Answer | None = None
         try:
-            return Status.OK, call.parse(output.text), None, output.text
-        except FormError as first:
-            if is_refusal(output.text):
-                reason = f"the judge declined in plain text: {output.text.strip()[:200]!r}"
-                return Status.REFUSED, [], reason, output.text
-            repair = messages + [ChatMessage(role="assistant", content=output.text),
-                                 ChatMessage(role="user", content=f"That answer is not valid ({first}). "
-                                                                  "Reply with only the corrected JSON object.")]
-            second = await call_model(self.model, repair, config, replicate=replicate, context=context)
-            if second.status in CALL_FAILURES:  # no second answer: the first one's malformed stands
-                return (Status.MALFORMED, [], f"{first} | repair attempt failed ({second.status}): {second.error}",
-                        output.text)
-            if second.status != Status.OK:
-                return second.status, [], f"repair attempt: {second.error}", second.text
-            try:
-                return Status.OK, call.parse(second.text), None, second.text
-            except FormError as again:
-                if is_refusal(second.text):
-                    return Status.REFUSED, [], "repair attempt: the judge declined in plain text", second.text
-                return Status.MALFORMED, [], f"{first} | after repair: {again}", second.text
+            partial = call.parse(output.text)
+            if not partial.missing:
+                return Status.OK, partial, None, output.text
+            first = FormError("; ".join(dict.fromkeys(partial.missing.values())))
+        except FormError as exc:
+            first = exc
+        if partial is None and is_refusal(output.text):
+            reason = f"the judge declined in plain text: {output.text.strip()[:200]!r}"
+            return Status.REFUSED, None, reason, output.text
+        repair = messages + [ChatMessage(role="assistant", content=output.text),
+                             ChatMessage(role="user", content=f"That answer is not valid ({first}). "
+                                                              "Reply with only the corrected JSON object.")]
+        second = await call_model(self.model, repair, config, replicate=replicate, context=context)
+        if second.status != Status.OK and partial is not None:
+            return Status.OK, partial, None, output.text
+        if second.status in CALL_FAILURES:  # no second answer: the first one's malformed stands
+            return (Status.MALFORMED, None, f"{first} | repair attempt failed ({second.status}): {second.error}",
+                    output.text)
+        if second.status != Status.OK:
+            return second.status, None, f"repair attempt: {second.error}", second.text
+        try:
+            repaired = call.parse(second.text)
+        except FormError as again:
+            if partial is not None:
+                return Status.OK, partial, None, output.text
+            if is_refusal(second.text):
+                return Status.REFUSED, None, "repair attempt: the judge declined in plain text", second.text
+            return Status.MALFORMED, None, f"{first} | after repair: {again}", second.text
+        if partial is not None and len(partial.missing) < len(repaired.missing):
+            return Status.OK, partial, None, output.text
+        return Status.OK, repaired, None, second.text
 
 
 def point_means(points: list[dict[str, float]]) -> dict[str, float]:

@@ -1,14 +1,27 @@
 """Imported (original, rewrite) review pairs as documents and variants, so that a published rewrite
 set (PeerPrism-like: 4,044 rewrites of 674 reviews, STUDIES.md "Facts added … Study 3") can be
-judged without any rewrite call (issue 13 part 2).
+judged without any rewrite call (issue 13 part 2; layouts of issue 23.5).
 
-Input: JSONL, one pair per line: ``review_id`` (text), ``original`` and ``rewrite`` (texts),
-optional ``paper_id`` (defaults to the review id), ``rewriter`` (the rewriting model, default
-``imported``), ``condition`` (default ``paraphrase``) and ``rewrite_id`` (default: numbered per
-review). A line that cannot be used is a listed problem naming file and line; the rest is read.
-Originals become review documents ``<paper>.review<i>`` (numbered per paper in order of first
-appearance), each rewrite a variant document ``<original>.rewrite<k>`` with
-``metadata.original_id``, ``rewriter``, ``condition``, ``rewrite_id`` and ``imported = true``.
+Input: JSONL read by :func:`rhetorica.documents.reviews.lines.read_review_records`, in any of its
+layouts that carry rewrites:
+
+- one pair per line: ``review_id``, ``original`` and ``rewrite`` (texts), optional ``paper_id``,
+  ``rewriter`` (the rewriting model, default ``imported``), ``condition`` (default
+  ``paraphrase``) and ``rewrite_id``;
+- the public paper-per-line rewrite layout (PeerPrism's ``transformations/rewritten``): a paper
+  line whose ``reviews`` hold ``review_id``, ``original_text`` / ``text`` (the rewrite),
+  ``original_rating`` / ``rating`` (the rewrite's) and ``rewrite_model``; or one such review per line.
+
+Ids are the source's, verbatim (``paper_id: 0`` stays paper ``"0"``): an original is the document
+``<review_id>``, a rewrite the variant ``<rewrite_id>`` (generated: ``<review_id>.rewrite<k>``,
+numbered per review). A review without a ``review_id`` gets the generated id
+``<paper>.review<i>``; a pair without ``paper_id`` belongs to a paper named after its review.
+Variants carry ``metadata.original_id``, ``rewriter``, ``condition``, ``rewrite_id``,
+``rating`` (the rewrite's, as written) and ``imported = true``.
+
+Every line that cannot be used is one problem naming ``<file>:<line>`` (not UTF-8, not JSON, a
+duplicate line, a missing field, an empty text, a review id with two different originals); the
+rest of the file is read.
 """
 
 from __future__ import annotations
@@ -17,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rhetorica.documents.models import Document
+from rhetorica.documents.ratings import RatingError, parse_rating
+from rhetorica.documents.reviews.lines import ReviewRecord, read_review_records
 from rhetorica.documents.reviews.model import review_document
-from rhetorica.files import json_objects
 
 
 class PairsError(ValueError):
@@ -30,7 +44,7 @@ class ImportedPairs:
     """Originals, their variants, and the problems met.
 
     Attributes:
-        originals: one review document per distinct ``review_id``.
+        originals: one review document per distinct review.
         variants: one document per rewrite, linked by ``metadata.original_id``.
         problems: one line per unusable input line (``<file>:<line>: <why>``).
     """
@@ -45,58 +59,64 @@ class ImportedPairs:
         return [(by_id[v.metadata["original_id"]], v) for v in self.variants]
 
 
+def _rating(record: ReviewRecord, raw: object, what: str, problems: list[str]) -> float | None:
+    try:
+        return parse_rating(raw)
+    except RatingError as exc:
+        problems.append(f"{record.where}: {what}: {exc} (left missing)")
+        return None
+
+
 def read_review_pairs(path: Path) -> ImportedPairs:
     """Read a JSONL file of (original, rewrite) review pairs (see the module docstring).
 
     Raises:
-        PairsError: the file cannot be read or is not UTF-8 (a byte-order mark is accepted), or no
-            line holds a usable pair.
+        PairsError: the file cannot be read, or no line holds a usable pair.
     """
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except UnicodeDecodeError as exc:
-        raise PairsError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
-                         "convert it to UTF-8 and import again") from exc
+        records, problems = read_review_records(path)
     except OSError as exc:
         raise PairsError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    problems: list[str] = []
     originals: dict[str, Document] = {}
-    texts: dict[str, str] = {}
     per_paper: dict[str, int] = {}
     variants: list[Document] = []
     counts: dict[str, int] = {}
-    for number, row in json_objects(lines, path, problems):
-        where = f"{path}:{number}"
-        missing = [k for k in ("review_id", "original", "rewrite") if not isinstance(row.get(k), str)]
-        if missing:
-            problems.append(f"{where}: missing or non-text {', '.join(missing)}")
+    keys: dict[str, str] = {}  # review id or line -> document id
+    for record in records:
+        if record.rewrite_key is None:
+            problems.append(f"{record.where}: no rewrite (a pair needs original and rewrite, or original_text "
+                            "and text)")
             continue
-        empty = [k for k in ("review_id", "original", "rewrite") if not row[k].strip()]
-        if empty:
-            problems.append(f"{where}: empty {', '.join(empty)}")
+        if record.rewrite is None:
+            problems.append(f"{record.where}: a rewrite record needs its rewrite as text ({record.rewrite_key})")
             continue
-        review_id = row["review_id"]
-        if review_id in texts and texts[review_id] != row["original"]:
-            problems.append(f"{where}: review {review_id!r} has two different originals")
+        if not record.rewrite.strip():
+            problems.append(f"{record.where}: empty rewrite")
             continue
-        paper_id = str(row.get("paper_id") or review_id)
-        if review_id not in originals:
+        key = record.review_id if record.review_id is not None else record.where
+        paper_id = record.paper_id if record.paper_id is not None else (record.review_id or record.where)
+        if key not in keys:
             per_paper[paper_id] = per_paper.get(paper_id, 0) + 1
-            originals[review_id] = review_document(
-                paper_id, per_paper[paper_id], {"review": row["original"]}, rating=None, confidence=None,
-                source=f"{path}:{number}", parser="jsonl-pairs", parser_version="1", extra={"review_id": review_id})
-            texts[review_id] = row["original"]
-        original = originals[review_id]
-        counts[review_id] = counts.get(review_id, 0) + 1
-        k = counts[review_id]
+            rating = _rating(record, record.rating, "original rating", problems)
+            doc = review_document(paper_id, per_paper[paper_id], record.fields, rating=rating, confidence=None,
+                                  source=record.where, parser="jsonl-pairs", parser_version="2",
+                                  review_id=record.review_id)
+            if doc.id in originals:
+                problems.append(f"{record.where}: review id {doc.id!r} is also a generated id; left out")
+                continue
+            originals[doc.id] = doc
+            keys[key] = doc.id
+        original = originals[keys[key]]
+        counts[original.id] = counts.get(original.id, 0) + 1
+        rewrite_id = record.rewrite_id or f"{original.id}.rewrite{counts[original.id]}"
         variant = review_document(
-            paper_id, per_paper[paper_id], {"review": row["rewrite"]}, rating=None, confidence=None,
-            source=f"{path}:{number}", parser="jsonl-pairs", parser_version="1",
-            extra={"review_id": review_id, "original_id": original.id,
-                   "rewriter": str(row.get("rewriter") or "imported"),
-                   "condition": str(row.get("condition") or "paraphrase"),
-                   "rewrite_id": str(row.get("rewrite_id") or f"{review_id}.rewrite{k}"), "imported": True})
-        variants.append(variant.model_copy(update={"id": f"{original.id}.rewrite{k}"}))
+            paper_id, per_paper[paper_id], {"review": record.rewrite}, rating=None, confidence=None,
+            source=record.where, parser="jsonl-pairs", parser_version="2", review_id=record.review_id,
+            extra={"original_id": original.id, "rewriter": record.rewriter or "imported",
+                   "condition": record.condition or "paraphrase", "rewrite_id": rewrite_id, "imported": True,
+                   "rating": _rating(record, record.rewrite_rating, "rewrite rating", problems)})
+        variants.append(variant.model_copy(update={"id": rewrite_id, "metadata": {
+            **variant.metadata, "id_generated": record.rewrite_id is None}}))
     if not variants:
         first = f": {problems[0]}" if problems else ""
         raise PairsError(f"{path}: no usable pair ({len(problems)} problem(s){first})")

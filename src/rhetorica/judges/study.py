@@ -128,6 +128,8 @@ def imported_variant(original: Document, condition: str, source: str) -> tuple[S
     rewrite = found[0]
     title = original.sections[0].title if len(original.sections) == 1 else "Review"
     metadata = {k: v for k, v in original.metadata.items() if k != IMPORTED}
+    if rewrite.get("rating") is not None:  # the rewrite's own rating (a rewrite record's 'rating')
+        metadata["human_scores"] = [rewrite["rating"]]
     return Status.OK, original.model_copy(update={
         "sections": [Section(title=title, text=rewrite["text"].strip())],
         "metadata": {**metadata, "rewrite_id": rewrite["rewrite_id"], "imported": True}}), None

@@ -8,6 +8,7 @@ store and are listed by ``superseded`` (never averaged in).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -134,6 +135,43 @@ def variants_table(store: Store) -> pd.DataFrame:
         "content_hash FROM variants ORDER BY document_id, condition, rewriter", store.conn), store, "rewrite")
 
 
+IDS_COLUMNS = ["document_id", "kind", "paper_id", "review_id", "id_generated", "variant_key", "condition",
+               "rewriter", "rewrite_id", "source"]
+
+
+def ids_table(store: Store) -> pd.DataFrame:
+    """The mapping of the ids in every table to the source's ids (``tables/ids.csv``; issue 23.4).
+
+    One row per stored document: ``document_id`` (the id every table uses), ``kind``, the
+    source's ``paper_id`` and ``review_id`` verbatim (empty when the source has none),
+    ``id_generated`` (1: the source had no id and ``document_id`` was generated, e.g.
+    ``<paper>.review<n>``) and ``source`` (file and line or note); then one row per current
+    imported rewrite: its original's ``document_id``, ``variant_key``, ``condition``, ``rewriter``
+    and the source's ``rewrite_id``.
+    """
+    rows = []
+    for document_id, kind, raw in store.rows("SELECT document_id, kind, document_json FROM documents "
+                                             "ORDER BY document_id"):
+        doc = json.loads(raw)
+        meta = doc.get("metadata") or {}
+        rows.append({"document_id": document_id, "kind": kind, "paper_id": meta.get("paper_id"),
+                     "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
+                     "source": (doc.get("source") or {}).get("path")})
+    variants = variants_table(store)
+    for key, raw in store.rows("SELECT unit_key, document_json FROM variants WHERE document_json IS NOT NULL "
+                               "ORDER BY unit_key"):
+        meta = (json.loads(raw).get("metadata") or {})
+        match = variants[variants["unit_key"] == key]
+        if meta.get("rewrite_id") is None or match.empty:
+            continue
+        row = match.iloc[0]
+        rows.append({"document_id": row["document_id"], "kind": "variant", "paper_id": meta.get("paper_id"),
+                     "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
+                     "variant_key": key, "condition": row["condition"], "rewriter": row["rewriter"],
+                     "rewrite_id": meta["rewrite_id"], "source": None})
+    return pd.DataFrame(rows, columns=IDS_COLUMNS)
+
+
 def model_calls_table(store: Store) -> pd.DataFrame:
     """One row per model call (cache hits included, flagged) with usage, cost and latency."""
     return pd.read_sql_query("SELECT * FROM model_calls ORDER BY call_id", store.conn)
@@ -208,7 +246,8 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
     superseded units' included: they were made and paid), ``problems`` and ``superseded``
     (:func:`rhetorica.store.plan.superseded_units`), ``artefacts`` (:func:`artefacts_table`), ``extracts``
     (:func:`extracts_table`),
-    ``annotations`` and ``mentions`` (:func:`annotations_table`, :func:`mentions_table`).
+    ``annotations`` and ``mentions`` (:func:`annotations_table`, :func:`mentions_table`), ``ids``
+    (the source's paper, review and rewrite ids behind each document id, :func:`ids_table`).
     """
     folder.mkdir(parents=True, exist_ok=True)
     tables = {
@@ -222,6 +261,7 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
         "extracts": extracts_table(store),
         "annotations": annotations_table(store),
         "mentions": mentions_table(store),
+        "ids": ids_table(store),
     }
     write_tidy(folder, tables)
     return tables

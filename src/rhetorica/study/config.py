@@ -800,6 +800,37 @@ class StudyConfig(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _review_pieces_have_reviews(self) -> StudyConfig:
+        """Impossible combinations of review pieces and documents, refused at load (issue 23.6):
+        an ``imported`` rewriter reads the rewrites of ``pairs`` entries only; a ``review``
+        rewriter rewrites review documents only; a ``judge`` scores reviews, not manuscripts."""
+        def first_not(allowed: tuple[str, ...]) -> tuple[int, str] | None:
+            for d, spec in enumerate(self.documents):
+                key = next(k for k in ("path", "dataset", "reviews", "pairs", "latex_project")
+                           if getattr(spec, k) is not None)
+                if key not in allowed:
+                    return d, f"documents[{d}].{key} ({getattr(spec, key)!r})"
+            return None
+
+        needs = {"imported": (("pairs",), "stores the rewrites of 'pairs' entries and has none to store for"),
+                 "review": (("reviews", "pairs"), "rewrites review documents and cannot rewrite")}
+        for index, rewriter in enumerate(self.rewriters):
+            if rewriter.kind in needs:
+                allowed, what = needs[rewriter.kind]
+                bad = first_not(allowed)
+                if bad is not None:
+                    raise ValueError(f"rewriters[{index}].kind: rewriter {rewriter.name!r} of kind {rewriter.kind!r} "
+                                     f"{what} {bad[1]}; use a {' or '.join(allowed)} entry, or another rewriter kind")
+        for index, reviewer in enumerate(self.reviewers):
+            if reviewer.kind == "judge":
+                bad = first_not(("reviews", "pairs"))
+                if bad is not None:
+                    raise ValueError(f"reviewers[{index}].kind: reviewer {reviewer.name!r} of kind 'judge' scores "
+                                     f"reviews, and {bad[1]} is a manuscript; give review documents (reviews or "
+                                     "pairs entries) or a paper reviewer")
+        return self
+
+    @model_validator(mode="after")
     def _comparable_arms(self) -> StudyConfig:
         if not self.comparisons:
             return self
@@ -850,7 +881,7 @@ def format_validation_error(source: str, exc: ValidationError) -> str:
 #: item; ``comparisons[0]: ...`` or ``rewriters[1]: ...`` from a check of the whole study).
 _SUB_KEY = re.compile(
     r"^(options\.[A-Za-z0-9_.-]+|endpoints\[\d+\](?:\.[a-z_]+)?|"
-    r"(?:comparisons|rewriters|reviewers)\[\d+\](?:\.(?:model|options))?): (.*)$",
+    r"(?:comparisons|rewriters|reviewers)\[\d+\](?:\.(?:model|options|kind))?): (.*)$",
     re.DOTALL,
 )
 

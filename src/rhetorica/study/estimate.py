@@ -34,6 +34,11 @@ the cache when the prompt has at least :data:`rhetorica.models.pricing.MIN_CACHE
 tokens; the first call of such a prompt pays the cache-write rate where the model has one); at
 batch prices; and at batch prices with the cache where the price table has a batch cached-input
 rate (the provider documents that the two discounts combine), else ``None``.
+
+Warnings (:attr:`StudyEstimate.warnings`): calls whose prompt and output exceed the model's known
+context window (:func:`context_window`: the embedded model's ``n_ctx``, 8,192 tokens by default),
+and models the price table does not know (counted as $0; the closest priced names of that provider
+are suggested, since a mistyped model name is the usual cause).
 """
 
 from __future__ import annotations
@@ -79,7 +84,8 @@ class EstimateRow(BaseModel):
 
 
 class StudyEstimate(BaseModel):
-    """The whole estimate: rows, totals, units already done, unpriced models, the budget."""
+    """The whole estimate: rows, totals, units already done, unpriced models, the budget, and the
+    warnings (context windows exceeded, models without a price)."""
 
     study: str
     rows: list[EstimateRow]
@@ -93,6 +99,47 @@ class StudyEstimate(BaseModel):
     unpriced_models: list[str]
     budget_usd: float | None
     problems: list[str]
+    warnings: list[str] = []
+
+
+#: Context windows (tokens) of models whose window rhetorica knows, by model id. SmolLM2-135M was
+#: trained with 8,192 tokens (its model card), the embedded provider's default ``n_ctx``.
+KNOWN_CONTEXT_WINDOWS: dict[str, int] = {"embedded/smollm2-135m": 8192}
+
+
+def context_window(model_id: str, options: dict[str, object] | None = None) -> int | None:
+    """The context window of ``model_id`` in tokens: an ``n_ctx`` option (embedded), else
+    :data:`KNOWN_CONTEXT_WINDOWS`; ``None`` when unknown (no warning is then possible)."""
+    n_ctx = (options or {}).get("n_ctx")
+    if isinstance(n_ctx, int):
+        return n_ctx
+    return KNOWN_CONTEXT_WINDOWS.get(model_id)
+
+
+def _model_options(config: object) -> dict[str, dict[str, object]]:
+    """Model id -> the options a reviewer or rewriter of the study gives it (first one wins)."""
+    found: dict[str, dict[str, object]] = {}
+    for item in [*getattr(config, "rewriters", []), *getattr(config, "reviewers", [])]:
+        model = getattr(item, "model", None)
+        options = getattr(item, "options", None)
+        if isinstance(model, str) and options is not None and hasattr(options, "as_kwargs"):
+            given = options.as_kwargs()
+            nested = given.get("model_options")  # a judge's model options
+            found.setdefault(model, {**given, **(nested if isinstance(nested, dict) else {})})
+    return found
+
+
+def unpriced_warning(model_id: str, known: list[str]) -> str:
+    """The warning for a model without a price: counted as $0, and the closest of ``known``
+    (priced ``provider/model`` names) when one is close, since a mistyped name is the usual cause."""
+    import difflib
+
+    provider = model_id.partition("/")[0]
+    close = difflib.get_close_matches(model_id.partition("@")[0], [k for k in known if k.startswith(f"{provider}/")],
+                                      n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else f"; the price table knows no {provider} model like it"
+    return (f"no price for {model_id}: counted as $0{hint} (a model the table lacks: add it to a price override "
+            "file, --prices or RHETORICA_PRICES)")
 
 
 def _price_parts(model_id: str) -> tuple[str, str]:
@@ -131,8 +178,12 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     scratch = tempfile.TemporaryDirectory(prefix="rhetorica-estimate-")  # baselines compiled for the estimate
     path = run_dir / STORE_FILENAME
     store = Store.open_readonly(path) if path.is_file() else None
+
     sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     sent: set[str] = set()  # prompts (model, messages) an earlier call sent: the cache holds them
+    options = _model_options(config)
+    # (stage, model) -> [calls over the model's context window, largest call's tokens, window]
+    over: dict[tuple[str, str], list[int]] = {}
     units_done = units_pending = 0
     try:
         # the runner's own document loading; hidden-text scans read from the run's scan cache
@@ -158,6 +209,11 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
                                               [(m.role, m.content) for m in call.messages])
                         row[3 if prompt in sent else 4] += tokens
                         sent.add(prompt)
+                    window = context_window(call.model, options.get(call.model))
+                    if window is not None and tokens + call.output_tokens > window:
+                        seen = over.setdefault((stage.name, call.model), [0, 0, window])
+                        seen[0] += 1
+                        seen[1] = max(seen[1], tokens + call.output_tokens)
     finally:
         if store is not None:
             store.close()
@@ -203,4 +259,9 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         unpriced_models=unpriced,
         budget_usd=config.budget_usd,
         problems=[f"{item}: {reason}" for _, item, reason in problem_rows],
+        warnings=[*(f"{n} {stage_name} call(s) to {model_id} need more than its {window:,}-token context window "
+                    f"(largest about {largest:,} tokens, prompt and output): they will come back truncated or fail; "
+                    "shorten the documents (document_options.max_words) or give the model a larger window"
+                    for (stage_name, model_id), (n, largest, window) in sorted(over.items())),
+                  *(unpriced_warning(m, sorted(table.models)) for m in unpriced)],
     )

@@ -107,6 +107,23 @@ class RunSummary:
 MALFORMED_STOP_MIN = 5
 
 
+def stopped_earlier(statuses: dict[str, str], units: list[Any]) -> dict[str, str]:
+    """Configurations stopped by the malformed rule in an earlier run, name -> why: at least
+    :data:`MALFORMED_STOP_MIN` of its ``units`` are stored and every stored one is ``malformed``.
+    Such a configuration is not asked again on a re-run (it would only repeat the answers that
+    stopped it); ``--retry-failed`` asks again."""
+    stored: dict[str, list[str]] = {}
+    for unit in units:
+        if unit.key in statuses:
+            stored.setdefault(_configuration_name(unit), []).append(statuses[unit.key])
+    return {name: (f"stopped in an earlier run: all {len(found)} stored reviews are malformed (rule: the first "
+                   f"{MALFORMED_STOP_MIN} or more reviews of a configuration all malformed); not asked again, "
+                   "--retry-failed asks again")
+            for name, found in stored.items()
+            if len(found) >= MALFORMED_STOP_MIN and all(s == str(Status.MALFORMED) for s in found)
+            and len(found) < sum(1 for u in units if _configuration_name(u) == name)}
+
+
 class _CountingLog:
     """Wraps the store's call log to count this run's real calls and cache hits, and notes the
     units whose calls met a configuration error."""
@@ -456,6 +473,9 @@ class StudyRunner:
                            "or more reviews of a configuration in a run all malformed)")
             self.progress.advance(stage_name)
 
+        if stage.stops_when_malformed and not retry_failed:
+            for name, reason in stopped_earlier(stage.statuses(self.store), units).items():
+                stop(name, reason)
         await asyncio.gather(*(one(u) for u in todo))
 
     async def run(self, *, retry_failed: bool = False,

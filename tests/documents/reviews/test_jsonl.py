@@ -32,10 +32,11 @@ def test_paper_per_line_counts_scores_and_bad_lines() -> None:
     assert reviews[0].sections[1].text == "Reviewer 1 notes the baselines are weak."  # "Reviewer aB3x" blinded
     assert [r.item for r in reviews[0].removed] == ["reviewer id"]
     assert len(problems) == 4
-    assert problems[0].startswith("papers.jsonl line 3: not JSON")
-    assert problems[1] == "papers.jsonl line 4: a paper line needs a paper id (paper_id or id)"
-    assert problems[2].startswith("papers.jsonl line 5 review 1: no review text")
-    assert problems[3].startswith("papers.jsonl line 5 review 2: rating: 'weak accept (6)' does not start with a score")
+    at = f"{DATA / 'papers.jsonl'}:"
+    assert problems[0].startswith(f"{at}3: not JSON")
+    assert problems[1] == f"{at}4: a paper line needs a paper id (paper_id or id or forum_id or forum)"
+    assert problems[2].startswith(f"{at}5 review 1: no review text")
+    assert problems[3].startswith(f"{at}5 review 2: rating: 'weak accept (6)' does not start with a score")
 
 
 def test_review_per_line_groups_by_paper() -> None:
@@ -46,8 +47,8 @@ def test_review_per_line_groups_by_paper() -> None:
     assert [r.metadata["human_scores"] for r in reviews] == [[8.0], [5.0], [2.0], []]
     assert [r.metadata["confidence"] for r in reviews] == [4.0, None, None, None]
     assert [s.text for s in reviews[1].sections] == ["Good writing.", "Few experiments."]
-    assert problems == ["lines.jsonl line 3: expected a JSON object, got list",
-                        "lines.jsonl line 6: rating: True is true/false, not a score (left missing)"]
+    assert problems == [f"{DATA / 'lines.jsonl'}:3: not a JSON object",
+                        f"{DATA / 'lines.jsonl'}:6: rating: True is true/false, not a score (left missing)"]
 
 
 def test_no_usable_review_is_one_error_naming_the_file() -> None:
@@ -59,7 +60,7 @@ def test_jsonl_as_study_documents() -> None:
     problems: list[tuple[str, str, str]] = []
     docs = review_documents(DocumentSpec(reviews="papers.jsonl"), DATA, problems)
     assert [d.id for d in docs] == ["p1.review1", "p1.review2", "p2.review1", "p3.review1"]
-    assert len(problems) == 4 and all(p[0] == "ingest" and p[2].startswith("warning: papers.jsonl line ")
+    assert len(problems) == 4 and all(p[0] == "ingest" and p[2].startswith(f"warning: {DATA / 'papers.jsonl'}:")
                                       for p in problems)
     bad: list[tuple[str, str, str]] = []
     assert review_documents(DocumentSpec(reviews="none.jsonl"), DATA, bad) == []

@@ -25,7 +25,9 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
     bad JSONL lines; each names the file and review or line).
 
     Reviews belong to ``paper_id``, except those of a JSONL file that name their own paper; the
-    reviews of each paper are numbered 1..n (id ``<paper>.review<n>``, title ``Review <n>``).
+    reviews of each paper are numbered 1..n (title ``Review <n>``). A review keeps its source's
+    id verbatim (a JSONL ``review_id``, an OpenReview note id); one whose source has none gets the
+    generated id ``<paper>.review<n>``.
 
     Formats by suffix: ``.htm``/``.html`` CMT reviews page; ``.md`` OpenReview forum in Markdown;
     ``.json`` OpenReview notes; ``.txt`` ISMIR review file (one review per file); ``.jsonl`` one
@@ -62,8 +64,10 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
     counts: dict[str, int] = {}
     numbered = []
     for doc in found:
-        paper = str(doc.metadata.get("paper_id") or paper_id)
+        paper = doc.metadata.get("paper_id")
+        paper = paper_id if paper is None else str(paper)
         counts[paper] = counts.get(paper, 0) + 1
-        numbered.append(doc.model_copy(update={"id": f"{paper}.review{counts[paper]}",
+        generated = doc.metadata.get("review_id") is None
+        numbered.append(doc.model_copy(update={"id": f"{paper}.review{counts[paper]}" if generated else doc.id,
                                                "title": f"Review {counts[paper]}"}))
     return numbered, problems

@@ -18,6 +18,41 @@ from rhetorica.files import write_atomic
 
 REVIEWS_FILE = "reviews.json"
 
+#: Review sections of the forms public review data comes in (OpenReview ICLR/NeurIPS 2019-2026,
+#: PeerRead, PeerPrism), by :func:`section_key`, in display order. Spellings are folded by
+#: :func:`section_key`: ``clarity,_quality,_novelty_and_reproducibility`` (OpenReview's key),
+#: ``clarity_quality_novelty_and_reproducibility`` and ``Clarity Quality Novelty And
+#: Reproducibility`` are one section.
+SECTION_NAMES = ("summary", "summary_of_the_paper", "paper_summary", "summary_and_contributions", "main_review",
+                 "review", "comments", "strengths", "strength_and_weaknesses", "strengths_and_weaknesses",
+                 "weaknesses", "questions", "questions_for_authors", "limitations",
+                 "clarity_quality_novelty_and_reproducibility", "correctness_comments", "summary_of_the_review",
+                 "additional_feedback")
+
+
+def section_key(name: str) -> str:
+    """A field name folded for matching: lower case, every run of other characters than letters
+    and digits as one ``_`` (``"Strength And Weaknesses"`` -> ``strength_and_weaknesses``)."""
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+_SECTION_ORDER = {name: i for i, name in enumerate(SECTION_NAMES)}
+
+
+def review_sections(content: dict[str, Any]) -> dict[str, str]:
+    """The review sections of a review object: each field whose :func:`section_key` is one of
+    :data:`SECTION_NAMES` and whose value (plain, or API v2's ``{"value": ...}``) is non-blank
+    text, keyed by its folded name, in :data:`SECTION_NAMES` order."""
+    found: dict[str, str] = {}
+    for key, raw in content.items():
+        text = raw.get("value") if isinstance(raw, dict) else raw
+        folded = section_key(str(key))
+        if folded in _SECTION_ORDER and isinstance(text, str) and text.strip() and folded not in found:
+            found[folded] = text
+    return dict(sorted(found.items(), key=lambda kv: _SECTION_ORDER[kv[0]]))
+
 
 def read_review_text(path: Path) -> str:
     """The text of a UTF-8 review file.
@@ -31,15 +66,32 @@ def read_review_text(path: Path) -> str:
         raise DocumentReadError(path, f"cannot read ({exc})") from exc
 
 
+def source_id(raw: Any) -> str | None:
+    """A source's paper or review id kept verbatim: a string as written, any other JSON scalar as
+    its JSON text (``0`` -> ``"0"``, ``12.5`` -> ``"12.5"``); ``None`` for a missing or blank id,
+    a boolean, or a list or object (an id is never invented from those)."""
+    if isinstance(raw, bool) or raw is None:
+        return None
+    if isinstance(raw, str):
+        return raw if raw.strip() else None
+    if isinstance(raw, (int, float)):
+        return json.dumps(raw)
+    return None
+
+
 def review_document(paper_id: str, index: int, fields: dict[str, str], *, rating: float | None,
                     confidence: float | None, source: str, parser: str, parser_version: str,
                     scores: dict[str, float | str] | None = None, removed: list[RemovedItem] | None = None,
-                    extra: dict[str, Any] | None = None) -> Document:
+                    extra: dict[str, Any] | None = None, review_id: str | None = None) -> Document:
     """One review as a document.
 
+    Its id is the source's ``review_id``, verbatim, when the source has one; otherwise the
+    generated ``<paper>.review<index>`` (``metadata.id_generated`` says which).
+
     Args:
-        paper_id: id of the reviewed paper.
+        paper_id: id of the reviewed paper (the source's, verbatim).
         index: 1-based number of the review within its paper.
+        review_id: the source's id of the review (:func:`source_id`), ``None`` when it has none.
         fields: field name -> text, in display order (empty fields are skipped).
         rating / confidence: the reviewer's scores on the venue's scale (``None`` when missing).
         scores: every score the form has (criterion -> number, or the category as written).
@@ -51,8 +103,10 @@ def review_document(paper_id: str, index: int, fields: dict[str, str], *, rating
     sections = [Section(title=name.replace("_", " ").capitalize(), text=text.strip())
                 for name, text in fields.items() if text and text.strip()]
     metadata: dict[str, Any] = {"paper_id": paper_id, "human_scores": [rating] if rating is not None else [],
-                                "confidence": confidence, "scores": scores or {}, **(extra or {})}
-    return Document(id=f"{paper_id}.review{index}", kind="review", title=f"Review {index}",
+                                "confidence": confidence, "scores": scores or {}, **(extra or {}),
+                                "review_id": review_id, "id_generated": review_id is None}
+    return Document(id=review_id if review_id is not None else f"{paper_id}.review{index}", kind="review",
+                    title=f"Review {index}",
                     sections=sections or [Section(title="", text="")], metadata=metadata, removed=removed or [],
                     source=DocumentSource(path=source, parser=parser, parser_version=parser_version))
 

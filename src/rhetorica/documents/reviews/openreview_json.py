@@ -14,13 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from rhetorica.documents.options import DocumentReadError
-from rhetorica.documents.reviews.model import blind_reviewer_ids, review_document
+from rhetorica.documents.reviews.model import blind_reviewer_ids, review_document, review_sections, source_id
 from rhetorica.documents.ratings import RatingError, parse_rating
 
-#: Text fields of OpenReview review forms (ICLR/NeurIPS 2019-2026), in display order.
-TEXT_FIELDS = ("summary", "summary_of_the_paper", "main_review", "review", "strengths", "weaknesses",
-               "strength_and_weaknesses", "questions", "limitations", "clarity,_quality,_novelty_and_reproducibility",
-               "summary_of_the_review")
 #: Scales checked on reading (inclusive): ICLR/NeurIPS overall rating 1-10 and confidence 1-5.
 SCORE_SCALES: dict[str, tuple[float, float]] = {"rating": (1.0, 10.0), "confidence": (1.0, 5.0)}
 SCORE_FIELDS = ("rating", "confidence", "soundness", "presentation", "contribution", "correctness",
@@ -31,7 +27,7 @@ SCORE_FIELDS = ("rating", "confidence", "soundness", "presentation", "contributi
 class ParsedReview:
     """A review note's text fields, its scores and the problems met reading them."""
 
-    note_id: str
+    note_id: str | None
     signature: str
     fields: dict[str, str]
     scores: dict[str, float]
@@ -61,7 +57,7 @@ def parse_review(note: dict[str, Any],
     ``scales`` (field -> inclusive (low, high); default :data:`SCORE_SCALES`), is a problem and
     left out of ``scores``, never clipped."""
     content = note.get("content") or {}
-    fields = {k: str(value(content, k)) for k in TEXT_FIELDS if value(content, k)}
+    fields = review_sections(content)
     scores: dict[str, float] = {}
     problems: list[str] = []
     for name in SCORE_FIELDS:
@@ -79,7 +75,7 @@ def parse_review(note: dict[str, Any],
             scores[name] = score
     signatures = note.get("signatures") or [""]
     signer = str(signatures[0]).rsplit("/", 1)[-1].removeprefix("Reviewer_")
-    return ParsedReview(str(note.get("id")), signer, fields, scores, problems)
+    return ParsedReview(source_id(note.get("id")), signer, fields, scores, problems)
 
 
 def read_openreview_json(path: Path, paper_id: str) -> tuple[list[Any], list[str]]:
@@ -103,6 +99,7 @@ def read_openreview_json(path: Path, paper_id: str) -> tuple[list[Any], list[str
         raise DocumentReadError(path, "no review note (no invitation ending in /-/Official_Review)")
     reviews = [review_document(paper_id, i, r.fields, rating=r.scores.get("rating"),
                                confidence=r.scores.get("confidence"), scores=dict(r.scores),
-                               source=f"{path}#{r.note_id}", parser="openreview-json", parser_version="1")
+                               source=f"{path}#{r.note_id}", parser="openreview-json", parser_version="2",
+                               review_id=source_id(r.note_id))
                for i, r in enumerate(parsed, start=1)]
     return blind_reviewer_ids(reviews, [r.signature for r in parsed]), [p for r in parsed for p in r.problems]

@@ -1,0 +1,47 @@
+"""Source ids kept verbatim from a pairs file to the tables and the report (issue 23.4): ``paper_id: 0``
+and ``review_id: 0`` (JSON integers) and string ids are the ids every table shows; the mapping is
+exported as ``tables/ids.csv``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import yaml
+from typer.testing import CliRunner
+
+from rhetorica.cli.app import app
+
+runner = CliRunner()
+ROWS = [  # paper 0 has two reviews, 0 and "r-7"; paper "iclr/42" has one review without an id
+    {"paper_id": 0, "review_id": 0, "original": "The proofs are sound. Experiments are small.",
+     "rewrite": "Proofs: sound. The experiments are small.", "rewriter": "gpt-x"},
+    {"paper_id": 0, "review_id": "r-7", "original": "Novel idea but weak baselines.",
+     "rewrite": "The idea is novel; the baselines are weak.", "rewriter": "gpt-x", "rewrite_id": "rw-1"},
+    {"paper_id": "iclr/42", "original": "Clear writing.", "rewrite": "The writing is clear.", "rewriter": "gpt-x"},
+]
+
+
+def test_source_ids_reach_every_table_and_the_mapping(tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
+    spec = {"name": "ids", "output_dir": str(tmp_path / "run"), "documents": [{"pairs": str(pairs)}],
+            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
+            "reviewers": [{"name": "rr", "kind": "judge", "model": "mock/j", "options": {"family": "rottenreviews"}}],
+            "validation": {"enabled": False}}
+    study = tmp_path / "study.yaml"
+    study.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(study)])
+    assert result.exit_code == 0, result.output
+    tables = tmp_path / "run" / "tables"
+    assessments = pd.read_csv(tables / "assessments.csv", dtype={"document_id": str})
+    assert sorted(set(assessments["document_id"])) == ["0", "iclr/42.review1", "r-7"]
+    ids = pd.read_csv(tables / "ids.csv", dtype=str, keep_default_na=False)
+    documents = ids[ids["kind"] == "review"].set_index("document_id")
+    assert documents.loc["0", ["paper_id", "review_id", "id_generated"]].tolist() == ["0", "0", "0"]
+    assert documents.loc["r-7", ["paper_id", "review_id", "id_generated"]].tolist() == ["0", "r-7", "0"]
+    assert documents.loc["iclr/42.review1", ["paper_id", "review_id", "id_generated"]].tolist() == ["iclr/42", "", "1"]
+    variants = ids[ids["kind"] == "variant"].set_index("document_id")
+    assert variants.loc["r-7", "rewrite_id"] == "rw-1" and variants.loc["0", "rewrite_id"] == "0.rewrite1"
+    assert set(variants["rewriter"]) == {"gpt-x"} and set(variants["condition"]) == {"paraphrase"}
