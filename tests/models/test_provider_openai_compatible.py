@@ -272,9 +272,9 @@ def test_openai_provider_keeps_its_key_for_api_openai_com(fake_server, monkeypat
 # -- structured-output negotiation ---------------------------------------------------------------------
 @pytest.fixture(autouse=True)
 def _forget_negotiated_modes(monkeypatch):
-    from rhetorica.models.providers import openai_compatible
+    from rhetorica.models import negotiation
 
-    monkeypatch.setattr(openai_compatible, "_ACCEPTED_MODES", {})
+    monkeypatch.setattr(negotiation, "PROCESS", negotiation.Negotiation())
 
 
 def formats_sent(server) -> list[str | None]:

@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 7  # the newest migration: 0007_artefacts_annotations
+LATEST = 8  # the newest migration: 0008_abandoned_calls_modes
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:
