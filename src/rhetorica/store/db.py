@@ -438,8 +438,10 @@ class Store(BatchTables):
         """
         statuses = (CALL_ABANDONED, CALL_IN_FLIGHT) if include_in_flight else (CALL_ABANDONED,)
         marks = ", ".join("?" for _ in statuses)
+        counted = "input_usd" if self._has_column("model_calls", "input_usd") else "0"  # before version 8
+        reserved = "reserved_usd" if self._has_column("model_calls", "reserved_usd") else "0"  # before version 3
         row = self.conn.execute(
-            f"SELECT COUNT(*), COALESCE(SUM(reserved_usd), 0), COALESCE(SUM(input_usd), 0) FROM model_calls "
+            f"SELECT COUNT(*), COALESCE(SUM({reserved}), 0), COALESCE(SUM({counted}), 0) FROM model_calls "
             f"WHERE status IN ({marks})", statuses).fetchone()
         return int(row[0]), float(row[1]), float(row[2])
 

@@ -89,6 +89,7 @@ class RunSummary:
             that ended), as ``(calls, reserved USD, counted USD)``: the reserved worst case, and
             the input cost the budget counts for them; the provider may still bill them in full.
         budget_stopped: True when the budget stopped new calls.
+        spent_usd: money the store's call log counts as spent after the run (US dollars).
         stopped_configurations: reviewer/rewriter name -> why its remaining units were not run
             (a configuration error such as an unknown model or a rejected key, or every review
             malformed, see :data:`MALFORMED_STOP_MIN`); a non-empty dict is a failed run.
@@ -109,6 +110,7 @@ class RunSummary:
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     scan_flagged: list[tuple[str, str, int]] = field(default_factory=list)
     budget_stopped: bool = False
+    spent_usd: float = 0.0
     stopped_configurations: dict[str, str] = field(default_factory=dict)
     wall_time_s: float = 0.0
 
@@ -518,6 +520,7 @@ class StudyRunner:
             summary.problems.append(("budget", self.config.name,
                                      f"budget of ${self.config.budget_usd} reached; remaining units not run"))
         summary.wall_time_s = time.perf_counter() - started
+        summary.spent_usd = self._spent_usd()
         runs.close_run(self.store, run_id, units_run=summary.units_run, model_calls=summary.model_calls,
                        wall_time_s=summary.wall_time_s, problems=summary.problems)
         return summary
