@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from rhetorica.models import negotiation as negotiation_module
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.breaker import BreakerSettings, CircuitBreaker, EndpointDownError
-from rhetorica.models.budget import Budget, input_cost
+from rhetorica.models.budget import Budget, input_cost, worst_case_cost
 from rhetorica.models.cache import CallLog, model_cache_key
 from rhetorica.models.endpoints import EndpointPool, has_other_endpoint, route
 from rhetorica.models.errors import (
@@ -235,7 +235,9 @@ async def _live_call(
     budget: Budget | None,
 ) -> ModelOutput:
     retry = retry or RetryPolicy()
-    reserved = budget.reserve(model, messages, config) if budget is not None else 0.0
+    # the worst case is logged with each request (a killed run's calls count at it until resumed)
+    reserved = (budget.reserve(model, messages, config) if budget is not None
+                else worst_case_cost(model, messages, config) if log is not None else 0.0)
     certain = input_cost(model, messages) if log is not None else 0.0
     negotiation = limits.negotiation if limits is not None else negotiation_module.PROCESS
     output: ModelOutput | None = None

@@ -88,38 +88,41 @@ class Negotiation:
             Anything else ``send`` raises (a transient failure ends the call's walk; the next call
             goes on from the modes not rejected).
         """
-        mode = self.known(endpoint, memory)
-        if mode is not None and mode in modes:
-            try:
-                return await send(mode, False)
-            except InvalidRequestError:
-                if mode == modes[-1]:
-                    raise
-                self._reject(endpoint, mode)
-        async with self._lock(endpoint):
-            rejected: list[str] = []
-            while True:
-                mode = self.known(endpoint, memory)
-                probe = mode is None or mode not in modes
-                if probe:
-                    left = [m for m in modes if m not in self.rejected.get(endpoint, set())]
-                    mode = left[0] if left else modes[-1]
+        while True:
+            mode = self.known(endpoint, memory)
+            if mode is not None and mode in modes:
                 try:
-                    result = await send(mode, probe)
-                except InvalidRequestError as exc:
+                    return await send(mode, False)
+                except InvalidRequestError:
                     if mode == modes[-1]:
-                        if rejected:
-                            raise InvalidRequestError(
-                                f"{exc} (structured-output modes rejected first: {', '.join(rejected)})") from exc
                         raise
-                    rejected.append(f"{mode}: {exc}"[:200])
-                    self._reject(endpoint, mode)
+                    self._reject(endpoint, mode)  # another server behind the URL: find the mode again
                     continue
-                if probe:
-                    self.accepted[endpoint] = mode
-                    if memory is not None:
-                        memory.save_accepted_mode(endpoint, mode)
-                return result
+            async with self._lock(endpoint):
+                if self.known(endpoint, memory) is not None:
+                    continue  # found while this call waited: sent outside the lock, like every other
+                return await self._probe(endpoint, modes, send, memory)
+
+    async def _probe(self, endpoint: str, modes: Sequence[str], send: Send[T], memory: ModeMemory | None) -> T:
+        """Walk the modes not rejected yet (holding the endpoint's lock) until one is accepted."""
+        rejected: list[str] = []
+        for mode in [m for m in modes if m not in self.rejected.get(endpoint, set())] or [modes[-1]]:
+            try:
+                result = await send(mode, True)
+            except InvalidRequestError as exc:
+                if mode == modes[-1]:
+                    if rejected:
+                        raise InvalidRequestError(
+                            f"{exc} (structured-output modes rejected first: {', '.join(rejected)})") from exc
+                    raise
+                rejected.append(f"{mode}: {exc}"[:200])
+                self._reject(endpoint, mode)
+                continue
+            self.accepted[endpoint] = mode
+            if memory is not None:
+                memory.save_accepted_mode(endpoint, mode)
+            return result
+        raise AssertionError("unreachable: the last mode returns or raises")
 
     def _reject(self, endpoint: str, mode: str) -> None:
         self.rejected.setdefault(endpoint, set()).add(mode)
