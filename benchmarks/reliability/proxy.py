@@ -125,7 +125,11 @@ class Proxy:
     # -- handling ------------------------------------------------------------------------------
     def _handle(self, h: BaseHTTPRequestHandler, method: str) -> None:
         length = int(h.headers.get("Content-Length") or 0)
-        raw = h.rfile.read(length) if length else b""
+        try:
+            raw = h.rfile.read(length) if length else b""
+        except OSError:  # the client went away while sending (a killed run): no request was made
+            h.close_connection = True
+            return
         path = h.path
         chat = path.split("?", 1)[0].endswith("/chat/completions")
         fmt = None

@@ -113,8 +113,9 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     print_abandoned(*summary.abandoned_calls, run_dir=str(done.run_dir))
     if summary.units_total == 0:
         fail("nothing to run: no document could be read (see the problems above)", 1)
-    requests = (f"{summary.model_calls} model requests ({summary.model_retries} retries, "
-                f"{summary.probes} structured-output probes), {summary.cache_hits} cache hits")
+    probes = f" and {summary.probes} structured-output probe(s)" if summary.probes else ""
+    requests = (f"{summary.model_calls} model requests ({summary.model_retries} retries){probes}, "
+                f"{summary.cache_hits} cache hits")
     if summary.budget_stopped:
         console.print(f"Stopped by the budget: budget_usd {config.budget_usd} reached (${summary.spent_usd:.4f} "
                       f"counted as spent); {summary.units_pending} unit(s) left pending, {summary.units_run} ran; "
