@@ -127,7 +127,9 @@ class Proxy:
         length = int(h.headers.get("Content-Length") or 0)
         try:
             raw = h.rfile.read(length) if length else b""
-        except OSError:  # the client went away while sending (a killed run): no request was made
+        except OSError:
+            raw = b""
+        if len(raw) < length:  # the client went away while sending (a killed run): no request was made
             h.close_connection = True
             return
         path = h.path

@@ -4,9 +4,12 @@ A study of one OpenAI-compatible reviewer runs through a counting, fault-injecti
 (``proxy.py``) in front of any OpenAI-compatible server. Each ``rhetorica run`` process is
 SIGKILLed at a point read from its store, alternating between
 
-- ``sent``: new requests were logged as sent (``model_calls``) and have reached the server (the
-  proxy received as many as the log holds), so calls are in flight there; and
-- ``committed``: a new result row was committed (``assessments``), the instant after a unit ends;
+- ``sent``: new requests were logged as sent (``model_calls``), so calls are in flight; and
+- ``committed``: a new result row was committed (``assessments``), just after a unit ends;
+
+in both cases once every request the process logged has reached the server (the proxy received as
+many new requests as the log holds new rows): a kill between logging a request and sending it
+would leave a logged request no server received (it is then counted as abandoned as well);
 
 then a final run completes the study (``--retry-failed`` is never used: a stored failure is a
 result). The summary (one JSON object) says:
@@ -152,12 +155,14 @@ def kill_and_resume(study: Path, store: Path, kills: int, seed: int, env: dict[s
         kind = "sent" if len(made) % 2 == 0 else "committed"
         sql = SENT if kind == "sent" else COMMITTED
         target = _count(store, sql) + (rng.randint(1, 3) if kind == "sent" else 1)
+        logged_before, received_before = _count(store, SENT), received()
         proc = subprocess.Popen([*RHETORICA, "run", str(study)], env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + run_timeout_s
         def reached() -> bool:
-            now = _count(store, sql)
-            return now >= target and (kind == "committed" or received() >= now)
+            if _count(store, sql) < target:
+                return False
+            return received() - received_before >= _count(store, SENT) - logged_before
 
         while proc.poll() is None and not reached() and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -226,6 +231,7 @@ def benchmark(upstream: str, model: str, args: argparse.Namespace) -> dict[str, 
                    "json_schema_requests": proxy.counts()["response_formats"].get("json_schema", 0),
                    "wall_s": round(time.monotonic() - started, 1)}
         summary["requests_match"] = summary["server_requests"] == summary["logged_requests"]
+        summary["logged_not_received"] = summary["logged_requests"] - summary["server_requests"]
         return summary
 
 
