@@ -223,6 +223,56 @@ async def call_model(
             del limits.in_flight[key]
 
 
+@dataclass
+class _Requests:
+    """The HTTP requests of one attempt on one endpoint, each logged as it is sent (a structured
+    call negotiating its mode may send several; a rejected mode's row is finished at once).
+    ``call_id`` and ``started`` are the last request's."""
+
+    model: ModelAPI
+    target: ModelAPI
+    messages: list[ChatMessage]
+    config: GenerateConfig
+    key: str
+    log: CallLog | None
+    unit_key: str | None
+    reserved: float
+    certain: float
+    limiter: RateLimiter | None
+    call_id: int | None = None
+    started: float = 0.0
+
+    async def send(self, mode: str | None, probe: bool) -> ModelOutput:
+        """One request (``mode``: the structured-output mode, ``None``: the provider's own)."""
+        messages, config, limiter = self.messages, self.config, self.limiter
+        if limiter is not None:
+            await limiter.acquire(self.target.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
+        if self.log is not None:
+            self.call_id = self.log.begin_call(self.unit_key, self.key, self.model, config, self.reserved,
+                                               input_usd=self.certain, probe=probe)
+        self.started = time.perf_counter()
+        try:
+            if mode is None:
+                output = await self.target.generate(messages, config)
+            else:
+                output = await self.target.generate_in_mode(messages, config, mode)  # type: ignore[attr-defined]
+        except BaseException as exc:
+            if limiter is not None:
+                limiter.observe(None)  # answered with an error, or abandoned
+            if mode is not None and isinstance(exc, InvalidRequestError):
+                self.finish(_failure(self.model, Status.ERROR, f"structured-output mode {mode} rejected by the "
+                                     f"endpoint: {exc}", time.perf_counter() - self.started))
+            raise
+        if limiter is not None:
+            limiter.observe(output.rate_limit)
+        return output
+
+    def finish(self, output: ModelOutput) -> None:
+        """Log the outcome of the last request (a finished row when none was begun)."""
+        _finish(self.log, self.call_id, self.unit_key, self.key, output, self.config)
+        self.call_id = None
+
+
 async def _live_call(
     model: ModelAPI,
     messages: list[ChatMessage],
@@ -241,52 +291,25 @@ async def _live_call(
     certain = input_cost(model, messages) if log is not None else 0.0
     negotiation = limits.negotiation if limits is not None else negotiation_module.PROCESS
     output: ModelOutput | None = None
-    call_id: int | None = None
+    requests = _Requests(model, model, messages, config, key, log, unit_key, reserved, certain, None)
     try:
         attempt = 0
         while attempt < retry.max_attempts:
             attempt += 1
-            call_id = None
-            limiter: RateLimiter | None = None
             breaker: CircuitBreaker | None = None
-            started = time.perf_counter()
+            requests.started = time.perf_counter()
             try:
                 with route(model) as target:  # a logical model's endpoint for this attempt
                     breaker = limits.breaker(target) if limits is not None else None
                     if breaker is not None:
                         await _admit(breaker, model, target, limits)
-                    limiter = limits.limiter(target) if limits is not None else target.limiter
+                    requests.target = target
+                    requests.limiter = limits.limiter(target) if limits is not None else target.limiter
                     gate = limits.semaphore(target) if limits is not None else contextlib.nullcontext()
-
-                    async def send(mode: str | None, probe: bool) -> ModelOutput:
-                        """One HTTP request, logged as it is sent (a rejected probe is finished here)."""
-                        nonlocal call_id, started
-                        if limiter is not None:
-                            await limiter.acquire(target.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
-                        call_id = (log.begin_call(unit_key, key, model, config, reserved, input_usd=certain, probe=probe)
-                                   if log is not None else None)
-                        started = time.perf_counter()
-                        try:
-                            sent = await (target.generate(messages, config) if mode is None
-                                          else target.generate_in_mode(messages, config, mode))  # type: ignore[attr-defined]
-                        except BaseException as exc:
-                            if limiter is not None:
-                                limiter.observe(None)  # answered with an error, or abandoned
-                            if mode is not None and isinstance(exc, InvalidRequestError) and log is not None and call_id is not None:
-                                log.finish_call(call_id, _failure(
-                                    model, Status.ERROR, f"structured-output mode {mode} rejected by the endpoint: {exc}",
-                                    time.perf_counter() - started), config)
-                            raise
-                        if limiter is not None:
-                            limiter.observe(sent.rate_limit)
-                        return sent
-
                     async with gate:
                         modes = negotiable_modes(target, config)
-                        if modes:
-                            output = await negotiation.send(target.connection_key, modes, send, log)
-                        else:
-                            output = await send(None, False)
+                        output = await (negotiation.send(target.connection_key, modes, requests.send, log) if modes
+                                        else requests.send(None, False))
                 if breaker is not None:
                     breaker.record(transient_failure=False)
                 if target is not model:  # logged and cached as the logical model's answer
@@ -295,11 +318,11 @@ async def _live_call(
             except PermanentError as exc:
                 if breaker is not None:
                     breaker.record(transient_failure=False)  # the server answered
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started,
-                                  stops=isinstance(exc, ConfigurationError))
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
+                                  time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError))
                 break
             except TransientError as exc:
-                elapsed = time.perf_counter() - started
+                elapsed = time.perf_counter() - requests.started
                 paused = False
                 if breaker is not None:
                     breaker.record(transient_failure=not isinstance(exc, RateLimitError))
@@ -309,20 +332,20 @@ async def _live_call(
                 status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
                 output = _failure(model, status, f"{type(exc).__name__} after {attempt} attempt(s): {exc}", elapsed)
                 retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
-                if limiter is not None and isinstance(exc, RateLimitError):
-                    limiter.pause(retry_after)
+                if requests.limiter is not None and isinstance(exc, RateLimitError):
+                    requests.limiter.pause(retry_after)
                 if attempt == retry.max_attempts:
                     break
-                _finish(log, call_id, unit_key, key, output, config)
-                call_id = None
+                requests.finish(output)
                 if not paused and not has_other_endpoint(model):  # else a healthy replica, or the breaker, decides
                     await asyncio.sleep(retry.delay(attempt, retry_after))
             except _EndpointRetired:
                 attempt -= 1  # another endpoint of the pool takes the call
+            except EndpointDownError:
+                raise
             except ModelError as exc:
-                if isinstance(exc, EndpointDownError):
-                    raise
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
+                                  time.perf_counter() - requests.started)
                 break
             except BaseException:
                 if breaker is not None:
@@ -332,7 +355,7 @@ async def _live_call(
         assert output is not None
         if log is not None and output.status == Status.OK:
             log.cache_put(key, output)
-        _finish(log, call_id, unit_key, key, output, config)
+        requests.finish(output)
         return output
     finally:
         if budget is not None:
