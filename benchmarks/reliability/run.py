@@ -166,7 +166,6 @@ def kill_and_resume(study: Path, store: Path, kills: int, seed: int, env: dict[s
 
         while proc.poll() is None and not reached() and time.monotonic() < deadline:
             time.sleep(0.01)
-        time.sleep(rng.uniform(0.0, 0.05))
         if proc.poll() is not None:
             finished_early = True  # the study ended before this kill point
             break
