@@ -74,7 +74,8 @@ class RunSummary:
         units_total: units in the study matrix that could be planned.
         units_skipped: units already in the store before this run.
         units_run: units executed now.
-        model_calls: provider requests made now (cache hits excluded; a retried call counts once per attempt).
+        model_calls: provider requests made now (cache hits excluded; a retried call counts once per attempt;
+            structured-output probes included).
         model_retries: of those, repeated attempts of a call already sent this run (same unit and cache key).
         cache_hits: calls answered from the response cache.
         statuses: count of unit results by status, this run.
