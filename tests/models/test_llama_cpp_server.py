@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.models.providers import openai_compatible
+from rhetorica.models import negotiation
+from rhetorica.models.store_log import endpoint_id
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner
 
@@ -69,7 +70,7 @@ def llama_server() -> Iterator[str]:
 
 
 def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path, monkeypatch):
-    monkeypatch.setattr(openai_compatible, "_ACCEPTED_MODES", {})
+    monkeypatch.setattr(negotiation, "PROCESS", negotiation.Negotiation())
     spec = {
         "name": "llama-cpp-server",
         "output_dir": str(tmp_path / "run"),
@@ -84,7 +85,9 @@ def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path
     runner = StudyRunner(parse_study(spec), Path(tmp_path))
     summary = asyncio.run(runner.run())
     rows = runner.store.rows("SELECT status, reason, (SELECT value FROM scores s WHERE s.unit_key = assessments.unit_key AND s.metric = 'overall') AS overall FROM assessments")
-    calls = runner.store.rows("SELECT status, error, params_json FROM model_calls ORDER BY call_id")
+    calls = runner.store.rows("SELECT status, error, params_json FROM model_calls WHERE probe = 0 ORDER BY call_id")
+    probes = runner.store.rows("SELECT status, error FROM model_calls WHERE probe = 1 ORDER BY call_id")
+    modes = runner.store.rows("SELECT endpoint, mode FROM structured_modes")
     runner.store.close()
     assert len(rows) == REVIEWS and summary.stopped_configurations == {}
     # no review ends as a transport or server error (before: all of them, after 5 retries each)
@@ -95,4 +98,7 @@ def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path
     # every logged call went out as json_object with the schema, none was retried
     assert calls and all(c["status"] != "error" for c in calls)
     assert {json.loads(c["params_json"]).get("structured_output") for c in calls} == {"json_object"}
-    assert openai_compatible._ACCEPTED_MODES == {f"openai-compatible:{llama_server}": "json_object"}
+    # one logged probe: json_schema, rejected; the accepted json_object kept in the store
+    assert len(probes) == 2 and probes[0]["status"] == "error" and probes[1]["status"] != "error"
+    assert "Input should be 'text' or 'json_object'" in probes[0]["error"]
+    assert [tuple(m) for m in modes] == [(endpoint_id(f"openai-compatible:{llama_server}"), "json_object")]

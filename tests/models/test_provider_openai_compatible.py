@@ -272,9 +272,9 @@ def test_openai_provider_keeps_its_key_for_api_openai_com(fake_server, monkeypat
 # -- structured-output negotiation ---------------------------------------------------------------------
 @pytest.fixture(autouse=True)
 def _forget_negotiated_modes(monkeypatch):
-    from rhetorica.models.providers import openai_compatible
+    from rhetorica.models import negotiation
 
-    monkeypatch.setattr(openai_compatible, "_ACCEPTED_MODES", {})
+    monkeypatch.setattr(negotiation, "PROCESS", negotiation.Negotiation())
 
 
 def formats_sent(server) -> list[str | None]:
@@ -342,3 +342,29 @@ def test_vllm_context_overflow_is_permanent_and_said_so(fake_server, fast_retry)
     assert out.status == Status.ERROR and out.error.startswith("ContextOverflowError: context overflow")
     assert "longer than the maximum model length of 8192" in out.error
     assert len(fake_server.model_requests()) == 1  # not retried
+
+
+def test_extra_body_response_format_is_logged_as_sent_with_the_schema_instruction(fake_server, tmp_path):
+    from rhetorica.models.call import CallContext
+    from rhetorica.models.store_log import StoreCallLog
+    from rhetorica.store.db import Store
+
+    store = Store.in_dir(tmp_path / "run")
+    model = model_for(fake_server, extra_body={"response_format": {"type": "json_object"}})
+    out = asyncio.run(call_model(model, MESSAGES, GenerateConfig(json_schema=SCHEMA),
+                                 context=CallContext(log=StoreCallLog(store))))
+    params = [json.loads(r[0]) for r in store.rows("SELECT params_json FROM model_calls")]
+    store.close()
+    assert out.status == Status.OK
+    assert formats_sent(fake_server) == ["json_object"]  # no json_schema probe: the study pinned the format
+    assert "JSON Schema:" in fake_server.model_requests()[0].body["messages"][0]["content"]
+    assert [p["structured_output"] for p in params] == ["json_object"]  # what the server received
+
+
+def test_extra_body_overriding_a_negotiated_setting_is_warned_about():
+    warnings = OpenAICompatibleModel.option_warnings({"extra_body": {"response_format": {"type": "json_object"},
+                                                                     "top_k": 5, "temperature": 0.2}})
+    assert len(warnings) == 2
+    assert warnings[0].startswith("options.extra_body.response_format overrides the structured-output mode")
+    assert warnings[1].startswith("options.extra_body.temperature overrides the temperature")
+    assert OpenAICompatibleModel.option_warnings({"extra_body": {"top_k": 5}}) == []

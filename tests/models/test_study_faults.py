@@ -212,15 +212,17 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
         print(f"kills: {len(kills)}; requests: {len(server.model_requests())}; repeated in-flight calls: {repeated}")
         assert len(answered) == 30
         # every request the server received is in the call log: a call is logged before it is sent,
-        # and the ones a kill cut off stay logged as in_flight (counted as spent)
+        # and the ones a kill cut off are marked abandoned by the next run (none is left in flight)
         conn = sqlite3.connect(tmp_path / "run" / "store.sqlite")
         try:
             logged = conn.execute("SELECT COUNT(*) FROM model_calls WHERE cache_hit = 0").fetchone()[0]
             unfinished = conn.execute("SELECT COUNT(*) FROM model_calls WHERE status = 'in_flight'").fetchone()[0]
+            abandoned = conn.execute("SELECT COUNT(*) FROM model_calls WHERE status = 'abandoned'").fetchone()[0]
         finally:
             conn.close()
         assert len(server.model_requests()) <= logged <= len(server.model_requests()) + 3 * len(kills)
-        assert repeated <= unfinished <= 3 * len(kills)
+        assert unfinished == 0
+        assert repeated <= abandoned <= 3 * len(kills)
     for text in outputs:
         assert key not in text
     assert [p for p in tmp_path.rglob("*") if p.is_file() and key.encode() in p.read_bytes()] == []

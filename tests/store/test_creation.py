@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 9  # the newest migration: 0009_scan_cache
+LATEST = 10  # the newest migration: 0010_abandoned_calls_modes
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

@@ -6,6 +6,7 @@ import typer
 
 from rhetorica import __version__
 from rhetorica.cli import audit, batch, dataset, demo, estimate, study, validate
+from rhetorica.cli.calls import calls_app
 from rhetorica.cli.importer import import_app
 from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.check import check
@@ -38,6 +39,7 @@ app.add_typer(batch.batch_app, name="batch")
 app.add_typer(dataset.dataset_app, name="dataset")
 app.add_typer(audit.audit_app, name="audit")
 app.add_typer(import_app, name="import")
+app.add_typer(calls_app, name="calls")
 
 
 def _version(value: bool) -> None:

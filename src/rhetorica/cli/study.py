@@ -110,25 +110,43 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     for item, severity, count in summary.scan_flagged:
         err_console.print(f"scan: {item}: {count} hidden-text or instruction finding(s), highest {severity} "
                           "(see the report's hidden-instructions section)", markup=False, highlight=False)
+    print_abandoned(*summary.abandoned_calls, run_dir=str(done.run_dir))
     if summary.units_total == 0:
         fail("nothing to run: no document could be read (see the problems above)", 1)
-    if summary.units_run == 0 and summary.model_calls == 0:
+    probes = f" and {summary.probes} structured-output probe(s)" if summary.probes else ""
+    requests = (f"{summary.model_calls} model requests ({summary.model_retries} retries){probes}, "
+                f"{summary.cache_hits} cache hits")
+    if summary.budget_stopped:
+        console.print(f"Stopped by the budget: budget_usd {config.budget_usd} reached (${summary.spent_usd:.4f} "
+                      f"counted as spent); {summary.units_pending} unit(s) left pending, {summary.units_run} ran; "
+                      f"{requests}. Raise budget_usd and run again to resume.", markup=False, highlight=False)
+    elif summary.units_run == 0 and summary.model_calls == 0 and summary.units_pending == 0:
         console.print(f"Nothing to do: all {summary.units_skipped} units were already in the store; "
                       "0 model calls made.")
     else:
         stages = "; ".join(
             f"{stage} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             for stage, counts in summary.stage_statuses.items()) or "none"
-        console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done; "
-                      f"{summary.model_calls} model requests ({summary.model_retries} retries), "
-                      f"{summary.cache_hits} cache hits; "
-                      f"{summary.wall_time_s:.1f} s.")
+        pending = f"; {summary.units_pending} left pending" if summary.units_pending else ""
+        console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done"
+                      f"{pending}; {requests}; {summary.wall_time_s:.1f} s.", markup=False, highlight=False)
     failed = sum(failures.values())
     if failed:
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
     problems = sum(not is_warning(reason) for _, _, reason in summary.problems)
     return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0)
+
+
+def print_abandoned(calls: int, reserved_usd: float, counted_usd: float, *, run_dir: str) -> None:
+    """Say how many calls of interrupted runs never came back, what they reserved and what the
+    budget counts for them (nothing when there are none)."""
+    if calls:
+        err_console.print(
+            f"abandoned: {calls} call(s) of interrupted runs never came back (${reserved_usd:.4f} reserved; the "
+            f"budget counts ${counted_usd:.4f}, their input cost); the provider may still bill them. Once its bill "
+            f"shows otherwise, `rhetorica calls release {run_dir}` stops counting them.", markup=False,
+            highlight=False)
 
 
 def print_problems(problems: list[tuple[str, str, str]]) -> None:
@@ -196,6 +214,10 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
     if not found.store_found:
         console.print(f"No run yet: {found.run_dir} holds no store; `rhetorica run {study}` creates it. "
                       "(status wrote nothing.)", markup=False, highlight=False)
+    print_abandoned(*found.abandoned_calls, run_dir=str(found.run_dir))
+    if found.calls_in_flight:
+        console.print(f"{found.calls_in_flight} call(s) in flight now (a run holds the study's lock).",
+                      markup=False, highlight=False)
     if found.failed_units:
         console.print(f"{found.failed_units} unit(s) are stored as failures; `rhetorica run {study} --retry-failed` "
                       "runs them again.", markup=False, highlight=False)

@@ -35,6 +35,16 @@ def worst_case_cost(model: ModelAPI, messages: list[ChatMessage], config: Genera
     return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)
 
 
+def input_cost(model: ModelAPI, messages: list[ChatMessage]) -> float:
+    """Cost in US dollars of the input tokens of one call (its prompt, approximately counted with
+    the model's ``count_tokens``; 0 when the model is unpriced): what a provider certainly charges
+    once the request is sent, whatever became of its answer."""
+    from rhetorica.models.pricing import cost_usd
+
+    usage = Usage(input_tokens=sum(model.count_tokens(m.content) for m in messages))
+    return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)
+
+
 class Budget:
     """Money limit shared by every call of a study run (one event loop; not thread-safe).
 
@@ -72,7 +82,8 @@ class Budget:
             self.refused += 1
             raise BudgetExceededError(
                 f"study budget of ${self.limit_usd:.4f} reached: ${self.spent_usd:.4f} spent, "
-                f"${self.reserved_usd:.4f} reserved by calls in flight, and this {model.name} call could "
+                f"${self.reserved_usd:.4f} reserved by calls in flight (abandoned calls of earlier runs count "
+                f"at their input cost), and this {model.name} call could "
                 f"cost up to ${amount:.4f}; no new paid calls are made (raise budget_usd to continue)"
             )
         self.reserved_usd += amount

@@ -59,10 +59,19 @@ class CallLog(Protocol):
         """Append one finished row to the model-call log (cache hits and merged calls, flagged)."""
 
     def begin_call(
-        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float
+        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
+        input_usd: float = 0.0, probe: bool = False,
     ) -> int:
-        """Log a call as it is sent (status ``in_flight``, its reserved cost counted as spent);
-        returns the row id for :meth:`finish_call`."""
+        """Log a request as it is sent (status ``in_flight``, its reserved cost counted as spent;
+        ``input_usd``: the cost of its input tokens, counted if it is abandoned; ``probe``: sent
+        while the endpoint's structured-output mode is being found); returns the row id for
+        :meth:`finish_call`."""
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
         """Replace the in-flight row ``call_id`` by the call's outcome."""
+
+    def accepted_mode(self, endpoint: str) -> str | None:
+        """The structured-output mode ``endpoint`` accepted before (:mod:`rhetorica.models.negotiation`)."""
+
+    def save_accepted_mode(self, endpoint: str, mode: str) -> None:
+        """Remember that ``endpoint`` accepted the structured-output ``mode``."""

@@ -13,8 +13,14 @@ Policy (ARCHITECTURE.md, "Model layer"):
 - a logical model with several endpoints (:class:`rhetorica.models.endpoints.EndpointPool`) sends
   each attempt to a healthy endpoint, paced and limited on that endpoint's own connection; a
   transient failure there moves the next attempt to another healthy endpoint without backoff;
+- a structured-output mode is negotiated once per endpoint (:mod:`rhetorica.models.negotiation`;
+  the accepted mode kept in the store), and every HTTP request, probes included, has its own row;
+- an endpoint that keeps failing is paused by its circuit breaker (:mod:`rhetorica.models.breaker`)
+  and, if no endpoint of the model recovers, :class:`EndpointDownError` is raised (the unit stays
+  pending);
 - :class:`PermanentError` fails at once; every failure becomes a :class:`ModelOutput` with a failure
-  status and the reason — callers never see an exception for a model failure.
+  status and the reason — callers never see an exception for a model failure (only the budget and
+  a model that is down raise, so that the unit is left pending).
 """
 
 from __future__ import annotations
@@ -25,12 +31,15 @@ import random
 import time
 from dataclasses import dataclass
 
+from rhetorica.models import negotiation as negotiation_module
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
-from rhetorica.models.budget import Budget
+from rhetorica.models.breaker import BreakerSettings, CircuitBreaker, EndpointDownError
+from rhetorica.models.budget import Budget, input_cost, worst_case_cost
 from rhetorica.models.cache import CallLog, model_cache_key
-from rhetorica.models.endpoints import has_other_endpoint, route
+from rhetorica.models.endpoints import EndpointPool, has_other_endpoint, route
 from rhetorica.models.errors import (
     ConfigurationError,
+    InvalidRequestError,
     ModelError,
     ModelTimeoutError,
     PermanentError,
@@ -38,6 +47,8 @@ from rhetorica.models.errors import (
     TransientError,
 )
 from rhetorica.models.limits import RateLimiter
+from rhetorica.models.negotiation import Negotiation
+from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
 
 
@@ -85,19 +96,37 @@ class RetryPolicy:
 
 class ConnectionLimits:
     """What the calls of one run share per connection key (provider endpoint): a concurrency
-    semaphore, one rate limiter, and the calls in flight (for merging identical ones).
+    semaphore, one rate limiter, a circuit breaker, the structured-output negotiation, and the
+    calls in flight (for merging identical ones).
 
     The first model of a connection that declares a rate limit supplies the connection's limiter,
     so reviewer and rewriter configurations on one endpoint are paced together; a connection
     without declared limits still gets a limiter that obeys the server's ``Retry-After`` and
     rate-limit headers.
+
+    Args:
+        breaker: the circuit breakers' settings (:mod:`rhetorica.models.breaker`); ``None``: no
+            breaker (calls are only retried).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, breaker: BreakerSettings | None = None) -> None:
         self._semaphores: dict[str, asyncio.Semaphore] = {}
         self._limiters: dict[str, RateLimiter] = {}
+        self._breaker_settings = breaker
+        self._breakers: dict[str, CircuitBreaker] = {}
         #: cache key -> output of the call now in flight with that key
         self.in_flight: dict[str, asyncio.Future[ModelOutput]] = {}
+        #: the structured-output modes found per endpoint during this run
+        self.negotiation = Negotiation()
+
+    def breaker(self, model: ModelAPI) -> CircuitBreaker | None:
+        """The circuit breaker of ``model``'s connection (``None`` when breakers are off)."""
+        if self._breaker_settings is None:
+            return None
+        key = model.connection_key
+        if key not in self._breakers:
+            self._breakers[key] = CircuitBreaker(redact_urls(key), self._breaker_settings)
+        return self._breakers[key]
 
     def semaphore(self, model: ModelAPI) -> asyncio.Semaphore:
         key = model.connection_key
@@ -147,6 +176,8 @@ async def call_model(
     Raises:
         BudgetExceededError: the call could take spending past ``budget``; it was not made (the
             caller leaves its unit pending and says so).
+        EndpointDownError: every endpoint of ``model`` stayed down past the circuit breaker's
+            ``recovery_s`` (the caller stops the configuration and leaves its units pending).
     """
     context = context or CallContext()
     log, unit_key, limits, budget = context.log, context.unit_key, context.limits, context.budget
@@ -192,6 +223,56 @@ async def call_model(
             del limits.in_flight[key]
 
 
+@dataclass
+class _Requests:
+    """The HTTP requests of one attempt on one endpoint, each logged as it is sent (a structured
+    call negotiating its mode may send several; a rejected mode's row is finished at once).
+    ``call_id`` and ``started`` are the last request's."""
+
+    model: ModelAPI
+    target: ModelAPI
+    messages: list[ChatMessage]
+    config: GenerateConfig
+    key: str
+    log: CallLog | None
+    unit_key: str | None
+    reserved: float
+    certain: float
+    limiter: RateLimiter | None
+    call_id: int | None = None
+    started: float = 0.0
+
+    async def send(self, mode: str | None, probe: bool) -> ModelOutput:
+        """One request (``mode``: the structured-output mode, ``None``: the provider's own)."""
+        messages, config, limiter = self.messages, self.config, self.limiter
+        if limiter is not None:
+            await limiter.acquire(self.target.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
+        if self.log is not None:
+            self.call_id = self.log.begin_call(self.unit_key, self.key, self.model, config, self.reserved,
+                                               input_usd=self.certain, probe=probe)
+        self.started = time.perf_counter()
+        try:
+            if mode is None:
+                output = await self.target.generate(messages, config)
+            else:
+                output = await self.target.generate_in_mode(messages, config, mode)  # type: ignore[attr-defined]
+        except BaseException as exc:
+            if limiter is not None:
+                limiter.observe(None)  # answered with an error, or abandoned
+            if mode is not None and isinstance(exc, InvalidRequestError):
+                self.finish(_failure(self.model, Status.ERROR, f"structured-output mode {mode} rejected by the "
+                                     f"endpoint: {exc}", time.perf_counter() - self.started))
+            raise
+        if limiter is not None:
+            limiter.observe(output.rate_limit)
+        return output
+
+    def finish(self, output: ModelOutput) -> None:
+        """Log the outcome of the last request (a finished row when none was begun)."""
+        _finish(self.log, self.call_id, self.unit_key, self.key, output, self.config)
+        self.call_id = None
+
+
 async def _live_call(
     model: ModelAPI,
     messages: list[ChatMessage],
@@ -204,62 +285,110 @@ async def _live_call(
     budget: Budget | None,
 ) -> ModelOutput:
     retry = retry or RetryPolicy()
-    reserved = budget.reserve(model, messages, config) if budget is not None else 0.0
+    # the worst case is logged with each request (a killed run's calls count at it until resumed)
+    reserved = (budget.reserve(model, messages, config) if budget is not None
+                else worst_case_cost(model, messages, config) if log is not None else 0.0)
+    certain = input_cost(model, messages) if log is not None else 0.0
+    negotiation = limits.negotiation if limits is not None else negotiation_module.PROCESS
     output: ModelOutput | None = None
+    requests = _Requests(model, model, messages, config, key, log, unit_key, reserved, certain, None)
     try:
-        for attempt in range(1, retry.max_attempts + 1):
-            call_id: int | None = None
-            limiter: RateLimiter | None = None
-            started = time.perf_counter()
+        attempt = 0
+        while attempt < retry.max_attempts:
+            attempt += 1
+            breaker: CircuitBreaker | None = None
+            requests.started = time.perf_counter()
             try:
                 with route(model) as target:  # a logical model's endpoint for this attempt
-                    limiter = limits.limiter(target) if limits is not None else target.limiter
+                    breaker = limits.breaker(target) if limits is not None else None
+                    if breaker is not None:
+                        await _admit(breaker, model, target, limits)
+                    requests.target = target
+                    requests.limiter = limits.limiter(target) if limits is not None else target.limiter
                     gate = limits.semaphore(target) if limits is not None else contextlib.nullcontext()
                     async with gate:
-                        if limiter is not None:
-                            await limiter.acquire(
-                                target.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
-                        call_id = log.begin_call(unit_key, key, model, config, reserved) if log is not None else None
-                        started = time.perf_counter()
-                        try:
-                            output = await target.generate(messages, config)
-                        except BaseException:
-                            if limiter is not None:
-                                limiter.observe(None)  # answered with an error, or abandoned
-                            raise
-                    if limiter is not None:
-                        limiter.observe(output.rate_limit)
+                        modes = negotiable_modes(target, config)
+                        output = await (negotiation.send(target.connection_key, modes, requests.send, log) if modes
+                                        else requests.send(None, False))
+                if breaker is not None:
+                    breaker.record(transient_failure=False)
                 if target is not model:  # logged and cached as the logical model's answer
                     output = output.model_copy(update={"provider": model.provider, "model": model.model})
                 break
             except PermanentError as exc:
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started,
-                                  stops=isinstance(exc, ConfigurationError))
+                if breaker is not None:
+                    breaker.record(transient_failure=False)  # the server answered
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
+                                  time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError))
                 break
             except TransientError as exc:
-                elapsed = time.perf_counter() - started
+                elapsed = time.perf_counter() - requests.started
+                paused = False
+                if breaker is not None:
+                    breaker.record(transient_failure=not isinstance(exc, RateLimitError))
+                    paused = breaker.is_open
+                if paused:  # the endpoint is judged, not the request: this attempt is not counted
+                    attempt -= 1
                 status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
                 output = _failure(model, status, f"{type(exc).__name__} after {attempt} attempt(s): {exc}", elapsed)
                 retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
-                if limiter is not None and isinstance(exc, RateLimitError):
-                    limiter.pause(retry_after)
+                if requests.limiter is not None and isinstance(exc, RateLimitError):
+                    requests.limiter.pause(retry_after)
                 if attempt == retry.max_attempts:
                     break
-                _finish(log, call_id, unit_key, key, output, config)
-                if not has_other_endpoint(model):  # else the next attempt goes to a healthy replica at once
+                requests.finish(output)
+                if not paused and not has_other_endpoint(model):  # else a healthy replica, or the breaker, decides
                     await asyncio.sleep(retry.delay(attempt, retry_after))
+            except _EndpointRetired:
+                attempt -= 1  # another endpoint of the pool takes the call
+            except EndpointDownError:
+                raise
             except ModelError as exc:
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
+                                  time.perf_counter() - requests.started)
                 break
+            except BaseException:
+                if breaker is not None:
+                    breaker.abort()
+                raise
 
         assert output is not None
         if log is not None and output.status == Status.OK:
             log.cache_put(key, output)
-        _finish(log, call_id, unit_key, key, output, config)
+        requests.finish(output)
         return output
     finally:
         if budget is not None:
             budget.settle(reserved, output.cost_usd if output is not None else 0.0)
+
+
+class _EndpointRetired(Exception):
+    """An endpoint of a pool is down and was taken out of the choice; the call goes elsewhere."""
+
+
+async def _admit(breaker: CircuitBreaker, model: ModelAPI, target: ModelAPI, limits: ConnectionLimits) -> None:
+    """Wait until ``target``'s breaker lets a call through. A down endpoint of a pool whose other
+    endpoints are not all down is retired from the pool (:class:`_EndpointRetired`).
+
+    Raises:
+        EndpointDownError: every endpoint of ``model`` is down (message names the model).
+    """
+    try:
+        await breaker.admit()
+    except EndpointDownError as exc:
+        endpoints = model.endpoints if isinstance(model, EndpointPool) else [model]
+        if isinstance(model, EndpointPool) and not all(
+                (b := limits.breaker(e)) is not None and b.down for e in endpoints):
+            model.retire(target)
+            raise _EndpointRetired from exc
+        raise EndpointDownError(f"{redact_urls(model.name)}: {exc}") from exc
+
+
+def negotiable_modes(target: ModelAPI, config: GenerateConfig) -> tuple[str, ...]:
+    """The structured-output modes ``target`` negotiates for ``config``, strongest first (empty:
+    nothing to negotiate — no schema, a pinned mode, or a provider without negotiation)."""
+    modes = getattr(target, "negotiable_modes", None)
+    return tuple(modes(config)) if modes is not None else ()
 
 
 def _finish(

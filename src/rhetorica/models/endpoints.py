@@ -131,6 +131,11 @@ class EndpointPool(ModelAPI):
             return
         self._down_until[index] = max(self._down_until[index], self._clock() + pause)
 
+    def retire(self, target: ModelAPI) -> None:
+        """Take the endpoint ``target`` out of the choice for the rest of the run (its circuit
+        breaker found it down, :mod:`rhetorica.models.breaker`); the others take its calls."""
+        self._down_until[self.endpoints.index(target)] = math.inf
+
     @contextlib.contextmanager
     def endpoint(self) -> Iterator[ModelAPI]:
         """Assign one call to an endpoint for the ``with`` block: counts it in flight there, marks

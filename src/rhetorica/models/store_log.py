@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
+from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
@@ -26,6 +27,8 @@ class CallRows(Protocol):
     def record_call(self, row: dict[str, Any]) -> None: ...
     def begin_call(self, row: dict[str, Any]) -> int: ...
     def finish_call(self, call_id: int, row: dict[str, Any]) -> None: ...
+    def accepted_mode(self, endpoint: str) -> str | None: ...
+    def save_accepted_mode(self, endpoint: str, mode: str) -> None: ...
 
 
 class StoreCallLog:
@@ -60,17 +63,33 @@ class StoreCallLog:
                                 **_outcome_row(output, config)})
 
     def begin_call(
-        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float
+        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
+        input_usd: float = 0.0, probe: bool = False,
     ) -> int:
-        """Log a call as it is sent (status ``in_flight``, ``reserved_usd`` counted as spent)."""
+        """Log a request as it is sent (status ``in_flight``, ``reserved_usd`` counted as spent;
+        ``input_usd`` and ``probe`` as in :meth:`rhetorica.models.cache.CallLog.begin_call`)."""
         params = json.dumps(_plain(config.output_affecting()), sort_keys=True)
         return self.store.begin_call({"unit_key": unit_key, "cache_key": key, "provider": model.provider,
                                       "model": redact_urls(model.model), "reserved_usd": reserved_usd,
-                                      "params_json": params})
+                                      "input_usd": input_usd, "probe": int(probe), "params_json": params})
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
         """Replace the in-flight row ``call_id`` by the call's outcome and actual cost."""
         self.store.finish_call(call_id, _outcome_row(output, config))
+
+    def accepted_mode(self, endpoint: str) -> str | None:
+        """The structured-output mode ``endpoint`` accepted, as the store recorded it."""
+        return self.store.accepted_mode(endpoint_id(endpoint))
+
+    def save_accepted_mode(self, endpoint: str, mode: str) -> None:
+        """Record the structured-output mode ``endpoint`` accepted (under :func:`endpoint_id`)."""
+        self.store.save_accepted_mode(endpoint_id(endpoint), mode)
+
+
+def endpoint_id(endpoint: str) -> str:
+    """The store's name of an endpoint: a hash of its connection key (provider and URL), so that
+    no endpoint URL is written into the store (the response cache and call log hold none either)."""
+    return content_hash("endpoint", endpoint, length=24)
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:

@@ -39,13 +39,21 @@ def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
 
 
 def _usage(calls: pd.DataFrame) -> pd.DataFrame:
+    """Per provider and model: requests, cache hits, failed requests, tokens, cost, seconds, and the
+    calls never answered (``abandoned`` by an interrupted run, or ``in_flight`` in a store no run has
+    resumed) with their reserved worst-case cost: the provider may bill them up to that."""
     columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "output_tokens",
-               "cost_usd", "call_seconds"]
+               "cost_usd", "call_seconds", "unanswered_calls", "unanswered_reserved_usd"]
     if calls.empty:
         return pd.DataFrame(columns=columns)
-    calls = calls.assign(real=1 - calls["cache_hit"], failed=calls["status"].ne("ok").astype(int))
+    unanswered = calls["status"].isin(["abandoned", "in_flight"])
+    reserved = calls["reserved_usd"] if "reserved_usd" in calls.columns else 0.0
+    calls = calls.assign(real=1 - calls["cache_hit"], failed=calls["status"].ne("ok").astype(int),
+                         unanswered=unanswered.astype(int), unanswered_usd=reserved * unanswered)
     real = calls[calls["cache_hit"] == 0]
-    out = calls.groupby(["provider", "model"]).agg(cache_hits=("cache_hit", "sum"), failed_calls=("failed", "sum"))
+    out = calls.groupby(["provider", "model"]).agg(cache_hits=("cache_hit", "sum"), failed_calls=("failed", "sum"),
+                                                   unanswered_calls=("unanswered", "sum"),
+                                                   unanswered_reserved_usd=("unanswered_usd", "sum"))
     sums = real.groupby(["provider", "model"]).agg(
         calls=("real", "sum"), input_tokens=("input_tokens", "sum"), output_tokens=("output_tokens", "sum"),
         cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"))

@@ -33,7 +33,8 @@ FAILED_HEADERS = {"document_id": "Document", "condition": "Condition", "rewriter
 USAGE_HEADERS = {
     "provider": "Provider", "model": "Model", "calls": "Calls", "cache_hits": "Cache hits",
     "failed_calls": "Failed calls", "input_tokens": "Input tokens", "output_tokens": "Output tokens",
-    "cost_usd": "Cost (USD)", "call_seconds": "Seconds in calls",
+    "cost_usd": "Cost (USD)", "call_seconds": "Seconds in calls", "unanswered_calls": "Never answered",
+    "unanswered_reserved_usd": "Reserved for them (USD)",
 }
 MEANS_HEADERS = {
     "reviewer": "Reviewer", "arm": "Condition", "papers": "Papers", "ok": "OK reviews", "failed": "Failed",
@@ -367,7 +368,12 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     sections += [
         Section("means", "Mean overall score by condition", "",
                 [table_view(data.condition_means, MEANS_HEADERS)]),
-        Section("usage", "Model calls, tokens and cost", "", [table_view(data.usage, USAGE_HEADERS)]),
+        Section("usage", "Model calls, tokens and cost",
+                "Calls never answered were cut off by an interrupted run: they count at the cost of their input "
+                "tokens, and the provider may still bill them, up to the reserved cost "
+                "(`rhetorica calls release RUN_DIR` stops counting them)."
+                if len(data.usage) and data.usage["unanswered_calls"].sum() else "",
+                [table_view(data.usage, USAGE_HEADERS)]),
         Section("failures", "Failures",
                 "Failed outputs are kept as data and never imputed; they are missing in every table above.",
                 [table_view(data.failures, FAILURE_HEADERS)]),

@@ -3,7 +3,8 @@
 One writer: a :class:`Store` is used from the runner's event-loop thread only. Each work unit is
 committed in one transaction (its result row); each model call is logged when it is sent (status
 ``in_flight``, its reserved worst-case cost counted as spent) and updated when it returns (cache
-row + outcome), so that a crash never loses a paid answer and never hides a call it cut off.
+row + outcome), so that a crash never loses a paid answer and never hides a call it cut off; the
+next run marks such a call ``abandoned`` (:meth:`Store.abandon_in_flight`).
 
 Creation is safe against concurrent openers: each migration runs in one ``BEGIN IMMEDIATE``
 transaction that re-reads the schema version once it holds the write lock, so a second process
@@ -31,12 +32,19 @@ BUSY_TIMEOUT_S = 60.0
 #: ``model_calls.status`` of a call that was sent and has not returned (yet, or ever).
 CALL_IN_FLIGHT = "in_flight"
 
+#: ``model_calls.status`` of a call left in flight by a process that no longer runs the study: its
+#: answer never came back; it counts at its input cost (``input_usd``), the provider may bill more.
+CALL_ABANDONED = "abandoned"
+
+#: ``model_calls.status`` of an abandoned call released by ``rhetorica calls release``: cost 0.
+CALL_RELEASED = "released"
+
 #: The columns of ``model_calls`` a call-log row may set (``call_id`` and ``finished_at`` are the
 #: store's own).
 CALL_COLUMNS = frozenset(
     {"unit_key", "cache_key", "provider", "model", "status", "finish_reason", "error", "input_tokens",
-     "output_tokens", "cached_tokens", "reasoning_tokens", "cost_usd", "reserved_usd", "latency_s", "cache_hit",
-     "params_json"}
+     "output_tokens", "cached_tokens", "reasoning_tokens", "cost_usd", "reserved_usd", "input_usd", "latency_s",
+     "cache_hit", "params_json", "probe"}
 )
 
 
@@ -427,14 +435,69 @@ class Store(BatchTables):
         return [dict(r) for r in self.conn.execute(sql)]
 
     def spent_usd(self) -> float:
-        """Money spent on model calls so far (US dollars): actual costs of finished calls plus the
-        reserved worst-case cost of calls still ``in_flight`` (e.g. left by a killed run)."""
+        """Money spent on model calls so far (US dollars): actual costs of finished calls, the
+        reserved worst-case cost of calls still ``in_flight`` (being sent now, or left by a killed
+        run not resumed yet) and the input cost of abandoned calls."""
         return float(self.conn.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM model_calls").fetchone()[0])
 
     def calls_in_flight(self) -> int:
         """Calls logged as sent whose outcome never came back (a run killed mid-call)."""
         return int(self.conn.execute("SELECT COUNT(*) FROM model_calls WHERE status = ?",
                                      (CALL_IN_FLIGHT,)).fetchone()[0])
+
+    def abandon_in_flight(self) -> int:
+        """Mark every call still ``in_flight`` as :data:`CALL_ABANDONED`, counted at its input cost.
+
+        Only for the process that holds the run lock, before it sends anything: every such row was
+        left by a process that ended without the answer. Returns how many rows changed.
+        """
+        with self.transaction():
+            cur = self.conn.execute(
+                "UPDATE model_calls SET status = ?, cost_usd = input_usd, finished_at = datetime('now'), "
+                "error = 'abandoned: the process that sent it ended before the answer came back; the provider may "
+                "still bill it' WHERE status = ?", (CALL_ABANDONED, CALL_IN_FLIGHT))
+            return int(cur.rowcount)
+
+    def abandoned_calls(self, *, include_in_flight: bool = False) -> tuple[int, float, float]:
+        """``(calls, reserved USD, counted USD)`` of the abandoned calls: how many, their reserved
+        worst-case cost, and what the budget counts for them (their input cost).
+
+        Args:
+            include_in_flight: also count rows still ``in_flight`` as abandoned, at their input cost
+                (a reader that knows no process runs the study).
+        """
+        statuses = (CALL_ABANDONED, CALL_IN_FLIGHT) if include_in_flight else (CALL_ABANDONED,)
+        marks = ", ".join("?" for _ in statuses)
+        counted = "input_usd" if self._has_column("model_calls", "input_usd") else "0"  # before version 8
+        reserved = "reserved_usd" if self._has_column("model_calls", "reserved_usd") else "0"  # before version 3
+        row = self.conn.execute(
+            f"SELECT COUNT(*), COALESCE(SUM({reserved}), 0), COALESCE(SUM({counted}), 0) FROM model_calls "
+            f"WHERE status IN ({marks})", statuses).fetchone()
+        return int(row[0]), float(row[1]), float(row[2])
+
+    def release_abandoned(self) -> tuple[int, float]:
+        """Set every abandoned call to :data:`CALL_RELEASED` with cost 0 (its charge is no longer
+        counted in the budget); returns ``(calls, USD no longer counted)``."""
+        with self.transaction():
+            count, _, counted = self.abandoned_calls()
+            self.conn.execute("UPDATE model_calls SET status = ?, cost_usd = 0 WHERE status = ?",
+                              (CALL_RELEASED, CALL_ABANDONED))
+        return count, counted
+
+    # -- structured-output modes the endpoints accepted -------------------------------------------
+    def accepted_mode(self, endpoint: str) -> str | None:
+        """The structured-output mode ``endpoint`` accepted in an earlier call, or ``None``
+        (also for a store older than schema version 8, opened read-only)."""
+        if not self.has_table("structured_modes"):
+            return None
+        row = self.conn.execute("SELECT mode FROM structured_modes WHERE endpoint = ?", (endpoint,)).fetchone()
+        return str(row[0]) if row else None
+
+    def save_accepted_mode(self, endpoint: str, mode: str) -> None:
+        """Record that ``endpoint`` accepted the structured-output ``mode`` (replacing an older one)."""
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO structured_modes (endpoint, mode) VALUES (?, ?)",
+                              (endpoint, mode))
 
 def _call_columns(row: dict[str, Any]) -> list[str]:
     """The columns of ``row`` in a fixed order, each checked against :data:`CALL_COLUMNS`."""

@@ -29,6 +29,7 @@ from pydantic import (
 
 from rhetorica.files import TextFileError, read_text_file
 from rhetorica.judges.review_checks import ReviewCheckSettings
+from rhetorica.models.breaker import BreakerSettings
 from rhetorica.registry import UnknownComponentError, evaluators, rewriters
 from rhetorica.rewriting.conditions import ORIGINAL, UnknownConditionError, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
@@ -682,6 +683,8 @@ class StudyConfig(_Strict):
             original and the two directions of each dimension.
         budget_usd: stop making new paid calls once this much has been spent.
         concurrency: work units in flight at once.
+        circuit_breaker: when an endpoint that keeps failing is paused and given up on
+            (:class:`rhetorica.models.breaker.BreakerSettings`).
         validation: the validation stage's settings.
         scorecard: pass/fail thresholds of the report's scorecard
             (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
@@ -702,6 +705,9 @@ class StudyConfig(_Strict):
     comparisons: list[tuple[str, str]] | None = None
     budget_usd: float | None = Field(default=None, ge=0)
     concurrency: int = Field(default=4, ge=1, le=1024)
+    circuit_breaker: BreakerSettings = Field(
+        default_factory=BreakerSettings, description="pause an endpoint after consecutive transient failures; "
+                                                     "stop its configurations (units left pending) if it stays down")
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     scorecard: ScorecardThresholds = Field(default_factory=ScorecardThresholds)
     judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)

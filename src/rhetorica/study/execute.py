@@ -114,3 +114,30 @@ def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSum
             return asyncio.run(runner.validate_stored())
         finally:
             runner.store.close()
+
+
+def release_abandoned_calls(run_dir: Path) -> tuple[int, float]:
+    """Stop counting the abandoned calls of the run in ``run_dir`` in its budget, under the run
+    directory's lock: calls still ``in_flight`` there (left by a process that ended) are marked
+    abandoned first, then every abandoned call is set ``released`` with cost 0. For when the
+    provider's bill shows that they were not charged; the rows stay in the call log.
+
+    Returns:
+        ``(calls released, US dollars no longer counted)``.
+
+    Raises:
+        FileNotFoundError: ``run_dir`` holds no store.
+        rhetorica.store.lock.RunLockedError: another process runs the study.
+        rhetorica.store.db.StoreError: the file is not a rhetorica store.
+    """
+    from rhetorica.store.db import STORE_FILENAME, Store
+
+    if not (run_dir / STORE_FILENAME).is_file():
+        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
+    with run_lock(run_dir):
+        store = Store.in_dir(run_dir)
+        try:
+            store.abandon_in_flight()
+            return store.release_abandoned()
+        finally:
+            store.close()

@@ -9,6 +9,7 @@ assumed output (its upstream unit not done yet) is ``waiting``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -253,14 +254,30 @@ def review_targets(documents: list[Document], variants: list[Variant]) -> list[t
             + [(v.document, v.condition, v.rewriter, v) for v in variants])
 
 
+def reviewer_spec_hashes(reviewers: list[ReviewerSpec]) -> dict[str, str]:
+    """Reviewer name -> the spec hash of its units.
+
+    A configuration's name is not part of its spec hash (renaming a reviewer reuses its
+    assessments), except where two configurations of the study would otherwise share one: then
+    each one's hash also holds its name, so each keeps its own results (their model calls are
+    still made once, through the response cache). Studies without such twins keep the keys they
+    always had.
+    """
+    hashes = {r.name: reviewer_spec_hash(r) for r in reviewers}
+    shared = Counter(hashes.values())
+    return {name: content_hash(spec, "named", name) if shared[spec] > 1 else spec for name, spec in hashes.items()}
+
+
 def review_units(documents: list[Document], variants: list[Variant], reviewers: list[ReviewerSpec],
                  replicates: int) -> list[ReviewUnit]:
-    """Every (original or variant, reviewer, replicate) cell, originals first."""
+    """Every (original or variant, reviewer, replicate) cell, originals first (keys:
+    :func:`reviewer_spec_hashes`)."""
     units = []
+    specs = reviewer_spec_hashes(reviewers)
     for doc, condition, rewriter, variant in review_targets(documents, variants):
         cell = (doc.id, condition, rewriter)
         for reviewer in reviewers:
-            spec = reviewer_spec_hash(reviewer)
+            spec = specs[reviewer.name]
             for replicate in range(replicates):
                 target = Target(doc, doc.id, condition, rewriter, variant.key if variant else None, replicate)
                 units.append(ReviewUnit(unit_key("review", doc.content_hash, spec, replicate, cell), target, reviewer,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from rhetorica.evaluation import Evaluation, Evaluator, Target
 from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.breaker import EndpointDownError
 from rhetorica.models.budget import Budget, BudgetExceededError
 from rhetorica.models.call import CallContext, ConnectionLimits
 from rhetorica.models.endpoints import build_pool
@@ -40,10 +42,12 @@ from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
 from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
+from rhetorica.store.lock import lock_holder
 from rhetorica.study import graph, planner, project_rewrite, scheduling
 from rhetorica.study.scheduling import configuration_name as _configuration_name
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
+from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.stages import Stage
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
@@ -72,7 +76,8 @@ class RunSummary:
         units_total: units in the study matrix that could be planned.
         units_skipped: units already in the store before this run.
         units_run: units executed now.
-        model_calls: provider requests made now (cache hits excluded; a retried call counts once per attempt).
+        model_calls: provider requests made now (cache hits excluded; a retried call counts once per attempt;
+            structured-output probes included).
         model_retries: of those, repeated attempts of a call already sent this run (same unit and cache key).
         cache_hits: calls answered from the response cache.
         statuses: count of unit results by status, this run.
@@ -80,7 +85,14 @@ class RunSummary:
         problems: (stage, item, reason) of problems met this run.
         scan_flagged: (input, max severity, count) of inputs whose hidden-instruction scan has
             findings at or above medium (:mod:`rhetorica.study.scanning`).
+        units_pending: units of this run's stages left pending: not run because their
+            configuration stopped or the budget was reached (a later run resumes them).
+        probes: of ``model_calls``, requests sent to find an endpoint's structured-output mode.
+        abandoned_calls: calls of earlier runs that never came back (left in flight by a process
+            that ended), as ``(calls, reserved USD, counted USD)``: the reserved worst case, and
+            the input cost the budget counts for them; the provider may still bill them in full.
         budget_stopped: True when the budget stopped new calls.
+        spent_usd: money the store's call log counts as spent after the run (US dollars).
         stopped_configurations: reviewer/rewriter name -> why its remaining units were not run
             (a configuration error such as an unknown model or a rejected key, or every review
             malformed, see :data:`MALFORMED_STOP_MIN`); a non-empty dict is a failed run.
@@ -93,11 +105,15 @@ class RunSummary:
     model_calls: int = 0
     model_retries: int = 0
     cache_hits: int = 0
+    units_pending: int = 0
+    probes: int = 0
+    abandoned_calls: tuple[int, float, float] = (0, 0.0, 0.0)
     statuses: Counter[str] = field(default_factory=Counter)
     stage_statuses: dict[str, Counter[str]] = field(default_factory=dict)
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     scan_flagged: list[tuple[str, str, int]] = field(default_factory=list)
     budget_stopped: bool = False
+    spent_usd: float = 0.0
     stopped_configurations: dict[str, str] = field(default_factory=dict)
     wall_time_s: float = 0.0
 
@@ -156,17 +172,18 @@ class _CountingLog:
         self.store.record_call(unit_key, key, output, config)
 
     def begin_call(self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig,
-                   reserved_usd: float) -> int:
+                   reserved_usd: float, *, input_usd: float = 0.0, probe: bool = False) -> int:
         self.summary.model_calls += 1
-        if (unit_key, key) in self._sent:
+        self.summary.probes += int(probe)
+        if (unit_key, key) in self._sent and not probe:
             self.summary.model_retries += 1
         self._sent.add((unit_key, key))
-        call_id = self.store.begin_call(unit_key, key, model, config, reserved_usd)
+        call_id = self.store.begin_call(unit_key, key, model, config, reserved_usd, input_usd=input_usd, probe=probe)
         self._units[call_id] = unit_key
         return call_id
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
-        self._note(self._units.pop(call_id, None), output)
+        self._note(self._units.get(call_id), output)
         self.store.finish_call(call_id, output, config)
 
     def record_input(self, unit_key: str, item: ReviewerInput) -> None:
@@ -174,6 +191,13 @@ class _CountingLog:
         self._rows.record_input(unit_key, {
             "role": item.role, "input_hash": item.input_hash, "text": item.text, "truncated": item.truncated,
             "removed_json": json.dumps([r.model_dump() for r in item.removed])})
+
+    def accepted_mode(self, endpoint: str) -> str | None:
+        return self.store.accepted_mode(endpoint)
+
+    def save_accepted_mode(self, endpoint: str, mode: str) -> None:
+        self.store.save_accepted_mode(endpoint, mode)
+
 
 
 class StudyRunner:
@@ -208,7 +232,7 @@ class StudyRunner:
         self._models: dict[str, ModelAPI | ModelError] = {}
         self._embedder: Any = embedder
         self.budget: Budget | None = None
-        self.limits = ConnectionLimits()
+        self.limits = ConnectionLimits(breaker=config.circuit_breaker)
         self._source_findings: dict[str, list[Any]] = {}
         self._defended: dict[tuple[str, str, str], Any] = {}
 
@@ -434,12 +458,13 @@ class StudyRunner:
 
         async def run_one(unit: Any) -> None:
             name = _configuration_name(unit)
+            # a unit left pending is not advanced: the progress bar counts units that ran
             if name in stopped:  # left pending: a re-run after fixing the configuration runs them
-                self.progress.advance(stage_name)
+                summary.units_pending += 1
                 return
             if self._over_budget():
                 summary.budget_stopped = True
-                self.progress.advance(stage_name)
+                summary.units_pending += 1
                 return
             try:
                 row = await stage.execute(self, unit, log)
@@ -447,11 +472,15 @@ class StudyRunner:
                 if not summary.budget_stopped:
                     summary.problems.append(("budget", self.config.name, str(exc)))
                 summary.budget_stopped = True
-                self.progress.advance(stage_name)
+                summary.units_pending += 1
+                return
+            except EndpointDownError as exc:  # the circuit breaker gave up: pending, not failed
+                stop(name, f"{exc}; its units are left pending, run the study again when the endpoint is back")
+                summary.units_pending += 1
                 return
             except ModelError as exc:  # setup failure (unknown provider, missing extra, bad option)
                 stop(name, str(exc), setup=True)
-                self.progress.advance(stage_name)
+                summary.units_pending += 1
                 return
             except Exception as exc:  # noqa: BLE001 - one bad unit never stops the study
                 summary.problems.append((stage_name, unit.label, f"{type(exc).__name__}: {exc}"))
@@ -493,9 +522,14 @@ class StudyRunner:
         """
         started = time.perf_counter()
         self._validation_gate = asyncio.Lock()
+        summary = RunSummary()
+        holder = lock_holder(self.run_dir)
+        if holder is None or holder == os.getpid():  # no other process can still be waiting for an answer
+            self.store.abandon_in_flight()
+        summary.abandoned_calls = self.store.abandoned_calls()
+        summary.problems += option_warnings(self.config)
         if self.config.budget_usd is not None:
             self.budget = Budget(self.config.budget_usd, spent_usd=self._spent_usd())
-        summary = RunSummary()
         log = _CountingLog(self.store, summary)
         run_id = runs.open_run(self.store, self.config.name, content_hash(self.config.model_dump()))
         documents = self.load_documents(summary.problems)
@@ -518,6 +552,7 @@ class StudyRunner:
             summary.problems.append(("budget", self.config.name,
                                      f"budget of ${self.config.budget_usd} reached; remaining units not run"))
         summary.wall_time_s = time.perf_counter() - started
+        summary.spent_usd = self._spent_usd()
         runs.close_run(self.store, run_id, units_run=summary.units_run, model_calls=summary.model_calls,
                        wall_time_s=summary.wall_time_s, problems=summary.problems)
         return summary

@@ -14,6 +14,7 @@ import pandas as pd
 
 from rhetorica.store import plan
 from rhetorica.store.db import STORE_FILENAME, Store
+from rhetorica.store.lock import lock_holder
 from rhetorica.study import graph
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
@@ -41,6 +42,9 @@ class StudyStatus:
         problems: (stage, item, reason) of the input problems met while planning.
         superseded: stored units outside the current plan
             (:func:`rhetorica.store.plan.superseded_units` columns; empty when none).
+        abandoned_calls: ``(calls, reserved USD, counted USD)`` of the calls that never came back:
+            marked abandoned by a run, or still in flight while no process holds the run lock.
+        calls_in_flight: calls in flight now (a run holds the lock).
     """
 
     run_dir: Path
@@ -48,6 +52,8 @@ class StudyStatus:
     stages: list[StageStatus]
     problems: list[tuple[str, str, str]]
     superseded: pd.DataFrame
+    abandoned_calls: tuple[int, float, float] = (0, 0.0, 0.0)
+    calls_in_flight: int = 0
 
     @property
     def failed_units(self) -> int:
@@ -85,10 +91,15 @@ def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
                 current.setdefault(step.stage.plan, set()).update(u.key for u in step.units)
         superseded = (plan.superseded_units(store, current) if store is not None
                       else pd.DataFrame(columns=plan.SUPERSEDED_COLUMNS))
+        abandoned, in_flight = (0, 0.0, 0.0), 0
+        if store is not None:
+            running = lock_holder(run_dir) is not None
+            abandoned = store.abandoned_calls(include_in_flight=not running)
+            in_flight = store.calls_in_flight() if running else 0
     finally:
         if store is not None:
             store.close()
-    return StudyStatus(run_dir, store is not None, stages, problems, superseded)
+    return StudyStatus(run_dir, store is not None, stages, problems, superseded, abandoned, in_flight)
 
 
 def stored_failures(run_dir: Path) -> Counter[tuple[str, str]]:

@@ -31,10 +31,13 @@ Structured output is negotiated per endpoint (``structured_output: auto``), stro
    answer is validated afterwards like any other.
 
 A mode the server rejects as an invalid request moves the call to the next mode at once (no
-retry, no backoff); the first mode an endpoint answers is remembered for that connection for the
-rest of the process. A study can pin a mode (``structured_output: json_schema|json_object|prompt``);
-a pinned mode is never changed. In ``json_object`` and ``prompt`` mode the instructions also state
-the schema.
+retry, no backoff). The walk happens once per endpoint (:mod:`rhetorica.models.negotiation`): calls
+that arrive while it runs wait for it; the accepted mode is kept for the process and, in a study,
+in the store, so a later process does not probe again. A study can pin a mode
+(``structured_output: json_schema|json_object|prompt``); a pinned mode is never changed. An
+``extra_body`` with a ``response_format`` pins the mode it names (it is what the server receives).
+In ``json_object`` and ``prompt`` mode the instructions also state the schema. The call log
+records, as ``structured_output``, the mode of the request actually sent.
 """
 
 from __future__ import annotations
@@ -48,8 +51,9 @@ from typing import Any, Literal
 import openai
 from openai import AsyncOpenAI
 
+from rhetorica.models import negotiation
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
-from rhetorica.models.errors import InvalidRequestError, ModelTimeoutError, PermanentError, TransientError
+from rhetorica.models.errors import ModelTimeoutError, PermanentError, TransientError
 from rhetorica.models.limits import RateLimitInfo
 from rhetorica.models.providers.base import DEFAULT_TIMEOUT_S, HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, drop_none, redact
@@ -60,9 +64,6 @@ StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
 
 #: Structured-output modes, strongest first (the order negotiation walks).
 STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("json_schema", "json_object", "prompt")
-
-#: connection key -> the structured-output mode that endpoint answered (per process).
-_ACCEPTED_MODES: dict[str, str] = {}
 
 #: The instruction added in ``json_object`` and ``prompt`` mode, before the schema itself.
 SCHEMA_INSTRUCTION = (
@@ -188,12 +189,46 @@ class OpenAICompatibleModel(HTTPModelAPI):
         await client.close()
 
     @property
+    def pinned_mode(self) -> str | None:
+        """The structured-output mode every call is sent in, or ``None`` when it is negotiated:
+        the mode an ``extra_body.response_format`` names (``prompt`` for any other type), else a
+        pinned ``structured_output``."""
+        override = self.extra_body.get("response_format")
+        if override is not None:
+            kind = override.get("type") if isinstance(override, dict) else None
+            return kind if kind in ("json_schema", "json_object") else "prompt"
+        return None if self.structured_output == "auto" else self.structured_output
+
+    @property
     def structured_output_mode(self) -> str:
         """The mode the next structured call starts with: the pinned one, else the one this
-        endpoint answered before in this process, else ``json_schema``."""
-        if self.structured_output != "auto":
-            return self.structured_output
-        return _ACCEPTED_MODES.get(self.connection_key, STRUCTURED_OUTPUT_MODES[0])
+        endpoint accepted before in this process, else ``json_schema``."""
+        return (self.pinned_mode or negotiation.PROCESS.known(self.connection_key)
+                or STRUCTURED_OUTPUT_MODES[0])
+
+    def negotiable_modes(self, config: GenerateConfig) -> tuple[str, ...]:
+        """The modes to negotiate for ``config``, strongest first; empty without a schema or with
+        a pinned mode (:mod:`rhetorica.models.negotiation`)."""
+        if config.json_schema is None or self.pinned_mode is not None:
+            return ()
+        return STRUCTURED_OUTPUT_MODES
+
+    @classmethod
+    def option_warnings(cls, options: dict[str, Any]) -> list[str]:
+        """Warnings about ``options`` that override what rhetorica sets in a request: an
+        ``extra_body`` key the request already carries (``response_format``, negotiated; the
+        sampling fields, set from the study)."""
+        extra = options.get("extra_body") or {}
+        out = []
+        if "response_format" in extra:
+            out.append("options.extra_body.response_format overrides the structured-output mode rhetorica "
+                       "negotiates (structured_output); every call sends it, and the call log records it")
+        for key in ("temperature", "top_p", "seed", "stop", "max_tokens", "max_completion_tokens", "model",
+                    "messages"):
+            if key in extra:
+                out.append(f"options.extra_body.{key} overrides the {key} rhetorica sends from the study "
+                           f"(sampling or messages); the call log records the value sent")
+        return out
 
     def request_params(
         self, messages: list[ChatMessage], config: GenerateConfig, mode: str | None = None
@@ -202,12 +237,12 @@ class OpenAICompatibleModel(HTTPModelAPI):
 
         Args:
             mode: structured-output mode for a call with ``config.json_schema`` (default
-                :attr:`structured_output_mode`); ignored without a schema.
+                :attr:`structured_output_mode`; a :attr:`pinned_mode` wins); ignored without a schema.
 
         Only what the study set is sent: a sampling parameter left unset (``None``) is omitted,
         so the server's own default applies.
         """
-        mode = mode or self.structured_output_mode
+        mode = self.pinned_mode or mode or self.structured_output_mode
         schema = config.json_schema
         if schema is not None and mode != "json_schema":
             messages = with_schema_instruction(messages, schema)
@@ -238,32 +273,30 @@ class OpenAICompatibleModel(HTTPModelAPI):
         return params
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
-        first = self.structured_output_mode
-        modes = [first]
-        if config.json_schema is not None and self.structured_output == "auto":
-            modes = list(STRUCTURED_OUTPUT_MODES[STRUCTURED_OUTPUT_MODES.index(first):])
-        rejected: list[str] = []
-        for index, mode in enumerate(modes):
-            params = self.request_params(messages, config, mode)
-            try:
-                data, latency, info = await self._send(params, config)
-            except InvalidRequestError as exc:
-                if index == len(modes) - 1:
-                    if rejected:
-                        raise InvalidRequestError(
-                            f"{exc} (structured-output modes rejected first: {', '.join(rejected)})"
-                        ) from exc
-                    raise
-                rejected.append(f"{mode}: {exc}"[:200])
-                continue
-            if config.json_schema is not None and self.structured_output == "auto":
-                _ACCEPTED_MODES[self.connection_key] = mode
-            output = self.parse_response(data, params, latency)
-            effective = dict(output.effective_params)
-            if config.json_schema is not None:
-                effective["structured_output"] = mode
-            return output.model_copy(update={"effective_params": effective, "rate_limit": info})
-        raise AssertionError("unreachable: the last mode returns or raises")
+        """One call; a structured one negotiates its mode through this process's
+        :data:`rhetorica.models.negotiation.PROCESS` (a study run negotiates in
+        :func:`rhetorica.models.call.call_model`, which logs each request)."""
+        modes = self.negotiable_modes(config)
+        if not modes:
+            return await self.generate_in_mode(messages, config, self.structured_output_mode)
+        return await negotiation.PROCESS.send(
+            self.connection_key, modes, lambda mode, _probe: self.generate_in_mode(messages, config, mode))
+
+    async def generate_in_mode(self, messages: list[ChatMessage], config: GenerateConfig, mode: str) -> ModelOutput:
+        """One request in structured-output ``mode`` (ignored without a schema; an
+        ``extra_body.response_format`` still wins: :attr:`pinned_mode`).
+
+        Raises:
+            InvalidRequestError: the endpoint rejected the request (e.g. the mode).
+            ModelError: the other classified failures.
+        """
+        params = self.request_params(messages, config, mode)
+        data, latency, info = await self._send(params, config)
+        output = self.parse_response(data, params, latency)
+        effective = dict(output.effective_params)
+        if config.json_schema is not None or "response_format" in params:
+            effective["structured_output"] = sent_mode(params)
+        return output.model_copy(update={"effective_params": effective, "rate_limit": info})
 
     async def _send(
         self, params: dict[str, Any], config: GenerateConfig
@@ -348,6 +381,15 @@ class OpenAICompatibleModel(HTTPModelAPI):
             error=error,
         )
         return self.priced(output, batch=batch)
+
+
+def sent_mode(params: dict[str, Any]) -> str:
+    """The structured-output mode of a request body: its ``response_format`` type (``json_schema``,
+    ``json_object``, another type as given), ``prompt`` without one."""
+    fmt = params.get("response_format")
+    if fmt is None:
+        return "prompt"
+    return str(fmt.get("type")) if isinstance(fmt, dict) else "prompt"
 
 
 def with_schema_instruction(messages: list[ChatMessage], schema: dict[str, Any]) -> list[ChatMessage]:

@@ -1,0 +1,108 @@
+"""The circuit breaker: an endpoint that fails every request is paused after the threshold, then its
+configuration stops with its units left pending, and a later run resumes them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from fake_servers import FakeServer
+from rhetorica.models.breaker import BreakerSettings, CircuitBreaker, EndpointDownError
+from rhetorica.study.config import parse_study
+from rhetorica.study.runner import StudyRunner
+from rhetorica.study.status import study_status
+
+SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_threshold_pause_trial_and_down():
+    clock = Clock()
+    breaker = CircuitBreaker("e", BreakerSettings(failures=3, pause_s=10, recovery_s=60), clock=clock)
+    for _ in range(2):
+        breaker.record(transient_failure=True)
+    breaker.record(transient_failure=False)  # an answer resets the count: failures must be consecutive
+    for _ in range(2):
+        breaker.record(transient_failure=True)
+    assert not breaker.is_open
+    breaker.record(transient_failure=True)
+    assert breaker.is_open and not breaker.down
+    clock.now += 10  # the pause is over: one trial call
+    asyncio.run(breaker.admit())
+    breaker.record(transient_failure=True)
+    clock.now += 50  # 60 s after opening, no answer: down
+    assert breaker.down
+    with pytest.raises(EndpointDownError, match=r"3 consecutive transient failures and 60 s"):
+        asyncio.run(breaker.admit())
+
+
+def test_an_answer_during_a_trial_closes_the_breaker():
+    clock = Clock()
+    breaker = CircuitBreaker("e", BreakerSettings(failures=1, pause_s=0, recovery_s=60), clock=clock)
+    breaker.record(transient_failure=True)
+    asyncio.run(breaker.admit())
+    breaker.record(transient_failure=False)
+    assert (breaker.is_open, breaker.failures) == (False, 0)
+
+
+class Progress:
+    def __init__(self) -> None:
+        self.totals: dict[str, int] = {}
+        self.advanced: dict[str, int] = {}
+
+    def start(self, stage: str, total: int) -> None:
+        self.totals[stage] = total
+        self.advanced[stage] = 0
+
+    def advance(self, stage: str) -> None:
+        self.advanced[stage] += 1
+
+
+def run(spec: dict, tmp_path: Path):
+    progress = Progress()
+    runner = StudyRunner(parse_study(spec), tmp_path, progress=progress)
+    try:
+        return asyncio.run(runner.run()), progress, len(runner.store.assessment_rows())
+    finally:
+        runner.store.close()
+
+
+def test_an_endpoint_failing_every_request_stops_its_configuration_with_units_pending(tmp_path):
+    with FakeServer(fault_fn=lambda index, body: "server_error") as server:
+        spec = {
+            "name": "dead-endpoint",
+            "output_dir": str(tmp_path / "run"),
+            "documents": [str(SHARED_DATA / "papers" / "gcrn_iclr2017")],
+            "document_options": {"max_words": 120},
+            "reviewers": [{"name": "dead", "model": f"openai-compatible/fake@{server.url}/v1",
+                           "options": {"structured_output": "json_schema", "max_concurrency": 4}}],
+            "replicates": 8,
+            "concurrency": 4,
+            "circuit_breaker": {"failures": 3, "pause_s": 0.2, "recovery_s": 1.0},
+        }
+        summary, progress, stored = run(spec, tmp_path)
+        sent = len(server.model_requests())
+        # 4 units in flight fail once each (the third failure opens the breaker), then at most one
+        # trial per 0.2 s pause for 1 s: a dead endpoint is not ground through 8 x 5 attempts
+        assert 4 <= sent <= 4 + 6, sent
+        assert list(summary.stopped_configurations) == ["dead"]
+        assert "circuit breaker" in summary.stopped_configurations["dead"]
+        assert sum("configuration stopped" in reason for _, _, reason in summary.problems) == 1  # said once
+        assert (stored, summary.units_run, summary.units_pending) == (0, 0, 8)  # pending, not failed
+        assert (progress.totals["review"], progress.advanced["review"]) == (8, 0)  # nothing counted as done
+        review = next(s for s in study_status(parse_study(spec), tmp_path).stages if s.stage == "review")
+        assert (review.done, review.pending) == (0, 8)
+
+        server.fault_fn = None  # the server is back: a later run resumes every unit
+        summary, progress, stored = run(spec, tmp_path)
+    assert (stored, summary.units_run, summary.stopped_configurations) == (8, 8, {})
+    assert progress.advanced["review"] == 8
