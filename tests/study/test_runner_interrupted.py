@@ -34,10 +34,13 @@ def prices(tmp_path, monkeypatch) -> Path:
 
 
 def priced_study(tmp_path: Path, url: str, **overrides) -> Path:
-    spec = study_dict(DATA, tmp_path / "run", rewriters=[], replicates=4, concurrency=4, reviewers=[
-        {"name": "priced", "model": f"openai-compatible/priced@{url}/v1", "sampling": {"max_tokens": MAX_TOKENS},
-         "options": {"max_concurrency": 4, "structured_output": "json_schema"}}], **overrides)
-    spec["documents"] = spec["documents"][:1]
+    # 2 documents x 2 reviewers x 1 replicate: four units that are each the first of their prompt, so
+    # the cache-aware schedule (replicates 2..n wait for the first) sends all four at once
+    spec = study_dict(DATA, tmp_path / "run", rewriters=[], replicates=1, concurrency=4, reviewers=[
+        {"name": f"priced-{t}", "model": f"openai-compatible/priced@{url}/v1",
+         "sampling": {"max_tokens": MAX_TOKENS, "temperature": t},
+         "options": {"max_concurrency": 4, "structured_output": "json_schema"}} for t in (0.0, 1.0)], **overrides)
+    spec["documents"] = spec["documents"][:2]
     return write_study(tmp_path / "study.yaml", spec)
 
 
