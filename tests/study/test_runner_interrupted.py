@@ -58,12 +58,14 @@ def test_calls_of_a_killed_run_are_abandoned_on_resume_and_can_be_released(price
         study = priced_study(tmp_path, server.url)
         proc = subprocess.Popen([*RHETORICA, "run", str(study)], env=os.environ.copy(),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 120
-        while len(server.model_requests()) < 4 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(server.model_requests()) == 4, "the four calls never reached the server"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
+        try:
+            deadline = time.monotonic() + 120
+            while len(server.model_requests()) < 4 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(server.model_requests()) == 4, "the four calls never reached the server"
+        finally:  # never leave the run behind, whatever the assertion says
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=10)
         killed = call_rows(tmp_path / "run")
         assert [r[0] for r in killed] == ["in_flight"] * 4
         assert all(cost == reserved for _, cost, reserved, _ in killed)  # counted at worst case until resumed
