@@ -86,11 +86,14 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     from rhetorica.store.lock import RunLockedError
     from rhetorica.study.config import ConfigError
     from rhetorica.study.execute import execute_study
+    from rhetorica.study.model_warnings import option_warnings
 
     def waiting(pid: int | None) -> None:
         err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
                           "starting when it ends", highlight=False)
 
+    for _, item, said in option_warnings(config):  # at load, before any call (listed again with the problems)
+        err_console.print(f"[cyan]warning[/cyan] {escape(f'{item}: {said[len(WARNING_PREFIX):]}')}", highlight=False)
     try:
         with exit_on(ConfigError), RichProgress(console) as progress:
             done = execute_study(config, base_dir, run_dir=run_dir, retry_failed=retry_failed, wait=wait,
