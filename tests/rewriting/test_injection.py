@@ -68,7 +68,8 @@ def test_each_condition_plants_one_paragraph_and_the_scan_finds_it(paper: Docume
     assert len(flagged) == 1, [(f.kind, f.severity) for f in new]
     finding = flagged[0]
     assert finding.location.section == variant.sections[index].title
-    assert finding.severity == ("high" if spec.hidden else "medium")
+    # every planted instruction demands a score or acceptance: high whether hidden or not (issue 24 §8)
+    assert finding.severity == "high"
     assert finding.kind == ({"metadata": "html-comment"}.get(spec.placement, "css-hidden") if spec.hidden
                             else "instruction")
     assert finding.text in planted

@@ -315,8 +315,9 @@ class InstructionMatch:
     rules: tuple[str, ...] = ()
 
 
-VERDICT_CATEGORIES = frozenset({"score", "accept"})
-"""Rule categories that demand a score, a positive review or acceptance from the reviewer."""
+VERDICT_CATEGORIES = frozenset({"score", "accept", "praise"})
+"""Rule categories that demand a score, a positive review (praise, e.g. of the novelty) or acceptance from
+the reviewer."""
 
 
 def demands_verdict(match: InstructionMatch) -> bool:
