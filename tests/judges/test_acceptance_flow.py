@@ -150,7 +150,8 @@ def test_refused_lines_are_named_by_file_and_line(study) -> None:  # type: ignor
         f"{pairs}:5: duplicate of line 2; left out",
         f"{pairs}:6: not UTF-8 (byte {len(LATIN1_PREFIX) + 1} of the line: invalid continuation byte); line left out"]
     inputs = data.flow.exclusions[data.flow.exclusions["stage"] == "input"]
-    assert rows(inputs, ["kind", "reason", "n"]) == [("failed", f"unreadable input: {p[2]}", 1) for p in summary.problems]
+    assert rows(inputs, ["kind", "reason", "n"]) == [
+        ("failed", f"unreadable input: {p[2]}", 1) for p in summary.problems]
 
 
 def test_which_pairs_passed_and_why_the_others_were_excluded(study) -> None:  # type: ignore[no-untyped-def]
@@ -161,7 +162,8 @@ def test_which_pairs_passed_and_why_the_others_were_excluded(study) -> None:  # 
     store = Store.open_readonly(run / "store.sqlite")
     try:
         checks = {r[0]: (r[1], json.loads(r[2])) for r in store.rows(
-            "SELECT document_id, passed, reasons_json FROM checks WHERE condition = 'paraphrase' AND rewriter = 'gpt-5'")}
+            "SELECT document_id, passed, reasons_json FROM checks "
+            "WHERE condition = 'paraphrase' AND rewriter = 'gpt-5'")}
     finally:
         store.close()
     assert sorted(d for d, (passed, _) in checks.items() if passed) == sorted(PASSED)  # ids kept verbatim: "0"
