@@ -47,8 +47,9 @@ def test_threshold_pause_trial_and_down():
 
 def test_an_answer_during_a_trial_closes_the_breaker():
     clock = Clock()
-    breaker = CircuitBreaker("e", BreakerSettings(failures=1, pause_s=0, recovery_s=60), clock=clock)
+    breaker = CircuitBreaker("e", BreakerSettings(failures=1, pause_s=5, recovery_s=60), clock=clock)
     breaker.record(transient_failure=True)
+    clock.now += 5  # the pause is over: the next call is the trial
     asyncio.run(breaker.admit())
     breaker.record(transient_failure=False)
     assert (breaker.is_open, breaker.failures) == (False, 0)
@@ -106,3 +107,12 @@ def test_an_endpoint_failing_every_request_stops_its_configuration_with_units_pe
         summary, progress, stored = run(spec, tmp_path)
     assert (stored, summary.units_run, summary.stopped_configurations) == (8, 8, {})
     assert progress.advanced["review"] == 8
+
+
+@pytest.mark.parametrize(("settings", "why"), [
+    ({"failures": True}, "failures"), ({"pause_s": 0}, "pause_s"), ({"pause_s": -1}, "pause_s")])
+def test_settings_refuse_a_boolean_count_and_a_pause_that_is_not_positive(settings, why):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=why):
+        BreakerSettings(**settings)

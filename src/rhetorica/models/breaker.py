@@ -39,15 +39,16 @@ class BreakerSettings(BaseModel):
 
     Attributes:
         failures: consecutive transient failures of one endpoint that open its breaker (>= 1).
-        pause_s: seconds between trial calls while the breaker is open (>= 0).
+        pause_s: seconds between trial calls while the breaker is open (> 0: a zero pause would
+            send trial calls back to back for the whole recovery time).
         recovery_s: seconds an open endpoint has to answer before it counts as down (>= 0).
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    failures: int = Field(default=5, ge=1, description="consecutive transient failures of one endpoint, across "
+    failures: int = Field(default=5, ge=1, strict=True, description="consecutive transient failures of one endpoint, across "
                                                        "units, that pause it")
-    pause_s: float = Field(default=30.0, ge=0, description="seconds between trial calls to a paused endpoint")
+    pause_s: float = Field(default=30.0, gt=0, description="seconds between trial calls to a paused endpoint")
     recovery_s: float = Field(default=300.0, ge=0, description="seconds a paused endpoint has to answer before its "
                                                                "configurations stop (units left pending)")
 
