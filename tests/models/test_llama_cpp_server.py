@@ -11,14 +11,11 @@ it, and never retry the rejected request. Three reviews of one 120-word paper (a
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -31,42 +28,20 @@ pytestmark = pytest.mark.embedded
 REVIEWS = 3
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def _reliability_benchmark() -> ModuleType:
+    """``benchmarks/reliability/run.py``, which owns the one launcher of the real server."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reliability" / "run.py"
+    spec = importlib.util.spec_from_file_location("rhetorica_bench_reliability", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
 def llama_server() -> Iterator[str]:
-    from rhetorica.models.providers.embedded import gguf_path
-
-    port = free_port()
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path("smollm2-135m")), "--host",
-           "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "1", "--verbose", "False"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 180
-    try:
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited with {proc.returncode}: {proc.stdout.read()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("llama_cpp.server did not answer /v1/models within 180 s")
-            time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with _reliability_benchmark().llama_cpp_server(threads=1) as root:
+        yield f"{root}/v1"
 
 
 def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path, monkeypatch):
