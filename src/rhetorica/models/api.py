@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.models.limits import RateLimiter, RateLimitInfo
+from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.status import Status
 
 #: Provider options that never change an answer: where and how fast calls are sent, and with which
@@ -45,6 +46,8 @@ class GenerateConfig(BaseModel):
         json_schema: a JSON Schema the output must follow (native structured output where the
             provider has it, grammar-constrained for llama.cpp).
         timeout_s: per-call wall-clock limit in seconds.
+        top_logprobs: return each generated token's log-probability and this many alternatives
+            (1-20; :mod:`rhetorica.models.logprobs`); ``None`` = none (and no change to cache keys).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -56,6 +59,7 @@ class GenerateConfig(BaseModel):
     stop: list[str] | None = None
     json_schema: dict[str, Any] | None = None
     timeout_s: float | None = Field(default=None, gt=0)
+    top_logprobs: int | None = Field(default=None, ge=1, le=20)
 
     def output_affecting(self) -> dict[str, Any]:
         """The parameters that change the output, for cache keys (``timeout_s`` excluded)."""
@@ -88,6 +92,8 @@ class ModelOutput(BaseModel):
         stops_configuration: the failure is one of the configuration (unknown model, rejected
             key: :class:`rhetorica.models.errors.ConfigurationError`), so every later call of the
             same configuration would fail alike.
+        logprobs: each generated token with its top alternatives, when the call asked for them
+            (``GenerateConfig.top_logprobs``) and the provider returned them; else ``None``.
     """
 
     provider: str
@@ -103,6 +109,7 @@ class ModelOutput(BaseModel):
     cache_hit: bool = False
     rate_limit: RateLimitInfo | None = Field(default=None, exclude=True, repr=False)
     stops_configuration: bool = False
+    logprobs: list[TokenLogprob] | None = None
 
 
 class ModelAPI(abc.ABC):
@@ -122,6 +129,8 @@ class ModelAPI(abc.ABC):
     limiter: RateLimiter | None = None
     #: Declared options that are test scaffolding or bookkeeping rather than model settings.
     cache_exempt_options: ClassVar[frozenset[str]] = frozenset()
+    #: The provider can return token log-probabilities (``GenerateConfig.top_logprobs``).
+    supports_logprobs: ClassVar[bool] = False
 
     @classmethod
     def declared_options(cls) -> list[str]:

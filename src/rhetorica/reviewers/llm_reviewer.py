@@ -17,10 +17,11 @@ from rhetorica.documents.inputs import record_input, reviewer_input, text_input
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import ReviewParseError, is_refusal, output_schema, parse_review, strip_reasoning
+from rhetorica.reviewers.soft_ratings import ARTEFACT, form_soft_ratings, requested_logprobs, stored_parts
 from rhetorica.reviewers.protocols import Protocol, get_protocol, protocol_version, system_prompt
 from rhetorica.status import CALL_FAILURES, Status
 
@@ -64,11 +65,15 @@ async def review_document(
     max_input_words: int | None = None,
     context: CallContext | None = None,
     system_note: str | None = None,
+    soft_ratings: bool = False,
 ) -> Evaluation:
     """Review ``document`` once (replicate ``replicate`` seeds the sampling).
 
     ``system_note`` (e.g. the ``warn`` defence's notice, :mod:`rhetorica.reviewers.defence`) is
-    appended to the protocol's system prompt.
+    appended to the protocol's system prompt. With ``soft_ratings`` the call asks for token
+    log-probabilities and an ok review also carries each integer score's soft rating
+    (:mod:`rhetorica.reviewers.soft_ratings`): ``<metric>.expected`` scores and a
+    ``soft_ratings`` artefact.
 
     Returns:
         :class:`~rhetorica.evaluation.Evaluation` on ``protocol.form`` (scores and the validated
@@ -80,21 +85,27 @@ async def review_document(
     form = protocol.form
     messages, truncated = review_messages(document, system_prompt(protocol), max_input_words, system_note, context)
     config = GenerateConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens or DEFAULT_REVIEW_TOKENS,
-                            seed=replicate, json_schema=output_schema(form))
+                            seed=replicate, json_schema=output_schema(form),
+                            top_logprobs=requested_logprobs(model, soft_ratings))
 
     def failed(status: Status, reason: str | None, raw: str) -> Evaluation:
         return Evaluation(status, reason, raw_text=raw, input_truncated=truncated)
 
-    def ok(raw: str) -> Evaluation:
-        parsed = parse_review(raw, form)
-        return Evaluation(Status.OK, None, scores=parsed.scores, payload=parsed.payload, raw_text=raw,
-                          input_truncated=truncated)
+    def ok(answer: ModelOutput) -> Evaluation:
+        parsed = parse_review(answer.text, form)
+        scores, artefacts = dict(parsed.scores), {}
+        if soft_ratings:
+            expected, artefact = stored_parts(form_soft_ratings(form, parsed.scores, answer, model))
+            scores.update(expected)
+            artefacts[ARTEFACT] = artefact
+        return Evaluation(Status.OK, None, scores=scores, payload=parsed.payload, raw_text=answer.text,
+                          input_truncated=truncated, artefacts=artefacts)
 
     output = await call_model(model, messages, config, replicate=replicate, context=context)
     if output.status != Status.OK:
         return failed(output.status, output.error, output.text)
     try:
-        return ok(output.text)
+        return ok(output)
     except ReviewParseError as first_error:
         if is_refusal(output.text):
             return failed(Status.REFUSED, _refusal_reason(output.text), output.text)
@@ -110,7 +121,7 @@ async def review_document(
         if second.status != Status.OK:
             return failed(second.status, f"repair attempt: {second.error}", second.text)
         try:
-            return ok(second.text)
+            return ok(second)
         except ReviewParseError as second_error:
             if is_refusal(second.text):
                 return failed(Status.REFUSED, f"repair attempt: {_refusal_reason(second.text)}", second.text)
@@ -129,6 +140,7 @@ class LLMReviewer:
         temperature, top_p, max_tokens: sampling (``None`` = provider default; tokens default
             :data:`DEFAULT_REVIEW_TOKENS`).
         max_input_words: cut the manuscript after this many words (``None`` = whole text).
+        soft_ratings: also store each integer score's soft rating (:func:`review_document`).
 
     Raises:
         rhetorica.reviewers.protocols.UnknownProtocolError: ``protocol`` is not registered.
@@ -136,7 +148,7 @@ class LLMReviewer:
 
     def __init__(self, name: str, *, model: ModelAPI, protocol: str = "default", model_id: str | None = None,
                  temperature: float | None = None, top_p: float | None = None, max_tokens: int | None = None,
-                 max_input_words: int | None = None) -> None:
+                 max_input_words: int | None = None, soft_ratings: bool = False) -> None:
         self.name = name
         self.model = model
         self.protocol = get_protocol(protocol)
@@ -144,17 +156,20 @@ class LLMReviewer:
         self.model_id = model_id or f"{model.provider}/{model.model}"
         self.temperature, self.top_p, self.max_tokens = temperature, top_p, max_tokens
         self.max_input_words = max_input_words
+        self.soft_ratings = soft_ratings
 
     def spec(self) -> dict[str, Any]:
-        """Model id, protocol (name and version), form (``name@version``), sampling and input limit."""
-        return {"kind": "llm", "model": self.model_id, "protocol": self.protocol.name,
+        """Model id, protocol (name and version), form (``name@version``), sampling and input limit
+        (and ``soft_ratings`` when on: a spec without them is unchanged)."""
+        spec = {"kind": "llm", "model": self.model_id, "protocol": self.protocol.name,
                 "protocol_version": protocol_version(self.protocol), "form": self.form.label,
                 "temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens,
                 "max_input_words": self.max_input_words}
+        return spec | {"soft_ratings": True} if self.soft_ratings else spec
 
     async def evaluate(self, target: Target, context: CallContext) -> Evaluation:
         """Review ``target.document`` once (``target.notice`` is appended to the system prompt)."""
         return await review_document(
             target.document, self.protocol, self.model, replicate=target.replicate, temperature=self.temperature,
             top_p=self.top_p, max_tokens=self.max_tokens, max_input_words=self.max_input_words, context=context,
-            system_note=target.notice)
+            system_note=target.notice, soft_ratings=self.soft_ratings)

@@ -522,6 +522,12 @@ class ReviewerSpec(_UsesModel):
     max_input_words: int | None = Field(default=None, ge=50, description="cut the manuscript text beyond this")
     options: ModelOptions = Field(default_factory=ModelOptions, description="provider options")
     defence: Literal["none", "strip", "warn"] = "none"
+    soft_ratings: bool = Field(
+        default=False,
+        description="also store each integer score's soft rating: the model's probability over the "
+                    "allowed levels from token log-probabilities, its expected score as "
+                    "'<metric>.expected' (kind llm; missing, with the reason, where the provider "
+                    "returns no log-probabilities)")
 
     _shown_model = field_serializer("model")(_shown_model_id)
 
@@ -534,6 +540,8 @@ class ReviewerSpec(_UsesModel):
     def _model_or_control(self) -> ReviewerSpec:
         if self.kind == "llm" and not self.model:
             raise ValueError(f"reviewer {self.name!r} of kind 'llm' needs a 'model'")
+        if self.soft_ratings and self.kind != "llm":
+            raise ValueError(f"reviewer {self.name!r}: soft_ratings applies to kind 'llm' only, not {self.kind!r}")
         if self.kind == "control" and self.defence != "none":
             raise ValueError(f"reviewer {self.name!r}: a control reviewer reads no text, so 'defence' does not apply")
         if self.kind == "control":

@@ -50,6 +50,8 @@ def reviewer_spec_hash(reviewer: ReviewerSpec) -> str:
     spec = reviewer.output_spec()
     if spec.get("defence") == "none":
         spec.pop("defence")  # keeps the keys of studies stored before the option existed
+    if not spec.get("soft_ratings", True):
+        spec.pop("soft_ratings")  # likewise
     else:
         from rhetorica.documents.scan import SCANNER_VERSION
 

@@ -336,7 +336,8 @@ class StudyRunner:
             assert rv.model is not None
             return factory(rv.name, model=self.model(rv.model, options), protocol=rv.protocol, model_id=rv.model_id,
                            temperature=rv.sampling.temperature, top_p=rv.sampling.top_p,
-                           max_tokens=rv.sampling.max_tokens, max_input_words=rv.max_input_words)
+                           max_tokens=rv.sampling.max_tokens, max_input_words=rv.max_input_words,
+                           soft_ratings=rv.soft_ratings)
         if rv.kind == "judge":  # review-quality judge (rhetorica.judges.study)
             from rhetorica.judges.study import build_judge
 

@@ -27,6 +27,7 @@ import llama_cpp  # noqa: F401  (import error -> install hint from the registry)
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import ContextOverflowError, PermanentError
+from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.status import Status
 
 #: model name -> (python package holding the GGUF, glob of the file inside it)
@@ -103,6 +104,52 @@ def length_reason(usage: Usage, max_tokens: int, n_ctx: int) -> str:
     return f"stopped at max_tokens={max_tokens}"
 
 
+class LogprobCapture:
+    """A llama.cpp logits processor that keeps, for each generated token, its log-probability and
+    the ``k`` most likely tokens (:class:`rhetorica.models.logprobs.TokenLogprob`).
+
+    llama-cpp-python's own ``logprobs`` needs ``logits_all=True`` (a float per vocabulary entry
+    and context position: 1.6 GB at SmolLM2's 8,192 tokens); a processor sees each step's raw
+    logits (before the grammar, the repetition penalty and the temperature: the model's own
+    distribution) and costs one softmax per step. Step ``i``'s generated token is read from the
+    input of step ``i + 1``, so the last step (the end of generation) is not kept.
+    """
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self._length: int | None = None  # input length at the last step seen (``None``: no step yet)
+        self._previous: Any = None  # the previous step's log-probabilities over the vocabulary
+        self._steps: list[tuple[int, float, list[tuple[int, float]]]] = []
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        import numpy as np
+
+        if self._length is not None and len(input_ids) == self._length:
+            return scores  # the same step again: nothing new was generated
+        if self._length is None:
+            self._length = len(input_ids)
+        else:
+            token = int(input_ids[-1])
+            logprobs = self._previous
+            top = np.argpartition(-logprobs, self.k)[: self.k]
+            top = top[np.argsort(-logprobs[top])]
+            self._steps.append((token, float(logprobs[token]), [(int(t), float(logprobs[t])) for t in top]))
+            self._length = len(input_ids)
+        logits = np.asarray(scores, dtype=np.float64)
+        peak = logits.max()
+        self._previous = logits - (peak + np.log(np.exp(logits - peak).sum()))
+        return scores
+
+    def tokens(self, llm: Any) -> list[TokenLogprob]:
+        """The captured steps with each token's text (``llm`` detokenizes)."""
+
+        def text(token: int) -> str:
+            return llm.detokenize([token]).decode("utf-8", errors="ignore")
+
+        return [TokenLogprob(token=text(token), logprob=logprob, top=[(text(t), lp) for t, lp in top])
+                for token, logprob, top in self._steps]
+
+
 class EmbeddedModel(ModelAPI):
     """In-process llama.cpp model (one call at a time; calls run in a worker thread).
 
@@ -123,6 +170,7 @@ class EmbeddedModel(ModelAPI):
 
     provider = "embedded"
     max_concurrency = 1
+    supports_logprobs = True
 
     def __init__(self, model: str = "smollm2-135m", n_ctx: int = 8192, n_threads: int | None = None,
                  max_string_chars: int = 240, max_array_items: int = 3, repeat_penalty: float = 1.1) -> None:
@@ -162,6 +210,13 @@ class EmbeddedModel(ModelAPI):
         if config.json_schema is not None:
             schema = bounded_schema(config.json_schema, self.max_string_chars, self.max_array_items)
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
+        capture = None
+        if config.top_logprobs is not None:
+            from llama_cpp import LogitsProcessorList
+
+            params["top_logprobs"] = config.top_logprobs
+            capture = LogprobCapture(config.top_logprobs)
+            kwargs["logits_processor"] = LogitsProcessorList([capture])
         started = time.perf_counter()
         with self._lock:
             llm = self._load()
@@ -189,8 +244,10 @@ class EmbeddedModel(ModelAPI):
             status, error = Status.EMPTY, "empty output"
         else:
             status, error = Status.OK, None
+        logprobs = capture.tokens(llm) if capture is not None else None
         return ModelOutput(provider=self.provider, model=self.model, text=text, status=status, error=error,
-                           finish_reason=finish, usage=usage, latency_s=latency, effective_params=params)
+                           finish_reason=finish, usage=usage, latency_s=latency, effective_params=params,
+                           logprobs=logprobs)
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
         return await asyncio.to_thread(self._generate_sync, messages, config)

@@ -9,7 +9,9 @@ A script is a list consumed in order; each entry is a string (an ``ok`` answer) 
 ``{"text": ..., "finish_reason": "length"}``, ``{"refusal": "reason"}``, ``{"empty": true}``,
 ``{"error": "rate_limit", "retry_after": 0.01}``, ``{"error": "transient"}``,
 ``{"error": "timeout"}``, ``{"error": "permanent"}``, ``{"error": "context_overflow"}``,
-``{"error": "invalid_request"}``, ``{"error": "not_found"}``, ``{"error": "auth"}``.
+``{"error": "invalid_request"}``, ``{"error": "not_found"}``, ``{"error": "auth"}``. An ``ok`` entry may
+carry ``"logprobs"``: a list of :class:`rhetorica.models.logprobs.TokenLogprob` fields (``token``,
+``logprob``, ``top``), returned when the call asks for them (``GenerateConfig.top_logprobs``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from rhetorica.models.errors import (
     RateLimitError,
     TransientError,
 )
+from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.rewriting.marker import TEXT_MARKER
 from rhetorica.status import Status
 
@@ -94,6 +97,7 @@ class MockModel(ModelAPI):
     """
 
     provider = "mock"
+    supports_logprobs = True
     #: the script is consumed call by call and the latency only delays: neither is a model setting
     cache_exempt_options = frozenset({"script", "latency_s"})
 
@@ -140,8 +144,10 @@ class MockModel(ModelAPI):
         finish = entry.get("finish_reason", "stop")
         usage.output_tokens = self.count_tokens(text) if text else 0
         status = Status.TRUNCATED if finish == "length" else Status.OK
+        scripted = entry.get("logprobs") if config.top_logprobs is not None else None
+        logprobs = [TokenLogprob.model_validate(t) for t in scripted] if scripted is not None else None
         return ModelOutput(**base, text=text, finish_reason=finish, status=status,
-                           error="finish_reason=length" if status == Status.TRUNCATED else None)
+                           error="finish_reason=length" if status == Status.TRUNCATED else None, logprobs=logprobs)
 
     def _default_answer(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
         if config.json_schema is not None:

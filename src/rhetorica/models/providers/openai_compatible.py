@@ -55,6 +55,7 @@ from rhetorica.models import negotiation
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, PermanentError, TransientError
 from rhetorica.models.limits import RateLimitInfo
+from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.models.providers.base import DEFAULT_TIMEOUT_S, HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, drop_none, redact
 from rhetorica.models.redaction import redact_urls
@@ -140,6 +141,7 @@ class OpenAICompatibleModel(HTTPModelAPI):
     """
 
     provider = "openai-compatible"
+    supports_logprobs = True
 
     def __init__(
         self,
@@ -261,6 +263,8 @@ class OpenAICompatibleModel(HTTPModelAPI):
                 }
             )
         )
+        if config.top_logprobs is not None:  # chat completions' token log-probabilities
+            params.update(logprobs=True, top_logprobs=config.top_logprobs)
         if schema is not None and mode == "json_schema":
             sent = strict_json_schema(schema) if self.strict_schema else schema
             params["response_format"] = {
@@ -379,8 +383,21 @@ class OpenAICompatibleModel(HTTPModelAPI):
             latency_s=latency_s,
             effective_params=effective,
             error=error,
+            logprobs=chat_logprobs(choice) if params.get("logprobs") else None,
         )
         return self.priced(output, batch=batch)
+
+
+def chat_logprobs(choice: dict[str, Any]) -> list[TokenLogprob] | None:
+    """The tokens of a chat-completions choice's ``logprobs.content`` (OpenAI's shape, also vLLM's
+    and llama.cpp's servers'), or ``None`` when the response has none."""
+    content = (choice.get("logprobs") or {}).get("content")
+    if not content:
+        return None
+    return [TokenLogprob(token=str(item.get("token") or ""), logprob=float(item.get("logprob") or 0.0),
+                         top=[(str(t.get("token") or ""), float(t.get("logprob") or 0.0))
+                              for t in item.get("top_logprobs") or []])
+            for item in content]
 
 
 def sent_mode(params: dict[str, Any]) -> str:
