@@ -368,3 +368,19 @@ def test_extra_body_overriding_a_negotiated_setting_is_warned_about():
     assert warnings[0].startswith("options.extra_body.response_format overrides the structured-output mode")
     assert warnings[1].startswith("options.extra_body.temperature overrides the temperature")
     assert OpenAICompatibleModel.option_warnings({"extra_body": {"top_k": 5}}) == []
+
+
+def test_top_logprobs_are_requested_and_parsed(fake_server):
+    content = [{"token": '{"overall": ', "logprob": 0.0, "top_logprobs": []},
+               {"token": "7", "logprob": -0.25, "top_logprobs": [{"token": "7", "logprob": -0.25},
+                                                                  {"token": "8", "logprob": -1.5}]},
+               {"token": "}", "logprob": 0.0, "top_logprobs": [{"token": "}", "logprob": 0.0}]}]
+    fake_server.script = [{"text": '{"overall": 7}', "logprobs": content}, {"text": '{"overall": 7}', "logprobs": content}]
+    model = model_for(fake_server)
+    out = generate(model, GenerateConfig(top_logprobs=5))
+    plain = generate(model, GenerateConfig())
+    sent, plain_sent = (r.body for r in fake_server.model_requests("openai"))
+    assert (sent["logprobs"], sent["top_logprobs"]) == (True, 5)
+    assert "logprobs" not in plain_sent and "top_logprobs" not in plain_sent and plain.logprobs is None
+    assert [(t.token, t.logprob, t.top) for t in out.logprobs] == [
+        ('{"overall": ', 0.0, []), ("7", -0.25, [("7", -0.25), ("8", -1.5)]), ("}", 0.0, [("}", 0.0)])]
