@@ -393,6 +393,12 @@ class Form(BaseModel):
                 "additionalProperties": False}
 
 
+def expected_metric(metric: str) -> str:
+    """The score name under which ``metric``'s soft rating (its expected score,
+    :mod:`rhetorica.reviewers.soft_ratings`) is stored: ``overall`` -> ``overall.expected``."""
+    return f"{metric}.expected"
+
+
 def get_form(name: str) -> Form:
     """The registered form called ``name`` (raises :class:`~rhetorica.registry.UnknownComponentError`)."""
     found = form_registry.get(name)

@@ -18,6 +18,7 @@ from rhetorica.analysis.paired import (
 )
 from rhetorica.analysis.mixed import MIXED_COLUMNS, mixed_effects_table
 from rhetorica.analysis.robustness import robustness_table
+from rhetorica.analysis.soft import with_soft_ratings
 from rhetorica.analysis.tidy import CRITERIA, ORIGINAL
 from rhetorica.analysis.variance import pooled_sd
 
@@ -61,7 +62,8 @@ def study_tables(
 
     Returns:
         Dict keyed by :data:`TABLES`: ``comparison`` (Table 4, with the mixed-effects estimate
-        beside the sign test), ``conditional`` (Table 5, for
+        beside the sign test, and where the reviews carry soft ratings the Wilcoxon test and
+        bootstrap interval on expected scores: :mod:`rhetorica.analysis.soft`), ``conditional`` (Table 5, for
         2x2 compound arms; empty otherwise), ``criteria`` (per-criterion ratios, for the
         criteria present), ``magnitude``, ``change`` and ``movement`` (need the original arm;
         empty otherwise), ``pooled_sd`` (original arm), ``robustness``.
@@ -81,7 +83,8 @@ def study_tables(
     vs_original = [(a, b) for a, b in pairs if b == ORIGINAL]
     empty = pd.DataFrame()
     return {
-        "comparison": with_mixed_effects(comparison_table(df, pairs, threshold=threshold), df, pairs),
+        "comparison": with_soft_ratings(with_mixed_effects(comparison_table(df, pairs, threshold=threshold), df, pairs),
+                                        df, seed=seed),
         "conditional": pd.concat(frames, ignore_index=True)
         if frames
         else pd.DataFrame(columns=COMPARISON_COLUMNS),

@@ -40,7 +40,7 @@ def comparison_latex(
         + comparisons["second"].astype(str)
         + comparisons["given"].map(lambda g: "" if g is None or g != g else f" | {g}")
     )
-    return booktabs(df, tables.COMPARISON.latex_columns(), caption=caption, label=label, group_by="_pair")
+    return booktabs(df, tables.COMPARISON.latex_columns(df.columns), caption=caption, label=label, group_by="_pair")
 
 
 def change_latex(

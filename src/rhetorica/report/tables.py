@@ -116,12 +116,20 @@ _PREFERENCE = (
     TableColumn("preference_ratio", "Pref. ratio", "Ratio"),
     TableColumn("sign_test_p", "Sign test p", "$p$", _p("sign_test_p")),
 )
+_SOFT = (  # only where the reviews carry soft ratings (rhetorica.analysis.soft)
+    TableColumn("soft_mean_diff", "Soft A−B", r"Soft $d$", optional=True),
+    TableColumn("soft_ci_low", "Soft CI low", r"Soft 95\% CI",
+                lambda r: f"[{number(r['soft_ci_low'])}, {number(r['soft_ci_high'])}]", optional=True),
+    TableColumn("soft_ci_high", "Soft CI high"),
+    TableColumn("wilcoxon_p", "Wilcoxon p", r"$p_{\mathrm{W}}$", _p("wilcoxon_p"), optional=True),
+)
 _MEANS = (TableColumn("mean_first", "Mean A", "Mean A"), TableColumn("mean_second", "Mean B", "Mean B"))
 
 COMPARISON = TableSpec((
     TableColumn("pair", None, "Comparison (A vs B)", _text("_pair"), align="l"),
     _REVIEWER, _A, _B, _N_PAIRS, *_PREFERENCE,
     TableColumn("mixed_diff", "Mixed A−B"), TableColumn("mixed_p", "Mixed p"),
+    *_SOFT,
     TableColumn("flips_first_accept_pct", "Flip A acc. (%)", r"Flip A (\%)", digits=1),
     TableColumn("flips_second_accept_pct", "Flip B acc. (%)", r"Flip B (\%)", digits=1),
     *_MEANS,

@@ -12,19 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rhetorica.forms import Form, Metric
+from rhetorica.forms import Form, Metric, expected_metric
 from rhetorica.models.api import ModelAPI, ModelOutput
 from rhetorica.models.logprobs import TOP_LOGPROBS, SoftRating, missing, soft_rating
 
-#: Suffix of the score that holds a metric's expected score.
-EXPECTED_SUFFIX = ".expected"
 #: Name of the artefact holding every soft rating of an assessment.
 ARTEFACT = "soft_ratings"
-
-
-def expected_metric(metric: str) -> str:
-    """The score name of ``metric``'s expected score (``overall`` -> ``overall.expected``)."""
-    return metric + EXPECTED_SUFFIX
 
 
 def integer_levels(metric: Metric) -> list[int] | None:

@@ -1,0 +1,247 @@
+"""Paired tests on soft ratings (expected scores, issue 27 section 2) and the papers they need.
+
+A reviewer configuration with ``soft_ratings: true`` stores, beside each integer score ``m``, the
+expected score ``m.expected`` (:mod:`rhetorica.reviewers.soft_ratings`): a continuous value that
+moves with shifts smaller than one scale step. Its paired differences are tested as continuous
+data, beside the integer sign test:
+
+- Wilcoxon signed-rank test (``scipy.stats.wilcoxon``, two-sided, zero differences dropped:
+  Wilcoxon 1945) on the per-paper differences of mean expected scores (replicates averaged per
+  paper and arm, as :func:`rhetorica.analysis.paired.paper_scores` does for integer scores);
+- a paired bootstrap interval of the mean difference (``scipy.stats.bootstrap`` with
+  ``paired=True``, BCa; Efron 1987), seeded.
+
+:func:`pilot_plan` answers "how many papers for a shift of x points?" from a pilot run's own
+variances, with soft and with integer scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from rhetorica.analysis.paired import _resolve, paper_scores, wide_scores
+from rhetorica.analysis.tidy import primary_metric
+from rhetorica.forms import expected_metric
+
+#: Columns :func:`soft_comparison` adds to a comparison table (besides its keys).
+SOFT_COLUMNS = ["soft_n_pairs", "soft_mean_diff", "soft_ci_low", "soft_ci_high", "wilcoxon_p"]
+_KEYS = ["reviewer", "first", "second", "given", "score"]
+
+#: Asymptotic relative efficiency of the Wilcoxon signed-rank test to the t-test for normal
+#: differences, 3/pi (Hodges & Lehmann 1956).
+WILCOXON_ARE = 3 / math.pi
+
+
+def has_soft_ratings(df: pd.DataFrame, score: str) -> bool:
+    """Whether ``df`` carries at least one expected score of ``score``."""
+    column = expected_metric(score)
+    return column in df.columns and bool(pd.to_numeric(df[column], errors="coerce").notna().any())
+
+
+def paired_soft_test(
+    first: npt.ArrayLike, second: npt.ArrayLike, *, confidence: float = 0.95, n_resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Wilcoxon signed-rank p and paired bootstrap interval of the mean of ``first - second``.
+
+    Args:
+        first, second: paired values (same length); pairs with a NaN are dropped.
+        confidence: interval level in (0, 1).
+        n_resamples: bootstrap resamples.
+        seed: bootstrap seed.
+
+    Returns:
+        ``soft_n_pairs``, ``soft_mean_diff`` (points), ``soft_ci_low``, ``soft_ci_high`` (NaN with
+        fewer than 2 pairs; the point itself when every difference is equal) and ``wilcoxon_p``
+        (NaN when no difference is non-zero).
+    """
+    from scipy.stats import bootstrap, wilcoxon
+
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    keep = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[keep], b[keep]
+    d = a - b
+    nan = float("nan")
+    out = {"soft_n_pairs": float(len(d)), "soft_mean_diff": float(d.mean()) if len(d) else nan,
+           "soft_ci_low": nan, "soft_ci_high": nan, "wilcoxon_p": nan}
+    if np.any(d != 0):
+        out["wilcoxon_p"] = float(wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+    if len(d) >= 2 and np.ptp(d) == 0:
+        out["soft_ci_low"] = out["soft_ci_high"] = out["soft_mean_diff"]
+    elif len(d) >= 2:
+        result = bootstrap((a, b), lambda x, y, axis: np.mean(x - y, axis=axis), paired=True, vectorized=True,
+                           confidence_level=confidence, n_resamples=n_resamples, method="BCa",
+                           random_state=np.random.default_rng(seed))
+        out["soft_ci_low"], out["soft_ci_high"] = map(float, (result.confidence_interval.low,
+                                                              result.confidence_interval.high))
+    return out
+
+
+def soft_comparison(
+    df: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    score: str | None = None,
+    given: str | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Paired tests on expected scores, one row per reviewer and pair.
+
+    Args:
+        df: tidy assessments with the column ``<score>.expected``.
+        pairs: ``(first, second)`` arm labels.
+        score: the integer score (default: the forms' primary).
+        given: optional third factor (as :func:`rhetorica.analysis.paired.compare_arms`).
+        confidence, n_resamples, seed: of the bootstrap interval.
+
+    Returns:
+        Columns ``reviewer, first, second, given, score`` (``score`` names the integer score, so
+        rows join a comparison table's) and :data:`SOFT_COLUMNS`; statistics NaN for a reviewer
+        with no pair.
+
+    Raises:
+        ValueError: the column is missing, or an arm is not in the data.
+    """
+    score = score or primary_metric(df)
+    column = expected_metric(score)
+    w = wide_scores(paper_scores(df, column), column)
+    rows = []
+    for first, second in pairs:
+        arm_a, arm_b = _resolve(list(w.table.columns), first, second, given)
+        a, b = w.column(arm_a), w.column(arm_b)
+        for code, reviewer in enumerate(w.reviewers):
+            mine = w.codes == code
+            rows.append({"reviewer": reviewer, "first": first, "second": second, "given": given, "score": score,
+                         **paired_soft_test(a[mine], b[mine], confidence=confidence, n_resamples=n_resamples,
+                                            seed=seed)})
+    out = pd.DataFrame(rows, columns=[*_KEYS, *SOFT_COLUMNS])
+    return out.astype({"soft_n_pairs": int})
+
+
+def with_soft_ratings(table: pd.DataFrame, df: pd.DataFrame, **options: object) -> pd.DataFrame:
+    """``table`` (a comparison table) with :data:`SOFT_COLUMNS` joined on its rows, when ``df``
+    carries expected scores of the table's score; otherwise ``table`` unchanged (studies without
+    soft ratings keep their tables exactly).
+
+    Args:
+        table: rows keyed by ``reviewer, first, second, given, score``.
+        df: the tidy assessments the table was computed from.
+        **options: passed to :func:`soft_comparison` (``confidence``, ``n_resamples``, ``seed``).
+    """
+    if table.empty:
+        return table
+    parts = []
+    for (score, given), rows in table.groupby(["score", "given"], dropna=False, sort=False):
+        given_value = None if pd.isna(given) else str(given)
+        if not has_soft_ratings(df, str(score)):
+            continue
+        pairs = list(dict.fromkeys(zip(rows["first"], rows["second"])))
+        parts.append(soft_comparison(df, pairs, score=str(score), given=given_value, **options))  # type: ignore[arg-type]
+    if not parts:
+        return table
+    soft = pd.concat(parts, ignore_index=True)
+    keys = table[_KEYS].astype(object).where(table[_KEYS].notna(), None)
+    soft_keys = soft[_KEYS].astype(object).where(soft[_KEYS].notna(), None)
+    index = {tuple(k): i for i, k in enumerate(soft_keys.itertuples(index=False))}
+    matched = [index.get(tuple(k)) for k in keys.itertuples(index=False)]
+    out = table.copy()
+    for column in SOFT_COLUMNS:
+        values = soft[column].to_numpy(dtype=float)
+        out[column] = [values[i] if i is not None else np.nan for i in matched]
+    return out
+
+
+def _sd(values: npt.NDArray[np.float64]) -> float:
+    return float(np.std(values, ddof=1)) if len(values) >= 2 else float("nan")
+
+
+def pilot_plan(
+    df: pd.DataFrame,
+    shift: float,
+    *,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    score: str | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    max_papers: int = 5000,
+) -> pd.DataFrame:
+    """Papers needed to detect a mean shift of ``shift`` points, with soft and with integer scores,
+    from a pilot run's own variances.
+
+    Per reviewer, over the pilot's compared pairs (paper-level differences first - second, each
+    centred on its pair's mean so a pilot effect does not count as noise):
+
+    - soft: ``sd_soft`` = SD of the differences of expected scores; papers for the Wilcoxon test
+      = the paired t-test's n at effect ``shift / sd_soft`` (``statsmodels`` TTestPower) divided
+      by :data:`WILCOXON_ARE`;
+    - integer: ``sd_integer`` = SD of the differences of integer scores; one review's SD is
+      ``sd_integer / sqrt(2)``; the sign test's n follows from the win, loss and tie
+      probabilities of integer reviews shifted by ``shift``
+      (:func:`rhetorica.analysis.power.integer_pair_probabilities`, the 1-10 review model of
+      ``rhetorica plan``) and :func:`rhetorica.analysis.power.papers_needed`.
+
+    Args:
+        df: the pilot's tidy assessments (with ``<score>.expected`` for the soft rows).
+        shift: target mean shift in score points (> 0).
+        pairs: compared arms (default :func:`rhetorica.analysis.arms.default_pairs`).
+        score: the integer score (default: the forms' primary).
+        alpha, power: two-sided level and target power.
+        max_papers: search limit (``None`` beyond it).
+
+    Returns:
+        One row per reviewer: ``reviewer, n_pairs, sd_integer, sd_soft, papers_integer,
+        papers_soft`` and ``ratio`` (integer / soft papers); NaN or ``None`` where the pilot has
+        too few pairs or no soft ratings.
+
+    Raises:
+        ValueError: ``shift`` not > 0, or a bad column or arm.
+    """
+    from statsmodels.stats.power import TTestPower
+
+    from rhetorica.analysis.arms import default_pairs
+    from rhetorica.analysis.power import integer_pair_probabilities, papers_needed
+
+    if not (math.isfinite(shift) and shift > 0):
+        raise ValueError(f"shift must be a finite number > 0 (points), got {shift}")
+    score = score or primary_metric(df)
+    if pairs is None:
+        pairs = default_pairs(sorted(pd.unique(df["arm"])))
+    soft = has_soft_ratings(df, score)
+
+    def centred(column: str) -> dict[str, npt.NDArray[np.float64]]:
+        w = wide_scores(paper_scores(df, column), column)
+        out: dict[str, list[float]] = {r: [] for r in w.reviewers}
+        for first, second in pairs:
+            d = w.column(first) - w.column(second)
+            for code, reviewer in enumerate(w.reviewers):
+                mine = d[(w.codes == code) & ~np.isnan(d)]
+                out[reviewer] += list(mine - mine.mean()) if len(mine) else []
+        return {r: np.asarray(v) for r, v in out.items()}
+
+    integer = centred(score)
+    expected = centred(expected_metric(score)) if soft else {}
+    rows = []
+    for reviewer, d in integer.items():
+        sd_int = _sd(d)
+        sd_soft = _sd(expected[reviewer]) if reviewer in expected else float("nan")
+        n_int = n_soft = None
+        if math.isfinite(sd_int) and sd_int > 0:
+            win, loss, tie = integer_pair_probabilities(shift, sd_int / math.sqrt(2))
+            n_int = papers_needed(win / loss, power=power, alpha=alpha, tie_prob=tie, max_papers=max_papers)
+        if math.isfinite(sd_soft) and sd_soft > 0:
+            n_t = TTestPower().solve_power(effect_size=shift / sd_soft, alpha=alpha, power=power,
+                                           alternative="two-sided")
+            n_soft = int(math.ceil(float(n_t) / WILCOXON_ARE))
+            n_soft = n_soft if n_soft <= max_papers else None
+        rows.append({"reviewer": reviewer, "n_pairs": len(d), "sd_integer": sd_int, "sd_soft": sd_soft,
+                     "papers_integer": n_int, "papers_soft": n_soft,
+                     "ratio": n_int / n_soft if n_int and n_soft else float("nan")})
+    return pd.DataFrame(rows, columns=["reviewer", "n_pairs", "sd_integer", "sd_soft", "papers_integer",
+                                       "papers_soft", "ratio"])
