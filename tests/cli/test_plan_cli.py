@@ -21,3 +21,38 @@ def test_sd_rule_is_one_message(sd: str) -> None:
     result = runner.invoke(app, ["plan", "--ratio", "1.5", "--sd", sd, "--simulations", "0"])
     assert result.exit_code == 2
     assert result.output.strip() == f"error: --sd must be a finite number > 0 (got {float(sd)})"
+
+
+def test_pilot_plan_soft_and_integer(tmp_path) -> None:
+    import json
+
+    import numpy as np
+
+    from tests.report.runs import make_run
+
+    rng = np.random.default_rng(5)
+    records, criteria, diffs = [], {}, []
+    for i in range(30):
+        base = rng.normal(6, 1)
+        e0, e1 = base + rng.normal(0, 0.3), base + 0.1 + rng.normal(0, 0.3)
+        for value in (e0, e1):
+            criteria[len(records)] = {"overall.expected": float(value)}
+            records.append(("r", f"p{i}", "original" if value == e0 else "confidence:+", int(np.clip(round(value), 1, 10))))
+        diffs.append(e1 - e0)
+    run = make_run(tmp_path / "run", records, criteria=criteria)
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    assert row["reviewer"] == "r" and row["n_pairs"] == 30
+    assert row["sd_soft"] == pytest.approx(np.std(diffs, ddof=1))
+    assert row["papers_integer"] > row["papers_soft"] > 0
+    assert row["ratio"] == pytest.approx(row["papers_integer"] / row["papers_soft"])
+
+
+def test_pilot_needs_a_shift_and_ratio_is_required_without_pilot(tmp_path) -> None:
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path), "--simulations", "0"])
+    assert result.exit_code == 2 and "--pilot needs --shift" in result.output
+    result = runner.invoke(app, ["plan", "--simulations", "0"])
+    assert result.exit_code == 2 and "--ratio is required" in result.output
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path / "none"), "--shift", "0.3"])
+    assert result.exit_code == 2

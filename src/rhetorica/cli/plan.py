@@ -1,13 +1,73 @@
-"""``rhetorica plan``: how many papers does a study need to detect a preference ratio?"""
+"""``rhetorica plan``: how many papers does a study need to detect a preference ratio, or (from a
+pilot run, ``--pilot RUN_DIR --shift X``) a mean shift of X points with soft and integer scores?"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
 
+def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazily
+    """The tidy assessments a run's analysis uses (as its report does).
+
+    Raises:
+        FileNotFoundError, rhetorica.store.db.StoreError, ValueError: as
+        :func:`rhetorica.store.runs.open_run_store` and :func:`rhetorica.store.runs.read_run_study`.
+    """
+    from rhetorica.report.selection import analysed_assessments
+    from rhetorica.store.export import assessments_table
+    from rhetorica.store.runs import open_run_store, read_run_study
+
+    study = read_run_study(run_dir)
+    store = open_run_store(run_dir)
+    try:
+        return analysed_assessments(assessments_table(store), study)
+    finally:
+        store.close()
+
+
+def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, as_json: bool) -> None:
+    """Print :func:`rhetorica.analysis.soft.pilot_plan` for the run ``run_dir``."""
+    import math
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from rhetorica.analysis.soft import pilot_plan
+    from rhetorica.cli.errors import exit_on, fail
+    from rhetorica.store.db import StoreError
+
+    if shift is None or not (math.isfinite(shift) and shift > 0):
+        fail(f"--pilot needs --shift, a finite number of score points > 0 (got {shift})")
+    with exit_on(ValueError, FileNotFoundError, StoreError):
+        df = pilot_assessments(run_dir)
+        if df.empty:
+            raise ValueError(f"{run_dir}: the run has no assessments to plan from")
+        result = pilot_plan(df, shift, alpha=alpha, power=power)
+    if as_json:
+        typer.echo(result.to_json(orient="records", indent=2))
+        return
+    table = Table(title=f"Papers needed for a mean shift of {shift:g} points at alpha = {alpha:g}, "
+                        f"power {power:g} (pilot: {run_dir})")
+    for column in ("Reviewer", "Pilot pairs", "SD d (integer)", "SD d (soft)", "Papers: sign test",
+                   "Papers: Wilcoxon on soft", "Ratio"):
+        table.add_column(column, justify="left" if column == "Reviewer" else "right")
+
+    def fmt(value: object, spec: str = ".3f") -> str:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return "n/a"
+        return format(value, spec) if isinstance(value, float) else str(value)
+
+    for row in result.to_dict("records"):
+        table.add_row(str(row["reviewer"]), str(row["n_pairs"]), fmt(row["sd_integer"]), fmt(row["sd_soft"]),
+                      fmt(row["papers_integer"]), fmt(row["papers_soft"]), fmt(row["ratio"], ".2f"))
+    Console().print(table)
+
+
 def plan(
-    ratio: float = typer.Option(
-        ..., "--ratio", "-r", help="Preference ratio R to detect (e.g. 1.5)."
+    ratio: float | None = typer.Option(
+        None, "--ratio", "-r", help="Preference ratio R to detect (e.g. 1.5); required without --pilot."
     ),
     alpha: float = typer.Option(0.05, help="Two-sided significance level of the sign test."),
     power: float = typer.Option(0.8, help="Target power."),
@@ -24,8 +84,13 @@ def plan(
     ),
     seed: int = typer.Option(0, help="Seed of the simulation."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    pilot: Path | None = typer.Option(
+        None, "--pilot", help="A pilot run's directory: plan from its own variances, soft and integer scores."),
+    shift: float | None = typer.Option(None, "--shift", help="With --pilot: the mean shift to detect (points)."),
 ) -> None:
-    """Papers needed to detect preference ratio R at alpha with this reviewer's variance."""
+    """Papers needed to detect preference ratio R at alpha with this reviewer's variance; with
+    --pilot RUN_DIR --shift X, papers needed for a mean shift of X points with soft ratings
+    (Wilcoxon on expected scores) and with integer scores (sign test), from the pilot's variances."""
     from rich.console import Console
     from rich.table import Table
 
@@ -35,6 +100,11 @@ def plan(
 
     from rhetorica.analysis.power import plan_study
 
+    if pilot is not None:
+        _pilot_plan(pilot, shift, alpha, power, as_json)
+        return
+    if ratio is None:
+        fail("--ratio is required (or plan from a pilot run with --pilot RUN_DIR --shift X)")
     bad = [f"--ratio must be a finite number > 0 and != 1 (got {ratio})"
            if not (math.isfinite(ratio) and ratio > 0 and ratio != 1) else "",
            f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
