@@ -16,6 +16,7 @@ from rhetorica.models.providers.mock import MockModel
 from rhetorica.reviewers.llm_reviewer import LLMReviewer, review_document
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.status import Status
+from tests.models.conftest import fake_server  # noqa: F401 - a fixture, used by name
 
 DOC = Document(id="p1", title="Spectral filters", sections=[Section(title="Introduction", text="We prove it.")],
                source=DocumentSource(path="p1.md", parser="test", parser_version="0"))
@@ -90,8 +91,11 @@ def test_provider_without_logprobs_gives_the_reason_never_a_value() -> None:
     assert result.artefacts["soft_ratings"]["overall"]["reason"] == "provider 'nolog' returns no token log-probabilities"
 
 
-def test_response_without_logprobs_gives_the_reason() -> None:
-    result = review(MockModel(script=[json.dumps(REVIEW)]))
+def test_response_without_logprobs_gives_the_reason(fake_server) -> None:
+    from rhetorica.models.providers.openai_compatible import OpenAICompatibleModel
+
+    fake_server.script = [{"text": json.dumps(REVIEW)}]  # a server that ignores the logprobs request
+    result = review(OpenAICompatibleModel(f"m@{fake_server.url}/v1", structured_output="prompt"))
     assert result.artefacts["soft_ratings"]["overall"]["reason"] == "the response carried no token log-probabilities"
 
 

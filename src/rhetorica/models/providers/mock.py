@@ -11,7 +11,9 @@ A script is a list consumed in order; each entry is a string (an ``ok`` answer) 
 ``{"error": "timeout"}``, ``{"error": "permanent"}``, ``{"error": "context_overflow"}``,
 ``{"error": "invalid_request"}``, ``{"error": "not_found"}``, ``{"error": "auth"}``. An ``ok`` entry may
 carry ``"logprobs"``: a list of :class:`rhetorica.models.logprobs.TokenLogprob` fields (``token``,
-``logprob``, ``top``), returned when the call asks for them (``GenerateConfig.top_logprobs``).
+``logprob``, ``top``), returned when the call asks for them (``GenerateConfig.top_logprobs``);
+without them such a call gets one certain token per character of its answer (a soft rating then
+equals the integer score).
 """
 
 from __future__ import annotations
@@ -144,8 +146,11 @@ class MockModel(ModelAPI):
         finish = entry.get("finish_reason", "stop")
         usage.output_tokens = self.count_tokens(text) if text else 0
         status = Status.TRUNCATED if finish == "length" else Status.OK
-        scripted = entry.get("logprobs") if config.top_logprobs is not None else None
-        logprobs = [TokenLogprob.model_validate(t) for t in scripted] if scripted is not None else None
+        logprobs = None
+        if config.top_logprobs is not None:
+            scripted = entry.get("logprobs")
+            logprobs = ([TokenLogprob.model_validate(t) for t in scripted] if scripted is not None
+                        else [TokenLogprob(token=c, logprob=0.0, top=[(c, 0.0)]) for c in text])
         return ModelOutput(**base, text=text, finish_reason=finish, status=status,
                            error="finish_reason=length" if status == Status.TRUNCATED else None, logprobs=logprobs)
 
