@@ -245,3 +245,26 @@ def pilot_plan(
                      "ratio": n_int / n_soft if n_int and n_soft else float("nan")})
     return pd.DataFrame(rows, columns=["reviewer", "n_pairs", "sd_integer", "sd_soft", "papers_integer",
                                        "papers_soft", "ratio"])
+
+
+#: Columns :func:`largest_soft_shift` adds to a per-reviewer table.
+SHIFT_COLUMNS = ["soft_pair", "soft_mean_diff", "soft_ci_low", "soft_ci_high", "wilcoxon_p"]
+
+
+def largest_soft_shift(card: pd.DataFrame, comparison: pd.DataFrame) -> pd.DataFrame:
+    """``card`` (one row per ``reviewer``) with each reviewer's largest soft shift: the pair of
+    ``comparison`` (with :data:`SOFT_COLUMNS`, :func:`with_soft_ratings`) whose mean difference of
+    expected scores is largest in absolute value, its interval and Wilcoxon p (:data:`SHIFT_COLUMNS`;
+    ``""``/NaN for a reviewer without soft ratings). ``card`` is returned unchanged when
+    ``comparison`` has no soft ratings (scorecards of studies without them stay as they were)."""
+    if "soft_mean_diff" not in comparison.columns or comparison["soft_mean_diff"].isna().all():
+        return card
+    found = comparison.dropna(subset=["soft_mean_diff"])
+    found = found.assign(_size=found["soft_mean_diff"].abs()).sort_values("_size", ascending=False, kind="stable")
+    best = found.drop_duplicates("reviewer").set_index("reviewer")
+    out = card.copy()
+    labels = best["first"].astype(str) + " vs " + best["second"].astype(str)
+    out["soft_pair"] = out["reviewer"].map(labels).fillna("")
+    for column in SHIFT_COLUMNS[1:]:
+        out[column] = out["reviewer"].map(best[column]).astype(float)
+    return out

@@ -182,7 +182,7 @@ def scorecard_latex(
     Returns:
         LaTeX source; one row per reviewer.
     """
-    return booktabs(card, tables.SCORECARD.latex_columns(), caption=caption, label=label)
+    return booktabs(card, tables.SCORECARD.latex_columns(card.columns), caption=caption, label=label)
 
 
 def validation_latex(

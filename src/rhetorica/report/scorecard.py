@@ -388,7 +388,10 @@ def scorecard(
             "passed": verdict == PASS,
             "reasons": "; ".join(reasons) if verdict != PASS else "",
         })
-    return pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
+    from rhetorica.analysis.soft import largest_soft_shift, with_soft_ratings
+
+    card = pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
+    return largest_soft_shift(card, with_soft_ratings(comp, df))  # where soft ratings exist: their largest shift
 
 
 NOT_APPLICABLE = ""

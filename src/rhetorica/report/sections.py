@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from rhetorica.report.data import ReportData, fmt, fmt_ci
+from rhetorica.report.data import ReportData, fmt, fmt_ci, fmt_p
 from rhetorica.report.views import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import NOT_APPLICABLE as CARD_NOT_APPLICABLE
@@ -102,6 +102,11 @@ def _scorecard(data: ReportData) -> Section:
                                                 card["failure_gap_low"], card["failure_gap_high"])],
         "reasons": [r or "–" for r in card["reasons"]],
     })
+    if "soft_mean_diff" in card.columns:  # reviews with soft ratings: their largest expected-score shift
+        shown.insert(len(shown.columns) - 1, "soft_shift", [
+            "–" if not pair else f"{fmt(d)} [{fmt(lo)}, {fmt(hi)}], Wilcoxon p {fmt_p(p)}, {pair}"
+            for pair, d, lo, hi, p in zip(card["soft_pair"], card["soft_mean_diff"], card["soft_ci_low"],
+                                          card["soft_ci_high"], card["wilcoxon_p"])])
     section.tables.append(table_view(shown, SCORECARD.headers))
     return section
 

@@ -200,6 +200,9 @@ SCORECARD = TableSpec((
     TableColumn("discrimination", "Discriminability", "Disc.",
                 _checked("discriminability", "verdict_discriminability")),
     TableColumn("failures", "Failure-rate gap (pts)", "Fail gap", _checked("failure_gap_pct", "verdict_failures", 1)),
+    TableColumn("soft_shift", "Largest soft shift [95% CI]"),
+    TableColumn("soft_mean_diff", None, r"Soft $d$ [95\% CI]",
+                lambda r: _ci(r["soft_mean_diff"], r["soft_ci_low"], r["soft_ci_high"]), optional=True),
     TableColumn("reasons", "Reasons"),
     TableColumn("verdict", None, "Verdict", lambda r: _verdict(r["verdict"]), align="l"),
 ))
