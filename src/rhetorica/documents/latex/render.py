@@ -276,6 +276,9 @@ class Renderer:
             if label is None:
                 return url[0].strip(), url[1]
             return f"[{self._inline(label[0])}]({url[0].strip()})", label[1]
+        if name == "tnote":  # threeparttable's note mark, set as a superscript
+            group = read_group(text, j)
+            return (f"^{self._inline(group[0])}", group[1]) if group else ("", j)
         if name in {"footnote", "footnotetext"}:
             opt = read_group(text, j, "[", "]")
             group = read_group(text, opt[1] if opt else j)
