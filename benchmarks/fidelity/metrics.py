@@ -317,13 +317,17 @@ def _latex_numbers(text: str) -> str:
     """Truth text with display math removed and inline math flattened to what it prints:
     ``{,}`` a comma, ``^{-4}`` ``^-4``, commands and braces gone (``\\mathbf{x}_1`` -> ``x_1``)."""
     text = _COMMAND.sub(" ", _DISPLAY_MATH.sub(" ", text))
+    text = re.sub(r"\\label\s*\{[^{}]*\}", " ", text)  # a label's key prints nothing
+    # a matrix is laid out in two dimensions, inline or not (its layout is not text)
+    text = re.sub(r"\\begin\{(\w*matrix)\}.*?\\end\{\1\}", " ", text, flags=re.S)
     text = re.sub(r"\[[^\]]*\]\([^)\s]*\)", " ", text)  # link targets
     text = text.replace("{,}", ",").replace("\\%", "%")
     text = re.sub(r"\\(?:ding|char|symbol)\s*\{[^{}]*\}", " ", text)  # a symbol by its code prints no digits
     text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", text)
     text = re.sub(r"\\(var)?([a-zA-Z]+)", lambda m: _GREEK.get(m.group(2), m.group(0)), text)
     text = re.sub(r"\\(?:math[a-z]+|text[a-z]*|bm|boldsymbol|operatorname)\s*\{([^{}]*)\}", r"\1", text)
-    text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
+    # operator names print as words (\max: "max"); other commands print symbols or nothing
+    text = re.sub(r"\\([a-zA-Z]+)\s*", lambda m: m.group(1) if m.group(1) in _MATH_WORDS else " ", text)
     text = re.sub(r"([\^_])\s*\{([^{}]*)\}", r"\1\2", text)
     return text.replace("{", "").replace("}", "").replace("$", "")
 
@@ -335,6 +339,8 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
     text = re.sub("[\u0300-\u036f]", "", text)  # accents (x̄_0 is \\bar{x}_0: x_0 on both sides)
     text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-").replace("\u03f5", "\u03b5"))
     text = re.sub(r"([\^_])\s+", r"\1", text)
+    # scripts set one above the other print in no order: the superscript first on both sides
+    text = re.sub(r"(_[^\W_]+)(\^(?:-?[^\W_]+|[^\s\w]))", r"\2\1", text.replace("\u2217", "*"))
     # a comma in math mode is followed by a thin space ("$10,000$" prints "10, 000") and siunitx
     # groups digits with thin spaces ("13 096 468"): one number on both sides
     text = re.sub(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*), (\d{3})(?![\d])", r"\1,\2", text)
