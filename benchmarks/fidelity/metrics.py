@@ -26,7 +26,10 @@ equation numbers and figure/table/section numbers from the PDF reading.
   after its base letter (``b^2``, ``x_1``); running text and inline math count, display math does not
   (its layout is not text). LaTeX ``^{...}``/``_{...}`` and the reading's ``^``/``_`` marks are
   compared without braces, the minus sign folded to ``-``, digit groups set apart by (thin) spaces
-  joined (``13 096 468``), Greek letter commands written as the letters they print.
+  joined (``13 096 468``), Greek letter commands written as the letters they print; a matrix
+  (inline too) and a ``\\label`` key do not count, operator names (``\\max``) print as words, scripts
+  stacked on one base compare superscript first, and a number followed by a citation in the truth
+  matches the same number with a superscript citation mark in the reading (``2006^33``, Nature's style).
 - ``body_as_heading``: headings of the reading that are no heading of the truth but text of its body
   (a bold run-in paragraph opening, a table row); with hand-checked facts instead of a truth text,
   every heading that is not one of the facts' headings.
@@ -348,11 +351,25 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
     return _NUMBER.findall(text)
 
 
+_CITED_NUMBER = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*~?\s*\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{")
+
+
 def numbers_preserved(truth: str, reading: str) -> tuple[float, list[str]]:
     """``(share of the truth's number tokens found in the reading, the missing ones)``; 1.0 when the
     truth has none."""
     want, got = Counter(number_tokens(truth, latex=True)), Counter(number_tokens(reading))
     missing = want - got
+    # a superscript citation style (Nature's) prints "2006\cite{x}" as "2006^33": that mark is a
+    # citation, not an exponent, so it matches a number of the truth followed by a citation
+    cited = Counter(m.group(1) for m in _CITED_NUMBER.finditer(truth))
+    spare = got - want
+    for token in sorted(missing.elements()):
+        marked = next((t for t in sorted(spare.elements()) if re.fullmatch(re.escape(token) + r"\^\d+", t)), None)
+        if cited[token] > 0 and marked is not None:
+            missing[token] -= 1
+            spare[marked] -= 1
+            cited[token] -= 1
+    missing = +missing
     total = sum(want.values())
     return (1 - sum(missing.values()) / total if total else 1.0), sorted(missing.elements())
 
