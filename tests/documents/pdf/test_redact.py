@@ -31,12 +31,14 @@ def _text(path: Path) -> str:
 
 
 def test_identity_strings_take_identity_items_line_by_line_longest_first() -> None:
-    removed = [RemovedItem(item="author block", location="page 1", text="Jane Q. Doorman\nUniv. X\njane@x.org"),
+    removed = [RemovedItem(item="author block", location="page 1",
+                           text="Jane Q. Doorman   Al Roe\nUniv. X   EPFL\njane@x.org"),
                RemovedItem(item="page number", location="page 1", text="Jane Q. Doorman 12"),
                RemovedItem(item="own DOI", location="page 1", text="10.1145/3544548")]
     found = identity_strings(Identity(["Jane Q. Doorman"], ["jane@x.org"]), removed)
-    # "Univ. X" has 5 letters and digits (< 6): not looked up; the page number's text is no identity item
-    assert found == ["10.1145/3544548", "Jane Q. Doorman", "jane@x.org"]
+    # line by line, cell by cell (three spaces apart); "Univ. X" and "Al Roe" have under 6 letters
+    # and digits and are no acronym: not looked up; "EPFL" is; the page number's text is no identity item
+    assert found == ["10.1145/3544548", "Jane Q. Doorman", "jane@x.org", "EPFL"]
 
 
 def test_redacted_copy_loses_the_name_email_and_a_url_broken_across_lines(tmp_path: Path) -> None:
@@ -57,6 +59,14 @@ def test_redacted_copy_loses_the_name_email_and_a_url_broken_across_lines(tmp_pa
         ("PDF text run", "page 1", "doorman/filters and runs on CPUs."),
     ]
     assert PdfReader(out).metadata in (None, {}) or not PdfReader(out).metadata.get("/Author")
+
+
+def test_an_acronym_goes_as_a_whole_word_only(tmp_path: Path) -> None:
+    source = write_pdf(tmp_path / "a.pdf", [[(72, 700, 11, False, "Lab of EPFL"),
+                                             (72, 680, 11, False, "The EPFLOW method and epfl in lower case.")]])
+    out = tmp_path / "out.pdf"
+    assert [a.text for a in redact_pdf(source, ["EPFL"], out)] == ["Lab of EPFL"]
+    assert _text(out) == "The EPFLOW method and epfl in lower case."
 
 
 def test_nothing_to_remove_keeps_every_line(tmp_path: Path) -> None:

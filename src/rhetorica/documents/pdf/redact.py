@@ -17,8 +17,9 @@ keywords, creator) is not copied: the copy is written from the pages alone. A te
 of text in one font (pdfTeX writes one per font change within a line), so a removed run may carry
 words next to an identity string; every removed run is in the audit with its page.
 
-Strings shorter than :data:`MIN_PROBE` letters and digits are not looked up (too many chance
-matches).
+Strings shorter than :data:`MIN_PROBE` letters and digits are looked up only when they are an
+acronym (3 to 5 letters and digits, two capitals or more: ``EPFL``, ``UvA``), as a whole word as
+written; any other short string is not looked up (too many chance matches: ``and``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from rhetorica.documents.models import RemovedItem
 IDENTITY_ITEMS = frozenset({"author block", "author list", "author name", "email", "identity URL",
                             "running header", "acknowledgements section"})
 MIN_PROBE = 6
+_ACRONYM = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9]{3,5}")  # EPFL, UvA, LTS2: two capitals or more
 
 
 def _compact(text: str) -> str:
@@ -44,14 +46,15 @@ def identity_strings(identity: Identity, removed: list[RemovedItem]) -> list[str
     """The strings to remove from a PDF: the identity-carrying entries of the blinding audit
     ``removed``, line by line and cell by cell (see :data:`IDENTITY_ITEMS`; ``own ...`` items are the paper's own
     identifiers), and the names, emails and own identifiers of ``identity``; longest first,
-    without duplicates, none under :data:`MIN_PROBE` letters and digits."""
+    without duplicates, none under :data:`MIN_PROBE` letters and digits but acronyms (module
+    docstring)."""
     found: list[str] = [*identity.names, *identity.emails, *identity.own_ids]
     for item in removed:
         if item.item in IDENTITY_ITEMS or item.item.startswith("own "):
             # line by line, and cell by cell: authors set side by side are read as one line with
             # wide gaps (see rhetorica.documents.pdf.layout.table_cells)
             found.extend(cell.strip() for line in item.text.splitlines() for cell in re.split(r" {3,}", line))
-    unique = {_compact(s): s for s in found if len(_compact(s)) >= MIN_PROBE}
+    unique = {_compact(s): s for s in map(str.strip, found) if len(_compact(s)) >= MIN_PROBE or _ACRONYM.fullmatch(s)}
     return sorted(unique.values(), key=lambda s: -len(_compact(s)))
 
 
@@ -75,20 +78,23 @@ def _boxes(textpage: object, probes: list[str]) -> list[tuple[float, float, floa
     import pypdfium2.raw as pdfium_c
 
     count = pdfium_c.FPDFText_CountChars(textpage.raw)  # type: ignore[attr-defined]
+    raw = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i) or 32) for i in range(count))  # type: ignore[attr-defined]
     chars: list[str] = []
     index: list[int] = []
-    for i in range(count):
-        folded = _compact(chr(pdfium_c.FPDFText_GetUnicode(textpage.raw, i)))  # type: ignore[attr-defined]
+    for i, ch in enumerate(raw):
+        folded = _compact(ch)
         chars.append(folded)
         index.extend([i] * len(folded))
     hay = "".join(chars)
-    boxes = []
+    found: set[int] = set()
     for probe in probes:
         key = _compact(probe)
-        for m in re.finditer(re.escape(key), hay):
-            for i in sorted({index[k] for k in range(m.start(), m.end())}):
-                boxes.append(textpage.get_charbox(i))  # type: ignore[attr-defined]
-    return boxes
+        if len(key) >= MIN_PROBE:
+            found.update(index[k] for m in re.finditer(re.escape(key), hay) for k in range(m.start(), m.end()))
+        else:  # a short one (an acronym: EPFL) as a whole word, as written
+            word = re.compile(r"(?<!\w)" + re.escape(probe.strip()) + r"(?!\w)")
+            found.update(k for m in word.finditer(raw) for k in range(m.start(), m.end()))
+    return [textpage.get_charbox(i) for i in sorted(found)]  # type: ignore[attr-defined]
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -131,7 +137,7 @@ def redact_pdf(source: Path, strings: list[str], out: Path, identity: Identity |
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    probes = [s for s in strings if len(_compact(s)) >= MIN_PROBE]
+    probes = [s for s in strings if len(_compact(s)) >= MIN_PROBE or _ACRONYM.fullmatch(s.strip())]
     keys = [_compact(s) for s in probes]
     pdf = pdfium.PdfDocument(str(source))
     removed: list[RemovedItem] = []
