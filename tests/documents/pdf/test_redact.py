@@ -34,11 +34,14 @@ def test_identity_strings_take_identity_items_line_by_line_longest_first() -> No
     removed = [RemovedItem(item="author block", location="page 1",
                            text="Jane Q. Doorman   Al Roe\nUniv. X   EPFL\njane@x.org"),
                RemovedItem(item="page number", location="page 1", text="Jane Q. Doorman 12"),
+               RemovedItem(item="running header", location="pages 2-9", text="Doorman et al."),
+               RemovedItem(item="running header", location="pages 2-9", text="Fast Spectral Filters"),
                RemovedItem(item="own DOI", location="page 1", text="10.1145/3544548")]
     found = identity_strings(Identity(["Jane Q. Doorman"], ["jane@x.org"]), removed)
     # line by line, cell by cell (three spaces apart); "Univ. X" and "Al Roe" have under 6 letters
-    # and digits and are no acronym: not looked up; "EPFL" is; the page number's text is no identity item
-    assert found == ["10.1145/3544548", "Jane Q. Doorman", "jane@x.org", "EPFL"]
+    # and digits and are no acronym: not looked up; "EPFL" is; the page number's text is no identity
+    # item, nor is a running header without an author's surname (the short title)
+    assert found == ["10.1145/3544548", "Jane Q. Doorman", "Doorman et al.", "jane@x.org", "EPFL"]
 
 
 def test_redacted_copy_loses_the_name_email_and_a_url_broken_across_lines(tmp_path: Path) -> None:

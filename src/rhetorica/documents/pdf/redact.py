@@ -1,15 +1,15 @@
 """A blinded copy of a PDF: what a reviewer system that reads PDF files receives (issue 24 §1).
 
 The text that blinding removed (a blinding audit: the author block line by line, author names and
-lists, emails, identity URLs, the paper's own DOIs/ISBNs/arXiv ids, running headers, the
-acknowledgements) and the authors' names, emails and own identifiers are looked up in the PDF's
+lists, emails, identity URLs, the paper's own DOIs/ISBNs/arXiv ids, running headers naming an
+author, the acknowledgements) and the authors' names, emails and own identifiers are looked up in the PDF's
 text layer and removed from the page, so the file holds neither the text nor the glyphs. The
 reviewer-input builder (:func:`rhetorica.documents.inputs.pdf_input`) gathers the audit: the
 document reader's, the one blinding function's on the document, and the one blinding function's on
 the PDF's own text layer.
 
 How: PDFium (pypdfium2) finds each string on each page with letters and digits compared
-case-folded and everything else ignored (a URL broken across a line or hyphenated still matches);
+case-folded without accents and everything else ignored (a URL broken across a line or hyphenated still matches);
 every text object of the page content that overlaps a found character is removed, and so is every
 annotation over one and every link that opens an identity URL (``\\href{https://github.com/<author>}{our
 code}`` shows no identity string but opens one); the document information (author, title, subject,
@@ -28,29 +28,34 @@ import ctypes
 import re
 from pathlib import Path
 
-from rhetorica.documents.blinding import Identity
+from rhetorica.documents.blinding import Identity, fold
 from rhetorica.documents.models import RemovedItem
 
 #: Audit items whose text names or points at the authors (see the module docstring).
 IDENTITY_ITEMS = frozenset({"author block", "author list", "author name", "email", "identity URL",
-                            "running header", "acknowledgements section"})
+                            "acknowledgements section"})
 MIN_PROBE = 6
 _ACRONYM = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z0-9]{3,5}")  # EPFL, UvA, LTS2: two capitals or more
 
 
 def _compact(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", text.casefold())
+    """Letters and digits, lower-case, accents dropped (PDF text may set "ë" as "e" after a
+    spacing diaeresis: "Micha¨el")."""
+    return fold(text)
 
 
 def identity_strings(identity: Identity, removed: list[RemovedItem]) -> list[str]:
     """The strings to remove from a PDF: the identity-carrying entries of the blinding audit
     ``removed``, line by line and cell by cell (see :data:`IDENTITY_ITEMS`; ``own ...`` items are the paper's own
-    identifiers), and the names, emails and own identifiers of ``identity``; longest first,
+    identifiers; a running header that holds an author's surname), and the names, emails and own identifiers of ``identity``; longest first,
     without duplicates, none under :data:`MIN_PROBE` letters and digits but acronyms (module
     docstring)."""
     found: list[str] = [*identity.names, *identity.emails, *identity.own_ids]
     for item in removed:
-        if item.item in IDENTITY_ITEMS or item.item.startswith("own "):
+        # a running header names the authors ("Seo et al.") or the venue or the paper's short title
+        # (kept: it is also part of the title)
+        header = item.item == "running header" and any(s in fold(item.text) for s in identity.surnames)
+        if item.item in IDENTITY_ITEMS or item.item.startswith("own ") or header:
             # line by line, and cell by cell: authors set side by side are read as one line with
             # wide gaps (see rhetorica.documents.pdf.layout.table_cells)
             found.extend(cell.strip() for line in item.text.splitlines() for cell in re.split(r" {3,}", line))
