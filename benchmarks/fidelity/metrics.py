@@ -26,7 +26,10 @@ equation numbers and figure/table/section numbers from the PDF reading.
   after its base letter (``b^2``, ``x_1``); running text and inline math count, display math does not
   (its layout is not text). LaTeX ``^{...}``/``_{...}`` and the reading's ``^``/``_`` marks are
   compared without braces, the minus sign folded to ``-``, digit groups set apart by (thin) spaces
-  joined (``13 096 468``), Greek letter commands written as the letters they print.
+  joined (``13 096 468``), Greek letter commands written as the letters they print; a matrix
+  (inline too) and a ``\\label`` key do not count, operator names (``\\max``) print as words, scripts
+  stacked on one base compare superscript first, and a number followed by a citation in the truth
+  matches the same number with a superscript citation mark in the reading (``2006^33``, Nature's style).
 - ``body_as_heading``: headings of the reading that are no heading of the truth but text of its body
   (a bold run-in paragraph opening, a table row); with hand-checked facts instead of a truth text,
   every heading that is not one of the facts' headings.
@@ -317,13 +320,17 @@ def _latex_numbers(text: str) -> str:
     """Truth text with display math removed and inline math flattened to what it prints:
     ``{,}`` a comma, ``^{-4}`` ``^-4``, commands and braces gone (``\\mathbf{x}_1`` -> ``x_1``)."""
     text = _COMMAND.sub(" ", _DISPLAY_MATH.sub(" ", text))
+    text = re.sub(r"\\label\s*\{[^{}]*\}", " ", text)  # a label's key prints nothing
+    # a matrix is laid out in two dimensions, inline or not (its layout is not text)
+    text = re.sub(r"\\begin\{(\w*matrix)\}.*?\\end\{\1\}", " ", text, flags=re.S)
     text = re.sub(r"\[[^\]]*\]\([^)\s]*\)", " ", text)  # link targets
     text = text.replace("{,}", ",").replace("\\%", "%")
     text = re.sub(r"\\(?:ding|char|symbol)\s*\{[^{}]*\}", " ", text)  # a symbol by its code prints no digits
     text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", text)
     text = re.sub(r"\\(var)?([a-zA-Z]+)", lambda m: _GREEK.get(m.group(2), m.group(0)), text)
     text = re.sub(r"\\(?:math[a-z]+|text[a-z]*|bm|boldsymbol|operatorname)\s*\{([^{}]*)\}", r"\1", text)
-    text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
+    # operator names print as words (\max: "max"); other commands print symbols or nothing
+    text = re.sub(r"\\([a-zA-Z]+)\s*", lambda m: m.group(1) if m.group(1) in _MATH_WORDS else " ", text)
     text = re.sub(r"([\^_])\s*\{([^{}]*)\}", r"\1\2", text)
     return text.replace("{", "").replace("}", "").replace("$", "")
 
@@ -335,6 +342,8 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
     text = re.sub("[\u0300-\u036f]", "", text)  # accents (x̄_0 is \\bar{x}_0: x_0 on both sides)
     text = re.sub(r"([\^_])\{([^{}]*)\}", r"\1\2", text.replace("\u2212", "-").replace("\u03f5", "\u03b5"))
     text = re.sub(r"([\^_])\s+", r"\1", text)
+    # scripts set one above the other print in no order: the superscript first on both sides
+    text = re.sub(r"(_[^\W_]+)(\^(?:-?[^\W_]+|[^\s\w]))", r"\2\1", text.replace("\u2217", "*"))
     # a comma in math mode is followed by a thin space ("$10,000$" prints "10, 000") and siunitx
     # groups digits with thin spaces ("13 096 468"): one number on both sides
     text = re.sub(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*), (\d{3})(?![\d])", r"\1,\2", text)
@@ -342,11 +351,25 @@ def number_tokens(text: str, *, latex: bool = False) -> list[str]:
     return _NUMBER.findall(text)
 
 
+_CITED_NUMBER = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*~?\s*\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{")
+
+
 def numbers_preserved(truth: str, reading: str) -> tuple[float, list[str]]:
     """``(share of the truth's number tokens found in the reading, the missing ones)``; 1.0 when the
     truth has none."""
     want, got = Counter(number_tokens(truth, latex=True)), Counter(number_tokens(reading))
     missing = want - got
+    # a superscript citation style (Nature's) prints "2006\cite{x}" as "2006^33": that mark is a
+    # citation, not an exponent, so it matches a number of the truth followed by a citation
+    cited = Counter(m.group(1) for m in _CITED_NUMBER.finditer(truth))
+    spare = got - want
+    for token in sorted(missing.elements()):
+        marked = next((t for t in sorted(spare.elements()) if re.fullmatch(re.escape(token) + r"\^\d+", t)), None)
+        if cited[token] > 0 and marked is not None:
+            missing[token] -= 1
+            spare[marked] -= 1
+            cited[token] -= 1
+    missing = +missing
     total = sum(want.values())
     return (1 - sum(missing.values()) / total if total else 1.0), sorted(missing.elements())
 

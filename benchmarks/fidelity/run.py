@@ -12,7 +12,8 @@ ICLR-like one-column), the three shared PDFs, and seven generated edge cases. Ne
 Per document (measures defined in ``metrics.py``): ``abs``/``intro`` present, heading recall and
 precision, body word F1, reading-order errors, identity leaks, residual header/page-number lines
 per 10 pages, glued words, title correct, numbers preserved, body text read as headings, footnotes
-and captions read mid-sentence; then totals. Targets (issue 11 §2, issue 24): abstract and
+and captions read mid-sentence, identity leaks in the blinded copy of the PDF that an evaluator
+reading PDF files receives (``pdf_lk``, :func:`rhetorica.documents.inputs.pdf_input`); then totals. Targets (issue 11 §2, issue 24): abstract and
 introduction present, heading recall >= 0.95, F1 >= 0.97, 0 leaks, <= 1 residual per 10 pages,
 title correct, numbers preserved >= 0.99, 0 body text read as headings.
 """
@@ -61,6 +62,7 @@ class Row:
     f1: float | None = None
     order: int = 0
     leaks: list[str] = field(default_factory=list)
+    pdf_leaks: list[str] = field(default_factory=list)
     residual_per10: float = 0.0
     residual: dict[str, int] = field(default_factory=dict)
     glued: list[str] = field(default_factory=list)
@@ -125,6 +127,7 @@ def _section(sections: list[tuple[int, str, str]], title: str) -> str | None:
 def score(name: str, pdf: Path, truth: Truth) -> Row:
     """Read ``pdf`` with rhetorica's defaults and score it against ``truth``."""
     from rhetorica.documents import DocumentReadError, read_document
+    from rhetorica.documents.inputs import pdf_input
 
     row = Row(name=name)
     start = time.perf_counter()
@@ -177,6 +180,9 @@ def score(name: str, pdf: Path, truth: Truth) -> Row:
     row.h_recall, row.h_precision, row.missed, row.spurious = metrics.heading_scores(
         truth_heads, [(level, t) for level, t, _ in found if t])
     row.leaks = metrics.leaks(truth.identity, everything, truth_text)
+    # the blinded copy an evaluator that reads PDF files receives (its text layer, as PDFium reads it)
+    sent = pdf_input(doc, pdf, corpus.cache_dir() / "blinded")
+    row.pdf_leaks = metrics.leaks(truth.identity, sent.sent.text, truth_text)
     row.residual = metrics.residual_lines(truth.headers, metrics.page_number_lines(pdf), reading, truth_text)
     row.residual_per10 = 10 * sum(row.residual.values()) / max(pages, 1)
     row.glued = metrics.glued(reading, vocabulary)
@@ -189,11 +195,11 @@ def _fmt(row: Row) -> str:
     yes = {True: "yes", False: " NO"}
     return (f"{row.name:<20}{row.pages:>4} {yes[row.abstract]:>4} {yes[row.intro]:>5} {row.h_recall:>6.2f} {row.h_precision:>6.2f} "
             f"{f1:>6} {row.order:>5} {len(row.leaks):>5} {row.residual_per10:>6.1f} {len(row.glued):>6} {yes[row.title_ok]:>5} "
-            f"{nums:>6} {len(row.body_headings):>6} {len(row.mid):>4}")
+            f"{nums:>6} {len(row.body_headings):>6} {len(row.mid):>4} {len(row.pdf_leaks):>6}")
 
 
 HEADER = (f"{'document':<20}{'pp':>4} {'abs':>4} {'intro':>5} {'h_rec':>6} {'h_prec':>6} {'F1':>6} {'order':>5} {'leaks':>5} "
-          f"{'res/10':>6} {'glued':>6} {'title':>5} {'nums':>6} {'body_h':>6} {'mid':>4}")
+          f"{'res/10':>6} {'glued':>6} {'title':>5} {'nums':>6} {'body_h':>6} {'mid':>4} {'pdf_lk':>6}")
 
 
 def main() -> int:
@@ -219,13 +225,14 @@ def main() -> int:
           f"{(sum(f1s) / len(f1s) if f1s else 0):>6.3f} {sum(r.order for r in ok):>5} {sum(len(r.leaks) for r in ok):>5} "
           f"{10 * sum(r.residual_per10 * r.pages / 10 for r in ok) / max(sum(r.pages for r in ok), 1):>6.1f} "
           f"{sum(len(r.glued) for r in ok):>6} {sum(r.title_ok for r in ok):>5} "
-          f"{(sum(nums) / len(nums) if nums else 0):>6.3f} {sum(len(r.body_headings) for r in ok):>6} {sum(len(r.mid) for r in ok):>4}")
-    print("(abs/intro/title totals = documents passing; h_rec/h_prec/F1/nums = means; order/leaks/glued/body_h/mid = sums; "
+          f"{(sum(nums) / len(nums) if nums else 0):>6.3f} {sum(len(r.body_headings) for r in ok):>6} {sum(len(r.mid) for r in ok):>4} "
+          f"{sum(len(r.pdf_leaks) for r in ok):>6}")
+    print("(abs/intro/title totals = documents passing; h_rec/h_prec/F1/nums = means; order/leaks/glued/body_h/mid/pdf_lk = sums; "
           "res/10 over all pages)")
     if args.details:
         for row in rows:
             print(f"\n## {row.name} ({row.seconds:.1f} s, audit {row.removed_words} words)")
-            for key in ("missed", "spurious", "leaks", "residual", "glued", "warnings", "missing_numbers",
+            for key in ("missed", "spurious", "leaks", "pdf_leaks", "residual", "glued", "warnings", "missing_numbers",
                         "body_headings", "mid"):
                 value = getattr(row, key)
                 if value:

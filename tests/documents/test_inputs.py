@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from rhetorica.documents import read_document
 from rhetorica.documents.blinding import ANON_EMAIL, ANON_URL, IDENTITY_KEY, Identity
 from rhetorica.documents.inputs import (
     ReviewerInput,
     identity_of,
+    pdf_input,
     record_input,
     reviewer_input,
     text_input,
     with_identity,
 )
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
+from rhetorica.documents.pdf.redact import pdf_text
 from rhetorica.models.call import CallContext
 from rhetorica.reviewers.scicore.core import ScienceCore, core_document
 
@@ -59,6 +63,34 @@ def test_a_read_document_is_sent_as_read(shared_data: Path, path: str) -> None:
     assert doc.metadata[IDENTITY_KEY]["names"]  # the reader kept the authors it found for the builder
     found = reviewer_input(doc)
     assert found.text == doc.to_markdown() and found.removed == doc.removed
+
+
+def test_a_pdf_reader_gets_a_blinded_copy_of_a_shared_pdf(shared_data: Path, tmp_path: Path) -> None:
+    # issue 24: the file a PDF-reading evaluator receives (pypdf, independent of PDFium, reads it)
+    source = shared_data / "pdfs" / "stable-nalu_iclr2020_main.pdf"
+    doc = read_document(source)
+    sent = pdf_input(doc, source, tmp_path)
+    reader = PdfReader(sent.path)
+    text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    links = [str(a.get_object().get("/A", {}).get("/URI", "")) for page in reader.pages for a in page.get("/Annots") or []]
+    for trace in ("Andreas Madsen", "Alexander Rosenberg Johansen", "amwebdk@gmail.com", "aler@dtu.dk",
+                  "Computationally Demanding", "Technical University of Denmark", "github.com/AndreasMadsen"):
+        assert trace not in text, trace
+        assert not any(trace in link for link in links), trace
+    assert "NEURAL ARITHMETIC UNITS" in text
+    assert "Exact arithmetic operations of real numbers present a unique learning challenge" in text
+    assert "https://github.com/pytorch/ examples/tree/master/mnist" in links  # cited work's link stays
+    # its audit: the reader's removals, then what left the PDF: the name run, the code link
+    assert sent.sent.removed[: len(doc.removed)] == doc.removed
+    runs = [(r.location, r.text) for r in sent.sent.removed if r.item == "PDF text run"]
+    assert ("page 1", "Andreas Madsen") in runs and ("page 1", "https://github.com/AndreasMadsen/") in runs
+    # the URL is broken across two lines: one link rectangle per line
+    assert [(r.location, r.text) for r in sent.sent.removed if r.item == "PDF annotation"] == [
+        ("page 1", "https://github.com/AndreasMadsen/stable-nalu")] * 2
+    assert sent.sent.text == pdf_text(sent.path)
+    # the same source and audit give the same digest and file name (the copy's bytes carry a date)
+    again = pdf_input(doc, source, tmp_path)
+    assert (again.digest, again.path) == (sent.digest, sent.path)
 
 
 def test_free_text_and_derived_documents_use_the_manuscripts_identity() -> None:

@@ -18,12 +18,14 @@ per unit (``reviewer_inputs``, ``unit_inputs``; schema version 8).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections, scrub_text
 from rhetorica.documents.models import Document, RemovedItem
+from rhetorica.documents.options import DocumentReadError
 from rhetorica.hashing import content_hash
 
 if TYPE_CHECKING:
@@ -124,6 +126,74 @@ def text_input(text: str, about: Document, role: str) -> ReviewerInput:
     removed: list[RemovedItem] = []
     blinded = scrub_text(text, identity_of(about), role, removed)
     return ReviewerInput(role=role, text=blinded, removed=removed)
+
+
+#: Version of the PDF blinding, part of every blinded PDF's digest.
+PDF_BLINDING = "pdf-redact/v1"
+
+
+class PdfInput(BaseModel):
+    """The PDF file an evaluator that reads PDF files receives.
+
+    Attributes:
+        path: the blinded copy (:func:`rhetorica.documents.pdf.redact.redact_pdf`).
+        digest: SHA-256 hex of the source PDF's bytes, the strings removed, the identity and
+            :data:`PDF_BLINDING` (the copy's own bytes carry its creation time).
+        sent: its text layer as the evaluator's PDF reader will find it, with the blinding audit:
+            the document's removals, the blinding function's, and each removed text run.
+    """
+
+    path: Path
+    digest: str
+    sent: ReviewerInput
+
+
+def pdf_input(document: Document, source: Path, folder: Path | None = None) -> PdfInput:
+    """A blinded copy of ``source``, the PDF that ``document`` was read from (or compiled to), for
+    an evaluator that reads PDF files.
+
+    What is removed from the PDF: every identity string of the blinding audit of ``document``
+    (its reader's and :func:`blind_document`'s) and of the one blinding function
+    (:func:`~rhetorica.documents.blinding.scrub_text`) applied to the PDF's own text layer with
+    ``document``'s identity, and the identity's names, emails and own identifiers
+    (:func:`rhetorica.documents.pdf.redact.identity_strings`), and every link that opens an
+    identity URL. The copy is written to
+    ``folder`` (default: ``rhetorica-blinded-pdfs`` in the system's temporary folder) as
+    ``<digest>.pdf``.
+
+    Raises:
+        DocumentReadError: ``source`` is no readable PDF (the message names it).
+    """
+    import hashlib
+    import os
+    import tempfile
+
+    from pypdfium2 import PdfiumError
+
+    from rhetorica.documents.pdf.redact import identity_strings, pdf_text, redact_pdf
+
+    identity = identity_of(document)
+    found: list[RemovedItem] = []
+    try:
+        scrub_text(pdf_text(source), identity, "PDF text layer", found)
+    except PdfiumError as exc:
+        raise DocumentReadError(source, f"not a readable PDF ({exc})") from exc
+    # a text layer has no paragraphs: a short page naming two authors is no author list (the
+    # names themselves are looked up one by one)
+    found = [item for item in found if item.item != "author list"]
+    _, extra = blind_document(document)
+    removed = [*document.removed, *extra, *found]
+    strings = identity_strings(identity, removed)
+    digest = content_hash(PDF_BLINDING, hashlib.sha256(source.read_bytes()).hexdigest(), strings,
+                          identity.record(), length=64)
+    folder = folder or Path(tempfile.gettempdir()) / "rhetorica-blinded-pdfs"
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{digest}.pdf"
+    partial = folder / f"{digest}.{os.getpid()}.part"
+    audit = redact_pdf(source, strings, partial, identity)
+    partial.replace(out)  # atomic: a concurrent call writes the same content
+    return PdfInput(path=out, digest=digest,
+                    sent=ReviewerInput(role="manuscript", text=pdf_text(out), removed=[*removed, *audit]))
 
 
 def record_input(context: CallContext | None, item: ReviewerInput) -> ReviewerInput:

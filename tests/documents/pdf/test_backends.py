@@ -6,7 +6,11 @@ or lowered (``Ts -2``) from 10 pt text, as TeX sets ``10^6`` and ``x_1``.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from rhetorica.documents.pdf.backends import extract_pdfium
 from tests.documents.pdf.content import write
@@ -48,3 +52,27 @@ def test_a_math_accent_after_its_letter_is_attached_to_it() -> None:
     assert _norm("with x \u0304_0 = x and L \u0303 = 2L") == "with x\u0304_0 = x and L\u0303 = 2L"
     # an accent set before its letter (TeX's accent primitive) still goes onto that letter
     assert _norm("Micha \u0308el") == "Micha\u00ebl"
+
+
+FRACTIONS = r"""\documentclass{article}
+\usepackage{amsmath}
+\begin{document}
+The rate is halved, so it becomes $\frac{1}{2}$ of its value after each epoch of training on the data.
+A share of $\frac{3}{4}$ of the papers, and a ratio $\frac{a+b}{c}$ of scores, with $x = \tfrac{n}{k}$ words
+per line, while $x_i^2$ and $10^{-4}$ keep their scripts.
+\end{document}
+"""
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="TeX Live is not installed")
+def test_a_fraction_in_running_text_reads_as_a_slash(tmp_path: Path) -> None:
+    # issue 24: TeX sets \frac's numerator raised and its denominator lowered over a bar; without
+    # the bar (x_i^2: two scripts of one base) the scripts stay scripts
+    (tmp_path / "f.tex").write_text(FRACTIONS)
+    subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "f.tex"], cwd=tmp_path,
+                   capture_output=True, timeout=120, check=False)
+    text = " ".join(ln.text for ln in extract_pdfium(tmp_path / "f.pdf")[0].lines)
+    assert "so it becomes 1/2 of its value" in text
+    assert "A share of 3/4 of the papers, and a ratio (a+b)/c" in text
+    assert "x = n/k words" in text
+    assert "while x^2" in text and "2/i" not in text and "10^−4 keep their scripts." in text

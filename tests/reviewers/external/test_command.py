@@ -4,12 +4,19 @@ cached and logged; the environment is an allow-list."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+from pypdf import PdfReader
+
+from rhetorica.documents import read_document
 
 from rhetorica.models.store_log import StoreCallLog
 from rhetorica.models.call import CallContext
@@ -17,6 +24,7 @@ from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.command import CommandReviewer
 from rhetorica.status import Status
 from rhetorica.store.db import Store
+from tests.documents.pdf_factory import write_pdf
 from tests.reviewers.external.helpers import DOC, ICLR_JSON, ICLR_REVIEW, TARGET, evaluate, logged_calls
 
 PY = sys.executable
@@ -139,12 +147,74 @@ def test_pdf_input_needs_a_pdf_of_this_document(tmp_path) -> None:
     variant = replace(TARGET, condition="confidence:+", rewriter="llm", variant_key="v1")
     refused = evaluate(pdf_reviewer, target=variant)
     assert refused.status == Status.ERROR and "no PDF of this document" in refused.reason
-    pdf = tmp_path / "variant.pdf"
-    pdf.write_bytes(b"%PDF-1.4 fake")
+    pdf = write_pdf(tmp_path / "variant.pdf", [[(72, 700, 11, False, "We prove it.")]])
     compiled = replace(variant, document=DOC.model_copy(update={"metadata": {"pdf_path": str(pdf)}}))
     assert evaluate(pdf_reviewer, target=compiled).status == Status.OK
+    fake = tmp_path / "fake.pdf"
+    fake.write_bytes(b"%PDF-1.4 fake")
+    unreadable = evaluate(pdf_reviewer, target=replace(variant, document=DOC.model_copy(
+        update={"metadata": {"pdf_path": str(fake)}})))
+    assert unreadable.status == Status.ERROR and unreadable.reason.startswith(
+        f"p1 (confidence:+): {fake}: not a readable PDF")
     with pytest.raises(ValidationError, match="needs the '\\{input\\}' placeholder"):
         evaluators.get("command")("cmd", input="pdf", args=[PY, "-c", "pass"])
+
+
+PAPER = r"""\documentclass{article}
+\usepackage[pdfauthor={Jane Q. Doorman},pdftitle={Fast Spectral Filters}]{hyperref}
+\title{Fast Spectral Filters}
+\author{Jane Q. Doorman\thanks{Homepage \url{https://janedoorman.github.io/projects/fast-spectral-filters-on-graphs/}}
+\\ Quillfield University \\ \texttt{jane.doorman@example.org}}
+\date{}
+\begin{document}
+\maketitle
+\begin{abstract}
+Spectral filters on graphs run in linear time when written as polynomials of the Laplacian, which
+we show on three data sets; our code is available at
+\url{https://github.com/janedoorman/fast-spectral-filters-on-graphs-with-chebyshev-polynomials}.
+\end{abstract}
+\section{Introduction}
+Graphs carry signals on their vertices. The filters of this paper are local and cheap, see
+\href{https://github.com/janedoorman}{our repository} and the work of \href{https://example.com/chebyshev}{others}.
+\end{document}
+"""
+#: The authors' traces in the source: name, affiliation, email, homepage and repository URLs.
+IDENTITY = ["Jane Q. Doorman", "Doorman", "Quillfield", "jane.doorman@example.org", "janedoorman.github.io",
+            "github.com/janedoorman"]
+
+
+def _everything(pdf: Path) -> str:
+    """All a PDF reader can get from ``pdf`` (pypdf, independent of PDFium): text, document
+    information, link targets and the decompressed page contents, folded to letters and digits."""
+    reader = PdfReader(pdf)
+    parts = [str(v) for v in (reader.metadata or {}).values()]
+    for page in reader.pages:
+        parts.append(page.extract_text())
+        parts.append(page.get_contents().get_data().decode("latin-1") if page.get_contents() else "")
+        for annot in page.get("/Annots") or []:
+            parts.append(str(annot.get_object().get("/A", {}).get("/URI", "")))
+    return re.sub(r"[^0-9a-z]", "", " ".join(parts).casefold())
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="TeX Live is not installed")
+def test_a_pdf_reviewer_receives_a_blinded_copy_without_the_authors(tmp_path) -> None:
+    # issue 24: an external system that reads PDF files gets a blinded copy, never the original
+    (tmp_path / "paper.tex").write_text(PAPER)
+    subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "paper.tex"], cwd=tmp_path,
+                   capture_output=True, timeout=120, check=False)
+    original = tmp_path / "paper.pdf"
+    document = read_document(original)
+    received = tmp_path / "received.pdf"
+    code = f"import shutil, sys; shutil.copy(sys.argv[1], {str(received)!r}); print({ICLR_JSON!r})"
+    pdf_reviewer = evaluators.get("command")("cmd", input="pdf", args=[PY, "-c", code, "{input}"])
+    assert evaluate(pdf_reviewer, target=replace(TARGET, document=document)).status == Status.OK
+    before, after = _everything(original), _everything(received)
+    for trace in IDENTITY:
+        folded = re.sub(r"[^0-9a-z]", "", trace.casefold())
+        assert folded in before, trace
+        assert folded not in after, trace
+    for kept in ("Fast Spectral Filters", "Spectral filters on graphs run in linear time", "example.com/chebyshev"):
+        assert re.sub(r"[^0-9a-z]", "", kept.casefold()) in after, kept
 
 
 def test_unknown_option_is_a_clear_error() -> None:

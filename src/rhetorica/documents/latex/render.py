@@ -71,7 +71,7 @@ WORD_COMMANDS = {
     "copyright": "©", "dag": "†", "ddag": "‡", "textdagger": "†", "textdaggerdbl": "‡",
     "i": "ı", "o": "ø", "O": "Ø", "ss": "ß", "ae": "æ", "AE": "Æ", "aa": "å", "AA": "Å", "l": "ł",
     "L": "Ł", "oe": "œ", "OE": "Œ", "textregistered": "®", "texttrademark": "™",
-    "textless": "<", "textgreater": ">", "textquoteright": "’", "textquoteleft": "‘",
+    "checkmark": "\u2713", "textless": "<", "textgreater": ">", "textquoteright": "’", "textquoteleft": "‘",
     "newline": "\n", "linebreak": "\n", "par": "\n\n", "item": "\n- ", "quad": " ", "qquad": " ",
     "enspace": " ", "space": " ", "noindent": "", "centering": "", "maketitle": "",
     "appendix": "", "today": "", "and": ", ", "And": ", ", "AND": ", ",
@@ -276,6 +276,9 @@ class Renderer:
             if label is None:
                 return url[0].strip(), url[1]
             return f"[{self._inline(label[0])}]({url[0].strip()})", label[1]
+        if name == "tnote":  # threeparttable's note mark, set as a superscript
+            group = read_group(text, j)
+            return (f"^{self._inline(group[0])}", group[1]) if group else ("", j)
         if name in {"footnote", "footnotetext"}:
             opt = read_group(text, j, "[", "]")
             group = read_group(text, opt[1] if opt else j)
@@ -321,6 +324,14 @@ class Renderer:
                 opt = read_group(text, k, "[", "]")
                 k = opt[1] if opt else k
             return "", k  # the content group that follows renders as a plain group
+        if name in {"ding", "Pisymbol"}:
+            if name == "Pisymbol":  # \Pisymbol{pzd}{51}: the font family, then the code
+                family = read_group(text, j)
+                j = family[1] if family and family[0].strip() == "pzd" else j
+            group = read_group(text, j)
+            if group is None:
+                return "", j
+            return dingbat(group[0]), group[1]
         if name in {"num", "si", "SI", "qty"}:
             opt = read_group(text, j, "[", "]")
             value = read_group(text, opt[1] if opt else j)
@@ -483,6 +494,46 @@ class Renderer:
             text = re.sub(r"[ \t]*\n[ \t]*", " ", self.render(part).strip())
             out.append(f"{marker} {prefix}{text}")
         return "\n\n" + "\n".join(out) + "\n\n"
+
+
+# ZapfDingbats codes (pifont's ``\\ding``) whose Unicode character is not at the block's offset
+# (Adobe's zapfdingbats.txt glyph list through ZapfDingbats.afm's encoding)
+_DINGBATS_ELSEWHERE = {
+    37: "\u260e", 42: "\u261b", 43: "\u261e", 72: "\u2605", 108: "\u25cf", 110: "\u25a0", 115: "\u25b2",
+    116: "\u25bc", 117: "\u25c6", 119: "\u25d7", 168: "\u2663", 169: "\u2666", 170: "\u2665", 171: "\u2660",
+    213: "\u2192", 214: "\u2194", 215: "\u2195",
+}
+
+
+def dingbat(code: str) -> str:
+    """The Unicode character pifont's ``\\ding{code}`` prints (ZapfDingbats, e.g. 51 -> "✓",
+    55 -> "✗", 72 -> "★", 172 -> "①").
+
+    ``code`` is a TeX number as written: decimal (``51``), octal (``'63``), hexadecimal (``"33``)
+    or a character (`` `3 ``). A code with no glyph, or no number, prints nothing here (``""``):
+    the digits of a code are never page text.
+    """
+    code = code.strip()
+    try:
+        if code[:1] in {"'", '"'}:
+            value = int(code[1:], 8 if code[0] == "'" else 16)
+        elif code[:1] == "`":
+            value = ord(code[-1])
+        else:
+            value = int(code)
+    except (ValueError, IndexError):
+        return ""
+    if value in _DINGBATS_ELSEWHERE:
+        return _DINGBATS_ELSEWHERE[value]
+    if 33 <= value <= 126:
+        return chr(0x2700 + value - 0x20)
+    if 128 <= value <= 141:
+        return chr(0x2768 + value - 128)
+    if 172 <= value <= 181:
+        return chr(0x2460 + value - 172)
+    if 161 <= value <= 254 and value != 240:
+        return chr(0x26C0 + value)
+    return ""
 
 
 def _environment_body(text: str, env: str, start: int) -> tuple[str, int]:

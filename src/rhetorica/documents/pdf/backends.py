@@ -68,7 +68,8 @@ def extract_pdfium(path: Path) -> list[PageLines]:
     :func:`_raw_lines`); a line is cut where the horizontal gap between two characters exceeds
     1.2 x the font size (a column gutter), or 0.4 x after a run of digits only (a line number in the
     margin), or where the text goes backwards or changes baseline. Superscripts and subscripts are
-    written ``^``/``_`` before them (:func:`_script_marks`). Rotated characters (a diagonal
+    written ``^``/``_`` before them (:func:`_script_marks`), a fraction set in the line as
+    ``a/b`` (:func:`_fractions`). Rotated characters (a diagonal
     watermark, a vertical arXiv stamp) become separate lines flagged ``rotated``. Cost: a constant
     number of PDFium calls per character.
     """
@@ -88,9 +89,10 @@ def extract_pdfium(path: Path) -> list[PageLines]:
             textpage = page.get_textpage()
             out = PageLines(index=index, width=width, height=height)
             text = _pdfium_chars(textpage)
-            for start, raw_line in _raw_lines(textpage, text):
+            rules = _Rules(page)
+            for start, raw_line in _raw_lines(textpage, text, rules):
                 if raw_line.strip():
-                    out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line))
+                    out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line, rules))
             textpage.close()
             page.close()
             pages.append(out)
@@ -134,14 +136,15 @@ def _glyph(textpage: object, index: int) -> tuple[float, float, float, float]:
     return float(raw.FPDFText_GetFontSize(textpage.raw, index)), x.value, y.value, right  # type: ignore[attr-defined]
 
 
-def _raw_lines(textpage: object, text: str) -> list[tuple[int, str]]:
+def _raw_lines(textpage: object, text: str, rules: _Rules | None = None) -> list[tuple[int, str]]:
     """PDFium's lines as ``(index of the first character, text)``, with the breaks PDFium puts at a
     superscript or subscript undone (``4b`` / ``2 = 16,384`` is one line ``4b\r\n2 = 16,384``; see
     :func:`_script_joint`).
 
     A break is undone when the character after it continues the line to the right (at most 0.6 x
     the larger font size away), its baseline is within 0.9 x that size (a script of a script sits
-    0.7 em high), and one of the two is set in a font at most ``SCRIPT_SIZE`` of the other's.
+    0.7 em high), and one of the two is set in a font at most ``SCRIPT_SIZE`` of the other's; or
+    when it lies between a fraction's numerator and its denominator (:func:`_fraction_joint`).
     """
     out: list[tuple[int, str]] = []
     start = 0
@@ -149,6 +152,8 @@ def _raw_lines(textpage: object, text: str) -> list[tuple[int, str]]:
     for k, piece in enumerate(pieces):
         end = start + len(piece)
         joint = _script_joint(textpage, text, start - 2) if out else None
+        if out and joint is None and rules is not None and _fraction_joint(textpage, text, start - 2, rules):
+            joint = "\r\n"
         if joint is not None:
             first, prev = out[-1]
             out[-1] = (first, f"{prev}{joint}{piece}")
@@ -181,6 +186,33 @@ def _script_joint(textpage: object, text: str, crlf: int) -> str | None:
         return None
     spaced = before < crlf - 1 or after > crlf + 2
     return " \n" if gap > 0.2 * small and not spaced else "\r\n"
+
+
+def _fraction_joint(textpage: object, text: str, crlf: int, rules: _Rules) -> bool:
+    """Whether the break at ``crlf`` lies between the numerator and the denominator of a fraction
+    set in a line (``\\frac{a+b}{c}``; PDFium breaks there as the text goes back and down): the
+    character after it is in the same font size as the one before, set at most 1.6 x that size
+    lower and not to its right, a page rule at most 12 x that size long spans both with its middle
+    between them (1 pt of slack), and the 40 characters on either side hold one over
+    ``1 / SCRIPT_SIZE`` x that size (the running text the fraction sits in)."""
+    before, after = crlf - 1, crlf + 2
+    if before < 0 or after >= len(text) or text[before].isspace() or text[after].isspace():
+        return False
+    size_b, _, yb, _ = _glyph(textpage, before)
+    size_a, _, ya, _ = _glyph(textpage, after)
+    if size_b <= 0 or abs(size_a - size_b) > 0.1 * size_b or not 0 < yb - ya <= 1.6 * size_b:
+        return False
+    bx0, by0, bx1, _ = textpage.get_charbox(before)  # type: ignore[attr-defined]
+    ax0, _, ax1, ay1 = textpage.get_charbox(after)  # type: ignore[attr-defined]
+    if ax0 > bx1:
+        return False
+    if not any(x1 - x0 <= 12 * size_b and x0 <= min(ax0, bx0) + 1 and x1 >= max(ax1, bx1) - 1
+               and ay1 - 1 <= (y0 + y1) / 2 <= by0 + 1 for x0, y0, x1, y1 in rules.boxes()):
+        return False
+    around = range(max(0, before - 40), min(len(text), after + 40))
+    return any(not text[k].isspace() and _glyph(textpage, k)[0] * SCRIPT_SIZE >= size_b for k in around)
+
+
 _SOFT_HYPHENS = "\x02\ufffe\u00ad"
 
 
@@ -190,7 +222,8 @@ def _is_rotated(angle: float) -> bool:
     return min(a, turn - a) > 0.05
 
 
-def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_line: str) -> list[Line]:
+def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_line: str,
+                 rules: _Rules | None = None) -> list[Line]:
     """Split one PDFium line into fragments (see :func:`extract_pdfium`).
 
     A character with an empty box (PDFium gives some glyphs a point box, sometimes far from the
@@ -238,7 +271,7 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
         fonts[offset] = (size, baseline)
     if floating and upright:
         upright[-1].extend((f[0], *upright[-1][-1][1:]) for f in floating)
-    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False, fonts) for chars in upright]
+    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False, fonts, rules) for chars in upright]
     if rotated:
         lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True, {}))
     return [ln for ln in lines if ln.text.strip()]
@@ -282,15 +315,19 @@ def _marks(offsets: list[int], fonts: dict[int, tuple[float, float]], prefix: st
     return marks
 
 
-def _marked_text(raw_line: str, first: int, last: int, marks: dict[int, str]) -> str:
+def _marked_text(raw_line: str, first: int, last: int, marks: dict[int, str],
+                 fractions: dict[int, int] | None = None) -> str:
     """``raw_line[first:last + 1]`` with each run of script characters written ``^2``, ``_1``,
     ``^-4`` or, when it is more than one number or character, ``^{l-1}`` (nested for a script of a
-    script: ``^{+7.8·10^3}``); PDFium's joined line breaks (``\r\n``) are left out."""
+    script: ``^{+7.8·10^3}``), and each fraction (``fractions``: the first offset of its numerator
+    -> the last of its denominator, see :func:`_fractions`) written ``1/2``, ``(a+b)/c``; PDFium's
+    joined line breaks (``\r\n``) are left out."""
     items = [(k, raw_line[k]) for k in range(first, last + 1) if raw_line[k] not in "\r\n"]
-    return _render_runs(items, marks, "")
+    return _render_runs(items, marks, "", fractions or {})
 
 
-def _render_runs(items: list[tuple[int, str]], marks: dict[int, str], level: str) -> str:
+def _render_runs(items: list[tuple[int, str]], marks: dict[int, str], level: str,
+                 fractions: dict[int, int] | None = None) -> str:
     """Text of ``items`` (``(offset, char)``) whose marks start with ``level``; deeper runs nested.
     A run of scripts ends at a space (TeX sets no space inside a script: a space is a gap)."""
     out: list[str] = []
@@ -298,6 +335,12 @@ def _render_runs(items: list[tuple[int, str]], marks: dict[int, str], level: str
     depth = len(level)
     while k < len(items):
         offset, ch = items[k]
+        if fractions and offset in fractions:
+            j = next(i for i in range(k, len(items)) if items[i][0] == fractions[offset]) + 1
+            parts = [_render_runs([it for it in items[k:j] if marks[it[0]][0] == kind], marks, kind) for kind in "^_"]
+            out.append("/".join(p if _PLAIN_PART.fullmatch(p) else f"({p})" for p in parts))
+            k = j
+            continue
         mark = marks.get(offset, "")
         if len(mark) <= depth:
             out.append(ch)
@@ -316,9 +359,74 @@ def _render_runs(items: list[tuple[int, str]], marks: dict[int, str], level: str
 
 
 
+_PLAIN_PART = re.compile(r"[\w.]+|\S")  # a numerator or denominator written without parentheses
+
+
+class _Rules:
+    """The thin horizontal rules a page draws (fraction bars, table rules), as boxes ``(x0, y0,
+    x1, y1)`` in PDF points (y upwards), found the first time they are asked for."""
+
+    def __init__(self, page: object) -> None:
+        self.page = page
+        self._found: list[tuple[float, float, float, float]] | None = None
+
+    def boxes(self) -> list[tuple[float, float, float, float]]:
+        if self._found is None:
+            import pypdfium2.raw as raw
+
+            self._found = []
+            for obj in self.page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):  # type: ignore[attr-defined]
+                x0, y0, x1, y1 = obj.get_bounds()
+                if y1 - y0 <= 1.0 and x1 - x0 >= 1.5:
+                    self._found.append((x0, y0, x1, y1))
+        return self._found
+
+
+def _fractions(raw_line: str, chars: list[_Char], marks: dict[int, str], rules: _Rules | None) -> dict[int, int]:
+    """The fractions set in a line (``\\frac{1}{2}`` in running text): ``{first offset of the
+    numerator: last offset of the denominator}``.
+
+    TeX sets a fraction's numerator raised and its denominator lowered, both smaller than the
+    text, so they are marked as a superscript and a subscript (:func:`_script_marks`); what tells
+    them from the two scripts of one base (``x_i^2``) is the fraction bar between them: a rule of
+    the page at most 1 pt thick that spans both, its middle above the denominator's glyphs and
+    below the numerator's (1 pt of slack). A run of superscript characters directly followed by a
+    run of subscript characters (no space between, marks of one level) is looked at.
+    """
+    if rules is None:
+        return {}
+    box = {c[0]: c for c in chars}
+    runs: list[tuple[bool, list[int]]] = []  # (joined to the run before, offsets)
+    prev = None
+    for offset in sorted(box):
+        mark = marks.get(offset, "")
+        joined = prev is not None and all(raw_line[k] in "\r\n" for k in range(prev + 1, offset))
+        if not mark:
+            prev = None
+            continue
+        if joined and marks[prev][0] == mark[0]:
+            runs[-1][1].append(offset)
+        else:
+            runs.append((joined, [offset]))
+        prev = offset
+    found: dict[int, int] = {}
+    for (_, num), (joined, den) in zip(runs, runs[1:]):
+        if not joined or marks[num[0]][0] != "^" or marks[den[0]][0] != "_":
+            continue
+        n0, n1 = min(box[k][1] for k in num), max(box[k][3] for k in num)
+        d0, d1 = min(box[k][1] for k in den), max(box[k][3] for k in den)
+        if min(n1, d1) - max(n0, d0) < 0.5 * min(n1 - n0, d1 - d0):
+            continue  # not stacked
+        low, high = max(box[k][4] for k in den), min(box[k][2] for k in num)
+        if any(x0 <= min(n0, d0) + 1 and x1 >= max(n1, d1) - 1 and low - 1 <= (y0 + y1) / 2 <= high + 1
+               for x0, y0, x1, y1 in rules.boxes()):
+            found[num[0]] = den[-1]
+    return found
+
+
 def _pdfium_fragment(
     textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool,
-    fonts: dict[int, tuple[float, float]],
+    fonts: dict[int, tuple[float, float]], rules: _Rules | None = None,
 ) -> Line:
     """One :class:`Line` of ``chars``: its text with script marks, its main font size and baseline
     (over the characters that are no script; PDFium's sizes when none was measured) and its style
@@ -331,7 +439,7 @@ def _pdfium_fragment(
     if rotated:
         text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
     else:
-        text = _marked_text(raw_line, first, last, marks)
+        text = _marked_text(raw_line, first, last, marks, _fractions(raw_line, chars, marks, rules))
     step = max(1, len(chars) // 8)
     sample = chars[::step]
     main = [fonts[c[0]] for c in chars if c[0] in fonts and c[0] not in marks]

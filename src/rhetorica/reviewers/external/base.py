@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from rhetorica.documents.inputs import ReviewerInput, blind_document, record_input, reviewer_input
+from rhetorica.documents.inputs import ReviewerInput, blind_document, pdf_input, record_input, reviewer_input
+from rhetorica.documents.options import DocumentReadError
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
@@ -55,8 +56,9 @@ class Manuscript:
         format: ``markdown`` | ``text`` | ``pdf``.
         text: the Markdown or plain text (``None`` for ``pdf``).
         pdf_path: the PDF file (``pdf`` only).
-        digest: SHA-256 hex of what is sent (the text's UTF-8 bytes, or the PDF's bytes).
-        sent: the blinded text with its audit (``None`` for ``pdf``: a PDF file goes as it is).
+        digest: SHA-256 hex of what is sent (the text's UTF-8 bytes; for a PDF, see
+            :class:`rhetorica.documents.inputs.PdfInput`).
+        sent: the blinded text with its audit (for ``pdf``: the blinded copy's text layer).
     """
 
     format: InputFormat
@@ -75,15 +77,17 @@ def plain_text(document: Document) -> str:
 
 
 def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
-    """What the system reads for ``target`` in format ``fmt``: text formats blinded by the
-    reviewer-input builder (:func:`rhetorica.documents.inputs.reviewer_input`).
+    """What the system reads for ``target`` in format ``fmt``, blinded by the reviewer-input
+    builder: text formats by :func:`rhetorica.documents.inputs.reviewer_input`, a PDF by
+    :func:`rhetorica.documents.inputs.pdf_input` (a copy without the identity strings; the
+    original file is never sent).
 
-    A PDF is ``metadata["pdf_path"]`` (a compiled rendering of exactly this document, set by the
+    The PDF is ``metadata["pdf_path"]`` (a compiled rendering of exactly this document, set by the
     stage that compiled it) or, for an original only, its source file when that is a ``.pdf``. A
     variant never falls back to its original's PDF (it would be reviewed as the original).
 
     Raises:
-        ManuscriptError: ``pdf`` asked for and no PDF of this document exists.
+        ManuscriptError: ``pdf`` asked for and no PDF of this document exists, or it cannot be read.
     """
     document = target.document
     if fmt != "pdf":
@@ -102,7 +106,11 @@ def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
                               "(metadata 'pdf_path' is not set and it is not an original read from a PDF)")
     if not path.is_file():
         raise ManuscriptError(f"{target.document_id} ({target.condition}): PDF {path} does not exist")
-    return Manuscript("pdf", None, path, hashlib.sha256(path.read_bytes()).hexdigest())
+    try:
+        blinded = pdf_input(document, path)
+    except DocumentReadError as exc:
+        raise ManuscriptError(f"{target.document_id} ({target.condition}): {exc}") from exc
+    return Manuscript("pdf", None, blinded.path, blinded.digest, blinded.sent)
 
 
 @dataclass(frozen=True)

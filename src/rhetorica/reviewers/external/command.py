@@ -15,7 +15,8 @@ Registered as evaluator kind ``command``. Study configuration (the settings of
           pass_env: [OPENAI_API_KEY]
 
 Placeholders replaced in ``args`` (exact tokens, anywhere in an argument): ``{input}`` (path of
-the manuscript: a temporary ``manuscript.md`` / ``manuscript.txt``, or the PDF), ``{output}``
+the manuscript: a temporary ``manuscript.md`` / ``manuscript.txt``, or the blinded copy of the
+paper's PDF, :func:`rhetorica.documents.inputs.pdf_input`), ``{output}``
 (path where the review file must be written), ``{replicate}``, ``{document_id}``. Without
 ``{input}``, Markdown or text goes to the command's standard input (a PDF needs ``{input}``).
 

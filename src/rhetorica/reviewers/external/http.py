@@ -19,7 +19,7 @@ Request body (``Content-Type: application/json``)::
      "options": {...}}
 
 For ``input: pdf`` the ``manuscript`` field is absent and ``pdf_base64`` holds the file (standard
-base64). The answer is the response body's JSON object, or its ``response_field`` member when that
+base64): the blinded copy of the paper's PDF (:func:`rhetorica.documents.inputs.pdf_input`). The answer is the response body's JSON object, or its ``response_field`` member when that
 option is set (e.g. ``review``).
 
 The key named by ``api_key_env`` is read from rhetorica's environment and sent only to ``url``, as

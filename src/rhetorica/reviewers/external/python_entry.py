@@ -16,7 +16,8 @@ The function is called as::
 
     function(manuscript, *, document_id="p1", replicate=0, input_format="markdown", **options)
 
-where ``manuscript`` is the Markdown or text (or, for ``input: pdf``, the PDF's path as a string)
+where ``manuscript`` is the Markdown or text (or, for ``input: pdf``, the path of the blinded copy
+of the paper's PDF as a string, :func:`rhetorica.documents.inputs.pdf_input`)
 and ``options`` are the configuration's ``options`` (part of the cache key). It returns the review
 as a dict (a JSON object) or as JSON text. An ``async def`` function is awaited; a plain one runs in
 a worker thread. (A registered plug-in can instead register its own evaluator factory in

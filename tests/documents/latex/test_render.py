@@ -1,0 +1,43 @@
+"""LaTeX rendering of symbols printed by code: pifont's ``\\ding`` (issue 24)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pypdf._codecs.zapfding import _zapfding_encoding  # oracle: ZapfDingbats.afm + Adobe glyph list
+
+from rhetorica.documents import read_document
+from rhetorica.documents.latex.render import dingbat
+
+
+def test_dingbat_agrees_with_the_zapfdingbats_encoding_for_every_glyph() -> None:
+    codes = [c for c in range(33, 255) if ord(_zapfding_encoding[c]) > 0xFF]  # pypdf leaves unassigned codes as Latin-1
+    assert len(codes) == 94 + 14 + 94 - 1  # 0x21-0x7E, 0x80-0x8D, 0xA1-0xFE without 0xF0
+    assert {c: dingbat(str(c)) for c in codes} == {c: _zapfding_encoding[c] for c in codes}
+
+
+@pytest.mark.parametrize(("code", "char"), [
+    ("51", "✓"), ("55", "✗"), ("52", "✔"), ("56", "✘"), ("72", "★"), ("172", "①"),
+    ("'63", "✓"), ('"33', "✓"), ("`3", "✓"),
+])
+def test_dingbat_codes_as_tex_writes_them(code: str, char: str) -> None:
+    assert dingbat(code) == char
+
+
+@pytest.mark.parametrize("code", ["240", "255", "32", "x", ""])
+def test_dingbat_without_glyph_prints_nothing(code: str) -> None:
+    assert dingbat(code) == ""
+
+
+def test_ding_in_a_table_reads_as_the_check_mark_not_its_code(tmp_path: Path) -> None:
+    project = tmp_path / "paper"
+    project.mkdir()
+    (project / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{pifont,amssymb}\n"
+        "\\newcommand{\\cmark}{\\ding{51}}\\newcommand{\\xmark}{\\ding{55}}\n\\begin{document}\n"
+        "\\section{Intro}\nFeatures \\Pisymbol{pzd}{72} and \\checkmark.\n"
+        "\\begin{tabular}{lcc}\nSciPy & \\cmark & \\xmark \\\\\n\\end{tabular}\n\\end{document}\n"
+    )
+    text = read_document(project).sections[0].text
+    assert text.split("\n") == ["Features ★ and ✓.", "", "| SciPy | ✓ | ✗ |"]
