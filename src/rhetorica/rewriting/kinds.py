@@ -69,11 +69,11 @@ for _kind, _description in (
 
 
 def _project_refuses(condition: Condition) -> str | None:
-    from rhetorica.rewriting.six_dimensions import CONDITIONS
+    from rhetorica.rewriting.six_dimensions import condition_names
 
     if condition.composition:
         return f"does not combine conditions with '|' ({condition.name!r}); use 'joint' for all six at once"
-    if condition.dimension == "joint" or condition.name in {c["name"] for c in CONDITIONS}:
+    if condition.dimension == "joint" or condition.name in condition_names():
         return None
     return (f"only produces the six-dimension conditions, joint, recursive:<n> and guided, not {condition.name!r}")
 
