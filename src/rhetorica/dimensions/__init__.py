@@ -32,7 +32,8 @@ def register_dimension(dimension: Dimension, *, description: str = "") -> Dimens
     """Register ``dimension`` and one condition per direction; returns it unchanged.
 
     The conditions are ``<name>:<direction>`` for each entry of ``dimension.directions``, described
-    by that entry, with the instruction file of that direction (``dimension.instructions``, if any).
+    by that entry, with the instruction file or text of that direction (``dimension.instructions``,
+    if any).
 
     Args:
         dimension: the dimension.
@@ -42,7 +43,7 @@ def register_dimension(dimension: Dimension, *, description: str = "") -> Dimens
     Raises:
         rhetorica.registry.DuplicateComponentError: the dimension or one of its conditions is
             already registered by another component.
-        ValueError: a direction other than ``+``/``-``, or instruction texts without a file for a
+        ValueError: a direction other than ``+``/``-``, or instructions without a file or text for a
             direction.
     """
     rule = dimension.shift
@@ -52,10 +53,13 @@ def register_dimension(dimension: Dimension, *, description: str = "") -> Dimens
     for direction, line in dimension.directions.items():
         if direction not in ("+", "-"):
             raise ValueError(f"dimension {dimension.name!r}: direction {direction!r} must be '+' or '-'")
-        if texts is not None and direction not in texts.files:
-            raise ValueError(f"dimension {dimension.name!r}: no instruction file for direction {direction!r}")
-        conditions.add(f"{dimension.name}:{direction}", ConditionDefinition(
-            dimension.name, line, texts.files[direction] if texts is not None else None,
-            instruction_package=texts.package if texts is not None else "rhetorica.rewriting",
-            instruction_version=texts.version if texts is not None else None), description=line)
+        if texts is None:
+            definition = ConditionDefinition(dimension.name, line)
+        elif direction in texts.files or direction in texts.texts:
+            definition = ConditionDefinition(dimension.name, line, texts.files.get(direction),
+                                             instruction_package=texts.package, instruction_version=texts.version,
+                                             instruction_text=texts.texts.get(direction))
+        else:
+            raise ValueError(f"dimension {dimension.name!r}: no instruction text for direction {direction!r}")
+        conditions.add(f"{dimension.name}:{direction}", definition, description=line)
     return dimension

@@ -64,5 +64,5 @@ measure = complexity_index
 DIMENSION = register_dimension(Dimension(
     "complexity", ShiftRule("sqrt(mean sentence length x Advanced Guiraud)", index_of_measures), measure=measure,
     directions={"+": "lexical and syntactic complexity (higher)", "-": "lexical and syntactic complexity (lower)"},
-    instructions=Instructions({"+": "complexity_plus.md", "-": "complexity_minus.md"}, "v2"),
+    instructions=Instructions("v2", files={"+": "complexity_plus.md", "-": "complexity_minus.md"}),
     joint=6))

@@ -40,5 +40,5 @@ DIMENSION = register_dimension(Dimension(
     "confidence", ShiftRule(LABEL, stance),
     directions={"+": "high expressed confidence (fewer hedges, more boosters)",
                 "-": "low expressed confidence (more hedges, fewer boosters)"},
-    instructions=Instructions({"+": "confidence_plus.md", "-": "confidence_minus.md"}, "v1"),
+    instructions=Instructions("v1", files={"+": "confidence_plus.md", "-": "confidence_minus.md"}),
     lexicons=lexicons))

@@ -94,5 +94,5 @@ measure = contribution_signposting
 DIMENSION = register_dimension(measured_dimension(
     "contribution", "(contribution signposts + enumerated items)/1k", measure,
     directions={"+": "contribution structure explicit and enumerated", "-": "contribution structure implicit"},
-    instructions=Instructions({"+": "contribution_plus.md", "-": "contribution_minus.md"}, "v2"),
+    instructions=Instructions("v2", files={"+": "contribution_plus.md", "-": "contribution_minus.md"}),
     joint=4, lexicons=partial(lexicon_versions, "contribution")))

@@ -169,5 +169,5 @@ measure = evidence_foregrounding
 DIMENSION = register_dimension(measured_dimension(
     "evidence", "foregrounded quantitative expressions/1k", measure,
     directions={"+": "quantitative evidence foregrounded", "-": "quantitative evidence backgrounded"},
-    instructions=Instructions({"+": "evidence_plus.md", "-": "evidence_minus.md"}, "v2"),
+    instructions=Instructions("v2", files={"+": "evidence_plus.md", "-": "evidence_minus.md"}),
     joint=3, lexicons=partial(lexicon_versions, "quantities")))

@@ -56,5 +56,5 @@ def lexicons() -> dict[str, str]:
 DIMENSION = register_dimension(measured_dimension(
     "novelty", "(novelty markers + boosters - hedges)/1k", measure,
     directions={"+": "claim and novelty stance (stronger)", "-": "claim and novelty stance (more reserved)"},
-    instructions=Instructions({"+": "novelty_plus.md", "-": "novelty_minus.md"}, "v2"),
+    instructions=Instructions("v2", files={"+": "novelty_plus.md", "-": "novelty_minus.md"}),
     joint=1, lexicons=lexicons))

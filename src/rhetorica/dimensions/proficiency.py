@@ -29,4 +29,4 @@ def sophistication(m: TextMeasures) -> float | None:
 DIMENSION = register_dimension(Dimension(
     "proficiency", ShiftRule(LABEL, sophistication),
     directions={"+": "native-associated academic English", "-": "non-native-associated academic English"},
-    instructions=Instructions({"+": "proficiency_plus.md", "-": "proficiency_minus.md"}, "v1")))
+    instructions=Instructions("v1", files={"+": "proficiency_plus.md", "-": "proficiency_minus.md"})))

@@ -61,5 +61,5 @@ measure = register_technicality
 DIMENSION = register_dimension(measured_dimension(
     "register", "(technical words + formal markers + math)/1k", measure,
     directions={"+": "technical register and formalisation (more)", "-": "technical register and formalisation (less)"},
-    instructions=Instructions({"+": "register_plus.md", "-": "register_minus.md"}, "v2"),
+    instructions=Instructions("v2", files={"+": "register_plus.md", "-": "register_minus.md"}),
     joint=5, lexicons=partial(lexicon_versions, "register")))

@@ -46,5 +46,5 @@ measure = scope_generality
 DIMENSION = register_dimension(measured_dimension(
     "scope", "(generalisation - limiting qualifiers)/1k", measure,
     directions={"+": "scope and generalisation (wider)", "-": "scope and generalisation (narrower)"},
-    instructions=Instructions({"+": "scope_plus.md", "-": "scope_minus.md"}, "v2"),
+    instructions=Instructions("v2", files={"+": "scope_plus.md", "-": "scope_minus.md"}),
     joint=2, lexicons=partial(lexicon_versions, "scope")))

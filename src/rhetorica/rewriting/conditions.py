@@ -130,6 +130,9 @@ class ConditionDefinition:
             ``instruction_file`` (a plug-in ships its own texts).
         instruction_version: the instruction texts' version folder (``None``: the caller's, by
             default :data:`INSTRUCTIONS_VERSION`); the six-dimension study's texts are ``v2``.
+        instruction_text: the instruction itself, for a condition whose text lives in its
+            module rather than in a file (a plug-in's dimension); used when ``instruction_file``
+            is ``None``.
     """
 
     dimension: str
@@ -138,6 +141,25 @@ class ConditionDefinition:
     family: Callable[[Condition], str] | None = None
     instruction_package: str = "rhetorica.rewriting"
     instruction_version: str | None = None
+    instruction_text: str | None = None
+
+    @property
+    def has_instruction(self) -> bool:
+        """Whether an LLM rewriter has an instruction text for this condition."""
+        return self.instruction_file is not None or self.instruction_text is not None
+
+    def instruction(self, version: str) -> str:
+        """The instruction text, stripped: ``instruction_text``, else ``instruction_file`` read from
+        ``<instruction_package>/instructions/<instruction_version or version>/``.
+
+        Raises:
+            UnknownConditionError: the condition has no instruction text.
+        """
+        if self.instruction_text is not None:
+            return self.instruction_text.strip()
+        if self.instruction_file is None:
+            raise UnknownConditionError("the condition has no instruction text for an LLM rewriter")
+        return _read(self.instruction_file, self.instruction_version or version, self.instruction_package).strip()
 
     def describe(self, condition: Condition) -> str:
         """The one-line description of ``condition`` (a family describes each member)."""
@@ -278,14 +300,13 @@ def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
         UnknownConditionError: an unknown condition, or one without an instruction text.
     """
     version = instruction_version(condition, version)
-    files = []
+    texts = [_read("integrity.md", version).strip()]
     for part in parse_condition(condition).parts:
         found = definition(part)
-        if found.instruction_file is None:
+        if not found.has_instruction:
             raise UnknownConditionError(f"condition {part.name!r} has no instruction text for an LLM rewriter")
-        files.append((found.instruction_file, found.instruction_package))
-    texts = [_read("integrity.md", version)] + [_read(f, version, package) for f, package in files]
-    return "\n\n".join(t.strip() for t in texts)
+        texts.append(found.instruction(version))
+    return "\n\n".join(texts)
 
 
 def task_prompt(version: str = INSTRUCTIONS_VERSION) -> str:

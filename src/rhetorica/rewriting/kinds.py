@@ -44,7 +44,7 @@ class RewriterKind:
 def _llm_refuses(condition: Condition) -> str | None:
     if any(p.dimension == "injection" for p in condition.parts):
         return "cannot produce injection conditions; they need kind 'injection', not 'llm'"
-    missing = [p.name for p in condition.parts if definition(p).instruction_file is None]
+    missing = [p.name for p in condition.parts if not definition(p).has_instruction]
     return f"has no instruction text for {', '.join(missing)}" if missing else None
 
 

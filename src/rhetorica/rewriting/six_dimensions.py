@@ -57,13 +57,10 @@ def _read(filename: str) -> str:
 
 
 def _target(name: str) -> str:
-    """The instruction text of one six-dimension condition (from its dimension's instruction files)."""
+    """The instruction text of one six-dimension condition (its dimension's, :meth:`ConditionDefinition.instruction`)."""
     if name not in condition_names():
         raise ValueError(f"unknown six-dimension condition {name!r}; known: {', '.join(condition_names())}")
-    found = definition(parse_condition(name, check=False))
-    path = (resources.files(found.instruction_package) / "instructions" / (found.instruction_version or INSTRUCTIONS_VERSION)
-            / str(found.instruction_file))
-    return path.read_text("utf-8").strip()
+    return definition(parse_condition(name, check=False)).instruction(INSTRUCTIONS_VERSION)
 
 
 def condition_prompt(name: str) -> str:

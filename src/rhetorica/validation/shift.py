@@ -64,16 +64,21 @@ class ShiftRule:
 
 @dataclass(frozen=True)
 class Instructions:
-    """Where a dimension's LLM instruction texts are: ``<package>/instructions/<version>/<file>``.
+    """A dimension's LLM instruction texts, per direction: files ``<package>/instructions/<version>/<file>``
+    (package data) or the texts themselves (a plug-in may keep them in its module).
 
     Attributes:
+        version: the texts' version (it opens every prompt version ``<version>:<hash>``, and the
+            integrity rules and task text of that version of ``rhetorica/rewriting/instructions``
+            frame them).
         files: direction (``"+"``/``"-"``) -> file name.
-        version: the texts' version folder (it opens every prompt version ``<version>:<hash>``).
-        package: the package holding the ``instructions`` folder (a plug-in ships its own).
+        texts: direction -> the instruction text itself (for a direction without a file).
+        package: the package holding the ``instructions`` folder of ``files``.
     """
 
-    files: Mapping[str, str]
     version: str
+    files: Mapping[str, str] = field(default_factory=dict)
+    texts: Mapping[str, str] = field(default_factory=dict)
     package: str = "rhetorica.rewriting"
 
 
