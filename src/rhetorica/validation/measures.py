@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import marker_counts
 from rhetorica.validation.readability import gunning_fog
-from rhetorica.validation.shift import measured_dimensions
+from rhetorica.registry import dimensions
 from rhetorica.validation.tokenizer import Tokens, tokenize
 
 
@@ -49,7 +49,8 @@ class TextMeasures(BaseModel):
 
 
 def measure_dimensions(text: str | Tokens) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Every registered dimension's own measure of ``text``, and the lexicon versions they read.
+    """Every registered dimension's own measure of ``text`` (:attr:`rhetorica.validation.shift.Dimension.measure`),
+    and the lexicon versions they read.
 
     Args:
         text: the text or its :class:`Tokens` (each measure prepares its own view of it, e.g.
@@ -63,7 +64,8 @@ def measure_dimensions(text: str | Tokens) -> tuple[dict[str, float | None], dic
     """
     values: dict[str, float | None] = {}
     versions: dict[str, str] = {}
-    for dimension in measured_dimensions():
+    measured = [e.value for e in dimensions.entries() if getattr(e.value, "measure", None) is not None]
+    for dimension in measured:
         value = dimension.measure(text)
         values[dimension.name] = None if value is None else float(value)
         if dimension.lexicons is not None:

@@ -125,11 +125,6 @@ def measured_dimension(name: str, label: str, measure: TextMeasure, **fields: ob
     return Dimension(name, ShiftRule(label, from_measures), measure=measure, **fields)  # type: ignore[arg-type]
 
 
-def measured_dimensions() -> list[Dimension]:
-    """The registered dimensions with their own text measure, by name."""
-    return [e.value for e in dimensions.entries() if getattr(e.value, "measure", None) is not None]
-
-
 class ShiftCheck(BaseModel):
     """One directional check: the condition part, its measure on both texts, and the verdict."""
 
