@@ -28,6 +28,7 @@ from rhetorica.registry import conditions, dimensions
 from rhetorica.rewriting.conditions import ConditionDefinition
 from rhetorica.validation.shift import Dimension
 
+
 def register_dimension(dimension: Dimension, *, description: str = "") -> Dimension:
     """Register ``dimension`` and one condition per direction; returns it unchanged.
 
@@ -46,20 +47,22 @@ def register_dimension(dimension: Dimension, *, description: str = "") -> Dimens
         ValueError: a direction other than ``+``/``-``, or instructions without a file or text for a
             direction.
     """
-    rule = dimension.shift
-    prefix = "shift measure" if rule.function is not None else "no shift expected"
-    dimensions.add(dimension.name, dimension, description=description or f"{prefix}: {rule.measure}")
     texts = dimension.instructions
+    definitions = {}
     for direction, line in dimension.directions.items():
         if direction not in ("+", "-"):
             raise ValueError(f"dimension {dimension.name!r}: direction {direction!r} must be '+' or '-'")
         if texts is None:
-            definition = ConditionDefinition(dimension.name, line)
+            definitions[direction] = ConditionDefinition(dimension.name, line)
         elif direction in texts.files or direction in texts.texts:
-            definition = ConditionDefinition(dimension.name, line, texts.files.get(direction),
-                                             instruction_package=texts.package, instruction_version=texts.version,
-                                             instruction_text=texts.texts.get(direction))
+            definitions[direction] = ConditionDefinition(
+                dimension.name, line, texts.files.get(direction), instruction_package=texts.package,
+                instruction_version=texts.version, instruction_text=texts.texts.get(direction))
         else:
             raise ValueError(f"dimension {dimension.name!r}: no instruction text for direction {direction!r}")
-        conditions.add(f"{dimension.name}:{direction}", definition, description=line)
+    rule = dimension.shift
+    prefix = "shift measure" if rule.function is not None else "no shift expected"
+    dimensions.add(dimension.name, dimension, description=description or f"{prefix}: {rule.measure}")
+    for direction, definition in definitions.items():
+        conditions.add(f"{dimension.name}:{direction}", definition, description=definition.description)
     return dimension
