@@ -257,7 +257,10 @@ stages: Registry[Any] = Registry("stage")
 # The modules whose import registers rhetorica's own components (imported by load_plugins).
 builtin_modules(
     "rhetorica.forms",
-    "rhetorica.validation.shift",
+    # one module per rewrite dimension (rhetorica.dimensions)
+    *(f"rhetorica.dimensions.{name}" for name in (
+        "confidence", "proficiency", "novelty", "scope", "evidence", "contribution", "register", "complexity",
+        "joint", "injection")),
     "rhetorica.rewriting.conditions",
     "rhetorica.rewriting.injection",
     "rhetorica.rewriting.kinds",

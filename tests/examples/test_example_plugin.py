@@ -1,5 +1,5 @@
-"""The example plug-in package, installed into a private folder: listed, its evaluator and its
-condition usable from a study without touching rhetorica's code."""
+"""The example plug-in package, installed into a private folder: listed, its evaluator, its
+condition and its dimension usable from a study without touching rhetorica's code."""
 
 from __future__ import annotations
 
@@ -21,9 +21,13 @@ def test_rhetorica_list_shows_the_plugin_components_with_its_package_as_source(p
     assert ours == {("evaluator", "example-command"): "rhetorica-example-plugin",
                     ("dimension", "readability"): "rhetorica-example-plugin",
                     ("condition", "readability:+"): "rhetorica-example-plugin",
-                    ("condition", "readability:-"): "rhetorica-example-plugin"}
+                    ("condition", "readability:-"): "rhetorica-example-plugin",
+                    ("dimension", "formality"): "rhetorica-example-plugin",
+                    ("condition", "formality:+"): "rhetorica-example-plugin",
+                    ("condition", "formality:-"): "rhetorica-example-plugin"}
     assert rows[("dimension", "readability")]["description"] == ("shift measure: minus Gunning Fog index "
                                                                  "(Gunning 1952)")
+    assert rows[("dimension", "formality")]["description"] == "shift measure: (formal - informal markers)/1k"
     table = run_python(["-m", "rhetorica", "list", "--kind", "evaluator"], plugin_dir)
     assert table.returncode == 0 and "example-command" in table.stdout and "rhetorica-example-plugin" in table.stdout
 
@@ -123,3 +127,85 @@ def test_without_the_plugin_its_names_are_errors_listing_the_known_ones() -> Non
     message = str(caught.value)
     assert "rewriters[0].conditions: unknown condition 'readability:+'; known: complexity:+, complexity:-, " in message
     assert "reviewers[0].kind: unknown evaluator 'example-command'; known: command, control, " in message
+
+
+# Runs inside the subprocess: a study on the plug-in's formality:+ (a scripted rewrite, a control
+# reviewer), validated with a constant embedder, then its report and the viewer's paper page.
+_FORMALITY = textwrap.dedent('''
+    import asyncio, json, sys
+    from pathlib import Path
+    import numpy as np
+    import pandas as pd
+    from rhetorica.report.render import write_report
+    from rhetorica.report.viewer.pages import paper
+    from rhetorica.rewriting.conditions import system_prompt
+    from rhetorica.store.runs import STUDY_FILE, open_run_store
+    from rhetorica.study.config import parse_study
+    from rhetorica.study.runner import StudyRunner
+
+    class ConstantEmbedder:
+        name, max_tokens = "constant", 512
+        def count_tokens(self, text):
+            return len(text.split())
+        def embed(self, texts):
+            return np.ones((len(texts), 4), dtype=np.float32) / 2.0
+
+    tmp = Path(sys.argv[1])
+    spec = {"name": "formality", "output_dir": str(tmp / "run"), "documents": [{"path": str(tmp / "paper.md")}],
+            "rewriters": [{"name": "scripted", "kind": "llm", "model": "mock/formal", "conditions": ["formality:+"],
+                           "options": {"script": [FORMAL]}}],
+            "reviewers": [{"name": "null-control", "kind": "control", "options": {"noise_sd": 0.5}}],
+            "replicates": 1, "validation": {"enabled": True}}
+    config = parse_study(spec)
+    runner = StudyRunner(config, tmp, embedder=ConstantEmbedder())
+    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    try:
+        summary = asyncio.run(runner.run())
+    finally:
+        runner.store.close()
+    write_report(runner.run_dir, n_resamples=200)
+    store = open_run_store(runner.run_dir)
+    try:
+        (result,) = [json.loads(r[0]) for r in store.rows("SELECT result_json FROM checks")]
+        page = paper(store, runner.run_dir, {"doc": ["paper"]})
+    finally:
+        store.close()
+    shift = pd.read_csv(runner.run_dir / "tables" / "shift_checks.csv")
+    print(json.dumps({
+        "units": [summary.units_run, summary.model_calls],
+        "prompt_has_plugin_text": "Style target: formal academic prose." in system_prompt("formality:+"),
+        "measured": [result["original"]["dimensions"]["formality"], result["variant"]["dimensions"]["formality"]],
+        "lexicon": result["variant"]["lexicon_versions"]["formality"],
+        "passed": result["passed"], "reasons": result["reasons"],
+        "table": shift[["condition", "part", "dimension", "direction", "measure", "present"]].to_dict("records"),
+        "values": shift[["original", "variant"]].values.tolist(),
+        "viewer": [v["check"]["shift"] for v in page["variants"]],
+    }))
+''')
+
+INFORMAL = ("We got a lot of gains on the three datasets and it is pretty clear that the model works. We really think "
+            "the results show that the method gets better accuracy than the baseline on all the things we tried.")
+FORMAL = ("We obtained substantial gains on the three datasets; therefore, it is clear that the model works. Moreover, "
+          "the results demonstrate that the method obtains better accuracy than the baseline on all the datasets we "
+          "investigated.")
+
+
+def test_a_study_on_the_plugin_dimension_runs_and_its_measure_reaches_checks_tables_and_viewer(
+        plugin_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "paper.md").write_text(f"# Graph models\n\n## Results\n\n{INFORMAL}\n", encoding="utf-8")
+    script = f"FORMAL = {FORMAL!r}\n" + _FORMALITY
+    result = run_python(["-c", script, str(tmp_path)], plugin_dir)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    # rewrite, its check, the control's review of the original and of the variant; one model call
+    assert out["units"] == [4, 1]
+    assert out["prompt_has_plugin_text"] is True
+    # informal: 40 words, 0 formal, 6 informal (got, a lot, pretty, really, gets, things): -6000/40;
+    # formal: 35 words, 4 formal (therefore, moreover, demonstrate, obtains), 0 informal: 4000/35
+    assert out["measured"] == [pytest.approx(-150.0), pytest.approx(4000 / 35)]
+    assert out["lexicon"] == "1.0"
+    assert out["passed"] is True and out["reasons"] == []
+    assert out["table"] == [{"condition": "formality:+", "part": "formality:+", "dimension": "formality",
+                             "direction": "+", "measure": "(formal - informal markers)/1k", "present": True}]
+    assert out["values"] == [[pytest.approx(-150.0), pytest.approx(4000 / 35)]]
+    assert out["viewer"] == [["(formal - informal markers)/1k: -150.00 → 114.29"]]

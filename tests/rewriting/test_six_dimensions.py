@@ -7,19 +7,24 @@ from importlib import resources
 import pytest
 
 from rhetorica.rewriting import conditions, six_dimensions as six
-from rhetorica.validation.shift import SHIFT_MEASURES, shift_checks
+from rhetorica.registry import dimensions
+from rhetorica.validation.shift import shift_checks
 from rhetorica.validation.validate import measure_text
 
 V2 = resources.files("rhetorica.rewriting") / "instructions" / "v2"
 
 
+SIX = ("novelty", "scope", "evidence", "contribution", "register", "complexity")
+
+
 def test_twelve_conditions_one_plus_and_minus_per_dimension_each_with_its_file() -> None:
-    names = [c["name"] for c in six.CONDITIONS]
-    assert names == [f"{d}:{s}" for d in ("novelty", "scope", "evidence", "contribution", "register", "complexity")
-                     for s in "+-"]
-    for fields in six.CONDITIONS:
-        assert (V2 / fields["instruction_file"]).is_file()
-        assert fields["dimension"] in SHIFT_MEASURES  # every dimension has a shift check
+    names = six.condition_names()
+    assert names == [f"{d}:{s}" for d in SIX for s in "+-"]
+    assert [d.name for d in six.joint_dimensions()] == list(SIX)
+    for name in names:
+        found = conditions.definition(conditions.parse_condition(name))
+        assert (V2 / found.instruction_file).is_file()
+        assert dimensions.get(found.dimension).shift.function is not None  # every dimension has a shift check
 
 
 def test_declarations_are_registered_conditions_and_keep_v1_prompts() -> None:
@@ -41,20 +46,21 @@ def test_every_prompt_opens_with_the_content_and_latex_rules() -> None:
     for required in ("reported numbers", "evidence", "captions", r"\cite", r"\label", "URLs",
                      r"\includegraphics", "algorithm", "Never edit mathematics"):
         assert required in rules
-    for fields in six.CONDITIONS:
-        prompt = six.condition_prompt(fields["name"])
-        assert prompt.startswith(rules) and prompt.endswith((V2 / fields["instruction_file"]).read_text("utf-8").strip())
+    for name in six.condition_names():
+        prompt = six.condition_prompt(name)
+        file = conditions.definition(conditions.parse_condition(name)).instruction_file
+        assert prompt.startswith(rules) and prompt.endswith((V2 / file).read_text("utf-8").strip())
     with pytest.raises(ValueError, match="unknown six-dimension condition 'tone:\\+'"):
         six.condition_prompt("tone:+")
 
 
 def test_joint_holds_all_six_plus_targets_in_order_and_recursive_reuses_it() -> None:
     joint = six.joint_prompt()
-    positions = [joint.index((V2 / f"{d}_plus.md").read_text("utf-8").strip()) for d in six.DIMENSIONS]
+    positions = [joint.index((V2 / f"{d}_plus.md").read_text("utf-8").strip()) for d in SIX]
     assert positions == sorted(positions)
     assert "_minus" not in joint and "direction -" not in joint
     assert six.prompt_version("recursive:2") == six.prompt_version("recursive:3") == six.prompt_version("joint")
-    assert len({six.prompt_version(c["name"]) for c in six.CONDITIONS}) == 12
+    assert len({six.prompt_version(name) for name in six.condition_names()}) == 12
     assert six.prompt_version("joint", agent=True) != six.prompt_version("joint")
 
 

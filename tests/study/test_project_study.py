@@ -22,7 +22,7 @@ import pytest
 
 from rhetorica.report.render import write_report
 from rhetorica.rewriting.latex_project.project import load_project
-from rhetorica.rewriting.six_dimensions import CONDITIONS
+from rhetorica.rewriting.six_dimensions import condition_names
 from rhetorica.study import graph
 from rhetorica.study.config import load_study
 from rhetorica.study.project_rewrite import variant_dir
@@ -34,7 +34,7 @@ from tests.study.scripted_project_agent import PHRASES
 REPO = Path(__file__).resolve().parents[2]
 AGENT = REPO / "tests" / "study" / "scripted_project_agent.py"
 PROJECTS = ("gcrn_iclr2017", "chebnet_nips2016")
-TWELVE = [c["name"] for c in CONDITIONS]
+TWELVE = condition_names()
 
 
 def _agent(name: str, mode: str, conditions: list[str]) -> dict:

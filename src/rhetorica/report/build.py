@@ -197,7 +197,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
     from rhetorica.report.aspects import aspect_tables
     from rhetorica.report.forms import form_scores, needs_form_table
-    from rhetorica.report.validation import validation_summary, validation_table
+    from rhetorica.report.validation import shift_table, validation_summary, validation_table
     from rhetorica.store.runs import read_checks
 
     study = read_run_study(run_dir)
@@ -249,7 +249,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
-                      thresholds=thresholds, validation=validation, validation_summary=summary, pairs=pairs,
+                      thresholds=thresholds, validation=validation, validation_summary=summary,
+                      shift_checks=shift_table(checks), pairs=pairs,
                       superseded=tables["superseded"], scans=scans, examples=examples, flow=flow,
                       effective_n=effective, paper_ids=paper_ids)
 

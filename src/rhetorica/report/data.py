@@ -41,6 +41,7 @@ class ReportData:
         thresholds: the scorecard thresholds applied (a dict of ``ScorecardThresholds``).
         validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
         validation_summary: Table-2 summary per condition and rewriter (empty without checks).
+        shift_checks: one row per intended-shift check (:func:`rhetorica.report.validation.shift_table`).
         pairs: the compared ``(first, second)`` arms.
         superseded: stored units of earlier declarations of the study, never analysed
             (:func:`rhetorica.store.plan.superseded_units`; empty when none).
@@ -64,6 +65,7 @@ class ReportData:
     thresholds: dict[str, Any] = field(default_factory=dict)
     validation: pd.DataFrame = field(default_factory=pd.DataFrame)
     validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    shift_checks: pd.DataFrame = field(default_factory=pd.DataFrame)
     pairs: list[tuple[str, str]] = field(default_factory=list)
     superseded: pd.DataFrame = field(default_factory=pd.DataFrame)
     scans: pd.DataFrame = field(default_factory=pd.DataFrame)

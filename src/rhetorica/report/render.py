@@ -273,9 +273,11 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
         data.validation.to_csv(tables_dir / "validation.csv", index=False)
     if not data.validation_summary.empty:
         data.validation_summary.to_csv(tables_dir / "validation_summary.csv", index=False)
-    if data.flow is not None:
-        from rhetorica.store.export import write_tidy
+    from rhetorica.store.export import write_tidy
 
+    if not data.shift_checks.empty:
+        write_tidy(tables_dir, {"shift_checks": data.shift_checks})
+    if data.flow is not None:
         write_tidy(tables_dir, {"flow": data.flow.flow, "flow_exclusions": data.flow.exclusions,
                                 "effective_n": data.effective_n})
     (run_dir / "report.md").write_text(render_markdown(data, sections), encoding="utf-8")

@@ -24,6 +24,9 @@ CHECK_KEYS = ["unit_key", "variant_key", "document_id", "condition", "rewriter"]
 FAILED_COLUMNS = ["document_id", "condition", "rewriter", "status", "reasons"]
 """Columns of :func:`failed_variants`."""
 
+SHIFT_COLUMNS = [*CHECK_KEYS, "part", "dimension", "direction", "measure", "original", "variant", "present"]
+"""Columns of :func:`shift_table`."""
+
 
 def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
     """One tidy row per validated variant (the input of ``summarise_by_condition``).
@@ -77,6 +80,40 @@ def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
     table = table.sort_values(["validated", "document_id", "condition", "rewriter"],
                               ascending=[False, True, True, True], kind="stable")
     return table.reset_index(drop=True)
+
+
+def shift_table(checks: pd.DataFrame) -> pd.DataFrame:
+    """One tidy row per intended-shift check of every checked variant (``tables/shift_checks.csv``).
+
+    Read from the ``shift`` list each stored result carries
+    (:class:`rhetorica.validation.shift.ShiftCheck`), so any registered dimension's measure —
+    a plug-in's included — appears here without a change to this function.
+
+    Args:
+        checks: rows as returned by :func:`rhetorica.store.runs.read_checks`.
+
+    Returns:
+        DataFrame with :data:`SHIFT_COLUMNS`: the check's keys, ``part`` (the condition part checked,
+        ``novelty:+``), its ``dimension`` and ``direction``, the ``measure``'s name, its value on the
+        ``original`` and the ``variant`` (missing where undefined, never imputed) and whether the
+        shift is ``present``; ordered by document, condition, rewriter and part. Empty (with these
+        columns) when no stored result holds a shift check.
+    """
+    import pandas as pd
+
+    records = []
+    for check in checks.itertuples(index=False):
+        payload = json.loads(check.result_json)
+        shifts = payload.get("shift") if isinstance(payload, dict) else None
+        for shift in shifts if isinstance(shifts, list) else []:
+            part = str(shift.get("condition", ""))
+            dimension, _, direction = part.rpartition(":")
+            records.append({**{k: getattr(check, k) for k in CHECK_KEYS}, "part": part,
+                            "dimension": dimension or part, "direction": direction if dimension else None,
+                            "measure": shift.get("measure"), "original": shift.get("original"),
+                            "variant": shift.get("variant"), "present": bool(shift.get("present"))})
+    table = pd.DataFrame.from_records(records, columns=SHIFT_COLUMNS)
+    return table.sort_values(["document_id", "condition", "rewriter", "part"], kind="stable").reset_index(drop=True)
 
 
 def validation_summary(table: pd.DataFrame) -> pd.DataFrame:

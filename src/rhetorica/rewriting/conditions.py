@@ -18,16 +18,16 @@ after HELM's ``PerturbationDescription`` (Liang et al., "Holistic Evaluation of 
 
 Parsing is syntax only. :func:`check_condition` then checks the parsed condition against the
 registries: each part's dimension must be registered in :data:`rhetorica.registry.dimensions` with a
-shift rule (:mod:`rhetorica.validation.shift` registers the built-in ones), and the part itself in
-:data:`rhetorica.registry.conditions` (by its exact name, or by a family of its dimension).
-:func:`parse_condition` with ``check=True`` (the default) does both; a study refuses, at load time,
-a condition on a dimension without a shift rule.
+shift rule, and the part itself in :data:`rhetorica.registry.conditions` (by its exact name, or by
+a family of its dimension). :func:`parse_condition` with ``check=True`` (the default) does both; a
+study refuses, at load time, a condition on a dimension without a shift rule.
 
-Conditions of the 'Style over Substance' study (STUDIES.md §1) registered here: ``confidence:+``
-(high expressed confidence), ``confidence:-`` (low), ``proficiency:+`` (native-associated English),
-``proficiency:-`` (non-native-associated). Instruction texts are package data under
-``instructions/<version>/``; the prompt version stored on every variant is
-``<version>:<hash of the texts used>``, so an edited text can never be mistaken for the old one.
+The conditions ``<dimension>:+``/``-`` are registered by their dimension's module
+(:mod:`rhetorica.dimensions`, or a plug-in's) with their instruction texts; the joint workflows by
+:mod:`rhetorica.dimensions.joint`, the injection family by :mod:`rhetorica.rewriting.injection`.
+Instruction texts are package data under ``instructions/<version>/``; the prompt version stored on
+every variant is ``<version>:<hash of the texts used>``, so an edited text can never be mistaken for
+the old one.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ from functools import lru_cache
 from importlib import resources
 
 from rhetorica.hashing import content_hash
-from rhetorica.rewriting import six_dimensions
 from rhetorica.registry import UnknownComponentError, conditions, dimensions
 
 INSTRUCTIONS_VERSION = "v1"
@@ -131,6 +130,9 @@ class ConditionDefinition:
             ``instruction_file`` (a plug-in ships its own texts).
         instruction_version: the instruction texts' version folder (``None``: the caller's, by
             default :data:`INSTRUCTIONS_VERSION`); the six-dimension study's texts are ``v2``.
+        instruction_text: the instruction itself, for a condition whose text lives in its
+            module rather than in a file (a plug-in's dimension); used when ``instruction_file``
+            is ``None``.
     """
 
     dimension: str
@@ -139,6 +141,25 @@ class ConditionDefinition:
     family: Callable[[Condition], str] | None = None
     instruction_package: str = "rhetorica.rewriting"
     instruction_version: str | None = None
+    instruction_text: str | None = None
+
+    @property
+    def has_instruction(self) -> bool:
+        """Whether an LLM rewriter has an instruction text for this condition."""
+        return self.instruction_file is not None or self.instruction_text is not None
+
+    def instruction(self, version: str) -> str:
+        """The instruction text, stripped: ``instruction_text``, else ``instruction_file`` read from
+        ``<instruction_package>/instructions/<instruction_version or version>/``.
+
+        Raises:
+            UnknownConditionError: the condition has no instruction text.
+        """
+        if self.instruction_text is not None:
+            return self.instruction_text.strip()
+        if self.instruction_file is None:
+            raise UnknownConditionError("the condition has no instruction text for an LLM rewriter")
+        return _read(self.instruction_file, self.instruction_version or version, self.instruction_package).strip()
 
     def describe(self, condition: Condition) -> str:
         """The one-line description of ``condition`` (a family describes each member)."""
@@ -224,7 +245,7 @@ def check_condition(condition: Condition) -> None:
     Every part needs a registered definition that accepts it, and a dimension registered in
     :data:`rhetorica.registry.dimensions` whose entry carries a shift rule
     (:class:`rhetorica.validation.shift.ShiftRule`; an explicit "no shift expected" rule, as for
-    :data:`~rhetorica.validation.shift.NO_SHIFT_EXPECTED`, counts); a compound may not name a
+    ``injection``, counts); a compound may not name a
     dimension twice.
 
     Raises:
@@ -253,37 +274,6 @@ def check_condition(condition: Condition) -> None:
         raise UnknownConditionError(f"condition {condition.name!r} names the dimension {twice[0]!r} twice")
 
 
-for _name, _dimension, _description, _file in (
-    ("confidence:+", "confidence", "high expressed confidence (fewer hedges, more boosters)", "confidence_plus.md"),
-    ("confidence:-", "confidence", "low expressed confidence (more hedges, fewer boosters)", "confidence_minus.md"),
-    ("proficiency:+", "proficiency", "native-associated academic English", "proficiency_plus.md"),
-    ("proficiency:-", "proficiency", "non-native-associated academic English", "proficiency_minus.md"),
-):
-    conditions.add(_name, ConditionDefinition(_dimension, _description, _file), description=_description)
-
-for _fields in six_dimensions.CONDITIONS:  # the six-dimension study's twelve (STUDIES.md §2)
-    conditions.add(_fields["name"], ConditionDefinition(
-        _fields["dimension"], _fields["description"], _fields["instruction_file"],
-        instruction_version=six_dimensions.INSTRUCTIONS_VERSION), description=_fields["description"])
-
-
-def _recursive_member(condition: Condition) -> str:
-    if condition.iteration < 2 or condition.guidance is not None:
-        raise ValueError(f"condition {condition.name!r} is not 'recursive:<n>' with n >= 2")
-    return f"joint rewrite applied {condition.iteration} times in a row"
-
-
-# the six-dimension study's workflows (STUDIES.md §2): no single instruction file — their prompts
-# are built by rhetorica.rewriting.six_dimensions (joint_prompt, guided_prompt), so only the
-# project rewriter kinds produce them
-for _name, _description in (("joint", six_dimensions.WORKFLOWS["joint"]), ("guided", six_dimensions.WORKFLOWS["guided"])):
-    conditions.add(_name, ConditionDefinition(JOINT, _description, instruction_version=six_dimensions.INSTRUCTIONS_VERSION),
-                   description=_description)
-conditions.add("recursive:<n>", ConditionDefinition(JOINT, six_dimensions.WORKFLOWS["recursive"], family=_recursive_member,
-                                                    instruction_version=six_dimensions.INSTRUCTIONS_VERSION),
-               description=six_dimensions.WORKFLOWS["recursive"])
-
-
 def _read(filename: str, version: str, package: str = "rhetorica.rewriting") -> str:
     return (resources.files(package) / "instructions" / version / filename).read_text("utf-8")
 
@@ -310,14 +300,13 @@ def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
         UnknownConditionError: an unknown condition, or one without an instruction text.
     """
     version = instruction_version(condition, version)
-    files = []
+    texts = [_read("integrity.md", version).strip()]
     for part in parse_condition(condition).parts:
         found = definition(part)
-        if found.instruction_file is None:
+        if not found.has_instruction:
             raise UnknownConditionError(f"condition {part.name!r} has no instruction text for an LLM rewriter")
-        files.append((found.instruction_file, found.instruction_package))
-    texts = [_read("integrity.md", version)] + [_read(f, version, package) for f, package in files]
-    return "\n\n".join(t.strip() for t in texts)
+        texts.append(found.instruction(version))
+    return "\n\n".join(texts)
 
 
 def task_prompt(version: str = INSTRUCTIONS_VERSION) -> str:

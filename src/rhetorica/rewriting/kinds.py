@@ -44,7 +44,7 @@ class RewriterKind:
 def _llm_refuses(condition: Condition) -> str | None:
     if any(p.dimension == "injection" for p in condition.parts):
         return "cannot produce injection conditions; they need kind 'injection', not 'llm'"
-    missing = [p.name for p in condition.parts if definition(p).instruction_file is None]
+    missing = [p.name for p in condition.parts if not definition(p).has_instruction]
     return f"has no instruction text for {', '.join(missing)}" if missing else None
 
 
@@ -69,11 +69,11 @@ for _kind, _description in (
 
 
 def _project_refuses(condition: Condition) -> str | None:
-    from rhetorica.rewriting.six_dimensions import CONDITIONS
+    from rhetorica.rewriting.six_dimensions import condition_names
 
     if condition.composition:
         return f"does not combine conditions with '|' ({condition.name!r}); use 'joint' for all six at once"
-    if condition.dimension == "joint" or condition.name in {c["name"] for c in CONDITIONS}:
+    if condition.dimension == "joint" or condition.name in condition_names():
         return None
     return (f"only produces the six-dimension conditions, joint, recursive:<n> and guided, not {condition.name!r}")
 

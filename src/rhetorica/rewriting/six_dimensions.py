@@ -1,17 +1,14 @@
-"""The six-dimension study's conditions and workflows (STUDIES.md §2), as declarations and prompts.
+"""The six-dimension study's prompts (STUDIES.md §2): its conditions' and its workflows' instructions.
 
-Twelve conditions, ``<dimension>:+`` and ``<dimension>:-`` for each of
-
-- ``novelty``: claim and novelty stance;
-- ``scope``: scope and generalisation;
-- ``evidence``: quantitative evidence framing;
-- ``contribution``: contribution structure;
-- ``register``: technical register and formalisation;
-- ``complexity``: lexical and syntactic complexity,
-
-each with a shift check in :mod:`rhetorica.validation.rhetoric` (registered in
-:data:`rhetorica.validation.shift.SHIFT_MEASURES`), and three workflows: ``joint`` (all six
-``+`` targets in one instruction, applied paragraph by paragraph), ``recursive:<n>`` (the joint instruction applied again to its own output, ``n`` ≥ 2
+The study's dimensions — ``novelty`` (claim and novelty stance), ``scope`` (scope and
+generalisation), ``evidence`` (quantitative evidence framing), ``contribution`` (contribution
+structure), ``register`` (technical register and formalisation), ``complexity`` (lexical and
+syntactic complexity) — are each one module of :mod:`rhetorica.dimensions`, registered with its
+directions, instruction texts, lexicon and shift measure and marked ``joint``. This module reads
+them from :data:`rhetorica.registry.dimensions` only: the six-dimension conditions are the
+``<dimension>:+``/``-`` of every dimension marked ``joint`` (:func:`joint_dimensions`), and the three
+workflows are ``joint`` (the ``+`` targets of all of them in one instruction, applied paragraph by
+paragraph), ``recursive:<n>`` (the joint instruction applied again to its own output, ``n`` ≥ 2
 applications in all; the text of every application is the joint text, so R2 and R3 differ from
 ``joint`` only in iteration) and ``guided`` (a second-stage instruction that receives a review of
 the joint rewrite: keep its strengths, answer its weaknesses and questions through the manuscript,
@@ -21,20 +18,16 @@ The instruction texts are package data under ``instructions/v2/`` (own words; th
 ``instructions/v2/README.md`` and ``docs/six-dimensions.md``). Every prompt opens with
 ``integrity.md``: the project-level content rules and the LaTeX rules the anchor checker enforces.
 The v1 texts of the 'Style over Substance' study are untouched, so their prompt versions stay.
-
-How it plugs into the condition registry: :data:`CONDITIONS` holds one mapping per condition whose
-keys are exactly the fields of :class:`rhetorica.rewriting.conditions.Condition` (``name``,
-``dimension``, ``direction``, ``description``, ``instruction_file``), so the registry adds them with
-``Condition(**fields)`` and reads their texts from version :data:`INSTRUCTIONS_VERSION`. This module
-imports nothing from ``conditions`` and so can be imported by it.
 """
 
 from __future__ import annotations
 
 from importlib import resources
-from typing import TypedDict
+from typing import Any
 
 from rhetorica.hashing import content_hash
+from rhetorica.registry import dimensions
+from rhetorica.rewriting.conditions import definition, parse_condition
 
 INSTRUCTIONS_VERSION = "v2"
 """Folder under ``rewriting/instructions/`` holding the six-dimension texts."""
@@ -45,43 +38,17 @@ REVIEW_PLACEHOLDER = "{review}"
 _REVIEW_FENCE = ("<<<REVIEW", "REVIEW>>>")
 
 
-class ConditionFields(TypedDict):
-    """Keyword arguments of :class:`rhetorica.rewriting.conditions.Condition` for one condition."""
-
-    name: str
-    dimension: str
-    direction: str
-    description: str
-    instruction_file: str
+def joint_dimensions() -> list[Any]:
+    """The registered dimensions marked ``joint`` (:class:`rhetorica.validation.shift.Dimension`),
+    in their joint order (then by name): the dimensions ``joint`` combines."""
+    found = [e.value for e in dimensions.entries() if getattr(e.value, "joint", None) is not None]
+    return sorted(found, key=lambda d: (d.joint, d.name))
 
 
-DIMENSIONS: dict[str, tuple[str, str]] = {
-    "novelty": ("claim and novelty stance (stronger)", "claim and novelty stance (more reserved)"),
-    "scope": ("scope and generalisation (wider)", "scope and generalisation (narrower)"),
-    "evidence": ("quantitative evidence foregrounded", "quantitative evidence backgrounded"),
-    "contribution": ("contribution structure explicit and enumerated", "contribution structure implicit"),
-    "register": ("technical register and formalisation (more)", "technical register and formalisation (less)"),
-    "complexity": ("lexical and syntactic complexity (higher)", "lexical and syntactic complexity (lower)"),
-}
-"""dimension -> (description of ``+``, description of ``-``), in the study's order."""
-
-CONDITIONS: tuple[ConditionFields, ...] = tuple(
-    ConditionFields(name=f"{dim}:{sign}", dimension=dim, direction=sign, description=text,
-                    instruction_file=f"{dim}_{'plus' if sign == '+' else 'minus'}.md")
-    for dim, (plus, minus) in DIMENSIONS.items()
-    for sign, text in (("+", plus), ("-", minus))
-)
-"""The twelve conditions, as ``Condition`` keyword arguments."""
-
-JOINT_PARTS: tuple[str, ...] = tuple(f"{dim}:+" for dim in DIMENSIONS)
-"""The conditions the joint instruction combines, in the order they are listed in it."""
-
-WORKFLOWS: dict[str, str] = {
-    "joint": "all six + targets in one instruction, paragraph by paragraph",
-    "recursive": "the joint instruction applied again to its own output (recursive:2, recursive:3)",
-    "guided": "joint rewrite, a review of it, then a rewrite that answers that review",
-}
-"""Workflow name -> one line for reports."""
+def condition_names() -> list[str]:
+    """The six-dimension conditions: ``<dimension>:<direction>`` of every joint dimension, in joint
+    order, ``+`` before ``-``."""
+    return [f"{d.name}:{sign}" for d in joint_dimensions() for sign in ("+", "-") if sign in d.directions]
 
 
 def _read(filename: str) -> str:
@@ -89,12 +56,11 @@ def _read(filename: str) -> str:
     return path.read_text("utf-8").strip()
 
 
-def _condition(name: str) -> ConditionFields:
-    for fields in CONDITIONS:
-        if fields["name"] == name:
-            return fields
-    known = ", ".join(c["name"] for c in CONDITIONS)
-    raise ValueError(f"unknown six-dimension condition {name!r}; known: {known}")
+def _target(name: str) -> str:
+    """The instruction text of one six-dimension condition (its dimension's, :meth:`ConditionDefinition.instruction`)."""
+    if name not in condition_names():
+        raise ValueError(f"unknown six-dimension condition {name!r}; known: {', '.join(condition_names())}")
+    return definition(parse_condition(name, check=False)).instruction(INSTRUCTIONS_VERSION)
 
 
 def condition_prompt(name: str) -> str:
@@ -107,19 +73,20 @@ def condition_prompt(name: str) -> str:
         ``integrity.md`` and the condition's text, separated by a blank line.
 
     Raises:
-        ValueError: for a name that is not one of :data:`CONDITIONS`.
+        ValueError: for a name that is not one of :func:`condition_names`.
     """
-    return "\n\n".join((_read("integrity.md"), _read(_condition(name)["instruction_file"])))
+    return "\n\n".join((_read("integrity.md"), _target(name)))
 
 
 def joint_prompt() -> str:
     """System prompt of ``joint`` (and of every application of ``recursive:<n>``).
 
     Returns:
-        ``integrity.md``, ``joint.md``, then the six ``+`` targets in :data:`JOINT_PARTS` order.
+        ``integrity.md``, ``joint.md``, then the ``+`` target of every joint dimension, in joint
+        order (:func:`joint_dimensions`).
     """
     parts = [_read("integrity.md"), _read("joint.md")]
-    parts += [_read(_condition(name)["instruction_file"]) for name in JOINT_PARTS]
+    parts += [_target(f"{d.name}:+") for d in joint_dimensions()]
     return "\n\n".join(parts)
 
 
@@ -164,7 +131,7 @@ def prompt_version(name: str, *, agent: bool = False) -> str:
     """``v2:<8-hex hash>`` of the exact texts used for ``name``.
 
     Args:
-        name: one of :data:`CONDITIONS`, ``joint``, ``recursive:<n>`` or ``guided``; for
+        name: one of :func:`condition_names`, ``joint``, ``recursive:<n>`` or ``guided``; for
             ``guided`` the hash covers the template, not a particular review.
         agent: hash the agent closing text (:func:`agent_task_prompt`) instead of :func:`task_prompt`.
 

@@ -1,4 +1,5 @@
-"""The per-text measures of validation: lexical, metadiscourse and six-dimension shift measures.
+"""The per-text measures of validation: lexical and metadiscourse measures, and every registered
+dimension's own measure, as a mapping.
 
 Kept apart from :mod:`rhetorica.validation.validate` (which compares two texts) so that the shift
 rules (:mod:`rhetorica.validation.shift`) and the validator both build on it.
@@ -6,12 +7,12 @@ rules (:mod:`rhetorica.validation.shift`) and the validator both build on it.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import marker_counts
 from rhetorica.validation.readability import gunning_fog
-from rhetorica.validation.rhetoric import RhetoricMeasures, measure_rhetoric
+from rhetorica.registry import dimensions
 from rhetorica.validation.tokenizer import Tokens, tokenize
 
 
@@ -28,8 +29,10 @@ class TextMeasures(BaseModel):
         boosters: booster count.
         hedges_per_1k: hedges per 1,000 words.
         boosters_per_1k: boosters per 1,000 words.
-        rhetoric: the six-dimension shift measures (:mod:`rhetorica.validation.rhetoric`);
-            ``None`` when not measured.
+        dimensions: dimension name -> value of its own measure (``None`` where undefined), for
+            every registered dimension that has one (:func:`measure_dimensions`); empty when not
+            measured.
+        lexicon_versions: lexicon name -> version of the word lists those measures read.
     """
 
     words: int
@@ -41,7 +44,33 @@ class TextMeasures(BaseModel):
     boosters: int
     hedges_per_1k: float | None
     boosters_per_1k: float | None
-    rhetoric: RhetoricMeasures | None = None
+    dimensions: dict[str, float | None] = Field(default_factory=dict)
+    lexicon_versions: dict[str, str] = Field(default_factory=dict)
+
+
+def measure_dimensions(text: str | Tokens) -> tuple[dict[str, float | None], dict[str, str]]:
+    """Every registered dimension's own measure of ``text`` (:attr:`rhetorica.validation.shift.Dimension.measure`),
+    and the lexicon versions they read.
+
+    Args:
+        text: the text or its :class:`Tokens` (each measure prepares its own view of it, e.g.
+            with LaTeX comments blanked).
+
+    Returns:
+        ``({dimension: value}, {lexicon: version})``, dimensions by name.
+
+    Raises:
+        rhetorica.registry.PluginError: an installed plug-in failed to load.
+    """
+    values: dict[str, float | None] = {}
+    versions: dict[str, str] = {}
+    measured = [e.value for e in dimensions.entries() if getattr(e.value, "measure", None) is not None]
+    for dimension in measured:
+        value = dimension.measure(text)
+        values[dimension.name] = None if value is None else float(value)
+        if dimension.lexicons is not None:
+            versions.update(dimension.lexicons())
+    return values, dict(sorted(versions.items()))
 
 
 def measure_text(text: str | Tokens) -> TextMeasures:
@@ -55,6 +84,7 @@ def measure_text(text: str | Tokens) -> TextMeasures:
     """
     tokens = text if isinstance(text, Tokens) else tokenize(text)
     markers = marker_counts(tokens)
+    values, versions = measure_dimensions(tokens)
     return TextMeasures(
         words=tokens.n_words,
         sentences=tokens.n_sentences,
@@ -65,5 +95,6 @@ def measure_text(text: str | Tokens) -> TextMeasures:
         boosters=markers.boosters,
         hedges_per_1k=markers.hedges_per_1k,
         boosters_per_1k=markers.boosters_per_1k,
-        rhetoric=measure_rhetoric(tokens),
+        dimensions=values,
+        lexicon_versions=versions,
     )
