@@ -2,8 +2,15 @@
 
 import pytest
 
+from rhetorica import registry
 from rhetorica.registry import DuplicateComponentError, Registry, UnknownComponentError, all_entries
 
+
+
+@pytest.fixture(autouse=True)
+def _forget_test_registries(monkeypatch):
+    """Registries made by a test leave the global list afterwards (``rhetorica list`` would show them)."""
+    monkeypatch.setattr(registry, "_ALL", list(registry._ALL))
 
 def test_register_and_get():
     things = Registry("thing")
