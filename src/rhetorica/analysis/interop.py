@@ -30,8 +30,9 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
-from rhetorica.analysis.tidy import ORIGINAL, SCORE_RANGES
+from rhetorica.analysis.tidy import SCORE_RANGES
 from rhetorica.documents.ratings import RatingError, parse_rating
+from rhetorica.labels import NO_REWRITER, ORIGINAL
 
 DECISION_FIELD = "final_decision"
 SCORE_FIELD_NAMES = ("overall_score", "contribution_score", "soundness_score", "presentation_score")
@@ -415,7 +416,7 @@ def diagnostics_to_tidy(
                     "document_id": key,
                     "arm": arm,
                     "condition": arm,
-                    "rewriter": "none" if arm == ORIGINAL else "external",
+                    "rewriter": NO_REWRITER if arm == ORIGINAL else "external",
                     "reviewer": reviewer,
                     "model": reviewer,
                     "protocol": "external",

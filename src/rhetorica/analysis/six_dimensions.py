@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.analysis.change import CHANGE_COLUMNS, paired_change
-from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.labels import ORIGINAL
 from rhetorica.rewriting.conditions import parse_condition
 
 POOLED = "pooled"

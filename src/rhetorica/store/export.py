@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.forms import REVIEW_000
+from rhetorica.labels import arm_label
 from rhetorica.store.db import Store
 from rhetorica.store.plan import plan_keys, superseded_units
 from rhetorica.strata import human_stratum
@@ -25,11 +26,8 @@ def arm_labels(pairs: pd.DataFrame) -> pd.Series:
     rewriters_per_condition = pairs.groupby("condition")["rewriter"].nunique()
 
     def label(row: pd.Series) -> str:
-        if row["condition"] == "original":
-            return "original"
-        if rewriters_per_condition.get(row["condition"], 1) > 1:
-            return f"{row['condition']}@{row['rewriter']}"
-        return str(row["condition"])
+        several = rewriters_per_condition.get(row["condition"], 1) > 1
+        return arm_label(row["condition"], row["rewriter"] if several else None)
 
     if pairs.empty:
         return pd.Series([], dtype=str)

@@ -33,6 +33,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, PackageLoader
 
 from rhetorica.analysis.paired import sign_test_pvalues
+from rhetorica.labels import arm_label
 from rhetorica.report.data import fmt, fmt_p
 from rhetorica.store.runs import read_run_study
 from rhetorica.report.viewer.aspects import highlighted_fields
@@ -72,7 +73,7 @@ def url(path: str, **params: Any) -> str:
 
 def variant_label(condition: str, rewriter: str) -> str:
     """The ``variant`` parameter of a rewrite: ``condition@rewriter`` (``original`` for the original)."""
-    return q.ORIGINAL if condition == q.ORIGINAL else f"{condition}@{rewriter}"
+    return arm_label(condition, rewriter)
 
 
 def _one(params: dict[str, list[str]], key: str) -> str | None:
