@@ -122,9 +122,9 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
                     if w.startswith(HIDDEN_TEXT_WARNING))
     document.metadata[META_KEY] = meta
     if spec.human_scores:
-        document.metadata["human_scores"] = list(spec.human_scores)
+        document.human_scores = list(spec.human_scores)
     if spec.decision:
-        document.metadata["decision"] = spec.decision
+        document.decision = spec.decision
     return document
 
 

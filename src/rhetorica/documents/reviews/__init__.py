@@ -64,7 +64,7 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
     counts: dict[str, int] = {}
     numbered = []
     for doc in found:
-        paper = doc.metadata.get("paper_id")
+        paper = doc.paper_id
         paper = paper_id if paper is None else str(paper)
         counts[paper] = counts.get(paper, 0) + 1
         generated = doc.metadata.get("review_id") is None

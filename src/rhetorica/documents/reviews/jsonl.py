@@ -88,7 +88,7 @@ def read_reviews_jsonl(path: Path, paper_id: str) -> tuple[list[Document], list[
         raise DocumentReadError(path, "no usable review in this JSONL file" + (f" ({problems[0]}; ...)"
                                                                              if problems else ""))
     blinded: list[Document] = []
-    for paper in dict.fromkeys(d.metadata["paper_id"] for _, d in found):
-        mine = [(r, d) for r, d in found if d.metadata["paper_id"] == paper]
+    for paper in dict.fromkeys(d.paper_id for _, d in found):
+        mine = [(r, d) for r, d in found if d.paper_id == paper]
         blinded += blind_reviewer_ids([d for _, d in mine], [r for r, _ in mine])
     return blinded, problems
