@@ -3,7 +3,7 @@ line, in any layout :mod:`rhetorica.documents.reviews.lines` reads (issue 13 par
 
 Each record becomes one review document (:func:`rhetorica.documents.reviews.model.review_document`)
 with its sections (``summary``, ``strength_and_weaknesses``, ``clarity_quality_novelty_and_reproducibility``
-... under any spelling, or ``full_review_text``), ``metadata.paper_id`` from its line (else the
+... under any spelling, or ``full_review_text``), ``paper_id`` from its line (else the
 file's paper: the ``paper`` of the study's document entry, else the folder's name) and the
 source's review id kept verbatim as the document id (``<paper>.review<n>`` only when the source
 has none). ``rating`` and ``confidence`` are read by
