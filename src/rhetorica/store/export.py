@@ -16,7 +16,7 @@ import pandas as pd
 from rhetorica.documents.models import Document
 from rhetorica.forms import REVIEW_000
 from rhetorica.labels import arm_label
-from rhetorica.store.db import Store
+from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
 from rhetorica.store.plan import plan_keys, superseded_units
 from rhetorica.strata import human_stratum
 
@@ -51,9 +51,7 @@ _AFTER_SCORES = ["input_truncated", "human_score", "variant_key", "variant_passe
 
 
 def _assessment_keys(store: Store) -> pd.DataFrame:
-    df = pd.DataFrame(store.assessment_rows(), columns=[
-        "unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol", "form", "replicate",
-        "status", "reason", "input_truncated", "human_score", "variant_key", "variant_passed", "title"])
+    df = pd.DataFrame(store.assessment_rows(), columns=list(ASSESSMENT_READ_COLUMNS))
     df = _current(df, store, "review")
     df.insert(2, "arm", arm_labels(df[["condition", "rewriter"]]) if len(df) else pd.Series([], dtype=str))
     df["human_stratum"] = df["human_score"].map(human_stratum)
