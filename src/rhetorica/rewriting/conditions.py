@@ -75,7 +75,8 @@ class Condition(str):
     reader takes the parsed fields from it instead of parsing the name again: variants
     (:class:`rhetorica.study.planner.Variant`), rewrite units and review targets
     (:class:`rhetorica.evaluation.Target`) hold one. Two conditions are equal when their names
-    are (so ``condition == "confidence:+"`` holds); the fields follow from the name.
+    are (so ``condition == "confidence:+"`` holds); the fields follow from the name. ``repr`` and
+    ``str`` are the name's, so messages and tables read as before; :attr:`fields` shows the rest.
 
     Attributes:
         name: the text it was parsed from, parts stripped (``"confidence:+|proficiency:-"``), as a
@@ -112,10 +113,6 @@ class Condition(str):
     def __reduce__(self) -> tuple[type[Condition], tuple[object, ...]]:
         return (Condition, (str(self), self.dimension, self.direction, self.iteration, self.guidance,
                             self.composition))
-
-    def __repr__(self) -> str:
-        return (f"Condition({str(self)!r}, dimension={self.dimension!r}, direction={self.direction!r}, "
-                f"iteration={self.iteration!r}, guidance={self.guidance!r}, composition={self.composition!r})")
 
     @property
     def name(self) -> str:
