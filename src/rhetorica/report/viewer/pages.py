@@ -358,7 +358,8 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
     here = {"doc": doc_id, "variant": chosen_label, "reviewer": reviewer, "rep": rep}
     return {"document": document, "removed": original.get("removed") or [], "variants": variants,
             "chosen": chosen, "chosen_label": chosen_label, "diff": diff, "scans": [
-                {**s, "findings": _findings(s)} for s in q.scan_rows_of(store, doc_id)],
+                {**s, "arm": variant_label(s["condition"], s["rewriter"]), "findings": _findings(s)}
+                for s in q.scan_rows_of(store, doc_id)],
             "reviewers": reviewers, "reviewer": reviewer, "shown_reviewer": shown_reviewer, "reps": reps,
             "shown_rep": shown_rep, "grid": grid, "reviews": reviews, "here": here,
             "judge_families": judge_tables(_judges(run_dir), assessments, scores, versions),
