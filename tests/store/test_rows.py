@@ -45,3 +45,24 @@ def test_a_bad_row_names_its_field_and_writes_nothing(tmp_path: Path, change: di
         assert store.score_rows() == []
     finally:
         store.close()
+
+
+def test_every_typed_table_refuses_a_misspelt_column_and_writes_omitted_nullable_ones_as_null(tmp_path: Path) -> None:
+    store = Store.in_dir(tmp_path)
+    try:
+        variant = {"unit_key": "v1", "document_id": "p1", "condition": "tone:+", "rewriter": "rw",
+                   "prompt_version": "1", "original_hash": "h", "status": "error", "reason": "HTTP 500"}
+        store.insert("variants", variant)
+        assert dict(store.conn.execute("SELECT content_hash, document_json FROM variants").fetchone()) == {
+            "content_hash": None, "document_json": None}
+        with pytest.raises(ValidationError, match="prompt_versoin"):
+            store.save_variant(variant | {"prompt_versoin": "2"}, {})
+        with pytest.raises(ValidationError, match="passed"):
+            store.replace_check({"unit_key": "c1", "variant_key": "v1", "document_id": "p1", "condition": "tone:+",
+                                 "rewriter": "rw", "passed": "maybe", "reasons_json": "[]", "result_json": "{}"})
+        with pytest.raises(ValidationError, match="document_json"):
+            store.insert("documents", {"document_id": "p1", "content_hash": "h", "kind": "manuscript", "title": "T"})
+        assert store.conn.execute("SELECT COUNT(*) FROM checks").fetchone()[0] == 0
+        assert store.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 0
+    finally:
+        store.close()

@@ -21,6 +21,23 @@ given them inside ``metadata`` (stores, exports and ``reviews.json`` files writt
 that build ``metadata``) gets them as fields, an explicit field winning."""
 
 
+def lift_typed_metadata(data: Any) -> Any:
+    """A document's JSON object with the :data:`TYPED_METADATA` keys moved out of ``metadata`` to
+    the top level (an explicit top-level value wins): how a document written before they were
+    fields is read, also by readers of stored JSON that do not build a :class:`Document`
+    (``data`` that is not such an object is returned as it is)."""
+    if not isinstance(data, dict) or not isinstance(data.get("metadata"), dict):
+        return data
+    meta = data["metadata"]
+    if not any(key in meta for key in TYPED_METADATA):
+        return data
+    data = {**data, "metadata": {k: v for k, v in meta.items() if k not in TYPED_METADATA}}
+    for key in TYPED_METADATA:
+        if key in meta and data.get(key) is None:
+            data[key] = meta[key]
+    return data
+
+
 class Section(BaseModel):
     """One ordered section of a document.
 
@@ -98,18 +115,7 @@ class Document(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _typed_metadata(cls, data: Any) -> Any:
-        """Move the :data:`TYPED_METADATA` keys out of ``metadata`` (documents written before they
-        were fields keep reading)."""
-        if not isinstance(data, dict) or not isinstance(data.get("metadata"), dict):
-            return data
-        meta = data["metadata"]
-        if not any(key in meta for key in TYPED_METADATA):
-            return data
-        data = {**data, "metadata": {k: v for k, v in meta.items() if k not in TYPED_METADATA}}
-        for key in TYPED_METADATA:
-            if key in meta and data.get(key) is None:
-                data[key] = meta[key]
-        return data
+        return lift_typed_metadata(data)
 
     @field_validator("paper_id", mode="before")
     @classmethod

@@ -15,12 +15,13 @@ Numbers come from :func:`rhetorica.analysis.judge_study.judge_study`; nothing is
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 import pandas as pd
 
-from rhetorica.documents.models import Document
+from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 
@@ -231,7 +232,7 @@ def paper_ids_of(document_jsons: list[str]) -> dict[str, str]:
     """Document id -> :attr:`~rhetorica.documents.models.Document.paper_id` of the stored review documents."""
     out = {}
     for text in document_jsons:
-        doc = Document.model_validate_json(text)
-        if doc.paper_id:
-            out[doc.id] = doc.paper_id
+        doc = lift_typed_metadata(json.loads(text))
+        if doc.get("paper_id"):
+            out[doc["id"]] = str(doc["paper_id"])
     return out

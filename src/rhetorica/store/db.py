@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rhetorica.store.batches import BatchTables
-from rhetorica.store.rows import AssessmentRow, assessment_row
+from rhetorica.store.rows import AssessmentRow, assessment_row, table_row
 
 STORE_FILENAME = "store.sqlite"
 BUSY_TIMEOUT_S = 60.0
@@ -207,7 +207,13 @@ class Store(BatchTables):
 
     # -- generic helpers -------------------------------------------------------------------------
     def insert(self, table: str, row: dict[str, Any]) -> None:
-        """Insert ``row`` into ``table`` in its own transaction (a unit result)."""
+        """Insert ``row`` into ``table`` in its own transaction (a unit result); a table with a typed
+        row (:data:`rhetorica.store.rows.ROW_MODELS`) gets it validated first.
+
+        Raises:
+            ValueError: ``row`` is not a valid row of ``table`` (nothing is written).
+        """
+        row = table_row(table, row)
         columns = ", ".join(row)
         marks = ", ".join("?" for _ in row)
         with self.transaction():
@@ -216,7 +222,12 @@ class Store(BatchTables):
     def save_variant(self, row: dict[str, Any], artefacts: Mapping[str, Any]) -> None:
         """Store one rewrite result (a row of ``variants``) and its artefacts (name -> JSON-able
         value, e.g. the guided workflow's ``intermediate_review``) in one transaction, replacing a
-        stored row of the same ``unit_key`` and its artefacts."""
+        stored row of the same ``unit_key`` and its artefacts.
+
+        Raises:
+            ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.VariantRow`.
+        """
+        row = table_row("variants", row)
         columns, marks = ", ".join(row), ", ".join("?" for _ in row)
         with self.transaction():
             self.conn.execute(f"INSERT OR REPLACE INTO variants ({columns}) VALUES ({marks})", list(row.values()))
@@ -227,7 +238,12 @@ class Store(BatchTables):
 
     def replace_check(self, row: dict[str, Any]) -> None:
         """Store a validation result as the one current check of its variant (older ones, made
-        under other thresholds, are removed in the same transaction)."""
+        under other thresholds, are removed in the same transaction).
+
+        Raises:
+            ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.CheckRow`.
+        """
+        row = table_row("checks", row)
         columns = ", ".join(row)
         marks = ", ".join("?" for _ in row)
         with self.transaction():

@@ -8,12 +8,13 @@ store and are listed by ``superseded`` (never averaged in).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from rhetorica.documents.models import Document
+from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.forms import REVIEW_000
 from rhetorica.labels import arm_label
 from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
@@ -148,21 +149,21 @@ def ids_table(store: Store) -> pd.DataFrame:
     rows = []
     for document_id, kind, raw in store.rows("SELECT document_id, kind, document_json FROM documents "
                                              "ORDER BY document_id"):
-        doc = Document.model_validate_json(raw)
-        meta = doc.metadata
-        rows.append({"document_id": document_id, "kind": kind, "paper_id": doc.paper_id,
+        doc = lift_typed_metadata(json.loads(raw))
+        meta = doc.get("metadata") or {}
+        rows.append({"document_id": document_id, "kind": kind, "paper_id": doc.get("paper_id"),
                      "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
-                     "source": doc.source.path})
+                     "source": (doc.get("source") or {}).get("path")})
     variants = variants_table(store)
     for key, raw in store.rows("SELECT unit_key, document_json FROM variants WHERE document_json IS NOT NULL "
                                "ORDER BY unit_key"):
-        variant = Document.model_validate_json(raw)
-        meta = variant.metadata
+        variant = lift_typed_metadata(json.loads(raw))
+        meta = variant.get("metadata") or {}
         match = variants[variants["unit_key"] == key]
         if meta.get("rewrite_id") is None or match.empty:
             continue
         row = match.iloc[0]
-        rows.append({"document_id": row["document_id"], "kind": "variant", "paper_id": variant.paper_id,
+        rows.append({"document_id": row["document_id"], "kind": "variant", "paper_id": variant.get("paper_id"),
                      "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
                      "variant_key": key, "condition": row["condition"], "rewriter": row["rewriter"],
                      "rewrite_id": meta["rewrite_id"], "source": None})

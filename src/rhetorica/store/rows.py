@@ -58,6 +58,91 @@ class AssessmentRow(BaseModel):
         return int(value) if isinstance(value, bool) else value
 
 
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DocumentRow(_Row):
+    """One row of ``documents``: an input document (``document_json`` is the whole
+    :class:`~rhetorica.documents.models.Document`; ``human_score`` the mean of its human scores)."""
+
+    document_id: str
+    content_hash: str
+    kind: str
+    title: str
+    human_score: float | None = None
+    document_json: str
+
+
+class VariantRow(_Row):
+    """One row of ``variants``: a rewrite unit's result (``document_json`` and ``content_hash``
+    ``None`` when it failed)."""
+
+    unit_key: str
+    document_id: str
+    condition: str
+    rewriter: str
+    prompt_version: str
+    original_hash: str
+    content_hash: str | None = None
+    status: str
+    reason: str | None = None
+    document_json: str | None = None
+
+
+class CheckRow(_Row):
+    """One row of ``checks``: the current validation of a variant (``passed`` 1 or 0)."""
+
+    unit_key: str
+    variant_key: str
+    document_id: str
+    condition: str
+    rewriter: str
+    passed: int
+    reasons_json: str
+    result_json: str
+
+
+class ScanRow(_Row):
+    """One row of ``scans``: the hidden-instruction scan of one review input (rewriter ``none``
+    for an original)."""
+
+    scan_key: str
+    document_id: str
+    condition: str
+    rewriter: str
+    content_hash: str
+    scanner_version: str
+    n_findings: int
+    n_flagged: int
+    max_severity: str | None = None
+    findings_json: str
+    notes_json: str
+
+
+#: The typed row of each table written through :meth:`rhetorica.store.db.Store.insert` and its
+#: siblings (``save_variant``, ``replace_check``, ``record_scan``; ``assessments`` through
+#: :func:`rhetorica.store.db.write_assessment`).
+ROW_MODELS: dict[str, type[BaseModel]] = {
+    "documents": DocumentRow, "variants": VariantRow, "checks": CheckRow, "scans": ScanRow,
+    "assessments": AssessmentRow,
+}
+
+
+def table_row(table: str, row: BaseModel | dict[str, Any]) -> dict[str, Any]:
+    """``row`` of ``table`` as column -> value, validated by the table's model in :data:`ROW_MODELS`
+    (every column written: an omitted nullable column as ``None``); a table without a model gets
+    ``row`` as given.
+
+    Raises:
+        ValueError: naming the field that is missing, unknown or mistyped.
+    """
+    model = ROW_MODELS.get(table)
+    if isinstance(row, BaseModel):
+        return row.model_dump()
+    return dict(row) if model is None else model.model_validate(dict(row)).model_dump()
+
+
 def assessment_row(row: AssessmentRow | dict[str, Any]) -> AssessmentRow:
     """``row`` as an :class:`AssessmentRow` (a mapping is validated).
 
