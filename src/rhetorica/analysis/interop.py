@@ -492,8 +492,9 @@ def import_diagnostics_run(
     }
     rows = []
     for record in result.table.to_dict("records"):
-        row = AssessmentRow.model_validate({**{c: record[c] for c in AssessmentRow.model_fields if c in record},
-                                            "input_hash": content_hash(record["review_json"])})
+        row = AssessmentRow.model_validate({  # a missing value of the table (NaN) is stored as NULL
+            **{c: None if pd.isna(record[c]) else record[c] for c in AssessmentRow.model_fields if c in record},
+            "input_hash": content_hash(record["review_json"])})
         scores = {c: float(record[c]) for c in SCORE_RANGES
                   if record.get(c) is not None and not pd.isna(record[c])}
         rows.append((row, scores))
