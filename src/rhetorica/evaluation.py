@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from rhetorica.rewriting.conditions import Condition, parse_condition
 from rhetorica.status import Status
 
 if TYPE_CHECKING:
@@ -34,8 +35,9 @@ class Target:
         document: the text as the evaluator reads it (an original or a variant, already defended
             against hidden instructions where the configuration asks for it).
         document_id: id of the original document (variants keep it: pairs join on it).
-        condition: ``original`` or the variant's condition name.
-        rewriter: the rewriter's name (``original`` for originals).
+        condition: the variant's :class:`~rhetorica.rewriting.conditions.Condition`, or
+            ``original`` (:data:`~rhetorica.labels.ORIGINAL`); a name given is parsed (syntax only).
+        rewriter: the rewriter's name (``none``, :data:`~rhetorica.labels.NO_REWRITER`, for originals).
         variant_key: unit key of the variant (``None`` for originals).
         replicate: replicate index, 0-based (seeds sampling; part of the cache key).
         reference: a paired reference document where the evaluator needs one (a human-anchored
@@ -45,12 +47,15 @@ class Target:
 
     document: Document
     document_id: str
-    condition: str
+    condition: Condition
     rewriter: str
     variant_key: str | None
     replicate: int
     reference: Document | None = None
     notice: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "condition", parse_condition(self.condition, check=False))
 
 
 @dataclass

@@ -216,4 +216,4 @@ def test_rewrite_file_imports_its_human_originals_with_a_warning_and_paper_id_0(
     manifest = load_manifest(out)
     assert [p.id for p in manifest.papers] == ["0", "p1"]  # paper id 0 kept
     zero = load_reviews(out / "papers" / "0" / "reviews.json")
-    assert [(r.id, r.sections[0].text, r.metadata["human_scores"]) for r in zero] == [("b9IG", "Weak baselines.", [6.0])]
+    assert [(r.id, r.sections[0].text, r.human_scores) for r in zero] == [("b9IG", "Weak baselines.", [6.0])]

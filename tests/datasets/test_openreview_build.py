@@ -34,7 +34,7 @@ def test_sample_counts_exclusions_and_reviews(recorded, tmp_path: Path) -> None:
     assert top.decision == "Reject" and top.licence == "CC BY 4.0" and top.pdf == "papers/P18/paper.pdf"
     assert api.hits["pdf"] == 16 + 2  # one per sampled paper, plus the two answered 429
     reviews = load_reviews(root / "papers" / "P18" / "reviews.json")
-    assert [r.metadata["human_scores"] for r in reviews] == [[10.0], [7.0]]
+    assert [r.human_scores for r in reviews] == [[10.0], [7.0]]
     assert [r.metadata["confidence"] for r in reviews] == [3.0, 3.0]
     assert reviews[0].kind == "review" and reviews[0].title == "Review 1"
     assert [s.title for s in reviews[0].sections] == ["Summary", "Strengths", "Weaknesses", "Questions"]

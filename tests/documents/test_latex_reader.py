@@ -113,7 +113,7 @@ def test_stable_nalu_inputs_appendix_and_audit(documents) -> None:
     assert ("Introducing NALU", 2) in [(s.title, s.level) for s in doc.sections]
     assert doc.metadata["main_file"] == "main.tex"
     assert "sections/methods.tex" in doc.metadata["files"]
-    assert doc.metadata["venue"] == "ICLR 2020"
+    assert doc.venue == "ICLR 2020"
     # the appendix (after \bibliography and \appendix) is cut
     assert "Gradient derivatives" not in titles
     assert doc.metadata["cut_at"] == "\\bibliography"

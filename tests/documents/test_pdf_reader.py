@@ -41,7 +41,7 @@ def test_acl_two_column_sections_and_blinding(acl) -> None:
                      "University of Washington", "github.com/allenai", "Proceedings of the 58th"]:
         assert identity not in markdown, identity
     assert acl.metadata["two_column_pages"] >= 12 and acl.metadata["cut_at"] == "References"
-    assert acl.metadata["venue"] == "ACL 2020"
+    assert acl.venue == "ACL 2020"
     # acknowledgements (before the references) removed with an audit entry; appendix cut
     assert "ONR grant" not in markdown and "PDF filters" not in markdown
     items = {r.item for r in acl.removed}
@@ -91,7 +91,7 @@ def test_nalu_pdf_facts(nalu) -> None:
     assert ("identity URL", "https://github.com/AndreasMadsen/stable-nalu") in {(r.item, r.text) for r in nalu.removed}
     venue = next(r for r in nalu.removed if r.item == "venue note")
     assert (venue.location, venue.text) == ("pages 1-30", "Published as a conference paper at ICLR 2020")
-    assert nalu.metadata["venue"] == "ICLR 2020"
+    assert nalu.venue == "ICLR 2020"
     # no References heading (the bibliography did not compile): the lettered appendix is cut
     assert nalu.metadata["cut_at"] == "appendix 'Gradient derivatives'"
     assert "Figure 1: Visualization of NMU for a single output scalar z_1, this construction repeats for " \

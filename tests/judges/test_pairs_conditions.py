@@ -36,7 +36,7 @@ def test_pairs_become_originals_and_linked_variants(tmp_path: Path) -> None:
     imported = read_review_pairs(path)
     # the source's review ids are the document ids; rewrite ids are generated per review
     assert [d.id for d in imported.originals] == ["rA", "rB"]
-    assert [d.metadata["paper_id"] for d in imported.originals] == ["iclr22_17", "iclr22_17"]
+    assert [d.paper_id for d in imported.originals] == ["iclr22_17", "iclr22_17"]
     assert [v.id for v in imported.variants] == ["rA.rewrite1", "rA.rewrite2", "rB.rewrite1"]
     assert [v.metadata["rewriter"] for v in imported.variants] == ["gpt-4o", "llama-3", "imported"]
     assert imported.variants[1].metadata["original_id"] == "rA"

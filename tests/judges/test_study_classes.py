@@ -51,7 +51,7 @@ def test_shifted_equivalent_and_noisy_metrics_get_their_classes(tmp_path: Path) 
                         "original", variant, 0)
         result = asyncio.run(judge.evaluate(target, CallContext()))
         assert result.status == "ok"
-        rows += [{"paper_id": doc.metadata["paper_id"], "document_id": target.document_id, "variant": variant,
+        rows += [{"paper_id": doc.paper_id, "document_id": target.document_id, "variant": variant,
                   "arm": "original" if variant is None else "rewrite", "judge": "rr", "metric": m, "score": v,
                   "status": "ok"} for m, v in result.scores.items() if m in ("comprehensiveness", "objectivity",
                                                                              "fairness")]

@@ -23,9 +23,9 @@ def test_three_shared_review_sources_read_in_a_study(shared_data: Path) -> None:
     by_paper: dict[str, list[str]] = {}
     for d in docs:
         assert d.kind == "review"
-        by_paper.setdefault(d.metadata["paper_id"], []).append(d.id)
+        by_paper.setdefault(d.paper_id, []).append(d.id)
     assert {k: len(v) for k, v in by_paper.items()} == {"chebnet_nips2016": 6, "cheblienet_neurips2021": 4, "fma": 4}
-    cheblie = [d.metadata["human_scores"] for d in docs if d.metadata["paper_id"] == "cheblienet_neurips2021"]
+    cheblie = [d.human_scores for d in docs if d.paper_id == "cheblienet_neurips2021"]
     assert cheblie == [[4], [6], [4], [5]]  # the OpenReview ratings, read by hand from reviews.md
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -35,9 +37,24 @@ PROF_MINUS = Condition("proficiency:-", "proficiency", "-")
 ])
 def test_every_form_parses_to_its_frozen_object(text: str, expected: Condition) -> None:
     parsed = parse_condition(text, check=False)
-    assert parsed == expected
+    assert parsed == expected and parsed.fields == expected.fields
     with pytest.raises(dataclasses.FrozenInstanceError):
         parsed.direction = "-"  # type: ignore[misc]
+
+
+def test_a_condition_is_its_name_where_a_name_travels() -> None:
+    parsed = parse_condition(" confidence:+ | proficiency:- ", check=False)
+    assert parsed == "confidence:+|proficiency:-" and {parsed: 1}["confidence:+|proficiency:-"] == 1
+    assert type(parsed.name) is str and parsed.name == "confidence:+|proficiency:-"
+    assert json.dumps({"c": parsed}) == '{"c": "confidence:+|proficiency:-"}'
+    assert pickle.loads(pickle.dumps(parsed)).fields == parsed.fields
+    assert parse_condition(parsed) is parsed  # a parsed condition is not parsed again
+
+
+def test_the_original_parses_but_is_no_rewrite_condition() -> None:
+    original = parse_condition("original", check=False)
+    assert original.fields == ("original", None, None, 1, None, ())
+    assert original.original and not CONF_PLUS.original and not original.signed
 
 
 def test_parts_and_signed() -> None:

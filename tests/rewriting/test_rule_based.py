@@ -172,7 +172,7 @@ def test_document_coverage_is_stored_in_the_variant_metadata() -> None:
     variant = rewrite_document(_doc("The gain might hold.", "Notably, it is important."), "confidence:+")
     assert [s.text for s in variant.sections] == ["The gain will hold.", "Remarkably, it is clearly important."]
     record = variant.metadata[COVERAGE_KEY]
-    assert variant.metadata["decision"] == "accept"
+    assert variant.decision == "accept"
     # 9 words after the rewrite (4 + 5); 3 edits -> 3000 / 9 per 1,000 words.
     assert record["rules_version"] == "rules-v3" and record["condition"] == "confidence:+"
     assert (record["words"], record["edits"]) == (9, 3)

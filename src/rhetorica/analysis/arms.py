@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.labels import ORIGINAL, split_arm
 from rhetorica.rewriting.conditions import Condition, UnknownConditionError, parse_condition
 
 
@@ -37,12 +37,12 @@ def parse_arm(arm: str) -> ArmKey:
     Raises:
         ValueError: if the label is empty or has an empty component.
     """
-    label, _, rewriter = arm.partition("@")
+    label, rewriter = split_arm(arm)
     try:
         condition = parse_condition(label, check=False)
     except UnknownConditionError as exc:
         raise ValueError(f"arm label {arm!r} is empty or has an empty component ({exc})") from None
-    return ArmKey(frozenset(p.name for p in condition.parts), rewriter or None)
+    return ArmKey(frozenset(p.name for p in condition.parts), rewriter)
 
 
 def combine_arm(arm: str, given: str, available: Iterable[str]) -> str:

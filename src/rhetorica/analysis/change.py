@@ -22,7 +22,8 @@ import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap_columns
 from rhetorica.analysis.paired import paper_scores, wide_scores
-from rhetorica.analysis.tidy import ORIGINAL, document_info, ok_scores, primary_metric
+from rhetorica.analysis.tidy import document_info, ok_scores, primary_metric
+from rhetorica.labels import ORIGINAL
 
 UNKNOWN_STRATUM = "unknown"
 

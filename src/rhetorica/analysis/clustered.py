@@ -35,6 +35,7 @@ import pandas as pd
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap
 from rhetorica.analysis.equivalence import classify, judge_metric_tests, judge_reliability
 from rhetorica.analysis.tidy import require_columns
+from rhetorica.labels import ORIGINAL
 
 Level = Literal["pair", "review", "paper"]
 PAIR_COLUMNS = ["paper_id", "document_id", "variant", "arm", "judge", "metric", "score"]
@@ -55,7 +56,7 @@ def pair_differences(table: pd.DataFrame) -> pd.DataFrame:
             without a ``variant``.
     """
     require_columns(table, PAIR_COLUMNS, "pair table")
-    bad = set(pd.unique(table["arm"])) - {"original", "rewrite"}
+    bad = set(pd.unique(table["arm"])) - {ORIGINAL, "rewrite"}
     if bad:
         raise ValueError(f"pair table: arm must be 'original' or 'rewrite', found {sorted(bad)}")
     t = table[table["status"] == "ok"] if "status" in table.columns else table
@@ -64,10 +65,10 @@ def pair_differences(table: pd.DataFrame) -> pd.DataFrame:
     if rewrites["variant"].isna().any() or (rewrites["variant"].astype(str) == "").any():
         raise ValueError("pair table: every rewrite row needs its 'variant' id")
     keys = ["judge", "metric", "paper_id", "document_id"]
-    base = t[t["arm"] == "original"].groupby(keys)["score"].mean().rename("original")
+    base = t[t["arm"] == ORIGINAL].groupby(keys)["score"].mean().rename(ORIGINAL)
     new = rewrites.groupby([*keys, "variant"])["score"].mean().rename("rewrite").reset_index()
     merged = new.join(base, on=keys, how="inner")
-    merged["d"] = merged["rewrite"] - merged["original"]
+    merged["d"] = merged["rewrite"] - merged[ORIGINAL]
     return merged[[*keys, "variant", "d"]].reset_index(drop=True)
 
 
@@ -101,7 +102,7 @@ def clustered_reliability(table: pd.DataFrame, bounds: Mapping[str, float] | flo
         counts units.
     """
     means = aggregate_differences(pair_differences(table), level)
-    rows = pd.concat([means.assign(arm="original", score=0.0), means.assign(arm="rewrite", score=means["d"])])
+    rows = pd.concat([means.assign(arm=ORIGINAL, score=0.0), means.assign(arm="rewrite", score=means["d"])])
     judged = rows.rename(columns={"unit": "document_id"})[["document_id", "arm", "judge", "metric", "score"]]
     return judge_reliability(judged, bounds, alpha=alpha, n_tests=n_tests).assign(level=level)
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.labels import NO_REWRITER, ORIGINAL, split_arm
 from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
 from rhetorica.strata import STRATA_SPAN, human_stratum
 
@@ -120,9 +120,9 @@ def simulate_assessments(
         failed = rng.random(flat.shape) < r.failure_rate
         paper_idx, arm_idx, rep_idx = (a.ravel() for a in np.indices(shape))
         arm_labels = np.array(arms, dtype=object)[arm_idx]
-        condition = np.array([a.partition("@")[0] for a in arms], dtype=object)[arm_idx]
+        condition = np.array([split_arm(a)[0] for a in arms], dtype=object)[arm_idx]
         rewriter = np.array(
-            ["none" if a == ORIGINAL else (a.partition("@")[2] or "control") for a in arms],
+            [NO_REWRITER if a == ORIGINAL else (split_arm(a)[1] or "control") for a in arms],
             dtype=object,
         )[arm_idx]
         scores = np.where(failed, np.nan, flat)

@@ -31,6 +31,7 @@ import pandas as pd
 from pydantic import BaseModel
 
 from rhetorica.analysis.tidy import require_columns
+from rhetorica.labels import ORIGINAL
 
 Array = npt.NDArray[np.float64]
 Classification = Literal["sensitive", "robust", "sensitive_and_robust", "inconclusive"]
@@ -173,7 +174,7 @@ def paired_judge_differences(table: pd.DataFrame) -> pd.DataFrame:
         ValueError: on a missing column or an arm other than ``original`` / ``rewrite``.
     """
     require_columns(table, JUDGE_COLUMNS, "judge table")
-    bad = set(pd.unique(table["arm"])) - {"original", "rewrite"}
+    bad = set(pd.unique(table["arm"])) - {ORIGINAL, "rewrite"}
     if bad:
         raise ValueError(f"judge table: arm must be 'original' or 'rewrite', found {sorted(bad)}")
     t = table
@@ -184,10 +185,10 @@ def paired_judge_differences(table: pd.DataFrame) -> pd.DataFrame:
         t.groupby(["judge", "metric", "document_id", "arm"])["score"]
         .mean()
         .unstack("arm")
-        .reindex(columns=["original", "rewrite"])
+        .reindex(columns=[ORIGINAL, "rewrite"])
         .dropna()
     )
-    wide["d"] = wide["rewrite"] - wide["original"]
+    wide["d"] = wide["rewrite"] - wide[ORIGINAL]
     return wide.reset_index()
 
 

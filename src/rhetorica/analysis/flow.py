@@ -41,6 +41,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rhetorica.labels import ORIGINAL, arm_label
+
 FLOW_COLUMNS = ["stage", "arm", "configuration", "metric", "planned", "not_run", "failed", "produced", "excluded",
                 "analysed"]
 """Columns of :attr:`StudyFlow.flow` (counts are ints; ``metric`` is empty but for the ``metric`` stage)."""
@@ -57,9 +59,6 @@ STAGES = ("input", "rewrite", "validate", "extract", "review", "annotate", "metr
 
 NOT_RUN, FAILED, EXCLUDED = "not run", "failed", "excluded"
 """The kinds of an exclusion: planned but never run, run and stored as a failure, produced but left out."""
-
-_ORIGINAL = "original"
-
 
 @dataclass
 class StudyFlow:
@@ -130,7 +129,7 @@ def _not_run_reason(configuration: str, stops: Mapping[str, str], budget: str | 
 
 
 def _arm(condition: str, rewriter: str, several: set[str]) -> str:
-    return _ORIGINAL if condition == _ORIGINAL else (f"{condition}@{rewriter}" if condition in several else condition)
+    return arm_label(condition, rewriter if condition in several else None)
 
 
 def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: pd.DataFrame,
@@ -240,8 +239,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     reviewers = [str(r["name"]) for r in study.get("reviewers") or []]
     reviewers += sorted(set(assessments["reviewer"].astype(str)) - set(reviewers)) if not assessments.empty else []
     stored_arms = set(assessments["arm"].astype(str)) if not assessments.empty else set()
-    arms = [_ORIGINAL, *sorted((set(forwarded) | stored_arms) - {_ORIGINAL})]  # imported rows have no variant
-    inputs = {_ORIGINAL: len(docs), **{arm: len(keys) for arm, keys in forwarded.items()}}
+    arms = [ORIGINAL, *sorted((set(forwarded) | stored_arms) - {ORIGINAL})]  # imported rows have no variant
+    inputs = {ORIGINAL: len(docs), **{arm: len(keys) for arm, keys in forwarded.items()}}
     left_out = set(assessments["unit_key"]) - set(analysed["unit_key"]) if not assessments.empty else set()
     design: list[tuple[str, str, int, pd.DataFrame]] = []
     for reviewer in reviewers:
@@ -295,10 +294,10 @@ def _metric_rows(b: _Builder, pairs: pd.DataFrame, declared: Mapping[str, list[s
     the first missing side's reason."""
     info = variants.set_index("unit_key")[["document_id", "condition"]] if not variants.empty else pd.DataFrame()
     rewrites = pairs[pairs["arm"] == "rewrite"]
-    originals = pairs[pairs["arm"] == _ORIGINAL]
+    originals = pairs[pairs["arm"] == ORIGINAL]
     side_state = {
         "rewrite": _side_states(rewrites, ["judge", "metric", "variant"]),
-        _ORIGINAL: _side_states(originals, ["judge", "metric", "document_id"]),
+        ORIGINAL: _side_states(originals, ["judge", "metric", "document_id"]),
     }
     conditions: dict[str, list[str]] = {}
     for arm, keys in forwarded.items():
@@ -341,7 +340,7 @@ def _side_states(rows: pd.DataFrame, keys: list[str]) -> dict[tuple[str, ...], s
 
 def _pair_state(states: Mapping[str, Mapping[tuple[str, ...], str]], judge: str, metric: str, variant: str,
                 document: str, stop: str | None, budget: str | None) -> tuple[str, str] | None:
-    for side, key in (("rewrite", (judge, metric, variant)), (_ORIGINAL, (judge, metric, document))):
+    for side, key in (("rewrite", (judge, metric, variant)), (ORIGINAL, (judge, metric, document))):
         state = states[side].get(key)
         if state is None:
             why = f"configuration stopped: {stop}" if stop else (f"budget reached: {budget}" if budget
@@ -443,6 +442,6 @@ def _usable_pairs(pairs: pd.DataFrame | None) -> pd.DataFrame:
     if pairs is None or pairs.empty:
         return pd.DataFrame(columns=["judge", "metric", "condition", "paper_id", "document_id"])
     usable = pairs[(pairs["status"] == "ok") & pairs["score"].notna()]
-    originals = usable[usable["arm"] == _ORIGINAL][["judge", "metric", "document_id"]].drop_duplicates()
+    originals = usable[usable["arm"] == ORIGINAL][["judge", "metric", "document_id"]].drop_duplicates()
     rewrites = usable[usable["arm"] == "rewrite"]
     return rewrites.merge(originals, on=["judge", "metric", "document_id"])

@@ -30,8 +30,10 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
-from rhetorica.analysis.tidy import ORIGINAL, SCORE_RANGES
+from rhetorica.analysis.tidy import SCORE_RANGES
 from rhetorica.documents.ratings import RatingError, parse_rating
+from rhetorica.labels import NO_REWRITER, ORIGINAL
+from rhetorica.store.rows import AssessmentRow
 
 DECISION_FIELD = "final_decision"
 SCORE_FIELD_NAMES = ("overall_score", "contribution_score", "soundness_score", "presentation_score")
@@ -415,7 +417,7 @@ def diagnostics_to_tidy(
                     "document_id": key,
                     "arm": arm,
                     "condition": arm,
-                    "rewriter": "none" if arm == ORIGINAL else "external",
+                    "rewriter": NO_REWRITER if arm == ORIGINAL else "external",
                     "reviewer": reviewer,
                     "model": reviewer,
                     "protocol": "external",
@@ -488,16 +490,15 @@ def import_diagnostics_run(
         "comparisons": [[condition, ORIGINAL]],
         "decision_threshold": decision_threshold,
     }
-    columns = ("unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol",
-               "replicate", "status", "reason", "review_json")
     rows = []
     for record in result.table.to_dict("records"):
-        row = {c: record.get(c) for c in columns}
-        row["input_hash"] = content_hash(record["review_json"])
+        row = AssessmentRow.model_validate({  # a missing value of the table (NaN) is stored as NULL
+            **{c: None if pd.isna(record[c]) else record[c] for c in AssessmentRow.model_fields if c in record},
+            "input_hash": content_hash(record["review_json"])})
         scores = {c: float(record[c]) for c in SCORE_RANGES
                   if record.get(c) is not None and not pd.isna(record[c])}
         rows.append((row, scores))
-    failed_units = {r["unit_key"] for r, _ in rows if r["status"] != "ok"}
+    failed_units = {r.unit_key for r, _ in rows if r.status != "ok"}
     listed = [(p.item, p.reason) for p in result.problems if p.unit_key not in failed_units]
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))

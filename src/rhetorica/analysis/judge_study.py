@@ -29,6 +29,7 @@ import pandas as pd
 
 from rhetorica.analysis.clustered import clustered_reliability, level_differences
 from rhetorica.analysis.equivalence import RELIABILITY_COLUMNS, judge_agreement
+from rhetorica.labels import ORIGINAL
 
 TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "wilcoxon_n", "mean_diff",
                   "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "classification", "reason", "second_judge",
@@ -133,7 +134,7 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
             "paper_id": part["document_id"].map(lambda d: paper_ids.get(d, d)),
             "document_id": part["document_id"],
             "variant": part["variant_key"].fillna("").astype(str),
-            "arm": (part["condition"] != "original").map({True: "rewrite", False: "original"}),
+            "arm": (part["condition"] != ORIGINAL).map({True: "rewrite", False: ORIGINAL}),
             "judge": labels[name], "metric": family.name + "." + part["metric"].astype(str),
             "score": part["value"], "status": part["status"], "condition": part["condition"]}))
     return pd.concat(frames, ignore_index=True)[columns], info
@@ -148,10 +149,10 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
     """
     mine = pairs[(pairs["judge"] == judge) & (pairs["metric"] == metric)]
     rewrites = mine[(mine["arm"] == "rewrite") & (mine["condition"] == condition)]
-    originals = mine[mine["arm"] == "original"]
-    for side, rows in (("rewrite", rewrites), ("original", originals)):
+    originals = mine[mine["arm"] == ORIGINAL]
+    for side, rows in (("rewrite", rewrites), (ORIGINAL, originals)):
         if rows.empty:
-            return f"no judgement of a{'n' if side == 'original' else ''} {side} stored (not run)"
+            return f"no judgement of a{'n' if side == ORIGINAL else ''} {side} stored (not run)"
         ok = rows[rows["status"] == "ok"]
         if ok.empty:
             counts = rows["status"].value_counts()
@@ -194,7 +195,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
 
             raise FamilyError(f"judge_analysis.bounds: no classified metric {key!r}; known: {', '.join(sorted(delta))}")
         delta[key] = float(value)
-    conditions = sorted(set(pairs["condition"]) - {"original"}) if not pairs.empty else []
+    conditions = sorted(set(pairs["condition"]) - {ORIGINAL}) if not pairs.empty else []
     ok = pairs[pairs["status"] == "ok"] if not pairs.empty else pairs
     if ok.empty or not conditions or ok[ok["arm"] == "rewrite"].empty:
         return JudgeStudy(pairs, empty, empty, empty, pd.DataFrame(columns=TABLE1_COLUMNS), declared=declared,
@@ -202,7 +203,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     pair_rows, cluster_rows, diff_rows, tables, agreement = [], [], [], [], {}
     order = list(declared)  # declaration order of the judges
     for condition in conditions:
-        part = ok[ok["condition"].isin(["original", condition])]
+        part = ok[ok["condition"].isin([ORIGINAL, condition])]
         if part[part["arm"] == "rewrite"].empty:
             level = grouped = pd.DataFrame(columns=[*RELIABILITY_COLUMNS, "level"])
         else:

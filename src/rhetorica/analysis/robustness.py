@@ -42,7 +42,8 @@ import pandas as pd
 
 from rhetorica.analysis.discriminability import discriminability, discriminability_interval
 from rhetorica.analysis.paired import paper_scores
-from rhetorica.analysis.tidy import ORIGINAL, document_info, primary_metric
+from rhetorica.analysis.tidy import document_info, primary_metric
+from rhetorica.labels import ORIGINAL
 
 Array = npt.NDArray[np.float64]
 

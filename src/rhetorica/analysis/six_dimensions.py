@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.analysis.change import CHANGE_COLUMNS, paired_change
-from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.labels import ORIGINAL
 from rhetorica.rewriting.conditions import parse_condition
 
 POOLED = "pooled"
@@ -35,7 +35,7 @@ def _per_rewriter(df: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 def _labelled(table: pd.DataFrame, rewriter: str) -> pd.DataFrame:
     conditions = [parse_condition(c, check=False) for c in table["first"]]
     return table.assign(rewriter=rewriter, dimension=[c.dimension for c in conditions],
-                        direction=[c.name.split(":")[1] if c.signed else c.name for c in conditions])
+                        direction=[c.direction if c.signed else c.name for c in conditions])
 
 
 def main_table(df: pd.DataFrame, *, n_resamples: int = 5000, seed: int = 0) -> pd.DataFrame:
@@ -65,7 +65,9 @@ def direction_contrast(df: pd.DataFrame, *, n_resamples: int = 5000, seed: int =
     frames = []
     for rewriter, part in _per_rewriter(df):
         arms = set(pd.unique(part["arm"]))
-        pairs = [(a, a[:-1] + "-") for a in sorted(arms) if a.endswith(":+") and a[:-1] + "-" in arms]
+        plus = [parse_condition(a, check=False) for a in sorted(arms - {ORIGINAL})]
+        pairs = [(c.name, f"{c.dimension}:-") for c in plus
+                 if c.signed and c.direction == "+" and f"{c.dimension}:-" in arms]
         if pairs:
             frames.append(_labelled(paired_change(part, pairs, n_resamples=n_resamples, seed=seed), rewriter))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=[*CHANGE_COLUMNS, "rewriter"])

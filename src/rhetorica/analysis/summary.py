@@ -19,8 +19,9 @@ from rhetorica.analysis.paired import (
 from rhetorica.analysis.mixed import MIXED_COLUMNS, mixed_effects_table
 from rhetorica.analysis.robustness import robustness_table
 from rhetorica.analysis.soft import with_soft_ratings
-from rhetorica.analysis.tidy import CRITERIA, ORIGINAL
+from rhetorica.analysis.tidy import CRITERIA
 from rhetorica.analysis.variance import pooled_sd
+from rhetorica.labels import ORIGINAL
 
 TABLES = (
     "comparison",

@@ -16,7 +16,6 @@ import pandas as pd
 from rhetorica.forms import REVIEW_000, Form, get_form
 from rhetorica.registry import UnknownComponentError
 
-from rhetorica.rewriting.conditions import ORIGINAL  # noqa: F401 - the arm label of the unmodified manuscript
 
 SCORE_RANGES: dict[str, tuple[float, float]] = {
     m.name: (float(m.low), float(m.high)) for m in REVIEW_000.metrics if m.low is not None and m.high is not None

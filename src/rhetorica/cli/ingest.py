@@ -35,7 +35,7 @@ def ingest(
 
     from rhetorica.cli.errors import fail
     from rhetorica.documents import DocumentReadError, ReadOptions, read_document
-    from rhetorica.documents.reader import default_doc_id
+    from rhetorica.documents.ids import path_id
 
     console = Console()
     if hidden_text not in ("keep", "drop"):
@@ -52,7 +52,7 @@ def ingest(
     rows: list[dict[str, object]] = []
     used: set[str] = set()
     for path in paths:
-        doc_id = default_doc_id(path)
+        doc_id = path_id(path)
         base, k = doc_id, 2
         while doc_id in used:
             doc_id, k = f"{base}-{k}", k + 1

@@ -103,7 +103,7 @@ def _write_paper(root: Path, pid: str, title: str, decision: str | None, reviews
     save_reviews(folder / REVIEWS_FILE, reviews)
     entry = PaperEntry(id=pid, title=title, decision=decision, reviews=f"papers/{pid}/{REVIEWS_FILE}",
                        n_reviews=len(reviews), provenance={"imported_from": source})
-    scores = [r.metadata["human_scores"][0] for r in reviews if r.metadata.get("human_scores")]
+    scores = [r.human_scores[0] for r in reviews if r.human_scores]
     entry.human_scores = scores
     entry.human_confidences = [r.metadata["confidence"] for r in reviews if r.metadata.get("confidence") is not None]
     entry.mean_rating = sum(scores) / len(scores) if scores else None
@@ -253,9 +253,9 @@ def import_pairs(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
         raise DatasetError(str(exc)) from exc
     by_paper: dict[str, tuple[list[Document], list[Document]]] = {}
     for original in imported.originals:
-        by_paper.setdefault(original.metadata["paper_id"], ([], []))[0].append(original)
+        by_paper.setdefault(original.paper_id, ([], []))[0].append(original)
     for variant in imported.variants:
-        by_paper[variant.metadata["paper_id"]][1].append(variant)
+        by_paper[variant.paper_id][1].append(variant)
     papers = []
     for pid, (originals, variants) in by_paper.items():
         entry = _write_paper(root, pid, "", None, originals, None, str(path))

@@ -45,13 +45,14 @@ def read_document(
         DocumentReadError: the input cannot be read; the message names the path and the problem.
     """
     from rhetorica.documents.excerpt import excerpt
-    from rhetorica.documents.reader import default_doc_id, read_path
+    from rhetorica.documents.ids import manuscript_id
+    from rhetorica.documents.reader import read_path
     from rhetorica.documents.scan.hidden_text import check_hidden_text
 
     options = options or ReadOptions()
     path = Path(path)
     try:
-        document = read_path(path, doc_id or default_doc_id(path), options)
+        document = read_path(path, manuscript_id(path, doc_id), options)
     except DocumentReadError:
         raise
     except (OSError, UnicodeError, ValueError, RecursionError) as exc:

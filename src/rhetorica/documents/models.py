@@ -1,18 +1,41 @@
 """Document and Section: the unit every stage reads and writes.
 
 A Document is a manuscript (a paper) or a review, with a stable id, ordered sections, a content hash,
-metadata (venue, human scores, decision) and its source (file, parser name + version).
+the typed facts the code reads (paper id, venue, human scores, decision), further metadata and its
+source (file, parser name + version).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_validator
 
 from rhetorica.hashing import content_hash
 
 DocumentKind = Literal["manuscript", "review"]
+
+TYPED_METADATA = ("paper_id", "venue", "human_scores", "decision")
+"""Keys that were once :attr:`Document.metadata` entries and are now typed fields: a document
+given them inside ``metadata`` (stores, exports and ``reviews.json`` files written before, readers
+that build ``metadata``) gets them as fields, an explicit field winning."""
+
+
+def lift_typed_metadata(data: Any) -> Any:
+    """A document's JSON object with the :data:`TYPED_METADATA` keys moved out of ``metadata`` to
+    the top level (an explicit top-level value wins): how a document written before they were
+    fields is read, also by readers of stored JSON that do not build a :class:`Document`
+    (``data`` that is not such an object is returned as it is)."""
+    if not isinstance(data, dict) or not isinstance(data.get("metadata"), dict):
+        return data
+    meta = data["metadata"]
+    if not any(key in meta for key in TYPED_METADATA):
+        return data
+    data = {**data, "metadata": {k: v for k, v in meta.items() if k not in TYPED_METADATA}}
+    for key in TYPED_METADATA:
+        if key in meta and data.get(key) is None:
+            data[key] = meta[key]
+    return data
 
 
 class Section(BaseModel):
@@ -60,7 +83,15 @@ class Document(BaseModel):
         kind: ``"manuscript"`` or ``"review"``.
         title: document title (kept; it identifies the work, not its authors).
         sections: ordered sections; an original and its variants have the same section count.
-        metadata: venue, ``human_scores`` (list of floats), ``decision`` and anything a reader found.
+        paper_id: the source's id of the paper a review belongs to (verbatim; ``None`` for a
+            manuscript and a review without one).
+        venue: the venue a reader found (``"ICLR 2025"``); ``None`` when none was found.
+        human_scores: human ratings of the paper (a review: its own rating), in the source's scale
+            (ICLR 1-10); empty when unknown.
+        decision: the paper's decision as the source states it (``"Accept (poster)"``); ``None``
+            when unknown.
+        metadata: anything else a reader or rewriter found (``confidence``, ``scores``,
+            ``review_id``, ...); never the keys of :data:`TYPED_METADATA`.
         source: provenance.
         removed: blinding audit.
         warnings: non-fatal problems met while reading (e.g. a missing ``\\input`` file).
@@ -70,12 +101,32 @@ class Document(BaseModel):
     kind: DocumentKind = "manuscript"
     title: str = ""
     sections: list[Section]
+    paper_id: str | None = None
+    venue: str | None = None
+    human_scores: list[float] = Field(default_factory=list)
+    decision: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     source: DocumentSource
     removed: list[RemovedItem] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
     _hash_memo: tuple[list[Any], str] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_metadata(cls, data: Any) -> Any:
+        return lift_typed_metadata(data)
+
+    @field_validator("paper_id", mode="before")
+    @classmethod
+    def _id_text(cls, value: Any) -> Any:
+        """A numeric paper id (a JSONL source's ``"paper_id": 17``) is kept as its text."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @field_validator("human_scores", mode="before")
+    @classmethod
+    def _no_scores(cls, value: Any) -> Any:
+        return [] if value is None else value
 
     @property
     def content_hash(self) -> str:

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rhetorica.documents.ids import ARCHIVE_SUFFIXES
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError, ReadOptions
-
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip", ".gz")
-
-
-def default_doc_id(path: Path) -> str:
-    """Folder name, or the file name without its (possibly double) extension."""
-    name = path.name
-    for suffix in ARCHIVE_SUFFIXES:
-        if name.lower().endswith(suffix):
-            return name[: -len(suffix)]
-    return path.stem if path.is_file() else name
 
 
 def read_path(path: Path, doc_id: str, options: ReadOptions) -> Document:

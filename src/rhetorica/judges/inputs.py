@@ -4,7 +4,7 @@ A study declares review sources among its ``documents``:
 
 - ``{reviews: <file or glob>, paper: <id>}``: every review in the files
   (:func:`rhetorica.documents.reviews.read_reviews`: CMT ``.htm``, OpenReview ``.md``/``.json``,
-  ISMIR ``.txt``), each one ``Document(kind="review")`` with ``metadata.paper_id`` (``paper``, by
+  ISMIR ``.txt``), each one ``Document(kind="review")`` with ``paper_id`` (``paper``, by
   default the name of the files' folder, or of the folder above a folder named ``review(s)``), the
   reviewer's own scores as the human reference, reviewer identities blinded by the readers;
 - ``{pairs: <file.jsonl>}``: the originals of a file of (original, rewrite) review pairs

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rhetorica.documents import ids as id_rule
 from rhetorica.documents.models import Document
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.lines import ReviewRecord, read_review_records
@@ -108,7 +109,7 @@ def read_review_pairs(path: Path) -> ImportedPairs:
             keys[key] = doc.id
         original = originals[keys[key]]
         counts[original.id] = counts.get(original.id, 0) + 1
-        rewrite_id = record.rewrite_id or f"{original.id}.rewrite{counts[original.id]}"
+        rewrite_id = id_rule.rewrite_id(original.id, counts[original.id], record.rewrite_id)
         variant = review_document(
             paper_id, per_paper[paper_id], {"review": record.rewrite}, rating=None, confidence=None,
             source=record.where, parser="jsonl-pairs", parser_version="2", review_id=record.review_id,

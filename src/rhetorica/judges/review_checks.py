@@ -498,8 +498,8 @@ def _score_problems(original: Document, rewrite: Document, before: list[StatedSc
     for name in sorted(set(meta_a) | set(meta_b)):
         if meta_a.get(name) != meta_b.get(name):
             problems.append(f"score {name!r} changed: {meta_a.get(name)!r} -> {meta_b.get(name)!r}")
-    for key in ("human_scores", "confidence"):
-        a, b = original.metadata.get(key), rewrite.metadata.get(key)
+    for key, a, b in (("human_scores", original.human_scores, rewrite.human_scores),
+                      ("confidence", original.metadata.get("confidence"), rewrite.metadata.get("confidence"))):
         if a not in (None, []) and b not in (None, []) and a != b:
             problems.append(f"{key} changed: {a!r} -> {b!r}")
     for label in dict.fromkeys(s.label for s in before):

@@ -128,10 +128,10 @@ def imported_variant(original: Document, condition: str, source: str) -> tuple[S
     rewrite = found[0]
     title = original.sections[0].title if len(original.sections) == 1 else "Review"
     metadata = {k: v for k, v in original.metadata.items() if k != IMPORTED}
-    if rewrite.get("rating") is not None:  # the rewrite's own rating (a rewrite record's 'rating')
-        metadata["human_scores"] = [rewrite["rating"]]
+    rating = rewrite.get("rating")  # the rewrite's own rating (a rewrite record's 'rating')
     return Status.OK, original.model_copy(update={
         "sections": [Section(title=title, text=rewrite["text"].strip())],
+        "human_scores": [float(rating)] if rating is not None else original.human_scores,
         "metadata": {**metadata, "rewrite_id": rewrite["rewrite_id"], "imported": True}}), None
 
 
@@ -314,8 +314,8 @@ def reference_review(document: Document, documents: list[Document]) -> Document 
     review of the same paper in study order, cyclically (review 1 -> 2, ..., last -> 1), so an
     original and its rewrites are compared with the same human review (our documented choice).
     ``None`` when the paper has no other review."""
-    paper = document.metadata.get("paper_id")
-    same = [d for d in documents if is_review(d) and d.metadata.get("paper_id") == paper]
+    paper = document.paper_id
+    same = [d for d in documents if is_review(d) and d.paper_id == paper]
     ids = [d.id for d in same]
     if document.id not in ids or len(same) < 2:
         return None

@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from rhetorica.labels import ORIGINAL
 from rhetorica.report.data import ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, study_pairs
@@ -263,8 +264,8 @@ def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -
     ok = scores[(scores["status"] == "ok") & scores["value"].notna()] if not scores.empty else scores
     if ok.empty or ok.groupby(["reviewer", "document_id", "arm", "metric"]).size().max() < 2:
         return
-    has_original = bool((ok["arm"] == "original").any())
-    analysis["pooled_sd_metrics"] = pooled_sd_by_metric(scores, arm="original" if has_original else None)
+    has_original = bool((ok["arm"] == ORIGINAL).any())
+    analysis["pooled_sd_metrics"] = pooled_sd_by_metric(scores, arm=ORIGINAL if has_original else None)
 
 
 def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, comparisons: pd.DataFrame,

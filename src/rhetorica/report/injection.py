@@ -18,6 +18,7 @@ import json
 import pandas as pd
 
 from rhetorica.documents.scan.findings import Finding, severity_rank
+from rhetorica.labels import ORIGINAL, split_arm
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 
@@ -100,13 +101,13 @@ def obey_table(data: ReportData) -> pd.DataFrame:
         return pd.DataFrame(columns=list(OBEY_HEADERS))
     assessments = analysed_assessments(assessments, data.study)
     arms = sorted(a for a in set(assessments["arm"]) if a.startswith("injection:"))
-    if not arms or "original" not in set(assessments["arm"]) or not assessments["status"].eq("ok").any():
+    if not arms or ORIGINAL not in set(assessments["arm"]) or not assessments["status"].eq("ok").any():
         return pd.DataFrame(columns=list(OBEY_HEADERS))
-    pairs = [(arm, "original") for arm in arms]
+    pairs = [(arm, ORIGINAL) for arm in arms]
     compared = comparison_table(assessments, pairs, threshold=data.threshold)
     magnitude = difference_magnitude(assessments, pairs)[["reviewer", "first", "mean_diff"]]
     table = compared.merge(magnitude, on=["reviewer", "first"], how="left").rename(columns={"first": "arm"})
-    conditions = {arm: (arm.partition("@")[0], arm.partition("@")[2] or None) for arm in arms}
+    conditions = {arm: split_arm(arm) for arm in arms}
     verdicts = _verdicts(data.scans, conditions) if not data.scans.empty else {}
     table["scan_verdict"] = table["arm"].map(lambda a: verdicts.get(a, "not scanned"))
     return table[list(OBEY_HEADERS)]

@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 
@@ -228,11 +229,10 @@ def collect_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[
 
 
 def paper_ids_of(document_jsons: list[str]) -> dict[str, str]:
-    """Document id -> ``metadata.paper_id`` of the stored review documents."""
+    """Document id -> :attr:`~rhetorica.documents.models.Document.paper_id` of the stored review documents."""
     out = {}
     for text in document_jsons:
-        doc = json.loads(text)
-        paper = (doc.get("metadata") or {}).get("paper_id")
-        if paper:
-            out[doc["id"]] = str(paper)
+        doc = lift_typed_metadata(json.loads(text))
+        if doc.get("paper_id"):
+            out[doc["id"]] = str(doc["paper_id"])
     return out

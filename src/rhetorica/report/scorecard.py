@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 
 if TYPE_CHECKING:
@@ -419,7 +420,7 @@ def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame
     labels = judge_labels(reviewers)
     rows = []
     reliability = judges.reliability
-    conditions = sorted(set(judges.pairs["condition"]) - {"original"}) if not judges.pairs.empty else []
+    conditions = sorted(set(judges.pairs["condition"]) - {ORIGINAL}) if not judges.pairs.empty else []
     for spec in reviewers:
         if spec.get("kind") != "judge":
             continue

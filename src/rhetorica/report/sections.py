@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from rhetorica.labels import ORIGINAL
 from rhetorica.report.data import ReportData, fmt, fmt_ci, fmt_p
 from rhetorica.report.views import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
@@ -277,7 +278,7 @@ def _strata(data: ReportData) -> Section | None:
         return None
     papers = df.dropna(subset=["human_stratum"]).groupby("document_id").agg(
         human_stratum=("human_stratum", "first"), human=("human_score", "first"))
-    originals = df[(df["condition"] == "original") & (df["status"] == "ok")]
+    originals = df[(df["condition"] == ORIGINAL) & (df["status"] == "ok")]
     by_reviewer = {name: primary_metric(rows) for name, rows in originals.groupby("reviewer")}
     if len(set(by_reviewer.values())) > 1:  # judges of other families: the overall score's reviewers only
         originals = originals[originals["reviewer"].map(by_reviewer).eq(REVIEW_000.primary.name)]

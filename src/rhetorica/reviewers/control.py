@@ -122,7 +122,7 @@ class ControlEvaluator:
     async def evaluate(self, target: Target, context: CallContext | None = None) -> Evaluation:
         """Scores of one control review of ``target`` (its document's mean human rating, when it
         has one, is the latent quality); never calls a model, so ``context`` is unused."""
-        ratings = target.document.metadata.get("human_scores") or []
+        ratings = target.document.human_scores
         human = sum(ratings) / len(ratings) if ratings else None
         review = control_review(self.settings, target.document_id, target.condition, target.replicate,
                                 replicates=self.replicates, human_score=human)

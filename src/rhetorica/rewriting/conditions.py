@@ -14,7 +14,9 @@ after HELM's ``PerturbationDescription`` (Liang et al., "Holistic Evaluation of 
 - ``injection:<visibility>-<placement>-<wording>-<target>``: the injection family, its direction is
   the part after the colon (:mod:`rhetorica.rewriting.injection`);
 - compound ``a|b``: several simple conditions applied at once (the 'Style over Substance' 2x2 batch,
-  ``confidence:+|proficiency:-``).
+  ``confidence:+|proficiency:-``);
+- ``original`` (:data:`~rhetorica.labels.ORIGINAL`): the unmodified document, so that a review
+  target of an original carries a :class:`Condition` too; never a rewrite condition.
 
 Parsing is syntax only. :func:`check_condition` then checks the parsed condition against the
 registries: each part's dimension must be registered in :data:`rhetorica.registry.dimensions` with a
@@ -34,17 +36,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from functools import lru_cache
 from importlib import resources
 
 from rhetorica.hashing import content_hash
+from rhetorica.labels import ORIGINAL
 from rhetorica.registry import UnknownComponentError, conditions, dimensions
 
 INSTRUCTIONS_VERSION = "v1"
 
-ORIGINAL = "original"
-"""Condition (and arm) label of the unmodified document; never a registered condition."""
 
 JOINT = "joint"
 """Dimension of the ``joint``, ``recursive:<n>`` and ``guided`` conditions."""
@@ -65,16 +66,24 @@ class UnknownConditionError(ValueError):
         self.known = known
 
 
-@dataclass(frozen=True)
-class Condition:
-    """One rewrite condition, as parsed from its name.
+class Condition(str):
+    """One rewrite condition, as parsed from its name: the name itself (a ``str``), with its parts.
+
+    A condition is a string subclass so that it travels where a condition name always travelled
+    (variants, review targets, store rows, unit-key cells, arm labels, JSON) unchanged, while every
+    reader takes the parsed fields from it instead of parsing the name again: variants
+    (:class:`rhetorica.study.planner.Variant`), rewrite units and review targets
+    (:class:`rhetorica.evaluation.Target`) hold one. Two conditions are equal when their names
+    are (so ``condition == "confidence:+"`` holds); the fields follow from the name. ``repr`` and
+    ``str`` are the name's, so messages and tables read as before; :attr:`fields` shows the rest.
 
     Attributes:
-        name: the text it was parsed from, parts stripped (``"confidence:+|proficiency:-"``).
+        name: the text it was parsed from, parts stripped (``"confidence:+|proficiency:-"``), as a
+            plain ``str``.
         dimension: the rewritten dimension (``"confidence"``, ``"joint"``, ``"injection"``);
-            ``None`` for a compound condition (see :attr:`composition`).
+            ``None`` for a compound condition (see :attr:`composition`) and for :data:`ORIGINAL`.
         direction: ``"+"`` or ``"-"``; the family's variant for ``injection``; ``None`` when the
-            dimension has no direction (``paraphrase``) and for compounds.
+            dimension has no direction (``paraphrase``), for compounds and for the original.
         iteration: how many times the rewrite is applied in a row (1; ``recursive:<n>`` gives n).
         guidance: what steers the rewrite besides the instruction: ``"review"`` for ``guided``
             (a review of the first rewrite), else ``None``.
@@ -82,12 +91,43 @@ class Condition:
             simple condition.
     """
 
-    name: str
+    __slots__ = ("dimension", "direction", "iteration", "guidance", "composition")
     dimension: str | None
-    direction: str | None = None
-    iteration: int = 1
-    guidance: str | None = None
-    composition: tuple[Condition, ...] = ()
+    direction: str | None
+    iteration: int
+    guidance: str | None
+    composition: tuple[Condition, ...]
+
+    def __new__(cls, name: str, dimension: str | None, direction: str | None = None, iteration: int = 1,
+                guidance: str | None = None, composition: tuple[Condition, ...] = ()) -> Condition:
+        self = super().__new__(cls, name)
+        for attr, value in (("dimension", dimension), ("direction", direction), ("iteration", iteration),
+                            ("guidance", guidance), ("composition", tuple(composition))):
+            object.__setattr__(self, attr, value)
+        return self
+
+    def __setattr__(self, attr: str, value: object) -> None:
+        raise FrozenInstanceError(f"Condition is frozen: cannot set {attr!r}")
+
+    def __reduce__(self) -> tuple[type[Condition], tuple[object, ...]]:
+        return (Condition, (str(self), self.dimension, self.direction, self.iteration, self.guidance,
+                            self.composition))
+
+    @property
+    def name(self) -> str:
+        """The condition's name as a plain ``str``."""
+        return str.__str__(self)
+
+    @property
+    def fields(self) -> tuple[str, str | None, str | None, int, str | None, tuple[tuple[object, ...], ...]]:
+        """Every field, the composition's recursively: what equal names always share."""
+        return (self.name, self.dimension, self.direction, self.iteration, self.guidance,
+                tuple(c.fields for c in self.composition))
+
+    @property
+    def original(self) -> bool:
+        """True for :data:`ORIGINAL`, the unmodified document's label."""
+        return self.name == ORIGINAL
 
     @property
     def parts(self) -> tuple[Condition, ...]:
@@ -181,6 +221,8 @@ def _parse(text: str) -> Condition:
         composition = tuple(_parse(p) for p in parts)
         return Condition("|".join(parts), None, composition=composition)
     part = parts[0]
+    if part == ORIGINAL:
+        return Condition(part, None)
     if part == JOINT:
         return Condition(part, JOINT, "+")
     if part == "guided":
@@ -208,12 +250,13 @@ def parse_condition(text: str, *, check: bool = True) -> Condition:
             rhetorica did not produce).
 
     Returns:
-        The parsed condition (cached: equal texts give equal objects).
+        The parsed condition (cached: equal texts give equal objects); a :class:`Condition` given
+        is returned as it is (checked when ``check``).
 
     Raises:
         UnknownConditionError: the text does not parse, or (with ``check``) a part is unknown.
     """
-    condition = _parse(text)
+    condition = text if isinstance(text, Condition) else _parse(text)
     if check:
         check_condition(condition)
     return condition

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rhetorica.store.batches import BatchTables
+from rhetorica.store.rows import AssessmentRow, assessment_row, table_row
 
 STORE_FILENAME = "store.sqlite"
 BUSY_TIMEOUT_S = 60.0
@@ -206,7 +207,13 @@ class Store(BatchTables):
 
     # -- generic helpers -------------------------------------------------------------------------
     def insert(self, table: str, row: dict[str, Any]) -> None:
-        """Insert ``row`` into ``table`` in its own transaction (a unit result)."""
+        """Insert ``row`` into ``table`` in its own transaction (a unit result); a table with a typed
+        row (:data:`rhetorica.store.rows.ROW_MODELS`) gets it validated first.
+
+        Raises:
+            ValueError: ``row`` is not a valid row of ``table`` (nothing is written).
+        """
+        row = table_row(table, row)
         columns = ", ".join(row)
         marks = ", ".join("?" for _ in row)
         with self.transaction():
@@ -215,7 +222,12 @@ class Store(BatchTables):
     def save_variant(self, row: dict[str, Any], artefacts: Mapping[str, Any]) -> None:
         """Store one rewrite result (a row of ``variants``) and its artefacts (name -> JSON-able
         value, e.g. the guided workflow's ``intermediate_review``) in one transaction, replacing a
-        stored row of the same ``unit_key`` and its artefacts."""
+        stored row of the same ``unit_key`` and its artefacts.
+
+        Raises:
+            ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.VariantRow`.
+        """
+        row = table_row("variants", row)
         columns, marks = ", ".join(row), ", ".join("?" for _ in row)
         with self.transaction():
             self.conn.execute(f"INSERT OR REPLACE INTO variants ({columns}) VALUES ({marks})", list(row.values()))
@@ -226,7 +238,12 @@ class Store(BatchTables):
 
     def replace_check(self, row: dict[str, Any]) -> None:
         """Store a validation result as the one current check of its variant (older ones, made
-        under other thresholds, are removed in the same transaction)."""
+        under other thresholds, are removed in the same transaction).
+
+        Raises:
+            ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.CheckRow`.
+        """
+        row = table_row("checks", row)
         columns = ", ".join(row)
         marks = ", ".join("?" for _ in row)
         with self.transaction():
@@ -261,7 +278,7 @@ class Store(BatchTables):
         return list(self.conn.execute(sql, params))
 
     # -- assessments and their scores ------------------------------------------------------------
-    def save_assessment(self, row: dict[str, Any], scores: Mapping[str, float],
+    def save_assessment(self, row: AssessmentRow | dict[str, Any], scores: Mapping[str, float],
                         artefacts: Mapping[str, Any] | None = None) -> None:
         """Store one assessment (a row of ``assessments``), its scores and its artefacts in one
         transaction.
@@ -270,18 +287,22 @@ class Store(BatchTables):
         with it.
 
         Args:
-            row: column -> value of the ``assessments`` row (``unit_key`` required; ``form`` as
-                ``name@version``).
+            row: the ``assessments`` row, an :class:`~rhetorica.store.rows.AssessmentRow` or a
+                mapping validated as one (``form`` as ``name@version``).
             scores: metric name -> value, already validated against the form (empty for a failed
                 assessment: missing stays missing).
             artefacts: name -> JSON-able value (:attr:`rhetorica.evaluation.Evaluation.artefacts`;
                 stored for failed assessments too: a core that failed its checks is evidence).
+
+        Raises:
+            ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.AssessmentRow`.
         """
+        row = assessment_row(row)
         with self.transaction():
             write_assessment(self.conn, row, scores)
-            self.conn.execute("DELETE FROM artefacts WHERE unit_key = ?", (row["unit_key"],))
+            self.conn.execute("DELETE FROM artefacts WHERE unit_key = ?", (row.unit_key,))
             self.conn.executemany("INSERT INTO artefacts (unit_key, name, value_json) VALUES (?, ?, ?)",
-                                  [(row["unit_key"], name, json.dumps(value, sort_keys=True))
+                                  [(row.unit_key, name, json.dumps(value, sort_keys=True))
                                    for name, value in (artefacts or {}).items()])
 
     def extract_row(self, unit_key: str) -> dict[str, Any] | None:
@@ -321,15 +342,14 @@ class Store(BatchTables):
         """Every stored assessment with its document's mean human score, title and the passed flag of
         its variant's check, ordered by reviewer, document, condition, rewriter, replicate.
 
-        Keys: unit_key, document_id, condition, rewriter, reviewer, model, protocol, form (``None``
-        in a store older than schema version 6 or for imported rows), replicate, status, reason,
-        input_truncated, human_score, variant_key, variant_passed, title.
+        Keys: :data:`ASSESSMENT_READ_COLUMNS`, in that order (``form`` is ``None`` in a store older
+        than schema version 6 and for imported rows without one).
         """
-        form = "a.form" if self._has_column("assessments", "form") else "NULL AS form"
+        joined = {"form": "a.form" if self._has_column("assessments", "form") else "NULL AS form",
+                  "human_score": "d.human_score", "variant_passed": "c.passed AS variant_passed", "title": "d.title"}
+        select = ", ".join(joined.get(column, f"a.{column}") for column in ASSESSMENT_READ_COLUMNS)
         return [dict(r) for r in self.conn.execute(
-            f"""SELECT a.unit_key, a.document_id, a.condition, a.rewriter, a.reviewer, a.model, a.protocol,
-                       {form}, a.replicate, a.status, a.reason, a.input_truncated, d.human_score, a.variant_key,
-                       c.passed AS variant_passed, d.title
+            f"""SELECT {select}
                 FROM assessments a LEFT JOIN documents d ON d.document_id = a.document_id
                 LEFT JOIN checks c ON c.variant_key = a.variant_key
                 ORDER BY a.reviewer, a.document_id, a.condition, a.rewriter, a.replicate""")]
@@ -507,19 +527,32 @@ def _call_columns(row: dict[str, Any]) -> list[str]:
     return sorted(row)
 
 
+#: Columns of :meth:`Store.assessment_rows`, in order: the stored row's (but its texts), its
+#: document's mean human score and title, and its variant's check (``variant_passed``).
+ASSESSMENT_READ_COLUMNS: tuple[str, ...] = (
+    "unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol", "form", "replicate",
+    "status", "reason", "input_truncated", "human_score", "variant_key", "variant_passed", "title")
+
 #: The score columns of ``assessments`` before schema version 6 (moved to ``scores`` by 0006).
 _VERSION_1_SCORES = ("overall", "soundness", "significance", "evidence", "clarity", "confidence")
 
 
-def write_assessment(conn: sqlite3.Connection, row: dict[str, Any], scores: Mapping[str, float]) -> None:
+def write_assessment(conn: sqlite3.Connection, row: AssessmentRow | dict[str, Any],
+                     scores: Mapping[str, float]) -> None:
     """Write one assessment row and its long score rows inside the caller's open transaction
-    (replacing a stored assessment with the same ``unit_key`` and its scores)."""
-    columns = ", ".join(row)
-    marks = ", ".join("?" for _ in row)
-    conn.execute("DELETE FROM scores WHERE unit_key = ?", (row["unit_key"],))
-    conn.execute(f"INSERT OR REPLACE INTO assessments ({columns}) VALUES ({marks})", list(row.values()))
+    (replacing a stored assessment with the same ``unit_key`` and its scores): the one writer of
+    ``assessments``.
+
+    Raises:
+        ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.AssessmentRow`.
+    """
+    values = assessment_row(row).model_dump()
+    columns = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    conn.execute("DELETE FROM scores WHERE unit_key = ?", (values["unit_key"],))
+    conn.execute(f"INSERT OR REPLACE INTO assessments ({columns}) VALUES ({marks})", list(values.values()))
     conn.executemany("INSERT INTO scores (unit_key, metric, value) VALUES (?, ?, ?)",
-                     [(row["unit_key"], metric, float(value)) for metric, value in scores.items()])
+                     [(values["unit_key"], metric, float(value)) for metric, value in scores.items()])
 
 
 

@@ -14,8 +14,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.forms import REVIEW_000
-from rhetorica.store.db import Store
+from rhetorica.labels import arm_label
+from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
 from rhetorica.store.plan import plan_keys, superseded_units
 from rhetorica.strata import human_stratum
 
@@ -25,11 +27,8 @@ def arm_labels(pairs: pd.DataFrame) -> pd.Series:
     rewriters_per_condition = pairs.groupby("condition")["rewriter"].nunique()
 
     def label(row: pd.Series) -> str:
-        if row["condition"] == "original":
-            return "original"
-        if rewriters_per_condition.get(row["condition"], 1) > 1:
-            return f"{row['condition']}@{row['rewriter']}"
-        return str(row["condition"])
+        several = rewriters_per_condition.get(row["condition"], 1) > 1
+        return arm_label(row["condition"], row["rewriter"] if several else None)
 
     if pairs.empty:
         return pd.Series([], dtype=str)
@@ -53,9 +52,7 @@ _AFTER_SCORES = ["input_truncated", "human_score", "variant_key", "variant_passe
 
 
 def _assessment_keys(store: Store) -> pd.DataFrame:
-    df = pd.DataFrame(store.assessment_rows(), columns=[
-        "unit_key", "document_id", "condition", "rewriter", "reviewer", "model", "protocol", "form", "replicate",
-        "status", "reason", "input_truncated", "human_score", "variant_key", "variant_passed", "title"])
+    df = pd.DataFrame(store.assessment_rows(), columns=list(ASSESSMENT_READ_COLUMNS))
     df = _current(df, store, "review")
     df.insert(2, "arm", arm_labels(df[["condition", "rewriter"]]) if len(df) else pd.Series([], dtype=str))
     df["human_stratum"] = df["human_score"].map(human_stratum)
@@ -152,20 +149,21 @@ def ids_table(store: Store) -> pd.DataFrame:
     rows = []
     for document_id, kind, raw in store.rows("SELECT document_id, kind, document_json FROM documents "
                                              "ORDER BY document_id"):
-        doc = json.loads(raw)
+        doc = lift_typed_metadata(json.loads(raw))
         meta = doc.get("metadata") or {}
-        rows.append({"document_id": document_id, "kind": kind, "paper_id": meta.get("paper_id"),
+        rows.append({"document_id": document_id, "kind": kind, "paper_id": doc.get("paper_id"),
                      "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
                      "source": (doc.get("source") or {}).get("path")})
     variants = variants_table(store)
     for key, raw in store.rows("SELECT unit_key, document_json FROM variants WHERE document_json IS NOT NULL "
                                "ORDER BY unit_key"):
-        meta = (json.loads(raw).get("metadata") or {})
+        variant = lift_typed_metadata(json.loads(raw))
+        meta = variant.get("metadata") or {}
         match = variants[variants["unit_key"] == key]
         if meta.get("rewrite_id") is None or match.empty:
             continue
         row = match.iloc[0]
-        rows.append({"document_id": row["document_id"], "kind": "variant", "paper_id": meta.get("paper_id"),
+        rows.append({"document_id": row["document_id"], "kind": "variant", "paper_id": variant.get("paper_id"),
                      "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
                      "variant_key": key, "condition": row["condition"], "rewriter": row["rewriter"],
                      "rewrite_id": meta["rewrite_id"], "source": None})

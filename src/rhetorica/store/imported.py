@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rhetorica.store.db import Store, write_assessment
+from rhetorica.store.rows import AssessmentRow, assessment_row
 
 
 def record_imported_run(
@@ -19,7 +20,7 @@ def record_imported_run(
     *,
     name: str,
     spec_hash: str,
-    assessments: Sequence[tuple[dict[str, Any], Mapping[str, float]]],
+    assessments: Sequence[tuple[AssessmentRow | dict[str, Any], Mapping[str, float]]],
     problems: Iterable[tuple[str, str]],
     stage: str = "import",
 ) -> int:
@@ -29,10 +30,9 @@ def record_imported_run(
         store: an open store.
         name: study name of the run.
         spec_hash: hash of what was imported (the run's spec).
-        assessments: ``(row, scores)`` pairs: a row of the ``assessments`` table (column -> value;
-            ``unit_key``, ``document_id``, ``input_hash``, ``condition``, ``rewriter``, ``reviewer``,
-            ``model``, ``protocol``, ``replicate`` and ``status`` required) and its scores
-            (metric -> value; missing scores left out).
+        assessments: ``(row, scores)`` pairs: a row of the ``assessments`` table (an
+            :class:`~rhetorica.store.rows.AssessmentRow`, or a mapping validated as one) and its
+            scores (metric -> value; missing scores left out).
         problems: ``(item, reason)`` pairs stored with status ``malformed`` under ``stage``.
         stage: stage name of the problems.
 
@@ -41,15 +41,17 @@ def record_imported_run(
 
     Raises:
         sqlite3.IntegrityError: if a ``unit_key`` is already in the store (nothing is written).
+        ValueError: a row is not a valid :class:`~rhetorica.store.rows.AssessmentRow` (nothing is written).
     """
     now = datetime.now(UTC).isoformat(timespec="seconds")
     with store.transaction() as conn:
         run_id = conn.execute(
             "INSERT INTO runs (study_name, spec_hash, started_at, finished_at, units_run, model_calls, wall_time_s) "
             "VALUES (?, ?, ?, ?, ?, 0, 0)", (name, spec_hash, now, now, len(assessments))).lastrowid
-        for row, scores in assessments:
-            if conn.execute("SELECT 1 FROM assessments WHERE unit_key = ?", (row["unit_key"],)).fetchone():
-                raise sqlite3.IntegrityError(f"UNIQUE constraint failed: assessments.unit_key ({row['unit_key']})")
+        for given, scores in assessments:
+            row = assessment_row(given)
+            if conn.execute("SELECT 1 FROM assessments WHERE unit_key = ?", (row.unit_key,)).fetchone():
+                raise sqlite3.IntegrityError(f"UNIQUE constraint failed: assessments.unit_key ({row.unit_key})")
             write_assessment(conn, row, scores)
         conn.executemany(
             "INSERT INTO problems (run_id, stage, item, status, reason) VALUES (?, ?, ?, 'malformed', ?)",

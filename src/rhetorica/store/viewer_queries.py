@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rhetorica.labels import ORIGINAL
 from rhetorica.store.db import Store
-
-ORIGINAL = "original"
-"""``assessments.condition`` / ``scans.condition`` of an unmodified document."""
 
 
 @dataclass(frozen=True)

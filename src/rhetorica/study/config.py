@@ -29,9 +29,10 @@ from pydantic import (
 
 from rhetorica.files import TextFileError, read_text_file
 from rhetorica.judges.review_checks import ReviewCheckSettings
+from rhetorica.labels import ORIGINAL, arm_label, split_arm
 from rhetorica.models.breaker import BreakerSettings
 from rhetorica.registry import UnknownComponentError, evaluators, rewriters
-from rhetorica.rewriting.conditions import ORIGINAL, UnknownConditionError, parse_condition
+from rhetorica.rewriting.conditions import UnknownConditionError, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.study.project_settings import ProjectRewriteSettings
@@ -849,7 +850,7 @@ class StudyConfig(_Strict):
         if not self.comparisons:
             return self
         known = {ORIGINAL, *self.conditions}
-        known |= {f"{c}@{r.name}" for r in self.rewriters for c in r.conditions}
+        known |= {arm_label(c, r.name) for r in self.rewriters for c in r.conditions}
         for index, pair in enumerate(self.comparisons):
             for side in pair:
                 if side not in known:
@@ -864,7 +865,7 @@ class StudyConfig(_Strict):
         """The arm a comparison side names in the tables: ``condition@rewriter`` is labelled
         ``condition`` when that rewriter is the condition's only producer
         (:func:`rhetorica.store.export.arm_labels`)."""
-        condition, _, rewriter = side.partition("@")
+        condition, rewriter = split_arm(side)
         producers = [r.name for r in self.rewriters if condition in r.conditions]
         return condition if rewriter and producers == [rewriter] else side
 

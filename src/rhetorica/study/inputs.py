@@ -160,8 +160,8 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             # parser) are reported with the run, not only kept inside the stored document
             problems.extend(("ingest", f"{path} ({doc.id})", f"{WARNING_PREFIX}{w}") for w in doc.warnings)
             if spec.human_scores:
-                doc.metadata["human_scores"] = list(spec.human_scores)
+                doc.human_scores = list(spec.human_scores)
             if spec.decision:
-                doc.metadata["decision"] = spec.decision
+                doc.decision = spec.decision
             documents.append(doc)
     return documents

@@ -16,7 +16,8 @@ from typing import Any
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Target
 from rhetorica.hashing import content_hash
-from rhetorica.rewriting.conditions import ORIGINAL, prompt_version
+from rhetorica.labels import NO_REWRITER, ORIGINAL
+from rhetorica.rewriting.conditions import Condition, parse_condition, prompt_version
 from rhetorica.rewriting.rule_based import RULES_VERSION
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSettings
@@ -76,7 +77,7 @@ class Variant:
     Attributes:
         document: the variant's text (keeps the original's id).
         original: the document it was rewritten from.
-        condition: the rewrite condition's name.
+        condition: the rewrite condition (a name given is parsed, syntax only).
         rewriter: the rewriter configuration's name.
         key: unit key of the rewrite that produced it (the variant key).
         assumed: True when the rewrite has not run yet and the original stands in for its text
@@ -85,10 +86,13 @@ class Variant:
 
     document: Document
     original: Document
-    condition: str
+    condition: Condition
     rewriter: str
     key: str
     assumed: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "condition", parse_condition(self.condition, check=False))
 
 
 @dataclass(frozen=True)
@@ -120,14 +124,17 @@ class Assessment:
 
 @dataclass(frozen=True)
 class RewriteUnit:
-    """Produce one variant: a document under a condition by a rewriter."""
+    """Produce one variant: a document under a condition (a name given is parsed) by a rewriter."""
 
     key: str
     document: Document
     rewriter: RewriterSpec
-    condition: str
+    condition: Condition
     after: tuple[str, ...] = ()
     waiting: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "condition", parse_condition(self.condition, check=False))
 
     @property
     def label(self) -> str:
@@ -244,10 +251,6 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
         for cond in rw.conditions
         if upstream_condition(cond) is None
     ]
-
-
-#: The rewriter name of an original in review cells and assessments.
-NO_REWRITER = "none"
 
 
 def review_targets(documents: list[Document], variants: list[Variant]) -> list[tuple[Document, str, str, Variant | None]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rhetorica.hashing import content_hash
+from rhetorica.documents.ids import manuscript_id
 from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING
 from rhetorica.problems import WARNING_PREFIX
 
@@ -96,7 +97,7 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
     if bad_name:
         problems.append(("ingest", item, f"main file {project.main!r} is not compiled: {bad_name}"))
         return None
-    doc_id = spec.id or root.name
+    doc_id = manuscript_id(root, spec.id)
     name = f"{doc_id}-{_files_hash(project)[:16]}"
     folder = Path(run_dir) / "latex" / "baselines" / name
     compile_file, pdf = folder / "compile.json", folder / "paper.pdf"
@@ -122,9 +123,9 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
                     if w.startswith(HIDDEN_TEXT_WARNING))
     document.metadata[META_KEY] = meta
     if spec.human_scores:
-        document.metadata["human_scores"] = list(spec.human_scores)
+        document.human_scores = list(spec.human_scores)
     if spec.decision:
-        document.metadata["decision"] = spec.decision
+        document.decision = spec.decision
     return document
 
 

@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rhetorica.rewriting.conditions import JOINT, parse_condition, upstream_condition
+from rhetorica.rewriting.conditions import JOINT, Condition, upstream_condition
 from rhetorica.study.project_settings import PROJECT_KINDS
 from rhetorica.status import Status
 
@@ -69,7 +69,7 @@ _CALL_FAILURES: dict[Status, FailureStatus] = {Status.TRUNCATED: "truncated", St
 _LOCATION = re.compile(r"^(?:compile error: )?([^\s:]+):(\d+):")
 
 
-def instruction(name: str, kind: str, review: str | None = None) -> str:
+def instruction(condition: Condition, kind: str, review: str | None = None) -> str:
     """The instruction of one rewrite: the condition's or workflow's six-dimension system prompt,
     for an agent followed by :func:`~rhetorica.rewriting.six_dimensions.agent_task_prompt`.
 
@@ -78,13 +78,12 @@ def instruction(name: str, kind: str, review: str | None = None) -> str:
     """
     from rhetorica.rewriting import six_dimensions as six
 
-    condition = parse_condition(name, check=False)
     if condition.guidance == "review":
         system = six.guided_prompt(review or "")
     elif condition.dimension == JOINT:
         system = six.joint_prompt()
     else:
-        system = six.condition_prompt(name)
+        system = six.condition_prompt(condition.name)
     return system + "\n\n" + six.agent_task_prompt() if kind == "agent" else system
 
 
@@ -164,7 +163,7 @@ def planned_calls(unit: Any) -> list[PlannedCall]:
         return []
     settings = rw.project
     calls = []
-    if parse_condition(unit.condition, check=False).guidance == "review":
+    if unit.condition.guidance == "review":
         text, _ = manuscript_text(unit.upstream.document, settings.review_max_input_words)
         messages = [ChatMessage(role="system", content=system_prompt(get_protocol(GUIDED_REVIEW_PROTOCOL))),
                     ChatMessage(role="user", content=text)]
@@ -299,7 +298,7 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     context = runner._context(log, unit.key)
     review: str | None = None
     timings: dict[str, float] = {}  # review_s, read_s
-    if parse_condition(unit.condition, check=False).guidance == "review":
+    if unit.condition.guidance == "review":
         started = time.perf_counter()
         review, record = await _intermediate_review(runner, rw, upstream.document, context, out)
         timings["review_s"] = round(time.perf_counter() - started, 3)

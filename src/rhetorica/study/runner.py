@@ -245,7 +245,7 @@ class StudyRunner:
 
     def _store_documents(self, documents: list[Document]) -> None:
         for doc in documents:
-            scores = doc.metadata.get("human_scores") or []
+            scores = doc.human_scores
             human = sum(scores) / len(scores) if scores else None
             self.store.insert("documents", {
                 "document_id": doc.id, "content_hash": doc.content_hash, "kind": doc.kind, "title": doc.title,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from rhetorica.documents.models import Document
 from rhetorica.documents.scan import SCANNER_VERSION, Finding, ScanReport, scan_document
 from rhetorica.hashing import content_hash
-from rhetorica.rewriting.conditions import ORIGINAL
+from rhetorica.labels import ORIGINAL
 from rhetorica.store.db import Store
 
 FLAG_SEVERITY = "medium"

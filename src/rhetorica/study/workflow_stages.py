@@ -22,7 +22,7 @@ from rhetorica.hashing import content_hash
 from rhetorica.registry import stages as registry
 from rhetorica.study import planner
 from rhetorica.study.config import RewriterSpec, StudyConfig
-from rhetorica.rewriting.conditions import condition_depth, upstream_condition
+from rhetorica.rewriting.conditions import Condition, condition_depth, parse_condition, upstream_condition
 from rhetorica.study.project_rewrite import execute
 from rhetorica.study.project_settings import MAX_DEPTH, PROJECT_KINDS
 from rhetorica.study.stages import RewriteStage
@@ -38,7 +38,7 @@ class FollowUpUnit:
         key: unit key (hash of the upstream variant's key and the rewriter spec for the condition).
         document: the original document (the variant keeps its id and metadata).
         rewriter: the rewriter configuration (the one that produced ``upstream``).
-        condition: ``recursive:<n>`` or ``guided``.
+        condition: ``recursive:<n>`` or ``guided`` (a name given is parsed).
         upstream: the variant it rewrites.
         after: ``(upstream.key,)``.
         waiting: the upstream variant is assumed (not produced yet).
@@ -47,10 +47,13 @@ class FollowUpUnit:
     key: str
     document: Document
     rewriter: RewriterSpec
-    condition: str
+    condition: Condition
     upstream: planner.Variant
     after: tuple[str, ...]
     waiting: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "condition", parse_condition(self.condition, check=False))
 
     @property
     def label(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rhetorica.rewriting.conditions import ORIGINAL
+from rhetorica.labels import ORIGINAL
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.documents.models import Document
+from rhetorica.rewriting.conditions import Condition, parse_condition
 from rhetorica.validation.embeddings import DEFAULT_MODEL, Embedder, load_embedder
 from rhetorica.validation.integrity import passage_similarities, tfidf_cosine_tokens
 from rhetorica.validation.measures import TextMeasures, measure_text
@@ -202,7 +203,7 @@ def validate_variant(
     *,
     embedder: Embedder | None = None,
     count_tokens: Callable[[str], int] = approximate_tokens,
-    condition: str | None = None,
+    condition: Condition | str | None = None,
 ) -> VariantValidation:
     """Measure a variant against its original and decide pass/fail.
 
@@ -255,14 +256,16 @@ def validate_variant(
     }
     reasons = _reasons(values, limits)
     identical = original.content_hash == variant.content_hash
+    parts = parse_condition(condition).parts if condition else ()
     shift = shift_checks(condition, measures_before, measures_after) if condition else []
+    direction = {part.name: part.direction for part in parts}
     if limits.require_intended_shift:
         if identical:
             reasons.append("variant is identical to its original: the rewrite changed nothing")
         else:
             reasons.extend(
                 f"intended shift absent: {c.condition} needs {c.measure} to "
-                f"{'rise' if c.condition.endswith('+') else 'fall'} (original {_num(c.original)}, "
+                f"{'rise' if direction[c.condition] == '+' else 'fall'} (original {_num(c.original)}, "
                 f"variant {_num(c.variant)})"
                 for c in shift if not c.present)
     return VariantValidation(

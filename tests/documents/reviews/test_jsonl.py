@@ -23,8 +23,8 @@ def test_paper_per_line_counts_scores_and_bad_lines() -> None:
     # line 1: p1 with 2 reviews; line 2: p2 with 1 (values wrapped in content/value); line 5: p3,
     # whose first review has no text (skipped), second one kept without its unreadable rating.
     assert [r.id for r in reviews] == ["p1.review1", "p1.review2", "p2.review1", "p3.review1"]
-    assert [r.metadata["paper_id"] for r in reviews] == ["p1", "p1", "p2", "p3"]
-    assert [r.metadata["human_scores"] for r in reviews] == [[10.0], [6.0], [3.0], []]  # "10: top 5%" is 10
+    assert [r.paper_id for r in reviews] == ["p1", "p1", "p2", "p3"]
+    assert [r.human_scores for r in reviews] == [[10.0], [6.0], [3.0], []]  # "10: top 5%" is 10
     assert [r.metadata["confidence"] for r in reviews] == [4.0, 3.0, 2.0, None]
     assert [[s.title for s in r.sections] for r in reviews] == [["Summary", "Weaknesses"], ["Review"], ["Summary"],
                                                                 ["Review"]]
@@ -44,7 +44,7 @@ def test_review_per_line_groups_by_paper() -> None:
     # lines 1 and 4 are q1's; line 2 names no paper (the file's paper); line 3 is a list; line 5
     # is blank; line 6 is q2's with a true/false rating (left missing).
     assert [r.id for r in reviews] == ["q1.review1", "q1.review2", "fallback.review1", "q2.review1"]
-    assert [r.metadata["human_scores"] for r in reviews] == [[8.0], [5.0], [2.0], []]
+    assert [r.human_scores for r in reviews] == [[8.0], [5.0], [2.0], []]
     assert [r.metadata["confidence"] for r in reviews] == [4.0, None, None, None]
     assert [s.text for s in reviews[1].sections] == ["Good writing.", "Few experiments."]
     assert problems == [f"{DATA / 'lines.jsonl'}:3: not a JSON object",

@@ -75,7 +75,7 @@ def test_every_layout_and_each_bad_line_named(tmp_path: Path) -> None:
 def test_rewrite_file_as_pairs_keeps_ids_and_ratings(tmp_path: Path) -> None:
     path = write(tmp_path / "ICLR2023_openai_gpt-5.jsonl", [json.dumps(PAPER_LINE).encode()])
     imported = read_review_pairs(path)
-    assert [(d.id, d.metadata["paper_id"], d.metadata["human_scores"]) for d in imported.originals] == [
+    assert [(d.id, d.paper_id, d.human_scores) for d in imported.originals] == [
         ("b9IG", "0", [6.0]), ("0", "0", [5.0])]
     assert [(v.id, v.metadata["original_id"], v.metadata["rewriter"], v.metadata["rating"])
             for v in imported.variants] == [("b9IG.rewrite1", "b9IG", "gpt-5", 6.0), ("0.rewrite1", "0", "gpt-5", 8.0)]
@@ -85,7 +85,7 @@ def test_rewrite_file_as_pairs_keeps_ids_and_ratings(tmp_path: Path) -> None:
 def test_reviews_of_a_rewrite_file_are_its_human_originals_with_a_warning(tmp_path: Path) -> None:
     path = write(tmp_path / "rewritten.jsonl", [json.dumps(PAPER_LINE).encode()])
     reviews, problems = read_reviews([path], "fallback")
-    assert [(r.id, r.metadata["paper_id"]) for r in reviews] == [("b9IG", "0"), ("0", "0")]
+    assert [(r.id, r.paper_id) for r in reviews] == [("b9IG", "0"), ("0", "0")]
     assert [s.text for s in reviews[1].sections] == ["Clear paper. Rating: 5"]
     assert problems == [f"{path}: 2 of 2 review(s) are rewrites (original_text/text or original/rewrite): only the "
                         "human originals are read as reviews; to judge the rewrites, name the file in a 'pairs' entry"]

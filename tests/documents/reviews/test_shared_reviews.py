@@ -24,7 +24,7 @@ def test_chebnet_cmt_html(shared_data: Path) -> None:
     assert got == [[3, 3, 3, 3], [3, 4, 4, 4], [3, 3, 3, 4], [3, 3, 4, 3], [2, 2, 1, 2], [2, 2, 2, 1]]
     assert [r.metadata["confidence"] for r in reviews] == [3, 3, 2, 2, 1, 1]
     first = reviews[0]
-    assert first.kind == "review" and first.id == "chebnet.review1" and first.metadata["paper_id"] == "chebnet"
+    assert first.kind == "review" and first.id == "chebnet.review1" and first.paper_id == "chebnet"
     assert first.metadata["paper_title"] == "Convolutional Neural Networks on Graphs with Fast Localized Spectral Filtering"
     titles = [s.title for s in first.sections]
     assert titles == ["Summary", "Fatal flaws", "Qualitative assessment"]
@@ -36,9 +36,9 @@ def test_cheblienet_openreview_markdown(shared_data: Path) -> None:
     reviews, problems = read_reviews([shared_data / "papers/cheblienet_neurips2021/reviews.md"], "cheblienet")
     assert problems == []
     assert len(reviews) == 4
-    assert [r.metadata["human_scores"] for r in reviews] == [[4], [6], [4], [5]]
+    assert [r.human_scores for r in reviews] == [[4], [6], [4], [5]]
     assert [r.metadata["confidence"] for r in reviews] == [3, 1, 5, 3]
-    assert {r.metadata["decision"] for r in reviews} == {"Reject"}
+    assert {r.decision for r in reviews} == {"Reject"}
     second = reviews[1]
     assert [s.title for s in second.sections] == ["Summary", "Main review", "Limitations and societal impact"]
     main = second.sections[1].text
@@ -71,7 +71,7 @@ def test_openreview_json_notes(tmp_path: Path) -> None:
                                           note(2, "10: strong accept"), note(3, "very good"),
                                           {"id": "c", "invitations": ["X/-/Comment"], "content": {}}]}))
     reviews, problems = read_reviews([path], "p7")
-    assert [r.metadata["human_scores"] for r in reviews] == [[6.0], [10.0], []]
+    assert [r.human_scores for r in reviews] == [[6.0], [10.0], []]
     assert reviews[0].metadata["scores"] == {"rating": 6.0, "confidence": 4.0, "soundness": 3.0}
     assert reviews[0].sections[0].text == "Summary 1; see Reviewer 1."
     assert len(problems) == 1 and "review r3: rating" in problems[0] and "'very good'" in problems[0]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rhetorica.report.viewer.pages import paper
 from rhetorica.store.db import Store
 
 from ..runs import make_run
@@ -135,3 +136,20 @@ def test_the_paper_page_notes_a_paragraph_too_long_for_a_word_diff(tmp_path: Pat
             "shown deleted and inserted whole</p>")
     assert status == 200 and body.count(note) == 2  # once on each side
     assert "<del>w0 w1 w2" in body and "<ins>&lt;b&gt; w1 w2" in body
+
+
+def test_the_scans_of_a_paper_are_labelled_by_their_arm(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", RECORDS)
+    store = Store.in_dir(run)
+    try:
+        for key, condition, rewriter in (("s1", "original", "none"), ("s2", "tone:+", "rw")):
+            store.record_scan({"scan_key": key, "document_id": "p1", "condition": condition, "rewriter": rewriter,
+                               "content_hash": "h", "scanner_version": "1", "n_findings": 0, "n_flagged": 0,
+                               "max_severity": None, "findings_json": "[]", "notes_json": "[]"})
+        page = paper(store, run, {"doc": ["p1"]})
+    finally:
+        store.close()
+    assert [s["arm"] for s in page["scans"]] == ["original", "tone:+@rw"]
+    with serve(run) as url:
+        status, body = _get(url + "paper?doc=p1")
+    assert status == 200 and "<td>tone:+@rw</td>" in body and "<td>original</td>" in body

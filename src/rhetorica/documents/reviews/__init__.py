@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rhetorica.documents.ids import review_id
 from rhetorica.documents.options import DocumentReadError
 
 if TYPE_CHECKING:
@@ -64,10 +65,10 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
     counts: dict[str, int] = {}
     numbered = []
     for doc in found:
-        paper = doc.metadata.get("paper_id")
+        paper = doc.paper_id
         paper = paper_id if paper is None else str(paper)
         counts[paper] = counts.get(paper, 0) + 1
         generated = doc.metadata.get("review_id") is None
-        numbered.append(doc.model_copy(update={"id": f"{paper}.review{counts[paper]}" if generated else doc.id,
+        numbered.append(doc.model_copy(update={"id": review_id(paper, counts[paper], None if generated else doc.id),
                                                "title": f"Review {counts[paper]}"}))
     return numbered, problems

@@ -3,7 +3,7 @@ line, in any layout :mod:`rhetorica.documents.reviews.lines` reads (issue 13 par
 
 Each record becomes one review document (:func:`rhetorica.documents.reviews.model.review_document`)
 with its sections (``summary``, ``strength_and_weaknesses``, ``clarity_quality_novelty_and_reproducibility``
-... under any spelling, or ``full_review_text``), ``metadata.paper_id`` from its line (else the
+... under any spelling, or ``full_review_text``), ``paper_id`` from its line (else the
 file's paper: the ``paper`` of the study's document entry, else the folder's name) and the
 source's review id kept verbatim as the document id (``<paper>.review<n>`` only when the source
 has none). ``rating`` and ``confidence`` are read by
@@ -88,7 +88,7 @@ def read_reviews_jsonl(path: Path, paper_id: str) -> tuple[list[Document], list[
         raise DocumentReadError(path, "no usable review in this JSONL file" + (f" ({problems[0]}; ...)"
                                                                              if problems else ""))
     blinded: list[Document] = []
-    for paper in dict.fromkeys(d.metadata["paper_id"] for _, d in found):
-        mine = [(r, d) for r, d in found if d.metadata["paper_id"] == paper]
+    for paper in dict.fromkeys(d.paper_id for _, d in found):
+        mine = [(r, d) for r, d in found if d.paper_id == paper]
         blinded += blind_reviewer_ids([d for _, d in mine], [r for r, _ in mine])
     return blinded, problems

@@ -1,7 +1,7 @@
 """A review as a document (``Document(kind="review")``), and review lists stored as JSON.
 
 Each review becomes one document with one section per text field (summary, strengths, weaknesses,
-questions, ...), ``metadata.paper_id`` linking it to its paper and the reviewer's own scores as the
+questions, ...), ``paper_id`` linking it to its paper and the reviewer's own scores as the
 human reference (``human_scores`` = [overall rating], ``confidence``). Reviewer identities are never
 stored: reviews are numbered per paper ("Review 1", ...), as a double-blind venue shows them.
 """
@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rhetorica.documents import ids as id_rule
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import write_atomic
@@ -105,7 +106,7 @@ def review_document(paper_id: str, index: int, fields: dict[str, str], *, rating
     metadata: dict[str, Any] = {"paper_id": paper_id, "human_scores": [rating] if rating is not None else [],
                                 "confidence": confidence, "scores": scores or {}, **(extra or {}),
                                 "review_id": review_id, "id_generated": review_id is None}
-    return Document(id=review_id if review_id is not None else f"{paper_id}.review{index}", kind="review",
+    return Document(id=id_rule.review_id(paper_id, index, review_id), kind="review",
                     title=f"Review {index}",
                     sections=sections or [Section(title="", text="")], metadata=metadata, removed=removed or [],
                     source=DocumentSource(path=source, parser=parser, parser_version=parser_version))

@@ -33,6 +33,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, PackageLoader
 
 from rhetorica.analysis.paired import sign_test_pvalues
+from rhetorica.labels import arm_label
 from rhetorica.report.data import fmt, fmt_p
 from rhetorica.store.runs import read_run_study
 from rhetorica.report.viewer.aspects import highlighted_fields
@@ -72,7 +73,7 @@ def url(path: str, **params: Any) -> str:
 
 def variant_label(condition: str, rewriter: str) -> str:
     """The ``variant`` parameter of a rewrite: ``condition@rewriter`` (``original`` for the original)."""
-    return q.ORIGINAL if condition == q.ORIGINAL else f"{condition}@{rewriter}"
+    return arm_label(condition, rewriter)
 
 
 def _one(params: dict[str, list[str]], key: str) -> str | None:
@@ -357,7 +358,8 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
     here = {"doc": doc_id, "variant": chosen_label, "reviewer": reviewer, "rep": rep}
     return {"document": document, "removed": original.get("removed") or [], "variants": variants,
             "chosen": chosen, "chosen_label": chosen_label, "diff": diff, "scans": [
-                {**s, "findings": _findings(s)} for s in q.scan_rows_of(store, doc_id)],
+                {**s, "arm": variant_label(s["condition"], s["rewriter"]), "findings": _findings(s)}
+                for s in q.scan_rows_of(store, doc_id)],
             "reviewers": reviewers, "reviewer": reviewer, "shown_reviewer": shown_reviewer, "reps": reps,
             "shown_rep": shown_rep, "grid": grid, "reviews": reviews, "here": here,
             "judge_families": judge_tables(_judges(run_dir), assessments, scores, versions),

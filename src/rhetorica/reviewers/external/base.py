@@ -99,7 +99,7 @@ def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
     source = Path(document.source.path)
     if compiled:
         path = Path(str(compiled))
-    elif target.condition == "original" and source.suffix.lower() == ".pdf":
+    elif target.condition.original and source.suffix.lower() == ".pdf":
         path = source
     else:
         raise ManuscriptError(f"{target.document_id} ({target.condition}): no PDF of this document "
