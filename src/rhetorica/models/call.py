@@ -8,8 +8,8 @@ Policy (ARCHITECTURE.md, "Model layer"):
   and updated when it returns, so a run killed mid-call still accounts for what it sent;
 - requests are paced by the connection's :class:`rhetorica.models.limits.RateLimiter` (declared
   requests/tokens per minute, the server's rate-limit headers, a 429's ``Retry-After``);
-- :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried with
-  jittered exponential backoff, honouring ``Retry-After`` when given;
+- :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried (tenacity's
+  ``AsyncRetrying``) with jittered exponential backoff, honouring ``Retry-After`` when given;
 - a logical model with several endpoints (:class:`rhetorica.models.endpoints.EndpointPool`) sends
   each attempt to a healthy endpoint, paced and limited on that endpoint's own connection; a
   transient failure there moves the next attempt to another healthy endpoint without backoff;
@@ -31,7 +31,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from rhetorica.models import negotiation as negotiation_module
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
@@ -89,19 +89,14 @@ class RetryPolicy:
     jitter: float = 0.25
 
     def wait(self, attempt: int, retry_after: float | None) -> float:
-        """Seconds to wait after failed attempt ``attempt`` (counted from 1): the server's
-        ``Retry-After`` (capped at 4 x ``max_delay_s``), else ``base_delay_s x 2^(attempt - 1)``
-        capped at ``max_delay_s`` (tenacity's ``wait_exponential``) times ``1 + jitter x U[0, 1)``."""
+        """Seconds to wait after failed attempt ``attempt`` (counted from 1; tenacity's wait
+        strategy in :class:`_Attempts` asks): the server's ``Retry-After`` (capped at 4 x
+        ``max_delay_s``), else ``base_delay_s x 2^(attempt - 1)`` capped at ``max_delay_s``, times
+        ``1 + jitter x U[0, 1)``."""
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_delay_s * 4)
-        return _backoff(self.base_delay_s, self.max_delay_s, attempt) * (1 + self.jitter * random.random())
-
-
-def _backoff(base_s: float, max_s: float, attempt: int) -> float:
-    """tenacity's exponential wait for attempt number ``attempt``."""
-    state = RetryCallState(None, None, (), {})
-    state.attempt_number = attempt
-    return wait_exponential(multiplier=base_s, max=max_s)(state)
+        base = min(self.base_delay_s * 2 ** (attempt - 1), self.max_delay_s)
+        return base * (1 + self.jitter * random.random())
 
 
 class ConnectionLimits:
