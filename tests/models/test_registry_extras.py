@@ -1,4 +1,6 @@
-"""Each provider is an optional extra: a missing SDK gives one error with the install command."""
+"""Providers resolve through the open registry (a provider registered by another package works like a
+built-in); each built-in provider is an optional extra: a missing SDK gives one error with the
+install command."""
 
 from __future__ import annotations
 
@@ -6,8 +8,11 @@ import sys
 
 import pytest
 
-from rhetorica.models.errors import ProviderNotInstalledError
-from rhetorica.models.registry import PROVIDERS, get_model
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
+from rhetorica.models.providers.mock import MockModel
+from rhetorica.models.registry import LazyProvider, get_model, provider_class, provider_names, split_model_id
+from rhetorica.registry import providers
 
 
 @pytest.mark.parametrize(
@@ -21,7 +26,67 @@ from rhetorica.models.registry import PROVIDERS, get_model
 )
 def test_missing_sdk_names_the_extra(model_id, sdk, extra, monkeypatch):
     monkeypatch.setitem(sys.modules, sdk, None)  # makes "import <sdk>" fail
-    for target, _ in PROVIDERS.values():  # forget provider modules imported by earlier tests
-        monkeypatch.delitem(sys.modules, target.partition(":")[0], raising=False)
+    for entry in providers.entries():  # forget provider modules imported by earlier tests
+        if isinstance(entry.value, LazyProvider):
+            monkeypatch.delitem(sys.modules, entry.value.target.partition(":")[0], raising=False)
     with pytest.raises(ProviderNotInstalledError, match=rf"pip install 'rhetorica\[{extra}\]'"):
         get_model(model_id)
+
+
+def test_builtin_providers_are_registry_entries_of_rhetorica() -> None:
+    builtins = {"mock", "embedded", "openai-compatible", "openai", "anthropic", "google"}
+    assert builtins <= set(provider_names())
+    for name in builtins:
+        assert providers.entry(name).source == "rhetorica"
+    assert provider_class("mock") is MockModel
+
+
+class _Constant(ModelAPI):
+    """Answers every call with the model name (a provider registered the way a plug-in does)."""
+
+    provider = "test-constant"
+
+    def __init__(self, model: str, *, suffix: str = "") -> None:
+        self.model, self.suffix = model, suffix
+
+    async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        return ModelOutput(provider=self.provider, model=self.model, text=self.model + self.suffix)
+
+
+@pytest.fixture
+def constant_provider():
+    providers.add("test-constant", _Constant, description="test provider")
+    yield
+    del providers._entries["test-constant"]  # noqa: SLF001 - the registry has no public removal
+
+
+@pytest.mark.usefixtures("constant_provider")
+def test_a_registered_provider_class_resolves_through_get_model() -> None:
+    assert split_model_id("test-constant/abc") == ("test-constant", "abc")
+    model = get_model("test-constant/abc", suffix="!")
+    assert isinstance(model, _Constant) and (model.model, model.suffix) == ("abc", "!")
+    assert "test-constant" in provider_names()
+
+
+def test_a_registered_lazy_provider_imports_its_module_at_first_use() -> None:
+    providers.add("test-lazy", LazyProvider("rhetorica.models.providers.mock:MockModel"))
+    try:
+        assert isinstance(get_model("test-lazy/scripted"), MockModel)
+    finally:
+        del providers._entries["test-lazy"]  # noqa: SLF001
+
+
+def test_unknown_provider_lists_the_registered_ones() -> None:
+    with pytest.raises(UnknownProviderError, match=r"unknown provider 'nope'.*known providers: .*anthropic, .*mock"):
+        get_model("nope/x")
+    with pytest.raises(UnknownProviderError, match="must look like '<provider>/<model>'"):
+        split_model_id("mock")
+
+
+def test_an_entry_that_is_not_a_model_class_is_refused_naming_its_source() -> None:
+    providers.add("test-not-a-class", object(), description="wrong")
+    try:
+        with pytest.raises(UnknownProviderError, match=r"'test-not-a-class' \(registered by .*\) is not a ModelAPI"):
+            provider_class("test-not-a-class")
+    finally:
+        del providers._entries["test-not-a-class"]  # noqa: SLF001

@@ -7,6 +7,7 @@ Providers implement :class:`ModelAPI` and raise the classified errors of :mod:`r
 from __future__ import annotations
 
 import abc
+import functools
 import inspect
 from typing import Any, ClassVar, Literal
 
@@ -137,22 +138,7 @@ class ModelAPI(abc.ABC):
         """The options this provider accepts: the keyword parameters of ``__init__`` along the
         class hierarchy, except ``model`` (sorted). A parent's parameters count only while the
         ``__init__`` below it passes ``**kwargs`` on (an ``__init__`` without them is the last)."""
-        names: set[str] = set()
-        for klass in cls.__mro__:
-            init = klass.__dict__.get("__init__")
-            if init is None:
-                continue
-            if klass is ModelAPI or klass is object:
-                break
-            forwards = False
-            for name, param in inspect.signature(init).parameters.items():
-                if param.kind is param.VAR_KEYWORD:
-                    forwards = True
-                elif name not in ("self", "model") and param.kind is not param.VAR_POSITIONAL:
-                    names.add(name)
-            if not forwards:
-                break
-        return sorted(names)
+        return list(_declared_options(cls))
 
     def output_options(self) -> dict[str, Any]:
         """Option values that can change an output, for the response-cache key.
@@ -195,3 +181,24 @@ class ModelAPI(abc.ABC):
     def count_tokens(self, text: str) -> int:
         """Approximate token count of ``text`` (subclasses with a tokenizer override this)."""
         return max(1, round(len(text.split()) * 1.35))
+
+
+@functools.cache
+def _declared_options(cls: type[ModelAPI]) -> tuple[str, ...]:
+    """:meth:`ModelAPI.declared_options`, read once per class (every call's cache key asks)."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        if klass is ModelAPI or klass is object:
+            break
+        forwards = False
+        for name, param in inspect.signature(init).parameters.items():
+            if param.kind is param.VAR_KEYWORD:
+                forwards = True
+            elif name not in ("self", "model") and param.kind is not param.VAR_POSITIONAL:
+                names.add(name)
+        if not forwards:
+            break
+    return tuple(sorted(names))

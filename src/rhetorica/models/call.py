@@ -8,8 +8,8 @@ Policy (ARCHITECTURE.md, "Model layer"):
   and updated when it returns, so a run killed mid-call still accounts for what it sent;
 - requests are paced by the connection's :class:`rhetorica.models.limits.RateLimiter` (declared
   requests/tokens per minute, the server's rate-limit headers, a 429's ``Retry-After``);
-- :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried with
-  jittered exponential backoff, honouring ``Retry-After`` when given;
+- :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried (tenacity's
+  ``AsyncRetrying``) with jittered exponential backoff, honouring ``Retry-After`` when given;
 - a logical model with several endpoints (:class:`rhetorica.models.endpoints.EndpointPool`) sends
   each attempt to a healthy endpoint, paced and limited on that endpoint's own connection; a
   transient failure there moves the next attempt to another healthy endpoint without backoff;
@@ -30,6 +30,8 @@ import contextlib
 import random
 import time
 from dataclasses import dataclass
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from rhetorica.models import negotiation as negotiation_module
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
@@ -72,7 +74,7 @@ class CallContext:
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Retry settings.
+    """Retry settings (the retry loop is tenacity's: :class:`_Attempts`).
 
     Attributes:
         max_attempts: total attempts per call (>= 1).
@@ -86,8 +88,11 @@ class RetryPolicy:
     max_delay_s: float = 60.0
     jitter: float = 0.25
 
-    def delay(self, attempt: int, retry_after: float | None) -> float:
-        """Seconds to wait before attempt ``attempt + 1`` (attempt counts from 1)."""
+    def wait(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait after failed attempt ``attempt`` (counted from 1; tenacity's wait
+        strategy in :class:`_Attempts` asks): the server's ``Retry-After`` (capped at 4 x
+        ``max_delay_s``), else ``base_delay_s x 2^(attempt - 1)`` capped at ``max_delay_s``, times
+        ``1 + jitter x U[0, 1)``."""
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_delay_s * 4)
         base = min(self.base_delay_s * 2 ** (attempt - 1), self.max_delay_s)
@@ -284,74 +289,20 @@ async def _live_call(
     retry: RetryPolicy | None,
     budget: Budget | None,
 ) -> ModelOutput:
-    retry = retry or RetryPolicy()
     # the worst case is logged with each request (a killed run's calls count at it until resumed)
     reserved = (budget.reserve(model, messages, config) if budget is not None
                 else worst_case_cost(model, messages, config) if log is not None else 0.0)
     certain = input_cost(model, messages) if log is not None else 0.0
-    negotiation = limits.negotiation if limits is not None else negotiation_module.PROCESS
-    output: ModelOutput | None = None
     requests = _Requests(model, model, messages, config, key, log, unit_key, reserved, certain, None)
+    attempts = _Attempts(model, retry or RetryPolicy(), requests, limits)
+    output: ModelOutput | None = None
     try:
-        attempt = 0
-        while attempt < retry.max_attempts:
-            attempt += 1
-            breaker: CircuitBreaker | None = None
-            requests.started = time.perf_counter()
-            try:
-                with route(model) as target:  # a logical model's endpoint for this attempt
-                    breaker = limits.breaker(target) if limits is not None else None
-                    if breaker is not None:
-                        await _admit(breaker, model, target, limits)
-                    requests.target = target
-                    requests.limiter = limits.limiter(target) if limits is not None else target.limiter
-                    gate = limits.semaphore(target) if limits is not None else contextlib.nullcontext()
-                    async with gate:
-                        modes = negotiable_modes(target, config)
-                        output = await (negotiation.send(target.connection_key, modes, requests.send, log) if modes
-                                        else requests.send(None, False))
-                if breaker is not None:
-                    breaker.record(transient_failure=False)
-                if target is not model:  # logged and cached as the logical model's answer
-                    output = output.model_copy(update={"provider": model.provider, "model": model.model})
-                break
-            except PermanentError as exc:
-                if breaker is not None:
-                    breaker.record(transient_failure=False)  # the server answered
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
-                                  time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError))
-                break
-            except TransientError as exc:
-                elapsed = time.perf_counter() - requests.started
-                paused = False
-                if breaker is not None:
-                    breaker.record(transient_failure=not isinstance(exc, RateLimitError))
-                    paused = breaker.is_open
-                if paused:  # the endpoint is judged, not the request: this attempt is not counted
-                    attempt -= 1
-                status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
-                output = _failure(model, status, f"{type(exc).__name__} after {attempt} attempt(s): {exc}", elapsed)
-                retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
-                if requests.limiter is not None and isinstance(exc, RateLimitError):
-                    requests.limiter.pause(retry_after)
-                if attempt == retry.max_attempts:
-                    break
-                requests.finish(output)
-                if not paused and not has_other_endpoint(model):  # else a healthy replica, or the breaker, decides
-                    await asyncio.sleep(retry.delay(attempt, retry_after))
-            except _EndpointRetired:
-                attempt -= 1  # another endpoint of the pool takes the call
-            except EndpointDownError:
-                raise
-            except ModelError as exc:
-                output = _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
-                                  time.perf_counter() - requests.started)
-                break
-            except BaseException:
-                if breaker is not None:
-                    breaker.abort()
-                raise
-
+        try:
+            async for attempt in attempts.retrying():
+                with attempt:
+                    output = await attempts.send()
+        except TransientError:  # the last counted attempt failed: its failure is the outcome
+            output = attempts.failure
         assert output is not None
         if log is not None and output.status == Status.OK:
             log.cache_put(key, output)
@@ -360,6 +311,114 @@ async def _live_call(
     finally:
         if budget is not None:
             budget.settle(reserved, output.cost_usd if output is not None else 0.0)
+
+
+class _Attempts:
+    """The attempts of one live call, retried by tenacity.
+
+    Only a :class:`TransientError` (rate limits and timeouts included) and an endpoint retired from
+    its pool are retried; a permanent or other classified error becomes a failure output at once.
+    An attempt counts against ``max_attempts`` unless the endpoint's circuit breaker opened on it
+    (the endpoint is judged, not the request) or the endpoint was retired. Before the next attempt
+    the call waits the ``Retry-After`` the server gave, else the policy's jittered exponential
+    backoff — but not at all when the breaker or another endpoint of the pool takes over.
+    """
+
+    def __init__(self, model: ModelAPI, policy: RetryPolicy, requests: _Requests,
+                 limits: ConnectionLimits | None) -> None:
+        self.model, self.policy, self.requests, self.limits = model, policy, requests, limits
+        self.negotiation = limits.negotiation if limits is not None else negotiation_module.PROCESS
+        self.counted = 0
+        self.paused = False
+        self.retry_after: float | None = None
+        self.failure: ModelOutput | None = None
+
+    def retrying(self) -> AsyncRetrying:
+        """tenacity's loop over the attempts (the last counted failure is re-raised)."""
+        return AsyncRetrying(retry=retry_if_exception_type((TransientError, _EndpointRetired)),
+                             stop=self._stop, wait=self._wait, before_sleep=self._before_next,
+                             sleep=_sleep, reraise=True)
+
+    def _stop(self, state: RetryCallState) -> bool:
+        return self.counted >= self.policy.max_attempts
+
+    def _wait(self, state: RetryCallState) -> float:
+        assert state.outcome is not None
+        if (isinstance(state.outcome.exception(), _EndpointRetired) or self.paused
+                or has_other_endpoint(self.model)):  # a healthy replica, or the breaker, decides
+            return 0.0
+        return self.policy.wait(self.counted, self.retry_after)
+
+    def _before_next(self, state: RetryCallState) -> None:
+        assert state.outcome is not None
+        if self.failure is not None and not isinstance(state.outcome.exception(), _EndpointRetired):
+            self.requests.finish(self.failure)  # the failed request's row, before the next is sent
+
+    async def send(self) -> ModelOutput:
+        """One attempt on one endpoint of the model.
+
+        Raises:
+            TransientError: a retryable failure (:attr:`failure` holds it as an output).
+            _EndpointRetired: the endpoint was taken out of its pool; another one takes the call.
+            EndpointDownError: every endpoint of the model is down.
+        """
+        model, requests, limits = self.model, self.requests, self.limits
+        breaker: CircuitBreaker | None = None
+        requests.started = time.perf_counter()
+        try:
+            with route(model) as target:  # a logical model's endpoint for this attempt
+                breaker = limits.breaker(target) if limits is not None else None
+                if breaker is not None:
+                    await _admit(breaker, model, target, limits)  # type: ignore[arg-type]
+                requests.target = target
+                requests.limiter = limits.limiter(target) if limits is not None else target.limiter
+                gate = limits.semaphore(target) if limits is not None else contextlib.nullcontext()
+                async with gate:
+                    modes = negotiable_modes(target, requests.config)
+                    output = await (self.negotiation.send(target.connection_key, modes, requests.send, requests.log)
+                                    if modes else requests.send(None, False))
+        except PermanentError as exc:
+            if breaker is not None:
+                breaker.record(transient_failure=False)  # the server answered
+            return _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
+                            time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError))
+        except TransientError as exc:
+            self._failed(exc, breaker)
+            raise
+        except (_EndpointRetired, EndpointDownError):
+            raise
+        except ModelError as exc:
+            return _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}", time.perf_counter() - requests.started)
+        except BaseException:
+            if breaker is not None:
+                breaker.abort()
+            raise
+        if breaker is not None:
+            breaker.record(transient_failure=False)
+        if target is not model:  # logged and cached as the logical model's answer
+            output = output.model_copy(update={"provider": model.provider, "model": model.model})
+        return output
+
+    def _failed(self, exc: TransientError, breaker: CircuitBreaker | None) -> None:
+        """Book a transient failure: the breaker, the attempt count, the output, the pause."""
+        elapsed = time.perf_counter() - self.requests.started
+        self.paused = False
+        if breaker is not None:
+            breaker.record(transient_failure=not isinstance(exc, RateLimitError))
+            self.paused = breaker.is_open
+        if not self.paused:
+            self.counted += 1
+        status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
+        self.failure = _failure(self.model, status, f"{type(exc).__name__} after {self.counted} attempt(s): {exc}",
+                                elapsed)
+        self.retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
+        if self.requests.limiter is not None and isinstance(exc, RateLimitError):
+            self.requests.limiter.pause(self.retry_after)
+
+
+async def _sleep(seconds: float) -> None:
+    """The wait between attempts (a module function, so that tests can record the waits)."""
+    await asyncio.sleep(seconds)
 
 
 class _EndpointRetired(Exception):

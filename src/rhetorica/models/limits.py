@@ -22,6 +22,10 @@ connection for a 429's ``Retry-After``; :meth:`RateLimiter.observe` reads OpenAI
 Anthropic's ``anthropic-ratelimit-*`` headers. From them it keeps an estimate of the requests the
 server will still take before its reset (the remaining count, less the calls still in flight, less
 each call sent since) and holds calls until the reset once that estimate reaches 0.
+
+No library offers this, so it is written here: anyio's ``CapacityLimiter`` bounds concurrency (the
+connection semaphore does that), not a rate; leaky-bucket limiters such as aiolimiter neither
+keep a sliding window nor follow the server's headers and ``Retry-After``.
 """
 
 from __future__ import annotations

@@ -1,31 +1,82 @@
 """Resolve a model id such as ``embedded/smollm2-135m`` or ``mock/scripted`` to a :class:`ModelAPI`.
 
 Model ids are ``<provider>/<model>``; an OpenAI-compatible endpoint is
-``openai-compatible/<model>@<base_url>``. Providers are imported lazily so that a missing optional
-extra only matters when that provider is used, and then gives an install hint.
+``openai-compatible/<model>@<base_url>``. Every provider, built-in or from another package, is an
+entry of :data:`rhetorica.registry.providers` and is looked up there (plug-ins register through the
+``rhetorica.plugins`` entry-point group, :mod:`rhetorica.registry`). An entry's value is either a
+:class:`ModelAPI` subclass or a :class:`LazyProvider` naming one by ``"module:Class"``; the
+built-ins register lazily, so a missing optional extra only matters when that provider is used,
+and then gives an install hint::
+
+    from rhetorica.registry import providers
+
+    providers.add("my-provider", MyModel, description="my model API")   # MyModel(model=..., **options)
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
 from rhetorica.models.redaction import redact_urls
-from rhetorica.registry import providers
+from rhetorica.registry import UnknownComponentError, providers
 
-#: provider name -> ("module:Class", pip extra that provides its dependency or None)
-PROVIDERS: dict[str, tuple[str, str | None]] = {
-    "mock": ("rhetorica.models.providers.mock:MockModel", None),
-    "embedded": ("rhetorica.models.providers.embedded:EmbeddedModel", "embedded"),
-    "openai-compatible": ("rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai"),
-    "openai": ("rhetorica.models.providers.openai_provider:OpenAIModel", "openai"),
-    "anthropic": ("rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic"),
-    "google": ("rhetorica.models.providers.google_provider:GoogleModel", "google"),
-}
-for _name, (_target, _extra) in PROVIDERS.items():
-    providers.add(_name, _target, description=f"model provider {_target}" + (f" (extra: {_extra})" if _extra else ""))
+
+@dataclass(frozen=True)
+class LazyProvider:
+    """A provider class named by import path, imported at its first use.
+
+    Attributes:
+        target: ``"package.module:ClassName"``; the class takes ``model=`` plus the provider's options.
+        extra: the ``rhetorica[<extra>]`` pip extra that installs the module's dependencies (``None``:
+            none needed; the hint then says to reinstall the package that registered it).
+    """
+
+    target: str
+    extra: str | None = None
+
+    def load(self, provider: str) -> type[ModelAPI]:
+        """Import and return the class.
+
+        Raises:
+            ProviderNotInstalledError: the module (or a package it imports) is not installed; the
+                message names the ``pip install`` command.
+        """
+        module_name, _, class_name = self.target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:  # the provider module imports its SDK at top level
+            hint = f"pip install 'rhetorica[{self.extra}]'" if self.extra else "reinstall the package that provides it"
+            raise ProviderNotInstalledError(
+                f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
+            ) from exc
+        return getattr(module, class_name)
+
+
+#: rhetorica's own providers, registered like a plug-in's: name -> lazy class and pip extra
+for _name, _target, _extra in (
+    ("mock", "rhetorica.models.providers.mock:MockModel", None),
+    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded"),
+    ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai"),
+    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai"),
+    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic"),
+    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google"),
+):
+    providers.add(_name, LazyProvider(_target, _extra),
+                  description=f"model provider {_target}" + (f" (extra: {_extra})" if _extra else ""))
+
+
+def provider_names() -> list[str]:
+    """Every registered provider name, sorted (built-ins and plug-ins)."""
+    return providers.names()
+
+
+def _unknown(provider: str, model_id: str | None = None) -> UnknownProviderError:
+    where = f" in model id {redact_urls(model_id)!r}" if model_id is not None else ""
+    return UnknownProviderError(f"unknown provider {provider!r}{where}; known providers: {', '.join(provider_names())}")
 
 
 def split_model_id(model_id: str) -> tuple[str, str]:
@@ -35,38 +86,31 @@ def split_model_id(model_id: str) -> tuple[str, str]:
         UnknownProviderError: if the id has no ``/`` or names an unregistered provider.
     """
     provider, sep, model = model_id.partition("/")
-    shown = redact_urls(model_id)
     if not sep or not model:
-        raise UnknownProviderError(
-            f"model id {shown!r} must look like '<provider>/<model>'; known providers: " + ", ".join(sorted(PROVIDERS))
-        )
-    if provider not in PROVIDERS:
-        raise UnknownProviderError(
-            f"unknown provider {provider!r} in model id {shown!r}; known providers: " + ", ".join(sorted(PROVIDERS))
-        )
+        raise UnknownProviderError(f"model id {redact_urls(model_id)!r} must look like '<provider>/<model>'; "
+                                   f"known providers: {', '.join(provider_names())}")
+    if provider not in providers:
+        raise _unknown(provider, model_id)
     return provider, model
 
 
 def provider_class(provider: str) -> type[ModelAPI]:
-    """The class of a registered provider (imports its module).
+    """The class of a registered provider (imports its module when registered lazily).
 
     Raises:
-        UnknownProviderError: unregistered provider.
+        UnknownProviderError: unregistered provider, or an entry that is not a provider class.
         ProviderNotInstalledError: the provider's optional dependency is missing (message names the
             ``pip install 'rhetorica[<extra>]'`` command).
     """
-    if provider not in PROVIDERS:
-        raise UnknownProviderError(f"unknown provider {provider!r}; known providers: {', '.join(sorted(PROVIDERS))}")
-    target, extra = PROVIDERS[provider]
-    module_name, _, class_name = target.partition(":")
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:  # the provider module imports its SDK at top level
-        hint = f"pip install 'rhetorica[{extra}]'" if extra else "reinstall rhetorica"
-        raise ProviderNotInstalledError(
-            f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
-        ) from exc
-    return getattr(module, class_name)
+        entry = providers.entry(provider)
+    except UnknownComponentError:
+        raise _unknown(provider) from None
+    value = entry.value.load(provider) if isinstance(entry.value, LazyProvider) else entry.value
+    if not (isinstance(value, type) and issubclass(value, ModelAPI)):
+        raise UnknownProviderError(f"provider {provider!r} (registered by {entry.source}) is not a ModelAPI "
+                                   f"subclass: {value!r}")
+    return value
 
 
 def get_model(model_id: str, **options: Any) -> ModelAPI:

@@ -1,21 +1,24 @@
-"""One run at a time per run directory: an exclusive ``fcntl.flock`` on ``RUN_DIR/run.lock``.
+"""One run at a time per run directory: an exclusive lock on ``RUN_DIR/run.lock`` (``filelock``'s
+``FileLock``, an ``fcntl.flock`` on Unix).
 
 Two ``rhetorica run`` processes on one study would otherwise make every model call twice (each
 plans the same pending units). The lock is held for the whole run; the operating system releases
 it when the holding process ends, however it ends (SIGKILL included), so a stale lock file never
 blocks a later run. The file holds the holder's process id, for the message a second process shows.
 :func:`lock_holder` tells whether a run holds the lock without taking it (a read-only viewer must
-never make a starting run fail for a moment).
+never make a starting run fail for a moment): filelock can only try to take a lock, so this reads
+the kernel's lock table.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 LOCK_FILENAME = "run.lock"
 PROC_LOCKS = Path("/proc/locks")
@@ -37,14 +40,23 @@ class RunLockedError(Exception):
                          "wait for it to finish, or run again with --wait to start when it ends")
 
 
-def _holder(fd: int) -> int | None:
+def _holder(path: Path) -> int | None:
     """The pid written by the holder; retried briefly (the holder writes it just after locking)."""
     for _ in range(20):
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        try:
+            text = path.read_text(encoding="ascii", errors="replace").strip()
+        except OSError:
+            text = ""
         if text.isdigit():
             return int(text)
         time.sleep(0.01)
     return None
+
+
+def _write_pid(fd: int) -> None:
+    """Record this process as the holder in the lock file (called by filelock once it holds the lock)."""
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
 
 
 @contextmanager
@@ -58,25 +70,28 @@ def run_lock(run_dir: Path, *, wait: bool = False,
         on_wait: called once with the holder's pid before waiting (e.g. to print a message).
 
     Raises:
-        RunLockedError: if another process holds the lock and ``wait`` is false.
+        RunLockedError: if another process (or another holder in this one) has the lock and
+            ``wait`` is false.
     """
     run_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(run_dir / LOCK_FILENAME, os.O_RDWR | os.O_CREAT, 0o644)
+    path = run_dir / LOCK_FILENAME
+    # not thread-local, kept on release (removing it would race with a waiter), no soft fallback
+    # (a lock that the kernel does not release when its holder dies would block the next run)
+    lock = FileLock(path, thread_local=False, preserve_lock_file=True, fallback_to_soft=False,
+                    on_acquired=_write_pid)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pid = _holder(fd)
-            if not wait:
-                raise RunLockedError(run_dir, pid) from None
-            if on_wait is not None:
-                on_wait(pid)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        lock.acquire(timeout=0)
+    except Timeout:
+        pid = _holder(path)
+        if not wait:
+            raise RunLockedError(run_dir, pid) from None
+        if on_wait is not None:
+            on_wait(pid)
+        lock.acquire(timeout=-1)
+    try:
         yield
     finally:
-        os.close(fd)  # releases the lock; the file stays (removing it would race with a waiter)
+        lock.release()
 
 
 def lock_holder(run_dir: Path, *, locks: Path = PROC_LOCKS) -> int | None:

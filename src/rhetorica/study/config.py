@@ -249,10 +249,10 @@ class ModelSpec(_Strict):
     @field_validator("provider")
     @classmethod
     def _known_provider(cls, value: str) -> str:
-        from rhetorica.models.registry import PROVIDERS
+        from rhetorica.models.registry import provider_names
 
-        if value not in PROVIDERS:
-            raise ValueError(f"unknown provider {value!r}; known providers: {', '.join(sorted(PROVIDERS))}")
+        if value not in provider_names():
+            raise ValueError(f"unknown provider {value!r}; known providers: {', '.join(provider_names())}")
         return value
 
     @model_validator(mode="after")

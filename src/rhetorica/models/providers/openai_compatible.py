@@ -1,4 +1,6 @@
-"""OpenAI chat-completions providers on the official ``openai`` SDK.
+"""OpenAI chat-completions providers: live requests over aiohttp
+(:mod:`rhetorica.models.providers.json_http`, for the client's CPU per call), batch jobs through
+the official ``openai`` SDK.
 
 - ``openai-compatible/<model>@<base_url>``: any server that speaks the chat-completions API (vLLM,
   Ollama, llama.cpp server, OpenRouter, other vendors). It gets a key only from the environment
@@ -18,8 +20,8 @@ Outcome mapping (ARCHITECTURE.md, "Failures are data"):
 - ``finish_reason == "content_filter"`` or a ``refusal`` message -> ``refused``;
 - no content -> ``empty``; otherwise ``ok``.
 - HTTP and transport failures raise the classified errors of :mod:`rhetorica.models.errors`
-  (:func:`rhetorica.models.providers.common.classify_http_error`); the SDK's own retries are off
-  (``max_retries=0``) because :func:`rhetorica.models.call.call_model` retries.
+  (:func:`rhetorica.models.providers.common.classify_http_error`); nothing retries here (the
+  SDK client's ``max_retries=0``) because :func:`rhetorica.models.call.call_model` retries.
 
 Structured output is negotiated per endpoint (``structured_output: auto``), strongest mode first:
 
@@ -48,7 +50,7 @@ import re
 import time
 from typing import Any, Literal
 
-import openai
+import aiohttp
 from openai import AsyncOpenAI
 
 from rhetorica.models import negotiation
@@ -58,6 +60,7 @@ from rhetorica.models.limits import RateLimitInfo
 from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.models.providers.base import DEFAULT_TIMEOUT_S, HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, drop_none, redact
+from rhetorica.models.providers.json_http import JSONPoster, endpoint_url
 from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
 
@@ -176,6 +179,7 @@ class OpenAICompatibleModel(HTTPModelAPI):
         self.max_tokens_param = max_tokens_param
         self.extra_body = dict(extra_body or {})
         self.structured_output = structured_output
+        self._http = JSONPoster(endpoint_url(self._url or "", "chat/completions"), max_concurrency)
 
     #: the stored model name carries the endpoint (``name@url``) for this provider
     _name_has_url = True
@@ -305,35 +309,27 @@ class OpenAICompatibleModel(HTTPModelAPI):
     async def _send(
         self, params: dict[str, Any], config: GenerateConfig
     ) -> tuple[dict[str, Any], float, RateLimitInfo | None]:
-        """Send one request; (response body, latency in s, rate-limit headers) or a classified error."""
-        client = self.sdk_client()
+        """Send one request (over :mod:`rhetorica.models.providers.json_http`, not the SDK: the
+        client's CPU per call); (response body, latency in s, rate-limit headers) or a classified error."""
         timeout = config.timeout_s or self.timeout_s
         started = time.perf_counter()
         try:
-            body = {k: v for k, v in params.items() if k not in self.extra_body}
-            raw = await client.chat.completions.with_raw_response.create(
-                **body, extra_body=self.extra_body or None, timeout=timeout
-            )
-            response = raw.parse()
-        except openai.APITimeoutError as exc:
+            status, headers, raw = await self._http.post(params, bearer=self._key.reveal(), timeout_s=timeout)
+        except TimeoutError as exc:
             raise ModelTimeoutError(f"no answer from {self.base_url} within {timeout:g} s") from exc
-        except openai.APIConnectionError as exc:
+        except aiohttp.ClientError as exc:
             raise TransientError(redact(f"connection to {self.base_url} failed: {exc}", self._secrets)) from exc
-        except openai.APIStatusError as exc:
-            raise classify_http_error(
-                exc.status_code,
-                _error_text(exc),
-                headers=exc.response.headers,
-                code=exc.code,
-                secrets=self._secrets,
-            ) from exc
-        except openai.APIResponseValidationError as exc:
-            raise TransientError(f"malformed response from {self.base_url}: {exc.message}") from exc
-        except (openai.OpenAIError, ValueError) as exc:  # undecodable body, unexpected payload
-            raise TransientError(
-                redact(f"unreadable response from {self.base_url}: {exc}", self._secrets)
-            ) from exc
-        return response.model_dump(), time.perf_counter() - started, RateLimitInfo.from_headers(raw.headers)
+        latency = time.perf_counter() - started
+        if status >= 400:
+            message, code = _error_text(raw)
+            raise classify_http_error(status, message, headers=headers, code=code, secrets=self._secrets)
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:  # undecodable body
+            raise TransientError(redact(f"unreadable response from {self.base_url}: {exc}", self._secrets)) from exc
+        if not isinstance(data, dict):
+            raise TransientError(f"malformed response from {self.base_url}: the body is not a JSON object")
+        return data, latency, RateLimitInfo.from_headers(headers)
 
     def parse_response(
         self, data: dict[str, Any], params: dict[str, Any], latency_s: float, *, batch: bool = False
@@ -432,12 +428,15 @@ def _usage(raw: dict[str, Any]) -> Usage:
     )
 
 
-def _error_text(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])
-        if isinstance(inner, str):
-            return inner
-    return str(exc.message)
+def _error_text(raw: bytes) -> tuple[str, str | None]:
+    """(message, error code) of an error response body: OpenAI's ``{"error": {"message", "code"}}``,
+    a plain ``{"error": "..."}``, or the body's text."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace"), None
+    inner = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(inner, dict):
+        code = inner.get("code")
+        return str(inner.get("message") or json.dumps(inner)), None if code is None else str(code)
+    return (inner if isinstance(inner, str) else raw.decode("utf-8", "replace")), None
