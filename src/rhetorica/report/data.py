@@ -117,8 +117,11 @@ class ReportData:
 
     @property
     def threshold(self) -> float:
-        """The study's acceptance threshold on the overall score (default 4.5)."""
-        return float(self.study.get("decision_threshold", 4.5))
+        """The study's acceptance threshold on the overall score
+        (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
+        from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+
+        return float(self.study.get("decision_threshold", DECISION_THRESHOLD))
 
 
 def fmt(value: Any, digits: int = 2) -> str:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rhetorica.scorecard_thresholds import ScorecardThresholds
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -274,7 +274,7 @@ def scorecard(
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
     score: str | None = None,
-    decision_threshold: float = 4.5,
+    decision_threshold: float = DECISION_THRESHOLD,
 ) -> pd.DataFrame:
     """Verdict per reviewer configuration, with the interval and the reasons of every check.
 
