@@ -1,10 +1,14 @@
 """Compare the tables two versions of rhetorica write for the same studies.
 
-Runs the demo study (``rhetorica/data/demo_study.yaml`` of each source tree) and
+Runs the demo study (``rhetorica/data/demo_study.yaml`` of each source tree),
 ``examples/study.yaml`` (plus a variant of it whose mock reviewers use the ``bare`` and ``brief``
-protocols) in-process on each tree, with every ``embedded/*`` model replaced by a mock one
-(``mock/echo`` rewriters, ``mock/reviewer`` reviewers) and validation turned off, so that no model
-is loaded and the runs are deterministic. Each run's report is rebuilt with a fixed seed; the tidy
+protocols), the judge study (``examples/judges_study.yaml``), the RobustReview study
+(``examples/robustreview_study.yaml``) and the six-dimension study
+(``examples/six_dimensions_embedded.yaml``) in-process on each tree, with every model replaced by a
+mock one (``mock/echo`` rewriters, ``mock/reviewer`` reviewers, judges and annotators; the entries of
+``models:`` served by the mock provider), an external command reviewer replaced by a control
+reviewer of the same name, and validation turned off, so that no model is loaded, nothing is called
+and the runs are deterministic. Each run's report is rebuilt with a fixed seed; the tidy
 exports and analysis tables (CSV, TeX) and ``report.md`` are copied with times masked, and the two
 dumps are compared file by file. Files and columns that the newer tree adds by design are listed in
 ``NEW_BY_DESIGN`` and left out of the comparison (and printed).
@@ -51,16 +55,29 @@ NEW_COLUMNS_BY_DESIGN = {
 VOLATILE_COLUMNS = ("latency_s", "created_at", "finished_at", "started_at")
 
 
+#: Document keys that hold a path (relative to the study file).
+_PATH_KEYS = ("path", "reviews", "latex_project", "pairs")
+
+
 def _mockify(spec: dict, base: Path) -> dict:
-    """Point documents at absolute paths, replace embedded models by mock ones, turn validation off."""
+    """Point documents at absolute paths, replace every model by a mock one (an external command
+    reviewer by a control reviewer), turn validation off."""
     for document in spec["documents"]:
-        document["path"] = str((base / document["path"]).resolve())
+        for key in _PATH_KEYS:
+            if key in document:
+                document[key] = str((base / document[key]).resolve())
+    for entry in (spec.get("models") or {}).values():  # logical models: served by the mock provider
+        entry.clear()
+        entry.update(provider="mock", model="reviewer")
     for rewriter in spec.get("rewriters", []):
         if str(rewriter.get("model", "")).startswith("embedded/"):
             rewriter["model"] = "mock/echo"
     for reviewer in spec.get("reviewers", []):
         if str(reviewer.get("model", "")).startswith("embedded/"):
             reviewer["model"] = "mock/reviewer"
+        if reviewer.get("kind") == "command":
+            reviewer.clear()
+            reviewer.update(name="ai-scientist-style", kind="control")
     spec["validation"] = {"enabled": False}
     return spec
 
@@ -75,8 +92,12 @@ def _studies(src: Path, data: Path) -> list[tuple[str, dict, Path]]:
     bare["name"] = "example-bare"
     bare["reviewers"] = [{"name": "mock-bare", "model": "mock/reviewer", "protocol": "bare"},
                          {"name": "mock-brief", "model": "mock/reviewer", "protocol": "brief"}]
+    examples = [(name, yaml.safe_load((REPO / "examples" / f"{file}.yaml").read_text(encoding="utf-8")))
+                for name, file in (("judges", "judges_study"), ("robustreview", "robustreview_study"),
+                                   ("six-dimensions", "six_dimensions_embedded"))]
     return [("demo", demo, data), ("example", example, example_file.parent),
-            ("example-bare", bare, example_file.parent)]
+            ("example-bare", bare, example_file.parent),
+            *((name, spec, example_file.parent) for name, spec in examples)]
 
 
 def _dump_one(spec: dict, out: Path) -> None:
@@ -149,8 +170,8 @@ def compare(old: Path, new: Path) -> list[str]:
     for rel in sorted(old_files & new_files):
         before = (old / rel).read_text(encoding="utf-8")
         after = (new / rel).read_text(encoding="utf-8")
-        if rel.name == "report.md":
-            after = _without_new_sections(after)
+        if rel.name == "report.md":  # cut on both sides: an older tree may already have them
+            before, after = _without_new_sections(before), _without_new_sections(after)
         added = [col for (name, col) in NEW_COLUMNS_BY_DESIGN if name == rel.name]
         if added and after.strip():
             after = _csv_without(after, added)

@@ -138,9 +138,9 @@ def _conditional(data: ReportData) -> Section:
                    [table_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
-def registered_sections(data: ReportData) -> list[Section]:
+def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> list[Section]:
     """One section per registered analysis table (:func:`rhetorica.report.paper_tables.registered_tables`),
-    in their order: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
+    in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
     or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
     table's section is shown under it, with its title as caption, when both were computed."""
     from rhetorica.report.paper_tables import registered_tables
@@ -149,17 +149,17 @@ def registered_sections(data: ReportData) -> list[Section]:
     for record in registered_tables():
         if record.section is not None and record.section != record.key:
             owner = sections.get(record.section)
-            if owner is not None and not owner.unavailable and record.key in data.analysis:
-                shown = record.shown(data.analysis[record.key])
+            if owner is not None and not owner.unavailable and record.key in analysis:
+                shown = record.shown(analysis[record.key])
                 owner.tables.append(table_view(shown.frame, shown.headers, record.title))
             continue
         section = sections[record.key] = Section(record.key, record.title, record.note)
-        if record.key in data.analysis:
-            shown = record.shown(data.analysis[record.key])
+        if record.key in analysis:
+            shown = record.shown(analysis[record.key])
             section.note += shown.note
             section.tables.append(table_view(shown.frame, shown.headers))
         else:
-            section.unavailable = data.unavailable.get(record.key, record.missing)
+            section.unavailable = unavailable.get(record.key, record.missing)
     return list(sections.values())
 
 
@@ -283,7 +283,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_comparison(data))
         if "conditional" in data.analysis:
             sections.append(_conditional(data))
-        sections += registered_sections(data)
+        sections += registered_sections(data.analysis, data.unavailable)
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
             "pooled_sd" in data.unavailable and not data.judge_only):
         sections.append(_pooled(data))

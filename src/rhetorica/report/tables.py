@@ -233,7 +233,7 @@ RELIABILITY = TableSpec((
 """Judge reliability (:func:`rhetorica.analysis.equivalence.judge_reliability`; LaTeX only)."""
 
 MOVEMENT = TableSpec((
-    _REVIEWER, TableColumn("arm", "Condition"), TableColumn("initial_bin", "Initial score"),
+    TableColumn("reviewer", "Reviewer"), TableColumn("arm", "Condition"), TableColumn("initial_bin", "Initial score"),
     TableColumn("n_papers", "Papers"), TableColumn("mean_change", "Mean change"),
     TableColumn("mean_abs_change", "Mean |change|"), TableColumn("share_up", "Share up"),
     TableColumn("share_down", "Share down"), TableColumn("share_same", "Share same"),

@@ -51,7 +51,8 @@ ALLOWED_METHODS = "GET, HEAD"
 STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
 ROUTES = {"/": ("overview.html.j2", pages.overview), "/cell": ("cell.html.j2", pages.cell),
-          "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call)}
+          "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call),
+          "/tables": ("tables.html.j2", pages.analysis_tables)}
 
 
 class PortInUseError(OSError):
