@@ -72,9 +72,11 @@ def _mockify(spec: dict, base: Path) -> dict:
     for rewriter in spec.get("rewriters", []):
         if str(rewriter.get("model", "")).startswith("embedded/"):
             rewriter["model"] = "mock/echo"
+            rewriter.pop("options", None)  # the embedded provider's options (output bounds)
     for reviewer in spec.get("reviewers", []):
         if str(reviewer.get("model", "")).startswith("embedded/"):
             reviewer["model"] = "mock/reviewer"
+            reviewer.pop("options", None)
         if reviewer.get("kind") == "command":
             reviewer.clear()
             reviewer.update(name="ai-scientist-style", kind="control")

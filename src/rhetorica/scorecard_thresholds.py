@@ -1,6 +1,6 @@
 """Pass/fail thresholds of the report's scorecard: the ``scorecard`` section of a study YAML.
 
-Kept apart from :mod:`rhetorica.report.scorecard` (which applies them) so that the study config can
+Kept apart from :mod:`rhetorica.analysis.scorecard` (which applies them) so that the study config can
 declare them without importing the report package.
 """
 

@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
 from rhetorica.report.data import ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
-from rhetorica.report.selection import analysed_assessments, study_pairs
+from rhetorica.report.selection import analysed_assessments, decision_threshold, study_pairs
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
@@ -167,11 +166,6 @@ def analyse(
         elif not result.empty:
             analysis[table.key] = result
     return comparisons, analysis, unavailable, pairs
-
-
-def decision_threshold(study: dict[str, Any]) -> float:
-    """The study's acceptance threshold on the overall score (:data:`DECISION_THRESHOLD` when unset)."""
-    return float(study.get("decision_threshold", DECISION_THRESHOLD))
 
 
 def judge_names(study: dict[str, Any]) -> set[str]:

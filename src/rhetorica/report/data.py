@@ -36,7 +36,7 @@ class ReportData:
             (:data:`rhetorica.report.aspects.ASPECT_TABLES`, when reviews were annotated); a key
             is absent when its table cannot be computed.
         unavailable: table key -> one sentence saying why it is not computable.
-        scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
+        scorecard: :func:`rhetorica.analysis.scorecard.scorecard`, one row per reviewer (empty when
             not computable; see ``unavailable["scorecard"]``).
         thresholds: the scorecard thresholds applied (a dict of ``ScorecardThresholds``).
         validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
@@ -119,9 +119,9 @@ class ReportData:
     def threshold(self) -> float:
         """The study's acceptance threshold on the overall score
         (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
-        from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+        from rhetorica.report.selection import decision_threshold
 
-        return float(self.study.get("decision_threshold", DECISION_THRESHOLD))
+        return decision_threshold(self.study)
 
 
 def fmt(value: Any, digits: int = 2) -> str:

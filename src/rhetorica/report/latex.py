@@ -92,7 +92,7 @@ def scorecard_latex(
     caption: str = "Scorecard per reviewer configuration (pass/fail against the study's thresholds).",
     label: str = "tab:scorecard",
 ) -> str:
-    """The scorecard from :func:`rhetorica.report.scorecard.scorecard`: each check's value and verdict.
+    """The scorecard from :func:`rhetorica.analysis.scorecard.scorecard`: each check's value and verdict.
 
     Args:
         card: scorecard table (columns of ``SCORECARD_COLUMNS``).

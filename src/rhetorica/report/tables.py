@@ -200,7 +200,7 @@ SCORECARD = TableSpec((
     TableColumn("reasons", "Reasons"),
     TableColumn("verdict", None, "Verdict", lambda r: _verdict(r["verdict"]), align="l"),
 ))
-"""The scorecard (:func:`rhetorica.report.scorecard.scorecard`); the Markdown cells are each
+"""The scorecard (:func:`rhetorica.analysis.scorecard.scorecard`); the Markdown cells are each
 check's value, interval and verdict formatted by the report."""
 
 VALIDATION = TableSpec((

@@ -13,7 +13,8 @@ import pytest
 from scipy.stats import beta
 
 from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
-from rhetorica.report.scorecard import ScorecardThresholds, scorecard
+from rhetorica.analysis.scorecard import scorecard
+from rhetorica.scorecard_thresholds import ScorecardThresholds
 
 from tests.analysis.helpers import rows
 
@@ -133,17 +134,23 @@ def test_scorecard_without_pairs_is_not_enough_data() -> None:
 @pytest.mark.parametrize(("k1", "n1", "k2", "n2", "alpha"),
                          [(0, 5, 0, 5, 0.05), (3, 40, 0, 40, 0.05), (10, 10, 0, 10, 0.01), (7, 23, 12, 31, 0.1),
                           (56, 70, 48, 80, 0.05)])
-def test_newcombe_difference_matches_statsmodels(k1: int, n1: int, k2: int, n2: int, alpha: float) -> None:
-    from statsmodels.stats.proportion import confint_proportions_2indep
+def test_newcombe_difference_is_method_10_from_wilson_intervals(k1: int, n1: int, k2: int, n2: int,
+                                                                 alpha: float) -> None:
+    from scipy.stats import binomtest
 
-    from rhetorica.report.scorecard import newcombe_difference
+    from rhetorica.analysis.scorecard import newcombe_difference
 
-    expected = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
+    # Newcombe (1998) method 10 by hand from scipy's Wilson score intervals (l_i, u_i) of each proportion
+    p1, p2 = k1 / n1, k2 / n2
+    w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    w2 = binomtest(k2, n2).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    expected = (p1 - p2 - math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2),
+                p1 - p2 + math.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2))
     assert newcombe_difference(k1, n1, k2, n2, alpha) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 def test_newcombe_difference_hand_value() -> None:
-    from rhetorica.report.scorecard import newcombe_difference
+    from rhetorica.analysis.scorecard import newcombe_difference
 
     # 0/5 vs 0/5 at 95%: each Wilson interval is [0, z^2 / (5 + z^2)] = [0, 0.43448], so (L, U) = (-0.43448, 0.43448)
     z2 = 1.959963984540054**2
