@@ -21,7 +21,8 @@ def test_rhetorica_list_shows_the_plugin_components_with_its_package_as_source(p
     assert ours == {("evaluator", "example-command"): "rhetorica-example-plugin",
                     ("dimension", "readability"): "rhetorica-example-plugin",
                     ("condition", "readability:+"): "rhetorica-example-plugin",
-                    ("condition", "readability:-"): "rhetorica-example-plugin"}
+                    ("condition", "readability:-"): "rhetorica-example-plugin",
+                    ("analysis table", "median_shift"): "rhetorica-example-plugin"}
     assert rows[("dimension", "readability")]["description"] == ("shift measure: minus Gunning Fog index "
                                                                  "(Gunning 1952)")
     table = run_python(["-m", "rhetorica", "list", "--kind", "evaluator"], plugin_dir)

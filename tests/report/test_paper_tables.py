@@ -14,7 +14,7 @@ from rhetorica.report.tables import AnalysisTable, TableContext, Unavailable
 
 
 def _context(df: pd.DataFrame, pairs: list[tuple[str, str]] | None = None) -> TableContext:
-    return TableContext(None, default_pairs(sorted(pd.unique(df["arm"]))) if pairs is None else pairs, 4.5,
+    return TableContext(default_pairs(sorted(pd.unique(df["arm"]))) if pairs is None else pairs, 4.5,
                         n_resamples=200, seed=0)
 
 

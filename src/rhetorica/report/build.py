@@ -7,7 +7,7 @@ time, including for a partly finished study.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
@@ -17,9 +17,6 @@ from rhetorica.report.selection import analysed_assessments, decision_threshold,
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
-
-if TYPE_CHECKING:
-    from rhetorica.study.config import StudyConfig
 
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
@@ -99,7 +96,6 @@ def analyse(
     *,
     n_resamples: int = 5000,
     seed: int = 0,
-    config: StudyConfig | None = None,
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, str], list[tuple[str, str]]]:
     """Every applicable analysis table of a tidy assessments table, and why the others are not.
 
@@ -117,7 +113,6 @@ def analyse(
         study: the study config as a dict (``decision_threshold``, ``comparisons``).
         n_resamples: bootstrap resamples of the change table (the six-dimension study used 5,000).
         seed: bootstrap seed.
-        config: the validated study, handed to the registered tables (``None``: no ``study.json``).
 
     Returns:
         ``(comparisons, analysis, unavailable, pairs)``: the Table-4 comparison (empty when no pair
@@ -155,7 +150,7 @@ def analyse(
     elif computed["pooled_sd"]["pooled_sd"].isna().all():
         unavailable["pooled_sd"] = "needs at least two successful replicates of one paper"
     analysis = {k: v for k, v in computed.items() if k not in unavailable and not v.empty}
-    context = TableContext(config, pairs, threshold, n_resamples, seed)
+    context = TableContext(pairs, threshold, n_resamples, seed)
     for table in registered:
         try:
             result = table.compute(assessments, context)

@@ -15,14 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import pandas as pd
 
 from rhetorica.report.booktabs import Column, booktabs, escape, number, pvalue
-
-if TYPE_CHECKING:
-    from rhetorica.study.config import StudyConfig
 
 
 @dataclass(frozen=True)
@@ -251,17 +246,16 @@ class Unavailable:
 
 @dataclass(frozen=True)
 class TableContext:
-    """What a registered table's ``compute`` reads besides the tidy assessments.
+    """What a registered table's ``compute`` reads besides the tidy assessments: the study's
+    settings, typed and with their defaults applied.
 
     Attributes:
-        study: the run's validated study (``None`` for a run directory without ``study.json``).
         pairs: the compared ``(first, second)`` arms (empty when no two arms share papers).
         threshold: acceptance threshold on the overall score (the study's ``decision_threshold``).
         n_resamples: bootstrap resamples (the report's ``--resamples``).
         seed: bootstrap seed (the same seed gives the same table).
     """
 
-    study: StudyConfig | None
     pairs: list[tuple[str, str]]
     threshold: float
     n_resamples: int = 5000

@@ -16,7 +16,7 @@ from scipy.stats import bootstrap
 
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.tidy import ORIGINAL, primary_metric
-from rhetorica.report.booktabs import escape
+from rhetorica.report.booktabs import escape, number
 from rhetorica.report.tables import AnalysisTable, TableColumn, TableContext, TableSpec, Unavailable
 
 COLUMNS = ["reviewer", "n_papers", "median_shift", "median_shift_low", "median_shift_high"]
@@ -46,7 +46,8 @@ def median_shift(df: pd.DataFrame, ctx: TableContext) -> pd.DataFrame | Unavaila
 
 
 def _interval(row: pd.Series) -> str:
-    return f"{row['median_shift']:.2f} [{row['median_shift_low']:.2f}, {row['median_shift_high']:.2f}]"
+    """``median [low, high]`` for LaTeX (``--`` for a missing bound)."""
+    return f"{number(row['median_shift'])} [{number(row['median_shift_low'])}, {number(row['median_shift_high'])}]"
 
 
 MEDIAN_SHIFT = AnalysisTable(
