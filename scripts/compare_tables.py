@@ -81,6 +81,7 @@ def _mockify(spec: dict, base: Path) -> dict:
             reviewer.clear()
             reviewer.update(name="ai-scientist-style", kind="control")
     spec["validation"] = {"enabled": False}
+    spec["concurrency"] = 1  # calls in one order: the model_calls table is the same row for row
     return spec
 
 
@@ -135,7 +136,7 @@ def _dump_one(spec: dict, out: Path) -> None:
             volatile = [c for c in VOLATILE_COLUMNS if c in frame.columns]
             if volatile:
                 text = frame.drop(columns=volatile).to_csv(index=False)
-        (dump / table.name).write_text(text, encoding="utf-8")
+        (dump / table.name).write_text(text.replace(str(run_dir), "<run>"), encoding="utf-8")
     report = (run_dir / "report.md").read_text(encoding="utf-8")
     (dump / "report.md").write_text(re.sub(r"\d+(\.\d+)? ?s\b", "<time>", report), encoding="utf-8")
 

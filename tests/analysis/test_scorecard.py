@@ -134,18 +134,12 @@ def test_scorecard_without_pairs_is_not_enough_data() -> None:
 @pytest.mark.parametrize(("k1", "n1", "k2", "n2", "alpha"),
                          [(0, 5, 0, 5, 0.05), (3, 40, 0, 40, 0.05), (10, 10, 0, 10, 0.01), (7, 23, 12, 31, 0.1),
                           (56, 70, 48, 80, 0.05)])
-def test_newcombe_difference_is_method_10_from_wilson_intervals(k1: int, n1: int, k2: int, n2: int,
-                                                                 alpha: float) -> None:
-    from scipy.stats import binomtest
+def test_newcombe_difference_matches_statsmodels(k1: int, n1: int, k2: int, n2: int, alpha: float) -> None:
+    from statsmodels.stats.proportion import confint_proportions_2indep
 
     from rhetorica.analysis.scorecard import newcombe_difference
 
-    # Newcombe (1998) method 10 by hand from scipy's Wilson score intervals (l_i, u_i) of each proportion
-    p1, p2 = k1 / n1, k2 / n2
-    w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
-    w2 = binomtest(k2, n2).proportion_ci(confidence_level=1 - alpha, method="wilson")
-    expected = (p1 - p2 - math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2),
-                p1 - p2 + math.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2))
+    expected = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
     assert newcombe_difference(k1, n1, k2, n2, alpha) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 

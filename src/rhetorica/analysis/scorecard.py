@@ -136,9 +136,12 @@ def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tup
     """Newcombe's hybrid-score interval of ``k1/n1 - k2/n2`` for independent proportions.
 
     Source: Newcombe, R. G. (1998). Interval estimation for the difference between independent
-    proportions. *Statistics in Medicine* 17, 873-890, method 10 (Wilson score intervals of each
-    proportion combined), as computed by statsmodels'
-    ``confint_proportions_2indep(..., method="newcomb", compare="diff")``.
+    proportions. *Statistics in Medicine* 17, 873-890, method 10: with Wilson score intervals
+    ``(l_i, u_i)`` of each proportion (scipy's ``binomtest(...).proportion_ci(method="wilson")``),
+    ``L = d - sqrt((p1 - l1)^2 + (u2 - p2)^2)`` and ``U = d + sqrt((u1 - p1)^2 + (p2 - l2)^2)``.
+    It equals statsmodels' ``confint_proportions_2indep(..., method="newcomb")`` up to rounding
+    (~1e-16, its Wilson intervals are computed in another order); the scipy form is kept so that
+    the scorecards of existing runs keep every digit.
 
     Args:
         k1, n1, k2, n2: successes and trials (``n_i >= 1``).
@@ -147,10 +150,15 @@ def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tup
     Returns:
         ``(L, U)`` within [-1, 1].
     """
-    from statsmodels.stats.proportion import confint_proportions_2indep
+    from scipy.stats import binomtest
 
-    low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
-    return max(float(low), -1.0), min(float(high), 1.0)
+    p1, p2 = k1 / n1, k2 / n2
+    w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    w2 = binomtest(k2, n2).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    d = p1 - p2
+    low = d - math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2)
+    high = d + math.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2)
+    return max(low, -1.0), min(high, 1.0)
 
 
 def preference_intervals(comp: pd.DataFrame, bound: float, alpha: float) -> list[Interval]:
