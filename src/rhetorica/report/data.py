@@ -29,7 +29,8 @@ class ReportData:
         wall_time_s: wall-clock seconds over all runs of this study.
         tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``,
             ``superseded``); assessments and variants hold only the study's current units.
-        analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
+        analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables` and the
+            registered tables (:data:`rhetorica.registry.tables`)
             (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
             ``robustness``) and ``forms`` (:func:`rhetorica.report.forms.form_scores`, only when
             the study's reviewers answer on forms with different metrics) and the aspect tables
