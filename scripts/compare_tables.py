@@ -98,9 +98,32 @@ def _studies(src: Path, data: Path) -> list[tuple[str, dict, Path]]:
     examples = [(name, yaml.safe_load((REPO / "examples" / f"{file}.yaml").read_text(encoding="utf-8")))
                 for name, file in (("judges", "judges_study"), ("robustreview", "robustreview_study"),
                                    ("six-dimensions", "six_dimensions_embedded"))]
+    for rewriter in examples[2][1]["rewriters"]:  # an identity rewrite of a paragraph is discarded
+        rewriter["model"] = SCRIPTED_REWRITER
+        rewriter.pop("options", None)
     return [("demo", demo, data), ("example", example, example_file.parent),
             ("example-bare", bare, example_file.parent),
             *((name, spec, example_file.parent) for name, spec in examples)]
+
+
+SCRIPTED_REWRITER = "mock/scripted"
+"""The model of the six-dimension study's rewriter here: the mock echo plus one fixed sentence, so that
+every rewrite changes its paragraph (an identity rewrite is discarded) and keeps its anchors."""
+
+SCRIPTED_SENTENCE = " These results are clearly important."
+
+
+def _model_factory(model_id: str, options: dict) -> object:
+    """The registry's model, except :data:`SCRIPTED_REWRITER`."""
+    from rhetorica.models.providers.mock import MockModel
+    from rhetorica.models.registry import get_model
+
+    class ScriptedRewriter(MockModel):
+        def _default_answer(self, messages, config):  # noqa: ANN001, ANN202 - MockModel's signature
+            text = super()._default_answer(messages, config)
+            return text if config.json_schema is not None else text.rstrip() + SCRIPTED_SENTENCE
+
+    return ScriptedRewriter(model="scripted") if model_id == SCRIPTED_REWRITER else get_model(model_id, **options)
 
 
 def _dump_one(spec: dict, out: Path) -> None:
@@ -117,7 +140,7 @@ def _dump_one(spec: dict, out: Path) -> None:
     shutil.rmtree(run_dir, ignore_errors=True)
     spec["output_dir"] = str(run_dir)
     config = parse_study(spec)
-    runner = StudyRunner(config, out)
+    runner = StudyRunner(config, out, model_factory=_model_factory)
     (runner.run_dir / "study.json").write_text(config.model_dump_json(indent=2), encoding="utf-8")
     try:
         asyncio.run(runner.run())
