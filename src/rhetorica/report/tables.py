@@ -289,8 +289,9 @@ class AnalysisTable:
         spec: its columns: Markdown/HTML headers and LaTeX cells (:class:`TableSpec`); a spec without
             LaTeX columns writes no ``.tex`` file.
         compute: ``(tidy assessments, context) -> table`` or :class:`Unavailable` with the reason; an
-            empty table shows ``missing``. Called only with successful assessments of the study's
-            reviewers (judges excluded); a ``ValueError`` is shown as the reason.
+            empty table shows ``missing``. Called with the analysed assessments of the study's
+            reviewers (every status, judge configurations excluded) once at least one is ``ok``; a
+            ``ValueError`` it raises is shown as the reason (``analysis failed: ...``).
         order: position among the registered tables in the report (ascending; ties by key).
         missing: the reason shown when ``compute`` returns an empty table.
         caption: LaTeX caption (default: ``title``).
