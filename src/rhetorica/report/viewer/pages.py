@@ -16,7 +16,8 @@ link shows the same):
   by judge configurations (a review, in a judge study) shows their scores by metric family with
   the change of each version against the original (:mod:`rhetorica.report.viewer.judges`).
 - ``/call?id=N`` — one logged model call with its parameters and raw output.
-- ``/tables`` — every registered analysis table (built-in and plug-in), as the report computes it.
+- ``/tables`` — every registered analysis table (built-in and plug-in), as the report computes it
+  (:mod:`rhetorica.report.viewer.tables`).
 
 Every text comes from the store as is and is escaped by the templates (rewrites, reviews, titles
 and reasons are untrusted model output); nothing is marked safe.
@@ -435,18 +436,3 @@ def call(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str,
             "output": json.dumps(output, indent=2, ensure_ascii=False) if isinstance(output, dict | list) else output,
             "params": row["params_json"]}
 
-
-def analysis_tables(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
-    """Context of ``/tables``: every registered analysis table (:data:`rhetorica.registry.tables`,
-    built-in and plug-in) computed from the store as the report computes it (same assessments,
-    pairs, seed and resamples, :func:`rhetorica.report.build.analyse`), one section each with its
-    title, note and table, or the reason it is not computable."""
-    from rhetorica.report.build import analyse
-    from rhetorica.report.sections import registered_sections
-    from rhetorica.report.selection import analysed_assessments
-    from rhetorica.store.export import assessments_table
-
-    study = read_run_study(run_dir)
-    assessments = analysed_assessments(assessments_table(store), study)
-    _, analysis, unavailable, _ = analyse(assessments, study)
-    return {"study": study.get("name", run_dir.name), "sections": registered_sections(analysis, unavailable)}
