@@ -42,7 +42,7 @@ def main() -> None:
     from rhetorica.analysis.power import plan_study
     from rhetorica.analysis.robustness import robustness_table
     from rhetorica.analysis.variance import pooled_sd
-    from rhetorica.report.scorecard import scorecard
+    from rhetorica.analysis.scorecard import scorecard
 
     singles = ["confidence:+", "confidence:-", "proficiency:+", "proficiency:-"]
     compound = [f"confidence:{c}|proficiency:{p}" for c in "+-" for p in "+-"]

@@ -1,10 +1,14 @@
 """Compare the tables two versions of rhetorica write for the same studies.
 
-Runs the demo study (``rhetorica/data/demo_study.yaml`` of each source tree) and
+Runs the demo study (``rhetorica/data/demo_study.yaml`` of each source tree),
 ``examples/study.yaml`` (plus a variant of it whose mock reviewers use the ``bare`` and ``brief``
-protocols) in-process on each tree, with every ``embedded/*`` model replaced by a mock one
-(``mock/echo`` rewriters, ``mock/reviewer`` reviewers) and validation turned off, so that no model
-is loaded and the runs are deterministic. Each run's report is rebuilt with a fixed seed; the tidy
+protocols), the judge study (``examples/judges_study.yaml``), the RobustReview study
+(``examples/robustreview_study.yaml``) and the six-dimension study
+(``examples/six_dimensions_embedded.yaml``) in-process on each tree, with every model replaced by a
+mock one (``mock/echo`` rewriters, ``mock/reviewer`` reviewers, judges and annotators; the entries of
+``models:`` served by the mock provider), an external command reviewer replaced by a control
+reviewer of the same name, and validation turned off, so that no model is loaded, nothing is called
+and the runs are deterministic. Each run's report is rebuilt with a fixed seed; the tidy
 exports and analysis tables (CSV, TeX) and ``report.md`` are copied with times masked, and the two
 dumps are compared file by file. Files and columns that the newer tree adds by design are listed in
 ``NEW_BY_DESIGN`` and left out of the comparison (and printed).
@@ -51,17 +55,33 @@ NEW_COLUMNS_BY_DESIGN = {
 VOLATILE_COLUMNS = ("latency_s", "created_at", "finished_at", "started_at")
 
 
+#: Document keys that hold a path (relative to the study file).
+_PATH_KEYS = ("path", "reviews", "latex_project", "pairs")
+
+
 def _mockify(spec: dict, base: Path) -> dict:
-    """Point documents at absolute paths, replace embedded models by mock ones, turn validation off."""
+    """Point documents at absolute paths, replace every model by a mock one (an external command
+    reviewer by a control reviewer), turn validation off."""
     for document in spec["documents"]:
-        document["path"] = str((base / document["path"]).resolve())
+        for key in _PATH_KEYS:
+            if key in document:
+                document[key] = str((base / document[key]).resolve())
+    for entry in (spec.get("models") or {}).values():  # logical models: served by the mock provider
+        entry.clear()
+        entry.update(provider="mock", model="reviewer")
     for rewriter in spec.get("rewriters", []):
         if str(rewriter.get("model", "")).startswith("embedded/"):
             rewriter["model"] = "mock/echo"
+            rewriter.pop("options", None)  # the embedded provider's options (output bounds)
     for reviewer in spec.get("reviewers", []):
         if str(reviewer.get("model", "")).startswith("embedded/"):
             reviewer["model"] = "mock/reviewer"
+            reviewer.pop("options", None)
+        if reviewer.get("kind") == "command":
+            reviewer.clear()
+            reviewer.update(name="ai-scientist-style", kind="control")
     spec["validation"] = {"enabled": False}
+    spec["concurrency"] = 1  # calls in one order: the model_calls table is the same row for row
     return spec
 
 
@@ -75,8 +95,35 @@ def _studies(src: Path, data: Path) -> list[tuple[str, dict, Path]]:
     bare["name"] = "example-bare"
     bare["reviewers"] = [{"name": "mock-bare", "model": "mock/reviewer", "protocol": "bare"},
                          {"name": "mock-brief", "model": "mock/reviewer", "protocol": "brief"}]
+    examples = [(name, yaml.safe_load((REPO / "examples" / f"{file}.yaml").read_text(encoding="utf-8")))
+                for name, file in (("judges", "judges_study"), ("robustreview", "robustreview_study"),
+                                   ("six-dimensions", "six_dimensions_embedded"))]
+    for rewriter in examples[2][1]["rewriters"]:  # an identity rewrite of a paragraph is discarded
+        rewriter["model"] = SCRIPTED_REWRITER
+        rewriter.pop("options", None)
     return [("demo", demo, data), ("example", example, example_file.parent),
-            ("example-bare", bare, example_file.parent)]
+            ("example-bare", bare, example_file.parent),
+            *((name, spec, example_file.parent) for name, spec in examples)]
+
+
+SCRIPTED_REWRITER = "mock/scripted"
+"""The model of the six-dimension study's rewriter here: the mock echo plus one fixed sentence, so that
+every rewrite changes its paragraph (an identity rewrite is discarded) and keeps its anchors."""
+
+SCRIPTED_SENTENCE = " These results are clearly important."
+
+
+def _model_factory(model_id: str, options: dict) -> object:
+    """The registry's model, except :data:`SCRIPTED_REWRITER`."""
+    from rhetorica.models.providers.mock import MockModel
+    from rhetorica.models.registry import get_model
+
+    class ScriptedRewriter(MockModel):
+        def _default_answer(self, messages, config):  # noqa: ANN001, ANN202 - MockModel's signature
+            text = super()._default_answer(messages, config)
+            return text if config.json_schema is not None else text.rstrip() + SCRIPTED_SENTENCE
+
+    return ScriptedRewriter(model="scripted") if model_id == SCRIPTED_REWRITER else get_model(model_id, **options)
 
 
 def _dump_one(spec: dict, out: Path) -> None:
@@ -93,7 +140,7 @@ def _dump_one(spec: dict, out: Path) -> None:
     shutil.rmtree(run_dir, ignore_errors=True)
     spec["output_dir"] = str(run_dir)
     config = parse_study(spec)
-    runner = StudyRunner(config, out)
+    runner = StudyRunner(config, out, model_factory=_model_factory)
     (runner.run_dir / "study.json").write_text(config.model_dump_json(indent=2), encoding="utf-8")
     try:
         asyncio.run(runner.run())
@@ -112,7 +159,7 @@ def _dump_one(spec: dict, out: Path) -> None:
             volatile = [c for c in VOLATILE_COLUMNS if c in frame.columns]
             if volatile:
                 text = frame.drop(columns=volatile).to_csv(index=False)
-        (dump / table.name).write_text(text, encoding="utf-8")
+        (dump / table.name).write_text(text.replace(str(run_dir), "<run>"), encoding="utf-8")
     report = (run_dir / "report.md").read_text(encoding="utf-8")
     (dump / "report.md").write_text(re.sub(r"\d+(\.\d+)? ?s\b", "<time>", report), encoding="utf-8")
 
@@ -149,8 +196,8 @@ def compare(old: Path, new: Path) -> list[str]:
     for rel in sorted(old_files & new_files):
         before = (old / rel).read_text(encoding="utf-8")
         after = (new / rel).read_text(encoding="utf-8")
-        if rel.name == "report.md":
-            after = _without_new_sections(after)
+        if rel.name == "report.md":  # cut on both sides: an older tree may already have them
+            before, after = _without_new_sections(before), _without_new_sections(after)
         added = [col for (name, col) in NEW_COLUMNS_BY_DESIGN if name == rel.name]
         if added and after.strip():
             after = _csv_without(after, added)

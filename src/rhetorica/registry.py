@@ -1,7 +1,8 @@
 """Open registries of rhetorica's components, filled by decorator and by installed plug-ins.
 
 Every kind of component a study can name — conditions, dimensions, rewriters, protocols, forms,
-evaluators (reviewers, judges, external systems), judge metric families, providers and stages — has
+evaluators (reviewers, judges, external systems), judge metric families, providers and stages —
+and every analysis table of the report has
 one :class:`Registry`. A component registers itself with a name and a one-line description
 (the pattern of inspect_ai's ``@task``/``@solver`` registry)::
 
@@ -253,6 +254,9 @@ evaluators: Registry[Any] = Registry("evaluator")
 metric_families: Registry[Any] = Registry("metric family")
 providers: Registry[Any] = Registry("provider")
 stages: Registry[Any] = Registry("stage")
+tables: Registry[Any] = Registry("analysis table")
+"""Analysis tables of the report (:class:`rhetorica.report.tables.AnalysisTable`): Markdown, LaTeX,
+HTML and the viewer show every registered table."""
 
 # The modules whose import registers rhetorica's own components (imported by load_plugins).
 builtin_modules(
@@ -277,4 +281,5 @@ builtin_modules(
     "rhetorica.study.annotation",
     "rhetorica.study.extraction",
     "rhetorica.study.workflow_stages",
+    "rhetorica.report.paper_tables",
 )

@@ -1,6 +1,6 @@
 """Pass/fail thresholds of the report's scorecard: the ``scorecard`` section of a study YAML.
 
-Kept apart from :mod:`rhetorica.report.scorecard` (which applies them) so that the study config can
+Kept apart from :mod:`rhetorica.analysis.scorecard` (which applies them) so that the study config can
 declare them without importing the report package.
 """
 
@@ -9,6 +9,12 @@ from __future__ import annotations
 import math
 
 from pydantic import BaseModel, ConfigDict, Field
+
+
+DECISION_THRESHOLD = 4.5
+"""Default acceptance threshold on the 1-10 overall score: a paper scored above it counts as accepted
+(the study's ``decision_threshold``, the flips of the comparison table and the scorecard). The one
+place this default is stated."""
 
 
 class ScorecardThresholds(BaseModel):
@@ -25,7 +31,7 @@ class ScorecardThresholds(BaseModel):
         min_papers: fewest papers (with an original and a rewrite) from which the
             discriminability bootstrap decides; fewer give "not enough data".
         threshold: acceptance threshold for the flip counts (1-10 overall scale); ``None`` uses
-            the ``decision_threshold`` passed to :func:`scorecard` (the study's, 4.5 by default).
+            the ``decision_threshold`` passed to :func:`scorecard` (the study's, :data:`DECISION_THRESHOLD` by default).
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)

@@ -89,3 +89,26 @@ def test_resample_counts_rows_sum_to_n() -> None:
     counts = resample_counts(7, 1000, np.random.default_rng(0))
     assert counts.shape == (1000, 7) and (counts.sum(axis=1) == 7).all()
     assert counts.mean() == pytest.approx(1.0) and counts.var() == pytest.approx(6 / 7, rel=0.05)  # multinomial variance
+
+
+@pytest.mark.parametrize(("seed", "block"), [(0, 4), (1, 16), (2, 1000)])
+def test_kernel_light_blocks_add_like_numpy_add_at(seed: int, block: int, monkeypatch) -> None:
+    # papers with several rewrites in one light block hit one kernel cell several times: the rounds
+    # must give the float32 sums of numpy.add.at, bit for bit
+    monkeypatch.setattr(disc, "BLOCK", block)
+    orig, groups = data(seed, 40, continuous=True)
+    vals = np.concatenate(groups)
+    paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])
+    prep = _prepare(orig, vals, paper)
+    blocks = _blocks(prep)
+    h = blocks.weights.astype(np.float32)
+    expected = h @ (np.cumsum(h, axis=1) - h + np.float32(0.5) * h * blocks.heavy).T
+    n = len(prep.original)
+    for idx in blocks.light:
+        p, w, y = prep.paper[idx], prep.weight[idx], prep.values[idx]
+        step = (y[:, None] > y[None, :]) + 0.5 * (y[:, None] == y[None, :])
+        np.add.at(expected.ravel(), (p[:, None] * n + p[None, :]).ravel(), (step * np.outer(w, w)).ravel())
+    tied = prep.original[:, None] == prep.original[None, :]
+    expected[tied] = 0.0  # papers with tied originals form no ordered pair
+    assert any(len(np.unique(prep.paper[idx])) < len(idx) for idx in blocks.light)  # repeated papers occur
+    assert np.array_equal(np.tril(_kernel(prep, blocks), -1), np.tril(expected, -1))

@@ -17,7 +17,7 @@ def test_study_tables_on_a_2x2_study() -> None:
     df = simulate_assessments(
         30, arms, [ControlReviewer(name="r1"), ControlReviewer(name="r2")], seed=0
     )
-    tables = study_tables(df, n_resamples=200)
+    tables = study_tables(df)
     assert tuple(tables) == TABLES
     assert len(tables["comparison"]) == 2 * (6 + 1)  # 6 arms vs original + confidence +/- ; x2
     conditional = tables["conditional"]
@@ -29,14 +29,10 @@ def test_study_tables_on_a_2x2_study() -> None:
     ].iloc[0]
     direct = compare_arms(df, "proficiency:+", "proficiency:-", given="confidence:-").iloc[0]
     assert row["preference_ratio"] == pytest.approx(direct["preference_ratio"])
-    assert set(tables["criteria"]["score"]) == {"soundness", "significance", "evidence", "clarity"}
-    assert len(tables["change"]) == 2 * 6 and tables["change"]["n_papers"].eq(30).all()
-    assert list(tables["robustness"]["reviewer"]) == ["r1", "r2"]
 
 
 def test_study_tables_without_original() -> None:
     df = simulate_assessments(10, ["confidence:+", "confidence:-"], [ControlReviewer(name="r")])
-    tables = study_tables(df, n_resamples=50)
-    assert tables["change"].empty and tables["movement"].empty
+    tables = study_tables(df)
     assert len(tables["comparison"]) == 1
     assert isinstance(tables["pooled_sd"], pd.DataFrame)

@@ -13,6 +13,7 @@ from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
 from rhetorica.analysis.equivalence import judge_reliability
 from rhetorica.analysis.paired import compare_arms, comparison_table, default_pairs
 from rhetorica.analysis.robustness import robustness_table
+from rhetorica.registry import tables
 from rhetorica.report import latex, plots
 
 from tests.analysis.test_equivalence import judge_table
@@ -58,9 +59,10 @@ def test_comparison_latex_separates_pairs_with_rules(study) -> None:  # noqa: AN
 
 
 def test_other_latex_tables(study) -> None:  # noqa: ANN001
-    ch = latex.change_latex(paired_change(study, n_resamples=200))
+    ch = tables.get("change").latex(paired_change(study, n_resamples=200))
     assert "$\\Delta$ [95\\% CI]" in ch and ch.count(" vs original") == 4
-    rb = latex.robustness_latex(robustness_table(study))
+    assert "\\label{tab:change}" in ch
+    rb = tables.get("robustness").latex(robustness_table(study))
     assert rb.count("\\\\") == 3  # header + two reviewers
     rel = latex.reliability_latex(judge_reliability(judge_table(), 1.0))
     assert "sensitive and robust" in rel

@@ -45,13 +45,22 @@ def _unique(labels: npt.NDArray[np.object_]) -> list[object]:
 def resample_counts(n: int, n_resamples: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
     """``(n_resamples, n)`` counts of n draws with replacement from n items, one row per resample.
 
-    The draws are sorted within each row before counting (sequential memory access: several times
-    faster than counting unsorted draws); the counts are those of the unsorted draws.
+    The draws are counted a block of rows at a time (each block's counts fit in the processor's
+    cache: several times faster than counting all rows at once, and faster than sorting the draws);
+    the counts depend only on ``n``, ``n_resamples`` and the state of ``rng``.
     """
     draws = rng.integers(0, n, size=(n_resamples, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
-    draws.sort(axis=1)
-    flat = (np.arange(n_resamples, dtype=np.int64)[:, None] * n + draws).ravel()
-    return np.bincount(flat, minlength=n_resamples * n).reshape(n_resamples, n)
+    counts = np.empty((n_resamples, n), dtype=np.int64)
+    step = max(1, _COUNT_BLOCK // max(n, 1))
+    for first in range(0, n_resamples, step):
+        last = min(n_resamples, first + step)
+        flat = (np.arange(last - first, dtype=np.int64)[:, None] * n + draws[first:last]).ravel()
+        counts[first:last] = np.bincount(flat, minlength=(last - first) * n).reshape(last - first, n)
+    return counts
+
+
+_COUNT_BLOCK = 1 << 18
+"""Counts per block of rows in :func:`resample_counts` (2 MiB of int64)."""
 
 
 def stratified_bootstrap_columns(

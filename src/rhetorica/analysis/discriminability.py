@@ -101,9 +101,28 @@ def _below(values: Array, starts: npt.NDArray[np.intp]) -> Array:
     return np.repeat(before, sizes, axis=0)
 
 
-def _step(y: Array) -> Array:
-    """``[y_a > y_c] + 0.5 [y_a = y_c]`` for every pair of ``y``."""
-    return (y[:, None] > y[None, :]) + 0.5 * (y[:, None] == y[None, :])
+def _step(y: Array, other: Array | None = None) -> Array:
+    """``[y_a > y_c] + 0.5 [y_a = y_c]`` for every ``y_a`` of ``y`` and ``y_c`` of ``other``
+    (default ``y``)."""
+    c = y if other is None else other
+    return (y[:, None] > c[None, :]) + 0.5 * (y[:, None] == c[None, :])
+
+
+def _rounds(paper: npt.NDArray[np.intp]) -> list[npt.NDArray[np.intp]]:
+    """Positions of ``paper`` by occurrence: round r holds each paper's (r+1)-th position, in order.
+
+    Adding a light block's rewrite pairs round (rows) by round (columns), in that order, adds the
+    pairs of each paper pair in the order ``numpy.add.at`` would (row-major over the block), with
+    each cell at most once per round, so every round is one vectorised addition with the same
+    float32 rounding as ``add.at``.
+    """
+    order = np.argsort(paper, kind="stable")
+    ordered = paper[order]
+    starts = np.r_[True, ordered[1:] != ordered[:-1]]
+    first = np.maximum.accumulate(np.where(starts, np.arange(len(ordered)), 0))
+    rank = np.empty(len(paper), dtype=np.intp)
+    rank[order] = np.arange(len(ordered)) - first
+    return [np.flatnonzero(rank == r) for r in range(int(rank.max()) + 1)] if len(paper) else []
 
 
 def _ordered_pairs(starts: npt.NDArray[np.intp], n: int) -> float:
@@ -151,10 +170,15 @@ def _kernel(prep: _Prepared, blocks: _Blocks) -> npt.NDArray[np.float32]:
     h = blocks.weights.astype(np.float32)
     kernel = h @ (np.cumsum(h, axis=1) - h + np.float32(0.5) * h * blocks.heavy).T
     n = len(prep.original)
+    flat = kernel.ravel()
     for idx in blocks.light:  # pairs inside a light block, rewrite by rewrite, added at their papers
-        p, w = prep.paper[idx], prep.weight[idx]
-        np.add.at(kernel.ravel(), (p[:, None] * n + p[None, :]).ravel(),
-                  (_step(prep.values[idx]) * np.outer(w, w)).ravel())
+        p, w, y = prep.paper[idx], prep.weight[idx], prep.values[idx]
+        rounds = _rounds(p)
+        for rows in rounds:  # in each (rows, cols) round a cell occurs once: one vectorised addition
+            for cols in rounds:
+                cells = (p[rows][:, None] * n + p[cols][None, :]).ravel()
+                pairs = (_step(y[rows], y[cols]) * np.outer(w[rows], w[cols])).ravel()
+                flat[cells] = (flat[cells].astype(np.float64) + pairs).astype(np.float32)
     sizes = np.diff(np.r_[prep.starts, len(prep.original)])
     for start, size in zip(prep.starts[sizes > 1], sizes[sizes > 1]):
         kernel[start : start + size, start : start + size] = 0.0  # tied originals: no ordered pair

@@ -34,6 +34,7 @@ from rhetorica.analysis.tidy import SCORE_RANGES
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.labels import NO_REWRITER, ORIGINAL
 from rhetorica.store.rows import AssessmentRow
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
 
 DECISION_FIELD = "final_decision"
 SCORE_FIELD_NAMES = ("overall_score", "contribution_score", "soundness_score", "presentation_score")
@@ -441,7 +442,7 @@ def import_diagnostics_run(
     reviewer: str = IMPORT_REVIEWER,
     condition: str = "perturbed",
     field_map: Mapping[str, str] = DEFAULT_FIELD_MAP,
-    decision_threshold: float = 4.5,
+    decision_threshold: float = DECISION_THRESHOLD,
 ) -> DiagnosticsImport:
     """Write a baseline/perturbed pair as a new run directory that ``rhetorica report`` reads.
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from rhetorica.analysis.arms import combine_arm, default_pairs
 from rhetorica.analysis.tidy import CRITERIA, ok_scores, primary_metric, require_columns
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
 
 __all__ = [
     "COMPARISON_COLUMNS",
@@ -282,7 +283,7 @@ def compare_arms(
     second: str,
     *,
     score: str | None = None,
-    threshold: float = 4.5,
+    threshold: float = DECISION_THRESHOLD,
     given: str | None = None,
 ) -> pd.DataFrame:
     """Paired comparison of two arms, one row per reviewer (the study's Table 4 / Table 5 shape).
@@ -332,7 +333,7 @@ def comparison_table(
     df: pd.DataFrame,
     pairs: Sequence[tuple[str, str]],
     *,
-    threshold: float = 4.5,
+    threshold: float = DECISION_THRESHOLD,
     score: str | None = None,
     given: str | None = None,
 ) -> pd.DataFrame:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import typer
 
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+
 import_app = typer.Typer(help="Import results made by other tools as a run directory.", no_args_is_help=True)
 
 
@@ -44,7 +46,7 @@ def diagnostics(
     reviewer: str = typer.Option("external", help="Reviewer label of the imported scores."),
     field_map: list[str] = typer.Option(None, "--map", help="FIELD=SCORE, repeatable; default "
                                         "overall_score=overall and soundness_score=soundness."),
-    decision_threshold: float = typer.Option(4.5, help="Acceptance threshold on the overall score (for flips), "
+    decision_threshold: float = typer.Option(DECISION_THRESHOLD, help="Acceptance threshold on the overall score (for flips), "
                                              "from 1 to 10."),
 ) -> None:
     """Import an ai-reviewer-diagnostics baseline/perturbed pair; then `rhetorica report RUN_DIR`."""

@@ -14,7 +14,7 @@ import pandas as pd
 from rhetorica.labels import ORIGINAL
 from rhetorica.report.data import ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
-from rhetorica.report.selection import analysed_assessments, study_pairs
+from rhetorica.report.selection import analysed_assessments, decision_threshold, study_pairs
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
@@ -100,10 +100,14 @@ def analyse(
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, str], list[tuple[str, str]]]:
     """Every applicable analysis table of a tidy assessments table, and why the others are not.
 
-    Calls :func:`rhetorica.analysis.summary.study_tables` (the statistics live there) on the
-    assessments of the study's reviewers (judge configurations are analysed apart, by
-    :func:`rhetorica.report.judges.collect_judges`) and decides what a report shows: the Table-5 ``conditional`` table only with 2x2 compound arms, pooled SD
-    only with replicates, ``change`` and ``movement`` only with the original arm.
+    Calls :func:`rhetorica.analysis.summary.study_tables` (the statistics live there) for the
+    comparison, conditional and pooled-SD tables, and every registered analysis table
+    (:func:`rhetorica.report.paper_tables.registered_tables`), on the assessments of the study's
+    reviewers (judge configurations are analysed apart, by
+    :func:`rhetorica.report.judges.collect_judges`), and decides what a report shows: the Table-5
+    ``conditional`` table only with 2x2 compound arms, pooled SD only with replicates. A
+    registered table that returns :class:`~rhetorica.report.tables.Unavailable` or raises
+    ``ValueError`` is left out with its reason; the others are still computed.
 
     Args:
         assessments: tidy assessments (``rhetorica.store.export.assessments_table``).
@@ -117,42 +121,46 @@ def analyse(
         compared pairs.
     """
     from rhetorica.analysis.summary import study_tables
+    from rhetorica.report.paper_tables import registered_tables
+    from rhetorica.report.tables import TableContext, Unavailable
 
     judges = judge_names(study)
     if judges and not assessments.empty:  # judges are analysed by the review-metric study (Table 1)
         assessments = assessments[~assessments["reviewer"].isin(judges)]
-    threshold = float(study.get("decision_threshold", 4.5))
+    threshold = decision_threshold(study)
     pairs = study_pairs(study, assessments)
     unavailable: dict[str, str] = {}
-    keys = ("comparison", "criteria", "magnitude", "change", "movement", "robustness", "pooled_sd")
+    registered = registered_tables()
+    keys = ("comparison", *(t.key for t in registered), "pooled_sd")
     if judges and assessments.empty:
         return pd.DataFrame(), {}, dict.fromkeys(keys, JUDGES_ONLY), pairs
     if assessments.empty or not assessments["status"].eq("ok").any():
         reason = "no successful assessments in the store yet"
         return pd.DataFrame(), {}, dict.fromkeys(keys, reason), pairs
     try:
-        computed = study_tables(assessments, pairs=pairs, threshold=threshold,
-                                n_resamples=n_resamples, seed=seed)
+        computed = study_tables(assessments, pairs=pairs, threshold=threshold)
     except ValueError as exc:
         return pd.DataFrame(), {}, dict.fromkeys(keys, f"analysis failed: {exc}"), pairs
     comparisons = computed.pop("comparison")
     if not pairs:
-        for key in ("comparison", "criteria", "magnitude"):
-            unavailable[key] = "needs two conditions with assessments of the same papers"
+        unavailable["comparison"] = "needs two conditions with assessments of the same papers"
     if computed["conditional"].empty:
         computed.pop("conditional")  # only shown for 2x2 compound rewrites
-    if computed["criteria"].empty and pairs:
-        unavailable["criteria"] = "the reviews carry no criterion sub-scores"
-    for key in ("change", "movement"):
-        if computed[key].empty:
-            unavailable[key] = "needs the original arm and at least one rewrite of the same papers"
     if not _replicated(assessments):
         computed.pop("pooled_sd")  # only shown with repeated reviews of identical input
     elif computed["pooled_sd"]["pooled_sd"].isna().all():
         unavailable["pooled_sd"] = "needs at least two successful replicates of one paper"
-    if computed["robustness"].empty:
-        unavailable["robustness"] = "needs successful assessments of the original and rewrites"
     analysis = {k: v for k, v in computed.items() if k not in unavailable and not v.empty}
+    context = TableContext(pairs, threshold, n_resamples, seed)
+    for table in registered:
+        try:
+            result = table.compute(assessments, context)
+        except ValueError as exc:
+            result = Unavailable(f"analysis failed: {exc}")
+        if isinstance(result, Unavailable):
+            unavailable[table.key] = result.reason
+        elif not result.empty:
+            analysis[table.key] = result
     return comparisons, analysis, unavailable, pairs
 
 

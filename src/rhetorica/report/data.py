@@ -29,14 +29,15 @@ class ReportData:
         wall_time_s: wall-clock seconds over all runs of this study.
         tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``,
             ``superseded``); assessments and variants hold only the study's current units.
-        analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables`
+        analysis: the applicable tables of :func:`rhetorica.analysis.summary.study_tables` and the
+            registered tables (:data:`rhetorica.registry.tables`)
             (``conditional``, ``criteria``, ``magnitude``, ``change``, ``movement``, ``pooled_sd``,
             ``robustness``) and ``forms`` (:func:`rhetorica.report.forms.form_scores`, only when
             the study's reviewers answer on forms with different metrics) and the aspect tables
             (:data:`rhetorica.report.aspects.ASPECT_TABLES`, when reviews were annotated); a key
             is absent when its table cannot be computed.
         unavailable: table key -> one sentence saying why it is not computable.
-        scorecard: :func:`rhetorica.report.scorecard.scorecard`, one row per reviewer (empty when
+        scorecard: :func:`rhetorica.analysis.scorecard.scorecard`, one row per reviewer (empty when
             not computable; see ``unavailable["scorecard"]``).
         thresholds: the scorecard thresholds applied (a dict of ``ScorecardThresholds``).
         validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
@@ -119,8 +120,11 @@ class ReportData:
 
     @property
     def threshold(self) -> float:
-        """The study's acceptance threshold on the overall score (default 4.5)."""
-        return float(self.study.get("decision_threshold", 4.5))
+        """The study's acceptance threshold on the overall score
+        (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
+        from rhetorica.report.selection import decision_threshold
+
+        return decision_threshold(self.study)
 
 
 def fmt(value: Any, digits: int = 2) -> str:

@@ -3,7 +3,8 @@
 Every function returns a complete ``table`` environment as a string; the document needs
 ``\\usepackage{booktabs}``. Text cells are escaped; missing values print as ``--``; an infinite
 preference ratio prints as ``$\\infty$``. The columns of each table are declared once, with its
-Markdown headers, in :mod:`rhetorica.report.tables`.
+Markdown headers, in :mod:`rhetorica.report.tables`; a registered analysis table
+(:class:`rhetorica.report.tables.AnalysisTable`) writes its own (:meth:`~rhetorica.report.tables.AnalysisTable.latex`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ import pandas as pd
 from rhetorica.report import tables
 from rhetorica.report.booktabs import Column, booktabs, escape, number, pvalue
 
-__all__ = ["Column", "booktabs", "escape", "number", "pvalue", "change_latex", "comparison_latex", "criteria_latex",
-           "magnitude_latex", "pooled_sd_latex", "reliability_latex", "robustness_latex", "scorecard_latex",
-           "validation_latex"]
+__all__ = ["Column", "booktabs", "escape", "number", "pvalue", "comparison_latex", "pooled_sd_latex",
+           "reliability_latex", "scorecard_latex", "validation_latex"]
 
 
 def comparison_latex(
@@ -43,47 +43,6 @@ def comparison_latex(
     return booktabs(df, tables.COMPARISON.latex_columns(df.columns), caption=caption, label=label, group_by="_pair")
 
 
-def change_latex(
-    change: pd.DataFrame,
-    *,
-    caption: str = (
-        "Change versus the original: stratum-weighted means with 95% stratified bootstrap "
-        "intervals; weak accept = overall >= 6."
-    ),
-    label: str = "tab:change",
-) -> str:
-    """The six-dimension study's change table from :func:`~rhetorica.analysis.change.paired_change`.
-
-    Args:
-        change: change table (columns of ``CHANGE_COLUMNS``).
-        caption: table caption.
-        label: LaTeX label.
-
-    Returns:
-        LaTeX source; one row per reviewer and condition.
-    """
-    return booktabs(change, tables.CHANGE.latex_columns(), caption=caption, label=label, group_by="reviewer")
-
-
-def robustness_latex(
-    robustness: pd.DataFrame,
-    *,
-    caption: str = "Rhetorical robustness per reviewer configuration.",
-    label: str = "tab:robustness",
-) -> str:
-    """The RobustReview metrics table from :func:`~rhetorica.analysis.robustness.robustness_table`.
-
-    Args:
-        robustness: robustness table (columns of ``ROBUSTNESS_COLUMNS``).
-        caption: table caption.
-        label: LaTeX label.
-
-    Returns:
-        LaTeX source; a dagger marks false robustness (low drift, chance discriminability).
-    """
-    return booktabs(robustness, tables.ROBUSTNESS.latex_columns(), caption=caption, label=label)
-
-
 def reliability_latex(
     reliability: pd.DataFrame,
     *,
@@ -106,45 +65,6 @@ def reliability_latex(
     """
     return booktabs(reliability, tables.RELIABILITY.latex_columns(), caption=caption, label=label,
                     group_by="judge")
-
-
-def criteria_latex(
-    criteria: pd.DataFrame,
-    *,
-    caption: str = "Per-criterion paired comparison (1-4 scores; papers as units).",
-    label: str = "tab:criteria",
-) -> str:
-    """Per-criterion preference ratios from :func:`~rhetorica.analysis.paired.criterion_table`.
-
-    Args:
-        criteria: criterion table (columns of ``COMPARISON_COLUMNS``; ``score`` names the criterion).
-        caption: table caption.
-        label: LaTeX label.
-
-    Returns:
-        LaTeX source; one row per reviewer, pair and criterion, criteria separated by rules.
-    """
-    return booktabs(criteria, tables.CRITERIA.latex_columns(), caption=caption, label=label, group_by="score")
-
-
-def magnitude_latex(
-    magnitude: pd.DataFrame,
-    *,
-    caption: str = "Magnitude of paired differences d = A - B in the overall score (papers as units).",
-    label: str = "tab:magnitude",
-) -> str:
-    """Magnitude of paired differences from :func:`~rhetorica.analysis.paired.difference_magnitude`.
-
-    Args:
-        magnitude: magnitude table (columns of ``MAGNITUDE_COLUMNS``).
-        caption: table caption (escaped).
-        label: LaTeX label.
-
-    Returns:
-        LaTeX source; shares printed as percentages.
-    """
-    return booktabs(magnitude, tables.MAGNITUDE.latex_columns(), caption=caption, label=label,
-                    group_by="reviewer")
 
 
 def pooled_sd_latex(
@@ -172,7 +92,7 @@ def scorecard_latex(
     caption: str = "Scorecard per reviewer configuration (pass/fail against the study's thresholds).",
     label: str = "tab:scorecard",
 ) -> str:
-    """The scorecard from :func:`rhetorica.report.scorecard.scorecard`: each check's value and verdict.
+    """The scorecard from :func:`rhetorica.analysis.scorecard.scorecard`: each check's value and verdict.
 
     Args:
         card: scorecard table (columns of ``SCORECARD_COLUMNS``).

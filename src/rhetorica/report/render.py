@@ -14,6 +14,7 @@ from tabulate import tabulate
 from rhetorica.report.build import collect
 from rhetorica.report.data import ReportData
 from rhetorica.report.figures import report_figures
+from rhetorica.report.paper_tables import registered_tables
 from rhetorica.report.views import FigureResult, is_number
 from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
 from rhetorica.report.views import Section
@@ -199,19 +200,15 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
         tables["scorecard"] = latex.scorecard_latex(data.scorecard)
     if not data.comparisons.empty:
         tables["comparison"] = latex.comparison_latex(data.comparisons)
-    builders = {
-        "conditional": lambda df: latex.comparison_latex(
-            df, caption="Paired comparison given the other dimension (2x2 combined rewrites).",
-            label="tab:conditional"),
-        "criteria": latex.criteria_latex,
-        "magnitude": latex.magnitude_latex,
-        "change": latex.change_latex,
-        "robustness": latex.robustness_latex,
-        "pooled_sd": latex.pooled_sd_latex,
-    }
-    for key, build in builders.items():
-        if key in data.analysis:
-            tables[key] = build(data.analysis[key])
+    if "conditional" in data.analysis:
+        tables["conditional"] = latex.comparison_latex(
+            data.analysis["conditional"], caption="Paired comparison given the other dimension (2x2 combined "
+            "rewrites).", label="tab:conditional")
+    for record in registered_tables():  # every registered table with LaTeX columns
+        if record.key in data.analysis and (text := record.latex(data.analysis[record.key])) is not None:
+            tables[record.key] = text
+    if "pooled_sd" in data.analysis:
+        tables["pooled_sd"] = latex.pooled_sd_latex(data.analysis["pooled_sd"])
     if not data.validation_summary.empty:
         tables["validation"] = latex.validation_latex(data.validation_summary)
     if data.flow is not None and not data.flow.flow.empty:

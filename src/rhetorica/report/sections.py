@@ -18,17 +18,11 @@ from rhetorica.report.views import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import NOT_APPLICABLE as CARD_NOT_APPLICABLE
 from rhetorica.report.scorecard import PASS as CARD_PASS
-from rhetorica.report.tables import (CHANGE, COMPARISON, CRITERIA, MAGNITUDE, POOLED_SD, ROBUSTNESS, SCORECARD,
-                                     VALIDATION)
+from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, VALIDATION
 from rhetorica.report.views import Section, table_view
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
-MOVEMENT_HEADERS = {
-    "reviewer": "Reviewer", "arm": "Condition", "initial_bin": "Initial score", "n_papers": "Papers",
-    "mean_change": "Mean change", "mean_abs_change": "Mean |change|", "share_up": "Share up",
-    "share_down": "Share down", "share_same": "Share same",
-}
 FAILED_HEADERS = {"document_id": "Document", "condition": "Condition", "rewriter": "Rewriter",
                   "status": "Status", "reasons": "Reasons"}
 USAGE_HEADERS = {
@@ -150,77 +144,29 @@ def _conditional(data: ReportData) -> Section:
                    [table_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
-def _analysis_section(data: ReportData, key: str, title: str, note: str, headers: dict[str, str],
-                      fallback: str) -> Section:
-    """A section showing ``data.analysis[key]``, or why it could not be computed."""
-    section = Section(key, title, note)
-    if key in data.analysis:
-        section.tables.append(table_view(data.analysis[key], headers))
-    else:
-        section.unavailable = data.unavailable.get(key, fallback)
-    return section
+def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> list[Section]:
+    """One section per registered analysis table (:func:`rhetorica.report.paper_tables.registered_tables`),
+    in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
+    or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
+    table's section is shown under it, with its title as caption, when both were computed."""
+    from rhetorica.report.paper_tables import registered_tables
 
-
-def _criteria(data: ReportData) -> Section:
-    note = ("The comparison on each 1–4 criterion score: preference ratio = % A higher / % B higher, sign test "
-            "as above.")
-    return _analysis_section(data, "criteria", "Per-criterion preference ratios", note, CRITERIA.headers,
-                             "no criterion scores")
-
-
-def _magnitude(data: ReportData) -> Section:
-    note = ("Paper-level paired differences d = A − B of the overall score: mean, mean absolute value, share of "
-            "papers with |d| ≤ 1 point and with |d| ≥ 2 points (0–1).")
-    return _analysis_section(data, "magnitude", "Magnitude of paired differences", note, MAGNITUDE.headers,
-                             "no compared pair of conditions")
-
-
-def _change(data: ReportData) -> Section:
-    note = ("Each rewrite against its original (same paper and reviewer): signed and absolute mean change of "
-            "the overall score, averaged within paper, then with equal weight over human-rating strata; 95% "
-            "percentile intervals from a seeded stratified paper-level bootstrap; weak accept = overall ≥ 6 "
-            "(the six-dimension study).")
-    section = Section("change", "Change versus the original", note)
-    if "change" not in data.analysis:
-        section.unavailable = data.unavailable.get("change", "no original arm")
-        return section
-    c = data.analysis["change"]
-    shown = c.assign(
-        change=[fmt_ci(*v) for v in zip(c["mean_change"], c["mean_change_low"], c["mean_change_high"])],
-        abs_change=[fmt_ci(*v) for v in zip(c["mean_abs_change"], c["mean_abs_change_low"], c["mean_abs_change_high"])],
-        wa_change=[fmt_ci(*v) for v in zip(c["weak_accept_change"], c["weak_accept_change_low"],
-                                       c["weak_accept_change_high"])],
-    )
-    section.tables.append(table_view(shown, CHANGE.headers))
-    if "movement" in data.analysis:
-        section.tables.append(table_view(data.analysis["movement"], MOVEMENT_HEADERS,
-                                    "Movement by the reviewer's own initial score (original arm)"))
-    return section
-
-
-def _robustness(data: ReportData) -> Section:
-    note = ("RobustReview metrics on paper-level overall scores. Within-paper (lower is better): MAD = mean "
-            "|rewrite − original|, Drift SD = SD of the signed drifts. Joint stability and discrimination "
-            "(higher is better): ICC(1) and ICC(A,1), SPR = between-paper SD / within-paper SD, discriminability "
-            "= probability that a rewrite of the higher-rated paper scores above one of the lower-rated paper "
-            "(0.5 = chance). False robustness: low drift with near-chance discriminability (score collapse). "
-            "– = not computable.")
-    section = Section("robustness", "Rhetorical robustness", note)
-    if "robustness" not in data.analysis:
-        section.unavailable = data.unavailable.get("robustness", "no assessments")
-        return section
-    r = data.analysis["robustness"]
-    headers = dict(ROBUSTNESS.headers)
-    if not (r["n_human"] > 0).any():
-        for key in ("human_mae", "human_spearman", "n_human"):
-            headers.pop(key)
-        section.note += (" Human MAE and Spearman: not computable (no document carries human scores; give the "
-                         "study's documents human_scores).")
-    if r["icc1"].isna().all() or r["discriminability"].isna().all():
-        section.note += (" ICC, SPR and discriminability: not computable for a reviewer with fewer than two "
-                         "papers scored under the original and a rewrite.")
-    section.tables.append(table_view(r, headers))
-    return section
+    sections: dict[str, Section] = {}
+    for record in registered_tables():
+        if record.section is not None and record.section != record.key:
+            owner = sections.get(record.section)
+            if owner is not None and not owner.unavailable and record.key in analysis:
+                shown = record.shown(analysis[record.key])
+                owner.tables.append(table_view(shown.frame, shown.headers, record.title))
+            continue
+        section = sections[record.key] = Section(record.key, record.title, record.note)
+        if record.key in analysis:
+            shown = record.shown(analysis[record.key])
+            section.note += shown.note
+            section.tables.append(table_view(shown.frame, shown.headers))
+        else:
+            section.unavailable = unavailable.get(record.key, record.missing)
+    return list(sections.values())
 
 
 def _pooled(data: ReportData) -> Section:
@@ -319,8 +265,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
 
     Order: study flow (:mod:`rhetorica.report.flow`), scorecard, reviewer input cut by ``max_input_words`` (only when some was), Table-4
     comparison, Table-5 conditional comparison (2x2 compound rewrites
-    only), per-criterion ratios, magnitude of differences, change versus the original, robustness,
-    pooled SD (replicated studies only), validation (when present or expected), hidden instructions
+    only), the registered analysis tables (:func:`registered_sections`: per-criterion ratios,
+    magnitude of differences, change versus the original, robustness, then any plug-in's), pooled SD (replicated studies only), validation (when present or expected), hidden instructions
     (when the study has injection conditions or the scan found something), papers by human-rating
     stratum (when papers have human scores), scores by form (when reviewers answer on forms with
     different metrics), means by condition, usage, failures, superseded units
@@ -343,7 +289,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_comparison(data))
         if "conditional" in data.analysis:
             sections.append(_conditional(data))
-        sections += [_criteria(data), _magnitude(data), _change(data), _robustness(data)]
+        sections += registered_sections(data.analysis, data.unavailable)
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
             "pooled_sd" in data.unavailable and not data.judge_only):
         sections.append(_pooled(data))

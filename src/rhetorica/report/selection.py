@@ -18,6 +18,14 @@ def study_pairs(study: dict[str, Any], assessments: pd.DataFrame) -> list[tuple[
     return [p for p in pairs if p[0] in arms and p[1] in arms]
 
 
+def decision_threshold(study: dict[str, Any]) -> float:
+    """The study's acceptance threshold on the overall score
+    (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
+    from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+
+    return float(study.get("decision_threshold", DECISION_THRESHOLD))
+
+
 def analysed_assessments(assessments: pd.DataFrame, study: dict[str, Any]) -> pd.DataFrame:
     """The assessments the analysis uses: under ``validation.failed_variants: exclude`` (the
     default) reviews of variants that failed validation are left out; the exported tidy table keeps

@@ -1,4 +1,5 @@
-"""Every report table declared once: its columns, their Markdown/HTML headers and LaTeX cells.
+"""Every report table declared once: its columns, their Markdown/HTML headers and LaTeX cells,
+and the record (:class:`AnalysisTable`) by which an analysis table registers itself.
 
 A :class:`TableSpec` lists a table's columns in Markdown order. A column shows in the Markdown and
 HTML report when it has a ``header`` (the cell is :func:`rhetorica.report.build.display_table`'s
@@ -14,10 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-
 import pandas as pd
 
-from rhetorica.report.booktabs import Column, escape, number, pvalue
+from rhetorica.report.booktabs import Column, booktabs, escape, number, pvalue
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ SCORECARD = TableSpec((
     TableColumn("reasons", "Reasons"),
     TableColumn("verdict", None, "Verdict", lambda r: _verdict(r["verdict"]), align="l"),
 ))
-"""The scorecard (:func:`rhetorica.report.scorecard.scorecard`); the Markdown cells are each
+"""The scorecard (:func:`rhetorica.analysis.scorecard.scorecard`); the Markdown cells are each
 check's value, interval and verdict formatted by the report."""
 
 VALIDATION = TableSpec((
@@ -237,3 +237,103 @@ RELIABILITY = TableSpec((
                 align="l"),
 ))
 """Judge reliability (:func:`rhetorica.analysis.equivalence.judge_reliability`; LaTeX only)."""
+
+MOVEMENT = TableSpec((
+    TableColumn("reviewer", "Reviewer"), TableColumn("arm", "Condition"), TableColumn("initial_bin", "Initial score"),
+    TableColumn("n_papers", "Papers"), TableColumn("mean_change", "Mean change"),
+    TableColumn("mean_abs_change", "Mean |change|"), TableColumn("share_up", "Share up"),
+    TableColumn("share_down", "Share down"), TableColumn("share_same", "Share same"),
+))
+"""Movement by the initial score (:func:`rhetorica.analysis.change.movement_by_initial_score`;
+Markdown/HTML only)."""
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """What a table's ``compute`` returns when the study cannot give it: one sentence saying why."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What a registered table's ``compute`` reads besides the tidy assessments: the study's
+    settings, typed and with their defaults applied.
+
+    Attributes:
+        pairs: the compared ``(first, second)`` arms (empty when no two arms share papers).
+        threshold: acceptance threshold on the overall score (the study's ``decision_threshold``).
+        n_resamples: bootstrap resamples (the report's ``--resamples``).
+        seed: bootstrap seed (the same seed gives the same table).
+    """
+
+    pairs: list[tuple[str, str]]
+    threshold: float
+    n_resamples: int = 5000
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class TableDisplay:
+    """A computed table as the Markdown/HTML report shows it: the frame (with any formatted
+    columns added), the column headers and a sentence added to the section's note."""
+
+    frame: pd.DataFrame
+    headers: dict[str, str]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class AnalysisTable:
+    """One analysis table of the report, registered in :data:`rhetorica.registry.tables`.
+
+    Markdown, HTML, LaTeX (``tables/<key>.tex``), the CSV export (``tables/<key>.csv``) and the
+    viewer's ``/tables`` page show every registered table; adding one is one registration::
+
+        from rhetorica.registry import tables
+        tables.add("my_table", AnalysisTable("my_table", "Title", "How to read it.", SPEC, compute))
+
+    Attributes:
+        key: the table's name (file stem, HTML id, key of ``ReportData.analysis``).
+        title: heading of its report section.
+        note: the section's text (definitions, units, sources).
+        spec: its columns: Markdown/HTML headers and LaTeX cells (:class:`TableSpec`); a spec without
+            LaTeX columns writes no ``.tex`` file.
+        compute: ``(tidy assessments, context) -> table`` or :class:`Unavailable` with the reason; an
+            empty table shows ``missing``. Called with the analysed assessments of the study's
+            reviewers (every status, judge configurations excluded) once at least one is ``ok``; a
+            ``ValueError`` it raises is shown as the reason (``analysis failed: ...``).
+        order: position among the registered tables in the report (ascending; ties by key).
+        missing: the reason shown when ``compute`` returns an empty table.
+        caption: LaTeX caption (default: ``title``).
+        latex_group: column whose runs of equal values LaTeX separates by rules.
+        display: ``table -> TableDisplay`` for Markdown/HTML (default: the frame with ``spec``'s
+            headers).
+        section: key of the section it belongs to (default its own); a table of another's section
+            is shown below that section's table, under ``title`` as caption, when both are computed.
+    """
+
+    key: str
+    title: str
+    note: str
+    spec: TableSpec
+    compute: Callable[[pd.DataFrame, TableContext], pd.DataFrame | Unavailable]
+    order: int = 100
+    missing: str = "no rows"
+    caption: str | None = None
+    latex_group: str | None = None
+    display: Callable[[pd.DataFrame], TableDisplay] | None = None
+    section: str | None = None
+
+    def shown(self, table: pd.DataFrame) -> TableDisplay:
+        """The Markdown/HTML form of a computed table (:attr:`display`)."""
+        return self.display(table) if self.display is not None else TableDisplay(table, self.spec.headers)
+
+    def latex(self, table: pd.DataFrame) -> str | None:
+        """The booktabs ``table`` environment of a computed table (``label`` ``tab:<key>``), or
+        ``None`` when the spec has no LaTeX column."""
+        columns = self.spec.latex_columns(table.columns)
+        if not columns:
+            return None
+        return booktabs(table, columns, caption=self.caption or self.title, label=f"tab:{self.key.replace('_', '-')}",
+                        group_by=self.latex_group)

@@ -34,7 +34,7 @@ from rhetorica.models.breaker import BreakerSettings
 from rhetorica.registry import UnknownComponentError, evaluators, rewriters
 from rhetorica.rewriting.conditions import UnknownConditionError, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
-from rhetorica.scorecard_thresholds import ScorecardThresholds
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
 from rhetorica.study.project_settings import ProjectRewriteSettings
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
@@ -710,7 +710,7 @@ class StudyConfig(_Strict):
     rewriters: list[RewriterSpec] = Field(default_factory=list)
     reviewers: list[ReviewerSpec] = Field(min_length=1)
     replicates: int = Field(default=1, ge=1, le=1000)
-    decision_threshold: float = Field(default=4.5, ge=1, le=10)
+    decision_threshold: float = Field(default=DECISION_THRESHOLD, ge=1, le=10)
     comparisons: list[tuple[str, str]] | None = None
     budget_usd: float | None = Field(default=None, ge=0)
     concurrency: int = Field(default=4, ge=1, le=1024)

@@ -16,6 +16,8 @@ link shows the same):
   by judge configurations (a review, in a judge study) shows their scores by metric family with
   the change of each version against the original (:mod:`rhetorica.report.viewer.judges`).
 - ``/call?id=N`` — one logged model call with its parameters and raw output.
+- ``/tables`` — every registered analysis table (built-in and plug-in), as the report computes it
+  (:mod:`rhetorica.report.viewer.tables`).
 
 Every text comes from the store as is and is escaped by the templates (rewrites, reviews, titles
 and reasons are untrusted model output); nothing is marked safe.
@@ -435,3 +437,4 @@ def call(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str,
     return {"call": row, "back": back,
             "output": json.dumps(output, indent=2, ensure_ascii=False) if isinstance(output, dict | list) else output,
             "params": row["params_json"]}
+

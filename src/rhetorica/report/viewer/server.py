@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 from rhetorica.store.db import StoreLockedError
 from rhetorica.store.lock import lock_holder
 from rhetorica.store.runs import open_run_store
-from rhetorica.report.viewer import pages
+from rhetorica.report.viewer import pages, tables
 
 HOST = "127.0.0.1"
 """The only address the viewer listens on."""
@@ -51,7 +51,8 @@ ALLOWED_METHODS = "GET, HEAD"
 STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
 ROUTES = {"/": ("overview.html.j2", pages.overview), "/cell": ("cell.html.j2", pages.cell),
-          "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call)}
+          "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call),
+          "/tables": ("tables.html.j2", tables.analysis_tables)}
 
 
 class PortInUseError(OSError):

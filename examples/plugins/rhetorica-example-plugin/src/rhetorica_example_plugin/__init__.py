@@ -1,4 +1,5 @@
-"""Example rhetorica plug-in: the ``example-command`` evaluator kind and the ``readability`` dimension.
+"""Example rhetorica plug-in: the ``example-command`` evaluator kind, the ``readability`` dimension
+and the ``median_shift`` analysis table.
 
 rhetorica imports this module through the ``rhetorica.plugins`` entry point (see ``pyproject.toml``);
 the registrations below are all a plug-in needs.
@@ -6,10 +7,11 @@ the registrations below are all a plug-in needs.
 
 from __future__ import annotations
 
-from rhetorica.registry import conditions, dimensions, evaluators
+from rhetorica.registry import conditions, dimensions, evaluators, tables
 from rhetorica.rewriting.conditions import ConditionDefinition
 from rhetorica.validation.shift import Dimension, ShiftRule
 from rhetorica_example_plugin.command import CommandEvaluator
+from rhetorica_example_plugin.median_shift import MEDIAN_SHIFT
 from rhetorica_example_plugin.readability import FOG_MEASURE, minus_gunning_fog
 
 __all__ = ["CommandEvaluator"]
@@ -24,3 +26,4 @@ for _direction, _word, _file in (("+", "plainer", "readability_plus.md"), ("-", 
                    ConditionDefinition("readability", _description, _file,
                                        instruction_package="rhetorica_example_plugin"),
                    description=_description)
+tables.add(MEDIAN_SHIFT.key, MEDIAN_SHIFT, description="median paired shift per reviewer, bootstrap interval")

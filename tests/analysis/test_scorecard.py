@@ -13,7 +13,8 @@ import pytest
 from scipy.stats import beta
 
 from rhetorica.analysis.controls import ControlReviewer, simulate_assessments
-from rhetorica.report.scorecard import ScorecardThresholds, scorecard
+from rhetorica.analysis.scorecard import scorecard
+from rhetorica.scorecard_thresholds import ScorecardThresholds
 
 from tests.analysis.helpers import rows
 
@@ -136,14 +137,14 @@ def test_scorecard_without_pairs_is_not_enough_data() -> None:
 def test_newcombe_difference_matches_statsmodels(k1: int, n1: int, k2: int, n2: int, alpha: float) -> None:
     from statsmodels.stats.proportion import confint_proportions_2indep
 
-    from rhetorica.report.scorecard import newcombe_difference
+    from rhetorica.analysis.scorecard import newcombe_difference
 
     expected = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
     assert newcombe_difference(k1, n1, k2, n2, alpha) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 def test_newcombe_difference_hand_value() -> None:
-    from rhetorica.report.scorecard import newcombe_difference
+    from rhetorica.analysis.scorecard import newcombe_difference
 
     # 0/5 vs 0/5 at 95%: each Wilson interval is [0, z^2 / (5 + z^2)] = [0, 0.43448], so (L, U) = (-0.43448, 0.43448)
     z2 = 1.959963984540054**2

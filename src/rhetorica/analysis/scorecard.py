@@ -1,0 +1,402 @@
+"""Verdict per reviewer configuration: pass, fail or not enough data, from intervals at the study's α.
+
+Four checks per reviewer, each decided from a two-sided ``1 - alpha`` interval (never from a point
+estimate alone, so one paper cannot fail a configuration and a handful cannot pass it):
+
+- preference: per compared pair, the exact Clopper-Pearson interval (Clopper & Pearson 1934) of
+  ``p = P(A higher | not tied)`` over the untied papers, mapped to ``ln R = ln(p / (1 - p))``
+  (``R`` = the pair's preference ratio, :func:`rhetorica.analysis.paired.comparison_table`).
+  The pair fails when the interval of ``|ln R|`` lies entirely above ``max_abs_log_ratio``,
+  passes when it lies entirely at or below it, and is undecided otherwise (also when no paper
+  was scored differently: the ratio is then undefined).
+- flips: per pair, the Clopper-Pearson interval of the share of paired papers whose decision
+  flips at the acceptance threshold (both directions added), against ``max_flip_pct``.
+- discriminability: a percentile paper-bootstrap interval
+  (:func:`rhetorica.analysis.robustness.discriminability_interval`) against
+  ``min_discriminability``; with fewer than ``min_papers`` papers the bootstrap cannot be trusted
+  and the check is undecided.
+- failures: per pair of the reviewer's arms, Newcombe's hybrid-score interval (Newcombe 1998,
+  method 10, from scipy's Wilson intervals; equals statsmodels' ``confint_proportions_2indep(...,
+  method="newcomb")``) of the difference in failure rates (non-``ok`` share of reviews), against
+  ``max_failure_gap_pct``.
+
+Preference, flips and failures test several pairs; each pair's interval is Bonferroni-corrected
+(level ``alpha / number of pairs``) so that a check fails wrongly with probability at most
+``alpha``. A check fails when any pair fails, passes when every pair passes, and is otherwise
+undecided. A configuration **fails** when any check fails, **passes** when all four pass, and has
+**not enough data** otherwise. A review-quality judge configuration is judged by its metrics'
+Table-1 classes instead (:func:`judge_verdicts`: a metric classified sensitive is a finding).
+
+The thresholds (:class:`~rhetorica.scorecard_thresholds.ScorecardThresholds`, the ``scorecard``
+section of a study YAML) live in :mod:`rhetorica.scorecard_thresholds`, below both the study config
+and this module; numpy, pandas, scipy and the other analysis modules load when :func:`scorecard`
+runs. The report's scorecard of a study (judge configurations included) and ``rhetorica check``
+are :mod:`rhetorica.report.scorecard`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rhetorica.analysis.soft import largest_soft_shift, with_soft_ratings
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PASS, FAIL, UNDECIDED = "pass", "fail", "not enough data"
+"""The three verdicts of a check and of a configuration."""
+
+SCORECARD_COLUMNS = [
+    "reviewer",
+    "verdict",
+    "abs_log_ratio",
+    "abs_log_ratio_low",
+    "abs_log_ratio_high",
+    "worst_pair",
+    "flip_pct",
+    "flip_pct_low",
+    "flip_pct_high",
+    "flip_pair",
+    "discriminability",
+    "discriminability_low",
+    "discriminability_high",
+    "failure_gap_pct",
+    "failure_gap_low",
+    "failure_gap_high",
+    "failure_pair",
+    "verdict_preference",
+    "verdict_flips",
+    "verdict_discriminability",
+    "verdict_failures",
+    "passed",
+    "reasons",
+]
+
+DISCRIMINABILITY_RESAMPLES = 1000
+"""Bootstrap resamples of the discriminability interval (seed 0, so verdicts are reproducible)."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A check's value on one pair: point estimate, interval and verdict against the bound."""
+
+    label: str
+    point: float
+    low: float
+    high: float
+    verdict: str
+    detail: str = ""
+    level: float = 0.05
+    """Two-sided level of this interval (the check's alpha divided by its number of pairs)."""
+
+
+def _combine(verdicts: Sequence[str]) -> str:
+    """Fail if any fails; pass if all pass (and there is at least one); otherwise undecided."""
+    if FAIL in verdicts:
+        return FAIL
+    return PASS if verdicts and all(v == PASS for v in verdicts) else UNDECIDED
+
+
+def _upper_bound_verdict(low: float, high: float, bound: float) -> str:
+    """A quantity that must not exceed ``bound``: fail above it, pass at or below it."""
+    if low > bound:
+        return FAIL
+    return PASS if high <= bound else UNDECIDED
+
+
+def _logit(p: float) -> float:
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
+    return math.log(p / (1 - p))
+
+
+def _abs_interval(low: float, high: float) -> tuple[float, float]:
+    """Interval of ``|x|`` for ``x`` in ``[low, high]``."""
+    if low <= 0 <= high:
+        return 0.0, max(-low, high)
+    return min(abs(low), abs(high)), max(abs(low), abs(high))
+
+
+def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
+    """Exact (Clopper & Pearson 1934) two-sided ``1 - alpha`` interval of a binomial proportion
+    ``k / n`` (scipy's ``binomtest(k, n).proportion_ci(method="exact")``); ``(low, high)`` in [0, 1]."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="exact")
+    return float(ci.low), float(ci.high)
+
+
+def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tuple[float, float]:
+    """Newcombe's hybrid-score interval of ``k1/n1 - k2/n2`` for independent proportions.
+
+    Source: Newcombe, R. G. (1998). Interval estimation for the difference between independent
+    proportions. *Statistics in Medicine* 17, 873-890, method 10: with Wilson score intervals
+    ``(l_i, u_i)`` of each proportion (scipy's ``binomtest(...).proportion_ci(method="wilson")``),
+    ``L = d - sqrt((p1 - l1)^2 + (u2 - p2)^2)`` and ``U = d + sqrt((u1 - p1)^2 + (p2 - l2)^2)``.
+    It equals statsmodels' ``confint_proportions_2indep(..., method="newcomb")`` up to rounding
+    (~1e-16, its Wilson intervals are computed in another order); the scipy form is kept so that
+    the scorecards of existing runs keep every digit.
+
+    Args:
+        k1, n1, k2, n2: successes and trials (``n_i >= 1``).
+        alpha: two-sided level.
+
+    Returns:
+        ``(L, U)`` within [-1, 1].
+    """
+    from scipy.stats import binomtest
+
+    p1, p2 = k1 / n1, k2 / n2
+    w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    w2 = binomtest(k2, n2).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    d = p1 - p2
+    low = d - math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2)
+    high = d + math.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2)
+    return max(low, -1.0), min(high, 1.0)
+
+
+def preference_intervals(comp: pd.DataFrame, bound: float, alpha: float) -> list[Interval]:
+    """``|ln R|`` per compared pair of one reviewer, with its Clopper-Pearson interval.
+
+    Args:
+        comp: the reviewer's rows of :func:`rhetorica.analysis.paired.comparison_table` with
+            ``n_pairs > 0``.
+        bound: ``max_abs_log_ratio``.
+        alpha: the check's level (divided by the number of pairs here).
+
+    Returns:
+        One :class:`Interval` per pair (point ``|ln R|``; 0 when neither arm is ever higher).
+    """
+    out = []
+    level = alpha / max(len(comp), 1)
+    for row in comp.itertuples(index=False):
+        n = int(row.n_pairs)
+        a = round(row.pct_first_higher * n / 100)
+        b = round(row.pct_second_higher * n / 100)
+        label = f"{row.first} vs {row.second}"
+        if a + b == 0:
+            out.append(Interval(label, 0.0, math.nan, math.nan, UNDECIDED,
+                                f"no paper of {label} scored differently under the two conditions", level))
+            continue
+        point = abs(math.log(a / b)) if a and b else math.inf
+        p_low, p_high = clopper_pearson(a, a + b, level)
+        low, high = _abs_interval(_logit(p_low), _logit(p_high))
+        out.append(Interval(label, point, low, high, _upper_bound_verdict(low, high, bound),
+                            f"{a} vs {b} untied papers", level))
+    return out
+
+
+def flip_intervals(comp: pd.DataFrame, bound_pct: float, alpha: float) -> list[Interval]:
+    """Decision-flip rate (percent, both directions) per pair of one reviewer, Clopper-Pearson.
+
+    Args:
+        comp: the reviewer's comparison rows with ``n_pairs > 0``.
+        bound_pct: ``max_flip_pct``.
+        alpha: the check's level (divided by the number of pairs here).
+
+    Returns:
+        One :class:`Interval` per pair, in percent of paired papers.
+    """
+    out = []
+    level = alpha / max(len(comp), 1)
+    for row in comp.itertuples(index=False):
+        n = int(row.n_pairs)
+        flips = round((row.flips_first_accept_pct + row.flips_second_accept_pct) * n / 100)
+        low, high = clopper_pearson(flips, n, level)
+        low, high = 100 * low, 100 * high
+        out.append(Interval(f"{row.first} vs {row.second}", 100 * flips / n, low, high,
+                            _upper_bound_verdict(low, high, bound_pct), f"{flips} of {n} papers", level))
+    return out
+
+
+def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> list[Interval]:
+    """Failure-rate difference (percentage points) per pair of one reviewer's arms, Newcombe.
+
+    Args:
+        df: the reviewer's tidy assessments (every status).
+        bound_pct: ``max_failure_gap_pct``.
+        alpha: the check's level (divided by the number of arm pairs here).
+
+    Returns:
+        One :class:`Interval` per pair of arms (point = |difference|); empty with one arm.
+    """
+    from itertools import combinations
+
+    failed = df["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"])
+    pairs = list(combinations(sorted(failed.index), 2))
+    level = alpha / max(len(pairs), 1)
+    out = []
+    for first, second in pairs:
+        k1, n1 = (int(v) for v in failed.loc[first])
+        k2, n2 = (int(v) for v in failed.loc[second])
+        low, high = newcombe_difference(k1, n1, k2, n2, level)
+        low, high = _abs_interval(100 * low, 100 * high)
+        point = abs(100 * (k1 / n1 - k2 / n2))
+        out.append(Interval(f"{first} vs {second}", point, low, high, _upper_bound_verdict(low, high, bound_pct),
+                            f"{k1}/{n1} vs {k2}/{n2} reviews failed", level))
+    return out
+
+
+def _worst(intervals: list[Interval]) -> Interval | None:
+    """The interval that decides: a failing one, else an undecided one, else any; largest point."""
+    for verdict in (FAIL, UNDECIDED, PASS):
+        chosen = [i for i in intervals if i.verdict == verdict]
+        if chosen:
+            return max(chosen, key=lambda i: (i.point, i.high if not math.isnan(i.high) else -1.0))
+    return None
+
+
+def _ci_text(i: Interval, digits: int) -> str:
+    def f(x: float) -> str:
+        return "inf" if math.isinf(x) else f"{x:.{digits}f}"
+
+    return f"{f(i.point)}, {100 * (1 - i.level):.3g}% interval [{f(i.low)}, {f(i.high)}]"
+
+
+def _reasons(name: str, intervals: list[Interval], bound: str, digits: int) -> list[str]:
+    """One sentence per failing pair; without a failure, one for the deciding undecided pair."""
+    failing = [i for i in intervals if i.verdict == FAIL]
+    out = [f"{name} {_ci_text(i, digits)} ({i.label}; {i.detail}) exceeds {bound}" for i in failing]
+    undecided = [i for i in intervals if i.verdict == UNDECIDED]
+    if failing or not undecided:
+        return out
+    i = _worst(undecided)
+    assert i is not None
+    more = f" (and {len(undecided) - 1} other pair(s))" if len(undecided) > 1 else ""
+    if math.isnan(i.low):
+        return [f"{name}: not enough data ({i.detail}){more}"]
+    return [f"{name} {_ci_text(i, digits)} ({i.label}; {i.detail}) straddles {bound}: "
+            f"not enough data{more}"]
+
+
+def scorecard(
+    df: pd.DataFrame,
+    thresholds: ScorecardThresholds | None = None,
+    *,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    score: str | None = None,
+    decision_threshold: float = DECISION_THRESHOLD,
+) -> pd.DataFrame:
+    """Verdict per reviewer configuration, with the interval and the reasons of every check.
+
+    Args:
+        df: tidy assessments.
+        thresholds: the limits and α (defaults of :class:`ScorecardThresholds` when None).
+        pairs: compared arm pairs; default :func:`rhetorica.analysis.arms.default_pairs`.
+        score: score column (default: each reviewer's primary metric; reviewers whose forms have
+            different primary metrics are scored apart, each on its own).
+        decision_threshold: acceptance threshold for flips when ``thresholds.threshold`` is None.
+
+    Returns:
+        DataFrame with :data:`SCORECARD_COLUMNS`, one row per reviewer (sorted). ``verdict`` and
+        ``verdict_<check>`` are :data:`PASS`, :data:`FAIL` or :data:`UNDECIDED`. Each check's
+        value columns describe its deciding pair (a failing one, else an undecided one, else any;
+        the largest point estimate among those): point, ``_low`` and ``_high`` interval bounds
+        and the pair (``worst_pair`` for ``|ln R|``, ``flip_pair`` for the flip rate in percent,
+        ``failure_pair`` for the failure-rate gap in points); NaN and ``""`` when the check has
+        no pair. ``passed`` is ``verdict == "pass"``; ``reasons`` is ``""`` for a reviewer that
+        passes, otherwise ``"; "``-joined sentences.
+
+    Raises:
+        ValueError: on a missing column or an out-of-range score.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from rhetorica.analysis.arms import default_pairs
+    from rhetorica.analysis.paired import comparison_table
+    from rhetorica.analysis.robustness import discriminability_table
+    from rhetorica.analysis.tidy import primary_metric, require_columns
+
+    if score is None and not df.empty:
+        by_primary: dict[str, list[str]] = {}
+        for reviewer, rows in df.groupby("reviewer", sort=True):
+            by_primary.setdefault(primary_metric(rows), []).append(reviewer)
+        if len(by_primary) > 1:  # reviewers answering on forms with different primary scores: each on its own
+            parts = [scorecard(df[df["reviewer"].isin(names)], thresholds, pairs=pairs, score=metric,
+                               decision_threshold=decision_threshold) for metric, names in by_primary.items()]
+            return pd.concat(parts, ignore_index=True).sort_values("reviewer", ignore_index=True)
+    score = score or primary_metric(df)
+    t = thresholds or ScorecardThresholds()
+    accept = t.threshold if t.threshold is not None else decision_threshold
+    conf = f"{100 * (1 - t.alpha):g}%"
+    require_columns(df, ["reviewer", "arm", "status", "document_id", score])
+    if pairs is None:
+        pairs = default_pairs(pd.unique(df["arm"]))
+    comp = comparison_table(df, pairs, threshold=accept, score=score)
+    disc = discriminability_table(df, score=score, alpha=t.alpha, n_resamples=DISCRIMINABILITY_RESAMPLES)
+    disc = disc.set_index("reviewer")
+    rows = []
+    for reviewer in sorted(pd.unique(df["reviewer"])):
+        c = comp[(comp["reviewer"] == reviewer) & (comp["n_pairs"] > 0)]
+        reasons: list[str] = []
+        pref = preference_intervals(c, t.max_abs_log_ratio, t.alpha)
+        flips = flip_intervals(c, t.max_flip_pct, t.alpha)
+        if c.empty:
+            reasons.append("no paired papers to compare: not enough data")
+        reasons += _reasons("|ln preference ratio|", pref, f"{t.max_abs_log_ratio:.2f}", 2)
+        reasons += _reasons("decision flips (%)", flips, f"{t.max_flip_pct:g}%", 1)
+        d = disc.loc[reviewer] if reviewer in disc.index else None
+        n_disc = int(d["n_papers"]) if d is not None else 0
+        point, d_low, d_high = ((float(d["discriminability"]), float(d["low"]), float(d["high"]))
+                                if d is not None else (np.nan, np.nan, np.nan))
+        if not np.isfinite(point):
+            v_disc = UNDECIDED
+            reasons.append("discriminability not computable (needs originals and rewrites of >= 2 papers): "
+                           "not enough data")
+        elif n_disc < t.min_papers:
+            v_disc = UNDECIDED
+            reasons.append(f"discriminability {point:.2f} from {n_disc} papers: not enough data (the bootstrap "
+                           f"decides from {t.min_papers} papers)")
+        else:
+            v_disc = FAIL if d_high < t.min_discriminability else (
+                PASS if d_low >= t.min_discriminability else UNDECIDED)
+            if v_disc == FAIL:
+                reasons.append(f"discriminability {point:.2f}, {conf} interval [{d_low:.2f}, {d_high:.2f}], "
+                               f"below {t.min_discriminability:g}")
+            elif v_disc == UNDECIDED:
+                reasons.append(f"discriminability {point:.2f}, {conf} interval [{d_low:.2f}, {d_high:.2f}], "
+                               f"straddles {t.min_discriminability:g}: not enough data")
+        gaps = failure_gap_intervals(df[df["reviewer"] == reviewer], t.max_failure_gap_pct, t.alpha)
+        if not gaps:
+            reasons.append("failure-rate gap: only one condition reviewed: not enough data")
+        reasons += _reasons("failure-rate gap (points)", gaps, f"{t.max_failure_gap_pct:g}", 1)
+        verdicts = {"preference": _combine([i.verdict for i in pref]), "flips": _combine([i.verdict for i in flips]),
+                    "discriminability": v_disc, "failures": _combine([i.verdict for i in gaps])}
+        verdict = _combine(list(verdicts.values()))
+        nan = float("nan")
+        empty = Interval("", nan, nan, nan, UNDECIDED)
+        wp, wf, wg = _worst(pref) or empty, _worst(flips) or empty, _worst(gaps) or empty
+        rows.append({
+            "reviewer": reviewer,
+            "verdict": verdict,
+            "abs_log_ratio": wp.point,
+            "abs_log_ratio_low": wp.low,
+            "abs_log_ratio_high": wp.high,
+            "worst_pair": wp.label,
+            "flip_pct": wf.point,
+            "flip_pct_low": wf.low,
+            "flip_pct_high": wf.high,
+            "flip_pair": wf.label,
+            "discriminability": point,
+            "discriminability_low": d_low,
+            "discriminability_high": d_high,
+            "failure_gap_pct": wg.point,
+            "failure_gap_low": wg.low,
+            "failure_gap_high": wg.high,
+            "failure_pair": wg.label,
+            **{f"verdict_{k}": v for k, v in verdicts.items()},
+            "passed": verdict == PASS,
+            "reasons": "; ".join(reasons) if verdict != PASS else "",
+        })
+    card = pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
+    return largest_soft_shift(card, with_soft_ratings(comp, df))  # where soft ratings exist: their largest shift
+
+
