@@ -116,6 +116,9 @@ def test_an_unattributable_plan_remainder_is_one_row() -> None:
     ("3 protected span(s) missing: $x$, 2.1", "protected span(s) missing"),
     ("length ratio 2.00 outside [0.75, 1.25]", "length ratio"),
     ("variant is identical to its original: the rewrite changed nothing", "variant is identical to its original"),
+    ("weakness point without a counterpart (best cosine 0.30 < 0.32): 'The baselines (2021) are old'",
+     "weakness point without a counterpart"),
+    ("rating changed: 5 -> 8 (rating field)", "rating changed"),
 ])
 def test_check_label(reason: str, label: str) -> None:
     assert check_label(reason) == label

@@ -168,7 +168,7 @@ def test_which_pairs_passed_and_why_the_others_were_excluded(study) -> None:  # 
         store.close()
     assert sorted(d for d, (passed, _) in checks.items() if passed) == sorted(PASSED)  # ids kept verbatim: "0"
     for review_id in RATING:  # the rewrite's rating field and the rating line of its text both changed
-        assert checks[review_id] == (0, ["human_scores changed: [5.0] -> [8.0]", "rating changed: 5 -> 8"])
+        assert checks[review_id] == (0, ["rating changed: 5 -> 8 (rating field)", "rating changed: 5 -> 8"])
     for review_id in WEAKNESS:
         passed, reasons = checks[review_id]
         assert passed == 0 and len(reasons) == 1 and reasons[0].startswith(
@@ -189,8 +189,8 @@ def test_the_flow_table(study) -> None:  # type: ignore[no-untyped-def]
     ] + [("metric", "paraphrase", "mock/text-judge", f"remor.{m}", 15, 0, 0, 15, 0, 15) for m in METRICS]
     assert rows(flow, ["stage", "arm", "configuration", "metric", *COUNTS]) == expected
     assert rows(data.flow.exclusions[data.flow.exclusions["stage"] == "validate"], ["kind", "reason", "n"]) == [
-        ("excluded", "failed validation: human_scores changed", 3),
-        ("excluded", "failed validation: weakness point without a counterpart (best cosine", 2)]
+        ("excluded", "failed validation: rating changed", 3),
+        ("excluded", "failed validation: weakness point without a counterpart", 2)]
     exported = pd.read_csv(run / "tables" / "flow.csv", keep_default_na=False)
     assert rows(exported, ["stage", *COUNTS]) == [(r[0], *r[4:]) for r in expected]
     assert len(pd.read_csv(run / "tables" / "flow_exclusions.csv")) == 4

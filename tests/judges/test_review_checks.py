@@ -87,6 +87,11 @@ def test_changed_scores_and_recommendation_are_reported(shared_data: Path) -> No
     b = doc([("Review", "Solid work overall. Rating: 7 (accept). The proofs look right to me.")])
     result = check_review_variant(a, b)
     assert result.problems == ["rating changed: 6 -> 7"] and result.failed == ["scores"]
+    # a pairs file's rating field (Document.human_scores) and confidence field
+    first = a.model_copy(update={"human_scores": [5.0], "metadata": a.metadata | {"confidence": 4}})
+    moved = a.model_copy(update={"human_scores": [8.0], "metadata": a.metadata | {"confidence": 3}})
+    assert check_review_variant(first, moved).problems == [
+        "rating changed: 5 -> 8 (rating field)", "confidence changed: 4 -> 3 (confidence field)"]
 
 
 def test_length_bounds_per_condition() -> None:

@@ -108,8 +108,10 @@ class _Builder:
 def check_label(reason: str) -> str:
     """The check a validation reason names, without its measured values:
     ``"semantic similarity 0.812 < 0.850"`` -> ``"semantic similarity"``,
-    ``"3 protected span(s) missing: …"`` -> ``"protected span(s) missing"``."""
-    text = re.sub(r"^\s*[-\d.]+\s+", "", str(reason))
+    ``"3 protected span(s) missing: …"`` -> ``"protected span(s) missing"``; a parenthesis set off by
+    a space is left out whole (``"point without a counterpart (best cosine 0.30 < 0.32): …"`` ->
+    ``"point without a counterpart"``)."""
+    text = re.sub(r"\s+\([^()]*\)", "", re.sub(r"^\s*[-\d.]+\s+", "", str(reason)))
     label = re.split(r"\s[-<>≤≥=]|\s\d|:|\(\d", text, maxsplit=1)[0].strip()
     return label or str(reason)
 

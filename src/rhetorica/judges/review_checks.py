@@ -491,6 +491,12 @@ def _format(value: float | None) -> str:
     return "none" if value is None else f"{value:g}"
 
 
+def _values(value: object) -> str:
+    """A metadata score (a number or a list of numbers) as ``5`` or ``5, 6``."""
+    values = value if isinstance(value, list) else [value]
+    return ", ".join(_format(v) if isinstance(v, (int, float)) else repr(v) for v in values)
+
+
 def _score_problems(original: Document, rewrite: Document, before: list[StatedScore],
                     after: list[StatedScore]) -> list[str]:
     problems: list[str] = []
@@ -498,10 +504,10 @@ def _score_problems(original: Document, rewrite: Document, before: list[StatedSc
     for name in sorted(set(meta_a) | set(meta_b)):
         if meta_a.get(name) != meta_b.get(name):
             problems.append(f"score {name!r} changed: {meta_a.get(name)!r} -> {meta_b.get(name)!r}")
-    for key, a, b in (("human_scores", original.human_scores, rewrite.human_scores),
-                      ("confidence", original.metadata.get("confidence"), rewrite.metadata.get("confidence"))):
+    for name, a, b in (("rating", original.human_scores, rewrite.human_scores),
+                       ("confidence", original.metadata.get("confidence"), rewrite.metadata.get("confidence"))):
         if a not in (None, []) and b not in (None, []) and a != b:
-            problems.append(f"{key} changed: {a!r} -> {b!r}")
+            problems.append(f"{name} changed: {_values(a)} -> {_values(b)} ({name} field)")
     for label in dict.fromkeys(s.label for s in before):
         values_a = sorted({s.value for s in before if s.label == label and s.value is not None})
         values_b = sorted({s.value for s in after if s.label == label and s.value is not None})
