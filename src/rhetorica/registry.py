@@ -260,7 +260,6 @@ builtin_modules(
     "rhetorica.validation.shift",
     "rhetorica.rewriting.conditions",
     "rhetorica.rewriting.injection",
-    "rhetorica.rewriting.kinds",
     "rhetorica.reviewers.protocols",
     "rhetorica.reviewers.llm_reviewer",
     "rhetorica.reviewers.control",
@@ -274,4 +273,6 @@ builtin_modules(
     "rhetorica.study.annotation",
     "rhetorica.study.extraction",
     "rhetorica.study.workflow_stages",
+    "rhetorica.study.evaluator_kinds",
+    "rhetorica.study.rewriter_kinds",
 )

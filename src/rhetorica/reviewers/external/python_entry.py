@@ -42,7 +42,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rhetorica.evaluation import Target
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.base import ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
 
@@ -168,7 +167,6 @@ class PythonReviewer(ExternalReviewer):
                      f"{self.options.entry} returned a {type(answer).__name__}, not a dict or JSON text")
 
 
-@evaluators.register("python", description="a Python function package.module:function that returns a review")
 def python_reviewer(name: str, **options: Any) -> PythonReviewer:
     """Factory of the ``python`` evaluator kind.
 
