@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, create_model
 
 from rhetorica.evaluation import Evaluation, Evaluator, Target
 from rhetorica.models.api import ModelAPI
@@ -303,3 +303,31 @@ def rewriter_kind(name: str) -> RewriterKind:
         raise UnknownComponentError(f"rewriter {name!r} is registered as a {type(found).__name__}, "
                                     "not a rhetorica.kinds.RewriterKind")
     return found
+
+
+def options_of(kind: Any) -> type[BaseModel] | None:
+    """The options model of a registered evaluator or rewriter kind, without the fields the study
+    sets from elsewhere (``study_fields``, e.g. a control's name); ``None`` when the kind declares none."""
+    model = getattr(kind, "options_model", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return None
+    hidden = set(getattr(kind, "study_fields", ()))
+    if not hidden:
+        return model
+    fields: dict[str, Any] = {n: (f.annotation, f) for n, f in model.model_fields.items() if n not in hidden}
+    return create_model(model.__name__ + "Options", __doc__=model.__doc__, **fields)
+
+
+def option_lines(kind: Any) -> dict[str, str]:
+    """Option name -> ``type (default …): description`` of a kind's options model (``rhetorica
+    list``); empty when the kind declares none."""
+    model = options_of(kind)
+    if model is None:
+        return {}
+    out = {}
+    for name, info in model.model_fields.items():
+        annotation = info.annotation
+        kind_text = annotation.__name__ if isinstance(annotation, type) else str(annotation).replace("typing.", "")
+        default = "required" if info.is_required() else f"default {info.get_default(call_default_factory=True)!r}"
+        out[name] = f"{kind_text} ({default})" + (f": {info.description}" if info.description else "")
+    return out
