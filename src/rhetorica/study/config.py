@@ -405,7 +405,7 @@ class RewriterSpec(_UsesModel):
     """A rewriter and the conditions it produces.
 
     ``kind`` names a rewriter kind registered in :data:`rhetorica.registry.rewriters`
-    (:mod:`rhetorica.rewriting.kinds`): ``rule-based`` is the deterministic confidence rewriter;
+    (:mod:`rhetorica.study.rewriter_kinds`): ``rule-based`` is the deterministic confidence rewriter;
     ``llm`` needs ``model``; ``injection`` plants instructions (``injection:...`` conditions, no
     model; see :mod:`rhetorica.rewriting.injection`). Each condition must be one the kind produces.
     ``max_chunk_words`` splits long sections at paragraph boundaries for small-context models.
@@ -487,11 +487,14 @@ class RewriterSpec(_UsesModel):
 class ReviewerSpec(_UsesModel):
     """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
 
-    ``kind`` is ``llm`` (a model reviews under ``protocol``), ``control`` or another evaluator
-    kind registered in :data:`rhetorica.registry.evaluators` (a plug-in's external system: its
-    factory gets the reviewer's name and ``options``, and is built once when the study loads to
-    check them; a kind that reads with a model, such as ``scicore`` and ``reconstruct``, also gets
-    ``model``, and its ``options`` are the evaluator's, not the provider's). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    ``kind`` names an evaluator kind registered in :data:`rhetorica.registry.evaluators`
+    (:class:`rhetorica.kinds.EvaluatorKind`; the built-ins are :mod:`rhetorica.study.evaluator_kinds`),
+    which checks the configuration when the study loads and builds its evaluator for a run: ``llm``
+    (a model reviews under ``protocol``; ``options`` are provider options), ``control``, ``judge``,
+    or another kind (a plug-in's external system: built once at load with the reviewer's name and
+    ``options`` to check them; a kind that reads with a model, such as ``scicore`` and
+    ``reconstruct``, also gets ``model``, and its ``options`` are the evaluator's, not the
+    provider's). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
     :class:`rhetorica.reviewers.control_settings.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
     ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden

@@ -19,8 +19,8 @@ The function is called as::
 where ``manuscript`` is the Markdown or text (or, for ``input: pdf``, the PDF's path as a string)
 and ``options`` are the configuration's ``options`` (part of the cache key). It returns the review
 as a dict (a JSON object) or as JSON text. An ``async def`` function is awaited; a plain one runs in
-a worker thread. (A registered plug-in can instead register its own evaluator factory in
-:data:`rhetorica.registry.evaluators`.)
+a worker thread. (A registered plug-in can instead register its own evaluator kind in
+:data:`rhetorica.registry.evaluators`, :mod:`rhetorica.kinds`.)
 
 Outcomes: a dict or JSON object → validated review; past ``timeout_s`` → ``timeout`` (a plain
 function's thread cannot be stopped: it finishes in the background and its answer is dropped); an
