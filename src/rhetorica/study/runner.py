@@ -226,6 +226,7 @@ class StudyRunner:
         self._embedder: Any = embedder
         self.budget: Budget | None = None
         self.limits = ConnectionLimits(breaker=config.circuit_breaker)
+        self._ctx = self._run_context(None)  # each run makes its own, with its call log and budget
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -275,7 +276,7 @@ class StudyRunner:
     def _over_budget(self) -> bool:
         return self.config.budget_usd is not None and self._spent_usd() >= self.config.budget_usd
 
-    def _run_context(self, log: _CountingLog) -> RunContext:
+    def _run_context(self, log: _CountingLog | None) -> RunContext:
         """The typed context every unit of this run gets (never the runner itself)."""
         return RunContext(config=self.config, base_dir=self.base_dir, run_dir=self.run_dir, store=self.store,
                           log=log, models=self.model, limits=self.limits, budget=self.budget,
