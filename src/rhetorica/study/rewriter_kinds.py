@@ -29,14 +29,15 @@ from rhetorica.rewriting.six_dimensions import CONDITIONS
 from rhetorica.rewriting.six_dimensions import prompt_version as six_version
 from rhetorica.status import Status
 from rhetorica.study import project_rewrite
-from rhetorica.study.config import _check_model_options
+from rhetorica.study.config import ModelOptions, _check_model_options
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 
 
 class LLMRewriter(RewriterKind):
-    """A model rewrites each section under the condition's instruction."""
+    """A model rewrites each section under the condition's instruction; ``options`` are provider options."""
 
     needs_model = True
+    options_model = ModelOptions
 
     def refuses(self, condition: Condition) -> str | None:
         if any(p.dimension == "injection" for p in condition.parts):
@@ -101,10 +102,12 @@ class InjectionRewriter(RewriterKind):
 
 
 class ProjectRewriter(RewriterKind):
-    """A model rewrites a LaTeX project paragraph by paragraph; anchors checked, compiled, repaired."""
+    """A model rewrites a LaTeX project paragraph by paragraph; anchors checked, compiled, repaired
+    (``options``: the paragraph model's provider options; ``project``: the project settings)."""
 
     needs_model = True
     uses_project = True
+    options_model = ModelOptions
 
     def refuses(self, condition: Condition) -> str | None:
         if condition.composition:
@@ -128,6 +131,7 @@ class AgentRewriter(ProjectRewriter):
 
     needs_model = False
     agent = True
+    options_model = None
 
 
 for _name, _kind, _description in (

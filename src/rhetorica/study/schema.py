@@ -21,15 +21,16 @@ from rhetorica.study.config import ReviewerSpec, RewriterSpec, StudyConfig
 
 
 def _variant(base: type[BaseModel], entry: Entry[Any]) -> type[BaseModel]:
-    """``base`` for one kind: ``kind`` fixed to its name, ``options`` its options model."""
+    """``base`` for one kind: ``kind`` fixed to its name, ``options`` its options model (the spec's
+    own ``options`` field when the kind declares none)."""
     options = options_of(entry.value)
     default = base.model_fields["kind"].default
     kind_field = (Literal[entry.name], Field(default=entry.name) if entry.name == default else Field())
-    options_field = (options, Field(default=None, description=f"options of kind {entry.name!r}")) if options \
-        else (dict[str, Any], Field(default_factory=dict, description=f"options of kind {entry.name!r} (not declared)"))
+    fields: dict[str, Any] = {"kind": kind_field}
+    if options is not None:  # a kind without a declared model keeps the spec's options field
+        fields["options"] = (options, Field(default=None, description=f"options of kind {entry.name!r}"))
     name = f"{base.__name__}_{re.sub(r'[^A-Za-z0-9]+', '_', entry.name)}"
-    return create_model(name, __base__=base, __doc__=f"{entry.description} (kind {entry.name!r}).",
-                        kind=kind_field, options=options_field)
+    return create_model(name, __base__=base, __doc__=f"{entry.description} (kind {entry.name!r}).", **fields)
 
 
 def _union(base: type[BaseModel], entries: list[Entry[Any]]) -> Any:
