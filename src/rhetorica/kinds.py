@@ -31,6 +31,7 @@ name, ``options`` and, when the configuration names one, its ``model``; no plann
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -141,6 +142,12 @@ class EvaluatorKind:
     provider_options: ClassVar[bool] = False
     document_entries: ClassVar[tuple[str, ...] | None] = None
     document_need: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found = cls.__dict__.get("factory")
+        if inspect.isfunction(found):  # a plain function as the factory is not bound as a method
+            cls.factory = staticmethod(found)  # type: ignore[assignment]
 
     def __init__(self, factory: Callable[..., Evaluator] | None = None) -> None:
         if factory is not None:

@@ -101,7 +101,7 @@ class ControlKind(EvaluatorKind):
 class JudgeKind(EvaluatorKind):
     """Review-quality judge: model + metric family + rubric; scores reviews (``reviews``/``pairs``)."""
 
-    factory = staticmethod(judge_factory)
+    factory = judge_factory
     options_model = JudgeOptions
     reads_reference = True
     document_entries = ("reviews", "pairs")
@@ -154,35 +154,35 @@ class CoreKind(EvaluatorKind):
 class SciCoreKind(CoreKind):
     """Dual-branch reviewer: strict full review and a science-core review, overall = their mean."""
 
-    factory = staticmethod(scicore)
+    factory = scicore
     protocol = "strict-iclr"  # the record is about as long as the text: two reviews of that size
 
 
 class ReconstructKind(CoreKind):
     """ReconstructReview: rebuild a manuscript from its science core and review that under standard."""
 
-    factory = staticmethod(reconstruct_review)
+    factory = reconstruct_review
     protocol = "standard"  # the rebuild and its review
 
 
 class CommandKind(EvaluatorKind):
     """An external command that reads the manuscript and prints a review."""
 
-    factory = staticmethod(command_reviewer)
+    factory = command_reviewer
     options_model = CommandOptions
 
 
 class HttpKind(EvaluatorKind):
     """An HTTP endpoint that receives the manuscript and returns a review."""
 
-    factory = staticmethod(http_reviewer)
+    factory = http_reviewer
     options_model = HttpOptions
 
 
 class PythonKind(EvaluatorKind):
     """A Python function package.module:function that returns a review."""
 
-    factory = staticmethod(python_reviewer)
+    factory = python_reviewer
     options_model = PythonOptions
 
 
