@@ -8,9 +8,10 @@ with the :class:`~rhetorica.models.call.CallContext` it is given, so they are ca
 unit and held to the study budget like every other call; an external system's calls go through the
 same context and the same store cache, never a second one.
 
-Evaluators are registered in :data:`rhetorica.registry.evaluators` as *factories*:
-``factory(name: str, **options) -> Evaluator``; a study's reviewer/judge configuration names the
-factory (``kind``) and its options.
+A study's reviewer/judge configuration names an evaluator *kind* (``kind``) and its options: a
+:class:`rhetorica.kinds.EvaluatorKind` registered in :data:`rhetorica.registry.evaluators`, whose
+``factory(name: str, **options) -> Evaluator`` builds the evaluator (a bare factory registered there
+is used as such a kind).
 """
 
 from __future__ import annotations

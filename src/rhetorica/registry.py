@@ -267,7 +267,6 @@ builtin_modules(
         "joint", "injection")),
     "rhetorica.rewriting.conditions",
     "rhetorica.rewriting.injection",
-    "rhetorica.rewriting.kinds",
     "rhetorica.reviewers.protocols",
     "rhetorica.reviewers.llm_reviewer",
     "rhetorica.reviewers.control",
@@ -282,4 +281,6 @@ builtin_modules(
     "rhetorica.study.extraction",
     "rhetorica.study.workflow_stages",
     "rhetorica.report.paper_tables",
+    "rhetorica.study.evaluator_kinds",
+    "rhetorica.study.rewriter_kinds",
 )

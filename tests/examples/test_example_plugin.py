@@ -19,6 +19,7 @@ def test_rhetorica_list_shows_the_plugin_components_with_its_package_as_source(p
     rows = {(r["kind"], r["name"]): r for r in json.loads(result.stdout)}
     ours = {key: row["source"] for key, row in rows.items() if row["source"] != "rhetorica"}
     assert ours == {("evaluator", "example-command"): "rhetorica-example-plugin",
+                    ("evaluator", "lexicon"): "rhetorica-example-plugin",
                     ("dimension", "readability"): "rhetorica-example-plugin",
                     ("condition", "readability:+"): "rhetorica-example-plugin",
                     ("condition", "readability:-"): "rhetorica-example-plugin",

@@ -39,7 +39,7 @@ def make(family: str, script: list | None = None, **options: object) -> tuple[Ju
 
 
 def test_registered_as_the_judge_evaluator_kind() -> None:
-    assert evaluators.get("judge") is judge_factory
+    assert evaluators.get("judge").factory is judge_factory and evaluators.get("judge").reads_reference
     judge = judge_factory("j", model="mock/judge", family="remor")
     assert judge.form.name == "judge-remor" and judge.spec()["model"] == "mock/judge"
 

@@ -10,6 +10,7 @@ from rhetorica.analysis.controls import ControlReviewer
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.evaluation import Evaluator, Target
 from rhetorica.forms import CONTROL_000, REVIEW_000
+from rhetorica.kinds import EvaluatorKind
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.registry import evaluators
 from rhetorica.reviewers.control import ControlEvaluator, control_review
@@ -24,7 +25,9 @@ TARGET = Target(document=DOC, document_id="p1", condition="confidence:+", rewrit
 
 
 def test_registered_factories_build_evaluators() -> None:
-    assert evaluators.get("llm") is LLMReviewer and evaluators.get("control") is ControlEvaluator
+    # each kind is a registered class whose factory builds the evaluator (rhetorica.kinds)
+    assert evaluators.get("llm").factory is LLMReviewer and evaluators.get("control").factory is ControlEvaluator
+    assert isinstance(evaluators.get("llm"), EvaluatorKind) and evaluators.get("control").simulated
     llm = evaluators.get("llm")("r", model=MockModel(model="reviewer"), protocol="strict", model_id="mock/reviewer",
                                 temperature=0.7)
     control = evaluators.get("control")("c", replicates=2, noise_sd=0.5)

@@ -18,6 +18,7 @@ import pytest
 from rhetorica import registry
 from rhetorica.documents.models import Section
 from rhetorica.hashing import content_hash
+from rhetorica.kinds import RunContext
 from rhetorica.status import Status
 from rhetorica.study import graph, planner
 from rhetorica.study.config import load_study
@@ -63,7 +64,7 @@ class GuidedRewrite(TableStage):
     def outputs(self, store: Any, units: list[Any], assume_pending: bool) -> list[Any]:
         return []
 
-    async def execute(self, runner: StudyRunner, unit: Any, log: Any) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
         original = unit.assessment.target.document
         summary = json.loads(unit.assessment.row["review_json"])["summary"]
         sections = [*original.sections, Section(title="Response to the review", text=summary)]

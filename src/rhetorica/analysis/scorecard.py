@@ -39,8 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rhetorica.analysis.soft import largest_soft_shift, with_soft_ratings
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds

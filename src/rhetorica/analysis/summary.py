@@ -35,6 +35,7 @@ def study_tables(
     *,
     pairs: list[tuple[str, str]] | None = None,
     threshold: float = DECISION_THRESHOLD,
+    seed: int = 0,
 ) -> dict[str, pd.DataFrame]:
     """Compute the comparison tables and the pooled SD of ``df``.
 
@@ -42,11 +43,13 @@ def study_tables(
         df: tidy assessments.
         pairs: compared arms; default :func:`~rhetorica.analysis.arms.default_pairs`.
         threshold: acceptance threshold of the overall score for decision flips.
+        seed: seed of the soft ratings' paired bootstrap interval.
 
     Returns:
         Dict keyed by :data:`TABLES`: ``comparison`` (Table 4, with the mixed-effects estimate
         beside the sign test, and where the reviews carry soft ratings the Wilcoxon test and
-        bootstrap interval on expected scores: :mod:`rhetorica.analysis.soft`), ``conditional`` (Table 5, for 2x2 compound arms; empty otherwise),
+        bootstrap interval on expected scores: :mod:`rhetorica.analysis.soft`), ``conditional``
+        (Table 5, for 2x2 compound arms; empty otherwise),
         ``pooled_sd`` (original arm when present).
 
     Raises:

@@ -253,7 +253,7 @@ def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")
 
 
 def schema() -> None:
-    """Print the JSON Schema of study YAML files."""
-    from rhetorica.study.config import StudyConfig
+    """Print the JSON Schema of study YAML files (each reviewer and rewriter kind with its options)."""
+    from rhetorica.study.schema import study_schema
 
-    typer.echo(json.dumps(StudyConfig.model_json_schema(), indent=2))
+    typer.echo(json.dumps(study_schema(), indent=2))

@@ -1,5 +1,5 @@
 """A review-quality judge: model + metric family + rubric, as an :class:`~rhetorica.evaluation.Evaluator`
-(registered in :data:`rhetorica.registry.evaluators` as kind ``judge``; issue 13 part 3).
+(its kind ``judge`` is :class:`rhetorica.study.evaluator_kinds.JudgeKind`; issue 13 part 3).
 
 One judge call scores a whole family where its rubric allows (**family packing**: the system prompt
 is the rubric plus the declared scale of every metric, the answer is one JSON object following the
@@ -48,7 +48,6 @@ from rhetorica.judges.families import MetricFamily, get_family
 from rhetorica.judges.review_checks import weakness_points
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
 from rhetorica.status import CALL_FAILURES, Status
 
@@ -429,7 +428,6 @@ def point_means(points: list[dict[str, float]]) -> dict[str, float]:
     return means
 
 
-@evaluators.register("judge", description="review-quality judge: model + metric family + rubric")
 def judge_factory(name: str, *, model: str | ModelAPI, family: str, rubric_file: str | Path | None = None,
                   metric_rubrics: dict[str, str | Path] | None = None, packing: Packing = "family",
                   per_point_calls: bool = False, temperature: float | None = None, max_tokens: int | None = None,

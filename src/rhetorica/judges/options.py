@@ -3,9 +3,26 @@ is built): the metric family, rubric overrides, packing (:mod:`rhetorica.judges.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-JUDGE_OPTIONS = ("family", "rubric_file", "metric_rubrics", "packing", "per_point_calls", "model_options")
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class JudgeOptions(BaseModel):
+    """The ``options`` of a ``kind: judge`` reviewer (documented by ``rhetorica schema``; checked by
+    :func:`check_judge_options`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    family: str = Field(description="a registered metric family (rhetorica list --kind 'metric family')")
+    rubric_file: str | None = Field(default=None, description="the family's rubric, replacing the shipped one")
+    metric_rubrics: dict[str, str] | None = Field(default=None, description="metric -> its own rubric file")
+    packing: Literal["family", "metric"] = Field(default="family", description="one call per family or per metric")
+    per_point_calls: bool = Field(default=False, description="a point family: one call per weakness point")
+    model_options: dict[str, Any] | None = Field(default=None, description="provider options of the judge model")
+
+
+JUDGE_OPTIONS = tuple(JudgeOptions.model_fields)
 
 
 def check_judge_options(name: str, model: str | None, options: dict[str, Any]) -> None:

@@ -18,25 +18,25 @@ Registered here (a built-in module, :func:`rhetorica.registry.builtin_modules`):
 
 Also: :func:`validate_review` (the validate stage for review documents: the review checks of
 :func:`rhetorica.judges.review_checks.check_review_variant` plus the shift rule), and
-:func:`build_judge` / :func:`reference_review` (the review stage for ``kind: judge``).
+:func:`planned_judge_calls` / :func:`reference_review` (the review stage for ``kind: judge``, whose kind
+is :class:`rhetorica.study.evaluator_kinds.JudgeKind`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from rhetorica.documents.models import Document, Section
 from rhetorica.forms import register_form
-from rhetorica.hashing import content_hash
 from rhetorica.judges.families import FAMILIES
 from rhetorica.judges.conditions import REVIEW_CONDITIONS, ReviewCondition
 from rhetorica.judges.inputs import IMPORTED
 from rhetorica.registry import conditions, dimensions, rewriters
 from rhetorica.rewriting.conditions import Condition, ConditionDefinition
-from rhetorica.rewriting.kinds import RewriterKind
+from rhetorica.kinds import RewriterKind, RunContext, variant_columns
 from rhetorica.status import Status
 from rhetorica.validation.shift import Dimension, ShiftRule
 
@@ -86,20 +86,57 @@ def _review_refuses(condition: Condition) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class ReviewRewriterKind(RewriterKind):
-    """A rewriter kind of reviews: runs its units itself (:attr:`model_calls` says whether they call
-    a model) and names the version of what produced a variant."""
+class ReviewRewriter(RewriterKind):
+    """A model rewrites a whole review under a review condition (one call per review)."""
 
-    model_calls: bool = True
+    needs_model = True
+    document_entries = ("reviews", "pairs")
+    document_need = "rewrites review documents and cannot rewrite"
+
+    def refuses(self, condition: Condition) -> str | None:
+        return _review_refuses(condition)
 
     def prompt_version(self, condition: str) -> str:
-        """``v1:<hash>`` of the review condition's instruction (``imported:v1`` for imports)."""
-        return review_condition(condition).prompt_version if self.model_calls else IMPORTED_VERSION
+        """``v1:<hash>`` of the review condition's instruction."""
+        return review_condition(condition).prompt_version
+
+    def planned_calls(self, unit: Any) -> list[Any]:
+        from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
+
+        rw = unit.rewriter
+        if rw.model is None:
+            return []
+        return [PlannedCall(rw.served_model, review_messages(unit.document, unit.condition),
+                            approximate_tokens(unit.document.to_markdown()))]
+
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+        return self.row(unit) | await rewrite_review(unit, ctx)
 
 
-REVIEW_KIND = ReviewRewriterKind("review", True, _review_refuses, model_calls=True)
-IMPORTED_KIND = ReviewRewriterKind("imported", False, _review_refuses, model_calls=False)
+class ImportedRewriter(ReviewRewriter):
+    """Stores an imported rewrite of a 'pairs' document (no call)."""
+
+    needs_model = False
+    document_entries = ("pairs",)
+    document_need = "stores the rewrites of 'pairs' entries and has none to store for"
+
+    def prompt_version(self, condition: str) -> str:
+        """``imported:v1``."""
+        return IMPORTED_VERSION
+
+    def planned_calls(self, unit: Any) -> list[Any]:
+        return []
+
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+        rw = unit.rewriter
+        if not is_review(unit.document):
+            return self.row(unit) | _not_a_review(unit)
+        source = str(rw.options.as_kwargs().get("source") or rw.name)
+        return self.row(unit) | _variant_row(*imported_variant(unit.document, unit.condition, source))
+
+
+REVIEW_KIND = ReviewRewriter()
+IMPORTED_KIND = ImportedRewriter()
 rewriters.add("review", REVIEW_KIND, description="a model rewrites a whole review under a review condition")
 rewriters.add("imported", IMPORTED_KIND, description="stores an imported rewrite of a 'pairs' document (no call)")
 
@@ -182,11 +219,16 @@ def review_messages(document: Document, condition: str) -> list[Any]:
             ChatMessage(role="user", content=f"{REVIEW_LABEL}\n\n{body}")]
 
 
-async def rewrite_review(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
-    """Run one rewrite unit of a ``review`` or ``imported`` rewriter (the runner's rewrite stage).
+def _not_a_review(unit: Any) -> dict[str, Any]:
+    return _variant_row(Status.ERROR, None, f"{unit.document.id} is not a review; rewriter kind "
+                                            f"{unit.rewriter.kind!r} rewrites reviews only")
+
+
+async def rewrite_review(unit: Any, ctx: RunContext) -> dict[str, Any]:
+    """Run one rewrite unit of a ``review`` rewriter in the run context ``ctx``.
 
     Returns:
-        The ``variants`` row's status, reason, content hash and document JSON (the runner adds
+        The ``variants`` row's status, reason, content hash and document JSON (the kind adds
         the unit's keys). A model failure passes its status through; an empty answer is ``empty``.
     """
     from rhetorica.models.api import GenerateConfig
@@ -194,16 +236,12 @@ async def rewrite_review(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
 
     rw = unit.rewriter
     if not is_review(unit.document):
-        return _variant_row(Status.ERROR, None, f"{unit.document.id} is not a review; rewriter kind {rw.kind!r} "
-                                                "rewrites reviews only")
-    if rw.kind == "imported":
-        source = str(rw.options.as_kwargs().get("source") or rw.name)
-        return _variant_row(*imported_variant(unit.document, unit.condition, source))
-    model = runner.model(rw.model, rw.options.as_kwargs())
+        return _not_a_review(unit)
+    model = ctx.model(rw.model, rw.options.as_kwargs())
     config = GenerateConfig(temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
                             max_tokens=rw.sampling.max_tokens)
     output = await call_model(model, review_messages(unit.document, unit.condition), config,
-                              context=runner._context(log, unit.key))
+                              context=ctx.calls(unit.key))
     if output.status != Status.OK:
         return _variant_row(output.status, None, output.error)
     from rhetorica.reviewers.form import strip_reasoning
@@ -215,8 +253,7 @@ async def rewrite_review(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
 
 
 def _variant_row(status: Status, variant: Document | None, reason: str | None) -> dict[str, Any]:
-    return {"status": str(status), "reason": reason, "content_hash": variant.content_hash if variant else None,
-            "document_json": variant.model_dump_json() if variant else None}
+    return variant_columns(status, reason, variant)
 
 
 def validate_review(original: Document, variant: Document, condition: str, embedder: Any = None,
@@ -249,26 +286,6 @@ def validate_review(original: Document, variant: Document, condition: str, embed
     result["ok"] = not problems
     return {"passed": int(not problems), "reasons_json": json.dumps(problems), "result_json": json.dumps(result),
             "status": "ok" if not problems else "failed"}
-
-
-def build_judge(runner: Any, reviewer: Any) -> Any:
-    """The :class:`~rhetorica.judges.judge.Judge` of a ``kind: judge`` reviewer: its model (with
-    ``options.model_options`` as provider options, or a declared model's), its judge options, and
-    the reviewer's ``sampling`` temperature and ``max_tokens``; rubric files relative to the study file."""
-    from pathlib import Path
-
-    from rhetorica.judges.judge import judge_factory
-
-    options = dict(reviewer.options.as_kwargs())
-    model = runner.model(reviewer.model, dict(options.pop("model_options", None) or {}))
-    for key in ("rubric_file",):
-        if options.get(key) and not Path(options[key]).is_absolute():
-            options[key] = str(runner.base_dir / options[key])
-    if options.get("metric_rubrics"):
-        options["metric_rubrics"] = {m: p if Path(p).is_absolute() else str(runner.base_dir / p)
-                                     for m, p in options["metric_rubrics"].items()}
-    return judge_factory(reviewer.name, model=model, temperature=reviewer.sampling.temperature,
-                         max_tokens=reviewer.sampling.max_tokens, **options)
 
 
 def planned_judge_calls(reviewer: Any, target: Any) -> list[Any]:

@@ -138,7 +138,7 @@ def analyse(
         reason = "no successful assessments in the store yet"
         return pd.DataFrame(), {}, dict.fromkeys(keys, reason), pairs
     try:
-        computed = study_tables(assessments, pairs=pairs, threshold=threshold)
+        computed = study_tables(assessments, pairs=pairs, threshold=threshold, seed=seed)
     except ValueError as exc:
         return pd.DataFrame(), {}, dict.fromkeys(keys, f"analysis failed: {exc}"), pairs
     comparisons = computed.pop("comparison")

@@ -7,7 +7,6 @@ instead of its bytes, so the report can say "not computable (reason)" where the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import FigureResult

@@ -15,7 +15,7 @@ from rhetorica.analysis.change import movement_by_initial_score, paired_change
 from rhetorica.analysis.paired import criterion_table, difference_magnitude
 from rhetorica.analysis.robustness import robustness_table
 from rhetorica.analysis.tidy import CRITERIA as CRITERION_SCORES
-from rhetorica.analysis.tidy import ORIGINAL
+from rhetorica.labels import ORIGINAL
 from rhetorica.registry import tables
 from rhetorica.report.data import fmt_ci
 from rhetorica.report.tables import (

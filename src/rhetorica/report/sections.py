@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.labels import ORIGINAL
-from rhetorica.report.data import ReportData, fmt, fmt_ci, fmt_p
+from rhetorica.report.data import ReportData, fmt, fmt_p
 from rhetorica.report.views import FigureResult
 from rhetorica.report.scorecard import FAIL as CARD_FAIL
 from rhetorica.report.scorecard import NOT_APPLICABLE as CARD_NOT_APPLICABLE

@@ -14,7 +14,7 @@ the paper's mean human score when it has one; noise is seeded by (reviewer, pape
 replicate), so reruns reproduce every score. Scores are continuous unless ``integer_scores``.
 
 :class:`ControlEvaluator` is the :class:`~rhetorica.evaluation.Evaluator` of a ``kind: control``
-reviewer (registered in :data:`rhetorica.registry.evaluators` as ``control``); its form is
+reviewer (its kind ``control`` is :class:`rhetorica.study.evaluator_kinds.ControlKind`); its form is
 ``control-000`` (:data:`rhetorica.forms.CONTROL_000`).
 """
 
@@ -29,7 +29,6 @@ from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import CONTROL_000, Form
 from rhetorica.hashing import content_hash
 from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
-from rhetorica.registry import evaluators
 from rhetorica.status import Status
 
 if TYPE_CHECKING:
@@ -91,7 +90,6 @@ def control_review(
                          clarity=criterion)
 
 
-@evaluators.register("control", description="simulated null or injected-bias reviewer (no model call)")
 class ControlEvaluator:
     """A control reviewer configuration as an :class:`~rhetorica.evaluation.Evaluator`.
 

@@ -7,7 +7,7 @@ A plain-text refusal (no JSON object, refusal wording at the start: see
 would waste a call on an answer that never tried to be a review.
 
 :class:`LLMReviewer` is the :class:`~rhetorica.evaluation.Evaluator` of a study's ``kind: llm``
-reviewer configuration (registered in :data:`rhetorica.registry.evaluators` as ``llm``)."""
+reviewer configuration (its kind ``llm`` is :class:`rhetorica.study.evaluator_kinds.LLMKind`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.call import CallContext, call_model
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import ReviewParseError, is_refusal, output_schema, parse_review, strip_reasoning
 from rhetorica.reviewers.soft_ratings import ARTEFACT, form_soft_ratings, requested_logprobs, stored_parts
 from rhetorica.reviewers.protocols import Protocol, get_protocol, protocol_version, system_prompt
@@ -128,7 +127,6 @@ async def review_document(
             return failed(Status.MALFORMED, f"{first_error} | after repair: {second_error}", second.text)
 
 
-@evaluators.register("llm", description="a model reviewing under a protocol (system prompt + form)")
 class LLMReviewer:
     """An LLM reviewer configuration as an :class:`~rhetorica.evaluation.Evaluator`.
 

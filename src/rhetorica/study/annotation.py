@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rhetorica.hashing import content_hash
+from rhetorica.kinds import RunContext, evaluator_kind
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import UnknownComponentError
 from rhetorica.registry import stages as registry
@@ -109,7 +110,7 @@ class AnnotateStage(TableStage):
         assert settings is not None
         spec = content_hash(annotator_spec(config))
         chosen = (set(settings.reviewers) if settings.reviewers is not None
-                  else {r.name for r in config.reviewers if r.kind != "control"})
+                  else {r.name for r in config.reviewers if not evaluator_kind(r.kind).simulated})
         return [AnnotateUnit(content_hash("annotate", a.key, spec), a, settings.model, settings.max_tokens, after=(a.key,),
                              waiting=a.assumed)
                 for a in inputs.get("assessment") or [] if a.reviewer in chosen]
@@ -117,8 +118,8 @@ class AnnotateStage(TableStage):
     def outputs(self, store: Store | None, units: list[Any], assume_pending: bool) -> list[Any]:
         return []  # no stage consumes annotations; the report reads the store
 
-    async def execute(self, runner: Any, unit: AnnotateUnit, log: Any) -> dict[str, Any]:
-        settings = runner.config.aspects
+    async def execute(self, unit: AnnotateUnit, ctx: RunContext) -> dict[str, Any]:
+        settings = ctx.config.aspects
         row: dict[str, Any] = {"unit_key": unit.key, "assessment_key": unit.assessment.key,
                                "annotator": unit.annotator, "taxonomy": annotation_version()}
         try:
@@ -129,8 +130,8 @@ class AnnotateStage(TableStage):
         if not text.strip():
             return row | {"status": str(Status.EMPTY), "reason": "the review has no text fields to annotate",
                           "mentions": []}
-        model = runner.model(settings.model, {})
-        result = await annotate_review(text, model, runner._context(log, unit.key), taxonomy=load_taxonomy(),
+        model = ctx.model(settings.model)
+        result = await annotate_review(text, model, ctx.calls(unit.key), taxonomy=load_taxonomy(),
                                        replicate=unit.assessment.target.replicate,
                                        temperature=settings.temperature, max_tokens=settings.max_tokens)
         return row | {"status": str(result.status), "reason": result.reason, "n_mentions": len(result.mentions),

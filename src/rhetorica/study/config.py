@@ -31,11 +31,12 @@ from rhetorica.files import TextFileError, read_text_file
 from rhetorica.judges.review_checks import ReviewCheckSettings
 from rhetorica.labels import ORIGINAL, arm_label, split_arm
 from rhetorica.models.breaker import BreakerSettings
-from rhetorica.registry import UnknownComponentError, evaluators, rewriters
+from rhetorica.kinds import evaluator_kind, rewriter_kind
+from rhetorica.registry import UnknownComponentError, evaluators
 from rhetorica.rewriting.conditions import UnknownConditionError, parse_condition
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
-from rhetorica.study.project_settings import ProjectRewriteSettings
+from rhetorica.study.project_settings import ProjectRewriteSettings, check_project_rewriter
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
 
@@ -405,7 +406,7 @@ class RewriterSpec(_UsesModel):
     """A rewriter and the conditions it produces.
 
     ``kind`` names a rewriter kind registered in :data:`rhetorica.registry.rewriters`
-    (:mod:`rhetorica.rewriting.kinds`): ``rule-based`` is the deterministic confidence rewriter;
+    (:mod:`rhetorica.study.rewriter_kinds`): ``rule-based`` is the deterministic confidence rewriter;
     ``llm`` needs ``model``; ``injection`` plants instructions (``injection:...`` conditions, no
     model; see :mod:`rhetorica.rewriting.injection`). Each condition must be one the kind produces.
     ``max_chunk_words`` splits long sections at paragraph boundaries for small-context models.
@@ -463,50 +464,38 @@ class RewriterSpec(_UsesModel):
     @classmethod
     def _known_kind(cls, value: str) -> str:
         try:
-            rewriters.get(value)
+            rewriter_kind(value)
         except UnknownComponentError as exc:
             raise ValueError(str(exc)) from None
         return value
 
     @model_validator(mode="after")
     def _kind_produces_conditions(self) -> RewriterSpec:
-        kind = rewriters.get(self.kind)
+        kind = rewriter_kind(self.kind)
         if kind.needs_model and not self.model:
             raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} needs a 'model'")
         for name in self.conditions:
             problem = kind.refuses(parse_condition(name))
             if problem:
                 raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
-        if self.kind == "llm":
-            _check_model_options(self.model, self.options)
-        from rhetorica.study.project_settings import check_project_rewriter
-
-        problem = check_project_rewriter(self)
+        kind.check(self)
+        problem = check_project_rewriter(self, kind)
         if problem:
             raise ValueError(f"rewriter {self.name!r} of kind {self.kind!r} {problem}")
         return self
 
 
-def _with_stand_in_models(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` plus ``model=`` (and ``extractor=`` when it names a model) as stand-in models:
-    what an evaluator kind that takes a model is built with at load time to check its other
-    options (the runner builds it again with the real models)."""
-    from rhetorica.models.registry import get_model
-
-    out = dict(options, model=get_model("mock/stand-in"))  # the registered mock provider, never called
-    if isinstance(out.get("extractor"), str):
-        out["extractor"] = get_model("mock/stand-in")
-    return out
-
-
 class ReviewerSpec(_UsesModel):
     """A reviewer configuration: model + protocol (+ sampling, input limit, provider options).
 
-    ``kind`` is ``llm`` (a model reviews under ``protocol``), ``control`` or another evaluator
-    kind registered in :data:`rhetorica.registry.evaluators` (a plug-in's external system: its
-    factory gets the reviewer's name and ``options``, and is built once when the study loads to
-    check them; a kind that reads with a model, such as ``scicore`` and ``reconstruct``, also gets
-    ``model``, and its ``options`` are the evaluator's, not the provider's). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
+    ``kind`` names an evaluator kind registered in :data:`rhetorica.registry.evaluators`
+    (:class:`rhetorica.kinds.EvaluatorKind`; the built-ins are :mod:`rhetorica.study.evaluator_kinds`),
+    which checks the configuration when the study loads and builds its evaluator for a run: ``llm``
+    (a model reviews under ``protocol``; ``options`` are provider options), ``control``, ``judge``,
+    or another kind (a plug-in's external system: built once at load with the reviewer's name and
+    ``options`` to check them; a kind that reads with a model, such as ``scicore`` and
+    ``reconstruct``, also gets ``model``, and its ``options`` are the evaluator's, not the
+    provider's). ``kind: control`` is a simulated control reviewer (no model): ``options`` then holds
     :class:`rhetorica.reviewers.control_settings.ControlReviewer` settings (``noise_sd``, ``bias_arm``,
     ``preference_ratio``, ``integer_scores``); see :mod:`rhetorica.reviewers.control`.
     ``defence`` runs the hidden-instruction scan before each review: ``strip`` removes hidden
@@ -538,42 +527,11 @@ class ReviewerSpec(_UsesModel):
         return _check_model_id(value) if value is not None else value
 
     @model_validator(mode="after")
-    def _model_or_control(self) -> ReviewerSpec:
-        if self.kind == "llm" and not self.model:
-            raise ValueError(f"reviewer {self.name!r} of kind 'llm' needs a 'model'")
-        if self.soft_ratings and self.kind != "llm":
+    def _checked_by_kind(self) -> ReviewerSpec:
+        kind = evaluator_kind(self.kind)
+        if self.soft_ratings and not kind.soft_ratings:
             raise ValueError(f"reviewer {self.name!r}: soft_ratings applies to kind 'llm' only, not {self.kind!r}")
-        if self.kind == "control" and self.defence != "none":
-            raise ValueError(f"reviewer {self.name!r}: a control reviewer reads no text, so 'defence' does not apply")
-        if self.kind == "control":
-            from rhetorica.reviewers.control import CONTROL_OPTIONS
-            from rhetorica.reviewers.control_settings import ControlReviewer
-
-            _option_problems(self.options, "control reviewers", CONTROL_OPTIONS)
-            try:
-                ControlReviewer(name=self.name, **self.options.as_kwargs())
-            except ValidationError as exc:  # named as the study file writes it: options.<setting>
-                first = exc.errors()[0]
-                where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
-                raise ValueError(f"options.{where}: {msg}" if where else msg) from None
-        elif self.kind == "llm":
-            _check_model_options(self.model, self.options)
-        elif self.kind == "judge":  # checked without building the model (rhetorica.judges.options)
-            from rhetorica.judges.options import check_judge_options
-
-            check_judge_options(self.name, self.model, self.options.as_kwargs())
-        else:
-            options = self.options.as_kwargs()
-            if self.model is not None:  # e.g. scicore, reconstruct: built on a stand-in to check the options
-                options = _with_stand_in_models(options)
-            try:
-                evaluators.get(self.kind)(self.name, **options)
-            except ValidationError as exc:  # one sentence, named as the study file writes it
-                first = exc.errors()[0]
-                where, msg = ".".join(str(p) for p in first["loc"]), first["msg"].removeprefix("Value error, ")
-                raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: options.{where}: {msg}") from None
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"reviewer {self.name!r} of kind {self.kind!r}: bad options: {exc}") from None
+        kind.check(self)  # (rhetorica.kinds.EvaluatorKind.check)
         return self
 
     def output_spec(self) -> dict[str, Any]:
@@ -587,7 +545,7 @@ class ReviewerSpec(_UsesModel):
     @classmethod
     def _known_kind(cls, value: str) -> str:
         try:
-            evaluators.get(value)
+            evaluator_kind(value)
         except UnknownComponentError:
             raise ValueError(f"unknown evaluator {value!r}; known: {', '.join(evaluators.names())}") from None
         return value
@@ -599,7 +557,7 @@ class ReviewerSpec(_UsesModel):
         ``command``, for reviewers without a model)."""
         from rhetorica.models.redaction import redact_urls
 
-        return redact_urls(self.model) if self.kind != "control" and self.model else self.kind
+        return redact_urls(self.model) if not evaluator_kind(self.kind).simulated and self.model else self.kind
 
     @field_validator("protocol")
     @classmethod
@@ -752,7 +710,8 @@ class StudyConfig(_Strict):
                     known = ", ".join(sorted(self.models)) or "none declared"
                     raise ValueError(f"{label}[{index}].model: {item.model!r} is not a model of the models: section "
                                      f"({known}) nor an inline id '<provider>/<model>'")
-                if item.options.as_kwargs() and (label == "rewriters" or item.kind == "llm"):  # provider options
+                provider = label == "rewriters" or evaluator_kind(item.kind).provider_options
+                if item.options.as_kwargs() and provider:  # provider options
                     raise ValueError(f"{label}[{index}].options: {label[:-1]} {item.name!r} uses the declared model "
                                      f"{item.model!r}; set options under models.{item.model}.options")
                 item._declared = self.models[item.model]
@@ -801,10 +760,8 @@ class StudyConfig(_Strict):
 
     @model_validator(mode="after")
     def _project_rewriters_have_projects(self) -> StudyConfig:
-        from rhetorica.study.project_settings import PROJECT_KINDS
-
         for index, rewriter in enumerate(self.rewriters):
-            if rewriter.kind not in PROJECT_KINDS:
+            if not rewriter_kind(rewriter.kind).uses_project:
                 continue
             for d, spec in enumerate(self.documents):
                 if spec.latex_project is None:
@@ -827,22 +784,20 @@ class StudyConfig(_Strict):
                     return d, f"documents[{d}].{key} ({getattr(spec, key)!r})"
             return None
 
-        needs = {"imported": (("pairs",), "stores the rewrites of 'pairs' entries and has none to store for"),
-                 "review": (("reviews", "pairs"), "rewrites review documents and cannot rewrite")}
         for index, rewriter in enumerate(self.rewriters):
-            if rewriter.kind in needs:
-                allowed, what = needs[rewriter.kind]
-                bad = first_not(allowed)
-                if bad is not None:
-                    raise ValueError(f"rewriters[{index}].kind: rewriter {rewriter.name!r} of kind {rewriter.kind!r} "
-                                     f"{what} {bad[1]}; use a {' or '.join(allowed)} entry, or another rewriter kind")
+            allowed = rewriter_kind(rewriter.kind).document_entries
+            bad = first_not(allowed) if allowed is not None else None
+            if bad is not None:
+                raise ValueError(f"rewriters[{index}].kind: rewriter {rewriter.name!r} of kind {rewriter.kind!r} "
+                                 f"{rewriter_kind(rewriter.kind).document_need} {bad[1]}; use a "
+                                 f"{' or '.join(allowed)} entry, or another rewriter kind")
         for index, reviewer in enumerate(self.reviewers):
-            if reviewer.kind == "judge":
-                bad = first_not(("reviews", "pairs"))
-                if bad is not None:
-                    raise ValueError(f"reviewers[{index}].kind: reviewer {reviewer.name!r} of kind 'judge' scores "
-                                     f"reviews, and {bad[1]} is a manuscript; give review documents (reviews or "
-                                     "pairs entries) or a paper reviewer")
+            allowed = evaluator_kind(reviewer.kind).document_entries
+            bad = first_not(allowed) if allowed is not None else None
+            if bad is not None:
+                raise ValueError(f"reviewers[{index}].kind: reviewer {reviewer.name!r} of kind {reviewer.kind!r} "
+                                 f"{evaluator_kind(reviewer.kind).document_need}, and {bad[1]} is a manuscript; "
+                                 f"give review documents ({' or '.join(allowed)} entries) or a paper reviewer")
         return self
 
     @model_validator(mode="after")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rhetorica.hashing import content_hash
+from rhetorica.kinds import RunContext, evaluator_kind
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import stages as registry
 from rhetorica.study import planner
@@ -31,10 +32,6 @@ from rhetorica.study.stages import TableStage
 if TYPE_CHECKING:
     from rhetorica.reviewers.scicore.extract import CoreResult, ExtractOptions
     from rhetorica.store.db import Store
-
-#: Evaluator kinds that read a science core.
-CORE_KINDS = ("scicore", "reconstruct")
-
 
 @dataclass(frozen=True)
 class ExtractUnit:
@@ -82,14 +79,14 @@ class ExtractStage(TableStage):
     order = 25  # before review (order 30), which consumes the same kinds and reads the stored cores
 
     def applies(self, config: StudyConfig) -> bool:
-        return any(r.kind in CORE_KINDS for r in config.reviewers)
+        return any(evaluator_kind(r.kind).reads_core for r in config.reviewers)
 
     def units(self, config: StudyConfig, inputs: dict[str, Any]) -> list[Any]:
         from rhetorica.registry import stages
 
         units: dict[str, ExtractUnit] = {}
         for review in stages.get("review").units(config, inputs):
-            if review.reviewer.kind not in CORE_KINDS:
+            if not evaluator_kind(review.reviewer.kind).reads_core:
                 continue
             key = extract_key(config, review.reviewer, review.document.content_hash, review.replicate)
             if review.waiting:  # an assumed variant holds its original's text: one unit per variant all the same
@@ -102,11 +99,11 @@ class ExtractStage(TableStage):
     def outputs(self, store: Store | None, units: list[Any], assume_pending: bool) -> list[Any]:
         return []  # the review stage reads stored cores by key (stored_core)
 
-    async def execute(self, runner: Any, unit: ExtractUnit, log: Any) -> dict[str, Any]:
+    async def execute(self, unit: ExtractUnit, ctx: RunContext) -> dict[str, Any]:
         from rhetorica.reviewers.scicore.extract import extract_core
 
         t = unit.target
-        result = await extract_core(t.document, runner.model(unit.extractor, {}), runner._context(log, unit.key),
+        result = await extract_core(t.document, ctx.model(unit.extractor), ctx.calls(unit.key),
                                     options=unit.options, replicate=t.replicate)
         return {"unit_key": unit.key, "document_id": t.document_id, "input_hash": t.document.content_hash,
                 "condition": t.condition, "rewriter": t.rewriter, "extractor": unit.extractor,

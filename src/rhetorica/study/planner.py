@@ -16,29 +16,17 @@ from typing import Any
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Target
 from rhetorica.hashing import content_hash
+from rhetorica.kinds import rewriter_kind
 from rhetorica.labels import NO_REWRITER, ORIGINAL
-from rhetorica.rewriting.conditions import Condition, parse_condition, prompt_version
-from rhetorica.rewriting.rule_based import RULES_VERSION
+from rhetorica.rewriting.conditions import Condition, parse_condition
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSettings
 
 
 def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
-    """Version of what produced a variant: the rules table version or the instruction texts' hash."""
-    from rhetorica.registry import rewriters
-
-    kind = rewriters.get(rewriter.kind)
-    if hasattr(kind, "prompt_version"):  # review rewriter kinds (rhetorica.judges.study)
-        return str(kind.prompt_version(condition))
-    if rewriter.kind == "injection":
-        from rhetorica.rewriting.injection import INJECTION_VERSION
-
-        return INJECTION_VERSION
-    if rewriter.kind in ("latex-project", "agent"):
-        from rhetorica.rewriting.six_dimensions import prompt_version as six_version
-
-        return six_version(condition, agent=rewriter.kind == "agent")
-    return RULES_VERSION if rewriter.kind == "rule-based" else prompt_version(condition)
+    """Version of what produced a variant: its kind's :meth:`~rhetorica.kinds.RewriterKind.prompt_version`
+    (the rules table version, the instruction texts' hash …)."""
+    return rewriter_kind(rewriter.kind).prompt_version(condition)
 
 
 def rewriter_spec_hash(rewriter: RewriterSpec, condition: str) -> str:
@@ -223,11 +211,12 @@ def validate_units(variants: list[Variant], settings: ValidationSettings) -> lis
     """One unit per variant (keyed by the variant's and its original's content and the settings;
     a review variant's key also holds the review checks' thresholds and rule version)."""
     from rhetorica.judges.review_checks import REVIEW_CHECKS_VERSION
+    from rhetorica.judges.study import is_review
 
     spec = validation_spec_hash(settings)
     review_spec = content_hash(spec, settings.review, REVIEW_CHECKS_VERSION)
     return [ValidateUnit(unit_key("validate", content_hash(v.original.content_hash, v.document.content_hash),
-                                  review_spec if v.original.kind == "review" else spec, 0,
+                                  review_spec if is_review(v.original) else spec, 0,
                                   (v.document.id, v.condition, v.rewriter)), v, (v.key,), v.assumed)
             for v in variants]
 

@@ -43,8 +43,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rhetorica.rewriting.conditions import JOINT, Condition, upstream_condition
-from rhetorica.study.project_settings import PROJECT_KINDS
+from rhetorica.rewriting.conditions import JOINT, Condition
 from rhetorica.status import Status
 
 if TYPE_CHECKING:
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph
     from rhetorica.rewriting.latex_project.repair import FailureStatus, Rewriter
     from rhetorica.study.config import RewriterSpec
+    from rhetorica.kinds import RunContext
     from rhetorica.study.planned_calls import PlannedCall
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
@@ -69,7 +69,7 @@ _CALL_FAILURES: dict[Status, FailureStatus] = {Status.TRUNCATED: "truncated", St
 _LOCATION = re.compile(r"^(?:compile error: )?([^\s:]+):(\d+):")
 
 
-def instruction(condition: Condition, kind: str, review: str | None = None) -> str:
+def instruction(condition: Condition, agent: bool, review: str | None = None) -> str:
     """The instruction of one rewrite: the condition's or workflow's six-dimension system prompt,
     for an agent followed by :func:`~rhetorica.rewriting.six_dimensions.agent_task_prompt`.
 
@@ -84,7 +84,7 @@ def instruction(condition: Condition, kind: str, review: str | None = None) -> s
         system = six.joint_prompt()
     else:
         system = six.condition_prompt(condition.name)
-    return system + "\n\n" + six.agent_task_prompt() if kind == "agent" else system
+    return system + "\n\n" + six.agent_task_prompt() if agent else system
 
 
 def variant_dir(run_dir: Path, unit_key: str) -> Path:
@@ -130,7 +130,7 @@ def paragraph_messages(instruction_text: str, notes: Sequence[str], paragraph: s
             ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{paragraph}")]
 
 
-def planned_calls(unit: Any) -> list[PlannedCall]:
+def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
     """The model calls of one project rewrite unit, for ``rhetorica estimate`` (built by the
     functions the run uses; nothing is read but the baseline project's files).
 
@@ -168,10 +168,10 @@ def planned_calls(unit: Any) -> list[PlannedCall]:
         messages = [ChatMessage(role="system", content=system_prompt(get_protocol(GUIDED_REVIEW_PROTOCOL))),
                     ChatMessage(role="user", content=text)]
         calls.append(PlannedCall(rw.served_model, messages, settings.review_max_tokens or DEFAULT_REVIEW_TOKENS))
-    if rw.kind != "latex-project":
+    if agent:
         return calls
     project = load_project(Path(meta["root"]), meta["main"])
-    text = instruction(unit.condition, rw.kind, "summary:\n(the intermediate review's text fields)")
+    text = instruction(unit.condition, agent, "summary:\n(the intermediate review's text fields)")
     first = [PlannedCall(rw.served_model, paragraph_messages(text, (), p.text), approximate_tokens(p.text))
              for p in chosen_paragraphs(project, settings.max_paragraphs_per_file)]
     return calls + first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
@@ -252,10 +252,10 @@ def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: 
     return ask
 
 
-async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
+async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
     """Run one project rewrite unit (a :class:`~rhetorica.study.planner.RewriteUnit`, or a
-    :class:`~rhetorica.study.workflow_stages.FollowUpUnit` with its ``upstream`` variant) for the
-    :class:`~rhetorica.study.runner.StudyRunner` ``runner``; returns its ``variants`` row.
+    :class:`~rhetorica.study.workflow_stages.FollowUpUnit` with its ``upstream`` variant) in the run
+    context ``ctx``, by an ``agent`` command or a paragraph model; returns its ``variants`` row.
 
     Failures are rows: ``error`` (not a project document, the upstream project missing, the
     intermediate review failed, the rewriter failed), the paragraph rewrite's model failure as it is
@@ -285,22 +285,22 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     upstream = getattr(unit, "upstream", None)
     source = baseline
     if upstream is not None:
-        up_dir = variant_dir(runner.run_dir, upstream.key) / "project"
+        up_dir = variant_dir(ctx.run_dir, upstream.key) / "project"
         try:
             source = load_project(up_dir, baseline.main)
         except (OSError, ValueError) as exc:
             return failed(Status.ERROR, f"the project of variant {upstream.condition} ({upstream.key[:12]}) "
                                         f"cannot be read from {up_dir}: {exc}")
-    out = variant_dir(runner.run_dir, unit.key)
+    out = variant_dir(ctx.run_dir, unit.key)
     if out.exists():
         shutil.rmtree(out)  # a rerun of a failed unit starts clean
     out.mkdir(parents=True)
-    context = runner._context(log, unit.key)
+    context = ctx.calls(unit.key)
     review: str | None = None
     timings: dict[str, float] = {}  # review_s, read_s
     if unit.condition.guidance == "review":
         started = time.perf_counter()
-        review, record = await _intermediate_review(runner, rw, upstream.document, context, out)
+        review, record = await _intermediate_review(ctx, rw, upstream.document, context, out)
         timings["review_s"] = round(time.perf_counter() - started, 3)
         row["artefacts"] = {INTERMEDIATE_REVIEW: record | {"upstream": upstream.key}}
         if review is None:
@@ -309,18 +309,18 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
             _write_result(out, {"status": "error", "reasons": [reason], "upstream": upstream.key, "attempts": [],
                                 **timings})
             return failed(Status.ERROR, reason)
-    text = instruction(unit.condition, rw.kind, review)
+    text = instruction(unit.condition, agent, review)
     settings = rw.project
     latencies: list[float] = []  # every paragraph-rewrite call's latency, seconds
     spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
-    if rw.kind == "agent":
+    if agent:
         assert settings.command is not None
         protect = tuple({baseline.root: baseline, source.root: source}.values())  # the original and the upstream
         rewriter = agent_rewriter(settings.command, protect=protect, instruction_via=settings.instruction_via,
                                   timeout_s=settings.timeout_s, env_allow=settings.env_allow)
     else:
         assert rw.model is not None
-        model = runner.model(rw.model, rw.options.as_kwargs())
+        model = ctx.model(rw.model, rw.options.as_kwargs())
         rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop(), latencies),
                                       settings.max_paragraphs_per_file)
     pdf = out / "variant.pdf"
@@ -340,7 +340,7 @@ async def execute(runner: Any, unit: Any, log: Any) -> dict[str, Any]:
     accepted = copy_project(result.project, out / "project")
     (out / "variant.diff").write_text(project_diff(baseline, accepted), encoding="utf-8")
     started = time.perf_counter()
-    variant = read_compiled(pdf, document, runner.config)
+    variant = read_compiled(pdf, document, ctx.config)
     _write_result(out, summary | timings | {"read_s": round(time.perf_counter() - started, 3)})
     if isinstance(variant, str):
         return failed(Status.ERROR, variant)
@@ -367,7 +367,7 @@ def _write_result(out: Path, summary: dict[str, Any]) -> None:
     (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
 
 
-async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Document, context: CallContext,
+async def _intermediate_review(ctx: RunContext, rw: RewriterSpec, intermediate: Document, context: CallContext,
                                out: Path) -> tuple[str | None, dict[str, Any]]:
     """The guided workflow's review of the compiled intermediate by the rewriting model (its
     sampling; ``project.review_max_input_words`` and ``project.review_max_tokens``), validated on
@@ -384,7 +384,7 @@ async def _intermediate_review(runner: Any, rw: RewriterSpec, intermediate: Docu
     from rhetorica.reviewers.protocols import get_protocol
 
     assert rw.model is not None
-    model = runner.model(rw.model, rw.options.as_kwargs())
+    model = ctx.model(rw.model, rw.options.as_kwargs())
     settings = rw.project
     evaluation = await review_document(intermediate, get_protocol(GUIDED_REVIEW_PROTOCOL), model, replicate=0,
                                        temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,

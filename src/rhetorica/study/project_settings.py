@@ -28,9 +28,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.rewriting.conditions import condition_depth, upstream_condition
 
-#: Rewriter kinds that rewrite a whole LaTeX project.
-PROJECT_KINDS = ("latex-project", "agent")
-
 #: Deepest workflow chain (``recursive:<n>``) a study may list.
 MAX_DEPTH = 5
 
@@ -69,20 +66,22 @@ class ProjectRewriteSettings(BaseModel):
     review_max_tokens: int | None = Field(default=None, ge=1)
 
 
-def check_project_rewriter(spec: Any) -> str | None:
-    """Why a rewriter (a :class:`~rhetorica.study.config.RewriterSpec`) of a project kind is not usable as configured (completing "rewriter <name>
-    of kind <kind> ..."), or ``None``; always ``None`` for other kinds."""
+def check_project_rewriter(spec: Any, kind: Any) -> str | None:
+    """Why a rewriter (a :class:`~rhetorica.study.config.RewriterSpec`) of a project kind (its
+    :class:`~rhetorica.kinds.RewriterKind` ``kind`` with ``uses_project``) is not usable as
+    configured (completing "rewriter <name> of kind <kind> ..."), or ``None``; for other kinds,
+    only ``project`` settings given are refused."""
     defaults = type(spec.project)()
     # settings that differ from the defaults (a saved study.json lists every setting, defaults too)
     given = {name for name in type(spec.project).model_fields if getattr(spec.project, name) != getattr(defaults, name)}
-    if spec.kind not in PROJECT_KINDS:
+    if not kind.uses_project:
         return "does not use 'project' settings (only the latex-project and agent kinds do)" if given else None
-    if spec.kind == "agent" and not spec.project.command:
+    if kind.agent and not spec.project.command:
         return "needs project.command (the agent's argument list)"
-    other = sorted(given & (_AGENT_ONLY if spec.kind == "latex-project" else _PARAGRAPH_ONLY))
+    other = sorted(given & (_PARAGRAPH_ONLY if kind.agent else _AGENT_ONLY))
     if other:
         return f"does not use project.{', project.'.join(other)} (a setting of the other project kind)"
-    if spec.kind == "agent":
+    if kind.agent:
         problem = _command_problem(spec.project.command, spec.project.instruction_via)
         if problem:
             return problem

@@ -16,34 +16,27 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from rhetorica.documents.inputs import ReviewerInput
 from rhetorica.documents.models import Document
-from rhetorica.evaluation import Evaluation, Evaluator, Target
-from rhetorica.forms import Form
 from rhetorica.hashing import content_hash
+from rhetorica.kinds import RunContext
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.breaker import EndpointDownError
 from rhetorica.models.budget import Budget, BudgetExceededError
-from rhetorica.models.call import CallContext, ConnectionLimits
+from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.endpoints import build_pool
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
 from rhetorica.models.store_log import StoreCallLog
-from rhetorica.registry import evaluators
-from rhetorica.reviewers import control as _control  # noqa: F401 - registers the ``control`` evaluator
-from rhetorica.reviewers import llm_reviewer as _llm_reviewer  # noqa: F401 - registers the ``llm`` evaluator
-from rhetorica.reviewers.defence import defend
-from rhetorica.rewriting import llm as llm_rewriter
-from rhetorica.rewriting import rule_based
 from rhetorica.status import Status
 from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
 from rhetorica.store.lock import lock_holder
-from rhetorica.study import graph, planner, project_rewrite, scheduling
+from rhetorica.study import graph, planner, scheduling
 from rhetorica.study.scheduling import configuration_name as _configuration_name
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
@@ -233,8 +226,7 @@ class StudyRunner:
         self._embedder: Any = embedder
         self.budget: Budget | None = None
         self.limits = ConnectionLimits(breaker=config.circuit_breaker)
-        self._source_findings: dict[str, list[Any]] = {}
-        self._defended: dict[tuple[str, str, str], Any] = {}
+        self._ctx = self._run_context(None)  # each run makes its own, with its call log and budget
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -278,153 +270,25 @@ class StudyRunner:
         return found
 
     # -- stages ----------------------------------------------------------------------------------
-    def _context(self, log: _CountingLog, unit_key: str) -> CallContext:
-        """The call context of one unit: this run's call log, limits and budget."""
-        return CallContext(log=log, unit_key=unit_key, limits=self.limits, budget=self.budget)
-
     def _spent_usd(self) -> float:
         return self.store.spent_usd()
 
     def _over_budget(self) -> bool:
         return self.config.budget_usd is not None and self._spent_usd() >= self.config.budget_usd
 
-    async def _rewrite(self, unit: planner.RewriteUnit, log: _CountingLog) -> dict[str, Any]:
-        rw = unit.rewriter
-        row: dict[str, Any] = {
-            "unit_key": unit.key, "document_id": unit.document.id, "condition": unit.condition,
-            "rewriter": rw.name, "prompt_version": planner.rewriter_prompt_version(rw, unit.condition),
-            "original_hash": unit.document.content_hash,
-        }
-        if rw.kind == "rule-based":
-            variant = rule_based.rewrite_document(unit.document, unit.condition)
-            return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
-                          "document_json": variant.model_dump_json()}
-        if rw.kind in ("review", "imported"):  # whole reviews (rhetorica.judges.study)
-            from rhetorica.judges.study import rewrite_review
+    def _run_context(self, log: _CountingLog | None) -> RunContext:
+        """The typed context every unit of this run gets (never the runner itself)."""
+        return RunContext(config=self.config, base_dir=self.base_dir, run_dir=self.run_dir, store=self.store,
+                          log=log, models=self.model, limits=self.limits, budget=self.budget,
+                          embedder=self._embedder)
 
-            return row | await rewrite_review(self, unit, log)
-        if rw.kind in project_rewrite.PROJECT_KINDS:
-            return await project_rewrite.execute(self, unit, log)
-        if rw.kind == "injection":
-            from rhetorica.rewriting.injection import inject_document
-
-            variant = inject_document(unit.document, unit.condition)
-            return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
-                          "document_json": variant.model_dump_json()}
-        assert rw.model is not None
-        model = self.model(rw.model, rw.options.as_kwargs())
-        result = await llm_rewriter.rewrite_document(
-            unit.document, unit.condition, model, temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
-            max_chunk_words=rw.max_chunk_words, context=self._context(log, unit.key))
-        variant = result.document
-        return row | {"status": str(result.status), "reason": result.reason,
-                      "content_hash": variant.content_hash if variant else None,
-                      "document_json": variant.model_dump_json() if variant else None}
-
-    def _evaluator(self, unit: planner.ReviewUnit) -> Evaluator:
-        """The evaluator of a reviewer configuration: its ``kind``'s registered factory
-        (:data:`rhetorica.registry.evaluators`) called with the configuration's name and options;
-        ``control`` also gets the study's replicate count, ``llm`` its model, protocol and sampling,
-        any other kind its model when the configuration names one (and an ``extractor`` option
-        naming a model, as ``scicore`` and ``reconstruct`` take, that model)."""
-        rv = unit.reviewer
-        factory = evaluators.get(rv.kind)
-        options = rv.options.as_kwargs()
-        if rv.kind == "control":
-            return factory(rv.name, replicates=self.config.replicates, **options)
-        if rv.kind == "llm":
-            assert rv.model is not None
-            return factory(rv.name, model=self.model(rv.model, options), protocol=rv.protocol, model_id=rv.model_id,
-                           temperature=rv.sampling.temperature, top_p=rv.sampling.top_p,
-                           max_tokens=rv.sampling.max_tokens, max_input_words=rv.max_input_words,
-                           soft_ratings=rv.soft_ratings)
-        if rv.kind == "judge":  # review-quality judge (rhetorica.judges.study)
-            from rhetorica.judges.study import build_judge
-
-            return build_judge(self, rv)
-        if rv.model is not None:
-            if isinstance(options.get("extractor"), str):  # SciCore/ReconstructReview: a second model by id
-                options["extractor"] = self.model(options["extractor"], {})
-            return factory(rv.name, model=self.model(rv.model, {}), **options)
-        return factory(rv.name, **options)
-
-    async def _review(self, unit: planner.ReviewUnit, log: _CountingLog) -> dict[str, Any]:
-        rv = unit.reviewer
-        target = Target(document=unit.document, document_id=unit.document_id, condition=unit.condition,
-                        rewriter=unit.rewriter, variant_key=unit.variant_key, replicate=unit.replicate)
-        if rv.kind == "judge":  # a reference-anchored family reads the paired reference review
-            target = replace(target, reference=unit.target.reference)  # set by the review stage's units
-        evaluator = self._evaluator(unit)
-        if rv.kind != "control":  # every evaluator that reads the text gets the configured defence
-            memo = (unit.document_id, unit.document.content_hash, rv.defence)
-            if memo not in self._defended:  # one scan per input, not per replicate and reviewer
-                self._defended[memo] = defend(unit.document, rv.defence,
-                                              source_findings=self._source_findings.get(unit.document_id))
-            defended = self._defended[memo]
-            target = replace(target, document=defended.document, notice=defended.notice)
-        context = self._context(log, unit.key)
-        core = self._stored_core(unit)
-        if core is not None and core.source_hash == target.document.content_hash:  # the extract stage's unit
-            evaluation = await evaluator.evaluate(target, context, core=core)  # type: ignore[call-arg]
-        else:
-            evaluation = await evaluator.evaluate(target, context)
-        return self._review_row(unit, evaluator.form, evaluation)
-
-    def _stored_core(self, unit: planner.ReviewUnit) -> Any:
-        """The stored science core a ``scicore``/``reconstruct`` review reads (:mod:`rhetorica.study.extraction`)."""
-        from rhetorica.study.extraction import CORE_KINDS, stored_core
-
-        return stored_core(self.store, self.config, unit) if unit.reviewer.kind in CORE_KINDS else None
-
-    @staticmethod
-    def _review_row(unit: planner.ReviewUnit, form: Form, evaluation: Evaluation) -> dict[str, Any]:
-        """The ``assessments`` row of ``evaluation``; its scores ride along under ``scores`` for the
-        store (:meth:`rhetorica.store.db.Store.save_assessment`)."""
-        rv = unit.reviewer
-        ok = evaluation.status == Status.OK
-        return {
-            "unit_key": unit.key, "document_id": unit.document_id, "variant_key": unit.variant_key,
-            "input_hash": unit.document.content_hash, "condition": unit.condition, "rewriter": unit.rewriter,
-            "reviewer": rv.name, "model": rv.model_id, "protocol": rv.protocol, "form": form.label,
-            "replicate": unit.replicate, "status": str(evaluation.status), "reason": evaluation.reason,
-            "input_truncated": int(evaluation.input_truncated),
-            "review_json": json.dumps(evaluation.payload) if ok and evaluation.payload else None,
-            "raw_text": evaluation.raw_text, "scores": dict(evaluation.scores) if ok else {},
-            "artefacts": dict(evaluation.artefacts),
-        }
-
-    async def _validate(self, unit: planner.ValidateUnit, log: _CountingLog) -> dict[str, Any]:
-        from rhetorica.validation.validate import validate_variant
-
-        settings = self.config.validation
-        row: dict[str, Any] = {"unit_key": unit.key, "variant_key": unit.variant_key,
-                               "document_id": unit.variant.document.id, "condition": unit.condition,
-                               "rewriter": unit.rewriter}
-        try:
-            if unit.original.kind == "review":  # review variants: points, scores, length, shift
-                from rhetorica.judges.study import validate_review
-
-                async with self._validation_gate:
-                    return row | await asyncio.to_thread(validate_review, unit.original, unit.variant.document,
-                                                         unit.condition, self._embedder, settings.review)
-            async with self._validation_gate:  # one embedding job at a time
-                result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
-                                                 settings.thresholds,
-                                                 embedder=self._embedder, condition=unit.condition)
-        except ValueError as exc:  # e.g. a variant whose sections do not match its original
-            reason = f"could not validate: {exc}"
-            return row | {"passed": 0, "reasons_json": json.dumps([reason]),
-                          "result_json": json.dumps({"error": reason}), "status": "error"}
-        return row | {"passed": int(result.passed), "reasons_json": json.dumps(result.reasons),
-                      "result_json": result.model_dump_json(), "status": "ok" if result.passed else "failed"}
-
-    def _load_embedder(self, problems: list[tuple[str, str, str]]) -> bool:
+    def load_embedder(self, problems: list[tuple[str, str, str]]) -> bool:
         """Load the embedding model once; a missing extra or model is a problem, not a crash."""
         if self._embedder is None:
             try:
                 from rhetorica.validation.embeddings import load_embedder
 
-                self._embedder = load_embedder(self.config.validation.embedding_model)
+                self._embedder = self._ctx.embedder = load_embedder(self.config.validation.embedding_model)
             except (ImportError, OSError) as exc:
                 problems.append(("validate", self.config.validation.embedding_model,
                                  f"validation skipped, variants are reviewed unvalidated: {exc} "
@@ -432,8 +296,9 @@ class StudyRunner:
                 return False
         return True
 
-    async def _execute(self, stage: Stage, units: list[Any], log: _CountingLog, summary: RunSummary,
+    async def _execute(self, stage: Stage, units: list[Any], ctx: RunContext, summary: RunSummary,
                        retry_failed: bool) -> None:
+        log: _CountingLog = ctx.log
         stage_name = stage.name
         done = stage.finished(self.store, retry_failed)
         todo = [u for u in units if u.key not in done]
@@ -468,7 +333,7 @@ class StudyRunner:
                 summary.units_pending += 1
                 return
             try:
-                row = await stage.execute(self, unit, log)
+                row = await stage.execute(unit, ctx)
             except BudgetExceededError as exc:  # the unit stays pending
                 if not summary.budget_stopped:
                     summary.problems.append(("budget", self.config.name, str(exc)))
@@ -522,7 +387,6 @@ class StudyRunner:
         (:func:`rhetorica.store.plan.record_plan`); stored units outside it are superseded.
         """
         started = time.perf_counter()
-        self._validation_gate = asyncio.Lock()
         summary = RunSummary()
         holder = lock_holder(self.run_dir)
         if holder is None or holder == os.getpid():  # no other process can still be waiting for an answer
@@ -531,7 +395,7 @@ class StudyRunner:
         summary.problems += option_warnings(self.config)
         if self.config.budget_usd is not None:
             self.budget = Budget(self.config.budget_usd, spent_usd=self._spent_usd())
-        log = _CountingLog(self.store, summary)
+        self._ctx = self._run_context(_CountingLog(self.store, summary))
         run_id = runs.open_run(self.store, self.config.name, content_hash(self.config.model_dump()))
         documents = self.load_documents(summary.problems)
         self._store_documents(documents)
@@ -548,7 +412,7 @@ class StudyRunner:
                 step.skipped = True  # e.g. no embedding model: variants are reviewed unvalidated
                 continue
             if step.units or stage.plan is not None:
-                await self._execute(stage, step.units, log, summary, retry_failed)
+                await self._execute(stage, step.units, self._ctx, summary, retry_failed)
         if summary.budget_stopped and not any(stage == "budget" for stage, _, _ in summary.problems):
             summary.problems.append(("budget", self.config.name,
                                      f"budget of ${self.config.budget_usd} reached; remaining units not run"))
@@ -558,12 +422,12 @@ class StudyRunner:
                        wall_time_s=summary.wall_time_s, problems=summary.problems)
         return summary
 
-    def _scan(self, inputs: list[tuple[Document, str, str, Any]], summary: RunSummary) -> None:
+    def scan(self, inputs: list[tuple[Document, str, str, Any]], summary: RunSummary) -> None:
         """The hidden-instruction scan of every review input (stored, reported, nothing removed)."""
         from rhetorica.study.scanning import scan_inputs
 
         outcome = scan_inputs(self.store, [(doc, condition, rewriter) for doc, condition, rewriter, _ in inputs])
-        self._source_findings = outcome.source_findings
+        self._ctx.source_findings = outcome.source_findings
         summary.scan_flagged += outcome.flagged
         summary.problems += outcome.problems
 
@@ -573,14 +437,13 @@ class StudyRunner:
         from rhetorica.registry import stages
 
         summary = RunSummary()
-        self._validation_gate = asyncio.Lock()
+        self._ctx = self._run_context(_CountingLog(self.store, summary))
         originals = {d.id: d for d in (Document.model_validate_json(j) for j in runs.document_jsons(self.store))}
         stored = [(key, condition, rewriter, Document.model_validate_json(doc))
                   for key, condition, rewriter, doc in plan.ok_variants(self.store)]
         variants = [planner.Variant(doc, originals[doc.id], condition, rewriter, key)
                     for key, condition, rewriter, doc in stored if doc.id in originals]
-        if variants and self._load_embedder(summary.problems):
+        if variants and self.load_embedder(summary.problems):
             units = planner.validate_units(variants, self.config.validation)
-            await self._execute(stages.get("validate"), units, _CountingLog(self.store, summary), summary,
-                                retry_failed=False)
+            await self._execute(stages.get("validate"), units, self._ctx, summary, retry_failed=False)
         return summary

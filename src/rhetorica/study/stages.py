@@ -26,16 +26,21 @@ annotate   assessment                  annotation  annotations (:mod:`.annotatio
 
 from __future__ import annotations
 
+import asyncio
+import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rhetorica.documents.models import Document
+from rhetorica.judges.study import is_review, reference_review, validate_review
+from rhetorica.kinds import RunContext, evaluator_kind, rewriter_kind
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import stages as registry
 from rhetorica.store import plan
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
-from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
-from rhetorica.study.project_settings import PROJECT_KINDS
+from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.validation.validate import validate_variant
 
 if TYPE_CHECKING:
     from rhetorica.store.db import Store
@@ -92,8 +97,8 @@ class Stage(Protocol):
         its run summary): set up before the pending units run; False skips the stage."""
         ...
 
-    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
-        """Run one unit; returns its result row."""
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+        """Run one unit in the run context ``ctx``; returns its result row."""
         ...
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
@@ -164,27 +169,11 @@ class RewriteStage(TableStage):
         return found + [planner.Variant(u.document, u.document, u.condition, u.rewriter.name, u.key, assumed=True)
                         for u in units if u.key not in done]
 
-    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
-        return await runner._rewrite(unit, log)
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+        return await rewriter_kind(unit.rewriter.kind).execute(unit, ctx)
 
     def calls(self, unit: Any) -> list[PlannedCall]:
-        from rhetorica.rewriting.llm import chunk_messages, split_chunks
-
-        rw = unit.rewriter
-        if rw.kind == "review" and rw.model is not None:  # one call rewrites the whole review
-            from rhetorica.judges.study import review_messages
-
-            return [PlannedCall(rw.served_model, review_messages(unit.document, unit.condition),
-                                approximate_tokens(unit.document.to_markdown()))]
-        if rw.kind in PROJECT_KINDS:  # paragraphs of a LaTeX project (rhetorica.study.project_rewrite)
-            from rhetorica.study.project_rewrite import planned_calls
-
-            return planned_calls(unit)
-        if rw.kind != "llm" or rw.model is None:
-            return []
-        return [PlannedCall(rw.served_model, chunk_messages(unit.condition, chunk), approximate_tokens(chunk))
-                for section in unit.document.sections if section.text.strip()
-                for chunk in split_chunks(section.text, rw.max_chunk_words)]
+        return rewriter_kind(unit.rewriter.kind).planned_calls(unit)
 
     def stand_in_reply(self, messages: list[ChatMessage]) -> str | None:
         from rhetorica.rewriting.marker import TEXT_MARKER
@@ -221,10 +210,29 @@ class ValidateStage(TableStage):
         return plan.finished_checks(store, retry_failed)
 
     def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
-        return not pending or runner._load_embedder(summary.problems)
+        return not pending or runner.load_embedder(summary.problems)
 
-    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
-        return await runner._validate(unit, log)
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+        """Check one variant against its original (a review variant: points, scores, length,
+        shift); a variant that cannot be checked is an ``error`` row."""
+        settings = ctx.config.validation
+        row: dict[str, Any] = {"unit_key": unit.key, "variant_key": unit.variant_key,
+                               "document_id": unit.variant.document.id, "condition": unit.condition,
+                               "rewriter": unit.rewriter}
+        try:
+            async with ctx.validation_gate:  # one embedding job at a time
+                if is_review(unit.original):
+                    return row | await asyncio.to_thread(validate_review, unit.original, unit.variant.document,
+                                                         unit.condition, ctx.embedder, settings.review)
+                result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
+                                                 settings.thresholds, embedder=ctx.embedder,
+                                                 condition=unit.condition)
+        except ValueError as exc:  # e.g. a variant whose sections do not match its original
+            reason = f"could not validate: {exc}"
+            return row | {"passed": 0, "reasons_json": json.dumps([reason]),
+                          "result_json": json.dumps({"error": reason}), "status": "error"}
+        return row | {"passed": int(result.passed), "reasons_json": json.dumps(result.reasons),
+                      "result_json": result.model_dump_json(), "status": "ok" if result.passed else "failed"}
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
         status = row.pop("status")
@@ -271,11 +279,11 @@ class ReviewStage(TableStage):
                         for u in units if u.key not in done]
 
     def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
-        runner._scan(planner.review_targets(inputs["document"], inputs.get("variant") or []), summary)
+        runner.scan(planner.review_targets(inputs["document"], inputs.get("variant") or []), summary)
         return True
 
-    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
-        return await runner._review(unit, log)
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+        return await evaluator_kind(unit.reviewer.kind).execute(unit, ctx)
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
         status = str(row["status"])
@@ -284,37 +292,13 @@ class ReviewStage(TableStage):
         return status
 
     def calls(self, unit: Any) -> list[PlannedCall]:
-        from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
-        from rhetorica.reviewers.protocols import get_protocol, system_prompt
-
-        rv = unit.reviewer
-        if rv.kind == "control" or rv.model is None:  # simulated: no model call
-            return []
-        if rv.kind == "judge":  # the judge's own calls (a family per call, or one per metric/point)
-            from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS
-            from rhetorica.judges.study import planned_judge_calls
-
-            return [PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS)
-                    for call in planned_judge_calls(rv, unit.target)]
-        text, _ = manuscript_text(unit.document, rv.max_input_words)
-        # SciCore: two reviews (the record about as long as the text); ReconstructReview: the rebuild
-        # and its review (the extraction is the extract stage's unit)
-        protocol, count = {"scicore": ("strict-iclr", 2), "reconstruct": ("standard", 2)}.get(rv.kind, (rv.protocol, 1))
-        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(protocol))),
-                    ChatMessage(role="user", content=text)]
-        return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)] * count
+        return evaluator_kind(unit.reviewer.kind).planned_calls(unit)
 
 
 def _with_reference(unit: planner.ReviewUnit, documents: list[Document]) -> planner.ReviewUnit:
-    """A judge's review unit with its target's paired reference review
-    (:func:`rhetorica.judges.study.reference_review`; ``None`` when the paper has no other review)."""
-    if unit.reviewer.kind != "judge":
-        return unit
-    from dataclasses import replace
-
-    from rhetorica.judges.study import is_review, reference_review
-
-    if not is_review(unit.document):
+    """The review unit of a kind that reads a reference (a judge) with its target's paired reference
+    review (:func:`rhetorica.judges.study.reference_review`; ``None`` when the paper has no other review)."""
+    if not evaluator_kind(unit.reviewer.kind).reads_reference or not is_review(unit.document):
         return unit
     return replace(unit, target=replace(unit.target, reference=reference_review(unit.document, documents)))
 

@@ -8,8 +8,8 @@ until that variant exists and is never planned on a variant that failed or was d
 One stage per depth (``rewrite-2``: ``recursive:2`` and ``guided``; ``rewrite-3``:
 ``recursive:3``; … up to :data:`MAX_DEPTH`), each consuming and producing ``variant``, so the walk
 runs ``rewrite``, ``rewrite-2``, ``rewrite-3``, … and validation and review come after all of them.
-Its variants are rows of the ``variants`` table like any rewrite; the units run
-:func:`rhetorica.study.project_rewrite.execute`.
+Its variants are rows of the ``variants`` table like any rewrite; the units run through their
+rewriter's kind (a project kind: :func:`rhetorica.study.project_rewrite.execute`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import Any
 
 from rhetorica.documents.models import Document
 from rhetorica.hashing import content_hash
+from rhetorica.kinds import rewriter_kind
 from rhetorica.registry import stages as registry
 from rhetorica.study import planner
 from rhetorica.study.config import RewriterSpec, StudyConfig
 from rhetorica.rewriting.conditions import Condition, condition_depth, parse_condition, upstream_condition
-from rhetorica.study.project_rewrite import execute
-from rhetorica.study.project_settings import MAX_DEPTH, PROJECT_KINDS
+from rhetorica.study.project_settings import MAX_DEPTH
 from rhetorica.study.stages import RewriteStage
 
 #: Deepest workflow chain with a stage (``recursive:<n>`` up to this n).
@@ -71,7 +71,7 @@ class FollowUpStage(RewriteStage):
         self.order = 10 + depth
 
     def _conditions(self, rw: RewriterSpec) -> list[str]:
-        if rw.kind not in PROJECT_KINDS:
+        if not rewriter_kind(rw.kind).uses_project:
             return []
         return [c for c in rw.conditions if upstream_condition(c) is not None and condition_depth(c) == self.depth]
 
@@ -93,18 +93,12 @@ class FollowUpStage(RewriteStage):
                 units.append(FollowUpUnit(key, v.original, rw, condition, v, (v.key,), v.assumed))
         return units
 
-    async def execute(self, runner: Any, unit: Any, log: Any) -> dict[str, Any]:
-        return await execute(runner, unit, log)
 
     def save(self, store: Any, row: dict[str, Any]) -> str:
         """The row and its artefacts (``guided``: the intermediate review) in one transaction."""
         store.save_variant(row, row.pop("artefacts", None) or {})
         return str(row["status"])
 
-    def calls(self, unit: Any) -> list[Any]:
-        from rhetorica.study.project_rewrite import planned_calls
-
-        return planned_calls(unit)
 
 
 for _depth in range(2, MAX_DEPTH + 1):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np

@@ -48,7 +48,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rhetorica.evaluation import Target
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.base import REASON_CHARS, ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
 
@@ -227,7 +226,6 @@ def _kill_group(process: asyncio.subprocess.Process) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-@evaluators.register("command", description="an external command that reads the manuscript and prints a review")
 def command_reviewer(name: str, **options: Any) -> CommandReviewer:
     """Factory of the ``command`` evaluator kind.
 

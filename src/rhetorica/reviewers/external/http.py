@@ -47,7 +47,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.models.redaction import redact_url
 from rhetorica.evaluation import Target
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.base import REASON_CHARS, ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
 
@@ -145,7 +144,6 @@ class HttpReviewer(ExternalReviewer):
         return Reply(Status.OK, json.dumps(value[o.response_field]))
 
 
-@evaluators.register("http", description="an HTTP endpoint that receives the manuscript and returns a review")
 def http_reviewer(name: str, **options: Any) -> HttpReviewer:
     """Factory of the ``http`` evaluator kind.
 

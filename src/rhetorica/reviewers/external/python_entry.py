@@ -20,8 +20,8 @@ where ``manuscript`` is the Markdown or text (or, for ``input: pdf``, the path o
 of the paper's PDF as a string, :func:`rhetorica.documents.inputs.pdf_input`)
 and ``options`` are the configuration's ``options`` (part of the cache key). It returns the review
 as a dict (a JSON object) or as JSON text. An ``async def`` function is awaited; a plain one runs in
-a worker thread. (A registered plug-in can instead register its own evaluator factory in
-:data:`rhetorica.registry.evaluators`.)
+a worker thread. (A registered plug-in can instead register its own evaluator kind in
+:data:`rhetorica.registry.evaluators`, :mod:`rhetorica.kinds`.)
 
 Outcomes: a dict or JSON object → validated review; past ``timeout_s`` → ``timeout`` (a plain
 function's thread cannot be stopped: it finishes in the background and its answer is dropped); an
@@ -43,7 +43,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rhetorica.evaluation import Target
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.external.base import ExternalReviewer, InputFormat, Manuscript, Reply
 from rhetorica.status import Status
 
@@ -169,7 +168,6 @@ class PythonReviewer(ExternalReviewer):
                      f"{self.options.entry} returned a {type(answer).__name__}, not a dict or JSON text")
 
 
-@evaluators.register("python", description="a Python function package.module:function that returns a review")
 def python_reviewer(name: str, **options: Any) -> PythonReviewer:
     """Factory of the ``python`` evaluator kind.
 

@@ -33,7 +33,6 @@ from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.call import CallContext
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.reviewers.scicore.base import CoreEvaluator, branch_failure
 from rhetorica.reviewers.scicore.core import core_document
@@ -112,8 +111,6 @@ class SciCore(CoreEvaluator):
                           input_truncated=full.input_truncated or extracted.input_truncated, artefacts=artefacts)
 
 
-@evaluators.register("scicore", description="dual-branch reviewer: strict full review and a science-core review, "
-                                            "overall = their mean")
 def scicore(name: str, **options: Any) -> SciCore:
     """Factory of the ``scicore`` evaluator kind (options as :class:`SciCore`)."""
     return SciCore(name, **options)

@@ -21,7 +21,6 @@ from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
-from rhetorica.registry import evaluators
 from rhetorica.reviewers.form import is_refusal, strip_reasoning
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.reviewers.scicore.answer import refusal_reason
@@ -144,8 +143,6 @@ class ReconstructReview(CoreEvaluator):
         return review
 
 
-@evaluators.register("reconstruct", description="ReconstructReview: rebuild a manuscript from its science core and "
-                                                "review that under standard")
 def reconstruct_review(name: str, **options: Any) -> ReconstructReview:
     """Factory of the ``reconstruct`` evaluator kind (options as :class:`ReconstructReview`)."""
     return ReconstructReview(name, **options)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rhetorica.documents.models import Document
 from rhetorica.evaluation import Evaluation
 from rhetorica.forms import Form, FormError, get_form
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.api import GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext
 from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, review_messages
 from rhetorica.reviewers.protocols import Protocol, system_prompt

@@ -1,0 +1,56 @@
+"""Evaluator and rewriter kinds (rhetorica.kinds): lookup, a bare factory as a kind, the options a
+kind lists, the run context's call context."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rhetorica.kinds import EvaluatorKind, RunContext, evaluator_kind, option_lines, rewriter_kind
+from rhetorica.models.call import ConnectionLimits
+from rhetorica.registry import Entry, UnknownComponentError, evaluators
+
+
+def _factory(name: str, **options: object) -> tuple[str, dict[str, object]]:
+    return name, options
+
+
+def test_a_bare_factory_is_looked_up_as_the_base_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(evaluators._entries, "bare-test", Entry("evaluator", "bare-test", _factory, "test", "tests"))
+    kind = evaluator_kind("bare-test")
+    assert type(kind) is EvaluatorKind and kind.factory is _factory
+    assert kind("n", a=1) == ("n", {"a": 1})
+    assert (kind.simulated, kind.reads_core, kind.reads_reference, kind.planned_calls(None)) == (False, False, False, [])
+    assert option_lines(kind) == {}
+
+
+def test_built_in_kinds_and_their_flags() -> None:
+    assert evaluator_kind("control").simulated and not evaluator_kind("llm").simulated
+    assert evaluator_kind("scicore").reads_core and evaluator_kind("reconstruct").reads_core
+    assert evaluator_kind("judge").document_entries == ("reviews", "pairs")
+    assert rewriter_kind("agent").agent and rewriter_kind("agent").uses_project
+    assert rewriter_kind("latex-project").uses_project and not rewriter_kind("latex-project").agent
+    assert rewriter_kind("imported").document_entries == ("pairs",)
+    assert rewriter_kind("rule-based").prompt_version("confidence:+") == rewriter_kind("rule-based").prompt_version(
+        "confidence:-")  # one rules table for both directions
+    with pytest.raises(UnknownComponentError, match="unknown rewriter 'nope'"):
+        rewriter_kind("nope")
+
+
+def test_option_lines_state_type_default_and_description() -> None:
+    lines = option_lines(evaluator_kind("judge"))
+    assert list(lines) == ["family", "rubric_file", "metric_rubrics", "packing", "per_point_calls", "model_options"]
+    assert lines["family"] == "str (required): a registered metric family (rhetorica list --kind 'metric family')"
+    assert lines["packing"] == "Literal['family', 'metric'] (default 'family'): one call per family or per metric"
+    assert "name" not in option_lines(evaluator_kind("control"))  # set from the configuration's name
+
+
+def test_the_run_context_gives_each_unit_its_call_context() -> None:
+    limits = ConnectionLimits()
+    log = object()
+    ctx = RunContext(config=None, base_dir=Path("."), run_dir=Path("."), store=None, log=log,
+                     models=lambda model_id, options: (model_id, options), limits=limits)  # type: ignore[arg-type,return-value]
+    calls = ctx.calls("unit-1")
+    assert (calls.log, calls.unit_key, calls.limits, calls.budget) == (log, "unit-1", limits, None)
+    assert ctx.model("mock/x") == ("mock/x", {})
