@@ -39,7 +39,7 @@ class JudgeMetrics:
 
     @classmethod
     def of_study(cls, study: dict[str, Any]) -> JudgeMetrics:
-        """From the study copy (``study.json``): ``reviewers[].kind == "judge"`` with ``options.family``."""
+        """From the study copy (``study.json``): reviewers of kind ``judge`` with ``options.family``."""
         families: dict[str, MetricFamily] = {}
         others = False
         for reviewer in study.get("reviewers") or []:
