@@ -28,7 +28,7 @@ from rhetorica.documents.models import Document
 from rhetorica.validation.integrity import tfidf_cosine_tokens
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.spans import compare_spans
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 from rhetorica.validation.validate import measure_text
 
 PAPERS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "papers"

@@ -1,4 +1,4 @@
-"""Calibration of the review-variant checks (:mod:`rhetorica.judges.review_checks`; issue 23).
+"""Calibration of the review-variant checks (:mod:`rhetorica.validation.review_checks`; issue 23).
 
 Measures, per check, the false-rejection rate on published meaning-preserving review rewrites and
 the detection rate of changes planted into those rewrites, and chooses the similarity thresholds.
@@ -38,7 +38,7 @@ Run:
 Results (``benchmarks/results/review_checks_calibration_*.txt``; 2 shared CPU cores, so 3 pairs per
 venue-year and model for calibration): ``--per-file 3 --acceptance-model openai_gpt-5
 --length-bounds 0.45 2.0`` with main's code (before) and this branch's (after); the length bounds
-are the quantiles of all 3,494 calibration rewrites (:data:`rhetorica.judges.review_checks.LENGTH_BOUNDS`);
+are the quantiles of all 3,494 calibration rewrites (:data:`rhetorica.validation.review_checks.LENGTH_BOUNDS`);
 ``--tfidf --per-file 5 --acceptance-per-file 5`` for the TF-IDF fallback.
 """
 
@@ -58,7 +58,7 @@ from typing import Any
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import review_document
-from rhetorica.judges import review_checks as rc
+from rhetorica.validation import review_checks as rc
 
 ACCEPTANCE_PART = "ICLR2023"
 PLANTS = ("rating", "weakness", "claim", "recommendation")

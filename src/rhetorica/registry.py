@@ -257,6 +257,11 @@ stages: Registry[Any] = Registry("stage")
 tables: Registry[Any] = Registry("analysis table")
 """Analysis tables of the report (:class:`rhetorica.report.tables.AnalysisTable`): Markdown, LaTeX,
 HTML and the viewer show every registered table."""
+variant_validators: Registry[Any] = Registry("variant validator")
+"""Validation of a variant by its original's document kind (``review`` → the review checks of
+:func:`rhetorica.judges.study.validate_review`); a kind without one gets
+:func:`rhetorica.validation.validate.validate_variant`. A validator is called as
+``(original, variant, condition, embedder, validation_settings) -> checks row fields``."""
 
 # The modules whose import registers rhetorica's own components (imported by load_plugins).
 builtin_modules(
@@ -282,5 +287,6 @@ builtin_modules(
     "rhetorica.study.workflow_stages",
     "rhetorica.report.paper_tables",
     "rhetorica.study.evaluator_kinds",
+    "rhetorica.judges.kind",
     "rhetorica.study.rewriter_kinds",
 )

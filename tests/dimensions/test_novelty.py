@@ -7,7 +7,7 @@ import pytest
 from rhetorica.dimensions import novelty as n
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.rhetoric import load_lexicon
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 from tests.dimensions.paragraphs import DEFS, HEAD, RESULT, TAIL, assert_rewrites_move
 
 

@@ -11,7 +11,7 @@ import pytest
 from rhetorica.evaluation import Target
 from rhetorica.judges.conditions import REVIEW_CONDITIONS
 from rhetorica.judges.judge import judge_factory
-from rhetorica.judges.pairs import PairsError, read_review_pairs
+from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 from rhetorica.models.call import CallContext
 from rhetorica.models.providers.mock import MockModel
 from rhetorica.status import Status

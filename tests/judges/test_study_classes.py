@@ -14,7 +14,7 @@ from rhetorica.analysis.clustered import clustered_reliability
 from rhetorica.evaluation import Target
 from rhetorica.judges.families import study_bounds
 from rhetorica.judges.judge import judge_factory
-from rhetorica.judges.pairs import read_review_pairs
+from rhetorica.documents.reviews.pairs import read_review_pairs
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.call import CallContext
 

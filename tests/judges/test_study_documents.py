@@ -44,7 +44,7 @@ def test_review_variant_checks_pass_a_faithful_rewrite_and_fail_a_dropped_point(
     dropped = original.model_copy(update={"sections": [
         Section(title="Strengths", text="- The proofs in Section 3 are complete and easy to follow."),
         Section(title="Weaknesses", text="- The experiments use only two small datasets, sadly, in the end.")]})
-    from rhetorica.judges.review_checks import ReviewCheckSettings
+    from rhetorica.validation.review_checks import ReviewCheckSettings
 
     # the study's validation.review thresholds reach the checks: these short points are checked (the calibrated
     # defaults check points of 12+ words and leave TF-IDF point checks off, issue 23)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rhetorica.analysis.judge_study import JudgeStudy
+from rhetorica.judges.analysis import JudgeStudy
 from rhetorica.report.scorecard import FAIL, NOT_APPLICABLE, PASS, UNDECIDED, judge_verdicts
 
 REVIEWERS = [{"name": "a", "kind": "judge", "model": "m1", "options": {"family": "scholarpeer"}},

@@ -84,7 +84,7 @@ def test_fog_of_chebnet_introduction_counts_run_in_headings(shared_papers) -> No
     # fix, Fog 17.47). 557 words. Hard words 115: the 114 counted before the fix plus "Enhancing",
     # which now starts its sentence (after "**Strictly localized filters.**") and so is no longer
     # excused as a capitalised proper noun.
-    from rhetorica.validation.tokenizer import tokenize
+    from rhetorica.tokenizer import tokenize
 
     intro = next(s for s in shared_papers["chebnet_nips2016"].sections if s.title == "Introduction")
     tokens = tokenize(intro.text)

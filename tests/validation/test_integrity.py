@@ -10,7 +10,7 @@ import pytest
 from rhetorica.documents.models import Document
 from rhetorica.validation.integrity import best_match_cosines, tfidf_cosine
 from rhetorica.validation.passages import paragraphs, split_passages
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 
 
 def test_tfidf_cosine_hand_computed() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from rhetorica.documents.models import Document
 from rhetorica.validation.lexical import advanced_guiraud, frequent_words, mtld
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 
 
 def test_mtld_of_the_gettysburg_phrase_is_nine() -> None:

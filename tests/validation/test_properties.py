@@ -12,7 +12,7 @@ from rhetorica.validation.integrity import tfidf_cosine
 from rhetorica.validation.metadiscourse import find_markers, marker_counts
 from rhetorica.validation.passages import paragraphs, split_passages
 from rhetorica.validation.spans import compare_spans
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 
 PIECES = [*"abcdeIJKLxyz", " ", " ", "\n", "\n\n", ".", ". ", "e.g. ", "$x$", "\\cite{k}", "-"]
 PIECES += ["'", "\u2019", "0.72", "may ", "to a certain extent ", "clearly ", "\u0130", "# H\n"]

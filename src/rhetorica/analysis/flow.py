@@ -157,10 +157,10 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
             its recorded plan (None or absent: no plan recorded); units planned but not stored that
             the design cannot place are one row
             with arm ``(any)``.
-        judge_pairs: the judge study's pair table (:func:`rhetorica.analysis.judge_study.judge_pairs`),
+        judge_pairs: the judge study's pair table (:func:`rhetorica.judges.analysis.judge_pairs`),
             for the ``metric`` stage.
         declared_metrics: judge label -> its declared metrics
-            (:func:`rhetorica.analysis.judge_study.declared_metrics`).
+            (:func:`rhetorica.judges.analysis.declared_metrics`).
         judge_configurations: judge label -> its configuration names (for their stop reasons).
         extracts: current science-core extractions (``arm``, ``configuration``, ``status``), for
             the ``extract`` stage.

@@ -240,12 +240,12 @@ def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
 def import_pairs(path: Path, root: Path, scale: RatingScale = RatingScale()) -> Manifest:
     """Import a JSONL file of (original, rewrite) review pairs into ``root`` (pairs carry no
     rating, so ``scale`` is unused; it is accepted so every importer is called alike). The pairs
-    are read by :func:`rhetorica.judges.pairs.read_review_pairs`.
+    are read by :func:`rhetorica.documents.reviews.pairs.read_review_pairs`.
 
     Raises:
         DatasetError: the file is not UTF-8 or holds no usable pair.
     """
-    from rhetorica.judges.pairs import PairsError, read_review_pairs
+    from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
     try:
         imported = read_review_pairs(path)

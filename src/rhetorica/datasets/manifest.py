@@ -144,7 +144,7 @@ def load_manifest(root: Path) -> Manifest:
     path = root / MANIFEST_NAME
     if not path.is_file():
         raise DatasetError(f"{root}: not a rhetorica dataset (no {MANIFEST_NAME})")
-    from rhetorica.study.config import format_validation_error
+    from rhetorica.problems import format_validation_error
 
     try:
         data = yaml.safe_load(read_text_file(path, "manifest")) or {}

@@ -20,7 +20,7 @@ from rhetorica.dimensions import register_dimension
 from rhetorica.validation.lexical import advanced_guiraud
 from rhetorica.validation.rhetoric import prepared_tokens
 from rhetorica.validation.shift import Dimension, Instructions, ShiftRule
-from rhetorica.validation.tokenizer import Tokens
+from rhetorica.tokenizer import Tokens
 
 if TYPE_CHECKING:
     from rhetorica.validation.measures import TextMeasures

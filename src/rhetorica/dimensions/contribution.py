@@ -23,7 +23,7 @@ from rhetorica.validation.rhetoric import (
     prepared_tokens,
 )
 from rhetorica.validation.shift import Instructions, measured_dimension
-from rhetorica.validation.tokenizer import Tokens
+from rhetorica.tokenizer import Tokens
 
 _ENUMERATOR = re.compile(r"\\item\b|(?<![\w)])\((?:[ivx]{1,4}|\d{1,2}|[a-h])\)|^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]",
                          re.MULTILINE)

@@ -24,7 +24,7 @@ from rhetorica.validation.rhetoric import (
     raw_text,
 )
 from rhetorica.validation.shift import Instructions, measured_dimension
-from rhetorica.validation.tokenizer import Tokens
+from rhetorica.tokenizer import Tokens
 
 @lru_cache(maxsize=1)
 def _quantity_patterns() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:

@@ -14,7 +14,7 @@ from rhetorica.dimensions import register_dimension
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon, marker_counts
 from rhetorica.validation.rhetoric import find_phrases, load_lexicon, lexicon_versions, per_1k, prepared_tokens
 from rhetorica.validation.shift import Instructions, measured_dimension
-from rhetorica.validation.tokenizer import Tokens
+from rhetorica.tokenizer import Tokens
 
 
 def novelty_markers(text: str | Tokens) -> int:

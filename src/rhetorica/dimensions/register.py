@@ -16,7 +16,7 @@ from rhetorica.dimensions import register_dimension
 from rhetorica.validation.lexical import frequent_words
 from rhetorica.validation.rhetoric import find_phrases, lexicon_versions, load_lexicon, per_1k, prepared_tokens
 from rhetorica.validation.shift import Instructions, measured_dimension
-from rhetorica.validation.tokenizer import Tokens
+from rhetorica.tokenizer import Tokens
 
 
 def register_counts(text: str | Tokens) -> tuple[int, int, int]:

@@ -6,7 +6,7 @@ This module only declares them; :mod:`rhetorica.rewriting.conditions` registers 
 paper conditions. Instruction texts are package data under ``instructions/<version>/``; the prompt
 version stored with a variant is ``<version>:<hash of the text>`` so an edited text is never
 mistaken for the old one. Variants are checked by
-:func:`rhetorica.judges.review_checks.check_review_variant` with the condition's length bounds.
+:func:`rhetorica.validation.review_checks.check_review_variant` with the condition's length bounds.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from rhetorica.hashing import content_hash
-from rhetorica.judges.review_checks import LENGTH_BOUNDS
+from rhetorica.validation.review_checks import LENGTH_BOUNDS
 
 INSTRUCTIONS_VERSION = "v1"
 

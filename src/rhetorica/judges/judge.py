@@ -9,7 +9,7 @@ declared scale; ``packing="metric"`` scores every metric in its own call (the co
 ``benchmarks/judge_packing.py``).
 
 Per-point families (RevUtil) rate the review's weakness points
-(:func:`rhetorica.judges.review_checks.weakness_points`): packed, one call returns a list with one
+(:func:`rhetorica.validation.review_checks.weakness_points`): packed, one call returns a list with one
 entry per numbered point; ``per_point_calls=True`` makes one call per point. The review-level
 score of each aspect is the mean over the points (verifiability over the points that make a claim,
 missing when none does — never imputed); a review with no weakness point is ``empty`` (nothing to
@@ -45,7 +45,7 @@ from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form, FormError, Metric
 from rhetorica.hashing import content_hash
 from rhetorica.judges.families import MetricFamily, get_family
-from rhetorica.judges.review_checks import weakness_points
+from rhetorica.validation.review_checks import weakness_points
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning

@@ -17,7 +17,7 @@ Registered here (a built-in module, :func:`rhetorica.registry.builtin_modules`):
   manuscript's).
 
 Also: :func:`validate_review` (the validate stage for review documents: the review checks of
-:func:`rhetorica.judges.review_checks.check_review_variant` plus the shift rule), and
+:func:`rhetorica.validation.review_checks.check_review_variant` plus the shift rule), and
 :func:`planned_judge_calls` / :func:`reference_review` (the review stage for ``kind: judge``, whose kind
 is :class:`rhetorica.study.evaluator_kinds.JudgeKind`).
 """
@@ -30,18 +30,19 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from rhetorica.documents.models import Document, Section
+from rhetorica.documents.reviews.model import is_review
 from rhetorica.forms import register_form
 from rhetorica.judges.families import FAMILIES
 from rhetorica.judges.conditions import REVIEW_CONDITIONS, ReviewCondition
-from rhetorica.judges.inputs import IMPORTED
-from rhetorica.registry import conditions, dimensions, rewriters
+from rhetorica.study.review_inputs import IMPORTED
+from rhetorica.registry import conditions, dimensions, rewriters, variant_validators
 from rhetorica.rewriting.conditions import Condition, ConditionDefinition
 from rhetorica.kinds import RewriterKind, RunContext, variant_columns
 from rhetorica.status import Status
 from rhetorica.validation.shift import Dimension, ShiftRule
 
 if TYPE_CHECKING:
-    from rhetorica.judges.review_checks import ReviewCheckSettings
+    from rhetorica.validation.review_checks import ReviewCheckSettings
     from rhetorica.validation.validate import TextMeasures
 
 REVIEW_CONDITION_NAMES: dict[str, str] = {"paraphrase": "paraphrase", "polish:+": "polish"}
@@ -139,11 +140,6 @@ REVIEW_KIND = ReviewRewriter()
 IMPORTED_KIND = ImportedRewriter()
 rewriters.add("review", REVIEW_KIND, description="a model rewrites a whole review under a review condition")
 rewriters.add("imported", IMPORTED_KIND, description="stores an imported rewrite of a 'pairs' document (no call)")
-
-
-def is_review(document: Document) -> bool:
-    """True for a review document (the review stages apply)."""
-    return document.kind == "review"
 
 
 def imported_variant(original: Document, condition: str, source: str) -> tuple[Status, Document | None, str | None]:
@@ -259,7 +255,7 @@ def _variant_row(status: Status, variant: Document | None, reason: str | None) -
 def validate_review(original: Document, variant: Document, condition: str, embedder: Any = None,
                     settings: ReviewCheckSettings | None = None) -> dict[str, Any]:
     """The validate stage for a review variant: points, scores, recommendation and length
-    (:func:`~rhetorica.judges.review_checks.check_review_variant` with the study's
+    (:func:`~rhetorica.validation.review_checks.check_review_variant` with the study's
     ``validation.review`` thresholds, TF-IDF without an embedder) and the condition's shift rule
     (:func:`rhetorica.validation.shift.shift_checks`).
 
@@ -267,7 +263,7 @@ def validate_review(original: Document, variant: Document, condition: str, embed
         ``passed`` (0/1), ``reasons_json`` and ``result_json`` (``{"kind": "review", ...}``) of the
         ``checks`` row, and its ``status`` (``ok`` or ``failed``).
     """
-    from rhetorica.judges.review_checks import check_review_variant
+    from rhetorica.validation.review_checks import check_review_variant
     from rhetorica.validation.shift import shift_checks
     from rhetorica.validation.validate import measure_text
 
@@ -326,14 +322,6 @@ def planned_judge_calls(reviewer: Any, target: Any) -> list[Any]:
         return []
 
 
-def reference_review(document: Document, documents: list[Document]) -> Document | None:
-    """The reference review of a reference-anchored family (ScholarPeer) for ``document``: the next
-    review of the same paper in study order, cyclically (review 1 -> 2, ..., last -> 1), so an
-    original and its rewrites are compared with the same human review (our documented choice).
-    ``None`` when the paper has no other review."""
-    paper = document.paper_id
-    same = [d for d in documents if is_review(d) and d.paper_id == paper]
-    ids = [d.id for d in same]
-    if document.id not in ids or len(same) < 2:
-        return None
-    return same[(ids.index(document.id) + 1) % len(same)]
+variant_validators.add("review", lambda original, variant, condition, embedder, settings: validate_review(
+    original, variant, condition, embedder, settings.review),
+    description="review variants: points, scores, recommendation, length and the intended shift")

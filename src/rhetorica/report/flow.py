@@ -145,10 +145,10 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     """:func:`rhetorica.analysis.flow.study_flow` of a run's tidy tables (``variants``,
     ``assessments``, ``problems``, ``extracts``, ``annotations``); ``documents`` is the store's
     documents table, of which those with a current unit are the study's; ``judge_pairs`` and
-    ``declared`` (:func:`rhetorica.analysis.judge_study.judge_pairs`, ``declared_metrics``) give
+    ``declared`` (:func:`rhetorica.judges.analysis.judge_pairs`, ``declared_metrics``) give
     the metric stage of a judge study."""
     from rhetorica.analysis.flow import study_flow
-    from rhetorica.analysis.judge_study import judge_labels
+    from rhetorica.judges.analysis import judge_labels
     from rhetorica.store.export import arm_labels
 
     variants, assessments = tables["variants"], tables["assessments"]
@@ -207,7 +207,7 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
     pairs, declared = None, None
     reviewers = study.get("reviewers") or []
     if any(r.get("kind") == "judge" for r in reviewers):  # the metric stage needs the pairs, not the tests
-        from rhetorica.analysis.judge_study import declared_metrics, judge_pairs
+        from rhetorica.judges.analysis import declared_metrics, judge_pairs
 
         style = bool((study.get("judge_analysis") or {}).get("include_style", False))
         scores = scores_long(store)

@@ -10,7 +10,7 @@
   with the Bonferroni α lines; the quadrants are the four classes.
 - The review variants' checks (points, scores, recommendation, length, shift).
 
-Numbers come from :func:`rhetorica.analysis.judge_study.judge_study`; nothing is computed here.
+Numbers come from :func:`rhetorica.judges.analysis.judge_study`; nothing is computed here.
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ def table1_latex(table1: pd.DataFrame) -> str:
 
 
 def study_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[str, str]) -> Any:
-    """:func:`rhetorica.analysis.judge_study.judge_study` of a run's long scores under the study's
+    """:func:`rhetorica.judges.analysis.judge_study` of a run's long scores under the study's
     ``judge_analysis`` settings (the report and ``rhetorica check`` call it); ``None`` for a study
     without judge configurations.
 
@@ -197,7 +197,7 @@ def study_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[st
         study: the study as saved in ``study.json``.
         paper_ids: review document id -> paper id.
     """
-    from rhetorica.analysis.judge_study import judge_study
+    from rhetorica.judges.analysis import judge_study
 
     if not any(r.get("kind") == "judge" for r in study.get("reviewers", [])):
         return None
@@ -213,7 +213,7 @@ def collect_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[
     """Fill ``analysis["judges"]`` (Table 1), ``judges_all`` (every judge, pair level),
     ``judges_clustered`` and ``judges_differences`` — or ``unavailable["judges"]`` — for a study
     with judge configurations (the report's collect step calls it with the analysed assessments'
-    long scores); returns the :class:`~rhetorica.analysis.judge_study.JudgeStudy` (``None``
+    long scores); returns the :class:`~rhetorica.judges.analysis.JudgeStudy` (``None``
     without judges)."""
     result = study_judges(scores, study, paper_ids)
     if result is None:

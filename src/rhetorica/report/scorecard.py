@@ -32,12 +32,12 @@ def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame
     checks do not apply (:data:`NOT_APPLICABLE`, value columns NaN).
 
     Args:
-        judges: :class:`rhetorica.analysis.judge_study.JudgeStudy` of the run.
+        judges: :class:`rhetorica.judges.analysis.JudgeStudy` of the run.
         reviewers: the study's reviewer configurations (``name, kind, model, options``).
     """
     import pandas as pd
 
-    from rhetorica.analysis.judge_study import judge_labels
+    from rhetorica.judges.analysis import judge_labels
 
     labels = judge_labels(reviewers)
     rows = []
@@ -75,7 +75,7 @@ def study_scorecard(assessments: pd.DataFrame, study: dict[str, Any], thresholds
                     pairs: Sequence[tuple[str, str]] | None, judges: Any = None) -> pd.DataFrame:
     """The scorecard of every configuration of a study: :func:`scorecard` of the reviewers'
     analysed assessments, :func:`judge_verdicts` of its judge configurations (``judges`` is their
-    :class:`~rhetorica.analysis.judge_study.JudgeStudy`), one row each, sorted by name.
+    :class:`~rhetorica.judges.analysis.JudgeStudy`), one row each, sorted by name.
 
     Raises:
         ValueError: as :func:`scorecard`.

@@ -19,7 +19,7 @@ from rhetorica.documents.models import Document, Section
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.rewriting.conditions import instruction_version, system_prompt, task_prompt
-from rhetorica.rewriting.marker import TEXT_MARKER
+from rhetorica.marker import TEXT_MARKER
 from rhetorica.status import Status
 
 #: Output budget relative to the input's token count. It only bounds runaway output; whether the

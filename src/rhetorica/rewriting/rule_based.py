@@ -10,7 +10,7 @@ swapped. Each target keeps the grammatical form of its source (``shows`` -> ``ap
 ``is important`` -> ``may be important``), and articles before a changed word are re-agreed (a/an).
 
 Only prose is touched: the regions the shared tokenizer masks (math, code, citation/reference/label
-commands with their arguments, URLs; :func:`rhetorica.validation.tokenizer.mask_regions`) and LaTeX
+commands with their arguments, URLs; :func:`rhetorica.tokenizer.mask_regions`) and LaTeX
 command names are left byte-for-byte as they were. No rule has a number or an approximator
 (*about*, *approximately*) as its source or target, so reported values never change. A rule is
 skipped after a negation, when its first word is capitalised inside a sentence (a name such as
@@ -296,7 +296,7 @@ def _check_condition(condition: str) -> str:
 
 
 def _rewrite(text: str, direction: str, edits: list[RuleEdit]) -> str:
-    from rhetorica.validation.tokenizer import mask_regions
+    from rhetorica.tokenizer import mask_regions
 
     pieces: list[str] = []
     last = 0

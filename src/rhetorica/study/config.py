@@ -28,7 +28,8 @@ from pydantic import (
 )
 
 from rhetorica.files import TextFileError, read_text_file
-from rhetorica.judges.review_checks import ReviewCheckSettings
+from rhetorica.problems import format_validation_error
+from rhetorica.validation.review_checks import ReviewCheckSettings
 from rhetorica.labels import ORIGINAL, arm_label, split_arm
 from rhetorica.models.breaker import BreakerSettings
 from rhetorica.kinds import evaluator_kind, rewriter_kind
@@ -576,7 +577,7 @@ class ValidationSettings(_Strict):
         failed_variants: ``exclude`` (default) — a failing variant is not reviewed and not analysed;
             ``include`` — it is reviewed and analysed, marked ``variant_passed = 0`` in the tables.
         review: thresholds of the review-variant checks (review documents only;
-            :class:`rhetorica.judges.review_checks.ReviewCheckSettings`, calibrated defaults).
+            :class:`rhetorica.validation.review_checks.ReviewCheckSettings`, calibrated defaults).
     """
 
     enabled: bool = True
@@ -587,7 +588,7 @@ class ValidationSettings(_Strict):
 
 
 class JudgeAnalysisSettings(_Strict):
-    """The review-metric study's analysis (:mod:`rhetorica.analysis.judge_study`; STUDIES.md §3).
+    """The review-metric study's analysis (:mod:`rhetorica.judges.analysis`; STUDIES.md §3).
 
     Attributes:
         alpha: family-wise level; each judge's tests use Bonferroni ``alpha / M`` over its M metrics.
@@ -831,29 +832,6 @@ class StudyConfig(_Strict):
         for rewriter in self.rewriters:
             seen.extend(c for c in rewriter.conditions if c not in seen)
         return seen
-
-
-def format_validation_error(source: str, exc: ValidationError) -> str:
-    """One line per problem: ``<source>: <key path>: <problem>``, e.g. ``study.yaml: reviewers[0].protocl:
-    unknown key`` (list positions count from 0)."""
-    lines = []
-    for err in exc.errors():
-        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".") or "(top level)"
-        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"].removeprefix("Value error, ")
-        sub = _SUB_KEY.match(msg)  # a check of a whole item that names the key inside it
-        if sub:
-            loc, msg = f"{loc}.{sub[1]}" if loc != "(top level)" else sub[1], sub[2]
-        lines.append(f"{source}: {loc}: {msg}")
-    return "\n".join(lines)
-
-
-#: A validator message that starts with the key it is about (``options.timeout: ...`` inside an
-#: item; ``comparisons[0]: ...`` or ``rewriters[1]: ...`` from a check of the whole study).
-_SUB_KEY = re.compile(
-    r"^(options\.[A-Za-z0-9_.-]+|endpoints\[\d+\](?:\.[a-z_]+)?|"
-    r"(?:comparisons|rewriters|reviewers)\[\d+\](?:\.(?:model|options|kind))?): (.*)$",
-    re.DOTALL,
-)
 
 
 def load_study(path: str | Path) -> tuple[StudyConfig, Path]:

@@ -6,7 +6,6 @@ kind      evaluator                                                             
 ========  =====================================================================  ==================
 llm       a model reviews under a protocol (:mod:`rhetorica.reviewers.llm_reviewer`)  provider options
 control   simulated reviewer, no model (:mod:`rhetorica.reviewers.control`)       ``ControlReviewer``
-judge     review-quality judge (:mod:`rhetorica.judges.judge`)                     ``JudgeOptions``
 scicore   dual-branch SciCore reviewer (:mod:`rhetorica.reviewers.scicore`)         —
 reconstruct  ReconstructReview (:mod:`rhetorica.reviewers.scicore.reconstruct`)     —
 command   an external command (:mod:`rhetorica.reviewers.external.command`)        ``CommandOptions``
@@ -15,19 +14,17 @@ python    a Python function (:mod:`rhetorica.reviewers.external.python_entry`)  
 ========  =====================================================================  ==================
 
 The evaluators themselves know nothing of studies; these classes adapt a study's reviewer
-configuration to them (checks at load, planned calls, the build for a run).
+configuration to them (checks at load, planned calls, the build for a run). The judge kind is
+registered by the judges package (:mod:`rhetorica.judges.kind`), as a plug-in would.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
 from rhetorica.evaluation import Evaluation, Evaluator, Target
-from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS, judge_factory
-from rhetorica.judges.options import JudgeOptions, check_judge_options
 from rhetorica.kinds import EvaluatorKind, RunContext, options_error
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import evaluators
@@ -100,40 +97,6 @@ class ControlKind(EvaluatorKind):
         return ControlEvaluator(spec.name, replicates=ctx.config.replicates, **spec.options.as_kwargs())
 
 
-class JudgeKind(EvaluatorKind):
-    """Review-quality judge: model + metric family + rubric; scores reviews (``reviews``/``pairs``)."""
-
-    factory = judge_factory
-    options_model = JudgeOptions
-    reads_reference = True
-    document_entries = ("reviews", "pairs")
-    document_need = "scores reviews"
-
-    def check(self, spec: Any) -> None:  # checked without building the model (rhetorica.judges.options)
-        check_judge_options(spec.name, spec.model, spec.options.as_kwargs())
-
-    def build(self, spec: Any, ctx: RunContext) -> Evaluator:
-        """The judge with its model (``options.model_options`` as provider options, or a declared
-        model's), its options, the reviewer's ``sampling`` temperature and ``max_tokens``; rubric
-        files relative to the study file."""
-        options = dict(spec.options.as_kwargs())
-        model = ctx.model(spec.model, dict(options.pop("model_options", None) or {}))
-        if options.get("rubric_file") and not Path(options["rubric_file"]).is_absolute():
-            options["rubric_file"] = str(ctx.base_dir / options["rubric_file"])
-        if options.get("metric_rubrics"):
-            options["metric_rubrics"] = {m: p if Path(p).is_absolute() else str(ctx.base_dir / p)
-                                         for m, p in options["metric_rubrics"].items()}
-        return judge_factory(spec.name, model=model, temperature=spec.sampling.temperature,
-                             max_tokens=spec.sampling.max_tokens, **options)
-
-    def planned_calls(self, unit: Any) -> list[PlannedCall]:
-        from rhetorica.judges.study import planned_judge_calls
-
-        rv = unit.reviewer
-        return [PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS)
-                for call in planned_judge_calls(rv, unit.target)]
-
-
 class CoreKind(EvaluatorKind):
     """A reviewer reading the science core the extract stage stores (:mod:`rhetorica.study.extraction`):
     its planned calls are two reviews (the extraction is the extract stage's unit)."""
@@ -191,7 +154,6 @@ class PythonKind(EvaluatorKind):
 for _name, _kind, _description in (
     ("llm", LLMKind(), "a model reviewing under a protocol (system prompt + form)"),
     ("control", ControlKind(), "simulated null or injected-bias reviewer (no model call)"),
-    ("judge", JudgeKind(), "review-quality judge: model + metric family + rubric"),
     ("scicore", SciCoreKind(), "dual-branch reviewer: strict full review and a science-core review, "
                                "overall = their mean"),
     ("reconstruct", ReconstructKind(), "ReconstructReview: rebuild a manuscript from its science core and "

@@ -118,7 +118,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
              for s in (_dataset_specs(spec, base_dir, problems) if spec.dataset is not None else [spec])]
     for spec in specs:
         if spec.reviews is not None or spec.pairs is not None:  # reviews as documents (review-metric study)
-            from rhetorica.judges.inputs import review_documents
+            from rhetorica.study.review_inputs import review_documents
 
             for doc in review_documents(spec, base_dir, problems, config.document_options.max_words):
                 if doc.id in seen:

@@ -210,8 +210,8 @@ def validation_spec_hash(settings: ValidationSettings) -> str:
 def validate_units(variants: list[Variant], settings: ValidationSettings) -> list[ValidateUnit]:
     """One unit per variant (keyed by the variant's and its original's content and the settings;
     a review variant's key also holds the review checks' thresholds and rule version)."""
-    from rhetorica.judges.review_checks import REVIEW_CHECKS_VERSION
-    from rhetorica.judges.study import is_review
+    from rhetorica.validation.review_checks import REVIEW_CHECKS_VERSION
+    from rhetorica.documents.reviews.model import is_review
 
     spec = validation_spec_hash(settings)
     review_spec = content_hash(spec, settings.review, REVIEW_CHECKS_VERSION)
@@ -229,7 +229,7 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
     two cells share a key. Conditions that rewrite another variant further (``recursive:<n>``,
     ``guided``) are units of :mod:`rhetorica.study.workflow_stages`, not of this stage.
     """
-    from rhetorica.judges.inputs import imported_input_hash
+    from rhetorica.study.review_inputs import imported_input_hash
     from rhetorica.rewriting.conditions import upstream_condition
 
     return [

@@ -124,7 +124,7 @@ def paragraph_messages(instruction_text: str, notes: Sequence[str], paragraph: s
     from rhetorica.models.api import ChatMessage
     from rhetorica.rewriting import six_dimensions as six
     from rhetorica.rewriting.latex_project.repair import compose_instruction
-    from rhetorica.rewriting.marker import TEXT_MARKER
+    from rhetorica.marker import TEXT_MARKER
 
     return [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
             ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{paragraph}")]
@@ -232,7 +232,7 @@ def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: 
     from rhetorica.models.call import call_model
     from rhetorica.rewriting.latex_project.repair import RewriteFailed
     from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
-    from rhetorica.rewriting.marker import TEXT_MARKER
+    from rhetorica.marker import TEXT_MARKER
 
     def ask(messages: list[ChatMessage], paragraph: str) -> str:
         cap = int(model.count_tokens(paragraph) * OUTPUT_TOKEN_FACTOR) + 32

@@ -32,10 +32,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rhetorica.documents.models import Document
-from rhetorica.judges.study import is_review, reference_review, validate_review
+from rhetorica.documents.reviews.model import is_review, reference_review
 from rhetorica.kinds import RunContext, evaluator_kind, rewriter_kind
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import stages as registry
+from rhetorica.registry import variant_validators
 from rhetorica.store import plan
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
@@ -176,7 +177,7 @@ class RewriteStage(TableStage):
         return rewriter_kind(unit.rewriter.kind).planned_calls(unit)
 
     def stand_in_reply(self, messages: list[ChatMessage]) -> str | None:
-        from rhetorica.rewriting.marker import TEXT_MARKER
+        from rhetorica.marker import TEXT_MARKER
 
         last = next((m.content for m in reversed(messages) if m.role == "user"), "")
         return last.rpartition(TEXT_MARKER)[2]  # the chunk unchanged: every chunk's call is made
@@ -221,9 +222,9 @@ class ValidateStage(TableStage):
                                "rewriter": unit.rewriter}
         try:
             async with ctx.validation_gate:  # one embedding job at a time
-                if is_review(unit.original):
-                    return row | await asyncio.to_thread(validate_review, unit.original, unit.variant.document,
-                                                         unit.condition, ctx.embedder, settings.review)
+                if unit.original.kind in variant_validators:  # e.g. review variants (the judges package)
+                    return row | await asyncio.to_thread(variant_validators.get(unit.original.kind), unit.original,
+                                                         unit.variant.document, unit.condition, ctx.embedder, settings)
                 result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
                                                  settings.thresholds, embedder=ctx.embedder,
                                                  condition=unit.condition)
@@ -297,7 +298,7 @@ class ReviewStage(TableStage):
 
 def _with_reference(unit: planner.ReviewUnit, documents: list[Document]) -> planner.ReviewUnit:
     """The review unit of a kind that reads a reference (a judge) with its target's paired reference
-    review (:func:`rhetorica.judges.study.reference_review`; ``None`` when the paper has no other review)."""
+    review (:func:`rhetorica.documents.reviews.model.reference_review`; ``None`` when the paper has no other review)."""
     if not evaluator_kind(unit.reviewer.kind).reads_reference or not is_review(unit.document):
         return unit
     return replace(unit, target=replace(unit.target, reference=reference_review(unit.document, documents)))

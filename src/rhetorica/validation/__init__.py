@@ -31,7 +31,7 @@ from rhetorica.validation.metadiscourse import (
 from rhetorica.validation.readability import count_syllables, gunning_fog
 from rhetorica.validation.spans import SpanReport, compare_spans, extract_spans
 from rhetorica.validation.summary import summarise_by_condition
-from rhetorica.validation.tokenizer import Tokens, split_sentences, tokenize
+from rhetorica.tokenizer import Tokens, split_sentences, tokenize
 from rhetorica.validation.measures import TextMeasures, measure_text
 from rhetorica.validation.validate import (
     ValidationFailure,

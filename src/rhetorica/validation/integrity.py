@@ -10,7 +10,7 @@ import numpy as np
 
 from rhetorica.validation.embeddings import Embedder
 from rhetorica.validation.passages import PARAGRAPH_BREAK, split_passages
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.tokenizer import Tokens, tokenize
 
 
 def best_match_cosines(original: np.ndarray, variant: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Lexical diversity and sophistication: MTLD and Advanced Guiraud.
 
-Both read the words of :func:`rhetorica.validation.tokenizer.tokenize`, lower-cased.
+Both read the words of :func:`rhetorica.tokenizer.tokenize`, lower-cased.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.tokenizer import Tokens, tokenize
 
 MTLD_THRESHOLD = 0.72
 """Factor size of McCarthy & Jarvis (2010), Sect. "Calculation of MTLD"."""

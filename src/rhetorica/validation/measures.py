@@ -13,7 +13,7 @@ from rhetorica.validation.lexical import advanced_guiraud, mtld
 from rhetorica.validation.metadiscourse import marker_counts
 from rhetorica.validation.readability import gunning_fog
 from rhetorica.registry import dimensions
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.tokenizer import Tokens, tokenize
 
 
 class TextMeasures(BaseModel):

@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.tokenizer import Tokens, tokenize
 
 Category = Literal["hedge", "booster"]
 LEXICON_FILE = "lexicon.tsv"

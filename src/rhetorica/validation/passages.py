@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rhetorica.validation.tokenizer import mask_non_prose, sentence_bounds
+from rhetorica.tokenizer import mask_non_prose, sentence_bounds
 
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 """A blank line: the paragraph separator."""
@@ -15,7 +15,7 @@ def paragraphs(texts: Sequence[str]) -> list[str]:
     """Split texts (e.g. a document's section bodies) into non-empty paragraphs at blank lines.
 
     Blank lines inside masked regions (a display equation, a code block; see
-    :func:`rhetorica.validation.tokenizer.mask_non_prose`) do not split.
+    :func:`rhetorica.tokenizer.mask_non_prose`) do not split.
 
     Args:
         texts: texts in order.

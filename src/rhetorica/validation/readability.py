@@ -7,7 +7,7 @@ from bisect import bisect_left
 from collections import Counter
 from functools import lru_cache
 
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.tokenizer import Tokens, tokenize
 
 _VOWEL_GROUP = re.compile(r"[aeiouy]+")
 _HIATUS = re.compile(r"(?<![cgst])i[aou]|(?<!p)eo|(?<![qg])u[ao]")
@@ -90,7 +90,7 @@ def gunning_fog(text: str | Tokens, *, exclusions: bool = True) -> float | None:
     Index": average sentence length plus the percentage of words of three or more syllables,
     times 0.4; proper nouns, easy compounds (hyphenated here) and verb forms made three syllables by
     ``-ed``/``-es`` are not counted as hard. Sentences and words come from
-    :func:`rhetorica.validation.tokenizer.tokenize` (abbreviation- and decimal-safe); syllables from
+    :func:`rhetorica.tokenizer.tokenize` (abbreviation- and decimal-safe); syllables from
     :func:`count_syllables`.
 
     Args:

@@ -5,7 +5,7 @@ or a plug-in's) and is registered with it; this module holds what those measures
 measure is a pure function of a text (LaTeX source, or Markdown with inline LaTeX) and is meant for
 paired use: the same measure on an original and on its rewrite, ``+`` conditions asking it to rise
 and ``-`` conditions asking it to fall (:mod:`rhetorica.validation.shift`). Rates are per 1,000
-words of the shared tokenizer (:func:`rhetorica.validation.tokenizer.tokenize`); LaTeX comments and
+words of the shared tokenizer (:func:`rhetorica.tokenizer.tokenize`); LaTeX comments and
 sectioning commands are blanked first (same length, :func:`prepared_tokens`), so commented-out
 text and headings never count.
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
 
-from rhetorica.validation.tokenizer import Tokens, tokenize
+from rhetorica.tokenizer import Tokens, tokenize
 
 
 # --------------------------------------------------------------------------- lexicons

@@ -36,7 +36,7 @@ from rhetorica.registry import dimensions
 
 if TYPE_CHECKING:
     from rhetorica.validation.measures import TextMeasures
-    from rhetorica.validation.tokenizer import Tokens
+    from rhetorica.tokenizer import Tokens
 
 TextMeasure = Callable[["str | Tokens"], "float | None"]
 """A dimension's measure of one text: LaTeX/Markdown or its tokens -> a real number, ``None`` when undefined."""

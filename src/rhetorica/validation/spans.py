@@ -15,7 +15,7 @@ Kinds:
   such as *epochs* are not units); the space between number and unit is ignored and ``\\%`` is
   read as ``%``.
 
-The first four come from the regions that :func:`rhetorica.validation.tokenizer.mask_regions`
+The first four come from the regions that :func:`rhetorica.tokenizer.mask_regions`
 blanks (so a label inside an equation is part of that equation, and numbers inside math, code,
 tables or URLs are not separate spans); markers and numbers are searched in the masked text.
 
@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from rhetorica.validation.tokenizer import Tokens, mask_regions
+from rhetorica.tokenizer import Tokens, mask_regions
 
 SpanKind = Literal["equation", "url", "citation_key", "label", "ref", "citation_marker", "number"]
 

@@ -16,7 +16,7 @@ from rhetorica.validation.measures import TextMeasures, measure_text
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.shift import ShiftCheck, shift_checks
 from rhetorica.validation.spans import SpanReport, compare_spans
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 
 MEASURES = (
     "words",

@@ -12,7 +12,7 @@ import pytest
 
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.reviews import read_reviews
-from rhetorica.judges.inputs import review_documents
+from rhetorica.study.review_inputs import review_documents
 from rhetorica.study.config import DocumentSpec
 
 DATA = Path(__file__).parent / "data"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rhetorica.documents.reviews import read_reviews
 from rhetorica.documents.reviews.lines import read_review_records
-from rhetorica.judges.pairs import read_review_pairs
+from rhetorica.documents.reviews.pairs import read_review_pairs
 
 ORIGINAL_A = "Summary Of The Paper:\nSpectral filters on graphs.\n\nStrength And Weaknesses:\nWeak baselines."
 REWRITE_A = "Summary of the paper:\nThe paper studies spectral graph filters.\n\nStrengths and weaknesses:\nThe baselines are weak."

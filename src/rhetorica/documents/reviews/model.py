@@ -142,3 +142,21 @@ def blind_reviewer_ids(reviews: list[Document], ids: list[str]) -> list[Document
             sections.append(section.model_copy(update={"text": text}))
         blinded.append(doc.model_copy(update={"sections": sections, "removed": removed}))
     return blinded
+
+
+def is_review(document: Document) -> bool:
+    """True for a review document (the review stages apply)."""
+    return document.kind == "review"
+
+
+def reference_review(document: Document, documents: list[Document]) -> Document | None:
+    """The reference review of a reference-anchored family (ScholarPeer) for ``document``: the next
+    review of the same paper in study order, cyclically (review 1 -> 2, ..., last -> 1), so an
+    original and its rewrites are compared with the same human review (our documented choice).
+    ``None`` when the paper has no other review."""
+    paper = document.paper_id
+    same = [d for d in documents if is_review(d) and d.paper_id == paper]
+    ids = [d.id for d in same]
+    if document.id not in ids or len(same) < 2:
+        return None
+    return same[(ids.index(document.id) + 1) % len(same)]

@@ -35,7 +35,7 @@ from rhetorica.models.errors import (
     TransientError,
 )
 from rhetorica.models.logprobs import TokenLogprob
-from rhetorica.rewriting.marker import TEXT_MARKER
+from rhetorica.marker import TEXT_MARKER
 from rhetorica.status import Status
 
 

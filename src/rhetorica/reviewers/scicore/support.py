@@ -4,7 +4,7 @@ most of the claim's content words?
 Definition (used by :func:`rhetorica.reviewers.scicore.validate.validate_core`):
 
 - *terms* of a text: the shared tokenizer's lower-cased words
-  (:func:`rhetorica.validation.tokenizer.tokenize`; maths, citations and URLs are masked, digits
+  (:func:`rhetorica.tokenizer.tokenize`; maths, citations and URLs are masked, digits
   are not words), without scikit-learn's English stop-word list
   (``sklearn.feature_extraction.text.ENGLISH_STOP_WORDS``) and without the attribution words the
   core is asked to use (:data:`ATTRIBUTION_WORDS`: "the manuscript states …" is the record's
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from rhetorica.validation.tokenizer import tokenize
+from rhetorica.tokenizer import tokenize
 
 #: Share of a claim's terms one manuscript passage must hold for the claim to be supported.
 SUPPORT_THRESHOLD = 0.5

@@ -21,7 +21,7 @@ from functools import lru_cache
 from rhetorica.dimensions import register_dimension
 from rhetorica.validation.rhetoric import PhraseLexicon, find_phrases, parse_phrase_lexicon, per_1k, prepared_tokens
 from rhetorica.validation.shift import Instructions, measured_dimension
-from rhetorica.validation.tokenizer import Tokens
+from rhetorica.tokenizer import Tokens
 
 LEXICON = """\
 # formality lexicon, version 1.0 (rhetorica-example-plugin; see the module docstring for sources)

@@ -23,7 +23,7 @@ from typing import Any
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import ConfigurationError
 from rhetorica.registry import providers
-from rhetorica.rewriting.marker import TEXT_MARKER
+from rhetorica.marker import TEXT_MARKER
 
 LEVELS = ("low", "mid", "high")
 

@@ -8,7 +8,7 @@ import pytest
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.documents.reviews import read_reviews
-from rhetorica.judges.review_checks import (
+from rhetorica.validation.review_checks import (
     LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant, counterpart_similarities,
     review_points, review_structure, weakness_points,
 )

@@ -15,7 +15,7 @@ point of its own, and keep about the same length.
   :class:`StatedScore` and are not points.
 - **Points.** In the remaining text each list item (``-``, ``*``, ``1.``, ``(1).``, ``(a)``) is one
   point and every other paragraph is split into sentences
-  (:func:`rhetorica.validation.tokenizer.sentence_bounds`). Not points: units of fewer than
+  (:func:`rhetorica.tokenizer.sentence_bounds`). Not points: units of fewer than
   :data:`MIN_POINT_WORDS` words, reference-list lines (``[3] Smith, J. … 2020``, ``Smith, J. and
   Lee, K. (2021). Title …``, a bare URL or DOI) and rewriting boilerplate (``The rewritten review
   preserves …``). A point's kind comes from the block title (or the header above it, or the
@@ -65,7 +65,7 @@ from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.validation.embeddings import Embedder
 from rhetorica.validation.integrity import best_match_cosines
 from rhetorica.validation.passages import split_passages
-from rhetorica.validation.tokenizer import sentence_bounds
+from rhetorica.tokenizer import sentence_bounds
 
 PointKind = Literal["strength", "weakness", "question", "other"]
 REVIEW_CHECKS_VERSION = "review-checks:v2"
@@ -279,7 +279,7 @@ def _header(line: str) -> str | None:
 
 def _sentences(text: str) -> list[str]:
     """Sentences of ``text`` by the project's one sentence splitter
-    (:func:`rhetorica.validation.tokenizer.sentence_bounds`)."""
+    (:func:`rhetorica.tokenizer.sentence_bounds`)."""
     return [text[start:end].strip() for start, end in sentence_bounds(text) if text[start:end].strip()]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rhetorica.documents.models import Document
 from rhetorica.validation.passages import paragraphs
-from rhetorica.validation.tokenizer import mask_non_prose, split_sentences, tokenize
+from rhetorica.tokenizer import mask_non_prose, split_sentences, tokenize
 
 
 def test_abbreviations_decimals_and_citations_do_not_split_sentences() -> None:

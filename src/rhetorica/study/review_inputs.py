@@ -8,7 +8,7 @@ A study declares review sources among its ``documents``:
   default the name of the files' folder, or of the folder above a folder named ``review(s)``), the
   reviewer's own scores as the human reference, reviewer identities blinded by the readers;
 - ``{pairs: <file.jsonl>}``: the originals of a file of (original, rewrite) review pairs
-  (:func:`rhetorica.judges.pairs.read_review_pairs`); their rewrites ride along under
+  (:func:`rhetorica.documents.reviews.pairs.read_review_pairs`); their rewrites ride along under
   ``metadata.imported_rewrites`` (one dict per rewrite: ``rewriter``, ``condition``,
   ``rewrite_id``, ``text``, ``rating``: the rewrite's own rating, ``None`` when not given) for a rewriter of kind ``imported``
   (:mod:`rhetorica.judges.study`), which stores them as variants with no model call.
@@ -85,7 +85,7 @@ def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[s
 
 
 def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
-    from rhetorica.judges.pairs import PairsError, read_review_pairs
+    from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
     try:
         imported = read_review_pairs(path)

@@ -1,0 +1,51 @@
+"""The ``judge`` evaluator kind (review-quality judge: model + metric family + rubric), registered
+in :data:`rhetorica.registry.evaluators` by the judges package as a plug-in would
+(:mod:`rhetorica.kinds`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rhetorica.evaluation import Evaluator
+from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS, judge_factory
+from rhetorica.judges.options import JudgeOptions, check_judge_options
+from rhetorica.judges.study import planned_judge_calls
+from rhetorica.kinds import EvaluatorKind, RunContext
+from rhetorica.registry import evaluators
+from rhetorica.study.planned_calls import PlannedCall
+
+
+class JudgeKind(EvaluatorKind):
+    """Review-quality judge: model + metric family + rubric; scores reviews (``reviews``/``pairs``)."""
+
+    factory = judge_factory
+    options_model = JudgeOptions
+    reads_reference = True
+    document_entries = ("reviews", "pairs")
+    document_need = "scores reviews"
+
+    def check(self, spec: Any) -> None:  # checked without building the model (rhetorica.judges.options)
+        check_judge_options(spec.name, spec.model, spec.options.as_kwargs())
+
+    def build(self, spec: Any, ctx: RunContext) -> Evaluator:
+        """The judge with its model (``options.model_options`` as provider options, or a declared
+        model's), its options, the reviewer's ``sampling`` temperature and ``max_tokens``; rubric
+        files relative to the study file."""
+        options = dict(spec.options.as_kwargs())
+        model = ctx.model(spec.model, dict(options.pop("model_options", None) or {}))
+        if options.get("rubric_file") and not Path(options["rubric_file"]).is_absolute():
+            options["rubric_file"] = str(ctx.base_dir / options["rubric_file"])
+        if options.get("metric_rubrics"):
+            options["metric_rubrics"] = {m: p if Path(p).is_absolute() else str(ctx.base_dir / p)
+                                         for m, p in options["metric_rubrics"].items()}
+        return judge_factory(spec.name, model=model, temperature=spec.sampling.temperature,
+                             max_tokens=spec.sampling.max_tokens, **options)
+
+    def planned_calls(self, unit: Any) -> list[PlannedCall]:
+        rv = unit.reviewer
+        return [PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS)
+                for call in planned_judge_calls(rv, unit.target)]
+
+
+evaluators.add("judge", JudgeKind(), description="review-quality judge: model + metric family + rubric")
