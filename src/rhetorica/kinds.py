@@ -36,7 +36,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError, create_model
 
@@ -47,10 +47,10 @@ from rhetorica.models.call import CallContext, ConnectionLimits
 from rhetorica.registry import UnknownComponentError, evaluators, rewriters
 from rhetorica.reviewers.defence import defend
 from rhetorica.status import Status
+from rhetorica.models.registry import get_model
+from rhetorica.forms import Form
+from rhetorica.rewriting.conditions import Condition
 
-if TYPE_CHECKING:
-    from rhetorica.forms import Form
-    from rhetorica.rewriting.conditions import Condition
 
 
 @dataclass
@@ -110,7 +110,6 @@ def stand_in_models(options: dict[str, Any]) -> dict[str, Any]:
     """``options`` plus ``model=`` (and ``extractor=`` when it names a model) as stand-in models:
     what a kind that takes a model is built with at load time to check its other options (the run
     builds it again with the real models)."""
-    from rhetorica.models.registry import get_model  # registers providers; imports the model layer
 
     out = dict(options, model=get_model("mock/stand-in"))  # the registered mock provider, never called
     if isinstance(out.get("extractor"), str):

@@ -16,6 +16,7 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
+from statsmodels.stats.inter_rater import cohens_kappa
 
 Level = Literal["nominal", "ordinal", "interval"]
 
@@ -66,7 +67,6 @@ def cohen_kappa(a: npt.ArrayLike, b: npt.ArrayLike, *, categories: Sequence[floa
     Raises:
         ValueError: shapes differ, no item rated by both, or a value outside ``categories``.
     """
-    from statsmodels.stats.inter_rater import cohens_kappa
 
     x, y = _paired(a, b)
     cats = np.asarray(sorted(set(x) | set(y)) if categories is None else list(categories), dtype=float)

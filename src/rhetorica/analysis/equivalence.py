@@ -32,6 +32,9 @@ from pydantic import BaseModel
 
 from rhetorica.analysis.tidy import require_columns
 from rhetorica.labels import ORIGINAL
+from scipy.stats import rankdata
+from scipy.stats import wilcoxon
+from statsmodels.stats.weightstats import ttost_paired
 
 Array = npt.NDArray[np.float64]
 Classification = Literal["sensitive", "robust", "sensitive_and_robust", "inconclusive"]
@@ -82,7 +85,6 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
     Raises:
         ValueError: if ``d`` contains NaN.
     """
-    from scipy.stats import rankdata, wilcoxon
 
     x = np.asarray(d, dtype=float)
     if np.isnan(x).any():
@@ -115,7 +117,6 @@ def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
     Raises:
         ValueError: if ``low >= high``.
     """
-    from statsmodels.stats.weightstats import ttost_paired
 
     if not low < high:
         raise ValueError(f"TOST bounds must satisfy low < high, got ({low}, {high})")

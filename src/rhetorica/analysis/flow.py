@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.labels import ORIGINAL, arm_label
+from rhetorica.problems import is_warning
 
 FLOW_COLUMNS = ["stage", "arm", "configuration", "metric", "planned", "not_run", "failed", "produced", "excluded",
                 "analysed"]
@@ -178,7 +179,6 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     problem_rows = problems if not problems.empty else pd.DataFrame(columns=["stage", "item", "status", "reason"])
 
     # input: documents read, unreadable inputs
-    from rhetorica.problems import is_warning
 
     warning = problem_rows["reason"].astype(str).map(is_warning).astype(bool)
     ingest = problem_rows[(problem_rows["stage"] == "ingest") & ~warning]

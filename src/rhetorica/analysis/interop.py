@@ -35,6 +35,11 @@ from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.labels import NO_REWRITER, ORIGINAL
 from rhetorica.store.rows import AssessmentRow
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+from rhetorica.hashing import content_hash
+from rhetorica.store.db import Store
+from rhetorica.store.export import export_tables
+from rhetorica.store.imported import record_imported_run
+from rhetorica.store.runs import STUDY_FILE
 
 DECISION_FIELD = "final_decision"
 SCORE_FIELD_NAMES = ("overall_score", "contribution_score", "soundness_score", "presentation_score")
@@ -467,11 +472,6 @@ def import_diagnostics_run(
         ValueError: ``decision_threshold`` is NaN or outside 1-10; as for :func:`diagnostics_to_tidy`.
         OSError: as for :func:`diagnostics_to_tidy`.
     """
-    from rhetorica.hashing import content_hash
-    from rhetorica.store.runs import STUDY_FILE
-    from rhetorica.store.db import Store
-    from rhetorica.store.export import export_tables
-    from rhetorica.store.imported import record_imported_run
 
     out = Path(run_dir)
     low, high = DECISION_THRESHOLD_RANGE

@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.tidy import ok_scores, primary_metric, require_columns
+from statsmodels.regression.mixed_linear_model import MixedLM
+from statsmodels.tools.sm_exceptions import ConvergenceWarning
 
 MIXED_COLUMNS = ["reviewer", "first", "second", "mixed_diff", "mixed_ci_low", "mixed_ci_high", "mixed_p",
                  "mixed_note"]
@@ -37,8 +39,6 @@ def mixed_effects_shift(scores: pd.Series, arm_is_first: pd.Series, paper: pd.Se
         fit converged, else why the estimate is missing (fewer than 2 papers, no variation, no
         convergence). A missing estimate is NaN, never a default value.
     """
-    from statsmodels.regression.mixed_linear_model import MixedLM
-    from statsmodels.tools.sm_exceptions import ConvergenceWarning
 
     empty: dict[str, object] = dict.fromkeys(MIXED_COLUMNS[3:7], np.nan)
     if paper.nunique() < 2:

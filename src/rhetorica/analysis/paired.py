@@ -18,6 +18,8 @@ import pandas as pd
 from rhetorica.analysis.arms import combine_arm, default_pairs
 from rhetorica.analysis.tidy import CRITERIA, ok_scores, primary_metric, require_columns
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+from scipy.stats import binom
+from scipy.stats import binomtest
 
 __all__ = [
     "COMPARISON_COLUMNS",
@@ -92,7 +94,6 @@ def sign_test_pvalues(n_first: npt.ArrayLike, n_second: npt.ArrayLike) -> npt.ND
     for name, arr in (("n_first", a), ("n_second", b)):
         if arr.size and (np.any(arr < 0) or np.any(np.asarray(arr, dtype=float) % 1 != 0)):
             raise ValueError(f"sign test: {name} must hold non-negative integers, got {arr}")
-    from scipy.stats import binom
 
     n = a + b
     p = 2.0 * binom.cdf(np.minimum(a, b), n, 0.5)
@@ -117,7 +118,6 @@ def sign_test(n_first: int, n_second: int) -> float:
     Raises:
         ValueError: on a negative or non-integer count.
     """
-    from scipy.stats import binomtest
 
     for name, value in (("n_first", n_first), ("n_second", n_second)):
         if value < 0 or float(value) % 1 != 0:

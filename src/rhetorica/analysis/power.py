@@ -19,6 +19,8 @@ from pydantic import BaseModel
 from rhetorica.analysis.controls import draw_scores
 from rhetorica.analysis.paired import sign_test_pvalues
 from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
+from scipy.stats import binom
+from scipy.stats import norm
 
 Array = npt.NDArray[np.float64]
 
@@ -34,7 +36,6 @@ def critical_counts(n_max: int, alpha: float) -> npt.NDArray[np.int64]:
 
     The sign test rejects exactly when ``min(wins, losses) <= c_N``.
     """
-    from scipy.stats import binom
 
     n = np.arange(n_max + 1)
     k = binom.ppf(alpha / 2, n, 0.5).astype(np.int64)
@@ -44,7 +45,6 @@ def critical_counts(n_max: int, alpha: float) -> npt.NDArray[np.int64]:
 
 def _reject_prob_given_untied(n_max: int, p: float, alpha: float) -> Array:
     """``P(reject | N)`` for N = 0..n_max untied pairs when each favours the first arm w.p. p."""
-    from scipy.stats import binom
 
     n = np.arange(n_max + 1)
     c = critical_counts(n_max, alpha)
@@ -68,7 +68,6 @@ def sign_test_power(
     Raises:
         ValueError: on arguments outside their ranges.
     """
-    from scipy.stats import binom
 
     if n_papers < 0 or preference_ratio <= 0 or not 0 < alpha < 1 or not 0 <= tie_prob < 1:
         raise ValueError(
@@ -296,7 +295,6 @@ def integer_pair_probabilities(
 
 def _quality_weights(grid: int) -> Array:
     """Normalised N(0, 1) weights of ``grid`` points spanning +/- 6 SD."""
-    from scipy.stats import norm
 
     weights = norm.pdf(np.linspace(-6.0, 6.0, grid))
     return weights / weights.sum()
@@ -308,7 +306,6 @@ def _arm_sum_pmf(shift: float, noise_sd: float, replicates: int, quality_mean: f
     """``(grid, 9 * replicates + 1)``: P(sum of the replicates' reviews = replicates + j) at each
     quality grid point, for an arm shifted by ``shift`` (cached: the unshifted arm is the same in
     every step of a shift search). Read-only."""
-    from scipy.stats import norm
 
     mu = quality_mean + quality_sd * np.linspace(-6.0, 6.0, grid) + shift
     upper = np.arange(1, 11) + 0.5

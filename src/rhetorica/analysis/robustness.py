@@ -44,6 +44,7 @@ from rhetorica.analysis.discriminability import discriminability, discriminabili
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.tidy import document_info, primary_metric
 from rhetorica.labels import ORIGINAL
+from scipy.stats import spearmanr
 
 Array = npt.NDArray[np.float64]
 
@@ -215,7 +216,6 @@ def _reviewer_row(
         row["n_human"] = int(both.sum())
         row["human_mae"] = float((base[both] - h[both]).abs().mean()) if both.any() else np.nan
         if both.sum() >= 2:
-            from scipy.stats import spearmanr
 
             row["human_spearman"] = float(spearmanr(base[both], h[both]).statistic)
         else:

@@ -39,13 +39,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rhetorica.analysis.soft import largest_soft_shift, with_soft_ratings
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
+from itertools import combinations
+from rhetorica.analysis.arms import default_pairs
+from rhetorica.analysis.paired import comparison_table
+from rhetorica.analysis.robustness import discriminability_table
+from rhetorica.analysis.tidy import primary_metric
+from rhetorica.analysis.tidy import require_columns
+from scipy.stats import binomtest
+import numpy as np
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 PASS, FAIL, UNDECIDED = "pass", "fail", "not enough data"
 """The three verdicts of a check and of a configuration."""
@@ -126,7 +132,6 @@ def _abs_interval(low: float, high: float) -> tuple[float, float]:
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
     """Exact (Clopper & Pearson 1934) two-sided ``1 - alpha`` interval of a binomial proportion
     ``k / n`` (scipy's ``binomtest(k, n).proportion_ci(method="exact")``); ``(low, high)`` in [0, 1]."""
-    from scipy.stats import binomtest
 
     ci = binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="exact")
     return float(ci.low), float(ci.high)
@@ -150,7 +155,6 @@ def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tup
     Returns:
         ``(L, U)`` within [-1, 1].
     """
-    from scipy.stats import binomtest
 
     p1, p2 = k1 / n1, k2 / n2
     w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
@@ -226,7 +230,6 @@ def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> l
     Returns:
         One :class:`Interval` per pair of arms (point = |difference|); empty with one arm.
     """
-    from itertools import combinations
 
     failed = df["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"])
     pairs = list(combinations(sorted(failed.index), 2))
@@ -306,13 +309,7 @@ def scorecard(
     Raises:
         ValueError: on a missing column or an out-of-range score.
     """
-    import numpy as np
-    import pandas as pd
 
-    from rhetorica.analysis.arms import default_pairs
-    from rhetorica.analysis.paired import comparison_table
-    from rhetorica.analysis.robustness import discriminability_table
-    from rhetorica.analysis.tidy import primary_metric, require_columns
 
     if score is None and not df.empty:
         by_primary: dict[str, list[str]] = {}

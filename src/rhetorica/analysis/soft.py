@@ -27,6 +27,12 @@ import pandas as pd
 from rhetorica.analysis.paired import _resolve, paper_scores, wide_scores
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import expected_metric
+from rhetorica.analysis.arms import default_pairs
+from rhetorica.analysis.power import integer_pair_probabilities
+from rhetorica.analysis.power import papers_needed
+from scipy.stats import bootstrap
+from scipy.stats import wilcoxon
+from statsmodels.stats.power import TTestPower
 
 #: Columns :func:`soft_comparison` adds to a comparison table (besides its keys).
 SOFT_COLUMNS = ["soft_n_pairs", "soft_mean_diff", "soft_ci_low", "soft_ci_high", "wilcoxon_p"]
@@ -60,7 +66,6 @@ def paired_soft_test(
         fewer than 2 pairs; the point itself when every difference is equal) and ``wilcoxon_p``
         (NaN when no difference is non-zero).
     """
-    from scipy.stats import bootstrap, wilcoxon
 
     a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     keep = ~(np.isnan(a) | np.isnan(b))
@@ -203,10 +208,7 @@ def pilot_plan(
     Raises:
         ValueError: ``shift`` not > 0, or a bad column or arm.
     """
-    from statsmodels.stats.power import TTestPower
 
-    from rhetorica.analysis.arms import default_pairs
-    from rhetorica.analysis.power import integer_pair_probabilities, papers_needed
 
     if not (math.isfinite(shift) and shift > 0):
         raise ValueError(f"shift must be a finite number > 0 (points), got {shift}")

@@ -7,6 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rhetorica.datasets.manifest import DatasetError
+from rhetorica.judges.audit import audit_summary
+from rhetorica.judges.audit import pairs_from_dataset
+from rhetorica.judges.audit import read_sheets
+from rhetorica.judges.audit import write_sheets
 
 audit_app = typer.Typer(help="Human audit of (original, rewrite) review pairs.", no_args_is_help=True)
 
@@ -21,8 +26,6 @@ def export_cmd(
                                    "ASCII letters, digits, '_' and '-' only: each names a file)."),
 ) -> None:
     """Sample pairs and write blank sheets (faithfulness 1-5, equivalent feedback yes/no)."""
-    from rhetorica.datasets.manifest import DatasetError
-    from rhetorica.judges.audit import pairs_from_dataset, write_sheets
 
     names = tuple(a.strip() for a in annotators.split(",") if a.strip())
     try:
@@ -41,7 +44,6 @@ def summary_cmd(sheets: list[Path] = typer.Argument(..., help="Filled sheets (CS
     faithfulness and equivalent columns, or without rows, is skipped); exit 2 when fewer than two
     usable sheets remain.
     """
-    from rhetorica.judges.audit import audit_summary, read_sheets
 
     answers, problems = read_sheets(sheets)
     for line in problems:

@@ -10,13 +10,17 @@ from rich.console import Console
 from rich.markup import escape
 
 from rhetorica.cli.errors import exit_on
+from rhetorica.study.batch import collect_study
+from rhetorica.study.batch import submit_study
+from rhetorica.study.config import ConfigError
+from rhetorica.study.config import load_study
+from rhetorica.study.inputs import resolve_run_dir
+from rich.table import Table
 
 batch_app = typer.Typer(help="Run a study's calls through provider batch APIs (half price, within 24 h).")
 
 
 def _load(study: Path) -> tuple[Any, Path, Path]:
-    from rhetorica.study.config import ConfigError, load_study
-    from rhetorica.study.inputs import resolve_run_dir
 
     with exit_on(ConfigError):
         config, base_dir = load_study(study)
@@ -26,7 +30,6 @@ def _load(study: Path) -> tuple[Any, Path, Path]:
 @batch_app.command("submit")
 def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=True, dir_okay=False)) -> None:
     """Submit the pending calls of the study's next stage to the providers' batch APIs."""
-    from rhetorica.study.batch import submit_study
 
     console = Console(soft_wrap=True)  # one line per model: errors are read whole
     result = submit_study(*_load(study))
@@ -72,9 +75,7 @@ def collect(
     timeout_s: float | None = typer.Option(None, "--timeout", help="Stop waiting after this many seconds."),
 ) -> None:
     """Collect finished batches of the study into its response cache (resumable, idempotent)."""
-    from rich.table import Table
 
-    from rhetorica.study.batch import collect_study
 
     console = Console()
     _, _, run_dir = _load(study)

@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rhetorica.cli.errors import exit_on
+from rhetorica.cli.errors import fail
+from rhetorica.cli.study import console
+from rhetorica.store.db import StoreError
+from rhetorica.store.lock import RunLockedError
+from rhetorica.study.execute import release_abandoned_calls
 
 calls_app = typer.Typer(help="The call log of a run: calls that interrupted runs left unanswered.",
                         no_args_is_help=True)
@@ -18,11 +24,6 @@ def release(run_dir: Path = typer.Argument(..., help="Run directory of a study."
 
     Exit 0: released (or none to release); 1: another process runs the study; 2: no store here.
     """
-    from rhetorica.cli.errors import exit_on, fail
-    from rhetorica.cli.study import console
-    from rhetorica.store.db import StoreError
-    from rhetorica.store.lock import RunLockedError
-    from rhetorica.study.execute import release_abandoned_calls
 
     try:
         with exit_on(FileNotFoundError, StoreError):

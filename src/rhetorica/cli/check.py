@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from rhetorica.cli.errors import exit_on
+from rhetorica.report.scorecard import check_run
+from rhetorica.store.db import StoreError
 
 console = Console(soft_wrap=True)
 
@@ -22,8 +24,6 @@ def check(run_dir: Path = typer.Argument(..., help="Run directory of a study."))
     3 none fails, but at least one has not enough data to decide;
     2 no store in RUN_DIR, not a rhetorica store, an unusable study.json, or invalid scorecard settings.
     """
-    from rhetorica.report.scorecard import check_run
-    from rhetorica.store.db import StoreError
 
     with exit_on(FileNotFoundError, StoreError, ValueError):
         result = check_run(run_dir)

@@ -8,6 +8,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rhetorica.datasets.arxiv_match import ARXIV_QUERY_URL
+from rhetorica.datasets.arxiv_match import ARXIV_SOURCE_URL
+from rhetorica.datasets.arxiv_match import match_dataset
+from rhetorica.datasets.importers import IMPORTERS
+from rhetorica.datasets.importers import RatingScale
+from rhetorica.datasets.importers import guess_layout
+from rhetorica.datasets.importers import import_dataset
+from rhetorica.datasets.importers import parse_scale
+from rhetorica.datasets.info import dataset_info
+from rhetorica.datasets.manifest import DatasetError
+from rhetorica.datasets.manifest import RatingBin
+from rhetorica.datasets.openreview_build import build_openreview
 
 dataset_app = typer.Typer(help="Build or import a dataset folder that a study names in one line.",
                           no_args_is_help=True)
@@ -20,7 +32,6 @@ def _problems(lines: list[str]) -> None:
 
 def _bins(spec: str | None) -> list[object] | None:
     """``"1-3,3-4,...,7-8.5]"`` → bins (a trailing ``]`` closes the last one); ``None`` = default."""
-    from rhetorica.datasets.manifest import RatingBin
 
     if spec is None:
         return None
@@ -48,8 +59,6 @@ def openreview_cmd(
     Withdrawn and desk-rejected submissions are excluded; login (optional) from OPENREVIEW_USERNAME
     and OPENREVIEW_PASSWORD. Rate-limited PDF downloads are left for the next run of the same command.
     """
-    from rhetorica.datasets.manifest import DatasetError
-    from rhetorica.datasets.openreview_build import build_openreview
 
     if api not in ("v1", "v2"):
         typer.echo(f"--api: expected v1 or v2, got {api!r}", err=True)
@@ -83,8 +92,6 @@ def arxiv_match_cmd(
     delay: float = typer.Option(3.0, "--delay", min=0, help="Seconds between arXiv API requests (arXiv asks 3)."),
 ) -> None:
     """Match each paper's PDF to its arXiv LaTeX source (best version by token cosine and 5-gram Jaccard)."""
-    from rhetorica.datasets.arxiv_match import ARXIV_QUERY_URL, ARXIV_SOURCE_URL, match_dataset
-    from rhetorica.datasets.manifest import DatasetError
 
     try:
         run = match_dataset(root, query_url=query_url or ARXIV_QUERY_URL, source_url=source_url or ARXIV_SOURCE_URL,
@@ -108,8 +115,6 @@ def import_cmd(
                                      "outside it is a listed problem and left missing (confidence: 1-5)."),
 ) -> None:
     """Import a review dataset (PeerRead folder, JSONL of papers/reviews, JSONL of review rewrite pairs)."""
-    from rhetorica.datasets.importers import IMPORTERS, RatingScale, guess_layout, import_dataset, parse_scale
-    from rhetorica.datasets.manifest import DatasetError
 
     chosen = guess_layout(source) if layout == "auto" else layout
     if chosen not in IMPORTERS:
@@ -130,8 +135,6 @@ def import_cmd(
 @dataset_app.command("info")
 def info_cmd(root: Path = typer.Argument(..., help="Dataset folder.")) -> None:
     """Print papers per human-rating bin and what is missing."""
-    from rhetorica.datasets.info import dataset_info
-    from rhetorica.datasets.manifest import DatasetError
 
     try:
         info = dataset_info(root)

@@ -8,6 +8,13 @@ from pathlib import Path
 
 import typer
 import yaml
+from rhetorica.cli.errors import exit_on
+from rhetorica.cli.errors import fail
+from rhetorica.cli.study import finish
+from rhetorica.cli.study import print_headline
+from rhetorica.cli.study import run_with_progress
+from rhetorica.study.config import ConfigError
+from rhetorica.study.config import parse_study
 
 
 def default_data_dir() -> Path:
@@ -35,9 +42,6 @@ def demo(
     are listed and recorded as data, not counted as problems. Exit 1 for an unreadable paper, a
     stopped configuration or another run holding the run directory.
     """
-    from rhetorica.cli.errors import exit_on, fail
-    from rhetorica.cli.study import finish, print_headline, run_with_progress
-    from rhetorica.study.config import ConfigError, parse_study
 
     if which not in DEMOS:
         fail(f"unknown demo {which!r}; known: {', '.join(DEMOS)}")

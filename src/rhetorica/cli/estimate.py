@@ -7,6 +7,11 @@ from pathlib import Path
 import typer
 
 from rhetorica.cli.errors import exit_on
+from rhetorica.study.config import ConfigError
+from rhetorica.study.estimate import estimate_study
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 
 def _money(value: float | None) -> str:
@@ -24,12 +29,7 @@ def estimate(
 
     Exit 0: estimated; 1: input problems (an unreadable document or dataset) left part of the study
     unplanned, as ``rhetorica run`` would exit; 2: invalid study file."""
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
 
-    from rhetorica.study.config import ConfigError
-    from rhetorica.study.estimate import estimate_study
 
     console = Console()
     with exit_on(ConfigError, ValueError):

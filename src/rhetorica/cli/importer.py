@@ -14,6 +14,11 @@ from pathlib import Path
 import typer
 
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
+from rhetorica.analysis.interop import DEFAULT_FIELD_MAP
+from rhetorica.analysis.interop import import_diagnostics_run
+from rhetorica.cli.errors import exit_on
+from rich.console import Console
+from rich.markup import escape
 
 import_app = typer.Typer(help="Import results made by other tools as a run directory.", no_args_is_help=True)
 
@@ -50,11 +55,7 @@ def diagnostics(
                                              "from 1 to 10."),
 ) -> None:
     """Import an ai-reviewer-diagnostics baseline/perturbed pair; then `rhetorica report RUN_DIR`."""
-    from rich.console import Console
-    from rich.markup import escape
 
-    from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
-    from rhetorica.cli.errors import exit_on
 
     console, err = Console(soft_wrap=True), Console(stderr=True, soft_wrap=True)
     with exit_on(FileExistsError, OSError, ValueError):

@@ -9,6 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rhetorica.cli.errors import fail
+from rhetorica.documents import DocumentReadError
+from rhetorica.documents import ReadOptions
+from rhetorica.documents import read_document
+from rhetorica.documents.ids import path_id
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+import json
 
 
 def ingest(
@@ -29,13 +38,7 @@ def ingest(
     One bad input never stops the batch: it is reported in the summary and the exit code is 1.
     Exit 2: ``--out`` is a file or cannot be created.
     """
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
 
-    from rhetorica.cli.errors import fail
-    from rhetorica.documents import DocumentReadError, ReadOptions, read_document
-    from rhetorica.documents.ids import path_id
 
     console = Console()
     if hidden_text not in ("keep", "drop"):
@@ -73,7 +76,6 @@ def ingest(
             )
         rows.append(row)
 
-    import json
 
     (out / "summary.json").write_text(json.dumps(rows, indent=2, ensure_ascii=False), encoding="utf-8")
     table = Table(title=f"Ingested {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} inputs into "

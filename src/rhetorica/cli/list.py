@@ -10,6 +10,12 @@ from __future__ import annotations
 import json
 
 import typer
+from rhetorica.kinds import option_lines
+from rhetorica.registry import PluginError
+from rhetorica.registry import UnknownComponentError
+from rhetorica.registry import list_components
+from rich.console import Console
+from rich.table import Table
 
 
 def list_command(
@@ -20,11 +26,7 @@ def list_command(
 ) -> None:
     """List registered components: conditions, dimensions, rewriters, protocols, forms, evaluators,
     metric families, providers and stages, with the package that registered each."""
-    from rich.console import Console
-    from rich.table import Table
 
-    from rhetorica.kinds import option_lines
-    from rhetorica.registry import PluginError, UnknownComponentError, list_components
 
     err = Console(stderr=True, soft_wrap=True)
     try:

@@ -6,6 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rhetorica.analysis.power import plan_study
+from rhetorica.analysis.soft import pilot_plan
+from rhetorica.cli.errors import exit_on
+from rhetorica.cli.errors import fail
+from rhetorica.report.selection import analysed_assessments
+from rhetorica.store.db import StoreError
+from rhetorica.store.export import assessments_table
+from rhetorica.store.runs import open_run_store
+from rhetorica.store.runs import read_run_study
+from rich.console import Console
+from rich.table import Table
+import math
 
 
 def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazily
@@ -15,9 +27,6 @@ def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazil
         FileNotFoundError, rhetorica.store.db.StoreError, ValueError: as
         :func:`rhetorica.store.runs.open_run_store` and :func:`rhetorica.store.runs.read_run_study`.
     """
-    from rhetorica.report.selection import analysed_assessments
-    from rhetorica.store.export import assessments_table
-    from rhetorica.store.runs import open_run_store, read_run_study
 
     study = read_run_study(run_dir)
     store = open_run_store(run_dir)
@@ -29,14 +38,8 @@ def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazil
 
 def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, as_json: bool) -> None:
     """Print :func:`rhetorica.analysis.soft.pilot_plan` for the run ``run_dir``."""
-    import math
 
-    from rich.console import Console
-    from rich.table import Table
 
-    from rhetorica.analysis.soft import pilot_plan
-    from rhetorica.cli.errors import exit_on, fail
-    from rhetorica.store.db import StoreError
 
     if shift is None or not (math.isfinite(shift) and shift > 0):
         fail(f"--pilot needs --shift, a finite number of score points > 0 (got {shift})")
@@ -91,14 +94,9 @@ def plan(
     """Papers needed to detect preference ratio R at alpha with this reviewer's variance; with
     --pilot RUN_DIR --shift X, papers needed for a mean shift of X points with soft ratings
     (Wilcoxon on expected scores) and with integer scores (sign test), from the pilot's variances."""
-    from rich.console import Console
-    from rich.table import Table
 
-    from rhetorica.cli.errors import exit_on, fail
 
-    import math
 
-    from rhetorica.analysis.power import plan_study
 
     if pilot is not None:
         _pilot_plan(pilot, shift, alpha, power, as_json)

@@ -13,11 +13,16 @@ from pathlib import Path
 import typer
 
 from rhetorica.documents.scan.findings import SEVERITIES
+from rhetorica.documents.scan import ScanError
+from rhetorica.documents.scan import ScanReport
+from rhetorica.documents.scan import scan_paths
+from rhetorica.documents.scan.findings import severity_rank
+from rhetorica.documents.scan.normalise import is_invisible
+from rich.console import Console
 
 
 def _visible(text: str, limit: int = 160) -> str:
     """The span with invisible characters written as ``<U+XXXX>`` and newlines as ``⏎``, cut to ``limit``."""
-    from rhetorica.documents.scan.normalise import is_invisible
 
     shown = "".join(f"<U+{ord(c):04X}>" if is_invisible(c) else ("⏎" if c == "\n" else c) for c in text)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
@@ -35,10 +40,7 @@ def scan(
     Exit status: 0 = no finding at or above --fail-on; 1 = at least one such finding;
     2 = an input could not be scanned (wins over 1: the verdict is incomplete).
     """
-    from rich.console import Console
 
-    from rhetorica.documents.scan import ScanError, ScanReport, scan_paths
-    from rhetorica.documents.scan.findings import severity_rank
 
     err = Console(stderr=True, soft_wrap=True)
     for name, value in (("--fail-on", fail_on), ("--min-severity", min_severity)):

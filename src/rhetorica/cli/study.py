@@ -12,13 +12,24 @@ from rich.table import Table
 
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.problems import WARNING_PREFIX, is_warning
+from rhetorica.cli.progress import RichProgress
+from rhetorica.report.data import fmt
+from rhetorica.report.data import fmt_p
+from rhetorica.report.render import write_report
+from rhetorica.store.db import StoreError
+from rhetorica.store.lock import RunLockedError
+from rhetorica.study.config import ConfigError
+from rhetorica.study.config import load_study
+from rhetorica.study.execute import execute_study
+from rhetorica.study.model_warnings import option_warnings
+from rhetorica.study.schema import study_schema
+from rhetorica.study.status import study_status
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
-    from rhetorica.study.config import ConfigError, load_study
 
     with exit_on(ConfigError):
         return load_study(study)
@@ -26,8 +37,6 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
 def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
     """Print the comparison table of a run in the terminal (compact; the report has every column)."""
-    from rhetorica.report.data import fmt, fmt_p
-    from rhetorica.report.render import write_report
 
     data = write_report(run_dir, appendix_papers=appendix_papers)
     table = Table(title="Paired comparison, overall score (papers as units; full table in the report)")
@@ -82,11 +91,6 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
             when another process is running the study (unless ``wait``); 2 when the run directory
             is a file or cannot be created.
     """
-    from rhetorica.cli.progress import RichProgress
-    from rhetorica.store.lock import RunLockedError
-    from rhetorica.study.config import ConfigError
-    from rhetorica.study.execute import execute_study
-    from rhetorica.study.model_warnings import option_warnings
 
     def waiting(pid: int | None) -> None:
         err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
@@ -197,9 +201,6 @@ def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
 
     Exit 0: shown; 1: input problems (an unreadable document or dataset) left part of the study
     unplanned, as ``rhetorica run`` would exit; 2: invalid study file or store."""
-    from rhetorica.store.db import StoreError
-    from rhetorica.study.config import ConfigError
-    from rhetorica.study.status import study_status
 
     config, base_dir = _load(study)
     with exit_on(StoreError, ConfigError):
@@ -246,7 +247,6 @@ def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")
 
     Exit 2: no store, a file that is not a rhetorica store, or an unusable ``study.json``.
     """
-    from rhetorica.store.db import StoreError
 
     with exit_on(FileNotFoundError, StoreError, ValueError):
         print_headline(run_dir, appendix_papers)
@@ -254,6 +254,5 @@ def report(run_dir: Path = typer.Argument(..., help="Run directory of a study.")
 
 def schema() -> None:
     """Print the JSON Schema of study YAML files (each reviewer and rewriter kind with its options)."""
-    from rhetorica.study.schema import study_schema
 
     typer.echo(json.dumps(study_schema(), indent=2))

@@ -5,6 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rhetorica.cli.errors import exit_on
+from rhetorica.cli.errors import fail
+from rhetorica.cli.study import console
+from rhetorica.cli.study import err_console
+from rhetorica.report.data import display_table
+from rhetorica.report.render import write_report
+from rhetorica.report.validation import failed_variants
+from rhetorica.store.lock import RunLockedError
+from rhetorica.study.config import ConfigError
+from rhetorica.study.config import load_study
+from rhetorica.study.execute import revalidate_run
+from rhetorica.study.inputs import resolve_run_dir
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 
 def validate(
@@ -17,23 +32,12 @@ def validate(
     """Validate every variant in a run (no model calls); overrides are saved in the run's study.json.
     Given a study file, validates the run in its output_dir. Exit code 1 while another process runs
     the study, 2 for a folder that is not a run (or a study file never run)."""
-    from rich.markup import escape
-    from rich.table import Table
 
-    from rhetorica.cli.errors import exit_on, fail
-    from rhetorica.cli.study import console, err_console
-    from rhetorica.report.data import display_table
-    from rhetorica.report.render import write_report
-    from rhetorica.store.lock import RunLockedError
-    from rhetorica.study.config import ConfigError
-    from rhetorica.study.execute import revalidate_run
 
     overrides = {"min_semantic_similarity": min_semantic_similarity, "min_tfidf_cosine": min_tfidf_cosine,
                  "max_length_ratio_deviation": max_length_ratio_deviation,
                  "require_protected_spans": require_protected_spans}
     if run_dir.is_file():  # a study file: the run directory it declares
-        from rhetorica.study.config import load_study
-        from rhetorica.study.inputs import resolve_run_dir
 
         with exit_on(ConfigError):
             config, base_dir = load_study(run_dir)
@@ -48,7 +52,6 @@ def validate(
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
     data = write_report(run_dir)
-    from rhetorica.report.validation import failed_variants
 
     if data.validation_summary.empty:
         checked = data.validation
@@ -69,7 +72,6 @@ def validate(
         table.add_column(header)
     for row in rows:
         table.add_row(*(escape(str(v)) for v in row))
-    from rich.console import Console
 
     wide = Console(width=max(console.width, 160), soft_wrap=True)
     wide.print(table)

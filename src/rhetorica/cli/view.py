@@ -13,6 +13,9 @@ from pathlib import Path
 import typer
 
 from rhetorica.cli.errors import exit_on, fail
+from rhetorica.report.viewer.server import PortInUseError
+from rhetorica.report.viewer.server import ViewerServer
+from rhetorica.store.db import StoreError
 
 
 def view(
@@ -21,8 +24,6 @@ def view(
     quiet: bool = typer.Option(False, "--quiet", help="Do not log requests."),
 ) -> None:
     """Serve a read-only web viewer of RUN_DIR on 127.0.0.1 until Ctrl-C."""
-    from rhetorica.report.viewer.server import PortInUseError, ViewerServer
-    from rhetorica.store.db import StoreError
 
     try:
         with exit_on(FileNotFoundError, StoreError):

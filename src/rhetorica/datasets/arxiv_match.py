@@ -24,6 +24,11 @@ from rhetorica.files import write_atomic
 from rhetorica.datasets.downloads import download_file
 from rhetorica.datasets.manifest import ArxivCandidate, ArxivMatch, PaperEntry, load_manifest, save_manifest
 from rhetorica.documents.compare import ngram_jaccard, prose_sequence, token_cosine
+from rhetorica.documents.archive import unpacked
+from rhetorica.documents.latex.reader import read_latex
+from rhetorica.documents.options import DocumentReadError, ReadOptions
+from rhetorica.documents import read_document
+import httpx
 
 ARXIV_QUERY_URL = "https://export.arxiv.org/api/query?{}"
 ARXIV_SOURCE_URL = "https://arxiv.org/src"
@@ -61,7 +66,6 @@ class ArxivSource:
     def __init__(self, cache: Path, *, query_url: str = ARXIV_QUERY_URL, source_url: str = ARXIV_SOURCE_URL,
                  delay_seconds: float = 3.0) -> None:
         import arxiv
-        import httpx
 
         self.cache = cache
         self.source_url = source_url.rstrip("/")
@@ -96,23 +100,16 @@ class ArxivSource:
 
 
 def _project_text(archive: Path) -> str:
-    from rhetorica.documents.archive import unpacked
-    from rhetorica.documents.latex.reader import read_latex
-    from rhetorica.documents.options import ReadOptions
-
     with unpacked(archive) as folder:
         return read_latex(folder, "candidate", ReadOptions()).to_markdown()
 
 
 def _pdf_text(pdf: Path) -> str:
-    from rhetorica.documents import ReadOptions, read_document
-
     return read_document(pdf, options=ReadOptions()).to_markdown()
 
 
 def _score(entry: PaperEntry, pdf_words: list[str], source: ArxivSource, record: dict[str, Any],
            version: int) -> ArxivCandidate:
-    from rhetorica.documents.options import DocumentReadError
 
     base, _ = split_version(record["short_id"])
     candidate = ArxivCandidate(arxiv_id=base, version=version, title=record["title"])
@@ -130,7 +127,6 @@ def match_paper(root: Path, entry: PaperEntry, source: ArxivSource, *, authors: 
                 min_title_jaccard: float = 0.8, min_cosine: float = 0.9, min_jaccard: float = 0.1) -> ArxivMatch:
     """Compare every version of every candidate record with the paper's PDF; copy the chosen
     version's project to ``papers/<id>/latex``. See the module docstring for the rule."""
-    from rhetorica.documents.options import DocumentReadError
 
     assert entry.pdf is not None
     try:
@@ -162,7 +158,6 @@ def match_paper(root: Path, entry: PaperEntry, source: ArxivSource, *, authors: 
 
 
 def _copy_project(archive: Path, target: Path) -> None:
-    from rhetorica.documents.archive import unpacked
 
     with unpacked(archive) as folder:
         tmp = target.with_name(target.name + ".partial")

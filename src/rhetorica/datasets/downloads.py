@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from rhetorica.files import write_atomic
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 MAX_FILE_BYTES = 200 * 2**20
 
@@ -25,7 +27,6 @@ class DownloadLog:
 
 def capped_retry(max_retries: int, max_wait_s: float) -> Any:
     """A urllib3 ``Retry`` for GETs on 429/5xx that honours ``Retry-After`` up to ``max_wait_s``."""
-    from urllib3.util.retry import Retry
 
     class _CappedRetry(Retry):
         def get_retry_after(self, response: Any) -> float | None:
@@ -39,7 +40,6 @@ def capped_retry(max_retries: int, max_wait_s: float) -> Any:
 
 def use_capped_retry(client: Any, url_prefix: str, max_retries: int, max_wait_s: float) -> None:
     """Mount :func:`capped_retry` on ``client.session`` for URLs starting with ``url_prefix``."""
-    from requests.adapters import HTTPAdapter
 
     client.session.mount(url_prefix, HTTPAdapter(max_retries=capped_retry(max_retries, max_wait_s)))
 

@@ -35,6 +35,12 @@ from rhetorica.datasets.manifest import MANIFEST_NAME, DatasetError, Manifest, P
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.documents.models import Document
+from rhetorica.datasets.manifest import default_bins
+from rhetorica.datasets.sampling import bin_label
+from rhetorica.documents.reviews.jsonl import rewrites_warning
+from rhetorica.documents.reviews.lines import read_review_records
+from rhetorica.documents.reviews.pairs import PairsError
+from rhetorica.documents.reviews.pairs import read_review_pairs
 
 REWRITES_FILE = "review_rewrites.json"
 
@@ -114,8 +120,6 @@ def _write_paper(root: Path, pid: str, title: str, decision: str | None, reviews
 
 
 def _finish(root: Path, name: str, source: str, papers: list[PaperEntry], problems: list[str]) -> Manifest:
-    from rhetorica.datasets.manifest import default_bins
-    from rhetorica.datasets.sampling import bin_label
 
     bins = default_bins()
     for entry in papers:
@@ -193,8 +197,6 @@ def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
     Raises:
         DatasetError: the file cannot be read or holds no usable line.
     """
-    from rhetorica.documents.reviews.jsonl import rewrites_warning
-    from rhetorica.documents.reviews.lines import read_review_records
 
     lines: dict[str, dict[str, Any]] = {}
     try:
@@ -245,7 +247,6 @@ def import_pairs(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
     Raises:
         DatasetError: the file is not UTF-8 or holds no usable pair.
     """
-    from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
     try:
         imported = read_review_pairs(path)

@@ -13,6 +13,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rhetorica.files import TextFileError, read_text_file, write_atomic
+from rhetorica.problems import format_validation_error
+from rhetorica.strata import HUMAN_STRATA
 
 MANIFEST_NAME = "manifest.yaml"
 
@@ -40,7 +42,6 @@ class RatingBin(BaseModel):
 
 def default_bins() -> list[RatingBin]:
     """The six human mean-rating bins of the six-dimension study (STUDIES.md §2)."""
-    from rhetorica.strata import HUMAN_STRATA
 
     return [RatingBin(low=low, high=high, closed=label.endswith("]")) for low, high, label in HUMAN_STRATA]
 
@@ -144,7 +145,6 @@ def load_manifest(root: Path) -> Manifest:
     path = root / MANIFEST_NAME
     if not path.is_file():
         raise DatasetError(f"{root}: not a rhetorica dataset (no {MANIFEST_NAME})")
-    from rhetorica.problems import format_validation_error
 
     try:
         data = yaml.safe_load(read_text_file(path, "manifest")) or {}

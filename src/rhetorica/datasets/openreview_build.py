@@ -25,6 +25,7 @@ from rhetorica.datasets.manifest import (
 from rhetorica.datasets.openreview_source import ApiVersion, NoteCache, fetch_venue, make_client
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.datasets.sampling import stratified_sample
+from importlib import metadata
 
 
 @dataclass
@@ -43,9 +44,7 @@ class OpenReviewBuild:
 
 def _version() -> str:
     try:
-        from importlib.metadata import version
-
-        return version("openreview-py")
+        return metadata.version("openreview-py")
     except Exception:  # noqa: BLE001 - provenance only
         return "unknown"
 

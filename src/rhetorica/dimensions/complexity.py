@@ -14,16 +14,14 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from rhetorica.dimensions import register_dimension
 from rhetorica.validation.lexical import advanced_guiraud
 from rhetorica.validation.rhetoric import prepared_tokens
 from rhetorica.validation.shift import Dimension, Instructions, ShiftRule
 from rhetorica.tokenizer import Tokens
+from rhetorica.validation.measures import TextMeasures
 
-if TYPE_CHECKING:
-    from rhetorica.validation.measures import TextMeasures
 
 
 def mean_sentence_length(text: str | Tokens) -> float | None:

@@ -12,14 +12,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rhetorica.dimensions import register_dimension
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.shift import Dimension, Instructions, ShiftRule
+from rhetorica.validation.measures import TextMeasures
 
-if TYPE_CHECKING:
-    from rhetorica.validation.measures import TextMeasures
 
 LABEL = "boosters/1k - hedges/1k"
 

@@ -15,15 +15,13 @@ a complexity index): it says whether they moved up *on balance*, not that each d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rhetorica.registry import conditions, dimensions
 from rhetorica.rewriting.conditions import JOINT, Condition, ConditionDefinition
 from rhetorica.rewriting.six_dimensions import joint_dimensions
 from rhetorica.validation.shift import Dimension, ShiftRule
+from rhetorica.validation.measures import TextMeasures
 
-if TYPE_CHECKING:
-    from rhetorica.validation.measures import TextMeasures
 
 SIX = ("novelty", "scope", "evidence", "contribution", "register", "complexity")
 """The joint dimensions of the six-dimension study (STUDIES.md §2), whose composite keeps its first label."""

@@ -10,13 +10,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rhetorica.dimensions import register_dimension
 from rhetorica.validation.shift import Dimension, Instructions, ShiftRule
+from rhetorica.validation.measures import TextMeasures
 
-if TYPE_CHECKING:
-    from rhetorica.validation.measures import TextMeasures
 
 LABEL = "Advanced Guiraud"
 

@@ -6,13 +6,15 @@ Heavy readers are imported lazily inside :func:`read_document`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rhetorica.documents.options import DocumentReadError, ReadOptions
+from rhetorica.documents.excerpt import excerpt
+from rhetorica.documents.ids import manuscript_id
+from rhetorica.documents.reader import read_path
+from rhetorica.documents.scan.hidden_text import check_hidden_text
+from rhetorica.documents.models import Document
+from rhetorica.documents.scan.cache import ScanCache
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
-    from rhetorica.documents.scan.cache import ScanCache
 
 __all__ = ["DocumentReadError", "ReadOptions", "read_document"]
 
@@ -44,10 +46,6 @@ def read_document(
     Raises:
         DocumentReadError: the input cannot be read; the message names the path and the problem.
     """
-    from rhetorica.documents.excerpt import excerpt
-    from rhetorica.documents.ids import manuscript_id
-    from rhetorica.documents.reader import read_path
-    from rhetorica.documents.scan.hidden_text import check_hidden_text
 
     options = options or ReadOptions()
     path = Path(path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -27,9 +27,14 @@ from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections,
 from rhetorica.documents.models import Document, RemovedItem
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.hashing import content_hash
+from rhetorica.documents.pdf.redact import identity_strings
+from rhetorica.documents.pdf.redact import pdf_text
+from rhetorica.documents.pdf.redact import redact_pdf
+import hashlib
+import os
+import tempfile
+from rhetorica.models.call import CallContext
 
-if TYPE_CHECKING:
-    from rhetorica.models.call import CallContext
 
 
 class ReviewerInput(BaseModel):
@@ -164,13 +169,9 @@ def pdf_input(document: Document, source: Path, folder: Path | None = None) -> P
     Raises:
         DocumentReadError: ``source`` is no readable PDF (the message names it).
     """
-    import hashlib
-    import os
-    import tempfile
 
     from pypdfium2 import PdfiumError
 
-    from rhetorica.documents.pdf.redact import identity_strings, pdf_text, redact_pdf
 
     identity = identity_of(document)
     found: list[RemovedItem] = []

@@ -7,13 +7,16 @@ from pathlib import Path
 from rhetorica.documents.ids import ARCHIVE_SUFFIXES
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError, ReadOptions
+from rhetorica.documents.archive import unpacked
+from rhetorica.documents.latex.reader import read_latex
+from rhetorica.documents.markdown import read_markdown
+from rhetorica.documents.pdf.reader import read_pdf
 
 
 def read_path(path: Path, doc_id: str, options: ReadOptions) -> Document:
     """Read ``path`` according to its kind; see :func:`rhetorica.documents.read_document`."""
     name = path.name.lower()
     if path.is_dir():
-        from rhetorica.documents.latex.reader import read_latex
 
         return read_latex(path, doc_id, options)
     if not path.is_file():
@@ -21,10 +24,8 @@ def read_path(path: Path, doc_id: str, options: ReadOptions) -> Document:
     if path.stat().st_size == 0:
         raise DocumentReadError(path, "file is empty (0 bytes)")
     if name.endswith(ARCHIVE_SUFFIXES):
-        from rhetorica.documents.archive import unpacked
 
         with unpacked(path) as folder:
-            from rhetorica.documents.latex.reader import read_latex
 
             document = read_latex(folder, doc_id, options)
         return document.model_copy(update={
@@ -32,15 +33,12 @@ def read_path(path: Path, doc_id: str, options: ReadOptions) -> Document:
             "metadata": {**document.metadata, "archive": path.name},
         })
     if name.endswith(".tex"):
-        from rhetorica.documents.latex.reader import read_latex
 
         return read_latex(path, doc_id, options)
     if name.endswith(".pdf"):
-        from rhetorica.documents.pdf.reader import read_pdf
 
         return read_pdf(path, doc_id, options)
     if name.endswith((".md", ".markdown", ".txt", ".text")):
-        from rhetorica.documents.markdown import read_markdown
 
         return read_markdown(path, doc_id, options)
     raise DocumentReadError(

@@ -30,6 +30,8 @@ import pandas as pd
 from rhetorica.analysis.clustered import clustered_reliability, level_differences
 from rhetorica.analysis.equivalence import RELIABILITY_COLUMNS, judge_agreement
 from rhetorica.labels import ORIGINAL
+from rhetorica.judges.families import FamilyError
+from rhetorica.judges.families import get_family
 
 TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "wilcoxon_n", "mean_diff",
                   "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "classification", "reason", "second_judge",
@@ -86,7 +88,6 @@ def declared_metrics(reviewers: list[dict[str, Any]], *, include_style: bool = F
     """Judge label (:func:`judge_labels`) -> the ``<family>.<metric>`` keys its configurations were
     declared to classify, in declaration order: the Bonferroni family of that judge (M = its length),
     whether or not any of them produced a usable score."""
-    from rhetorica.judges.families import get_family
 
     out: dict[str, list[str]] = {}
     labels = judge_labels(reviewers)
@@ -112,7 +113,6 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         paper_ids: document id -> paper id (a review without one is its own paper).
         include_style: keep the style-targeted metrics.
     """
-    from rhetorica.judges.families import get_family
 
     judges = {r["name"]: r for r in reviewers if r.get("kind") == "judge"}
     info: dict[str, tuple[str, str, str]] = {}
@@ -180,7 +180,6 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     Raises:
         rhetorica.judges.families.FamilyError: an override names no classified metric, or is not > 0.
     """
-    from rhetorica.judges.families import get_family
 
     pairs, info = judge_pairs(scores, reviewers, paper_ids, include_style=include_style)
     declared = declared_metrics(reviewers, include_style=include_style)
@@ -191,7 +190,6 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     delta = {k: bounds_of[k] for k in info}
     for key, value in (bounds or {}).items():
         if key not in delta:
-            from rhetorica.judges.families import FamilyError
 
             raise FamilyError(f"judge_analysis.bounds: no classified metric {key!r}; known: {', '.join(sorted(delta))}")
         delta[key] = float(value)

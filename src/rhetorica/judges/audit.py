@@ -17,6 +17,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from rhetorica.analysis.agreement import cohen_kappa
+from rhetorica.analysis.agreement import exact_agreement
+from rhetorica.analysis.agreement import krippendorff_alpha
+from rhetorica.analysis.agreement import within_agreement
+from rhetorica.datasets.importers import REWRITES_FILE
+from rhetorica.datasets.manifest import DatasetError
+from rhetorica.datasets.manifest import load_manifest
+from rhetorica.documents.reviews.model import load_reviews
 
 SHEET_COLUMNS = ["pair_id", "annotator", "original", "rewrite", "faithfulness", "equivalent", "comment"]
 FAITHFULNESS = (1, 2, 3, 4, 5)
@@ -42,9 +50,6 @@ def pairs_from_dataset(root: Path) -> list[AuditPair]:
     Raises:
         DatasetError: not a dataset folder, or no rewrite in it.
     """
-    from rhetorica.datasets.importers import REWRITES_FILE
-    from rhetorica.datasets.manifest import DatasetError, load_manifest
-    from rhetorica.documents.reviews.model import load_reviews
 
     pairs = []
     for entry in load_manifest(root).papers:
@@ -150,7 +155,6 @@ def audit_summary(answers: pd.DataFrame) -> dict[str, object]:
     Raises:
         ValueError: fewer than two annotators, or no pair rated by both.
     """
-    from rhetorica.analysis.agreement import cohen_kappa, exact_agreement, krippendorff_alpha, within_agreement
 
     annotators = list(dict.fromkeys(answers["annotator"]))
     if len(annotators) < 2:

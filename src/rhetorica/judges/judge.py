@@ -50,6 +50,7 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
 from rhetorica.status import CALL_FAILURES, Status
+from rhetorica.models.registry import get_model
 
 DEFAULT_JUDGE_TOKENS = 600
 MISSING_METRICS = "missing_metrics"
@@ -441,7 +442,6 @@ def judge_factory(name: str, *, model: str | ModelAPI, family: str, rubric_file:
         ValueError: bad packing, or a per-metric split of a per-point family.
     """
     if isinstance(model, str):
-        from rhetorica.models.registry import get_model
 
         model = get_model(model, **(model_options or {}))
     return Judge(name=name, model=model, family=get_family(family),

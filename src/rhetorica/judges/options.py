@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from rhetorica.forms import FormError
+from rhetorica.judges.families import get_family
+from rhetorica.registry import UnknownComponentError
 
 
 class JudgeOptions(BaseModel):
@@ -32,9 +35,6 @@ def check_judge_options(name: str, model: str | None, options: dict[str, Any]) -
         ValueError: no ``model``, no or an unknown ``family``, an unknown option, a bad
             ``packing``, or a metric rubric for a metric the family lacks (the message names it).
     """
-    from rhetorica.forms import FormError
-    from rhetorica.judges.families import get_family
-    from rhetorica.registry import UnknownComponentError
 
     if not model:
         raise ValueError(f"judge {name!r} needs a 'model'")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.documents.models import Document, Section
 from rhetorica.documents.reviews.model import is_review
@@ -40,10 +40,24 @@ from rhetorica.rewriting.conditions import Condition, ConditionDefinition
 from rhetorica.kinds import RewriterKind, RunContext, variant_columns
 from rhetorica.status import Status
 from rhetorica.validation.shift import Dimension, ShiftRule
+from importlib import resources
+from pathlib import Path
+from rhetorica.judges.families import FamilyError
+from rhetorica.judges.families import RUBRICS_VERSION
+from rhetorica.judges.families import get_family
+from rhetorica.judges.judge import Judge
+from rhetorica.models.api import ChatMessage
+from rhetorica.models.api import GenerateConfig
+from rhetorica.models.call import call_model
+from rhetorica.reviewers.form import strip_reasoning
+from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.planned_calls import approximate_tokens
+from rhetorica.validation.review_checks import check_review_variant
+from rhetorica.validation.shift import shift_checks
+from rhetorica.validation.validate import measure_text
+from rhetorica.validation.review_checks import ReviewCheckSettings
+from rhetorica.validation.validate import TextMeasures
 
-if TYPE_CHECKING:
-    from rhetorica.validation.review_checks import ReviewCheckSettings
-    from rhetorica.validation.validate import TextMeasures
 
 REVIEW_CONDITION_NAMES: dict[str, str] = {"paraphrase": "paraphrase", "polish:+": "polish"}
 """Study condition name -> :data:`rhetorica.judges.conditions.REVIEW_CONDITIONS` key."""
@@ -102,7 +116,6 @@ class ReviewRewriter(RewriterKind):
         return review_condition(condition).prompt_version
 
     def planned_calls(self, unit: Any) -> list[Any]:
-        from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 
         rw = unit.rewriter
         if rw.model is None:
@@ -208,7 +221,6 @@ def review_messages(document: Document, condition: str) -> list[Any]:
     sections as Markdown. The review's ``# Review n`` title is left out: it is rhetorica's
     numbering, not the reviewer's text, and a model shown it tends to go on with an invented
     ``# Review n+1`` until it runs out of tokens (the cause of most truncated demo rewrites)."""
-    from rhetorica.models.api import ChatMessage
 
     body = document.model_copy(update={"title": ""}).to_markdown()
     return [ChatMessage(role="system", content=review_condition(condition).instructions()),
@@ -227,8 +239,6 @@ async def rewrite_review(unit: Any, ctx: RunContext) -> dict[str, Any]:
         The ``variants`` row's status, reason, content hash and document JSON (the kind adds
         the unit's keys). A model failure passes its status through; an empty answer is ``empty``.
     """
-    from rhetorica.models.api import GenerateConfig
-    from rhetorica.models.call import call_model
 
     rw = unit.rewriter
     if not is_review(unit.document):
@@ -240,7 +250,6 @@ async def rewrite_review(unit: Any, ctx: RunContext) -> dict[str, Any]:
                               context=ctx.calls(unit.key))
     if output.status != Status.OK:
         return _variant_row(output.status, None, output.error)
-    from rhetorica.reviewers.form import strip_reasoning
 
     text = strip_reasoning(output.text).strip()
     if not text:
@@ -263,9 +272,6 @@ def validate_review(original: Document, variant: Document, condition: str, embed
         ``passed`` (0/1), ``reasons_json`` and ``result_json`` (``{"kind": "review", ...}``) of the
         ``checks`` row, and its ``status`` (``ok`` or ``failed``).
     """
-    from rhetorica.validation.review_checks import check_review_variant
-    from rhetorica.validation.shift import shift_checks
-    from rhetorica.validation.validate import measure_text
 
     review = review_condition(condition)
     try:
@@ -294,11 +300,7 @@ def planned_judge_calls(reviewer: Any, target: Any) -> list[Any]:
     and changes only the token count. A reference family's target without a reference review
     makes no call (the runner records it as ``error``).
     """
-    from importlib import resources
-    from pathlib import Path
 
-    from rhetorica.judges.families import RUBRICS_VERSION, FamilyError, get_family
-    from rhetorica.judges.judge import Judge
 
     options = {k: v for k, v in reviewer.options.as_kwargs().items() if k != "model_options"}
     family = get_family(str(options["family"]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, Usage
 from rhetorica.models.errors import ModelError
+from rhetorica.models.pricing import cost_usd
 
 
 class BudgetExceededError(ModelError):
@@ -26,7 +27,6 @@ def worst_case_cost(model: ModelAPI, messages: list[ChatMessage], config: Genera
     Input tokens use the model's ``count_tokens`` approximation; output tokens are
     ``config.max_tokens`` (0 when unset, so set ``max_tokens`` for a hard bound).
     """
-    from rhetorica.models.pricing import cost_usd
 
     usage = Usage(
         input_tokens=sum(model.count_tokens(m.content) for m in messages),
@@ -39,7 +39,6 @@ def input_cost(model: ModelAPI, messages: list[ChatMessage]) -> float:
     """Cost in US dollars of the input tokens of one call (its prompt, approximately counted with
     the model's ``count_tokens``; 0 when the model is unpriced): what a provider certainly charges
     once the request is sent, whatever became of its answer."""
-    from rhetorica.models.pricing import cost_usd
 
     usage = Usage(input_tokens=sum(model.count_tokens(m.content) for m in messages))
     return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)

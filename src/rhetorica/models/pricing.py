@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rhetorica.models.api import Usage
+import yaml
 
 #: Environment variable naming a user price override file.
 OVERRIDE_ENV = "RHETORICA_PRICES"
@@ -114,7 +115,6 @@ def _read_override(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ValueError(f"price override file {path} cannot be read: {exc.strerror}") from exc
     if path.suffix.lower() in (".yaml", ".yml"):
-        import yaml
 
         data = yaml.safe_load(text)
     else:

@@ -20,6 +20,9 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.analysis.aspects import net_polarity, net_polarity_difference, positive_share_correlation
+from rhetorica.report.views import Section
+from rhetorica.report.views import table_view
+from rhetorica.reviewers.aspects import load_taxonomy
 
 #: Keys of :func:`aspect_tables` in ``ReportData.analysis``.
 ASPECT_TABLES = ("aspect_counts", "aspect_polarity", "aspect_differences", "aspect_share")
@@ -55,7 +58,6 @@ def aspect_tables(tables: dict[str, pd.DataFrame], assessments: pd.DataFrame,
         ValueError: as :func:`rhetorica.analysis.aspects.review_polarity` (a mention of an
             unknown aspect or polarity).
     """
-    from rhetorica.reviewers.aspects import load_taxonomy
 
     annotations = tables.get("annotations", pd.DataFrame())
     if annotations.empty:
@@ -110,7 +112,6 @@ def aspects_section(data):  # noqa: ANN001, ANN201 - ReportData -> Section | Non
         the share correlation and the net polarity per condition; its figure is attached by
         :func:`rhetorica.report.sections.report_sections`.
     """
-    from rhetorica.report.views import Section, table_view
 
     if "aspect_counts" not in data.analysis and "aspects" not in data.unavailable:
         return None

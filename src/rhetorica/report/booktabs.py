@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
+from rhetorica.report.data import fmt_p
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -56,7 +57,6 @@ def number(value: object, digits: int = 2) -> str:
 def pvalue(value: object) -> str:
     """p-value cell: :func:`rhetorica.report.build.fmt_p`'s rule (three decimals, ``<0.001`` below
     that) in LaTeX, ``--`` when missing."""
-    from rhetorica.report.data import fmt_p
 
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "--"

@@ -18,11 +18,32 @@ from rhetorica.report.selection import analysed_assessments, decision_threshold,
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
+from pydantic import ValidationError
+from rhetorica.analysis.flow import effective_n
+from rhetorica.analysis.paired import paper_scores
+from rhetorica.analysis.summary import study_tables
+from rhetorica.analysis.tidy import primary_metric
+from rhetorica.analysis.variance import pooled_sd_by_metric
+from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS
+from rhetorica.report.appendix import paper_examples
+from rhetorica.report.aspects import aspect_tables
+from rhetorica.report.forms import form_scores
+from rhetorica.report.forms import needs_form_table
+from rhetorica.report.judges import collect_judges
+from rhetorica.report.paper_tables import registered_tables
+from rhetorica.report.scorecard import ScorecardThresholds
+from rhetorica.report.scorecard import study_scorecard
+from rhetorica.report.tables import TableContext
+from rhetorica.report.tables import Unavailable
+from rhetorica.report.validation import shift_table
+from rhetorica.report.validation import validation_summary
+from rhetorica.report.validation import validation_table
+from rhetorica.store.runs import read_checks
+from rhetorica.report.judges import paper_ids_of
+from rhetorica.store.runs import document_jsons
 
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
-    from rhetorica.analysis.paired import paper_scores
-    from rhetorica.analysis.tidy import primary_metric
 
     # the columns keep their names (mean_overall, sd_overall): they hold each reviewer's primary
     # score (judges of different metric families have different primary metrics)
@@ -120,9 +141,6 @@ def analyse(
         exists), the other tables by key, one reason per table key that is not computable, and the
         compared pairs.
     """
-    from rhetorica.analysis.summary import study_tables
-    from rhetorica.report.paper_tables import registered_tables
-    from rhetorica.report.tables import TableContext, Unavailable
 
     judges = judge_names(study)
     if judges and not assessments.empty:  # judges are analysed by the review-metric study (Table 1)
@@ -171,9 +189,7 @@ def judge_names(study: dict[str, Any]) -> set[str]:
 
 def _scorecard(assessments: pd.DataFrame, study: dict[str, Any], pairs: list[tuple[str, str]],
                judges: Any = None) -> tuple[pd.DataFrame, dict[str, Any], str | None]:
-    from pydantic import ValidationError
 
-    from rhetorica.report.scorecard import ScorecardThresholds, study_scorecard
 
     try:
         thresholds = ScorecardThresholds.model_validate(study.get("scorecard") or {})
@@ -203,11 +219,6 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`rhetorica.store.runs.open_run_store`).
         ValueError: if ``study.json`` is unusable (see :func:`rhetorica.store.runs.read_run_study`).
     """
-    from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
-    from rhetorica.report.aspects import aspect_tables
-    from rhetorica.report.forms import form_scores, needs_form_table
-    from rhetorica.report.validation import shift_table, validation_summary, validation_table
-    from rhetorica.store.runs import read_checks
 
     study = read_run_study(run_dir)
     store = open_run_store(run_dir)
@@ -217,9 +228,6 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         checks = read_checks(store)
         current_variants = plan_keys(store, "rewrite")
         scans = pd.DataFrame(store.scan_rows())
-        from rhetorica.report.judges import paper_ids_of
-        from rhetorica.store.runs import document_jsons
-
         paper_ids = paper_ids_of(document_jsons(store))
         examples = paper_examples(store, DEFAULT_APPENDIX_PAPERS if appendix_papers is None else appendix_papers)
         planned = planned_sizes(store)
@@ -233,7 +241,6 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
     if needs_form_table(analysed_scores):
         analysis["forms"] = form_scores(analysed_scores)
-    from rhetorica.report.judges import collect_judges
 
     judges = collect_judges(analysed_scores, study, paper_ids, analysis, unavailable)  # the review-metric study
     _replicate_spread(analysed_scores, analysis)
@@ -267,7 +274,6 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
 def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -> None:
     """``analysis["pooled_sd_metrics"]``: the pooled SD of replicates of every metric (original arm
     when present), when some input was reviewed more than once."""
-    from rhetorica.analysis.variance import pooled_sd_by_metric
 
     ok = scores[(scores["status"] == "ok") & scores["value"].notna()] if not scores.empty else scores
     if ok.empty or ok.groupby(["reviewer", "document_id", "arm", "metric"]).size().max() < 2:
@@ -280,7 +286,6 @@ def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, com
                  analysis: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """:func:`rhetorica.analysis.flow.effective_n` of the report's tables: Table 4, Table 1 (with
     the other judges' pair-level rows) and robustness."""
-    from rhetorica.analysis.flow import effective_n
 
     table1 = analysis.get("judges", pd.DataFrame())
     every = analysis.get("judges_all", pd.DataFrame())

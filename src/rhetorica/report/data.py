@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from rhetorica.problems import is_warning
+from rhetorica.report.selection import decision_threshold
+from rhetorica.analysis.flow import StudyFlow
 
-if TYPE_CHECKING:
-    from rhetorica.analysis.flow import StudyFlow
 
 
 @dataclass
@@ -122,7 +122,6 @@ class ReportData:
     def threshold(self) -> float:
         """The study's acceptance threshold on the overall score
         (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
-        from rhetorica.report.selection import decision_threshold
 
         return decision_threshold(self.study)
 

@@ -10,6 +10,9 @@ from collections.abc import Callable
 
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import FigureResult
+from rhetorica.report import plots
+from rhetorica.report.flow import flow_png
+from rhetorica.report.judges import pvalue_png
 
 
 def _draw(name: str, section: str, title: str, draw: Callable[[], bytes]) -> FigureResult:
@@ -33,11 +36,9 @@ def report_figures(data: ReportData) -> list[FigureResult]:
     Returns:
         One :class:`FigureResult` per applicable figure, in report order.
     """
-    from rhetorica.report import plots
 
     figures: list[FigureResult] = []
     if data.flow is not None and data.flow.flow["planned"].any():
-        from rhetorica.report.flow import flow_png
 
         flow = data.flow.flow
         figures.append(_draw("flow", "flow", "Study flow: analysed, excluded, failed and not-run units per stage, arm "
@@ -59,7 +60,6 @@ def report_figures(data: ReportData) -> list[FigureResult]:
         figures.append(_draw("stability", "robustness", "Stability (drift SD) against discriminability",
                              lambda: plots.stability_scatter(robust)))
     if "judges" in data.analysis:  # Figure 1 of the review-metric study (rhetorica.report.judges)
-        from rhetorica.report.judges import pvalue_png
 
         table1 = data.analysis["judges"]
         table1 = table1[table1["n_pairs"] > 0]

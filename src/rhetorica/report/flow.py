@@ -19,6 +19,28 @@ import pandas as pd
 
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
+from rhetorica.analysis.flow import study_flow
+from rhetorica.judges.analysis import declared_metrics
+from rhetorica.judges.analysis import judge_labels
+from rhetorica.judges.analysis import judge_pairs
+from rhetorica.report.judges import paper_ids_of
+from rhetorica.report.latex import Column
+from rhetorica.report.latex import booktabs
+from rhetorica.report.latex import escape
+from rhetorica.report.plots import _png
+from rhetorica.report.plots import _pyplot
+from rhetorica.report.selection import analysed_assessments
+from rhetorica.report.validation import validation_table
+from rhetorica.store.export import annotations_table
+from rhetorica.store.export import arm_labels
+from rhetorica.store.export import assessments_table
+from rhetorica.store.export import extracts_table
+from rhetorica.store.export import problems_table
+from rhetorica.store.export import scores_long
+from rhetorica.store.export import variants_table
+from rhetorica.store.plan import plan_keys
+from rhetorica.store.runs import document_jsons
+from rhetorica.store.runs import read_checks
 
 FLOW_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configuration", "metric": "Metric",
                 "planned": "Planned", "not_run": "Not run", "failed": "Failed", "produced": "Produced",
@@ -93,7 +115,6 @@ def flow_figure(flow: pd.DataFrame) -> Any:
     Raises:
         ValueError: ``flow`` has no row.
     """
-    from rhetorica.report.plots import _pyplot
 
     if flow.empty:
         raise ValueError("no unit planned")
@@ -119,14 +140,12 @@ def flow_figure(flow: pd.DataFrame) -> Any:
 
 def flow_png(flow: pd.DataFrame) -> bytes:
     """PNG of :func:`flow_figure`."""
-    from rhetorica.report.plots import _png
 
     return _png(flow_figure(flow), None)
 
 
 def flow_latex(flow: pd.DataFrame) -> str:
     """The flow table as booktabs LaTeX (every text cell escaped)."""
-    from rhetorica.report.latex import Column, booktabs, escape
 
     def count(name: str) -> Column:
         return Column(FLOW_HEADERS[name], lambda r: str(int(r[name])))
@@ -147,9 +166,6 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     documents table, of which those with a current unit are the study's; ``judge_pairs`` and
     ``declared`` (:func:`rhetorica.judges.analysis.judge_pairs`, ``declared_metrics``) give
     the metric stage of a judge study."""
-    from rhetorica.analysis.flow import study_flow
-    from rhetorica.judges.analysis import judge_labels
-    from rhetorica.store.export import arm_labels
 
     variants, assessments = tables["variants"], tables["assessments"]
     used = set(variants["document_id"]) | set(assessments["document_id"])
@@ -174,7 +190,6 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
 
 def planned_sizes(store: Any) -> dict[str, int | None]:
     """Stage -> size of its recorded plan (None: no plan recorded), for the planned stages."""
-    from rhetorica.store.plan import plan_keys
 
     return {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys))
             for stage in ("rewrite", "review", "extract", "annotate")}
@@ -188,13 +203,6 @@ def study_documents(store: Any) -> pd.DataFrame:
 def store_flow(store: Any, study: dict[str, Any]) -> Any:
     """The study flow of an open store (:class:`rhetorica.analysis.flow.StudyFlow`), computed as
     the report computes it, without writing anything (the viewer's overview shows it)."""
-    from rhetorica.report.judges import paper_ids_of
-    from rhetorica.report.validation import validation_table
-    from rhetorica.report.selection import analysed_assessments
-    from rhetorica.store.export import (annotations_table, assessments_table, extracts_table, problems_table,
-                                        scores_long, variants_table)
-    from rhetorica.store.plan import plan_keys
-    from rhetorica.store.runs import document_jsons, read_checks
 
     tables = {"variants": variants_table(store), "assessments": assessments_table(store),
               "problems": problems_table(store), "extracts": extracts_table(store),
@@ -207,7 +215,6 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
     pairs, declared = None, None
     reviewers = study.get("reviewers") or []
     if any(r.get("kind") == "judge" for r in reviewers):  # the metric stage needs the pairs, not the tests
-        from rhetorica.judges.analysis import declared_metrics, judge_pairs
 
         style = bool((study.get("judge_analysis") or {}).get("include_style", False))
         scores = scores_long(store)

@@ -21,6 +21,9 @@ from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.labels import ORIGINAL, split_arm
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
+from rhetorica.analysis.paired import comparison_table
+from rhetorica.analysis.paired import difference_magnitude
+from rhetorica.report.selection import analysed_assessments
 
 OBEY_HEADERS = {
     "reviewer": "Reviewer", "arm": "Injection condition", "n_pairs": "Papers",
@@ -93,8 +96,6 @@ def obey_table(data: ReportData) -> pd.DataFrame:
         Columns of :data:`OBEY_HEADERS` (``arm`` = injection arm), one row per reviewer and
         injection arm present with the original; empty when there is none.
     """
-    from rhetorica.analysis.paired import comparison_table, difference_magnitude
-    from rhetorica.report.selection import analysed_assessments
 
     assessments = data.tables.get("assessments")
     if assessments is None or assessments.empty:

@@ -24,6 +24,14 @@ import pandas as pd
 from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
+from rhetorica.judges.analysis import judge_study
+from rhetorica.report.latex import Column
+from rhetorica.report.latex import booktabs
+from rhetorica.report.latex import escape
+from rhetorica.report.latex import number
+from rhetorica.report.latex import pvalue
+from rhetorica.report.plots import _png
+from rhetorica.report.plots import _pyplot
 
 TABLE1_HEADERS = {
     "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "wilcoxon_n": "Non-zero d",
@@ -124,7 +132,6 @@ def pvalue_figure(table1: pd.DataFrame) -> Any:
     Raises:
         ValueError: ``table1`` is empty.
     """
-    from rhetorica.report.plots import _pyplot
 
     if table1.empty:
         raise ValueError("no classified metric to place")
@@ -156,14 +163,12 @@ def pvalue_figure(table1: pd.DataFrame) -> Any:
 
 def pvalue_png(table1: pd.DataFrame) -> bytes:
     """PNG of :func:`pvalue_figure`."""
-    from rhetorica.report.plots import _png
 
     return _png(pvalue_figure(table1), None)
 
 
 def table1_latex(table1: pd.DataFrame) -> str:
     """Table 1 as booktabs LaTeX (every text cell escaped), conditions separated by rules."""
-    from rhetorica.report.latex import Column, booktabs, escape, number, pvalue
 
     cols = [
         Column("Condition", lambda r: escape(r["condition"]), "l"),
@@ -197,7 +202,6 @@ def study_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[st
         study: the study as saved in ``study.json``.
         paper_ids: review document id -> paper id.
     """
-    from rhetorica.judges.analysis import judge_study
 
     if not any(r.get("kind") == "judge" for r in study.get("reviewers", [])):
         return None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -17,19 +16,18 @@ import pandas as pd
 from rhetorica.analysis.tidy import primary_metric
 
 from rhetorica.analysis.paired import paper_scores
+import matplotlib
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 DPI = 110
 COLORS = {"first": "#2c7fb8", "tie": "#bdbdbd", "second": "#f03b20", "ci": "#404040"}
 
 
 def _pyplot():  # noqa: ANN202 - returns the pyplot module
-    import matplotlib
 
     matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
 
     return plt
 

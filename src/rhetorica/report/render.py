@@ -18,6 +18,12 @@ from rhetorica.report.paper_tables import registered_tables
 from rhetorica.report.views import FigureResult, is_number
 from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
 from rhetorica.report.views import Section
+from rhetorica.report import latex
+from rhetorica.report.build import JUDGES_ONLY
+from rhetorica.report.flow import flow_latex
+from rhetorica.report.judges import table1_latex
+from rhetorica.reviewers.control_settings import ControlReviewer
+from rhetorica.store.export import write_tidy
 
 PLOTS_DIR = "plots"
 TABLES_DIR = "tables"
@@ -41,7 +47,6 @@ def _header_lines(data: ReportData) -> list[str]:
     if models:
         lines.append(f"Rewriters: {'; '.join(_model_description(r, r.get('kind', 'llm')) for r in models)}.")
     if data.judge_only:
-        from rhetorica.report.build import JUDGES_ONLY
 
         lines.append(f"Paired paper-review tables (comparison, change, robustness): {JUDGES_ONLY}.")
     return lines
@@ -71,7 +76,6 @@ def reviewer_description(reviewer: dict[str, Any]) -> str:
         return _model_description(reviewer, f"judge family {family}")
     if reviewer.get("kind") != "control":
         return _model_description(reviewer, f"{reviewer.get('protocol', 'default')} protocol")
-    from rhetorica.reviewers.control_settings import ControlReviewer
 
     settings = {key: info.default for key, info in ControlReviewer.model_fields.items() if key != "name"}
     settings |= reviewer.get("options") or {}
@@ -192,7 +196,6 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
     Returns:
         The files written.
     """
-    from rhetorica.report import latex
 
     folder.mkdir(parents=True, exist_ok=True)
     tables: dict[str, str] = {}
@@ -212,11 +215,9 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
     if not data.validation_summary.empty:
         tables["validation"] = latex.validation_latex(data.validation_summary)
     if data.flow is not None and not data.flow.flow.empty:
-        from rhetorica.report.flow import flow_latex
 
         tables["flow"] = flow_latex(data.flow.flow)
     if "judges" in data.analysis:
-        from rhetorica.report.judges import table1_latex
 
         tables["judges_table1"] = table1_latex(data.analysis["judges"])
     written = []
@@ -270,7 +271,6 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
         data.validation.to_csv(tables_dir / "validation.csv", index=False)
     if not data.validation_summary.empty:
         data.validation_summary.to_csv(tables_dir / "validation_summary.csv", index=False)
-    from rhetorica.store.export import write_tidy
 
     if not data.shift_checks.empty:
         write_tidy(tables_dir, {"shift_checks": data.shift_checks})

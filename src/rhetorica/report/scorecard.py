@@ -8,14 +8,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.analysis.scorecard import FAIL, PASS, SCORECARD_COLUMNS, UNDECIDED, _combine, scorecard
 from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
+from pydantic import ValidationError
+from rhetorica.judges.analysis import judge_labels
+from rhetorica.report.judges import paper_ids_of
+from rhetorica.report.judges import study_judges
+from rhetorica.report.selection import analysed_assessments
+from rhetorica.report.selection import decision_threshold
+from rhetorica.report.selection import study_pairs
+from rhetorica.store.export import assessments_table
+from rhetorica.store.export import scores_long
+from rhetorica.store.runs import STUDY_FILE
+from rhetorica.store.runs import document_jsons
+from rhetorica.store.runs import open_run_store
+from rhetorica.store.runs import read_run_study
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 NOT_APPLICABLE = ""
 """A check that does not apply to the configuration (a judge's row has no paper-review check)."""
@@ -35,9 +47,7 @@ def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame
         judges: :class:`rhetorica.judges.analysis.JudgeStudy` of the run.
         reviewers: the study's reviewer configurations (``name, kind, model, options``).
     """
-    import pandas as pd
 
-    from rhetorica.judges.analysis import judge_labels
 
     labels = judge_labels(reviewers)
     rows = []
@@ -80,9 +90,7 @@ def study_scorecard(assessments: pd.DataFrame, study: dict[str, Any], thresholds
     Raises:
         ValueError: as :func:`scorecard`.
     """
-    import pandas as pd
 
-    from rhetorica.report.selection import decision_threshold
 
     judge_names = {r["name"] for r in study.get("reviewers", []) if r.get("kind") == "judge"}
     reviewed = assessments[~assessments["reviewer"].isin(judge_names)] if judge_names else assessments
@@ -147,12 +155,7 @@ def check_run(run_dir: Path) -> RunCheck:
         ValueError: if ``study.json`` or the study's scorecard settings are invalid (the message names
             the file and key).
     """
-    from pydantic import ValidationError
 
-    from rhetorica.report.judges import paper_ids_of, study_judges
-    from rhetorica.report.selection import analysed_assessments, study_pairs
-    from rhetorica.store.export import assessments_table, scores_long
-    from rhetorica.store.runs import STUDY_FILE, document_jsons, open_run_store, read_run_study
 
     study_path = run_dir / STUDY_FILE
     study = read_run_study(run_dir)
@@ -170,7 +173,6 @@ def check_run(run_dir: Path) -> RunCheck:
     finally:
         store.close()
     if assessments.empty:
-        import pandas as pd
 
         return RunCheck(run_dir, pd.DataFrame(columns=SCORECARD_COLUMNS), thresholds, UNDECIDED,
                         "no assessments in the store yet")

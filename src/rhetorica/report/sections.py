@@ -20,6 +20,22 @@ from rhetorica.report.scorecard import NOT_APPLICABLE as CARD_NOT_APPLICABLE
 from rhetorica.report.scorecard import PASS as CARD_PASS
 from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, VALIDATION
 from rhetorica.report.views import Section, table_view
+from rhetorica.analysis.tidy import primary_metric
+from rhetorica.forms import REVIEW_000
+from rhetorica.report.appendix import appendix_sections
+from rhetorica.report.aspects import aspects_section
+from rhetorica.report.flow import flow_section
+from rhetorica.report.forms import form_score_views
+from rhetorica.report.injection import injection_applies
+from rhetorica.report.injection import injection_section
+from rhetorica.report.judges import judges_applies
+from rhetorica.report.judges import judges_section
+from rhetorica.report.paper_tables import registered_tables
+from rhetorica.report.six_dimensions import six_dimensions_applies
+from rhetorica.report.six_dimensions import six_dimensions_section
+from rhetorica.report.truncation import input_truncation
+from rhetorica.report.validation import failed_variants
+from rhetorica.strata import HUMAN_STRATA
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
@@ -108,7 +124,6 @@ def _scorecard(data: ReportData) -> Section:
 
 def _truncation(data: ReportData) -> Section | None:
     """The reviews whose input was cut by ``max_input_words``; ``None`` when no input was cut."""
-    from rhetorica.report.truncation import input_truncation
 
     table = input_truncation(data.tables.get("assessments", pd.DataFrame()), data.study)
     if table.empty:
@@ -149,7 +164,6 @@ def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str
     in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
     or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
     table's section is shown under it, with its title as caption, when both were computed."""
-    from rhetorica.report.paper_tables import registered_tables
 
     sections: dict[str, Section] = {}
     for record in registered_tables():
@@ -197,7 +211,6 @@ def _validation(data: ReportData) -> Section:
     else:
         section.unavailable = data.unavailable.get("validation", "no validation results")
     if not data.validation.empty:
-        from rhetorica.report.validation import failed_variants
 
         failed = failed_variants(data.validation)
         if not failed.empty:
@@ -215,9 +228,6 @@ STRATA_HEADERS = {"human_stratum": "Human-rating stratum", "papers": "Papers", "
 
 def _strata(data: ReportData) -> Section | None:
     """Papers per human mean-rating stratum (STUDIES.md §2), or ``None`` when no paper has human scores."""
-    from rhetorica.analysis.tidy import primary_metric
-    from rhetorica.forms import REVIEW_000
-    from rhetorica.strata import HUMAN_STRATA
 
     df = data.tables.get("assessments", pd.DataFrame())
     if df.empty or "human_stratum" not in df or df["human_stratum"].isna().all():
@@ -243,7 +253,6 @@ def _strata(data: ReportData) -> Section | None:
 
 def _forms(data: ReportData) -> Section:
     """Each form's primary and secondary scores (one table per form)."""
-    from rhetorica.report.forms import form_score_views
 
     tables = []
     for form, label, wide in form_score_views(data.analysis["forms"]):
@@ -279,7 +288,6 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     Returns:
         Sections; each figure is attached to the section named by its ``section``.
     """
-    from rhetorica.report.flow import flow_section
 
     sections = [flow_section(data), _scorecard(data)]
     truncation = _truncation(data)
@@ -295,11 +303,9 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_pooled(data))
     if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
         sections.append(_validation(data))
-    from rhetorica.report.injection import injection_applies, injection_section
 
     if injection_applies(data):
         sections.append(injection_section(data))
-    from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensions_section
 
     if six_dimensions_applies(data):
         sections.append(six_dimensions_section(data))
@@ -308,11 +314,9 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(strata)
     if "forms" in data.analysis:
         sections.append(_forms(data))
-    from rhetorica.report.judges import judges_applies, judges_section
 
     if judges_applies(data):
         sections.append(judges_section(data))
-    from rhetorica.report.aspects import aspects_section
 
     aspects = aspects_section(data)
     if aspects is not None:
@@ -336,7 +340,6 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
             f"{int(data.superseded['units'].sum())} stored unit(s) from earlier declarations of this study (another "
             "protocol, prompt, sampling setting or document text) are kept in the store and left out of every "
             "table above.", [table_view(data.superseded, SUPERSEDED_HEADERS)]))
-    from rhetorica.report.appendix import appendix_sections
 
     sections += appendix_sections(data.examples)
     by_key = {s.key: s for s in sections}

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+from rhetorica.analysis.arms import default_pairs
+from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
 
 
 def study_pairs(study: dict[str, Any], assessments: pd.DataFrame) -> list[tuple[str, str]]:
     """The compared arms: the study's ``comparisons`` if given, else the default pairs; only pairs
     whose two arms have assessments."""
-    from rhetorica.analysis.arms import default_pairs
 
     arms = sorted(set(assessments["arm"])) if not assessments.empty else []
     pairs = [(str(p[0]), str(p[1])) for p in study.get("comparisons") or []] or default_pairs(arms)
@@ -21,7 +22,6 @@ def study_pairs(study: dict[str, Any], assessments: pd.DataFrame) -> list[tuple[
 def decision_threshold(study: dict[str, Any]) -> float:
     """The study's acceptance threshold on the overall score
     (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
-    from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
 
     return float(study.get("decision_threshold", DECISION_THRESHOLD))
 

@@ -26,6 +26,10 @@ from rhetorica.report.build import analysed_assessments
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
+from rhetorica.analysis.six_dimensions import direction_contrast
+from rhetorica.analysis.six_dimensions import main_table
+from rhetorica.analysis.six_dimensions import strict_minus_standard
+from rhetorica.study.project_rewrite import INTERMEDIATE_REVIEW
 
 PROJECT_KINDS = ("latex-project", "agent")
 
@@ -62,7 +66,6 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
 
 def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: int = 0) -> Section:
     """The section (see the module docstring)."""
-    from rhetorica.analysis.six_dimensions import direction_contrast, main_table, strict_minus_standard
 
     note = ("Each rewrite of a LaTeX project against its original (same paper, reviewer and protocol); both "
             "compiled and read from their PDFs by the same reader. Replicates averaged within paper, then equal "
@@ -115,7 +118,6 @@ def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: i
 
 def _intermediate_reviews(artefacts: pd.DataFrame) -> pd.DataFrame:
     """One row per stored ``intermediate_review`` artefact: paper, rewriter, status, overall, reason."""
-    from rhetorica.study.project_rewrite import INTERMEDIATE_REVIEW
 
     if artefacts.empty:
         return pd.DataFrame()

@@ -12,10 +12,12 @@ Table 2). Nothing is measured here.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from pydantic import ValidationError
+from rhetorica.validation.summary import summarise_by_condition
+from rhetorica.validation.validate import VariantValidation
+from rhetorica.validation.validate import validation_row
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 CHECK_KEYS = ["unit_key", "variant_key", "document_id", "condition", "rewriter"]
@@ -44,13 +46,10 @@ def validation_table(checks: pd.DataFrame) -> pd.DataFrame:
         DataFrame with :data:`CHECK_KEYS`, the ``validation_row`` columns and ``validated``
         (whether measures exist); empty when ``checks`` is.
     """
-    import pandas as pd
 
     if checks.empty:
         return pd.DataFrame(columns=[*CHECK_KEYS, "passed", "reasons", "validated"])
-    from pydantic import ValidationError
 
-    from rhetorica.validation.validate import VariantValidation, validation_row
 
     records = []
     for check in checks.itertuples(index=False):
@@ -99,7 +98,6 @@ def shift_table(checks: pd.DataFrame) -> pd.DataFrame:
         shift is ``present``; ordered by document, condition, rewriter and part. Empty (with these
         columns) when no stored result holds a shift check.
     """
-    import pandas as pd
 
     records = []
     for check in checks.itertuples(index=False):
@@ -130,7 +128,6 @@ def validation_summary(table: pd.DataFrame) -> pd.DataFrame:
     Raises:
         KeyError: if no row carries measures (every variant failed to validate).
     """
-    from rhetorica.validation.summary import summarise_by_condition
 
     return summarise_by_condition(table, by=("condition", "rewriter"))
 

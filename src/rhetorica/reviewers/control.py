@@ -20,7 +20,7 @@ reviewer (its kind ``control`` is :class:`rhetorica.study.evaluator_kinds.Contro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
@@ -30,9 +30,8 @@ from rhetorica.forms import CONTROL_000, Form
 from rhetorica.hashing import content_hash
 from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
 from rhetorica.status import Status
+from rhetorica.models.call import CallContext
 
-if TYPE_CHECKING:
-    from rhetorica.models.call import CallContext
 
 
 #: The options a ``kind: control`` reviewer accepts in the study file: the settings of

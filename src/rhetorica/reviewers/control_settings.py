@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from scipy.stats import norm
 
 
 class ControlReviewer(BaseModel):
@@ -59,7 +60,6 @@ def mean_shift_for_ratio(preference_ratio: float, noise_sd: float, replicates: i
     Raises:
         ValueError: on R <= 0 or m < 1.
     """
-    from scipy.stats import norm
 
     if preference_ratio <= 0 or replicates < 1:
         raise ValueError(

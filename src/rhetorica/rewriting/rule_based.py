@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rhetorica.documents.models import Document, Section
 from rhetorica.rewriting.conditions import parse_condition
+from rhetorica.tokenizer import mask_regions
 
 RULES_VERSION = "rules-v3"
 RULES_FILE = "confidence_rules.tsv"
@@ -296,7 +297,6 @@ def _check_condition(condition: str) -> str:
 
 
 def _rewrite(text: str, direction: str, edits: list[RuleEdit]) -> str:
-    from rhetorica.tokenizer import mask_regions
 
     pieces: list[str] = []
     last = 0

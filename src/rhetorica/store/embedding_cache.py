@@ -6,12 +6,10 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 
 class EmbeddingCache:

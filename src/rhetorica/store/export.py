@@ -20,6 +20,8 @@ from rhetorica.labels import arm_label
 from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
 from rhetorica.store.plan import plan_keys, superseded_units
 from rhetorica.strata import human_stratum
+from rhetorica.forms import get_form
+from rhetorica.registry import UnknownComponentError
 
 def arm_labels(pairs: pd.DataFrame) -> pd.Series:
     """Arm label per row of (condition, rewriter): ``original``, the condition, or
@@ -85,8 +87,6 @@ def scores_long(store: Store) -> pd.DataFrame:
 
 def _form_metrics(label: str | None) -> list[str]:
     """Metric names of the form ``name@version`` (empty when none is given or it is not registered)."""
-    from rhetorica.forms import get_form
-    from rhetorica.registry import UnknownComponentError
 
     if not label:
         return []

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.problems import is_warning
 from rhetorica.store.db import BUSY_TIMEOUT_S, STORE_FILENAME, Store
+from rhetorica.files import read_text_file
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 STUDY_FILE = "study.json"
@@ -32,7 +32,6 @@ def read_run_study(run_dir: Path) -> dict[str, Any]:
         ValueError: ``RUN_DIR/study.json: ...`` when it is unreadable, not UTF-8, not JSON or not
             a JSON object.
     """
-    from rhetorica.files import read_text_file
 
     path = run_dir / STUDY_FILE
     if not path.exists():
@@ -103,7 +102,6 @@ def read_checks(store: Store) -> pd.DataFrame:
         DataFrame with ``unit_key, variant_key, document_id, condition, rewriter, passed,
         reasons_json, result_json`` (empty, with those columns, when none).
     """
-    import pandas as pd
 
     return pd.read_sql_query(
         "SELECT unit_key, variant_key, document_id, condition, rewriter, passed, reasons_json, "

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.hashing import content_hash
 from rhetorica.kinds import RunContext, evaluator_kind
@@ -42,9 +42,9 @@ from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
 from rhetorica.study.stages import TableStage
+from rhetorica.forms import get_form
+from rhetorica.store.db import Store
 
-if TYPE_CHECKING:
-    from rhetorica.store.db import Store
 
 #: What a batch capture run's stand-in annotator answers (no mention: the unit makes its one call).
 STAND_IN_ANNOTATION = '{"mentions": []}'
@@ -85,7 +85,6 @@ def assessment_review_text(row: dict[str, Any]) -> str:
     Raises:
         rhetorica.registry.UnknownComponentError: the assessment's form is not registered.
     """
-    from rhetorica.forms import get_form
 
     payload = json.loads(row["review_json"]) if row.get("review_json") else {}
     form = get_form(str(row.get("form") or "").partition("@")[0])

@@ -31,6 +31,20 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOut
 from rhetorica.status import Status
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.stages import Stage
+from rhetorica.models.batch import BatchRequest
+from rhetorica.models.batch import collect_batches
+from rhetorica.models.batch import submit_batch
+from rhetorica.models.batch import supports_batch
+from rhetorica.models.cache import model_cache_key
+from rhetorica.models.errors import ModelError
+from rhetorica.models.registry import get_model
+from rhetorica.store import runs
+from rhetorica.store.db import STORE_FILENAME
+from rhetorica.store.db import Store
+from rhetorica.store.db import copy_store
+from rhetorica.study.graph import study_stages
+from rhetorica.study.runner import StudyRunner
+from rhetorica.study.status import study_status
 
 
 @dataclass
@@ -97,10 +111,6 @@ def capture_calls(config: StudyConfig, base_dir: Path, run_dir: Path) -> tuple[C
     Returns:
         The captured calls, and the copy's call log as cache key -> unit key.
     """
-    from rhetorica.models.registry import get_model
-    from rhetorica.store import runs
-    from rhetorica.store.db import STORE_FILENAME, copy_store
-    from rhetorica.study.runner import StudyRunner
 
     captured = CapturedCalls()
 
@@ -134,8 +144,6 @@ def _requests_for(
     model: ModelAPI, calls: list[tuple[list[ChatMessage], GenerateConfig]], logged: dict[str, Any], replicates: int
 ) -> tuple[list[Any], int]:
     """Batch requests with confirmed cache keys (the runner logged each), and how many were skipped."""
-    from rhetorica.models.batch import BatchRequest
-    from rhetorica.models.cache import model_cache_key
 
     requests, skipped = [], 0
     for messages, config in calls:
@@ -218,11 +226,6 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
 
     Raises nothing for a model whose submission fails: its error is in the result.
     """
-    from rhetorica.models.batch import submit_batch, supports_batch
-    from rhetorica.models.errors import ModelError
-    from rhetorica.store.db import Store
-    from rhetorica.study.graph import study_stages
-    from rhetorica.study.status import study_status
 
     found = study_status(config, base_dir)
     planned = found.stages
@@ -256,9 +259,6 @@ def submit_study(config: StudyConfig, base_dir: Path, run_dir: Path) -> Submissi
 def collect_study(run_dir: Path, *, wait: bool, poll_s: float, timeout_s: float | None) -> list[Any]:
     """Collect the run's finished batches into its response cache (see
     :func:`rhetorica.models.batch.collect_batches`); returns one report per batch."""
-    from rhetorica.models.batch import collect_batches
-    from rhetorica.models.registry import get_model
-    from rhetorica.store.db import Store
 
     store = Store.in_dir(run_dir)
     try:

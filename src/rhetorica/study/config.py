@@ -40,6 +40,17 @@ from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThreshol
 from rhetorica.study.project_settings import ProjectRewriteSettings, check_project_rewriter
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
+from rhetorica.documents.latex.source import main_file_problem
+from rhetorica.models.api import OPERATIONAL_OPTIONS
+from rhetorica.models.errors import ModelError
+from rhetorica.models.errors import UnknownProviderError
+from rhetorica.models.redaction import redact_url
+from rhetorica.models.redaction import redact_urls
+from rhetorica.models.redaction import userinfo_and_key_env
+from rhetorica.models.registry import provider_class
+from rhetorica.models.registry import provider_names
+from rhetorica.models.registry import split_model_id
+from urllib.parse import urlsplit
 
 
 class ConfigError(ValueError):
@@ -54,8 +65,6 @@ def _check_model_id(value: str) -> str:
     """Reject an inline model id (``<provider>/<model>[@url]``) whose provider is unknown (the
     registry's check, at load time); a name without ``/`` refers to the ``models:`` section and is
     checked against it by :class:`StudyConfig`."""
-    from rhetorica.models.errors import UnknownProviderError
-    from rhetorica.models.registry import split_model_id
 
     if "/" not in value and re.match(MODEL_NAME_PATTERN, value):
         return value
@@ -68,7 +77,6 @@ def _check_model_id(value: str) -> str:
 
 def _shown_model_id(value: str | None, info: SerializationInfo) -> str | None:
     """Model ids as written to JSON (the run directory's study copy): URL credentials redacted."""
-    from rhetorica.models.redaction import redact_urls
 
     return redact_urls(value) if value is not None and info.mode_is_json() else value
 
@@ -123,7 +131,6 @@ class ModelOptions(BaseModel):
 
     @model_validator(mode="after")
     def _one_credential(self) -> ModelOptions:
-        from rhetorica.models.redaction import userinfo_and_key_env
 
         for url_key in ("base_url", "url"):  # a provider's endpoint; an http reviewer's service
             value = self.as_kwargs().get(url_key)
@@ -141,7 +148,6 @@ class ModelOptions(BaseModel):
         dumped = handler(self)
         out = {k: v for k, v in dumped.items() if k in self.as_kwargs()}
         if info.mode_is_json():  # URLs (a provider's base_url, an http reviewer's url) without credentials
-            from rhetorica.models.redaction import redact_urls
 
             out = {k: redact_urls(v) if isinstance(v, str) else v for k, v in out.items()}
         return out
@@ -162,8 +168,6 @@ def _option_problems(options: ModelOptions, owner: str, known: list[str] | tuple
 def _check_model_options(model: str | None, options: ModelOptions) -> None:
     """Check ``options`` against the declared options of ``model``'s provider (skipped when the
     provider's package is not installed: running it then fails with the install command)."""
-    from rhetorica.models.errors import ModelError
-    from rhetorica.models.registry import provider_class, split_model_id
 
     if model is None:
         return
@@ -200,9 +204,7 @@ class EndpointSpec(_Strict):
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None:
-            from urllib.parse import urlsplit
 
-            from rhetorica.models.redaction import redact_url
 
             try:
                 parts = urlsplit(value)
@@ -215,7 +217,6 @@ class EndpointSpec(_Strict):
 
     @model_validator(mode="after")
     def _one_credential(self) -> EndpointSpec:
-        from rhetorica.models.redaction import userinfo_and_key_env
 
         problem = userinfo_and_key_env(self.base_url, self.api_key_env)
         if problem:
@@ -251,7 +252,6 @@ class ModelSpec(_Strict):
     @field_validator("provider")
     @classmethod
     def _known_provider(cls, value: str) -> str:
-        from rhetorica.models.registry import provider_names
 
         if value not in provider_names():
             raise ValueError(f"unknown provider {value!r}; known providers: {', '.join(provider_names())}")
@@ -276,7 +276,6 @@ class ModelSpec(_Strict):
     def output_spec(self) -> dict[str, Any]:
         """What can change an answer: provider, model and the options but the operational ones
         (:data:`rhetorica.models.api.OPERATIONAL_OPTIONS`); no endpoint."""
-        from rhetorica.models.api import OPERATIONAL_OPTIONS
 
         options = {k: v for k, v in self.options.as_kwargs().items() if k not in OPERATIONAL_OPTIONS}
         return {"provider": self.provider, "model": self.model, "options": options}
@@ -284,8 +283,6 @@ class ModelSpec(_Strict):
 
 def _declared_options(provider: str) -> list[str] | None:
     """The options ``provider`` declares, or ``None`` when its package is not installed."""
-    from rhetorica.models.errors import ModelError
-    from rhetorica.models.registry import provider_class
 
     try:
         return provider_class(provider).declared_options()
@@ -390,7 +387,6 @@ class _UsesModel(_Strict):
         model = getattr(self, "model", None)
         if model is None:
             return None
-        from rhetorica.models.redaction import redact_urls
 
         return redact_urls(model)
 
@@ -556,7 +552,6 @@ class ReviewerSpec(_UsesModel):
         """The model id stored with every assessment: the declared model's name, or the inline id
         with the credentials written into its URL redacted (the kind, e.g. ``control`` or
         ``command``, for reviewers without a model)."""
-        from rhetorica.models.redaction import redact_urls
 
         return redact_urls(self.model) if not evaluator_kind(self.kind).simulated and self.model else self.kind
 
@@ -859,7 +854,6 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a study file must be a YAML mapping of keys to values")
     config = parse_study(data, source=str(path))
-    from rhetorica.documents.latex.source import main_file_problem
 
     for index, spec in enumerate(config.documents):
         if spec.latex_project is None or spec.main is None:

@@ -49,6 +49,23 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
+from rhetorica.hashing import content_hash
+from rhetorica.models.pricing import FREE_PROVIDERS
+from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS
+from rhetorica.models.pricing import load_prices
+from rhetorica.models.pricing import price_usage
+from rhetorica.models.registry import split_model_id
+from rhetorica.store.db import STORE_FILENAME
+from rhetorica.store.db import Store
+from rhetorica.study import graph
+from rhetorica.study import scheduling
+from rhetorica.study.config import load_study
+from rhetorica.study.inputs import load_documents
+from rhetorica.study.inputs import resolve_run_dir
+from rhetorica.study.planned_calls import approximate_tokens
+from rhetorica.study.scanning import StoreScanCache
+import difflib
+import tempfile
 
 
 class EstimateRow(BaseModel):
@@ -132,7 +149,6 @@ def _model_options(config: object) -> dict[str, dict[str, object]]:
 def unpriced_warning(model_id: str, known: list[str]) -> str:
     """The warning for a model without a price: counted as $0, and the closest of ``known``
     (priced ``provider/model`` names) when one is close, since a mistyped name is the usual cause."""
-    import difflib
 
     provider = model_id.partition("/")[0]
     close = difflib.get_close_matches(model_id.partition("@")[0], [k for k in known if k.startswith(f"{provider}/")],
@@ -143,7 +159,6 @@ def unpriced_warning(model_id: str, known: list[str]) -> str:
 
 
 def _price_parts(model_id: str) -> tuple[str, str]:
-    from rhetorica.models.registry import split_model_id
 
     provider, model = split_model_id(model_id)
     return provider, model.partition("@")[0] if provider == "openai-compatible" else model
@@ -160,16 +175,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         ConfigError: the study file is invalid, or its output_dir is a file or cannot be created.
         ValueError: the price override file is invalid.
     """
-    import tempfile
 
-    from rhetorica.hashing import content_hash
-    from rhetorica.models.pricing import FREE_PROVIDERS, MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
-    from rhetorica.store.db import STORE_FILENAME, Store
-    from rhetorica.study import graph, scheduling
-    from rhetorica.study.config import load_study
-    from rhetorica.study.inputs import load_documents, resolve_run_dir
-    from rhetorica.study.planned_calls import approximate_tokens
-    from rhetorica.study.scanning import StoreScanCache
 
     config, base_dir = load_study(study)
     table = load_prices(prices)

@@ -7,15 +7,20 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rhetorica.store.lock import run_lock
 from rhetorica.store.runs import STUDY_FILE
 from rhetorica.study.inputs import resolve_run_dir
+from rhetorica.store.db import STORE_FILENAME
+from rhetorica.store.db import Store
+from rhetorica.store.runs import read_run_study
+from rhetorica.study.config import parse_study
+from rhetorica.study.runner import StudyRunner
+from rhetorica.study.status import stored_failures
+from rhetorica.study.config import StudyConfig
+from rhetorica.study.runner import ProgressSink
+from rhetorica.study.runner import RunSummary
 
-if TYPE_CHECKING:
-    from rhetorica.study.config import StudyConfig
-    from rhetorica.study.runner import ProgressSink, RunSummary
 
 
 @dataclass
@@ -63,8 +68,6 @@ def execute_study(
         rhetorica.store.lock.RunLockedError: another process runs the study (and not ``wait``).
         KeyboardInterrupt: interrupted; every finished unit is saved.
     """
-    from rhetorica.study.runner import StudyRunner
-    from rhetorica.study.status import stored_failures
 
     target = resolve_run_dir(config, base_dir, run_dir)
     with run_lock(target, wait=wait, on_wait=on_wait):
@@ -96,9 +99,6 @@ def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSum
         rhetorica.study.config.ConfigError: an override makes the study invalid.
         rhetorica.store.lock.RunLockedError: another process runs the study.
     """
-    from rhetorica.store.runs import read_run_study
-    from rhetorica.study.config import parse_study
-    from rhetorica.study.runner import StudyRunner
 
     study_file = run_dir / STUDY_FILE
     if not study_file.exists():
@@ -130,7 +130,6 @@ def release_abandoned_calls(run_dir: Path) -> tuple[int, float]:
         rhetorica.store.lock.RunLockedError: another process runs the study.
         rhetorica.store.db.StoreError: the file is not a rhetorica store.
     """
-    from rhetorica.store.db import STORE_FILENAME, Store
 
     if not (run_dir / STORE_FILENAME).is_file():
         raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.hashing import content_hash
 from rhetorica.kinds import RunContext, evaluator_kind
@@ -28,10 +28,14 @@ from rhetorica.study import planner
 from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
 from rhetorica.study.stages import TableStage
+from rhetorica.registry import stages
+from rhetorica.reviewers.llm_reviewer import manuscript_text
+from rhetorica.reviewers.scicore.extract import CoreResult
+from rhetorica.reviewers.scicore.extract import ExtractOptions
+from rhetorica.reviewers.scicore.extract import extract_core
+from rhetorica.reviewers.scicore.extract import extraction_messages
+from rhetorica.store.db import Store
 
-if TYPE_CHECKING:
-    from rhetorica.reviewers.scicore.extract import CoreResult, ExtractOptions
-    from rhetorica.store.db import Store
 
 @dataclass(frozen=True)
 class ExtractUnit:
@@ -52,7 +56,6 @@ class ExtractUnit:
 
 def extract_options(reviewer: ReviewerSpec) -> tuple[str, ExtractOptions]:
     """``(extractor model id, extraction options)`` of a core reviewer as its evaluator builds them."""
-    from rhetorica.reviewers.scicore.extract import ExtractOptions
 
     options = reviewer.options.as_kwargs()
     extractor = options.get("extractor") if isinstance(options.get("extractor"), str) else reviewer.model
@@ -82,7 +85,6 @@ class ExtractStage(TableStage):
         return any(evaluator_kind(r.kind).reads_core for r in config.reviewers)
 
     def units(self, config: StudyConfig, inputs: dict[str, Any]) -> list[Any]:
-        from rhetorica.registry import stages
 
         units: dict[str, ExtractUnit] = {}
         for review in stages.get("review").units(config, inputs):
@@ -100,7 +102,6 @@ class ExtractStage(TableStage):
         return []  # the review stage reads stored cores by key (stored_core)
 
     async def execute(self, unit: ExtractUnit, ctx: RunContext) -> dict[str, Any]:
-        from rhetorica.reviewers.scicore.extract import extract_core
 
         t = unit.target
         result = await extract_core(t.document, ctx.model(unit.extractor), ctx.calls(unit.key),
@@ -111,8 +112,6 @@ class ExtractStage(TableStage):
                 "core_json": json.dumps(result.artefact(), sort_keys=True), "raw_text": result.raw_text}
 
     def calls(self, unit: ExtractUnit) -> list[PlannedCall]:
-        from rhetorica.reviewers.llm_reviewer import manuscript_text
-        from rhetorica.reviewers.scicore.extract import extraction_messages
 
         text, _ = manuscript_text(unit.target.document, unit.options.max_input_words)
         return [PlannedCall(unit.extractor, extraction_messages(text, unit.options), unit.options.max_tokens)]
@@ -124,7 +123,6 @@ class ExtractStage(TableStage):
 def stored_core(store: Store, config: StudyConfig, unit: planner.ReviewUnit) -> CoreResult | None:
     """The stored extraction a core reviewer's review unit reads (any status), or ``None`` when the
     extract stage has not stored it."""
-    from rhetorica.reviewers.scicore.extract import CoreResult
 
     key = extract_key(config, unit.reviewer, unit.document.content_hash, unit.replicate)
     row = store.extract_row(key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.documents.models import Document
 from rhetorica.registry import stages as registry
@@ -20,9 +20,8 @@ from rhetorica.study import stages as _builtins  # noqa: F401 - registers the bu
 from rhetorica.study import workflow_stages as _workflows  # noqa: F401 - registers the workflow stages
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.stages import Stage
+from rhetorica.store.db import Store
 
-if TYPE_CHECKING:
-    from rhetorica.store.db import Store
 
 
 class StageOrderError(ValueError):

@@ -12,13 +12,20 @@ from rhetorica.documents.models import Document
 from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
 from rhetorica.problems import WARNING_PREFIX
+from rhetorica.datasets.info import manuscript_path
+from rhetorica.datasets.manifest import DatasetError
+from rhetorica.datasets.manifest import load_manifest
+from rhetorica.documents import DocumentReadError
+from rhetorica.documents import ReadOptions
+from rhetorica.documents import read_document
+from rhetorica.study.project_inputs import load_project_document
+from rhetorica.study.project_inputs import run_dir_inside_project
+from rhetorica.study.review_inputs import review_documents
 
 
 def _dataset_specs(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[DocumentSpec]:
     """One path spec per paper of the dataset named by ``spec`` (id, human scores and decision from
     its manifest); a missing dataset or paper is a problem."""
-    from rhetorica.datasets.info import manuscript_path
-    from rhetorica.datasets.manifest import DatasetError, load_manifest
 
     assert spec.dataset is not None
     root = Path(spec.dataset) if Path(spec.dataset).is_absolute() else base_dir / spec.dataset
@@ -67,7 +74,6 @@ def resolve_run_dir(config: StudyConfig, base_dir: Path, override: Path | None =
     target = (override or (out if out.is_absolute() else base_dir / out)).resolve()
     problem = _unusable_folder(target)
     if problem is None:
-        from rhetorica.study.project_inputs import run_dir_inside_project
 
         problem = run_dir_inside_project(config, base_dir, target)
     if problem:
@@ -109,7 +115,6 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
     Returns:
         The documents, in the order of the study file (ids unique).
     """
-    from rhetorica.documents import DocumentReadError, ReadOptions, read_document
 
     options = ReadOptions(**config.document_options.model_dump())
     documents: list[Document] = []
@@ -118,7 +123,6 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
              for s in (_dataset_specs(spec, base_dir, problems) if spec.dataset is not None else [spec])]
     for spec in specs:
         if spec.reviews is not None or spec.pairs is not None:  # reviews as documents (review-metric study)
-            from rhetorica.study.review_inputs import review_documents
 
             for doc in review_documents(spec, base_dir, problems, config.document_options.max_words):
                 if doc.id in seen:
@@ -128,7 +132,6 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
                 documents.append(doc)
             continue
         if spec.latex_project is not None:
-            from rhetorica.study.project_inputs import load_project_document
 
             doc = load_project_document(spec, base_dir, run_dir or resolve_run_dir(config, base_dir), config, problems,
                                         compile_dir=compile_dir)

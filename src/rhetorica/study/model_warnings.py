@@ -12,6 +12,9 @@ from typing import Any
 
 from rhetorica.problems import WARNING_PREFIX
 from rhetorica.study.config import StudyConfig
+from rhetorica.models.errors import ModelError
+from rhetorica.models.registry import provider_class
+from rhetorica.models.registry import split_model_id
 
 
 def option_warnings(config: StudyConfig) -> list[tuple[str, str, str]]:
@@ -20,8 +23,6 @@ def option_warnings(config: StudyConfig) -> list[tuple[str, str, str]]:
 
     Providers whose package is not installed give none (running them fails with the install hint).
     """
-    from rhetorica.models.errors import ModelError
-    from rhetorica.models.registry import provider_class, split_model_id
 
     out = []
     for label, items in (("rewriter", config.rewriters), ("reviewer", config.reviewers)):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rhetorica.models.api import ChatMessage
+from rhetorica.models.api import ModelAPI
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,5 @@ class PlannedCall:
 
 def approximate_tokens(text: str) -> int:
     """The model layer's token approximation (:meth:`rhetorica.models.api.ModelAPI.count_tokens`)."""
-    from rhetorica.models.api import ModelAPI
 
     return ModelAPI.count_tokens(None, text)  # type: ignore[arg-type]  # the default uses no state

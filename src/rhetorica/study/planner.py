@@ -21,6 +21,12 @@ from rhetorica.labels import NO_REWRITER, ORIGINAL
 from rhetorica.rewriting.conditions import Condition, parse_condition
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSettings
+from rhetorica.documents.reviews.model import is_review
+from rhetorica.documents.scan import SCANNER_VERSION
+from rhetorica.rewriting.conditions import upstream_condition
+from rhetorica.study.review_inputs import imported_input_hash
+from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
+from rhetorica.validation.review_checks import REVIEW_CHECKS_VERSION
 
 
 def rewriter_prompt_version(rewriter: RewriterSpec, condition: str) -> str:
@@ -42,7 +48,6 @@ def reviewer_spec_hash(reviewer: ReviewerSpec) -> str:
     if not spec.get("soft_ratings", True):
         spec.pop("soft_ratings")  # likewise
     else:
-        from rhetorica.documents.scan import SCANNER_VERSION
 
         spec["scanner"] = SCANNER_VERSION  # a defended input depends on the scan rules
     return content_hash("reviewer", spec, protocol_version(get_protocol(reviewer.protocol)))
@@ -201,7 +206,6 @@ class ValidateUnit:
 
 def validation_spec_hash(settings: ValidationSettings) -> str:
     """Hash of the thresholds, the embedding model and the marker lexicon version."""
-    from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 
     return content_hash("validate", settings.thresholds, settings.embedding_model,
                         load_metadiscourse_lexicon().version)
@@ -210,8 +214,6 @@ def validation_spec_hash(settings: ValidationSettings) -> str:
 def validate_units(variants: list[Variant], settings: ValidationSettings) -> list[ValidateUnit]:
     """One unit per variant (keyed by the variant's and its original's content and the settings;
     a review variant's key also holds the review checks' thresholds and rule version)."""
-    from rhetorica.validation.review_checks import REVIEW_CHECKS_VERSION
-    from rhetorica.documents.reviews.model import is_review
 
     spec = validation_spec_hash(settings)
     review_spec = content_hash(spec, settings.review, REVIEW_CHECKS_VERSION)
@@ -229,8 +231,6 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
     two cells share a key. Conditions that rewrite another variant further (``recursive:<n>``,
     ``guided``) are units of :mod:`rhetorica.study.workflow_stages`, not of this stage.
     """
-    from rhetorica.study.review_inputs import imported_input_hash
-    from rhetorica.rewriting.conditions import upstream_condition
 
     return [
         RewriteUnit(unit_key("rewrite", imported_input_hash(doc), rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc,

@@ -17,25 +17,35 @@ with :func:`baseline_of`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rhetorica.hashing import content_hash
 from rhetorica.documents.ids import manuscript_id
 from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING
 from rhetorica.problems import WARNING_PREFIX
+from pydantic import ValidationError
+from rhetorica.documents.blinding import Identity
+from rhetorica.documents.inputs import identity_of
+from rhetorica.documents.inputs import with_identity
+from rhetorica.documents.latex.reader import read_latex
+from rhetorica.documents.latex.source import main_candidates
+from rhetorica.documents.pdf.reader import read_pdf
+from rhetorica.documents.scan.hidden_text import check_hidden_text
+from rhetorica.rewriting.latex_project.compile import CompileResult
+from rhetorica.rewriting.latex_project.compile import compile_project
+from rhetorica.rewriting.latex_project.compile import main_name_problem
+from rhetorica.rewriting.latex_project.project import file_digests
+from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.documents.models import Document
+from rhetorica.rewriting.latex_project.project import LatexProject
+from rhetorica.study.config import DocumentSpec
+from rhetorica.study.config import StudyConfig
+from rhetorica.documents.options import DocumentReadError, ReadOptions
 
-if TYPE_CHECKING:
-    from rhetorica.documents.blinding import Identity
-    from rhetorica.documents.models import Document
-    from rhetorica.rewriting.latex_project.compile import CompileResult
-    from rhetorica.rewriting.latex_project.project import LatexProject
-    from rhetorica.study.config import DocumentSpec, StudyConfig
 
 META_KEY = "latex_project"
 
 
 def _files_hash(project: LatexProject) -> str:
-    from rhetorica.rewriting.latex_project.project import file_digests
 
     return content_hash(project.main, sorted(file_digests(project.root).items()))
 
@@ -75,11 +85,6 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
     Returns:
         The document (id: ``spec.id`` or the folder's name), or ``None`` when unusable.
     """
-    from rhetorica.documents.latex.source import main_candidates
-    from rhetorica.documents.options import DocumentReadError
-    from rhetorica.rewriting.latex_project.compile import compile_project, main_name_problem
-    from rhetorica.rewriting.latex_project.project import load_project
-
     assert spec.latex_project is not None
     root = Path(spec.latex_project)
     root = (root if root.is_absolute() else base_dir / root).resolve()
@@ -130,9 +135,7 @@ def load_project_document(spec: DocumentSpec, base_dir: Path, run_dir: Path, con
 
 
 def _stored_compile(path: Path) -> CompileResult | None:
-    from pydantic import ValidationError
 
-    from rhetorica.rewriting.latex_project.compile import CompileResult
 
     try:
         found = CompileResult.model_validate_json(path.read_text(encoding="utf-8"))
@@ -144,11 +147,6 @@ def _stored_compile(path: Path) -> CompileResult | None:
 def _source_identity(main: Path) -> Identity:
     """The authors, emails, title and own DOI/ISBN the project's LaTeX source names (read by
     :func:`rhetorica.documents.latex.reader.read_latex`); empty when the source cannot be read."""
-    from rhetorica.documents.blinding import Identity
-    from rhetorica.documents.inputs import identity_of
-    from rhetorica.documents.latex.reader import read_latex
-    from rhetorica.documents.options import DocumentReadError, ReadOptions
-
     try:
         return identity_of(read_latex(main, "source", ReadOptions()))
     except (DocumentReadError, OSError, ValueError):
@@ -160,11 +158,6 @@ def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str,
     """The compiled PDF read by rhetorica's PDF reader, blinded again with ``identity`` (the
     source's authors: the PDF's title block may name them otherwise, or not at all) through
     :func:`rhetorica.documents.inputs.with_identity`; or why it cannot be read."""
-    from rhetorica.documents import DocumentReadError, ReadOptions
-    from rhetorica.documents.inputs import with_identity
-    from rhetorica.documents.pdf.reader import read_pdf
-    from rhetorica.documents.scan.hidden_text import check_hidden_text
-
     options = ReadOptions(**config.document_options.model_dump())
     try:
         document = check_hidden_text(read_pdf(pdf, doc_id, options), config.document_options.hidden_text)
@@ -185,7 +178,6 @@ def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str,
 def read_compiled(pdf: Path, original: Document, config: StudyConfig) -> Document | str:
     """A variant's compiled PDF read as the original was (same reader, same options, blinded with
     the original's identity), with the original's id and metadata; or why it cannot be read."""
-    from rhetorica.documents.inputs import identity_of
 
     found = _read(pdf, original.id, config, None, str(pdf), identity_of(original))
     if isinstance(found, str) or found is None:
@@ -197,7 +189,6 @@ def read_compiled(pdf: Path, original: Document, config: StudyConfig) -> Documen
 def baseline_of(document: Document) -> tuple[LatexProject, CompileResult] | None:
     """The baseline project and compile of a ``latex_project`` document (``None`` for any other
     document, or when its project or compile record is gone)."""
-    from rhetorica.rewriting.latex_project.project import load_project
 
     meta = document.metadata.get(META_KEY)
     if not isinstance(meta, dict):

@@ -41,20 +41,49 @@ import shutil
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhetorica.rewriting.conditions import JOINT, Condition
 from rhetorica.status import Status
+from dataclasses import replace
+from rhetorica.documents.inputs import record_input
+from rhetorica.documents.inputs import text_input
+from rhetorica.marker import TEXT_MARKER
+from rhetorica.models.api import ChatMessage
+from rhetorica.models.api import GenerateConfig
+from rhetorica.models.call import call_model
+from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS
+from rhetorica.reviewers.llm_reviewer import manuscript_text
+from rhetorica.reviewers.llm_reviewer import review_document
+from rhetorica.reviewers.protocols import get_protocol
+from rhetorica.reviewers.protocols import system_prompt
+from rhetorica.rewriting import six_dimensions as six
+from rhetorica.rewriting.latex_project.project import EncodingError
+from rhetorica.rewriting.latex_project.project import apply_replacements
+from rhetorica.rewriting.latex_project.project import copy_project
+from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.rewriting.latex_project.project import project_diff
+from rhetorica.rewriting.latex_project.repair import RewriteFailed
+from rhetorica.rewriting.latex_project.repair import agent_rewriter
+from rhetorica.rewriting.latex_project.repair import compose_instruction
+from rhetorica.rewriting.latex_project.repair import rewrite_with_repair
+from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
+from rhetorica.study import planner
+from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.planned_calls import approximate_tokens
+from rhetorica.study.project_inputs import META_KEY
+from rhetorica.study.project_inputs import baseline_of
+from rhetorica.study.project_inputs import read_compiled
+from rhetorica.documents.models import Document
+from rhetorica.kinds import RunContext
+from rhetorica.models.api import ModelAPI
+from rhetorica.models.call import CallContext
+from rhetorica.rewriting.latex_project.project import LatexProject
+from rhetorica.rewriting.latex_project.project import Paragraph
+from rhetorica.rewriting.latex_project.repair import FailureStatus
+from rhetorica.rewriting.latex_project.repair import Rewriter
+from rhetorica.study.config import RewriterSpec
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
-    from rhetorica.models.api import ChatMessage, ModelAPI
-    from rhetorica.models.call import CallContext
-    from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph
-    from rhetorica.rewriting.latex_project.repair import FailureStatus, Rewriter
-    from rhetorica.study.config import RewriterSpec
-    from rhetorica.kinds import RunContext
-    from rhetorica.study.planned_calls import PlannedCall
 
 #: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
 GUIDED_REVIEW_PROTOCOL = "standard"
@@ -76,7 +105,6 @@ def instruction(condition: Condition, agent: bool, review: str | None = None) ->
     Raises:
         ValueError: ``guided`` without a review, or an unknown condition.
     """
-    from rhetorica.rewriting import six_dimensions as six
 
     if condition.guidance == "review":
         system = six.guided_prompt(review or "")
@@ -121,10 +149,6 @@ def paragraph_messages(instruction_text: str, notes: Sequence[str], paragraph: s
     """The messages of one paragraph rewrite: the instruction (with the feedback ``notes`` of a
     repair, :func:`~rhetorica.rewriting.latex_project.repair.compose_instruction`) as the system
     message; the task and the paragraph after the text marker as the user message."""
-    from rhetorica.models.api import ChatMessage
-    from rhetorica.rewriting import six_dimensions as six
-    from rhetorica.rewriting.latex_project.repair import compose_instruction
-    from rhetorica.marker import TEXT_MARKER
 
     return [ChatMessage(role="system", content=compose_instruction(instruction_text, notes)),
             ChatMessage(role="user", content=f"{six.task_prompt()}\n\n{TEXT_MARKER}\n{paragraph}")]
@@ -148,14 +172,7 @@ def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
 
     Retries of a truncated paragraph (one each) are not counted.
     """
-    from dataclasses import replace
 
-    from rhetorica.models.api import ChatMessage
-    from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text
-    from rhetorica.reviewers.protocols import get_protocol, system_prompt
-    from rhetorica.rewriting.latex_project.project import load_project
-    from rhetorica.study.project_inputs import META_KEY
-    from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 
     rw: RewriterSpec = unit.rewriter
     meta = unit.document.metadata.get(META_KEY)
@@ -191,8 +208,6 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
             :class:`~rhetorica.rewriting.latex_project.repair.RewriteFailed` when the model fails.
         max_per_file: see above.
     """
-    from rhetorica.rewriting.latex_project.project import EncodingError, apply_replacements
-    from rhetorica.rewriting.latex_project.repair import RewriteFailed
 
     def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
         chosen = chosen_paragraphs(project, max_per_file)
@@ -228,11 +243,6 @@ def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: 
     (the rewrite itself runs in a worker thread): one paragraph in, one paragraph out (blank-line
     stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated).
     Each call's latency (seconds) is appended to ``latencies``."""
-    from rhetorica.models.api import GenerateConfig
-    from rhetorica.models.call import call_model
-    from rhetorica.rewriting.latex_project.repair import RewriteFailed
-    from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
-    from rhetorica.marker import TEXT_MARKER
 
     def ask(messages: list[ChatMessage], paragraph: str) -> str:
         cap = int(model.count_tokens(paragraph) * OUTPUT_TOKEN_FACTOR) + 32
@@ -262,10 +272,6 @@ async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
     (``truncated`` twice, ``refused``, ``empty``, ``timeout``), ``discarded`` (reasons joined by
     ``" | "``).
     """
-    from rhetorica.rewriting.latex_project.project import copy_project, load_project, project_diff
-    from rhetorica.rewriting.latex_project.repair import agent_rewriter, rewrite_with_repair
-    from rhetorica.study import planner
-    from rhetorica.study.project_inputs import baseline_of, read_compiled
 
     rw: RewriterSpec = unit.rewriter
     document: Document = unit.document
@@ -379,9 +385,6 @@ async def _intermediate_review(ctx: RunContext, rw: RewriterSpec, intermediate: 
         text), and its record (status, reason, scores, payload, input_truncated, raw_text) — kept
         as ``review.json`` and as the unit's ``intermediate_review`` artefact.
     """
-    from rhetorica.documents.inputs import record_input, text_input
-    from rhetorica.reviewers.llm_reviewer import review_document
-    from rhetorica.reviewers.protocols import get_protocol
 
     assert rw.model is not None
     model = ctx.model(rw.model, rw.options.as_kwargs())

@@ -30,6 +30,10 @@ from rhetorica.files import resolve_pattern
 from rhetorica.hashing import content_hash
 from rhetorica.study.config import DocumentSpec
 from rhetorica.problems import WARNING_PREFIX
+from rhetorica.documents.excerpt import excerpt
+from rhetorica.documents.reviews import read_reviews
+from rhetorica.documents.reviews.pairs import PairsError
+from rhetorica.documents.reviews.pairs import read_review_pairs
 
 IMPORTED = "imported_rewrites"
 """Metadata key of an imported original's rewrites."""
@@ -56,7 +60,6 @@ def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[st
     docs = [blinded(d) for d in _review_documents(spec, base_dir, problems)]  # what a judge reads is blinded
     if max_words is None:
         return docs
-    from rhetorica.documents.excerpt import excerpt
 
     return [excerpt(d, max_words) for d in docs]
 
@@ -70,7 +73,6 @@ def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[s
     if not paths:
         problems.append(("ingest", spec.reviews, "no review file matches this path or glob"))
         return []
-    from rhetorica.documents.reviews import read_reviews
 
     paper = spec.paper or default_paper_id(paths[0])
     try:
@@ -85,7 +87,6 @@ def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[s
 
 
 def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
-    from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
     try:
         imported = read_review_pairs(path)

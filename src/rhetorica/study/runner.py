@@ -42,6 +42,10 @@ from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.stages import Stage
+from rhetorica.registry import stages
+from rhetorica.study.scanning import StoreScanCache
+from rhetorica.study.scanning import scan_inputs
+from rhetorica.validation.embeddings import load_embedder
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
@@ -231,7 +235,6 @@ class StudyRunner:
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
         """Read every document of the study (see :func:`rhetorica.study.inputs.load_documents`)."""
-        from rhetorica.study.scanning import StoreScanCache
 
         return load_documents(self.config, self.base_dir, problems, self.run_dir, scan_cache=StoreScanCache(self.store))
 
@@ -286,8 +289,6 @@ class StudyRunner:
         """Load the embedding model once; a missing extra or model is a problem, not a crash."""
         if self._embedder is None:
             try:
-                from rhetorica.validation.embeddings import load_embedder
-
                 self._embedder = self._ctx.embedder = load_embedder(self.config.validation.embedding_model)
             except (ImportError, OSError) as exc:
                 problems.append(("validate", self.config.validation.embedding_model,
@@ -424,7 +425,6 @@ class StudyRunner:
 
     def scan(self, inputs: list[tuple[Document, str, str, Any]], summary: RunSummary) -> None:
         """The hidden-instruction scan of every review input (stored, reported, nothing removed)."""
-        from rhetorica.study.scanning import scan_inputs
 
         outcome = scan_inputs(self.store, [(doc, condition, rewriter) for doc, condition, rewriter, _ in inputs])
         self._ctx.source_findings = outcome.source_findings
@@ -434,7 +434,6 @@ class StudyRunner:
     async def validate_stored(self) -> RunSummary:
         """Validate every stored variant that has no check under the current settings (used by
         ``rhetorica validate RUN_DIR``); makes no model call."""
-        from rhetorica.registry import stages
 
         summary = RunSummary()
         self._ctx = self._run_context(_CountingLog(self.store, summary))

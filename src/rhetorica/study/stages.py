@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import is_review, reference_review
@@ -42,9 +42,9 @@ from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
 from rhetorica.validation.validate import validate_variant
+from rhetorica.marker import TEXT_MARKER
+from rhetorica.store.db import Store
 
-if TYPE_CHECKING:
-    from rhetorica.store.db import Store
 
 
 @runtime_checkable
@@ -177,7 +177,6 @@ class RewriteStage(TableStage):
         return rewriter_kind(unit.rewriter.kind).planned_calls(unit)
 
     def stand_in_reply(self, messages: list[ChatMessage]) -> str | None:
-        from rhetorica.marker import TEXT_MARKER
 
         last = next((m.content for m in reversed(messages) if m.role == "user"), "")
         return last.rpartition(TEXT_MARKER)[2]  # the chunk unchanged: every chunk's call is made

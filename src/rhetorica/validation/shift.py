@@ -28,15 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from rhetorica.registry import dimensions
+from rhetorica.rewriting.conditions import parse_condition
+from rhetorica.tokenizer import Tokens
+from rhetorica.validation.measures import TextMeasures
 
-if TYPE_CHECKING:
-    from rhetorica.validation.measures import TextMeasures
-    from rhetorica.tokenizer import Tokens
 
 TextMeasure = Callable[["str | Tokens"], "float | None"]
 """A dimension's measure of one text: LaTeX/Markdown or its tokens -> a real number, ``None`` when undefined."""
@@ -151,7 +150,6 @@ def shift_checks(condition: str, original: TextMeasures, variant: TextMeasures) 
     Raises:
         rhetorica.rewriting.conditions.UnknownConditionError: for an unregistered condition.
     """
-    from rhetorica.rewriting.conditions import parse_condition
 
     checks = []
     for part in parse_condition(condition).parts:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rhetorica.labels import ORIGINAL
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 SUMMARY_COLUMNS = (
     "mtld",
@@ -50,7 +48,6 @@ def summarise_by_condition(
     Raises:
         KeyError: naming the required columns absent from ``df``.
     """
-    import pandas as pd
 
     required = {"document_id", "passed", *by, *SUMMARY_COLUMNS}
     missing = sorted(required - set(df.columns))

@@ -22,6 +22,7 @@ from importlib import metadata
 from pathlib import Path
 
 from rhetorica.documents.pdf.lines import SCRIPT_SIZE, Line, PageLines, script_kind, script_text
+import ctypes
 
 BACKEND = "pdfium"
 PACKAGE = "pypdfium2"
@@ -126,7 +127,6 @@ _Char = tuple[int, float, float, float, float, float]  # offset, x0, y0, x1, y1,
 
 def _glyph(textpage: object, index: int) -> tuple[float, float, float, float]:
     """``(font size, origin x, origin y, right edge)`` of character ``index`` in points."""
-    import ctypes
 
     import pypdfium2.raw as raw
 
@@ -465,7 +465,6 @@ def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool, bool]
     """``(bold, italic, small caps, monospace)`` of a character: the declared weight (>= 600) or a
     bold font name; the font's italic flag (PDF font flag 7) or an italic name; a small-caps font
     name; the fixed-pitch flag (PDF font flag 1) or a typewriter font name."""
-    import ctypes
 
     import pypdfium2.raw as raw
 

@@ -19,9 +19,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rhetorica.documents.pdf.backends import BACKEND
-from rhetorica.documents.pdf.layout import Layout
+from rhetorica.documents.pdf.backends import BACKEND, extract_pdfium
+from rhetorica.documents.pdf.layout import Layout, analyse
 from rhetorica.documents.pdf.lines import PageLines
+import signal
 
 CHILD_ENV_KEYS = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "HOME", "TMPDIR", "TMP", "TEMP", "SYSTEMROOT")
 
@@ -72,7 +73,6 @@ def run_backend(path: Path, timeout_s: float, memory_mb: int = 4096) -> tuple[li
             if "MemoryError" in tail[0] or "bad_alloc" in tail[0]:
                 raise BackendFailure("MemoryError", f"{BACKEND} ran out of memory (limit {memory_mb} MiB)")
             if done.returncode < 0:
-                import signal
 
                 name = signal.Signals(-done.returncode).name if -done.returncode in signal.valid_signals() else "?"
                 raise BackendFailure("Crash", (
@@ -105,9 +105,6 @@ def _main(argv: list[str]) -> None:
     path, out, memory_mb = argv
     _limit_memory(int(memory_mb))
     try:
-        from rhetorica.documents.pdf.backends import extract_pdfium
-        from rhetorica.documents.pdf.layout import analyse
-
         pages = extract_pdfium(Path(path))
         result: tuple[str, object] = ("ok", (pages, analyse(pages)))
     except MemoryError:

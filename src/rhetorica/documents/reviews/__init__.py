@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rhetorica.documents.ids import review_id
 from rhetorica.documents.options import DocumentReadError
+from rhetorica.documents.reviews.cmt_html import read_cmt_html
+from rhetorica.documents.reviews.ismir_text import read_ismir_text
+from rhetorica.documents.reviews.jsonl import read_reviews_jsonl
+from rhetorica.documents.reviews.openreview_json import read_openreview_json
+from rhetorica.documents.reviews.openreview_markdown import read_openreview_markdown
+from rhetorica.documents.models import Document
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
 
 __all__ = ["read_reviews"]
 
@@ -38,11 +41,6 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
     Raises:
         DocumentReadError: a file of an unknown kind, or one its reader cannot use.
     """
-    from rhetorica.documents.reviews.cmt_html import read_cmt_html
-    from rhetorica.documents.reviews.ismir_text import read_ismir_text
-    from rhetorica.documents.reviews.jsonl import read_reviews_jsonl
-    from rhetorica.documents.reviews.openreview_json import read_openreview_json
-    from rhetorica.documents.reviews.openreview_markdown import read_openreview_markdown
 
     found: list[Document] = []
     problems: list[str] = []

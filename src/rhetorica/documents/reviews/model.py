@@ -16,6 +16,7 @@ from rhetorica.documents import ids as id_rule
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import write_atomic
+import re
 
 REVIEWS_FILE = "reviews.json"
 
@@ -34,7 +35,6 @@ SECTION_NAMES = ("summary", "summary_of_the_paper", "paper_summary", "summary_an
 def section_key(name: str) -> str:
     """A field name folded for matching: lower case, every run of other characters than letters
     and digits as one ``_`` (``"Strength And Weaknesses"`` -> ``strength_and_weaknesses``)."""
-    import re
 
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
@@ -125,7 +125,6 @@ def load_reviews(path: Path) -> list[Document]:
 def blind_reviewer_ids(reviews: list[Document], ids: list[str]) -> list[Document]:
     """Replace each reviewer identity ``ids[k]`` (a name or masked id such as ``9mff``) in every
     review text by ``Reviewer k+1``; each replacement is recorded in the review's ``removed``."""
-    import re
 
     patterns = [(re.compile(rf"(?:\bReviewer[ _])?\b{re.escape(rid)}\b"), f"Reviewer {k + 1}")
                 for k, rid in enumerate(ids) if rid]

@@ -13,13 +13,21 @@ Heavy imports (pdfium) happen inside the functions.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rhetorica.documents.scan.cache import ScanCache, source_key, text_key
 from rhetorica.documents.scan.findings import SCANNER_VERSION, SEVERITIES, Finding, Location, ScanReport, Severity
+from rhetorica.documents.archive import unpacked
+from rhetorica.documents.options import DocumentReadError
+from rhetorica.documents.scan.instructions import DIRECTIVE_CATEGORIES
+from rhetorica.documents.scan.instructions import rule_names
+from rhetorica.documents.scan.latex import LATEX_SUFFIXES
+from rhetorica.documents.scan.latex import scan_latex
+from rhetorica.documents.scan.markup import line_locator
+from rhetorica.documents.scan.markup import text_findings
+from rhetorica.documents.scan.pdf import scan_pdf
+from rhetorica.documents.models import Document
+from rhetorica.documents.scan.markup import scan_markup_file
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
 
 __all__ = ["SCANNER_VERSION", "SEVERITIES", "Finding", "Location", "ScanCache", "ScanError", "ScanReport", "Severity",
            "scan_document", "scan_path", "scan_paths"]
@@ -70,7 +78,6 @@ def scan_path(path: str | Path, *, cache: ScanCache | None = None) -> ScanReport
 
 
 def _scan_path(path: Path) -> ScanReport:
-    from rhetorica.documents.scan.latex import LATEX_SUFFIXES, scan_latex
 
     name = path.name.lower()
     try:
@@ -85,8 +92,6 @@ def _scan_path(path: Path) -> ScanReport:
         if name.endswith(ARCHIVE_SUFFIXES):
             return _scan_archive(path)
         if name.endswith(MARKUP_SUFFIXES):
-            from rhetorica.documents.scan.markup import scan_markup_file
-
             return scan_markup_file(path)
     except UnicodeDecodeError as exc:
         raise ScanError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
@@ -100,7 +105,6 @@ def _scan_path(path: Path) -> ScanReport:
 def _scan_pdf(path: Path) -> ScanReport:
     import pypdfium2 as pdfium
 
-    from rhetorica.documents.scan.pdf import scan_pdf
 
     try:
         return scan_pdf(path)
@@ -109,9 +113,6 @@ def _scan_pdf(path: Path) -> ScanReport:
 
 
 def _scan_archive(path: Path) -> ScanReport:
-    from rhetorica.documents.archive import unpacked
-    from rhetorica.documents.options import DocumentReadError
-    from rhetorica.documents.scan.latex import scan_latex
 
     try:
         with unpacked(path) as folder:
@@ -148,8 +149,6 @@ def scan_document(document: Document, *, include_source: bool = True, cache: Sca
         (``kind="review"``) the score/accept/praise/suppress rules are not applied (a review
         legitimately recommends acceptance); override, role, system and address rules are.
     """
-    from rhetorica.documents.scan.instructions import DIRECTIVE_CATEGORIES, rule_names
-    from rhetorica.documents.scan.markup import line_locator, text_findings
 
     categories = None
     if document.kind == "review":

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rhetorica.documents.scan.findings import SCANNER_VERSION, ScanReport
 from rhetorica.hashing import content_hash
+from rhetorica.documents.scan.latex import LATEX_SUFFIXES
+from rhetorica.documents.models import Document
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
 
 
 class ScanCache(Protocol):
@@ -44,7 +44,6 @@ def source_key(path: Path) -> str:
     Raises:
         OSError: if a file cannot be read.
     """
-    from rhetorica.documents.scan.latex import LATEX_SUFFIXES
 
     digest = hashlib.sha256()
     if path.is_dir():

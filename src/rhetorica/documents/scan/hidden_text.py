@@ -23,6 +23,7 @@ from rhetorica.documents.models import Document, RemovedItem
 from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.documents.scan.normalise import is_invisible
+from rhetorica.documents.scan import scan_document
 
 HiddenText = Literal["keep", "drop"]
 """What reading does with hidden text: ``keep`` it in the text, or ``drop`` it (the default)."""
@@ -114,7 +115,6 @@ def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache 
     Raises:
         ValueError: for a mode other than ``keep`` or ``drop``.
     """
-    from rhetorica.documents.scan import scan_document
 
     if mode not in ("keep", "drop"):
         raise ValueError(f"hidden_text must be keep or drop, not {mode!r}")

@@ -25,6 +25,7 @@ from rhetorica.models.limits import RateLimiter
 from rhetorica.models.providers.common import LoopBoundClient, Secret, api_key_from_env, endpoint_key_env
 from rhetorica.models.errors import PermanentError
 from rhetorica.models.redaction import has_userinfo, redact_url, url_secrets, userinfo_and_key_env
+from rhetorica.models.pricing import cost_usd
 
 #: The placeholder key sent to a server that needs none (local vLLM, llama.cpp and Ollama servers
 #: accept it; the SDKs refuse an empty key).
@@ -134,7 +135,6 @@ class HTTPModelAPI(ModelAPI):
     def priced(self, output: ModelOutput, *, batch: bool = False, cache_write_tokens: int = 0) -> ModelOutput:
         """``output`` with ``cost_usd`` from the price table (0 when the model has no price;
         :func:`rhetorica.models.pricing.cost_usd`)."""
-        from rhetorica.models.pricing import cost_usd
 
         cost = cost_usd(self.provider, self.api_model, output.usage, batch=batch, cache_write_tokens=cache_write_tokens)
         return output.model_copy(update={"cost_usd": cost})

@@ -46,6 +46,7 @@ from rhetorica.models.errors import (
     RateLimitError,
     TransientError,
 )
+from rhetorica.models.redaction import redact_url
 
 #: Phrases providers use when the input does not fit the context window (OpenAI, vLLM, llama.cpp
 #: server, Anthropic, Gemini, Ollama wordings). vLLM's own wording is "The decoder prompt (length
@@ -113,7 +114,6 @@ def endpoint_key_env(
     Raises:
         AuthenticationError: ``base_url`` is not the official endpoint and no variable was named.
     """
-    from rhetorica.models.redaction import redact_url
 
     if api_key_env is not None:
         return api_key_env

@@ -29,6 +29,8 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOut
 from rhetorica.models.errors import ContextOverflowError, PermanentError
 from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.status import Status
+import importlib.util
+import numpy as np
 
 #: model name -> (python package holding the GGUF, glob of the file inside it)
 EMBEDDED_MODELS: dict[str, tuple[str, str]] = {
@@ -45,7 +47,6 @@ def gguf_path(model: str) -> Path:
     if model not in EMBEDDED_MODELS:
         raise PermanentError(f"unknown embedded model {model!r}; known: {', '.join(EMBEDDED_MODELS)}")
     package, pattern = EMBEDDED_MODELS[model]
-    import importlib.util
 
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
@@ -122,7 +123,6 @@ class LogprobCapture:
         self._steps: list[tuple[int, float, list[tuple[int, float]]]] = []
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
-        import numpy as np
 
         if self._length is not None and len(input_ids) == self._length:
             return scores  # the same step again: nothing new was generated

@@ -43,6 +43,14 @@ from rhetorica.report.viewer.diff import document_diff
 from rhetorica.report.viewer.judges import JudgeMetrics, judge_tables
 from rhetorica.store import viewer_queries as q
 from rhetorica.store.db import Store
+from rhetorica.analysis.tidy import primary_metric
+from rhetorica.report.flow import EXCLUSION_HEADERS
+from rhetorica.report.flow import FLOW_HEADERS
+from rhetorica.report.flow import store_flow
+from rhetorica.report.judges import paper_ids_of
+from rhetorica.report.views import table_view
+from rhetorica.store.runs import document_jsons
+import pandas as pd
 
 FACETS = ("reviewer", "condition", "rewriter", "metric")
 """The overview's filters, in the order of its form."""
@@ -128,9 +136,7 @@ def default_metric(forms: list[str]) -> str | None:
     """The metric the overview opens on: the primary metric of the stored ``forms``
     (``name@version``; :func:`rhetorica.analysis.tidy.primary_metric`), or None (every metric)
     when the forms disagree or one is not registered."""
-    import pandas as pd
 
-    from rhetorica.analysis.tidy import primary_metric
 
     try:
         return primary_metric(pd.DataFrame({"form": forms}))
@@ -184,8 +190,6 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
 def _flow(store: Store, study: dict[str, Any]) -> dict[str, Any]:
     """The study flow (:func:`rhetorica.report.flow.store_flow`) as the overview shows it: header
     texts and rows of cell texts of the flow table and of its exclusions."""
-    from rhetorica.report.flow import EXCLUSION_HEADERS, FLOW_HEADERS, store_flow
-    from rhetorica.report.views import table_view
 
     flow = store_flow(store, study)
     if flow.flow.empty or not flow.flow["planned"].any():
@@ -195,8 +199,6 @@ def _flow(store: Store, study: dict[str, Any]) -> dict[str, Any]:
 
 def _documents_text(store: Store, total: int) -> str:
     """``N document(s)``, or ``N review(s) of P paper(s)`` when the documents are reviews."""
-    from rhetorica.report.judges import paper_ids_of
-    from rhetorica.store.runs import document_jsons
 
     papers = paper_ids_of(document_jsons(store))
     return f"{total} review(s) of {len(set(papers.values()))} paper(s)" if papers else f"{total} document(s)"

@@ -23,7 +23,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from rhetorica.documents.inputs import ReviewerInput, blind_document, pdf_input, record_input, reviewer_input
 from rhetorica.documents.options import DocumentReadError
@@ -33,10 +33,9 @@ from rhetorica.hashing import content_hash
 from rhetorica.models.api import GenerateConfig, ModelOutput
 from rhetorica.reviewers.external.adapters import Adapter, AdapterError, get_adapter
 from rhetorica.status import Status
+from rhetorica.documents.models import Document
+from rhetorica.models.call import CallContext
 
-if TYPE_CHECKING:
-    from rhetorica.documents.models import Document
-    from rhetorica.models.call import CallContext
 
 InputFormat = Literal["markdown", "text", "pdf"]
 

@@ -26,8 +26,7 @@ check, so it cannot tell a negated claim from the original (documented limit).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from functools import cache
 
 from rhetorica.tokenizer import tokenize
 
@@ -53,8 +52,18 @@ def _stem(word: str) -> str:
     return word[:STEM_CHARS]
 
 
+@cache
+def _stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words (the validation extra, loaded on first use so that a core
+    install can load rhetorica without it)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS
+
+
 def _terms_of(words: tuple[str, ...] | list[str]) -> list[str]:
-    return [_stem(w) for w in words if w not in ENGLISH_STOP_WORDS and w not in ATTRIBUTION_WORDS and len(w) > 1]
+    stop = _stop_words()
+    return [_stem(w) for w in words if w not in stop and w not in ATTRIBUTION_WORDS and len(w) > 1]
 
 
 @dataclass(frozen=True)
