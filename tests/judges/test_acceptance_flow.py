@@ -7,7 +7,7 @@ readable lines, every one with its rewrite (20 pairs, condition ``paraphrase``, 
 
 - line 1, paper ``0`` (a JSON integer): reviews ``0`` (a JSON integer), ``r1`` .. ``r4``: faithful
   rewrites of an ICLR-style review with headers, reference lines, score fields and one list item of
-  more than 700 tokens (the hand-written pair of :mod:`tests.judges.test_review_checks`);
+  more than 700 tokens (the hand-written pair of :mod:`tests.validation.test_review_checks`);
 - lines 2 and 3, papers ``P1`` and ``P2``: reviews ``r5`` .. ``r14``, the same faithful rewrite
   without the long item;
 - line 4, paper ``P3``: ``r15`` .. ``r17`` with the rating changed in the rewrite (5 -> 8), ``r18``
@@ -40,7 +40,7 @@ from rhetorica.report.render import write_report
 from rhetorica.store.runs import STUDY_FILE
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner
-from tests.judges.test_review_checks import FAITHFUL_REWRITE, LONG_ORIGINAL, LONG_REWRITE, ORIGINAL_REVIEW
+from tests.validation.test_review_checks import FAITHFUL_REWRITE, LONG_ORIGINAL, LONG_REWRITE, ORIGINAL_REVIEW
 
 RATING_ORIGINAL = "5: marginally below the acceptance threshold"
 RATING_CHANGED = "8: marginally below the acceptance threshold"

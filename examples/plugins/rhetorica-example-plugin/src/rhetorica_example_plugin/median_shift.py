@@ -15,7 +15,8 @@ import pandas as pd
 from scipy.stats import bootstrap
 
 from rhetorica.analysis.paired import paper_scores
-from rhetorica.analysis.tidy import ORIGINAL, primary_metric
+from rhetorica.analysis.tidy import primary_metric
+from rhetorica.labels import ORIGINAL
 from rhetorica.report.booktabs import escape, number
 from rhetorica.report.tables import AnalysisTable, TableColumn, TableContext, TableSpec, Unavailable
 
