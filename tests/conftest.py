@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from rhetorica.documents import read_document
+from rhetorica.documents.models import Document
+
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
@@ -14,6 +17,13 @@ def shared_data() -> Path:
     if not (SHARED_DATA / "papers").is_dir():
         pytest.fail(f"shared data not found at {SHARED_DATA}; tests need ../shared/data beside the repo")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def shared_papers(shared_data: Path) -> dict[str, Document]:
+    """Every shared paper read with the project's LaTeX reader, keyed by folder name."""
+    root = shared_data / "papers"
+    return {path.name: read_document(path) for path in sorted(root.iterdir()) if path.is_dir()}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,21 +1,8 @@
-"""Fixtures for validation tests: real shared papers (read in place, never copied), one embedder."""
+"""Fixtures for validation tests: one embedder (the shared papers are in tests/conftest.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-from rhetorica.documents.models import Document
-
-
-@pytest.fixture(scope="session")
-def shared_papers(shared_data: Path) -> dict[str, Document]:
-    """Every shared paper read with the project's LaTeX reader, keyed by folder name."""
-    from rhetorica.documents import read_document
-
-    root = shared_data / "papers"
-    return {path.name: read_document(path) for path in sorted(root.iterdir()) if path.is_dir()}
 
 
 @pytest.fixture(scope="session")
