@@ -32,8 +32,7 @@ from pydantic import BaseModel
 
 from rhetorica.analysis.tidy import require_columns
 from rhetorica.labels import ORIGINAL
-from scipy.stats import rankdata
-from scipy.stats import wilcoxon
+from scipy.stats import rankdata, wilcoxon
 from statsmodels.stats.weightstats import ttost_paired
 
 Array = npt.NDArray[np.float64]

@@ -18,8 +18,7 @@ import pandas as pd
 from rhetorica.analysis.arms import combine_arm, default_pairs
 from rhetorica.analysis.tidy import CRITERIA, ok_scores, primary_metric, require_columns
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
-from scipy.stats import binom
-from scipy.stats import binomtest
+from scipy.stats import binom, binomtest
 
 __all__ = [
     "COMPARISON_COLUMNS",

@@ -19,8 +19,7 @@ from pydantic import BaseModel
 from rhetorica.analysis.controls import draw_scores
 from rhetorica.analysis.paired import sign_test_pvalues
 from rhetorica.reviewers.control_settings import ControlReviewer, mean_shift_for_ratio
-from scipy.stats import binom
-from scipy.stats import norm
+from scipy.stats import binom, norm
 
 Array = npt.NDArray[np.float64]
 

@@ -46,8 +46,7 @@ from itertools import combinations
 from rhetorica.analysis.arms import default_pairs
 from rhetorica.analysis.paired import comparison_table
 from rhetorica.analysis.robustness import discriminability_table
-from rhetorica.analysis.tidy import primary_metric
-from rhetorica.analysis.tidy import require_columns
+from rhetorica.analysis.tidy import primary_metric, require_columns
 from scipy.stats import binomtest
 import numpy as np
 import pandas as pd

@@ -28,10 +28,8 @@ from rhetorica.analysis.paired import _resolve, paper_scores, wide_scores
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import expected_metric
 from rhetorica.analysis.arms import default_pairs
-from rhetorica.analysis.power import integer_pair_probabilities
-from rhetorica.analysis.power import papers_needed
-from scipy.stats import bootstrap
-from scipy.stats import wilcoxon
+from rhetorica.analysis.power import integer_pair_probabilities, papers_needed
+from scipy.stats import bootstrap, wilcoxon
 from statsmodels.stats.power import TTestPower
 
 #: Columns :func:`soft_comparison` adds to a comparison table (besides its keys).

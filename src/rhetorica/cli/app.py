@@ -5,10 +5,9 @@ from __future__ import annotations
 import typer
 
 from rhetorica import __version__
-from rhetorica.cli import audit, batch, dataset, demo, estimate, study, validate
+from rhetorica.cli import audit, batch, dataset, demo, estimate, study, validate, plan as plan_cmd
 from rhetorica.cli.calls import calls_app
 from rhetorica.cli.importer import import_app
-from rhetorica.cli import plan as plan_cmd
 from rhetorica.cli.check import check
 from rhetorica.cli.ingest import ingest
 from rhetorica.cli.list import list_command

@@ -8,10 +8,7 @@ from pathlib import Path
 
 import typer
 from rhetorica.datasets.manifest import DatasetError
-from rhetorica.judges.audit import audit_summary
-from rhetorica.judges.audit import pairs_from_dataset
-from rhetorica.judges.audit import read_sheets
-from rhetorica.judges.audit import write_sheets
+from rhetorica.judges.audit import audit_summary, pairs_from_dataset, read_sheets, write_sheets
 
 audit_app = typer.Typer(help="Human audit of (original, rewrite) review pairs.", no_args_is_help=True)
 

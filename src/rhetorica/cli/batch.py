@@ -10,10 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from rhetorica.cli.errors import exit_on
-from rhetorica.study.batch import collect_study
-from rhetorica.study.batch import submit_study
-from rhetorica.study.config import ConfigError
-from rhetorica.study.config import load_study
+from rhetorica.study.batch import collect_study, submit_study
+from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.inputs import resolve_run_dir
 from rich.table import Table
 

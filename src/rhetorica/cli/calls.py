@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rhetorica.cli.errors import exit_on
-from rhetorica.cli.errors import fail
+from rhetorica.cli.errors import exit_on, fail
 from rhetorica.cli.study import console
 from rhetorica.store.db import StoreError
 from rhetorica.store.lock import RunLockedError

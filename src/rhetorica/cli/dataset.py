@@ -8,17 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rhetorica.datasets.arxiv_match import ARXIV_QUERY_URL
-from rhetorica.datasets.arxiv_match import ARXIV_SOURCE_URL
-from rhetorica.datasets.arxiv_match import match_dataset
-from rhetorica.datasets.importers import IMPORTERS
-from rhetorica.datasets.importers import RatingScale
-from rhetorica.datasets.importers import guess_layout
-from rhetorica.datasets.importers import import_dataset
-from rhetorica.datasets.importers import parse_scale
+from rhetorica.datasets.arxiv_match import ARXIV_QUERY_URL, ARXIV_SOURCE_URL, match_dataset
+from rhetorica.datasets.importers import IMPORTERS, RatingScale, guess_layout, import_dataset, parse_scale
 from rhetorica.datasets.info import dataset_info
-from rhetorica.datasets.manifest import DatasetError
-from rhetorica.datasets.manifest import RatingBin
+from rhetorica.datasets.manifest import DatasetError, RatingBin
 from rhetorica.datasets.openreview_build import build_openreview
 
 dataset_app = typer.Typer(help="Build or import a dataset folder that a study names in one line.",

@@ -8,13 +8,9 @@ from pathlib import Path
 
 import typer
 import yaml
-from rhetorica.cli.errors import exit_on
-from rhetorica.cli.errors import fail
-from rhetorica.cli.study import finish
-from rhetorica.cli.study import print_headline
-from rhetorica.cli.study import run_with_progress
-from rhetorica.study.config import ConfigError
-from rhetorica.study.config import parse_study
+from rhetorica.cli.errors import exit_on, fail
+from rhetorica.cli.study import finish, print_headline, run_with_progress
+from rhetorica.study.config import ConfigError, parse_study
 
 
 def default_data_dir() -> Path:

@@ -14,8 +14,7 @@ from pathlib import Path
 import typer
 
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
-from rhetorica.analysis.interop import DEFAULT_FIELD_MAP
-from rhetorica.analysis.interop import import_diagnostics_run
+from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
 from rhetorica.cli.errors import exit_on
 from rich.console import Console
 from rich.markup import escape

@@ -10,9 +10,7 @@ from pathlib import Path
 
 import typer
 from rhetorica.cli.errors import fail
-from rhetorica.documents import DocumentReadError
-from rhetorica.documents import ReadOptions
-from rhetorica.documents import read_document
+from rhetorica.documents import DocumentReadError, ReadOptions, read_document
 from rhetorica.documents.ids import path_id
 from rich.console import Console
 from rich.markup import escape

@@ -11,9 +11,7 @@ import json
 
 import typer
 from rhetorica.kinds import option_lines
-from rhetorica.registry import PluginError
-from rhetorica.registry import UnknownComponentError
-from rhetorica.registry import list_components
+from rhetorica.registry import PluginError, UnknownComponentError, list_components
 from rich.console import Console
 from rich.table import Table
 

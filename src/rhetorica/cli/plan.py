@@ -8,13 +8,11 @@ from pathlib import Path
 import typer
 from rhetorica.analysis.power import plan_study
 from rhetorica.analysis.soft import pilot_plan
-from rhetorica.cli.errors import exit_on
-from rhetorica.cli.errors import fail
+from rhetorica.cli.errors import exit_on, fail
 from rhetorica.report.selection import analysed_assessments
 from rhetorica.store.db import StoreError
 from rhetorica.store.export import assessments_table
-from rhetorica.store.runs import open_run_store
-from rhetorica.store.runs import read_run_study
+from rhetorica.store.runs import open_run_store, read_run_study
 from rich.console import Console
 from rich.table import Table
 import math

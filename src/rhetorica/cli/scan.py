@@ -12,11 +12,8 @@ from pathlib import Path
 
 import typer
 
-from rhetorica.documents.scan.findings import SEVERITIES
-from rhetorica.documents.scan import ScanError
-from rhetorica.documents.scan import ScanReport
-from rhetorica.documents.scan import scan_paths
-from rhetorica.documents.scan.findings import severity_rank
+from rhetorica.documents.scan.findings import SEVERITIES, severity_rank
+from rhetorica.documents.scan import ScanError, ScanReport, scan_paths
 from rhetorica.documents.scan.normalise import is_invisible
 from rich.console import Console
 

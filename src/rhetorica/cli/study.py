@@ -13,13 +13,11 @@ from rich.table import Table
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.cli.progress import RichProgress
-from rhetorica.report.data import fmt
-from rhetorica.report.data import fmt_p
+from rhetorica.report.data import fmt, fmt_p
 from rhetorica.report.render import write_report
 from rhetorica.store.db import StoreError
 from rhetorica.store.lock import RunLockedError
-from rhetorica.study.config import ConfigError
-from rhetorica.study.config import load_study
+from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.execute import execute_study
 from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.schema import study_schema

@@ -5,16 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rhetorica.cli.errors import exit_on
-from rhetorica.cli.errors import fail
-from rhetorica.cli.study import console
-from rhetorica.cli.study import err_console
+from rhetorica.cli.errors import exit_on, fail
+from rhetorica.cli.study import console, err_console
 from rhetorica.report.data import display_table
 from rhetorica.report.render import write_report
 from rhetorica.report.validation import failed_variants
 from rhetorica.store.lock import RunLockedError
-from rhetorica.study.config import ConfigError
-from rhetorica.study.config import load_study
+from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.execute import revalidate_run
 from rhetorica.study.inputs import resolve_run_dir
 from rich.console import Console

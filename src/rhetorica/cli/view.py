@@ -13,8 +13,7 @@ from pathlib import Path
 import typer
 
 from rhetorica.cli.errors import exit_on, fail
-from rhetorica.report.viewer.server import PortInUseError
-from rhetorica.report.viewer.server import ViewerServer
+from rhetorica.report.viewer.server import PortInUseError, ViewerServer
 from rhetorica.store.db import StoreError
 
 

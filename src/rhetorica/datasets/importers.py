@@ -31,16 +31,22 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rhetorica.files import write_atomic
-from rhetorica.datasets.manifest import MANIFEST_NAME, DatasetError, Manifest, PaperEntry, load_manifest, save_manifest
+from rhetorica.datasets.manifest import (
+    MANIFEST_NAME,
+    DatasetError,
+    Manifest,
+    PaperEntry,
+    load_manifest,
+    save_manifest,
+    default_bins,
+)
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import REVIEWS_FILE, review_document, save_reviews
 from rhetorica.documents.models import Document
-from rhetorica.datasets.manifest import default_bins
 from rhetorica.datasets.sampling import bin_label
 from rhetorica.documents.reviews.jsonl import rewrites_warning
 from rhetorica.documents.reviews.lines import read_review_records
-from rhetorica.documents.reviews.pairs import PairsError
-from rhetorica.documents.reviews.pairs import read_review_pairs
+from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
 REWRITES_FILE = "review_rewrites.json"
 

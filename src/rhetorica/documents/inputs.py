@@ -27,9 +27,7 @@ from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections,
 from rhetorica.documents.models import Document, RemovedItem
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.hashing import content_hash
-from rhetorica.documents.pdf.redact import identity_strings
-from rhetorica.documents.pdf.redact import pdf_text
-from rhetorica.documents.pdf.redact import redact_pdf
+from rhetorica.documents.pdf.redact import identity_strings, pdf_text, redact_pdf
 import hashlib
 import os
 import tempfile

@@ -30,8 +30,7 @@ import pandas as pd
 from rhetorica.analysis.clustered import clustered_reliability, level_differences
 from rhetorica.analysis.equivalence import RELIABILITY_COLUMNS, judge_agreement
 from rhetorica.labels import ORIGINAL
-from rhetorica.judges.families import FamilyError
-from rhetorica.judges.families import get_family
+from rhetorica.judges.families import FamilyError, get_family
 
 TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "wilcoxon_n", "mean_diff",
                   "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "classification", "reason", "second_judge",

@@ -17,13 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from rhetorica.analysis.agreement import cohen_kappa
-from rhetorica.analysis.agreement import exact_agreement
-from rhetorica.analysis.agreement import krippendorff_alpha
-from rhetorica.analysis.agreement import within_agreement
+from rhetorica.analysis.agreement import cohen_kappa, exact_agreement, krippendorff_alpha, within_agreement
 from rhetorica.datasets.importers import REWRITES_FILE
-from rhetorica.datasets.manifest import DatasetError
-from rhetorica.datasets.manifest import load_manifest
+from rhetorica.datasets.manifest import DatasetError, load_manifest
 from rhetorica.documents.reviews.model import load_reviews
 
 SHEET_COLUMNS = ["pair_id", "annotator", "original", "rewrite", "faithfulness", "equivalent", "comment"]

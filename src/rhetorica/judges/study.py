@@ -32,31 +32,23 @@ from typing import Any
 from rhetorica.documents.models import Document, Section
 from rhetorica.documents.reviews.model import is_review
 from rhetorica.forms import register_form
-from rhetorica.judges.families import FAMILIES
+from rhetorica.judges.families import FAMILIES, FamilyError, RUBRICS_VERSION, get_family
 from rhetorica.judges.conditions import REVIEW_CONDITIONS, ReviewCondition
 from rhetorica.study.review_inputs import IMPORTED
 from rhetorica.registry import conditions, dimensions, rewriters, variant_validators
 from rhetorica.rewriting.conditions import Condition, ConditionDefinition
 from rhetorica.kinds import RewriterKind, RunContext, variant_columns
 from rhetorica.status import Status
-from rhetorica.validation.shift import Dimension, ShiftRule
+from rhetorica.validation.shift import Dimension, ShiftRule, shift_checks
 from importlib import resources
 from pathlib import Path
-from rhetorica.judges.families import FamilyError
-from rhetorica.judges.families import RUBRICS_VERSION
-from rhetorica.judges.families import get_family
 from rhetorica.judges.judge import Judge
-from rhetorica.models.api import ChatMessage
-from rhetorica.models.api import GenerateConfig
+from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.call import call_model
 from rhetorica.reviewers.form import strip_reasoning
-from rhetorica.study.planned_calls import PlannedCall
-from rhetorica.study.planned_calls import approximate_tokens
-from rhetorica.validation.review_checks import check_review_variant
-from rhetorica.validation.shift import shift_checks
-from rhetorica.validation.validate import measure_text
-from rhetorica.validation.review_checks import ReviewCheckSettings
-from rhetorica.validation.validate import TextMeasures
+from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
+from rhetorica.validation.review_checks import check_review_variant, ReviewCheckSettings
+from rhetorica.validation.validate import measure_text, TextMeasures
 
 
 REVIEW_CONDITION_NAMES: dict[str, str] = {"paraphrase": "paraphrase", "polish:+": "polish"}

@@ -20,8 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.analysis.aspects import net_polarity, net_polarity_difference, positive_share_correlation
-from rhetorica.report.views import Section
-from rhetorica.report.views import table_view
+from rhetorica.report.views import Section, table_view
 from rhetorica.reviewers.aspects import load_taxonomy
 
 #: Keys of :func:`aspect_tables` in ``ReportData.analysis``.

@@ -17,30 +17,21 @@ from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, decision_threshold, study_pairs
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
-from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time
+from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time, read_checks, document_jsons
 from pydantic import ValidationError
 from rhetorica.analysis.flow import effective_n
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.summary import study_tables
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.analysis.variance import pooled_sd_by_metric
-from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS
-from rhetorica.report.appendix import paper_examples
+from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
 from rhetorica.report.aspects import aspect_tables
-from rhetorica.report.forms import form_scores
-from rhetorica.report.forms import needs_form_table
-from rhetorica.report.judges import collect_judges
+from rhetorica.report.forms import form_scores, needs_form_table
+from rhetorica.report.judges import collect_judges, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
-from rhetorica.report.scorecard import ScorecardThresholds
-from rhetorica.report.scorecard import study_scorecard
-from rhetorica.report.tables import TableContext
-from rhetorica.report.tables import Unavailable
-from rhetorica.report.validation import shift_table
-from rhetorica.report.validation import validation_summary
-from rhetorica.report.validation import validation_table
-from rhetorica.store.runs import read_checks
-from rhetorica.report.judges import paper_ids_of
-from rhetorica.store.runs import document_jsons
+from rhetorica.report.scorecard import ScorecardThresholds, study_scorecard
+from rhetorica.report.tables import TableContext, Unavailable
+from rhetorica.report.validation import shift_table, validation_summary, validation_table
 
 
 def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:

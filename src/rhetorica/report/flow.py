@@ -20,27 +20,23 @@ import pandas as pd
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 from rhetorica.analysis.flow import study_flow
-from rhetorica.judges.analysis import declared_metrics
-from rhetorica.judges.analysis import judge_labels
-from rhetorica.judges.analysis import judge_pairs
+from rhetorica.judges.analysis import declared_metrics, judge_labels, judge_pairs
 from rhetorica.report.judges import paper_ids_of
-from rhetorica.report.latex import Column
-from rhetorica.report.latex import booktabs
-from rhetorica.report.latex import escape
-from rhetorica.report.plots import _png
-from rhetorica.report.plots import _pyplot
+from rhetorica.report.latex import Column, booktabs, escape
+from rhetorica.report.plots import _png, _pyplot
 from rhetorica.report.selection import analysed_assessments
 from rhetorica.report.validation import validation_table
-from rhetorica.store.export import annotations_table
-from rhetorica.store.export import arm_labels
-from rhetorica.store.export import assessments_table
-from rhetorica.store.export import extracts_table
-from rhetorica.store.export import problems_table
-from rhetorica.store.export import scores_long
-from rhetorica.store.export import variants_table
+from rhetorica.store.export import (
+    annotations_table,
+    arm_labels,
+    assessments_table,
+    extracts_table,
+    problems_table,
+    scores_long,
+    variants_table,
+)
 from rhetorica.store.plan import plan_keys
-from rhetorica.store.runs import document_jsons
-from rhetorica.store.runs import read_checks
+from rhetorica.store.runs import document_jsons, read_checks
 
 FLOW_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configuration", "metric": "Metric",
                 "planned": "Planned", "not_run": "Not run", "failed": "Failed", "produced": "Produced",

@@ -21,8 +21,7 @@ from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.labels import ORIGINAL, split_arm
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
-from rhetorica.analysis.paired import comparison_table
-from rhetorica.analysis.paired import difference_magnitude
+from rhetorica.analysis.paired import comparison_table, difference_magnitude
 from rhetorica.report.selection import analysed_assessments
 
 OBEY_HEADERS = {

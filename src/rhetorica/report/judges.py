@@ -25,13 +25,8 @@ from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 from rhetorica.judges.analysis import judge_study
-from rhetorica.report.latex import Column
-from rhetorica.report.latex import booktabs
-from rhetorica.report.latex import escape
-from rhetorica.report.latex import number
-from rhetorica.report.latex import pvalue
-from rhetorica.report.plots import _png
-from rhetorica.report.plots import _pyplot
+from rhetorica.report.latex import Column, booktabs, escape, number, pvalue
+from rhetorica.report.plots import _png, _pyplot
 
 TABLE1_HEADERS = {
     "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "wilcoxon_n": "Non-zero d",

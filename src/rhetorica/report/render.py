@@ -11,15 +11,13 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader
 from tabulate import tabulate
 
-from rhetorica.report.build import collect
+from rhetorica.report.build import collect, JUDGES_ONLY
 from rhetorica.report.data import ReportData
 from rhetorica.report.figures import report_figures
 from rhetorica.report.paper_tables import registered_tables
-from rhetorica.report.views import FigureResult, is_number
+from rhetorica.report.views import FigureResult, is_number, Section
 from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
-from rhetorica.report.views import Section
 from rhetorica.report import latex
-from rhetorica.report.build import JUDGES_ONLY
 from rhetorica.report.flow import flow_latex
 from rhetorica.report.judges import table1_latex
 from rhetorica.reviewers.control_settings import ControlReviewer

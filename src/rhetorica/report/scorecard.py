@@ -15,17 +15,10 @@ from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from pydantic import ValidationError
 from rhetorica.judges.analysis import judge_labels
-from rhetorica.report.judges import paper_ids_of
-from rhetorica.report.judges import study_judges
-from rhetorica.report.selection import analysed_assessments
-from rhetorica.report.selection import decision_threshold
-from rhetorica.report.selection import study_pairs
-from rhetorica.store.export import assessments_table
-from rhetorica.store.export import scores_long
-from rhetorica.store.runs import STUDY_FILE
-from rhetorica.store.runs import document_jsons
-from rhetorica.store.runs import open_run_store
-from rhetorica.store.runs import read_run_study
+from rhetorica.report.judges import paper_ids_of, study_judges
+from rhetorica.report.selection import analysed_assessments, decision_threshold, study_pairs
+from rhetorica.store.export import assessments_table, scores_long
+from rhetorica.store.runs import STUDY_FILE, document_jsons, open_run_store, read_run_study
 import pandas as pd
 
 

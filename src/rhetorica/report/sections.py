@@ -14,25 +14,23 @@ import pandas as pd
 
 from rhetorica.labels import ORIGINAL
 from rhetorica.report.data import ReportData, fmt, fmt_p
-from rhetorica.report.views import FigureResult
-from rhetorica.report.scorecard import FAIL as CARD_FAIL
-from rhetorica.report.scorecard import NOT_APPLICABLE as CARD_NOT_APPLICABLE
-from rhetorica.report.scorecard import PASS as CARD_PASS
+from rhetorica.report.views import FigureResult, Section, table_view
+from rhetorica.report.scorecard import (
+    FAIL as CARD_FAIL,
+    NOT_APPLICABLE as CARD_NOT_APPLICABLE,
+    PASS as CARD_PASS,
+)
 from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, VALIDATION
-from rhetorica.report.views import Section, table_view
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import REVIEW_000
 from rhetorica.report.appendix import appendix_sections
 from rhetorica.report.aspects import aspects_section
 from rhetorica.report.flow import flow_section
 from rhetorica.report.forms import form_score_views
-from rhetorica.report.injection import injection_applies
-from rhetorica.report.injection import injection_section
-from rhetorica.report.judges import judges_applies
-from rhetorica.report.judges import judges_section
+from rhetorica.report.injection import injection_applies, injection_section
+from rhetorica.report.judges import judges_applies, judges_section
 from rhetorica.report.paper_tables import registered_tables
-from rhetorica.report.six_dimensions import six_dimensions_applies
-from rhetorica.report.six_dimensions import six_dimensions_section
+from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensions_section
 from rhetorica.report.truncation import input_truncation
 from rhetorica.report.validation import failed_variants
 from rhetorica.strata import HUMAN_STRATA

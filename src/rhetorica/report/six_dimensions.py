@@ -26,9 +26,7 @@ from rhetorica.report.build import analysed_assessments
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
-from rhetorica.analysis.six_dimensions import direction_contrast
-from rhetorica.analysis.six_dimensions import main_table
-from rhetorica.analysis.six_dimensions import strict_minus_standard
+from rhetorica.analysis.six_dimensions import direction_contrast, main_table, strict_minus_standard
 from rhetorica.study.project_rewrite import INTERMEDIATE_REVIEW
 
 PROJECT_KINDS = ("latex-project", "agent")

@@ -14,8 +14,7 @@ from __future__ import annotations
 import json
 from pydantic import ValidationError
 from rhetorica.validation.summary import summarise_by_condition
-from rhetorica.validation.validate import VariantValidation
-from rhetorica.validation.validate import validation_row
+from rhetorica.validation.validate import VariantValidation, validation_row
 import pandas as pd
 
 

@@ -15,12 +15,11 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.documents.models import lift_typed_metadata
-from rhetorica.forms import REVIEW_000
+from rhetorica.forms import REVIEW_000, get_form
 from rhetorica.labels import arm_label
 from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
 from rhetorica.store.plan import plan_keys, superseded_units
 from rhetorica.strata import human_stratum
-from rhetorica.forms import get_form
 from rhetorica.registry import UnknownComponentError
 
 def arm_labels(pairs: pd.DataFrame) -> pd.Series:

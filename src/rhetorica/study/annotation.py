@@ -28,8 +28,7 @@ from typing import Any
 from rhetorica.hashing import content_hash
 from rhetorica.kinds import RunContext, evaluator_kind
 from rhetorica.models.api import ChatMessage
-from rhetorica.registry import UnknownComponentError
-from rhetorica.registry import stages as registry
+from rhetorica.registry import UnknownComponentError, stages as registry
 from rhetorica.reviewers.aspects import (
     annotate_review,
     annotation_instructions,

@@ -31,17 +31,12 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOut
 from rhetorica.status import Status
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.stages import Stage
-from rhetorica.models.batch import BatchRequest
-from rhetorica.models.batch import collect_batches
-from rhetorica.models.batch import submit_batch
-from rhetorica.models.batch import supports_batch
+from rhetorica.models.batch import BatchRequest, collect_batches, submit_batch, supports_batch
 from rhetorica.models.cache import model_cache_key
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import get_model
 from rhetorica.store import runs
-from rhetorica.store.db import STORE_FILENAME
-from rhetorica.store.db import Store
-from rhetorica.store.db import copy_store
+from rhetorica.store.db import STORE_FILENAME, Store, copy_store
 from rhetorica.study.graph import study_stages
 from rhetorica.study.runner import StudyRunner
 from rhetorica.study.status import study_status

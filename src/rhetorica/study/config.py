@@ -42,14 +42,9 @@ from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_M
 from rhetorica.validation.validate import ValidationThresholds
 from rhetorica.documents.latex.source import main_file_problem
 from rhetorica.models.api import OPERATIONAL_OPTIONS
-from rhetorica.models.errors import ModelError
-from rhetorica.models.errors import UnknownProviderError
-from rhetorica.models.redaction import redact_url
-from rhetorica.models.redaction import redact_urls
-from rhetorica.models.redaction import userinfo_and_key_env
-from rhetorica.models.registry import provider_class
-from rhetorica.models.registry import provider_names
-from rhetorica.models.registry import split_model_id
+from rhetorica.models.errors import ModelError, UnknownProviderError
+from rhetorica.models.redaction import redact_url, redact_urls, userinfo_and_key_env
+from rhetorica.models.registry import provider_class, provider_names, split_model_id
 from urllib.parse import urlsplit
 
 

@@ -50,18 +50,12 @@ from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
-from rhetorica.models.pricing import FREE_PROVIDERS
-from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS
-from rhetorica.models.pricing import load_prices
-from rhetorica.models.pricing import price_usage
+from rhetorica.models.pricing import FREE_PROVIDERS, MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
 from rhetorica.models.registry import split_model_id
-from rhetorica.store.db import STORE_FILENAME
-from rhetorica.store.db import Store
-from rhetorica.study import graph
-from rhetorica.study import scheduling
+from rhetorica.store.db import STORE_FILENAME, Store
+from rhetorica.study import graph, scheduling
 from rhetorica.study.config import load_study
-from rhetorica.study.inputs import load_documents
-from rhetorica.study.inputs import resolve_run_dir
+from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.planned_calls import approximate_tokens
 from rhetorica.study.scanning import StoreScanCache
 import difflib

@@ -9,17 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rhetorica.store.lock import run_lock
-from rhetorica.store.runs import STUDY_FILE
+from rhetorica.store.runs import STUDY_FILE, read_run_study
 from rhetorica.study.inputs import resolve_run_dir
-from rhetorica.store.db import STORE_FILENAME
-from rhetorica.store.db import Store
-from rhetorica.store.runs import read_run_study
-from rhetorica.study.config import parse_study
-from rhetorica.study.runner import StudyRunner
+from rhetorica.store.db import STORE_FILENAME, Store
+from rhetorica.study.config import parse_study, StudyConfig
+from rhetorica.study.runner import StudyRunner, ProgressSink, RunSummary
 from rhetorica.study.status import stored_failures
-from rhetorica.study.config import StudyConfig
-from rhetorica.study.runner import ProgressSink
-from rhetorica.study.runner import RunSummary
 
 
 

@@ -23,17 +23,13 @@ from typing import Any
 from rhetorica.hashing import content_hash
 from rhetorica.kinds import RunContext, evaluator_kind
 from rhetorica.models.api import ChatMessage
-from rhetorica.registry import stages as registry
+from rhetorica.registry import stages as registry, stages
 from rhetorica.study import planner
 from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
 from rhetorica.study.stages import TableStage
-from rhetorica.registry import stages
 from rhetorica.reviewers.llm_reviewer import manuscript_text
-from rhetorica.reviewers.scicore.extract import CoreResult
-from rhetorica.reviewers.scicore.extract import ExtractOptions
-from rhetorica.reviewers.scicore.extract import extract_core
-from rhetorica.reviewers.scicore.extract import extraction_messages
+from rhetorica.reviewers.scicore.extract import CoreResult, ExtractOptions, extract_core, extraction_messages
 from rhetorica.store.db import Store
 
 

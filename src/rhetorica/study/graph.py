@@ -16,8 +16,7 @@ from typing import Any
 
 from rhetorica.documents.models import Document
 from rhetorica.registry import stages as registry
-from rhetorica.study import stages as _builtins  # noqa: F401 - registers the built-in stages
-from rhetorica.study import workflow_stages as _workflows  # noqa: F401 - registers the workflow stages
+from rhetorica.study import stages as _builtins, workflow_stages as _workflows
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.stages import Stage
 from rhetorica.store.db import Store

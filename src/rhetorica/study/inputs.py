@@ -13,13 +13,9 @@ from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
 from rhetorica.problems import WARNING_PREFIX
 from rhetorica.datasets.info import manuscript_path
-from rhetorica.datasets.manifest import DatasetError
-from rhetorica.datasets.manifest import load_manifest
-from rhetorica.documents import DocumentReadError
-from rhetorica.documents import ReadOptions
-from rhetorica.documents import read_document
-from rhetorica.study.project_inputs import load_project_document
-from rhetorica.study.project_inputs import run_dir_inside_project
+from rhetorica.datasets.manifest import DatasetError, load_manifest
+from rhetorica.documents import DocumentReadError, ReadOptions, read_document
+from rhetorica.study.project_inputs import load_project_document, run_dir_inside_project
 from rhetorica.study.review_inputs import review_documents
 
 

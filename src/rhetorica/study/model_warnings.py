@@ -13,8 +13,7 @@ from typing import Any
 from rhetorica.problems import WARNING_PREFIX
 from rhetorica.study.config import StudyConfig
 from rhetorica.models.errors import ModelError
-from rhetorica.models.registry import provider_class
-from rhetorica.models.registry import split_model_id
+from rhetorica.models.registry import provider_class, split_model_id
 
 
 def option_warnings(config: StudyConfig) -> list[tuple[str, str, str]]:

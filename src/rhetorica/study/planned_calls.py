@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rhetorica.models.api import ChatMessage
-from rhetorica.models.api import ModelAPI
+from rhetorica.models.api import ChatMessage, ModelAPI
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,11 @@ from rhetorica.evaluation import Target
 from rhetorica.hashing import content_hash
 from rhetorica.kinds import rewriter_kind
 from rhetorica.labels import NO_REWRITER, ORIGINAL
-from rhetorica.rewriting.conditions import Condition, parse_condition
+from rhetorica.rewriting.conditions import Condition, parse_condition, upstream_condition
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, ValidationSettings
 from rhetorica.documents.reviews.model import is_review
 from rhetorica.documents.scan import SCANNER_VERSION
-from rhetorica.rewriting.conditions import upstream_condition
 from rhetorica.study.review_inputs import imported_input_hash
 from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.review_checks import REVIEW_CHECKS_VERSION

@@ -20,25 +20,18 @@ from pathlib import Path
 
 from rhetorica.hashing import content_hash
 from rhetorica.documents.ids import manuscript_id
-from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING
+from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING, check_hidden_text
 from rhetorica.problems import WARNING_PREFIX
 from pydantic import ValidationError
 from rhetorica.documents.blinding import Identity
-from rhetorica.documents.inputs import identity_of
-from rhetorica.documents.inputs import with_identity
+from rhetorica.documents.inputs import identity_of, with_identity
 from rhetorica.documents.latex.reader import read_latex
 from rhetorica.documents.latex.source import main_candidates
 from rhetorica.documents.pdf.reader import read_pdf
-from rhetorica.documents.scan.hidden_text import check_hidden_text
-from rhetorica.rewriting.latex_project.compile import CompileResult
-from rhetorica.rewriting.latex_project.compile import compile_project
-from rhetorica.rewriting.latex_project.compile import main_name_problem
-from rhetorica.rewriting.latex_project.project import file_digests
-from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.rewriting.latex_project.compile import CompileResult, compile_project, main_name_problem
+from rhetorica.rewriting.latex_project.project import file_digests, load_project, LatexProject
 from rhetorica.documents.models import Document
-from rhetorica.rewriting.latex_project.project import LatexProject
-from rhetorica.study.config import DocumentSpec
-from rhetorica.study.config import StudyConfig
+from rhetorica.study.config import DocumentSpec, StudyConfig
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 
 

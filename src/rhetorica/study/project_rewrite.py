@@ -46,42 +46,36 @@ from typing import Any
 from rhetorica.rewriting.conditions import JOINT, Condition
 from rhetorica.status import Status
 from dataclasses import replace
-from rhetorica.documents.inputs import record_input
-from rhetorica.documents.inputs import text_input
+from rhetorica.documents.inputs import record_input, text_input
 from rhetorica.marker import TEXT_MARKER
-from rhetorica.models.api import ChatMessage
-from rhetorica.models.api import GenerateConfig
-from rhetorica.models.call import call_model
-from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS
-from rhetorica.reviewers.llm_reviewer import manuscript_text
-from rhetorica.reviewers.llm_reviewer import review_document
-from rhetorica.reviewers.protocols import get_protocol
-from rhetorica.reviewers.protocols import system_prompt
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.call import call_model, CallContext
+from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text, review_document
+from rhetorica.reviewers.protocols import get_protocol, system_prompt
 from rhetorica.rewriting import six_dimensions as six
-from rhetorica.rewriting.latex_project.project import EncodingError
-from rhetorica.rewriting.latex_project.project import apply_replacements
-from rhetorica.rewriting.latex_project.project import copy_project
-from rhetorica.rewriting.latex_project.project import load_project
-from rhetorica.rewriting.latex_project.project import project_diff
-from rhetorica.rewriting.latex_project.repair import RewriteFailed
-from rhetorica.rewriting.latex_project.repair import agent_rewriter
-from rhetorica.rewriting.latex_project.repair import compose_instruction
-from rhetorica.rewriting.latex_project.repair import rewrite_with_repair
+from rhetorica.rewriting.latex_project.project import (
+    EncodingError,
+    apply_replacements,
+    copy_project,
+    load_project,
+    project_diff,
+    LatexProject,
+    Paragraph,
+)
+from rhetorica.rewriting.latex_project.repair import (
+    RewriteFailed,
+    agent_rewriter,
+    compose_instruction,
+    rewrite_with_repair,
+    FailureStatus,
+    Rewriter,
+)
 from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
 from rhetorica.study import planner
-from rhetorica.study.planned_calls import PlannedCall
-from rhetorica.study.planned_calls import approximate_tokens
-from rhetorica.study.project_inputs import META_KEY
-from rhetorica.study.project_inputs import baseline_of
-from rhetorica.study.project_inputs import read_compiled
+from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
+from rhetorica.study.project_inputs import META_KEY, baseline_of, read_compiled
 from rhetorica.documents.models import Document
 from rhetorica.kinds import RunContext
-from rhetorica.models.api import ModelAPI
-from rhetorica.models.call import CallContext
-from rhetorica.rewriting.latex_project.project import LatexProject
-from rhetorica.rewriting.latex_project.project import Paragraph
-from rhetorica.rewriting.latex_project.repair import FailureStatus
-from rhetorica.rewriting.latex_project.repair import Rewriter
 from rhetorica.study.config import RewriterSpec
 
 

@@ -32,8 +32,7 @@ from rhetorica.study.config import DocumentSpec
 from rhetorica.problems import WARNING_PREFIX
 from rhetorica.documents.excerpt import excerpt
 from rhetorica.documents.reviews import read_reviews
-from rhetorica.documents.reviews.pairs import PairsError
-from rhetorica.documents.reviews.pairs import read_review_pairs
+from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
 IMPORTED = "imported_rewrites"
 """Metadata key of an imported original's rewrites."""

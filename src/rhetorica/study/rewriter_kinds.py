@@ -21,12 +21,10 @@ from typing import Any
 
 from rhetorica.kinds import RewriterKind, RunContext, variant_columns
 from rhetorica.registry import rewriters
-from rhetorica.rewriting import llm as llm_rewriter
-from rhetorica.rewriting import rule_based
+from rhetorica.rewriting import llm as llm_rewriter, rule_based
 from rhetorica.rewriting.conditions import Condition, definition, prompt_version
 from rhetorica.rewriting.injection import INJECTION_VERSION, inject_document
-from rhetorica.rewriting.six_dimensions import condition_names
-from rhetorica.rewriting.six_dimensions import prompt_version as six_version
+from rhetorica.rewriting.six_dimensions import condition_names, prompt_version as six_version
 from rhetorica.status import Status
 from rhetorica.study import project_rewrite
 from rhetorica.study.config import ModelOptions, _check_model_options

@@ -43,8 +43,7 @@ from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.stages import Stage
 from rhetorica.registry import stages
-from rhetorica.study.scanning import StoreScanCache
-from rhetorica.study.scanning import scan_inputs
+from rhetorica.study.scanning import StoreScanCache, scan_inputs
 from rhetorica.validation.embeddings import load_embedder
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]

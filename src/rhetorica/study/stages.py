@@ -35,8 +35,7 @@ from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import is_review, reference_review
 from rhetorica.kinds import RunContext, evaluator_kind, rewriter_kind
 from rhetorica.models.api import ChatMessage
-from rhetorica.registry import stages as registry
-from rhetorica.registry import variant_validators
+from rhetorica.registry import stages as registry, variant_validators
 from rhetorica.store import plan
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig

@@ -15,18 +15,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from rhetorica.documents.scan.cache import ScanCache, source_key, text_key
-from rhetorica.documents.scan.findings import SCANNER_VERSION, SEVERITIES, Finding, Location, ScanReport, Severity
+from rhetorica.documents.scan.findings import (
+    SCANNER_VERSION,
+    SEVERITIES,
+    Finding,
+    Location,
+    ScanReport,
+    Severity,
+)
 from rhetorica.documents.archive import unpacked
 from rhetorica.documents.options import DocumentReadError
-from rhetorica.documents.scan.instructions import DIRECTIVE_CATEGORIES
-from rhetorica.documents.scan.instructions import rule_names
-from rhetorica.documents.scan.latex import LATEX_SUFFIXES
-from rhetorica.documents.scan.latex import scan_latex
-from rhetorica.documents.scan.markup import line_locator
-from rhetorica.documents.scan.markup import text_findings
+from rhetorica.documents.scan.instructions import DIRECTIVE_CATEGORIES, rule_names
+from rhetorica.documents.scan.latex import LATEX_SUFFIXES, scan_latex
+from rhetorica.documents.scan.markup import line_locator, text_findings, scan_markup_file
 from rhetorica.documents.scan.pdf import scan_pdf
 from rhetorica.documents.models import Document
-from rhetorica.documents.scan.markup import scan_markup_file
 
 
 __all__ = ["SCANNER_VERSION", "SEVERITIES", "Finding", "Location", "ScanCache", "ScanError", "ScanReport", "Severity",

@@ -21,8 +21,7 @@ import time
 from typing import Any
 
 from google import genai
-from google.genai import errors as genai_errors
-from google.genai import types
+from google.genai import errors as genai_errors, types
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError

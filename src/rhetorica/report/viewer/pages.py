@@ -37,19 +37,16 @@ from jinja2 import Environment, PackageLoader
 from rhetorica.analysis.paired import sign_test_pvalues
 from rhetorica.labels import arm_label
 from rhetorica.report.data import fmt, fmt_p
-from rhetorica.store.runs import read_run_study
+from rhetorica.store.runs import read_run_study, document_jsons
 from rhetorica.report.viewer.aspects import highlighted_fields
 from rhetorica.report.viewer.diff import document_diff
 from rhetorica.report.viewer.judges import JudgeMetrics, judge_tables
 from rhetorica.store import viewer_queries as q
 from rhetorica.store.db import Store
 from rhetorica.analysis.tidy import primary_metric
-from rhetorica.report.flow import EXCLUSION_HEADERS
-from rhetorica.report.flow import FLOW_HEADERS
-from rhetorica.report.flow import store_flow
+from rhetorica.report.flow import EXCLUSION_HEADERS, FLOW_HEADERS, store_flow
 from rhetorica.report.judges import paper_ids_of
 from rhetorica.report.views import table_view
-from rhetorica.store.runs import document_jsons
 import pandas as pd
 
 FACETS = ("reviewer", "condition", "rewriter", "metric")
