@@ -53,8 +53,8 @@ def test_setting_off_keeps_the_reviewer_key_and_on_changes_it(tmp_path) -> None:
     assert reviewer_spec_hash(on) != reviewer_spec_hash(off)
 
 
-def test_soft_ratings_only_for_llm_reviewers(tmp_path) -> None:
+def test_soft_ratings_only_for_kinds_that_read_logprobs(tmp_path) -> None:
     spec = _spec(tmp_path, False)
     spec["reviewers"] = [{"name": "control", "kind": "control", "soft_ratings": True}]
-    with pytest.raises(Exception, match="soft_ratings applies to kind 'llm' only"):
+    with pytest.raises(Exception, match="soft_ratings applies to kind 'judge' or 'llm' only, not 'control'"):
         parse_study(spec)

@@ -32,6 +32,11 @@ left. A per-point family's judgement is ``malformed`` on any bad value. An answe
 in full gets one repair call (like :mod:`rhetorica.reviewers.llm_reviewer`); a plain-text refusal is
 ``refused`` at once; a model failure passes its status through. All calls go through
 :func:`rhetorica.models.call.call_model` with the unit's context.
+
+Soft ratings (``soft_ratings=True``, issue 27 section 2): every call asks for token
+log-probabilities where the provider returns them, and an ok judgement also stores each integer
+score's expected score ``<metric>.expected`` — the mean over the calls (or weakness points) its
+score is made of, missing when any lacks a distribution (:mod:`rhetorica.judges.soft_ratings`).
 """
 
 from __future__ import annotations
@@ -45,10 +50,12 @@ from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form, FormError, Metric
 from rhetorica.hashing import content_hash
 from rhetorica.judges.families import MetricFamily, get_family
+from rhetorica.judges.soft_ratings import Ratings, answer_soft_ratings, review_soft_ratings
 from rhetorica.validation.review_checks import weakness_points
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.reviewers.form import is_refusal, json_objects, strip_reasoning
+from rhetorica.reviewers.soft_ratings import ARTEFACT, requested_logprobs
 from rhetorica.status import CALL_FAILURES, Status
 from rhetorica.models.registry import get_model
 
@@ -191,6 +198,8 @@ class Judge:
         packing: ``family`` (one call for the family) or ``metric`` (one call per metric).
         per_point_calls: for a point family, one call per weakness point instead of one packed call.
         temperature, max_tokens: sampling settings (``None`` = provider default, 600 tokens).
+        soft_ratings: also store each integer score's expected score from token
+            log-probabilities (:mod:`rhetorica.judges.soft_ratings`).
     """
 
     name: str
@@ -202,6 +211,7 @@ class Judge:
     per_point_calls: bool = False
     temperature: float | None = None
     max_tokens: int | None = None
+    soft_ratings: bool = False
 
     def __post_init__(self) -> None:
         if self.packing not in ("family", "metric"):
@@ -220,9 +230,10 @@ class Judge:
         return self.family.form
 
     def spec(self) -> dict[str, Any]:
-        """Everything that can change the judge's output (hashed into unit keys)."""
+        """Everything that can change the judge's output (hashed into unit keys); ``soft_ratings``
+        only when on (a spec without them is unchanged)."""
         model = self.model
-        return {"kind": "judge", "model": model.name if model else None,
+        spec = {"kind": "judge", "model": model.name if model else None,
                 "model_options": model.output_options() if model else {},
                 "family": self.family.name, "form": f"{self.form.name}@{self.form.version}",
                 "rubric": self.family.rubric_version(self.rubric_file),
@@ -230,6 +241,7 @@ class Judge:
                                    for m, t in sorted(self._metric_rubric_texts.items())},
                 "packing": self.packing, "per_point_calls": self.per_point_calls,
                 "temperature": self.temperature, "max_tokens": self.max_tokens or DEFAULT_JUDGE_TOKENS}
+        return spec | {"soft_ratings": True} if self.soft_ratings else spec
 
     def inputs(self, target: Target) -> list[ReviewerInput]:
         """The blinded texts the judge reads (:func:`rhetorica.documents.inputs.reviewer_input`):
@@ -321,15 +333,16 @@ class Judge:
         for item in self.inputs(target):
             record_input(context, item)
         config = GenerateConfig(temperature=self.temperature, max_tokens=self.max_tokens or DEFAULT_JUDGE_TOKENS,
-                                seed=target.replicate)
+                                seed=target.replicate, top_logprobs=requested_logprobs(self.model, self.soft_ratings))
         merged: dict[str, float] = {}
         missing: dict[str, str] = {}
         point_scores: list[dict[str, float]] = []
         raw: list[str] = []
         failed: list[tuple[Status, str | None]] = []
+        soft: list[Ratings] = []  # per call, or per point of a point family (in point_scores' order)
         for call in calls:
-            status, answer, reason, text = await self._ask(call, config, target.replicate, context)
-            raw.append(text)
+            status, answer, reason, output = await self._ask(call, config, target.replicate, context)
+            raw.append(output.text)
             if status != Status.OK and not (self.family.independent and len(calls) > 1 and status == Status.MALFORMED):
                 return Evaluation(status=status, reason=reason, raw_text="\n\n".join(raw))
             if status != Status.OK:  # one metric's own call failed: only its metrics are missing
@@ -337,6 +350,8 @@ class Judge:
                 missing.update({m: reason or str(status) for m in call.form.metric_names})
                 continue
             assert answer is not None
+            if self.soft_ratings:
+                soft += answer_soft_ratings(call.form, answer.scores, output, self.model, call.n_points is not None)
             missing.update(answer.missing)
             if self.family.unit == "point":
                 point_scores += answer.scores
@@ -361,78 +376,92 @@ class Judge:
         if missing:
             payload["missing"] = missing
             artefacts[MISSING_METRICS] = missing
-        return Evaluation(status=Status.OK, scores=merged, payload=payload, raw_text="\n\n".join(raw),
+        scores = dict(merged)
+        if self.soft_ratings:
+            expected, artefacts[ARTEFACT] = review_soft_ratings(
+                merged, soft, point_members(point_scores) if self.family.unit == "point" else None)
+            scores.update(expected)
+        return Evaluation(status=Status.OK, scores=scores, payload=payload, raw_text="\n\n".join(raw),
                           artefacts=artefacts)
 
     async def _ask(self, call: JudgeCall, config: GenerateConfig, replicate: int,
-                   context: CallContext) -> tuple[Status, Answer | None, str | None, str]:
+                   context: CallContext) -> tuple[Status, Answer | None, str | None, ModelOutput]:
         """One call and, when its answer is not valid in full, one repair call. A partial answer
         (some independent metrics missing) is kept unless the repair answer has more valid
-        metrics; the two answers are never mixed."""
+        metrics; the two answers are never mixed. Returns the status, the answer, the reason and
+        the output whose text is kept (the one parsed, when ok)."""
         config = config.model_copy(update={"json_schema": call.schema()})
         messages = call.messages()
         assert self.model is not None
         output = await call_model(self.model, messages, config, replicate=replicate, context=context)
         if output.status != Status.OK:
-            return output.status, None, output.error, output.text
+            return output.status, None, output.error, output
         partial: Answer | None = None
         try:
             partial = call.parse(output.text)
             if not partial.missing:
-                return Status.OK, partial, None, output.text
+                return Status.OK, partial, None, output
             first = FormError("; ".join(dict.fromkeys(partial.missing.values())))
         except FormError as exc:
             first = exc
         if partial is None and is_refusal(output.text):
             reason = f"the judge declined in plain text: {output.text.strip()[:200]!r}"
-            return Status.REFUSED, None, reason, output.text
+            return Status.REFUSED, None, reason, output
         repair = messages + [ChatMessage(role="assistant", content=output.text),
                              ChatMessage(role="user", content=f"That answer is not valid ({first}). "
                                                               "Reply with only the corrected JSON object.")]
         second = await call_model(self.model, repair, config, replicate=replicate, context=context)
         if second.status != Status.OK and partial is not None:
-            return Status.OK, partial, None, output.text
+            return Status.OK, partial, None, output
         if second.status in CALL_FAILURES:  # no second answer: the first one's malformed stands
             return (Status.MALFORMED, None, f"{first} | repair attempt failed ({second.status}): {second.error}",
-                    output.text)
+                    output)
         if second.status != Status.OK:
-            return second.status, None, f"repair attempt: {second.error}", second.text
+            return second.status, None, f"repair attempt: {second.error}", second
         try:
             repaired = call.parse(second.text)
         except FormError as again:
             if partial is not None:
-                return Status.OK, partial, None, output.text
+                return Status.OK, partial, None, output
             if is_refusal(second.text):
-                return Status.REFUSED, None, "repair attempt: the judge declined in plain text", second.text
-            return Status.MALFORMED, None, f"{first} | after repair: {again}", second.text
+                return Status.REFUSED, None, "repair attempt: the judge declined in plain text", second
+            return Status.MALFORMED, None, f"{first} | after repair: {again}", second
         if partial is not None and len(partial.missing) < len(repaired.missing):
-            return Status.OK, partial, None, output.text
-        return Status.OK, repaired, None, second.text
+            return Status.OK, partial, None, output
+        return Status.OK, repaired, None, second
+
+
+def point_members(points: list[dict[str, float]]) -> dict[str, list[int]]:
+    """Review-level RevUtil aspect -> the indices of the points its mean is taken over: every
+    point, and for ``verifiability`` the points with ``claim`` = 1 (left out when none has a
+    claim)."""
+    every = list(range(len(points)))
+    out = dict.fromkeys(("actionability", "grounding_specificity", "helpfulness"), every)
+    claims = [i for i, p in enumerate(points) if p["claim"] == 1.0]
+    if claims:
+        out["verifiability"] = claims
+    return out
 
 
 def point_means(points: list[dict[str, float]]) -> dict[str, float]:
-    """Review-level RevUtil scores from per-point scores: the mean of each aspect over the points,
-    ``verifiability`` over the points with ``claim`` = 1 (left out when none has a claim), and
-    ``claim_share`` = share of points with a claim.
+    """Review-level RevUtil scores from per-point scores: the mean of each aspect over its points
+    (:func:`point_members`), and ``claim_share`` = share of points with a claim.
 
     Raises:
         ValueError: ``points`` is empty.
     """
     if not points:
         raise ValueError("no point scores to average")
-    n = len(points)
-    means = {k: sum(p[k] for p in points) / n for k in ("actionability", "grounding_specificity", "helpfulness")}
-    claims = [p for p in points if p["claim"] == 1.0]
-    if claims:
-        means["verifiability"] = sum(p["verifiability"] for p in claims) / len(claims)
-    means["claim_share"] = len(claims) / n
+    members = point_members(points)
+    means = {k: sum(points[i][k] for i in idx) / len(idx) for k, idx in members.items()}
+    means["claim_share"] = len(members.get("verifiability", ())) / len(points)
     return means
 
 
 def judge_factory(name: str, *, model: str | ModelAPI, family: str, rubric_file: str | Path | None = None,
                   metric_rubrics: dict[str, str | Path] | None = None, packing: Packing = "family",
                   per_point_calls: bool = False, temperature: float | None = None, max_tokens: int | None = None,
-                  model_options: dict[str, Any] | None = None) -> Judge:
+                  model_options: dict[str, Any] | None = None, soft_ratings: bool = False) -> Judge:
     """A :class:`Judge` from study options (``model`` a model id such as ``openai/gpt-5-mini`` or a
     :class:`ModelAPI`; ``family`` a registered metric family).
 
@@ -447,4 +476,5 @@ def judge_factory(name: str, *, model: str | ModelAPI, family: str, rubric_file:
     return Judge(name=name, model=model, family=get_family(family),
                  rubric_file=Path(rubric_file) if rubric_file else None,
                  metric_rubrics={m: Path(p) for m, p in (metric_rubrics or {}).items()}, packing=packing,
-                 per_point_calls=per_point_calls, temperature=temperature, max_tokens=max_tokens)
+                 per_point_calls=per_point_calls, temperature=temperature, max_tokens=max_tokens,
+                 soft_ratings=soft_ratings)

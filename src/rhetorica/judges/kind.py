@@ -22,6 +22,7 @@ class JudgeKind(EvaluatorKind):
     factory = judge_factory
     options_model = JudgeOptions
     reads_reference = True
+    soft_ratings = True
     document_entries = ("reviews", "pairs")
     document_need = "scores reviews"
 
@@ -30,8 +31,8 @@ class JudgeKind(EvaluatorKind):
 
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         """The judge with its model (``options.model_options`` as provider options, or a declared
-        model's), its options, the reviewer's ``sampling`` temperature and ``max_tokens``; rubric
-        files relative to the study file."""
+        model's), its options, the reviewer's ``sampling`` temperature and ``max_tokens`` and its
+        ``soft_ratings``; rubric files relative to the study file."""
         options = dict(spec.options.as_kwargs())
         model = ctx.model(spec.model, dict(options.pop("model_options", None) or {}))
         if options.get("rubric_file") and not Path(options["rubric_file"]).is_absolute():
@@ -40,7 +41,7 @@ class JudgeKind(EvaluatorKind):
             options["metric_rubrics"] = {m: p if Path(p).is_absolute() else str(ctx.base_dir / p)
                                          for m, p in options["metric_rubrics"].items()}
         return judge_factory(spec.name, model=model, temperature=spec.sampling.temperature,
-                             max_tokens=spec.sampling.max_tokens, **options)
+                             max_tokens=spec.sampling.max_tokens, soft_ratings=spec.soft_ratings, **options)
 
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         rv = unit.reviewer

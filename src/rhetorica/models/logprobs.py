@@ -94,12 +94,22 @@ def missing(metric: str, reason: str) -> SoftRating:
     return SoftRating(metric=metric, reason=reason)
 
 
-def value_position(tokens: Sequence[TokenLogprob], metric: str, value: int) -> tuple[int, str] | None:
+def value_position(tokens: Sequence[TokenLogprob], metric: str, value: int,
+                   occurrence: int | None = None) -> tuple[int, str] | None:
     """Where the digits of ``"<metric>": <value>`` start in the generated tokens.
+
+    Args:
+        tokens: the generated tokens.
+        metric: the JSON key.
+        value: the parsed integer value.
+        occurrence: ``None``: the last ``"<metric>": <value>``; else the index (Python's: ``-1``
+            the last, ``-n`` the n-th from the end) among *every* ``"<metric>": <digits>`` of the
+            text, whose digits must be ``value`` (the i-th point of a list of ``n`` answers is
+            ``i - n``).
 
     Returns:
         ``(index of the token holding the first digit, that token's text before the digit)``, or
-        ``None`` when the generated text has no such key with that value.
+        ``None`` when the generated text has no such key with that value (there).
     """
     starts, at = [], 0
     for token in tokens:
@@ -107,10 +117,16 @@ def value_position(tokens: Sequence[TokenLogprob], metric: str, value: int) -> t
         at += len(token.token)
     text = "".join(t.token for t in tokens)
     pattern = re.compile(rf'"{re.escape(metric)}"\s*:\s*(\d+)')
-    found = [m for m in pattern.finditer(text) if int(m.group(1)) == value]
-    if not found:
+    every = list(pattern.finditer(text))
+    if occurrence is None:
+        found = [m for m in every if int(m.group(1)) == value]
+        chosen = found[-1] if found else None
+    else:
+        chosen = every[occurrence] if -len(every) <= occurrence < len(every) else None
+        chosen = chosen if chosen is not None and int(chosen.group(1)) == value else None
+    if chosen is None:
         return None
-    digit = found[-1].start(1)
+    digit = chosen.start(1)
     index = max(i for i, s in enumerate(starts) if s <= digit and len(tokens[i].token) > 0)
     return index, tokens[index].token[: digit - starts[index]]
 
@@ -176,7 +192,8 @@ def _digits(tokens: Sequence[TokenLogprob], index: int, prefix: str, text: str, 
         tally.number(digits, p)
 
 
-def soft_rating(tokens: Sequence[TokenLogprob], metric: str, value: int, levels: Sequence[int]) -> SoftRating:
+def soft_rating(tokens: Sequence[TokenLogprob], metric: str, value: int, levels: Sequence[int],
+                occurrence: int | None = None) -> SoftRating:
     """The soft rating of the score ``metric = value`` (see the module docstring).
 
     Args:
@@ -184,12 +201,14 @@ def soft_rating(tokens: Sequence[TokenLogprob], metric: str, value: int, levels:
         metric: the metric's name (the JSON key).
         value: the parsed integer score.
         levels: the metric's allowed levels (e.g. ``range(1, 11)``), in scale order.
+        occurrence: which ``"<metric>": <digits>`` of the text holds the value
+            (:func:`value_position`; ``None``: the last one with this value).
 
     Returns:
         A :class:`SoftRating`; ``expected`` is ``None`` with a reason when the value is not found
         in the tokens or no allowed level has mass at its position.
     """
-    where = value_position(tokens, metric, value)
+    where = value_position(tokens, metric, value, occurrence)
     if where is None:
         return missing(metric, f'"{metric}": {value} was not found in the generated tokens')
     index, lead = where

@@ -37,7 +37,8 @@ def requested_logprobs(model: ModelAPI, soft: bool) -> int | None:
     return TOP_LOGPROBS if soft and model.supports_logprobs else None
 
 
-def form_soft_ratings(form: Form, scores: dict[str, float], output: ModelOutput, model: ModelAPI) -> list[SoftRating]:
+def form_soft_ratings(form: Form, scores: dict[str, float], output: ModelOutput, model: ModelAPI,
+                      occurrence: int | None = None) -> list[SoftRating]:
     """One soft rating per integer score of ``form`` present in ``scores``.
 
     Args:
@@ -45,6 +46,9 @@ def form_soft_ratings(form: Form, scores: dict[str, float], output: ModelOutput,
         scores: the validated scores of the answer in ``output``.
         output: the model output that was parsed (its ``logprobs``).
         model: the model that answered (whether its provider returns log-probabilities at all).
+        occurrence: which ``"<metric>": <digits>`` of the answer holds each value
+            (:func:`rhetorica.models.logprobs.value_position`; ``None``: the last with that value;
+            ``i - n`` for the i-th of ``n`` answers in one list).
 
     Returns:
         Soft ratings in form order; each is missing with its reason when the provider returns no
@@ -60,7 +64,7 @@ def form_soft_ratings(form: Form, scores: dict[str, float], output: ModelOutput,
         elif not output.logprobs:
             out.append(missing(metric.name, "the response carried no token log-probabilities"))
         else:
-            out.append(soft_rating(output.logprobs, metric.name, int(scores[metric.name]), levels))
+            out.append(soft_rating(output.logprobs, metric.name, int(scores[metric.name]), levels, occurrence))
     return out
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.documents.models import lift_typed_metadata
-from rhetorica.forms import REVIEW_000, get_form
+from rhetorica.forms import REVIEW_000, expected_metric, get_form
 from rhetorica.labels import arm_label
 from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
 from rhetorica.store.plan import plan_keys, superseded_units
@@ -67,8 +67,9 @@ def scores_long(store: Store) -> pd.DataFrame:
     model, protocol, replicate, status, reason, form), ``metric`` and ``value`` (float; NaN for a
     failed assessment: missing stays missing, never imputed), then input_truncated, human_score,
     human_stratum, variant_key, variant_passed, title. The metrics of an assessment are those of
-    its form (:func:`rhetorica.forms.get_form` of ``form``'s name); for an assessment whose form is
-    not declared (imported rows, a form no longer registered), the metrics stored for it.
+    its form (:func:`rhetorica.forms.get_form` of ``form``'s name), then the expected scores
+    (soft ratings, ``<metric>.expected``) stored for them; for an assessment whose form is not
+    declared (imported rows, a form no longer registered), the metrics stored for it.
     Rows are ordered as the wide table, metrics in the form's declared order.
     """
     keys = _assessment_keys(store)
@@ -78,7 +79,9 @@ def scores_long(store: Store) -> pd.DataFrame:
     for record in keys.to_dict("records"):
         found = by_unit.get(record["unit_key"])
         values = dict(zip(found["metric"], found["value"])) if found is not None else {}
-        for metric in _form_metrics(record["form"]) or list(values):
+        declared = _form_metrics(record["form"])
+        soft = [expected_metric(m) for m in declared if expected_metric(m) in values]
+        for metric in [*declared, *soft] or list(values):
             rows.append({**record, "metric": metric, "value": values.get(metric, np.nan)})
     columns = [*_KEYS_BEFORE_SCORES, "form", "metric", "value", *(c for c in _AFTER_SCORES if c != "form")]
     return pd.DataFrame(rows, columns=columns).astype({"value": float})

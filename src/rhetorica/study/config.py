@@ -508,8 +508,8 @@ class ReviewerSpec(_UsesModel):
         default=False,
         description="also store each integer score's soft rating: the model's probability over the "
                     "allowed levels from token log-probabilities, its expected score as "
-                    "'<metric>.expected' (kind llm; missing, with the reason, where the provider "
-                    "returns no log-probabilities)")
+                    "'<metric>.expected' (kinds llm and judge; missing, with the reason, where the "
+                    "provider returns no log-probabilities)")
 
     _shown_model = field_serializer("model")(_shown_model_id)
 
@@ -522,7 +522,8 @@ class ReviewerSpec(_UsesModel):
     def _checked_by_kind(self) -> ReviewerSpec:
         kind = evaluator_kind(self.kind)
         if self.soft_ratings and not kind.soft_ratings:
-            raise ValueError(f"reviewer {self.name!r}: soft_ratings applies to kind 'llm' only, not {self.kind!r}")
+            able = " or ".join(repr(n) for n in evaluators.names() if evaluator_kind(n).soft_ratings)
+            raise ValueError(f"reviewer {self.name!r}: soft_ratings applies to kind {able} only, not {self.kind!r}")
         kind.check(self)  # (rhetorica.kinds.EvaluatorKind.check)
         return self
 
