@@ -17,6 +17,15 @@ rewrite one pair) and with d averaged per paper (or review) first
 (:func:`rhetorica.analysis.clustered.clustered_reliability`); :func:`judge_study` returns both
 and the metrics whose class differs. Agreement: for the first two judges, the number of metrics
 classified the same (:func:`rhetorica.analysis.equivalence.judge_agreement`).
+
+Soft ratings (issue 27 §2): where judge configurations set ``soft_ratings: true``, a judgement
+also carries each integer score's expected score ``<metric>.expected`` (the mean over the calls
+or weakness points its score is made of, :mod:`rhetorica.judges.soft_ratings`). Table 1 then has
+:data:`TABLE1_SOFT_COLUMNS` beside the integer tests: the same pairs with S the expected score
+(repeated judgements averaged first; a judgement without one is left out, never imputed), the
+Wilcoxon signed-rank p and the paired BCa bootstrap interval of the mean d
+(:func:`rhetorica.analysis.soft.paired_soft_test`, as the reviewer comparison tables), and the
+median d.
 """
 
 from __future__ import annotations
@@ -25,10 +34,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from rhetorica.analysis.clustered import clustered_reliability, level_differences
+from rhetorica.analysis.clustered import clustered_reliability, level_differences, pair_differences
 from rhetorica.analysis.equivalence import RELIABILITY_COLUMNS, judge_agreement
+from rhetorica.analysis.soft import paired_soft_test
+from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL
 from rhetorica.judges.families import FamilyError, get_family
 
@@ -37,6 +49,13 @@ TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", 
                   "second_class", "agree"]
 """Columns of Table 1: ``n_pairs`` the rewrites with both sides scored, ``wilcoxon_n`` the non-zero
 differences the Wilcoxon test used, ``reason`` why a declared metric has no test (else missing)."""
+
+TABLE1_SOFT_COLUMNS = ["soft_n_pairs", "soft_nonzero", "soft_median_diff", "soft_mean_diff", "soft_ci_low",
+                       "soft_ci_high", "soft_wilcoxon_p"]
+"""Columns Table 1 adds when some judgement carries expected scores: ``soft_n_pairs`` the rewrites
+with an expected score on both sides, ``soft_nonzero`` their non-zero differences (the Wilcoxon
+test's n), the median and mean d of expected scores, the mean's 95% paired BCa bootstrap interval
+and the Wilcoxon p (NaN where not computable; ``soft_n_pairs`` 0 without soft ratings)."""
 
 NOT_COMPUTABLE = "not computable"
 """Table 1's class of a declared metric without a usable pair (``n_pairs = 0``)."""
@@ -47,15 +66,15 @@ class JudgeStudy:
     """The study's analysis tables (empty frames when not computable; see ``unavailable``).
 
     Attributes:
-        pairs: the pair table (``paper_id, document_id, variant, arm, judge, metric, score,
-            status, condition``) of the classified metrics.
+        pairs: the pair table (:func:`judge_pairs`) of the classified metrics.
         reliability: pair-level classes, :data:`~rhetorica.analysis.equivalence.RELIABILITY_COLUMNS`
             plus ``condition``, ``family``, ``scale``.
         clustered: the same with d averaged per ``cluster`` unit first.
         differences: metrics whose class differs between the two (``judge, metric,
             class_pair, class_<cluster>, condition``).
-        table1: the study's Table 1 (:data:`TABLE1_COLUMNS`): the first judge's rows, with the
-            second judge's class and whether they agree.
+        table1: the study's Table 1 (:data:`TABLE1_COLUMNS`, then :data:`TABLE1_SOFT_COLUMNS`
+            when some judgement carries expected scores): the first judge's rows, with the second
+            judge's class and whether they agree.
         agreement: condition -> (judge a, judge b, metrics classified the same, metrics shared).
         unavailable: why nothing could be computed, or ``None``.
         declared: judge label -> its declared classified metrics (:func:`declared_metrics`).
@@ -105,9 +124,14 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
                 include_style: bool = False) -> tuple[pd.DataFrame, dict[str, tuple[str, str, str]]]:
     """The pair table of the judge configurations' scores, and metric key -> (family, scale, role).
 
+    The pair table has one row per judgement and classified metric: ``paper_id, document_id,
+    variant, arm, judge, metric, score, status, condition, unit_key`` (the assessment; empty when
+    ``scores`` has no ``unit_key``) and ``expected``, the judgement's expected score of the metric
+    (``<metric>.expected``; NaN when it has none).
+
     Args:
         scores: the long scores table (columns ``document_id, condition, reviewer, model, status,
-            metric, value, variant_key`` at least).
+            metric, value, variant_key`` at least, ``unit_key`` for the expected scores).
         reviewers: the study's reviewer configurations as dicts (``name, kind, model, options``).
         paper_ids: document id -> paper id (a review without one is its own paper).
         include_style: keep the style-targeted metrics.
@@ -115,7 +139,8 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
 
     judges = {r["name"]: r for r in reviewers if r.get("kind") == "judge"}
     info: dict[str, tuple[str, str, str]] = {}
-    columns = ["paper_id", "document_id", "variant", "arm", "judge", "metric", "score", "status", "condition"]
+    columns = ["paper_id", "document_id", "variant", "arm", "judge", "metric", "score", "status", "condition",
+               "unit_key", "expected"]
     labels = judge_labels(reviewers)
     for spec in judges.values():
         family = get_family(str(spec.get("options", {}).get("family")))
@@ -128,14 +153,19 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     for name, spec in judges.items():
         family = get_family(str(spec.get("options", {}).get("family")))
         keep = [m.name for m in family.form.metrics if f"{family.name}.{m.name}" in info]
-        part = scores[(scores["reviewer"] == name) & scores["metric"].isin(keep)]
+        mine = scores[scores["reviewer"] == name]
+        part = mine[mine["metric"].isin(keep)]
+        units = part["unit_key"].astype(str) if "unit_key" in part.columns else pd.Series("", index=part.index)
+        soft = mine[mine["metric"].isin([expected_metric(m) for m in keep])]
+        expected = dict(zip(zip(soft["unit_key"].astype(str), soft["metric"]), soft["value"])) if len(soft) else {}
         frames.append(pd.DataFrame({
             "paper_id": part["document_id"].map(lambda d: paper_ids.get(d, d)),
             "document_id": part["document_id"],
             "variant": part["variant_key"].fillna("").astype(str),
             "arm": (part["condition"] != ORIGINAL).map({True: "rewrite", False: ORIGINAL}),
             "judge": labels[name], "metric": family.name + "." + part["metric"].astype(str),
-            "score": part["value"], "status": part["status"], "condition": part["condition"]}))
+            "score": part["value"], "status": part["status"], "condition": part["condition"], "unit_key": units,
+            "expected": [expected.get((u, expected_metric(m)), np.nan) for u, m in zip(units, part["metric"])]}))
     return pd.concat(frames, ignore_index=True)[columns], info
 
 
@@ -163,8 +193,9 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
 
 def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids: Mapping[str, str], *,
                 alpha: float = 0.05, bounds: Mapping[str, float] | None = None, include_style: bool = False,
-                cluster: str = "paper") -> JudgeStudy:
-    """Classify every judged metric (see the module docstring).
+                cluster: str = "paper", n_resamples: int = 2000, seed: int = 0) -> JudgeStudy:
+    """Classify every judged metric (see the module docstring), and test expected scores where
+    judgements carry them.
 
     The Bonferroni M of a judge is the number of metrics it was declared to classify
     (:func:`declared_metrics`), not the number that produced data: a family whose every answer
@@ -175,6 +206,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         alpha: family-wise level (Bonferroni over each judge's declared classified metrics).
         bounds: δ_m overrides keyed ``<family>.<metric>``.
         cluster: ``paper`` or ``review``.
+        n_resamples, seed: of the soft ratings' bootstrap interval.
 
     Raises:
         rhetorica.judges.families.FamilyError: an override names no classified metric, or is not > 0.
@@ -194,6 +226,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         delta[key] = float(value)
     conditions = sorted(set(pairs["condition"]) - {ORIGINAL}) if not pairs.empty else []
     ok = pairs[pairs["status"] == "ok"] if not pairs.empty else pairs
+    soft = bool(ok["expected"].notna().any()) if not ok.empty else False
     if ok.empty or not conditions or ok[ok["arm"] == "rewrite"].empty:
         return JudgeStudy(pairs, empty, empty, empty, pd.DataFrame(columns=TABLE1_COLUMNS), declared=declared,
                           unavailable="no judge scored both an original review and a rewrite of it")
@@ -225,8 +258,10 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
             first["second_judge"] = order[1]
             first["second_class"] = first["metric"].map(other)
             first["agree"] = first["second_class"].notna() & (first["second_class"] == first["classification"])
+        if soft:
+            first = with_soft_tests(first, part, n_resamples=n_resamples, seed=seed)
         tables.append(first)
-    table1 = pd.concat(tables, ignore_index=True)[TABLE1_COLUMNS]
+    table1 = pd.concat(tables, ignore_index=True)[TABLE1_COLUMNS + (TABLE1_SOFT_COLUMNS if soft else [])]
     return JudgeStudy(pairs, pd.concat(pair_rows, ignore_index=True), pd.concat(cluster_rows, ignore_index=True),
                       pd.concat(diff_rows, ignore_index=True), table1, agreement, declared=declared)
 
@@ -247,3 +282,35 @@ def _declared_rows(level: pd.DataFrame, pairs: pd.DataFrame, judge: str, metrics
         rows.append(row)
     return pd.DataFrame(rows).reindex(columns=[c for c in TABLE1_COLUMNS if c not in
                                                ("second_judge", "second_class", "agree")])
+
+
+def soft_differences(pairs: pd.DataFrame) -> pd.DataFrame:
+    """``d`` of expected scores per judge, metric and rewrite: :func:`rhetorica.analysis.clustered.pair_differences`
+    of the pair table with S the expected score (judgements without one left out).
+
+    Returns:
+        DataFrame ``judge, metric, paper_id, document_id, variant, d``.
+    """
+    return pair_differences(pairs.assign(score=pairs["expected"]))
+
+
+def with_soft_tests(rows: pd.DataFrame, pairs: pd.DataFrame, *, n_resamples: int = 2000,
+                    seed: int = 0) -> pd.DataFrame:
+    """``rows`` (Table 1 rows of one condition: ``judge``, ``metric``) with
+    :data:`TABLE1_SOFT_COLUMNS` from the pair table ``pairs`` of that condition and the originals.
+
+    Per row, the rewrites' ``d`` of expected scores (:func:`soft_differences`): their number,
+    non-zero ones, median, and :func:`rhetorica.analysis.soft.paired_soft_test` of ``d`` against 0
+    (Wilcoxon signed-rank p, mean and BCa interval, ``n_resamples`` and ``seed``).
+    """
+    diffs = soft_differences(pairs)
+    grouped = {key: part["d"].to_numpy(dtype=float) for key, part in diffs.groupby(["judge", "metric"])}
+    found = []
+    for judge, metric in zip(rows["judge"], rows["metric"]):
+        d = grouped.get((judge, metric), np.array([]))
+        test = paired_soft_test(d, np.zeros(len(d)), n_resamples=n_resamples, seed=seed)
+        found.append({"soft_n_pairs": len(d), "soft_nonzero": int(np.count_nonzero(d)),
+                      "soft_median_diff": float(np.median(d)) if len(d) else np.nan,
+                      "soft_mean_diff": test["soft_mean_diff"], "soft_ci_low": test["soft_ci_low"],
+                      "soft_ci_high": test["soft_ci_high"], "soft_wilcoxon_p": test["wilcoxon_p"]})
+    return pd.concat([rows.reset_index(drop=True), pd.DataFrame(found, columns=TABLE1_SOFT_COLUMNS)], axis=1)

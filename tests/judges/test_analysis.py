@@ -1,0 +1,69 @@
+"""Table 1's soft columns (issue 27 §2): the same pairs on expected scores, Wilcoxon p against
+scipy.stats.wilcoxon, median and mean by hand; a study without soft ratings keeps its Table 1."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import bootstrap, wilcoxon
+
+from rhetorica.judges.analysis import TABLE1_COLUMNS, TABLE1_SOFT_COLUMNS, judge_pairs, judge_study
+
+REVIEWERS = [{"name": "sp-judge", "kind": "judge", "model": "m", "options": {"family": "scholarpeer"}}]
+#: review -> (original expected scores per replicate, rewrite expected score); d of the means
+EXPECTED = {"r0": ([3.0, 3.2], 3.5), "r1": ([2.5], 2.75), "r2": ([4.0], 3.9), "r3": ([2.0], 2.6),
+            "r4": ([3.3], 3.6), "r5": ([3.0], 3.0), "r6": ([2.0], None)}
+D = np.array([0.4, 0.25, -0.1, 0.6, 0.3, 0.0])  # r0..r5 by hand (r6's rewrite has no expected score)
+PAPERS = {"r0": "P0", "r1": "P0", "r2": "P1", "r3": "P1", "r4": "P2", "r5": "P2", "r6": "P2"}
+
+
+def _scores(soft: bool = True) -> pd.DataFrame:
+    rows = []
+
+    def judgement(key: str, review: str, condition: str, variant: str, expected: float | None) -> None:
+        base = {"unit_key": key, "document_id": review, "condition": condition, "reviewer": "sp-judge", "model": "m",
+                "status": "ok", "variant_key": variant}
+        rows.append(base | {"metric": "overall", "value": 3.0})  # integers all tie
+        if soft and expected is not None:
+            rows.append(base | {"metric": "overall.expected", "value": expected})
+
+    for review, (originals, rewrite) in EXPECTED.items():
+        for i, value in enumerate(originals):
+            judgement(f"{review}-o{i}", review, "original", "", value)
+        judgement(f"{review}-p", review, "paraphrase", f"{review}-v", rewrite)
+    return pd.DataFrame(rows)
+
+
+def test_the_pair_table_carries_each_judgements_expected_score() -> None:
+    pairs, _ = judge_pairs(_scores(), REVIEWERS, PAPERS)
+    row = pairs.set_index("unit_key").loc["r0-o1"]
+    assert (row["metric"], row["score"], row["expected"]) == ("scholarpeer.overall", 3.0, 3.2)
+    assert np.isnan(pairs.set_index("unit_key").loc["r6-p", "expected"])
+
+
+def test_table1_soft_columns_by_hand_and_against_scipy() -> None:
+    study = judge_study(_scores(), REVIEWERS, PAPERS, n_resamples=999, seed=3)
+    table = study.table1.set_index("metric")
+    assert list(study.table1.columns) == TABLE1_COLUMNS + TABLE1_SOFT_COLUMNS
+    row = table.loc["scholarpeer.overall"]
+    assert row["n_pairs"] == 7 and row["wilcoxon_n"] == 0  # the integer test sees only ties
+    assert row["soft_n_pairs"] == 6 and row["soft_nonzero"] == 5
+    assert row["soft_median_diff"] == pytest.approx(0.275)  # (0.25 + 0.3) / 2
+    assert row["soft_mean_diff"] == pytest.approx(1.45 / 6)
+    assert row["soft_wilcoxon_p"] == pytest.approx(wilcoxon(D[D != 0]).pvalue)
+    oracle = bootstrap((D, np.zeros(6)), lambda x, y, axis: np.mean(x - y, axis=axis), paired=True,
+                       vectorized=True, n_resamples=999, method="BCa", random_state=np.random.default_rng(3))
+    assert (row["soft_ci_low"], row["soft_ci_high"]) == pytest.approx(
+        (oracle.confidence_interval.low, oracle.confidence_interval.high))
+    assert row["soft_ci_low"] < row["soft_mean_diff"] < row["soft_ci_high"]
+    # a declared metric without any judgement: no soft pair either
+    other = table.loc["scholarpeer.coverage"]
+    assert other["soft_n_pairs"] == 0 and np.isnan(other["soft_wilcoxon_p"]) and np.isnan(other["soft_median_diff"])
+
+
+def test_table1_without_soft_ratings_is_unchanged() -> None:
+    study = judge_study(_scores(soft=False), REVIEWERS, PAPERS)
+    assert list(study.table1.columns) == TABLE1_COLUMNS
+    with_soft = judge_study(_scores(), REVIEWERS, PAPERS).table1[TABLE1_COLUMNS]
+    pd.testing.assert_frame_equal(study.table1, with_soft)
