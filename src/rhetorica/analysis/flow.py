@@ -26,7 +26,9 @@ with ``analysed = 0`` and its reasons; nothing disappears. Units superseded by a
 declaration of the study are not counted (the report lists them apart).
 
 :func:`effective_n` lists, per test of the analysis tables, the n it used: papers, reviews,
-pairs, non-zero differences (the sign and Wilcoxon tests drop ties) and clusters.
+pairs, non-zero differences (the sign and Wilcoxon tests drop ties) and clusters; for each test on
+expected scores (soft ratings), also the reviews or judgements the integer test used that have no
+expected score, counted by reason (:data:`SOFT_N_COLUMNS`).
 
 Input is the tidy store tables (:mod:`rhetorica.store.export`); nothing here calls a model.
 """
@@ -41,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL, arm_label
 from rhetorica.problems import is_warning
 
@@ -54,6 +57,17 @@ EXCLUSION_COLUMNS = ["stage", "arm", "configuration", "metric", "kind", "reason"
 EFFECTIVE_N_COLUMNS = ["table", "test", "configuration", "comparison", "metric", "papers", "reviews", "pairs",
                        "nonzero", "clusters"]
 """Columns of :func:`effective_n` (NaN where a count does not apply to the test)."""
+
+SOFT_N_COLUMNS = ["missing", "missing_reasons"]
+"""Columns :func:`effective_n` adds when a table tests expected scores: on a soft test's row, the
+assessments the integer test used that carry no expected score, and ``reason (n); …`` of them
+(NaN and empty on other rows)."""
+
+SOFT_TEST = "Wilcoxon signed-rank, bootstrap CI (expected scores)"
+"""The ``test`` of a row of :func:`effective_n` on expected scores."""
+
+NO_SOFT_RATING = "no soft rating stored (the configuration does not set soft_ratings)"
+"""Why an assessment without a ``soft_ratings`` artefact entry has no expected score."""
 
 STAGES = ("input", "rewrite", "validate", "extract", "review", "annotate", "metric")
 """Stages of the flow, in order."""
@@ -379,8 +393,9 @@ def _generic(reason: str) -> str:
 def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFrame | None = None,
                 judges: pd.DataFrame | None = None, judges_clustered: pd.DataFrame | None = None,
                 judge_pairs: pd.DataFrame | None = None, cluster: str = "paper",
-                robustness: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The n behind each test of the analysis tables (:data:`EFFECTIVE_N_COLUMNS`).
+                robustness: pd.DataFrame | None = None, soft_reasons: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The n behind each test of the analysis tables (:data:`EFFECTIVE_N_COLUMNS`, then
+    :data:`SOFT_N_COLUMNS` when a table tests expected scores).
 
     - Table 4 (``comparisons``, sign test): ``papers`` with both arms scored, ``reviews`` the ok
       assessments of those papers in the two arms (replicates included), ``nonzero`` the papers
@@ -390,6 +405,15 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
       ``reviews`` the distinct papers and original reviews among those pairs, ``clusters`` the
       units of the clustered analysis (d averaged per ``cluster`` first).
     - Robustness: ``papers`` and ``reviews`` (variants) of each reviewer.
+    - Tests on expected scores (:data:`SOFT_TEST`; the rows of a table with soft columns, metric
+      ``<metric>.expected``): Table 4's soft columns — ``papers`` = ``pairs`` with a mean expected
+      score in both arms, ``reviews`` the ok assessments with an expected score of those papers,
+      ``nonzero`` the papers whose mean expected scores differ; Table 1's soft columns —
+      ``pairs`` the rewrites with an expected score on both sides, ``nonzero`` their non-zero
+      differences, ``papers`` and ``reviews`` among them. ``missing``: the ok assessments with
+      the integer score that the integer test read (Table 4: of the two arms; Table 1: of its
+      pairs) but with no expected score; ``missing_reasons`` their reasons, counted
+      (``soft_reasons``; :data:`NO_SOFT_RATING` for an assessment without one).
 
     Args:
         comparisons: :func:`rhetorica.analysis.paired.comparison_table` rows.
@@ -399,8 +423,11 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
         judge_pairs: the judge study's pair table (papers and reviews per pair).
         cluster: the clustered analysis' unit (``paper`` or ``review``).
         robustness: :func:`rhetorica.analysis.robustness.robustness_table` rows.
+        soft_reasons: why an assessment's metric has no expected score
+            (:func:`rhetorica.analysis.soft.soft_rating_reasons`: ``unit_key, metric, reason``).
     """
     rows: list[dict[str, Any]] = []
+    why = _reason_lookup(soft_reasons)
     if comparisons is not None and not comparisons.empty:
         for r in comparisons.to_dict("records"):
             n = int(r["n_pairs"])
@@ -415,6 +442,8 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
             rows.append({"table": "comparison", "test": "sign test", "configuration": r["reviewer"],
                          "comparison": f"{r['first']} vs {r['second']}{given}", "metric": r.get("score", ""),
                          "papers": n, "reviews": reviews, "pairs": n, "nonzero": n - ties, "clusters": np.nan})
+            if "soft_n_pairs" in r and analysed is not None and not analysed.empty:
+                rows.append(_soft_comparison_row(r, analysed, why, f"{r['first']} vs {r['second']}{given}"))
     if judges is not None and not judges.empty:
         clustered = (judges_clustered.set_index(["condition", "judge", "metric"])["n_pairs"]
                      if judges_clustered is not None and not judges_clustered.empty else pd.Series(dtype=float))
@@ -430,13 +459,78 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
                          "reviews": int(mine["document_id"].nunique()) if n else 0, "pairs": n,
                          "nonzero": int(r["wilcoxon_n"]) if pd.notna(r.get("wilcoxon_n")) else 0,
                          "clusters": int(clustered.get(key, 0)) if n else 0})
+            if "soft_n_pairs" in r and pd.notna(r["soft_n_pairs"]):
+                rows.append(_soft_judge_row(r, judge_pairs, why))
     if robustness is not None and not robustness.empty:
         for r in robustness.to_dict("records"):
             rows.append({"table": "robustness", "test": "MAD, ICC, SPR, discriminability",
                          "configuration": r["reviewer"], "comparison": "rewrites vs original", "metric": "",
                          "papers": int(r["n_papers"]), "reviews": int(r["n_variants"]), "pairs": np.nan,
                          "nonzero": np.nan, "clusters": int(r["n_papers"])})
-    return pd.DataFrame(rows, columns=EFFECTIVE_N_COLUMNS)
+    soft = any(r["test"] == SOFT_TEST for r in rows)
+    out = pd.DataFrame(rows, columns=EFFECTIVE_N_COLUMNS + (SOFT_N_COLUMNS if soft else []))
+    if soft:
+        out["missing_reasons"] = out["missing_reasons"].fillna("")
+    return out
+
+
+def _reason_lookup(soft_reasons: pd.DataFrame | None) -> dict[tuple[str, str], str]:
+    if soft_reasons is None or soft_reasons.empty:
+        return {}
+    return {(str(u), str(m)): str(r) for u, m, r in zip(soft_reasons["unit_key"], soft_reasons["metric"],
+                                                         soft_reasons["reason"])}
+
+
+def _missing(rows: pd.DataFrame, metric: str, why: Mapping[tuple[str, str], str]) -> tuple[int, str]:
+    """(count, ``reason (n); …`` most frequent first) of the assessments ``rows`` (``unit_key``)
+    whose ``metric`` has no expected score."""
+    reasons = pd.Series([why.get((str(k), metric), NO_SOFT_RATING) for k in rows["unit_key"]], dtype=object)
+    counts = reasons.value_counts(sort=False).sort_index().sort_values(ascending=False, kind="stable")
+    return len(rows), "; ".join(f"{reason} ({n})" for reason, n in counts.items())
+
+
+def _soft_comparison_row(r: Mapping[str, Any], analysed: pd.DataFrame, why: Mapping[tuple[str, str], str],
+                         comparison: str) -> dict[str, Any]:
+    """The :data:`SOFT_TEST` row of a Table-4 row ``r`` with soft columns (:func:`effective_n`)."""
+    score = str(r.get("score") or "overall")
+    column = expected_metric(score)
+    ok = analysed[(analysed["reviewer"] == r["reviewer"]) & (analysed["status"] == "ok")
+                  & analysed["arm"].isin([r["first"], r["second"]])]
+    ok = ok[ok[score].notna()] if score in ok.columns else ok.iloc[0:0]
+    has = ok[column].notna() if column in ok.columns else pd.Series(False, index=ok.index)
+    soft = ok[has]
+    means = soft.groupby(["document_id", "arm"])[column].mean().unstack("arm") if len(soft) else pd.DataFrame()
+    both = means.reindex(columns=[r["first"], r["second"]]).dropna() if len(means) else means
+    n = int(r["soft_n_pairs"]) if pd.notna(r["soft_n_pairs"]) else 0
+    missing, reasons = _missing(ok[~has], score, why)
+    return {"table": "comparison", "test": SOFT_TEST, "configuration": r["reviewer"], "comparison": comparison,
+            "metric": column, "papers": n, "reviews": int(soft["document_id"].isin(both.index).sum()), "pairs": n,
+            "nonzero": int((both[r["first"]] != both[r["second"]]).sum()) if len(both) else 0, "clusters": np.nan,
+            "missing": missing, "missing_reasons": reasons}
+
+
+def _soft_judge_row(r: Mapping[str, Any], pairs: pd.DataFrame | None,
+                    why: Mapping[tuple[str, str], str]) -> dict[str, Any]:
+    """The :data:`SOFT_TEST` row of a Table-1 row ``r`` with soft columns (:func:`effective_n`);
+    a judge metric ``<family>.<metric>`` is stored (and has its reason) as ``<metric>``."""
+    rewrites = _usable_pairs(pairs)
+    rewrites = rewrites[(rewrites["judge"] == r["judge"]) & (rewrites["metric"] == r["metric"])
+                        & (rewrites["condition"] == r["condition"])] if not rewrites.empty else rewrites
+    used = pd.DataFrame(columns=["paper_id", "document_id", "expected", "unit_key", "arm"])
+    if pairs is not None and not pairs.empty and not rewrites.empty:  # the integer test's judgements
+        originals = pairs[(pairs["arm"] == ORIGINAL) & (pairs["judge"] == r["judge"])
+                          & (pairs["metric"] == r["metric"]) & (pairs["status"] == "ok") & pairs["score"].notna()
+                          & pairs["document_id"].isin(set(rewrites["document_id"]))]
+        used = pd.concat([rewrites, originals], ignore_index=True)
+    with_soft = used[used["expected"].notna()]
+    soft_originals = set(with_soft.loc[with_soft["arm"] == ORIGINAL, "document_id"])
+    paired = with_soft[(with_soft["arm"] == "rewrite") & with_soft["document_id"].isin(soft_originals)]
+    missing, reasons = _missing(used[used["expected"].isna()], str(r["metric"]).partition(".")[2], why)
+    return {"table": "judges", "test": SOFT_TEST, "configuration": r["judge"],
+            "comparison": f"{r['condition']} vs original", "metric": expected_metric(str(r["metric"])),
+            "papers": int(paired["paper_id"].nunique()), "reviews": int(paired["document_id"].nunique()),
+            "pairs": int(r["soft_n_pairs"]), "nonzero": int(r["soft_nonzero"]), "clusters": np.nan,
+            "missing": missing, "missing_reasons": reasons}
 
 
 def _usable_pairs(pairs: pd.DataFrame | None) -> pd.DataFrame:

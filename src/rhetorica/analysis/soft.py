@@ -17,6 +17,7 @@ variances, with soft and with integer scores.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 
@@ -27,6 +28,7 @@ import pandas as pd
 from rhetorica.analysis.paired import _resolve, paper_scores, wide_scores
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import expected_metric
+from rhetorica.reviewers.soft_ratings import ARTEFACT
 from rhetorica.analysis.arms import default_pairs
 from rhetorica.analysis.power import integer_pair_probabilities, papers_needed
 from scipy.stats import bootstrap, wilcoxon
@@ -39,6 +41,30 @@ _KEYS = ["reviewer", "first", "second", "given", "score"]
 #: Asymptotic relative efficiency of the Wilcoxon signed-rank test to the t-test for normal
 #: differences, 3/pi (Hodges & Lehmann 1956).
 WILCOXON_ARE = 3 / math.pi
+
+
+def soft_rating_reasons(artefacts: pd.DataFrame) -> pd.DataFrame:
+    """Why an assessment's metric has no expected score, from the stored ``soft_ratings``
+    artefacts (:mod:`rhetorica.reviewers.soft_ratings`, :mod:`rhetorica.judges.soft_ratings`:
+    metric -> fields with ``reason``).
+
+    Args:
+        artefacts: :func:`rhetorica.store.export.artefacts_table` rows (``unit_key``, ``name``,
+            ``value_json``).
+
+    Returns:
+        Columns ``unit_key, metric, reason``, one row per rated metric without an expected score
+        (the metric as the form names it).
+    """
+    columns = ["unit_key", "metric", "reason"]
+    if artefacts.empty:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for key, text in zip(artefacts["unit_key"], artefacts["value_json"].where(artefacts["name"] == ARTEFACT)):
+        if isinstance(text, str):
+            rows += [(key, metric, fields.get("reason") or "no expected score")
+                     for metric, fields in json.loads(text).items() if fields.get("expected") is None]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def has_soft_ratings(df: pd.DataFrame, score: str) -> bool:

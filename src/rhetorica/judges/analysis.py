@@ -43,6 +43,7 @@ from rhetorica.analysis.soft import paired_soft_test
 from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL
 from rhetorica.judges.families import FamilyError, get_family
+from rhetorica.judges.soft_ratings import rated_metrics
 
 TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "wilcoxon_n", "mean_diff",
                   "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "classification", "reason", "second_judge",
@@ -55,7 +56,8 @@ TABLE1_SOFT_COLUMNS = ["soft_n_pairs", "soft_nonzero", "soft_median_diff", "soft
 """Columns Table 1 adds when some judgement carries expected scores: ``soft_n_pairs`` the rewrites
 with an expected score on both sides, ``soft_nonzero`` their non-zero differences (the Wilcoxon
 test's n), the median and mean d of expected scores, the mean's 95% paired BCa bootstrap interval
-and the Wilcoxon p (NaN where not computable; ``soft_n_pairs`` 0 without soft ratings)."""
+and the Wilcoxon p (NaN where not computable; ``soft_n_pairs`` 0 without an expected score, NaN for
+a metric that has no soft rating: a count, a yes/no label, a share)."""
 
 NOT_COMPUTABLE = "not computable"
 """Table 1's class of a declared metric without a usable pair (``n_pairs = 0``)."""
@@ -227,6 +229,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
     conditions = sorted(set(pairs["condition"]) - {ORIGINAL}) if not pairs.empty else []
     ok = pairs[pairs["status"] == "ok"] if not pairs.empty else pairs
     soft = bool(ok["expected"].notna().any()) if not ok.empty else False
+    rated = {f"{fam}.{m}" for fam in {v[0] for v in info.values()} for m in rated_metrics(get_family(fam))}
     if ok.empty or not conditions or ok[ok["arm"] == "rewrite"].empty:
         return JudgeStudy(pairs, empty, empty, empty, pd.DataFrame(columns=TABLE1_COLUMNS), declared=declared,
                           unavailable="no judge scored both an original review and a rewrite of it")
@@ -259,7 +262,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
             first["second_class"] = first["metric"].map(other)
             first["agree"] = first["second_class"].notna() & (first["second_class"] == first["classification"])
         if soft:
-            first = with_soft_tests(first, part, n_resamples=n_resamples, seed=seed)
+            first = with_soft_tests(first, part, rated, n_resamples=n_resamples, seed=seed)
         tables.append(first)
     table1 = pd.concat(tables, ignore_index=True)[TABLE1_COLUMNS + (TABLE1_SOFT_COLUMNS if soft else [])]
     return JudgeStudy(pairs, pd.concat(pair_rows, ignore_index=True), pd.concat(cluster_rows, ignore_index=True),
@@ -294,10 +297,12 @@ def soft_differences(pairs: pd.DataFrame) -> pd.DataFrame:
     return pair_differences(pairs.assign(score=pairs["expected"]))
 
 
-def with_soft_tests(rows: pd.DataFrame, pairs: pd.DataFrame, *, n_resamples: int = 2000,
+def with_soft_tests(rows: pd.DataFrame, pairs: pd.DataFrame, rated: set[str], *, n_resamples: int = 2000,
                     seed: int = 0) -> pd.DataFrame:
     """``rows`` (Table 1 rows of one condition: ``judge``, ``metric``) with
-    :data:`TABLE1_SOFT_COLUMNS` from the pair table ``pairs`` of that condition and the originals.
+    :data:`TABLE1_SOFT_COLUMNS` from the pair table ``pairs`` of that condition and the originals;
+    every soft column NaN for a metric outside ``rated`` (no soft rating:
+    :func:`rhetorica.judges.soft_ratings.rated_metrics`).
 
     Per row, the rewrites' ``d`` of expected scores (:func:`soft_differences`): their number,
     non-zero ones, median, and :func:`rhetorica.analysis.soft.paired_soft_test` of ``d`` against 0
@@ -307,6 +312,9 @@ def with_soft_tests(rows: pd.DataFrame, pairs: pd.DataFrame, *, n_resamples: int
     grouped = {key: part["d"].to_numpy(dtype=float) for key, part in diffs.groupby(["judge", "metric"])}
     found = []
     for judge, metric in zip(rows["judge"], rows["metric"]):
+        if metric not in rated:
+            found.append(dict.fromkeys(TABLE1_SOFT_COLUMNS, np.nan))
+            continue
         d = grouped.get((judge, metric), np.array([]))
         test = paired_soft_test(d, np.zeros(len(d)), n_resamples=n_resamples, seed=seed)
         found.append({"soft_n_pairs": len(d), "soft_nonzero": int(np.count_nonzero(d)),

@@ -27,12 +27,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rhetorica.forms import Form, expected_metric
+from rhetorica.judges.families import MetricFamily
 from rhetorica.models.api import ModelAPI, ModelOutput
 from rhetorica.models.logprobs import SoftRating
-from rhetorica.reviewers.soft_ratings import form_soft_ratings
+from rhetorica.reviewers.soft_ratings import form_soft_ratings, integer_levels
 
 Ratings = dict[str, SoftRating]
 """One call's (or one point's) soft ratings: metric -> rating."""
+
+
+def rated_metrics(family: MetricFamily) -> list[str]:
+    """The review-level metrics of ``family`` that can have a soft rating: those on an integer
+    scale, and for a per-point family those whose point-level score is on one (their review-level
+    mean of expected scores); in form order."""
+    point = {m.name for m in family.point_form.metrics if integer_levels(m)} if family.point_form else set()
+    return [m.name for m in family.form.metrics if integer_levels(m) or m.name in point]
 
 
 def answer_soft_ratings(form: Form, scores: Sequence[dict[str, float]], output: ModelOutput,

@@ -20,6 +20,7 @@ from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time, read_checks, document_jsons
 from pydantic import ValidationError
 from rhetorica.analysis.flow import effective_n
+from rhetorica.analysis.soft import soft_rating_reasons
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.summary import study_tables
 from rhetorica.analysis.tidy import primary_metric
@@ -252,7 +253,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         summary = validation_summary(validation)
     flow = run_flow(study, tables, documents, validation, assessments, planned,
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
-    effective = _effective_n(study, assessments, judges, comparisons, analysis)
+    effective = _effective_n(study, assessments, judges, comparisons, analysis,
+                             soft_rating_reasons(tables.get("artefacts", pd.DataFrame())))
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
@@ -274,9 +276,10 @@ def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -
 
 
 def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, comparisons: pd.DataFrame,
-                 analysis: dict[str, pd.DataFrame]) -> pd.DataFrame:
+                 analysis: dict[str, pd.DataFrame], soft_reasons: pd.DataFrame) -> pd.DataFrame:
     """:func:`rhetorica.analysis.flow.effective_n` of the report's tables: Table 4, Table 1 (with
-    the other judges' pair-level rows) and robustness."""
+    the other judges' pair-level rows) and robustness, and their tests on expected scores
+    (``soft_reasons``: :func:`rhetorica.analysis.soft.soft_rating_reasons`)."""
 
     table1 = analysis.get("judges", pd.DataFrame())
     every = analysis.get("judges_all", pd.DataFrame())
@@ -286,4 +289,4 @@ def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, com
                        judges_clustered=analysis.get("judges_clustered"),
                        judge_pairs=judges.pairs if judges is not None else None,
                        cluster=str((study.get("judge_analysis") or {}).get("cluster", "paper")),
-                       robustness=analysis.get("robustness"))
+                       robustness=analysis.get("robustness"), soft_reasons=soft_reasons)

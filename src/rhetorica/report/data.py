@@ -152,7 +152,7 @@ def fmt_p(value: Any, digits: int = 3) -> str:
     return fmt(value, digits)
 
 
-P_COLUMNS = frozenset({"sign_test_p", "mixed_p", "wilcoxon_p", "tost_p"})
+P_COLUMNS = frozenset({"sign_test_p", "mixed_p", "wilcoxon_p", "tost_p", "soft_wilcoxon_p"})
 """Columns of the analysis tables that hold p-values (shown by :func:`fmt_p`)."""
 
 

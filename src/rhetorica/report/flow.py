@@ -5,7 +5,8 @@ behind each test. Numbers come from :mod:`rhetorica.analysis.flow`; nothing is c
   failed, produced, excluded, analysed; then every exclusion with its reason and count.
 - Figure: one horizontal bar per row, split into analysed, excluded, failed and not run.
 - Effective n: per test of the analysis tables, its papers, reviews, pairs, non-zero differences
-  and clusters.
+  and clusters; for a test on expected scores (soft ratings), also the assessments without one
+  and why.
 
 :func:`run_flow` assembles the flow's inputs from a run's tidy tables (the report's collect step
 and, through :func:`store_flow`, the viewer's overview call it).
@@ -45,7 +46,8 @@ EXCLUSION_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configura
                      "kind": "Kind", "reason": "Reason", "n": "n"}
 EFFECTIVE_HEADERS = {"table": "Table", "test": "Test", "configuration": "Configuration", "comparison": "Comparison",
                      "metric": "Metric", "papers": "Papers", "reviews": "Reviews", "pairs": "Pairs",
-                     "nonzero": "Non-zero d", "clusters": "Clusters"}
+                     "nonzero": "Non-zero d", "clusters": "Clusters", "missing": "No soft rating",
+                     "missing_reasons": "Why no soft rating"}
 FIGURE_ROWS = 60
 """Most bars in the flow figure; beyond it the ``metric`` rows are summed per condition and judge."""
 
@@ -87,8 +89,13 @@ def flow_section(data: ReportData) -> Section:
         section.tables.append(table_view(eff, _without_empty(eff, headers, "metric"),
                                          "The n behind each test (Non-zero d: the differences a sign or "
                                          "Wilcoxon test used, ties dropped; Clusters: units of the clustered or "
-                                         "paper-level analysis)", digits=dict.fromkeys(
-                                             ("papers", "reviews", "pairs", "nonzero", "clusters"), 0)))
+                                         "paper-level analysis" + (
+                                             "; tests on expected scores (metric <score>.expected): the "
+                                             "reviews or judgements with a soft rating, and those the integer "
+                                             "test used without one (No soft rating), by reason"
+                                             if "missing" in eff.columns else "") + ")",
+                                         digits=dict.fromkeys(
+                                             ("papers", "reviews", "pairs", "nonzero", "clusters", "missing"), 0)))
     return section
 
 

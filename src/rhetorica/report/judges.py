@@ -3,8 +3,11 @@
 - **Table 1**, per rewrite condition: for the first judge, one row per classified metric —
   metric, family, scale, mean Δ = mean of S(rewrite) − S(original), Wilcoxon p, TOST p (bound δ_m),
   four-way class, and the second judge's class with whether the two agree; under it, how many
-  metrics both judges classified the same. Markdown/HTML through :class:`~rhetorica.report.sections.Section`,
-  LaTeX through :func:`table1_latex` (booktabs, every cell escaped).
+  metrics both judges classified the same. Where judgements carry soft ratings (expected scores),
+  the soft columns beside them: pairs, median and mean Δ of expected scores with the paired
+  bootstrap interval, Wilcoxon p (:data:`rhetorica.judges.analysis.TABLE1_SOFT_COLUMNS`).
+  Markdown/HTML through :class:`~rhetorica.report.sections.Section`, LaTeX through
+  :func:`table1_latex` (booktabs, every cell escaped).
 - The same classification with d averaged per paper first, shown when some class differs.
 - **Figure 1**: each metric placed by its two p-values (x: −log10 Wilcoxon p, y: −log10 TOST p),
   with the Bonferroni α lines; the quadrants are the four classes.
@@ -22,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.documents.models import lift_typed_metadata
-from rhetorica.report.data import ReportData
+from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
 from rhetorica.judges.analysis import judge_study
 from rhetorica.report.latex import Column, booktabs, escape, number, pvalue
@@ -33,6 +36,11 @@ TABLE1_HEADERS = {
     "mean_diff": "Mean Δ", "wilcoxon_p": "Wilcoxon p", "bound": "δ", "tost_p": "TOST p", "classification": "Class",
     "second_class": "Second judge", "agree": "Agree", "reason": "Why no test",
 }
+SOFT_HEADERS = {
+    "soft_n_pairs": "Soft pairs", "soft_nonzero": "Soft non-zero d", "soft_median_diff": "Soft median Δ",
+    "soft_interval": "Soft mean Δ [95% CI]", "soft_wilcoxon_p": "Soft Wilcoxon p",
+}
+"""Table 1's soft columns (shown when the table has them), after the integer tests' columns."""
 CLUSTER_HEADERS = {
     "judge": "Judge", "metric": "Metric", "n_pairs": "Units", "mean_diff": "Mean Δ", "wilcoxon_p": "Wilcoxon p",
     "tost_p": "TOST p", "classification": "Class",
@@ -63,6 +71,13 @@ def judges_section(data: ReportData) -> Section:
         section.unavailable = data.unavailable.get("judges", "no judge scored both an original and a rewrite")
         return section
     table1 = data.analysis["judges"]
+    if "soft_n_pairs" in table1.columns:
+        section.note += (" Soft columns: the same pairs with S the expected score of a soft rating (the judge's "
+                         "probability over the metric's levels; a judgement's expected score is the mean over the "
+                         "calls or weakness points its score is made of, missing when any has no distribution, "
+                         "never imputed): Soft pairs = rewrites with an expected score on both sides, median and "
+                         "mean Δ with the mean's 95% paired BCa bootstrap interval, Wilcoxon signed-rank p (not "
+                         "Bonferroni-adjusted, no class). The study flow lists the judgements without one and why.")
     clustered = data.analysis.get("judges_clustered", pd.DataFrame())
     differences = data.analysis.get("judges_differences", pd.DataFrame())
     for condition, part in table1.groupby("condition", sort=True):
@@ -77,8 +92,14 @@ def judges_section(data: ReportData) -> Section:
             caption += f"; {same} of {len(part)} classified the same by {second.iloc[0]}"
         headers = TABLE1_HEADERS if part["reason"].notna().any() else {
             k: v for k, v in TABLE1_HEADERS.items() if k != "reason"}
-        section.tables.append(table_view(part.assign(classification=part["classification"].str.replace("_", " ")),
-                                    headers, caption, digits={"mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4}))
+        shown = part.assign(classification=part["classification"].str.replace("_", " "))
+        if "soft_n_pairs" in part.columns:
+            headers = _soft_headers(headers)
+            shown = shown.assign(soft_interval=[fmt_ci(m, lo, hi, 3) for m, lo, hi in zip(
+                part["soft_mean_diff"], part["soft_ci_low"], part["soft_ci_high"])])
+        section.tables.append(table_view(shown, headers, caption, digits={
+            "mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4, "soft_median_diff": 3, "soft_wilcoxon_p": 4,
+            "soft_n_pairs": 0, "soft_nonzero": 0}))
         diff = differences[differences["condition"] == condition] if not differences.empty else differences
         level = str((data.study.get("judge_analysis") or {}).get("cluster", "paper"))
         units = clustered[(clustered["condition"] == condition) & (clustered["judge"] == judge)]["n_pairs"] \
@@ -103,6 +124,16 @@ def judges_section(data: ReportData) -> Section:
                                                            "review checks (points, scores, recommendation, length, "
                                                            "intended shift)"))
     return section
+
+
+def _soft_headers(headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with :data:`SOFT_HEADERS` after the integer tests (before the class)."""
+    out: dict[str, str] = {}
+    for key, text in headers.items():
+        if key == "classification":
+            out |= SOFT_HEADERS
+        out[key] = text
+    return out
 
 
 def review_checks(data: ReportData) -> pd.DataFrame:
@@ -175,16 +206,29 @@ def table1_latex(table1: pd.DataFrame) -> str:
         Column(r"Mean $\Delta$", lambda r: number(r["mean_diff"], 3)),
         Column(r"$p_{\mathrm{W}}$", lambda r: pvalue(r["wilcoxon_p"])),
         Column(r"$p_{\mathrm{TOST}}$", lambda r: pvalue(r["tost_p"])),
+        *(_SOFT_LATEX if "soft_n_pairs" in table1.columns else ()),
         Column("Class", lambda r: escape(str(r["classification"]).replace("_", " ")), "l"),
         Column("Agree", lambda r: "--" if r["agree"] is None or r["agree"] != r["agree"]
                else ("yes" if bool(r["agree"]) else "no"), "l"),
     ]
     judge = escape(", ".join(dict.fromkeys(table1["judge"].astype(str))))
+    soft = (" Soft: the same pairs on expected scores (soft ratings): n_s pairs, median and mean difference "
+            "with its 95% paired bootstrap interval, Wilcoxon p.") if "soft_n_pairs" in table1.columns else ""
     return booktabs(table1, cols, caption=f"Review-quality metrics under rewriting (judge {judge}); "
                                           "Wilcoxon and TOST at Bonferroni alpha / M, M the judge's declared "
                                           "metrics; n: pairs, then the non-zero differences the Wilcoxon test "
-                                          "used.",
+                                          "used." + soft,
                     label="tab:judges-table1", group_by="condition")
+
+
+_SOFT_LATEX = (
+    Column("$n_s$", lambda r: "--" if pd.isna(r["soft_n_pairs"]) else str(int(r["soft_n_pairs"]))),
+    Column(r"Soft med.\ $\Delta$", lambda r: number(r["soft_median_diff"], 3)),
+    Column(r"Soft $\Delta$ [95\% CI]", lambda r: "--" if pd.isna(r["soft_mean_diff"]) else
+           f"{number(r['soft_mean_diff'], 3)} [{number(r['soft_ci_low'], 3)}, {number(r['soft_ci_high'], 3)}]"),
+    Column(r"Soft $p_{\mathrm{W}}$", lambda r: pvalue(r["soft_wilcoxon_p"])),
+)
+"""Table 1's soft columns in LaTeX (when the table has them)."""
 
 
 def study_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[str, str]) -> Any:
