@@ -162,3 +162,48 @@ def test_a_review_variant_failing_its_checks_is_excluded_not_failed() -> None:
     assert _row(flow, "validate", "paraphrase", "gpt") == {"planned": 2, "not_run": 0, "failed": 0, "produced": 2,
                                                            "excluded": 1, "analysed": 1}
     assert _exclusions(flow, "validate", "paraphrase", "gpt") == {(EXCLUDED, "failed validation: recommendation changed", 1)}
+
+
+NOLOG = "provider 'nolog' returns no token log-probabilities"
+#: (document, arm, overall, overall.expected or None, soft artefact reason or None); replicates by order
+SOFT_RECORDS = [
+    ("d0", "original", 6, 6.2, None), ("d0", "original", 6, 6.4, None), ("d0", "confidence:+", 6, 6.8, None),
+    ("d1", "original", 5, 5.0, None), ("d1", "confidence:+", 5, 5.0, None),
+    ("d2", "original", 7, 7.1, None), ("d2", "confidence:+", 7, None, NOLOG),
+    ("d3", "original", 4, 4.2, None), ("d3", "confidence:+", 5, 4.9, None),
+    ("d4", "original", 6, None, None), ("d4", "confidence:+", 6, 6.3, None),
+]
+
+
+def test_soft_n_of_the_comparison_table_from_a_store(tmp_path) -> None:
+    from rhetorica.analysis.flow import NO_SOFT_RATING, SOFT_N_COLUMNS, SOFT_TEST
+    from rhetorica.report.build import collect
+    from tests.report.runs import make_run
+
+    records = [("R", doc, arm, overall) for doc, arm, overall, _, _ in SOFT_RECORDS]
+    criteria = {i: {"overall.expected": e} for i, (*_, e, _) in enumerate(SOFT_RECORDS) if e is not None}
+    artefacts = {i: {"soft_ratings": {"overall": {"expected": None, "reason": why}}}
+                 for i, (*_, why) in enumerate(SOFT_RECORDS) if why}
+    run = make_run(tmp_path / "run", records, criteria=criteria, artefacts=artefacts, replicates={1: 1})
+    data = collect(run, n_resamples=50)
+    soft = data.effective_n[data.effective_n["test"] == SOFT_TEST]
+    assert list(data.effective_n.columns[-2:]) == SOFT_N_COLUMNS
+    [row] = soft.to_dict("records")
+    # by hand: papers with a mean expected score in both arms d0 (6.3 vs 6.8), d1 (5.0 vs 5.0), d3 (4.2 vs 4.9)
+    assert (row["metric"], row["papers"], row["pairs"], row["nonzero"]) == ("overall.expected", 3, 3, 2)
+    assert row["reviews"] == 7  # d0: 3, d1: 2, d3: 2
+    # the integer test read d2's rewrite review (no log-probabilities) and d4's original (no soft rating stored)
+    assert row["missing"] == 2
+    assert row["missing_reasons"] == f"{NO_SOFT_RATING} (1); {NOLOG} (1)"
+    assert data.comparisons.iloc[0]["soft_n_pairs"] == 3
+    sign = data.effective_n[data.effective_n["test"] == "sign test"].iloc[0]
+    assert (sign["papers"], sign["nonzero"], sign["missing_reasons"]) == (5, 1, "")
+
+
+def test_effective_n_without_soft_ratings_keeps_its_columns() -> None:
+    from rhetorica.analysis.flow import EFFECTIVE_N_COLUMNS
+
+    comparisons = pd.DataFrame([{"reviewer": "R", "first": "confidence:-", "second": "original", "given": None,
+                                 "score": "overall", "n_pairs": 1, "pct_tie": 0.0}])
+    analysed = pd.DataFrame([_assessment("k1", "R", "d1", "original", 0), _assessment("k2", "R", "d1", "confidence:-", 0)])
+    assert list(effective_n(comparisons=comparisons, analysed=analysed).columns) == EFFECTIVE_N_COLUMNS

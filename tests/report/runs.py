@@ -26,6 +26,7 @@ def make_run(
     truncated: set[int] | None = None,
     titles: dict[str, str] | None = None,
     problems: list[tuple[str, str, str, str]] | None = None,
+    artefacts: dict[int, dict[str, Any]] | None = None,
 ) -> Path:
     """Write ``study.json`` and a store whose assessments are ``records``.
 
@@ -33,7 +34,7 @@ def make_run(
     status, criterion scores or failure reason (default "scripted failure"); ``truncated`` holds the
     record indices whose input was cut (``input_truncated = 1``); ``human`` gives documents a mean
     human score and ``titles`` a title (default: the id); ``problems`` are (stage, item, status,
-    reason) rows of the run.
+    reason) rows of the run; ``artefacts`` maps a record index to its artefacts (name -> value).
     """
     run_dir.mkdir(parents=True, exist_ok=True)
     spec = {"name": "hand-study", "decision_threshold": 4.5, "replicates": 1,
@@ -55,7 +56,7 @@ def make_run(
                 "replicate": (replicates or {}).get(i, 0), "status": state,
                 "reason": None if state == "ok" else (reasons or {}).get(i, "scripted failure"),
                 "input_truncated": int(i in (truncated or set()))},
-                {k: v for k, v in scores.items() if v is not None})
+                {k: v for k, v in scores.items() if v is not None}, (artefacts or {}).get(i))
         if problems:
             store.insert("runs", {"study_name": spec["name"], "spec_hash": "h", "started_at": "2026-01-01T00:00:00"})
             for stage, item, state, reason in problems:
