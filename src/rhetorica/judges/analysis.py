@@ -159,7 +159,8 @@ def judge_pairs(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         part = mine[mine["metric"].isin(keep)]
         units = part["unit_key"].astype(str) if "unit_key" in part.columns else pd.Series("", index=part.index)
         soft = mine[mine["metric"].isin([expected_metric(m) for m in keep])]
-        expected = dict(zip(zip(soft["unit_key"].astype(str), soft["metric"]), soft["value"])) if len(soft) else {}
+        expected = dict(zip(zip(soft["unit_key"].astype(str), soft["metric"]), soft["value"])) \
+            if len(soft) and "unit_key" in soft.columns else {}
         frames.append(pd.DataFrame({
             "paper_id": part["document_id"].map(lambda d: paper_ids.get(d, d)),
             "document_id": part["document_id"],
