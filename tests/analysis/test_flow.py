@@ -205,5 +205,6 @@ def test_effective_n_without_soft_ratings_keeps_its_columns() -> None:
 
     comparisons = pd.DataFrame([{"reviewer": "R", "first": "confidence:-", "second": "original", "given": None,
                                  "score": "overall", "n_pairs": 1, "pct_tie": 0.0}])
-    analysed = pd.DataFrame([_assessment("k1", "R", "d1", "original", 0), _assessment("k2", "R", "d1", "confidence:-", 0)])
+    analysed = pd.DataFrame([_assessment("k1", "R", "d1", "original", 0),
+                             _assessment("k2", "R", "d1", "confidence:-", 0)])
     assert list(effective_n(comparisons=comparisons, analysed=analysed).columns) == EFFECTIVE_N_COLUMNS

@@ -65,7 +65,8 @@ def test_expected_scores_of_a_packed_family_call_by_hand() -> None:
     [rating] = soft["overall_quality"]["ratings"]
     assert rating["distribution"] == pytest.approx({"85": 0.5, "90": 0.3, "100": 0.1})
     assert (rating["covered"], rating["unresolved"]) == (pytest.approx(0.9), pytest.approx(0.1))
-    assert soft["overall_quality"]["expected"] == pytest.approx(79.5 / 0.9) and soft["overall_quality"]["reason"] is None
+    assert soft["overall_quality"]["expected"] == pytest.approx(79.5 / 0.9)
+    assert soft["overall_quality"]["reason"] is None
     assert result.scores["objectivity.expected"] == 2.0  # a certain token: the written level
     # booleans have no soft rating
     assert "factual.expected" not in result.scores and "factual" not in soft
