@@ -90,3 +90,14 @@ def test_no_level_among_the_top_tokens_is_missing_with_reason() -> None:
     assert rating.expected is None
     assert rating.outside == pytest.approx(0.91)
     assert rating.reason == "no allowed level of overall among the top tokens at its position"
+
+
+def test_an_occurrence_reads_that_entry_of_a_list_whatever_the_other_values() -> None:
+    # two points of one answer, both helpfulness 4: the first and the second value are told apart
+    tokens = [tok('[{"h": '), tok("4", 0.5, ("4", 0.5), ("2", 0.5)), tok('}, {"h": '),
+              tok("4", 0.8, ("4", 0.8), ("5", 0.2)), tok("}]")]
+    assert value_position(tokens, "h", 4, -2) == (1, "") and value_position(tokens, "h", 4, -1) == (3, "")
+    assert soft_rating(tokens, "h", 4, range(1, 6), -2).expected == pytest.approx(3.0)  # 4 * 0.5 + 2 * 0.5
+    assert soft_rating(tokens, "h", 4, range(1, 6), -1).expected == pytest.approx(4.2)  # 4 * 0.8 + 5 * 0.2
+    # the entry's value must be the parsed one; an index past the list finds nothing
+    assert value_position(tokens, "h", 5, -1) is None and value_position(tokens, "h", 4, -3) is None
