@@ -43,7 +43,7 @@ BOOTSTRAP_BLOCK = 32
 """Rewrites per light block in the bootstrap (:func:`_resampled_numerators`): its cost per resample is
 about ``chunks x rewrites / BOOTSTRAP_BLOCK`` cumulative sums plus ``rewrites x BOOTSTRAP_BLOCK``
 products."""
-CHUNK = 256
+CHUNK = 512
 """Papers per chunk of the paper order in the bootstrap (tie groups are never split)."""
 
 

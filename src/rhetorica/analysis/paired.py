@@ -125,6 +125,16 @@ def sign_test(n_first: int, n_second: int) -> float:
     return 1.0 if n == 0 else float(binomtest(int(n_first), n, 0.5).pvalue)
 
 
+def _unique_keys(key: npt.NDArray[np.int64], space: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """``numpy.unique(key, return_inverse=True)`` for keys in ``[0, space)``: by counting when the
+    key space is at most a few times the number of keys (linear time), by sorting otherwise."""
+    if space > 4 * len(key) + 1024:
+        return np.unique(key, return_inverse=True)
+    present = np.bincount(key, minlength=space) > 0
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present), rank[key]
+
+
 def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     """Average ``ok`` replicates within (reviewer, document_id, arm).
 
@@ -157,7 +167,7 @@ def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     key = np.zeros(len(df), dtype=np.int64)
     for c, u in zip(codes, uniques):
         key = key * len(u) + c
-    groups, inverse = np.unique(key, return_inverse=True)
+    groups, inverse = _unique_keys(key, int(np.prod([len(u) for u in uniques], dtype=float)))
     v = values.to_numpy()
     has = ~np.isnan(v)
     n_ok = np.bincount(inverse, weights=has, minlength=len(groups))
@@ -167,7 +177,8 @@ def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     rest = groups
     for k, u in reversed(list(zip(KEYS, uniques))):
         rest, code = np.divmod(rest, len(u))
-        out[k] = np.asarray(u, dtype=object)[code]
+        # a typed key column (strings) is taken as it is; object keys go through pandas' inference
+        out[k] = np.asarray(u, dtype=object)[code] if u.dtype == object else u.take(code)
     mean = np.full(len(groups), np.nan)
     np.divide(total, n_ok, out=mean, where=n_ok > 0)
     return pd.DataFrame(
