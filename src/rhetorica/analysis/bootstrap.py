@@ -109,8 +109,11 @@ def stratified_bootstrap_columns(
         has = present[rows].any(axis=0)
         counts = resample_counts(len(rows), n_resamples, np.random.default_rng([seed, position, len(rows)]))
         counts = counts.astype(float)
+        # papers drawn per column: integer sums (exact in any order), one product per distinct pattern
+        patterns, column_pattern = np.unique(present[rows], axis=1, return_inverse=True)
+        drawn = (counts @ patterns.astype(float))[:, column_pattern.ravel()]
         with np.errstate(invalid="ignore", divide="ignore"):
-            means = (counts @ filled[rows]) / (counts @ present[rows].astype(float))
+            means = (counts @ filled[rows]) / drawn
         total += np.where(has, means, 0.0)
         n_strata += has
     with np.errstate(invalid="ignore"):
