@@ -189,7 +189,6 @@ def _resampled_numerators(prep: _Prepared, counts: Array) -> Array:
     n, n_cols = counts.shape
     blocks = _blocks(prep, BOOTSTRAP_BLOCK, weights=False)
     nb, o = len(blocks.heavy), prep.original
-    half_heavy = 0.5 * blocks.heavy
     chunk = _chunk_of_paper(prep.starts, n)
     bounds = np.flatnonzero(np.r_[True, chunk[1:] != chunk[:-1], True])
     rewrites = np.argsort(prep.paper, kind="stable")
@@ -209,7 +208,9 @@ def _resampled_numerators(prep: _Prepared, counts: Array) -> Array:
         if o[a] != o[b - 1]:  # the chunk's own pairs (a single tie group has none)
             h = np.bincount((prep.paper[own] - a) * nb + blocks.block[own], weights=prep.weight[own],
                             minlength=(b - a) * nb).reshape(b - a, nb)  # H of the chunk's papers
-            g = np.cumsum(h, axis=1) - h + half_heavy * h
+            g = np.cumsum(h, axis=1)  # G: each paper's weight in lower blocks, half of its own heavy one
+            g -= h
+            g[:, heavy] += 0.5 * h[:, heavy]
             kernel = (cells.T @ g.T) * (o[a:b, None] > o[None, a:b])
             d = counts[a:b]
             total += np.einsum("ir,ir->r", kernel @ d, d)
