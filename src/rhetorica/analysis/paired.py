@@ -157,7 +157,7 @@ def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     score = score or primary_metric(df)
     require_columns(df, [*KEYS, "status", score])
     values = ok_scores(df, score)
-    return _paper_frame(key_groups(df), values.to_numpy(), score)
+    return paper_frame(key_groups(df), values.to_numpy(), score)
 
 
 class KeyGroups(NamedTuple):
@@ -198,8 +198,9 @@ def key_groups(df: pd.DataFrame) -> KeyGroups:
     return KeyGroups(groups, inverse, tuple(uniques))
 
 
-def _paper_frame(g: KeyGroups, v: npt.NDArray[np.float64], score: str) -> pd.DataFrame:
-    """:func:`paper_scores` of the row values ``v`` (NaN = no ``ok`` score) grouped by ``g``."""
+def paper_frame(g: KeyGroups, v: npt.NDArray[np.float64], score: str) -> pd.DataFrame:
+    """:func:`paper_scores` of the row values ``v`` (``(N,)``, NaN = no ``ok`` score) grouped by ``g``
+    (:func:`key_groups`), the column named ``score``."""
     has = ~np.isnan(v)
     n = len(g.groups)
     n_ok = np.bincount(g.inverse, weights=has, minlength=n)
@@ -426,7 +427,7 @@ def criterion_table(
     require_columns(df, [*KEYS, "status", *criteria])
     values = [ok_scores(df, c).to_numpy() for c in criteria]
     groups = key_groups(df)
-    wides = [wide_scores(_paper_frame(groups, v, c), c) for c, v in zip(criteria, values)]
+    wides = [wide_scores(paper_frame(groups, v, c), c) for c, v in zip(criteria, values)]
     frames = [
         _compare(w, a, b, score=c, threshold=2.5, given=given) for c, w in zip(criteria, wides) for a, b in pairs
     ]
