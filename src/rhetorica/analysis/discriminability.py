@@ -227,7 +227,7 @@ def _float_counts(n: int, n_resamples: int, seed: int) -> Array:
     """Read-only float64 :func:`resample_counts` of ``default_rng(seed)``, transposed to
     ``(n, n_resamples)``; one set is kept, as every reviewer of a study with the same number of
     papers resamples with the same counts."""
-    counts = np.ascontiguousarray(resample_counts(n, n_resamples, np.random.default_rng(seed)).T, dtype=float)
+    counts = np.ascontiguousarray(resample_counts(n, n_resamples, np.random.default_rng(seed), float).T)
     counts.flags.writeable = False
     return counts
 
