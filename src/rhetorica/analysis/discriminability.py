@@ -257,7 +257,9 @@ def discriminability_interval(
 
     Returns:
         ``(point, low, high)``, all in [0, 1]; all NaN with fewer than two usable papers. Memory:
-        one ``n_papers x n_papers`` float32 matrix.
+        a few ``n_resamples x n_papers`` float64 arrays (the last resample counts stay cached,
+        :func:`_float_counts`); no ``n_papers x n_papers`` matrix. The BLAS runs on one thread
+        while the resamples are summed.
     """
     prep = _prepare(original, variant_scores, variant_paper)
     if prep is None:
