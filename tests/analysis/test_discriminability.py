@@ -11,8 +11,9 @@ import pytest
 from rhetorica.analysis import discriminability as disc
 from rhetorica.analysis.discriminability import (
     _blocks,
-    _kernel,
+    _chunk_of_paper,
     _prepare,
+    _resampled_numerators,
     discriminability,
     discriminability_interval,
 )
@@ -44,21 +45,54 @@ def data(seed: int, n: int, continuous: bool) -> tuple[np.ndarray, list[np.ndarr
 
 
 @pytest.mark.parametrize(("seed", "continuous", "block"), [(0, True, 4), (1, True, 3), (2, False, 4), (3, True, 1000)])
-def test_point_and_kernel_equal_pair_by_pair(seed: int, continuous: bool, block: int, monkeypatch) -> None:
+def test_point_equals_pair_by_pair(seed: int, continuous: bool, block: int, monkeypatch) -> None:
     # block 3-4: values split into many light blocks and heavy ones; 1000: one light block holds all
     monkeypatch.setattr(disc, "BLOCK", block)
     orig, groups = data(seed, 25, continuous)
     vals = np.concatenate(groups)
     paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])
-    expected, expected_kernel = brute(orig, groups)
+    expected, _ = brute(orig, groups)
     assert discriminability(orig, vals, paper) == pytest.approx(expected, rel=1e-12)
     prep = _prepare(orig, vals, paper)
-    blocks = _blocks(prep)
     if block < 5:
+        blocks = _blocks(prep)
         assert blocks.heavy.any() and blocks.light  # both kinds of block are exercised
+
+
+@pytest.mark.parametrize(
+    ("seed", "continuous", "block", "chunk"),
+    [(0, True, 4, 16), (1, True, 3, 1), (2, False, 4, 12), (3, True, 1000, 1000), (4, False, 1000, 16), (5, True, 2, 20)],
+)
+def test_resampled_numerators_equal_explicit_quadratic_forms(
+    seed: int, continuous: bool, block: int, chunk: int, monkeypatch
+) -> None:
+    # d K d of every resample against the pair-by-pair kernel: chunks of one or several tie groups
+    # (chunk 1: every tie group its own chunk; 1000: one chunk), heavy and light value blocks
+    monkeypatch.setattr(disc, "BOOTSTRAP_BLOCK", block)
+    monkeypatch.setattr(disc, "CHUNK", chunk)
+    orig, groups = data(seed, 40, continuous)
+    vals = np.concatenate(groups)
+    paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])
+    prep = _prepare(orig, vals, paper)
     order = np.argsort(orig, kind="stable")
-    lower = np.tril(_kernel(prep, blocks), -1)  # float32; the part above the diagonal is never read
-    assert np.allclose(lower, expected_kernel[np.ix_(order, order)], rtol=0, atol=1e-6)
+    _, kernel = brute(orig[order], [groups[i] for i in order])
+    counts = resample_counts(len(orig), 60, np.random.default_rng(seed)).T.astype(float)
+    expected = np.einsum("ir,ij,jr->r", counts, kernel, counts)
+    assert np.allclose(_resampled_numerators(prep, counts), expected, rtol=1e-12, atol=0)
+    n_chunks = len(np.unique(_chunk_of_paper(prep.starts, len(orig))))
+    expected_chunks = {1: len(prep.starts), 1000: 1}.get(chunk)  # otherwise: several, some with several tie groups
+    assert n_chunks == expected_chunks if expected_chunks else 1 < n_chunks < len(prep.starts)
+    if block < 5:  # continuous: heavy and light blocks; integer: heavy blocks only
+        blocks = _blocks(prep, block)
+        assert blocks.heavy.any() and bool(blocks.light) == continuous
+
+
+def test_chunks_never_split_a_tie_group(monkeypatch) -> None:
+    # tie groups start at papers 0, 3, 5, 9, 10 of 12; groups starting in one window of 4 papers
+    # (0-3 | 4-7 | 8-11) share a chunk, so the group 3-4 stays whole in chunk 0
+    monkeypatch.setattr(disc, "CHUNK", 4)
+    starts = np.array([0, 3, 5, 9, 10])
+    assert _chunk_of_paper(starts, 12).tolist() == [0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2]
 
 
 def test_skipped_papers_and_interval_against_explicit_resamples() -> None:
@@ -82,33 +116,10 @@ def test_skipped_papers_and_interval_against_explicit_resamples() -> None:
         _, kernel = brute(o, [groups[i] for i in chosen])
         by_hand.append(kernel[o[:, None] > o[None, :]].mean())
     q = np.quantile(by_hand, [0.025, 0.975])
-    assert (low, high) == pytest.approx(tuple(q), rel=1e-6)
+    assert (low, high) == pytest.approx(tuple(q), rel=1e-12)
 
 
 def test_resample_counts_rows_sum_to_n() -> None:
     counts = resample_counts(7, 1000, np.random.default_rng(0))
     assert counts.shape == (1000, 7) and (counts.sum(axis=1) == 7).all()
     assert counts.mean() == pytest.approx(1.0) and counts.var() == pytest.approx(6 / 7, rel=0.05)  # multinomial variance
-
-
-@pytest.mark.parametrize(("seed", "block"), [(0, 4), (1, 16), (2, 1000)])
-def test_kernel_light_blocks_add_like_numpy_add_at(seed: int, block: int, monkeypatch) -> None:
-    # papers with several rewrites in one light block hit one kernel cell several times: the rounds
-    # must give the float32 sums of numpy.add.at, bit for bit
-    monkeypatch.setattr(disc, "BLOCK", block)
-    orig, groups = data(seed, 40, continuous=True)
-    vals = np.concatenate(groups)
-    paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])
-    prep = _prepare(orig, vals, paper)
-    blocks = _blocks(prep)
-    h = blocks.weights.astype(np.float32)
-    expected = h @ (np.cumsum(h, axis=1) - h + np.float32(0.5) * h * blocks.heavy).T
-    n = len(prep.original)
-    for idx in blocks.light:
-        p, w, y = prep.paper[idx], prep.weight[idx], prep.values[idx]
-        step = (y[:, None] > y[None, :]) + 0.5 * (y[:, None] == y[None, :])
-        np.add.at(expected.ravel(), (p[:, None] * n + p[None, :]).ravel(), (step * np.outer(w, w)).ravel())
-    tied = prep.original[:, None] == prep.original[None, :]
-    expected[tied] = 0.0  # papers with tied originals form no ordered pair
-    assert any(len(np.unique(prep.paper[idx])) < len(idx) for idx in blocks.light)  # repeated papers occur
-    assert np.array_equal(np.tril(_kernel(prep, blocks), -1), np.tril(expected, -1))

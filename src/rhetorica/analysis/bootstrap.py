@@ -42,15 +42,18 @@ def _unique(labels: npt.NDArray[np.object_]) -> list[object]:
     return list(seen)
 
 
-def resample_counts(n: int, n_resamples: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+def resample_counts(
+    n: int, n_resamples: int, rng: np.random.Generator, dtype: npt.DTypeLike = np.int64
+) -> npt.NDArray[np.int64] | Array:
     """``(n_resamples, n)`` counts of n draws with replacement from n items, one row per resample.
 
     The draws are counted a block of rows at a time (each block's counts fit in the processor's
     cache: several times faster than counting all rows at once, and faster than sorting the draws);
-    the counts depend only on ``n``, ``n_resamples`` and the state of ``rng``.
+    the counts depend only on ``n``, ``n_resamples`` and the state of ``rng``. ``dtype`` is the
+    array's type (``float`` for products: the counts are converted as they are stored).
     """
     draws = rng.integers(0, n, size=(n_resamples, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
-    counts = np.empty((n_resamples, n), dtype=np.int64)
+    counts = np.empty((n_resamples, n), dtype=dtype)
     step = max(1, _COUNT_BLOCK // max(n, 1))
     for first in range(0, n_resamples, step):
         last = min(n_resamples, first + step)
@@ -107,10 +110,12 @@ def stratified_bootstrap_columns(
     for position, group in enumerate(_unique(labels)):
         rows = np.flatnonzero(labels == group)
         has = present[rows].any(axis=0)
-        counts = resample_counts(len(rows), n_resamples, np.random.default_rng([seed, position, len(rows)]))
-        counts = counts.astype(float)
+        counts = resample_counts(len(rows), n_resamples, np.random.default_rng([seed, position, len(rows)]), float)
+        # papers drawn per column: integer sums (exact in any order), one product per distinct pattern
+        patterns, column_pattern = np.unique(present[rows], axis=1, return_inverse=True)
+        drawn = (counts @ patterns.astype(float))[:, column_pattern.ravel()]
         with np.errstate(invalid="ignore", divide="ignore"):
-            means = (counts @ filled[rows]) / (counts @ present[rows].astype(float))
+            means = (counts @ filled[rows]) / drawn
         total += np.where(has, means, 0.0)
         n_strata += has
     with np.errstate(invalid="ignore"):

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap_columns
-from rhetorica.analysis.paired import paper_scores, wide_scores
-from rhetorica.analysis.tidy import document_info, ok_scores, primary_metric
+from rhetorica.analysis.paired import KEYS, paper_frame, key_groups, paper_scores, wide_scores
+from rhetorica.analysis.tidy import document_info, ok_scores, primary_metric, require_columns
 from rhetorica.labels import ORIGINAL
 
 UNKNOWN_STRATUM = "unknown"
@@ -86,16 +86,18 @@ def paired_change(
         ValueError: on a missing column, out-of-range score or unknown arm.
     """
     score = score or primary_metric(df)
-    ps = paper_scores(df, score)
+    require_columns(df, [*KEYS, "status", score])
+    values = ok_scores(df, score).to_numpy()
+    groups = key_groups(df)  # one grouping for the scores and the weak-accept shares
+    ps = paper_frame(groups, values, score)
     arms = set(pd.unique(ps["arm"]))
     if pairs is None:
         pairs = [(a, ORIGINAL) for a in sorted(arms) if a != ORIGINAL]
     for arm in {a for pair in pairs for a in pair}:
         if arm not in arms:
             raise ValueError(f"arm {arm!r} is not in the data; arms present: {sorted(arms)}")
-    values = ok_scores(df, score)
-    hits = (values >= weak_accept).astype(float).where(values.notna())
-    wa = paper_scores(df.assign(_weak_accept=hits.to_numpy()), "_weak_accept")
+    hits = np.where(np.isnan(values), np.nan, (values >= weak_accept).astype(float))
+    wa = paper_frame(groups, hits, "_weak_accept")
     strata = _strata(df)
     docs = strata.index
     reviewers = sorted(pd.unique(ps["reviewer"]))

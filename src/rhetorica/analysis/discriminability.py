@@ -15,18 +15,22 @@ order, so that part of ``P`` is ``H @ (cumsum(H) - H).T``; a pair inside a heavy
 blocks, so ``P`` is a few matrix products; continuous scores add one small matrix per light block.
 
 The point estimate sums over the ordered pairs with exclusive cumulative sums over the paper order
-(O(n x blocks), no n x n matrix). The bootstrap needs the n x n kernel ``K = P * [o_i > o_j]``
-(lower triangular in the paper order, float32); every resample's numerator is ``d K d`` for its paper
-counts ``d`` (float32 products over the lower triangle, relative error ~1e-7), its denominator
+(O(n x blocks), no n x n matrix). Every bootstrap resample's numerator is ``d K d`` for its paper
+counts ``d`` and ``K = P * [o_i > o_j]``, computed in float64 without forming the n x n ``K``
+(:func:`_resampled_numerators`: cumulative sums over chunks of the paper order and smaller value blocks,
+the light blocks' rewrite pairs and each chunk's own small kernel); its denominator
 ``(n^2 - sum_g (paper count in original tie group g)^2) / 2`` is exact.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+from scipy import sparse
+from threadpoolctl import threadpool_limits
 
 from rhetorica.analysis.bootstrap import resample_counts
 
@@ -35,7 +39,12 @@ Array = npt.NDArray[np.float64]
 BLOCK = 128
 """Rewrites per light block (and the count from which one value is a block of its own): the
 matrix products cost about ``n^2 x rewrites / BLOCK``, the pair-by-pair part ``rewrites x BLOCK``."""
-_TRIANGLE_CHUNKS = 8  # the bootstrap's lower-triangular product in 8 x 8 tiles (~56% of a full one)
+BOOTSTRAP_BLOCK = 32
+"""Rewrites per light block in the bootstrap (:func:`_resampled_numerators`): its cost per resample is
+about ``chunks x rewrites / BOOTSTRAP_BLOCK`` cumulative sums plus ``rewrites x BOOTSTRAP_BLOCK``
+products."""
+CHUNK = 512
+"""Papers per chunk of the paper order in the bootstrap (tie groups are never split)."""
 
 
 class _Prepared(NamedTuple):
@@ -69,12 +78,15 @@ def _prepare(original: Array, variant_scores: Array, variant_paper: npt.ArrayLik
 
 class _Blocks(NamedTuple):
     weights: Array  # (n, nb) H: each paper's rewrite weight per block
+    block: npt.NDArray[np.intp]  # (N,) block of each rewrite
     heavy: npt.NDArray[np.bool_]  # (nb,) single-value blocks
     light: list[npt.NDArray[np.intp]]  # rewrite indices of each light block
 
 
-def _blocks(prep: _Prepared) -> _Blocks:
-    n, vals, size = len(prep.original), prep.values, BLOCK
+def _blocks(prep: _Prepared, size: int | None = None, *, weights: bool = True) -> _Blocks:
+    """Value blocks of the rewrites, ``size`` rewrites each (default :data:`BLOCK`); ``weights``
+    False leaves ``H`` empty ``(0, nb)``."""
+    n, vals, size = len(prep.original), prep.values, size or BLOCK
     uniq, rank, counts = np.unique(vals, return_inverse=True, return_counts=True)
     heavy_value = counts >= size
     segment = np.cumsum(heavy_value)  # light values between two heavy ones share a segment
@@ -84,13 +96,14 @@ def _blocks(prep: _Prepared) -> _Blocks:
     block_keys, block_of_value = np.unique(key, return_inverse=True)
     nb = len(block_keys)
     b = block_of_value[rank]
-    weights = np.bincount(prep.paper * nb + b, weights=prep.weight, minlength=n * nb).reshape(n, nb)
+    h = (np.bincount(prep.paper * nb + b, weights=prep.weight, minlength=n * nb).reshape(n, nb) if weights
+         else np.zeros((0, nb)))
     heavy = np.zeros(nb, dtype=bool)
     heavy[block_of_value[heavy_value]] = True
     order = np.argsort(b, kind="stable")
     bounds = np.searchsorted(b[order], np.arange(nb + 1))
     light = [order[bounds[k] : bounds[k + 1]] for k in np.flatnonzero(~heavy)]
-    return _Blocks(weights, heavy, light)
+    return _Blocks(h, b, heavy, light)
 
 
 def _below(values: Array, starts: npt.NDArray[np.intp]) -> Array:
@@ -106,23 +119,6 @@ def _step(y: Array, other: Array | None = None) -> Array:
     (default ``y``)."""
     c = y if other is None else other
     return (y[:, None] > c[None, :]) + 0.5 * (y[:, None] == c[None, :])
-
-
-def _rounds(paper: npt.NDArray[np.intp]) -> list[npt.NDArray[np.intp]]:
-    """Positions of ``paper`` by occurrence: round r holds each paper's (r+1)-th position, in order.
-
-    Adding a light block's rewrite pairs round (rows) by round (columns), in that order, adds the
-    pairs of each paper pair in the order ``numpy.add.at`` would (row-major over the block), with
-    each cell at most once per round, so every round is one vectorised addition with the same
-    float32 rounding as ``add.at``.
-    """
-    order = np.argsort(paper, kind="stable")
-    ordered = paper[order]
-    starts = np.r_[True, ordered[1:] != ordered[:-1]]
-    first = np.maximum.accumulate(np.where(starts, np.arange(len(ordered)), 0))
-    rank = np.empty(len(paper), dtype=np.intp)
-    rank[order] = np.arange(len(ordered)) - first
-    return [np.flatnonzero(rank == r) for r in range(int(rank.max()) + 1)] if len(paper) else []
 
 
 def _ordered_pairs(starts: npt.NDArray[np.intp], n: int) -> float:
@@ -163,39 +159,77 @@ def _point(prep: _Prepared, blocks: _Blocks) -> float:
     return total / count
 
 
-def _kernel(prep: _Prepared, blocks: _Blocks) -> npt.NDArray[np.float32]:
-    """``K[i, j] = (P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)) [o_i > o_j]`` below the diagonal, ``(n, n)``
-    float32; the entries above the diagonal are not zeroed (:func:`_lower_quadratic` never reads
-    them)."""
-    h = blocks.weights.astype(np.float32)
-    kernel = h @ (np.cumsum(h, axis=1) - h + np.float32(0.5) * h * blocks.heavy).T
-    n = len(prep.original)
-    flat = kernel.ravel()
-    for idx in blocks.light:  # pairs inside a light block, rewrite by rewrite, added at their papers
+def _chunk_of_paper(starts: npt.NDArray[np.intp], n: int) -> npt.NDArray[np.intp]:
+    """Chunk of each paper (in the paper order): tie groups starting in the same window of
+    :data:`CHUNK` papers form one chunk, so a tie group is never split and chunk order is original
+    order (every paper of a higher chunk has a strictly higher original)."""
+    window = starts // CHUNK
+    first = np.r_[True, window[1:] != window[:-1]]
+    chunk_starts = starts[first]
+    return np.repeat(np.arange(len(chunk_starts)), np.diff(np.r_[chunk_starts, n]))
+
+
+def _resampled_numerators(prep: _Prepared, counts: Array) -> Array:
+    """``d K d`` for every column ``d`` of ``counts`` (paper counts in the paper order, ``(n, B)``),
+    ``K[i, j] = (P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)) [o_i > o_j]``, in float64 without forming ``K``.
+
+    The rewrites are cut into value blocks of :data:`BOOTSTRAP_BLOCK` (:func:`_blocks`) and the
+    papers into chunks (:func:`_chunk_of_paper`). A rewrite pair is counted once, in one of three parts:
+
+    - papers in different chunks, rewrites in different blocks or in one heavy block: decided by
+      the chunk and block order (ties 1/2): chunk by chunk, each resample's rewrite weight per block
+      against the exclusive cumulative sum over the blocks of the lower chunks' weights;
+    - papers in one chunk, rewrites in different blocks or in one heavy block: the chunk's
+      ``m x m`` kernel (higher original only) applied to every resample;
+    - rewrites in one light block (any chunks, higher original): compared one by one, a small
+      ``s x s`` matrix per block applied to every resample.
+
+    Cost about ``B x (chunks x blocks + papers x CHUNK + rewrites x BOOTSTRAP_BLOCK)``.
+    """
+    n, n_cols = counts.shape
+    blocks = _blocks(prep, BOOTSTRAP_BLOCK, weights=False)
+    nb, o = len(blocks.heavy), prep.original
+    chunk = _chunk_of_paper(prep.starts, n)
+    bounds = np.flatnonzero(np.r_[True, chunk[1:] != chunk[:-1], True])
+    rewrites = np.argsort(prep.paper, kind="stable")
+    first_rewrite = np.searchsorted(prep.paper[rewrites], bounds)
+    heavy = np.flatnonzero(blocks.heavy)
+    total = np.zeros(n_cols)
+    lower_chunks = np.zeros((n_cols, nb))  # rewrite weight per block of the chunks done so far
+    for a, b, ra, rb in zip(bounds[:-1], bounds[1:], first_rewrite[:-1], first_rewrite[1:]):
+        own = rewrites[ra:rb]
+        cells = sparse.csr_array((prep.weight[own], (blocks.block[own], prep.paper[own] - a)), shape=(nb, b - a))
+        weight = np.ascontiguousarray((cells @ counts[a:b]).T)  # (B, nb): this chunk's weight per block
+        below = np.cumsum(lower_chunks, axis=1)  # (numpy sums along the contiguous axis fastest)
+        below -= lower_chunks  # lower chunks, lower blocks
+        below[:, heavy] += 0.5 * lower_chunks[:, heavy]  # lower chunks, the same heavy block
+        total += np.einsum("rb,rb->r", weight, below)
+        lower_chunks += weight
+        if o[a] != o[b - 1]:  # the chunk's own pairs (a single tie group has none)
+            h = np.bincount((prep.paper[own] - a) * nb + blocks.block[own], weights=prep.weight[own],
+                            minlength=(b - a) * nb).reshape(b - a, nb)  # H of the chunk's papers
+            g = np.cumsum(h, axis=1)  # G: each paper's weight in lower blocks, half of its own heavy one
+            g -= h
+            g[:, heavy] += 0.5 * h[:, heavy]
+            kernel = (cells.T @ g.T) * (o[a:b, None] > o[None, a:b])
+            d = counts[a:b]
+            total += np.einsum("ir,ir->r", kernel @ d, d)
+    for idx in blocks.light:  # one light block: rewrite pairs compared one by one
         p, w, y = prep.paper[idx], prep.weight[idx], prep.values[idx]
-        rounds = _rounds(p)
-        for rows in rounds:  # in each (rows, cols) round a cell occurs once: one vectorised addition
-            for cols in rounds:
-                cells = (p[rows][:, None] * n + p[cols][None, :]).ravel()
-                pairs = (_step(y[rows], y[cols]) * np.outer(w[rows], w[cols])).ravel()
-                flat[cells] = (flat[cells].astype(np.float64) + pairs).astype(np.float32)
-    sizes = np.diff(np.r_[prep.starts, len(prep.original)])
-    for start, size in zip(prep.starts[sizes > 1], sizes[sizes > 1]):
-        kernel[start : start + size, start : start + size] = 0.0  # tied originals: no ordered pair
-    return kernel
+        pair = _step(y) * np.outer(w, w) * (o[p][:, None] > o[p][None, :])
+        d = counts[p]
+        total += np.einsum("ir,ir->r", pair @ d, d)
+    return total
 
 
-def _lower_quadratic(counts: npt.NDArray[np.float32], kernel: npt.NDArray[np.float32]) -> Array:
-    """``d L d`` for every row ``d`` of ``counts``, ``L`` the strictly lower triangle of ``kernel``
-    (tiles above the diagonal are skipped, diagonal tiles cut to their lower triangle)."""
-    n = kernel.shape[0]
-    edges = np.linspace(0, n, min(_TRIANGLE_CHUNKS, n) + 1).astype(int)
-    out = np.zeros(len(counts))
-    for a, b in zip(edges[:-1], edges[1:]):
-        if b > a:
-            rows = np.concatenate([kernel[a:b, :a], np.tril(kernel[a:b, a:b], -1)], axis=1)
-            out += np.einsum("bi,bi->b", counts[:, :b] @ rows.T, counts[:, a:b], dtype=np.float64)
-    return out
+@lru_cache(maxsize=1)
+def _float_counts(n: int, n_resamples: int, seed: int) -> Array:
+    """Read-only float64 :func:`resample_counts` of ``default_rng(seed)``, transposed to
+    ``(n, n_resamples)``; one set is kept, as every reviewer of a study with the same number of
+    papers resamples with the same counts."""
+    counts = np.ascontiguousarray(resample_counts(n, n_resamples, np.random.default_rng(seed), float).T)
+    counts.flags.writeable = False
+    return counts
 
 
 def discriminability_interval(
@@ -223,19 +257,21 @@ def discriminability_interval(
 
     Returns:
         ``(point, low, high)``, all in [0, 1]; all NaN with fewer than two usable papers. Memory:
-        one ``n_papers x n_papers`` float32 matrix.
+        a few ``n_resamples x n_papers`` float64 arrays (the last resample counts stay cached,
+        :func:`_float_counts`); no ``n_papers x n_papers`` matrix. The BLAS runs on one thread
+        while the resamples are summed.
     """
     prep = _prepare(original, variant_scores, variant_paper)
     if prep is None:
         return np.nan, np.nan, np.nan
-    blocks = _blocks(prep)
-    point = _point(prep, blocks)
+    point = _point(prep, _blocks(prep))
     n = len(prep.original)
-    kernel = _kernel(prep, blocks)
-    counts = resample_counts(n, n_resamples, np.random.default_rng(seed))
-    num = _lower_quadratic(counts.astype(np.float32), kernel)
-    groups = np.add.reduceat(counts, prep.starts, axis=1).astype(float)
-    den = (float(n) ** 2 - np.sum(groups**2, axis=1)) / 2
+    counts = _float_counts(n, n_resamples, seed)
+    with threadpool_limits(limits=1, user_api="blas"):  # many small products: BLAS threads only add CPU
+        num = _resampled_numerators(prep, counts)
+    tie_group = np.repeat(np.arange(len(prep.starts)), np.diff(np.r_[prep.starts, n]))
+    groups = sparse.csr_array((np.ones(n), (tie_group, np.arange(n))), shape=(len(prep.starts), n)) @ counts
+    den = (float(n) ** 2 - np.einsum("gr,gr->r", groups, groups)) / 2
     stats = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.5)
     low, high = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
     return point, float(low), float(high)

@@ -125,6 +125,16 @@ def sign_test(n_first: int, n_second: int) -> float:
     return 1.0 if n == 0 else float(binomtest(int(n_first), n, 0.5).pvalue)
 
 
+def _unique_keys(key: npt.NDArray[np.int64], space: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """``numpy.unique(key, return_inverse=True)`` for keys in ``[0, space)``: by counting when the
+    key space is at most a few times the number of keys (linear time), by sorting otherwise."""
+    if space > 4 * len(key) + 1024:
+        return np.unique(key, return_inverse=True)
+    present = np.bincount(key, minlength=space) > 0
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present), rank[key]
+
+
 def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     """Average ``ok`` replicates within (reviewer, document_id, arm).
 
@@ -147,7 +157,34 @@ def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     score = score or primary_metric(df)
     require_columns(df, [*KEYS, "status", score])
     values = ok_scores(df, score)
-    # group by integer codes of the sorted key values (much faster than a string groupby)
+    return paper_frame(key_groups(df), values.to_numpy(), score)
+
+
+class KeyGroups(NamedTuple):
+    """The (reviewer, document_id, arm) groups of a tidy table's rows, in sorted key order."""
+
+    groups: npt.NDArray[np.int64]  # (G,) combined code of each group (ascending)
+    inverse: npt.NDArray[np.intp]  # (N,) group of each row
+    uniques: tuple[pd.Index, ...]  # sorted distinct values of each key column
+
+    def keys(self) -> dict[str, object]:
+        """Each key column's value per group (a typed key column is taken as it is; object keys go
+        through pandas' inference when put in a frame)."""
+        out = {}
+        rest = self.groups
+        for k, u in reversed(list(zip(KEYS, self.uniques))):
+            rest, code = np.divmod(rest, len(u))
+            out[k] = np.asarray(u, dtype=object)[code] if u.dtype == object else u.take(code)
+        return {k: out[k] for k in KEYS}
+
+
+def key_groups(df: pd.DataFrame) -> KeyGroups:
+    """Group the rows of ``df`` by (reviewer, document_id, arm), by integer codes of the sorted key
+    values (much faster than a string groupby).
+
+    Raises:
+        ValueError: if a key is null (naming the first such assessment).
+    """
     codes, uniques = zip(*(pd.factorize(df[k], sort=True) for k in KEYS))
     for k, c in zip(KEYS, codes):
         if (c < 0).any():
@@ -157,22 +194,23 @@ def paper_scores(df: pd.DataFrame, score: str | None = None) -> pd.DataFrame:
     key = np.zeros(len(df), dtype=np.int64)
     for c, u in zip(codes, uniques):
         key = key * len(u) + c
-    groups, inverse = np.unique(key, return_inverse=True)
-    v = values.to_numpy()
+    groups, inverse = _unique_keys(key, int(np.prod([len(u) for u in uniques], dtype=float)))
+    return KeyGroups(groups, inverse, tuple(uniques))
+
+
+def paper_frame(g: KeyGroups, v: npt.NDArray[np.float64], score: str) -> pd.DataFrame:
+    """:func:`paper_scores` of the row values ``v`` (``(N,)``, NaN = no ``ok`` score) grouped by ``g``
+    (:func:`key_groups`), the column named ``score``."""
     has = ~np.isnan(v)
-    n_ok = np.bincount(inverse, weights=has, minlength=len(groups))
-    total = np.bincount(inverse, weights=np.where(has, v, 0.0), minlength=len(groups))
-    size = np.bincount(inverse, minlength=len(groups))
-    out = {}
-    rest = groups
-    for k, u in reversed(list(zip(KEYS, uniques))):
-        rest, code = np.divmod(rest, len(u))
-        out[k] = np.asarray(u, dtype=object)[code]
-    mean = np.full(len(groups), np.nan)
+    n = len(g.groups)
+    n_ok = np.bincount(g.inverse, weights=has, minlength=n)
+    total = np.bincount(g.inverse, weights=np.where(has, v, 0.0), minlength=n)
+    size = np.bincount(g.inverse, minlength=n)
+    mean = np.full(n, np.nan)
     np.divide(total, n_ok, out=mean, where=n_ok > 0)
     return pd.DataFrame(
         {
-            **{k: out[k] for k in KEYS},
+            **g.keys(),
             score: mean,
             "n_ok": n_ok.astype(int),
             "n_assessments": size.astype(int),
@@ -369,7 +407,8 @@ def criterion_table(
 ) -> pd.DataFrame:
     """Per-criterion paired comparisons (the 'Style over Substance' study's per-criterion ratios).
 
-    Runs :func:`comparison_table` on each criterion score (1-4 scale). Flip columns use a
+    The rows :func:`comparison_table` gives on each criterion score (1-4 scale), from one grouping
+    of the assessments for all criteria. Flip columns use a
     threshold of 2.5 (above the midpoint of 1-4) and are secondary here; the preference ratio is
     the quantity of interest.
 
@@ -385,7 +424,13 @@ def criterion_table(
     Raises:
         ValueError: as :func:`compare_arms`.
     """
-    frames = [comparison_table(df, pairs, threshold=2.5, score=c, given=given) for c in criteria]
+    require_columns(df, [*KEYS, "status", *criteria])
+    values = [ok_scores(df, c).to_numpy() for c in criteria]
+    groups = key_groups(df)
+    wides = [wide_scores(paper_frame(groups, v, c), c) for c, v in zip(criteria, values)]
+    frames = [
+        _compare(w, a, b, score=c, threshold=2.5, given=given) for c, w in zip(criteria, wides) for a, b in pairs
+    ]
     return (
         pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COMPARISON_COLUMNS)
     )

@@ -47,7 +47,8 @@ from rhetorica.analysis.arms import default_pairs
 from rhetorica.analysis.paired import comparison_table
 from rhetorica.analysis.robustness import discriminability_table
 from rhetorica.analysis.tidy import primary_metric, require_columns
-from scipy.stats import binomtest
+from scipy.special import ndtri
+from scipy.stats import beta
 import numpy as np
 import pandas as pd
 
@@ -130,10 +131,25 @@ def _abs_interval(low: float, high: float) -> tuple[float, float]:
 
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
     """Exact (Clopper & Pearson 1934) two-sided ``1 - alpha`` interval of a binomial proportion
-    ``k / n`` (scipy's ``binomtest(k, n).proportion_ci(method="exact")``); ``(low, high)`` in [0, 1]."""
+    ``k / n``: the beta quantiles ``B(alpha/2; k, n-k+1)`` and ``B(1-alpha/2; k+1, n-k)``
+    (Brown, Cai & DasGupta 2001, eq. 5), 0 for ``k = 0`` and 1 for ``k = n``; ``(low, high)`` in
+    [0, 1]. (scipy's ``binomtest(k, n).proportion_ci(method="exact")`` finds the same bounds by
+    root search, to about 1e-12.)"""
+    low = float(beta.ppf(alpha / 2, k, n - k + 1)) if k > 0 else 0.0
+    high = float(beta.ppf(1 - alpha / 2, k + 1, n - k)) if k < n else 1.0
+    return low, high
 
-    ci = binomtest(k, n).proportion_ci(confidence_level=1 - alpha, method="exact")
-    return float(ci.low), float(ci.high)
+
+def _wilson(k: int, n: int, alpha: float) -> tuple[float, float]:
+    """Wilson's score interval (Wilson 1927; Newcombe 1998, method 3), two-sided ``1 - alpha``,
+    computed in the order of scipy's ``binomtest(k, n).proportion_ci(method="wilson")`` (the same
+    digits, without the binomial test that object also computes)."""
+    p = k / n
+    z = ndtri(0.5 + 0.5 * (1 - alpha))
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z**2)
+    return (0.0 if k == 0 else center - delta), (1.0 if k == n else center + delta)
 
 
 def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tuple[float, float]:
@@ -141,7 +157,8 @@ def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tup
 
     Source: Newcombe, R. G. (1998). Interval estimation for the difference between independent
     proportions. *Statistics in Medicine* 17, 873-890, method 10: with Wilson score intervals
-    ``(l_i, u_i)`` of each proportion (scipy's ``binomtest(...).proportion_ci(method="wilson")``),
+    ``(l_i, u_i)`` of each proportion (:func:`_wilson`, the digits of scipy's
+    ``binomtest(...).proportion_ci(method="wilson")``),
     ``L = d - sqrt((p1 - l1)^2 + (u2 - p2)^2)`` and ``U = d + sqrt((u1 - p1)^2 + (p2 - l2)^2)``.
     It equals statsmodels' ``confint_proportions_2indep(..., method="newcomb")`` up to rounding
     (~1e-16, its Wilson intervals are computed in another order); the scipy form is kept so that
@@ -156,11 +173,11 @@ def newcombe_difference(k1: int, n1: int, k2: int, n2: int, alpha: float) -> tup
     """
 
     p1, p2 = k1 / n1, k2 / n2
-    w1 = binomtest(k1, n1).proportion_ci(confidence_level=1 - alpha, method="wilson")
-    w2 = binomtest(k2, n2).proportion_ci(confidence_level=1 - alpha, method="wilson")
+    l1, u1 = _wilson(k1, n1, alpha)
+    l2, u2 = _wilson(k2, n2, alpha)
     d = p1 - p2
-    low = d - math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2)
-    high = d + math.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2)
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return max(low, -1.0), min(high, 1.0)
 
 

@@ -99,17 +99,18 @@ def ok_scores(df: pd.DataFrame, score: str) -> pd.Series:
             (the message names the first offending ``unit_key``).
     """
     require_columns(df, ["status", score])
-    values = pd.to_numeric(df[score], errors="coerce").astype(float)
-    values = values.where(df["status"].to_numpy() == "ok")
+    values = pd.to_numeric(df[score], errors="coerce").to_numpy(dtype=float, copy=True)
+    values[~df["status"].eq("ok").to_numpy(dtype=bool, na_value=False)] = np.nan
+    scored = ~np.isnan(values)
     for low, high, rows in _ranges(df, score):
-        bad = rows & values.notna() & ((values < low) | (values > high))
+        bad = rows & scored & ((values < low) | (values > high))
         if bad.any():
-            first = df.loc[bad].iloc[0]
+            first = df.iloc[int(np.argmax(bad))]
             key = first["unit_key"] if "unit_key" in df.columns else first.name
             raise ValueError(
                 f"assessment {key!r}: {score}={first[score]} lies outside [{low:g}, {high:g}]"
             )
-    return values
+    return pd.Series(values, index=df.index, name=score)
 
 
 def document_info(df: pd.DataFrame) -> pd.DataFrame:
@@ -136,16 +137,18 @@ def document_info(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _ranges(df: pd.DataFrame, score: str) -> list[tuple[float, float, pd.Series]]:
-    """(low, high, rows) to check ``score`` against: each form's declared bounds on its rows, the
-    000 form's on rows without a form."""
-    forms = df["form"] if "form" in df.columns else pd.Series([None] * len(df), index=df.index)
+def _ranges(df: pd.DataFrame, score: str) -> list[tuple[float, float, np.ndarray]]:
+    """(low, high, rows) to check ``score`` against: each form's declared bounds on its rows (a
+    boolean array), the 000 form's on rows without a form."""
+    forms = df["form"] if "form" in df.columns else None
     checks = []
     for label in [None, *_labels(df)]:
-        rows = forms.isna() if label is None else forms.eq(label)
         if label is None:
+            rows = np.ones(len(df), dtype=bool) if forms is None else forms.isna().to_numpy(dtype=bool)
             bounds = SCORE_RANGES.get(score)
         else:
+            assert forms is not None
+            rows = forms.eq(label).to_numpy(dtype=bool, na_value=False)
             form = _declared(label)
             bounds = form.metric(score).bounds if score in form.metric_names else None
         if bounds is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rhetorica.analysis.paired import KEYS, key_groups
 from rhetorica.analysis.tidy import ok_scores, primary_metric, require_columns
 
 POOLED_SD_COLUMNS = ["reviewer", "n_groups", "n_reviews", "pooled_sd"]
@@ -35,19 +36,21 @@ def pooled_sd(df: pd.DataFrame, *, score: str | None = None, arm: str | None = N
     """
     score = score or primary_metric(df)
     require_columns(df, ["reviewer", "document_id", "arm", "status", score])
-    frame = pd.DataFrame(
-        {
-            "reviewer": df["reviewer"].to_numpy(),
-            "document_id": df["document_id"].to_numpy(),
-            "arm": df["arm"].to_numpy(),
-            "v": ok_scores(df, score).to_numpy(),
-        }
-    )
-    if arm is not None:
-        frame = frame[frame["arm"] == arm]
     reviewers = sorted(pd.unique(df["reviewer"]))
-    g = frame.dropna(subset=["v"]).groupby(["reviewer", "document_id", "arm"])["v"]
-    groups = pd.DataFrame({"n": g.size(), "var": g.var(ddof=1)}).reset_index()
+    v = ok_scores(df, score).to_numpy()
+    keep = ~np.isnan(v)
+    if arm is not None:
+        keep &= df["arm"].eq(arm).to_numpy(dtype=bool, na_value=False)
+    keyed = np.logical_and.reduce([df[k].notna().to_numpy() for k in KEYS])
+    if not keyed.all():  # rows with a null key belong to no group
+        df, v, keep = df[keyed], v[keyed], keep[keyed]
+    # groups by integer codes in (reviewer, document_id, arm) order: pandas' variance and sums
+    # run over the same rows in the same order as a groupby on the three columns
+    g = key_groups(df)
+    rows = pd.DataFrame({"group": g.inverse[keep], "v": v[keep]}).groupby("group")["v"]
+    groups = pd.DataFrame({"n": rows.size(), "var": rows.var(ddof=1)})
+    per_reviewer = len(g.uniques[1]) * len(g.uniques[2])  # groups of one reviewer's code
+    groups["reviewer"] = g.uniques[0].take(g.groups[groups.index.to_numpy()] // per_reviewer)
     groups = groups[groups["n"] >= 2]
     groups["ss"] = (groups["n"] - 1) * groups["var"]
     groups["dof"] = groups["n"] - 1
