@@ -111,6 +111,11 @@ class Document(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
     _hash_memo: tuple[list[Any], str] | None = PrivateAttr(default=None)
+    #: the last blinding and the last reviewer input made of this document, each with the key of
+    #: what it depends on (kept by :mod:`rhetorica.documents.inputs`: every replicate of a review
+    #: reads the same document, and blinding it once per unit was most of a mock unit's CPU)
+    _blind_memo: tuple[Any, list[Any], list[Any]] | None = PrivateAttr(default=None)
+    _input_memo: tuple[Any, list[Any], Any, int] | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
