@@ -264,8 +264,10 @@ def scrub_names(text: str, identity: Identity, location: str, removed: list[Remo
     Format" block, a contributions list) is removed whole; elsewhere each full name becomes
     ``[anonymized author]``. Both are audited. Surnames alone (third-person self-citation) stay.
     """
-    # a name found in no paragraph is not in the whole text either (one search, not one per paragraph)
-    patterns = [(n, p) for n in identity.names if len(n.split()) >= 2 and (p := _name_pattern(n)).search(text)]
+    # a name found in no paragraph is not in the whole text either (one search, not one per paragraph;
+    # none at all when its first word is not there)
+    patterns = [(n, p) for n in identity.names
+                if len(n.split()) >= 2 and n.split()[0] in text and (p := _name_pattern(n)).search(text)]
     if not patterns:
         return text
     kept: list[str] = []
