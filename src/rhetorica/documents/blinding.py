@@ -391,7 +391,8 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
     text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
     own = {i.lower().removeprefix("https://doi.org/") for i in identity.own_ids}
     arxiv_ids = [oid for oid in own if re.match(r"\d{4}\.\d{4,5}$", oid)]  # DOIs and ISBNs are done below
-    if (_DOI.search(text) is None and _ISBN.search(text) is None
+    if (("10." not in text or _DOI.search(text) is None)  # every DOI starts with "10."
+            and _ISBN.search(text) is None
             and not any(oid in text for oid in arxiv_ids)):
         return text  # nothing any paragraph's rules below could remove
     paragraphs = []
