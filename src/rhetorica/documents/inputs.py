@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, Field, PrivateAttr
 
 from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections, scrub_text
-from rhetorica.documents.models import Document, RemovedItem
+from rhetorica.documents.models import Document, Memo, RemovedItem
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.hashing import canonical_json, content_hash
 from rhetorica.documents.pdf.redact import identity_strings, pdf_text, redact_pdf
@@ -65,7 +65,7 @@ class ReviewerInput(BaseModel):
         if memo is not None and memo[0] is self.text and memo[1] is self.removed and len(memo[1]) == memo[3]:
             return memo[2]
         digest = content_hash(self.text, [r.model_dump() for r in self.removed])
-        self._hash_memo = (self.text, self.removed, digest, len(self.removed))
+        self._hash_memo = Memo((self.text, self.removed, digest, len(self.removed)))
         return digest
 
 
@@ -114,7 +114,7 @@ def blind_document(document: Document) -> tuple[Document, list[RemovedItem]]:
     else:
         removed = []
         sections = blind_sections(document.sections, identity_of(document), removed)
-        document._blind_memo = (key, sections, removed)
+        document._blind_memo = Memo((key, sections, removed))
     if not removed:
         return document, []
     return document.model_copy(update={"sections": list(sections)}), list(removed)
@@ -154,7 +154,7 @@ def reviewer_input(document: Document, *, role: str | None = None, max_words: in
     blinded, removed = blind_document(document)
     text, truncated = cut_words(blinded.to_markdown(), max_words)
     found = ReviewerInput(role=role, text=text, truncated=truncated, removed=[*document.removed, *removed])
-    document._input_memo = (key, document.removed, found, len(document.removed))
+    document._input_memo = Memo((key, document.removed, found, len(document.removed)))
     return found
 
 

@@ -38,6 +38,22 @@ def lift_typed_metadata(data: Any) -> Any:
     return data
 
 
+class Memo(tuple):  # type: ignore[type-arg]
+    """A value a model remembers in a private attribute (a hash, a blinding): equal to any other
+    memo and to ``None``, so that remembering something never changes whether two models are equal
+    (pydantic compares private attributes)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or isinstance(other, Memo)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class Section(BaseModel):
     """One ordered section of a document.
 
@@ -147,7 +163,7 @@ class Document(BaseModel):
                 for a, b in zip(memo[0], parts)):
             return memo[1]
         digest = content_hash(self.kind, self.title, [list(p) for p in parts[2:]])
-        self._hash_memo = (parts, digest)
+        self._hash_memo = Memo((parts, digest))
         return digest
 
     @property
