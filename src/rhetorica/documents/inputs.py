@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, Field, PrivateAttr
 
 from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections, scrub_text
-from rhetorica.documents.models import Document, Memo, RemovedItem
+from rhetorica.documents.models import Document, Memo, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.hashing import canonical_json, content_hash
 from rhetorica.documents.pdf.redact import identity_strings, pdf_text, redact_pdf
@@ -97,27 +97,29 @@ def _blinding_key(document: Document) -> tuple[str, str]:
     return document.content_hash, canonical_json(document.metadata.get(IDENTITY_KEY))
 
 
+def _blind(document: Document) -> tuple[list[Section], list[RemovedItem]]:
+    removed: list[RemovedItem] = []
+    return blind_sections(document.sections, identity_of(document), removed), removed
+
+
 def blind_document(document: Document) -> tuple[Document, list[RemovedItem]]:
     """``document`` through the one blinding function with its own identity.
 
     The result depends only on the sections (the content hash) and the identity, so it is
-    remembered with ``document`` and a second call on it (the next replicate's review) blinds
-    nothing again.
+    remembered with ``document`` (its blinded sections only when something was removed) and a
+    second call on it (the next replicate's judge or external review) blinds nothing again.
 
     Returns:
         The blinded copy (``document`` itself when nothing was removed) and what this call removed.
     """
     key = _blinding_key(document)
     memo = document._blind_memo
-    if memo is not None and memo[0] == key:
-        sections, removed = memo[1], memo[2]
-    else:
-        removed = []
-        sections = blind_sections(document.sections, identity_of(document), removed)
-        document._blind_memo = Memo((key, sections, removed))
-    if not removed:
+    if memo is None or memo[0] != key:
+        sections, removed = _blind(document)
+        memo = document._blind_memo = Memo((key, sections if removed else None, removed))
+    if not memo[2]:
         return document, []
-    return document.model_copy(update={"sections": list(sections)}), list(removed)
+    return document.model_copy(update={"sections": list(memo[1])}), list(memo[2])
 
 
 def cut_words(text: str, max_words: int | None) -> tuple[str, bool]:
@@ -151,7 +153,8 @@ def reviewer_input(document: Document, *, role: str | None = None, max_words: in
     memo = document._input_memo  # the same input for every replicate: made (and hashed) once
     if memo is not None and memo[0] == key and memo[1] is document.removed and len(memo[1]) == memo[3]:
         return memo[2]
-    blinded, removed = blind_document(document)
+    sections, removed = _blind(document)  # not remembered apart: the input itself is
+    blinded = document.model_copy(update={"sections": sections}) if removed else document  # as blind_document
     text, truncated = cut_words(blinded.to_markdown(), max_words)
     found = ReviewerInput(role=role, text=text, truncated=truncated, removed=[*document.removed, *removed])
     document._input_memo = Memo((key, document.removed, found, len(document.removed)))
