@@ -8,7 +8,8 @@ Set-up: ``make install-demo`` (the portable llama-cpp-python build and the embed
    and a schema-constrained review call's end-to-end seconds.
 2. Runner overhead per unit: a study of real papers reviewed by the mock provider with zero latency,
    so the time is rhetorica's own (planning, hashing, store commits, parsing): wall and process CPU
-   milliseconds per unit, and the re-run time of the finished study (0 model calls).
+   milliseconds per unit, and the re-run time of the finished study (0 model calls; its process CPU
+   divided by the first run's units: what a resume costs per unit of the study).
    ``--no-scan`` replaces the hidden-instruction scan by an empty report in this process only (to
    measure the runner without the scan, which ``bench_scan.py`` measures); ``--profile FILE``
    writes a cProfile of the first run (read it with ``python -m pstats FILE``).
@@ -86,13 +87,14 @@ def runner_overhead(data: Path, replicates: int, papers_limit: int | None = None
             profiler.dump_stats(profile)
         runner.store.close()
         runner = StudyRunner(config, Path(tmp))
-        started = time.perf_counter()
+        started, rerun_cpu = time.perf_counter(), time.process_time()
         again = asyncio.run(runner.run())
-        second = time.perf_counter() - started
+        second, rerun_cpu = time.perf_counter() - started, time.process_time() - rerun_cpu
         runner.store.close()
     return {"units": summary.units_run, "model_calls": summary.model_calls, "seconds": round(first, 2),
             "ms_per_unit": round(1000 * first / summary.units_run, 2),
             "cpu_ms_per_unit": round(1000 * cpu / summary.units_run, 2), "rerun_seconds": round(second, 2),
+            "rerun_cpu_ms_per_unit": round(1000 * rerun_cpu / summary.units_run, 2),
             "rerun_model_calls": again.model_calls}
 
 

@@ -130,3 +130,23 @@ def test_inputs_are_recorded_through_the_units_call_context() -> None:
     record_input(None, item)
     assert log.kept == [("u1", item)]
     assert item.input_hash != ReviewerInput(role="notice", text="x", removed=[READ]).input_hash
+
+
+def test_a_documents_input_is_built_once_and_rebuilt_when_what_it_depends_on_changes() -> None:
+    # every replicate of a review reads the same document: its blinded input is made once
+    doc = _doc("Mail jane.roe@quillfield.edu for data.", **{IDENTITY_KEY: AUTHORS.record()})
+    fresh = Document.model_validate_json(doc.model_dump_json())
+    first = reviewer_input(doc)
+    assert reviewer_input(doc) is first
+    assert doc == fresh and fresh == doc  # what a document remembers never changes its equality
+    assert reviewer_input(doc, max_words=3) is not first and reviewer_input(doc, role="review").role == "review"
+    # new sections, another identity, another reader's audit: built again, never the remembered one
+    changed = doc.model_copy(update={"sections": [Section(title="Introduction", text="Write to jane.roe@x.org.")]})
+    assert reviewer_input(changed).text == f"# FooNet: fast graphs\n\n## Introduction\n\nWrite to {ANON_EMAIL}.\n"
+    stranger = _doc("Jane Roe wrote this.", **{IDENTITY_KEY: Identity(["Jane Roe"]).record()})
+    assert "[anonymized author] wrote this." in reviewer_input(stranger).text
+    assert "Jane Roe wrote this." in reviewer_input(
+        stranger.model_copy(update={"metadata": {}})).text  # no identity: the name stays
+    doc.removed.append(RemovedItem(item="email", location="page 2", text="x@y.org"))
+    assert [r.text for r in reviewer_input(doc).removed][:2] == ["Jane Roe, Quillfield University", "x@y.org"]
+    assert first.input_hash == ReviewerInput(**first.model_dump()).input_hash

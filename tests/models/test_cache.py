@@ -40,3 +40,22 @@ def test_key_changes_with_what_changes_the_output() -> None:
 
 def test_key_ignores_the_timeout() -> None:
     assert key(config={"timeout_s": 30.0}) == key()
+
+
+def test_key_is_the_content_hash_of_its_parts_for_every_replicate() -> None:
+    """The key's definition: SHA-256 of the canonical JSON of (version, provider, model, messages,
+    output-affecting config, options, replicate); made from a remembered prefix per prompt, it must
+    stay that hash (stored caches and batch files are keyed by it)."""
+    from rhetorica.hashing import content_hash
+
+    messages = [ChatMessage(role="system", content="Réviewer \"strict\"\n\t\\ü"),
+                ChatMessage(role="user", content="Paper ∑ text.\u0001" * 50)]
+    config = GenerateConfig(temperature=0.7, max_tokens=100, seed=1, json_schema={"type": "object", "b": 1, "a": [2]})
+    options = {"reasoning": "low", "z": None}
+    for replicate in (0, 1, 9, 10):
+        for opts in (options, None):
+            expected = content_hash("model-call/v2", "mock", "m", [m.model_dump() for m in messages],
+                                    config.output_affecting(), opts or {}, replicate, length=64)
+            assert cache_key("mock", "m", messages, config, replicate, opts) == expected
+    # the key the code before the remembered prefix gave (/work/baseline/src, same inputs)
+    assert key() == "fc500774b343061c67d3f906802d221de4b60e79aa8e19f15314ca3c067c8d0e"

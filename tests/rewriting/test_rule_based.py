@@ -294,3 +294,27 @@ def test_coverage_of_reads_the_stored_record() -> None:
     found = coverage_of(variant)
     assert found is not None and (found.edits, found.by_category) == (1, {"modal": 1})
     assert coverage_of(_doc("It may help.")) is None
+
+
+@pytest.mark.parametrize("direction", ["+", "-"])
+def test_grouped_rule_pattern_finds_what_one_flat_alternation_of_the_table_finds(
+        direction: str, shared_papers: dict[str, Document]) -> None:
+    """The rule regex groups the sources by first letter for speed; the oracle is the table as one
+    flat alternation in table order (the definition: the first source that matches wins)."""
+    import re
+
+    from rhetorica.rewriting.rule_based import _pattern
+
+    rules = load_rule_table().rules[direction]
+    flat = re.compile(r"(?<![\w-])(?:(?P<art>\b[Aa]n?\s+))?(?P<src>"
+                      + "|".join(r"\s+".join(map(re.escape, r.source.split())) for r in rules)
+                      + r")(?![\w-])", re.IGNORECASE)
+    # every source as written, capitalised, after an article, and run into a hyphen (no match)
+    probes = " ".join(f"{r.source}. An {r.source.capitalize()}, a {r.source} x-{r.source} {r.source}-y"
+                      for r in rules)
+    texts = [probes, *("\n\n".join(s.text for s in doc.sections) for doc in shared_papers.values())]
+    grouped, _ = _pattern(direction)
+    for text in texts:
+        expected = [(m.span(), m.group("art"), m.group("src")) for m in flat.finditer(text)]
+        assert [(m.span(), m.group("art"), m.group("src")) for m in grouped.finditer(text)] == expected
+    assert len([m for m in flat.finditer(probes)]) >= 2 * len(rules)  # the probes do exercise the rules

@@ -264,7 +264,10 @@ def scrub_names(text: str, identity: Identity, location: str, removed: list[Remo
     Format" block, a contributions list) is removed whole; elsewhere each full name becomes
     ``[anonymized author]``. Both are audited. Surnames alone (third-person self-citation) stay.
     """
-    patterns = [(n, _name_pattern(n)) for n in identity.names if len(n.split()) >= 2]
+    # a name found in no paragraph is not in the whole text either (one search, not one per paragraph;
+    # none at all when its first word is not there)
+    patterns = [(n, p) for n in identity.names
+                if len(n.split()) >= 2 and n.split()[0] in text and (p := _name_pattern(n)).search(text)]
     if not patterns:
         return text
     kept: list[str] = []
@@ -372,7 +375,8 @@ def scrub_text(text: str, identity: Identity, location: str, removed: list[Remov
         removed.append(RemovedItem(item="email", location=location, text=m.group(0), reason="an email address"))
         return ANON_EMAIL
 
-    text = EMAIL.sub(on_email, text)
+    if "@" in text:  # every email has one
+        text = EMAIL.sub(on_email, text)
     return text if cited else _scrub_own_ids(text, identity, location, removed)
 
 
@@ -386,6 +390,11 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
 
     text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
     own = {i.lower().removeprefix("https://doi.org/") for i in identity.own_ids}
+    arxiv_ids = [oid for oid in own if re.match(r"\d{4}\.\d{4,5}$", oid)]  # DOIs and ISBNs are done below
+    if (("10." not in text or _DOI.search(text) is None)  # every DOI starts with "10."
+            and _ISBN.search(text) is None
+            and not any(oid in text for oid in arxiv_ids)):
+        return text  # nothing any paragraph's rules below could remove
     paragraphs = []
     for paragraph in text.split("\n\n"):
         block = _PERMISSION.search(paragraph) is not None
@@ -402,9 +411,7 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
             return m.group(0)[: m.start(1) - m.start()] + drop("own ISBN", m.group(1), why)
 
         paragraph = _ISBN.sub(on_isbn, _DOI.sub(on_doi, paragraph))
-        for oid in own:
-            if not re.match(r"\d{4}\.\d{4,5}$", oid):  # an arXiv id; DOIs and ISBNs are done above
-                continue
+        for oid in arxiv_ids:
             pattern = re.compile(r"(?:https?://arxiv\.org/(?:abs|pdf)/|arXiv:\s?)?" + re.escape(oid) + r"(?:v\d+)?", re.I)
             paragraph = pattern.sub(lambda m: drop("own arXiv id", m.group(0), "the paper's own identifier"), paragraph)
         paragraphs.append(paragraph)

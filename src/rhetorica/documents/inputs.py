@@ -21,12 +21,12 @@ import re
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from rhetorica.documents.blinding import IDENTITY_KEY, Identity, blind_sections, scrub_text
-from rhetorica.documents.models import Document, RemovedItem
+from rhetorica.documents.models import Document, Memo, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError
-from rhetorica.hashing import content_hash
+from rhetorica.hashing import canonical_json, content_hash
 from rhetorica.documents.pdf.redact import identity_strings, pdf_text, redact_pdf
 import hashlib
 import os
@@ -53,10 +53,20 @@ class ReviewerInput(BaseModel):
     truncated: bool = False
     removed: list[RemovedItem] = Field(default_factory=list)
 
+    _hash_memo: tuple[str, list[RemovedItem], str, int] | None = PrivateAttr(default=None)
+
     @property
     def input_hash(self) -> str:
-        """Hash of the text and its audit (the store keeps each distinct input once)."""
-        return content_hash(self.text, [r.model_dump() for r in self.removed])
+        """Hash of the text and its audit (the store keeps each distinct input once).
+
+        Remembered with the very objects it was computed from: an input whose text or audit was
+        replaced (or whose audit list changed length) is hashed again."""
+        memo = self._hash_memo
+        if memo is not None and memo[0] is self.text and memo[1] is self.removed and len(memo[1]) == memo[3]:
+            return memo[2]
+        digest = content_hash(self.text, [r.model_dump() for r in self.removed])
+        self._hash_memo = Memo((self.text, self.removed, digest, len(self.removed)))
+        return digest
 
 
 @runtime_checkable
@@ -82,17 +92,34 @@ def identity_metadata(document: Document) -> dict[str, Any]:
     return {IDENTITY_KEY: record} if record else {}
 
 
+def _blinding_key(document: Document) -> tuple[str, str]:
+    """What blinding ``document`` depends on: its sections (content hash) and its identity."""
+    return document.content_hash, canonical_json(document.metadata.get(IDENTITY_KEY))
+
+
+def _blind(document: Document) -> tuple[list[Section], list[RemovedItem]]:
+    removed: list[RemovedItem] = []
+    return blind_sections(document.sections, identity_of(document), removed), removed
+
+
 def blind_document(document: Document) -> tuple[Document, list[RemovedItem]]:
     """``document`` through the one blinding function with its own identity.
+
+    The result depends only on the sections (the content hash) and the identity, so it is
+    remembered with ``document`` (its blinded sections only when something was removed) and a
+    second call on it (the next replicate's judge or external review) blinds nothing again.
 
     Returns:
         The blinded copy (``document`` itself when nothing was removed) and what this call removed.
     """
-    removed: list[RemovedItem] = []
-    sections = blind_sections(document.sections, identity_of(document), removed)
-    if not removed:
+    key = _blinding_key(document)
+    memo = document._blind_memo
+    if memo is None or memo[0] != key:
+        sections, removed = _blind(document)
+        memo = document._blind_memo = Memo((key, sections if removed else None, removed))
+    if not memo[2]:
         return document, []
-    return document.model_copy(update={"sections": sections}), removed
+    return document.model_copy(update={"sections": list(memo[1])}), list(memo[2])
 
 
 def cut_words(text: str, max_words: int | None) -> tuple[str, bool]:
@@ -114,13 +141,24 @@ def reviewer_input(document: Document, *, role: str | None = None, max_words: in
         role: see :class:`ReviewerInput`; ``None``: ``review`` for a review, ``science record`` /
             ``reconstruction`` for those (their metadata says so), else ``manuscript``.
         max_words: the evaluator's input limit in words (``None``: the whole text).
+
+    Returns:
+        The input; a second call with the same document, role and limit returns the same object
+        (do not change it).
     """
     if role is None:
         role = "review" if document.kind == "review" else next(
             (name for key, name in _DERIVED.items() if key in document.metadata), "manuscript")
-    blinded, removed = blind_document(document)
+    key = (*_blinding_key(document), role, max_words)
+    memo = document._input_memo  # the same input for every replicate: made (and hashed) once
+    if memo is not None and memo[0] == key and memo[1] is document.removed and len(memo[1]) == memo[3]:
+        return memo[2]
+    sections, removed = _blind(document)  # not remembered apart: the input itself is
+    blinded = document.model_copy(update={"sections": sections}) if removed else document  # as blind_document
     text, truncated = cut_words(blinded.to_markdown(), max_words)
-    return ReviewerInput(role=role, text=text, truncated=truncated, removed=[*document.removed, *removed])
+    found = ReviewerInput(role=role, text=text, truncated=truncated, removed=[*document.removed, *removed])
+    document._input_memo = Memo((key, document.removed, found, len(document.removed)))
+    return found
 
 
 def text_input(text: str, about: Document, role: str) -> ReviewerInput:

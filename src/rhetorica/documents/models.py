@@ -38,6 +38,22 @@ def lift_typed_metadata(data: Any) -> Any:
     return data
 
 
+class Memo(tuple):  # type: ignore[type-arg]
+    """A value a model remembers in a private attribute (a hash, a blinding): equal to any other
+    memo and to ``None``, so that remembering something never changes whether two models are equal
+    (pydantic compares private attributes)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or isinstance(other, Memo)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class Section(BaseModel):
     """One ordered section of a document.
 
@@ -111,6 +127,11 @@ class Document(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
     _hash_memo: tuple[list[Any], str] | None = PrivateAttr(default=None)
+    #: the last blinding and the last reviewer input made of this document, each with the key of
+    #: what it depends on (kept by :mod:`rhetorica.documents.inputs`: every replicate of a review
+    #: reads the same document, and blinding it once per unit was most of a mock unit's CPU)
+    _blind_memo: tuple[Any, list[Any], list[Any]] | None = PrivateAttr(default=None)
+    _input_memo: tuple[Any, list[Any], Any, int] | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
@@ -142,7 +163,7 @@ class Document(BaseModel):
                 for a, b in zip(memo[0], parts)):
             return memo[1]
         digest = content_hash(self.kind, self.title, [list(p) for p in parts[2:]])
-        self._hash_memo = (parts, digest)
+        self._hash_memo = Memo((parts, digest))
         return digest
 
     @property

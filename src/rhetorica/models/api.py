@@ -180,7 +180,14 @@ class ModelAPI(abc.ABC):
 
     def count_tokens(self, text: str) -> int:
         """Approximate token count of ``text`` (subclasses with a tokenizer override this)."""
-        return max(1, round(len(text.split()) * 1.35))
+        return max(1, round(_word_count(text) * 1.35))
+
+
+@functools.lru_cache(maxsize=256)
+def _word_count(text: str) -> int:
+    """Whitespace-separated words of ``text``; remembered, since one call's prompt is counted for
+    its worst-case cost, its input cost and its usage, and every replicate sends the same paper."""
+    return len(text.split())
 
 
 @functools.cache

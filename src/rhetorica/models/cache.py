@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from typing import Any, Protocol
 
-from rhetorica.hashing import content_hash
+from rhetorica.hashing import canonical_json
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 
 
@@ -29,16 +31,22 @@ def cache_key(
     Returns:
         64-character hex string, identical across processes for equal inputs.
     """
-    return content_hash(
-        "model-call/v2",
-        provider,
-        model,
-        [m.model_dump() for m in messages],
-        config.output_affecting(),
-        options or {},
-        replicate,
-        length=64,
-    )
+    # = content_hash("model-call/v2", provider, model, messages, output-affecting config, options,
+    # replicate, length=64): the SHA-256 of the parts up to the messages is made once per prompt
+    # (every replicate of a paper sends the same messages, with its own seed) and copied per call
+    state = _prefix_state(provider, model, tuple(messages)).copy()
+    rest = ",".join([canonical_json(config.output_affecting()), canonical_json(options or {}), canonical_json(replicate)])
+    state.update(f"{rest}]".encode("utf-8"))
+    return state.hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _prefix_state(provider: str, model: str, messages: tuple[ChatMessage, ...]) -> Any:
+    """SHA-256 state after ``[`` and the canonical JSON of the parts of :func:`cache_key` up to
+    the messages, each followed by ``,`` (the canonical JSON of a list joins its items' with
+    ``,``). Callers copy it; it is never updated."""
+    parts = ["model-call/v2", provider, model, [m.model_dump() for m in messages]]
+    return hashlib.sha256(("[" + ",".join(map(canonical_json, parts)) + ",").encode("utf-8"))
 
 
 def model_cache_key(model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig, replicate: int) -> str:
