@@ -1,57 +1,50 @@
-"""The attack stage in the unit graph: a search interrupted mid-way resumes without paying any call
-twice, and ``rhetorica estimate`` bounds its calls from above."""
+"""The attack stage in the unit graph: a search killed mid-way (SIGKILL inside a model call,
+tests/attack/kill_driver.py) resumes without paying any call twice, and ``rhetorica estimate``
+bounds its calls from above."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
-import pytest
-
-from rhetorica.models.providers.mock import MockModel
 from rhetorica.store.db import Store
 from rhetorica.study.estimate import estimate_study
 from tests.attack.test_kind import attack_spec, models, runner_for, stored
 from tests.study.helpers import write_study
 
-INTERRUPT_AT = 40  # model calls (proposals and search reviews) before the run is interrupted
+KILL_AT = 40  # the model call (proposals and search reviews) inside which the run is killed
+REPO = Path(__file__).resolve().parents[2]
 
 
-def _spec(shared_data: Path, out: Path) -> dict:
+def kill_spec(shared_data: Path, out: Path) -> dict:
+    """The study of these tests: the phrase reviewer as the only target (tests/attack/test_kind.py)."""
     return attack_spec(shared_data, out, targets=["phrase"])
 
 
-def test_a_search_interrupted_mid_way_resumes_with_no_call_paid_twice(shared_data, tmp_path, monkeypatch):
+def test_a_search_killed_mid_way_resumes_with_no_call_paid_twice(shared_data, tmp_path):
     reference = tmp_path / "reference" / "run"
-    runner = runner_for(_spec(shared_data, reference), reference, models())
+    runner = runner_for(kill_spec(shared_data, reference), reference, models())
     asyncio.run(runner.run())
     runner.store.close()
     expected_records, expected_winners, _, _ = stored(reference)
 
-    out = tmp_path / "interrupted" / "run"
-    generate, seen = MockModel.generate, {"calls": 0}
-
-    async def interrupting(self, messages, config):
-        seen["calls"] += 1
-        if seen["calls"] == INTERRUPT_AT:
-            raise KeyboardInterrupt  # as Ctrl-C in the middle of a call
-        return await generate(self, messages, config)
-
-    monkeypatch.setattr(MockModel, "generate", interrupting)
-    runner = runner_for(_spec(shared_data, out), out, models())
-    with pytest.raises(KeyboardInterrupt):
-        asyncio.run(runner.run())
-    runner.store.close()
-    monkeypatch.setattr(MockModel, "generate", generate)
+    out = tmp_path / "killed" / "run"
+    killed = subprocess.run([sys.executable, "-m", "tests.attack.kill_driver", str(out), str(KILL_AT)], cwd=REPO,
+                            env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
     store = Store.open_readonly(out / "store.sqlite")
     try:
         searches_done = store.rows("SELECT COUNT(*) FROM variants")[0][0]
         answered = store.rows("SELECT COUNT(*) FROM model_calls WHERE status = 'ok'")[0][0]
     finally:
         store.close()
-    assert searches_done < 3 and answered >= INTERRUPT_AT - 8  # interrupted inside the searches, answers kept
+    assert searches_done < 3 and answered >= KILL_AT - 8  # killed inside the searches, the answers kept
 
-    runner = runner_for(_spec(shared_data, out), out, models())
+    runner = runner_for(kill_spec(shared_data, out), out, models())
     summary = asyncio.run(runner.run())
     runner.store.close()
     assert dict(summary.stage_statuses["attack"]) == {"ok": 3 - searches_done}
@@ -67,7 +60,7 @@ def test_a_search_interrupted_mid_way_resumes_with_no_call_paid_twice(shared_dat
 
 def test_estimate_bounds_the_search_calls_from_above(shared_data, tmp_path):
     out = tmp_path / "run"
-    study = write_study(tmp_path / "study.yaml", _spec(shared_data, out))
+    study = write_study(tmp_path / "study.yaml", kill_spec(shared_data, out))
     estimate = estimate_study(study)
     rows = {(r.stage, r.model): r.calls for r in estimate.rows}
     # per search: k*T = 9 proposals (the abstract: one chunk) and min(k*T*r + r, max_queries) =
@@ -76,7 +69,7 @@ def test_estimate_bounds_the_search_calls_from_above(shared_data, tmp_path):
     # held-out: (3 originals + 3 winners) x 4 replicates per reviewer
     assert rows[("review", "mock/phrase")] == 24 and rows[("review", "mock/null")] == 24
 
-    runner = runner_for(_spec(shared_data, out), out, models())
+    runner = runner_for(kill_spec(shared_data, out), out, models())
     asyncio.run(runner.run())
     runner.store.close()
     store = Store.open_readonly(out / "store.sqlite")

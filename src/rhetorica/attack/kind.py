@@ -2,7 +2,8 @@
 
 A rewriter of ``kind: attack`` names the model that proposes candidates (``model``), the
 conditions ``attack:+`` and/or ``attack:-`` and the search's :class:`~rhetorica.attack.options.AttackOptions`
-under ``options``. Its units are planned by the ``attack`` stage (:mod:`rhetorica.attack.stage`), one
+under ``options`` (so provider options of the proposing model go on a declared model of the
+study's ``models:`` section). Its units are planned by the ``attack`` stage (:mod:`rhetorica.attack.stage`), one
 per (document, target, condition); each runs :func:`rhetorica.attack.search.run_search` with
 
 - proposals by the rewriter's model: each section in scope (paragraph chunks of at most
