@@ -34,6 +34,8 @@ import asyncio
 import json
 from typing import Any
 
+from pydantic import ValidationError
+
 from rhetorica.analysis.attack import ATTACK, TRAJECTORY
 from rhetorica.attack.options import (
     PRESENTATION,
@@ -60,7 +62,6 @@ from rhetorica.status import Status
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 from rhetorica.study.planner import ReviewUnit
 from rhetorica.validation.validate import validate_variant
-from pydantic import ValidationError
 
 #: First replicate index of the search reviews (the study's own replicates are 0..n-1, far below).
 SEARCH_REPLICATE_BASE = 1_000_000
