@@ -315,6 +315,12 @@ class Store(BatchTables):
         return [tuple(r) for r in self.conn.execute(
             "SELECT unit_key, name, value_json FROM artefacts ORDER BY unit_key, name")]
 
+    def artefact(self, unit_key: str, name: str) -> Any:
+        """The stored artefact ``name`` of ``unit_key`` (its JSON value decoded), or ``None``."""
+        row = self.conn.execute("SELECT value_json FROM artefacts WHERE unit_key = ? AND name = ?",
+                                (unit_key, name)).fetchone()
+        return None if row is None else json.loads(row[0])
+
     def save_annotation(self, row: dict[str, Any], mentions: list[tuple[str, str, str]]) -> None:
         """Store one annotation (a row of ``annotations``) and its verified mentions
         ``(aspect, polarity, phrase)`` in one transaction, replacing a stored one of the same key."""
