@@ -22,8 +22,9 @@ key it had when the review ran inside it (V's key and the rewriter's spec for ``
 also fix the review), so the variants of older stores stay current.
 
 Older stores: a review the guided rewrite unit made itself is its ``intermediate_review`` artefact;
-the review unit of that variant takes it over as its result (no model call), so resuming such a
-store makes no call (:meth:`GuidedReviewStage.execute`).
+the review unit of that variant takes it over as its result (no model call; the artefact moves to
+the review's row), so resuming such a store makes no call (:meth:`GuidedReviewStage.execute`);
+``--retry-failed`` then asks again for a review taken over as a failure, like any failed unit.
 
 The two stages order themselves by kinds (:func:`rhetorica.study.graph.study_stages`): the review
 consumes the variants every other rewrite stage produces, and the guided rewrite, which produces
@@ -190,10 +191,13 @@ class GuidedReviewStage(TableStage):
 
         A review an older store kept as the ``intermediate_review`` artefact of this review's
         guided variant (same upstream variant, same rewriter spec: the variant's key says so) is
-        taken over as it is, without a call.
+        taken over as it is, without a call (the row names it under ``taken_from`` for :meth:`save`).
         """
         rw: RewriterSpec = unit.rewriter
-        record = self._stored_before(unit, ctx)
+        legacy = (follow_up_key(unit.upstream, rw, str(unit.condition)), INTERMEDIATE_REVIEW)
+        old = ctx.store.artefact(*legacy)
+        taken = isinstance(old, dict) and old.get("upstream") == unit.upstream.key
+        record = {k: v for k, v in old.items() if k != "upstream"} if taken else None
         if record is None:
             assert rw.model is not None  # the study refuses guided without a model
             model = ctx.model(rw.model, rw.options.as_kwargs())
@@ -212,15 +216,13 @@ class GuidedReviewStage(TableStage):
         return {"unit_key": unit.key, "variant_key": unit.upstream.key, "document_id": unit.document.id,
                 "condition": str(unit.condition), "rewriter": rw.name, "protocol": GUIDED_REVIEW_PROTOCOL,
                 "status": status, "reason": reason, "input_truncated": int(bool(record["input_truncated"])),
-                "record_json": json.dumps(record, sort_keys=True)}
+                "record_json": json.dumps(record, sort_keys=True), "taken_from": legacy if taken else None}
 
-    @staticmethod
-    def _stored_before(unit: GuidedReviewUnit, ctx: RunContext) -> dict[str, Any] | None:
-        """The review an older store kept inside the guided rewrite unit (module docstring), or ``None``."""
-        old = ctx.store.artefact(follow_up_key(unit.upstream, unit.rewriter, str(unit.condition)), INTERMEDIATE_REVIEW)
-        if not isinstance(old, dict) or old.get("upstream") != unit.upstream.key:
-            return None
-        return {k: v for k, v in old.items() if k != "upstream"}
+    def save(self, store: Store, row: dict[str, Any]) -> str:
+        """The row in one transaction (an artefact it was taken over from removed in it)."""
+        taken_from = row.pop("taken_from", None)
+        store.save_guided_review(row, taken_from)
+        return str(row["status"])
 
 
 class GuidedRewriteStage(RewriteStage):
