@@ -51,7 +51,6 @@ from rhetorica.store.db import Store
 from rhetorica.study import planner
 from rhetorica.study.config import RewriterSpec, StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
-from rhetorica.study.project_rewrite import review_text
 from rhetorica.study.stages import RewriteStage, TableStage
 from rhetorica.study.workflow_stages import FollowUpUnit, follow_up_key
 
@@ -60,6 +59,23 @@ GUIDED_REVIEW_PROTOCOL = "standard"
 
 #: Name of the artefact in which older stores kept that review, on the guided variant's unit.
 INTERMEDIATE_REVIEW = "intermediate_review"
+
+
+def review_text(payload: dict[str, Any]) -> str:
+    """The text fields of a review payload on the protocol's form, in the form's order (a stored
+    payload may have its keys sorted), one ``name:`` block each (lists as ``- item`` lines)."""
+    form = get_protocol(GUIDED_REVIEW_PROTOCOL).form
+    names = [f.name for f in form.text_fields] + sorted(set(payload) - {f.name for f in form.text_fields})
+    blocks = []
+    for name in names:
+        value = payload.get(name)
+        if isinstance(value, list):
+            lines = [f"- {item}" for item in value if isinstance(item, str) and item.strip()]
+            if lines:
+                blocks.append(f"{name}:\n" + "\n".join(lines))
+        elif isinstance(value, str) and value.strip():
+            blocks.append(f"{name}:\n{value.strip()}")
+    return "\n\n".join(blocks)
 
 
 def guided_conditions(rw: RewriterSpec) -> list[str]:
@@ -129,6 +145,11 @@ class GuidedReview:
     condition: Condition
     record: dict[str, Any] = field(default_factory=dict)
     assumed: bool = False
+
+    @property
+    def text(self) -> str:
+        """What the guided rewrite is shown: :func:`review_text` of the review's payload."""
+        return review_text(self.record.get("payload") or {})
 
 
 @dataclass(frozen=True)

@@ -103,19 +103,6 @@ def variant_dir(run_dir: Path, unit_key: str) -> Path:
     return Path(run_dir) / "latex" / "variants" / unit_key
 
 
-def review_text(payload: dict[str, Any]) -> str:
-    """The text fields of a review payload, one ``name:`` block each (lists as ``- item`` lines)."""
-    blocks = []
-    for name, value in payload.items():
-        if isinstance(value, list):
-            lines = [f"- {item}" for item in value if isinstance(item, str) and item.strip()]
-            if lines:
-                blocks.append(f"{name}:\n" + "\n".join(lines))
-        elif isinstance(value, str) and value.strip():
-            blocks.append(f"{name}:\n{value.strip()}")
-    return "\n\n".join(blocks)
-
-
 def chosen_paragraphs(project: LatexProject, max_per_file: int | None) -> list[Paragraph]:
     """The editable paragraphs a ``latex-project`` rewrite sends: the first ``max_per_file`` of
     every manuscript file, in file order (all with ``None``)."""
@@ -337,12 +324,12 @@ def _write_result(out: Path, summary: dict[str, Any]) -> None:
 
 
 def _shown_review(unit: Any, context: CallContext, out: Path) -> str | None:
-    """The text a guided rewrite is shown: the text fields of its unit's ``review`` (kept as
-    ``review.json``), blinded with the reviewed variant's identity like every reviewer input
+    """The text a guided rewrite is shown: the text fields of its unit's ``review``
+    (:attr:`rhetorica.study.guided.GuidedReview.text`; the record kept as ``review.json``), blinded
+    with the reviewed variant's identity like every reviewer input
     (:func:`rhetorica.documents.inputs.text_input`) and recorded; ``None`` for a unit without one."""
     review = getattr(unit, "review", None)
     if review is None:
         return None
     (out / "review.json").write_text(json.dumps(review.record, indent=2), encoding="utf-8")
-    text = review_text(review.record.get("payload") or {})
-    return record_input(context, text_input(text, review.variant.document, "guided feedback")).text
+    return record_input(context, text_input(review.text, review.variant.document, "guided feedback")).text
