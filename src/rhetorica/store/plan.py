@@ -103,7 +103,7 @@ def ok_rows(store: Store, table: str, keys: set[str]) -> list[dict[str, object]]
 def failed_units(store: Store, plan: Mapping[str, set[str] | None] | None = None) -> Counter[tuple[str, str]]:
     """Current units stored as a failure, counted by (stage, status).
 
-    A failure is any status but ``ok`` of a rewrite or review, and a check that could not be made
+    A failure is any status but ``ok`` of a rewrite, review or guided review, and a check that could not be made
     (``error``); a variant that failed validation (``failed``) is a result, not counted here. A
     check is current when its variant is (``rhetorica validate`` replaces a variant's check).
 
