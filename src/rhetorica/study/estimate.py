@@ -11,7 +11,8 @@ What is counted:
 - LaTeX-project rewrites (``latex-project``; :func:`rhetorica.study.project_rewrite.planned_calls`):
   one call per chosen paragraph (at most ``project.max_paragraphs_per_file`` per manuscript file)
   and unit — each condition and ``joint`` once, ``recursive:<n>`` once more per pass on top of the
-  pass before, ``guided`` the rewriting model's review of the joint variant and its second rewrite;
+  pass before, ``guided`` the rewriting model's review of the joint variant (stage ``guided-review``)
+  and its second rewrite (stage ``guided-rewrite``);
   the repair rounds as an upper bound in their own rows (``<stage> repairs (at most)``: every
   chosen paragraph again per round). ``agent`` rewriters make no call of rhetorica's but the
   guided review.
