@@ -40,7 +40,7 @@ def test_kind_filter_and_table() -> None:
 def test_unknown_kind_exits_2_listing_the_kinds() -> None:
     result = runner.invoke(app, ["list", "--kind", "widgets"])
     assert result.exit_code == 2
-    assert "unknown kind of component 'widgets'; known: analysis table, condition, dimension, evaluator, form" in result.output
+    assert "unknown kind of component 'widgets'; known: analysis table, batch api, condition, dimension, evaluator, form" in result.output
 
 
 def test_kind_spellings_with_hyphens_underscores_and_plurals_are_accepted() -> None:
