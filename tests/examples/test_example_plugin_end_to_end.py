@@ -215,6 +215,17 @@ def test_the_formality_measure_reaches_checks_report_and_viewer(flow: dict[str, 
     assert shift.loc["nested", ["original", "variant"]].tolist() == pytest.approx([0.0, 0.0])
     assert shift["present"].to_dict() == {"graph": True, "nested": False, "sparse": True}
     assert set(shift["measure"]) == {"(formal - informal markers)/1k"}
+    # the report's validation section: 3 checks, 2 present; means (-150 - 178.57 + 0) / 3 = -109.52
+    # and (55.56 + 0 + 0) / 3 = 18.52
+    markdown = (flow["run"] / "report.md").read_text(encoding="utf-8")
+    row = next([c.strip() for c in line.strip("|").split("|")] for line in markdown.splitlines()
+               if "| (formal - informal markers)/1k |" in line)
+    assert row == ["formality:+", "formalizer", "formality:+", "(formal - informal markers)/1k", "3", "2", "-109.52",
+                   "18.52"]
+    latex = (flow["run"] / "tables" / "shift_checks.tex").read_text(encoding="utf-8")
+    assert "formality:+ & formalizer & formality:+ & (formal - informal markers)/1k & 3 & 2 & -109.52 & 18.52" in latex
+    html = (flow["run"] / "report.html").read_text(encoding="utf-8").split('<section id="validation">', 1)[1]
+    assert '<td class="num">3</td><td class="num">2</td><td class="num">-109.52</td><td class="num">18.52</td>' in html
     assert "(formal - informal markers)/1k: -150.00 → 55.56" in flow["pages"]["/paper?doc=graph"]
     assert "(formal - informal markers)/1k: -178.57 → 0.00" in flow["pages"]["/paper?doc=sparse"]
 
