@@ -54,3 +54,11 @@ def test_kind_spellings_with_hyphens_underscores_and_plurals_are_accepted() -> N
         assert json.loads(other.output) == families
     evaluators = json.loads(runner.invoke(app, ["list", "--kind", "evaluators", "--json"]).output)
     assert {r["kind"] for r in evaluators} == {"evaluator"} and {"control", "python"} <= {r["name"] for r in evaluators}
+
+
+def test_providers_are_listed_with_their_options() -> None:
+    result = runner.invoke(app, ["list", "--kind", "provider", "--json"])
+    assert result.exit_code == 0, result.output
+    mock = next(r for r in json.loads(result.output) if r["name"] == "mock")
+    assert mock["options"] == {"latency_s": "float (default 0.0)", "max_concurrency": "int (default 8)",
+                               "script": "list[str | dict[str, Any]] | None (default None)"}

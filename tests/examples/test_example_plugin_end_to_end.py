@@ -136,8 +136,15 @@ def test_list_and_schema_show_all_four_parts(flow: dict[str, Any]) -> None:
         assert rows[key]["source"] == "rhetorica-example-plugin", key
     assert sorted(rows[("evaluator", "lexicon")]["options"]) == ["base", "points_per_word", "words"]
     assert rows[("condition", "formality:+")]["description"] == "more formal register (no contractions, precise verbs)"
+    assert rows[("provider", "example-scripted")]["options"] == {
+        "batch_dir": "str | None (default None)", "max_concurrency": "int (default 8)",
+        "substitutions": "dict[str, str] | None (default None)"}
     schema = json.loads(flow["schema"])
     assert set(schema["$defs"]["LexiconOptions"]["properties"]) == {"words", "base", "points_per_word"}
+    assert "; example-scripted: batch_dir, max_concurrency, substitutions; " in (
+        schema["$defs"]["ModelOptions"]["description"])
+    conditions = schema["$defs"]["RewriterSpec_llm"]["properties"]["conditions"]["description"]
+    assert ", formality:+, formality:-, " in conditions
     assert schema["properties"]["reviewers"]["items"]["discriminator"]["mapping"]["lexicon"] == (
         "#/$defs/ReviewerSpec_lexicon")
 

@@ -7,7 +7,12 @@ import math
 import pandas as pd
 import pytest
 
-from rhetorica.validation.summary import SHIFT_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summarise_by_condition, summarise_shifts
+from rhetorica.validation.summary import (
+    SHIFT_SUMMARY_COLUMNS,
+    SUMMARY_COLUMNS,
+    summarise_by_condition,
+    summarise_shifts,
+)
 
 
 def _row(
