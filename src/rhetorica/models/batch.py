@@ -298,7 +298,7 @@ async def submit_batch(
     """Submit the calls of ``requests`` that are neither cached nor already waiting in a batch.
 
     Args:
-        model: provider connection (``openai``, ``openai-compatible``, ``anthropic`` or ``google``).
+        model: provider connection whose provider has a registered batch API (:func:`supports_batch`).
         requests: the calls.
         store: the study store (holds the batch tables and the response cache).
         options: provider options needed to rebuild ``model`` in a later process (e.g.
