@@ -11,7 +11,14 @@ import pytest
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
 from rhetorica.models.providers.mock import MockModel
-from rhetorica.models.registry import LazyProvider, get_model, provider_class, provider_names, split_model_id
+from rhetorica.models.registry import (
+    LazyProvider,
+    get_model,
+    provider_class,
+    provider_names,
+    provider_option_lines,
+    split_model_id,
+)
 from rhetorica.registry import providers
 
 
@@ -90,3 +97,14 @@ def test_an_entry_that_is_not_a_model_class_is_refused_naming_its_source() -> No
             provider_class("test-not-a-class")
     finally:
         del providers._entries["test-not-a-class"]  # noqa: SLF001
+
+
+def test_provider_option_lines_give_each_init_option_with_its_type_and_default(monkeypatch) -> None:
+    assert provider_option_lines("mock") == {"latency_s": "float (default 0.0)", "max_concurrency": "int (default 8)",
+                                             "script": "list[str | dict[str, Any]] | None (default None)"}
+    # a provider whose SDK is missing lists no options (and no error)
+    monkeypatch.setitem(sys.modules, "anthropic", None)
+    for entry in providers.entries():
+        if isinstance(entry.value, LazyProvider):
+            monkeypatch.delitem(sys.modules, entry.value.target.partition(":")[0], raising=False)
+    assert provider_option_lines("anthropic") == {}

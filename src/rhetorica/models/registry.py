@@ -16,11 +16,12 @@ and then gives an install hint::
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
 from rhetorica.models.api import ModelAPI
-from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
+from rhetorica.models.errors import ModelError, ProviderNotInstalledError, UnknownProviderError
 from rhetorica.models.redaction import redact_urls
 from rhetorica.registry import UnknownComponentError, providers
 
@@ -123,3 +124,30 @@ def get_model(model_id: str, **options: Any) -> ModelAPI:
     """
     provider, model = split_model_id(model_id)
     return provider_class(provider)(model=model, **options)
+
+
+def provider_option_lines(provider: str) -> dict[str, str]:
+    """Option name -> ``type (default …)`` of a registered provider: the keyword parameters of its
+    class's ``__init__`` along the class hierarchy (:meth:`ModelAPI.declared_options`), as
+    ``rhetorica list`` and ``rhetorica schema`` show them.
+
+    Returns:
+        The options in name order; empty when the provider's optional dependency is not installed
+        (or it declares none).
+    """
+    try:
+        cls = provider_class(provider)
+    except ModelError:
+        return {}
+    lines = {}
+    for name in cls.declared_options():
+        param = next(params[name] for params in (inspect.signature(k.__init__).parameters for k in cls.__mro__)
+                     if name in params)
+        default = "required" if param.default is param.empty else f"default {param.default!r}"
+        if param.annotation is param.empty:
+            lines[name] = f"({default})"
+        else:
+            annotation = param.annotation
+            text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+            lines[name] = f"{text} ({default})"
+    return lines

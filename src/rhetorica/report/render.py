@@ -22,6 +22,7 @@ from rhetorica.report.flow import flow_latex
 from rhetorica.report.judges import table1_latex
 from rhetorica.reviewers.control_settings import ControlReviewer
 from rhetorica.store.export import write_tidy
+from rhetorica.validation.summary import summarise_shifts
 
 PLOTS_DIR = "plots"
 TABLES_DIR = "tables"
@@ -212,6 +213,8 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
         tables["pooled_sd"] = latex.pooled_sd_latex(data.analysis["pooled_sd"])
     if not data.validation_summary.empty:
         tables["validation"] = latex.validation_latex(data.validation_summary)
+    if not data.shift_checks.empty:
+        tables["shift_checks"] = latex.shift_latex(summarise_shifts(data.shift_checks))
     if data.flow is not None and not data.flow.flow.empty:
 
         tables["flow"] = flow_latex(data.flow.flow)

@@ -20,7 +20,7 @@ from rhetorica.report.scorecard import (
     NOT_APPLICABLE as CARD_NOT_APPLICABLE,
     PASS as CARD_PASS,
 )
-from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, VALIDATION
+from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, SHIFTS, VALIDATION
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import REVIEW_000
 from rhetorica.report.appendix import appendix_sections
@@ -34,6 +34,7 @@ from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensio
 from rhetorica.report.truncation import input_truncation
 from rhetorica.report.validation import failed_variants
 from rhetorica.strata import HUMAN_STRATA
+from rhetorica.validation.summary import summarise_shifts
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
@@ -208,6 +209,9 @@ def _validation(data: ReportData) -> Section:
         section.tables.append(table_view(data.validation_summary, VALIDATION.headers, digits=integrity))
     else:
         section.unavailable = data.unavailable.get("validation", "no validation results")
+    if not data.shift_checks.empty:
+        section.tables.append(table_view(summarise_shifts(data.shift_checks), SHIFTS.headers,
+                                         "Intended shifts: the condition's dimension measure, original → rewrite"))
     if not data.validation.empty:
 
         failed = failed_variants(data.validation)
