@@ -26,6 +26,7 @@ from rhetorica.analysis.tidy import primary_metric
 from rhetorica.analysis.variance import pooled_sd_by_metric
 from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
 from rhetorica.report.aspects import aspect_tables
+from rhetorica.report.attack import collect_attacks
 from rhetorica.report.forms import form_scores, needs_form_table
 from rhetorica.report.judges import collect_judges, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
@@ -235,6 +236,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
 
     judges = collect_judges(analysed_scores, study, paper_ids, analysis, unavailable)  # the review-metric study
     _replicate_spread(analysed_scores, analysis)
+    collect_attacks(assessments, tables["artefacts"], study, analysis, unavailable)  # worst-case searches
     try:  # the aspect section's tables (rhetorica.report.aspects), when the study annotated its reviews
         analysis.update(aspect_tables(tables, assessments, pairs))
     except ValueError as exc:

@@ -1,0 +1,230 @@
+"""The report's worst-case attack section (issue 27 §1), for a study with rewriters of ``kind: attack``.
+
+A search (document, target reviewer, direction) keeps the candidate with the best in-search
+score, the mean of a few noisy reviews of each of many candidates: that best is inflated (the
+winner's curse). The winner is then reviewed again by every reviewer with fresh, held-out
+replicates, and every shift, interval, flip rate and test the report gives uses those. The
+section shows
+
+- per search: its rounds, queries and cost, the held-out shift of the target reviewer, beside the
+  in-search original and best, labelled as biased;
+- the transfer matrix: rows the target whose search produced the winners, columns the reviewer that
+  reviewed them (held-out), the mean held-out shift;
+- the trajectory figure: per search, the in-search score of the candidate kept after each round
+  (round 0 the original).
+
+The ``attack`` table itself (success rate, mean and max held-out shift with intervals, per target
+and direction) is a registered analysis table and shows in its own section. Every number comes
+from :mod:`rhetorica.analysis.attack`; nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from rhetorica.analysis.attack import trajectory_frame, transfer_matrix
+from rhetorica.report.booktabs import Column, booktabs, escape, number
+from rhetorica.report.data import ReportData
+from rhetorica.report.plots import _png, _pyplot
+from rhetorica.report.views import Section, table_view
+
+ATTACK_KIND = "attack"
+"""The rewriter kind of the worst-case search."""
+
+TRAJECTORY_ARTEFACT = "attack_trajectory"
+"""Name of a winning variant's artefact holding its search (/work/notes/attack_contract.md)."""
+
+IN_SEARCH = "in-search (biased: best of many noisy reviews)"
+"""How every in-search number is labelled."""
+
+HELD_OUT_NOTE = "best of many noisy reviews; every reported shift, interval, flip rate and test uses held-out reviews"
+"""Why the in-search best is not the result."""
+
+SEARCH_HEADERS = {
+    "document": "Paper", "target": "Target", "direction": "Direction", "rounds": "Rounds", "queries": "Queries",
+    "cost_usd": "Cost (USD)", "stopped": "Stopped by", "held_out_shift": "Held-out shift (target)",
+    "original_score": "In-search original", "best_in_search_score": "In-search best",
+    "in_search_shift": "In-search shift (biased)",
+}
+TRANSFER_NOTE = ("Transfer matrix: each row holds the winners of the searches against one target reviewer, each "
+                 "column a reviewer that reviewed them with held-out replicates; a cell is the mean over papers of "
+                 "(winner − original), each side the mean of that reviewer's held-out replicates; n the papers.")
+
+
+def attack_applies(study: dict[str, Any]) -> bool:
+    """Whether the study declares a rewriter of ``kind: attack``."""
+    return any(r.get("kind") == ATTACK_KIND for r in study.get("rewriters") or [])
+
+
+def attack_records(artefacts: pd.DataFrame) -> list[dict[str, Any]]:
+    """The stored trajectories of the current winning variants, in the store's order.
+
+    Args:
+        artefacts: the tidy artefacts table (:func:`rhetorica.store.export.artefacts_table`).
+
+    Returns:
+        One dict per ``attack_trajectory`` artefact: the artefact's JSON
+        (``document, target, direction, metric, original_score, rounds, best_in_search_score,
+        queries, cost_usd, stopped``) with ``variant_key`` (the winner's unit key) and ``arm`` added.
+
+    Raises:
+        ValueError: an artefact is not a JSON object (names the variant).
+    """
+    if artefacts.empty:
+        return []
+    records = []
+    for row in artefacts[artefacts["name"] == TRAJECTORY_ARTEFACT].to_dict("records"):
+        value = json.loads(row["value_json"])
+        if not isinstance(value, dict):
+            raise ValueError(f"variant {row['unit_key']}: its {TRAJECTORY_ARTEFACT} artefact is not a JSON object")
+        records.append({**value, "variant_key": row["unit_key"], "arm": row["arm"]})
+    return records
+
+
+def search_table(tidy: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per search: what it spent, the held-out shift of its target (from
+    :func:`rhetorica.analysis.attack.transfer_matrix` of that search alone; missing when the target
+    has not reviewed both sides) and its stored in-search original and best.
+
+    Args:
+        tidy: the analysed tidy assessments.
+        records: :func:`attack_records`.
+
+    Returns:
+        Columns ``document, target, direction, rounds, queries, cost_usd, stopped, held_out_shift,
+        original_score, best_in_search_score, in_search_shift, variant_key``; ``rounds`` counts
+        the rounds after the original (round 0), ``in_search_shift`` is the stored best minus the
+        stored original.
+    """
+    rows = []
+    for record in records:
+        own = tidy[tidy["document_id"] == record["document"]]
+        matrix = transfer_matrix(own, [record]) if not own.empty else pd.DataFrame()
+        hit = matrix[matrix["target"] == record["target"]] if "target" in matrix.columns else matrix
+        shift = float(hit[record["target"]].iloc[0]) if len(hit) and record["target"] in hit.columns else None
+        rows.append({"document": record["document"], "target": record["target"], "direction": record["direction"],
+                     "rounds": max((r["round"] for r in record["rounds"]), default=0), "queries": record["queries"],
+                     "cost_usd": record["cost_usd"], "stopped": record.get("stopped"), "held_out_shift": shift,
+                     "original_score": record["original_score"],
+                     "best_in_search_score": record["best_in_search_score"],
+                     "in_search_shift": record["best_in_search_score"] - record["original_score"],
+                     "variant_key": record["variant_key"]})
+    return pd.DataFrame(rows, columns=[*SEARCH_HEADERS, "variant_key"])
+
+
+def collect_attacks(tidy: pd.DataFrame, artefacts: pd.DataFrame, study: dict[str, Any],
+                    analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> None:
+    """Fill ``analysis["attack_searches"]`` (:func:`search_table`), ``attack_transfer``
+    (:func:`rhetorica.analysis.attack.transfer_matrix`) and ``attack_trajectory``
+    (:func:`rhetorica.analysis.attack.trajectory_frame`) for a study with attack rewriters, or
+    ``unavailable["attack_search"]`` with the reason; nothing for a study without them."""
+    if not attack_applies(study):
+        return
+    try:
+        records = attack_records(artefacts)
+    except ValueError as exc:
+        unavailable["attack_search"] = str(exc)
+        return
+    if not records:
+        unavailable["attack_search"] = "no search has finished yet (no winning variant with its trajectory)"
+        return
+    analysis["attack_trajectory"] = trajectory_frame(records)
+    analysis["attack_searches"] = search_table(tidy, records)
+    if tidy.empty or not tidy["status"].eq("ok").any():
+        unavailable["attack_transfer"] = "no held-out review has succeeded yet"
+        return
+    try:
+        analysis["attack_transfer"] = transfer_matrix(tidy, records)
+    except ValueError as exc:
+        unavailable["attack_transfer"] = f"analysis failed: {exc}"
+
+
+def _transfer_headers(matrix: pd.DataFrame) -> dict[str, str]:
+    headers = {"target": "Searched against (target)"}
+    headers |= {c: f"Reviewed by {c}" for c in matrix.columns if c not in ("target", "n")}
+    return headers | {"n": "Papers"}
+
+
+def attack_section(data: ReportData) -> Section:
+    """The attack-search section (see the module docstring)."""
+    note = ("Worst-case search: per paper, target reviewer and direction, rounds of candidate rewrites, each "
+            "reviewed a few times by the target; the best is kept. The in-search columns are biased: "
+            f"{HELD_OUT_NOTE} (fresh replicates of the winner by every reviewer, never seen by the search). Shifts "
+            "are winner − original on the primary score; the trajectory figure shows the kept candidate's in-search "
+            "score per round.")
+    section = Section("attack_search", "Worst-case attack search: held-out shift and in-search best", note)
+    if "attack_searches" not in data.analysis:
+        section.unavailable = data.unavailable.get("attack_search", "no search results")
+        return section
+    searches = data.analysis["attack_searches"]
+    section.tables.append(table_view(searches, SEARCH_HEADERS, f"Each search: held-out shift beside the {IN_SEARCH} "
+                                                               "numbers"))
+    if "attack_transfer" in data.analysis:
+        matrix = data.analysis["attack_transfer"]
+        section.tables.append(table_view(matrix, _transfer_headers(matrix), TRANSFER_NOTE))
+    else:
+        section.note += f" Transfer matrix not computable ({data.unavailable.get('attack_transfer', 'no rows')})."
+    return section
+
+
+def trajectory_figure(trajectory: pd.DataFrame) -> Figure:
+    """The in-search score of the candidate kept after each round, one line per search (paper,
+    target, direction); a round that keeps no candidate carries the previous one's.
+
+    Args:
+        trajectory: :func:`rhetorica.analysis.attack.trajectory_frame`.
+
+    Raises:
+        ValueError: no kept candidate has a score.
+    """
+    kept = trajectory[trajectory["kept"].astype(bool) & trajectory["score"].notna()]
+    if kept.empty:
+        raise ValueError("attack trajectory: no kept candidate has a score")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for (document, target, direction), part in kept.groupby(["document", "target", "direction"], sort=True):
+        rounds = range(int(trajectory.loc[(trajectory["document"] == document) & (trajectory["target"] == target)
+                                          & (trajectory["direction"] == direction), "round"].max()) + 1)
+        by_round = part.groupby("round")["score"].last().reindex(rounds).ffill()
+        ax.plot(list(by_round.index), by_round.to_numpy(dtype=float), marker="o",
+                label=f"{document} → {target} ({direction})")
+    ax.set_xlabel("Round (0 = the original)")
+    ax.set_ylabel("Kept candidate's in-search score (biased)")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.legend(frameon=False, fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def trajectory_png(trajectory: pd.DataFrame) -> bytes:
+    """PNG of :func:`trajectory_figure`."""
+    return _png(trajectory_figure(trajectory), None)
+
+
+def transfer_latex(matrix: pd.DataFrame) -> str:
+    """The transfer matrix as booktabs LaTeX (names escaped)."""
+    reviewers = [c for c in matrix.columns if c not in ("target", "n")]
+    columns = [Column("Target", lambda r: escape(r["target"]), "l"),
+               *(Column(escape(c), lambda r, c=c: number(r[c])) for c in reviewers),
+               Column("$n$", lambda r: number(r["n"], 0))]
+    return booktabs(matrix, columns, caption="Transfer of worst-case attacks: mean held-out shift of each target's "
+                                             "winning variants, by the reviewer that reviewed them.",
+                    label="tab:attack-transfer")
+
+
+def searches_latex(searches: pd.DataFrame) -> str:
+    """The per-search table as booktabs LaTeX: held-out shift beside the biased in-search numbers."""
+    columns = [Column("Paper", lambda r: escape(r["document"]), "l"), Column("Target", lambda r: escape(r["target"]), "l"),
+               Column("Dir.", lambda r: escape(r["direction"]), "l"), Column("Rounds", lambda r: number(r["rounds"], 0)),
+               Column("Queries", lambda r: number(r["queries"], 0)),
+               Column(r"Held-out $\Delta$", lambda r: number(r["held_out_shift"])),
+               Column("In-search orig.", lambda r: number(r["original_score"])),
+               Column("In-search best", lambda r: number(r["best_in_search_score"])),
+               Column(r"In-search $\Delta$ (biased)", lambda r: number(r["in_search_shift"]))]
+    return booktabs(searches, columns, caption="Worst-case searches: held-out shift of the target beside the "
+                                               "in-search numbers (biased: best of many noisy reviews; every "
+                                               "reported shift uses held-out reviews).", label="tab:attack-searches")
