@@ -1,7 +1,7 @@
 """A run directory holding a finished worst-case attack search (issue 27 §1), written by hand in the
 shape of /work/notes/attack_contract.md: two papers, each searched against reviewer ``rev-a``
 (direction ``+``); the winners are ordinary variants (condition ``attack:+``, rewriter
-``attacker→rev-a``) carrying an ``attack_trajectory`` artefact, and both reviewers reviewed the
+``attacker>rev-a``) carrying an ``attack_trajectory`` artefact, and both reviewers reviewed the
 originals and the winners twice (the held-out replicates).
 
 Held-out overall scores (mean of two replicates), by reviewer, paper and arm::
@@ -22,11 +22,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rhetorica.labels import attack_rewriter
 from rhetorica.store.db import Store
 from rhetorica.store.runs import STUDY_FILE
 
 TARGET = "rev-a"
-REWRITER = "attacker→rev-a"
+REWRITER = attack_rewriter("attacker", TARGET)
 CONDITION = "attack:+"
 HOSTILE = "<script>alert('x')</script>"
 """Text planted in a trajectory's failure reason (must show escaped everywhere)."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -25,31 +26,33 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _md_rows(text: str, first_cell: str) -> list[list[str]]:
-    return [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
+    """The cells of the Markdown table rows starting with ``first_cell``, Markdown escapes removed."""
+    return [[re.sub(r"\\(.)", r"\1", c.strip()) for c in line.strip("|").split("|")] for line in text.splitlines()
             if line.startswith(f"| {first_cell}")]
 
 
 def test_each_search_shows_its_held_out_shift_beside_the_biased_in_search_numbers(report: Path) -> None:
     md = (report / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attack search"):]
-    # paper, target, direction, rounds, queries, cost, stopped, held-out shift (rev-a: 6-4, 5.5-5),
-    # in-search original, best and their difference (7-4.5, 6.5-5), from the stored trajectories
-    assert _md_rows(section, "p1")[0] == ["p1", "rev-a", "+", "2", "10", "0.25", "rounds", "2.00", "4.50", "7.00",
-                                          "2.50"]
-    assert _md_rows(section, "p2")[0] == ["p2", "rev-a", "+", "2", "12", "0.35", "budget", "0.50", "5.00", "6.50",
-                                          "1.50"]
+    # paper, target, direction, rounds, queries, cost, stopped, rev-a's held-out original, winner and
+    # shift (6-4, 5.5-5), in-search original, best and their difference (7-4.5, 6.5-5), from the trajectories
+    assert _md_rows(section, "p1")[0] == ["p1", "rev-a", "+", "2", "10", "0.25", "rounds", "4.00", "6.00", "2.00",
+                                          "4.50", "7.00", "2.50"]
+    assert _md_rows(section, "p2")[0] == ["p2", "rev-a", "+", "2", "12", "0.35", "budget", "5.00", "5.50", "0.50",
+                                          "5.00", "6.50", "1.50"]
     assert "In-search shift (biased)" in section and HELD_OUT_NOTE in section and IN_SEARCH in section
 
 
 def test_the_transfer_matrix_gives_each_reviewers_held_out_shift_of_the_targets_winners(report: Path) -> None:
     md = (report / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attack search"):]
-    assert "| Searched against (target)   | Reviewed by rev-a   | Reviewed by rev-b   | Papers" in section
-    assert _md_rows(section, "rev-a")[0] == ["rev-a", "1.25", "0.50", "2"]  # (2 + 0.5) / 2 and (1 + 0) / 2
+    # rev-a's shifts 2 and 0.5: mean 1.25, SE 0.75; rev-b's 1 and 0: mean 0.5, SE 0.5; t(0.975, 1 df) = 12.7062
+    assert _md_rows(section, "rev-a")[0] == ["rev-a", "+", "1.25 [-8.28, 10.78] (n 2)", "0.50 [-5.85, 6.85] (n 2)"]
+    assert "| Searched against (target)   | Direction   | Reviewed by rev-a" in section
     tex = (report / "tables" / "attack_transfer.tex").read_text("utf-8")
-    assert "rev-a & 1.25 & 0.50 & 2" in tex
+    assert "rev-a & + & 1.25 [-8.28, 10.78] (n 2) & 0.50 [-5.85, 6.85] (n 2)" in tex
     searches = (report / "tables" / "attack_searches.tex").read_text("utf-8")
-    assert "p1 & rev-a & + & 2 & 10 & 2.00 & 4.50 & 7.00 & 2.50" in searches and "biased" in searches
+    assert "p1 & rev-a & + & 2 & 10 & 4.00 & 6.00 & 2.00 & 4.50 & 7.00 & 2.50" in searches and "biased" in searches
 
 
 def test_the_trajectory_figure_is_drawn_and_linked(report: Path) -> None:

@@ -26,17 +26,15 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from rhetorica.analysis.attack import trajectory_frame, transfer_matrix
+from rhetorica.analysis.attack import TRAJECTORY, held_out_shifts, trajectory_frame, transfer_matrix
+from rhetorica.labels import split_attack_rewriter
 from rhetorica.report.booktabs import Column, booktabs, escape, number
-from rhetorica.report.data import ReportData
+from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.plots import _png, _pyplot
 from rhetorica.report.views import Section, table_view
 
 ATTACK_KIND = "attack"
 """The rewriter kind of the worst-case search."""
-
-TRAJECTORY_ARTEFACT = "attack_trajectory"
-"""Name of a winning variant's artefact holding its search (/work/notes/attack_contract.md)."""
 
 IN_SEARCH = "in-search (biased: best of many noisy reviews)"
 """How every in-search number is labelled."""
@@ -46,13 +44,15 @@ HELD_OUT_NOTE = "best of many noisy reviews; every reported shift, interval, fli
 
 SEARCH_HEADERS = {
     "document": "Paper", "target": "Target", "direction": "Direction", "rounds": "Rounds", "queries": "Queries",
-    "cost_usd": "Cost (USD)", "stopped": "Stopped by", "held_out_shift": "Held-out shift (target)",
+    "cost_usd": "Cost (USD)", "stopped": "Stopped by", "held_out_original": "Held-out original",
+    "held_out_winner": "Held-out winner", "held_out_shift": "Held-out shift",
     "original_score": "In-search original", "best_in_search_score": "In-search best",
     "in_search_shift": "In-search shift (biased)",
 }
-TRANSFER_NOTE = ("Transfer matrix: each row holds the winners of the searches against one target reviewer, each "
-                 "column a reviewer that reviewed them with held-out replicates; a cell is the mean over papers of "
-                 "(winner − original), each side the mean of that reviewer's held-out replicates; n the papers.")
+TRANSFER_NOTE = ("Transfer matrix: each row holds the winners of the searches against one target reviewer in one "
+                 "direction, each column a reviewer that reviewed them with held-out replicates; a cell is the mean "
+                 "over papers of (winner − original), each side the mean of that reviewer's held-out replicates, "
+                 "with its 95% t interval and n papers.")
 
 
 def attack_applies(study: dict[str, Any]) -> bool:
@@ -69,7 +69,8 @@ def attack_records(artefacts: pd.DataFrame) -> list[dict[str, Any]]:
     Returns:
         One dict per ``attack_trajectory`` artefact: the artefact's JSON
         (``document, target, direction, metric, original_score, rounds, best_in_search_score,
-        queries, cost_usd, stopped``) with ``variant_key`` (the winner's unit key) and ``arm`` added.
+        queries, cost_usd, stopped``) with ``variant_key`` (the winner's unit key), ``arm`` and
+        ``attacker`` (the attack rewriter's name, from the winner's rewriter label) added.
 
     Raises:
         ValueError: an artefact is not a JSON object (names the variant).
@@ -77,43 +78,59 @@ def attack_records(artefacts: pd.DataFrame) -> list[dict[str, Any]]:
     if artefacts.empty:
         return []
     records = []
-    for row in artefacts[artefacts["name"] == TRAJECTORY_ARTEFACT].to_dict("records"):
+    for row in artefacts[artefacts["name"] == TRAJECTORY].to_dict("records"):
         value = json.loads(row["value_json"])
         if not isinstance(value, dict):
-            raise ValueError(f"variant {row['unit_key']}: its {TRAJECTORY_ARTEFACT} artefact is not a JSON object")
-        records.append({**value, "variant_key": row["unit_key"], "arm": row["arm"]})
+            raise ValueError(f"variant {row['unit_key']}: its {TRAJECTORY} artefact is not a JSON object")
+        records.append({**value, "variant_key": row["unit_key"], "arm": row["arm"],
+                        "attacker": split_attack_rewriter(row["reviewer"])[0]})
     return records
 
 
 def search_table(tidy: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per search: what it spent, the held-out shift of its target (from
-    :func:`rhetorica.analysis.attack.transfer_matrix` of that search alone; missing when the target
-    has not reviewed both sides) and its stored in-search original and best.
+    """One row per search: what it spent, its target's held-out scores of the original and of the
+    winner and their shift (:func:`rhetorica.analysis.attack.held_out_shifts`; missing until the
+    target has reviewed both) beside its stored in-search original and best.
 
     Args:
         tidy: the analysed tidy assessments.
         records: :func:`attack_records`.
 
     Returns:
-        Columns ``document, target, direction, rounds, queries, cost_usd, stopped, held_out_shift,
-        original_score, best_in_search_score, in_search_shift, variant_key``; ``rounds`` counts
-        the rounds after the original (round 0), ``in_search_shift`` is the stored best minus the
-        stored original.
+        Columns ``document, target, direction, rounds, queries, cost_usd, stopped,
+        held_out_original, held_out_winner, held_out_shift, original_score, best_in_search_score,
+        in_search_shift, variant_key``; ``rounds`` counts the rounds after the original (round 0),
+        ``in_search_shift`` is the stored best minus the stored original.
+
+    Raises:
+        ValueError: as :func:`rhetorica.analysis.attack.held_out_shifts`.
     """
+    shifts = held_out_shifts(tidy) if not tidy.empty else pd.DataFrame()
+    own = shifts[shifts["reviewer"] == shifts["target"]] if not shifts.empty else shifts
+    found = {(r["document_id"], r["attacker"], r["target"], r["direction"]): r for r in own.to_dict("records")}
     rows = []
     for record in records:
-        own = tidy[tidy["document_id"] == record["document"]]
-        matrix = transfer_matrix(own, [record]) if not own.empty else pd.DataFrame()
-        hit = matrix[matrix["target"] == record["target"]] if "target" in matrix.columns else matrix
-        shift = float(hit[record["target"]].iloc[0]) if len(hit) and record["target"] in hit.columns else None
+        held = found.get((record["document"], record["attacker"], record["target"], record["direction"]), {})
+        best, original = record.get("best_in_search_score"), record.get("original_score")
         rows.append({"document": record["document"], "target": record["target"], "direction": record["direction"],
                      "rounds": max((r["round"] for r in record["rounds"]), default=0), "queries": record["queries"],
-                     "cost_usd": record["cost_usd"], "stopped": record.get("stopped"), "held_out_shift": shift,
-                     "original_score": record["original_score"],
-                     "best_in_search_score": record["best_in_search_score"],
-                     "in_search_shift": record["best_in_search_score"] - record["original_score"],
+                     "cost_usd": record.get("cost_usd"), "stopped": record.get("stopped"),
+                     "held_out_original": held.get("original"), "held_out_winner": held.get("attacked"),
+                     "held_out_shift": held.get("shift"), "original_score": original, "best_in_search_score": best,
+                     "in_search_shift": None if best is None or original is None else best - original,
                      "variant_key": record["variant_key"]})
     return pd.DataFrame(rows, columns=[*SEARCH_HEADERS, "variant_key"])
+
+
+def transfer_view(transfer: pd.DataFrame) -> pd.DataFrame:
+    """The long transfer table (:func:`rhetorica.analysis.attack.transfer_matrix`) as the report
+    shows it: one row per (target, direction), one column per reviewer holding ``mean [low, high]
+    (n)``, ``–`` where that reviewer has no held-out pair."""
+    cells = transfer.assign(cell=[f"{fmt_ci(m, lo, hi)} (n {n})" for m, lo, hi, n in
+                                  zip(transfer["mean_shift"], transfer["mean_lo"], transfer["mean_hi"], transfer["n"])])
+    wide = cells.pivot(index=["target", "direction"], columns="reviewer", values="cell").fillna("–")
+    wide.columns.name = None
+    return wide.reset_index()
 
 
 def collect_attacks(tidy: pd.DataFrame, artefacts: pd.DataFrame, study: dict[str, Any],
@@ -133,20 +150,21 @@ def collect_attacks(tidy: pd.DataFrame, artefacts: pd.DataFrame, study: dict[str
         unavailable["attack_search"] = "no search has finished yet (no winning variant with its trajectory)"
         return
     analysis["attack_trajectory"] = trajectory_frame(records)
-    analysis["attack_searches"] = search_table(tidy, records)
-    if tidy.empty or not tidy["status"].eq("ok").any():
-        unavailable["attack_transfer"] = "no held-out review has succeeded yet"
-        return
     try:
-        analysis["attack_transfer"] = transfer_matrix(tidy, records)
+        analysis["attack_searches"] = search_table(tidy, records)
+        transfer = transfer_matrix(tidy) if not tidy.empty else pd.DataFrame()
     except ValueError as exc:
-        unavailable["attack_transfer"] = f"analysis failed: {exc}"
+        unavailable["attack_search"] = f"analysis failed: {exc}"
+        return
+    if transfer.empty:
+        unavailable["attack_transfer"] = "no winner and original reviewed by the same reviewer yet (held-out)"
+    else:
+        analysis["attack_transfer"] = transfer
 
 
 def _transfer_headers(matrix: pd.DataFrame) -> dict[str, str]:
-    headers = {"target": "Searched against (target)"}
-    headers |= {c: f"Reviewed by {c}" for c in matrix.columns if c not in ("target", "n")}
-    return headers | {"n": "Papers"}
+    headers = {"target": "Searched against (target)", "direction": "Direction"}
+    return headers | {c: f"Reviewed by {c}" for c in matrix.columns if c not in headers}
 
 
 def attack_section(data: ReportData) -> Section:
@@ -164,7 +182,7 @@ def attack_section(data: ReportData) -> Section:
     section.tables.append(table_view(searches, SEARCH_HEADERS, f"Each search: held-out shift beside the {IN_SEARCH} "
                                                                "numbers"))
     if "attack_transfer" in data.analysis:
-        matrix = data.analysis["attack_transfer"]
+        matrix = transfer_view(data.analysis["attack_transfer"])
         section.tables.append(table_view(matrix, _transfer_headers(matrix), TRANSFER_NOTE))
     else:
         section.note += f" Transfer matrix not computable ({data.unavailable.get('attack_transfer', 'no rows')})."
@@ -205,12 +223,14 @@ def trajectory_png(trajectory: pd.DataFrame) -> bytes:
     return _png(trajectory_figure(trajectory), None)
 
 
-def transfer_latex(matrix: pd.DataFrame) -> str:
-    """The transfer matrix as booktabs LaTeX (names escaped)."""
-    reviewers = [c for c in matrix.columns if c not in ("target", "n")]
+def transfer_latex(transfer: pd.DataFrame) -> str:
+    """The transfer matrix (:func:`transfer_view` of the long table) as booktabs LaTeX, every cell
+    escaped."""
+    matrix = transfer_view(transfer)
+    reviewers = [c for c in matrix.columns if c not in ("target", "direction")]
     columns = [Column("Target", lambda r: escape(r["target"]), "l"),
-               *(Column(escape(c), lambda r, c=c: number(r[c])) for c in reviewers),
-               Column("$n$", lambda r: number(r["n"], 0))]
+               Column("Dir.", lambda r: escape(r["direction"]), "l"),
+               *(Column(escape(c), lambda r, c=c: escape(r[c])) for c in reviewers)]
     return booktabs(matrix, columns, caption="Transfer of worst-case attacks: mean held-out shift of each target's "
                                              "winning variants, by the reviewer that reviewed them.",
                     label="tab:attack-transfer")
@@ -221,6 +241,8 @@ def searches_latex(searches: pd.DataFrame) -> str:
     columns = [Column("Paper", lambda r: escape(r["document"]), "l"), Column("Target", lambda r: escape(r["target"]), "l"),
                Column("Dir.", lambda r: escape(r["direction"]), "l"), Column("Rounds", lambda r: number(r["rounds"], 0)),
                Column("Queries", lambda r: number(r["queries"], 0)),
+               Column("Held-out orig.", lambda r: number(r["held_out_original"])),
+               Column("Held-out winner", lambda r: number(r["held_out_winner"])),
                Column(r"Held-out $\Delta$", lambda r: number(r["held_out_shift"])),
                Column("In-search orig.", lambda r: number(r["original_score"])),
                Column("In-search best", lambda r: number(r["best_in_search_score"])),

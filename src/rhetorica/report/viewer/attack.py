@@ -28,8 +28,8 @@ from rhetorica.store.db import Store
 from rhetorica.store.export import artefacts_table, assessments_table
 from rhetorica.store.runs import read_run_study
 
-LIST_COLUMNS = ("document", "target", "direction", "rounds", "queries", "cost_usd", "held_out_shift",
-                "original_score", "best_in_search_score", "in_search_shift")
+LIST_COLUMNS = ("document", "target", "direction", "rounds", "queries", "cost_usd", "held_out_original",
+                "held_out_winner", "held_out_shift", "original_score", "best_in_search_score", "in_search_shift")
 """The columns of ``/attacks``, headed as the report's search table (:data:`SEARCH_HEADERS`)."""
 
 
