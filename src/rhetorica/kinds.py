@@ -242,9 +242,12 @@ class RewriterKind:
         agent: an external agent command edits the project (no paragraph model).
         document_entries: the ``documents:`` entries it can rewrite (``None``: any); with
             ``document_need``, the refusal's wording.
+        own_stage: its units are planned and run by a stage of its own (registered beside the
+            kind, e.g. :mod:`rhetorica.attack.stage`), not by the ``rewrite`` stage.
     """
 
     needs_model: ClassVar[bool] = False
+    own_stage: ClassVar[bool] = False
     options_model: ClassVar[type[BaseModel] | None] = None
     provider_options: ClassVar[bool] = True
     uses_project: ClassVar[bool] = False
@@ -263,6 +266,14 @@ class RewriterKind:
 
         Raises:
             ValueError: a bad option, named as the study file writes it.
+        """
+
+    def check_study(self, spec: Any, config: Any) -> None:
+        """Check a rewriter configuration against the rest of the study
+        (:class:`~rhetorica.study.config.StudyConfig`, e.g. the reviewers it names) when it loads.
+
+        Raises:
+            ValueError: the problem, named as the study file writes it.
         """
 
     def prompt_version(self, condition: str) -> str:

@@ -49,3 +49,22 @@ def split_arm(label: str) -> tuple[str, str | None]:
     """
     condition, _, rewriter = str(label).partition(ARM_SEPARATOR)  # the first "@": conditions hold none
     return condition, rewriter or None
+
+
+ATTACK_TARGET_SEPARATOR = ">"
+"""Joins an attack rewriter's name and the reviewer configuration its search targeted in the
+variant's rewriter label (``"attacker>reviewer-a"``); a configuration name never holds it."""
+
+
+def attack_rewriter(rewriter: str, target: str) -> str:
+    """The rewriter label of a worst-case search's winning variant: ``"<rewriter>><target>"``
+    (``"attacker>reviewer-a"``), so each target's variants are their own arm
+    (``"attack:+@attacker>reviewer-a"``)."""
+    return f"{rewriter}{ATTACK_TARGET_SEPARATOR}{target}"
+
+
+def split_attack_rewriter(label: str) -> tuple[str, str | None]:
+    """The rewriter and target of an attack variant's rewriter label (the inverse of
+    :func:`attack_rewriter`); ``(label, None)`` for any other rewriter label."""
+    rewriter, _, target = str(label).partition(ATTACK_TARGET_SEPARATOR)
+    return rewriter, target or None

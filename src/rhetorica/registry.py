@@ -269,7 +269,7 @@ builtin_modules(
     # one module per rewrite dimension (rhetorica.dimensions)
     *(f"rhetorica.dimensions.{name}" for name in (
         "confidence", "proficiency", "novelty", "scope", "evidence", "contribution", "register", "complexity",
-        "joint", "injection")),
+        "joint", "injection", "attack")),
     "rhetorica.rewriting.conditions",
     "rhetorica.rewriting.injection",
     "rhetorica.reviewers.protocols",
@@ -289,4 +289,6 @@ builtin_modules(
     "rhetorica.study.evaluator_kinds",
     "rhetorica.judges.kind",
     "rhetorica.study.rewriter_kinds",
+    "rhetorica.attack.kind",
+    "rhetorica.attack.stage",
 )

@@ -343,13 +343,18 @@ def system_prompt(condition: str, version: str = INSTRUCTIONS_VERSION) -> str:
         UnknownConditionError: an unknown condition, or one without an instruction text.
     """
     version = instruction_version(condition, version)
-    texts = [_read("integrity.md", version).strip()]
+    texts = [integrity_prompt(version)]
     for part in parse_condition(condition).parts:
         found = definition(part)
         if not found.has_instruction:
             raise UnknownConditionError(f"condition {part.name!r} has no instruction text for an LLM rewriter")
         texts.append(found.instruction(version))
     return "\n\n".join(texts)
+
+
+def integrity_prompt(version: str = INSTRUCTIONS_VERSION) -> str:
+    """The content-integrity rules every LLM rewrite's system prompt starts with (``integrity.md``)."""
+    return _read("integrity.md", version).strip()
 
 
 def task_prompt(version: str = INSTRUCTIONS_VERSION) -> str:

@@ -460,6 +460,12 @@ class Store(BatchTables):
         run not resumed yet) and the input cost of abandoned calls."""
         return float(self.conn.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM model_calls").fetchone()[0])
 
+    def unit_cost_usd(self, unit_key: str) -> float:
+        """Money spent on the model calls of one unit (US dollars, counted as :meth:`spent_usd`
+        counts them; calls of earlier runs of the unit included)."""
+        return float(self.conn.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM model_calls WHERE unit_key = ?",
+                                       (unit_key,)).fetchone()[0])
+
     def calls_in_flight(self) -> int:
         """Calls logged as sent whose outcome never came back (a run killed mid-call)."""
         return int(self.conn.execute("SELECT COUNT(*) FROM model_calls WHERE status = ?",

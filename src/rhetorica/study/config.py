@@ -750,6 +750,15 @@ class StudyConfig(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _rewriters_fit_study(self) -> StudyConfig:
+        for index, rewriter in enumerate(self.rewriters):
+            try:
+                rewriter_kind(rewriter.kind).check_study(rewriter, self)
+            except ValueError as exc:
+                raise ValueError(f"rewriters[{index}]: rewriter {rewriter.name!r} of kind {rewriter.kind!r}: {exc}") from None
+        return self
+
+    @model_validator(mode="after")
     def _project_rewriters_have_projects(self) -> StudyConfig:
         for index, rewriter in enumerate(self.rewriters):
             if not rewriter_kind(rewriter.kind).uses_project:

@@ -228,14 +228,15 @@ def rewrite_units(documents: list[Document], rewriters: list[RewriterSpec]) -> l
     A rewriter's name is not part of its units' keys (renaming one reuses its variants); two
     rewriters of one study that differ only in name are refused when the study is loaded, so no
     two cells share a key. Conditions that rewrite another variant further (``recursive:<n>``,
-    ``guided``) are units of :mod:`rhetorica.study.workflow_stages`, not of this stage.
+    ``guided``) are units of :mod:`rhetorica.study.workflow_stages`, not of this stage; nor are
+    those of a rewriter kind with a stage of its own (``own_stage``, e.g. ``attack``).
     """
 
     return [
         RewriteUnit(unit_key("rewrite", imported_input_hash(doc), rewriter_spec_hash(rw, cond), 0, (doc.id,)), doc,
                     rw, cond)
         for doc in documents
-        for rw in rewriters
+        for rw in rewriters if not rewriter_kind(rw.kind).own_stage
         for cond in rw.conditions
         if upstream_condition(cond) is None
     ]
