@@ -291,4 +291,5 @@ builtin_modules(
     "rhetorica.study.rewriter_kinds",
     "rhetorica.attack.kind",
     "rhetorica.attack.stage",
+    "rhetorica.attack.table",
 )

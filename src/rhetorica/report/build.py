@@ -6,6 +6,8 @@ time, including for a partly finished study.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +112,7 @@ def analyse(
     *,
     n_resamples: int = 5000,
     seed: int = 0,
+    artefacts: Mapping[str, Sequence[Any]] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, str], list[tuple[str, str]]]:
     """Every applicable analysis table of a tidy assessments table, and why the others are not.
 
@@ -127,6 +130,8 @@ def analyse(
         study: the study config as a dict (``decision_threshold``, ``comparisons``).
         n_resamples: bootstrap resamples of the change table (the six-dimension study used 5,000).
         seed: bootstrap seed.
+        artefacts: artefact name -> values of the current units, for the registered tables
+            (:attr:`rhetorica.report.tables.TableContext.artefacts`).
 
     Returns:
         ``(comparisons, analysis, unavailable, pairs)``: the Table-4 comparison (empty when no pair
@@ -161,7 +166,7 @@ def analyse(
     elif computed["pooled_sd"]["pooled_sd"].isna().all():
         unavailable["pooled_sd"] = "needs at least two successful replicates of one paper"
     analysis = {k: v for k, v in computed.items() if k not in unavailable and not v.empty}
-    context = TableContext(pairs, threshold, n_resamples, seed)
+    context = TableContext(pairs, threshold, n_resamples, seed, artefacts or {})
     for table in registered:
         try:
             result = table.compute(assessments, context)
@@ -229,7 +234,11 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     if current_variants is not None:  # checks of superseded variants are superseded with them
         checks = checks[checks["variant_key"].isin(current_variants)].reset_index(drop=True)
     assessments = analysed_assessments(tables["assessments"], study)
-    comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed)
+    artefacts: dict[str, list[Any]] = {}
+    for name, value in zip(tables["artefacts"]["name"], tables["artefacts"]["value_json"], strict=True):
+        artefacts.setdefault(name, []).append(json.loads(value))
+    comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed,
+                                                        artefacts=artefacts)
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
     if needs_form_table(analysed_scores):
         analysis["forms"] = form_scores(analysed_scores)

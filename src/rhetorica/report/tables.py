@@ -13,8 +13,9 @@ declared beside the others so that the two outputs of one table are read in one 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 import pandas as pd
 
 from rhetorica.report.booktabs import Column, booktabs, escape, number, pvalue
@@ -265,12 +266,16 @@ class TableContext:
         threshold: acceptance threshold on the overall score (the study's ``decision_threshold``).
         n_resamples: bootstrap resamples (the report's ``--resamples``).
         seed: bootstrap seed (the same seed gives the same table).
+        artefacts: artefact name -> its values (parsed JSON) over the study's current units, e.g.
+            the searches' ``attack_trajectory`` records (:func:`rhetorica.store.export.artefacts_table`);
+            empty where the caller read none.
     """
 
     pairs: list[tuple[str, str]]
     threshold: float
     n_resamples: int = 5000
     seed: int = 0
+    artefacts: Mapping[str, Sequence[Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
