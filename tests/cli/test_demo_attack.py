@@ -73,6 +73,6 @@ def test_the_demo_runs_a_search_and_reports_it(shared_data: Path, tmp_path: Path
     assert record["queries"] <= 10 and [r["round"] for r in record["rounds"]][0] == 0
     assert all(c["valid"] for r in record["rounds"] for c in r["candidates"] if c["kept"])
     md = (out / "report.md").read_text("utf-8")
-    section = md[md.index("## Worst-case attack search"):].split("\n## ")[0]
+    section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]
     assert "| chebnet_nips2016" in section or "| chebnet" in section
     assert "best of many noisy reviews" in section and (out / "plots" / "attack_trajectory.png").is_file()

@@ -33,7 +33,7 @@ def _md_rows(text: str, first_cell: str) -> list[list[str]]:
 
 def test_each_search_shows_its_held_out_shift_beside_the_biased_in_search_numbers(report: Path) -> None:
     md = (report / "report.md").read_text("utf-8")
-    section = md[md.index("## Worst-case attack search"):]
+    section = md[md.index("## Worst-case attacks"):]
     # paper, target, direction, rounds, queries, cost, stopped, rev-a's held-out original, winner and
     # shift (6-4, 5.5-5), in-search original, best and their difference (7-4.5, 6.5-5), from the trajectories
     assert _md_rows(section, "p1")[0] == ["p1", "rev-a", "+", "2", "10", "0.25", "rounds", "4.00", "6.00", "2.00",
@@ -45,7 +45,7 @@ def test_each_search_shows_its_held_out_shift_beside_the_biased_in_search_number
 
 def test_the_transfer_matrix_gives_each_reviewers_held_out_shift_of_the_targets_winners(report: Path) -> None:
     md = (report / "report.md").read_text("utf-8")
-    section = md[md.index("## Worst-case attack search"):]
+    section = md[md.index("**Transfer matrix:"):]
     # rev-a's shifts 2 and 0.5: mean 1.25, SE 0.75; rev-b's 1 and 0: mean 0.5, SE 0.5; t(0.975, 1 df) = 12.7062
     assert _md_rows(section, "rev-a")[0] == ["rev-a", "+", "1.25 [-8.28, 10.78] (n 2)", "0.50 [-5.85, 6.85] (n 2)"]
     assert "| Searched against (target)   | Direction   | Reviewed by rev-a" in section
@@ -59,9 +59,10 @@ def test_the_trajectory_figure_is_drawn_and_linked(report: Path) -> None:
     png = (report / "plots" / "attack_trajectory.png").read_bytes()
     assert png.startswith(b"\x89PNG")
     md = (report / "report.md").read_text("utf-8")
-    assert "(plots/attack_trajectory.png)" in md[md.index("## Worst-case attack search"):]
+    assert "(plots/attack_trajectory.png)" in md[md.index("## Worst-case attacks"):]
     html = (report / "report.html").read_text("utf-8")
-    assert html.count("data:image/png;base64,") >= 1 and "Worst-case attack search" in html
+    attack = html[html.index('<section id="attack">'):].split("</section>")[0]
+    assert '<figure id="figure-attack_trajectory"><img src="data:image/png;base64,' in attack
 
 
 def test_the_trajectory_lines_are_the_kept_candidates_scores_per_round() -> None:
@@ -98,10 +99,11 @@ def test_untrusted_trajectory_text_is_escaped_in_html(tmp_path: Path) -> None:
     assert HOSTILE not in html and "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
 
 
-def test_a_study_without_attack_rewriters_has_no_attack_section(tmp_path: Path) -> None:
+def test_a_study_without_attack_rewriters_shows_no_search(tmp_path: Path) -> None:
     run = make_run(tmp_path / "run", [("r", "p1", "original", 5), ("r", "p1", "confidence:+", 6)])
     write_report(run, n_resamples=50)
-    assert "Worst-case attack search" not in (run / "report.md").read_text("utf-8")
+    md = (run / "report.md").read_text("utf-8")
+    assert "Each search" not in md and "Transfer matrix" not in md and "attack_trajectory.png" not in md
     assert not (run / "plots" / "attack_trajectory.png").exists()
 
 
@@ -110,8 +112,8 @@ def test_an_attack_study_before_any_finished_search_says_so(tmp_path: Path) -> N
                    study={"rewriters": [{"name": "attacker", "kind": "attack", "conditions": ["attack:+"]}]})
     write_report(run, n_resamples=50)
     md = (run / "report.md").read_text("utf-8")
-    section = md[md.index("## Worst-case attack search"):]
-    assert section.split("\n## ")[0].count("_Not computable (no search has finished yet") == 1
+    section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]
+    assert "No search to show (no search has finished yet (no winning variant with its trajectory))." in section
 
 
 def test_records_carry_the_winners_key_and_a_broken_artefact_is_named() -> None:

@@ -13,9 +13,9 @@ section shows
 - the trajectory figure: per search, the in-search score of the candidate kept after each round
   (round 0 the original).
 
-The ``attack`` table itself (success rate, mean and max held-out shift with intervals, per target
-and direction) is a registered analysis table and shows in its own section. Every number comes
-from :mod:`rhetorica.analysis.attack`; nothing is computed here.
+They go under the section of the registered ``attack`` table (success rate, mean and max held-out
+shift with intervals, per target and direction; :mod:`rhetorica.attack.table`). Every number
+comes from :mod:`rhetorica.analysis.attack`; nothing is computed here.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ from rhetorica.report.views import Section, table_view
 
 ATTACK_KIND = "attack"
 """The rewriter kind of the worst-case search."""
+
+ATTACK_SECTION = "attack"
+"""Key of the registered ``attack`` analysis table (:mod:`rhetorica.attack.table`) whose section
+shows the searches too."""
 
 IN_SEARCH = "in-search (biased: best of many noisy reviews)"
 """How every in-search number is labelled."""
@@ -138,7 +142,8 @@ def collect_attacks(tidy: pd.DataFrame, artefacts: pd.DataFrame, study: dict[str
     """Fill ``analysis["attack_searches"]`` (:func:`search_table`), ``attack_transfer``
     (:func:`rhetorica.analysis.attack.transfer_matrix`) and ``attack_trajectory``
     (:func:`rhetorica.analysis.attack.trajectory_frame`) for a study with attack rewriters, or
-    ``unavailable["attack_search"]`` with the reason; nothing for a study without them."""
+    ``unavailable["attack_search"]`` (``attack_transfer``) with the reason; nothing for a study
+    without them."""
     if not attack_applies(study):
         return
     try:
@@ -167,20 +172,24 @@ def _transfer_headers(matrix: pd.DataFrame) -> dict[str, str]:
     return headers | {c: f"Reviewed by {c}" for c in matrix.columns if c not in headers}
 
 
-def attack_section(data: ReportData) -> Section:
-    """The attack-search section (see the module docstring)."""
-    note = ("Worst-case search: per paper, target reviewer and direction, rounds of candidate rewrites, each "
-            "reviewed a few times by the target; the best is kept. The in-search columns are biased: "
-            f"{HELD_OUT_NOTE} (fresh replicates of the winner by every reviewer, never seen by the search). Shifts "
-            "are winner − original on the primary score; the trajectory figure shows the kept candidate's in-search "
-            "score per round.")
-    section = Section("attack_search", "Worst-case attack search: held-out shift and in-search best", note)
+def attack_search(sections: list[Section], data: ReportData) -> Section:
+    """Add the searches to the report: their tables go under the registered ``attack`` table's
+    section (:data:`ATTACK_SECTION`; a section of that key is appended when no such table is
+    registered), after its summary; returns that section (the trajectory figure's owner)."""
+    section = next((s for s in sections if s.key == ATTACK_SECTION), None)
+    if section is None:
+        section = Section(ATTACK_SECTION, "Worst-case attacks")
+        sections.append(section)
+    section.note = " ".join(filter(None, [section.note, (
+        "Each search: per paper, target reviewer and direction, rounds of candidate rewrites, each reviewed a few "
+        "times by the target; the best is kept. Its in-search numbers are biased: "
+        f"{HELD_OUT_NOTE} (fresh replicates of the winner by every reviewer, never seen by the search). The "
+        "trajectory figure shows the kept candidate's in-search score per round.")]))
     if "attack_searches" not in data.analysis:
-        section.unavailable = data.unavailable.get("attack_search", "no search results")
+        section.note += f" No search to show ({data.unavailable.get('attack_search', 'no search results')})."
         return section
-    searches = data.analysis["attack_searches"]
-    section.tables.append(table_view(searches, SEARCH_HEADERS, f"Each search: held-out shift beside the {IN_SEARCH} "
-                                                               "numbers"))
+    section.tables.append(table_view(data.analysis["attack_searches"], SEARCH_HEADERS,
+                                     f"Each search: held-out scores of the target beside the {IN_SEARCH} numbers"))
     if "attack_transfer" in data.analysis:
         matrix = transfer_view(data.analysis["attack_transfer"])
         section.tables.append(table_view(matrix, _transfer_headers(matrix), TRANSFER_NOTE))

@@ -25,7 +25,7 @@ from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import REVIEW_000
 from rhetorica.report.appendix import appendix_sections
 from rhetorica.report.aspects import aspects_section
-from rhetorica.report.attack import attack_applies, attack_section
+from rhetorica.report.attack import attack_applies, attack_search
 from rhetorica.report.flow import flow_section
 from rhetorica.report.forms import form_score_views
 from rhetorica.report.injection import injection_applies, injection_section
@@ -297,8 +297,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         if "conditional" in data.analysis:
             sections.append(_conditional(data))
         sections += registered_sections(data.analysis, data.unavailable)
-        if attack_applies(data.study):
-            sections.append(attack_section(data))
+        if attack_applies(data.study):  # the searches, under the registered attack table
+            attack_search(sections, data)
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
             "pooled_sd" in data.unavailable and not data.judge_only):
         sections.append(_pooled(data))
