@@ -2,7 +2,7 @@
 embedded reviewer on one shared paper.
 
 The packaged study (``rhetorica/data/demo_attack.yaml``) is checked without a model: it parses, and
-``rhetorica estimate`` bounds its calls by hand: per search k·T = 2·2 = 4 proposals (the 117-word
+``rhetorica estimate`` bounds its calls by hand: per search k·T = 2·2 = 4 proposals (the 132-word
 abstract is one chunk) and min(k·T·r + r, max_queries) = min(2·2·2 + 2, 10) = 10 reviews by the
 target; then the ordinary review stage: 1 reviewer × 2 held-out replicates × (original + winner) = 4
 reviews of at most 450 output tokens each.
@@ -74,5 +74,5 @@ def test_the_demo_runs_a_search_and_reports_it(shared_data: Path, tmp_path: Path
     assert all(c["valid"] for r in record["rounds"] for c in r["candidates"] if c["kept"])
     md = (out / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]
-    assert "| chebnet_nips2016" in section or "| chebnet" in section
+    assert "| gcrn_iclr2017" in section
     assert "best of many noisy reviews" in section and (out / "plots" / "attack_trajectory.png").is_file()
