@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rhetorica.labels import NO_REWRITER, ORIGINAL, arm_label, split_arm
+from rhetorica.labels import NO_REWRITER, ORIGINAL, arm_label, attack_rewriter, split_arm, split_attack_rewriter
 from rhetorica.rewriting.conditions import parse_condition
 
 
@@ -21,3 +21,11 @@ def test_split_arm_inverts_arm_label() -> None:
     for condition, rewriter in (("joint", "m"), ("recursive:3", None), ("confidence:+|proficiency:-", "r"),
                                 ("confidence:-", "llama@http://127.0.0.1:8080")):
         assert split_arm(arm_label(condition, rewriter)) == (condition, rewriter)
+
+
+def test_attack_rewriter_label_round_trip():
+    label = attack_rewriter("attacker", "reviewer-a")
+    assert label == "attacker>reviewer-a"
+    assert split_attack_rewriter(label) == ("attacker", "reviewer-a")
+    assert split_attack_rewriter("rules") == ("rules", None)
+    assert split_arm(arm_label("attack:+", label)) == ("attack:+", "attacker>reviewer-a")

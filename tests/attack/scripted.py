@@ -13,10 +13,12 @@ from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.models.providers.mock import MockModel, _digest, fill_schema
 
 PHRASE = "remarkably robust"
-SENTENCE = "The findings are remarkably robust."
-NEUTRAL = "Indeed, this is the setting."
+SENTENCES = ("The findings are remarkably robust.", "Our results are remarkably robust.",
+             "These effects are remarkably robust.", "The gains are remarkably robust.")
+NEUTRAL = ("Indeed, this is the setting.", "This is the setting here.", "We keep this setting.",
+           "The setting is this one.", "Here the setting holds.")
 BASE = 4  # integer: E[round(BASE + k*EFFECT + noise)] = BASE + k*EFFECT for symmetric noise
-NOISE_SD = 0.8
+NOISE_SD = 0.6
 
 
 def _last_user(messages: list[ChatMessage]) -> str:
@@ -43,8 +45,8 @@ class PhraseReviewer(MockModel):
 
 
 class Proposer(MockModel):
-    """Rewrites a chunk: under the ``presentation`` move appends SENTENCE (one more PHRASE), under any
-    other move a neutral sentence; for a seed in ``bad_seeds`` returns PHRASE forty times (fails the
+    """Rewrites a chunk: under the ``presentation`` move appends a sentence holding PHRASE once, under
+    any other move a neutral sentence (each chosen by the seed); for a seed in ``bad_seeds`` returns PHRASE forty times (fails the
     integrity checks, would score highest)."""
 
     def __init__(self, model: str = "proposer", bad_seeds: frozenset[int] = frozenset(), **kwargs: Any) -> None:
@@ -56,4 +58,7 @@ class Proposer(MockModel):
         if config.seed in self.bad_seeds:
             return " ".join([PHRASE] * 40)
         system = messages[0].content
-        return f"{chunk} {SENTENCE if 'improve the presentation' in system else NEUTRAL}"
+        seed = config.seed or 0
+        added = (SENTENCES[seed % len(SENTENCES)] if "improve the presentation" in system
+                 else NEUTRAL[seed % len(NEUTRAL)])
+        return f"{chunk} {added}"

@@ -63,3 +63,15 @@ def test_an_unknown_column_is_refused(method, tmp_path):
         getattr(store, method)(row)
     assert store.rows("SELECT COUNT(*) FROM model_calls")[0][0] == 0
     store.close()
+
+
+def test_unit_cost_sums_the_calls_of_one_unit_in_flight_at_their_reservation(tmp_path):
+    store = Store.in_dir(tmp_path)
+    for unit, key, cost in (("u1", "a", 0.01), ("u1", "b", 0.02), ("u2", "c", 0.5)):
+        store.record_call({"unit_key": unit, "cache_key": key, "provider": "mock", "model": "m", "status": "ok",
+                           "cost_usd": cost, "params_json": "{}"})
+    store.begin_call({"unit_key": "u1", "cache_key": "d", "provider": "mock", "model": "m", "reserved_usd": 0.25,
+                      "params_json": "{}"})
+    assert store.unit_cost_usd("u1") == pytest.approx(0.01 + 0.02 + 0.25)
+    assert store.unit_cost_usd("u2") == 0.5 and store.unit_cost_usd("none") == 0.0
+    store.close()

@@ -2,7 +2,8 @@
 
 A rewriter of ``kind: attack`` names the model that proposes candidates (``model``), the
 conditions ``attack:+`` and/or ``attack:-`` and the search's :class:`~rhetorica.attack.options.AttackOptions`
-under ``options``. Its units are planned by the ``attack`` stage (:mod:`rhetorica.attack.stage`), one
+under ``options`` (so provider options of the proposing model go on a declared model of the
+study's ``models:`` section). Its units are planned by the ``attack`` stage (:mod:`rhetorica.attack.stage`), one
 per (document, target, condition); each runs :func:`rhetorica.attack.search.run_search` with
 
 - proposals by the rewriter's model: each section in scope (paragraph chunks of at most
@@ -33,6 +34,8 @@ import asyncio
 import json
 from typing import Any
 
+from pydantic import ValidationError
+
 from rhetorica.analysis.attack import ATTACK, TRAJECTORY
 from rhetorica.attack.options import (
     PRESENTATION,
@@ -59,7 +62,6 @@ from rhetorica.status import Status
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 from rhetorica.study.planner import ReviewUnit
 from rhetorica.validation.validate import validate_variant
-from pydantic import ValidationError
 
 #: First replicate index of the search reviews (the study's own replicates are 0..n-1, far below).
 SEARCH_REPLICATE_BASE = 1_000_000

@@ -75,15 +75,18 @@ class AttackOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    targets: list[str] | None = Field(default=None, min_length=1)
-    candidates: int = Field(default=4, ge=1, le=64)
-    rounds: int = Field(default=3, ge=1, le=100)
-    search_replicates: int = Field(default=2, ge=1, le=50)
-    max_queries: int = Field(default=40, ge=1)
-    scope: Literal["abstract", "all"] | list[str] = "abstract"
-    moves: list[str] = Field(default_factory=lambda: [PRESENTATION], min_length=1)
-    show_weaknesses: bool = True
-    metric: str | None = None
+    targets: list[str] | None = Field(default=None, min_length=1,
+                                      description="reviewer names searched against (default: every reviewer)")
+    candidates: int = Field(default=4, ge=1, le=64, description="k: candidate rewrites per round")
+    rounds: int = Field(default=3, ge=1, le=100, description="T: rounds of proposals")
+    search_replicates: int = Field(default=2, ge=1, le=50, description="r: target reviews per candidate")
+    max_queries: int = Field(default=40, ge=1, description="most review calls per (paper, target, direction)")
+    scope: Literal["abstract", "all"] | list[str] = Field(
+        default="abstract", description="abstract | all | a list of section titles")
+    moves: list[str] = Field(default_factory=lambda: [PRESENTATION], min_length=1,
+                             description="presentation, condition names and/or dimension names")
+    show_weaknesses: bool = Field(default=True, description="show proposals the target's weaknesses of the best text")
+    metric: str | None = Field(default=None, description="the score moved (default: the target form's primary)")
 
     @model_validator(mode="after")
     def _check(self) -> AttackOptions:

@@ -1,6 +1,10 @@
 """The ``attack`` analysis table, registered in :data:`rhetorica.registry.tables` as a plug-in's
 would be: per (target, direction), the held-out success rate and shifts of the worst-case searches
 beside the biased in-search shift (statistics: :func:`rhetorica.analysis.attack.attack_summary`).
+
+It belongs to the ``change`` section (change versus the original): shown under that section's table
+when the study has searches, and absent from the reports of studies without any (a table of its
+own section would show "unavailable" in every report).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def _display(table: pd.DataFrame) -> TableDisplay:
 
 
 ATTACK_TABLE = AnalysisTable(
-    "attack", "Worst-case attacks",
+    "attack", "Worst-case attacks: held-out success and shift per target (in-search shift biased)",
     "Per target reviewer and direction, the winning rewrite of each paper's search (rewriter kind "
     "'attack') reviewed again with fresh replicates the search never saw (held-out). Success = the "
     "decision flipped at the study's threshold (accepted: mean score above it) among the papers whose "
@@ -60,7 +64,8 @@ ATTACK_TABLE = AnalysisTable(
     "direction. In-search (biased: best of many noisy reviews) is the winner's search score minus the "
     "original's, shown for comparison only. Queries = review calls per search; cost = every model call "
     "of the search.",
-    ATTACK_SPEC, _compute, order=60, missing="no searches", display=_display, latex_group="target",
+    ATTACK_SPEC, _compute, order=32, missing="no searches", display=_display, latex_group="target",
+    section="change",
     caption="Worst-case attacks: held-out success rate and shift per target reviewer (in-search shift "
             "biased by selection).")
 

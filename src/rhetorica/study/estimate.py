@@ -15,6 +15,12 @@ What is counted:
   the repair rounds as an upper bound in their own rows (``<stage> repairs (at most)``: every
   chosen paragraph again per round). ``agent`` rewriters make no call of rhetorica's but the
   guided review.
+- Worst-case searches (rewriter kind ``attack``, stage ``attack``;
+  :meth:`rhetorica.attack.kind.AttackRewriter.planned_calls`): an upper bound per (document, target,
+  direction) — ``k·T`` proposals (one call per chunk of the sections in scope) and
+  ``min(k·T·r + r, max_queries)`` reviews by the target; a search stopped by its budget, or whose
+  candidates fail validation (never reviewed), makes fewer. Its winners' held-out reviews are the
+  review rows below.
 - Reviews: one call per (original or variant, reviewer, replicate); variants not yet written are
   assumed as long as their original and assumed to pass validation; variants that failed it are
   left out when the study excludes them; output tokens at the reviewer's ``max_tokens`` cap (an

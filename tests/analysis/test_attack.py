@@ -1,0 +1,127 @@
+"""Attack analysis on a hand-built tidy table: held-out success (Clopper–Pearson), shifts (t
+interval), the biased in-search shift, transfer, trajectories; intervals checked against hand
+computations and the scipy/statsmodels oracles."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from scipy.stats import beta, t
+from statsmodels.stats.proportion import proportion_confint
+
+from rhetorica.analysis.attack import (
+    SUMMARY_COLUMNS,
+    attack_summary,
+    mean_interval,
+    success_interval,
+    trajectory_frame,
+    transfer_matrix,
+)
+
+
+def test_clopper_pearson_against_closed_forms_and_literature():
+    # x = 0: lower 0, upper 1 - (alpha/2)^(1/n); x = 1 of 2: [1 - sqrt(0.975), sqrt(0.975)]
+    assert success_interval(0, 5) == pytest.approx((0.0, 0.0, 1 - 0.025 ** (1 / 5)))
+    assert success_interval(1, 2) == pytest.approx((0.5, 1 - math.sqrt(0.975), math.sqrt(0.975)))
+    # 3/10: [0.0667, 0.6525], the Beta(3, 8) 2.5% and Beta(4, 7) 97.5% quantiles
+    rate, lo, hi = success_interval(3, 10)
+    assert (rate, round(lo, 4), round(hi, 4)) == (0.3, 0.0667, 0.6525)
+    assert (lo, hi) == pytest.approx((beta.ppf(0.025, 3, 8), beta.ppf(0.975, 4, 7)))
+    assert (lo, hi) == pytest.approx(proportion_confint(3, 10, alpha=0.05, method="beta"))
+    assert all(math.isnan(v) for v in success_interval(0, 0))
+
+
+def test_t_interval_by_hand():
+    # 1..4: mean 2.5, s = 1.290994, se = 0.645497, t(0.975, 3) = 3.182446 -> half width 2.054260
+    mean, lo, hi = mean_interval([1, 2, 3, 4])
+    assert (mean, round(lo, 4), round(hi, 4)) == (2.5, 0.4457, 4.5543)
+    assert (lo, hi) == pytest.approx(t.interval(0.95, 3, loc=2.5, scale=math.sqrt(5 / 3) / 2))
+    assert mean_interval([2.0]) == (2.0, pytest.approx(math.nan, nan_ok=True), pytest.approx(math.nan, nan_ok=True))
+    assert mean_interval([3.0, 3.0]) == (3.0, 3.0, 3.0)
+
+
+def _tidy() -> pd.DataFrame:
+    rows = []
+
+    def add(doc, condition, rewriter, reviewer, scores, status="ok", passed=None):
+        for score in scores:
+            rows.append({"unit_key": f"u{len(rows)}", "document_id": doc, "condition": condition, "rewriter": rewriter,
+                         "reviewer": reviewer, "status": status, "overall": score if status == "ok" else math.nan,
+                         "variant_passed": passed})
+
+    for doc, original, attacked in (("p1", [4, 4], [6, 5]), ("p2", [3, 5], [4, 4]), ("p3", [6, 6], [7, 7])):
+        add(doc, "original", "none", "a", original)
+        add(doc, "attack:+", "attacker>a", "a", attacked, passed=1)
+    add("p3", "attack:+", "attacker>a", "a", [None], status="malformed", passed=1)  # never imputed
+    for doc, attacked in (("p1", 5), ("p2", 6), ("p3", 4)):  # the other reviewer: transfer
+        add(doc, "original", "none", "b", [5])
+        add(doc, "attack:+", "attacker>a", "b", [attacked], passed=1)
+    add("p1", "attack:-", "attacker>b", "b", [1], passed=0)  # failed validation: left out
+    add("p1", "confidence:+", "rules", "a", [9])  # not an attack
+    return pd.DataFrame(rows)
+
+
+RECORDS = [
+    {"document": "p1", "target": "a", "direction": "+", "original_score": 4.0, "best_in_search_score": 6.0,
+     "queries": 10, "cost_usd": 0.1, "rounds": []},
+    {"document": "p2", "target": "a", "direction": "+", "original_score": 4.5, "best_in_search_score": 5.0,
+     "queries": 20, "cost_usd": 0.2, "rounds": []},
+    {"document": "p3", "target": "a", "direction": "+", "original_score": 6.0, "best_in_search_score": 8.0,
+     "queries": 30, "cost_usd": 0.3, "rounds": []},
+    {"document": "p1", "target": "b", "direction": "-", "original_score": 5.0, "best_in_search_score": 4.0,
+     "queries": 8, "cost_usd": None, "rounds": []},
+]
+
+
+def test_summary_by_hand():
+    table = attack_summary(_tidy(), RECORDS, 4.5)
+    assert list(table.columns) == SUMMARY_COLUMNS and list(table["target"]) == ["a", "b"]
+    a = table.iloc[0]
+    # shifts 1.5, 0, 1 (p3's malformed review left out); s = 0.763763, se = 0.440959, t(0.975, 2) = 4.302653
+    assert (a["n_papers"], a["n_eligible"], a["n_flipped"]) == (3, 2, 1)  # p1 4 -> 5.5 flips; p2 4 -> 4 does not
+    assert (a["success_rate"], a["success_lo"], a["success_hi"]) == pytest.approx(
+        (0.5, 1 - math.sqrt(0.975), math.sqrt(0.975)))
+    assert (a["mean_shift"], round(a["mean_lo"], 4), round(a["mean_hi"], 4)) == (pytest.approx(2.5 / 3), -1.0640, 2.7306)
+    assert a["max_shift"] == 1.5 and a["in_search_shift"] == pytest.approx(1.5)  # (2 + 0.5 + 2) / 3
+    assert (a["n_searches"], a["queries_per_paper"], a["cost_per_paper"]) == (3, 20.0, pytest.approx(0.2))
+    b = table.iloc[1]  # its only winner failed validation: no held-out pair, the search still counted
+    assert (b["direction"], b["n_papers"], b["n_eligible"], b["n_searches"]) == ("-", 0, 0, 1)
+    assert math.isnan(b["mean_shift"]) and math.isnan(b["success_rate"]) and b["in_search_shift"] == -1.0
+    assert b["cost_per_paper"] == 0.0
+
+
+def test_down_direction_flips_accepted_papers_and_max_is_the_minimum():
+    tidy = pd.DataFrame([
+        {"unit_key": "1", "document_id": "p", "condition": "original", "rewriter": "none", "reviewer": "a",
+         "status": "ok", "overall": 6},
+        {"unit_key": "2", "document_id": "p", "condition": "attack:-", "rewriter": "x>a", "reviewer": "a",
+         "status": "ok", "overall": 4},
+        {"unit_key": "3", "document_id": "q", "condition": "original", "rewriter": "none", "reviewer": "a",
+         "status": "ok", "overall": 7},
+        {"unit_key": "4", "document_id": "q", "condition": "attack:-", "rewriter": "x>a", "reviewer": "a",
+         "status": "ok", "overall": 6}])
+    row = attack_summary(tidy, threshold=4.5).iloc[0]
+    assert (row["n_eligible"], row["n_flipped"], row["max_shift"], row["mean_shift"]) == (2, 1, -2.0, -1.5)
+    assert math.isnan(row["in_search_shift"]) and row["n_searches"] == 0
+
+
+def test_transfer_long_form():
+    table = transfer_matrix(_tidy()).set_index(["target", "reviewer"])
+    assert list(table.index) == [("a", "a"), ("a", "b")]
+    b = table.loc[("a", "b")]  # shifts 0, 1, -1: s = 1, se = 1/sqrt(3)
+    assert (b["n"], b["mean_shift"]) == (3, 0.0)
+    assert (b["mean_lo"], b["mean_hi"]) == pytest.approx((-t.ppf(0.975, 2) / math.sqrt(3), t.ppf(0.975, 2) / math.sqrt(3)))
+
+
+def test_trajectory_frame():
+    record = {"document": "p", "target": "a", "direction": "+", "queries": 6, "cost_usd": 0.0, "rounds": [
+        {"round": 0, "candidates": [{"candidate": 0, "move": None, "valid": True, "score": 4.0, "kept": True}]},
+        {"round": 1, "candidates": [{"candidate": 0, "move": "presentation", "valid": False, "score": None,
+                                     "reason": "TF-IDF", "kept": False},
+                                    {"candidate": 1, "move": "presentation", "valid": True, "score": 5.0,
+                                     "kept": True}]}]}
+    frame = trajectory_frame([record])
+    assert list(frame["round"]) == [0, 1, 1] and list(frame["kept"]) == [True, False, True]
+    assert math.isnan(frame["score"][1]) and frame["reason"][1] == "TF-IDF" and set(frame["queries"]) == {6}

@@ -1,0 +1,30 @@
+"""The registered ``attack`` table in a report built from a finished attack study's store."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from rhetorica.analysis.attack import attack_summary
+from rhetorica.attack.table import ATTACK_TABLE
+from rhetorica.report.build import collect
+from rhetorica.report.sections import registered_sections
+from tests.attack.test_kind import models, runner_for, stored
+from tests.attack.test_stage import kill_spec
+
+
+def test_the_report_shows_the_attack_table_under_the_change_section(shared_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    runner = runner_for(kill_spec(shared_data, out), out, models())
+    asyncio.run(runner.run())
+    runner.store.close()
+    records, _, tidy, _ = stored(out)
+    data = collect(out, n_resamples=200)
+    table = data.analysis["attack"]
+    expected = attack_summary(tidy, records, 4.5)  # the study's default decision threshold
+    assert list(table["target"]) == ["phrase"] and table["n_searches"].tolist() == [3]
+    assert table.equals(expected)
+    change = next(s for s in registered_sections(data.analysis, data.unavailable) if s.key == "change")
+    assert change.tables[-1].caption == ATTACK_TABLE.title  # below the change and movement tables
+    assert change.tables[-1].headers[:3] == ["Target", "Direction", "Papers (held-out)"]
+    assert "attack" not in {s.key for s in registered_sections(data.analysis, data.unavailable)}
