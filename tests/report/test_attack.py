@@ -61,7 +61,7 @@ def test_the_trajectory_figure_is_drawn_and_linked(report: Path) -> None:
     md = (report / "report.md").read_text("utf-8")
     assert "(plots/attack_trajectory.png)" in md[md.index("## Worst-case attacks"):]
     html = (report / "report.html").read_text("utf-8")
-    attack = html[html.index('<section id="attack">'):].split("</section>")[0]
+    attack = html[html.index('<section id="attacks">'):].split("</section>")[0]
     assert '<figure id="figure-attack_trajectory"><img src="data:image/png;base64,' in attack
 
 

@@ -13,7 +13,7 @@ section shows
 - the trajectory figure: per search, the in-search score of the candidate kept after each round
   (round 0 the original).
 
-They go under the section of the registered ``attack`` table (success rate, mean and max held-out
+They follow, in one section, the registered ``attack`` table (success rate, mean and max held-out
 shift with intervals, per target and direction; :mod:`rhetorica.attack.table`). Every number
 comes from :mod:`rhetorica.analysis.attack`; nothing is computed here.
 """
@@ -36,9 +36,9 @@ from rhetorica.report.views import Section, table_view
 ATTACK_KIND = "attack"
 """The rewriter kind of the worst-case search."""
 
-ATTACK_SECTION = "attack"
-"""Key of the registered ``attack`` analysis table (:mod:`rhetorica.attack.table`) whose section
-shows the searches too."""
+ATTACK_SECTION = "attacks"
+"""Key of the report section of the worst-case searches: the registered ``attack`` analysis table
+(:mod:`rhetorica.attack.table`) names it as its ``section``, so it is shown there, first."""
 
 IN_SEARCH = "in-search (biased: best of many noisy reviews)"
 """How every in-search number is labelled."""
@@ -173,12 +173,14 @@ def _transfer_headers(matrix: pd.DataFrame) -> dict[str, str]:
 
 
 def attack_search(sections: list[Section], data: ReportData) -> Section:
-    """Add the searches to the report: their tables go under the registered ``attack`` table's
-    section (:data:`ATTACK_SECTION`; a section of that key is appended when no such table is
-    registered), after its summary; returns that section (the trajectory figure's owner)."""
+    """Add the searches to the report: their tables go in the section :data:`ATTACK_SECTION`, after
+    the registered ``attack`` summary table when it was computed (otherwise the section is
+    appended, saying why the summary is missing); returns that section (the trajectory figure's
+    owner)."""
     section = next((s for s in sections if s.key == ATTACK_SECTION), None)
     if section is None:
-        section = Section(ATTACK_SECTION, "Worst-case attacks")
+        section = Section(ATTACK_SECTION, "Worst-case attacks",
+                          unavailable=data.unavailable.get("attack", "no held-out summary"))
         sections.append(section)
     section.note = " ".join(filter(None, [section.note, (
         "Each search: per paper, target reviewer and direction, rounds of candidate rewrites, each reviewed a few "

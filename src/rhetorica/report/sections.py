@@ -162,10 +162,21 @@ def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str
     """One section per registered analysis table (:func:`rhetorica.report.paper_tables.registered_tables`),
     in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
     or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
-    table's section is shown under it, with its title as caption, when both were computed."""
+    table's section is shown under it, with its title as caption, when both were computed; a table whose
+    ``section`` names no registered table gets a section of that key only when computed (a section
+    built elsewhere may add to it: :func:`rhetorica.report.attack.attack_search`)."""
 
     sections: dict[str, Section] = {}
-    for record in registered_tables():
+    records = registered_tables()
+    owners = {record.key for record in records}
+    for record in records:
+        if record.section is not None and record.section not in owners:  # a section of its own key, when computed
+            if record.key in analysis:
+                shown = record.shown(analysis[record.key])
+                section = sections.setdefault(record.section, Section(record.section, record.title, record.note))
+                section.note += shown.note
+                section.tables.append(table_view(shown.frame, shown.headers))
+            continue
         if record.section is not None and record.section != record.key:
             owner = sections.get(record.section)
             if owner is not None and not owner.unavailable and record.key in analysis:

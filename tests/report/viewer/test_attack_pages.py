@@ -95,7 +95,7 @@ def test_a_bad_search_request_names_the_problem(viewer: str, query: str, status:
 
 def test_the_tables_page_computes_the_attack_table_with_the_trajectories(viewer: str) -> None:
     status, html = _get(viewer + "tables")
-    section = html[html.index('<section id="table-attack">'):].split("</section>")[0]
+    section = html[html.index('<section id="table-attacks">'):].split("</section>")[0]
     rows = [[unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
             for row in re.findall(r"<tr>(.*?)</tr>", section, re.S)[1:]]
     # in-search shift: mean of (7 - 4.5) and (6.5 - 5) from the stored trajectories; queries (10 + 12) / 2
