@@ -100,3 +100,28 @@ def test_the_tables_page_computes_the_attack_table_with_the_trajectories(viewer:
             for row in re.findall(r"<tr>(.*?)</tr>", section, re.S)[1:]]
     # in-search shift: mean of (7 - 4.5) and (6.5 - 5) from the stored trajectories; queries (10 + 12) / 2
     assert status == 200 and rows[0][-3:] == ["2.00", "11.00", "0.30"]
+
+
+def test_a_search_without_a_valid_candidate_shows_its_trajectory_and_why_there_is_no_diff(tmp_path: Path) -> None:
+    from rhetorica.store.db import Store
+
+    from ..attack_runs import TRAJECTORIES
+
+    run = make_attack_run(tmp_path / "run")
+    store = Store.in_dir(run)
+    try:  # p2's search as h-attack stores one that found no valid candidate
+        row = dict(store.rows("SELECT * FROM variants WHERE unit_key = ?", (variant_key("p2"),))[0])
+        row.pop("created_at")
+        store.save_variant({**row, "status": "discarded", "reason": "no candidate passed the integrity checks",
+                            "document_json": None, "content_hash": None},
+                           {"attack_trajectory": {**TRAJECTORIES["p2"], "best_in_search_score": None,
+                                                  "stopped": "no-valid"}})
+    finally:
+        store.close()
+    with serve(run) as url:
+        status, html = _get(url + f"attack?variant={variant_key('p2')}")
+        _, listing = _get(url + "attacks")
+    assert status == 200
+    assert "The winning variant has no text (discarded: no candidate passed the integrity checks)." in html
+    assert "original 5.00, best –; 12 review call(s)" in html
+    assert _cells(listing, "attacks")[1][-3:] == ["5.00", "–", "–"]  # in-search original, best, shift

@@ -61,8 +61,8 @@ def attack(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[st
         raise PageError(404, f"no attack search in this store has the winning variant {key!r} (see /attacks)")
     document = q.document_row(store, record["document"])
     winner = next((v for v in q.variant_rows(store, record["document"]) if v["variant_key"] == key), None)
-    diff = document_diff(document["document_json"] if document else None,
-                         winner["document_json"] if winner else None)
+    has_text = document is not None and winner is not None and winner["document_json"]
+    diff = document_diff(document["document_json"], winner["document_json"]) if has_text else []
     rounds = [{"round": r["round"], "candidates": [
         {**c, "score_text": fmt(c.get("score")), "scores_text": ", ".join(fmt(s) for s in c.get("scores") or []),
          "kept_text": fmt(bool(c.get("kept")))} for c in r["candidates"]]} for r in record["rounds"]]
