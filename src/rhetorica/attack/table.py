@@ -65,7 +65,7 @@ ATTACK_TABLE = AnalysisTable(
     "direction. In-search (biased: best of many noisy reviews) is the winner's search score minus the "
     "original's, shown for comparison only. Queries = review calls per search; cost = every model call "
     "of the search.",
-    ATTACK_SPEC, _compute, order=32, missing="no searches", display=_display, latex_group="target",
+    ATTACK_SPEC, _compute, order=45, missing="no searches", display=_display, latex_group="target",
     section="attacks",
     caption="Worst-case attacks: held-out success rate and shift per target reviewer (in-search shift "
             "biased by selection).")
