@@ -20,6 +20,7 @@ from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
 from rhetorica.report import latex
 from rhetorica.report.flow import flow_latex
 from rhetorica.report.judges import table1_latex
+from rhetorica.report.attack import searches_latex, transfer_latex
 from rhetorica.reviewers.control_settings import ControlReviewer
 from rhetorica.store.export import write_tidy
 from rhetorica.validation.summary import summarise_shifts
@@ -221,6 +222,10 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
     if "judges" in data.analysis:
 
         tables["judges_table1"] = table1_latex(data.analysis["judges"])
+    if "attack_searches" in data.analysis:
+        tables["attack_searches"] = searches_latex(data.analysis["attack_searches"])
+    if "attack_transfer" in data.analysis:
+        tables["attack_transfer"] = transfer_latex(data.analysis["attack_transfer"])
     written = []
     for name, text in tables.items():
         path = folder / f"{name}.tex"
