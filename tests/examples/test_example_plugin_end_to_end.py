@@ -2,7 +2,9 @@
 ``formality`` dimension, the ``median_shift`` analysis table and the ``example-scripted`` provider
 (live and through its batch API) — taken through the CLI with the plug-in installed and nothing of
 rhetorica changed: ``list``, ``schema``, ``estimate``, ``status``, ``batch submit``/``collect``,
-``run``, ``report`` (Markdown, LaTeX, HTML) and ``view`` (its pages over HTTP on loopback).
+``run``, ``report`` (Markdown, LaTeX, HTML) and ``view`` (its pages over HTTP on loopback). A third
+reviewer on an OpenAI model served by the loopback fake provider (``tests/models/fake_servers.py``)
+has its review calls submitted to that server's batch API in the same ``batch submit``.
 
 Every number below is computed by hand from the three small papers (the comments show how).
 """
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -24,6 +27,7 @@ import yaml
 from scipy.stats import bootstrap
 
 from tests.examples.plugin_install import plugin_env
+from tests.models.fake_servers import FakeServer
 
 PAPERS = {
     "graph": ("Graph models", "We got a lot of gains on the three datasets and it is pretty clear that the model works. "
@@ -37,13 +41,14 @@ PAPERS = {
 SUBSTITUTIONS = {"got": "obtained", "a lot of": "substantial", "pretty clear": "clear", "really think": "conclude",
                  "show": "demonstrate", "gets": "obtains", "things": "datasets", "tried": "investigated",
                  "It's": "It is", "didn't": "did not", "stuff": "parameters", "we've": "we have"}
+API_KEY = {"OPENAI_API_KEY": "sk-plugin-e2e-test-123456"}  # the loopback server's (never sent elsewhere)
 LEXICON = {"words": ["obtained", "obtains", "demonstrate", "investigated", "therefore"], "base": 2,
            "points_per_word": 0.5}
 
 
 def _cli(args: list[str], plugin_dir: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     """``rhetorica ARGS`` with the plug-in installed (wide console: no wrapped lines)."""
-    env = plugin_env(plugin_dir) | {"COLUMNS": "250"}
+    env = plugin_env(plugin_dir) | API_KEY | {"COLUMNS": "250"}
     result = subprocess.run([sys.executable, "-m", "rhetorica", *args], env=env, cwd=cwd, capture_output=True,
                             text=True, check=False, timeout=600)
     assert result.returncode == 0, f"rhetorica {' '.join(args)}:\n{result.stdout}\n{result.stderr}"
@@ -82,8 +87,15 @@ def _view_pages(run_dir: Path, plugin_dir: Path, paths: list[str]) -> dict[str, 
 
 
 @pytest.fixture(scope="module")
-def flow(plugin_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def flow(plugin_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The study written and taken through every command once; each command's output by name."""
+    with FakeServer(hang_s=1.0) as server:
+        server.batch_polls_before_done = 0
+        yield _take_through_commands(plugin_dir, tmp_path_factory, server)
+
+
+def _take_through_commands(plugin_dir: Path, tmp_path_factory: pytest.TempPathFactory,
+                           server: FakeServer) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("plugin-study")
     for doc_id, (title, text) in PAPERS.items():
         (folder / f"{doc_id}.md").write_text(f"# {title}\n\n## Results\n\n{text}\n", encoding="utf-8")
@@ -95,7 +107,9 @@ def flow(plugin_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str
                        "conditions": ["formality:+"],
                        "options": {"substitutions": SUBSTITUTIONS, "batch_dir": batch_dir}}],
         "reviewers": [{"name": "formal-words", "kind": "lexicon", "options": LEXICON},
-                      {"name": "scripted-high", "model": "example-scripted/high", "options": {"batch_dir": batch_dir}}],
+                      {"name": "scripted-high", "model": "example-scripted/high", "options": {"batch_dir": batch_dir}},
+                      {"name": "loopback", "model": "openai/gpt-4.1-mini",
+                       "options": {"base_url": f"{server.url}/v1", "api_key_env": "OPENAI_API_KEY"}}],
         "replicates": 1,
         # the identity rewrite of "nested" fails its checks; kept, so that every paper is paired
         "validation": {"failed_variants": "include"},
@@ -118,6 +132,7 @@ def flow(plugin_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     cli("run_output", "run", "study.yaml")
     cli("run_again", "run", "study.yaml")
     cli("status_after", "status", "study.yaml")
+    out["live_requests"] = server.model_requests()
     for report in ("report.md", "report.html"):
         (out["run"] / report).unlink()
     cli("report", "report", "run")
@@ -152,15 +167,16 @@ def test_list_and_schema_show_all_four_parts(flow: dict[str, Any]) -> None:
 def test_estimate_counts_the_provider_calls_and_the_lexicon_units(flow: dict[str, Any]) -> None:
     estimate = json.loads(flow["estimate"])
     calls = {(r["stage"], r["model"]): r["calls"] for r in estimate["rows"]}
-    # one rewrite per paper; the scripted reviewer reads 3 originals and 3 rewrites; the lexicon
+    # one rewrite per paper; each model reviewer reads 3 originals and 3 rewrites; the lexicon
     # reviewer makes no call, so it has no row
-    assert calls == {("rewrite", "example-scripted/mid"): 3, ("review", "example-scripted/high"): 6}
-    # 3 rewrites + 3 checks + 2 reviewers x 3 papers x 2 arms
-    assert (estimate["units_pending"], estimate["units_done"]) == (18, 0)
+    assert calls == {("rewrite", "example-scripted/mid"): 3, ("review", "example-scripted/high"): 6,
+                     ("review", "openai/gpt-4.1-mini"): 6}
+    # 3 rewrites + 3 checks + 3 reviewers x 3 papers x 2 arms
+    assert (estimate["units_pending"], estimate["units_done"]) == (24, 0)
 
 
 def test_batch_submit_sends_the_plugin_provider_calls_to_its_batch_api(flow: dict[str, Any]) -> None:
-    assert "Plan: 18 units, 18 pending." in flow["submit_rewrites"]
+    assert "Plan: 24 units, 24 pending." in flow["submit_rewrites"]
     assert re.search(r"example-scripted/mid: rewrite stage, 3 calls submitted as batch scripted-batch-[0-9a-f]{12}\.",
                      flow["submit_rewrites"])
     assert re.search(r"│ example-scripted/mid +│ collected │ 3 +│ ok: 3 ", flow["collect_rewrites"])
@@ -168,20 +184,25 @@ def test_batch_submit_sends_the_plugin_provider_calls_to_its_batch_api(flow: dic
     assert re.search(r"example-scripted/high: review stage, 5 calls submitted as batch scripted-batch-[0-9a-f]{12}\.",
                      flow["submit_reviews"])
     assert re.search(r"│ example-scripted/high +│ collected │ 5 +│ ok: 5 ", flow["collect_reviews"])
+    # the OpenAI reviewer's 5 calls went to the loopback server's batch API in the same submit
+    assert re.search(r"openai/gpt-4.1-mini: review stage, 5 calls submitted as batch batch_[0-9a-f]{12}\.",
+                     flow["submit_reviews"])
+    assert re.search(r"│ openai/gpt-4.1-mini +│ collected │ 5 +│ ok: 5 ", flow["collect_reviews"])
     # the provider answered both batches into its batch_dir: 3 + 5 results
     assert [len(p.read_text().splitlines()) for p in flow["batch_files"]] in ([3, 5], [5, 3])
 
 
 def test_the_run_makes_no_model_call_after_the_batches_and_resumes_with_none(flow: dict[str, Any]) -> None:
     said = " ".join(flow["run_output"].split())
-    assert "Ran 18 units (rewrite ok 3; validate failed 2, ok 1; review ok 12)" in said
+    assert "Ran 24 units (rewrite ok 3; validate failed 2, ok 1; review ok 18)" in said
     assert "0 model requests" in said
-    assert "all 18 units were already in the store; 0 model calls" in " ".join(flow["run_again"].split())
+    assert "all 24 units were already in the store; 0 model calls" in " ".join(flow["run_again"].split())
+    assert flow["live_requests"] == []  # the loopback server saw batches only, not one live call
     assert _status_rows(flow["status_before"]) == {"rewrite": ["3", "0", "0", "3"], "validate": ["3", "0", "0", "3"],
-                                                   "review": ["12", "0", "0", "12"]}
+                                                   "review": ["18", "0", "0", "18"]}
     assert _status_rows(flow["status_after"]) == {"rewrite": ["3", "3", "0", "0"],
                                                   "validate": ["3", "1", "2 (failed: 2)", "0"],
-                                                  "review": ["12", "12", "0", "0"]}
+                                                  "review": ["18", "18", "0", "0"]}
 
 
 def test_the_rewrites_are_the_provider_substitutions(flow: dict[str, Any]) -> None:
@@ -248,7 +269,9 @@ def test_the_median_shift_table_in_every_format(flow: dict[str, Any]) -> None:
                        random_state=np.random.default_rng(0)).confidence_interval
     assert (oracle.low, oracle.high) == (0.0, 5.0)
     table = pd.read_csv(flow["run"] / "tables" / "median_shift.csv")
-    assert table.to_dict("records") == [
+    # the loopback reviewer's scores are the fake server's digest-filled answers: only its count is known
+    assert table.loc[table["reviewer"] == "loopback", "n_papers"].tolist() == [3]
+    assert table[table["reviewer"] != "loopback"].to_dict("records") == [
         {"reviewer": "formal-words", "n_papers": 3, "median_shift": 2.0, "median_shift_low": 0.0,
          "median_shift_high": 5.0},
         {"reviewer": "scripted-high", "n_papers": 3, "median_shift": 0.0, "median_shift_low": pytest.approx(np.nan,
