@@ -173,6 +173,11 @@ def test_estimate_counts_the_provider_calls_and_the_lexicon_units(flow: dict[str
                      ("review", "openai/gpt-4.1-mini"): 6}
     # 3 rewrites + 3 checks + 3 reviewers x 3 papers x 2 arms
     assert (estimate["units_pending"], estimate["units_done"]) == (24, 0)
+    # the plug-in provider declares itself free (ModelAPI.free): its calls cost $0, not "no price"
+    costs = {(r["stage"], r["model"]): r["cost_usd"] for r in estimate["rows"]}
+    assert costs[("rewrite", "example-scripted/mid")] == costs[("review", "example-scripted/high")] == 0.0
+    assert costs[("review", "openai/gpt-4.1-mini")] > 0
+    assert estimate["unpriced_models"] == []
 
 
 def test_batch_submit_sends_the_plugin_provider_calls_to_its_batch_api(flow: dict[str, Any]) -> None:

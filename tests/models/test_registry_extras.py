@@ -16,6 +16,7 @@ from rhetorica.models.registry import (
     get_model,
     provider_class,
     provider_names,
+    provider_is_free,
     provider_option_lines,
     split_model_id,
 )
@@ -81,6 +82,20 @@ def test_a_registered_lazy_provider_imports_its_module_at_first_use() -> None:
         assert isinstance(get_model("test-lazy/scripted"), MockModel)
     finally:
         del providers._entries["test-lazy"]  # noqa: SLF001
+
+
+def test_free_providers_are_declared_by_their_class_or_lazy_entry(constant_provider) -> None:
+    # the built-in local providers are free without importing them; the API providers are not
+    assert [provider_is_free(p) for p in ("mock", "embedded", "openai", "openai-compatible", "anthropic",
+                                          "google", "nope")] == [True, True, False, False, False, False, False]
+    # each lazy entry's flag agrees with its class (the classes that import without an SDK)
+    assert provider_class("mock").free is True
+    assert provider_is_free("test-constant") is False
+    _Constant.free = True
+    try:
+        assert provider_is_free("test-constant") is True
+    finally:
+        del _Constant.free
 
 
 def test_unknown_provider_lists_the_registered_ones() -> None:

@@ -80,6 +80,8 @@ class ScriptedFormModel(ModelAPI):
     provider = "example-scripted"
     #: where batch results are kept changes no answer
     cache_exempt_options = frozenset({"batch_dir"})
+    #: answers in-process: ``rhetorica estimate`` prices its calls at $0
+    free = True
 
     def __init__(self, model: str, *, max_concurrency: int = 8, substitutions: dict[str, str] | None = None,
                  batch_dir: str | None = None) -> None:
