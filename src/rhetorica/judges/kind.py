@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from rhetorica.evaluation import Evaluator
 from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS, judge_factory
 from rhetorica.judges.options import JudgeOptions, check_judge_options
 from rhetorica.judges.study import planned_judge_calls
-from rhetorica.kinds import EvaluatorKind, RunContext, evaluator_kind
+from rhetorica.kinds import EvaluatorKind, RunContext, evaluator_kind, options_error
 from rhetorica.registry import evaluators
 from rhetorica.study.planned_calls import PlannedCall
 
@@ -27,6 +29,10 @@ class JudgeKind(EvaluatorKind):
 
     def check(self, spec: Any) -> None:  # checked without building the model (rhetorica.judges.options)
         check_judge_options(spec.name, spec.model, spec.options.as_kwargs())
+        try:  # and typed as the options model (what judge_options reads)
+            JudgeOptions.model_validate(spec.options.as_kwargs())
+        except ValidationError as exc:
+            raise ValueError(f"reviewer {spec.name!r} of kind {spec.kind!r}: {options_error(exc)}") from None
 
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         """The judge with its model (``options.model_options`` as provider options, or a declared
