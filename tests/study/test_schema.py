@@ -40,7 +40,7 @@ def test_model_options_and_conditions_name_the_registered_providers_and_conditio
     # each provider with the options its class takes (mock: latency_s, max_concurrency, script)
     assert "; mock: latency_s, max_concurrency, script; " in defs["ModelOptions"]["description"]
     conditions = defs["RewriterSpec_llm"]["properties"]["conditions"]["description"]
-    assert conditions.startswith("registered conditions: complexity:+, complexity:-, confidence:+, ")
+    assert conditions.startswith("registered conditions: attack:+, attack:-, complexity:+, complexity:-, confidence:+, ")
     assert ", joint, " in conditions
     assert conditions.endswith("`|` joins several into one (`rhetorica list --kind condition`)")
 

@@ -27,8 +27,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from rhetorica.analysis.attack import TRAJECTORY, held_out_shifts, trajectory_frame, transfer_matrix
-from rhetorica.attack.kind import AttackRewriter
-from rhetorica.kinds import rewriter_kind
+from rhetorica.dimensions.attack import DIMENSION as ATTACK
+from rhetorica.rewriting.conditions import parse_condition
 from rhetorica.labels import split_attack_rewriter
 from rhetorica.report.booktabs import Column, booktabs, escape, number
 from rhetorica.report.data import ReportData, fmt_ci
@@ -60,8 +60,9 @@ TRANSFER_NOTE = ("Transfer matrix: each row holds the winners of the searches ag
 
 
 def attack_applies(study: StudyConfig) -> bool:
-    """Whether the study declares a rewriter of the attack kind (:class:`rhetorica.attack.kind.AttackRewriter`)."""
-    return any(isinstance(rewriter_kind(rw.kind), AttackRewriter) for rw in study.rewriters)
+    """Whether the study declares a condition of the ``attack`` dimension (:mod:`rhetorica.dimensions.attack`:
+    only the attack search produces them)."""
+    return any(parse_condition(c).dimension == ATTACK.name for rw in study.rewriters for c in rw.conditions)
 
 
 def attack_records(artefacts: pd.DataFrame) -> list[dict[str, Any]]:
