@@ -24,6 +24,9 @@ the light blocks' rewrite pairs and each chunk's own small kernel); its denomina
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -141,7 +144,35 @@ def discriminability(original: Array, variant_scores: Array, variant_paper: npt.
         having both an original and a rewrite.
     """
     prep = _prepare(original, variant_scores, variant_paper)
-    return np.nan if prep is None else _point(prep, _blocks(prep))
+    return np.nan if prep is None else _shared_point(prep)
+
+
+POINT_CACHE_SIZE = 64
+"""Point estimates kept by :func:`_shared_point` (a digest and a float each)."""
+_points: OrderedDict[bytes, float] = OrderedDict()
+_points_lock = threading.Lock()
+
+
+def _shared_point(prep: _Prepared) -> float:
+    """:func:`_point` of ``prep``, computed once for the same input: the scorecard's
+    :func:`discriminability_interval` and the robustness table's :func:`discriminability` read the
+    same reviewers' scores. Keyed on a BLAKE2b digest of :data:`BLOCK` and the exact prepared arrays
+    (their lengths and bytes); the last :data:`POINT_CACHE_SIZE` results are kept."""
+    digest = hashlib.blake2b(BLOCK.to_bytes(8, "little"), digest_size=32)
+    for part in (prep.original, prep.values, prep.paper):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(np.ascontiguousarray(part).tobytes())
+    key = digest.digest()
+    with _points_lock:
+        if key in _points:
+            _points.move_to_end(key)
+            return _points[key]
+    value = _point(prep, _blocks(prep))
+    with _points_lock:
+        _points[key] = value
+        while len(_points) > POINT_CACHE_SIZE:
+            _points.popitem(last=False)
+    return value
 
 
 def _point(prep: _Prepared, blocks: _Blocks) -> float:
@@ -264,7 +295,7 @@ def discriminability_interval(
     prep = _prepare(original, variant_scores, variant_paper)
     if prep is None:
         return np.nan, np.nan, np.nan
-    point = _point(prep, _blocks(prep))
+    point = _shared_point(prep)
     n = len(prep.original)
     counts = _float_counts(n, n_resamples, seed)
     with threadpool_limits(limits=1, user_api="blas"):  # many small products: BLAS threads only add CPU
