@@ -70,6 +70,7 @@ def test_resampled_numerators_equal_explicit_quadratic_forms(
     # (chunk 1: every tie group its own chunk; 1000: one chunk), heavy and light value blocks
     monkeypatch.setattr(disc, "BOOTSTRAP_BLOCK", block)
     monkeypatch.setattr(disc, "CHUNK", chunk)
+    monkeypatch.setattr(disc, "RESAMPLE_BATCH", 7)  # 60 resamples: eight batches of 7 and one of 4
     orig, groups = data(seed, 40, continuous)
     vals = np.concatenate(groups)
     paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])

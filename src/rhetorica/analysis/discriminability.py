@@ -48,6 +48,9 @@ about ``chunks x rewrites / BOOTSTRAP_BLOCK`` cumulative sums plus ``rewrites x 
 products."""
 CHUNK = 512
 """Papers per chunk of the paper order in the bootstrap (tie groups are never split)."""
+RESAMPLE_BATCH = 64
+"""Resamples whose between-chunk sums are formed together in :func:`_resampled_numerators` (their
+``batch x blocks`` arrays fit in a core's cache; each resample's sums are the same in any batch)."""
 
 
 class _Prepared(NamedTuple):
@@ -225,26 +228,31 @@ def _resampled_numerators(prep: _Prepared, counts: Array) -> Array:
     rewrites = np.argsort(prep.paper, kind="stable")
     first_rewrite = np.searchsorted(prep.paper[rewrites], bounds)
     heavy = np.flatnonzero(blocks.heavy)
-    total = np.zeros(n_cols)
-    lower_chunks = np.zeros((n_cols, nb))  # rewrite weight per block of the chunks done so far
-    for a, b, ra, rb in zip(bounds[:-1], bounds[1:], first_rewrite[:-1], first_rewrite[1:]):
+    cells, own_pairs = [], np.zeros((len(bounds) - 1, n_cols))
+    for c, (a, b, ra, rb) in enumerate(zip(bounds[:-1], bounds[1:], first_rewrite[:-1], first_rewrite[1:])):
         own = rewrites[ra:rb]
-        cells = sparse.csr_array((prep.weight[own], (blocks.block[own], prep.paper[own] - a)), shape=(nb, b - a))
-        weight = np.ascontiguousarray((cells @ counts[a:b]).T)  # (B, nb): this chunk's weight per block
-        below = np.cumsum(lower_chunks, axis=1)  # (numpy sums along the contiguous axis fastest)
-        below -= lower_chunks  # lower chunks, lower blocks
-        below[:, heavy] += 0.5 * lower_chunks[:, heavy]  # lower chunks, the same heavy block
-        total += np.einsum("rb,rb->r", weight, below)
-        lower_chunks += weight
+        cells.append(sparse.csr_array((prep.weight[own], (blocks.block[own], prep.paper[own] - a)), shape=(nb, b - a)))
         if o[a] != o[b - 1]:  # the chunk's own pairs (a single tie group has none)
             h = np.bincount((prep.paper[own] - a) * nb + blocks.block[own], weights=prep.weight[own],
                             minlength=(b - a) * nb).reshape(b - a, nb)  # H of the chunk's papers
             g = np.cumsum(h, axis=1)  # G: each paper's weight in lower blocks, half of its own heavy one
             g -= h
             g[:, heavy] += 0.5 * h[:, heavy]
-            kernel = (cells.T @ g.T) * (o[a:b, None] > o[None, a:b])
+            kernel = (cells[c].T @ g.T) * (o[a:b, None] > o[None, a:b])
             d = counts[a:b]
-            total += np.einsum("ir,ir->r", kernel @ d, d)
+            own_pairs[c] = np.einsum("ir,ir->r", kernel @ d, d)
+    total = np.zeros(n_cols)
+    for lo in range(0, n_cols, RESAMPLE_BATCH):  # a batch of resamples at a time: its arrays stay in cache
+        hi = min(n_cols, lo + RESAMPLE_BATCH)
+        lower_chunks = np.zeros((hi - lo, nb))  # rewrite weight per block of the chunks done so far
+        for c, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+            weight = np.ascontiguousarray((cells[c] @ counts[a:b, lo:hi]).T)  # (batch, nb): this chunk's
+            below = np.cumsum(lower_chunks, axis=1)  # (numpy sums along the contiguous axis fastest)
+            below -= lower_chunks  # lower chunks, lower blocks
+            below[:, heavy] += 0.5 * lower_chunks[:, heavy]  # lower chunks, the same heavy block
+            total[lo:hi] += np.einsum("rb,rb->r", weight, below)
+            total[lo:hi] += own_pairs[c, lo:hi]
+            lower_chunks += weight
     for idx in blocks.light:  # one light block: rewrite pairs compared one by one
         p, w, y = prep.paper[idx], prep.weight[idx], prep.values[idx]
         pair = _step(y) * np.outer(w, w) * (o[p][:, None] > o[p][None, :])
