@@ -293,3 +293,24 @@ def test_conditional_pairs_for_2x2_arms() -> None:
         ("confidence:+", "confidence:-", "proficiency:+"),
         ("proficiency:+", "proficiency:-", "confidence:+"),
     ]
+
+
+def test_key_groups_of_the_same_arrow_columns_computed_once_and_redone_after_a_change() -> None:
+    pytest.importorskip("pyarrow")
+    from rhetorica.analysis.paired import key_groups
+
+    df = pd.DataFrame({
+        "reviewer": pd.array(["r2", "r1", "r2", "r1"], dtype="string[pyarrow]"),
+        "document_id": pd.array(["d1", "d1", "d2", "d1"], dtype="string[pyarrow]"),
+        "arm": pd.array(["original", "x", "x", "x"], dtype="string[pyarrow]"),
+    })
+    first = key_groups(df)
+    assert key_groups(df) is first and key_groups(df.copy()) is first  # the same immutable arrays
+    # groups in sorted key order: (r1,d1,x) x2, (r2,d1,original), (r2,d2,x)
+    assert first.inverse.tolist() == [1, 0, 2, 0]
+    df.loc[1, "arm"] = "original"  # a new array under the arm column: grouped again
+    again = key_groups(df)
+    assert again is not first and again.inverse.tolist() == [2, 0, 3, 1]
+    assert again.inverse.tolist() == df.groupby(["reviewer", "document_id", "arm"], sort=True).ngroup().tolist()
+    objects = df.astype(object)  # mutable numpy columns: never reused
+    assert key_groups(objects) is not key_groups(objects)

@@ -8,6 +8,7 @@ and is counted in the ``missing_*`` columns, not in the pairs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -178,13 +179,46 @@ class KeyGroups(NamedTuple):
         return {k: out[k] for k in KEYS}
 
 
+_last_grouping: list[tuple[tuple[object, ...], KeyGroups]] = []
+_grouping_lock = threading.Lock()
+
+
+def _immutable_keys(df: pd.DataFrame) -> tuple[object, ...] | None:
+    """The pyarrow arrays under the key columns when all three are Arrow-backed (pandas' default
+    ``str`` columns with pyarrow installed), else None. A pyarrow array never changes: setting a
+    value of such a column gives the column a new array."""
+    arrays = [df[k].array for k in KEYS]
+    if not all(isinstance(a, pd.arrays.ArrowExtensionArray) for a in arrays):
+        return None
+    return tuple(a.__arrow_array__() for a in arrays)
+
+
 def key_groups(df: pd.DataFrame) -> KeyGroups:
     """Group the rows of ``df`` by (reviewer, document_id, arm), by integer codes of the sorted key
     values (much faster than a string groupby).
 
+    The grouping of the last table with Arrow-backed key columns is kept (with those columns' arrays;
+    one grouping only): every table of a report groups the same assessments, and a table whose key
+    columns are the very same immutable arrays is grouped once.
+
     Raises:
         ValueError: if a key is null (naming the first such assessment).
     """
+    arrays = _immutable_keys(df)
+    with _grouping_lock:
+        if arrays is not None and _last_grouping and len(_last_grouping[0][0]) == len(arrays) and all(
+            a is b for a, b in zip(_last_grouping[0][0], arrays)
+        ):
+            return _last_grouping[0][1]
+    groups = _key_groups(df)
+    if arrays is not None:
+        with _grouping_lock:
+            _last_grouping[:] = [(arrays, groups)]
+    return groups
+
+
+def _key_groups(df: pd.DataFrame) -> KeyGroups:
+    """:func:`key_groups`, computed."""
     codes, uniques = zip(*(pd.factorize(df[k], sort=True) for k in KEYS))
     for k, c in zip(KEYS, codes):
         if (c < 0).any():
@@ -195,6 +229,7 @@ def key_groups(df: pd.DataFrame) -> KeyGroups:
     for c, u in zip(codes, uniques):
         key = key * len(u) + c
     groups, inverse = _unique_keys(key, int(np.prod([len(u) for u in uniques], dtype=float)))
+    groups.flags.writeable = inverse.flags.writeable = False  # shared by the tables of one report
     return KeyGroups(groups, inverse, tuple(uniques))
 
 
