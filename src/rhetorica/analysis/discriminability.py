@@ -184,7 +184,10 @@ def _point(prep: _Prepared, blocks: _Blocks) -> float:
         return 0.5
     h = blocks.weights
     # pairs in different blocks (the higher block wins) and inside heavy blocks (ties)
-    lower = np.cumsum(h, axis=1) - h + 0.5 * h * blocks.heavy
+    lower = np.cumsum(h, axis=1)
+    lower -= h
+    heavy = np.flatnonzero(blocks.heavy)
+    lower[:, heavy] += 0.5 * h[:, heavy]
     total = float(np.sum(h * _below(lower, prep.starts)))
     o = prep.original[prep.paper]
     for idx in blocks.light:  # pairs inside a light block, rewrite by rewrite
