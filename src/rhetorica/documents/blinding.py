@@ -54,6 +54,11 @@ _URL_START = re.compile(
     r"|(?=[\w-]+\.(?:github|gitlab)\.io\b))",
     re.I,
 )
+#: Lower-case text every match of :data:`_URL_START` contains (a scheme, ``www.``, a host name), and
+#: the only characters outside ASCII that ``re.IGNORECASE`` takes for an ASCII letter (İ ı ſ and the
+#: Kelvin sign): a text with none of either has no URL, and the regex need not walk it.
+_URL_KEYS = ("http", "www.", "github", "gitlab", "bitbucket.org", "huggingface.co", "sourceforge.net", "codeberg.org")
+_ASCII_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
 _URL_CHARS = re.compile(r"[^\s)\]}>\"',]+")
 _BREAK = re.compile(r"[ \t]*\n?[ \t]*")
 #: A URL printed on two lines goes on after one of these characters at a line end.
@@ -294,6 +299,10 @@ def find_urls(text: str, identity: Identity | None = None) -> list[tuple[int, in
         ``(start, end)`` character offsets, in order, not overlapping.
     """
     spans: list[tuple[int, int]] = []
+    lowered = text.lower()
+    if (text.isascii() or not any(c in text for c in _ASCII_LOOKALIKES)) and not any(
+            key in lowered for key in _URL_KEYS):
+        return spans
     pos = 0
     while (m := _URL_START.search(text, pos)) is not None:
         end = _url_end(text, m.end())
