@@ -38,6 +38,7 @@ become ``[anonymized email]``. Author names written in full in the body become
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -97,10 +98,15 @@ _ISBN = re.compile(r"\b(?:ISBN(?:-1[03])?:?\s*)((?:97[89][\s-]?)?\d{1,5}[\s-]?\d
 _ARXIV_STAMP = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(?:v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}")
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """Lowercase ASCII letters only (accents removed): ``"Michaël D."`` -> ``"michaeld"``."""
+    """Lowercase ASCII letters only (accents removed): ``"Michaël D."`` -> ``"michaeld"``.
+    Remembered (names and words are folded again for every text a document's blinding reads)."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return re.sub(r"[^a-z0-9]", "", decomposed.encode("ascii", "ignore").decode().lower())
+    return _NOT_ASCII_ALNUM.sub("", decomposed.encode("ascii", "ignore").decode().lower())
+
+
+_NOT_ASCII_ALNUM = re.compile(r"[^a-z0-9]")
 
 
 _MAIL_PROVIDERS = {"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "protonmail", "proton", "qq", "live", "mail", "gmx", "aol"}
