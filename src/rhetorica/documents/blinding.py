@@ -38,6 +38,7 @@ become ``[anonymized email]``. Author names written in full in the body become
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -54,6 +55,11 @@ _URL_START = re.compile(
     r"|(?=[\w-]+\.(?:github|gitlab)\.io\b))",
     re.I,
 )
+#: Lower-case text every match of :data:`_URL_START` contains (a scheme, ``www.``, a host name), and
+#: the only characters outside ASCII that ``re.IGNORECASE`` takes for an ASCII letter (İ ı ſ and the
+#: Kelvin sign): a text with none of either has no URL, and the regex need not walk it.
+_URL_KEYS = ("http", "www.", "github", "gitlab", "bitbucket.org", "huggingface.co", "sourceforge.net", "codeberg.org")
+_ASCII_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
 _URL_CHARS = re.compile(r"[^\s)\]}>\"',]+")
 _BREAK = re.compile(r"[ \t]*\n?[ \t]*")
 #: A URL printed on two lines goes on after one of these characters at a line end.
@@ -92,10 +98,15 @@ _ISBN = re.compile(r"\b(?:ISBN(?:-1[03])?:?\s*)((?:97[89][\s-]?)?\d{1,5}[\s-]?\d
 _ARXIV_STAMP = re.compile(r"\barXiv:\s?(\d{4}\.\d{4,5})(?:v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4}")
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """Lowercase ASCII letters only (accents removed): ``"Michaël D."`` -> ``"michaeld"``."""
+    """Lowercase ASCII letters only (accents removed): ``"Michaël D."`` -> ``"michaeld"``.
+    Remembered (names and words are folded again for every text a document's blinding reads)."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return re.sub(r"[^a-z0-9]", "", decomposed.encode("ascii", "ignore").decode().lower())
+    return _NOT_ASCII_ALNUM.sub("", decomposed.encode("ascii", "ignore").decode().lower())
+
+
+_NOT_ASCII_ALNUM = re.compile(r"[^a-z0-9]")
 
 
 _MAIL_PROVIDERS = {"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "protonmail", "proton", "qq", "live", "mail", "gmx", "aol"}
@@ -294,6 +305,10 @@ def find_urls(text: str, identity: Identity | None = None) -> list[tuple[int, in
         ``(start, end)`` character offsets, in order, not overlapping.
     """
     spans: list[tuple[int, int]] = []
+    lowered = text.lower()
+    if (text.isascii() or not any(c in text for c in _ASCII_LOOKALIKES)) and not any(
+            key in lowered for key in _URL_KEYS):
+        return spans
     pos = 0
     while (m := _URL_START.search(text, pos)) is not None:
         end = _url_end(text, m.end())

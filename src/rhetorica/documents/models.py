@@ -153,14 +153,13 @@ class Document(BaseModel):
     def content_hash(self) -> str:
         """Hash of what a reviewer sees: kind, title and the ordered (title, level, text) sections.
 
-        Remembered with the very objects it was computed from (strings are immutable): a document
-        whose kind, title or sections were changed or replaced is hashed again.
+        Remembered with the values it was computed from (strings are immutable, and a list
+        comparison takes the same object as equal without reading it): a document whose kind,
+        title or sections were changed or replaced is hashed again.
         """
         parts = [self.kind, self.title, *((s.title, s.level, s.text) for s in self.sections)]
         memo = self._hash_memo
-        if memo is not None and len(memo[0]) == len(parts) and all(
-                a is b or (type(a) is tuple and all(x is y for x, y in zip(a, b)))  # noqa: E721
-                for a, b in zip(memo[0], parts)):
+        if memo is not None and memo[0] == parts:
             return memo[1]
         digest = content_hash(self.kind, self.title, [list(p) for p in parts[2:]])
         self._hash_memo = Memo((parts, digest))

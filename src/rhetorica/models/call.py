@@ -298,9 +298,7 @@ async def _live_call(
     output: ModelOutput | None = None
     try:
         try:
-            async for attempt in attempts.retrying():
-                with attempt:
-                    output = await attempts.send()
+            output = await _retried(attempts)
         except TransientError:  # the last counted attempt failed: its failure is the outcome
             output = attempts.failure
         assert output is not None
@@ -311,6 +309,26 @@ async def _live_call(
     finally:
         if budget is not None:
             budget.settle(reserved, output.cost_usd if output is not None else 0.0)
+
+
+async def _retried(attempts: _Attempts) -> ModelOutput:
+    """The first attempt, then tenacity's loop only when it failed with a retryable error: most
+    calls succeed at once, and building the loop costs more than a mock call. A failed first
+    attempt enters the loop as its first attempt (its error raised there), so the stop, wait and
+    before-next rules see the same attempts as a loop started at once."""
+    try:
+        return await attempts.send()
+    except (TransientError, _EndpointRetired) as exc:
+        first: BaseException | None = exc
+    output: ModelOutput | None = None
+    async for attempt in attempts.retrying():
+        with attempt:
+            if first is not None:
+                failed, first = first, None
+                raise failed
+            output = await attempts.send()
+    assert output is not None
+    return output
 
 
 class _Attempts:

@@ -32,6 +32,7 @@ Each piece is one package-data file under ``protocols/``, written once and share
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import resources
 
@@ -100,10 +101,15 @@ def get_protocol(name: str) -> Protocol:
     return PROTOCOLS[name]
 
 
+@functools.lru_cache(maxsize=64)
+def _piece(piece: str) -> str:
+    """One prompt piece (``protocols/<piece>.md``, a file of the installed package), read once."""
+    return (resources.files("rhetorica.reviewers") / "protocols" / f"{piece}.md").read_text("utf-8").strip()
+
+
 def system_prompt(protocol: Protocol) -> str:
     """The reviewer's system prompt: the protocol's pieces joined by blank lines."""
-    folder = resources.files("rhetorica.reviewers") / "protocols"
-    return "\n\n".join((folder / f"{piece}.md").read_text("utf-8").strip() for piece in protocol.pieces)
+    return "\n\n".join(_piece(piece) for piece in protocol.pieces)
 
 
 #: What the two forms of the first study were hashed as before forms were declared (pydantic

@@ -317,7 +317,9 @@ def check_condition(condition: Condition) -> None:
         raise UnknownConditionError(f"condition {condition.name!r} names the dimension {twice[0]!r} twice")
 
 
+@lru_cache(maxsize=64)
 def _read(filename: str, version: str, package: str = "rhetorica.rewriting") -> str:
+    """An instruction text of the installed package, read once per process."""
     return (resources.files(package) / "instructions" / version / filename).read_text("utf-8")
 
 

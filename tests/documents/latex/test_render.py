@@ -8,7 +8,7 @@ import pytest
 from pypdf._codecs.zapfding import _zapfding_encoding  # oracle: ZapfDingbats.afm + Adobe glyph list
 
 from rhetorica.documents import read_document
-from rhetorica.documents.latex.render import dingbat
+from rhetorica.documents.latex.render import Renderer, dingbat
 
 
 def test_dingbat_agrees_with_the_zapfdingbats_encoding_for_every_glyph() -> None:
@@ -41,3 +41,17 @@ def test_ding_in_a_table_reads_as_the_check_mark_not_its_code(tmp_path: Path) ->
     )
     text = read_document(project).sections[0].text
     assert text.split("\n") == ["Features ★ and ✓.", "", "| SciPy | ✓ | ✗ |"]
+
+
+def test_plain_runs_dashes_and_quotes_render_as_typeset() -> None:
+    # hand-computed: --- em dash, -- en dash, a lone hyphen kept, `` and '' straight quotes, ~ a space, & a cell bar " | "
+    renderer = Renderer()
+    assert renderer.render("pages 3--5 --- see ``this'' x-y~z & w") == 'pages 3–5 — see "this" x-y z  |  w'
+
+
+def test_math_spans_are_found_after_long_plain_text() -> None:
+    renderer = Renderer()
+    text = "plain " * 50 + r"$a+b$ and \(c\) and \begin{equation}d\end{equation} end"
+    protected = renderer.protect_math(text)
+    assert renderer.math == ["$a+b$", r"\(c\)", r"\begin{equation}d\end{equation}"]
+    assert protected == "plain " * 50 + "\x000\x00 and \x001\x00 and \n\n\x002\x00\n\n end"

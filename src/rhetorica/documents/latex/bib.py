@@ -9,6 +9,7 @@ from rhetorica.documents.latex.source import read_group, read_text_file
 
 _ENTRY = re.compile(r"@(\w+)\s*\{\s*([^,\s]+)\s*,", re.I)
 _FIELD = re.compile(r"(\w+)\s*=\s*", re.I)
+_SPACES = re.compile(r"\s+")
 _CITE = re.compile(r"\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}")
 
 
@@ -43,7 +44,8 @@ def parse_bib(text: str) -> dict[str, dict[str, str]]:
                 end_m = re.match(r"[^,}]*", inner[k:])
                 value = end_m.group(0) if end_m else ""
                 pos = k + len(value)
-            fields[f.group(1).lower()] = re.sub(r"[{}]|\s+", lambda x: " " if x.group(0).isspace() else "", value).strip()
+            # each whitespace run -> one space, braces dropped (a run ends at a brace: the same as one pass)
+            fields[f.group(1).lower()] = _SPACES.sub(" ", value).replace("{", "").replace("}", "").strip()
         entries[m.group(2)] = fields
     return entries
 

@@ -93,6 +93,15 @@ SYMBOLS = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}",
 
 MARK = "\x01"  # section marker: \x01<level>|<title>\x01
 PH = "\x00"  # math placeholder: \x00<n>\x00
+# Compiled once and matched at a position (pattern.match(text, i)), so that reading a long body
+# neither recompiles nor copies the rest of the text at every command.
+_MATH_START = re.compile(r"[\\$]")  # the only characters that can open a math span
+_PLAIN = re.compile(r"[^\\{}~&`'-]+")  # a run of characters that render as themselves
+_BEGIN = re.compile(r"\\begin\{([a-zA-Z*]+)\}")
+_CONTROL_WORD = re.compile(r"\\([a-zA-Z@]+)(\*?)")
+_IO_ARGS = re.compile(r"\s*(?:\d+|\\[a-zA-Z@]+|-?\d+)?\s*=?\s*")
+_DIMENSION = re.compile(r"\s*=?\s*-?[\d.]+\s*(pt|em|ex|cm|mm|in|bp|sp|mu)\b")
+_ACCENT_BASE = re.compile(r"\s*(\\[a-zA-Z]+|.)")
 
 
 class Renderer:
@@ -121,7 +130,7 @@ class Renderer:
                     j = n if j == -1 else j + 2
                     span = (j, text[i:j], nxt == "[")
                 elif text.startswith("\\begin{", i):
-                    m = re.match(r"\\begin\{([a-zA-Z*]+)\}", text[i:])
+                    m = _BEGIN.match(text, i)
                     if m and m.group(1) in MATH_ENVS:
                         end_tag = f"\\end{{{m.group(1)}}}"
                         j = text.find(end_tag, i)
@@ -145,7 +154,8 @@ class Renderer:
                 j = min(n, j + len(delim))
                 span = (j, text[i:j], display)
             if span is None:
-                i += 1
+                found = _MATH_START.search(text, i + 1)
+                i = found.start() if found else n
                 continue
             out.append(text[start_plain:i])
             end, source, display = span
@@ -194,13 +204,14 @@ class Renderer:
                 out.append('"')
                 i += 2
             else:
-                out.append(ch)
-                i += 1
+                plain = _PLAIN.match(text, i)  # None at a lone "-", "`" or "'"
+                out.append(plain.group() if plain else ch)
+                i = plain.end() if plain else i + 1
         return "".join(out)
 
     def _command(self, text: str, i: int) -> tuple[str, int]:
         n = len(text)
-        m = re.match(r"\\([a-zA-Z@]+)(\*?)", text[i:])
+        m = _CONTROL_WORD.match(text, i)
         if not m:
             sym = text[i + 1 : i + 2]
             if sym == "\\":
@@ -213,7 +224,7 @@ class Renderer:
                 return self._accent(sym, text, i + 2)
             return SYMBOLS.get(sym, sym), i + 2
         name = m.group(1)
-        j = i + m.end()
+        j = m.end()
         if name in ACCENTS and len(name) == 1 and read_group(text, j) is not None:
             return self._accent(name, text, j)
         if name == "begin":
@@ -254,8 +265,8 @@ class Renderer:
         if name in {"write", "message", "typeout", "openout", "closeout", "openin", "read", "special"}:
             # \write18{...} (shell escape) and other I/O primitives print nothing on the page:
             # the stream number or handle and the braced text go with the command
-            k = re.match(r"\s*(?:\d+|\\[a-zA-Z@]+|-?\d+)?\s*=?\s*", text[j:])
-            k_end = j + (k.end() if k else 0)
+            k = _IO_ARGS.match(text, j)
+            k_end = k.end() if k else j
             group = read_group(text, k_end)
             return "", group[1] if group else k_end
         if name == "immediate":
@@ -369,9 +380,9 @@ class Renderer:
         opt = read_group(text, k, "[", "]") if text[k : k + 1] == "[" else None
         k = opt[1] if opt else k
         # swallow dimension assignments such as \vskip 2pt / \itemsep=0pt
-        dim = re.match(r"\s*=?\s*-?[\d.]+\s*(pt|em|ex|cm|mm|in|bp|sp|mu)\b", text[k:])
+        dim = _DIMENSION.match(text, k)
         if dim:
-            k += dim.end()
+            k = dim.end()
         return "", k
 
     def _accent(self, accent: str, text: str, j: int) -> tuple[str, int]:
@@ -379,11 +390,11 @@ class Renderer:
         if group is not None:
             base, k = self.render(group[0]), group[1]
         else:
-            m = re.match(r"\s*(\\[a-zA-Z]+|.)", text[j:])
+            m = _ACCENT_BASE.match(text, j)
             if not m:
                 return "", j
             base = self.render(m.group(1))
-            k = j + m.end()
+            k = m.end()
         if not base:
             return "", k
         return unicodedata.normalize("NFC", base[0] + ACCENTS[accent] + base[1:]), k

@@ -5,6 +5,7 @@ Everything here works on raw source text and never runs TeX.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,12 @@ def comment_start(line: str) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
+def _group_characters(open_: str, close: str) -> re.Pattern[str]:
+    """The characters :func:`read_group` acts on: a backslash, a brace and the group's brackets."""
+    return re.compile("[" + re.escape("\\{" + open_ + close) + "]")
+
+
 def read_group(text: str, start: int, open_: str = "{", close: str = "}") -> tuple[str, int] | None:
     """Read a balanced group whose opening bracket is at ``start`` (after optional spaces).
 
@@ -69,8 +76,10 @@ def read_group(text: str, start: int, open_: str = "{", close: str = "}") -> tup
     if i >= len(text) or text[i] != open_:
         return None
     depth = 0
+    special = _group_characters(open_, close)
     j = i
-    while j < len(text):
+    while found := special.search(text, j):  # every other character leaves the depth as it is
+        j = found.start()
         ch = text[j]
         if ch == "\\":
             j += 2

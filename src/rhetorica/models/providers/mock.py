@@ -19,6 +19,7 @@ equals the integer score).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 from typing import Any
@@ -51,8 +52,15 @@ _ERRORS: dict[str, type[Exception]] = {
 
 
 def _digest(messages: list[ChatMessage], seed: int | None) -> bytes:
-    payload = json.dumps([m.model_dump() for m in messages], sort_keys=True) + f"|{seed}"
+    """SHA-256 of ``json.dumps([m.model_dump() for m in messages], sort_keys=True)`` and the seed,
+    the list's JSON joined from each message's (a replicate's paper is not encoded again)."""
+    payload = "[" + ", ".join(_message_json(m.role, m.content) for m in messages) + f"]|{seed}"
     return hashlib.sha256(payload.encode()).digest()
+
+
+@functools.lru_cache(maxsize=64)
+def _message_json(role: str, content: str) -> str:
+    return json.dumps({"role": role, "content": content}, sort_keys=True)
 
 
 def fill_schema(schema: dict[str, Any], seed: bytes, counter: list[int] | None = None) -> Any:
