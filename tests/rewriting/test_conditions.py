@@ -77,7 +77,7 @@ def test_syntax_errors_name_the_problem(text: str, problem: str) -> None:
 
 
 def test_checked_parse_refuses_unregistered_and_repeated_dimensions() -> None:
-    with pytest.raises(UnknownConditionError, match=r"unknown condition 'warmth:\+'; known: complexity:\+, "
+    with pytest.raises(UnknownConditionError, match=r"unknown condition 'warmth:\+'; known: attack:\+, attack:-, complexity:\+, "
                                                       r"complexity:-, confidence:\+, confidence:-, "):
         parse_condition("warmth:+")
     with pytest.raises(UnknownConditionError, match="names the dimension 'confidence' twice"):
@@ -92,7 +92,7 @@ def test_a_condition_whose_dimension_has_no_shift_rule_is_refused() -> None:
     conditions.add("tone:+", ConditionDefinition("tone", "warmer tone", "tone_plus.md"))
     try:
         with pytest.raises(UnknownConditionError, match="condition 'tone:\\+': dimension 'tone' has no registered "
-                                                        "shift rule \\(unknown dimension 'tone'; known: complexity, confidence"):
+                                                        "shift rule \\(unknown dimension 'tone'; known: attack, complexity, confidence"):
             parse_condition("tone:+")
         dimensions.add("tone", object())  # registered, but without a shift rule
         with pytest.raises(UnknownConditionError, match="dimension 'tone' is registered without a shift rule"):
