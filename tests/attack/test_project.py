@@ -21,9 +21,11 @@ from rhetorica.rewriting.latex_project.project import load_project
 from rhetorica.attack.project import scope_paragraphs
 from rhetorica.store.db import Store
 from rhetorica.study.config import parse_study
+from rhetorica.study.estimate import estimate_study
 from rhetorica.study.project_rewrite import variant_dir
 from rhetorica.study.runner import StudyRunner
 from tests.attack.scripted import PHRASE, Proposer, PhraseReviewer
+from tests.study.helpers import write_study
 from tests.study.test_runner import BagOfWordsEmbedder
 
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="TeX Live is not installed")
@@ -101,15 +103,19 @@ class TexProposer(Proposer):
         return answer + " \\undefinedrule{x}" if config.seed in self.broken_seeds else answer
 
 
-@pytest.fixture(scope="module")
-def searched(tmp_path_factory) -> dict:
-    base = tmp_path_factory.mktemp("attack-tex")
-    write_project(base / "paper")
-    spec = {"name": "attack-tex", "output_dir": str(base / "run"), "documents": [{"latex_project": str(base / "paper")}],
+def study_spec(base: Path) -> dict:
+    return {"name": "attack-tex", "output_dir": str(base / "run"), "documents": [{"latex_project": str(base / "paper")}],
             "rewriters": [{"name": "attacker", "kind": "attack", "model": "mock/proposer", "conditions": ["attack:+"],
                            "options": OPTIONS}],
             "reviewers": [{"name": "phrase", "model": "mock/phrase"}], "replicates": 2,
             "validation": {"enabled": True}}
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory) -> dict:
+    base = tmp_path_factory.mktemp("attack-tex")
+    write_project(base / "paper")
+    spec = study_spec(base)
     found = {"mock/phrase": PhraseReviewer("phrase", effect=1.0),
              "mock/proposer": TexProposer(frozenset({COMPILE_SEED}), bad_seeds=frozenset({ANCHOR_SEED}))}
     runner = StudyRunner(parse_study(spec), base, model_factory=lambda model_id, options: found[model_id],
@@ -125,7 +131,7 @@ def searched(tmp_path_factory) -> dict:
         calls = [tuple(r) for r in store.rows("SELECT unit_key, model FROM model_calls")]
     finally:
         store.close()
-    return {"summary": summary, "run_dir": runner.run_dir, "record": record, "variant": variant, "reviews": reviews,
+    return {"summary": summary, "run_dir": runner.run_dir, "base": base, "record": record, "variant": variant, "reviews": reviews,
             "calls": calls, "paper": base / "paper"}
 
 
@@ -193,3 +199,17 @@ def test_a_candidate_that_fails_to_compile_is_discarded_with_the_compile_error(s
     [entry] = [c for c in result["candidates"] if c["seed"] == COMPILE_SEED]
     # the first attempt and both repairs compiled with the error (the repairs got its message back)
     assert entry["status"] == "discarded" and [a["compiled"] for a in entry["attempts"]] == ["failed"] * 3
+
+
+@needs_tex
+def test_estimate_bounds_the_project_search_calls_from_above(searched, tmp_path):
+    base = searched["base"]
+    spec = study_spec(base) | {"output_dir": str(tmp_path / "fresh")}
+    rows = {(r.stage, r.model): r.calls for r in estimate_study(write_study(tmp_path / "study.yaml", spec)).rows}
+    # k*T = 6 proposals of the abstract's one paragraph, each again in at most 2 repairs (the
+    # default project.repair_rounds); min(k*T*r + r, max_queries) = min(14, 20) reviews
+    assert rows[("attack", "mock/proposer")] == 6 and rows[("attack repairs (at most)", "mock/proposer")] == 12
+    assert rows[("attack", "mock/phrase")] == 14
+    made = [m for u, m in searched["calls"] if u == searched["variant"][0]]
+    # made: 4 accepted proposals at their first attempt, the two planted ones with both repairs
+    assert made.count("proposer") == 4 + 3 + 3 <= 6 + 12 and made.count("phrase") <= 14
