@@ -8,7 +8,8 @@ row per stage:
 
 - ``paragraph rewrites`` / ``repair rewrites``: the rewriter's model calls in the first attempt and
   in the repair attempts (count, summed latency);
-- ``intermediate reviews``: the guided workflow's review of the joint variant (wall time);
+- ``intermediate reviews``: the guided workflow's review of the joint variant, a unit of its own
+  (:mod:`rhetorica.study.guided`): its model calls (count, summed latency);
 - ``variant compiles``: every compile of a variant that passed the checker;
 - ``variant PDF reads``: the PDF read of each accepted variant;
 - ``reviews``: the model calls of the review stage (the study's reviewers), repair calls included;
@@ -34,7 +35,7 @@ from pathlib import Path
 def profile(run_dir: Path) -> list[tuple[str, int, float]]:
     """(stage, count, seconds) rows of one run directory (see the module docstring)."""
     rows: dict[str, list[float]] = {name: [0, 0.0] for name in (
-        "paragraph rewrites", "repair rewrites", "intermediate reviews", "variant compiles", "variant PDF reads")}
+        "paragraph rewrites", "repair rewrites", "variant compiles", "variant PDF reads")}
     for result in sorted((run_dir / "latex" / "variants").glob("*/result.json")):
         record = json.loads(result.read_text(encoding="utf-8"))
         for attempt in record.get("attempts", []):
@@ -44,17 +45,20 @@ def profile(run_dir: Path) -> list[tuple[str, int, float]]:
             if attempt.get("compile_s") is not None:
                 rows["variant compiles"][0] += 1
                 rows["variant compiles"][1] += attempt["compile_s"]
-        for key, name in (("review_s", "intermediate reviews"), ("read_s", "variant PDF reads")):
-            if key in record:
-                rows[name][0] += 1
-                rows[name][1] += record[key]
+        if "read_s" in record:
+            rows["variant PDF reads"][0] += 1
+            rows["variant PDF reads"][1] += record["read_s"]
     with sqlite3.connect(f"file:{run_dir / 'store.sqlite'}?mode=ro", uri=True) as conn:
+        guided = (conn.execute("SELECT COUNT(*), COALESCE(SUM(latency_s), 0) FROM model_calls WHERE unit_key IN "
+                               "(SELECT unit_key FROM guided_reviews) AND cache_hit = 0").fetchone()
+                  if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'guided_reviews'").fetchone() else (0, 0.0))
         calls, seconds = conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(latency_s), 0) FROM model_calls "
             "WHERE unit_key IN (SELECT unit_key FROM assessments) AND cache_hit = 0").fetchone()
         started, finished = conn.execute(
             "SELECT started_at, finished_at FROM runs ORDER BY run_id DESC LIMIT 1").fetchone()
     out = [(name, int(n), s) for name, (n, s) in rows.items()]
+    out.insert(2, ("intermediate reviews", int(guided[0]), float(guided[1])))
     out.append(("reviews", calls, seconds))
     if finished:
         wall = (datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()

@@ -253,6 +253,9 @@ forms: Registry[Any] = Registry("form")
 evaluators: Registry[Any] = Registry("evaluator")
 metric_families: Registry[Any] = Registry("metric family")
 providers: Registry[Any] = Registry("provider")
+batch_apis: Registry[Any] = Registry("batch api")
+"""Batch APIs by provider name (:class:`rhetorica.models.batch.BatchAPI` factories taking the model):
+``rhetorica batch`` submits a provider's calls to the one registered under its name."""
 stages: Registry[Any] = Registry("stage")
 tables: Registry[Any] = Registry("analysis table")
 """Analysis tables of the report (:class:`rhetorica.report.tables.AnalysisTable`): Markdown, LaTeX,
@@ -281,6 +284,7 @@ builtin_modules(
     "rhetorica.judges.judge",
     "rhetorica.judges.study",
     "rhetorica.models.registry",
+    "rhetorica.models.batch",
     "rhetorica.study.stages",
     "rhetorica.study.annotation",
     "rhetorica.study.extraction",

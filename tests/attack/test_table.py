@@ -13,7 +13,7 @@ from tests.attack.test_kind import models, runner_for, stored
 from tests.attack.test_stage import kill_spec
 
 
-def test_the_report_shows_the_attack_table_under_the_change_section(shared_data: Path, tmp_path: Path) -> None:
+def test_the_report_shows_the_attack_table_first_in_the_attacks_section(shared_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     runner = runner_for(kill_spec(shared_data, out), out, models())
     asyncio.run(runner.run())
@@ -24,7 +24,7 @@ def test_the_report_shows_the_attack_table_under_the_change_section(shared_data:
     expected = attack_summary(tidy, records, 4.5)  # the study's default decision threshold
     assert list(table["target"]) == ["phrase"] and table["n_searches"].tolist() == [3]
     assert table.equals(expected)
-    change = next(s for s in registered_sections(data.analysis, data.unavailable) if s.key == "change")
-    assert change.tables[-1].caption == ATTACK_TABLE.title  # below the change and movement tables
-    assert change.tables[-1].headers[:3] == ["Target", "Direction", "Papers (held-out)"]
+    attacks = next(s for s in registered_sections(data.analysis, data.unavailable) if s.key == ATTACK_TABLE.section)
+    assert attacks.title == ATTACK_TABLE.title  # its own section, which the search tables join (report.attack)
+    assert attacks.tables[0].headers[:3] == ["Target", "Direction", "Papers (held-out)"]
     assert "attack" not in {s.key for s in registered_sections(data.analysis, data.unavailable)}

@@ -40,7 +40,7 @@ def test_kind_filter_and_table() -> None:
 def test_unknown_kind_exits_2_listing_the_kinds() -> None:
     result = runner.invoke(app, ["list", "--kind", "widgets"])
     assert result.exit_code == 2
-    assert "unknown kind of component 'widgets'; known: analysis table, condition, dimension, evaluator, form" in result.output
+    assert "unknown kind of component 'widgets'; known: analysis table, batch api, condition, dimension, evaluator, form" in result.output
 
 
 def test_kind_spellings_with_hyphens_underscores_and_plurals_are_accepted() -> None:
@@ -54,3 +54,11 @@ def test_kind_spellings_with_hyphens_underscores_and_plurals_are_accepted() -> N
         assert json.loads(other.output) == families
     evaluators = json.loads(runner.invoke(app, ["list", "--kind", "evaluators", "--json"]).output)
     assert {r["kind"] for r in evaluators} == {"evaluator"} and {"control", "python"} <= {r["name"] for r in evaluators}
+
+
+def test_providers_are_listed_with_their_options() -> None:
+    result = runner.invoke(app, ["list", "--kind", "provider", "--json"])
+    assert result.exit_code == 0, result.output
+    mock = next(r for r in json.loads(result.output) if r["name"] == "mock")
+    assert mock["options"] == {"latency_s": "float (default 0.0)", "max_concurrency": "int (default 8)",
+                               "script": "list[str | dict[str, Any]] | None (default None)"}

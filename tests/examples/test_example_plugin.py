@@ -27,6 +27,7 @@ def test_rhetorica_list_shows_the_plugin_components_with_its_package_as_source(p
                     ("condition", "formality:+"): "rhetorica-example-plugin",
                     ("condition", "formality:-"): "rhetorica-example-plugin",
                     ("provider", "example-scripted"): "rhetorica-example-plugin",
+                    ("batch api", "example-scripted"): "rhetorica-example-plugin",
                     ("analysis table", "median_shift"): "rhetorica-example-plugin"}
     assert rows[("dimension", "readability")]["description"] == ("shift measure: minus Gunning Fog index "
                                                                  "(Gunning 1952)")
@@ -128,7 +129,7 @@ def test_without_the_plugin_its_names_are_errors_listing_the_known_ones() -> Non
     with pytest.raises(ConfigError) as caught:
         load_study(PLUGIN / "study.yaml")
     message = str(caught.value)
-    assert "rewriters[0].conditions: unknown condition 'readability:+'; known: complexity:+, complexity:-, " in message
+    assert "rewriters[0].conditions: unknown condition 'readability:+'; known: attack:+, attack:-, complexity:+, complexity:-, " in message
     assert "reviewers[0].kind: unknown evaluator 'example-command'; known: command, control, " in message
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rhetorica.models.api import ChatMessage, GenerateConfig
-from rhetorica.models.batch import BatchRequest, collect_batches, submit_batch
+from rhetorica.models.batch import BatchRequest, collect_batches, submit_batch, supports_batch
 from rhetorica.models.cache import model_cache_key
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.models.registry import get_model
@@ -165,3 +165,16 @@ def test_a_connection_failure_on_submit_is_a_transient_error_naming_the_provider
     assert str(info.value) == ("connection to provider 'openai' (https://api.openai.com/v1) failed: "
                                "APIConnectionError: Connection error.")
     assert "sk-batch-test-key-000222" not in str(info.value)
+
+
+def test_a_provider_without_a_registered_batch_api_is_refused_naming_the_registered_ones(tmp_path):
+    model = get_model("mock/scripted")
+    assert not supports_batch(model)
+    assert supports_batch(get_model("openai-compatible/m@http://127.0.0.1:9/v1"))
+    store = Store.in_dir(tmp_path / "run")
+    try:
+        with pytest.raises(ValueError) as info:
+            asyncio.run(submit_batch(model, requests_for(1), store))
+    finally:
+        store.close()
+    assert str(info.value) == "provider 'mock' has no batch mode; known: anthropic, google, openai, openai-compatible"

@@ -11,7 +11,15 @@ import pytest
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
 from rhetorica.models.providers.mock import MockModel
-from rhetorica.models.registry import LazyProvider, get_model, provider_class, provider_names, split_model_id
+from rhetorica.models.registry import (
+    LazyProvider,
+    get_model,
+    provider_class,
+    provider_names,
+    provider_is_free,
+    provider_option_lines,
+    split_model_id,
+)
 from rhetorica.registry import providers
 
 
@@ -76,6 +84,20 @@ def test_a_registered_lazy_provider_imports_its_module_at_first_use() -> None:
         del providers._entries["test-lazy"]  # noqa: SLF001
 
 
+def test_free_providers_are_declared_by_their_class_or_lazy_entry(constant_provider) -> None:
+    # the built-in local providers are free without importing them; the API providers are not
+    assert [provider_is_free(p) for p in ("mock", "embedded", "openai", "openai-compatible", "anthropic",
+                                          "google", "nope")] == [True, True, False, False, False, False, False]
+    # each lazy entry's flag agrees with its class (the classes that import without an SDK)
+    assert provider_class("mock").free is True
+    assert provider_is_free("test-constant") is False
+    _Constant.free = True
+    try:
+        assert provider_is_free("test-constant") is True
+    finally:
+        del _Constant.free
+
+
 def test_unknown_provider_lists_the_registered_ones() -> None:
     with pytest.raises(UnknownProviderError, match=r"unknown provider 'nope'.*known providers: .*anthropic, .*mock"):
         get_model("nope/x")
@@ -90,3 +112,14 @@ def test_an_entry_that_is_not_a_model_class_is_refused_naming_its_source() -> No
             provider_class("test-not-a-class")
     finally:
         del providers._entries["test-not-a-class"]  # noqa: SLF001
+
+
+def test_provider_option_lines_give_each_init_option_with_its_type_and_default(monkeypatch) -> None:
+    assert provider_option_lines("mock") == {"latency_s": "float (default 0.0)", "max_concurrency": "int (default 8)",
+                                             "script": "list[str | dict[str, Any]] | None (default None)"}
+    # a provider whose SDK is missing lists no options (and no error)
+    monkeypatch.setitem(sys.modules, "anthropic", None)
+    for entry in providers.entries():
+        if isinstance(entry.value, LazyProvider):
+            monkeypatch.delitem(sys.modules, entry.value.target.partition(":")[0], raising=False)
+    assert provider_option_lines("anthropic") == {}

@@ -118,3 +118,22 @@ def test_empty_checks_table_says_so(tmp_path: Path) -> None:
     assert data.validation.empty
     assert "_Not computable (no variant has been validated (no rows in the store's checks table))._" in md
     assert not (run / "tables" / "validation.csv").exists()
+
+
+def test_intended_shifts_are_summarised_per_condition_in_markdown_and_latex(tmp_path: Path) -> None:
+    original, embedder = _doc(ORIGINAL_TEXT), BagOfWordsEmbedder()
+    result = validate_variant(original, _doc(CONFIDENT_TEXT), embedder=embedder, condition="confidence:+")
+    (check,) = result.shift  # the stored check is the input here: its measure and values
+    run = make_run(tmp_path / "run", [("R", "d1", "original", 5), ("R", "d1", "confidence:+", 6)],
+                   study={"validation": {"enabled": True}})
+    _insert_checks(run, {"confidence:+": result})
+    write_report(run, n_resamples=50)
+    md = (run / "report.md").read_text("utf-8")
+    rows = md_table(md, "Validation of the rewrites", index=1)
+    assert rows[0] == ["Condition", "Rewriter", "Intended shift", "Measure", "Variants", "Shift present",
+                       "Mean original", "Mean rewrite"]
+    # one variant: the means are its own values; the variant that could not be validated has no check
+    assert rows[1:] == [["confidence:+", "rules", "confidence:+", check.measure, "1", "1" if check.present else "0",
+                         fmt(check.original), fmt(check.variant)]]
+    latex = (run / "tables" / "shift_checks.tex").read_text("utf-8")
+    assert f"confidence:+ & rules & confidence:+ & {check.measure} & 1 & {int(check.present)} & " in latex

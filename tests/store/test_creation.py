@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 10  # the newest migration: 0010_abandoned_calls_modes
+LATEST = 11  # the newest migration: 0011_guided_reviews
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

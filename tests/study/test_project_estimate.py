@@ -47,15 +47,20 @@ def test_project_rewrites_repairs_guided_reviews_and_reviews_are_counted(tmp_pat
     # 2 paragraphs of main.tex (of 3) + 2 of intro.tex = 4 per pass
     assert rows[("rewrite", "mock/para")] == (2 * 4, 2 * 4 * TOKENS)  # novelty:+ and joint: one pass each
     assert rows[("rewrite repairs (at most)", "mock/para")] == (2 * 2 * 4, 2 * 2 * 4 * TOKENS)  # 2 rounds each
-    # recursive:2: a pass on joint's output; guided: the review (at its 300-token cap), then a pass
-    assert rows[("rewrite-2", "mock/para")] == (4 + 1 + 4, 4 * TOKENS + 300 + 4 * TOKENS)
-    assert rows[("rewrite-2 repairs (at most)", "mock/para")] == (2 * 2 * 4, 2 * 2 * 4 * TOKENS)
+    # recursive:2: a pass on joint's output
+    assert rows[("rewrite-2", "mock/para")] == (4, 4 * TOKENS)
+    assert rows[("rewrite-2 repairs (at most)", "mock/para")] == (2 * 4, 2 * 4 * TOKENS)
+    # guided: the review of joint, a unit of its own (at its 300-token cap), then a pass shown it
+    assert rows[("guided-review", "mock/para")] == (1, 300)
+    assert rows[("guided-rewrite", "mock/para")] == (4, 4 * TOKENS)
+    assert rows[("guided-rewrite repairs (at most)", "mock/para")] == (2 * 4, 2 * 4 * TOKENS)
     # the agent edits the folder itself: only its guided review is a call, at the default 700-token cap
-    assert rows[("rewrite-2", "mock/agent")] == (1, 700)
-    assert not any(model == "mock/agent" and stage != "rewrite-2" for stage, model in rows)
+    assert rows[("guided-review", "mock/agent")] == (1, 700)
+    assert not any(model == "mock/agent" and stage != "guided-review" for stage, model in rows)
     # the original and 4 + 2 variants, one reviewer, one replicate
     assert rows[("review", "mock/reviewer")] == (7, 7 * 400)
-    assert len(rows) == 6
-    assert (result.units_pending, result.units_done) == (3 + 3 + 7, 0)
+    assert len(rows) == 9
+    # units: 3 rewrites (novelty:+, joint x 2), recursive:2, 2 guided reviews, 2 guided rewrites, 7 reviews
+    assert (result.units_pending, result.units_done) == (3 + 1 + 2 + 2 + 7, 0)
     assert result.problems == []
     assert not (tmp_path / "run").exists()  # the baseline was compiled in a temporary folder

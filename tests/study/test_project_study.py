@@ -88,9 +88,14 @@ def test_all_conditions_and_workflows_on_two_projects(tmp_path, shared_data, mon
         if condition == "guided":
             review = json.loads((variant_dir(run_dir, key) / "review.json").read_text())
             assert review["status"] == "ok" and review["payload"]["weaknesses"]
+    # guided: joint -> the review of joint (a unit of its own) -> the guided rewrite
     steps = list(graph.walk(runner.config, runner.load_documents([]), runner.store))
-    assert [s.stage.name for s in steps] == ["rewrite", "rewrite-2", "review"]
-    assert sorted(up for up, _ in steps[1].edges) == sorted(list(joint.values()) * 2)
+    assert [s.stage.name for s in steps] == ["rewrite", "rewrite-2", "guided-review", "guided-rewrite", "review"]
+    assert sorted(up for up, _ in steps[1].edges) == sorted(joint.values())
+    assert sorted(up for up, _ in steps[2].edges) == sorted(joint.values())
+    guided = {k for k, _, c, _, _ in variants if c == "guided"}
+    assert {up for up, _ in steps[3].edges} == {u.key for u in steps[2].units} and len(steps[3].edges) == 2
+    assert {k for _, k in steps[3].edges} == guided
     # every original and variant reviewed under both protocols
     statuses = _rows(run_dir, "SELECT status, COUNT(*) FROM assessments GROUP BY status")
     assert statuses == [("ok", (2 + 30) * 2)]
@@ -179,11 +184,12 @@ def test_guided_review_reads_at_most_the_words_it_is_given(tmp_path, shared_data
     review = json.loads((variant_dir(runner.run_dir, key) / "review.json").read_text())
     assert review["status"] == "ok" and review["input_truncated"] is True  # gcrn's text is far over 100 words
     [(joint,)] = _rows(runner.run_dir, "SELECT unit_key FROM variants WHERE condition = 'joint'")
-    [(name, stored)] = _rows(runner.run_dir, f"SELECT name, value_json FROM artefacts WHERE unit_key = '{key}'")
-    assert (name, json.loads(stored)) == ("intermediate_review", review | {"upstream": joint})
+    [(variant_key, truncated, stored)] = _rows(runner.run_dir, "SELECT variant_key, input_truncated, record_json "
+                                                               "FROM guided_reviews")
+    assert (variant_key, truncated, json.loads(stored)) == (joint, 1, review)
 
 
-def test_a_malformed_intermediate_review_fails_the_guided_variant_and_is_kept(tmp_path, shared_data, monkeypatch):
+def test_a_malformed_intermediate_review_is_kept_and_no_guided_rewrite_is_planned(tmp_path, shared_data, monkeypatch):
     import pandas as pd
 
     first = load_project(shared_data / "papers" / "gcrn_iclr2017").paragraphs()[0].text.strip()
@@ -193,24 +199,24 @@ def test_a_malformed_intermediate_review_fails_the_guided_variant_and_is_kept(tm
                 "options": {"script": [first, "I liked it.", "Still no JSON."]}, "project": {"max_paragraphs_per_file": 1}}
     runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [rewriter])
     rows = {c: (k, s, r) for k, c, s, r in _rows(runner.run_dir, "SELECT unit_key, condition, status, reason FROM variants")}
-    assert rows["joint"][1:] == ("ok", None)
-    key, status, reason = rows["guided"]
-    assert status == "error"
-    assert reason.startswith("intermediate review (standard) was malformed: ")
-    assert reason.endswith("; the second rewrite was not made")
+    assert list(rows) == ["joint"] and rows["joint"][1:] == ("ok", None)  # no guided rewrite on a failed review
+    [(key, variant_key, status, reason)] = _rows(runner.run_dir, "SELECT unit_key, variant_key, status, reason "
+                                                                 "FROM guided_reviews")
+    assert (variant_key, status) == (rows["joint"][0], "malformed") and reason
     assert _rows(runner.run_dir, f"SELECT COUNT(*) FROM model_calls WHERE unit_key = '{key}'") == [(2,)]
-    assert not (variant_dir(runner.run_dir, key) / "attempts").exists()
-    # the failed review is evidence: stored as the guided unit's artefact, exported, in the report
+    assert [p.name for p in (runner.run_dir / "latex" / "variants").iterdir()] == [rows["joint"][0]]
+    # the failed review is evidence: stored as its own unit, exported, in the report and its flow
     write_report(runner.run_dir, n_resamples=100)
-    artefacts = pd.read_csv(runner.run_dir / "tables" / "artefacts.csv")
-    [record] = artefacts[artefacts["name"] == "intermediate_review"].to_dict("records")
-    assert (record["unit_key"], record["reviewer"], record["document_id"], record["arm"]) == (
-        key, "scripted", "gcrn_iclr2017", "guided")
-    review = json.loads(record["value_json"])
-    assert (review["status"], review["raw_text"], review["upstream"]) == ("malformed", "Still no JSON.", rows["joint"][0])
+    reviews = pd.read_csv(runner.run_dir / "tables" / "guided_reviews.csv")
+    [record] = reviews.to_dict("records")
+    assert (record["unit_key"], record["rewriter"], record["document_id"], record["arm"], record["status"]) == (
+        key, "scripted", "gcrn_iclr2017", "guided", "malformed")
+    review = json.loads(record["record_json"])
+    assert (review["status"], review["raw_text"]) == ("malformed", "Still no JSON.")
     report = (runner.run_dir / "report.md").read_text()
     assert "Guided workflow: the rewriting model's review of the compiled joint variant" in report
     assert "| malformed " in report
+    assert "guided review malformed: the guided rewrite was not made" in report
 
 
 def test_workflows_need_their_upstream_condition_and_agents_a_command(tmp_path):

@@ -33,3 +33,13 @@ def test_each_variant_documents_its_kinds_options() -> None:
     assert defs[judge]["properties"]["packing"]["enum"] == ["family", "metric"]
     command = defs["ReviewerSpec_command"]["properties"]["options"]["$ref"].rsplit("/", 1)[1]
     assert "args" in defs[command]["required"]
+
+
+def test_model_options_and_conditions_name_the_registered_providers_and_conditions() -> None:
+    defs = study_schema()["$defs"]
+    # each provider with the options its class takes (mock: latency_s, max_concurrency, script)
+    assert "; mock: latency_s, max_concurrency, script; " in defs["ModelOptions"]["description"]
+    conditions = defs["RewriterSpec_llm"]["properties"]["conditions"]["description"]
+    assert conditions.startswith("registered conditions: complexity:+, complexity:-, confidence:+, ")
+    assert ", joint, " in conditions
+    assert conditions.endswith("`|` joins several into one (`rhetorica list --kind condition`)")

@@ -71,11 +71,13 @@ def test_embedded_rewrites_are_checked_compiled_reviewed_and_every_outcome_expla
     run_dir = runner.run_dir
 
     # every variant has an outcome: ok with its compiled PDF, or a failure status with its reason;
-    # guided is planned only on an accepted joint variant
+    # guided is planned only on an accepted joint variant and an ok review of it (a unit of its own)
     variants = {(rw, c): (k, s, r) for k, rw, c, s, r in
                 _rows(run_dir, "SELECT unit_key, rewriter, condition, status, reason FROM variants")}
     joint_ok = variants[("smollm2", "joint")][1] == "ok"
-    expected = {("smollm2", "joint"), ("drops-cite", "novelty:+")} | ({("smollm2", "guided")} if joint_ok else set())
+    reviewed = _rows(run_dir, "SELECT variant_key, status FROM guided_reviews")
+    review_ok = joint_ok and reviewed == [(variants[("smollm2", "joint")][0], "ok")]
+    expected = {("smollm2", "joint"), ("drops-cite", "novelty:+")} | ({("smollm2", "guided")} if review_ok else set())
     assert set(variants) == expected
     for (rw, condition), (key, status, reason) in variants.items():
         if status == "ok":
@@ -84,9 +86,9 @@ def test_embedded_rewrites_are_checked_compiled_reviewed_and_every_outcome_expla
             assert status in FAILED and reason, (rw, condition, status)
     fault = FAULTS["drop_cite"](load_project(shared_data / "papers" / PAPER)).message
     assert variants[("drops-cite", "novelty:+")][1:] == ("discarded", fault)
-    if joint_ok:  # the intermediate review is kept whatever became of it
-        [(name,)] = _rows(run_dir, f"SELECT name FROM artefacts WHERE unit_key = '{variants[('smollm2', 'guided')][0]}'")
-        assert name == "intermediate_review"
+    if joint_ok:  # the review of the joint variant is kept whatever became of it
+        [(variant_key, _)] = reviewed
+        assert variant_key == variants[("smollm2", "joint")][0]
 
     # the report's six-dimension section lists each variant with the reason of each failure
     write_report(run_dir, n_resamples=200)

@@ -7,7 +7,12 @@ import math
 import pandas as pd
 import pytest
 
-from rhetorica.validation.summary import SUMMARY_COLUMNS, summarise_by_condition
+from rhetorica.validation.summary import (
+    SHIFT_SUMMARY_COLUMNS,
+    SUMMARY_COLUMNS,
+    summarise_by_condition,
+    summarise_shifts,
+)
 
 
 def _row(
@@ -57,3 +62,31 @@ def test_missing_columns_are_named() -> None:
         summarise_by_condition(
             pd.DataFrame([{"document_id": "a", "condition": "c", "passed": True}])
         )
+
+
+def test_summarise_shifts_counts_present_shifts_and_averages_each_measure_by_name() -> None:
+    shifts = pd.DataFrame([
+        # a plug-in dimension's measure, three rewrites of one condition; one measure undefined
+        {"condition": "formality:+", "rewriter": "w", "part": "formality:+", "measure": "formality/1k",
+         "original": -150.0, "variant": 55.5, "present": True},
+        {"condition": "formality:+", "rewriter": "w", "part": "formality:+", "measure": "formality/1k",
+         "original": -178.5, "variant": 0.0, "present": True},
+        {"condition": "formality:+", "rewriter": "w", "part": "formality:+", "measure": "formality/1k",
+         "original": None, "variant": 0.0, "present": False},
+        # a joint condition: one row per part
+        {"condition": "a:+|b:-", "rewriter": "w", "part": "b:-", "measure": "mb", "original": 2.0, "variant": 1.0,
+         "present": True},
+        {"condition": "a:+|b:-", "rewriter": "w", "part": "a:+", "measure": "ma", "original": 1.0, "variant": 3.0,
+         "present": True},
+    ])
+    table = summarise_shifts(shifts)
+    assert list(table.columns) == SHIFT_SUMMARY_COLUMNS
+    rows = [tuple(r) for r in table.itertuples(index=False)]
+    # means skip the undefined original: (-150 - 178.5) / 2 = -164.25; rewrites (55.5 + 0 + 0) / 3 = 18.5
+    assert rows == [("a:+|b:-", "w", "a:+", "ma", 1, 1, 1.0, 3.0), ("a:+|b:-", "w", "b:-", "mb", 1, 1, 2.0, 1.0),
+                    ("formality:+", "w", "formality:+", "formality/1k", 3, 2, -164.25, 18.5)]
+
+
+def test_summarise_shifts_names_missing_columns() -> None:
+    with pytest.raises(KeyError, match=r"summarise_shifts: table lacks columns \['measure', 'present'\]"):
+        summarise_shifts(pd.DataFrame(columns=["condition", "rewriter", "part", "original", "variant"]))

@@ -9,6 +9,9 @@ One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
 - ``input`` (one row): documents planned = read + unreadable; analysed = documents with at least
   one analysed assessment.
 - ``rewrite`` per arm (condition x rewriter): variants planned, stored ``ok`` = analysed (passed on).
+- ``guided-review`` per arm (the workflow it guides, ``guided``) and rewriter: the rewriting
+  model's reviews of the variants a guided rewrite builds on; a failed review is counted with its
+  status, and its guided rewrite, never planned, with it ("the guided rewrite was not made").
 - ``validate`` per arm (when the study validates): the ``ok`` variants; produced = validated (or
   passed on without a check: reviewed unvalidated); passed on = those that passed (under
   ``failed_variants: include`` every variant; a check that could not be made is then no failure).
@@ -69,7 +72,7 @@ SOFT_TEST = "Wilcoxon signed-rank, bootstrap CI (expected scores)"
 NO_SOFT_RATING = "no soft rating stored (the configuration does not set soft_ratings)"
 """Why an assessment without a ``soft_ratings`` artefact entry has no expected score."""
 
-STAGES = ("input", "rewrite", "validate", "extract", "review", "annotate", "metric")
+STAGES = ("input", "rewrite", "guided-review", "validate", "extract", "review", "annotate", "metric")
 """Stages of the flow, in order."""
 
 NOT_RUN, FAILED, EXCLUDED = "not run", "failed", "excluded"
@@ -132,9 +135,15 @@ def check_label(reason: str) -> str:
 
 
 def _status_exclusions(statuses: pd.Series, what: str) -> list[tuple[str, str, int]]:
-    """One ``failed`` exclusion per non-ok status: ``"<what> malformed"``."""
+    """One ``failed`` exclusion per non-ok status: ``"<what> malformed"`` (``what`` may hold a
+    ``{status}`` field: ``"guided review {status}: …"``)."""
     bad = statuses[statuses != "ok"].value_counts()
-    return [(FAILED, f"{what} {status}", int(n)) for status, n in sorted(bad.items())]
+    said = what if "{status}" in what else what + " {status}"
+    return [(FAILED, said.format(status=status), int(n)) for status, n in sorted(bad.items())]
+
+
+#: How a failed unit of a stage planned from stored units is named in the flow.
+_STORED_FAILURE = {"guided-review": "guided review {status}: the guided rewrite was not made"}
 
 
 def _not_run_reason(configuration: str, stops: Mapping[str, str], budget: str | None) -> str:
@@ -155,7 +164,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
                judge_pairs: pd.DataFrame | None = None,
                declared_metrics: Mapping[str, list[str]] | None = None,
                judge_configurations: Mapping[str, list[str]] | None = None,
-               extracts: pd.DataFrame | None = None, annotations: pd.DataFrame | None = None) -> StudyFlow:
+               extracts: pd.DataFrame | None = None, annotations: pd.DataFrame | None = None,
+               guided_reviews: pd.DataFrame | None = None) -> StudyFlow:
     """The flow of a study from its tidy tables (module docstring).
 
     Args:
@@ -181,6 +191,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
             the ``extract`` stage.
         annotations: current aspect annotations (``arm``, ``configuration``, ``status``), for the
             ``annotate`` stage.
+        guided_reviews: current reviews of the guided workflow (``arm``, ``configuration``,
+            ``status``), for the ``guided-review`` stage.
 
     Returns:
         :class:`StudyFlow`.
@@ -279,7 +291,7 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         b.add("review", "(any)", "(any)", plan_missing, produced=0,
               exclusions=[(NOT_RUN, _not_run_reason("", stops, budget), plan_missing)])
 
-    for stage, frame in (("extract", extracts), ("annotate", annotations)):
+    for stage, frame in (("guided-review", guided_reviews), ("extract", extracts), ("annotate", annotations)):
         if frame is not None and not frame.empty:
             _stored_stage(b, stage, frame, planned.get(stage), stops, budget)
 
@@ -291,12 +303,12 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
 
 def _stored_stage(b: _Builder, stage: str, frame: pd.DataFrame, planned: int | None, stops: Mapping[str, str],
                   budget: str | None) -> None:
-    """A stage planned from stored units only (extract, annotate): per arm and configuration, the
+    """A stage planned from stored units only (guided-review, extract, annotate): per arm and configuration, the
     stored units and their failures; planned units never stored are one ``(any)`` row."""
     for (arm, configuration), rows in frame.groupby(["arm", "configuration"], sort=True):
         ok = int((rows["status"] == "ok").sum())
         b.add(stage, str(arm), str(configuration), len(rows), produced=ok,
-              exclusions=_status_exclusions(rows["status"], stage))
+              exclusions=_status_exclusions(rows["status"], _STORED_FAILURE.get(stage, stage)))
     if planned is not None and planned > len(frame):
         b.add(stage, "(any)", "(any)", planned - len(frame), produced=0,
               exclusions=[(NOT_RUN, _not_run_reason("", stops, budget), planned - len(frame))])

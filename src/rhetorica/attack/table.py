@@ -2,9 +2,10 @@
 would be: per (target, direction), the held-out success rate and shifts of the worst-case searches
 beside the biased in-search shift (statistics: :func:`rhetorica.analysis.attack.attack_summary`).
 
-It belongs to the ``change`` section (change versus the original): shown under that section's table
-when the study has searches, and absent from the reports of studies without any (a table of its
-own section would show "unavailable" in every report).
+It belongs to the ``attacks`` section, which no other registered table owns: the report shows that
+section only when this table was computed or the study has attack rewriters (then the searches'
+own tables, transfer matrix and trajectory figure join it, :func:`rhetorica.report.attack.attack_search`),
+so the reports of studies without searches have no "unavailable" attack section.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ ATTACK_TABLE = AnalysisTable(
     "original's, shown for comparison only. Queries = review calls per search; cost = every model call "
     "of the search.",
     ATTACK_SPEC, _compute, order=45, missing="no searches", display=_display, latex_group="target",
-    section="change",
+    section="attacks",
     caption="Worst-case attacks: held-out success rate and shift per target reviewer (in-search shift "
             "biased by selection).")
 

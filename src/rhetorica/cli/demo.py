@@ -8,8 +8,10 @@ from pathlib import Path
 
 import typer
 import yaml
+from rich.markup import escape
+
 from rhetorica.cli.errors import exit_on, fail
-from rhetorica.cli.study import finish, print_headline, run_with_progress
+from rhetorica.cli.study import console, finish, print_headline, run_with_progress
 from rhetorica.study.config import ConfigError, parse_study
 
 
@@ -19,20 +21,26 @@ def default_data_dir() -> Path:
 
 
 #: demo name -> (study file in rhetorica.data, default run directory)
-DEMOS = {"papers": ("demo_study.yaml", "runs/demo"), "judges": ("demo_judges.yaml", "runs/demo-judges")}
+DEMOS = {"papers": ("demo_study.yaml", "runs/demo"), "judges": ("demo_judges.yaml", "runs/demo-judges"),
+         "attack": ("demo_attack.yaml", "runs/demo-attack")}
 
 
 def demo(
-    which: str = typer.Argument("papers", help="Which demo: 'papers' (reviewer robustness on 3 papers) or "
-                                               "'judges' (review-quality judges on real reviews)."),
-    out: Path = typer.Option(None, help="Run directory to write (default runs/demo or runs/demo-judges)."),
+    which: str = typer.Argument("papers", help="Which demo: 'papers' (reviewer robustness on 3 papers), "
+                                               "'judges' (review-quality judges on real reviews) or 'attack' "
+                                               "(worst-case abstract rewriting against the reviewer, one paper)."),
+    out: Path = typer.Option(None, help="Run directory to write (default runs/demo, runs/demo-judges or "
+                                        "runs/demo-attack)."),
     data: Path = typer.Option(None, help="Folder holding papers/ (default: $RHETORICA_DATA or ../shared/data)."),
     replicates: int = typer.Option(None, min=1, help="Override the number of replicates."),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Also re-run units stored as a failure."),
 ) -> None:
     """Run a demo study with the embedded model: ``papers`` (3 real papers, rule-based +
-    embedded-model rewrites, embedded reviewer) or ``judges`` (real reviews paraphrased and scored
-    by an embedded-model ScholarPeer judge; Table 1 of the review-metric study).
+    embedded-model rewrites, embedded reviewer), ``judges`` (real reviews paraphrased and scored
+    by an embedded-model ScholarPeer judge; Table 1 of the review-metric study) or ``attack`` (a
+    worst-case search rewriting one paper's abstract against the embedded reviewer; the report
+    gives the held-out shift beside the biased in-search best). Each ends by printing how to open
+    the run in the viewer.
 
     Exit 0 when the pipeline ran: outputs of the 135M demo model that fail (malformed, truncated)
     are listed and recorded as data, not counted as problems. Exit 1 for an unreadable paper, a
@@ -55,4 +63,5 @@ def demo(
     run_dir, problems = run_with_progress(config, data_dir, retry_failed=retry_failed,
                                           retry_hint=f"rhetorica demo {which} --retry-failed", count_failed_units=False)
     print_headline(run_dir)
+    console.print(f"View it: rhetorica view {escape(str(run_dir))}")
     finish(problems)

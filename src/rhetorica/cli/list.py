@@ -1,6 +1,7 @@
 """``rhetorica list``: every registered component (built-in or from a plug-in) with its kind, name,
 source package and one-line description; an evaluator or rewriter kind that declares an options
-model also lists its options (name -> ``type (default): description``, :func:`rhetorica.kinds.option_lines`).
+model also lists its options (name -> ``type (default): description``, :func:`rhetorica.kinds.option_lines`),
+a provider the options its class takes (:func:`rhetorica.models.registry.provider_option_lines`).
 
 Exit status: 0 on success; 2 for an unknown ``--kind``; 1 when an installed plug-in fails to load.
 """
@@ -11,6 +12,7 @@ import json
 
 import typer
 from rhetorica.kinds import option_lines
+from rhetorica.models.registry import provider_option_lines
 from rhetorica.registry import PluginError, UnknownComponentError, list_components
 from rich.console import Console
 from rich.table import Table
@@ -37,7 +39,8 @@ def list_command(
         raise typer.Exit(1) from None
     rows: list[dict[str, object]] = []
     for e in entries:
-        options = option_lines(e.value) if e.kind in ("evaluator", "rewriter") else {}
+        options = (option_lines(e.value) if e.kind in ("evaluator", "rewriter")
+                   else provider_option_lines(e.name) if e.kind == "provider" else {})
         rows.append({"kind": e.kind, "name": e.name, "source": e.source, "description": e.description}
                     | ({"options": options} if options else {}))
     if as_json:

@@ -132,6 +132,9 @@ class ModelAPI(abc.ABC):
     cache_exempt_options: ClassVar[frozenset[str]] = frozenset()
     #: The provider can return token log-probabilities (``GenerateConfig.top_logprobs``).
     supports_logprobs: ClassVar[bool] = False
+    #: The provider runs locally and bills nothing per token: ``rhetorica estimate`` prices its
+    #: calls at $0 instead of warning that it has no price.
+    free: ClassVar[bool] = False
 
     @classmethod
     def declared_options(cls) -> list[str]:

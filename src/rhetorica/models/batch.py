@@ -15,7 +15,14 @@ so the study then runs from the cache without paying again.
   cached, so the next submission or live run retries them.
 
 Providers: ``openai`` and ``openai-compatible`` (servers that implement ``/v1/batches``),
-``anthropic``, ``google``.
+``anthropic``, ``google``. A provider has batch mode when :data:`rhetorica.registry.batch_apis` holds
+an adapter under its name (a :class:`BatchAPI` factory taking the model) and its model class has
+``request_params(messages, config) -> dict`` and ``parse_response(body, params, latency_s, batch=True)
+-> ModelOutput``; a plug-in provider declares its batch API the same way::
+
+    from rhetorica.registry import batch_apis
+
+    batch_apis.add("my-provider", MyBatches, description="my provider's batch API")  # MyBatches(model)
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from rhetorica.models.redaction import redact_urls
 from rhetorica.models.errors import ModelError, TransientError
 from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.models.store_log import StoreCallLog
+from rhetorica.registry import batch_apis
 from rhetorica.status import Status
 
 
@@ -102,16 +110,34 @@ class BatchStore(Protocol):
 
 
 # -- provider adapters ---------------------------------------------------------------------------------
-class _Result(BaseModel):
+class BatchResult(BaseModel):
+    """One request's result as a batch API returns it.
+
+    Attributes:
+        body: the provider's response body (what the model's ``parse_response`` reads), or ``None``.
+        error: why the request failed (``None`` when it has a body).
+        http_status: the request's HTTP status when it failed with one (classified like live calls).
+    """
+
     body: dict[str, Any] | None = None
     error: str | None = None
     http_status: int | None = None
 
 
-class _Adapter(Protocol):
-    async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str: ...
-    async def state(self, batch_id: str) -> tuple[str, str]: ...
-    async def results(self, batch_id: str) -> dict[str, _Result]: ...
+class BatchAPI(Protocol):
+    """A provider's batch API, made per model (``adapter = batch_apis.get(provider)(model)``)."""
+
+    async def submit(self, items: list[tuple[str, dict[str, Any]]]) -> str:
+        """Submit ``(cache key, request params)`` pairs; returns the batch id (a string the store keeps)."""
+        ...
+
+    async def state(self, batch_id: str) -> tuple[str, str]:
+        """``(state, detail)``: state ``running``, ``ended`` or ``failed``; detail the provider's status text."""
+        ...
+
+    async def results(self, batch_id: str) -> dict[str, BatchResult]:
+        """Cache key -> result of an ended batch (a request missing here is recorded as unanswered)."""
+        ...
 
 
 class _OpenAIBatches:
@@ -143,10 +169,10 @@ class _OpenAIBatches:
             return "failed", f"failed: {errors}" if errors else "failed"
         return "running", batch.status
 
-    async def results(self, batch_id: str) -> dict[str, _Result]:
+    async def results(self, batch_id: str) -> dict[str, BatchResult]:
         client = self.model.sdk_client()
         batch = await client.batches.retrieve(batch_id)
-        found: dict[str, _Result] = {}
+        found: dict[str, BatchResult] = {}
         for file_id in (batch.output_file_id, getattr(batch, "error_file_id", None)):
             if not file_id:
                 continue
@@ -162,9 +188,9 @@ class _OpenAIBatches:
                     inner = (body or {}).get("error") or error or {}
                     message = inner.get("message") if isinstance(inner, dict) else str(inner)
                     code = inner.get("code") if isinstance(inner, dict) else None
-                    found[entry["custom_id"]] = _Result(error=f"{code or 'error'}: {message}", http_status=status)
+                    found[entry["custom_id"]] = BatchResult(error=f"{code or 'error'}: {message}", http_status=status)
                 else:
-                    found[entry["custom_id"]] = _Result(body=body)
+                    found[entry["custom_id"]] = BatchResult(body=body)
         return found
 
 
@@ -184,18 +210,18 @@ class _AnthropicBatches:
         batch = await self.model.sdk_client().messages.batches.retrieve(batch_id)
         return ("ended" if batch.processing_status == "ended" else "running"), str(batch.processing_status)
 
-    async def results(self, batch_id: str) -> dict[str, _Result]:
-        found: dict[str, _Result] = {}
+    async def results(self, batch_id: str) -> dict[str, BatchResult]:
+        found: dict[str, BatchResult] = {}
         async for entry in await self.model.sdk_client().messages.batches.results(batch_id):
             result = entry.result
             if result.type == "succeeded":
-                found[entry.custom_id] = _Result(body=result.message.model_dump())
+                found[entry.custom_id] = BatchResult(body=result.message.model_dump())
             elif result.type == "errored":
                 error = result.error.model_dump() if hasattr(result.error, "model_dump") else {}
                 inner = error.get("error") or {}
-                found[entry.custom_id] = _Result(error=f"{inner.get('type', 'error')}: {inner.get('message', '')}")
+                found[entry.custom_id] = BatchResult(error=f"{inner.get('type', 'error')}: {inner.get('message', '')}")
             else:  # canceled | expired
-                found[entry.custom_id] = _Result(error=f"request {result.type}")
+                found[entry.custom_id] = BatchResult(error=f"request {result.type}")
         return found
 
 
@@ -224,41 +250,41 @@ class _GoogleBatches:
             return "failed", f"{state}: {job.error}" if getattr(job, "error", None) else state
         return "running", state
 
-    async def results(self, batch_id: str) -> dict[str, _Result]:
+    async def results(self, batch_id: str) -> dict[str, BatchResult]:
         job = await self.model.sdk_client().aio.batches.get(name=batch_id)
-        found: dict[str, _Result] = {}
+        found: dict[str, BatchResult] = {}
         for item in (job.dest.inlined_responses if job.dest else None) or []:
             key = (item.metadata or {}).get("key")
             if key is None:
                 continue
             if item.response is not None:
-                found[key] = _Result(body=item.response.model_dump(mode="json"))
+                found[key] = BatchResult(body=item.response.model_dump(mode="json"))
             else:
                 err = item.error
-                found[key] = _Result(
+                found[key] = BatchResult(
                     error=f"{getattr(err, 'code', 'error')}: {getattr(err, 'message', err)}",
                     http_status=getattr(err, "code", None),
                 )
         return found
 
 
-_ADAPTERS: dict[str, Callable[[Any], _Adapter]] = {
-    "openai": _OpenAIBatches,
-    "openai-compatible": _OpenAIBatches,
-    "anthropic": _AnthropicBatches,
-    "google": _GoogleBatches,
-}
+for _name, _api, _what in (("openai", _OpenAIBatches, "OpenAI Batch API (/v1/files, /v1/batches)"),
+                           ("openai-compatible", _OpenAIBatches, "OpenAI Batch API of the server (/v1/batches)"),
+                           ("anthropic", _AnthropicBatches, "Anthropic Message Batches API"),
+                           ("google", _GoogleBatches, "Gemini Batch Mode (inline requests)")):
+    batch_apis.add(_name, _api, description=_what)
 
 
 def supports_batch(model: ModelAPI) -> bool:
-    """True when ``model``'s provider has a batch API rhetorica can use."""
-    return model.provider in _ADAPTERS and hasattr(model, "request_params")
+    """True when ``model``'s provider has a registered batch API and the model can build and parse
+    its requests (``request_params``, ``parse_response``)."""
+    return model.provider in batch_apis and hasattr(model, "request_params") and hasattr(model, "parse_response")
 
 
-def _adapter(model: ModelAPI) -> _Adapter:
+def _adapter(model: ModelAPI) -> BatchAPI:
     if not supports_batch(model):
-        raise ValueError(f"provider {model.provider!r} has no batch mode; known: {', '.join(sorted(_ADAPTERS))}")
-    return _ADAPTERS[model.provider](model)
+        raise ValueError(f"provider {model.provider!r} has no batch mode; known: {', '.join(batch_apis.names())}")
+    return batch_apis.get(model.provider)(model)
 
 
 # -- submit --------------------------------------------------------------------------------------------
@@ -272,7 +298,7 @@ async def submit_batch(
     """Submit the calls of ``requests`` that are neither cached nor already waiting in a batch.
 
     Args:
-        model: provider connection (``openai``, ``openai-compatible``, ``anthropic`` or ``google``).
+        model: provider connection whose provider has a registered batch API (:func:`supports_batch`).
         requests: the calls.
         store: the study store (holds the batch tables and the response cache).
         options: provider options needed to rebuild ``model`` in a later process (e.g.
@@ -330,7 +356,7 @@ def _classified(exc: Exception, model: ModelAPI) -> Exception:
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
 
-def _output_for(model: ModelAPI, request: BatchRequest, result: _Result | None, batch_id: str) -> ModelOutput:
+def _output_for(model: ModelAPI, request: BatchRequest, result: BatchResult | None, batch_id: str) -> ModelOutput:
     params = model.request_params(request.messages, request.config)  # type: ignore[attr-defined]
     if result is not None and result.body is not None:
         try:
@@ -413,7 +439,7 @@ async def collect_batches(
         await asyncio.sleep(poll_interval_s)
 
 
-def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, _Result]) -> dict[str, int]:
+def _write_results(store: BatchStore, model: ModelAPI, batch_id: str, results: dict[str, BatchResult]) -> dict[str, int]:
     counts: dict[str, int] = {}
     log = StoreCallLog(store)
     for key, unit_key, request_json, status in store.batch_requests(batch_id):

@@ -32,9 +32,6 @@ import yaml
 #: Environment variable naming a user price override file.
 OVERRIDE_ENV = "RHETORICA_PRICES"
 
-#: Providers that run in-process and cost nothing per token.
-FREE_PROVIDERS = frozenset({"embedded", "mock"})
-
 #: Shortest prompt prefix a provider caches, in tokens (OpenAI's automatic caching and Anthropic's
 #: Sonnet/Opus breakpoints; Anthropic's Haiku models need 2,048). Cached tokens are billed at
 #: ``cached_input``, Anthropic's cache writes at ``cache_write_input``.

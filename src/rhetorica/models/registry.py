@@ -16,11 +16,12 @@ and then gives an install hint::
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
 from rhetorica.models.api import ModelAPI
-from rhetorica.models.errors import ProviderNotInstalledError, UnknownProviderError
+from rhetorica.models.errors import ModelError, ProviderNotInstalledError, UnknownProviderError
 from rhetorica.models.redaction import redact_urls
 from rhetorica.registry import UnknownComponentError, providers
 
@@ -33,10 +34,12 @@ class LazyProvider:
         target: ``"package.module:ClassName"``; the class takes ``model=`` plus the provider's options.
         extra: the ``rhetorica[<extra>]`` pip extra that installs the module's dependencies (``None``:
             none needed; the hint then says to reinstall the package that registered it).
+        free: the class's :attr:`ModelAPI.free`, stated here so that pricing needs no import.
     """
 
     target: str
     extra: str | None = None
+    free: bool = False
 
     def load(self, provider: str) -> type[ModelAPI]:
         """Import and return the class.
@@ -57,15 +60,15 @@ class LazyProvider:
 
 
 #: rhetorica's own providers, registered like a plug-in's: name -> lazy class and pip extra
-for _name, _target, _extra in (
-    ("mock", "rhetorica.models.providers.mock:MockModel", None),
-    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded"),
-    ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai"),
-    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai"),
-    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic"),
-    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google"),
+for _name, _target, _extra, _free in (
+    ("mock", "rhetorica.models.providers.mock:MockModel", None, True),
+    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True),
+    ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai", False),
+    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai", False),
+    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic", False),
+    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google", False),
 ):
-    providers.add(_name, LazyProvider(_target, _extra),
+    providers.add(_name, LazyProvider(_target, _extra, _free),
                   description=f"model provider {_target}" + (f" (extra: {_extra})" if _extra else ""))
 
 
@@ -92,6 +95,16 @@ def split_model_id(model_id: str) -> tuple[str, str]:
     if provider not in providers:
         raise _unknown(provider, model_id)
     return provider, model
+
+
+def provider_is_free(provider: str) -> bool:
+    """Whether a registered provider bills nothing per token (:attr:`ModelAPI.free`; a lazily
+    registered one answers from its :class:`LazyProvider` without importing it); ``False`` for an
+    unregistered name."""
+    if provider not in providers:
+        return False
+    value = providers.get(provider)
+    return value.free if isinstance(value, LazyProvider) else bool(getattr(value, "free", False))
 
 
 def provider_class(provider: str) -> type[ModelAPI]:
@@ -123,3 +136,30 @@ def get_model(model_id: str, **options: Any) -> ModelAPI:
     """
     provider, model = split_model_id(model_id)
     return provider_class(provider)(model=model, **options)
+
+
+def provider_option_lines(provider: str) -> dict[str, str]:
+    """Option name -> ``type (default …)`` of a registered provider: the keyword parameters of its
+    class's ``__init__`` along the class hierarchy (:meth:`ModelAPI.declared_options`), as
+    ``rhetorica list`` and ``rhetorica schema`` show them.
+
+    Returns:
+        The options in name order; empty when the provider's optional dependency is not installed
+        (or it declares none).
+    """
+    try:
+        cls = provider_class(provider)
+    except ModelError:
+        return {}
+    lines = {}
+    for name in cls.declared_options():
+        param = next(params[name] for params in (inspect.signature(k.__init__).parameters for k in cls.__mro__)
+                     if name in params)
+        default = "required" if param.default is param.empty else f"default {param.default!r}"
+        if param.annotation is param.empty:
+            lines[name] = f"({default})"
+        else:
+            annotation = param.annotation
+            text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+            lines[name] = f"{text} ({default})"
+    return lines

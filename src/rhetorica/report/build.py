@@ -29,6 +29,7 @@ from rhetorica.analysis.tidy import primary_metric
 from rhetorica.analysis.variance import pooled_sd_by_metric
 from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
 from rhetorica.report.aspects import aspect_tables
+from rhetorica.report.attack import collect_attacks
 from rhetorica.report.forms import form_scores, needs_form_table
 from rhetorica.report.judges import collect_judges, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
@@ -179,6 +180,15 @@ def analyse(
     return comparisons, analysis, unavailable, pairs
 
 
+def artefact_values(artefacts: pd.DataFrame) -> dict[str, list[Any]]:
+    """Artefact name -> the parsed values of the current units, in the table's order (the
+    ``artefacts`` of :func:`analyse`), from :func:`rhetorica.store.export.artefacts_table`."""
+    values: dict[str, list[Any]] = {}
+    for name, value in zip(artefacts["name"], artefacts["value_json"], strict=True):
+        values.setdefault(name, []).append(json.loads(value))
+    return values
+
+
 def judge_names(study: dict[str, Any]) -> set[str]:
     """Names of the study's judge configurations (``kind: judge``)."""
     return {str(r["name"]) for r in study.get("reviewers") or [] if r.get("kind") == "judge"}
@@ -234,17 +244,15 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     if current_variants is not None:  # checks of superseded variants are superseded with them
         checks = checks[checks["variant_key"].isin(current_variants)].reset_index(drop=True)
     assessments = analysed_assessments(tables["assessments"], study)
-    artefacts: dict[str, list[Any]] = {}
-    for name, value in zip(tables["artefacts"]["name"], tables["artefacts"]["value_json"], strict=True):
-        artefacts.setdefault(name, []).append(json.loads(value))
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed,
-                                                        artefacts=artefacts)
+                                                        artefacts=artefact_values(tables["artefacts"]))
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
     if needs_form_table(analysed_scores):
         analysis["forms"] = form_scores(analysed_scores)
 
     judges = collect_judges(analysed_scores, study, paper_ids, analysis, unavailable)  # the review-metric study
     _replicate_spread(analysed_scores, analysis)
+    collect_attacks(assessments, tables["artefacts"], study, analysis, unavailable)  # worst-case searches
     try:  # the aspect section's tables (rhetorica.report.aspects), when the study annotated its reviews
         analysis.update(aspect_tables(tables, assessments, pairs))
     except ValueError as exc:

@@ -13,6 +13,7 @@ from rhetorica.report.views import FigureResult
 from rhetorica.report import plots
 from rhetorica.report.flow import flow_png
 from rhetorica.report.judges import pvalue_png
+from rhetorica.report.attack import ATTACK_SECTION, trajectory_png
 
 
 def _draw(name: str, section: str, title: str, draw: Callable[[], bytes]) -> FigureResult:
@@ -27,7 +28,8 @@ def report_figures(data: ReportData) -> list[FigureResult]:
 
     Figures: the study flow (``flow``), preference bars per reviewer and comparison (``comparison`` section), histograms
     of paired differences (``magnitude``), forest plot of change versus the original with
-    bootstrap CIs (``change``), stability-versus-discrimination scatter (``robustness``),
+    bootstrap CIs (``change``), stability-versus-discrimination scatter (``robustness``), the attack
+    searches' in-search trajectories (``attacks``),
     net-polarity difference per aspect (``aspects``).
 
     Args:
@@ -65,6 +67,11 @@ def report_figures(data: ReportData) -> list[FigureResult]:
         table1 = table1[table1["n_pairs"] > 0]
         figures.append(_draw("judges_pvalues", "judges", "Each metric by its Wilcoxon and TOST p-values "
                              "(−log10), with the Bonferroni α lines", lambda: pvalue_png(table1)))
+    if "attack_trajectory" in data.analysis:  # worst-case searches (rhetorica.report.attack)
+        trajectory = data.analysis["attack_trajectory"]
+        figures.append(_draw("attack_trajectory", ATTACK_SECTION, "In-search score of the kept candidate per round, "
+                             "one line per paper and target (biased: best of many noisy reviews)",
+                             lambda: trajectory_png(trajectory)))
     if "aspect_differences" in data.analysis:
         differences = data.analysis["aspect_differences"]
         figures.append(_draw("aspects", "aspects", "Within-paper net-polarity difference per aspect (A minus B)",

@@ -32,6 +32,7 @@ from rhetorica.store.export import (
     arm_labels,
     assessments_table,
     extracts_table,
+    guided_reviews_table,
     problems_table,
     scores_long,
     variants_table,
@@ -165,7 +166,7 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
              validation: pd.DataFrame, analysed: pd.DataFrame, planned: dict[str, int | None],
              judge_pairs: pd.DataFrame | None = None, declared: dict[str, list[str]] | None = None) -> Any:
     """:func:`rhetorica.analysis.flow.study_flow` of a run's tidy tables (``variants``,
-    ``assessments``, ``problems``, ``extracts``, ``annotations``); ``documents`` is the store's
+    ``assessments``, ``problems``, ``extracts``, ``annotations``, ``guided_reviews``); ``documents`` is the store's
     documents table, of which those with a current unit are the study's; ``judge_pairs`` and
     ``declared`` (:func:`rhetorica.judges.analysis.judge_pairs`, ``declared_metrics``) give
     the metric stage of a judge study."""
@@ -184,18 +185,21 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
         arms = assessments.set_index("unit_key")["arm"]
         annotations = annotations.assign(arm=annotations["assessment_key"].map(arms),
                                          configuration=annotations["annotator"])
+    guided = tables.get("guided_reviews", pd.DataFrame())
+    if not guided.empty:
+        guided = guided.assign(configuration=guided["rewriter"])
     return study_flow(study, documents=documents[documents["document_id"].isin(used)], variants=variants,
                       validation=validation, assessments=assessments, analysed=analysed,
                       problems=tables["problems"], planned=planned,
                       judge_pairs=judge_pairs, declared_metrics=declared, judge_configurations=configurations,
-                      extracts=extracts, annotations=annotations)
+                      extracts=extracts, annotations=annotations, guided_reviews=guided)
 
 
 def planned_sizes(store: Any) -> dict[str, int | None]:
     """Stage -> size of its recorded plan (None: no plan recorded), for the planned stages."""
 
     return {stage: (None if (keys := plan_keys(store, stage)) is None else len(keys))
-            for stage in ("rewrite", "review", "extract", "annotate")}
+            for stage in ("rewrite", "review", "extract", "annotate", "guided-review")}
 
 
 def study_documents(store: Any) -> pd.DataFrame:
@@ -209,7 +213,7 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
 
     tables = {"variants": variants_table(store), "assessments": assessments_table(store),
               "problems": problems_table(store), "extracts": extracts_table(store),
-              "annotations": annotations_table(store)}
+              "annotations": annotations_table(store), "guided_reviews": guided_reviews_table(store)}
     checks = read_checks(store)
     current = plan_keys(store, "rewrite")
     if current is not None:

@@ -127,3 +127,10 @@ def validation_latex(
         LaTeX source; one row per condition (and rewriter), the originals first.
     """
     return booktabs(summary, tables.VALIDATION.latex_columns(summary.columns), caption=caption, label=label)
+
+
+def shift_latex(summary: pd.DataFrame) -> str:
+    """The intended-shift checks per condition (:func:`rhetorica.validation.summary.summarise_shifts`)."""
+    return booktabs(summary, tables.SHIFTS.latex_columns(summary.columns), label="tab:shift-checks",
+                    caption="Intended shifts per condition: variants whose dimension measure moved in the intended "
+                            "direction, and the measure's mean on the originals and the rewrites.")

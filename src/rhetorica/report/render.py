@@ -20,8 +20,10 @@ from rhetorica.report.sections import FAIL, PASS, UNDECIDED, report_sections
 from rhetorica.report import latex
 from rhetorica.report.flow import flow_latex
 from rhetorica.report.judges import table1_latex
+from rhetorica.report.attack import searches_latex, transfer_latex
 from rhetorica.reviewers.control_settings import ControlReviewer
 from rhetorica.store.export import write_tidy
+from rhetorica.validation.summary import summarise_shifts
 
 PLOTS_DIR = "plots"
 TABLES_DIR = "tables"
@@ -212,12 +214,18 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
         tables["pooled_sd"] = latex.pooled_sd_latex(data.analysis["pooled_sd"])
     if not data.validation_summary.empty:
         tables["validation"] = latex.validation_latex(data.validation_summary)
+    if not data.shift_checks.empty:
+        tables["shift_checks"] = latex.shift_latex(summarise_shifts(data.shift_checks))
     if data.flow is not None and not data.flow.flow.empty:
 
         tables["flow"] = flow_latex(data.flow.flow)
     if "judges" in data.analysis:
 
         tables["judges_table1"] = table1_latex(data.analysis["judges"])
+    if "attack_searches" in data.analysis:
+        tables["attack_searches"] = searches_latex(data.analysis["attack_searches"])
+    if "attack_transfer" in data.analysis:
+        tables["attack_transfer"] = transfer_latex(data.analysis["attack_transfer"])
     written = []
     for name, text in tables.items():
         path = folder / f"{name}.tex"

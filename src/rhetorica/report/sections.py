@@ -20,11 +20,12 @@ from rhetorica.report.scorecard import (
     NOT_APPLICABLE as CARD_NOT_APPLICABLE,
     PASS as CARD_PASS,
 )
-from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, VALIDATION
+from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, SHIFTS, VALIDATION
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import REVIEW_000
 from rhetorica.report.appendix import appendix_sections
 from rhetorica.report.aspects import aspects_section
+from rhetorica.report.attack import attack_applies, attack_search
 from rhetorica.report.flow import flow_section
 from rhetorica.report.forms import form_score_views
 from rhetorica.report.injection import injection_applies, injection_section
@@ -34,6 +35,7 @@ from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensio
 from rhetorica.report.truncation import input_truncation
 from rhetorica.report.validation import failed_variants
 from rhetorica.strata import HUMAN_STRATA
+from rhetorica.validation.summary import summarise_shifts
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
@@ -161,10 +163,21 @@ def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str
     """One section per registered analysis table (:func:`rhetorica.report.paper_tables.registered_tables`),
     in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
     or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
-    table's section is shown under it, with its title as caption, when both were computed."""
+    table's section is shown under it, with its title as caption, when both were computed; a table whose
+    ``section`` names no registered table gets a section of that key only when computed (a section
+    built elsewhere may add to it: :func:`rhetorica.report.attack.attack_search`)."""
 
     sections: dict[str, Section] = {}
-    for record in registered_tables():
+    records = registered_tables()
+    owners = {record.key for record in records}
+    for record in records:
+        if record.section is not None and record.section not in owners:  # a section of its own key, when computed
+            if record.key in analysis:
+                shown = record.shown(analysis[record.key])
+                section = sections.setdefault(record.section, Section(record.section, record.title, record.note))
+                section.note += shown.note
+                section.tables.append(table_view(shown.frame, shown.headers))
+            continue
         if record.section is not None and record.section != record.key:
             owner = sections.get(record.section)
             if owner is not None and not owner.unavailable and record.key in analysis:
@@ -208,6 +221,9 @@ def _validation(data: ReportData) -> Section:
         section.tables.append(table_view(data.validation_summary, VALIDATION.headers, digits=integrity))
     else:
         section.unavailable = data.unavailable.get("validation", "no validation results")
+    if not data.shift_checks.empty:
+        section.tables.append(table_view(summarise_shifts(data.shift_checks), SHIFTS.headers,
+                                         "Intended shifts: the condition's dimension measure, original → rewrite"))
     if not data.validation.empty:
 
         failed = failed_variants(data.validation)
@@ -296,6 +312,8 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         if "conditional" in data.analysis:
             sections.append(_conditional(data))
         sections += registered_sections(data.analysis, data.unavailable)
+        if attack_applies(data.study):  # the searches, under the registered attack table
+            attack_search(sections, data)
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
             "pooled_sd" in data.unavailable and not data.judge_only):
         sections.append(_pooled(data))

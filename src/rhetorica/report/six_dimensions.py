@@ -11,7 +11,7 @@ Shown when the study has a rewriter of a LaTeX-project kind (``latex-project``, 
 4. every project variant's outcome: status and, for a discarded or failed one, why (the checker's
    and compiler's messages after the last repair round);
 5. the guided workflow's intermediate reviews (the rewriting model's review of the compiled joint
-   variant, the ``intermediate_review`` artefact): status, overall score, why it failed.
+   variant, the ``guided_reviews`` table): status, overall score, why it failed.
 
 All cell text is escaped by the renderer.
 """
@@ -27,7 +27,6 @@ from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
 from rhetorica.analysis.six_dimensions import direction_contrast, main_table, strict_minus_standard
-from rhetorica.study.project_rewrite import INTERMEDIATE_REVIEW
 
 PROJECT_KINDS = ("latex-project", "agent")
 
@@ -107,22 +106,20 @@ def six_dimensions_section(data: ReportData, *, n_resamples: int = 5000, seed: i
         counts = outcome["status"].value_counts()
         section.note += " Variants: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
         section.tables.append(table_view(outcome, OUTCOME_HEADERS, "Every project variant's outcome"))
-    guided = _intermediate_reviews(data.tables.get("artefacts", pd.DataFrame()))
+    guided = _intermediate_reviews(data.tables.get("guided_reviews", pd.DataFrame()))
     if not guided.empty:
         section.tables.append(table_view(guided, GUIDED_HEADERS, "Guided workflow: the rewriting model's review of "
                                                                  "the compiled joint variant"))
     return section
 
 
-def _intermediate_reviews(artefacts: pd.DataFrame) -> pd.DataFrame:
-    """One row per stored ``intermediate_review`` artefact: paper, rewriter, status, overall, reason."""
+def _intermediate_reviews(reviews: pd.DataFrame) -> pd.DataFrame:
+    """One row per current guided review (:func:`rhetorica.store.export.guided_reviews_table`):
+    paper, rewriter, status, overall, reason."""
 
-    if artefacts.empty:
-        return pd.DataFrame()
     rows = []
-    for record in artefacts[artefacts["name"] == INTERMEDIATE_REVIEW].to_dict("records"):
-        review = json.loads(record["value_json"])
-        overall = (review.get("scores") or {}).get("overall")
-        rows.append({"document_id": record["document_id"], "reviewer": record["reviewer"], "status": review["status"],
-                     "overall": "–" if overall is None else f"{overall:g}", "reason": review.get("reason") or ""})
+    for record in reviews.to_dict("records"):
+        overall = (json.loads(record["record_json"]).get("scores") or {}).get("overall")
+        rows.append({"document_id": record["document_id"], "reviewer": record["rewriter"], "status": record["status"],
+                     "overall": "–" if overall is None else f"{overall:g}", "reason": record["reason"] or ""})
     return pd.DataFrame(rows)

@@ -226,6 +226,19 @@ VALIDATION = TableSpec((
 ))
 """Table 2 of 'Style over Substance' (:func:`rhetorica.validation.summary.summarise_by_condition`)."""
 
+SHIFTS = TableSpec((
+    TableColumn("condition", "Condition", "Condition", _text("condition"), align="l"),
+    TableColumn("rewriter", "Rewriter", "Rewriter", _text("rewriter"), align="l"),
+    TableColumn("part", "Intended shift", "Shift", _text("part"), align="l"),
+    TableColumn("measure", "Measure", "Measure", _text("measure"), align="l"),
+    TableColumn("n", "Variants", "$n$", _int("n")),
+    TableColumn("n_present", "Shift present", "Present", _int("n_present")),
+    TableColumn("original", "Mean original", "Original"),
+    TableColumn("variant", "Mean rewrite", "Rewrite"),
+))
+"""Intended-shift checks per condition (:func:`rhetorica.validation.summary.summarise_shifts`): every
+registered dimension's measure, a plug-in's included."""
+
 RELIABILITY = TableSpec((
     TableColumn("judge", None, "Judge", _text("judge"), align="l"),
     TableColumn("metric", None, "Metric", _text("metric"), align="l"),

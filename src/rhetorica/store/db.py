@@ -236,6 +236,21 @@ class Store(BatchTables):
                                   [(row["unit_key"], name, json.dumps(value, sort_keys=True))
                                    for name, value in artefacts.items()])
 
+    def save_guided_review(self, row: dict[str, Any], taken_from: tuple[str, str] | None = None) -> None:
+        """Store one guided review (a row of ``guided_reviews``) in one transaction; ``taken_from``
+        ``(unit_key, name)``: the artefact it was taken over from (an older store's review kept
+        inside its guided rewrite unit), removed in the same transaction (the row holds it now).
+
+        Raises:
+            ValueError: ``row`` is not a valid :class:`~rhetorica.store.rows.GuidedReviewRow`.
+        """
+        row = table_row("guided_reviews", row)
+        columns, marks = ", ".join(row), ", ".join("?" for _ in row)
+        with self.transaction():
+            self.conn.execute(f"INSERT OR REPLACE INTO guided_reviews ({columns}) VALUES ({marks})", list(row.values()))
+            if taken_from is not None:
+                self.conn.execute("DELETE FROM artefacts WHERE unit_key = ? AND name = ?", taken_from)
+
     def replace_check(self, row: dict[str, Any]) -> None:
         """Store a validation result as the one current check of its variant (older ones, made
         under other thresholds, are removed in the same transaction).
@@ -314,6 +329,12 @@ class Store(BatchTables):
         """Every stored artefact as ``(unit_key, name, value_json)``, ordered by unit and name."""
         return [tuple(r) for r in self.conn.execute(
             "SELECT unit_key, name, value_json FROM artefacts ORDER BY unit_key, name")]
+
+    def artefact(self, unit_key: str, name: str) -> Any:
+        """The stored artefact ``name`` of ``unit_key`` (its JSON value decoded), or ``None``."""
+        row = self.conn.execute("SELECT value_json FROM artefacts WHERE unit_key = ? AND name = ?",
+                                (unit_key, name)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def save_annotation(self, row: dict[str, Any], mentions: list[tuple[str, str, str]]) -> None:
         """Store one annotation (a row of ``annotations``) and its verified mentions

@@ -186,9 +186,10 @@ def problems_table(store: Store) -> pd.DataFrame:
 
 def artefacts_table(store: Store) -> pd.DataFrame:
     """One row per artefact of a current assessment (SciCore's ``science_core`` and
-    ``science_record``, ReconstructReview's ``reconstruction`` …) or of a current variant (the
-    guided workflow's ``intermediate_review``: the rewriting model's review of the joint variant;
-    its ``reviewer`` is the rewriter configuration, its ``arm`` the guided variant's, replicate 0):
+    ``science_record``, ReconstructReview's ``reconstruction`` …) or of a current variant (in
+    stores written before schema 11, the guided workflow's ``intermediate_review``; since, that
+    review is a unit of its own, :func:`guided_reviews_table`; a variant's ``reviewer`` is the
+    rewriter configuration, its ``arm`` the variant's, replicate 0):
     unit_key, reviewer, document_id, arm, replicate, name, value_json (the artefact as JSON).
     Assessments' artefacts first. Empty for a store older than schema 7."""
     columns = ["unit_key", "reviewer", "document_id", "arm", "replicate", "name", "value_json"]
@@ -200,6 +201,26 @@ def artefacts_table(store: Store) -> pd.DataFrame:
     variants = variants.assign(reviewer=variants["rewriter"], replicate=0, arm=arm_labels(variants[["condition", "rewriter"]]))
     both = [keys, variants[["unit_key", "reviewer", "document_id", "arm", "replicate"]]]
     return pd.concat([k.merge(found, on="unit_key") for k in both])[columns].reset_index(drop=True)
+
+
+GUIDED_REVIEW_COLUMNS = ["unit_key", "variant_key", "document_id", "arm", "condition", "rewriter", "protocol", "status",
+                         "reason", "input_truncated", "record_json"]
+"""Columns of :func:`guided_reviews_table`."""
+
+
+def guided_reviews_table(store: Store) -> pd.DataFrame:
+    """One row per current review of the guided workflow (:mod:`rhetorica.study.guided`): the
+    rewriting model's review of the variant a guided rewrite builds on. ``variant_key`` is the
+    reviewed variant, ``condition`` and ``arm`` the workflow it guides (``guided``), ``record_json``
+    the review record (protocol, status, reason, scores, payload, input_truncated, raw_text).
+    Empty before schema 11."""
+    if not store.has_table("guided_reviews"):
+        return pd.DataFrame(columns=GUIDED_REVIEW_COLUMNS)
+    columns = [c for c in GUIDED_REVIEW_COLUMNS if c != "arm"]
+    df = pd.read_sql_query(f"SELECT {', '.join(columns)} FROM guided_reviews ORDER BY document_id, rewriter, "
+                           "unit_key", store.conn)
+    df.insert(3, "arm", arm_labels(df[["condition", "rewriter"]]) if len(df) else pd.Series([], dtype=str))
+    return _current(df, store, "guided-review")
 
 
 def extracts_table(store: Store) -> pd.DataFrame:
@@ -245,7 +266,7 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
     assessment x metric, :func:`scores_long`) and ``variants`` (current units only), ``model_calls`` (every call,
     superseded units' included: they were made and paid), ``problems`` and ``superseded``
     (:func:`rhetorica.store.plan.superseded_units`), ``artefacts`` (:func:`artefacts_table`), ``extracts``
-    (:func:`extracts_table`),
+    (:func:`extracts_table`), ``guided_reviews`` (:func:`guided_reviews_table`),
     ``annotations`` and ``mentions`` (:func:`annotations_table`, :func:`mentions_table`), ``ids``
     (the source's paper, review and rewrite ids behind each document id, :func:`ids_table`).
     """
@@ -259,6 +280,7 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
         "superseded": superseded_units(store),
         "artefacts": artefacts_table(store),
         "extracts": extracts_table(store),
+        "guided_reviews": guided_reviews_table(store),
         "annotations": annotations_table(store),
         "mentions": mentions_table(store),
         "ids": ids_table(store),

@@ -6,8 +6,9 @@ is declared now (:func:`record_plan`). A stored unit outside its stage's current
 store and is listed by :func:`superseded_units`, but exports and reports read only current units.
 A store written before schema version 5 has no recorded plan: all its units count as current.
 
-Plans are named ``rewrite`` (units stored in ``variants``) and ``review`` (in ``assessments``);
-the stages that store there (:mod:`rhetorica.study.stages`) record their keys under those names.
+Plans are named ``rewrite`` (units stored in ``variants``), ``review`` (in ``assessments``) and
+``guided-review`` (in ``guided_reviews``, :mod:`rhetorica.study.guided`); the stages that store
+there record their keys under those names.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ SUPERSEDED_COLUMNS = ["stage", "configuration", "model", "detail", "units", "fir
 """Columns of :func:`superseded_units`."""
 
 
-PLANNED_STAGES = ("rewrite", "review", "annotate", "extract")
+PLANNED_STAGES = ("rewrite", "review", "annotate", "extract", "guided-review")
 """Names of the recorded plans; a check is current when its variant is current."""
 
 
@@ -102,7 +103,7 @@ def ok_rows(store: Store, table: str, keys: set[str]) -> list[dict[str, object]]
 def failed_units(store: Store, plan: Mapping[str, set[str] | None] | None = None) -> Counter[tuple[str, str]]:
     """Current units stored as a failure, counted by (stage, status).
 
-    A failure is any status but ``ok`` of a rewrite or review, and a check that could not be made
+    A failure is any status but ``ok`` of a rewrite, review or guided review, and a check that could not be made
     (``error``); a variant that failed validation (``failed``) is a result, not counted here. A
     check is current when its variant is (``rhetorica validate`` replaces a variant's check).
 
@@ -113,7 +114,7 @@ def failed_units(store: Store, plan: Mapping[str, set[str] | None] | None = None
     """
     plan = current_plan(store) if plan is None else plan
     counts: Counter[tuple[str, str]] = Counter()
-    for stage, table in (("rewrite", "variants"), ("review", "assessments")):
+    for stage, table in (("rewrite", "variants"), ("review", "assessments"), ("guided-review", "guided_reviews")):
         keys = plan.get(stage)
         for key, status in unit_statuses(store, table).items():
             if status != "ok" and (keys is None or key in keys):
@@ -143,6 +144,8 @@ _DESCRIBE = {
                "created_at FROM variants",
     "review": "SELECT unit_key, reviewer AS configuration, model, protocol || ' protocol' AS detail, "
               "created_at FROM assessments",
+    "guided-review": "SELECT unit_key, rewriter AS configuration, protocol || ' protocol' AS model, "
+                     "condition AS detail, created_at FROM guided_reviews",
 }
 
 

@@ -120,12 +120,29 @@ class ScanRow(_Row):
     notes_json: str
 
 
+class GuidedReviewRow(_Row):
+    """One row of ``guided_reviews``: the guided workflow's review of a variant by the rewriting
+    model (:mod:`rhetorica.study.guided`); ``record_json`` holds the review record (protocol,
+    status, reason, scores, payload, input_truncated, raw_text), kept whatever its status."""
+
+    unit_key: str
+    variant_key: str
+    document_id: str
+    condition: str
+    rewriter: str
+    protocol: str
+    status: str
+    reason: str | None = None
+    input_truncated: int
+    record_json: str
+
+
 #: The typed row of each table written through :meth:`rhetorica.store.db.Store.insert` and its
 #: siblings (``save_variant``, ``replace_check``, ``record_scan``; ``assessments`` through
 #: :func:`rhetorica.store.db.write_assessment`).
 ROW_MODELS: dict[str, type[BaseModel]] = {
     "documents": DocumentRow, "variants": VariantRow, "checks": CheckRow, "scans": ScanRow,
-    "assessments": AssessmentRow,
+    "assessments": AssessmentRow, "guided_reviews": GuidedReviewRow,
 }
 
 

@@ -11,7 +11,8 @@ What is counted:
 - LaTeX-project rewrites (``latex-project``; :func:`rhetorica.study.project_rewrite.planned_calls`):
   one call per chosen paragraph (at most ``project.max_paragraphs_per_file`` per manuscript file)
   and unit — each condition and ``joint`` once, ``recursive:<n>`` once more per pass on top of the
-  pass before, ``guided`` the rewriting model's review of the joint variant and its second rewrite;
+  pass before, ``guided`` the rewriting model's review of the joint variant (stage ``guided-review``)
+  and its second rewrite (stage ``guided-rewrite``);
   the repair rounds as an upper bound in their own rows (``<stage> repairs (at most)``: every
   chosen paragraph again per round). ``agent`` rewriters make no call of rhetorica's but the
   guided review.
@@ -56,8 +57,8 @@ from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
-from rhetorica.models.pricing import FREE_PROVIDERS, MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
-from rhetorica.models.registry import split_model_id
+from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
+from rhetorica.models.registry import provider_is_free, split_model_id
 from rhetorica.store.db import STORE_FILENAME, Store
 from rhetorica.study import graph, scheduling
 from rhetorica.study.config import load_study
@@ -232,7 +233,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         price = table.lookup(provider, name)
         row = EstimateRow(stage=stage_name, model=model_id, calls=calls, input_tokens=tokens_in,
                           output_tokens=tokens_out, cached_input_tokens=cached)
-        if provider in FREE_PROVIDERS:
+        if provider_is_free(provider):
             row.cost_usd = row.cached_cost_usd = row.batch_cost_usd = row.batch_cached_cost_usd = 0.0
         elif price is None:
             if model_id not in unpriced:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rhetorica.documents.models import Document
 from rhetorica.registry import stages as registry
-from rhetorica.study import stages as _builtins, workflow_stages as _workflows
+from rhetorica.study import guided as _guided, stages as _builtins, workflow_stages as _workflows
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.stages import Stage
 from rhetorica.store.db import Store
@@ -27,8 +27,21 @@ class StageOrderError(ValueError):
     """The applicable stages of a study consume each other's outputs in a circle."""
 
 
+def _holds_back(producer: Stage, stage: Stage) -> bool:
+    """Whether ``stage`` waits for ``producer``, a stage not placed yet that produces a kind
+    ``stage`` consumes. It does not when both produce the same kind (``rewrite-2`` reads what
+    ``rewrite-3`` will add to, ``order`` places them), nor when ``producer`` is built on what
+    ``stage`` produces and has the higher ``order`` (it feeds back: the guided rewrite, producing
+    variants from the reviews of variants, comes after the review stage); the units' ``after``
+    edges say which outputs each unit reads."""
+    if producer is stage or producer.produces == stage.produces:
+        return False
+    return not (stage.produces in producer.consumes and producer.order > stage.order)
+
+
 def study_stages(config: StudyConfig) -> list[Stage]:
-    """The registered stages that apply to ``config``, each after the producers of what it consumes.
+    """The registered stages that apply to ``config``, each after the producers of what it
+    consumes (:func:`_holds_back`), ties broken by ``order``.
 
     Raises:
         StageOrderError: the stages' kinds form a circle (the message names the stages).
@@ -36,8 +49,7 @@ def study_stages(config: StudyConfig) -> list[Stage]:
     todo = [e.value for e in registry.entries() if e.value.applies(config)]
     ordered: list[Stage] = []
     while todo:
-        made = {s.produces for s in todo}
-        ready = [s for s in todo if not (set(s.consumes) & made - {s.produces})]
+        ready = [s for s in todo if not any(p.produces in s.consumes and _holds_back(p, s) for p in todo)]
         if not ready:
             raise StageOrderError("stages consume each other's outputs in a circle: "
                                   + ", ".join(f"{s.name} ({'+'.join(s.consumes)} -> {s.produces})" for s in todo))

@@ -7,12 +7,9 @@ compile; a rewrite unit of a project kind
 1. starts from the baseline project (``joint`` and the twelve conditions) or from the accepted
    project of the variant it follows (``recursive:<n>``: ``recursive:<n-1>`` or ``joint``;
    ``guided``: ``joint``) — an edge of the unit graph (:mod:`rhetorica.study.workflow_stages`);
-2. for ``guided``, has the rewriting model review the compiled intermediate (its PDF text, the
-   same text the study's reviewers read) under the ``standard`` protocol on the ICLR-2026 form;
-   only an ``ok`` (validated) review is used, its text fields go into
-   :func:`rhetorica.rewriting.six_dimensions.guided_prompt`; any other review makes the unit
-   ``error`` with the review's status and reason (no second rewrite). The review is stored either
-   way as the unit's :data:`INTERMEDIATE_REVIEW` artefact (``artefacts.csv``);
+2. for ``guided``, takes the ``ok`` review of that variant by the rewriting model, a unit of its
+   own (:mod:`rhetorica.study.guided`): its text fields, blinded with the variant's identity, go
+   into :func:`rhetorica.rewriting.six_dimensions.guided_prompt`; the unit makes rewrite calls only;
 3. rewrites a copy with the kind's rewriter — ``latex-project``: the model rewrites editable
    paragraphs one at a time (at most ``project.max_paragraphs_per_file`` per file) under the
    condition's six-dimension prompt; ``agent``: the external command edits the copy
@@ -25,11 +22,11 @@ compile; a rewrite unit of a project kind
 
 Everything is kept under ``<run dir>/latex/variants/<unit key>/``: ``attempts/attempt-N`` (each
 attempt's project), ``project/`` (the accepted project), ``variant.diff`` (unified diff against
-the original baseline), ``variant.pdf``, ``review.json`` (guided only) and ``result.json`` (status,
-reasons, every attempt's messages and seconds: ``rewrite_s`` wall time of the rewriter, ``calls``
-and ``model_s`` its model calls and their latency, ``compile_s``; then ``review_s``, the guided
-review, and ``read_s``, the PDF read of an accepted variant). ``benchmarks/six_dimensions_profile.py``
-sums them per stage.
+the original baseline), ``variant.pdf``, ``review.json`` (guided only: the review record it was
+shown) and ``result.json`` (status, reasons, every attempt's messages and seconds: ``rewrite_s``
+wall time of the rewriter, ``calls`` and ``model_s`` its model calls and their latency,
+``compile_s``; then ``read_s``, the PDF read of an accepted variant).
+``benchmarks/six_dimensions_profile.py`` sums them per stage.
 """
 
 from __future__ import annotations
@@ -50,8 +47,6 @@ from rhetorica.documents.inputs import record_input, text_input
 from rhetorica.marker import TEXT_MARKER
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import call_model, CallContext
-from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text, review_document
-from rhetorica.reviewers.protocols import get_protocol, system_prompt
 from rhetorica.rewriting import six_dimensions as six
 from rhetorica.rewriting.latex_project.project import (
     EncodingError,
@@ -82,12 +77,6 @@ from rhetorica.study.config import RewriterSpec
 from rhetorica.study.project_settings import ProjectRewriteSettings
 
 
-#: Protocol of the guided workflow's intermediate review (STUDIES.md §2: "a standard review").
-GUIDED_REVIEW_PROTOCOL = "standard"
-
-#: Name of the guided unit's artefact holding that review (``artefacts`` table, ``artefacts.csv``).
-INTERMEDIATE_REVIEW = "intermediate_review"
-
 #: Model-call statuses a paragraph rewrite fails with as they are (any other failure is ``error``).
 _CALL_FAILURES: dict[Status, FailureStatus] = {Status.TRUNCATED: "truncated", Status.REFUSED: "refused",
                                                Status.EMPTY: "empty", Status.TIMEOUT: "timeout", Status.ERROR: "error"}
@@ -117,19 +106,6 @@ def variant_dir(run_dir: Path, unit_key: str) -> Path:
     return Path(run_dir) / "latex" / "variants" / unit_key
 
 
-def review_text(payload: dict[str, Any]) -> str:
-    """The text fields of a review payload, one ``name:`` block each (lists as ``- item`` lines)."""
-    blocks = []
-    for name, value in payload.items():
-        if isinstance(value, list):
-            lines = [f"- {item}" for item in value if isinstance(item, str) and item.strip()]
-            if lines:
-                blocks.append(f"{name}:\n" + "\n".join(lines))
-        elif isinstance(value, str) and value.strip():
-            blocks.append(f"{name}:\n{value.strip()}")
-    return "\n\n".join(blocks)
-
-
 def chosen_paragraphs(project: LatexProject, max_per_file: int | None) -> list[Paragraph]:
     """The editable paragraphs a ``latex-project`` rewrite sends: the first ``max_per_file`` of
     every manuscript file, in file order (all with ``None``)."""
@@ -155,16 +131,13 @@ def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
     """The model calls of one project rewrite unit, for ``rhetorica estimate`` (built by the
     functions the run uses; nothing is read but the baseline project's files).
 
-    - ``guided``: the intermediate review (``standard`` protocol, the rewriting model) of the
-      upstream variant, assumed as long as the original; output at its cap
-      (``project.review_max_tokens`` or the reviewers' default).
     - ``latex-project``: one call per chosen paragraph of the baseline (:func:`chosen_paragraphs`;
       a variant keeps the baseline's paragraphs, so ``recursive:<n>`` and ``guided`` send as
       many), output about as long as the paragraph; then, marked ``upper_bound``, every chosen
       paragraph again in each of ``project.repair_rounds`` repairs (a repair sends back only the
       paragraphs its messages point into: at most all of them). The guided second rewrite's
       prompt is counted with a one-line stand-in for the review's text (which adds at most the
-      review's output cap per call).
+      review's output cap per call; the review itself is a unit of :mod:`rhetorica.study.guided`).
     - ``agent``: none of its own (the external command).
 
     Retries of a truncated paragraph (one each) are not counted.
@@ -176,19 +149,13 @@ def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
     if rw.served_model is None or not isinstance(meta, dict):
         return []
     settings = rw.project
-    calls = []
-    if unit.condition.guidance == "review":
-        text, _ = manuscript_text(unit.upstream.document, settings.review_max_input_words)
-        messages = [ChatMessage(role="system", content=system_prompt(get_protocol(GUIDED_REVIEW_PROTOCOL))),
-                    ChatMessage(role="user", content=text)]
-        calls.append(PlannedCall(rw.served_model, messages, settings.review_max_tokens or DEFAULT_REVIEW_TOKENS))
     if agent:
-        return calls
+        return []
     project = load_project(Path(meta["root"]), meta["main"])
     text = instruction(unit.condition, agent, "summary:\n(the intermediate review's text fields)")
     first = [PlannedCall(rw.served_model, paragraph_messages(text, (), p.text), approximate_tokens(p.text))
              for p in chosen_paragraphs(project, settings.max_paragraphs_per_file)]
-    return calls + first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
+    return first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
 
 
 def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None, *,
@@ -264,11 +231,12 @@ def model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: a
 
 async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
     """Run one project rewrite unit (a :class:`~rhetorica.study.planner.RewriteUnit`, or a
-    :class:`~rhetorica.study.workflow_stages.FollowUpUnit` with its ``upstream`` variant) in the run
-    context ``ctx``, by an ``agent`` command or a paragraph model; returns its ``variants`` row.
+    :class:`~rhetorica.study.workflow_stages.FollowUpUnit` with its ``upstream`` variant; a
+    :class:`~rhetorica.study.guided.GuidedRewriteUnit` also carries the ``review`` it is shown) in
+    the run context ``ctx``, by an ``agent`` command or a paragraph model; returns its ``variants`` row.
 
     Failures are rows: ``error`` (not a project document, the upstream project missing, the
-    intermediate review failed, the rewriter failed), the paragraph rewrite's model failure as it is
+    rewriter failed), the paragraph rewrite's model failure as it is
     (``truncated`` twice, ``refused``, ``empty``, ``timeout``), ``discarded`` (reasons joined by
     ``" | "``).
     """
@@ -302,19 +270,7 @@ async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
         shutil.rmtree(out)  # a rerun of a failed unit starts clean
     out.mkdir(parents=True)
     context = ctx.calls(unit.key)
-    review: str | None = None
-    timings: dict[str, float] = {}  # review_s, read_s
-    if unit.condition.guidance == "review":
-        started = time.perf_counter()
-        review, record = await _intermediate_review(ctx, rw, upstream.document, context, out)
-        timings["review_s"] = round(time.perf_counter() - started, 3)
-        row["artefacts"] = {INTERMEDIATE_REVIEW: record | {"upstream": upstream.key}}
-        if review is None:
-            reason = (f"intermediate review ({GUIDED_REVIEW_PROTOCOL}) was {record['status']}: "
-                      f"{record['reason'] or 'no text fields'}; the second rewrite was not made")
-            _write_result(out, {"status": "error", "reasons": [reason], "upstream": upstream.key, "attempts": [],
-                                **timings})
-            return failed(Status.ERROR, reason)
+    review = _shown_review(unit, context, out)
     text = instruction(unit.condition, agent, review)
     settings = rw.project
     latencies: list[float] = []  # every paragraph-rewrite call's latency, seconds
@@ -332,13 +288,13 @@ async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
     result, summary = await rewrite_project(source, text, rewriter, out, settings, base_compile, latencies)
     summary["upstream"] = upstream.key if upstream else None
     if result.status != "ok" or result.project is None:
-        _write_result(out, summary | timings)
+        _write_result(out, summary)
         return failed(Status(result.status), " | ".join(result.reasons) or result.status)
     accepted = copy_project(result.project, out / "project")
     (out / "variant.diff").write_text(project_diff(baseline, accepted), encoding="utf-8")
     started = time.perf_counter()
     variant = read_compiled(pdf, document, ctx.config)
-    _write_result(out, summary | timings | {"read_s": round(time.perf_counter() - started, 3)})
+    _write_result(out, summary | {"read_s": round(time.perf_counter() - started, 3)})
     if isinstance(variant, str):
         return failed(Status.ERROR, variant)
     return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
@@ -390,32 +346,13 @@ def _write_result(out: Path, summary: dict[str, Any]) -> None:
     (out / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
 
 
-async def _intermediate_review(ctx: RunContext, rw: RewriterSpec, intermediate: Document, context: CallContext,
-                               out: Path) -> tuple[str | None, dict[str, Any]]:
-    """The guided workflow's review of the compiled intermediate by the rewriting model (its
-    sampling; ``project.review_max_input_words`` and ``project.review_max_tokens``), validated on
-    the protocol's form by :func:`~rhetorica.reviewers.llm_reviewer.review_document`.
-
-    Returns:
-        The review's text fields for the second rewrite, blinded with the intermediate's identity
-        (:func:`rhetorica.documents.inputs.text_input`; ``None`` unless the review is ``ok`` with
-        text), and its record (status, reason, scores, payload, input_truncated, raw_text) — kept
-        as ``review.json`` and as the unit's ``intermediate_review`` artefact.
-    """
-
-    assert rw.model is not None
-    model = ctx.model(rw.model, rw.options.as_kwargs())
-    settings = rw.project
-    evaluation = await review_document(intermediate, get_protocol(GUIDED_REVIEW_PROTOCOL), model, replicate=0,
-                                       temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
-                                       max_tokens=settings.review_max_tokens,
-                                       max_input_words=settings.review_max_input_words, context=context)
-    record = {"protocol": GUIDED_REVIEW_PROTOCOL, "status": str(evaluation.status), "reason": evaluation.reason,
-              "scores": evaluation.scores, "payload": evaluation.payload,
-              "input_truncated": evaluation.input_truncated, "raw_text": evaluation.raw_text}
-    record = json.loads(json.dumps(record, default=str))
-    (out / "review.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
-    text = review_text(evaluation.payload or {}) if evaluation.status == Status.OK else ""
-    if text:  # the rewriting model reads it: blinded like every reviewer input, and recorded
-        text = record_input(context, text_input(text, intermediate, "guided feedback")).text
-    return text or None, record
+def _shown_review(unit: Any, context: CallContext, out: Path) -> str | None:
+    """The text a guided rewrite is shown: the text fields of its unit's ``review``
+    (:attr:`rhetorica.study.guided.GuidedReview.text`; the record kept as ``review.json``), blinded
+    with the reviewed variant's identity like every reviewer input
+    (:func:`rhetorica.documents.inputs.text_input`) and recorded; ``None`` for a unit without one."""
+    review = getattr(unit, "review", None)
+    if review is None:
+        return None
+    (out / "review.json").write_text(json.dumps(review.record, indent=2), encoding="utf-8")
+    return record_input(context, text_input(review.text, review.variant.document, "guided feedback")).text

@@ -1,6 +1,8 @@
 """The JSON Schema of study files (``rhetorica schema``): :class:`~rhetorica.study.config.StudyConfig`
 with each reviewer and rewriter a discriminated union over the registered kinds (built-ins and
 plug-ins alike), each variant's ``options`` the kind's options model (:func:`rhetorica.kinds.options_of`).
+The model options and a rewriter's conditions are described with the registered providers (and the
+options each takes) and the registered conditions.
 
 The union is built from the registries when the schema is asked for, so a plug-in's kind appears
 with its options without any edit here. Loading a study validates each configuration through its
@@ -16,7 +18,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, Field, create_model
 
 from rhetorica.kinds import options_of
-from rhetorica.registry import Entry, evaluators, rewriters
+from rhetorica.models.registry import provider_option_lines
+from rhetorica.registry import Entry, conditions, evaluators, providers, rewriters
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, StudyConfig
 
 
@@ -44,4 +47,15 @@ def study_schema() -> dict[str, Any]:
         "StudyConfig", __base__=StudyConfig, __doc__=StudyConfig.__doc__,
         reviewers=(list[_union(ReviewerSpec, evaluators.entries())], Field(min_length=1)),  # type: ignore[misc]
         rewriters=(list[_union(RewriterSpec, rewriters.entries())], Field(default_factory=list)))  # type: ignore[misc]
-    return schema_model.model_json_schema()
+    schema = schema_model.model_json_schema()
+    defs = schema["$defs"]
+    by_provider = "; ".join(f"{name}: {', '.join(options)}" for name in providers.names()
+                            if (options := provider_option_lines(name)))
+    defs["ModelOptions"]["description"] += (
+        f"\n\nOptions by provider (types and defaults: `rhetorica list --kind provider`): {by_provider}.")
+    known = ", ".join(conditions.names())
+    for name, definition in defs.items():
+        if name.startswith("RewriterSpec_") and "conditions" in definition["properties"]:
+            definition["properties"]["conditions"]["description"] = (
+                f"registered conditions: {known}; `|` joins several into one (`rhetorica list --kind condition`)")
+    return schema

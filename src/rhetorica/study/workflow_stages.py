@@ -1,15 +1,16 @@
 """Stages of the six-dimension workflows that rewrite a variant further (STUDIES.md §2).
 
 ``recursive:<n>`` applies the joint rewrite to the output of ``recursive:<n-1>`` (``joint`` for
-n = 2); ``guided`` rewrites the ``joint`` variant again after the rewriting model reviewed it. Each
-such unit is built on the variant it rewrites — an edge of the unit graph (``after``): it waits
-until that variant exists and is never planned on a variant that failed or was discarded.
+n = 2). Each such unit is built on the variant it rewrites — an edge of the unit graph
+(``after``): it waits until that variant exists and is never planned on a variant that failed or
+was discarded. (``guided``, which rewrites the ``joint`` variant after a review of it, is two
+stages of its own: :mod:`rhetorica.study.guided`.)
 
-One stage per depth (``rewrite-2``: ``recursive:2`` and ``guided``; ``rewrite-3``:
-``recursive:3``; … up to :data:`MAX_DEPTH`), each consuming and producing ``variant``, so the walk
-runs ``rewrite``, ``rewrite-2``, ``rewrite-3``, … and validation and review come after all of them.
-Its variants are rows of the ``variants`` table like any rewrite; the units run through their
-rewriter's kind (a project kind: :func:`rhetorica.study.project_rewrite.execute`).
+One stage per depth (``rewrite-2``: ``recursive:2``; ``rewrite-3``: ``recursive:3``; … up to
+:data:`~rhetorica.study.project_settings.MAX_DEPTH`), each consuming and producing ``variant``, so
+the walk runs ``rewrite``, ``rewrite-2``, ``rewrite-3``, … and validation and review come after
+all of them. Its variants are rows of the ``variants`` table like any rewrite; the units run
+through their rewriter's kind (a project kind: :func:`rhetorica.study.project_rewrite.execute`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ from rhetorica.rewriting.conditions import Condition, condition_depth, parse_con
 from rhetorica.study.project_settings import MAX_DEPTH
 from rhetorica.study.stages import RewriteStage
 
-#: Deepest workflow chain with a stage (``recursive:<n>`` up to this n).
+def follow_up_key(upstream: planner.Variant, rw: RewriterSpec, condition: str) -> str:
+    """Unit key of the rewrite of ``upstream`` under ``condition`` (as the study names it) by
+    ``rw``: a hash of the upstream variant's key and the rewriter spec for the condition."""
+    return planner.unit_key("rewrite", content_hash("after", upstream.key), planner.rewriter_spec_hash(rw, condition),
+                            0, (upstream.original.id,))
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class FollowUpUnit:
         key: unit key (hash of the upstream variant's key and the rewriter spec for the condition).
         document: the original document (the variant keeps its id and metadata).
         rewriter: the rewriter configuration (the one that produced ``upstream``).
-        condition: ``recursive:<n>`` or ``guided`` (a name given is parsed).
+        condition: ``recursive:<n>`` (or ``guided``, :mod:`rhetorica.study.guided`; a name given is parsed).
         upstream: the variant it rewrites.
         after: ``(upstream.key,)``.
         waiting: the upstream variant is assumed (not produced yet).
@@ -61,7 +66,7 @@ class FollowUpUnit:
 
 
 class FollowUpStage(RewriteStage):
-    """variant -> variant: recursive:<n> and guided rewrites of a variant of the same rewriter."""
+    """variant -> variant: recursive:<n> rewrites of a variant of the same rewriter."""
 
     consumes = ("variant",)
 
@@ -73,7 +78,8 @@ class FollowUpStage(RewriteStage):
     def _conditions(self, rw: RewriterSpec) -> list[str]:
         if not rewriter_kind(rw.kind).uses_project:
             return []
-        return [c for c in rw.conditions if upstream_condition(c) is not None and condition_depth(c) == self.depth]
+        return [c for c in rw.conditions if upstream_condition(c) is not None and condition_depth(c) == self.depth
+                and parse_condition(c, check=False).guidance is None]
 
     def applies(self, config: StudyConfig) -> bool:
         return any(self._conditions(rw) for rw in config.rewriters)
@@ -88,20 +94,12 @@ class FollowUpStage(RewriteStage):
             for condition in self._conditions(rw):
                 if upstream_condition(condition) != v.condition:
                     continue
-                key = planner.unit_key("rewrite", content_hash("after", v.key), planner.rewriter_spec_hash(rw, condition),
-                                       0, (v.original.id,))
-                units.append(FollowUpUnit(key, v.original, rw, condition, v, (v.key,), v.assumed))
+                units.append(FollowUpUnit(follow_up_key(v, rw, condition), v.original, rw, condition, v, (v.key,),
+                                          v.assumed))
         return units
-
-
-    def save(self, store: Any, row: dict[str, Any]) -> str:
-        """The row and its artefacts (``guided``: the intermediate review) in one transaction."""
-        store.save_variant(row, row.pop("artefacts", None) or {})
-        return str(row["status"])
-
 
 
 for _depth in range(2, MAX_DEPTH + 1):
     _stage = FollowUpStage(_depth)
-    registry.add(_stage.name, _stage, description=f"workflow rewrites of depth {_depth} (recursive:{_depth}"
-                                                  f"{', guided' if _depth == 2 else ''}) on the variant before")
+    registry.add(_stage.name, _stage, description=f"workflow rewrites of depth {_depth} (recursive:{_depth}) on the "
+                                                  "variant before")

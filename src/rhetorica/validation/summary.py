@@ -76,3 +76,44 @@ def summarise_by_condition(
             )
         table = pd.concat([pd.DataFrame([row]), table], ignore_index=True)
     return table[[*keys, "n", "n_passed", *SUMMARY_COLUMNS]]
+
+
+SHIFT_SUMMARY_COLUMNS = ["condition", "rewriter", "part", "measure", "n", "n_present", "original", "variant"]
+"""Columns of :func:`summarise_shifts`."""
+
+
+def summarise_shifts(shifts: pd.DataFrame) -> pd.DataFrame:
+    """Intended-shift checks per condition, rewriter and checked part: how often the shift is present
+    and the mean of the part's measure on the originals and on the rewrites.
+
+    A dimension's measure (a registered one, a plug-in's included) is summarised by its name only, so a
+    new dimension needs no change here. Means skip missing values (a measure undefined on a text stays
+    missing, never imputed).
+
+    Args:
+        shifts: one row per check, columns ``condition``, ``rewriter``, ``part``, ``measure``,
+            ``original``, ``variant`` (the measure's values) and ``present`` (bool), as
+            ``tables/shift_checks.csv`` holds them.
+
+    Returns:
+        One row per (condition, rewriter, part, measure), sorted, with :data:`SHIFT_SUMMARY_COLUMNS`:
+        ``n`` checks, ``n_present`` of them with the shift present, ``original`` and ``variant`` the
+        mean measure over those checks' originals and rewrites.
+
+    Raises:
+        KeyError: naming the required columns absent from ``shifts``.
+    """
+
+    keys = ["condition", "rewriter", "part", "measure"]
+    missing = sorted({*keys, "original", "variant", "present"} - set(shifts.columns))
+    if missing:
+        raise KeyError(f"summarise_shifts: table lacks columns {missing}")
+    values = shifts[keys].copy()
+    for column in ("original", "variant"):
+        values[column] = pd.to_numeric(shifts[column], errors="coerce")
+    values["present"] = shifts["present"].astype(bool)
+    grouped = values.groupby(keys, sort=True, dropna=False)
+    table = grouped[["original", "variant"]].mean()
+    table.insert(0, "n_present", grouped["present"].sum().astype(int))
+    table.insert(0, "n", grouped.size())
+    return table.reset_index()[SHIFT_SUMMARY_COLUMNS]

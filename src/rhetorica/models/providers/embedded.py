@@ -171,6 +171,7 @@ class EmbeddedModel(ModelAPI):
     provider = "embedded"
     max_concurrency = 1
     supports_logprobs = True
+    free = True
 
     def __init__(self, model: str = "smollm2-135m", n_ctx: int = 8192, n_threads: int | None = None,
                  max_string_chars: int = 240, max_array_items: int = 3, repeat_penalty: float = 1.1) -> None:

@@ -86,7 +86,7 @@ def fill_schema(schema: dict[str, Any], seed: bytes, counter: list[int] | None =
 
 
 class MockModel(ModelAPI):
-    """Deterministic or scripted model.
+    """Deterministic or scripted model (free: no per-token price).
 
     Args:
         model: model name (free text, part of the cache key).
@@ -100,6 +100,7 @@ class MockModel(ModelAPI):
 
     provider = "mock"
     supports_logprobs = True
+    free = True
     #: the script is consumed call by call and the latency only delays: neither is a model setting
     cache_exempt_options = frozenset({"script", "latency_s"})
 

@@ -16,6 +16,8 @@ link shows the same):
   by judge configurations (a review, in a judge study) shows their scores by metric family with
   the change of each version against the original (:mod:`rhetorica.report.viewer.judges`).
 - ``/call?id=N`` — one logged model call with its parameters and raw output.
+- ``/attacks`` and ``/attack?variant=KEY`` — the worst-case attack searches, linked from the
+  overview when the study has attack rewriters (:mod:`rhetorica.report.viewer.attack`).
 - ``/tables`` — every registered analysis table (built-in and plug-in), as the report computes it
   (:mod:`rhetorica.report.viewer.tables`).
 
@@ -47,6 +49,7 @@ from rhetorica.analysis.tidy import primary_metric
 from rhetorica.report.flow import EXCLUSION_HEADERS, FLOW_HEADERS, store_flow
 from rhetorica.report.judges import paper_ids_of
 from rhetorica.report.views import table_view
+from rhetorica.report.attack import attack_applies
 import pandas as pd
 
 FACETS = ("reviewer", "condition", "rewriter", "metric")
@@ -177,6 +180,7 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
     counts = q.store_counts(store)
     study = read_run_study(run_dir)
     return {"study": study.get("name", run_dir.name), "counts": counts, "flow": _flow(store, study),
+            "attacks": attack_applies(study),
             "documents_text": _documents_text(store, counts["documents"]),
             "documents": _documents(store, params, counts["documents"]), "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
             "exclude_failed": cell.exclude_failed, "rows": rows,

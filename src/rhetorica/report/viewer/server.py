@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 from rhetorica.store.db import StoreLockedError
 from rhetorica.store.lock import lock_holder
 from rhetorica.store.runs import open_run_store
-from rhetorica.report.viewer import pages, tables
+from rhetorica.report.viewer import attack, pages, tables
 
 HOST = "127.0.0.1"
 """The only address the viewer listens on."""
@@ -52,7 +52,8 @@ STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; char
 
 ROUTES = {"/": ("overview.html.j2", pages.overview), "/cell": ("cell.html.j2", pages.cell),
           "/paper": ("paper.html.j2", pages.paper), "/call": ("call.html.j2", pages.call),
-          "/tables": ("tables.html.j2", tables.analysis_tables)}
+          "/tables": ("tables.html.j2", tables.analysis_tables),
+          "/attacks": ("attacks.html.j2", attack.attacks), "/attack": ("attack.html.j2", attack.attack)}
 
 
 class PortInUseError(OSError):

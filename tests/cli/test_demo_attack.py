@@ -1,0 +1,78 @@
+"""``rhetorica demo attack`` (issue 27 §1, "Done when"): an abstract-only worst-case search against the
+embedded reviewer on one shared paper.
+
+The packaged study (``rhetorica/data/demo_attack.yaml``) is checked without a model: it parses, and
+``rhetorica estimate`` bounds its calls by hand: per search k·T = 2·2 = 4 proposals (the 132-word
+abstract is one chunk) and min(k·T·r + r, max_queries) = min(2·2·2 + 2, 10) = 10 reviews by the
+target; then the ordinary review stage: 1 reviewer × 2 held-out replicates × (original + winner) = 4
+reviews of at most 450 output tokens each.
+
+The embedded test runs the demo itself (SmolLM2-135M through llama.cpp; a few minutes on 2 cores):
+``pytest -m embedded tests/cli/test_demo_attack.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from rhetorica.attack.kind import attack_options
+from rhetorica.cli.app import app
+from rhetorica.cli.demo import DEMOS
+from rhetorica.study.config import parse_study
+from rhetorica.study.estimate import estimate_study
+
+runner = CliRunner()
+
+
+def _spec(shared_data: Path, out: Path) -> dict:
+    study_file, _ = DEMOS["attack"]
+    spec = yaml.safe_load(files("rhetorica.data").joinpath(study_file).read_text("utf-8"))
+    for doc in spec["documents"]:
+        doc["path"] = str(shared_data / doc["path"])
+    spec["output_dir"] = str(out)
+    return spec
+
+
+def test_the_packaged_study_parses_as_an_abstract_only_search_of_one_paper(shared_data: Path, tmp_path: Path) -> None:
+    config = parse_study(_spec(shared_data, tmp_path / "run"), source="demo_attack.yaml")
+    assert len(config.documents) == 1 and [r.kind for r in config.rewriters] == ["attack"]
+    options = attack_options(config.rewriters[0])
+    assert (options.scope, options.candidates, options.rounds, options.search_replicates,
+            options.max_queries) == ("abstract", 2, 2, 2, 10)
+    assert [r.model for r in config.reviewers] == ["embedded/smollm2-135m"]
+
+
+def test_the_estimate_bounds_the_search_and_the_held_out_reviews(shared_data: Path, tmp_path: Path) -> None:
+    study = tmp_path / "study.yaml"
+    study.write_text(yaml.safe_dump(_spec(shared_data, tmp_path / "run")), encoding="utf-8")
+    result = estimate_study(study)
+    assert result.problems == []
+    calls = {row.stage: row.calls for row in result.rows}
+    assert calls == {"attack": 4 + 10, "review": 2 * 2}
+    review = next(row for row in result.rows if row.stage == "review")
+    assert review.output_tokens == 4 * 450  # the reviewer's max_tokens bounds each review
+
+
+@pytest.mark.embedded
+def test_the_demo_runs_a_search_and_reports_it(shared_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "demo-attack"
+    result = runner.invoke(app, ["demo", "attack", "--out", str(out), "--data", str(shared_data)])
+    assert result.exit_code == 0, result.output
+    assert f"View it: rhetorica view {out}" in " ".join(result.output.split())
+    with sqlite3.connect(out / "store.sqlite") as conn:
+        (raw,) = conn.execute("SELECT value_json FROM artefacts WHERE name = 'attack_trajectory'").fetchone()
+    record = json.loads(raw)
+    assert record["target"] == "smollm2-default" and record["direction"] == "+"
+    assert record["queries"] <= 10 and [r["round"] for r in record["rounds"]][0] == 0
+    assert all(c["valid"] for r in record["rounds"] for c in r["candidates"] if c["kept"])
+    md = (out / "report.md").read_text("utf-8")
+    section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]
+    assert "| gcrn\\_iclr2017 | smollm2-default | +" in " ".join(section.split())  # Markdown escapes "_"
+    assert "best of many noisy reviews" in section and (out / "plots" / "attack_trajectory.png").is_file()
