@@ -104,7 +104,8 @@ class TexProposer(Proposer):
 
 
 def study_spec(base: Path) -> dict:
-    return {"name": "attack-tex", "output_dir": str(base / "run"), "documents": [{"latex_project": str(base / "paper")}],
+    return {"name": "attack-tex", "output_dir": str(base / "run"),
+            "documents": [{"latex_project": str(base / "paper")}],
             "rewriters": [{"name": "attacker", "kind": "attack", "model": "mock/proposer", "conditions": ["attack:+"],
                            "options": OPTIONS}],
             "reviewers": [{"name": "phrase", "model": "mock/phrase"}], "replicates": 2,
@@ -131,8 +132,8 @@ def searched(tmp_path_factory) -> dict:
         calls = [tuple(r) for r in store.rows("SELECT unit_key, model FROM model_calls")]
     finally:
         store.close()
-    return {"summary": summary, "run_dir": runner.run_dir, "base": base, "record": record, "variant": variant, "reviews": reviews,
-            "calls": calls, "paper": base / "paper"}
+    return {"summary": summary, "run_dir": runner.run_dir, "base": base, "record": record, "variant": variant,
+            "reviews": reviews, "calls": calls, "paper": base / "paper"}
 
 
 def _candidates(record: dict) -> dict[int, dict]:

@@ -196,7 +196,8 @@ class AttackRewriter(RewriterKind):
         meta = unit.document.metadata.get(META_KEY)
         try:
             if isinstance(meta, dict):
-                texts = [p.text for p in scope_paragraphs(load_project(Path(meta["root"]), meta["main"]), options.scope)]
+                baseline = load_project(Path(meta["root"]), meta["main"])
+                texts = [p.text for p in scope_paragraphs(baseline, options.scope)]
             else:
                 texts = [chunk for i in scope_sections(unit.document, options.scope)
                          for chunk in split_chunks(unit.document.sections[i].text, rw.max_chunk_words)]
@@ -286,9 +287,10 @@ class AttackRewriter(RewriterKind):
                                                 f"in {options.rounds} round(s) of {options.candidates}")
         else:
             status, reason = Status.OK, None
+        winner = outcome.winner if status == Status.OK else None
         if project is not None:
-            await asyncio.to_thread(project.finish, outcome.winner if status == Status.OK else None, str(status), reason)
-        return row | variant_columns(status, reason, outcome.winner if status == Status.OK else None)
+            await asyncio.to_thread(project.finish, winner, str(status), reason)
+        return row | variant_columns(status, reason, winner)
 
 
 def _target(document: Document, original: Document, unit: Any, replicate: int) -> Target:

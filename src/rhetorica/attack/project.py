@@ -40,8 +40,8 @@ from rhetorica.study.project_rewrite import model_asker, paragraph_rewriter, rew
 #: Offset of a proposal's retry seed (a paragraph cut at its token cap), far above every search seed.
 RETRY_SEED_OFFSET = 1_000_000
 
-_HEADING = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\*?\s*(?:\[[^\]]*\])?\s*(?=\{)")
 _LEVELS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
+_HEADING = re.compile(rf"\\({'|'.join(_LEVELS)})\*?\s*(?:\[[^\]]*\])?\s*(?=\{{)")
 
 
 def _title(raw: str) -> str:
