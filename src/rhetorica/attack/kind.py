@@ -149,6 +149,7 @@ class AttackRewriter(RewriterKind):
     provider_options = False
     own_stage = True
     options_model = AttackOptions
+    project_settings = frozenset({"repair_rounds", "compile_timeout_s"})
     document_entries = ("path", "dataset", "latex_project")
     document_need = "searches rewrites of manuscripts (path, dataset or latex_project entries), not"
 

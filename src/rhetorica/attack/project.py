@@ -5,8 +5,9 @@ project rewrites (:mod:`rhetorica.study.project_rewrite`): the paragraphs of the
 (:func:`scope_paragraphs`) of the current best project are sent one at a time to the proposing
 model (:func:`~rhetorica.study.project_rewrite.paragraph_rewriter`, the candidate's seed) under the
 move's instruction; the copy goes through the anchor checker and the compile with the baseline's
-substitutes, with the rewriter's ``project.repair_rounds`` repairs
-(:func:`~rhetorica.study.project_rewrite.rewrite_project`); an accepted copy's PDF is read into a
+substitutes, with the rewriter's ``project.repair_rounds`` repairs and ``project.compile_timeout_s``
+(the two ``project`` settings an ``attack`` rewriter reads;
+:func:`~rhetorica.study.project_rewrite.rewrite_project`); an accepted copy's PDF is read into a
 document as every project variant is (:func:`~rhetorica.study.project_inputs.read_compiled`), which
 the search then validates and the target reviews. A candidate still violating an anchor or failing
 to compile fails with those reasons (it is never reviewed, so never kept).
