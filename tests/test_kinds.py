@@ -44,6 +44,12 @@ def test_option_lines_state_type_default_and_description() -> None:
     assert lines["family"] == "str (required): a registered metric family (rhetorica list --kind 'metric family')"
     assert lines["packing"] == "Literal['family', 'metric'] (default 'family'): one call per family or per metric"
     assert "name" not in option_lines(evaluator_kind("control"))  # set from the configuration's name
+    scicore = option_lines(evaluator_kind("scicore"))
+    assert list(scicore) == ["extractor", "model_id", "extractor_id", "review", "extract", "require_valid_core",
+                             "full_protocol", "core_protocol"]
+    assert scicore["full_protocol"] == "str (default 'strict-iclr'): branch (a)'s protocol: the full manuscript"
+    assert option_lines(evaluator_kind("reconstruct"))["protocol"] == (
+        "str (default 'standard'): protocol of the review of the rebuilt manuscript")
 
 
 def test_the_run_context_gives_each_unit_its_call_context() -> None:

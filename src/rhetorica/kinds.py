@@ -10,7 +10,8 @@ estimate, batch and status look the kind up and never dispatch on its name:
   :meth:`RewriterKind.check`; a ``ValueError`` whose message the study file error shows);
 - the model calls a unit will make (``planned_calls``: ``rhetorica estimate`` and ``batch``);
 - a rewriter kind's prompt version (part of its variants' unit keys);
-- ``execute(unit, ctx)``: runs one unit with the typed :class:`RunContext` and returns its row.
+- ``execute(unit, ctx)``: runs one unit with the typed :class:`RunContext` and returns its row
+  (a rewriter kind's made by :meth:`RewriterKind.variant_row`).
 
 A plug-in adds a kind with one registration and no edit to rhetorica::
 
@@ -50,6 +51,7 @@ from rhetorica.status import Status
 from rhetorica.models.registry import get_model
 from rhetorica.forms import Form
 from rhetorica.rewriting.conditions import Condition
+from rhetorica.store.rows import VariantRow
 
 
 
@@ -287,21 +289,19 @@ class RewriterKind:
         """The model calls a rewrite unit will make (repairs counted as upper bounds); none by default."""
         return []
 
-    def row(self, unit: Any) -> dict[str, Any]:
-        """The ``variants`` row's columns known before the rewrite runs."""
-        return {"unit_key": unit.key, "document_id": unit.document.id, "condition": unit.condition,
-                "rewriter": unit.rewriter.name, "prompt_version": self.prompt_version(unit.condition),
-                "original_hash": unit.document.content_hash}
+    def variant_row(self, unit: Any, status: Status | str, variant: Any = None, reason: str | None = None) -> VariantRow:
+        """The ``variants`` row of a rewrite unit (the one place a variant row is made): the unit's
+        keys, this kind's prompt version for its condition, and the outcome (``status``, the
+        variant :class:`~rhetorica.documents.models.Document` or ``None``, why it failed)."""
+        return VariantRow(unit_key=unit.key, document_id=unit.document.id, condition=unit.condition,
+                          rewriter=unit.rewriter.name, prompt_version=self.prompt_version(unit.condition),
+                          original_hash=unit.document.content_hash, status=str(status), reason=reason,
+                          content_hash=variant.content_hash if variant is not None else None,
+                          document_json=variant.model_dump_json() if variant is not None else None)
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
-        """Run one rewrite unit; returns its ``variants`` row (status, reason, the variant)."""
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
+        """Run one rewrite unit; returns its ``variants`` row (:meth:`variant_row`)."""
         raise NotImplementedError
-
-
-def variant_columns(status: Status | str, reason: str | None, variant: Any) -> dict[str, Any]:
-    """The ``variants`` row's outcome columns: status, reason and the variant document (or none)."""
-    return {"status": str(status), "reason": reason, "content_hash": variant.content_hash if variant else None,
-            "document_json": variant.model_dump_json() if variant else None}
 
 
 def evaluator_kind(name: str) -> EvaluatorKind:

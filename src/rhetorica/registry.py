@@ -264,7 +264,8 @@ variant_validators: Registry[Any] = Registry("variant validator")
 """Validation of a variant by its original's document kind (``review`` → the review checks of
 :func:`rhetorica.judges.study.validate_review`); a kind without one gets
 :func:`rhetorica.validation.validate.validate_variant`. A validator is called as
-``(original, variant, condition, embedder, validation_settings) -> checks row fields``."""
+``(original, variant, condition, embedder, validation_settings) ->``
+:class:`rhetorica.validation.validate.CheckVerdict` (the validate stage makes the ``checks`` row of it)."""
 
 # The modules whose import registers rhetorica's own components (imported by load_plugins).
 builtin_modules(

@@ -11,6 +11,7 @@ from rhetorica.report.build import collect
 from rhetorica.report.sections import registered_sections
 from tests.attack.test_kind import models, runner_for, stored
 from tests.attack.test_stage import kill_spec
+from tests.study.helpers import save_run_study
 
 
 def test_the_report_shows_the_attack_table_first_in_the_attacks_section(shared_data: Path, tmp_path: Path) -> None:
@@ -18,6 +19,7 @@ def test_the_report_shows_the_attack_table_first_in_the_attacks_section(shared_d
     runner = runner_for(kill_spec(shared_data, out), out, models())
     asyncio.run(runner.run())
     runner.store.close()
+    save_run_study(runner.config, out)  # what `rhetorica run` saves and the report reads
     records, _, tidy, _ = stored(out)
     data = collect(out, n_resamples=200)
     table = data.analysis["attack"]

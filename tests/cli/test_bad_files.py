@@ -3,6 +3,7 @@ check never create or migrate a store."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -74,6 +75,28 @@ def test_malformed_run_study_json_names_it(tmp_path: Path) -> None:
         assert result.exit_code == 2, (command, result.output)
         line = _one_error(result, "study.json")
         assert str(run_dir / "study.json") in line and "not valid JSON at line 1" in line
+
+
+def test_run_study_json_that_is_not_a_study_names_file_and_key(tmp_path: Path) -> None:
+    run_dir = make_run(tmp_path / "run", [("r", "d1", "original", 5.0), ("r", "d1", "confidence:+", 6.0)])
+    study = json.loads((run_dir / "study.json").read_text("utf-8"))
+    study["replicates"] = 0  # replicates >= 1
+    (run_dir / "study.json").write_text(json.dumps(study), encoding="utf-8")
+    for command in ("report", "check", "view"):
+        result = runner.invoke(app, [command, str(run_dir)])
+        assert result.exit_code == 2, (command, result.output)
+        line = _one_error(result, "study.json")
+        assert f"{run_dir / 'study.json'}: replicates: Input should be greater than or equal to 1" in line, line
+    assert not (run_dir / "report.md").exists() and not (run_dir / "tables").exists()
+
+
+def test_run_without_study_json_names_it(tmp_path: Path) -> None:
+    run_dir = make_run(tmp_path / "run", [("r", "d1", "original", 5.0)])
+    (run_dir / "study.json").unlink()
+    for command in ("report", "check", "view"):
+        result = runner.invoke(app, [command, str(run_dir)])
+        assert result.exit_code == 2, (command, result.output)
+        assert f"{run_dir / 'study.json'}: missing" in _one_error(result, "study.json")
 
 
 @pytest.mark.parametrize("where", ["a file", "under a file"])

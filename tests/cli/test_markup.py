@@ -25,7 +25,8 @@ def test_problem_lines_show_paths_literally(tmp_path: Path, shared_data: Path, c
 def test_headline_shows_reviewer_names_literally(tmp_path: Path) -> None:
     records = [("[bold]rev", f"d{i}", arm, score) for i in range(3)
                for arm, score in (("original", 5.0), ("confidence:+", 6.0))]
-    run_dir = make_run(tmp_path / "run", records)
+    # the stored name holds markup a study's reviewer name cannot: the study declares another
+    run_dir = make_run(tmp_path / "run", records, study={"reviewers": [{"name": "declared", "model": "mock/reviewer"}]})
     result = runner.invoke(app, ["report", str(run_dir)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "[bold]rev" in result.output

@@ -50,10 +50,10 @@ def test_review_variant_checks_pass_a_faithful_rewrite_and_fail_a_dropped_point(
     # defaults check points of 12+ words and leave TF-IDF point checks off, issue 23)
     settings = ReviewCheckSettings(min_point_words=3, tfidf_min_point_similarity=0.3)
     ok = validate_review(original, kept, "paraphrase", settings=settings)
-    assert ok["passed"] == 1 and ok["status"] == "ok"
+    assert ok.passed is True and ok.status == "ok"
     bad = validate_review(original, dropped, "paraphrase", settings=settings)
-    assert bad["passed"] == 0 and "spectral baselines" in bad["reasons_json"]
-    assert validate_review(original, dropped, "paraphrase")["passed"] == 1  # the defaults: TF-IDF point checks off
+    assert bad.passed is False and bad.status == "failed" and any("spectral baselines" in r for r in bad.reasons)
+    assert validate_review(original, dropped, "paraphrase").passed is True  # the defaults: TF-IDF point checks off
 
 
 def test_judge_without_family_is_a_config_error() -> None:

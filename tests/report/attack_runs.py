@@ -25,6 +25,7 @@ from typing import Any
 from rhetorica.labels import attack_rewriter
 from rhetorica.store.db import Store
 from rhetorica.store.runs import STUDY_FILE
+from rhetorica.study.config import parse_study
 
 TARGET = "rev-a"
 REWRITER = attack_rewriter("attacker", TARGET)
@@ -45,7 +46,7 @@ HELD_OUT: dict[tuple[str, str, str], tuple[float, float]] = {
 }
 
 ATTACK_STUDY: dict[str, Any] = {
-    "name": "attack-study", "decision_threshold": 4.5, "replicates": 2, "validation": {"enabled": False},
+    "name": "attack-study", "documents": ["papers/*"], "decision_threshold": 4.5, "replicates": 2, "validation": {"enabled": False},
     "rewriters": [{"name": "attacker", "kind": "attack", "model": "mock/attacker", "conditions": [CONDITION],
                    "options": {"targets": [TARGET], "candidates": 2, "rounds": 2, "search_replicates": 2,
                                "max_queries": 12, "scope": "abstract"}}],
@@ -89,7 +90,8 @@ def make_attack_run(run_dir: Path, *, study: dict[str, Any] | None = None) -> Pa
     originals, the winners with their trajectories and the held-out reviews of the module
     docstring; returns ``run_dir``."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / STUDY_FILE).write_text(json.dumps({**ATTACK_STUDY, **(study or {})}), encoding="utf-8")
+    spec = parse_study({**ATTACK_STUDY, **(study or {})})
+    (run_dir / STUDY_FILE).write_text(spec.model_dump_json(indent=2), encoding="utf-8")
     store = Store.in_dir(run_dir)
     try:
         for doc, text in ORIGINAL_TEXT.items():

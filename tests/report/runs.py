@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from rhetorica.store.runs import STUDY_FILE
 from rhetorica.store.db import Store
+from rhetorica.study.config import StudyConfig, parse_study
 
 Record = tuple[str, str, str, float | None]
 """(reviewer, document_id, arm, overall); arm ``"original"`` or a condition label."""
+
+
+def hand_study(study: dict[str, Any] | None = None, reviewers: Iterable[str] = ()) -> StudyConfig:
+    """The validated study of a hand-written run: one ``mock/reviewer`` reviewer configuration per
+    name of ``reviewers`` (as the stored rows of :func:`make_run` say; ``R`` when none), validation
+    off, ``study`` over that."""
+    declared = [{"name": name, "model": "mock/reviewer"} for name in dict.fromkeys(reviewers or ["R"])]
+    return parse_study({"name": "hand-study", "documents": ["papers/*"], "reviewers": declared,
+                        "validation": {"enabled": False}, **(study or {})})
 
 
 def make_run(
@@ -28,7 +38,8 @@ def make_run(
     problems: list[tuple[str, str, str, str]] | None = None,
     artefacts: dict[int, dict[str, Any]] | None = None,
 ) -> Path:
-    """Write ``study.json`` and a store whose assessments are ``records``.
+    """Write ``study.json`` (:func:`hand_study` of ``records`` and ``study``) and a store whose
+    assessments are ``records``.
 
     ``replicates`` / ``status`` / ``criteria`` / ``reasons`` map a record index to its replicate,
     status, criterion scores or failure reason (default "scripted failure"); ``truncated`` holds the
@@ -37,9 +48,8 @@ def make_run(
     reason) rows of the run; ``artefacts`` maps a record index to its artefacts (name -> value).
     """
     run_dir.mkdir(parents=True, exist_ok=True)
-    spec = {"name": "hand-study", "decision_threshold": 4.5, "replicates": 1,
-            "validation": {"enabled": False}, **(study or {})}
-    (run_dir / STUDY_FILE).write_text(json.dumps(spec), encoding="utf-8")
+    spec = hand_study(study, [r[0] for r in records])
+    (run_dir / STUDY_FILE).write_text(spec.model_dump_json(indent=2), encoding="utf-8")
     store = Store.in_dir(run_dir)
     try:
         for doc in sorted({r[1] for r in records}):
@@ -58,7 +68,7 @@ def make_run(
                 "input_truncated": int(i in (truncated or set()))},
                 {k: v for k, v in scores.items() if v is not None}, (artefacts or {}).get(i))
         if problems:
-            store.insert("runs", {"study_name": spec["name"], "spec_hash": "h", "started_at": "2026-01-01T00:00:00"})
+            store.insert("runs", {"study_name": spec.name, "spec_hash": "h", "started_at": "2026-01-01T00:00:00"})
             for stage, item, state, reason in problems:
                 store.insert("problems", {"run_id": 1, "stage": stage, "item": item, "status": state,
                                           "reason": reason})

@@ -109,7 +109,8 @@ def test_a_study_without_attack_rewriters_shows_no_search(tmp_path: Path) -> Non
 
 def test_an_attack_study_before_any_finished_search_says_so(tmp_path: Path) -> None:
     run = make_run(tmp_path / "run", [("r", "p1", "original", 5)],
-                   study={"rewriters": [{"name": "attacker", "kind": "attack", "conditions": ["attack:+"]}]})
+                   study={"rewriters": [{"name": "attacker", "kind": "attack", "model": "mock/attacker",
+                                         "conditions": ["attack:+"]}]})
     write_report(run, n_resamples=50)
     md = (run / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]

@@ -7,6 +7,7 @@ pandas from the store's tidy export, Clopper-Pearson bounds from scipy's beta qu
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from rhetorica.cli.app import app
 from rhetorica.report.scorecard import check_run
 from rhetorica.store.db import Store
 from rhetorica.store.export import assessments_table
+from rhetorica.store.runs import STUDY_FILE
 
 from .runs import make_run, run_study
 
@@ -123,7 +125,9 @@ def test_check_command_passes_a_balanced_large_study(tmp_path: Path) -> None:
 
 
 def test_check_names_a_bad_scorecard_setting(tmp_path: Path) -> None:
-    run = make_run(tmp_path / "run", [("R", "p1", "original", 5)], study={"scorecard": {"alpha": 2}})
+    run = make_run(tmp_path / "run", [("R", "p1", "original", 5)])
+    spec = json.loads((run / STUDY_FILE).read_text("utf-8"))
+    (run / STUDY_FILE).write_text(json.dumps({**spec, "scorecard": {"alpha": 2}}), encoding="utf-8")
     out = cli.invoke(app, ["check", str(run)])
     assert out.exit_code == 2 and "scorecard.alpha" in out.output
 

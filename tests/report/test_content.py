@@ -155,7 +155,7 @@ def test_scorecard_thresholds_come_from_the_study(tmp_path: Path) -> None:
                            "max_failure_gap_pct": 49.1, "min_papers": 4}}
     run = make_run(tmp_path / "run", records, study=study)
     data = write_report(run, n_resamples=50)
-    assert data.thresholds["max_abs_log_ratio"] == 5.1 and data.thresholds["min_papers"] == 4
+    assert data.thresholds.max_abs_log_ratio == 5.1 and data.thresholds.min_papers == 4
     assert bool(data.scorecard.iloc[0]["passed"]) and data.scorecard.iloc[0]["verdict"] == "pass"
     header, row = md_table((run / "report.md").read_text("utf-8"), "Scorecard per reviewer configuration")
     assert dict(zip(header, row, strict=True))["Verdict"] == "pass"

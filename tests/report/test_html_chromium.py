@@ -116,7 +116,7 @@ def test_hostile_text_is_shown_literally_and_never_runs(browser: Any, tmp_path: 
                (REVIEWER, "p2", "original", 6), (REVIEWER, "p2", "confidence:+", 7)]
     run = make_run(tmp_path / "run", records, status={1: "refused"}, reasons={1: REFUSAL}, truncated={0},
                    titles={"p1": TITLE}, problems=[("ingest", "bad.pdf", "error", REASON)],
-                   study={"reviewers": [{"name": REVIEWER, "model": "mock/x", "max_input_words": 400}]})
+                   study={"reviewers": [{"name": "declared", "model": "mock/x", "max_input_words": 400}]})
     write_report(run, n_resamples=50)
     state, errors = render(browser, run / "report.html")
     with pytest.raises(NoAlertPresentException):

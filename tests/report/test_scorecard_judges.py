@@ -6,10 +6,14 @@ import pandas as pd
 
 from rhetorica.judges.analysis import JudgeStudy
 from rhetorica.report.scorecard import FAIL, NOT_APPLICABLE, PASS, UNDECIDED, judge_verdicts
+from rhetorica.study.config import parse_study
 
-REVIEWERS = [{"name": "a", "kind": "judge", "model": "m1", "options": {"family": "scholarpeer"}},
-             {"name": "b", "kind": "judge", "model": "m2", "options": {"family": "scholarpeer"}},
-             {"name": "c", "kind": "judge", "model": "m3", "options": {"family": "scholarpeer"}}]
+REVIEWERS = parse_study({
+    "name": "judges", "documents": [{"reviews": "reviews/*.htm"}],
+    "models": {m: {"provider": "mock", "model": m} for m in ("m1", "m2", "m3")},
+    "reviewers": [{"name": "a", "kind": "judge", "model": "m1", "options": {"family": "scholarpeer"}},
+                  {"name": "b", "kind": "judge", "model": "m2", "options": {"family": "scholarpeer"}},
+                  {"name": "c", "kind": "judge", "model": "m3", "options": {"family": "scholarpeer"}}]}).reviewers
 METRICS = ["scholarpeer.m1", "scholarpeer.m2"]
 
 

@@ -31,3 +31,12 @@ def study_dict(data: Path, out: Path, **overrides: Any) -> dict[str, Any]:
 def write_study(path: Path, spec: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(spec), encoding="utf-8")
     return path
+
+
+def save_run_study(config: Any, run_dir: Path) -> None:
+    """Save ``config`` (a :class:`~rhetorica.study.config.StudyConfig`) as the run's ``study.json``,
+    as ``rhetorica run`` does (a bare :class:`~rhetorica.study.runner.StudyRunner` does not): what
+    the report reads."""
+    from rhetorica.store.runs import STUDY_FILE
+
+    (run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")

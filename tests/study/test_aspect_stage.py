@@ -26,7 +26,7 @@ from rhetorica.store.export import annotations_table, mentions_table
 from rhetorica.study.config import ConfigError, parse_study
 from rhetorica.study.runner import StudyRunner
 
-from .helpers import PAPERS, study_dict
+from .helpers import PAPERS, save_run_study, study_dict
 
 FIRST, SECOND = PAPERS[0], PAPERS[1]
 #: overall score per condition; the second paper one point higher
@@ -104,6 +104,7 @@ def test_scripted_annotations_give_exact_net_polarity_deltas_and_drop_a_phrase_n
     assert "the results are weak" not in set(mentions["phrase"]) and "vibes" not in set(mentions["aspect"])
     assert len(mentions) == 7
 
+    save_run_study(config, tmp_path / "run")
     data = write_report(tmp_path / "run", n_resamples=200)
     diff = data.analysis["aspect_differences"].set_index(["aspect", "first", "second"])
     # presentation, confidence:+ minus confidence:-: first paper 2 - (-1) = 3, second 1 - (-1) = 2

@@ -13,7 +13,7 @@ from rhetorica.store.export import assessments_table
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner
 
-from .helpers import PAPERS, study_dict
+from .helpers import PAPERS, save_run_study, study_dict
 
 SCRIPT = """\
 import json, sys, time
@@ -45,7 +45,9 @@ def test_each_failure_is_data_and_the_study_completes(shared_data: Path, tmp_pat
     spec = study_dict(shared_data, tmp_path / "run", documents=[{"path": str(shared_data / "papers" / PAPERS[0])}],
                       rewriters=[{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+"]}],
                       reviewers=reviewers, replicates=1)
-    summary = asyncio.run(StudyRunner(parse_study(spec), tmp_path).run())
+    config = parse_study(spec)
+    summary = asyncio.run(StudyRunner(config, tmp_path).run())
+    save_run_study(config, tmp_path / "run")
     assert summary.stopped_configurations == {} and summary.problems == []
     assert summary.stage_statuses["review"] == {"ok": 2, "timeout": 2, "error": 2, "malformed": 4}
     store = Store.in_dir(tmp_path / "run")

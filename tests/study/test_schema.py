@@ -40,6 +40,22 @@ def test_model_options_and_conditions_name_the_registered_providers_and_conditio
     # each provider with the options its class takes (mock: latency_s, max_concurrency, script)
     assert "; mock: latency_s, max_concurrency, script; " in defs["ModelOptions"]["description"]
     conditions = defs["RewriterSpec_llm"]["properties"]["conditions"]["description"]
-    assert conditions.startswith("registered conditions: complexity:+, complexity:-, confidence:+, ")
+    assert conditions.startswith("registered conditions: attack:+, attack:-, complexity:+, complexity:-, confidence:+, ")
     assert ", joint, " in conditions
     assert conditions.endswith("`|` joins several into one (`rhetorica list --kind condition`)")
+
+
+def test_the_science_core_kinds_document_their_options() -> None:
+    defs = study_schema()["$defs"]
+
+    def options(kind: str) -> dict:
+        return defs[defs[f"ReviewerSpec_{kind}"]["properties"]["options"]["$ref"].rsplit("/", 1)[1]]["properties"]
+
+    shared = {"extractor", "model_id", "extractor_id", "review", "extract", "require_valid_core"}
+    scicore, reconstruct = options("scicore"), options("reconstruct")
+    assert set(scicore) == shared | {"full_protocol", "core_protocol"}
+    assert set(reconstruct) == shared | {"protocol", "rebuild"}
+    assert scicore["full_protocol"]["default"] == "strict-iclr" and scicore["core_protocol"]["default"] == "science-record"
+    assert reconstruct["protocol"]["default"] == "standard" and scicore["require_valid_core"]["default"] is True
+    extract = defs[scicore["extract"]["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert extract["support_threshold"]["maximum"] == 1.0 and extract["max_tokens"]["exclusiveMinimum"] == 0

@@ -16,7 +16,7 @@ from rhetorica.report.render import write_report
 from rhetorica.study.config import ConfigError, parse_study
 from rhetorica.study.runner import StudyRunner
 
-from .helpers import PAPERS, study_dict
+from .helpers import PAPERS, save_run_study, study_dict
 
 # mock answers fill the schema with hash-derived strings, so no core passes the manuscript checks:
 # ``require_valid_core: false`` reviews it anyway and records the failed checks (core_valid = 0)
@@ -51,6 +51,7 @@ def test_scicore_scores_and_core_are_exported_and_reconstruct_review_runs(shared
     assert len(models["mock/reviewer"].calls) == 4 + 16 + 4 and len(models["mock/extractor"].calls) == 2 * 4
     again = asyncio.run(StudyRunner(config, tmp_path, model_factory=factory).run())
     assert (again.units_run, again.model_calls) == (0, 0)
+    save_run_study(config, tmp_path / "run")
     data = write_report(tmp_path / "run", n_resamples=100)
     tables = tmp_path / "run" / "tables"
     scores = pd.read_csv(tables / "scores.csv")
@@ -76,8 +77,17 @@ def test_scicore_scores_and_core_are_exported_and_reconstruct_review_runs(shared
 
 def test_a_bad_scicore_option_is_named_when_the_study_loads(shared_data: Path, tmp_path: Path) -> None:
     bad = [{"name": "scicore", "kind": "scicore", "model": "mock/reviewer", "options": {"extract": {"max_tokens": 0}}}]
-    with pytest.raises(ConfigError, match="reviewer 'scicore' of kind 'scicore': options.max_tokens: Input should be greater than 0"):
+    with pytest.raises(ConfigError, match="reviewer 'scicore' of kind 'scicore': options.extract.max_tokens: Input should "
+                                          "be greater than 0"):
         parse_study(spec(shared_data, tmp_path / "run", bad))
+    typo = [{"name": "sc", "kind": "scicore", "model": "mock/reviewer", "options": {"extractr": "mock/extractor"}}]
+    with pytest.raises(ConfigError, match="reviewer 'sc' of kind 'scicore': options.extractr: Extra inputs are not "
+                                          "permitted"):
+        parse_study(spec(shared_data, tmp_path / "run", typo))
+    rebuild = [{"name": "rr", "kind": "reconstruct", "model": "mock/reviewer", "options": {"rebuild": {"top_k": 5}}}]
+    with pytest.raises(ConfigError, match="reviewer 'rr' of kind 'reconstruct': options.rebuild.top_k: Extra inputs "
+                                          "are not permitted"):
+        parse_study(spec(shared_data, tmp_path / "run", rebuild))
     wrong = [{"name": "scicore", "kind": "scicore", "model": "mock/reviewer", "options": {"full_protocol": "default"}}]
     with pytest.raises(ConfigError, match="not on the 'iclr-2026' form"):
         parse_study(spec(shared_data, tmp_path / "run", wrong))

@@ -40,6 +40,7 @@ from rhetorica.store.db import Store
 from rhetorica.store.export import export_tables
 from rhetorica.store.imported import record_imported_run
 from rhetorica.store.runs import STUDY_FILE
+from rhetorica.study.run_study import ImportSource, ImportedStudy
 
 DECISION_FIELD = "final_decision"
 SCORE_FIELD_NAMES = ("overall_score", "contribution_score", "soundness_score", "presentation_score")
@@ -484,13 +485,9 @@ def import_diagnostics_run(
         raise FileExistsError(f"{out}: not an empty directory; import into a new run directory")
     result = diagnostics_to_tidy(baseline, perturbed, reviewer=reviewer, condition=condition,
                                  field_map=field_map)
-    study = {
-        "name": out.name,
-        "imported_from": {"format": "ai-reviewer-diagnostics", "baseline": str(baseline),
-                          "perturbed": str(perturbed), "field_map": dict(field_map)},
-        "comparisons": [[condition, ORIGINAL]],
-        "decision_threshold": decision_threshold,
-    }
+    study = ImportedStudy(name=out.name, comparisons=[(condition, ORIGINAL)], decision_threshold=decision_threshold,
+                          imported_from=ImportSource(format="ai-reviewer-diagnostics", baseline=str(baseline),
+                                                     perturbed=str(perturbed), field_map=dict(field_map)))
     rows = []
     for record in result.table.to_dict("records"):
         row = AssessmentRow.model_validate({  # a missing value of the table (NaN) is stored as NULL
@@ -506,9 +503,9 @@ def import_diagnostics_run(
     try:
         store = Store.in_dir(staging)
         try:
-            record_imported_run(store, name=out.name, spec_hash=content_hash(study), assessments=rows,
-                                problems=listed)
-            (staging / STUDY_FILE).write_text(json.dumps(study, indent=2, allow_nan=False), encoding="utf-8")
+            record_imported_run(store, name=out.name, spec_hash=content_hash(study.model_dump(mode="json")),
+                                assessments=rows, problems=listed)
+            (staging / STUDY_FILE).write_text(study.model_dump_json(indent=2), encoding="utf-8")
             export_tables(store, staging / "tables")
         finally:
             store.close()

@@ -57,7 +57,7 @@ from rhetorica.attack.search import Review, SearchSettings, run_search
 from rhetorica.documents.inputs import record_input, text_input
 from rhetorica.documents.models import Document, Section
 from rhetorica.evaluation import Target
-from rhetorica.kinds import RewriterKind, RunContext, evaluator_kind, options_error, variant_columns
+from rhetorica.kinds import RewriterKind, RunContext, evaluator_kind, options_error
 from rhetorica.labels import NO_REWRITER, ORIGINAL
 from rhetorica.marker import TEXT_MARKER
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
@@ -66,6 +66,7 @@ from rhetorica.registry import rewriters
 from rhetorica.rewriting.conditions import Condition, task_prompt
 from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR, split_chunks
 from rhetorica.status import Status
+from rhetorica.store.rows import VariantRow
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 from rhetorica.study.planner import ReviewUnit
 from rhetorica.rewriting.latex_project.project import load_project
@@ -181,10 +182,11 @@ class AttackRewriter(RewriterKind):
         """The version of every text a search of ``spec`` may send (its moves, both directions)."""
         return texts_version(attack_options(spec).moves)
 
-    def row(self, unit: Any) -> dict[str, Any]:
-        return {"unit_key": unit.key, "document_id": unit.document.id, "condition": unit.condition,
-                "rewriter": unit.variant_rewriter, "prompt_version": self.version(unit.rewriter),
-                "original_hash": unit.document.content_hash}
+    def variant_row(self, unit: Any, status: Status | str, variant: Any = None, reason: str | None = None) -> VariantRow:
+        """The winner's ``variants`` row: its rewriter is the search's label ``<rewriter>><target>``
+        and its prompt version that of every text the configuration's search may send."""
+        return super().variant_row(unit, status, variant, reason).model_copy(
+            update={"rewriter": unit.variant_rewriter, "prompt_version": self.version(unit.rewriter)})
 
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         """Upper bound of one search: ``k·T`` proposals (each chunk of the scope of the original,
@@ -219,14 +221,19 @@ class AttackRewriter(RewriterKind):
 
     async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
         rw, options, original = unit.rewriter, attack_options(unit.rewriter), unit.document
-        row = self.row(unit)
+        artefacts: dict[str, Any] = {}
+
+        def row(status: Status, reason: str | None, variant: Document | None) -> dict[str, Any]:
+            """The ``variants`` row (:meth:`RewriterKind.variant_row`) and, once searched, the trajectory."""
+            return self.variant_row(unit, status, variant, reason).model_dump() | artefacts
+
         target_kind = evaluator_kind(unit.target.kind)
         form = target_kind.build(unit.target, ctx).form
         metric = options.metric or form.primary.name
         if metric not in form.metric_names:
-            return row | variant_columns(Status.ERROR, f"options.metric: the form {form.name!r} of reviewer "
-                                         f"{unit.target.name!r} has no metric {metric!r}; it has "
-                                         f"{', '.join(form.metric_names)}", None)
+            return row(Status.ERROR, f"options.metric: the form {form.name!r} of reviewer "
+                             f"{unit.target.name!r} has no metric {metric!r}; it has "
+                             f"{', '.join(form.metric_names)}", None)
         model = ctx.model(rw.model, {})
         context = ctx.calls(unit.key)
         direction = unit.condition.direction
@@ -244,7 +251,7 @@ class AttackRewriter(RewriterKind):
             else:
                 sections = scope_sections(original, options.scope)
         except (OSError, ValueError) as exc:
-            return row | variant_columns(Status.ERROR, str(exc), None)
+            return row(Status.ERROR, str(exc), None)
 
         async def propose(base: Document, move: str, seed: int, weak: str | None) -> tuple[Document | None, str | None]:
             if project is not None:
@@ -279,7 +286,7 @@ class AttackRewriter(RewriterKind):
                                    weaknesses=weaknesses)
         record = {"document": original.id, "target": unit.target.name, "direction": direction, "metric": metric,
                   **outcome.record, "cost_usd": ctx.store.unit_cost_usd(unit.key)}
-        row["artefacts"] = {TRAJECTORY: record}
+        artefacts["artefacts"] = {TRAJECTORY: record}
         if outcome.record["stopped"] == "original-failed":
             status, reason = Status.ERROR, (f"every search review of the original by {unit.target.name!r} "
                                             "failed; nothing to compare candidates with")
@@ -291,7 +298,7 @@ class AttackRewriter(RewriterKind):
         winner = outcome.winner if status == Status.OK else None
         if project is not None:
             await asyncio.to_thread(project.finish, winner, str(status), reason)
-        return row | variant_columns(status, reason, winner)
+        return row(status, reason, winner)
 
 
 def _target(document: Document, original: Document, unit: Any, replicate: int) -> Target:

@@ -12,7 +12,8 @@ from rhetorica.cli.errors import exit_on, fail
 from rhetorica.report.selection import analysed_assessments
 from rhetorica.store.db import StoreError
 from rhetorica.store.export import assessments_table
-from rhetorica.store.runs import open_run_store, read_run_study
+from rhetorica.store.runs import open_run_store
+from rhetorica.study.run_study import load_run_study
 from rich.console import Console
 from rich.table import Table
 import math
@@ -23,13 +24,12 @@ def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazil
 
     Raises:
         FileNotFoundError, rhetorica.store.db.StoreError, ValueError: as
-        :func:`rhetorica.store.runs.open_run_store` and :func:`rhetorica.store.runs.read_run_study`.
+        :func:`rhetorica.store.runs.open_run_store` and :func:`rhetorica.study.run_study.load_run_study`.
     """
 
-    study = read_run_study(run_dir)
     store = open_run_store(run_dir)
     try:
-        return analysed_assessments(assessments_table(store), study)
+        return analysed_assessments(assessments_table(store), load_run_study(run_dir))
     finally:
         store.close()
 

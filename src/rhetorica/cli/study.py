@@ -51,7 +51,7 @@ def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
     assessments = data.tables.get("assessments")
     if assessments is not None and "variant_passed" in assessments.columns:
         failed = assessments.loc[assessments["variant_passed"].eq(0), ["document_id", "arm"]].drop_duplicates()
-        if len(failed) and data.study.get("validation", {}).get("failed_variants") == "include":
+        if len(failed) and data.study.validation.failed_variants == "include":
             console.print(f"Note: {len(failed)} variant(s) in these comparisons failed validation and are included "
                           "because the study sets validation.failed_variants: include (see the report).")
     if not data.superseded.empty:

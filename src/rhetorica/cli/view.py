@@ -3,7 +3,7 @@
 The viewer listens on 127.0.0.1 only, reads the store read-only and loads nothing from anywhere
 else (:mod:`rhetorica.report.viewer.server`). Exit status: 0 when stopped with Ctrl-C; 2 when the
 run directory does not exist or holds no store, the store is locked by another process or is not
-a rhetorica store, or the port is taken.
+a rhetorica store, its ``study.json`` is missing or not a valid study, or the port is taken.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import typer
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.report.viewer.server import PortInUseError, ViewerServer
 from rhetorica.store.db import StoreError
+from rhetorica.study.config import ConfigError
 
 
 def view(
@@ -25,7 +26,7 @@ def view(
     """Serve a read-only web viewer of RUN_DIR on 127.0.0.1 until Ctrl-C."""
 
     try:
-        with exit_on(FileNotFoundError, StoreError):
+        with exit_on(FileNotFoundError, StoreError, ConfigError):
             server = ViewerServer(run_dir, port, quiet=quiet)
     except PortInUseError as exc:
         fail(f"{exc}; choose another with --port N, or --port 0 for a free one")

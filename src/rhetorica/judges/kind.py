@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from rhetorica.evaluation import Evaluator
 from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS, judge_factory
 from rhetorica.judges.options import JudgeOptions, check_judge_options
 from rhetorica.judges.study import planned_judge_calls
-from rhetorica.kinds import EvaluatorKind, RunContext
+from rhetorica.kinds import EvaluatorKind, RunContext, evaluator_kind, options_error
 from rhetorica.registry import evaluators
 from rhetorica.study.planned_calls import PlannedCall
 
@@ -28,6 +30,10 @@ class JudgeKind(EvaluatorKind):
 
     def check(self, spec: Any) -> None:  # checked without building the model (rhetorica.judges.options)
         check_judge_options(spec.name, spec.model, spec.options.as_kwargs())
+        try:  # and typed as the options model (what judge_options reads)
+            JudgeOptions.model_validate(spec.options.as_kwargs())
+        except ValidationError as exc:
+            raise ValueError(f"reviewer {spec.name!r} of kind {spec.kind!r}: {options_error(exc)}") from None
 
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         """The judge with its model (``options.model_options`` as provider options, or a declared
@@ -50,3 +56,17 @@ class JudgeKind(EvaluatorKind):
 
 
 evaluators.add("judge", JudgeKind(), description="review-quality judge: model + metric family + rubric")
+
+
+def judge_options(spec: Any) -> JudgeOptions | None:
+    """The judge options of a reviewer configuration (:class:`~rhetorica.study.config.ReviewerSpec`)
+    whose kind is a :class:`JudgeKind`, or ``None`` for any other kind (the report and viewer tell
+    judges from reviewers by this, never by the kind's name).
+
+    Raises:
+        pydantic.ValidationError: options a loaded study would have refused (a study loaded through
+            :func:`rhetorica.study.config.parse_study` never raises it).
+    """
+    if not isinstance(evaluator_kind(spec.kind), JudgeKind):
+        return None
+    return JudgeOptions.model_validate(spec.options.as_kwargs())

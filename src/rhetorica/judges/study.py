@@ -36,8 +36,9 @@ from rhetorica.judges.families import FAMILIES, FamilyError, RUBRICS_VERSION, ge
 from rhetorica.judges.conditions import REVIEW_CONDITIONS, ReviewCondition
 from rhetorica.study.review_inputs import IMPORTED
 from rhetorica.registry import conditions, dimensions, rewriters, variant_validators
+from rhetorica.store.rows import VariantRow
 from rhetorica.rewriting.conditions import Condition, ConditionDefinition
-from rhetorica.kinds import RewriterKind, RunContext, variant_columns
+from rhetorica.kinds import RewriterKind, RunContext
 from rhetorica.status import Status
 from rhetorica.validation.shift import Dimension, ShiftRule, shift_checks
 from importlib import resources
@@ -48,7 +49,7 @@ from rhetorica.models.call import call_model
 from rhetorica.reviewers.form import strip_reasoning
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 from rhetorica.validation.review_checks import check_review_variant, ReviewCheckSettings
-from rhetorica.validation.validate import measure_text, TextMeasures
+from rhetorica.validation.validate import CheckVerdict, measure_text, TextMeasures
 
 
 REVIEW_CONDITION_NAMES: dict[str, str] = {"paraphrase": "paraphrase", "polish:+": "polish"}
@@ -115,8 +116,8 @@ class ReviewRewriter(RewriterKind):
         return [PlannedCall(rw.served_model, review_messages(unit.document, unit.condition),
                             approximate_tokens(unit.document.to_markdown()))]
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
-        return self.row(unit) | await rewrite_review(unit, ctx)
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
+        return self.variant_row(unit, *await rewrite_review(unit, ctx))
 
 
 class ImportedRewriter(ReviewRewriter):
@@ -133,12 +134,12 @@ class ImportedRewriter(ReviewRewriter):
     def planned_calls(self, unit: Any) -> list[Any]:
         return []
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         rw = unit.rewriter
         if not is_review(unit.document):
-            return self.row(unit) | _not_a_review(unit)
+            return self.variant_row(unit, *_not_a_review(unit))
         source = str(rw.options.as_kwargs().get("source") or rw.name)
-        return self.row(unit) | _variant_row(*imported_variant(unit.document, unit.condition, source))
+        return self.variant_row(unit, *imported_variant(unit.document, unit.condition, source))
 
 
 REVIEW_KIND = ReviewRewriter()
@@ -147,7 +148,12 @@ rewriters.add("review", REVIEW_KIND, description="a model rewrites a whole revie
 rewriters.add("imported", IMPORTED_KIND, description="stores an imported rewrite of a 'pairs' document (no call)")
 
 
-def imported_variant(original: Document, condition: str, source: str) -> tuple[Status, Document | None, str | None]:
+RewriteOutcome = tuple[Status, Document | None, str | None]
+"""What a review rewrite made: ``(status, the variant or None, why it failed or None)``, the
+outcome :meth:`rhetorica.kinds.RewriterKind.variant_row` makes the ``variants`` row of."""
+
+
+def imported_variant(original: Document, condition: str, source: str) -> RewriteOutcome:
     """The variant of an imported original: its one rewrite under ``condition`` by ``source``
     (the pairs file's ``rewriter`` value).
 
@@ -219,17 +225,16 @@ def review_messages(document: Document, condition: str) -> list[Any]:
             ChatMessage(role="user", content=f"{REVIEW_LABEL}\n\n{body}")]
 
 
-def _not_a_review(unit: Any) -> dict[str, Any]:
-    return _variant_row(Status.ERROR, None, f"{unit.document.id} is not a review; rewriter kind "
-                                            f"{unit.rewriter.kind!r} rewrites reviews only")
+def _not_a_review(unit: Any) -> RewriteOutcome:
+    return Status.ERROR, None, f"{unit.document.id} is not a review; rewriter kind {unit.rewriter.kind!r} rewrites reviews only"
 
 
-async def rewrite_review(unit: Any, ctx: RunContext) -> dict[str, Any]:
+async def rewrite_review(unit: Any, ctx: RunContext) -> RewriteOutcome:
     """Run one rewrite unit of a ``review`` rewriter in the run context ``ctx``.
 
     Returns:
-        The ``variants`` row's status, reason, content hash and document JSON (the kind adds
-        the unit's keys). A model failure passes its status through; an empty answer is ``empty``.
+        Its outcome (:data:`RewriteOutcome`; the kind makes the row). A model failure passes its
+        status through; an empty answer is ``empty``.
     """
 
     rw = unit.rewriter
@@ -241,28 +246,24 @@ async def rewrite_review(unit: Any, ctx: RunContext) -> dict[str, Any]:
     output = await call_model(model, review_messages(unit.document, unit.condition), config,
                               context=ctx.calls(unit.key))
     if output.status != Status.OK:
-        return _variant_row(output.status, None, output.error)
+        return output.status, None, output.error
 
     text = strip_reasoning(output.text).strip()
     if not text:
-        return _variant_row(Status.EMPTY, None, "the rewriter answered with no text")
-    return _variant_row(Status.OK, review_from_text(unit.document, text), None)
-
-
-def _variant_row(status: Status, variant: Document | None, reason: str | None) -> dict[str, Any]:
-    return variant_columns(status, reason, variant)
+        return Status.EMPTY, None, "the rewriter answered with no text"
+    return Status.OK, review_from_text(unit.document, text), None
 
 
 def validate_review(original: Document, variant: Document, condition: str, embedder: Any = None,
-                    settings: ReviewCheckSettings | None = None) -> dict[str, Any]:
+                    settings: ReviewCheckSettings | None = None) -> CheckVerdict:
     """The validate stage for a review variant: points, scores, recommendation and length
     (:func:`~rhetorica.validation.review_checks.check_review_variant` with the study's
     ``validation.review`` thresholds, TF-IDF without an embedder) and the condition's shift rule
     (:func:`rhetorica.validation.shift.shift_checks`).
 
     Returns:
-        ``passed`` (0/1), ``reasons_json`` and ``result_json`` (``{"kind": "review", ...}``) of the
-        ``checks`` row, and its ``status`` (``ok`` or ``failed``).
+        The verdict (the validate stage makes the ``checks`` row of it); its ``result_json`` is
+        ``{"kind": "review", ...}``.
     """
 
     review = review_condition(condition)
@@ -278,8 +279,7 @@ def validate_review(original: Document, variant: Document, condition: str, embed
         f"{s.variant if s.variant is None else round(s.variant, 2)}" for s in shifts if not s.present]
     result = {"kind": "review", **asdict(check), "shift": [s.model_dump() for s in shifts]}
     result["ok"] = not problems
-    return {"passed": int(not problems), "reasons_json": json.dumps(problems), "result_json": json.dumps(result),
-            "status": "ok" if not problems else "failed"}
+    return CheckVerdict(passed=not problems, reasons=problems, result_json=json.dumps(result))
 
 
 def planned_judge_calls(reviewer: Any, target: Any) -> list[Any]:

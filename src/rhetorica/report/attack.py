@@ -27,14 +27,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from rhetorica.analysis.attack import TRAJECTORY, held_out_shifts, trajectory_frame, transfer_matrix
+from rhetorica.dimensions.attack import DIMENSION as ATTACK
+from rhetorica.rewriting.conditions import parse_condition
 from rhetorica.labels import split_attack_rewriter
 from rhetorica.report.booktabs import Column, booktabs, escape, number
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.plots import _png, _pyplot
 from rhetorica.report.views import Section, table_view
-
-ATTACK_KIND = "attack"
-"""The rewriter kind of the worst-case search."""
+from rhetorica.study.config import StudyConfig
 
 ATTACK_SECTION = "attacks"
 """Key of the report section of the worst-case searches: the registered ``attack`` analysis table
@@ -59,9 +59,10 @@ TRANSFER_NOTE = ("Transfer matrix: each row holds the winners of the searches ag
                  "with its 95% t interval and n papers.")
 
 
-def attack_applies(study: dict[str, Any]) -> bool:
-    """Whether the study declares a rewriter of ``kind: attack``."""
-    return any(r.get("kind") == ATTACK_KIND for r in study.get("rewriters") or [])
+def attack_applies(study: StudyConfig) -> bool:
+    """Whether the study declares a condition of the ``attack`` dimension (:mod:`rhetorica.dimensions.attack`:
+    only the attack search produces them)."""
+    return any(parse_condition(c).dimension == ATTACK.name for rw in study.rewriters for c in rw.conditions)
 
 
 def attack_records(artefacts: pd.DataFrame) -> list[dict[str, Any]]:
@@ -137,7 +138,7 @@ def transfer_view(transfer: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def collect_attacks(tidy: pd.DataFrame, artefacts: pd.DataFrame, study: dict[str, Any],
+def collect_attacks(tidy: pd.DataFrame, artefacts: pd.DataFrame, study: StudyConfig,
                     analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> None:
     """Fill ``analysis["attack_searches"]`` (:func:`search_table`), ``attack_transfer``
     (:func:`rhetorica.analysis.attack.transfer_matrix`) and ``attack_trajectory``

@@ -16,11 +16,12 @@ import pandas as pd
 from rhetorica.labels import ORIGINAL
 from rhetorica.report.data import ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
-from rhetorica.report.selection import analysed_assessments, decision_threshold, study_pairs
+from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
-from rhetorica.store.runs import open_run_store, read_run_study, run_wall_time, read_checks, document_jsons
-from pydantic import ValidationError
+from rhetorica.store.runs import open_run_store, run_wall_time, read_checks, document_jsons
+from rhetorica.study.config import StudyConfig
+from rhetorica.study.run_study import load_run_study
 from rhetorica.analysis.flow import effective_n
 from rhetorica.analysis.soft import soft_rating_reasons
 from rhetorica.analysis.paired import paper_scores
@@ -31,9 +32,9 @@ from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
 from rhetorica.report.aspects import aspect_tables
 from rhetorica.report.attack import collect_attacks
 from rhetorica.report.forms import form_scores, needs_form_table
-from rhetorica.report.judges import collect_judges, paper_ids_of
+from rhetorica.report.judges import collect_judges, judge_names, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
-from rhetorica.report.scorecard import ScorecardThresholds, study_scorecard
+from rhetorica.report.scorecard import study_scorecard
 from rhetorica.report.tables import TableContext, Unavailable
 from rhetorica.report.validation import shift_table, validation_summary, validation_table
 
@@ -109,7 +110,7 @@ JUDGES_ONLY = "does not apply: every evaluator of this study is a review-quality
 
 def analyse(
     assessments: pd.DataFrame,
-    study: dict[str, Any],
+    study: StudyConfig,
     *,
     n_resamples: int = 5000,
     seed: int = 0,
@@ -128,7 +129,7 @@ def analyse(
 
     Args:
         assessments: tidy assessments (``rhetorica.store.export.assessments_table``).
-        study: the study config as a dict (``decision_threshold``, ``comparisons``).
+        study: the run's study (its reviewers, ``decision_threshold`` and ``comparisons``).
         n_resamples: bootstrap resamples of the change table (the six-dimension study used 5,000).
         seed: bootstrap seed.
         artefacts: artefact name -> values of the current units, for the registered tables
@@ -143,7 +144,7 @@ def analyse(
     judges = judge_names(study)
     if judges and not assessments.empty:  # judges are analysed by the review-metric study (Table 1)
         assessments = assessments[~assessments["reviewer"].isin(judges)]
-    threshold = decision_threshold(study)
+    threshold = study.decision_threshold
     pairs = study_pairs(study, assessments)
     unavailable: dict[str, str] = {}
     registered = registered_tables()
@@ -189,33 +190,21 @@ def artefact_values(artefacts: pd.DataFrame) -> dict[str, list[Any]]:
     return values
 
 
-def judge_names(study: dict[str, Any]) -> set[str]:
-    """Names of the study's judge configurations (``kind: judge``)."""
-    return {str(r["name"]) for r in study.get("reviewers") or [] if r.get("kind") == "judge"}
-
-
-def _scorecard(assessments: pd.DataFrame, study: dict[str, Any], pairs: list[tuple[str, str]],
-               judges: Any = None) -> tuple[pd.DataFrame, dict[str, Any], str | None]:
-
-
-    try:
-        thresholds = ScorecardThresholds.model_validate(study.get("scorecard") or {})
-    except ValidationError as exc:
-        return pd.DataFrame(), {}, f"the study's scorecard settings are invalid: {exc.errors()[0]['msg']}"
+def _scorecard(assessments: pd.DataFrame, study: StudyConfig, pairs: list[tuple[str, str]],
+               judges: Any = None) -> tuple[pd.DataFrame, str | None]:
     if assessments.empty:
-        return pd.DataFrame(), thresholds.model_dump(), "no assessments in the store yet"
+        return pd.DataFrame(), "no assessments in the store yet"
     try:
-        table = study_scorecard(assessments, study, thresholds, pairs=pairs, judges=judges)
+        return study_scorecard(assessments, study, pairs=pairs, judges=judges), None
     except ValueError as exc:
-        return pd.DataFrame(), thresholds.model_dump(), f"scorecard failed: {exc}"
-    return table, thresholds.model_dump(), None
+        return pd.DataFrame(), f"scorecard failed: {exc}"
 
 
 def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_papers: int | None = None) -> ReportData:
     """Read the store of ``run_dir`` into :class:`ReportData` and export the tidy tables.
 
     Args:
-        run_dir: a run directory (holding ``store.sqlite`` and usually ``study.json``).
+        run_dir: a run directory (holding ``store.sqlite`` and ``study.json``).
         n_resamples: bootstrap resamples of the change-versus-original table.
         seed: bootstrap seed (the report is reproducible).
         appendix_papers: papers in the per-paper appendix (default
@@ -224,12 +213,13 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
         rhetorica.store.db.StoreError: if the store is not a rhetorica store (see :func:`rhetorica.store.runs.open_run_store`).
-        ValueError: if ``study.json`` is unusable (see :func:`rhetorica.store.runs.read_run_study`).
+        rhetorica.study.config.ConfigError: if ``study.json`` is missing, unreadable or not a valid
+            study (see :func:`rhetorica.study.run_study.load_run_study`).
     """
 
-    study = read_run_study(run_dir)
     store = open_run_store(run_dir)
     try:
+        study = load_run_study(run_dir)
         tables = export_tables(store, run_dir / "tables")
         wall = run_wall_time(store)
         checks = read_checks(store)
@@ -257,7 +247,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         analysis.update(aspect_tables(tables, assessments, pairs))
     except ValueError as exc:
         unavailable["aspects"] = f"aspect analysis failed: {exc}"
-    card, thresholds, card_problem = _scorecard(assessments, study, pairs, judges)
+    card, card_problem = _scorecard(assessments, study, pairs, judges)
     if card_problem:
         unavailable["scorecard"] = card_problem
     validation = validation_table(checks)
@@ -275,7 +265,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
-                      thresholds=thresholds, validation=validation, validation_summary=summary,
+                      validation=validation, validation_summary=summary,
                       shift_checks=shift_table(checks), pairs=pairs,
                       superseded=tables["superseded"], scans=scans, examples=examples, flow=flow,
                       effective_n=effective, paper_ids=paper_ids)
@@ -292,7 +282,7 @@ def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -
     analysis["pooled_sd_metrics"] = pooled_sd_by_metric(scores, arm=ORIGINAL if has_original else None)
 
 
-def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, comparisons: pd.DataFrame,
+def _effective_n(study: StudyConfig, analysed: pd.DataFrame, judges: Any, comparisons: pd.DataFrame,
                  analysis: dict[str, pd.DataFrame], soft_reasons: pd.DataFrame) -> pd.DataFrame:
     """:func:`rhetorica.analysis.flow.effective_n` of the report's tables: Table 4, Table 1 (with
     the other judges' pair-level rows) and robustness, and their tests on expected scores
@@ -305,5 +295,5 @@ def _effective_n(study: dict[str, Any], analysed: pd.DataFrame, judges: Any, com
     return effective_n(comparisons=comparisons, analysed=analysed, judges=table1,
                        judges_clustered=analysis.get("judges_clustered"),
                        judge_pairs=judges.pairs if judges is not None else None,
-                       cluster=str((study.get("judge_analysis") or {}).get("cluster", "paper")),
+                       cluster=study.judge_analysis.cluster,
                        robustness=analysis.get("robustness"), soft_reasons=soft_reasons)

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.problems import is_warning
-from rhetorica.report.selection import decision_threshold
 from rhetorica.analysis.flow import StudyFlow
+from rhetorica.judges.kind import judge_options
+from rhetorica.scorecard_thresholds import ScorecardThresholds
+from rhetorica.study.config import StudyConfig
 
 
 
@@ -21,7 +23,7 @@ class ReportData:
     """Everything a report shows, as DataFrames (shapes documented per attribute).
 
     Attributes:
-        study: the study config as a dict (from ``study.json`` in the run dir).
+        study: the run's validated study (:func:`rhetorica.study.run_study.load_run_study`).
         comparisons: the Table-4-shaped comparison table (one row per reviewer x pair).
         condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall.
         usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
@@ -39,7 +41,6 @@ class ReportData:
         unavailable: table key -> one sentence saying why it is not computable.
         scorecard: :func:`rhetorica.analysis.scorecard.scorecard`, one row per reviewer (empty when
             not computable; see ``unavailable["scorecard"]``).
-        thresholds: the scorecard thresholds applied (a dict of ``ScorecardThresholds``).
         validation: one tidy row per validated variant (:mod:`rhetorica.report.validation`).
         validation_summary: Table-2 summary per condition and rewriter (empty without checks).
         shift_checks: one row per intended-shift check (:func:`rhetorica.report.validation.shift_table`).
@@ -53,7 +54,7 @@ class ReportData:
         paper_ids: review document id -> its paper's id (empty when the documents are papers).
     """
 
-    study: dict[str, Any]
+    study: StudyConfig
     comparisons: pd.DataFrame
     condition_means: pd.DataFrame
     usage: pd.DataFrame
@@ -63,7 +64,6 @@ class ReportData:
     analysis: dict[str, pd.DataFrame] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)
     scorecard: pd.DataFrame = field(default_factory=pd.DataFrame)
-    thresholds: dict[str, Any] = field(default_factory=dict)
     validation: pd.DataFrame = field(default_factory=pd.DataFrame)
     validation_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
     shift_checks: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -79,8 +79,8 @@ class ReportData:
     def judge_only(self) -> bool:
         """Whether every evaluator of the study is a review-quality judge (``kind: judge``): the
         paper-review tables (comparison, change, robustness …) then do not apply."""
-        reviewers = self.study.get("reviewers") or []
-        return bool(reviewers) and all(r.get("kind") == "judge" for r in reviewers)
+        reviewers = self.study.reviewers
+        return bool(reviewers) and all(judge_options(r) is not None for r in reviewers)
 
     @property
     def not_run(self) -> int:
@@ -119,11 +119,15 @@ class ReportData:
         return f"Failures: {units} unit(s) and {problems} other problem(s){warnings} listed in the report{not_run}."
 
     @property
-    def threshold(self) -> float:
-        """The study's acceptance threshold on the overall score
-        (:data:`rhetorica.scorecard_thresholds.DECISION_THRESHOLD` when unset)."""
+    def thresholds(self) -> ScorecardThresholds:
+        """The scorecard thresholds applied: the study's ``scorecard`` settings."""
+        return self.study.scorecard
 
-        return decision_threshold(self.study)
+    @property
+    def threshold(self) -> float:
+        """The study's acceptance threshold on the overall score (:attr:`StudyConfig.decision_threshold`)."""
+
+        return self.study.decision_threshold
 
 
 def fmt(value: Any, digits: int = 2) -> str:

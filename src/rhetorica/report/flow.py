@@ -22,7 +22,7 @@ from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
 from rhetorica.analysis.flow import study_flow
 from rhetorica.judges.analysis import declared_metrics, judge_labels, judge_pairs
-from rhetorica.report.judges import paper_ids_of
+from rhetorica.report.judges import judge_names, paper_ids_of, reviewer_records
 from rhetorica.report.latex import Column, booktabs, escape
 from rhetorica.report.plots import _png, _pyplot
 from rhetorica.report.selection import analysed_assessments
@@ -39,6 +39,7 @@ from rhetorica.store.export import (
 )
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import document_jsons, read_checks
+from rhetorica.study.config import StudyConfig
 
 FLOW_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configuration", "metric": "Metric",
                 "planned": "Planned", "not_run": "Not run", "failed": "Failed", "produced": "Produced",
@@ -162,7 +163,7 @@ def flow_latex(flow: pd.DataFrame) -> str:
                                         "units per stage, arm and configuration.", label="tab:flow")
 
 
-def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: pd.DataFrame,
+def run_flow(study: StudyConfig, tables: dict[str, pd.DataFrame], documents: pd.DataFrame,
              validation: pd.DataFrame, analysed: pd.DataFrame, planned: dict[str, int | None],
              judge_pairs: pd.DataFrame | None = None, declared: dict[str, list[str]] | None = None) -> Any:
     """:func:`rhetorica.analysis.flow.study_flow` of a run's tidy tables (``variants``,
@@ -174,7 +175,7 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     variants, assessments = tables["variants"], tables["assessments"]
     used = set(variants["document_id"]) | set(assessments["document_id"])
     configurations: dict[str, list[str]] = {}
-    for name, label in judge_labels(study.get("reviewers") or []).items():
+    for name, label in judge_labels(reviewer_records(study.reviewers)).items():
         configurations.setdefault(label, []).append(name)
     extracts = tables.get("extracts", pd.DataFrame())
     if not extracts.empty:
@@ -188,7 +189,7 @@ def run_flow(study: dict[str, Any], tables: dict[str, pd.DataFrame], documents: 
     guided = tables.get("guided_reviews", pd.DataFrame())
     if not guided.empty:
         guided = guided.assign(configuration=guided["rewriter"])
-    return study_flow(study, documents=documents[documents["document_id"].isin(used)], variants=variants,
+    return study_flow(study.model_dump(mode="json"), documents=documents[documents["document_id"].isin(used)], variants=variants,
                       validation=validation, assessments=assessments, analysed=analysed,
                       problems=tables["problems"], planned=planned,
                       judge_pairs=judge_pairs, declared_metrics=declared, judge_configurations=configurations,
@@ -207,7 +208,7 @@ def study_documents(store: Any) -> pd.DataFrame:
     return pd.read_sql_query("SELECT document_id, kind FROM documents ORDER BY document_id", store.conn)
 
 
-def store_flow(store: Any, study: dict[str, Any]) -> Any:
+def store_flow(store: Any, study: StudyConfig) -> Any:
     """The study flow of an open store (:class:`rhetorica.analysis.flow.StudyFlow`), computed as
     the report computes it, without writing anything (the viewer's overview shows it)."""
 
@@ -220,10 +221,9 @@ def store_flow(store: Any, study: dict[str, Any]) -> Any:
         checks = checks[checks["variant_key"].isin(current)].reset_index(drop=True)
     analysed = analysed_assessments(tables["assessments"], study)
     pairs, declared = None, None
-    reviewers = study.get("reviewers") or []
-    if any(r.get("kind") == "judge" for r in reviewers):  # the metric stage needs the pairs, not the tests
-
-        style = bool((study.get("judge_analysis") or {}).get("include_style", False))
+    reviewers = reviewer_records(study.reviewers)
+    if judge_names(study):  # the metric stage needs the pairs, not the tests
+        style = study.judge_analysis.include_style
         scores = scores_long(store)
         pairs, _ = judge_pairs(scores[scores["unit_key"].isin(analysed["unit_key"])], reviewers,
                                paper_ids_of(document_jsons(store)), include_style=style)

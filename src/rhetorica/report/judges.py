@@ -28,6 +28,8 @@ from rhetorica.documents.models import lift_typed_metadata
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
 from rhetorica.judges.analysis import judge_study
+from rhetorica.judges.kind import judge_options
+from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.report.latex import Column, booktabs, escape, number, pvalue
 from rhetorica.report.plots import _png, _pyplot
 
@@ -50,9 +52,20 @@ CHECK_HEADERS = {"document_id": "Review", "condition": "Condition", "rewriter": 
                  "reasons": "Problems"}
 
 
+def judge_names(study: StudyConfig) -> set[str]:
+    """Names of the study's judge configurations (:func:`rhetorica.judges.kind.judge_options`)."""
+    return {r.name for r in study.reviewers if judge_options(r) is not None}
+
+
+def reviewer_records(reviewers: list[ReviewerSpec]) -> list[dict[str, Any]]:
+    """Reviewer configurations as the mappings :mod:`rhetorica.judges.analysis` reads
+    (``name, kind, model, options``: the validated specs dumped, only the options set)."""
+    return [r.model_dump() for r in reviewers]
+
+
 def judges_applies(data: ReportData) -> bool:
-    """Whether the study has judge configurations (``kind: judge``)."""
-    return any(r.get("kind") == "judge" for r in data.study.get("reviewers", []))
+    """Whether the study has judge configurations."""
+    return bool(judge_names(data.study))
 
 
 def judges_section(data: ReportData) -> Section:
@@ -101,7 +114,7 @@ def judges_section(data: ReportData) -> Section:
             "mean_diff": 3, "wilcoxon_p": 4, "tost_p": 4, "soft_median_diff": 3, "soft_wilcoxon_p": 4,
             "soft_n_pairs": 0, "soft_nonzero": 0}))
         diff = differences[differences["condition"] == condition] if not differences.empty else differences
-        level = str((data.study.get("judge_analysis") or {}).get("cluster", "paper"))
+        level = data.study.judge_analysis.cluster
         units = clustered[(clustered["condition"] == condition) & (clustered["judge"] == judge)]["n_pairs"] \
             if not clustered.empty else pd.Series(dtype=float)
         if diff.empty:
@@ -231,27 +244,26 @@ _SOFT_LATEX = (
 """Table 1's soft columns in LaTeX (when the table has them)."""
 
 
-def study_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[str, str]) -> Any:
+def study_judges(scores: pd.DataFrame, study: StudyConfig, paper_ids: dict[str, str]) -> Any:
     """:func:`rhetorica.judges.analysis.judge_study` of a run's long scores under the study's
     ``judge_analysis`` settings (the report and ``rhetorica check`` call it); ``None`` for a study
     without judge configurations.
 
     Args:
         scores: the long scores of the analysed assessments.
-        study: the study as saved in ``study.json``.
+        study: the run's study.
         paper_ids: review document id -> paper id.
     """
 
-    if not any(r.get("kind") == "judge" for r in study.get("reviewers", [])):
+    if not judge_names(study):
         return None
-    settings = study.get("judge_analysis") or {}
-    return judge_study(scores, study.get("reviewers", []), paper_ids,
-                       alpha=float(settings.get("alpha", 0.05)), bounds=settings.get("bounds") or None,
-                       include_style=bool(settings.get("include_style", False)),
-                       cluster=str(settings.get("cluster", "paper")))
+    settings = study.judge_analysis
+    return judge_study(scores, reviewer_records(study.reviewers), paper_ids, alpha=settings.alpha,
+                       bounds=settings.bounds or None, include_style=settings.include_style,
+                       cluster=settings.cluster)
 
 
-def collect_judges(scores: pd.DataFrame, study: dict[str, Any], paper_ids: dict[str, str],
+def collect_judges(scores: pd.DataFrame, study: StudyConfig, paper_ids: dict[str, str],
                    analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> Any:
     """Fill ``analysis["judges"]`` (Table 1), ``judges_all`` (every judge, pair level),
     ``judges_clustered`` and ``judges_differences`` — or ``unavailable["judges"]`` — for a study

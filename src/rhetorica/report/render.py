@@ -21,7 +21,10 @@ from rhetorica.report import latex
 from rhetorica.report.flow import flow_latex
 from rhetorica.report.judges import table1_latex
 from rhetorica.report.attack import searches_latex, transfer_latex
-from rhetorica.reviewers.control_settings import ControlReviewer
+from rhetorica.judges.kind import judge_options
+from rhetorica.kinds import evaluator_kind, options_of
+from rhetorica.models.redaction import redact_urls
+from rhetorica.study.config import ReviewerSpec, RewriterSpec, Sampling
 from rhetorica.store.export import write_tidy
 from rhetorica.validation.summary import summarise_shifts
 
@@ -40,46 +43,48 @@ def _header_lines(data: ReportData) -> list[str]:
                    else f"Papers: {len(documents)}")
         threshold = "" if data.judge_only else f"; acceptance threshold: {data.threshold:g}"
         lines.append(f"{counted}; conditions: {', '.join(sorted(assessments['arm'].unique()))}; "
-                     f"replicates: {study.get('replicates', 1)}{threshold}.")
-    if study.get("reviewers"):
-        lines.append(f"Reviewers: {'; '.join(map(reviewer_description, study['reviewers']))}.")
-    models = [r for r in study.get("rewriters") or [] if r.get("model")]
+                     f"replicates: {study.replicates}{threshold}.")
+    if study.reviewers:
+        lines.append(f"Reviewers: {'; '.join(map(reviewer_description, study.reviewers))}.")
+    models = [r for r in study.rewriters if r.model]
     if models:
-        lines.append(f"Rewriters: {'; '.join(_model_description(r, r.get('kind', 'llm')) for r in models)}.")
+        lines.append(f"Rewriters: {'; '.join(_model_description(r, r.kind) for r in models)}.")
     if data.judge_only:
 
         lines.append(f"Paired paper-review tables (comparison, change, robustness): {JUDGES_ONLY}.")
     return lines
 
 
-def sampling_text(sampling: dict[str, Any] | None) -> str:
+def sampling_text(sampling: Sampling) -> str:
     """A configuration's sampling settings as the report states them: ``temperature 0.7, max_tokens
     450`` (the settings given), or ``provider defaults`` when none is given."""
-    given = {k: v for k, v in (sampling or {}).items() if v is not None}
+    given = {k: v for k, v in sampling.model_dump().items() if v is not None}
     return ", ".join(f"{k} {_setting(v)}" for k, v in given.items()) or "provider defaults"
 
 
-def _model_description(spec: dict[str, Any], what: str) -> str:
-    return f"{spec['name']} ({spec.get('model')}, {what}, sampling: {sampling_text(spec.get('sampling'))})"
+def _model_description(spec: ReviewerSpec | RewriterSpec, what: str) -> str:
+    model = redact_urls(spec.model) if spec.model is not None else None
+    return f"{spec.name} ({model}, {what}, sampling: {sampling_text(spec.sampling)})"
 
 
-def reviewer_description(reviewer: dict[str, Any]) -> str:
-    """One reviewer of the study copy (``study.json``) as the report's header names it.
+def reviewer_description(reviewer: ReviewerSpec) -> str:
+    """One reviewer configuration of the study as the report's header names it.
 
     A model reviewer: ``name (model, protocol protocol, sampling: …)``; a judge: ``name (model, judge
-    family F, sampling: …)`` (:func:`sampling_text`). A control reviewer has neither; it is
-    ``name (control: setting value, ...)`` with every setting of
-    :class:`rhetorica.reviewers.control_settings.ControlReviewer` (the study's values over the defaults).
+    family F, sampling: …)`` (:func:`sampling_text`). A simulated reviewer (``control``) has neither;
+    it is ``name (kind: setting value, ...)`` with every setting of its kind's options model
+    (:class:`rhetorica.reviewers.control_settings.ControlReviewer`; the study's values over the defaults).
     """
-    if reviewer.get("kind") == "judge":
-        family = (reviewer.get("options") or {}).get("family")
-        return _model_description(reviewer, f"judge family {family}")
-    if reviewer.get("kind") != "control":
-        return _model_description(reviewer, f"{reviewer.get('protocol', 'default')} protocol")
-
-    settings = {key: info.default for key, info in ControlReviewer.model_fields.items() if key != "name"}
-    settings |= reviewer.get("options") or {}
-    return f"{reviewer['name']} (control: {', '.join(f'{k} {_setting(v)}' for k, v in settings.items())})"
+    judge = judge_options(reviewer)
+    if judge is not None:
+        return _model_description(reviewer, f"judge family {judge.family}")
+    kind = evaluator_kind(reviewer.kind)
+    if not kind.simulated:
+        return _model_description(reviewer, f"{reviewer.protocol} protocol")
+    options = options_of(kind)
+    settings = {key: info.default for key, info in options.model_fields.items()} if options is not None else {}
+    settings |= reviewer.options.as_kwargs()
+    return f"{reviewer.name} ({reviewer.kind}: {', '.join(f'{k} {_setting(v)}' for k, v in settings.items())})"
 
 
 def _setting(value: object) -> str:
@@ -128,7 +133,7 @@ def render_markdown(data: ReportData, sections: list[Section] | None = None) -> 
     """
     if sections is None:
         sections = report_sections(data, report_figures(data))
-    lines = [f"# rhetorica report: {md_escape(data.study.get('name', 'study'))}", ""]
+    lines = [f"# rhetorica report: {md_escape(data.study.name)}", ""]
     for line in _header_lines(data):
         lines += [md_escape(line), ""]
     for section in sections:

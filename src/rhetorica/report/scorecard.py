@@ -13,12 +13,14 @@ from typing import Any
 from rhetorica.analysis.scorecard import FAIL, PASS, SCORECARD_COLUMNS, UNDECIDED, _combine, scorecard
 from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
-from pydantic import ValidationError
 from rhetorica.judges.analysis import judge_labels
-from rhetorica.report.judges import paper_ids_of, study_judges
-from rhetorica.report.selection import analysed_assessments, decision_threshold, study_pairs
+from rhetorica.judges.kind import judge_options
+from rhetorica.report.judges import judge_names, paper_ids_of, reviewer_records, study_judges
+from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import assessments_table, scores_long
-from rhetorica.store.runs import STUDY_FILE, document_jsons, open_run_store, read_run_study
+from rhetorica.store.runs import document_jsons, open_run_store
+from rhetorica.study.config import ReviewerSpec, StudyConfig
+from rhetorica.study.run_study import load_run_study
 import pandas as pd
 
 
@@ -26,7 +28,7 @@ NOT_APPLICABLE = ""
 """A check that does not apply to the configuration (a judge's row has no paper-review check)."""
 
 
-def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame:
+def judge_verdicts(judges: Any, reviewers: list[ReviewerSpec]) -> pd.DataFrame:
     """One :data:`SCORECARD_COLUMNS` row per judge configuration, from its metrics' Table-1 classes.
 
     A judge configuration **fails** when any of its family's declared metrics is classified
@@ -38,19 +40,18 @@ def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame
 
     Args:
         judges: :class:`rhetorica.judges.analysis.JudgeStudy` of the run.
-        reviewers: the study's reviewer configurations (``name, kind, model, options``).
+        reviewers: the study's reviewer configurations.
     """
 
-
-    labels = judge_labels(reviewers)
+    labels = judge_labels(reviewer_records(reviewers))
     rows = []
     reliability = judges.reliability
     conditions = sorted(set(judges.pairs["condition"]) - {ORIGINAL}) if not judges.pairs.empty else []
     for spec in reviewers:
-        if spec.get("kind") != "judge":
+        options = judge_options(spec)
+        if options is None:
             continue
-        name, label = spec["name"], labels[spec["name"]]
-        family = str((spec.get("options") or {}).get("family"))
+        name, label, family = spec.name, labels[spec.name], options.family
         metrics = [m for m in judges.declared.get(label, []) if m.startswith(f"{family}.")]
         found: dict[str, list[str]] = {}
         if judges.unavailable or not conditions:
@@ -74,25 +75,24 @@ def judge_verdicts(judges: Any, reviewers: list[dict[str, Any]]) -> pd.DataFrame
     return pd.DataFrame(rows, columns=SCORECARD_COLUMNS)
 
 
-def study_scorecard(assessments: pd.DataFrame, study: dict[str, Any], thresholds: ScorecardThresholds, *,
+def study_scorecard(assessments: pd.DataFrame, study: StudyConfig, *,
                     pairs: Sequence[tuple[str, str]] | None, judges: Any = None) -> pd.DataFrame:
-    """The scorecard of every configuration of a study: :func:`scorecard` of the reviewers'
-    analysed assessments, :func:`judge_verdicts` of its judge configurations (``judges`` is their
-    :class:`~rhetorica.judges.analysis.JudgeStudy`), one row each, sorted by name.
+    """The scorecard of every configuration of a study under its ``scorecard`` thresholds:
+    :func:`scorecard` of the reviewers' analysed assessments, :func:`judge_verdicts` of its judge
+    configurations (``judges`` is their :class:`~rhetorica.judges.analysis.JudgeStudy`), one row
+    each, sorted by name.
 
     Raises:
         ValueError: as :func:`scorecard`.
     """
 
-
-    judge_names = {r["name"] for r in study.get("reviewers", []) if r.get("kind") == "judge"}
-    reviewed = assessments[~assessments["reviewer"].isin(judge_names)] if judge_names else assessments
+    judged = judge_names(study)
+    reviewed = assessments[~assessments["reviewer"].isin(judged)] if judged else assessments
     parts = []
     if not reviewed.empty:
-        parts.append(scorecard(reviewed, thresholds, pairs=pairs,
-                               decision_threshold=decision_threshold(study)))
+        parts.append(scorecard(reviewed, study.scorecard, pairs=pairs, decision_threshold=study.decision_threshold))
     if judges is not None:
-        parts.append(judge_verdicts(judges, study.get("reviewers", [])))
+        parts.append(judge_verdicts(judges, study.reviewers))
     parts = [p for p in parts if not p.empty]
     if not parts:
         return pd.DataFrame(columns=SCORECARD_COLUMNS)
@@ -145,21 +145,13 @@ def check_run(run_dir: Path) -> RunCheck:
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
         rhetorica.store.db.StoreError: if its store is not a rhetorica store.
-        ValueError: if ``study.json`` or the study's scorecard settings are invalid (the message names
-            the file and key).
+        rhetorica.study.config.ConfigError: if ``study.json`` is missing, unreadable or not a valid
+            study, its scorecard settings included (the message names the file and key).
     """
 
-
-    study_path = run_dir / STUDY_FILE
-    study = read_run_study(run_dir)
-    try:
-        thresholds = ScorecardThresholds.model_validate(study.get("scorecard") or {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        key = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"{study_path}: scorecard.{key}: {first['msg']}") from exc
     store = open_run_store(run_dir)
     try:
+        study = load_run_study(run_dir)
         assessments = analysed_assessments(assessments_table(store), study)
         scores = scores_long(store)
         paper_ids = paper_ids_of(document_jsons(store))
@@ -167,8 +159,8 @@ def check_run(run_dir: Path) -> RunCheck:
         store.close()
     if assessments.empty:
 
-        return RunCheck(run_dir, pd.DataFrame(columns=SCORECARD_COLUMNS), thresholds, UNDECIDED,
+        return RunCheck(run_dir, pd.DataFrame(columns=SCORECARD_COLUMNS), study.scorecard, UNDECIDED,
                         "no assessments in the store yet")
     judges = study_judges(scores[scores["unit_key"].isin(assessments["unit_key"])], study, paper_ids)
-    card = study_scorecard(assessments, study, thresholds, pairs=study_pairs(study, assessments), judges=judges)
-    return RunCheck(run_dir, card, thresholds, _combine(list(card["verdict"])))
+    card = study_scorecard(assessments, study, pairs=study_pairs(study, assessments), judges=judges)
+    return RunCheck(run_dir, card, study.scorecard, _combine(list(card["verdict"])))

@@ -75,19 +75,19 @@ def _check(verdict: str, value: Any, low: Any, high: Any, digits: int = 2) -> st
 
 
 def _scorecard(data: ReportData) -> Section:
-    t = data.thresholds
-    accept = t.get("threshold") if t.get("threshold") is not None else data.threshold
-    alpha = t.get("alpha", 0.05)
+    t = data.study.scorecard
+    accept = t.threshold if t.threshold is not None else data.threshold
+    alpha = t.alpha
     note = (
         f"Each check is decided from a two-sided {100 * (1 - alpha):g}% interval (the study's scorecard alpha = "
         f"{alpha:g}; Bonferroni-corrected over a check's pairs), shown as value [low, high]: it fails when the "
         "interval lies beyond the threshold, passes when it lies within, and otherwise has not enough data. "
-        f"Thresholds (the study's scorecard settings): |ln preference ratio| ≤ {fmt(t.get('max_abs_log_ratio'))} "
+        f"Thresholds (the study's scorecard settings): |ln preference ratio| ≤ {fmt(t.max_abs_log_ratio)} "
         "(exact Clopper-Pearson interval over the untied papers of each compared pair); decision-flip rate of a "
-        f"pair (both directions, threshold {accept:g}) ≤ {t.get('max_flip_pct', 0):g}% (Clopper-Pearson); "
-        f"discriminability ≥ {t.get('min_discriminability', 0):g} (percentile paper bootstrap, from "
-        f"{t.get('min_papers', 10)} papers on); failure-rate gap between conditions ≤ "
-        f"{t.get('max_failure_gap_pct', 0):g} points (Newcombe interval of each difference). A configuration "
+        f"pair (both directions, threshold {accept:g}) ≤ {t.max_flip_pct:g}% (Clopper-Pearson); "
+        f"discriminability ≥ {t.min_discriminability:g} (percentile paper bootstrap, from "
+        f"{t.min_papers} papers on); failure-rate gap between conditions ≤ "
+        f"{t.max_failure_gap_pct:g} points (Newcombe interval of each difference). A configuration "
         "fails when any check fails, passes when all pass, and otherwise has not enough data "
         "(rhetorica check RUN_DIR exits 1, 0 or 3). A review-quality judge configuration is judged by its "
         "metrics' Table-1 classes: it fails when a metric is classified sensitive (a finding), passes when every "
@@ -317,7 +317,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
             "pooled_sd" in data.unavailable and not data.judge_only):
         sections.append(_pooled(data))
-    if data.study.get("validation", {}).get("enabled", True) or not data.validation.empty:
+    if data.study.validation.enabled or not data.validation.empty:
         sections.append(_validation(data))
 
     if injection_applies(data):

@@ -27,8 +27,8 @@ from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.report.data import ReportData, fmt_ci
 from rhetorica.report.views import Section, table_view
 from rhetorica.analysis.six_dimensions import direction_contrast, main_table, strict_minus_standard
+from rhetorica.kinds import rewriter_kind
 
-PROJECT_KINDS = ("latex-project", "agent")
 
 MAIN_HEADERS = {"dimension": "Dimension", "direction": "Direction", "reviewer": "Reviewer", "rewriter": "Rewriter",
                 "n_papers": "Papers", "change": "Mean change [95% CI]", "abs_change": "Mean |change| [95% CI]",
@@ -46,8 +46,8 @@ OUTCOME_HEADERS = {"document_id": "Paper", "condition": "Condition", "rewriter":
 
 
 def six_dimensions_applies(data: ReportData) -> bool:
-    """Whether the study has a LaTeX-project rewriter."""
-    return any(rw.get("kind") in PROJECT_KINDS for rw in data.study.get("rewriters") or [])
+    """Whether the study has a LaTeX-project rewriter (a kind that ``uses_project``)."""
+    return any(rewriter_kind(rw.kind).uses_project for rw in data.study.rewriters)
 
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:

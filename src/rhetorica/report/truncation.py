@@ -7,20 +7,20 @@ review with ``input_truncated = 1``. Its scores judge the cut text, so the repor
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
+
+from rhetorica.study.config import StudyConfig
 
 TRUNCATION_COLUMNS = ["reviewer", "words_kept", "document_id", "title", "arms", "reviews_cut", "reviews"]
 
 
-def input_truncation(assessments: pd.DataFrame, study: dict[str, Any]) -> pd.DataFrame:
+def input_truncation(assessments: pd.DataFrame, study: StudyConfig) -> pd.DataFrame:
     """One row per (reviewer configuration, document) whose input was cut for at least one review.
 
     Args:
         assessments: tidy assessments (``rhetorica.store.export.assessments_table``; needs
             ``reviewer``, ``document_id``, ``arm``, ``input_truncated``; ``title`` optional).
-        study: the study config as a dict; ``reviewers[].max_input_words`` gives the words kept.
+        study: the run's study; ``reviewers[].max_input_words`` gives the words kept.
 
     Returns:
         DataFrame with :data:`TRUNCATION_COLUMNS`, sorted by reviewer and document:
@@ -34,7 +34,7 @@ def input_truncation(assessments: pd.DataFrame, study: dict[str, Any]) -> pd.Dat
     cut = assessments["input_truncated"].fillna(0).astype(int).eq(1)
     if not cut.any():
         return pd.DataFrame(columns=TRUNCATION_COLUMNS)
-    limits = {r.get("name"): r.get("max_input_words") for r in study.get("reviewers") or []}
+    limits = {r.name: r.max_input_words for r in study.reviewers}
     keys = ["reviewer", "document_id"]
     totals = assessments.groupby(keys).size().rename("reviews")
     part = assessments[cut]

@@ -6,8 +6,8 @@ kind      evaluator                                                             
 ========  =====================================================================  ==================
 llm       a model reviews under a protocol (:mod:`rhetorica.reviewers.llm_reviewer`)  provider options
 control   simulated reviewer, no model (:mod:`rhetorica.reviewers.control`)       ``ControlReviewer``
-scicore   dual-branch SciCore reviewer (:mod:`rhetorica.reviewers.scicore`)         —
-reconstruct  ReconstructReview (:mod:`rhetorica.reviewers.scicore.reconstruct`)     —
+scicore   dual-branch SciCore reviewer (:mod:`rhetorica.reviewers.scicore`)         ``SciCoreOptions``
+reconstruct  ReconstructReview (:mod:`rhetorica.reviewers.scicore.reconstruct`)     ``ReconstructOptions``
 command   an external command (:mod:`rhetorica.reviewers.external.command`)        ``CommandOptions``
 http      an HTTP service (:mod:`rhetorica.reviewers.external.http`)               ``HttpOptions``
 python    a Python function (:mod:`rhetorica.reviewers.external.python_entry`)     ``PythonOptions``
@@ -35,8 +35,9 @@ from rhetorica.reviewers.external.http import HttpOptions, http_reviewer
 from rhetorica.reviewers.external.python_entry import PythonOptions, python_reviewer
 from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, LLMReviewer, manuscript_text
 from rhetorica.reviewers.protocols import get_protocol, system_prompt
-from rhetorica.reviewers.scicore.evaluator import scicore
-from rhetorica.reviewers.scicore.reconstruct import reconstruct_review
+from rhetorica.reviewers.scicore.base import CoreOptions
+from rhetorica.reviewers.scicore.evaluator import SciCoreOptions, scicore
+from rhetorica.reviewers.scicore.reconstruct import ReconstructOptions, reconstruct_review
 from rhetorica.study.config import ModelOptions, _check_model_options, _option_problems
 from rhetorica.study.extraction import stored_core
 from rhetorica.study.planned_calls import PlannedCall
@@ -99,15 +100,22 @@ class ControlKind(EvaluatorKind):
 
 class CoreKind(EvaluatorKind):
     """A reviewer reading the science core the extract stage stores (:mod:`rhetorica.study.extraction`):
-    its planned calls are two reviews (the extraction is the extract stage's unit)."""
+    its planned calls are two reviews (the extraction is the extract stage's unit); its options
+    model is a :class:`~rhetorica.reviewers.scicore.base.CoreOptions` (the extractor and the
+    extraction's options, read by the extract stage)."""
 
     reads_core = True
-    protocol: ClassVar[str]
+    options_model: ClassVar[type[CoreOptions]] = CoreOptions
+
+    def review_protocol(self, options: Any) -> str:
+        """The protocol of the two reviews a unit is planned with, from its typed options."""
+        raise NotImplementedError
 
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         if unit.reviewer.model is None:
             return []
-        return review_calls(unit, self.protocol, 2)
+        options = self.options_model.model_validate(unit.reviewer.options.as_kwargs())
+        return review_calls(unit, self.review_protocol(options), 2)
 
     async def evaluate(self, evaluator: Evaluator, target: Target, unit: Any, ctx: RunContext) -> Evaluation:
         core = stored_core(ctx.store, ctx.config, unit)
@@ -120,14 +128,20 @@ class SciCoreKind(CoreKind):
     """Dual-branch reviewer: strict full review and a science-core review, overall = their mean."""
 
     factory = scicore
-    protocol = "strict-iclr"  # the record is about as long as the text: two reviews of that size
+    options_model = SciCoreOptions
+
+    def review_protocol(self, options: Any) -> str:
+        return options.full_protocol  # the record is about as long as the text: two reviews of that size
 
 
 class ReconstructKind(CoreKind):
     """ReconstructReview: rebuild a manuscript from its science core and review that under standard."""
 
     factory = reconstruct_review
-    protocol = "standard"  # the rebuild and its review
+    options_model = ReconstructOptions
+
+    def review_protocol(self, options: Any) -> str:
+        return options.protocol  # the rebuild and its review
 
 
 class CommandKind(EvaluatorKind):

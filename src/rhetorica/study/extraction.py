@@ -29,6 +29,7 @@ from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
 from rhetorica.study.stages import TableStage
 from rhetorica.reviewers.llm_reviewer import manuscript_text
+from rhetorica.reviewers.scicore.base import CoreOptions
 from rhetorica.reviewers.scicore.extract import CoreResult, ExtractOptions, extract_core, extraction_messages
 from rhetorica.store.db import Store
 
@@ -51,12 +52,21 @@ class ExtractUnit:
 
 
 def extract_options(reviewer: ReviewerSpec) -> tuple[str, ExtractOptions]:
-    """``(extractor model id, extraction options)`` of a core reviewer as its evaluator builds them."""
+    """``(extractor model id, extraction options)`` of a core reviewer as its evaluator builds them
+    (its kind's :class:`~rhetorica.reviewers.scicore.base.CoreOptions`).
 
-    options = reviewer.options.as_kwargs()
-    extractor = options.get("extractor") if isinstance(options.get("extractor"), str) else reviewer.model
+    Raises:
+        TypeError: the reviewer's kind declares no ``CoreOptions`` options model.
+    """
+
+    model = evaluator_kind(reviewer.kind).options_model
+    options = model.model_validate(reviewer.options.as_kwargs()) if model is not None else None
+    if not isinstance(options, CoreOptions):
+        raise TypeError(f"reviewer {reviewer.name!r}: evaluator kind {reviewer.kind!r} reads a science core, so its "
+                        "options model must be a rhetorica.reviewers.scicore.base.CoreOptions")
+    extractor = options.extractor or reviewer.model
     assert extractor is not None
-    return extractor, ExtractOptions(**(options.get("extract") or {}))
+    return extractor, options.extract
 
 
 def extract_key(config: StudyConfig, reviewer: ReviewerSpec, content: str, replicate: int) -> str:

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rhetorica.kinds import RewriterKind, RunContext, variant_columns
+from rhetorica.kinds import RewriterKind, RunContext
 from rhetorica.registry import rewriters
 from rhetorica.rewriting import llm as llm_rewriter, rule_based
 from rhetorica.rewriting.conditions import Condition, definition, prompt_version
 from rhetorica.rewriting.injection import INJECTION_VERSION, inject_document
 from rhetorica.rewriting.six_dimensions import condition_names, prompt_version as six_version
 from rhetorica.status import Status
+from rhetorica.store.rows import VariantRow
 from rhetorica.study import project_rewrite
 from rhetorica.study.config import ModelOptions, _check_model_options
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
@@ -58,13 +59,13 @@ class LLMRewriter(RewriterKind):
                 for section in unit.document.sections if section.text.strip()
                 for chunk in llm_rewriter.split_chunks(section.text, rw.max_chunk_words)]
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         rw = unit.rewriter
         model = ctx.model(rw.model, rw.options.as_kwargs())
         result = await llm_rewriter.rewrite_document(
             unit.document, unit.condition, model, temperature=rw.sampling.temperature, top_p=rw.sampling.top_p,
             max_chunk_words=rw.max_chunk_words, context=ctx.calls(unit.key))
-        return self.row(unit) | variant_columns(result.status, result.reason, result.document)
+        return self.variant_row(unit, result.status, result.document, result.reason)
 
 
 class RuleBasedRewriter(RewriterKind):
@@ -78,9 +79,9 @@ class RuleBasedRewriter(RewriterKind):
     def prompt_version(self, condition: str) -> str:
         return rule_based.RULES_VERSION
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         variant = rule_based.rewrite_document(unit.document, unit.condition)
-        return self.row(unit) | variant_columns(Status.OK, None, variant)
+        return self.variant_row(unit, Status.OK, variant)
 
 
 class InjectionRewriter(RewriterKind):
@@ -94,9 +95,9 @@ class InjectionRewriter(RewriterKind):
     def prompt_version(self, condition: str) -> str:
         return INJECTION_VERSION
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         variant = inject_document(unit.document, unit.condition)
-        return self.row(unit) | variant_columns(Status.OK, None, variant)
+        return self.variant_row(unit, Status.OK, variant)
 
 
 class ProjectRewriter(RewriterKind):
@@ -120,7 +121,9 @@ class ProjectRewriter(RewriterKind):
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         return project_rewrite.planned_calls(unit, self.agent)
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:  # type: ignore[override]
+        # the row is still a mapping (project_rewrite, reworked by the guided-review change);
+        # the rewrite stage validates it as a VariantRow when it stores it
         return await project_rewrite.execute(unit, ctx, self.agent)
 
 

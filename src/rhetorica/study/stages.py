@@ -40,9 +40,10 @@ from rhetorica.store import plan
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.planned_calls import PlannedCall
-from rhetorica.validation.validate import validate_variant
+from rhetorica.validation.validate import CheckVerdict, validate_variant
 from rhetorica.marker import TEXT_MARKER
 from rhetorica.store.db import Store
+from rhetorica.store.rows import CheckRow, VariantRow
 
 
 
@@ -169,8 +170,15 @@ class RewriteStage(TableStage):
         return found + [planner.Variant(u.document, u.document, u.condition, u.rewriter.name, u.key, assumed=True)
                         for u in units if u.key not in done]
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         return await rewriter_kind(unit.rewriter.kind).execute(unit, ctx)
+
+    def save(self, store: Store, row: VariantRow | dict[str, Any]) -> str:
+        """Store the unit's ``variants`` row (:meth:`rhetorica.kinds.RewriterKind.variant_row`; a
+        project rewrite's row, still a mapping, is validated as a :class:`VariantRow` here)."""
+        variant = VariantRow.model_validate(row)
+        store.insert(self.table, variant.model_dump())
+        return variant.status
 
     def calls(self, unit: Any) -> list[PlannedCall]:
         return rewriter_kind(unit.rewriter.kind).planned_calls(unit)
@@ -211,32 +219,34 @@ class ValidateStage(TableStage):
     def prepare(self, runner: Any, inputs: dict[str, Any], pending: list[Any], summary: Any) -> bool:
         return not pending or runner.load_embedder(summary.problems)
 
-    async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
+    async def execute(self, unit: Any, ctx: RunContext) -> tuple[CheckRow, str]:
         """Check one variant against its original (a review variant: points, scores, length,
-        shift); a variant that cannot be checked is an ``error`` row."""
+        shift); returns its ``checks`` row and the unit's status (:attr:`CheckVerdict.status`; a
+        variant that cannot be checked is an ``error``)."""
         settings = ctx.config.validation
-        row: dict[str, Any] = {"unit_key": unit.key, "variant_key": unit.variant_key,
-                               "document_id": unit.variant.document.id, "condition": unit.condition,
-                               "rewriter": unit.rewriter}
         try:
             async with ctx.validation_gate:  # one embedding job at a time
                 if unit.original.kind in variant_validators:  # e.g. review variants (the judges package)
-                    return row | await asyncio.to_thread(variant_validators.get(unit.original.kind), unit.original,
-                                                         unit.variant.document, unit.condition, ctx.embedder, settings)
-                result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
-                                                 settings.thresholds, embedder=ctx.embedder,
-                                                 condition=unit.condition)
+                    verdict = await asyncio.to_thread(variant_validators.get(unit.original.kind), unit.original,
+                                                      unit.variant.document, unit.condition, ctx.embedder, settings)
+                else:
+                    result = await asyncio.to_thread(validate_variant, unit.original, unit.variant.document,
+                                                     settings.thresholds, embedder=ctx.embedder,
+                                                     condition=unit.condition)
+                    verdict = CheckVerdict(passed=result.passed, reasons=result.reasons,
+                                           result_json=result.model_dump_json())
         except ValueError as exc:  # e.g. a variant whose sections do not match its original
             reason = f"could not validate: {exc}"
-            return row | {"passed": 0, "reasons_json": json.dumps([reason]),
-                          "result_json": json.dumps({"error": reason}), "status": "error"}
-        return row | {"passed": int(result.passed), "reasons_json": json.dumps(result.reasons),
-                      "result_json": result.model_dump_json(), "status": "ok" if result.passed else "failed"}
+            verdict = CheckVerdict(passed=False, reasons=[reason], result_json=json.dumps({"error": reason}), error=True)
+        row = CheckRow(unit_key=unit.key, variant_key=unit.variant_key, document_id=unit.variant.document.id,
+                       condition=unit.condition, rewriter=unit.rewriter, passed=int(verdict.passed),
+                       reasons_json=json.dumps(verdict.reasons), result_json=verdict.result_json)
+        return row, verdict.status
 
-    def save(self, store: Store, row: dict[str, Any]) -> str:
-        status = row.pop("status")
-        store.replace_check(row)  # the one current check of its variant
-        return str(status)
+    def save(self, store: Store, row: tuple[CheckRow, str]) -> str:
+        check, status = row
+        store.replace_check(check.model_dump())  # the one current check of its variant
+        return status
 
 
 class ReviewStage(TableStage):

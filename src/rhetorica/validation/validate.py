@@ -114,6 +114,31 @@ class VariantValidation(BaseModel):
     reasons: list[str]
 
 
+class CheckVerdict(BaseModel):
+    """What a variant validator decides (:func:`validate_variant`'s result, a document kind's
+    validator of :data:`rhetorica.registry.variant_validators`): the validate stage makes the
+    variant's ``checks`` row of it.
+
+    Attributes:
+        passed: the variant passed every check.
+        reasons: why it did not (empty when it passed).
+        result_json: the whole result as JSON (the ``checks`` row's ``result_json``).
+        error: the variant could not be checked at all (``passed`` is then false).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    passed: bool
+    reasons: list[str]
+    result_json: str
+    error: bool = False
+
+    @property
+    def status(self) -> str:
+        """The validate unit's status: ``error``, ``ok`` (passed) or ``failed``."""
+        return "error" if self.error else "ok" if self.passed else "failed"
+
+
 class ValidationFailure(BaseModel):
     """A variant that could not be validated (bad input or a failed measure); never imputed.
 

@@ -26,7 +26,7 @@ from rhetorica.report.viewer.pages import PageError, _one, url, variant_label
 from rhetorica.store import viewer_queries as q
 from rhetorica.store.db import Store
 from rhetorica.store.export import artefacts_table, assessments_table
-from rhetorica.store.runs import read_run_study
+from rhetorica.study.run_study import load_run_study
 
 LIST_COLUMNS = ("document", "target", "direction", "rounds", "queries", "cost_usd", "held_out_original",
                 "held_out_winner", "held_out_shift", "original_score", "best_in_search_score", "in_search_shift")
@@ -36,12 +36,12 @@ LIST_COLUMNS = ("document", "target", "direction", "rounds", "queries", "cost_us
 def attacks(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/attacks``: one row per stored search (``cells`` formatted as the report's,
     ``link`` to its ``/attack`` page); ``params`` is unused (the page has no filter)."""
-    study = read_run_study(run_dir)
+    study = load_run_study(run_dir)
     records = attack_records(artefacts_table(store))
     table = search_table(analysed_assessments(assessments_table(store), study), records)
     rows = [{"link": url("/attack", variant=row["variant_key"]), "document": row["document"],
              "cells": [fmt(row[c]) for c in LIST_COLUMNS[1:]]} for row in table.to_dict("records")]
-    return {"study": study.get("name", run_dir.name), "headers": [SEARCH_HEADERS[c] for c in LIST_COLUMNS],
+    return {"study": study.name, "headers": [SEARCH_HEADERS[c] for c in LIST_COLUMNS],
             "rows": rows, "held_out_note": HELD_OUT_NOTE}
 
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rhetorica.judges.families import MetricFamily, get_family
+from rhetorica.judges.kind import judge_options
 from rhetorica.registry import UnknownComponentError
 from rhetorica.report.data import fmt
 from rhetorica.store import viewer_queries as q
+from rhetorica.study.config import StudyConfig
 
 
 @dataclass(frozen=True)
@@ -38,17 +40,19 @@ class JudgeMetrics:
     others: bool = False
 
     @classmethod
-    def of_study(cls, study: dict[str, Any]) -> JudgeMetrics:
-        """From the study copy (``study.json``): reviewers of kind ``judge`` with ``options.family``."""
+    def of_study(cls, study: StudyConfig) -> JudgeMetrics:
+        """From the run's study: its judge configurations (:func:`rhetorica.judges.kind.judge_options`)
+        with their ``options.family``."""
         families: dict[str, MetricFamily] = {}
         others = False
-        for reviewer in study.get("reviewers") or []:
-            if reviewer.get("kind") != "judge":
+        for reviewer in study.reviewers:
+            options = judge_options(reviewer)
+            if options is None:
                 others = True
                 continue
             try:
-                families[str(reviewer["name"])] = get_family(str((reviewer.get("options") or {}).get("family")))
-            except (UnknownComponentError, KeyError):
+                families[reviewer.name] = get_family(options.family)
+            except UnknownComponentError:
                 continue
         return cls(families, others)
 

@@ -39,7 +39,9 @@ from jinja2 import Environment, PackageLoader
 from rhetorica.analysis.paired import sign_test_pvalues
 from rhetorica.labels import arm_label
 from rhetorica.report.data import fmt, fmt_p
-from rhetorica.store.runs import read_run_study, document_jsons
+from rhetorica.store.runs import document_jsons
+from rhetorica.study.config import StudyConfig
+from rhetorica.study.run_study import load_run_study
 from rhetorica.report.viewer.aspects import highlighted_fields
 from rhetorica.report.viewer.diff import document_diff
 from rhetorica.report.viewer.judges import JudgeMetrics, judge_tables
@@ -91,12 +93,7 @@ def _one(params: dict[str, list[str]], key: str) -> str | None:
     return values[-1] if values and values[-1] != "" else None
 
 
-def _exclude_failed(run_dir: Path) -> bool:
-    study = read_run_study(run_dir)
-    return (study.get("validation") or {}).get("failed_variants", "exclude") == "exclude"
-
-
-def _cell_filter(run_dir: Path, params: dict[str, list[str]], judges: JudgeMetrics,
+def _cell_filter(study: StudyConfig, params: dict[str, list[str]], judges: JudgeMetrics,
                  facets: dict[str, list[str]]) -> q.CellFilter:
     """The store filter of the page's facets; a judge metric chosen as ``family.metric`` becomes
     the stored metric restricted to that family's judge configurations (:class:`JudgeMetrics`).
@@ -110,7 +107,7 @@ def _cell_filter(run_dir: Path, params: dict[str, list[str]], judges: JudgeMetri
         if value is not None and value not in facets[key]:
             raise PageError(404, f"{key} {value!r} is not in this store ({_known(facets[key])})")
     metric, reviewers = judges.resolve(chosen.pop("metric"))
-    return q.CellFilter(**chosen, metric=metric, reviewers=reviewers, exclude_failed=_exclude_failed(run_dir))
+    return q.CellFilter(**chosen, metric=metric, reviewers=reviewers, exclude_failed=study.validation.failed_variants == "exclude")
 
 
 def _known(values: list[str], shown: int = 12) -> str:
@@ -126,10 +123,6 @@ def _facets(store: Store, judges: JudgeMetrics) -> dict[str, list[str]]:
     facets = q.facet_values(store)
     facets["metric"] = judges.choices(facets["metric"])
     return facets
-
-
-def _judges(run_dir: Path) -> JudgeMetrics:
-    return JudgeMetrics.of_study(read_run_study(run_dir))
 
 
 def default_metric(forms: list[str]) -> str | None:
@@ -152,9 +145,10 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
     preference ratio (rewrite higher / original higher; ∞ when the original never is) and the
     exact two-sided sign-test p-value (ties excluded; :func:`rhetorica.analysis.paired.sign_test_pvalues`).
     """
-    judges = _judges(run_dir)
+    study = load_run_study(run_dir)
+    judges = JudgeMetrics.of_study(study)
     facets = _facets(store, judges)
-    cell = _cell_filter(run_dir, params, judges, facets)
+    cell = _cell_filter(study, params, judges, facets)
     shown_metric = _one(params, "metric")
     if "metric" not in params:  # opened without a choice: the primary score (metric= asks for every metric)
         shown_metric = judges.qualify(default_metric(facets["form"]), facets["metric"])
@@ -178,8 +172,7 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
             "values": [n, c["mean_original"], c["mean_variant"], c["mean_diff"], higher / n, lower / n, c["ties"] / n,
                        ratio, float(p)]})
     counts = q.store_counts(store)
-    study = read_run_study(run_dir)
-    return {"study": study.get("name", run_dir.name), "counts": counts, "flow": _flow(store, study),
+    return {"study": study.name, "counts": counts, "flow": _flow(store, study),
             "attacks": attack_applies(study),
             "documents_text": _documents_text(store, counts["documents"]),
             "documents": _documents(store, params, counts["documents"]), "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
@@ -188,7 +181,7 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
 
 
-def _flow(store: Store, study: dict[str, Any]) -> dict[str, Any]:
+def _flow(store: Store, study: StudyConfig) -> dict[str, Any]:
     """The study flow (:func:`rhetorica.report.flow.store_flow`) as the overview shows it: header
     texts and rows of cell texts of the flow table and of its exclusions."""
 
@@ -231,8 +224,9 @@ def _documents(store: Store, params: dict[str, list[str]], total: int) -> dict[s
 
 def cell(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/cell``: the papers behind the headline rows the filter selects (at most 500)."""
-    judges = _judges(run_dir)
-    chosen = _cell_filter(run_dir, params, judges, _facets(store, judges))
+    study = load_run_study(run_dir)
+    judges = JudgeMetrics.of_study(study)
+    chosen = _cell_filter(study, params, judges, _facets(store, judges))
     rows = [{**r, "metric": judges.label(r["reviewer"], r["metric"]),
              "link": url("/paper", doc=r["document_id"], variant=variant_label(r["condition"], r["rewriter"]),
                          reviewer=r["reviewer"])}
@@ -367,7 +361,7 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
                 for s in q.scan_rows_of(store, doc_id)],
             "reviewers": reviewers, "reviewer": reviewer, "shown_reviewer": shown_reviewer, "reps": reps,
             "shown_rep": shown_rep, "grid": grid, "reviews": reviews, "here": here,
-            "judge_families": judge_tables(_judges(run_dir), assessments, scores, versions),
+            "judge_families": judge_tables(JudgeMetrics.of_study(load_run_study(run_dir)), assessments, scores, versions),
             "variant_links": [(v["label"], url("/paper", **{**here, "variant": v["label"]})) for v in variants]}
 
 

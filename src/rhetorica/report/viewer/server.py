@@ -28,6 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 from rhetorica.store.db import StoreLockedError
 from rhetorica.store.lock import lock_holder
 from rhetorica.store.runs import open_run_store
+from rhetorica.study.run_study import load_run_study
 from rhetorica.report.viewer import attack, pages, tables
 
 HOST = "127.0.0.1"
@@ -79,6 +80,8 @@ class ViewerServer(ThreadingHTTPServer):
         FileNotFoundError: ``run_dir`` does not exist, is not a folder, or holds no store.
         rhetorica.store.db.StoreLockedError: another process locks the store against readers.
         rhetorica.store.db.StoreError: the store is not a readable rhetorica store.
+        rhetorica.study.config.ConfigError: ``study.json`` is missing or not a valid study
+            (:func:`rhetorica.study.run_study.load_run_study`).
         PortInUseError: the port is taken.
         OSError: the port cannot be bound otherwise.
     """
@@ -93,6 +96,7 @@ class ViewerServer(ThreadingHTTPServer):
             raise FileNotFoundError(f"{self.run_dir}: not a folder (a run directory holds store.sqlite)")
         # fail now, with the store's own error, not on the first page
         open_run_store(self.run_dir, busy_timeout_s=BUSY_TIMEOUT_S).close()
+        load_run_study(self.run_dir)  # a study.json that is not a valid study: one error now, naming it
         self.env = pages.environment()
         self.quiet = quiet
         try:

@@ -15,14 +15,14 @@ from rhetorica.report.sections import registered_sections
 from rhetorica.report.selection import analysed_assessments
 from rhetorica.store.db import Store
 from rhetorica.store.export import artefacts_table, assessments_table
-from rhetorica.store.runs import read_run_study
+from rhetorica.study.run_study import load_run_study
 
 
 def analysis_tables(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
     """Context of ``/tables``: one section per registered table with its title, note and table, or
     the reason it is not computable (same assessments, artefacts, pairs, seed and resamples as the report,
     :func:`rhetorica.report.build.analyse`); ``params`` is unused (the page has no filter)."""
-    study = read_run_study(run_dir)
+    study = load_run_study(run_dir)
     assessments = analysed_assessments(assessments_table(store), study)
     _, analysis, unavailable, _ = analyse(assessments, study, artefacts=artefact_values(artefacts_table(store)))
-    return {"study": study.get("name", run_dir.name), "sections": registered_sections(analysis, unavailable)}
+    return {"study": study.name, "sections": registered_sections(analysis, unavailable)}

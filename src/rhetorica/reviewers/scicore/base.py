@@ -14,7 +14,9 @@ checks are never skipped and their outcome is never hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.models.api import ModelAPI
@@ -24,6 +26,36 @@ from rhetorica.reviewers.scicore.review import ReviewOptions
 from rhetorica.status import Status
 
 
+class CoreOptions(BaseModel):
+    """The ``options`` every science-core reviewer takes (``kind: scicore``, ``kind: reconstruct``;
+    each kind's model adds its own), checked when the study loads.
+
+    Attributes:
+        extractor: the model (an id or a declared model's name) that extracts the core and
+            rebuilds a manuscript; ``None``: the reviewing model.
+        model_id, extractor_id: the models as stored in specs (``None``: ``provider/model``).
+        review: :class:`~.review.ReviewOptions` (sampling and input limit of the review calls).
+        extract: :class:`~.extract.ExtractOptions` (sampling, limits, support threshold).
+        require_valid_core: a core that fails its checks fails the assessment (default); ``False``
+            reviews it anyway (see the module docstring).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    extractor: str | None = Field(default=None, description="model that extracts the core (default: the reviewing "
+                                                            "model)")
+    model_id: str | None = Field(default=None, description="the reviewing model as stored in specs "
+                                                           "(default provider/model)")
+    extractor_id: str | None = Field(default=None, description="the extractor as stored in specs "
+                                                               "(default provider/model)")
+    review: ReviewOptions = Field(default_factory=ReviewOptions, description="sampling and input limit of the "
+                                                                             "review calls")
+    extract: ExtractOptions = Field(default_factory=ExtractOptions, description="sampling, limits and support "
+                                                                                "threshold of the extraction")
+    require_valid_core: bool = Field(default=True, description="a core that fails its checks fails the assessment; "
+                                                               "false reviews it anyway, checks stored")
+
+
 class CoreEvaluator:
     """Base of the evaluators that read a science core.
 
@@ -31,30 +63,28 @@ class CoreEvaluator:
         name: the configuration's name in the study.
         model: the reviewing model (every review call).
         extractor: the model that extracts the core (and rebuilds a manuscript); default ``model``.
-        model_id, extractor_id: the models as stored in specs (default ``provider/model``).
-        review: :class:`~.review.ReviewOptions` fields (sampling of the review calls).
-        extract: :class:`~.extract.ExtractOptions` fields (sampling, limits, support threshold).
-        require_valid_core: a core that fails its checks fails the assessment (default); ``False``
-            reviews it anyway (see the module docstring).
+        **options: the fields of the subclass's :attr:`options_model` (a :class:`CoreOptions`),
+            ``extractor`` aside.
 
     Raises:
-        pydantic.ValidationError: an unknown or ill-typed option in ``review`` or ``extract``.
+        pydantic.ValidationError: an unknown or ill-typed option (nested ones included, e.g.
+            ``review.max_tokens``).
     """
 
     kind: str  # set by each subclass: its evaluator kind
+    options_model: ClassVar[type[CoreOptions]] = CoreOptions
 
-    def __init__(self, name: str, *, model: ModelAPI, extractor: ModelAPI | None = None, model_id: str | None = None,
-                 extractor_id: str | None = None, review: dict[str, Any] | None = None,
-                 extract: dict[str, Any] | None = None, require_valid_core: bool = True) -> None:
+    def __init__(self, name: str, *, model: ModelAPI, extractor: ModelAPI | None = None, **options: Any) -> None:
+        self.options = self.options_model.model_validate(options)
         self.name = name
         self.model = model
         self.extractor = extractor or model
-        self.model_id = model_id or f"{model.provider}/{model.model}"
-        self.extractor_id = extractor_id or (self.model_id if extractor is None
-                                             else f"{self.extractor.provider}/{self.extractor.model}")
-        self.review = ReviewOptions(**(review or {}))
-        self.extract = ExtractOptions(**(extract or {}))
-        self.require_valid_core = require_valid_core
+        self.model_id = self.options.model_id or f"{model.provider}/{model.model}"
+        self.extractor_id = self.options.extractor_id or (
+            self.model_id if extractor is None else f"{self.extractor.provider}/{self.extractor.model}")
+        self.review = self.options.review
+        self.extract = self.options.extract
+        self.require_valid_core = self.options.require_valid_core
 
     def extract_spec(self) -> dict[str, Any]:
         """What fixes this evaluator's extraction: the extractor and the extraction's spec. Two

@@ -29,12 +29,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import Field
+
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.call import CallContext
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
-from rhetorica.reviewers.scicore.base import CoreEvaluator, branch_failure
+from rhetorica.reviewers.scicore.base import CoreEvaluator, CoreOptions, branch_failure
 from rhetorica.reviewers.scicore.core import core_document
 from rhetorica.reviewers.scicore.extract import CoreResult
 from rhetorica.reviewers.scicore.form import SCICORE_FORM
@@ -42,14 +44,20 @@ from rhetorica.reviewers.scicore.review import review_on_form
 from rhetorica.status import Status
 
 
+class SciCoreOptions(CoreOptions):
+    """The ``options`` of a ``kind: scicore`` reviewer: :class:`~.base.CoreOptions` and the two
+    branches' protocols (both on the ``iclr-2026`` form)."""
+
+    full_protocol: str = Field(default="strict-iclr", description="branch (a)'s protocol: the full manuscript")
+    core_protocol: str = Field(default="science-record", description="branch (b)'s protocol: the science record")
+
+
 class SciCore(CoreEvaluator):
     """The SciCore evaluator (see the module docstring).
 
     Args:
-        name, model, extractor, model_id, extractor_id, review, extract: as
-            :class:`~.base.CoreEvaluator`.
-        full_protocol: branch (a)'s protocol (default ``strict-iclr``).
-        core_protocol: branch (b)'s protocol (default ``science-record``).
+        name, model, extractor: as :class:`~.base.CoreEvaluator`.
+        **options: :class:`SciCoreOptions` fields (branch protocols, review and extract options).
 
     Raises:
         rhetorica.reviewers.protocols.UnknownProtocolError: an unknown protocol.
@@ -58,11 +66,13 @@ class SciCore(CoreEvaluator):
 
     kind = "scicore"
     form: Form = SCICORE_FORM
+    options_model = SciCoreOptions
+    options: SciCoreOptions
 
-    def __init__(self, name: str, *, model: ModelAPI, full_protocol: str = "strict-iclr",
-                 core_protocol: str = "science-record", **options: Any) -> None:
+    def __init__(self, name: str, *, model: ModelAPI, **options: Any) -> None:
         super().__init__(name, model=model, **options)
-        self.full_protocol, self.core_protocol = get_protocol(full_protocol), get_protocol(core_protocol)
+        self.full_protocol = get_protocol(self.options.full_protocol)
+        self.core_protocol = get_protocol(self.options.core_protocol)
         for protocol in (self.full_protocol, self.core_protocol):
             if getattr(protocol.form, "name", protocol.form) != "iclr-2026":
                 raise ValueError(f"SciCore {name!r}: protocol {protocol.name!r} is not on the 'iclr-2026' form; "

@@ -24,7 +24,7 @@ from rhetorica.models.call import CallContext, call_model
 from rhetorica.reviewers.form import is_refusal, strip_reasoning
 from rhetorica.reviewers.protocols import get_protocol, protocol_version
 from rhetorica.reviewers.scicore.answer import refusal_reason
-from rhetorica.reviewers.scicore.base import CoreEvaluator, branch_failure
+from rhetorica.reviewers.scicore.base import CoreEvaluator, CoreOptions, branch_failure
 from rhetorica.reviewers.scicore.core import core_document
 from rhetorica.reviewers.scicore.extract import CoreResult
 from rhetorica.reviewers.scicore.instructions import RECONSTRUCT, instruction, instruction_hash
@@ -89,14 +89,22 @@ def reconstruction_document(markdown: str, original: Document) -> Document:
                     metadata={"reconstruction_of": original.content_hash, **identity_metadata(original)})
 
 
+class ReconstructOptions(CoreOptions):
+    """The ``options`` of a ``kind: reconstruct`` reviewer: :class:`~.base.CoreOptions`, the final
+    review's protocol and the reconstruction call's options."""
+
+    protocol: str = Field(default="standard", description="protocol of the review of the rebuilt manuscript")
+    rebuild: RebuildOptions = Field(default_factory=RebuildOptions, description="sampling and limit of the "
+                                                                                 "reconstruction call")
+
+
 class ReconstructReview(CoreEvaluator):
     """The ReconstructReview baseline (see the module docstring).
 
     Args:
-        name, model, extractor, model_id, extractor_id, review, extract: as
-            :class:`~.base.CoreEvaluator` (the extractor also rebuilds the manuscript).
-        protocol: the protocol of the final review (default ``standard``).
-        rebuild: :class:`RebuildOptions` fields.
+        name, model, extractor: as :class:`~.base.CoreEvaluator` (the extractor also rebuilds the
+            manuscript).
+        **options: :class:`ReconstructOptions` fields (final protocol, rebuild, review and extract options).
 
     Raises:
         rhetorica.reviewers.protocols.UnknownProtocolError: an unknown protocol.
@@ -104,13 +112,14 @@ class ReconstructReview(CoreEvaluator):
     """
 
     kind = "reconstruct"
+    options_model = ReconstructOptions
+    options: ReconstructOptions
 
-    def __init__(self, name: str, *, model: ModelAPI, protocol: str = "standard",
-                 rebuild: dict[str, Any] | None = None, **options: Any) -> None:
+    def __init__(self, name: str, *, model: ModelAPI, **options: Any) -> None:
         super().__init__(name, model=model, **options)
-        self.protocol = get_protocol(protocol)
+        self.protocol = get_protocol(self.options.protocol)
         self.form: Form = protocol_form(self.protocol)
-        self.rebuild = RebuildOptions(**(rebuild or {}))
+        self.rebuild = self.options.rebuild
 
     def spec(self) -> dict[str, Any]:
         """Models, protocol and version, form, and the extraction, rebuild and review options."""
