@@ -55,7 +55,6 @@ def paragraph_places(project: LatexProject) -> dict[str, tuple[bool, tuple[str, 
     """Where each editable paragraph stands, by :attr:`Paragraph.key`: ``(inside the abstract
     environment, titles of its enclosing headings, outermost first)``, read in document order
     (an included body file at its ``\\input``/``\\include``)."""
-    lines_of: dict[str, list[str]] = {}
     place: dict[tuple[str, int], tuple[bool, tuple[str, ...]]] = {}
     state: dict[str, Any] = {"abstract": False, "headings": {}}
     main_dir = (project.root / project.main).parent
@@ -63,8 +62,7 @@ def paragraph_places(project: LatexProject) -> dict[str, tuple[bool, tuple[str, 
 
     def walk(file: str) -> None:
         seen.add(file)
-        lines_of[file] = project.read(file).split("\n")
-        for number, line in enumerate(lines_of[file], start=1):
+        for number, line in enumerate(project.read(file).split("\n"), start=1):
             cut = comment_start(line)
             code = line if cut is None else line[:cut]
             if "\\begin{abstract}" in code:
@@ -79,10 +77,10 @@ def paragraph_places(project: LatexProject) -> dict[str, tuple[bool, tuple[str, 
                 state["abstract"] = False
             for _, _, name in input_commands(code):
                 target = resolve_input(name, (project.root / file).parent, main_dir, project.root)
-                if isinstance(target, Path):
-                    rel = target.resolve().relative_to(project.root).as_posix()
-                    if rel in project.body_files and rel not in seen:
-                        walk(rel)
+                rel = target.resolve().as_posix() if isinstance(target, Path) else None
+                root = project.root.as_posix() + "/"
+                if rel and rel.startswith(root) and rel[len(root):] in project.body_files and rel[len(root):] not in seen:
+                    walk(rel[len(root):])
 
     walk(project.main)
     for file in project.body_files:  # included in a way the walk does not follow: after the rest
