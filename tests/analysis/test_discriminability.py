@@ -70,6 +70,7 @@ def test_resampled_numerators_equal_explicit_quadratic_forms(
     # (chunk 1: every tie group its own chunk; 1000: one chunk), heavy and light value blocks
     monkeypatch.setattr(disc, "BOOTSTRAP_BLOCK", block)
     monkeypatch.setattr(disc, "CHUNK", chunk)
+    monkeypatch.setattr(disc, "RESAMPLE_BATCH", 7)  # 60 resamples: eight batches of 7 and one of 4
     orig, groups = data(seed, 40, continuous)
     vals = np.concatenate(groups)
     paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])
@@ -123,3 +124,25 @@ def test_resample_counts_rows_sum_to_n() -> None:
     counts = resample_counts(7, 1000, np.random.default_rng(0))
     assert counts.shape == (1000, 7) and (counts.sum(axis=1) == 7).all()
     assert counts.mean() == pytest.approx(1.0) and counts.var() == pytest.approx(6 / 7, rel=0.05)  # multinomial variance
+
+
+def test_point_computed_once_per_input_and_cache_bounded(monkeypatch) -> None:
+    # the scorecard's interval and the robustness table's point read the same scores: one computation
+    calls = []
+    point = disc._point
+    monkeypatch.setattr(disc, "_point", lambda prep, blocks: calls.append(1) or point(prep, blocks))
+    monkeypatch.setattr(disc, "_points", disc.OrderedDict())
+    monkeypatch.setattr(disc, "POINT_CACHE_SIZE", 2)
+    orig, groups = data(7, 25, True)
+    vals = np.concatenate(groups)
+    paper = np.repeat(np.arange(len(orig)), [len(g) for g in groups])
+    expected, _ = brute(orig, groups)
+    assert discriminability(orig, vals, paper) == pytest.approx(expected, rel=1e-12)
+    assert discriminability_interval(orig, vals, paper, n_resamples=20)[0] == discriminability(orig, vals, paper)
+    assert len(calls) == 1
+    vals[0] += 3.0  # same arrays, new content: computed again
+    groups[0] = vals[: len(groups[0])]
+    assert discriminability(orig, vals, paper) == pytest.approx(brute(orig, groups)[0], rel=1e-12)
+    assert len(calls) == 2
+    discriminability(orig[::-1].copy(), vals, paper)
+    assert len(calls) == 3 and len(disc._points) == 2  # the oldest result was dropped

@@ -293,3 +293,46 @@ def test_conditional_pairs_for_2x2_arms() -> None:
         ("confidence:+", "confidence:-", "proficiency:+"),
         ("proficiency:+", "proficiency:-", "confidence:+"),
     ]
+
+
+def test_key_groups_of_the_same_arrow_columns_computed_once_and_redone_after_a_change() -> None:
+    pytest.importorskip("pyarrow")
+    from rhetorica.analysis.paired import key_groups
+
+    df = pd.DataFrame({
+        "reviewer": pd.array(["r2", "r1", "r2", "r1"], dtype="string[pyarrow]"),
+        "document_id": pd.array(["d1", "d1", "d2", "d1"], dtype="string[pyarrow]"),
+        "arm": pd.array(["original", "x", "x", "x"], dtype="string[pyarrow]"),
+    })
+    first = key_groups(df)
+    assert key_groups(df) is first and key_groups(df.copy()) is first  # the same immutable arrays
+    # groups in sorted key order: (r1,d1,x) x2, (r2,d1,original), (r2,d2,x)
+    assert first.inverse.tolist() == [1, 0, 2, 0]
+    df.loc[1, "arm"] = "original"  # a new array under the arm column: grouped again
+    again = key_groups(df)
+    assert again is not first and again.inverse.tolist() == [2, 0, 3, 1]
+    assert again.inverse.tolist() == df.groupby(["reviewer", "document_id", "arm"], sort=True).ngroup().tolist()
+    objects = df.astype(object)  # mutable numpy columns: never reused
+    assert key_groups(objects) is not key_groups(objects)
+
+
+@pytest.mark.parametrize("dtype", ["str", object])
+def test_grouped_wide_scores_equal_the_pivot_of_paper_scores(dtype) -> None:
+    from rhetorica.analysis.paired import grouped_wide_scores, key_groups, paper_frame, wide_scores
+
+    df = pd.DataFrame({
+        "reviewer": ["r2", "r1", "r2", "r1", "r1", "r2"],
+        "document_id": ["d2", "d1", "d2", "d1", "d3", "d1"],
+        "arm": ["x", "original", "x", "x", "x", "original"],
+    }).astype(dtype)
+    v = np.array([4.0, 6.0, 5.0, np.nan, 7.0, np.nan])  # (r1, d1, x) and (r2, d1, original): no ok score
+    g = key_groups(df)
+    expected = wide_scores(paper_frame(g, v, "overall"), "overall")
+    got = grouped_wide_scores(g, v)
+    pd.testing.assert_frame_equal(got.table, expected.table, check_exact=True)
+    assert got.reviewers == expected.reviewers == ["r1", "r2"]
+    assert got.codes.tolist() == expected.codes.tolist() == [0, 0, 1, 1]
+    # rows (r1,d1) (r1,d3) (r2,d1) (r2,d2); replicates of (r2, d2, x) averaged; NaN where no ok score or no review
+    assert got.table["original"].tolist()[0] == 6.0 and np.isnan(got.table["original"].tolist()[1:]).all()
+    x = got.table["x"].to_numpy()
+    assert x[1] == 7.0 and x[3] == 4.5 and np.isnan(x[[0, 2]]).all()

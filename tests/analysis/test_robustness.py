@@ -196,3 +196,26 @@ def test_discriminability_interval_point_equals_discriminability_and_brackets_it
     assert 0.5 < low < point < high <= 1.0
     again = discriminability_interval(original, values, paper, n_resamples=500)
     assert again == (point, low, high)  # seeded
+
+
+def test_reviewer_tables_equal_each_reviewers_pivot_of_its_paper_scores() -> None:
+    from rhetorica.analysis.paired import paper_scores
+    from rhetorica.analysis.robustness import _reviewer_tables
+
+    df = rows(
+        [("a", "d1", "original", 5), ("a", "d1", "x", 6), ("a", "d2", "original", 3), ("a", "d2", "x", None),
+         ("a", "d3", "original", None), ("a", "d3", "x", None),  # d3: no score under any arm
+         ("b", "d1", "original", 7), ("b", "d2", "original", 4), ("b", "d1", "x", None),  # b: no score under x
+         ("c", "d1", "original", None)],  # c: no score at all
+        status={3: "error", 4: "error", 5: "error", 8: "error", 9: "error"},
+    )
+    ps = paper_scores(df, "overall").dropna(subset=["overall"])
+    tables = dict(_reviewer_tables(df, "overall"))
+    assert list(tables) == ["a", "b", "c"] and tables["c"].empty
+    for reviewer, part in ps.groupby("reviewer"):
+        expected = part.pivot(index="document_id", columns="arm", values="overall")
+        pd.testing.assert_frame_equal(tables[reviewer], expected, check_exact=True)
+    assert tables["a"].to_numpy().tolist()[0] == [5.0, 6.0] and list(tables["b"].columns) == ["original"]
+    out = robustness_table(df).set_index("reviewer")
+    assert out.loc["a", "n_papers"] == 2 and out.loc["a", "n_variants"] == 3 and out.loc["c", "n_papers"] == 0
+    assert out.loc["a", "mad"] == 1.0 and math.isnan(out.loc["b", "mad"])

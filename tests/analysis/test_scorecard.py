@@ -167,3 +167,25 @@ def test_value_columns_describe_the_deciding_pair() -> None:
     assert out["reasons"].count("|ln preference ratio|") == 1
     assert out["reasons"].startswith("|ln preference ratio| inf, 97.5% interval [0.82, inf] (confidence:+ vs original; "
                                      "12 vs 0 untied papers) exceeds 0.41; ")
+
+
+def test_failure_counts_of_every_reviewer_equal_each_reviewers_groupby() -> None:
+    import pandas as pd
+
+    from rhetorica.analysis.scorecard import _failure_counts, failure_gap_intervals
+
+    df = pd.DataFrame({
+        "reviewer": ["b", "b", "b", "a", "a", "a", None, "c"],
+        "arm": ["original", "x", "x", "x", None, "original", "x", None],
+        "status": ["ok", "error", "ok", "refused", "error", "ok", "error", "ok"],
+    })
+    counts = _failure_counts(df)
+    assert sorted(counts) == ["a", "b", "c"] and counts["c"].empty  # c has no row with an arm; no null reviewer
+    for reviewer in ("a", "b"):
+        expected = df[df["reviewer"] == reviewer]["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"])
+        assert counts[reviewer]["sum"].tolist() == expected["sum"].tolist() == ([0, 1] if reviewer == "a" else [0, 1])
+        assert counts[reviewer]["count"].tolist() == expected["count"].tolist() == ([1, 1] if reviewer == "a" else [1, 2])
+        assert list(counts[reviewer].index) == list(expected.index) == ["original", "x"]
+    # b: 0/1 failed under original vs 1/2 under x
+    (gap,) = failure_gap_intervals(df[df["reviewer"] == "b"], 10.0, 0.05)
+    assert gap.point == pytest.approx(50.0) and gap.detail == "0/1 vs 1/2 reviews failed"

@@ -146,7 +146,7 @@ def test_a_failed_review_stops_only_its_guided_chain_and_the_flow_says_why(tmp_p
     # the flow counts the failed review under the guided arm of its rewriter, with why
     store = Store.open_readonly(run_dir / "store.sqlite")
     try:
-        flow = store_flow(store, json.loads(config.model_dump_json()))
+        flow = store_flow(store, config)
     finally:
         store.close()
     rows = flow.flow[flow.flow["stage"] == "guided-review"].set_index("configuration")
@@ -212,6 +212,7 @@ def test_a_store_of_the_old_layout_resumes_with_zero_calls(tmp_path):
         assert moved[rewriter][1] == {k: v for k, v in artefacts[key].items() if k != "upstream"}
     assert (moved["para"][0], moved["bad"][0]) == ("ok", "error")
     assert _rows(run_dir, "SELECT COUNT(*) FROM artefacts") == [(0,)]
+    assert _rows(run_dir, "SELECT cache_key FROM model_calls WHERE cache_hit = 0 ORDER BY cache_key") == sent_before
     # failures retried: the discarded guided rewrite runs again from the old run's cache
     _retried_from_cache(study, run_dir)
 

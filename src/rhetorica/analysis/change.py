@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap_columns
-from rhetorica.analysis.paired import KEYS, paper_frame, key_groups, paper_scores, wide_scores
+from rhetorica.analysis.paired import KEYS, grouped_wide_scores, key_groups, wide_paper_scores
 from rhetorica.analysis.tidy import document_info, ok_scores, primary_metric, require_columns
 from rhetorica.labels import ORIGINAL
 
@@ -89,25 +89,24 @@ def paired_change(
     require_columns(df, [*KEYS, "status", score])
     values = ok_scores(df, score).to_numpy()
     groups = key_groups(df)  # one grouping for the scores and the weak-accept shares
-    ps = paper_frame(groups, values, score)
-    arms = set(pd.unique(ps["arm"]))
+    wide = grouped_wide_scores(groups, values)
+    arms = set(wide.table.columns)
     if pairs is None:
         pairs = [(a, ORIGINAL) for a in sorted(arms) if a != ORIGINAL]
     for arm in {a for pair in pairs for a in pair}:
         if arm not in arms:
             raise ValueError(f"arm {arm!r} is not in the data; arms present: {sorted(arms)}")
     hits = np.where(np.isnan(values), np.nan, (values >= weak_accept).astype(float))
-    wa = paper_frame(groups, hits, "_weak_accept")
     strata = _strata(df)
     docs = strata.index
-    reviewers = sorted(pd.unique(ps["reviewer"]))
+    reviewers = wide.reviewers
     arm_names = sorted(arms)
     # (reviewer, document, arm) cubes of paper scores and weak-accept shares, NaN where missing
     cube_index = pd.MultiIndex.from_product([reviewers, docs], names=["reviewer", "document_id"])
     score_c, wa_c = (
-        wide_scores(table, column).table.reindex(index=cube_index, columns=arm_names).to_numpy(dtype=float)
+        w.table.reindex(index=cube_index, columns=arm_names).to_numpy(dtype=float)
         .reshape(len(reviewers), len(docs), len(arm_names))
-        for table, column in ((ps, score), (wa, "_weak_accept"))
+        for w in (wide, grouped_wide_scores(groups, hits))
     )
     first = [arm_names.index(a) for a, _ in pairs]
     second = [arm_names.index(b) for _, b in pairs]
@@ -202,10 +201,9 @@ def movement_by_initial_score(
     edges = np.asarray(bins, dtype=float)
     if len(edges) < 2 or np.any(np.diff(edges) <= 0):
         raise ValueError(f"bins must be at least two increasing edges, got {list(bins)}")
-    ps = paper_scores(df, score)
-    if ORIGINAL not in set(ps["arm"]):
+    wide = wide_paper_scores(df, score).table
+    if ORIGINAL not in set(wide.columns):
         raise ValueError("movement by initial score needs the 'original' arm in the data")
-    wide = wide_scores(ps, score).table
     labels = _bin_labels(list(edges))
     frames = []
     for arm in [a for a in wide.columns if a != ORIGINAL]:

@@ -24,6 +24,9 @@ the light blocks' rewrite pairs and each chunk's own small kernel); its denomina
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -45,6 +48,9 @@ about ``chunks x rewrites / BOOTSTRAP_BLOCK`` cumulative sums plus ``rewrites x 
 products."""
 CHUNK = 512
 """Papers per chunk of the paper order in the bootstrap (tie groups are never split)."""
+RESAMPLE_BATCH = 64
+"""Resamples whose between-chunk sums are formed together in :func:`_resampled_numerators` (their
+``batch x blocks`` arrays fit in a core's cache; each resample's sums are the same in any batch)."""
 
 
 class _Prepared(NamedTuple):
@@ -141,7 +147,35 @@ def discriminability(original: Array, variant_scores: Array, variant_paper: npt.
         having both an original and a rewrite.
     """
     prep = _prepare(original, variant_scores, variant_paper)
-    return np.nan if prep is None else _point(prep, _blocks(prep))
+    return np.nan if prep is None else _shared_point(prep)
+
+
+POINT_CACHE_SIZE = 64
+"""Point estimates kept by :func:`_shared_point` (a digest and a float each)."""
+_points: OrderedDict[bytes, float] = OrderedDict()
+_points_lock = threading.Lock()
+
+
+def _shared_point(prep: _Prepared) -> float:
+    """:func:`_point` of ``prep``, computed once for the same input: the scorecard's
+    :func:`discriminability_interval` and the robustness table's :func:`discriminability` read the
+    same reviewers' scores. Keyed on a BLAKE2b digest of :data:`BLOCK` and the exact prepared arrays
+    (their lengths and bytes); the last :data:`POINT_CACHE_SIZE` results are kept."""
+    digest = hashlib.blake2b(BLOCK.to_bytes(8, "little"), digest_size=32)
+    for part in (prep.original, prep.values, prep.paper):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(np.ascontiguousarray(part).tobytes())
+    key = digest.digest()
+    with _points_lock:
+        if key in _points:
+            _points.move_to_end(key)
+            return _points[key]
+    value = _point(prep, _blocks(prep))
+    with _points_lock:
+        _points[key] = value
+        while len(_points) > POINT_CACHE_SIZE:
+            _points.popitem(last=False)
+    return value
 
 
 def _point(prep: _Prepared, blocks: _Blocks) -> float:
@@ -150,7 +184,10 @@ def _point(prep: _Prepared, blocks: _Blocks) -> float:
         return 0.5
     h = blocks.weights
     # pairs in different blocks (the higher block wins) and inside heavy blocks (ties)
-    lower = np.cumsum(h, axis=1) - h + 0.5 * h * blocks.heavy
+    lower = np.cumsum(h, axis=1)
+    lower -= h
+    heavy = np.flatnonzero(blocks.heavy)
+    lower[:, heavy] += 0.5 * h[:, heavy]
     total = float(np.sum(h * _below(lower, prep.starts)))
     o = prep.original[prep.paper]
     for idx in blocks.light:  # pairs inside a light block, rewrite by rewrite
@@ -194,26 +231,31 @@ def _resampled_numerators(prep: _Prepared, counts: Array) -> Array:
     rewrites = np.argsort(prep.paper, kind="stable")
     first_rewrite = np.searchsorted(prep.paper[rewrites], bounds)
     heavy = np.flatnonzero(blocks.heavy)
-    total = np.zeros(n_cols)
-    lower_chunks = np.zeros((n_cols, nb))  # rewrite weight per block of the chunks done so far
-    for a, b, ra, rb in zip(bounds[:-1], bounds[1:], first_rewrite[:-1], first_rewrite[1:]):
+    cells, own_pairs = [], np.zeros((len(bounds) - 1, n_cols))
+    for c, (a, b, ra, rb) in enumerate(zip(bounds[:-1], bounds[1:], first_rewrite[:-1], first_rewrite[1:])):
         own = rewrites[ra:rb]
-        cells = sparse.csr_array((prep.weight[own], (blocks.block[own], prep.paper[own] - a)), shape=(nb, b - a))
-        weight = np.ascontiguousarray((cells @ counts[a:b]).T)  # (B, nb): this chunk's weight per block
-        below = np.cumsum(lower_chunks, axis=1)  # (numpy sums along the contiguous axis fastest)
-        below -= lower_chunks  # lower chunks, lower blocks
-        below[:, heavy] += 0.5 * lower_chunks[:, heavy]  # lower chunks, the same heavy block
-        total += np.einsum("rb,rb->r", weight, below)
-        lower_chunks += weight
+        cells.append(sparse.csr_array((prep.weight[own], (blocks.block[own], prep.paper[own] - a)), shape=(nb, b - a)))
         if o[a] != o[b - 1]:  # the chunk's own pairs (a single tie group has none)
             h = np.bincount((prep.paper[own] - a) * nb + blocks.block[own], weights=prep.weight[own],
                             minlength=(b - a) * nb).reshape(b - a, nb)  # H of the chunk's papers
             g = np.cumsum(h, axis=1)  # G: each paper's weight in lower blocks, half of its own heavy one
             g -= h
             g[:, heavy] += 0.5 * h[:, heavy]
-            kernel = (cells.T @ g.T) * (o[a:b, None] > o[None, a:b])
+            kernel = (cells[c].T @ g.T) * (o[a:b, None] > o[None, a:b])
             d = counts[a:b]
-            total += np.einsum("ir,ir->r", kernel @ d, d)
+            own_pairs[c] = np.einsum("ir,ir->r", kernel @ d, d)
+    total = np.zeros(n_cols)
+    for lo in range(0, n_cols, RESAMPLE_BATCH):  # a batch of resamples at a time: its arrays stay in cache
+        hi = min(n_cols, lo + RESAMPLE_BATCH)
+        lower_chunks = np.zeros((hi - lo, nb))  # rewrite weight per block of the chunks done so far
+        for c, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+            weight = np.ascontiguousarray((cells[c] @ counts[a:b, lo:hi]).T)  # (batch, nb): this chunk's
+            below = np.cumsum(lower_chunks, axis=1)  # (numpy sums along the contiguous axis fastest)
+            below -= lower_chunks  # lower chunks, lower blocks
+            below[:, heavy] += 0.5 * lower_chunks[:, heavy]  # lower chunks, the same heavy block
+            total[lo:hi] += np.einsum("rb,rb->r", weight, below)
+            total[lo:hi] += own_pairs[c, lo:hi]
+            lower_chunks += weight
     for idx in blocks.light:  # one light block: rewrite pairs compared one by one
         p, w, y = prep.paper[idx], prep.weight[idx], prep.values[idx]
         pair = _step(y) * np.outer(w, w) * (o[p][:, None] > o[p][None, :])
@@ -264,7 +306,7 @@ def discriminability_interval(
     prep = _prepare(original, variant_scores, variant_paper)
     if prep is None:
         return np.nan, np.nan, np.nan
-    point = _point(prep, _blocks(prep))
+    point = _shared_point(prep)
     n = len(prep.original)
     counts = _float_counts(n, n_resamples, seed)
     with threadpool_limits(limits=1, user_api="blas"):  # many small products: BLAS threads only add CPU

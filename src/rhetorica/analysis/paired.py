@@ -8,6 +8,7 @@ and is counted in the ``missing_*`` columns, not in the pairs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -174,17 +175,56 @@ class KeyGroups(NamedTuple):
         rest = self.groups
         for k, u in reversed(list(zip(KEYS, self.uniques))):
             rest, code = np.divmod(rest, len(u))
-            out[k] = np.asarray(u, dtype=object)[code] if u.dtype == object else u.take(code)
+            out[k] = _take(u, code)
         return {k: out[k] for k in KEYS}
+
+
+def _take(u: pd.Index, code: npt.NDArray[np.int64]) -> object:
+    """The key values ``u[code]``: a typed key column's values as they are, object keys as an object
+    array (pandas infers their type where they are put in a frame or an index)."""
+    return np.asarray(u, dtype=object)[code] if u.dtype == object else u.take(code)
+
+
+_last_grouping: list[tuple[tuple[object, ...], KeyGroups]] = []
+_grouping_lock = threading.Lock()
+
+
+def _immutable_keys(df: pd.DataFrame) -> tuple[object, ...] | None:
+    """The pyarrow arrays under the key columns when all three are Arrow-backed (pandas' default
+    ``str`` columns with pyarrow installed), else None. A pyarrow array never changes: setting a
+    value of such a column gives the column a new array."""
+    arrays = [df[k].array for k in KEYS]
+    if not all(isinstance(a, pd.arrays.ArrowExtensionArray) for a in arrays):
+        return None
+    return tuple(a.__arrow_array__() for a in arrays)
 
 
 def key_groups(df: pd.DataFrame) -> KeyGroups:
     """Group the rows of ``df`` by (reviewer, document_id, arm), by integer codes of the sorted key
     values (much faster than a string groupby).
 
+    The grouping of the last table with Arrow-backed key columns is kept (with those columns' arrays;
+    one grouping only): every table of a report groups the same assessments, and a table whose key
+    columns are the very same immutable arrays is grouped once.
+
     Raises:
         ValueError: if a key is null (naming the first such assessment).
     """
+    arrays = _immutable_keys(df)
+    with _grouping_lock:
+        if arrays is not None and _last_grouping and len(_last_grouping[0][0]) == len(arrays) and all(
+            a is b for a, b in zip(_last_grouping[0][0], arrays)
+        ):
+            return _last_grouping[0][1]
+    groups = _key_groups(df)
+    if arrays is not None:
+        with _grouping_lock:
+            _last_grouping[:] = [(arrays, groups)]
+    return groups
+
+
+def _key_groups(df: pd.DataFrame) -> KeyGroups:
+    """:func:`key_groups`, computed."""
     codes, uniques = zip(*(pd.factorize(df[k], sort=True) for k in KEYS))
     for k, c in zip(KEYS, codes):
         if (c < 0).any():
@@ -195,19 +235,15 @@ def key_groups(df: pd.DataFrame) -> KeyGroups:
     for c, u in zip(codes, uniques):
         key = key * len(u) + c
     groups, inverse = _unique_keys(key, int(np.prod([len(u) for u in uniques], dtype=float)))
+    groups.flags.writeable = inverse.flags.writeable = False  # shared by the tables of one report
     return KeyGroups(groups, inverse, tuple(uniques))
 
 
 def paper_frame(g: KeyGroups, v: npt.NDArray[np.float64], score: str) -> pd.DataFrame:
     """:func:`paper_scores` of the row values ``v`` (``(N,)``, NaN = no ``ok`` score) grouped by ``g``
     (:func:`key_groups`), the column named ``score``."""
-    has = ~np.isnan(v)
-    n = len(g.groups)
-    n_ok = np.bincount(g.inverse, weights=has, minlength=n)
-    total = np.bincount(g.inverse, weights=np.where(has, v, 0.0), minlength=n)
-    size = np.bincount(g.inverse, minlength=n)
-    mean = np.full(n, np.nan)
-    np.divide(total, n_ok, out=mean, where=n_ok > 0)
+    mean, n_ok = _group_means(g, v)
+    size = np.bincount(g.inverse, minlength=len(g.groups))
     return pd.DataFrame(
         {
             **g.keys(),
@@ -216,6 +252,17 @@ def paper_frame(g: KeyGroups, v: npt.NDArray[np.float64], score: str) -> pd.Data
             "n_assessments": size.astype(int),
         }
     )
+
+
+def _group_means(g: KeyGroups, v: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Mean of the non-NaN ``v`` of each group (NaN for none) and their number, ``(G,)`` each."""
+    has = ~np.isnan(v)
+    n = len(g.groups)
+    n_ok = np.bincount(g.inverse, weights=has, minlength=n)
+    total = np.bincount(g.inverse, weights=np.where(has, v, 0.0), minlength=n)
+    mean = np.full(n, np.nan)
+    np.divide(total, n_ok, out=mean, where=n_ok > 0)
+    return mean, n_ok
 
 
 def _per_pair(
@@ -252,6 +299,36 @@ def wide_scores(ps: pd.DataFrame, score: str) -> WideScores:
         table.index.get_level_values("reviewer"), categories=reviewers
     ).codes.astype(np.intp)
     return WideScores(table, codes, reviewers)
+
+
+def grouped_wide_scores(g: KeyGroups, v: npt.NDArray[np.float64]) -> WideScores:
+    """``wide_scores(paper_frame(g, v, score), score)`` placed straight from the group codes, without
+    a frame of paper scores and a pivot of its string keys: the same rows (every (reviewer,
+    document_id) with a group, sorted), columns (the arms with a group, sorted, named ``arm``) and
+    values (:func:`paper_frame`'s means, NaN where a paper has no ``ok`` score or no group)."""
+    mean, _ = _group_means(g, v)
+    reviewers, documents, arms = g.uniques
+    row_key, arm_code = np.divmod(g.groups, len(arms))
+    rows, row = _unique_keys(row_key, len(reviewers) * len(documents))
+    present, column = _unique_keys(arm_code, len(arms))
+    values = np.full((len(rows), len(present)), np.nan)
+    values[row, column] = mean
+    reviewer_code, document_code = np.divmod(rows, len(documents))
+    index = pd.MultiIndex.from_arrays(
+        [pd.Index(_take(reviewers, reviewer_code)), pd.Index(_take(documents, document_code))],
+        names=["reviewer", "document_id"],
+    )
+    table = pd.DataFrame(values, index=index, columns=pd.Index(_take(arms, present), name="arm"))
+    names = sorted(pd.unique(reviewers.take(np.unique(reviewer_code))))
+    codes = pd.Categorical(table.index.get_level_values("reviewer"), categories=names).codes.astype(np.intp)
+    return WideScores(table, codes, names)
+
+
+def wide_paper_scores(df: pd.DataFrame, score: str) -> WideScores:
+    """``wide_scores(paper_scores(df, score), score)`` (the same checks and errors)."""
+    require_columns(df, [*KEYS, "status", score])
+    values = ok_scores(df, score).to_numpy()
+    return grouped_wide_scores(key_groups(df), values)
 
 
 def _resolve(arms: Sequence[str], first: str, second: str, given: str | None) -> tuple[str, str]:
@@ -362,7 +439,7 @@ def compare_arms(
             ``given`` combination that does not exist.
     """
     score = score or primary_metric(df)
-    w = wide_scores(paper_scores(df, score), score)
+    w = wide_paper_scores(df, score)
     return _compare(w, first, second, score=score, threshold=threshold, given=given)
 
 
@@ -391,7 +468,7 @@ def comparison_table(
         ValueError: as :func:`compare_arms`.
     """
     score = score or primary_metric(df)
-    w = wide_scores(paper_scores(df, score), score)
+    w = wide_paper_scores(df, score)
     frames = [_compare(w, a, b, score=score, threshold=threshold, given=given) for a, b in pairs]
     if not frames:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
@@ -427,7 +504,7 @@ def criterion_table(
     require_columns(df, [*KEYS, "status", *criteria])
     values = [ok_scores(df, c).to_numpy() for c in criteria]
     groups = key_groups(df)
-    wides = [wide_scores(paper_frame(groups, v, c), c) for c, v in zip(criteria, values)]
+    wides = [grouped_wide_scores(groups, v) for v in values]
     frames = [
         _compare(w, a, b, score=c, threshold=2.5, given=given) for c, w in zip(criteria, wides) for a, b in pairs
     ]
@@ -464,7 +541,7 @@ def difference_magnitude(
         ValueError: as :func:`compare_arms`.
     """
     score = score or primary_metric(df)
-    w = wide_scores(paper_scores(df, score), score)
+    w = wide_paper_scores(df, score)
     frames = []
     for first, second in pairs:
         arm_a, arm_b = _resolve(list(w.table.columns), first, second, given)

@@ -34,6 +34,7 @@ Measures (our operationalisation where the study names a measure without a formu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -41,7 +42,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from rhetorica.analysis.discriminability import discriminability, discriminability_interval
-from rhetorica.analysis.paired import paper_scores
+from rhetorica.analysis.paired import wide_paper_scores
 from rhetorica.analysis.tidy import document_info, primary_metric
 from rhetorica.labels import ORIGINAL
 from scipy.stats import spearmanr
@@ -174,10 +175,10 @@ def discriminability_table(
         ValueError: on a missing column or an out-of-range score.
     """
     score = score or primary_metric(df)
-    ps = paper_scores(df, score).dropna(subset=[score])
     rows = []
-    for reviewer, part in ps.groupby("reviewer", sort=True):
-        wide = part.pivot(index="document_id", columns="arm", values=score)
+    for reviewer, wide in _reviewer_tables(df, score):
+        if wide.empty:  # no score at all: no row
+            continue
         if ORIGINAL not in wide.columns or wide.shape[1] < 2:
             rows.append({"reviewer": reviewer, "n_papers": 0, "discriminability": np.nan, "low": np.nan,
                          "high": np.nan})
@@ -191,18 +192,37 @@ def discriminability_table(
     return pd.DataFrame(rows, columns=["reviewer", "n_papers", "discriminability", "low", "high"])
 
 
+def _reviewer_tables(df: pd.DataFrame, score: str) -> Iterator[tuple[str, pd.DataFrame]]:
+    """Each reviewer (sorted) with its paper x arm table of paper scores (index ``document_id``,
+    columns ``arm``, both sorted): the papers and arms with at least one score; empty without any.
+
+    Raises:
+        ValueError: as :func:`rhetorica.analysis.paired.paper_scores`.
+    """
+    w = wide_paper_scores(df, score)
+    values = w.table.to_numpy(dtype=float)
+    documents = w.table.index.get_level_values("document_id")
+    for i, reviewer in enumerate(w.reviewers):
+        rows = np.flatnonzero(w.codes == i)
+        has = ~np.isnan(values[rows])
+        papers, arms = has.any(axis=1), has.any(axis=0)
+        yield reviewer, pd.DataFrame(values[rows[papers]][:, arms], index=documents[rows[papers]],
+                                     columns=w.table.columns[arms])
+
+
 def _reviewer_row(
-    ps: pd.DataFrame, score: str, human: pd.Series, low_drift: float, chance_margin: float
+    wide: pd.DataFrame, human: pd.Series, low_drift: float, chance_margin: float
 ) -> dict[str, object]:
-    ps = ps.dropna(subset=[score])
-    wide = ps.pivot(index="document_id", columns="arm", values=score)
+    scored = ~np.isnan(wide.to_numpy())
     row: dict[str, object] = {
         "n_papers": int(wide.shape[0]),
-        "n_variants": int(len(ps)),
+        "n_variants": int(scored.sum()),
     }
-    ow = one_way(ps[score].to_numpy(), ps["document_id"].to_numpy())
+    # the (paper, arm) scores in paper then arm order, grouped by paper
+    ow = one_way(wide.to_numpy()[scored], np.nonzero(scored)[0])
     row["icc1"], row["spr"] = ow.icc1, ow.spr
-    row["icc_a1"] = icc_a1(wide.dropna().to_numpy()) if wide.shape[1] >= 2 else np.nan
+    complete = np.ascontiguousarray(wide.dropna().to_numpy())  # row-major: numpy's sums in one order
+    row["icc_a1"] = icc_a1(complete) if wide.shape[1] >= 2 else np.nan
     if ORIGINAL in wide.columns:
         base = wide[ORIGINAL]
         rewrites = wide.drop(columns=[ORIGINAL])
@@ -258,11 +278,11 @@ def robustness_table(
         ValueError: on a missing column or an out-of-range score.
     """
     score = score or primary_metric(df)
-    ps = paper_scores(df, score)
+    tables = list(_reviewer_tables(df, score))
     human = document_info(df)["human_score"]
     rows = []
-    for reviewer, part in ps.groupby("reviewer", sort=True):
-        row = _reviewer_row(part, score, human, low_drift, chance_margin)
+    for reviewer, wide in tables:
+        row = _reviewer_row(wide, human, low_drift, chance_margin)
         row["reviewer"] = reviewer
         rows.append(row)
     return pd.DataFrame(rows, columns=ROBUSTNESS_COLUMNS)

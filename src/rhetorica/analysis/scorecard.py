@@ -247,7 +247,32 @@ def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> l
         One :class:`Interval` per pair of arms (point = |difference|); empty with one arm.
     """
 
-    failed = df["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"])
+    return _gap_intervals(df["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"]), bound_pct, alpha)
+
+
+def _failure_counts(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Per reviewer, the ``sum`` (failed) and ``count`` (reviews) of each arm it reviewed: the
+    table :func:`failure_gap_intervals` groups from that reviewer's rows, for every reviewer from
+    one factorisation of the keys (rows with a null reviewer, arm or status are left out, as the
+    groupby leaves them out)."""
+    failed = df["status"].ne("ok")
+    r_codes, reviewers = pd.factorize(df["reviewer"], sort=True)
+    a_codes, arms = pd.factorize(df["arm"], sort=True)
+    keep = (r_codes >= 0) & (a_codes >= 0) & failed.notna().to_numpy(dtype=bool)
+    key = r_codes[keep] * len(arms) + a_codes[keep]
+    shape = (len(reviewers), len(arms))
+    count = np.bincount(key, minlength=shape[0] * shape[1]).reshape(shape)
+    fails = np.bincount(key, weights=failed.to_numpy(dtype=float, na_value=0.0)[keep],
+                        minlength=shape[0] * shape[1]).reshape(shape)
+    return {reviewer: pd.DataFrame({"sum": fails[i].astype(np.int64), "count": count[i]}, index=arms)[count[i] > 0]
+            for i, reviewer in enumerate(reviewers)}
+
+
+_NO_REVIEWS = pd.DataFrame({"sum": [], "count": []}, dtype=np.int64)
+
+
+def _gap_intervals(failed: pd.DataFrame, bound_pct: float, alpha: float) -> list[Interval]:
+    """:func:`failure_gap_intervals` from one reviewer's failed/reviews per arm (``sum``, ``count``)."""
     pairs = list(combinations(sorted(failed.index), 2))
     level = alpha / max(len(pairs), 1)
     out = []
@@ -345,6 +370,7 @@ def scorecard(
     comp = comparison_table(df, pairs, threshold=accept, score=score)
     disc = discriminability_table(df, score=score, alpha=t.alpha, n_resamples=DISCRIMINABILITY_RESAMPLES)
     disc = disc.set_index("reviewer")
+    failure_counts = _failure_counts(df)
     rows = []
     for reviewer in sorted(pd.unique(df["reviewer"])):
         c = comp[(comp["reviewer"] == reviewer) & (comp["n_pairs"] > 0)]
@@ -376,7 +402,7 @@ def scorecard(
             elif v_disc == UNDECIDED:
                 reasons.append(f"discriminability {point:.2f}, {conf} interval [{d_low:.2f}, {d_high:.2f}], "
                                f"straddles {t.min_discriminability:g}: not enough data")
-        gaps = failure_gap_intervals(df[df["reviewer"] == reviewer], t.max_failure_gap_pct, t.alpha)
+        gaps = _gap_intervals(failure_counts.get(reviewer, _NO_REVIEWS), t.max_failure_gap_pct, t.alpha)
         if not gaps:
             reasons.append("failure-rate gap: only one condition reviewed: not enough data")
         reasons += _reasons("failure-rate gap (points)", gaps, f"{t.max_failure_gap_pct:g}", 1)
