@@ -242,6 +242,8 @@ class RewriterKind:
             documents only); its follow-up conditions (``recursive:<n>``, ``guided``) are units of
             :mod:`rhetorica.study.workflow_stages`.
         agent: an external agent command edits the project (no paragraph model).
+        project_settings: for a kind without ``uses_project``, the ``project`` settings it reads
+            (when it rewrites a ``latex_project`` document); any other given is refused.
         document_entries: the ``documents:`` entries it can rewrite (``None``: any); with
             ``document_need``, the refusal's wording.
         own_stage: its units are planned and run by a stage of its own (registered beside the
@@ -254,6 +256,7 @@ class RewriterKind:
     provider_options: ClassVar[bool] = True
     uses_project: ClassVar[bool] = False
     agent: ClassVar[bool] = False
+    project_settings: ClassVar[frozenset[str]] = frozenset()
     document_entries: ClassVar[tuple[str, ...] | None] = None
     document_need: ClassVar[str] = ""
 

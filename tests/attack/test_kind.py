@@ -108,3 +108,22 @@ def test_search_reviews_never_share_a_cache_key_with_the_held_out_reviews(finish
     assert len(paid) == len(set(paid))  # no answer paid for twice
     shifts = held_out_shifts(tidy)
     assert set(shifts["reviewer"]) == {"phrase", "null"} and len(shifts) == 3 * 2 * 2
+
+
+def test_an_attack_rewriter_reads_only_the_repair_and_compile_project_settings(shared_data, tmp_path):
+    from rhetorica.study.config import ConfigError
+    from rhetorica.study.planner import rewriter_spec_hash
+
+    def parsed(project: dict):
+        spec = attack_spec(shared_data, tmp_path / "run")
+        spec["rewriters"][0]["project"] = project
+        return parse_study(spec).rewriters[0]
+
+    default, fewer = parsed({}), parsed({"repair_rounds": 0, "compile_timeout_s": 30})
+    assert (fewer.project.repair_rounds, fewer.project.compile_timeout_s) == (0, 30)
+    assert rewriter_spec_hash(default, "attack:+") != rewriter_spec_hash(fewer, "attack:+")  # searched again
+    with pytest.raises(ConfigError) as caught:
+        parsed({"repair_rounds": 1, "max_paragraphs_per_file": 2})
+    assert str(caught.value) == ("study: rewriters[0]: rewriter 'attacker' of kind 'attack' does not use "
+                                 "project.max_paragraphs_per_file (it reads only project.compile_timeout_s, "
+                                 "project.repair_rounds)")

@@ -9,7 +9,11 @@ per (document, target, condition); each runs :func:`rhetorica.attack.search.run_
 - proposals by the rewriter's model: each section in scope (paragraph chunks of at most
   ``max_chunk_words``) sent alone under the move's prompt (:func:`~rhetorica.attack.options.move_prompt`),
   with the rewriter's sampling and the candidate's seed; blank-line stop for a one-paragraph chunk;
-  any failed call fails the candidate with that call's status;
+  any failed call fails the candidate with that call's status. On a ``latex_project`` document the
+  editable paragraphs in scope of the current best project are rewritten, anchor-checked, compiled
+  and repaired as a project rewrite's are, and the candidate is its compiled PDF read as every
+  project variant is (:mod:`rhetorica.attack.project`; the winner's files are those of a project
+  variant);
 - validation by the study's integrity checks against the original
   (:func:`rhetorica.validation.validate.validate_variant` with the study's thresholds and
   embedding model, whether or not the validation stage is enabled);
@@ -32,6 +36,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -46,6 +52,7 @@ from rhetorica.attack.options import (
     scope_sections,
     texts_version,
 )
+from rhetorica.attack.project import ProjectCandidates, scope_paragraphs
 from rhetorica.attack.search import Review, SearchSettings, run_search
 from rhetorica.documents.inputs import record_input, text_input
 from rhetorica.documents.models import Document, Section
@@ -62,6 +69,9 @@ from rhetorica.status import Status
 from rhetorica.store.rows import VariantRow
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
 from rhetorica.study.planner import ReviewUnit
+from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.study.project_inputs import META_KEY, baseline_of
+from rhetorica.study.project_rewrite import paragraph_messages, variant_dir
 from rhetorica.validation.validate import validate_variant
 
 #: First replicate index of the search reviews (the study's own replicates are 0..n-1, far below).
@@ -140,8 +150,9 @@ class AttackRewriter(RewriterKind):
     provider_options = False
     own_stage = True
     options_model = AttackOptions
-    document_entries = ("path", "dataset")
-    document_need = "searches rewrites of manuscripts read as text (path or dataset entries), not"
+    project_settings = frozenset({"repair_rounds", "compile_timeout_s"})
+    document_entries = ("path", "dataset", "latex_project")
+    document_need = "searches rewrites of manuscripts (path, dataset or latex_project entries), not"
 
     def refuses(self, condition: Condition) -> str | None:
         if condition.composition or condition.dimension != ATTACK or condition.direction not in ("+", "-"):
@@ -180,19 +191,31 @@ class AttackRewriter(RewriterKind):
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         """Upper bound of one search: ``k·T`` proposals (each chunk of the scope of the original,
         output about as long, weaknesses counted with a one-line stand-in), then
-        ``min(k·T·r + r, max_queries)`` reviews by the target as its kind plans one review."""
+        ``min(k·T·r + r, max_queries)`` reviews by the target as its kind plans one review. On a
+        project: each proposal sends the baseline's paragraphs in scope, and again (marked
+        ``upper_bound``) in each of ``project.repair_rounds`` repairs."""
         rw, options = unit.rewriter, attack_options(unit.rewriter)
         moves = move_conditions(options.moves)
+        meta = unit.document.metadata.get(META_KEY)
         try:
-            sections = scope_sections(unit.document, options.scope)
-        except ValueError:
+            if isinstance(meta, dict):
+                baseline = load_project(Path(meta["root"]), meta["main"])
+                texts = [p.text for p in scope_paragraphs(baseline, options.scope)]
+            else:
+                texts = [chunk for i in scope_sections(unit.document, options.scope)
+                         for chunk in split_chunks(unit.document.sections[i].text, rw.max_chunk_words)]
+        except (OSError, ValueError):
             return []  # the unit fails without a call
         weak = WEAKNESS_STAND_IN if options.show_weaknesses else None
         calls = []
         for seed in range(options.candidates * options.rounds):
             system = move_prompt(moves[seed % len(moves)], unit.condition.direction, weak)
-            calls += [PlannedCall(rw.served_model, chunk_messages(system, chunk), approximate_tokens(chunk))
-                      for i in sections for chunk in split_chunks(unit.document.sections[i].text, rw.max_chunk_words)]
+            if isinstance(meta, dict):
+                first = [PlannedCall(rw.served_model, paragraph_messages(system, (), t), approximate_tokens(t))
+                         for t in texts]
+                calls += first + [replace(c, upper_bound=True) for c in first] * rw.project.repair_rounds
+            else:
+                calls += [PlannedCall(rw.served_model, chunk_messages(system, t), approximate_tokens(t)) for t in texts]
         review = ReviewUnit(unit.key, _target(unit.document, unit.document, unit, 0), unit.target)
         return calls + evaluator_kind(unit.target.kind).planned_calls(review) * options.upper_bound_reviews()
 
@@ -211,15 +234,28 @@ class AttackRewriter(RewriterKind):
             return row(Status.ERROR, f"options.metric: the form {form.name!r} of reviewer "
                              f"{unit.target.name!r} has no metric {metric!r}; it has "
                              f"{', '.join(form.metric_names)}", None)
-        try:
-            sections = scope_sections(original, options.scope)
-        except ValueError as exc:
-            return row(Status.ERROR, str(exc), None)
         model = ctx.model(rw.model, {})
         context = ctx.calls(unit.key)
         direction = unit.condition.direction
+        project: ProjectCandidates | None = None
+        sections: list[int] = []
+        try:
+            if META_KEY in original.metadata:
+                found = baseline_of(original)
+                if found is None:
+                    raise ValueError(f"the LaTeX project of document {original.id!r} or its baseline compile "
+                                     "can no longer be read")
+                scope_paragraphs(found[0], options.scope)
+                project = ProjectCandidates(original, *found, options.scope, rw, model, context, ctx.config,
+                                            variant_dir(ctx.run_dir, unit.key))
+            else:
+                sections = scope_sections(original, options.scope)
+        except (OSError, ValueError) as exc:
+            return row(Status.ERROR, str(exc), None)
 
         async def propose(base: Document, move: str, seed: int, weak: str | None) -> tuple[Document | None, str | None]:
+            if project is not None:
+                return await project.propose(base, move_prompt(move, direction, weak), seed)
             return await propose_rewrite(base, sections, move_prompt(move, direction, weak), model, rw, seed, context)
 
         async def check(candidate: Document) -> tuple[bool, list[str]]:
@@ -252,12 +288,17 @@ class AttackRewriter(RewriterKind):
                   **outcome.record, "cost_usd": ctx.store.unit_cost_usd(unit.key)}
         artefacts["artefacts"] = {TRAJECTORY: record}
         if outcome.record["stopped"] == "original-failed":
-            return row(Status.ERROR, f"every search review of the original by {unit.target.name!r} "
-                             "failed; nothing to compare candidates with", None)
-        if outcome.winner is None:
-            return row(Status.DISCARDED, "no candidate passed the integrity checks and was scored "
-                             f"in {options.rounds} round(s) of {options.candidates}", None)
-        return row(Status.OK, None, outcome.winner)
+            status, reason = Status.ERROR, (f"every search review of the original by {unit.target.name!r} "
+                                            "failed; nothing to compare candidates with")
+        elif outcome.winner is None:
+            status, reason = Status.DISCARDED, ("no candidate passed the integrity checks and was scored "
+                                                f"in {options.rounds} round(s) of {options.candidates}")
+        else:
+            status, reason = Status.OK, None
+        winner = outcome.winner if status == Status.OK else None
+        if project is not None:
+            await asyncio.to_thread(project.finish, winner, str(status), reason)
+        return row(status, reason, winner)
 
 
 def _target(document: Document, original: Document, unit: Any, replicate: int) -> Target:

@@ -67,7 +67,9 @@ class AttackOptions(BaseModel):
         max_queries: most review calls per (paper, target, direction), the original's included
             (>= ``search_replicates``).
         scope: ``abstract`` (the section titled "Abstract", else the first non-empty section),
-            ``all`` (every non-empty section) or a list of section titles (case-insensitive).
+            ``all`` (every non-empty section) or a list of section titles (case-insensitive); on a
+            LaTeX project the editable paragraphs of the ``abstract`` environment, of every
+            heading, or under the named headings (:func:`rhetorica.attack.project.scope_paragraphs`).
         moves: registered condition names, dimension names (each direction) and/or ``presentation``.
         show_weaknesses: each proposal is shown the target's weaknesses of the current best text.
         metric: the target's score the search moves (default: its form's primary metric).

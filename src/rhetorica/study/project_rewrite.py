@@ -63,8 +63,10 @@ from rhetorica.rewriting.latex_project.repair import (
     compose_instruction,
     rewrite_with_repair,
     FailureStatus,
+    RepairResult,
     Rewriter,
 )
+from rhetorica.rewriting.latex_project.compile import CompileResult
 from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
 from rhetorica.study import planner
 from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
@@ -72,6 +74,7 @@ from rhetorica.study.project_inputs import META_KEY, baseline_of, read_compiled
 from rhetorica.documents.models import Document
 from rhetorica.kinds import RunContext
 from rhetorica.study.config import RewriterSpec
+from rhetorica.study.project_settings import ProjectRewriteSettings
 
 
 #: Model-call statuses a paragraph rewrite fails with as they are (any other failure is ``error``).
@@ -155,11 +158,13 @@ def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
     return first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
 
 
-def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None) -> Rewriter:
+def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None, *,
+                       choose: Callable[[LatexProject], list[Paragraph]] | None = None) -> Rewriter:
     """The ``latex-project`` kind's rewriter: each chosen editable paragraph is sent alone.
 
     The first attempt rewrites the first ``max_per_file`` editable paragraphs of every manuscript
-    file (all with ``None``). A repair attempt sends back only the paragraphs a feedback message
+    file (all with ``None``), or the paragraphs ``choose`` picks from the project it is given (a
+    search's scope, :func:`rhetorica.attack.project.scope_paragraphs`). A repair attempt sends back only the paragraphs a feedback message
     points into (``file:line:``), with those messages appended to the instruction
     (:func:`~rhetorica.rewriting.latex_project.repair.compose_instruction`); messages that point
     nowhere go with every chosen paragraph.
@@ -168,10 +173,11 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
         ask: ``(messages, paragraph text) -> rewritten paragraph``; raises
             :class:`~rhetorica.rewriting.latex_project.repair.RewriteFailed` when the model fails.
         max_per_file: see above.
+        choose: see above (``None``: by ``max_per_file``).
     """
 
     def rewrite(project: LatexProject, instruction_text: str, feedback: Sequence[str]) -> LatexProject:
-        chosen = chosen_paragraphs(project, max_per_file)
+        chosen = choose(project) if choose else chosen_paragraphs(project, max_per_file)
         work: list[tuple[Any, list[str]]] = [(p, []) for p in chosen] if not feedback else []
         if feedback:
             placed: dict[Any, list[str]] = {}
@@ -198,16 +204,16 @@ def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_fil
     return rewrite
 
 
-def _model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: asyncio.AbstractEventLoop,
-                 latencies: list[float]) -> Callable[[list[ChatMessage], str], str]:
+def model_asker(model: ModelAPI, rw: RewriterSpec, context: CallContext, loop: asyncio.AbstractEventLoop,
+                latencies: list[float], seeds: tuple[int, int] = (0, 1)) -> Callable[[list[ChatMessage], str], str]:
     """A blocking ``ask`` for :func:`paragraph_rewriter` that runs the model call on ``loop``
     (the rewrite itself runs in a worker thread): one paragraph in, one paragraph out (blank-line
-    stop, budget 2x the paragraph's tokens + 32, one retry with the next seed when truncated).
-    Each call's latency (seconds) is appended to ``latencies``."""
+    stop, budget 2x the paragraph's tokens + 32, sampling seed ``seeds[0]``, one retry with
+    ``seeds[1]`` when truncated). Each call's latency (seconds) is appended to ``latencies``."""
 
     def ask(messages: list[ChatMessage], paragraph: str) -> str:
         cap = int(model.count_tokens(paragraph) * OUTPUT_TOKEN_FACTOR) + 32
-        for seed in (0, 1):
+        for seed in seeds:
             config = GenerateConfig(temperature=rw.sampling.temperature, top_p=rw.sampling.top_p, max_tokens=cap,
                                     seed=seed, stop=["\n\n"])
             output = asyncio.run_coroutine_threadsafe(call_model(model, messages, config, context=context), loop).result()
@@ -268,7 +274,6 @@ async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
     text = instruction(unit.condition, agent, review)
     settings = rw.project
     latencies: list[float] = []  # every paragraph-rewrite call's latency, seconds
-    spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
     if agent:
         assert settings.command is not None
         protect = tuple({baseline.root: baseline, source.root: source}.values())  # the original and the upstream
@@ -277,19 +282,11 @@ async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
     else:
         assert rw.model is not None
         model = ctx.model(rw.model, rw.options.as_kwargs())
-        rewriter = paragraph_rewriter(_model_asker(model, rw, context, asyncio.get_running_loop(), latencies),
+        rewriter = paragraph_rewriter(model_asker(model, rw, context, asyncio.get_running_loop(), latencies),
                                       settings.max_paragraphs_per_file)
     pdf = out / "variant.pdf"
-    result = await asyncio.to_thread(
-        rewrite_with_repair, source, text, _timed(rewriter, latencies, spent), out / "attempts",
-        repair_rounds=settings.repair_rounds, baseline_compile=base_compile,
-        compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": pdf})
-    summary: dict[str, Any] = {
-        "status": result.status, "reasons": list(result.reasons), "upstream": upstream.key if upstream else None,
-        "attempts": [{"number": a.number, "messages": list(a.messages),
-                      "compiled": a.compiled.status if a.compiled else None,
-                      "compile_s": round(a.compiled.seconds, 3) if a.compiled else None, **times}
-                     for a, times in zip(result.attempts, spent, strict=True)]}
+    result, summary = await rewrite_project(source, text, rewriter, out, settings, base_compile, latencies)
+    summary["upstream"] = upstream.key if upstream else None
     if result.status != "ok" or result.project is None:
         _write_result(out, summary)
         return failed(Status(result.status), " | ".join(result.reasons) or result.status)
@@ -302,6 +299,32 @@ async def execute(unit: Any, ctx: RunContext, agent: bool) -> dict[str, Any]:
         return failed(Status.ERROR, variant)
     return row | {"status": str(Status.OK), "reason": None, "content_hash": variant.content_hash,
                   "document_json": variant.model_dump_json()}
+
+
+async def rewrite_project(source: LatexProject, text: str, rewriter: Rewriter, out: Path,
+                          settings: ProjectRewriteSettings, base_compile: CompileResult,
+                          latencies: list[float]) -> tuple[RepairResult, dict[str, Any]]:
+    """Step 4 of a project rewrite (module docstring): ``source`` rewritten under ``text`` by
+    ``rewriter``, checked and compiled with the baseline's substitutes (``base_compile``),
+    repaired up to ``settings.repair_rounds`` times, in a worker thread; the attempts under
+    ``out/attempts``, an accepted variant's PDF at ``out/variant.pdf``.
+
+    Returns:
+        The repair result and its ``result.json`` summary (``status``, ``reasons``, ``attempts``
+        with their messages, compile status and seconds, and the rewriter's timings read from
+        ``latencies``, the list its model calls append to).
+    """
+    spent: list[dict[str, Any]] = []  # per attempt: rewrite_s, calls, model_s
+    result = await asyncio.to_thread(
+        rewrite_with_repair, source, text, _timed(rewriter, latencies, spent), out / "attempts",
+        repair_rounds=settings.repair_rounds, baseline_compile=base_compile,
+        compile_options={"timeout_s": settings.compile_timeout_s, "pdf_out": out / "variant.pdf"})
+    return result, {
+        "status": result.status, "reasons": list(result.reasons),
+        "attempts": [{"number": a.number, "messages": list(a.messages),
+                      "compiled": a.compiled.status if a.compiled else None,
+                      "compile_s": round(a.compiled.seconds, 3) if a.compiled else None, **times}
+                     for a, times in zip(result.attempts, spent, strict=True)]}
 
 
 def _timed(rewriter: Rewriter, latencies: list[float], spent: list[dict[str, Any]]) -> Rewriter:

@@ -70,12 +70,16 @@ def check_project_rewriter(spec: Any, kind: Any) -> str | None:
     """Why a rewriter (a :class:`~rhetorica.study.config.RewriterSpec`) of a project kind (its
     :class:`~rhetorica.kinds.RewriterKind` ``kind`` with ``uses_project``) is not usable as
     configured (completing "rewriter <name> of kind <kind> ..."), or ``None``; for other kinds,
-    only ``project`` settings given are refused."""
+    the ``project`` settings given that the kind does not read (its ``project_settings``) are refused."""
     defaults = type(spec.project)()
     # settings that differ from the defaults (a saved study.json lists every setting, defaults too)
     given = {name for name in type(spec.project).model_fields if getattr(spec.project, name) != getattr(defaults, name)}
     if not kind.uses_project:
-        return "does not use 'project' settings (only the latex-project and agent kinds do)" if given else None
+        other = sorted(given - kind.project_settings)
+        if other and kind.project_settings:
+            return (f"does not use project.{', project.'.join(other)} (it reads only project."
+                    f"{', project.'.join(sorted(kind.project_settings))})")
+        return "does not use 'project' settings (only the latex-project and agent kinds do)" if other else None
     if kind.agent and not spec.project.command:
         return "needs project.command (the agent's argument list)"
     other = sorted(given & (_PARAGRAPH_ONLY if kind.agent else _AGENT_ONLY))
