@@ -56,3 +56,24 @@ def test_pilot_needs_a_shift_and_ratio_is_required_without_pilot(tmp_path) -> No
     assert result.exit_code == 2 and "--ratio is required" in result.output
     result = runner.invoke(app, ["plan", "--pilot", str(tmp_path / "none"), "--shift", "0.3"])
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--alpha", "2", "--alpha must be in (0, 1) (got 2.0)"),
+    ("--alpha", "nan", "--alpha must be in (0, 1) (got nan)"),
+    ("--power", "1.5", "--power must be in (0, 1) (got 1.5)"),
+])
+def test_pilot_plan_checks_alpha_and_power_before_reading_the_run(tmp_path, option: str, value: str,
+                                                                  message: str) -> None:
+    """A bad level is named as the option, not as an internal function's arguments, and is refused
+    before the pilot run is read (the folder here is not even a run)."""
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path), "--shift", "0.3", option, value])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {message}"
+
+
+def test_pilot_plan_lists_every_bad_option_in_one_message(tmp_path) -> None:
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path), "--shift", "0", "--power", "0"])
+    assert result.exit_code == 2
+    assert result.output.strip() == ("error: --pilot needs --shift, a finite number of score points > 0 (got 0.0); "
+                                     "--power must be in (0, 1) (got 0.0)")

@@ -34,13 +34,21 @@ def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazil
         store.close()
 
 
+def _level_problems(alpha: float, power: float) -> list[str]:
+    """The messages for an ``--alpha`` or ``--power`` outside (0, 1) (NaN included); ``""`` where fine."""
+    return [f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
+            f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else ""]
+
+
 def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, as_json: bool) -> None:
     """Print :func:`rhetorica.analysis.soft.pilot_plan` for the run ``run_dir``."""
 
 
 
-    if shift is None or not (math.isfinite(shift) and shift > 0):
-        fail(f"--pilot needs --shift, a finite number of score points > 0 (got {shift})")
+    bad = [f"--pilot needs --shift, a finite number of score points > 0 (got {shift})"
+           if shift is None or not (math.isfinite(shift) and shift > 0) else "", *_level_problems(alpha, power)]
+    if any(bad):
+        fail("; ".join(b for b in bad if b))
     with exit_on(ValueError, FileNotFoundError, StoreError):
         df = pilot_assessments(run_dir)
         if df.empty:
@@ -103,8 +111,7 @@ def plan(
         fail("--ratio is required (or plan from a pilot run with --pilot RUN_DIR --shift X)")
     bad = [f"--ratio must be a finite number > 0 and != 1 (got {ratio})"
            if not (math.isfinite(ratio) and ratio > 0 and ratio != 1) else "",
-           f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
-           f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else "",
+           *_level_problems(alpha, power),
            f"--sd must be a finite number > 0 (got {sd})" if not (math.isfinite(sd) and sd > 0) else ""]
     if any(bad):
         fail("; ".join(b for b in bad if b))
