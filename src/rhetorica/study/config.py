@@ -702,7 +702,7 @@ class StudyConfig(_Strict):
                     known = ", ".join(sorted(self.models)) or "none declared"
                     raise ValueError(f"{label}[{index}].model: {item.model!r} is not a model of the models: section "
                                      f"({known}) nor an inline id '<provider>/<model>'")
-                provider = label == "rewriters" or evaluator_kind(item.kind).provider_options
+                provider = (rewriter_kind if label == "rewriters" else evaluator_kind)(item.kind).provider_options
                 if item.options.as_kwargs() and provider:  # provider options
                     raise ValueError(f"{label}[{index}].options: {label[:-1]} {item.name!r} uses the declared model "
                                      f"{item.model!r}; set options under models.{item.model}.options")
