@@ -170,3 +170,21 @@ def test_a_rewriter_kind_with_its_own_options_may_name_a_declared_model(shared_d
         parse_study(spec)
     assert ("rewriters[0].options: rewriter 'echo' uses the declared model 'proposer'; "
             "set options under models.proposer.options") in str(info.value)
+
+
+def test_a_provider_option_of_the_wrong_type_is_refused_at_load(shared_data, tmp_path):
+    """An untyped provider option (not one of ModelOptions' fields) is checked against the provider's
+    annotation when the study loads, not left to fail inside every call."""
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[],
+                      reviewers=[{"name": "r", "model": "mock/r", "options": {"script": "not a list"}}])
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    assert str(info.value) == ("study: reviewers[0].options.script: Input should be a valid list "
+                               "(provider mock takes list[str | dict[str, Any]] | None)")
+    spec["reviewers"] = []
+    spec["models"] = {"m": {"provider": "mock", "model": "m", "options": {"latency_s": "slow"}}}
+    spec["rewriters"] = [{"name": "echo", "kind": "llm", "model": "m", "conditions": ["proficiency:+"]}]
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    assert ("models.m.options.latency_s: Input should be a valid number, unable to parse string as a number "
+            "(provider mock takes float)") in str(info.value)

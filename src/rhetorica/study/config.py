@@ -44,7 +44,12 @@ from rhetorica.documents.latex.source import main_file_problem
 from rhetorica.models.api import OPERATIONAL_OPTIONS
 from rhetorica.models.errors import ModelError, UnknownProviderError
 from rhetorica.models.redaction import redact_url, redact_urls, userinfo_and_key_env
-from rhetorica.models.registry import provider_class, provider_names, split_model_id
+from rhetorica.models.registry import (
+    provider_class,
+    provider_names,
+    provider_option_type_problems,
+    split_model_id,
+)
 from urllib.parse import urlsplit
 
 
@@ -172,6 +177,9 @@ def _check_model_options(model: str | None, options: ModelOptions) -> None:
     except ModelError:
         return
     _option_problems(options, f"provider {provider}", known)
+    extra = {k: v for k, v in options.as_kwargs().items() if k not in type(options).model_fields}
+    if problems := provider_option_type_problems(provider, extra):
+        raise ValueError("; ".join(problems))
 
 
 #: Options that say where and how fast calls go: set per endpoint under ``endpoints:`` of a
