@@ -77,3 +77,29 @@ def test_pilot_plan_lists_every_bad_option_in_one_message(tmp_path) -> None:
     assert result.exit_code == 2
     assert result.output.strip() == ("error: --pilot needs --shift, a finite number of score points > 0 (got 0.0); "
                                      "--power must be in (0, 1) (got 0.0)")
+
+
+def test_pilot_plan_for_a_named_metric(tmp_path) -> None:
+    """--metric plans on that score: its SD of paired differences is the integer SD reported; a name
+    the pilot does not have is one error naming it."""
+    import json
+
+    import numpy as np
+
+    from tests.report.runs import make_run
+
+    records, criteria, diffs = [], {}, []
+    for i in range(12):
+        s0, s1 = 1 + i % 4, 1 + (i * 7) % 4  # soundness of the original and of the rewrite
+        for arm, s in (("original", s0), ("confidence:+", s1)):
+            criteria[len(records)] = {"soundness": float(s)}
+            records.append(("r", f"p{i}", arm, 5))
+        diffs.append(s1 - s0)
+    run = make_run(tmp_path / "run", records, criteria=criteria)
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--metric", "soundness", "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    assert row["n_pairs"] == 12 and row["sd_integer"] == pytest.approx(np.std(diffs, ddof=1))
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--metric", "bogus"])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: --metric 'bogus': the pilot run {run} has no score of that name"
