@@ -32,6 +32,13 @@ def test_moves_expand_dimensions_and_keep_conditions_and_presentation():
         move_conditions(["injection:hidden-body-command-score"])
 
 
+def test_a_registered_condition_without_a_direction_is_named_as_one_without_instruction_text():
+    """'guided' is a registered condition (not a dimension): refused for what it lacks, not as unknown."""
+    with pytest.raises(ValueError) as info:
+        move_conditions(["guided"])
+    assert str(info.value) == "moves: 'guided' has no instruction text for an LLM rewriter"
+
+
 def test_move_prompts_start_with_the_integrity_rules_and_end_with_the_weaknesses():
     up = move_prompt(PRESENTATION, "+")
     assert up.startswith(integrity_prompt()) and "improve the presentation" in up

@@ -56,3 +56,50 @@ def test_pilot_needs_a_shift_and_ratio_is_required_without_pilot(tmp_path) -> No
     assert result.exit_code == 2 and "--ratio is required" in result.output
     result = runner.invoke(app, ["plan", "--pilot", str(tmp_path / "none"), "--shift", "0.3"])
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--alpha", "2", "--alpha must be in (0, 1) (got 2.0)"),
+    ("--alpha", "nan", "--alpha must be in (0, 1) (got nan)"),
+    ("--power", "1.5", "--power must be in (0, 1) (got 1.5)"),
+])
+def test_pilot_plan_checks_alpha_and_power_before_reading_the_run(tmp_path, option: str, value: str,
+                                                                  message: str) -> None:
+    """A bad level is named as the option, not as an internal function's arguments, and is refused
+    before the pilot run is read (the folder here is not even a run)."""
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path), "--shift", "0.3", option, value])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {message}"
+
+
+def test_pilot_plan_lists_every_bad_option_in_one_message(tmp_path) -> None:
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path), "--shift", "0", "--power", "0"])
+    assert result.exit_code == 2
+    assert result.output.strip() == ("error: --pilot needs --shift, a finite number of score points > 0 (got 0.0); "
+                                     "--power must be in (0, 1) (got 0.0)")
+
+
+def test_pilot_plan_for_a_named_metric(tmp_path) -> None:
+    """--metric plans on that score: its SD of paired differences is the integer SD reported; a name
+    the pilot does not have is one error naming it."""
+    import json
+
+    import numpy as np
+
+    from tests.report.runs import make_run
+
+    records, criteria, diffs = [], {}, []
+    for i in range(12):
+        s0, s1 = 1 + i % 4, 1 + (i * 7) % 4  # soundness of the original and of the rewrite
+        for arm, s in (("original", s0), ("confidence:+", s1)):
+            criteria[len(records)] = {"soundness": float(s)}
+            records.append(("r", f"p{i}", arm, 5))
+        diffs.append(s1 - s0)
+    run = make_run(tmp_path / "run", records, criteria=criteria)
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--metric", "soundness", "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    assert row["n_pairs"] == 12 and row["sd_integer"] == pytest.approx(np.std(diffs, ddof=1))
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--metric", "bogus"])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: --metric 'bogus': the pilot run {run} has no score of that name"

@@ -18,6 +18,7 @@ from rhetorica.models.registry import (
     provider_names,
     provider_is_free,
     provider_option_lines,
+    provider_option_type_problems,
     split_model_id,
 )
 from rhetorica.registry import providers
@@ -123,3 +124,16 @@ def test_provider_option_lines_give_each_init_option_with_its_type_and_default(m
         if isinstance(entry.value, LazyProvider):
             monkeypatch.delitem(sys.modules, entry.value.target.partition(":")[0], raising=False)
     assert provider_option_lines("anthropic") == {}
+
+
+def test_provider_option_type_problems_name_each_option_that_does_not_fit_its_annotation() -> None:
+    """Checked against the provider's ``__init__`` annotations (mock: latency_s float, script list | None)."""
+    assert provider_option_type_problems("mock", {"latency_s": "fast", "script": ["a", {"text": "b"}],
+                                                  "max_concurrency": 2}) == [
+        "options.latency_s: Input should be a valid number, unable to parse string as a number "
+        "(provider mock takes float)"]
+    assert provider_option_type_problems("mock", {"script": "abc", "latency_s": 0}) == [
+        "options.script: Input should be a valid list (provider mock takes list[str | dict[str, Any]] | None)"]
+    # unknown options and unknown providers are other checks' business
+    assert provider_option_type_problems("mock", {"colour": 1}) == []
+    assert provider_option_type_problems("no-such-provider", {"x": 1}) == []

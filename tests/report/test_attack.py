@@ -126,3 +126,17 @@ def test_records_carry_the_winners_key_and_a_broken_artefact_is_named() -> None:
     assert [(r["variant_key"], r["arm"], r["best_in_search_score"]) for r in records] == [("v1", "attack:+", 7.0)]
     with pytest.raises(ValueError, match="variant v1: its attack_trajectory artefact is not a JSON object"):
         attack_records(artefacts.assign(value_json=["[1]", "{}"]))
+
+
+def test_the_search_table_of_a_study_without_searches_is_empty_whatever_its_forms() -> None:
+    """A judge study mixing forms with different primary metrics has no searches: its search table
+    is empty (the viewer's /attacks page answered 500 when the held-out shifts were computed anyway)."""
+    from rhetorica.report.attack import search_table
+
+    tidy = pd.DataFrame({"form": ["judge-revieweval@1", "judge-rottenreviews@1"], "metric": ["a", "b"],
+                         "value": [1.0, 2.0]})
+    table = search_table(tidy, [])
+    assert table.empty
+    assert list(table.columns) == ["document", "target", "direction", "rounds", "queries", "cost_usd", "stopped",
+                                   "held_out_original", "held_out_winner", "held_out_shift", "original_score",
+                                   "best_in_search_score", "in_search_shift", "variant_key"]

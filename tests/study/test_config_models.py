@@ -150,3 +150,41 @@ def test_a_study_reviews_through_both_replicas_of_a_declared_model(shared_data, 
     # 3 reviews in flight at once: least in flight sends them A, B, A
     assert (len(a.model_requests()), len(b.model_requests())) == (2, 1)
     assert sent_a == {"Bearer sk-replica-a-000001"} and sent_b == {"Bearer EMPTY"}
+
+
+def test_a_rewriter_kind_with_its_own_options_may_name_a_declared_model(shared_data, tmp_path):
+    """An ``attack`` rewriter's ``options`` are the search's (targets, rounds ...), not the provider's:
+    they stand beside a declared model, whose provider options stay under ``models:``; an ``llm``
+    rewriter's options are the provider's and are still refused beside a declared model."""
+    spec = study_dict(shared_data, tmp_path / "run", replicates=1,
+                      reviewers=[{"name": "r", "model": "mock/reviewer"}],
+                      rewriters=[{"name": "attacker", "kind": "attack", "model": "proposer",
+                                  "conditions": ["attack:+"], "options": {"targets": ["r"], "rounds": 2}}])
+    spec["models"] = {"proposer": {"provider": "mock", "model": "p"}}
+    config = parse_study(spec)
+    assert config.rewriters[0]._declared is config.models["proposer"]
+    assert config.rewriters[0].options.as_kwargs() == {"targets": ["r"], "rounds": 2}
+    spec["rewriters"] = [{"name": "echo", "kind": "llm", "model": "proposer", "conditions": ["proficiency:+"],
+                          "options": {"latency_s": 0}}]
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    assert ("rewriters[0].options: rewriter 'echo' uses the declared model 'proposer'; "
+            "set options under models.proposer.options") in str(info.value)
+
+
+def test_a_provider_option_of_the_wrong_type_is_refused_at_load(shared_data, tmp_path):
+    """An untyped provider option (not one of ModelOptions' fields) is checked against the provider's
+    annotation when the study loads, not left to fail inside every call."""
+    spec = study_dict(shared_data, tmp_path / "run", rewriters=[],
+                      reviewers=[{"name": "r", "model": "mock/r", "options": {"script": "not a list"}}])
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    assert str(info.value) == ("study: reviewers[0].options.script: Input should be a valid list "
+                               "(provider mock takes list[str | dict[str, Any]] | None)")
+    spec["reviewers"] = []
+    spec["models"] = {"m": {"provider": "mock", "model": "m", "options": {"latency_s": "slow"}}}
+    spec["rewriters"] = [{"name": "echo", "kind": "llm", "model": "m", "conditions": ["proficiency:+"]}]
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    assert ("models.m.options.latency_s: Input should be a valid number, unable to parse string as a number "
+            "(provider mock takes float)") in str(info.value)

@@ -120,24 +120,38 @@ def move_conditions(moves: list[str]) -> list[str]:
             found = [PRESENTATION]
         elif ":" in move:
             try:
-                condition = parse_condition(move)
+                found = _condition_move(move)
             except UnknownConditionError as exc:
                 raise ValueError(f"moves: {move!r}: {exc}") from None
-            if condition.composition or not definition(condition).has_instruction:
-                raise ValueError(f"moves: {move!r} has no instruction text for an LLM rewriter")
-            found = [move]
         else:
             try:
                 dimension = dimensions.get(move)
             except UnknownComponentError:
-                raise ValueError(f"moves: {move!r} is neither 'presentation' nor a registered condition or "
-                                 f"dimension (known dimensions: {', '.join(dimensions.names())})") from None
-            found = [f"{move}:{d}" for d in dimension.directions
-                     if definition(parse_condition(f"{move}:{d}")).has_instruction]
-            if not found:
-                raise ValueError(f"moves: dimension {move!r} has no instruction text for an LLM rewriter")
+                try:  # a condition named without a direction, such as 'guided'
+                    found = _condition_move(move)
+                except UnknownConditionError:
+                    raise ValueError(f"moves: {move!r} is neither 'presentation' nor a registered condition or "
+                                     f"dimension (known dimensions: {', '.join(dimensions.names())})") from None
+            else:
+                found = [f"{move}:{d}" for d in dimension.directions
+                         if definition(parse_condition(f"{move}:{d}")).has_instruction]
+                if not found:
+                    raise ValueError(f"moves: dimension {move!r} has no instruction text for an LLM rewriter")
         out += [f for f in found if f not in out]
     return out
+
+
+def _condition_move(move: str) -> list[str]:
+    """``[move]`` for a registered condition with an LLM instruction text.
+
+    Raises:
+        UnknownConditionError: not a registered condition.
+        ValueError: a composition or a condition without an instruction text (the message names it).
+    """
+    condition = parse_condition(move)
+    if condition.composition or not definition(condition).has_instruction:
+        raise ValueError(f"moves: {move!r} has no instruction text for an LLM rewriter")
+    return [move]
 
 
 def move_prompt(move: str, direction: str, weaknesses: str | None = None) -> str:

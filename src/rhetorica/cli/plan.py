@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 from rhetorica.analysis.power import plan_study
 from rhetorica.analysis.soft import pilot_plan
+from rhetorica.analysis.tidy import primary_metric
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.report.selection import analysed_assessments
 from rhetorica.store.db import StoreError
@@ -34,18 +35,33 @@ def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazil
         store.close()
 
 
-def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, as_json: bool) -> None:
+def _level_problems(alpha: float, power: float) -> list[str]:
+    """The messages for an ``--alpha`` or ``--power`` outside (0, 1) (NaN included); ``""`` where fine."""
+    return [f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
+            f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else ""]
+
+
+def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, as_json: bool,
+                metric: str | None = None) -> None:
     """Print :func:`rhetorica.analysis.soft.pilot_plan` for the run ``run_dir``."""
 
 
 
-    if shift is None or not (math.isfinite(shift) and shift > 0):
-        fail(f"--pilot needs --shift, a finite number of score points > 0 (got {shift})")
+    bad = [f"--pilot needs --shift, a finite number of score points > 0 (got {shift})"
+           if shift is None or not (math.isfinite(shift) and shift > 0) else "", *_level_problems(alpha, power)]
+    if any(bad):
+        fail("; ".join(b for b in bad if b))
     with exit_on(ValueError, FileNotFoundError, StoreError):
         df = pilot_assessments(run_dir)
         if df.empty:
             raise ValueError(f"{run_dir}: the run has no assessments to plan from")
-        result = pilot_plan(df, shift, alpha=alpha, power=power)
+        if metric is not None and metric not in df.columns:
+            raise ValueError(f"--metric {metric!r}: the pilot run {run_dir} has no score of that name")
+        try:
+            metric = metric or primary_metric(df)
+        except ValueError as exc:
+            raise ValueError(f"{exc} with --metric NAME") from None
+        result = pilot_plan(df, shift, score=metric, alpha=alpha, power=power)
     if as_json:
         typer.echo(result.to_json(orient="records", indent=2))
         return
@@ -88,6 +104,9 @@ def plan(
     pilot: Path | None = typer.Option(
         None, "--pilot", help="A pilot run's directory: plan from its own variances, soft and integer scores."),
     shift: float | None = typer.Option(None, "--shift", help="With --pilot: the mean shift to detect (points)."),
+    metric: str | None = typer.Option(
+        None, "--metric", help="With --pilot: the score planned for (default: the forms' primary; needed when "
+                               "the pilot mixes forms, e.g. judges of several families)."),
 ) -> None:
     """Papers needed to detect preference ratio R at alpha with this reviewer's variance; with
     --pilot RUN_DIR --shift X, papers needed for a mean shift of X points with soft ratings
@@ -97,14 +116,13 @@ def plan(
 
 
     if pilot is not None:
-        _pilot_plan(pilot, shift, alpha, power, as_json)
+        _pilot_plan(pilot, shift, alpha, power, as_json, metric)
         return
     if ratio is None:
         fail("--ratio is required (or plan from a pilot run with --pilot RUN_DIR --shift X)")
     bad = [f"--ratio must be a finite number > 0 and != 1 (got {ratio})"
            if not (math.isfinite(ratio) and ratio > 0 and ratio != 1) else "",
-           f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
-           f"--power must be in (0, 1) (got {power})" if not 0 < power < 1 else "",
+           *_level_problems(alpha, power),
            f"--sd must be a finite number > 0 (got {sd})" if not (math.isfinite(sd) and sd > 0) else ""]
     if any(bad):
         fail("; ".join(b for b in bad if b))

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import typing
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.errors import ModelError, ProviderNotInstalledError, UnknownProviderError
@@ -153,13 +156,49 @@ def provider_option_lines(provider: str) -> dict[str, str]:
         return {}
     lines = {}
     for name in cls.declared_options():
-        param = next(params[name] for params in (inspect.signature(k.__init__).parameters for k in cls.__mro__)
-                     if name in params)
+        _, param = _option_parameter(cls, name)
         default = "required" if param.default is param.empty else f"default {param.default!r}"
-        if param.annotation is param.empty:
-            lines[name] = f"({default})"
-        else:
-            annotation = param.annotation
-            text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
-            lines[name] = f"{text} ({default})"
+        text = _annotation_text(param)
+        lines[name] = f"{text} ({default})" if text else f"({default})"
     return lines
+
+
+def _option_parameter(cls: type[ModelAPI], name: str) -> tuple[type, inspect.Parameter]:
+    """The class along ``cls``'s hierarchy whose ``__init__`` declares option ``name``, and that parameter."""
+    return next((k, params[name]) for k, params in ((k, inspect.signature(k.__init__).parameters) for k in cls.__mro__)
+                if name in params)
+
+
+def _annotation_text(param: inspect.Parameter) -> str:
+    """A parameter's annotation as written (``""`` when it has none)."""
+    annotation = param.annotation
+    if annotation is param.empty:
+        return ""
+    return annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+
+
+def provider_option_type_problems(provider: str, options: dict[str, Any]) -> list[str]:
+    """``options.<name>: <problem> (provider <p> takes <type>)`` for each of ``options`` whose value
+    does not fit the type its provider's ``__init__`` annotates (pydantic's lax validation), in name
+    order; options without a resolvable annotation, and providers not installed, are not checked.
+
+    Catches at load what would otherwise fail inside every call of the study (a plug-in provider's
+    ``substitutions: [a]`` where a mapping is declared).
+    """
+    try:
+        cls = provider_class(provider)
+    except ModelError:
+        return []
+    problems = []
+    for name in sorted(set(options) & set(cls.declared_options())):
+        klass, param = _option_parameter(cls, name)
+        try:
+            adapter = TypeAdapter(typing.get_type_hints(klass.__init__)[name])
+        except Exception:  # noqa: BLE001 - an annotation that cannot be resolved or adapted is not checked
+            continue
+        try:
+            adapter.validate_python(options[name])
+        except ValidationError as exc:
+            problems.append(f"options.{name}: {exc.errors()[0]['msg']} (provider {provider} takes "
+                            f"{_annotation_text(param)})")
+    return problems

@@ -110,7 +110,7 @@ def search_table(tidy: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFr
     Raises:
         ValueError: as :func:`rhetorica.analysis.attack.held_out_shifts`.
     """
-    shifts = held_out_shifts(tidy) if not tidy.empty else pd.DataFrame()
+    shifts = held_out_shifts(tidy) if records and not tidy.empty else pd.DataFrame()
     own = shifts[shifts["reviewer"] == shifts["target"]] if not shifts.empty else shifts
     found = {(r["document_id"], r["attacker"], r["target"], r["direction"]): r for r in own.to_dict("records")}
     rows = []

@@ -118,7 +118,12 @@ class ControlEvaluator:
 
     async def evaluate(self, target: Target, context: CallContext | None = None) -> Evaluation:
         """Scores of one control review of ``target`` (its document's mean human rating, when it
-        has one, is the latent quality); never calls a model, so ``context`` is unused."""
+        has one, is the latent quality); never calls a model, so ``context`` is unused. With
+        ``failure_rate`` > 0 that share of reviews fails (status ``error``, no score), drawn from
+        (name, document, condition, replicate) so a rerun fails the same reviews."""
+        rate = self.settings.failure_rate
+        if rate and _rng("failure", self.name, target.document_id, target.condition, target.replicate).random() < rate:
+            return Evaluation(Status.ERROR, f"simulated failure (control failure_rate {rate:g})")
         ratings = target.document.human_scores
         human = sum(ratings) / len(ratings) if ratings else None
         review = control_review(self.settings, target.document_id, target.condition, target.replicate,

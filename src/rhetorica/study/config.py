@@ -44,7 +44,12 @@ from rhetorica.documents.latex.source import main_file_problem
 from rhetorica.models.api import OPERATIONAL_OPTIONS
 from rhetorica.models.errors import ModelError, UnknownProviderError
 from rhetorica.models.redaction import redact_url, redact_urls, userinfo_and_key_env
-from rhetorica.models.registry import provider_class, provider_names, split_model_id
+from rhetorica.models.registry import (
+    provider_class,
+    provider_names,
+    provider_option_type_problems,
+    split_model_id,
+)
 from urllib.parse import urlsplit
 
 
@@ -172,6 +177,9 @@ def _check_model_options(model: str | None, options: ModelOptions) -> None:
     except ModelError:
         return
     _option_problems(options, f"provider {provider}", known)
+    extra = {k: v for k, v in options.as_kwargs().items() if k not in type(options).model_fields}
+    if problems := provider_option_type_problems(provider, extra):
+        raise ValueError("; ".join(problems))
 
 
 #: Options that say where and how fast calls go: set per endpoint under ``endpoints:`` of a
@@ -702,7 +710,7 @@ class StudyConfig(_Strict):
                     known = ", ".join(sorted(self.models)) or "none declared"
                     raise ValueError(f"{label}[{index}].model: {item.model!r} is not a model of the models: section "
                                      f"({known}) nor an inline id '<provider>/<model>'")
-                provider = label == "rewriters" or evaluator_kind(item.kind).provider_options
+                provider = (rewriter_kind if label == "rewriters" else evaluator_kind)(item.kind).provider_options
                 if item.options.as_kwargs() and provider:  # provider options
                     raise ValueError(f"{label}[{index}].options: {label[:-1]} {item.name!r} uses the declared model "
                                      f"{item.model!r}; set options under models.{item.model}.options")
