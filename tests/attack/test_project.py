@@ -167,7 +167,7 @@ def test_the_search_on_a_project_finds_the_direction_and_stores_a_project_varian
     added = main[len(head):-len(abstract + tail)]
     assert added.startswith(" ") and "\n" not in added and PHRASE in added.lower()
     diff = (folder / "variant.diff").read_text()
-    assert diff.startswith("--- a/main.tex") and f"+Our rule improves accuracy" in diff
+    assert diff.startswith("--- a/main.tex") and "+Our rule improves accuracy" in diff
     result = json.loads((folder / "result.json").read_text())
     assert result["status"] == "ok" and result["attempts"][0]["compiled"] == "ok"
     assert [c["seed"] for c in result["candidates"]] == sorted(_candidates(record))
