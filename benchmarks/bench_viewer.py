@@ -67,11 +67,13 @@ def build_store(run_dir: Path, papers: int, reviewers: int, replicates: int, wor
     """Write the synthetic store into ``run_dir``; returns the number of assessments."""
     from rhetorica.store.db import Store, write_assessment
     from rhetorica.store.plan import record_plan
+    from rhetorica.study.config import parse_study
 
     rng = random.Random(0)
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "study.json").write_text(json.dumps({"name": "bench-viewer", "validation": {"enabled": True}}),
-                                        encoding="utf-8")
+    study = parse_study({"name": "bench-viewer", "documents": ["papers/*"], "validation": {"enabled": True},
+                         "reviewers": [{"name": f"reviewer-{r}", "model": "mock/reviewer"} for r in range(reviewers)]})
+    (run_dir / "study.json").write_text(study.model_dump_json(indent=2), encoding="utf-8")
     store = Store.in_dir(run_dir)
     review_keys, variant_keys, annotation_keys, n = [], [], [], 0
     try:

@@ -24,6 +24,7 @@ from rhetorica.report.render import write_report
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner
 from tests.models.fake_servers import FakeServer
+from tests.study.helpers import save_run_study
 
 from .helpers import PAPERS
 
@@ -76,6 +77,7 @@ def test_four_configurations_give_the_table_and_the_scatter(shared_data: Path, t
     with ReviewingServer() as server:
         config = parse_study(study(shared_data, tmp_path / "run", server.url))
         summary = asyncio.run(StudyRunner(config, tmp_path).run())
+    save_run_study(config, tmp_path / "run")  # what `rhetorica run` saves and the report reads
     assert summary.stopped_configurations == {} and summary.problems == [], summary.problems
     assert sum(summary.stage_statuses["review"].values()) == 4 * 9  # 3 papers x (original + 2 rewrites)
     data = write_report(tmp_path / "run", n_resamples=200)
