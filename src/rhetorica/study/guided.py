@@ -37,7 +37,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhetorica.documents.models import Document
 from rhetorica.hashing import content_hash
 from rhetorica.kinds import RunContext, rewriter_kind
 from rhetorica.models.api import ChatMessage
@@ -96,7 +95,7 @@ def review_spec_hash(rw: RewriterSpec) -> str:
 
 
 @dataclass(frozen=True)
-class GuidedReviewUnit:
+class GuidedReviewUnit(FollowUpUnit):
     """Review the variant ``upstream`` with the rewriting model, for ``condition``.
 
     Attributes:
@@ -108,17 +107,6 @@ class GuidedReviewUnit:
         after: ``(upstream.key,)``.
         waiting: the upstream variant is assumed (not produced yet).
     """
-
-    key: str
-    document: Document
-    rewriter: RewriterSpec
-    condition: Condition
-    upstream: planner.Variant
-    after: tuple[str, ...]
-    waiting: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "condition", parse_condition(self.condition, check=False))
 
     @property
     def label(self) -> str:
