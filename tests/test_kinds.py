@@ -60,3 +60,32 @@ def test_the_run_context_gives_each_unit_its_call_context() -> None:
     calls = ctx.calls("unit-1")
     assert (calls.log, calls.unit_key, calls.limits, calls.budget) == (log, "unit-1", limits, None)
     assert ctx.model("mock/x") == ("mock/x", {})
+
+
+def test_the_declared_form_of_each_built_in_kind_is_known_at_load() -> None:
+    """An llm reviewer's form is its protocol's; a control's control-000; an external system's its
+    adapter's; a built kind on stand-in models (scicore); a judge's its family's, without reading a
+    rubric file (this one does not exist)."""
+    from rhetorica.study.config import parse_study
+
+    reviewers = parse_study({"name": "k", "documents": [{"path": "p.pdf"}], "reviewers": [
+        {"name": "strict", "model": "mock/r", "protocol": "strict-iclr"},
+        {"name": "bare", "model": "mock/r", "protocol": "bare"},
+        {"name": "ctl", "kind": "control"},
+        {"name": "py", "kind": "python", "options": {"entry": "tests.cli.test_exit_codes:odd_replicates_fail"}},
+        {"name": "sc", "kind": "scicore", "model": "mock/r"}]}).reviewers
+    judge = parse_study({"name": "j", "documents": [{"reviews": "x/*.htm"}], "reviewers": [
+        {"name": "j", "kind": "judge", "model": "mock/j", "options": {"family": "remor", "rubric_file": "nowhere.txt"}}]
+    }).reviewers[0]
+    forms = {r.name: evaluator_kind(r.kind).declared_form(r) for r in [*reviewers, judge]}
+    iclr = ("overall", "soundness", "presentation", "contribution", "confidence")
+    assert {n: (f.label, f.metric_names) for n, f in forms.items() if n != "sc"} == {
+        "strict": ("iclr-2026@1", iclr),
+        "bare": ("review-000-overall@1", ("overall",)),
+        "ctl": ("control-000@1", ("overall", "soundness", "significance", "evidence", "clarity")),
+        "py": ("iclr-2026@1", iclr),
+        "j": ("judge-remor@1", ("criticism", "examples", "importance_relevance", "materials_methods", "praise",
+                                "results_discussion", "suggestions_solutions", "presentation_reporting")),
+    }
+    assert forms["sc"].label == "scicore@1" and forms["sc"].primary.name == "overall"
+    assert {"overall_full", "overall_core", "core_valid"} <= set(forms["sc"].metric_names)

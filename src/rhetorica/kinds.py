@@ -178,6 +178,15 @@ class EvaluatorKind:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"reviewer {spec.name!r} of kind {spec.kind!r}: bad options: {exc}") from None
 
+    def declared_form(self, spec: Any) -> Form:
+        """The form of a configuration's assessments, known when the study loads (what other
+        configurations that name it, e.g. an ``attack`` rewriter's ``metric``, are checked
+        against): its evaluator built as :meth:`check` builds it, on stand-in models."""
+        options = spec.options.as_kwargs()
+        if spec.model is not None:
+            options = stand_in_models(options)
+        return self.factory(spec.name, **options).form
+
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         """The evaluator of a configuration for a run: its options, and its model (and an
         ``extractor`` option naming a model, that model) from ``ctx``."""

@@ -125,3 +125,19 @@ def test_trajectory_frame():
     frame = trajectory_frame([record])
     assert list(frame["round"]) == [0, 1, 1] and list(frame["kept"]) == [True, False, True]
     assert math.isnan(frame["score"][1]) and frame["reason"][1] == "TF-IDF" and set(frame["queries"]) == {6}
+
+
+def test_a_winner_that_did_not_improve_counts_by_its_held_out_decision_only():
+    """Two ``attack:+`` searches kept a winner although no candidate beat the original in the search
+    (outcome "no candidate improved on the original"): p's held-out reviews move it the wrong way
+    (4 -> 3: eligible, not flipped, shift -1); q's held-out reviews happen to cross 4.5 (4 -> 5:
+    flipped, as any held-out flip in the attacked direction is). Success 1 of 2, mean shift 0."""
+    rows = [("p", "original", "none", 4), ("p", "attack:+", "x>a", 3),
+            ("q", "original", "none", 4), ("q", "attack:+", "x>a", 5)]
+    tidy = pd.DataFrame([{"unit_key": str(i), "document_id": d, "condition": c, "rewriter": r, "reviewer": "a",
+                          "status": "ok", "overall": v} for i, (d, c, r, v) in enumerate(rows)])
+    records = [{"document": d, "target": "a", "direction": "+", "original_score": 4.0, "best_in_search_score": 3.5,
+                "queries": 6, "outcome": "no candidate improved on the original", "rounds": []} for d in "pq"]
+    row = attack_summary(tidy, records, 4.5).iloc[0]
+    assert (row["n_papers"], row["n_eligible"], row["n_flipped"], row["success_rate"]) == (2, 2, 1, 0.5)
+    assert (row["mean_shift"], row["max_shift"], row["in_search_shift"]) == (0.0, 1.0, -0.5)

@@ -208,3 +208,47 @@ def test_effective_n_without_soft_ratings_keeps_its_columns() -> None:
     analysed = pd.DataFrame([_assessment("k1", "R", "d1", "original", 0),
                              _assessment("k2", "R", "d1", "confidence:-", 0)])
     assert list(effective_n(comparisons=comparisons, analysed=analysed).columns) == EFFECTIVE_N_COLUMNS
+
+
+def test_soft_ratings_asked_for_but_never_returned_are_a_row_with_n_0_and_the_reason(tmp_path) -> None:
+    """A reviewer with ``soft_ratings: true`` on a provider without log-probabilities: no review has
+    an expected score, so the comparison table has no soft columns; the n table still has the soft
+    test's row, n = 0, every review the sign test read counted as missing with the recorded reason
+    (before: no row at all, and the report said nothing)."""
+    from rhetorica.analysis.flow import SOFT_TEST
+    from rhetorica.report.build import collect
+    from rhetorica.report.flow import flow_section
+    from tests.report.runs import make_run
+
+    records = [("R", doc, arm, overall) for doc, arm, overall, _, _ in SOFT_RECORDS]
+    artefacts = {i: {"soft_ratings": {"overall": {"expected": None, "reason": NOLOG}}} for i in range(len(SOFT_RECORDS))}
+    run = make_run(tmp_path / "run", records, artefacts=artefacts, replicates={1: 1})
+    data = collect(run, n_resamples=50)
+    assert "soft_n_pairs" not in data.comparisons.columns
+    [row] = data.effective_n[data.effective_n["test"] == SOFT_TEST].to_dict("records")
+    assert (row["metric"], row["papers"], row["reviews"], row["pairs"], row["nonzero"]) == ("overall.expected", 0, 0,
+                                                                                            0, 0)
+    assert (row["missing"], row["missing_reasons"]) == (11, f"{NOLOG} (11)")  # the 11 reviews of the 5 papers
+    shown = flow_section(data).tables[-1]
+    assert "Why no soft rating" in shown.headers and f"{NOLOG} (11)" in [str(r[-1]) for r in shown.rows]
+
+
+def test_a_judge_with_soft_ratings_and_no_expected_score_has_its_soft_row() -> None:
+    """Table 1 without soft columns (no judgement carried an expected score): the soft row of each
+    metric the judge was asked for, n = 0, the judgements the Wilcoxon test used counted by reason."""
+    from rhetorica.analysis.flow import SOFT_TEST
+
+    judges = pd.DataFrame([{"condition": "paraphrase", "judge": "J", "metric": "f.m", "n_pairs": 2, "wilcoxon_n": 2}])
+    pairs = pd.DataFrame([
+        {"judge": "J", "metric": "f.m", "condition": c, "arm": a, "paper_id": p, "document_id": d, "status": "ok",
+         "score": 1.0, "unit_key": k, "expected": float("nan")}
+        for c, a, p, d, k in [("original", "original", "P1", "r1", "o1"), ("original", "original", "P2", "r2", "o2"),
+                              ("paraphrase", "rewrite", "P1", "r1", "w1"), ("paraphrase", "rewrite", "P2", "r2", "w2")]])
+    reasons = pd.DataFrame({"unit_key": ["o1", "o2", "w1", "w2"], "metric": "m", "reason": [NOLOG] * 3 + ["other"]})
+    out = effective_n(judges=judges, judge_pairs=pairs, soft_reasons=reasons)
+    [row] = out[out["test"] == SOFT_TEST].to_dict("records")
+    assert (row["metric"], row["pairs"], row["nonzero"], row["papers"], row["reviews"]) == ("f.m.expected", 0, 0, 0, 0)
+    assert (row["missing"], row["missing_reasons"]) == (4, f"{NOLOG} (3); other (1)")
+    # a judge that never asked (no recorded reason) has no soft row
+    assert SOFT_TEST not in set(effective_n(judges=judges, judge_pairs=pairs,
+                                            soft_reasons=reasons.iloc[0:0])["test"])

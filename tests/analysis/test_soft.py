@@ -10,7 +10,15 @@ import pytest
 from scipy.stats import norm
 
 from rhetorica.analysis.paired import comparison_table
-from rhetorica.analysis.soft import WILCOXON_ARE, paired_soft_test, pilot_plan, soft_comparison, with_soft_ratings
+from rhetorica.analysis.power import integer_pair_probabilities, papers_needed
+from rhetorica.analysis.soft import (
+    WILCOXON_ARE,
+    paired_soft_test,
+    pilot_plan,
+    pooled_sd,
+    soft_comparison,
+    with_soft_ratings,
+)
 from tests.analysis.helpers import rows
 
 
@@ -92,3 +100,31 @@ def test_pilot_plan_without_soft_ratings_gives_integer_only() -> None:
     assert plan["papers_soft"] is None and math.isnan(plan["sd_soft"]) and plan["papers_integer"] is not None
     with pytest.raises(ValueError, match="shift must be a finite number > 0"):
         pilot_plan(df, 0.0)
+
+
+#: Two compared pairs of unequal size (p2 has no confidence:+ review):
+#: confidence:+ - original = 1, 3 (mean 2); proficiency:+ - original = 0, 2, 4 (mean 2)
+TWO_PAIRS = [("r", "p0", "original", 5), ("r", "p0", "confidence:+", 6), ("r", "p0", "proficiency:+", 5),
+             ("r", "p1", "original", 5), ("r", "p1", "confidence:+", 8), ("r", "p1", "proficiency:+", 7),
+             ("r", "p2", "original", 5), ("r", "p2", "proficiency:+", 9)]
+
+
+def test_pooled_sd_by_hand() -> None:
+    # deviations from each group's mean: -1, 1 and -2, 0, 2: SS = 10 on 5 - 2 = 3 degrees of freedom
+    assert pooled_sd([[1, 3], [0, 2, 4]]) == (pytest.approx(math.sqrt(10 / 3)), 3)
+    assert pooled_sd([[2.5], [], [7.0]])[1] == 0 and math.isnan(pooled_sd([[2.5], [7.0]])[0])
+    assert pooled_sd([[1, 3]]) == (pytest.approx(np.std([1, 3], ddof=1)), 1)  # one group: the sample SD
+
+
+def test_pilot_plan_pools_the_pairs_and_one_paper_per_pair_is_not_estimable() -> None:
+    """The SD of paired differences pools the compared pairs with one degree of freedom per pair mean
+    (before: the centred values' sample SD, sqrt(10/4) here, and 0.0 when every pair had one paper)."""
+    plan = pilot_plan(rows(TWO_PAIRS), 0.5).iloc[0]
+    assert (plan["n_pairs"], plan["df_integer"]) == (5, 3)
+    assert plan["sd_integer"] == pytest.approx(1.8257418583505538)  # sqrt(10 / 3)
+    win, loss, tie = integer_pair_probabilities(0.5, math.sqrt(10 / 3) / math.sqrt(2))
+    assert plan["papers_integer"] == papers_needed(win / loss, power=0.8, alpha=0.05, tie_prob=tie, max_papers=5000)
+    single = [r for r in TWO_PAIRS if r[1] == "p0"]  # one paper: one difference per compared pair
+    plan = pilot_plan(rows(single), 0.5).iloc[0]
+    assert (plan["n_pairs"], plan["df_integer"], plan["papers_integer"]) == (2, 0, None)
+    assert math.isnan(plan["sd_integer"]) and math.isnan(plan["ratio"])

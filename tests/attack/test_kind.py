@@ -127,3 +127,60 @@ def test_an_attack_rewriter_reads_only_the_repair_and_compile_project_settings(s
     assert str(caught.value) == ("study: rewriters[0]: rewriter 'attacker' of kind 'attack' does not use "
                                  "project.max_paragraphs_per_file (it reads only project.compile_timeout_s, "
                                  "project.repair_rounds)")
+
+
+def test_a_metric_the_target_form_lacks_is_refused_at_load_with_exit_2(shared_data, tmp_path):
+    """``metric:`` is checked against every target's form when the study loads (before, each
+    search failed at run time); ``run``, ``estimate`` and ``status`` exit 2 naming the rewriter,
+    the option and the target's metrics."""
+    from typer.testing import CliRunner
+
+    from rhetorica.cli.app import app
+    from rhetorica.study.config import ConfigError
+    from tests.study.helpers import write_study
+
+    spec = attack_spec(shared_data, tmp_path / "run", metric="presentation")  # a metric of iclr-2026, not of 000
+    expected = ("rewriters[0]: rewriter 'attacker' of kind 'attack': options.metric: 'presentation' is not a metric "
+                "of reviewer 'phrase' (form review-000@1; its metrics: overall, soundness, significance, evidence, "
+                "clarity, confidence)")
+    with pytest.raises(ConfigError) as info:
+        parse_study(spec)
+    assert expected in str(info.value)
+    study = write_study(tmp_path / "study.yaml", spec)
+    for command in ("run", "estimate", "status"):
+        result = CliRunner().invoke(app, [command, str(study)], env={"COLUMNS": "400"})
+        assert result.exit_code == 2, (command, result.output)
+        assert " ".join(expected.split()) in " ".join(result.output.split()), (command, result.output)
+    assert not (tmp_path / "run").exists()  # refused before anything ran
+    # a metric every target has, and a target-restricted metric of that target's form only, load
+    assert parse_study(attack_spec(shared_data, tmp_path / "run", metric="clarity")).rewriters[0].kind == "attack"
+    mixed = attack_spec(shared_data, tmp_path / "run", metric="presentation", targets=["iclr"])
+    mixed["reviewers"].append({"name": "iclr", "model": "mock/phrase", "protocol": "strict-iclr"})
+    assert parse_study(mixed).rewriters[0].options.as_kwargs()["metric"] == "presentation"
+
+
+def test_a_document_without_the_scope_section_fails_its_own_searches_only(shared_data, tmp_path):
+    """A scope section title can only be checked per document: a paper without it fails its
+    searches (``error``, the reason naming the section and the paper's sections); the others run."""
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    body = ("We count the edges of each graph in the collection, group the graphs by their size, and compare the "
+            "counts with those of random graphs of the same size drawn from three standard models. ") * 3
+    (papers / "with.md").write_text(f"# With\n\n## Abstract\n\nWe study graphs.\n\n## Method\n\n{body}\n",
+                                    encoding="utf-8")
+    (papers / "without.md").write_text(f"# Without\n\n## Abstract\n\nWe study trees.\n\n## Results\n\n{body}\n",
+                                       encoding="utf-8")
+    out = tmp_path / "run"
+    spec = attack_spec(shared_data, out, scope=["method"], candidates=1, rounds=1, search_replicates=1,
+                       max_queries=5)
+    spec["documents"] = [{"path": str(papers / "with.md")}, {"path": str(papers / "without.md")}]
+    spec["reviewers"] = spec["reviewers"][:1]
+    runner = runner_for(spec, out, models())
+    summary = asyncio.run(runner.run())
+    rows = runner.store.rows("SELECT document_id, status, reason FROM variants ORDER BY document_id")
+    runner.store.close()
+    assert dict(summary.stage_statuses["attack"]) == {"ok": 1, "error": 1}
+    assert [(r["document_id"], r["status"], r["reason"]) for r in rows] == [
+        ("with", "ok", None),
+        ("without", "error", "document 'without' has no non-empty section titled 'method' (its sections: "
+                             "'Abstract', 'Results')")]

@@ -61,6 +61,7 @@ def test_failing_candidates_are_never_reviewed_kept_or_chosen_even_when_they_wou
     assert out.winner.sections[0].text == "base+2+5"
     assert out.record["best_in_search_score"] == pytest.approx(4.5)
     assert out.record["queries"] == 2 + 4 * 2 and out.record["stopped"] == "rounds"
+    assert out.record["outcome"] == "improved on the original"
 
 
 def test_budget_stops_before_a_candidate_whose_reviews_would_pass_max_queries():
@@ -77,12 +78,20 @@ def test_down_direction_keeps_the_lowest_and_a_failed_search_returns_its_best_ca
     cands = out.record["rounds"][1]["candidates"]
     assert [c["kept"] for c in cands] == [False, False] and cands[1]["winner"] is True
     assert out.record["best_in_search_score"] == 5.5 and out.record["original_score"] == 5.0
+    assert out.record["outcome"] == "no candidate improved on the original"
+
+
+def test_a_tie_with_the_original_is_no_improvement():
+    out = run(SearchSettings(2, 2, 1, 10, ["presentation"], "+"), lambda t, r: 5.0)
+    assert out.winner.sections[0].text == "base+0"  # the first of the equal best
+    assert not any(c["kept"] for r in out.record["rounds"][1:] for c in r["candidates"])
+    assert (out.record["best_in_search_score"], out.record["outcome"]) == (5.0, "no candidate improved on the original")
 
 
 def test_no_valid_candidate_and_failed_original():
     out = run(SearchSettings(2, 2, 1, 10, ["presentation"], "+"), lambda t, r: 5.0,
               invalid=frozenset({0, 1}), failing_proposals=frozenset({2, 3}))
-    assert out.winner is None and out.record["stopped"] == "no-valid"
+    assert out.winner is None and out.record["stopped"] == "no-valid" and "outcome" not in out.record
     assert out.record["rounds"][2]["candidates"][0]["reason"] == "rewrite failed: timeout: no answer"
     failed = run(SearchSettings(2, 2, 1, 10, ["presentation"], "+"), lambda t, r: None)
     assert failed.winner is None and failed.record["stopped"] == "original-failed"

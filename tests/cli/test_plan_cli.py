@@ -103,3 +103,33 @@ def test_pilot_plan_for_a_named_metric(tmp_path) -> None:
     result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--metric", "bogus"])
     assert result.exit_code == 2
     assert result.output.strip() == f"error: --metric 'bogus': the pilot run {run} has no score of that name"
+
+
+def test_a_pilot_with_one_paper_per_pair_says_its_sd_is_not_estimable(tmp_path) -> None:
+    """One paper, two compared pairs: each pair's one difference is its own mean, so no SD is left
+    (before: 'SD d (integer) 0.000')."""
+    import json
+
+    from tests.report.runs import make_run
+
+    records = [("r", "p0", "original", 5), ("r", "p0", "confidence:+", 6), ("r", "p0", "proficiency:+", 8)]
+    run = make_run(tmp_path / "run", records)
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("│ r "))
+    assert [c.strip() for c in row.split("│")[1:-1]] == ["r", "2", "not estimable", "not estimable", "n/a", "n/a",
+                                                        "n/a"]
+    assert "0.000" not in result.output
+    assert ("r: the SD of paired differences is not estimable: each of its 2 difference(s) is the only paper of its "
+            "compared pair, and each pair's own mean is removed; a pilot needs at least 2 papers in a compared "
+            "pair") in " ".join(result.output.split())
+    (data,) = json.loads(runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--json"]).output)
+    assert (data["n_pairs"], data["df_integer"], data["sd_integer"], data["papers_integer"]) == (2, 0, None, None)
+
+
+def test_ratio_with_a_pilot_is_refused_not_ignored(tmp_path) -> None:
+    result = runner.invoke(app, ["plan", "--pilot", str(tmp_path), "--shift", "0.3", "--ratio", "1.5"])
+    assert result.exit_code == 2
+    assert " ".join(result.output.split()) == ("error: --ratio (1.5) does not apply with --pilot, which plans for a "
+                                               "mean shift: give --shift (points), or drop --pilot to plan for a "
+                                               "preference ratio")

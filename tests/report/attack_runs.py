@@ -67,12 +67,14 @@ TRAJECTORIES: dict[str, dict[str, Any]] = {
            "rounds": [{"round": 0, "candidates": [_candidate(0, 4.5, True)]},
                       {"round": 1, "candidates": [_candidate(0, 5.5, True), _candidate(1, None, False, HOSTILE)]},
                       {"round": 2, "candidates": [_candidate(0, 7.0, True), _candidate(1, 6.0, False)]}],
-           "best_in_search_score": 7.0, "queries": 10, "cost_usd": 0.25, "stopped": "rounds"},
+           "best_in_search_score": 7.0, "queries": 10, "cost_usd": 0.25, "stopped": "rounds",
+           "outcome": "improved on the original"},
     "p2": {"document": "p2", "target": TARGET, "direction": "+", "metric": "overall", "original_score": 5.0,
            "rounds": [{"round": 0, "candidates": [_candidate(0, 5.0, True)]},
                       {"round": 1, "candidates": [_candidate(0, 6.5, True), _candidate(1, 4.0, False)]},
                       {"round": 2, "candidates": [_candidate(0, 6.0, False), _candidate(1, 5.0, False)]}],
-           "best_in_search_score": 6.5, "queries": 12, "cost_usd": 0.35, "stopped": "budget"},
+           "best_in_search_score": 6.5, "queries": 12, "cost_usd": 0.35, "stopped": "budget",
+           "outcome": "improved on the original"},
 }
 
 

@@ -34,12 +34,13 @@ def _md_rows(text: str, first_cell: str) -> list[list[str]]:
 def test_each_search_shows_its_held_out_shift_beside_the_biased_in_search_numbers(report: Path) -> None:
     md = (report / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attacks"):]
-    # paper, target, direction, rounds, queries, cost, stopped, rev-a's held-out original, winner and
-    # shift (6-4, 5.5-5), in-search original, best and their difference (7-4.5, 6.5-5), from the trajectories
-    assert _md_rows(section, "p1")[0] == ["p1", "rev-a", "+", "2", "10", "0.25", "rounds", "4.00", "6.00", "2.00",
-                                          "4.50", "7.00", "2.50"]
-    assert _md_rows(section, "p2")[0] == ["p2", "rev-a", "+", "2", "12", "0.35", "budget", "5.00", "5.50", "0.50",
-                                          "5.00", "6.50", "1.50"]
+    # paper, target, direction, rounds, queries, cost, stopped, in-search outcome, rev-a's held-out original,
+    # winner and shift (6-4, 5.5-5), in-search original, best and their difference (7-4.5, 6.5-5), from the
+    # trajectories
+    assert _md_rows(section, "p1")[0] == ["p1", "rev-a", "+", "2", "10", "0.25", "rounds", "improved on the original",
+                                          "4.00", "6.00", "2.00", "4.50", "7.00", "2.50"]
+    assert _md_rows(section, "p2")[0] == ["p2", "rev-a", "+", "2", "12", "0.35", "budget", "improved on the original",
+                                          "5.00", "5.50", "0.50", "5.00", "6.50", "1.50"]
     assert "In-search shift (biased)" in section and HELD_OUT_NOTE in section and IN_SEARCH in section
 
 
@@ -138,5 +139,24 @@ def test_the_search_table_of_a_study_without_searches_is_empty_whatever_its_form
     table = search_table(tidy, [])
     assert table.empty
     assert list(table.columns) == ["document", "target", "direction", "rounds", "queries", "cost_usd", "stopped",
-                                   "held_out_original", "held_out_winner", "held_out_shift", "original_score",
+                                   "outcome", "held_out_original", "held_out_winner", "held_out_shift", "original_score",
                                    "best_in_search_score", "in_search_shift", "variant_key"]
+
+
+def test_a_search_whose_winner_did_not_improve_says_so_in_its_row() -> None:
+    """A search that kept its best candidate although none beat the original (here: every candidate
+    scored above the original of an ``attack:-`` search) shows that outcome beside its numbers; a
+    record stored before the outcome was kept shows none."""
+    from rhetorica.attack.search import NO_IMPROVEMENT
+    from rhetorica.report.attack import search_table
+
+    tidy = pd.DataFrame([
+        {"unit_key": f"u{i}", "document_id": "p", "condition": c, "rewriter": r, "reviewer": "a", "status": "ok",
+         "overall": v} for i, (c, r, v) in enumerate([("original", "none", 5), ("attack:-", "x>a", 6)])])
+    record = {"document": "p", "target": "a", "direction": "-", "attacker": "x", "original_score": 5.0,
+              "best_in_search_score": 6.2, "queries": 6, "stopped": "rounds", "outcome": NO_IMPROVEMENT,
+              "rounds": [{"round": 0}, {"round": 1}], "variant_key": "v"}
+    old = {k: v for k, v in record.items() if k != "outcome"}
+    table = search_table(tidy, [record, old])
+    assert list(table["outcome"])[0] == "no candidate improved on the original" and pd.isna(table["outcome"][1])
+    assert table[["held_out_shift", "in_search_shift"]].iloc[0].tolist() == [1.0, pytest.approx(1.2)]

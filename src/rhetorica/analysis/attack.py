@@ -35,7 +35,12 @@ variants' units, as JSON::
                  "score": 4.5, "scores": [4, 5], "kept": true, "text_hash": "...", "move": null}]},
                 {"round": 1, "candidates": [...]}],
      "best_in_search_score": 5.5, "queries": 24, "cost_usd": 0.0,
-     "stopped": "rounds|budget|no-valid|original-failed"}
+     "stopped": "rounds|budget|no-valid|original-failed",
+     "outcome": "improved on the original|no candidate improved on the original"}
+
+A winner that did not improve on the original in the search (``outcome``; the search keeps its
+best candidate all the same) is measured like any other: it counts as a success only when its
+held-out decision flips in the attacked direction, and its held-out shift enters the mean as it is.
 """
 
 from __future__ import annotations

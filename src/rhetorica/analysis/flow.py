@@ -425,7 +425,10 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
       differences, ``papers`` and ``reviews`` among them. ``missing``: the ok assessments with
       the integer score that the integer test read (Table 4: of the two arms; Table 1: of its
       pairs) but with no expected score; ``missing_reasons`` their reasons, counted
-      (``soft_reasons``; :data:`NO_SOFT_RATING` for an assessment without one).
+      (``soft_reasons``; :data:`NO_SOFT_RATING` for an assessment without one). A configuration
+      that asked for soft ratings and got none (every reason recorded, e.g. a provider without
+      log-probabilities: the table then has no soft columns) still has its test's row, with
+      n = 0 and those reasons.
 
     Args:
         comparisons: :func:`rhetorica.analysis.paired.comparison_table` rows.
@@ -454,8 +457,10 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
             rows.append({"table": "comparison", "test": "sign test", "configuration": r["reviewer"],
                          "comparison": f"{r['first']} vs {r['second']}{given}", "metric": r.get("score", ""),
                          "papers": n, "reviews": reviews, "pairs": n, "nonzero": n - ties, "clusters": np.nan})
-            if "soft_n_pairs" in r and analysed is not None and not analysed.empty:
-                rows.append(_soft_comparison_row(r, analysed, why, f"{r['first']} vs {r['second']}{given}"))
+            if analysed is not None and not analysed.empty and ("soft_n_pairs" in r or why):
+                soft = _soft_comparison_row(r, analysed, why, f"{r['first']} vs {r['second']}{given}")
+                if "soft_n_pairs" in r or soft["asked"]:
+                    rows.append(soft)
     if judges is not None and not judges.empty:
         clustered = (judges_clustered.set_index(["condition", "judge", "metric"])["n_pairs"]
                      if judges_clustered is not None and not judges_clustered.empty else pd.Series(dtype=float))
@@ -471,8 +476,10 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
                          "reviews": int(mine["document_id"].nunique()) if n else 0, "pairs": n,
                          "nonzero": int(r["wilcoxon_n"]) if pd.notna(r.get("wilcoxon_n")) else 0,
                          "clusters": int(clustered.get(key, 0)) if n else 0})
-            if "soft_n_pairs" in r and pd.notna(r["soft_n_pairs"]):
-                rows.append(_soft_judge_row(r, judge_pairs, why))
+            if pd.notna(r.get("soft_n_pairs")) or why:
+                soft = _soft_judge_row(r, judge_pairs, why)
+                if pd.notna(r.get("soft_n_pairs")) or soft["asked"]:
+                    rows.append(soft)
     if robustness is not None and not robustness.empty:
         for r in robustness.to_dict("records"):
             rows.append({"table": "robustness", "test": "MAD, ICC, SPR, discriminability",
@@ -480,6 +487,7 @@ def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFra
                          "papers": int(r["n_papers"]), "reviews": int(r["n_variants"]), "pairs": np.nan,
                          "nonzero": np.nan, "clusters": int(r["n_papers"])})
     soft = any(r["test"] == SOFT_TEST for r in rows)
+    rows = [{k: v for k, v in r.items() if k != "asked"} for r in rows]
     out = pd.DataFrame(rows, columns=EFFECTIVE_N_COLUMNS + (SOFT_N_COLUMNS if soft else []))
     if soft:
         out["missing_reasons"] = out["missing_reasons"].fillna("")
@@ -493,12 +501,15 @@ def _reason_lookup(soft_reasons: pd.DataFrame | None) -> dict[tuple[str, str], s
                                                          soft_reasons["reason"])}
 
 
-def _missing(rows: pd.DataFrame, metric: str, why: Mapping[tuple[str, str], str]) -> tuple[int, str]:
-    """(count, ``reason (n); …`` most frequent first) of the assessments ``rows`` (``unit_key``)
-    whose ``metric`` has no expected score."""
-    reasons = pd.Series([why.get((str(k), metric), NO_SOFT_RATING) for k in rows["unit_key"]], dtype=object)
+def _missing(rows: pd.DataFrame, metric: str, why: Mapping[tuple[str, str], str]) -> tuple[int, str, bool]:
+    """(count, ``reason (n); …`` most frequent first, whether any has a recorded reason) of the
+    assessments ``rows`` (``unit_key``) whose ``metric`` has no expected score. A recorded reason
+    means its configuration asked for soft ratings (``soft_ratings: true``) and got none for it,
+    e.g. from a provider without log-probabilities."""
+    recorded = [why.get((str(k), metric)) for k in rows["unit_key"]]
+    reasons = pd.Series([r if r is not None else NO_SOFT_RATING for r in recorded], dtype=object)
     counts = reasons.value_counts(sort=False).sort_index().sort_values(ascending=False, kind="stable")
-    return len(rows), "; ".join(f"{reason} ({n})" for reason, n in counts.items())
+    return len(rows), "; ".join(f"{reason} ({n})" for reason, n in counts.items()), any(r is not None for r in recorded)
 
 
 def _soft_comparison_row(r: Mapping[str, Any], analysed: pd.DataFrame, why: Mapping[tuple[str, str], str],
@@ -513,12 +524,12 @@ def _soft_comparison_row(r: Mapping[str, Any], analysed: pd.DataFrame, why: Mapp
     soft = ok[has]
     means = soft.groupby(["document_id", "arm"])[column].mean().unstack("arm") if len(soft) else pd.DataFrame()
     both = means.reindex(columns=[r["first"], r["second"]]).dropna() if len(means) else means
-    n = int(r["soft_n_pairs"]) if pd.notna(r["soft_n_pairs"]) else 0
-    missing, reasons = _missing(ok[~has], score, why)
+    n = int(r["soft_n_pairs"]) if pd.notna(r.get("soft_n_pairs")) else 0
+    missing, reasons, asked = _missing(ok[~has], score, why)
     return {"table": "comparison", "test": SOFT_TEST, "configuration": r["reviewer"], "comparison": comparison,
             "metric": column, "papers": n, "reviews": int(soft["document_id"].isin(both.index).sum()), "pairs": n,
             "nonzero": int((both[r["first"]] != both[r["second"]]).sum()) if len(both) else 0, "clusters": np.nan,
-            "missing": missing, "missing_reasons": reasons}
+            "missing": missing, "missing_reasons": reasons, "asked": asked}
 
 
 def _soft_judge_row(r: Mapping[str, Any], pairs: pd.DataFrame | None,
@@ -537,12 +548,13 @@ def _soft_judge_row(r: Mapping[str, Any], pairs: pd.DataFrame | None,
     with_soft = used[used["expected"].notna()]
     soft_originals = set(with_soft.loc[with_soft["arm"] == ORIGINAL, "document_id"])
     paired = with_soft[(with_soft["arm"] == "rewrite") & with_soft["document_id"].isin(soft_originals)]
-    missing, reasons = _missing(used[used["expected"].isna()], str(r["metric"]).partition(".")[2], why)
+    missing, reasons, asked = _missing(used[used["expected"].isna()], str(r["metric"]).partition(".")[2], why)
+    soft = pd.notna(r.get("soft_n_pairs"))
     return {"table": "judges", "test": SOFT_TEST, "configuration": r["judge"],
             "comparison": f"{r['condition']} vs original", "metric": expected_metric(str(r["metric"])),
             "papers": int(paired["paper_id"].nunique()), "reviews": int(paired["document_id"].nunique()),
-            "pairs": int(r["soft_n_pairs"]), "nonzero": int(r["soft_nonzero"]), "clusters": np.nan,
-            "missing": missing, "missing_reasons": reasons}
+            "pairs": int(r["soft_n_pairs"]) if soft else 0, "nonzero": int(r["soft_nonzero"]) if soft else 0,
+            "clusters": np.nan, "missing": missing, "missing_reasons": reasons, "asked": asked}
 
 
 def _usable_pairs(pairs: pd.DataFrame | None) -> pd.DataFrame:

@@ -187,8 +187,21 @@ def with_soft_ratings(table: pd.DataFrame, df: pd.DataFrame, **options: object) 
     return out
 
 
-def _sd(values: npt.NDArray[np.float64]) -> float:
-    return float(np.std(values, ddof=1)) if len(values) >= 2 else float("nan")
+def pooled_sd(groups: Sequence[npt.ArrayLike]) -> tuple[float, int]:
+    """Pooled within-group SD of ``groups`` and its degrees of freedom: ``sqrt(SS / (n - k))``,
+    ``SS`` the sum of squared deviations from each group's own mean, ``n`` the values, ``k`` the
+    non-empty groups (one degree of freedom spent per group mean: the within-group mean square
+    ``SS_E / (N - a)`` of a one-way ANOVA; Montgomery, *Design and Analysis of Experiments*, ch. 3).
+
+    Returns:
+        ``(sd, n - k)``; ``sd`` NaN when ``n - k`` is 0 (every group a single value: not estimable).
+    """
+    arrays = [np.asarray(g, dtype=float) for g in groups]
+    arrays = [a for a in arrays if a.size]
+    df = sum(a.size for a in arrays) - len(arrays)
+    if df < 1:
+        return float("nan"), 0
+    return math.sqrt(sum(float(((a - a.mean()) ** 2).sum()) for a in arrays) / df), df
 
 
 def pilot_plan(
@@ -205,7 +218,9 @@ def pilot_plan(
     from a pilot run's own variances.
 
     Per reviewer, over the pilot's compared pairs (paper-level differences first - second, each
-    centred on its pair's mean so a pilot effect does not count as noise):
+    pair's mean removed so a pilot effect does not count as noise: :func:`pooled_sd`, with
+    ``n_differences - n_compared_pairs`` degrees of freedom; a pilot with one paper per compared
+    pair has none, and its SD is not estimable, NaN):
 
     - soft: ``sd_soft`` = SD of the differences of expected scores; papers for the Wilcoxon test
       = the paired t-test's n at effect ``shift / sd_soft`` (``statsmodels`` TTestPower) divided
@@ -225,9 +240,10 @@ def pilot_plan(
         max_papers: search limit (``None`` beyond it).
 
     Returns:
-        One row per reviewer: ``reviewer, n_pairs, sd_integer, sd_soft, papers_integer,
+        One row per reviewer: ``reviewer, n_pairs`` (paper-level differences), ``df_integer``,
+        ``sd_integer``, ``df_soft``, ``sd_soft`` (each SD's degrees of freedom), ``papers_integer,
         papers_soft`` and ``ratio`` (integer / soft papers); NaN or ``None`` where the pilot has
-        too few pairs or no soft ratings.
+        too few papers (a degrees of freedom of 0) or no soft ratings.
 
     Raises:
         ValueError: ``shift`` not > 0, or a bad column or arm.
@@ -241,22 +257,22 @@ def pilot_plan(
         pairs = default_pairs(sorted(pd.unique(df["arm"])))
     soft = has_soft_ratings(df, score)
 
-    def centred(column: str) -> dict[str, npt.NDArray[np.float64]]:
+    def differences(column: str) -> dict[str, list[npt.NDArray[np.float64]]]:
+        """Per reviewer, the paper-level differences of each compared pair."""
         w = wide_scores(paper_scores(df, column), column)
-        out: dict[str, list[float]] = {r: [] for r in w.reviewers}
+        out: dict[str, list[npt.NDArray[np.float64]]] = {r: [] for r in w.reviewers}
         for first, second in pairs:
             d = w.column(first) - w.column(second)
             for code, reviewer in enumerate(w.reviewers):
-                mine = d[(w.codes == code) & ~np.isnan(d)]
-                out[reviewer] += list(mine - mine.mean()) if len(mine) else []
-        return {r: np.asarray(v) for r, v in out.items()}
+                out[reviewer].append(d[(w.codes == code) & ~np.isnan(d)])
+        return out
 
-    integer = centred(score)
-    expected = centred(expected_metric(score)) if soft else {}
+    integer = differences(score)
+    expected = differences(expected_metric(score)) if soft else {}
     rows = []
-    for reviewer, d in integer.items():
-        sd_int = _sd(d)
-        sd_soft = _sd(expected[reviewer]) if reviewer in expected else float("nan")
+    for reviewer, groups in integer.items():
+        sd_int, df_int = pooled_sd(groups)
+        sd_soft, df_soft = pooled_sd(expected[reviewer]) if reviewer in expected else (float("nan"), 0)
         n_int = n_soft = None
         if math.isfinite(sd_int) and sd_int > 0:
             win, loss, tie = integer_pair_probabilities(shift, sd_int / math.sqrt(2))
@@ -266,11 +282,12 @@ def pilot_plan(
                                            alternative="two-sided")
             n_soft = int(math.ceil(float(n_t) / WILCOXON_ARE))
             n_soft = n_soft if n_soft <= max_papers else None
-        rows.append({"reviewer": reviewer, "n_pairs": len(d), "sd_integer": sd_int, "sd_soft": sd_soft,
+        rows.append({"reviewer": reviewer, "n_pairs": sum(len(g) for g in groups), "df_integer": df_int,
+                     "sd_integer": sd_int, "df_soft": df_soft, "sd_soft": sd_soft,
                      "papers_integer": n_int, "papers_soft": n_soft,
                      "ratio": n_int / n_soft if n_int and n_soft else float("nan")})
-    return pd.DataFrame(rows, columns=["reviewer", "n_pairs", "sd_integer", "sd_soft", "papers_integer",
-                                       "papers_soft", "ratio"])
+    return pd.DataFrame(rows, columns=["reviewer", "n_pairs", "df_integer", "sd_integer", "df_soft", "sd_soft",
+                                       "papers_integer", "papers_soft", "ratio"])
 
 
 #: Columns :func:`largest_soft_shift` adds to a per-reviewer table.

@@ -166,12 +166,21 @@ class AttackRewriter(RewriterKind):
             raise ValueError(f"rewriter {spec.name!r} of kind {spec.kind!r}: {exc}") from None
 
     def check_study(self, spec: Any, config: Any) -> None:
-        wanted = attack_options(spec).targets or []
+        """Its ``targets`` are reviewers of the study, and its ``metric`` a metric of each target's
+        form (:meth:`~rhetorica.kinds.EvaluatorKind.declared_form`)."""
+        options = attack_options(spec)
         known = [r.name for r in config.reviewers]
-        unknown = [t for t in wanted if t not in known]
+        unknown = [t for t in options.targets or [] if t not in known]
         if unknown:
             raise ValueError(f"options.targets names {', '.join(map(repr, unknown))}, not a reviewer of the study "
                              f"(its reviewers: {', '.join(known) or 'none'})")
+        if options.metric is None:
+            return
+        for target in targets_of(spec, config):
+            form = evaluator_kind(target.kind).declared_form(target)
+            if options.metric not in form.metric_names:
+                raise ValueError(f"options.metric: {options.metric!r} is not a metric of reviewer {target.name!r} "
+                                 f"(form {form.label}; its metrics: {', '.join(form.metric_names)})")
 
     def prompt_version(self, condition: str) -> str:
         """The version of the search's own texts (the ``presentation`` move and the weaknesses

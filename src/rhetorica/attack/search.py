@@ -15,9 +15,10 @@ candidates that break a constraint are never kept):
    review calls past ``max_queries`` (``budget``; the proposal is not made either).
 
 The winner is the current best when some candidate beat the original, else the best-scoring valid
-candidate of the whole search (its held-out reviews then measure a failed attack honestly); with no
-valid scored candidate there is no winner (``no-valid``), and with no ``ok`` review of the original
-the search stops at once (``original-failed``).
+candidate of the whole search (its held-out reviews then measure a failed attack honestly; the
+record's ``outcome`` says :data:`NO_IMPROVEMENT` instead of :data:`IMPROVED`); with no valid scored
+candidate there is no winner (``no-valid``), and with no ``ok`` review of the original the search
+stops at once (``original-failed``).
 
 Everything model-facing is passed in, so the loop runs the same under the study runner
 (:mod:`rhetorica.attack.kind`) and in a unit test.
@@ -30,6 +31,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rhetorica.documents.models import Document
+
+
+#: A search's ``outcome`` when its winner beat the original's in-search score.
+IMPROVED = "improved on the original"
+#: A search's ``outcome`` when no valid candidate beat the original's in-search score (in the
+#: search's direction; a tie is no improvement): the winner is the best of them all the same.
+NO_IMPROVEMENT = "no candidate improved on the original"
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,8 @@ async def run_search(original: Document, settings: SearchSettings, *, propose: P
         The winner and the record: ``original_score``, ``original_scores``, ``rounds`` (round 0 =
         the original; each candidate ``candidate, move, valid, reason, score, scores, kept,
         text_hash``; the winner also ``winner: true``), ``best_in_search_score``, ``queries``
-        (review calls asked for, cache hits included) and ``stopped``.
+        (review calls asked for, cache hits included), ``stopped`` and, with a winner,
+        ``outcome`` (:data:`IMPROVED` or :data:`NO_IMPROVEMENT`).
     """
     s = settings
     reviews = [await review(original, i) for i in range(s.replicates)]
@@ -156,4 +165,5 @@ async def run_search(original: Document, settings: SearchSettings, *, propose: P
     winner, winner_score, winner_entry = ((current, current_score, improved) if improved is not None else best)
     winner_entry["winner"] = True
     return SearchOutcome(winner, record | {"best_in_search_score": winner_score, "queries": queries,
-                                           "stopped": stopped})
+                                           "stopped": stopped,
+                                           "outcome": IMPROVED if improved is not None else NO_IMPROVEMENT})

@@ -35,6 +35,10 @@ def pilot_assessments(run_dir: Path):  # noqa: ANN201 - pandas is imported lazil
         store.close()
 
 
+#: How ``plan --pilot`` shows an SD its pilot cannot give (no degree of freedom left).
+NOT_ESTIMABLE = "not estimable"
+
+
 def _level_problems(alpha: float, power: float) -> list[str]:
     """The messages for an ``--alpha`` or ``--power`` outside (0, 1) (NaN included); ``""`` where fine."""
     return [f"--alpha must be in (0, 1) (got {alpha})" if not 0 < alpha < 1 else "",
@@ -76,10 +80,21 @@ def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, 
             return "n/a"
         return format(value, spec) if isinstance(value, float) else str(value)
 
+    notes = []
     for row in result.to_dict("records"):
-        table.add_row(str(row["reviewer"]), str(row["n_pairs"]), fmt(row["sd_integer"]), fmt(row["sd_soft"]),
-                      fmt(row["papers_integer"]), fmt(row["papers_soft"]), fmt(row["ratio"], ".2f"))
-    Console().print(table)
+        # one paper per compared pair: no difference is left once each pair's mean is removed
+        alone = bool(row["n_pairs"]) and not row["df_integer"]
+        sds = [NOT_ESTIMABLE] * 2 if alone else [fmt(row["sd_integer"]), fmt(row["sd_soft"])]
+        table.add_row(str(row["reviewer"]), str(row["n_pairs"]), *sds, fmt(row["papers_integer"]),
+                      fmt(row["papers_soft"]), fmt(row["ratio"], ".2f"))
+        if alone:
+            notes.append(f"{row['reviewer']}: the SD of paired differences is {NOT_ESTIMABLE}: each of its "
+                         f"{row['n_pairs']} difference(s) is the only paper of its compared pair, and each pair's "
+                         "own mean is removed; a pilot needs at least 2 papers in a compared pair")
+    console = Console()
+    console.print(table)
+    for note in notes:
+        console.print(note, markup=False, highlight=False)
 
 
 def plan(
@@ -116,6 +131,9 @@ def plan(
 
 
     if pilot is not None:
+        if ratio is not None:
+            fail(f"--ratio ({ratio:g}) does not apply with --pilot, which plans for a mean shift: give --shift "
+                 "(points), or drop --pilot to plan for a preference ratio")
         _pilot_plan(pilot, shift, alpha, power, as_json, metric)
         return
     if ratio is None:

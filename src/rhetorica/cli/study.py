@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -13,6 +14,8 @@ from rich.table import Table
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.cli.progress import RichProgress
+from rhetorica.analysis.equivalence import CLASSES
+from rhetorica.judges.analysis import NOT_COMPUTABLE
 from rhetorica.report.data import fmt, fmt_p
 from rhetorica.report.render import write_report
 from rhetorica.store.db import StoreError
@@ -34,20 +37,25 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
 
 def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
-    """Print the comparison table of a run in the terminal (compact; the report has every column)."""
+    """Print the comparison table of a run in the terminal (compact; the report has every column);
+    without a comparison row (a judge study), the judges' classification counts instead
+    (:func:`judge_headline`), or no table."""
 
     data = write_report(run_dir, appendix_papers=appendix_papers)
-    table = Table(title="Paired comparison, overall score (papers as units; full table in the report)")
-    for name in ("Reviewer", "A vs B", "n", "A>B %", "B>A %", "Tie %", "Ratio", "p", "Flip A %", "Flip B %",
-                 "Mean A", "Mean B"):
-        table.add_column(name, justify="left" if name in ("Reviewer", "A vs B") else "right", no_wrap=True)
-    for row in data.comparisons.itertuples(index=False):
-        table.add_row(escape(str(row.reviewer)), escape(f"{row.first} vs {row.second}"), str(row.n_pairs),
-                      fmt(row.pct_first_higher, 0), fmt(row.pct_second_higher, 0), fmt(row.pct_tie, 0),
-                      fmt(row.preference_ratio), fmt_p(row.sign_test_p), fmt(row.flips_first_accept_pct, 0),
-                      fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
     wide = Console(width=max(console.width, 160))
-    wide.print(table)
+    if not data.comparisons.empty:
+        table = Table(title="Paired comparison, overall score (papers as units; full table in the report)")
+        for name in ("Reviewer", "A vs B", "n", "A>B %", "B>A %", "Tie %", "Ratio", "p", "Flip A %", "Flip B %",
+                     "Mean A", "Mean B"):
+            table.add_column(name, justify="left" if name in ("Reviewer", "A vs B") else "right", no_wrap=True)
+        for row in data.comparisons.itertuples(index=False):
+            table.add_row(escape(str(row.reviewer)), escape(f"{row.first} vs {row.second}"), str(row.n_pairs),
+                          fmt(row.pct_first_higher, 0), fmt(row.pct_second_higher, 0), fmt(row.pct_tie, 0),
+                          fmt(row.preference_ratio), fmt_p(row.sign_test_p), fmt(row.flips_first_accept_pct, 0),
+                          fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
+        wide.print(table)
+    elif not data.analysis.get("judges", pd.DataFrame()).empty:
+        wide.print(judge_headline(data.analysis["judges"]))
     assessments = data.tables.get("assessments")
     if assessments is not None and "variant_passed" in assessments.columns:
         failed = assessments.loc[assessments["variant_passed"].eq(0), ["document_id", "arm"]].drop_duplicates()
@@ -58,6 +66,21 @@ def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
         console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of the study are left out of these tables (listed in the report).")
     console.print(f"{escape(data.failures_line())} Report: {escape(str(run_dir / 'report.html'))}")
+
+
+def judge_headline(table1: pd.DataFrame) -> Table:
+    """Table 1 of a judge study in the terminal: per rewrite condition and judge, its declared
+    metrics counted by classification (``sensitive``, ``robust``, ``sensitive_and_robust``,
+    ``inconclusive``, ``not computable``: the columns present)."""
+    counts = table1.groupby(["condition", "judge"], sort=False)["classification"].value_counts().unstack(fill_value=0)
+    order = [c for c in (*CLASSES, NOT_COMPUTABLE) if c in counts.columns]
+    table = Table(title="Review-quality judges: metrics per classification (Table 1; full table in the report)")
+    for name in ("Condition", "Judge", "Metrics", *order):
+        table.add_column(name.replace("_", " "), justify="left" if name in ("Condition", "Judge") else "right",
+                         no_wrap=True)
+    for (condition, judge), row in counts.iterrows():
+        table.add_row(escape(str(condition)), escape(str(judge)), str(int(row.sum())), *(str(int(row[c])) for c in order))
+    return table
 
 
 def _failure_counts(counts: dict[tuple[str, str], int]) -> str:

@@ -10,6 +10,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from rhetorica.evaluation import Evaluator
+from rhetorica.forms import Form
+from rhetorica.judges.families import get_family
 from rhetorica.judges.judge import DEFAULT_JUDGE_TOKENS, judge_factory
 from rhetorica.judges.options import JudgeOptions, check_judge_options
 from rhetorica.judges.study import planned_judge_calls
@@ -34,6 +36,10 @@ class JudgeKind(EvaluatorKind):
             JudgeOptions.model_validate(spec.options.as_kwargs())
         except ValidationError as exc:
             raise ValueError(f"reviewer {spec.name!r} of kind {spec.kind!r}: {options_error(exc)}") from None
+
+    def declared_form(self, spec: Any) -> Form:
+        """Its metric family's form (rubric files are read by the run, relative to the study file)."""
+        return get_family(JudgeOptions.model_validate(spec.options.as_kwargs()).family).form
 
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         """The judge with its model (``options.model_options`` as provider options, or a declared

@@ -48,7 +48,8 @@ HELD_OUT_NOTE = "best of many noisy reviews; every reported shift, interval, fli
 
 SEARCH_HEADERS = {
     "document": "Paper", "target": "Target", "direction": "Direction", "rounds": "Rounds", "queries": "Queries",
-    "cost_usd": "Cost (USD)", "stopped": "Stopped by", "held_out_original": "Held-out original",
+    "cost_usd": "Cost (USD)", "stopped": "Stopped by", "outcome": "In-search outcome",
+    "held_out_original": "Held-out original",
     "held_out_winner": "Held-out winner", "held_out_shift": "Held-out shift",
     "original_score": "In-search original", "best_in_search_score": "In-search best",
     "in_search_shift": "In-search shift (biased)",
@@ -102,9 +103,12 @@ def search_table(tidy: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFr
         records: :func:`attack_records`.
 
     Returns:
-        Columns ``document, target, direction, rounds, queries, cost_usd, stopped,
+        Columns ``document, target, direction, rounds, queries, cost_usd, stopped, outcome,
         held_out_original, held_out_winner, held_out_shift, original_score, best_in_search_score,
         in_search_shift, variant_key``; ``rounds`` counts the rounds after the original (round 0),
+        ``outcome`` whether a candidate beat the original in the search
+        (:data:`~rhetorica.attack.search.NO_IMPROVEMENT` when none did: the winner is the best
+        candidate all the same; missing in a record stored before it was kept),
         ``in_search_shift`` is the stored best minus the stored original.
 
     Raises:
@@ -120,7 +124,7 @@ def search_table(tidy: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFr
         rows.append({"document": record["document"], "target": record["target"], "direction": record["direction"],
                      "rounds": max((r["round"] for r in record["rounds"]), default=0), "queries": record["queries"],
                      "cost_usd": record.get("cost_usd"), "stopped": record.get("stopped"),
-                     "held_out_original": held.get("original"), "held_out_winner": held.get("attacked"),
+                     "outcome": record.get("outcome"), "held_out_original": held.get("original"), "held_out_winner": held.get("attacked"),
                      "held_out_shift": held.get("shift"), "original_score": original, "best_in_search_score": best,
                      "in_search_shift": None if best is None or original is None else best - original,
                      "variant_key": record["variant_key"]})

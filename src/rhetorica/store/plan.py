@@ -13,7 +13,6 @@ there record their keys under those names.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 
 import pandas as pd
@@ -98,32 +97,6 @@ def ok_rows(store: Store, table: str, keys: set[str]) -> list[dict[str, object]]
     """Stored ``ok`` rows of ``table`` whose unit key is in ``keys``, ordered by key."""
     rows = store.rows(f"SELECT * FROM {table} WHERE status = 'ok' ORDER BY unit_key")
     return [dict(r) for r in rows if r["unit_key"] in keys]
-
-
-def failed_units(store: Store, plan: Mapping[str, set[str] | None] | None = None) -> Counter[tuple[str, str]]:
-    """Current units stored as a failure, counted by (stage, status).
-
-    A failure is any status but ``ok`` of a rewrite, review or guided review, and a check that could not be made
-    (``error``); a variant that failed validation (``failed``) is a result, not counted here. A
-    check is current when its variant is (``rhetorica validate`` replaces a variant's check).
-
-    Args:
-        store: the store.
-        plan: current keys of the ``rewrite`` and ``review`` stages (default: the recorded plan,
-            :func:`current_plan`); a stage mapped to None (or absent) counts every stored unit.
-    """
-    plan = current_plan(store) if plan is None else plan
-    counts: Counter[tuple[str, str]] = Counter()
-    for stage, table in (("rewrite", "variants"), ("review", "assessments"), ("guided-review", "guided_reviews")):
-        keys = plan.get(stage)
-        for key, status in unit_statuses(store, table).items():
-            if status != "ok" and (keys is None or key in keys):
-                counts[(stage, status)] += 1
-    variants = plan.get("rewrite")
-    for row in store.rows(f"SELECT variant_key FROM checks WHERE {FAILED_CHECK}"):
-        if variants is None or row[0] in variants:
-            counts[("validate", "error")] += 1
-    return counts
 
 
 def ok_variants(store: Store, keys: set[str] | None = None) -> list[tuple[str, str, str, str]]:

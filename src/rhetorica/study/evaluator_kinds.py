@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from rhetorica.evaluation import Evaluation, Evaluator, Target
+from rhetorica.forms import Form
 from rhetorica.kinds import EvaluatorKind, RunContext, options_error
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import evaluators
@@ -66,6 +67,9 @@ class LLMKind(EvaluatorKind):
             raise ValueError(f"reviewer {spec.name!r} of kind 'llm' needs a 'model'")
         _check_model_options(spec.model, spec.options)
 
+    def declared_form(self, spec: Any) -> Form:
+        return get_protocol(spec.protocol).form
+
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         return LLMReviewer(spec.name, model=ctx.model(spec.model, spec.options.as_kwargs()), protocol=spec.protocol,
                            model_id=spec.model_id, temperature=spec.sampling.temperature, top_p=spec.sampling.top_p,
@@ -93,6 +97,9 @@ class ControlKind(EvaluatorKind):
             ControlReviewer(name=spec.name, **spec.options.as_kwargs())
         except ValidationError as exc:  # named as the study file writes it: options.<setting>
             raise ValueError(options_error(exc)) from None
+
+    def declared_form(self, spec: Any) -> Form:
+        return ControlEvaluator.form
 
     def build(self, spec: Any, ctx: RunContext) -> Evaluator:
         return ControlEvaluator(spec.name, replicates=ctx.config.replicates, **spec.options.as_kwargs())

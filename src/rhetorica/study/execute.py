@@ -14,7 +14,7 @@ from rhetorica.study.inputs import resolve_run_dir
 from rhetorica.store.db import STORE_FILENAME, Store
 from rhetorica.study.config import parse_study, StudyConfig
 from rhetorica.study.runner import StudyRunner, ProgressSink, RunSummary
-from rhetorica.study.status import stored_failures
+from rhetorica.study.status import stage_failures
 
 
 
@@ -70,9 +70,9 @@ def execute_study(
         (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
         try:
             summary = asyncio.run(runner.run(retry_failed=retry_failed))
+            return StudyRun(runner.run_dir, summary, stage_failures(runner.store, runner.walked))
         finally:
             runner.store.close()
-        return StudyRun(runner.run_dir, summary, stored_failures(runner.run_dir))
 
 
 def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSummary:

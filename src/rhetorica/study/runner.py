@@ -230,6 +230,8 @@ class StudyRunner:
         self.budget: Budget | None = None
         self.limits = ConnectionLimits(breaker=config.circuit_breaker)
         self._ctx = self._run_context(None)  # each run makes its own, with its call log and budget
+        #: (stage, its units) of each step the last :meth:`run` walked: the study's current units by stage
+        self.walked: list[tuple[Stage, list[Any]]] = []
 
     # -- inputs ----------------------------------------------------------------------------------
     def load_documents(self, problems: list[tuple[str, str, str]]) -> list[Document]:
@@ -400,10 +402,12 @@ class StudyRunner:
         documents = self.load_documents(summary.problems)
         self._store_documents(documents)
         planned: dict[str, list[str]] = {}
+        self.walked = []
         for step in graph.walk(self.config, documents, self.store, retry_failed=retry_failed):
             stage = step.stage
             if before_stage is not None and not before_stage(stage):
                 break
+            self.walked.append((stage, step.units))
             if stage.plan is not None:
                 planned.setdefault(stage.plan, []).extend(u.key for u in step.units)
                 plan.record_plan(self.store, stage.plan, planned[stage.plan], run_id)

@@ -7,8 +7,10 @@ the store is opened with :meth:`rhetorica.store.db.Store.open_readonly`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -17,7 +19,13 @@ from rhetorica.store.db import STORE_FILENAME, Store
 from rhetorica.store.lock import lock_holder
 from rhetorica.study import graph
 from rhetorica.study.config import StudyConfig
+from rhetorica.study.stages import Stage
 from rhetorica.study.inputs import load_documents, resolve_run_dir
+
+
+#: Stored statuses that are not a unit's failure: ``ok``, and ``failed`` (a check's result: the
+#: variant did not pass validation).
+NOT_FAILURES = ("ok", "failed")
 
 
 @dataclass
@@ -58,7 +66,7 @@ class StudyStatus:
     @property
     def failed_units(self) -> int:
         """Current units stored as a failure (validation results that did not pass excluded)."""
-        return sum(n for s in self.stages for status, n in s.failed.items() if status != "failed")
+        return sum(n for s in self.stages for status, n in s.failed.items() if status not in NOT_FAILURES)
 
 
 def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
@@ -102,14 +110,22 @@ def study_status(config: StudyConfig, base_dir: Path) -> StudyStatus:
     return StudyStatus(run_dir, store is not None, stages, problems, superseded, abandoned, in_flight)
 
 
-def stored_failures(run_dir: Path) -> Counter[tuple[str, str]]:
-    """Units of the run's current plan stored as a failure, by (stage, status); empty without a
-    store (see :func:`rhetorica.store.plan.failed_units`). Read-only."""
-    path = run_dir / STORE_FILENAME
-    if not path.is_file():
-        return Counter()
-    store = Store.open_readonly(path)
-    try:
-        return plan.failed_units(store)
-    finally:
-        store.close()
+def stage_failures(store: Store, walked: Iterable[tuple[Stage, list[Any]]]) -> Counter[tuple[str, str]]:
+    """Units stored as a failure among each stage's current units, by (stage name, status): any
+    status but ``ok`` (``attack``, ``guided-rewrite`` and ``rewrite-<n>`` units under their own
+    stage, not ``rewrite``), and a check that could not be made (``validate``: ``error``; a variant
+    that failed validation is a result, not a failure).
+
+    Args:
+        store: the run's store.
+        walked: (stage, its units) of the study's unit graph as a run walked it
+            (:attr:`rhetorica.study.runner.StudyRunner.walked`).
+    """
+    counts: Counter[tuple[str, str]] = Counter()
+    for stage, units in walked:
+        stored = stage.statuses(store)
+        for unit in units:
+            status = stored.get(unit.key)
+            if status is not None and status not in NOT_FAILURES:
+                counts[(stage.name, status)] += 1
+    return counts
