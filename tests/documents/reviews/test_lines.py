@@ -99,3 +99,26 @@ def test_an_empty_rewrite_loses_the_pair_but_not_the_human_review(tmp_path: Path
     assert [d.id for d in imported.originals] == ["f"] and imported.problems == [f"{path}:1 review 1: empty rewrite"]
     reviews, _ = read_reviews([path], "x")
     assert [(r.id, r.sections[0].text) for r in reviews] == [("e", "Sound method."), ("f", "Small data.")]
+
+
+def test_one_paper_id_given_to_two_papers_leaves_the_later_lines_out(tmp_path: Path) -> None:
+    # PeerPrism's flattened files number each venue's papers 0-19: paper_id 0 names one paper per venue
+    def flat(review_id: str, forum: str, title: str) -> bytes:
+        return json.dumps({"text": f"Review {review_id}.", "review_metadata": {"review_id": review_id},
+                           "paper_metadata": {"paper_id": 0, "forum_id": forum, "title": title}}).encode()
+
+    path = write(tmp_path / "flat.jsonl", [
+        flat("a", "F1", "Graph filters"),                     # line 1: paper 0 is F1
+        flat("b", "F2", "Music data"),                        # line 2: paper 0 again, another forum
+        flat("c", "F1", "Graph filters"),                     # line 3: the same paper
+        json.dumps({"paper_id": 0, "review_id": "d", "title": "Official review", "review": "Fine."}).encode(),
+        json.dumps({"paper_id": 0, "title": "Music data", "reviews": [{"review_id": "e", "review": "Ok."}]}).encode(),
+    ])
+    records, problems = read_review_records(path)
+    assert [(r.paper_id, r.review_id) for r in records] == [("0", "a"), ("0", "c"), ("0", "d")]
+    assert problems == [
+        f"{path}:2: paper id '0' was given at line 1 to another paper (forum_id 'F1' there, 'F2' here); left out "
+        "(give each paper its own paper_id)",
+        f"{path}:5: paper id '0' was given at line 1 to another paper (title 'Graph filters' there, 'Music data' "
+        "here); left out (give each paper its own paper_id)",
+    ]
