@@ -87,7 +87,7 @@ def test_reviews_of_a_rewrite_file_are_its_human_originals_with_a_warning(tmp_pa
     reviews, problems = read_reviews([path], "fallback")
     assert [(r.id, r.paper_id) for r in reviews] == [("b9IG", "0"), ("0", "0")]
     assert [s.text for s in reviews[1].sections] == ["Clear paper. Rating: 5"]
-    assert problems == [f"{path}: 2 of 2 review(s) are rewrites (original_text/text or original/rewrite): only the "
+    assert problems == [f"warning: {path}: 2 of 2 review(s) are rewrites (original_text/text or original/rewrite): only the "
                         "human originals are read as reviews; to judge the rewrites, name the file in a 'pairs' entry"]
 
 
