@@ -25,7 +25,8 @@ def _not_passed(checked: pd.DataFrame) -> list[str]:
     Table-2 measures that did not pass: a review variant whose checks failed or could not be made
     (its reasons say which), and a manuscript variant as :func:`failed_variants` lists it. A review
     variant that passed has no style measures by design and is not listed."""
-    review = checked["review"].fillna(False).astype(bool) if "review" in checked else pd.Series(False, checked.index)
+    review = (checked["review"].fillna(False).astype(bool) if "review" in checked
+              else pd.Series(False, index=checked.index))
     failed = checked[review & ~checked["passed"].astype(bool)].sort_values(["document_id", "condition", "rewriter"])
     lines = [" / ".join(str(v) for v in (r.document_id, r.condition, r.rewriter, r.reasons))
              for r in failed.itertuples(index=False)]
