@@ -30,14 +30,18 @@ from rhetorica.documents.reviews.model import blind_reviewer_ids, review_documen
 from rhetorica.problems import WARNING_PREFIX
 
 
-def rewrites_warning(path: Path, records: list[ReviewRecord]) -> str | None:
-    """The warning for a file whose records are review rewrites (``None`` when none is)."""
+PAIRS_REMEDY = "to judge the rewrites, name the file in a 'pairs' entry"
+"""What a study does to use the rewrites of a file its ``reviews`` entry names."""
+
+
+def rewrites_warning(path: Path, records: list[ReviewRecord], remedy: str = PAIRS_REMEDY) -> str | None:
+    """The warning for a file whose records are review rewrites (``None`` when none is), ending
+    with ``remedy`` (how to use the rewrites where the warning is given)."""
     rewritten = sum(r.rewrite_key is not None for r in records)
     if not rewritten:
         return None
     return (f"{path}: {rewritten} of {len(records)} review(s) are rewrites (original_text/text or "
-            "original/rewrite): only the human originals are read as reviews; to judge the rewrites, "
-            "name the file in a 'pairs' entry")
+            f"original/rewrite): only the human originals are read as reviews; {remedy}")
 
 
 def _document(record: ReviewRecord, paper_id: str, problems: list[str]) -> Document:
