@@ -119,6 +119,6 @@ def read_review_pairs(path: Path) -> ImportedPairs:
         variants.append(variant.model_copy(update={"id": rewrite_id, "metadata": {
             **variant.metadata, "id_generated": record.rewrite_id is None}}))
     if not variants:
-        first = f": {problems[0]}" if problems else ""
-        raise PairsError(f"{path}: no usable pair ({len(problems)} problem(s){first})")
+        why = f"{len(problems)} problem(s): {problems[0]}" if problems else "the file holds no line"
+        raise PairsError(f"{path}: no usable pair ({why})")
     return ImportedPairs(list(originals.values()), variants, problems)
