@@ -122,3 +122,22 @@ def test_one_paper_id_given_to_two_papers_leaves_the_later_lines_out(tmp_path: P
         f"{path}:5: paper id '0' was given at line 1 to another paper (title 'Graph filters' there, 'Music data' "
         "here); left out (give each paper its own paper_id)",
     ]
+
+
+def test_iclr_2022_recommendation_is_the_rating_and_neurips_2021_limitations_a_section(tmp_path: Path) -> None:
+    path = write(tmp_path / "forms.jsonl", [
+        json.dumps({"paper_id": "p1", "reviews": [  # ICLR 2022's form: the overall score is 'recommendation'
+            {"review_id": "a", "summary_of_the_paper": "Proxy models.", "main_review": "Weak baselines.",
+             "recommendation": "6: marginally above the acceptance threshold.", "confidence": "3: fairly"},
+            {"review_id": "b", "main_review": "Sound.", "recommendation": "Accept"},  # categorical: no rating
+            {"review_id": "c", "main_review": "Odd.", "rating": "4: reject", "recommendation": "8: accept"}]}).encode(),
+        json.dumps({"paper_id": "p2", "reviews": [  # NeurIPS 2021's form
+            {"review_id": "d", "summary": "A dataset.", "main_review": "Small.",
+             "limitations_and_societal_impact": "Not discussed.", "rating": "5: Marginally below"}]}).encode(),
+    ])
+    reviews, problems = read_reviews([path], "x")
+    assert problems == []
+    assert [(r.id, r.human_scores, r.metadata["confidence"]) for r in reviews] == [
+        ("a", [6.0], 3.0), ("b", [], None), ("c", [4.0], None), ("d", [5.0], None)]
+    assert [s.title for s in reviews[3].sections] == ["Summary", "Main review", "Limitations and societal impact"]
+    assert reviews[3].sections[2].text == "Not discussed."

@@ -17,8 +17,9 @@ rewrite record, whose ``text`` is then the rewrite), its sections under any spel
 ``strength_and_weaknesses``, ``clarity,_quality,_novelty_and_reproducibility`` ...), ``full_review_text``,
 or one of ``text``, ``review``, ``comments``, ``content``; fields may sit in a ``content`` object
 and be wrapped as ``{"value": ...}``. Its human rating is ``original_rating`` in a rewrite record,
-else ``rating``; a rewrite record's ``rating`` is the rewrite's (``rewrite_rating`` too). Ids
-(``review_id``, ``id``, ``review_metadata.review_id``; the paper ids above) are kept verbatim
+else ``rating``, else a ``recommendation`` that reads as a score (ICLR 2022); a rewrite record's
+``rating`` is the rewrite's (``rewrite_rating`` too). Ids (``review_id``, ``id``,
+``review_metadata.review_id``; the paper ids above) are kept verbatim
 (:func:`rhetorica.documents.reviews.model.source_id`: ``0`` stays ``"0"``).
 
 Each bad line is one problem naming ``<file>:<line>`` (review ``k`` of a paper line): not UTF-8,
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import SECTION_NAMES, review_sections, section_key, source_id
 
 PAPER_KEYS = ("paper_id", "id", "forum_id", "forum")
@@ -111,6 +113,22 @@ SCORE_KEYS = ("soundness", "presentation", "contribution", "correctness", "techn
               "empirical_novelty_and_significance", "recommendation")
 
 
+def _human_rating(content: dict[str, Any], rewritten: bool) -> Any:
+    """The human rating as written: a rewrite record's ``original_rating``, else ``rating``, else a
+    ``recommendation`` that reads as a score (ICLR 2022's form names its overall score so;
+    ``"6: marginally above the acceptance threshold"``); a categorical recommendation stays a score
+    field only."""
+    if rewritten and "original_rating" in content:
+        return _unwrap(content["original_rating"])
+    if _unwrap(content.get("rating")) is not None or "recommendation" not in content:
+        return _unwrap(content.get("rating"))
+    recommendation = _unwrap(content["recommendation"])
+    try:
+        return recommendation if parse_rating(recommendation) is not None else None
+    except RatingError:
+        return None
+
+
 def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: list[str],
             paper: dict[str, Any]) -> ReviewRecord | None:
     if not isinstance(raw, dict):
@@ -145,7 +163,7 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
     rewritten = rewrite_key is not None
     return ReviewRecord(
         where=where, line=number, paper_id=paper_id, review_id=review_id, fields=fields,
-        rating=_unwrap(content.get("original_rating" if rewritten and "original_rating" in content else "rating")),
+        rating=_human_rating(content, rewritten),
         confidence=_unwrap(content.get("confidence")),
         scores={k: _unwrap(content[k]) for k in SCORE_KEYS if k in content and _unwrap(content[k]) is not None},
         rewrite=rewrite, rewrite_key=rewrite_key,
