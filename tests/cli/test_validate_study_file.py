@@ -45,3 +45,14 @@ def test_validate_takes_the_study_file_and_counts_review_checks(tmp_path: Path) 
     output = " ".join(result.output.split())
     assert "No validated variants" not in output
     assert "Checked 2 variant(s):" in output and str(tmp_path / "run" / "report.html") in output
+
+
+def test_validate_on_a_judge_run_lists_only_the_variant_that_failed(tmp_path: Path) -> None:
+    # review variants have no Table-2 style measures: a passed one is not a "failed ... measures unreadable"
+    study = write_study(tmp_path)
+    runner.invoke(app, ["run", str(study)])
+    result = runner.invoke(app, ["validate", str(study)])
+    failed = [line for line in result.output.splitlines() if line.startswith("failed ")]
+    assert "Checked 2 variant(s): 1 passed, 1 failed" in " ".join(result.output.split())
+    assert failed == ["failed b / paraphrase / gpt-x / rating changed: 4 -> 8"]
+    assert "measures unreadable" not in result.output

@@ -217,3 +217,18 @@ def test_rewrite_file_imports_its_human_originals_with_a_warning_and_paper_id_0(
     assert [p.id for p in manifest.papers] == ["0", "p1"]  # paper id 0 kept
     zero = load_reviews(out / "papers" / "0" / "reviews.json")
     assert [(r.id, r.sections[0].text, r.human_scores) for r in zero] == [("b9IG", "Weak baselines.", [6.0])]
+
+
+def test_a_rewrite_file_with_no_bad_line_imports_with_a_warning_and_exit_0(tmp_path: Path) -> None:
+    """A warning leaves nothing out: exit 0, printed as a warning naming the import's own remedy."""
+    row = {"paper_id": 0, "reviews": [{"review_id": "b9IG", "original_text": "Weak baselines.",
+                                       "text": "The baselines are weak.", "original_rating": "6: marginally above"}]}
+    source = tmp_path / "ICLR2021_openai_gpt-5.jsonl"
+    source.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["dataset", "import", str(source), "--out", str(tmp_path / "ds")])
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    assert lines == ["imported 1 papers, 1 reviews into " + str(tmp_path / "ds"),
+                     f"warning: {source}: 1 of 1 review(s) are rewrites (original_text/text or original/rewrite): "
+                     "only the human originals are read as reviews; to import the rewrites with their originals, "
+                     "import the file with --layout pairs"]

@@ -1,6 +1,7 @@
 """``rhetorica dataset …``: build a study corpus from OpenReview + arXiv, import review datasets,
 and summarise a dataset folder. Each command parses, calls one function of
-:mod:`rhetorica.datasets` and prints; exit 0 = done, 1 = done with listed problems, 2 = unusable input.
+:mod:`rhetorica.datasets` and prints; exit 0 = done (warnings, if any, listed: nothing was left out),
+1 = done with listed problems, 2 = unusable input.
 """
 
 from __future__ import annotations
@@ -13,14 +14,18 @@ from rhetorica.datasets.importers import IMPORTERS, RatingScale, guess_layout, i
 from rhetorica.datasets.info import dataset_info
 from rhetorica.datasets.manifest import DatasetError, RatingBin
 from rhetorica.datasets.openreview_build import build_openreview
+from rhetorica.problems import is_warning
 
 dataset_app = typer.Typer(help="Build or import a dataset folder that a study names in one line.",
                           no_args_is_help=True)
 
 
-def _problems(lines: list[str]) -> None:
+def _problems(lines: list[str]) -> bool:
+    """Print each problem (``problem: …``; a warning as ``warning: …``); True when one is not a
+    warning (:func:`rhetorica.problems.is_warning`: something was left out, exit 1)."""
     for line in lines:
-        typer.echo(f"problem: {line}", err=True)
+        typer.echo(line if is_warning(line) else f"problem: {line}", err=True)
+    return any(not is_warning(line) for line in lines)
 
 
 def _bins(spec: str | None) -> list[object] | None:
@@ -120,8 +125,7 @@ def import_cmd(
         raise typer.Exit(2) from exc
     reviews = sum(p.n_reviews for p in manifest.papers)
     typer.echo(f"imported {len(manifest.papers)} papers, {reviews} reviews into {out}")
-    _problems(manifest.problems)
-    if manifest.problems:
+    if _problems(manifest.problems):
         raise typer.Exit(1)
 
 

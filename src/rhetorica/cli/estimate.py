@@ -11,6 +11,7 @@ from rhetorica.study.config import ConfigError
 from rhetorica.study.estimate import estimate_study
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
 
 
@@ -39,36 +40,24 @@ def estimate(
         if result.problems:
             raise typer.Exit(1)
         return
+    rows = [(row.stage, row.model, f"{row.calls:,}", f"{row.input_tokens:,}", f"{row.output_tokens:,}",
+             _money(row.cost_usd), _money(row.cached_cost_usd), _money(row.batch_cost_usd),
+             _money(row.batch_cached_cost_usd) if row.batch_cached_cost_usd is not None or row.cost_usd is None
+             else "n/a") for row in result.rows]
+    rows.append(("total", "", f"{sum(r.calls for r in result.rows):,}",
+                 f"{sum(r.input_tokens for r in result.rows):,}", f"{sum(r.output_tokens for r in result.rows):,}",
+                 _money(result.total_cost_usd), _money(result.total_cached_cost_usd),
+                 _money(result.total_batch_cost_usd), _money(result.total_batch_cached_cost_usd)))
     table = Table(title=f"Estimate for study '{escape(result.study)}' (pending work only)")
-    for column in ("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost (list)", "With cache",
-                   "Batch", "Batch + cache"):
-        table.add_column(column, justify="left" if column in ("Stage", "Model") else "right")
-    for row in result.rows:
-        table.add_row(
-            row.stage,
-            escape(row.model),
-            f"{row.calls:,}",
-            f"{row.input_tokens:,}",
-            f"{row.output_tokens:,}",
-            _money(row.cost_usd),
-            _money(row.cached_cost_usd),
-            _money(row.batch_cost_usd),
-            _money(row.batch_cached_cost_usd) if row.batch_cached_cost_usd is not None or row.cost_usd is None
-            else "n/a",
-        )
-    calls = sum(r.calls for r in result.rows)
-    table.add_row(
-        "total",
-        "",
-        f"{calls:,}",
-        f"{sum(r.input_tokens for r in result.rows):,}",
-        f"{sum(r.output_tokens for r in result.rows):,}",
-        _money(result.total_cost_usd),
-        _money(result.total_cached_cost_usd),
-        _money(result.total_batch_cost_usd),
-        _money(result.total_batch_cached_cost_usd),
-    )
-    console.print(table)
+    for k, column in enumerate(("Stage", "Model", "Calls", "Input tokens", "Output tokens", "Cost (list)",
+                                "With cache", "Batch", "Batch + cache")):
+        table.add_column(column, justify="left" if k < 2 else "right")
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    # the table at its full width, whatever the terminal's: a narrow one wraps lines, never cuts a
+    # model name or a number to "…"
+    full = Measurement.get(console, console.options.update(width=10_000), table).maximum
+    Console(width=max(console.width, full), soft_wrap=True).print(table)
     console.print(
         f"Units pending: {result.units_pending}; already done: {result.units_done}. Review output "
         "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%). "

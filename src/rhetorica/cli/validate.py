@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import typer
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.cli.study import console, err_console
@@ -17,6 +18,19 @@ from rhetorica.study.inputs import resolve_run_dir
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+
+def _not_passed(checked: pd.DataFrame) -> list[str]:
+    """``document / condition / rewriter / reasons`` of each checked variant of a run without
+    Table-2 measures that did not pass: a review variant whose checks failed or could not be made
+    (its reasons say which), and a manuscript variant as :func:`failed_variants` lists it. A review
+    variant that passed has no style measures by design and is not listed."""
+    review = (checked["review"].fillna(False).astype(bool) if "review" in checked
+              else pd.Series(False, index=checked.index))
+    failed = checked[review & ~checked["passed"].astype(bool)].sort_values(["document_id", "condition", "rewriter"])
+    lines = [" / ".join(str(v) for v in (r.document_id, r.condition, r.rewriter, r.reasons))
+             for r in failed.itertuples(index=False)]
+    return lines + [" / ".join(str(v) for v in row) for row in failed_variants(checked[~review]).itertuples(index=False)]
 
 
 def validate(
@@ -59,8 +73,8 @@ def validate(
         console.print(f"Checked {len(checked)} variant(s): {passed} passed, {len(checked) - passed} failed "
                       "(review variants are checked for points, scores and recommendation; Table 2's style "
                       "measures are for manuscripts).")
-        for row in failed_variants(checked).itertuples(index=False):
-            console.print(f"[yellow]failed[/yellow] {escape(' / '.join(str(v) for v in row))}", highlight=False)
+        for line in _not_passed(checked):
+            console.print(f"[yellow]failed[/yellow] {escape(line)}", highlight=False)
         console.print(f"Report: {escape(str(run_dir / 'report.html'))}")
         return
     headers, rows = display_table(data.validation_summary)

@@ -47,6 +47,7 @@ from rhetorica.datasets.sampling import bin_label
 from rhetorica.documents.reviews.jsonl import rewrites_warning
 from rhetorica.documents.reviews.lines import read_review_records
 from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
+from rhetorica.problems import WARNING_PREFIX
 
 REWRITES_FILE = "review_rewrites.json"
 
@@ -209,9 +210,10 @@ def import_jsonl(path: Path, root: Path, scale: RatingScale = RatingScale()) -> 
         records, problems = read_review_records(path, papers=lines)
     except OSError as exc:
         raise DatasetError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    warning = rewrites_warning(path, records)
+    warning = rewrites_warning(path, records, "to import the rewrites with their originals, import the file "
+                               "with --layout pairs")
     if warning:
-        problems.insert(0, f"warning: {warning}")
+        problems.insert(0, f"{WARNING_PREFIX}{warning}")
     grouped: dict[str, dict[str, Any]] = {pid: {**paper, "reviews": []} for pid, paper in lines.items()}
     seen: dict[str, int] = {}
     for record in records:

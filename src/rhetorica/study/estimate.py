@@ -59,6 +59,7 @@ from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
 from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
 from rhetorica.models.registry import provider_is_free, split_model_id
+from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.store.db import STORE_FILENAME, Store
 from rhetorica.study import graph, scheduling
 from rhetorica.study.config import load_study
@@ -102,8 +103,10 @@ class EstimateRow(BaseModel):
 
 
 class StudyEstimate(BaseModel):
-    """The whole estimate: rows, totals, units already done, unpriced models, the budget, and the
-    warnings (context windows exceeded, models without a price)."""
+    """The whole estimate: rows, totals, units already done, unpriced models, the budget, the input
+    problems (a document or line left out: ``rhetorica run`` would exit 1) and the warnings (inputs
+    read with a note, as ``rhetorica run`` lists them; context windows exceeded; models without a
+    price)."""
 
     study: str
     rows: list[EstimateRow]
@@ -265,8 +268,10 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             for r in rows),
         unpriced_models=unpriced,
         budget_usd=config.budget_usd,
-        problems=[f"{item}: {reason}" for _, item, reason in problem_rows],
-        warnings=[*(f"{n} {stage_name} call(s) to {model_id} need more than its {window:,}-token context window "
+        problems=[f"{item}: {reason}" for _, item, reason in problem_rows if not is_warning(reason)],
+        warnings=[*(f"{item}: {reason[len(WARNING_PREFIX):]}" for _, item, reason in problem_rows
+                    if is_warning(reason)),
+                  *(f"{n} {stage_name} call(s) to {model_id} need more than its {window:,}-token context window "
                     f"(largest about {largest:,} tokens, prompt and output): they will come back truncated or fail; "
                     "shorten the documents (document_options.max_words) or give the model a larger window"
                     for (stage_name, model_id), (n, largest, window) in sorted(over.items())),

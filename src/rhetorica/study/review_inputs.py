@@ -29,7 +29,6 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.files import resolve_pattern
 from rhetorica.hashing import content_hash
 from rhetorica.study.config import DocumentSpec
-from rhetorica.problems import WARNING_PREFIX
 from rhetorica.documents.excerpt import excerpt
 from rhetorica.documents.reviews import read_reviews
 from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
@@ -79,7 +78,7 @@ def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[s
     except DocumentReadError as exc:
         problems.append(("ingest", str(exc.path), exc.problem))
         return []
-    problems.extend(("ingest", spec.reviews, f"{WARNING_PREFIX}{p}") for p in found)
+    problems.extend(("ingest", spec.reviews, p) for p in found)  # a line left out is an error, a note a warning
     empty = [r.id for r in reviews if not any(s.text.strip() for s in r.sections)]
     problems.extend(("ingest", f"{spec.reviews} ({rid})", "review has no text") for rid in empty)
     return [r for r in reviews if r.id not in empty]

@@ -87,7 +87,7 @@ def test_reviews_of_a_rewrite_file_are_its_human_originals_with_a_warning(tmp_pa
     reviews, problems = read_reviews([path], "fallback")
     assert [(r.id, r.paper_id) for r in reviews] == [("b9IG", "0"), ("0", "0")]
     assert [s.text for s in reviews[1].sections] == ["Clear paper. Rating: 5"]
-    assert problems == [f"{path}: 2 of 2 review(s) are rewrites (original_text/text or original/rewrite): only the "
+    assert problems == [f"warning: {path}: 2 of 2 review(s) are rewrites (original_text/text or original/rewrite): only the "
                         "human originals are read as reviews; to judge the rewrites, name the file in a 'pairs' entry"]
 
 
@@ -99,3 +99,45 @@ def test_an_empty_rewrite_loses_the_pair_but_not_the_human_review(tmp_path: Path
     assert [d.id for d in imported.originals] == ["f"] and imported.problems == [f"{path}:1 review 1: empty rewrite"]
     reviews, _ = read_reviews([path], "x")
     assert [(r.id, r.sections[0].text) for r in reviews] == [("e", "Sound method."), ("f", "Small data.")]
+
+
+def test_one_paper_id_given_to_two_papers_leaves_the_later_lines_out(tmp_path: Path) -> None:
+    # PeerPrism's flattened files number each venue's papers 0-19: paper_id 0 names one paper per venue
+    def flat(review_id: str, forum: str, title: str) -> bytes:
+        return json.dumps({"text": f"Review {review_id}.", "review_metadata": {"review_id": review_id},
+                           "paper_metadata": {"paper_id": 0, "forum_id": forum, "title": title}}).encode()
+
+    path = write(tmp_path / "flat.jsonl", [
+        flat("a", "F1", "Graph filters"),                     # line 1: paper 0 is F1
+        flat("b", "F2", "Music data"),                        # line 2: paper 0 again, another forum
+        flat("c", "F1", "Graph filters"),                     # line 3: the same paper
+        json.dumps({"paper_id": 0, "review_id": "d", "title": "Official review", "review": "Fine."}).encode(),
+        json.dumps({"paper_id": 0, "title": "Music data", "reviews": [{"review_id": "e", "review": "Ok."}]}).encode(),
+    ])
+    records, problems = read_review_records(path)
+    assert [(r.paper_id, r.review_id) for r in records] == [("0", "a"), ("0", "c"), ("0", "d")]
+    assert problems == [
+        f"{path}:2: paper id '0' was given at line 1 to another paper (forum_id 'F1' there, 'F2' here); left out "
+        "(give each paper its own paper_id)",
+        f"{path}:5: paper id '0' was given at line 1 to another paper (title 'Graph filters' there, 'Music data' "
+        "here); left out (give each paper its own paper_id)",
+    ]
+
+
+def test_iclr_2022_recommendation_is_the_rating_and_neurips_2021_limitations_a_section(tmp_path: Path) -> None:
+    path = write(tmp_path / "forms.jsonl", [
+        json.dumps({"paper_id": "p1", "reviews": [  # ICLR 2022's form: the overall score is 'recommendation'
+            {"review_id": "a", "summary_of_the_paper": "Proxy models.", "main_review": "Weak baselines.",
+             "recommendation": "6: marginally above the acceptance threshold.", "confidence": "3: fairly"},
+            {"review_id": "b", "main_review": "Sound.", "recommendation": "Accept"},  # categorical: no rating
+            {"review_id": "c", "main_review": "Odd.", "rating": "4: reject", "recommendation": "8: accept"}]}).encode(),
+        json.dumps({"paper_id": "p2", "reviews": [  # NeurIPS 2021's form
+            {"review_id": "d", "summary": "A dataset.", "main_review": "Small.",
+             "limitations_and_societal_impact": "Not discussed.", "rating": "5: Marginally below"}]}).encode(),
+    ])
+    reviews, problems = read_reviews([path], "x")
+    assert problems == []
+    assert [(r.id, r.human_scores, r.metadata["confidence"]) for r in reviews] == [
+        ("a", [6.0], 3.0), ("b", [], None), ("c", [4.0], None), ("d", [5.0], None)]
+    assert [s.title for s in reviews[3].sections] == ["Summary", "Main review", "Limitations and societal impact"]
+    assert reviews[3].sections[2].text == "Not discussed."

@@ -19,6 +19,7 @@ from rhetorica.documents.reviews.jsonl import read_reviews_jsonl
 from rhetorica.documents.reviews.openreview_json import read_openreview_json
 from rhetorica.documents.reviews.openreview_markdown import read_openreview_markdown
 from rhetorica.documents.models import Document
+from rhetorica.problems import WARNING_PREFIX
 
 
 __all__ = ["read_reviews"]
@@ -26,7 +27,9 @@ __all__ = ["read_reviews"]
 
 def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], list[str]]:
     """Every review in ``paths`` (read in sorted order), and the problems met (unreadable scores,
-    bad JSONL lines; each names the file and review or line).
+    bad JSONL lines; each names the file and review or line). A problem that only warns (the
+    review was read: a score left missing, a JSONL file of rewrites read for its originals) starts
+    with :data:`rhetorica.problems.WARNING_PREFIX`; a JSONL line or review left out does not.
 
     Reviews belong to ``paper_id``, except those of a JSONL file that name their own paper; the
     reviews of each paper are numbered 1..n (title ``Review <n>``). A review keeps its source's
@@ -46,20 +49,20 @@ def read_reviews(paths: Sequence[Path], paper_id: str) -> tuple[list[Document], 
     problems: list[str] = []
     for path in sorted(paths):
         suffix = path.suffix.lower()
-        if suffix in (".htm", ".html"):
+        if suffix == ".jsonl":
+            docs, more = read_reviews_jsonl(path, paper_id)
+        elif suffix in (".htm", ".html"):
             docs, more = read_cmt_html(path, paper_id)
         elif suffix == ".md":
             docs, more = read_openreview_markdown(path, paper_id)
         elif suffix == ".json":
             docs, more = read_openreview_json(path, paper_id)
-        elif suffix == ".jsonl":
-            docs, more = read_reviews_jsonl(path, paper_id)
         elif suffix == ".txt":
             docs, more = read_ismir_text(path, paper_id, len(found) + 1)
         else:
             raise DocumentReadError(path, "unknown review format (expected .htm/.html, .md, .json, .jsonl or .txt)")
         found.extend(docs)
-        problems.extend(more)
+        problems.extend(more if suffix == ".jsonl" else [f"{WARNING_PREFIX}{p}" for p in more])
     counts: dict[str, int] = {}
     numbered = []
     for doc in found:

@@ -14,6 +14,8 @@ declare its venue's scale, so no range is imposed. A reviewer id (``reviewer``, 
 A file of review *rewrites* (records with ``original_text`` and ``text``, or ``original`` and
 ``rewrite``) is read for its human originals, with one warning saying so (judge the rewrites with
 a ``pairs`` entry). Every bad line or review is one problem naming ``<file>:<line>``; the rest is read.
+Problems that only warn (a score left missing, a file of rewrites) start with
+:data:`rhetorica.problems.WARNING_PREFIX`; a line or review left out does not.
 """
 
 from __future__ import annotations
@@ -25,16 +27,21 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.lines import ReviewRecord, read_review_records
 from rhetorica.documents.reviews.model import blind_reviewer_ids, review_document
+from rhetorica.problems import WARNING_PREFIX
 
 
-def rewrites_warning(path: Path, records: list[ReviewRecord]) -> str | None:
-    """The warning for a file whose records are review rewrites (``None`` when none is)."""
+PAIRS_REMEDY = "to judge the rewrites, name the file in a 'pairs' entry"
+"""What a study does to use the rewrites of a file its ``reviews`` entry names."""
+
+
+def rewrites_warning(path: Path, records: list[ReviewRecord], remedy: str = PAIRS_REMEDY) -> str | None:
+    """The warning for a file whose records are review rewrites (``None`` when none is), ending
+    with ``remedy`` (how to use the rewrites where the warning is given)."""
     rewritten = sum(r.rewrite_key is not None for r in records)
     if not rewritten:
         return None
     return (f"{path}: {rewritten} of {len(records)} review(s) are rewrites (original_text/text or "
-            "original/rewrite): only the human originals are read as reviews; to judge the rewrites, "
-            "name the file in a 'pairs' entry")
+            f"original/rewrite): only the human originals are read as reviews; {remedy}")
 
 
 def _document(record: ReviewRecord, paper_id: str, problems: list[str]) -> Document:
@@ -43,7 +50,7 @@ def _document(record: ReviewRecord, paper_id: str, problems: list[str]) -> Docum
         try:
             score = parse_rating(raw)
         except RatingError as exc:
-            problems.append(f"{record.where}: {key}: {exc} (left missing)")
+            problems.append(f"{WARNING_PREFIX}{record.where}: {key}: {exc} (left missing)")
             continue
         if score is not None:
             scores[key] = score
@@ -58,7 +65,8 @@ def _document(record: ReviewRecord, paper_id: str, problems: list[str]) -> Docum
 def read_reviews_jsonl(path: Path, paper_id: str) -> tuple[list[Document], list[str]]:
     """Review documents of a JSONL file (module docstring), grouped by paper in order of first
     appearance (file order within a paper), and the problems met (one per bad line or review,
-    each naming ``<file>:<line>``; a file of rewrites adds one warning).
+    each naming ``<file>:<line>``; a score left missing and a file of rewrites are warnings,
+    prefixed by :data:`rhetorica.problems.WARNING_PREFIX`).
 
     Titles and generated ids are provisional (:func:`rhetorica.documents.reviews.read_reviews`
     numbers the reviews of each paper 1..n).
@@ -72,7 +80,7 @@ def read_reviews_jsonl(path: Path, paper_id: str) -> tuple[list[Document], list[
         raise DocumentReadError(path, f"cannot read ({exc.strerror or exc})") from exc
     warning = rewrites_warning(path, records)
     if warning:
-        problems.append(warning)
+        problems.append(f"{WARNING_PREFIX}{warning}")
     found: list[tuple[str, Document]] = []
     first_line: dict[str, int] = {}
     for record in records:

@@ -17,13 +17,16 @@ rewrite record, whose ``text`` is then the rewrite), its sections under any spel
 ``strength_and_weaknesses``, ``clarity,_quality,_novelty_and_reproducibility`` ...), ``full_review_text``,
 or one of ``text``, ``review``, ``comments``, ``content``; fields may sit in a ``content`` object
 and be wrapped as ``{"value": ...}``. Its human rating is ``original_rating`` in a rewrite record,
-else ``rating``; a rewrite record's ``rating`` is the rewrite's (``rewrite_rating`` too). Ids
-(``review_id``, ``id``, ``review_metadata.review_id``; the paper ids above) are kept verbatim
+else ``rating``, else a ``recommendation`` that reads as a score (ICLR 2022); a rewrite record's
+``rating`` is the rewrite's (``rewrite_rating`` too). Ids (``review_id``, ``id``,
+``review_metadata.review_id``; the paper ids above) are kept verbatim
 (:func:`rhetorica.documents.reviews.model.source_id`: ``0`` stays ``"0"``).
 
 Each bad line is one problem naming ``<file>:<line>`` (review ``k`` of a paper line): not UTF-8,
 not JSON, not an object, a line repeated exactly (``duplicate of line M``), no review text, an
-empty text, a review id given twice with different texts. Every other line is read.
+empty text, a review id given twice with different texts, a paper id given at an earlier line to
+another paper (a different ``forum_id``/``forum`` or ``title``: PeerPrism's flattened files number
+the papers of each venue 0-19, so one ``paper_id`` names eight papers). Every other line is read.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import SECTION_NAMES, review_sections, section_key, source_id
 
 PAPER_KEYS = ("paper_id", "id", "forum_id", "forum")
@@ -41,6 +45,9 @@ REVIEW_PAPER_KEYS = ("paper_id", "paper", "forum", "forum_id")
 """Keys of a review line's paper id, in order of preference."""
 REVIEW_ID_KEYS = ("review_id", "id")
 REVIEWER_KEYS = ("reviewer", "reviewer_id", "signature")
+IDENTITY_KEYS = ("forum_id", "forum", "title")
+"""Fields of a paper line or ``paper_metadata`` that tell two papers given one paper id apart (a
+review line's own ``forum_id``/``forum`` too; its ``title`` is the review's, not the paper's)."""
 PLAIN_TEXT_KEYS = ("full_review_text", "text", "review", "comments", "content")
 """Keys of a review's whole text when it has no sections (``content`` only when it is text)."""
 
@@ -106,6 +113,22 @@ SCORE_KEYS = ("soundness", "presentation", "contribution", "correctness", "techn
               "empirical_novelty_and_significance", "recommendation")
 
 
+def _human_rating(content: dict[str, Any], rewritten: bool) -> Any:
+    """The human rating as written: a rewrite record's ``original_rating``, else ``rating``, else a
+    ``recommendation`` that reads as a score (ICLR 2022's form names its overall score so;
+    ``"6: marginally above the acceptance threshold"``); a categorical recommendation stays a score
+    field only."""
+    if rewritten and "original_rating" in content:
+        return _unwrap(content["original_rating"])
+    if _unwrap(content.get("rating")) is not None or "recommendation" not in content:
+        return _unwrap(content.get("rating"))
+    recommendation = _unwrap(content["recommendation"])
+    try:
+        return recommendation if parse_rating(recommendation) is not None else None
+    except RatingError:
+        return None
+
+
 def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: list[str],
             paper: dict[str, Any]) -> ReviewRecord | None:
     if not isinstance(raw, dict):
@@ -140,7 +163,7 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
     rewritten = rewrite_key is not None
     return ReviewRecord(
         where=where, line=number, paper_id=paper_id, review_id=review_id, fields=fields,
-        rating=_unwrap(content.get("original_rating" if rewritten and "original_rating" in content else "rating")),
+        rating=_human_rating(content, rewritten),
         confidence=_unwrap(content.get("confidence")),
         scores={k: _unwrap(content[k]) for k in SCORE_KEYS if k in content and _unwrap(content[k]) is not None},
         rewrite=rewrite, rewrite_key=rewrite_key,
@@ -150,6 +173,33 @@ def _review(raw: Any, paper_id: str | None, where: str, number: int, problems: l
         condition=_text(content.get("condition")) or None,
         rewrite_id=source_id(content.get("rewrite_id")),
         reviewer=_first_id(content, REVIEWER_KEYS), paper=paper)
+
+
+def _identity(*sources: tuple[dict[str, Any], tuple[str, ...]]) -> dict[str, str]:
+    """The fields that tell a paper apart (``(object, keys)`` pairs, first first), as written."""
+    found: dict[str, str] = {}
+    for source, keys in sources:
+        for key in keys:
+            value = source_id(_unwrap(source.get(key)))
+            if value is not None and key not in found:
+                found[key] = value
+    return found
+
+
+def _other_paper(paper_id: str, identity: dict[str, str], number: int,
+                 seen: dict[str, tuple[dict[str, str], int]]) -> str | None:
+    """Why ``paper_id`` at line ``number`` names another paper than at its first line (``None``:
+    the same paper, or nothing tells); the first line's identity is kept in ``seen``."""
+    if paper_id not in seen:
+        seen[paper_id] = (identity, number)
+        return None
+    first, line = seen[paper_id]
+    for key, value in identity.items():
+        if key in first and first[key] != value:
+            return (f"paper id {paper_id!r} was given at line {line} to another paper ({key} {first[key]!r} there, "
+                    f"{value!r} here); left out (give each paper its own paper_id)")
+    seen[paper_id] = ({**identity, **first}, line)
+    return None
 
 
 def _decoded_lines(path: Path) -> list[tuple[int, str | None, str | None]]:
@@ -188,6 +238,7 @@ def read_review_records(path: Path, default_paper: str | None = None,
     records: list[ReviewRecord] = []
     seen_lines: dict[str, int] = {}
     texts: dict[str, tuple[str, int]] = {}
+    identities: dict[str, tuple[dict[str, str], int]] = {}
     for number, line, undecodable in _decoded_lines(path):
         where = f"{path}:{number}"
         if line is None:
@@ -214,6 +265,10 @@ def read_review_records(path: Path, default_paper: str | None = None,
             if not isinstance(obj["reviews"], list):
                 problems.append(f"{where}: 'reviews' must be a list, got {type(obj['reviews']).__name__}")
                 continue
+            other = _other_paper(paper_id, _identity((obj, IDENTITY_KEYS)), number, identities)
+            if other:
+                problems.append(f"{where}: {other}")
+                continue
             paper = {k: obj[k] for k in ("title", "decision", "abstract", "text") if isinstance(obj.get(k), str)}
             if papers is not None:
                 papers.setdefault(paper_id, {}).update(paper)
@@ -222,6 +277,11 @@ def read_review_records(path: Path, default_paper: str | None = None,
         else:
             meta = obj.get("paper_metadata") if isinstance(obj.get("paper_metadata"), dict) else {}
             paper_id = _first_id(obj, REVIEW_PAPER_KEYS) or _first_id(meta, ("paper_id", "forum_id")) or default_paper
+            other = None if paper_id is None else _other_paper(
+                paper_id, _identity((meta, IDENTITY_KEYS), (obj, IDENTITY_KEYS[:2])), number, identities)
+            if other:
+                problems.append(f"{where}: {other}")
+                continue
             found = [_review(obj, paper_id, where, number, problems, {})]
         for record in found:
             if record is None:

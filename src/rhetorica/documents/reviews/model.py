@@ -21,13 +21,14 @@ import re
 REVIEWS_FILE = "reviews.json"
 
 #: Review sections of the forms public review data comes in (OpenReview ICLR/NeurIPS 2019-2026,
-#: PeerRead, PeerPrism), by :func:`section_key`, in display order. Spellings are folded by
+#: PeerRead, PeerPrism; NeurIPS 2021's ``limitations_and_societal_impact``), by :func:`section_key`,
+#: in display order. Spellings are folded by
 #: :func:`section_key`: ``clarity,_quality,_novelty_and_reproducibility`` (OpenReview's key),
 #: ``clarity_quality_novelty_and_reproducibility`` and ``Clarity Quality Novelty And
 #: Reproducibility`` are one section.
 SECTION_NAMES = ("summary", "summary_of_the_paper", "paper_summary", "summary_and_contributions", "main_review",
                  "review", "comments", "strengths", "strength_and_weaknesses", "strengths_and_weaknesses",
-                 "weaknesses", "questions", "questions_for_authors", "limitations",
+                 "weaknesses", "questions", "questions_for_authors", "limitations", "limitations_and_societal_impact",
                  "clarity_quality_novelty_and_reproducibility", "correctness_comments", "summary_of_the_review",
                  "additional_feedback")
 

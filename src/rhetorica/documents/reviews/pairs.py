@@ -20,12 +20,13 @@ Variants carry ``metadata.original_id``, ``rewriter``, ``condition``, ``rewrite_
 ``rating`` (the rewrite's, as written) and ``imported = true``.
 
 Every line that cannot be used is one problem naming ``<file>:<line>`` (not UTF-8, not JSON, a
-duplicate line, a missing field, an empty text, a review id with two different originals); the
-rest of the file is read.
+duplicate line, a missing field, an empty text, a review id with two different originals), listed
+in line order; the rest of the file is read.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,6 +120,18 @@ def read_review_pairs(path: Path) -> ImportedPairs:
         variants.append(variant.model_copy(update={"id": rewrite_id, "metadata": {
             **variant.metadata, "id_generated": record.rewrite_id is None}}))
     if not variants:
-        first = f": {problems[0]}" if problems else ""
-        raise PairsError(f"{path}: no usable pair ({len(problems)} problem(s){first})")
-    return ImportedPairs(list(originals.values()), variants, problems)
+        why = f"{len(problems)} problem(s): {problems[0]}" if problems else "the file holds no line"
+        raise PairsError(f"{path}: no usable pair ({why})")
+    return ImportedPairs(list(originals.values()), variants, _in_line_order(problems, path))
+
+
+def _in_line_order(problems: list[str], path: Path) -> list[str]:
+    """``problems`` sorted by the line each names (``<path>:<line>…``; the reader's and the pairs'
+    own, merged in file order); a problem naming no line first."""
+    prefix = f"{path}:"
+
+    def line(problem: str) -> int:
+        found = re.match(r"\d+", problem.removeprefix(prefix)) if problem.startswith(prefix) else None
+        return int(found[0]) if found else 0
+
+    return sorted(problems, key=line)
