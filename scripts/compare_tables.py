@@ -50,6 +50,7 @@ NEW_REPORT_SECTIONS_BY_DESIGN = {
 #: Columns the newer tree adds to a table, by design: (file name, column) -> why.
 NEW_COLUMNS_BY_DESIGN = {
     ("assessments.csv", "form"): "the declared form each assessment was checked against",
+    ("variants.csv", "stage"): "the stage of the unit graph that made each variant (rewrite, rewrite-<n>, …)",
 }
 #: Columns whose values differ from run to run (times), dropped from both sides.
 VOLATILE_COLUMNS = ("latency_s", "created_at", "finished_at", "started_at")

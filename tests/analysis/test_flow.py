@@ -111,6 +111,28 @@ def test_an_unattributable_plan_remainder_is_one_row() -> None:
     assert _row(flow, "review", "original", "S")["planned"] == 0
 
 
+def test_variants_of_other_stages_are_rows_of_their_own_stage_in_walk_order() -> None:
+    """v2 and v4 stored by the ``attack`` and ``rewrite-2`` stages: their rows (and v2's failure)
+    are under those stages, placed after ``rewrite`` as the study's walk orders them; the
+    ``(any)`` remainder of the variants' plan (5 planned - 4 stored) stays ``rewrite``."""
+    variants = VARIANTS.assign(stage=["rewrite", "attack", "rewrite", "rewrite-2"],
+                               condition=["confidence:+", "attack:+", "confidence:-", "recursive:2"])
+    flow = study_flow(STUDY, documents=pd.DataFrame({"document_id": ["d1", "d2"]}), variants=variants,
+                      validation=VALIDATION.iloc[0:0], assessments=ASSESSMENTS, analysed=ASSESSMENTS,
+                      problems=PROBLEMS, planned={"rewrite": 5, "review": None},
+                      stages=["rewrite", "rewrite-2", "attack", "validate", "review"])
+    variant_rows = flow.flow[~flow.flow["stage"].isin(["input", "review"])]
+    assert variant_rows[["stage", "arm"]].values.tolist() == [
+        ["rewrite", "confidence:+"], ["rewrite", "confidence:-"], ["rewrite", "(any)"], ["rewrite-2", "recursive:2"],
+        ["attack", "attack:+"], ["validate", "attack:+"], ["validate", "confidence:+"], ["validate", "confidence:-"],
+        ["validate", "recursive:2"]]
+    assert _row(flow, "attack", "attack:+", "rules") == {"planned": 1, "not_run": 0, "failed": 1, "produced": 0,
+                                                         "excluded": 0, "analysed": 0}
+    assert _exclusions(flow, "attack", "attack:+", "rules") == {(FAILED, "attack malformed", 1)}
+    assert _row(flow, "rewrite-2", "recursive:2", "rules")["produced"] == 1
+    assert _row(flow, "rewrite", "(any)", "(any)")["not_run"] == 1
+
+
 @pytest.mark.parametrize(("reason", "label"), [
     ("semantic similarity 0.812 < 0.850", "semantic similarity"),
     ("3 protected span(s) missing: $x$, 2.1", "protected span(s) missing"),

@@ -3,13 +3,15 @@
 Studies: the demo-like study of :mod:`tests.study.helpers` (three shared papers, four rewrite arms,
 two replicates), ``examples/study.yaml`` on the mock provider (validation on, control reviewers),
 the judges study of :mod:`tests.report.judge_runs`, the same with one declared family answering
-only malformed JSON, and a small RobustReview-shaped study (standard, persistent and SciCore).
+only malformed JSON, a small RobustReview-shaped study (standard, persistent and SciCore), and a
+study whose worst-case searches, guided workflow and plain rewrites fail, each in its own stage.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,11 @@ from rhetorica.store.db import Store
 from rhetorica.store.runs import STUDY_FILE
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner
+from rhetorica.study.status import stage_failures
+from tests.attack.scripted import PhraseReviewer, Proposer
+from tests.attack.test_kind import OPTIONS
 from tests.study.helpers import PAPERS, study_dict
+from tests.study.test_guided import KEPT, _project, _rewriter
 from tests.study.test_runner import BagOfWordsEmbedder
 
 from .judge_runs import ANSWERS, TextJudge, judge_spec, run_judge_study
@@ -296,3 +302,78 @@ def test_the_figure_sums_metric_rows_beyond_its_bar_limit() -> None:
     assert labels == ["review · original · J", "metric · a · J · all metrics", "metric · b · J · all metrics"]
     widths = sorted({round(p.get_width()) for p in fig.axes[0].patches})
     assert widths == [0, 1, 2, 40, 80]  # per bar: analysed 2 / failed 1 (review), 80 / 40 (40 metrics summed)
+
+
+def test_each_failure_is_counted_under_the_stage_that_made_it(tmp_path: Path) -> None:
+    """Two one-paragraph LaTeX projects (tests/study/test_guided.py) and four rewriters:
+    ``attacker`` (kind ``attack``) searches each paper against both reviewers within a section the
+    papers lack: 2 papers x 2 targets = 4 ``attack`` errors; ``blank`` (kind ``llm``) answers empty:
+    2 ``rewrite`` failures; ``para``'s guided rewrite echoes the joint text: 2 ``guided-rewrite``
+    units discarded; ``bad``'s mock answers its two joint paragraphs, then nothing: its 2 reviews
+    of the guided workflow fail (``guided-review`` errors; no guided rewrite is planned on them).
+    All of them are rows of ``variants`` but the reviews. The report, read back from the run
+    directory, and ``rhetorica run``'s count (:func:`stage_failures`) name the same stages."""
+    second = _project(tmp_path / "paper2")
+    other = "We study trees with a plain model and a long proof."
+    (second / "main.tex").write_text((second / "main.tex").read_text().replace(KEPT, other).replace(
+        "We study graphs with a plain model.", "We study trees with a plain model."))
+    spec = {"name": "stages", "output_dir": str(tmp_path / "run"),
+            "documents": [{"latex_project": str(_project(tmp_path / "paper1"))}, {"latex_project": str(second)}],
+            "rewriters": [_rewriter("para"), _rewriter("bad"),
+                          {"name": "attacker", "kind": "attack", "model": "mock/proposer", "conditions": ["attack:+"],
+                           "options": OPTIONS | {"scope": ["Conclusion"]}},
+                          {"name": "blank", "kind": "llm", "model": "mock/blank", "conditions": ["confidence:+"]}],
+            "reviewers": [{"name": "phrase", "model": "mock/phrase"}, {"name": "null", "model": "mock/null"}],
+            "replicates": 1, "validation": {"enabled": False}}
+    found = {"mock/phrase": PhraseReviewer("phrase", effect=1.0), "mock/null": PhraseReviewer("null", effect=0.0),
+             "mock/proposer": Proposer(), "mock/para": MockModel("para"),
+             "mock/bad": MockModel("bad", script=[KEPT, KEPT]), "mock/blank": MockModel("blank", script=[{"empty": True}] * 2)}
+    config = parse_study(spec)
+    runner = StudyRunner(config, tmp_path, model_factory=lambda model_id, options: found[model_id],
+                         embedder=BagOfWordsEmbedder())
+    (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    try:
+        asyncio.run(runner.run())
+        counted = stage_failures(runner.store, runner.walked)
+    finally:
+        runner.store.close()
+    expected = Counter({("attack", "error"): 4, ("rewrite", "empty"): 2, ("guided-rewrite", "discarded"): 2,
+                        ("guided-review", "error"): 2})
+    assert counted == expected  # what `rhetorica run` prints
+    run = runner.run_dir
+    assert sorted(_sql(run, "SELECT stage, status, COUNT(*) FROM variants GROUP BY stage, status")) == [
+        ("attack", "error", 4), ("guided-rewrite", "discarded", 2), ("rewrite", "empty", 2), ("rewrite", "ok", 4)]
+
+    data = write_report(run)  # reads only the run directory, as `rhetorica report` does later
+    failures = data.failures
+    assert Counter(zip(failures["stage"], failures["status"])) == expected
+    reasons = failures.groupby("stage")["reason"].agg(set).to_dict()
+    assert reasons["attack"] == {f"project '{p}' has no editable paragraph under a heading titled 'conclusion' "
+                                 "(its headings: 'introduction')" for p in ("paper1", "paper2")}
+    assert reasons["rewrite"] == {"section 1 (untitled): empty output"}
+    assert reasons["guided-rewrite"] == {"the rewrite changed nothing"}
+    assert len(reasons["guided-review"]) == 1 and "mock script exhausted" in next(iter(reasons["guided-review"]))
+    assert data.failures_line() == "Failures: 10 unit(s) and 0 other problem(s) listed in the report."
+
+    flow = data.flow
+    assert list(dict.fromkeys(flow.flow["stage"])) == ["input", "rewrite", "attack", "guided-review",
+                                                      "guided-rewrite", "review"]  # the walk's order
+
+    def failed(n: int, produced: int = 0) -> dict[str, int]:
+        return {"planned": 2, "not_run": 0, "failed": n, "produced": produced, "excluded": 0, "analysed": 2 - n}
+
+    assert _rows(flow.flow, "rewrite") == {("confidence:+", "blank"): failed(2), ("joint@bad", "bad"): failed(0, 2),
+                                           ("joint@para", "para"): failed(0, 2)}
+    assert _rows(flow.flow, "attack") == {("attack:+@attacker>null", "attacker>null"): failed(2),
+                                          ("attack:+@attacker>phrase", "attacker>phrase"): failed(2)}
+    assert _rows(flow.flow, "guided-review") == {("guided@bad", "bad"): failed(2), ("guided@para", "para"): failed(0, 2)}
+    assert _rows(flow.flow, "guided-rewrite") == {("guided", "para"): failed(2)}
+    out = flow.exclusions
+    assert out[["stage", "configuration", "kind", "reason", "n"]].values.tolist() == [
+        ["rewrite", "blank", "failed", "rewrite empty", 2],
+        ["attack", "attacker>null", "failed", "attack error", 2],
+        ["attack", "attacker>phrase", "failed", "attack error", 2],
+        ["guided-review", "bad", "failed", "guided review error: the guided rewrite was not made", 2],
+        ["guided-rewrite", "para", "failed", "guided-rewrite discarded", 2]]
+    md = (run / "report.md").read_text("utf-8")
+    assert "| attack         | paper1 / attack:+ / attacker&gt;null" in md

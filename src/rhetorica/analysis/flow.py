@@ -8,7 +8,11 @@ One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
 
 - ``input`` (one row): documents planned = read + unreadable; analysed = documents with at least
   one analysed assessment.
-- ``rewrite`` per arm (condition x rewriter): variants planned, stored ``ok`` = analysed (passed on).
+- ``rewrite`` per arm (condition x rewriter): variants planned, stored ``ok`` = analysed (passed on);
+  likewise each other stage that stores variants, under its own name (the ``stage`` each variant
+  was stored with: ``attack``, ``rewrite-<n>``, ``guided-rewrite``), with its failures. Planned
+  variants never stored, which no stored row places in a stage, are one ``rewrite`` row of arm
+  ``(any)`` (the plan of every stage storing variants).
 - ``guided-review`` per arm (the workflow it guides, ``guided``) and rewriter: the rewriting
   model's reviews of the variants a guided rewrite builds on; a failed review is counted with its
   status, and its guided rewrite, never planned, with it ("the guided rewrite was not made").
@@ -39,7 +43,7 @@ Input is the tidy store tables (:mod:`rhetorica.store.export`); nothing here cal
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +77,9 @@ NO_SOFT_RATING = "no soft rating stored (the configuration does not set soft_rat
 """Why an assessment without a ``soft_ratings`` artefact entry has no expected score."""
 
 STAGES = ("input", "rewrite", "guided-review", "validate", "extract", "review", "annotate", "metric")
-"""Stages of the flow, in order."""
+"""Stages of the flow, in order; another stage's rows (one that stores variants: ``attack``,
+``rewrite-<n>``, ``guided-rewrite``) follow the stage of these before it in the study's walk
+(``stages`` of :func:`study_flow`), else ``rewrite``."""
 
 NOT_RUN, FAILED, EXCLUDED = "not run", "failed", "excluded"
 """The kinds of an exclusion: planned but never run, run and stored as a failure, produced but left out."""
@@ -96,10 +102,25 @@ class StudyFlow:
         return self.flow.groupby("stage", sort=False)[counts].sum().reset_index()
 
 
+def _stage_order(walk: Sequence[str]) -> dict[str, float]:
+    """Sort key of each stage: its place in :data:`STAGES`; a stage outside them just after the
+    last of them that ``walk`` (the study's stages in walk order) lists before it."""
+    keys = {stage: float(i) for i, stage in enumerate(STAGES)}
+    after, step = keys["rewrite"], 0
+    for stage in walk:
+        if stage in STAGES:
+            after, step = keys[stage], 0
+        elif stage not in keys:
+            step += 1
+            keys[stage] = after + step / (len(walk) + 1)
+    return keys
+
+
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, walk: Sequence[str] = ()) -> None:
         self.rows: list[dict[str, Any]] = []
         self.out: list[dict[str, Any]] = []
+        self.order = _stage_order(walk)
 
     def add(self, stage: str, arm: str, configuration: str, planned: int, *, produced: int,
             exclusions: list[tuple[str, str, int]], metric: str = "") -> int:
@@ -115,11 +136,13 @@ class _Builder:
         return analysed
 
     def result(self) -> StudyFlow:
-        order = {stage: i for i, stage in enumerate(STAGES)}
+        def key(stage: str) -> float:
+            return self.order.get(stage, self.order["rewrite"] + 0.5)
+
         flow = pd.DataFrame(self.rows, columns=FLOW_COLUMNS)
-        flow = flow.iloc[flow["stage"].map(order).argsort(kind="stable")].reset_index(drop=True)
+        flow = flow.iloc[flow["stage"].map(key).argsort(kind="stable")].reset_index(drop=True)
         out = pd.DataFrame(self.out, columns=EXCLUSION_COLUMNS)
-        out = out.iloc[out["stage"].map(order).argsort(kind="stable")].reset_index(drop=True)
+        out = out.iloc[out["stage"].map(key).argsort(kind="stable")].reset_index(drop=True)
         return StudyFlow(flow, out)
 
 
@@ -165,14 +188,15 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
                declared_metrics: Mapping[str, list[str]] | None = None,
                judge_configurations: Mapping[str, list[str]] | None = None,
                extracts: pd.DataFrame | None = None, annotations: pd.DataFrame | None = None,
-               guided_reviews: pd.DataFrame | None = None) -> StudyFlow:
+               guided_reviews: pd.DataFrame | None = None, stages: Sequence[str] = ()) -> StudyFlow:
     """The flow of a study from its tidy tables (module docstring).
 
     Args:
         study: the study as saved in ``study.json`` (``rewriters``, ``reviewers``, ``replicates``,
             ``validation``).
         documents: the study's documents, one row each (``document_id``).
-        variants: current variants (:func:`rhetorica.store.export.variants_table`).
+        variants: current variants (:func:`rhetorica.store.export.variants_table`; ``stage``: the
+            stage that made each, ``rewrite`` for all when the column is absent).
         validation: current checks, one row per variant (:func:`rhetorica.report.validation.validation_table`;
             ``variant_key``, ``passed``, ``reasons``, ``validated``); empty without validation.
         assessments: current assessments (:func:`rhetorica.store.export.assessments_table`).
@@ -193,11 +217,14 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
             ``annotate`` stage.
         guided_reviews: current reviews of the guided workflow (``arm``, ``configuration``,
             ``status``), for the ``guided-review`` stage.
+        stages: the study's stage names in the order its unit graph walks them
+            (:func:`rhetorica.study.graph.study_stages`), to place the rows of stages outside
+            :data:`STAGES`.
 
     Returns:
         :class:`StudyFlow`.
     """
-    b = _Builder()
+    b = _Builder(stages)
     replicates = int(study.get("replicates", 1) or 1)
     exclude = (study.get("validation") or {}).get("failed_variants", "exclude") == "exclude"
     validating = bool((study.get("validation") or {}).get("enabled", True))
@@ -222,11 +249,12 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     arm_of_variant: dict[str, str] = {}
     stored_rewrites = len(variants)
     checks = validation.set_index("variant_key") if not validation.empty else pd.DataFrame()
-    for (condition, rewriter), rows in variants.groupby(["condition", "rewriter"], sort=True):
+    made = variants if "stage" in variants.columns else variants.assign(stage="rewrite")
+    for (stage, condition, rewriter), rows in made.groupby(["stage", "condition", "rewriter"], sort=True):
         arm = _arm(str(condition), str(rewriter), several)
         ok = rows[rows["status"] == "ok"]
-        b.add("rewrite", arm, str(rewriter), len(rows), produced=len(ok),
-              exclusions=_status_exclusions(rows["status"], "rewrite"))
+        b.add(str(stage), arm, str(rewriter), len(rows), produced=len(ok),
+              exclusions=_status_exclusions(rows["status"], str(stage)))
         keys = list(ok["unit_key"].astype(str))
         arm_of_variant.update(dict.fromkeys(keys, arm))
         if not validating and checks.empty:

@@ -121,9 +121,11 @@ class AttackStage(RewriteStage):
         return await super().execute(unit, ctx)
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
-        """The winner's ``variants`` row and its trajectory artefact in one transaction."""
-        store.save_variant(row, row.pop("artefacts", None) or {})
-        return str(row["status"])
+        """The winner's ``variants`` row (stage ``attack``) and its trajectory artefact in one transaction."""
+        artefacts = row.pop("artefacts", None) or {}
+        variant = self.stage_row(row)
+        store.save_variant(variant.model_dump(), artefacts)
+        return variant.status
 
 
 _STAGE = AttackStage()

@@ -80,12 +80,20 @@ def _usage(calls: pd.DataFrame) -> pd.DataFrame:
 
 
 def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every current unit stored with a status other than ``ok`` and every problem of the run:
+    ``stage, item, status, reason``. A variant's failure is under the stage that made it
+    (``variants.stage``: ``rewrite``, ``attack``, ``rewrite-<n>``, ``guided-rewrite``), as
+    ``rhetorica run`` counts it; a failed review of the guided workflow under ``guided-review``."""
     frames = []
-    variants = tables["variants"]
-    bad = variants[variants["status"] != "ok"]
-    frames.append(pd.DataFrame({
-        "stage": "rewrite", "item": bad["document_id"] + " / " + bad["condition"] + " / " + bad["rewriter"],
-        "status": bad["status"], "reason": bad["reason"]}))
+    for table, stage in (("variants", None), ("guided_reviews", "guided-review")):
+        rows = tables.get(table)
+        if rows is None or rows.empty:
+            continue
+        bad = rows[rows["status"] != "ok"]
+        frames.append(pd.DataFrame({
+            "stage": bad["stage"] if stage is None else stage,
+            "item": bad["document_id"] + " / " + bad["condition"] + " / " + bad["rewriter"],
+            "status": bad["status"], "reason": bad["reason"]}))
     assessments = tables["assessments"]
     bad = assessments[assessments["status"] != "ok"]
     frames.append(pd.DataFrame({

@@ -40,6 +40,7 @@ from rhetorica.store.export import (
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import document_jsons, read_checks
 from rhetorica.study.config import StudyConfig
+from rhetorica.study.graph import study_stages
 
 FLOW_HEADERS = {"stage": "Stage", "arm": "Arm", "configuration": "Configuration", "metric": "Metric",
                 "planned": "Planned", "not_run": "Not run", "failed": "Failed", "produced": "Produced",
@@ -170,7 +171,8 @@ def run_flow(study: StudyConfig, tables: dict[str, pd.DataFrame], documents: pd.
     ``assessments``, ``problems``, ``extracts``, ``annotations``, ``guided_reviews``); ``documents`` is the store's
     documents table, of which those with a current unit are the study's; ``judge_pairs`` and
     ``declared`` (:func:`rhetorica.judges.analysis.judge_pairs`, ``declared_metrics``) give
-    the metric stage of a judge study."""
+    the metric stage of a judge study. Each variant's row is under the stage that stored it
+    (``variants.stage``), placed in the order of the study's unit graph."""
 
     variants, assessments = tables["variants"], tables["assessments"]
     used = set(variants["document_id"]) | set(assessments["document_id"])
@@ -193,7 +195,8 @@ def run_flow(study: StudyConfig, tables: dict[str, pd.DataFrame], documents: pd.
                       validation=validation, assessments=assessments, analysed=analysed,
                       problems=tables["problems"], planned=planned,
                       judge_pairs=judge_pairs, declared_metrics=declared, judge_configurations=configurations,
-                      extracts=extracts, annotations=annotations, guided_reviews=guided)
+                      extracts=extracts, annotations=annotations, guided_reviews=guided,
+                      stages=[stage.name for stage in study_stages(study)])
 
 
 def planned_sizes(store: Any) -> dict[str, int | None]:

@@ -160,6 +160,10 @@ class Store(BatchTables):
         row = self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
         return row is not None
 
+    def has_column(self, table: str, column: str) -> bool:
+        """Whether ``table`` has ``column`` (a store of an older schema, opened read-only, may not)."""
+        return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))
+
     def close(self) -> None:
         self.conn.close()
 
@@ -366,7 +370,7 @@ class Store(BatchTables):
         Keys: :data:`ASSESSMENT_READ_COLUMNS`, in that order (``form`` is ``None`` in a store older
         than schema version 6 and for imported rows without one).
         """
-        joined = {"form": "a.form" if self._has_column("assessments", "form") else "NULL AS form",
+        joined = {"form": "a.form" if self.has_column("assessments", "form") else "NULL AS form",
                   "human_score": "d.human_score", "variant_passed": "c.passed AS variant_passed", "title": "d.title"}
         select = ", ".join(joined.get(column, f"a.{column}") for column in ASSESSMENT_READ_COLUMNS)
         return [dict(r) for r in self.conn.execute(
@@ -388,9 +392,6 @@ class Store(BatchTables):
                 f"SELECT unit_key, '{m}' AS metric, {m} AS value FROM assessments WHERE {m} IS NOT NULL"
                 for m in _VERSION_1_SCORES)
         return [(r[0], r[1], float(r[2])) for r in self.conn.execute(f"SELECT * FROM ({sql}) ORDER BY 1, 2")]
-
-    def _has_column(self, table: str, column: str) -> bool:
-        return any(r[1] == column for r in self.conn.execute(f"PRAGMA table_info({table})"))
 
     # -- model-call log and response cache: plain rows (the model-layer adapter that turns model
     # outputs into these rows is rhetorica.models.store_log.StoreCallLog) -------------------------
@@ -515,8 +516,8 @@ class Store(BatchTables):
         """
         statuses = (CALL_ABANDONED, CALL_IN_FLIGHT) if include_in_flight else (CALL_ABANDONED,)
         marks = ", ".join("?" for _ in statuses)
-        counted = "input_usd" if self._has_column("model_calls", "input_usd") else "0"  # before version 8
-        reserved = "reserved_usd" if self._has_column("model_calls", "reserved_usd") else "0"  # before version 3
+        counted = "input_usd" if self.has_column("model_calls", "input_usd") else "0"  # before version 8
+        reserved = "reserved_usd" if self.has_column("model_calls", "reserved_usd") else "0"  # before version 3
         row = self.conn.execute(
             f"SELECT COUNT(*), COALESCE(SUM({reserved}), 0), COALESCE(SUM({counted}), 0) FROM model_calls "
             f"WHERE status IN ({marks})", statuses).fetchone()

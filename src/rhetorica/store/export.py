@@ -128,10 +128,12 @@ def assessments_table(store: Store) -> pd.DataFrame:
 
 def variants_table(store: Store) -> pd.DataFrame:
     """One row per current variant: document_id, condition, rewriter, prompt_version, status, reason,
-    hashes (superseded variants left out)."""
+    hashes, and the stage that made it (``rewrite``, ``attack``, ``rewrite-<n>``, ``guided-rewrite``;
+    ``rewrite`` for every row of a store older than schema version 12) (superseded variants left out)."""
+    stage = "stage" if store.has_column("variants", "stage") else "'rewrite' AS stage"
     return _current(pd.read_sql_query(
         "SELECT unit_key, document_id, condition, rewriter, prompt_version, status, reason, original_hash, "
-        "content_hash FROM variants ORDER BY document_id, condition, rewriter", store.conn), store, "rewrite")
+        f"content_hash, {stage} FROM variants ORDER BY document_id, condition, rewriter", store.conn), store, "rewrite")
 
 
 IDS_COLUMNS = ["document_id", "kind", "paper_id", "review_id", "id_generated", "variant_key", "condition",

@@ -76,7 +76,9 @@ class DocumentRow(_Row):
 
 class VariantRow(_Row):
     """One row of ``variants``: a rewrite unit's result (``document_json`` and ``content_hash``
-    ``None`` when it failed)."""
+    ``None`` when it failed); ``stage`` names the unit graph's stage whose unit it is (``rewrite``,
+    ``attack``, ``rewrite-<n>``, ``guided-rewrite``; set by
+    :meth:`rhetorica.study.stages.RewriteStage.save`)."""
 
     unit_key: str
     document_id: str
@@ -88,6 +90,7 @@ class VariantRow(_Row):
     status: str
     reason: str | None = None
     document_json: str | None = None
+    stage: str = "rewrite"
 
 
 class CheckRow(_Row):

@@ -251,10 +251,11 @@ class GuidedRewriteStage(RewriteStage):
                 for r in inputs.get("guided-review") or [] if r.rewriter in by_name]
 
     def save(self, store: Store, row: dict[str, Any]) -> str:
-        """The row, replacing a stored one of its key and that unit's older artefacts (the review an
-        older store kept with it)."""
-        store.save_variant(row, {})
-        return str(row["status"])
+        """The row (stage ``guided-rewrite``), replacing a stored one of its key and that unit's
+        older artefacts (the review an older store kept with it)."""
+        variant = self.stage_row(row)
+        store.save_variant(variant.model_dump(), {})
+        return variant.status
 
 
 for _stage in (GuidedReviewStage(), GuidedRewriteStage()):

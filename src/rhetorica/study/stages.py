@@ -175,10 +175,22 @@ class RewriteStage(TableStage):
 
     def save(self, store: Store, row: VariantRow | dict[str, Any]) -> str:
         """Store the unit's ``variants`` row (:meth:`rhetorica.kinds.RewriterKind.variant_row`; a
-        project rewrite's row, still a mapping, is validated as a :class:`VariantRow` here)."""
-        variant = VariantRow.model_validate(row)
+        project rewrite's row, still a mapping, is validated as a :class:`VariantRow` here) under
+        this stage (:meth:`stage_row`)."""
+        variant = self.stage_row(row)
         store.insert(self.table, variant.model_dump())
         return variant.status
+
+    def stage_row(self, row: VariantRow | dict[str, Any]) -> VariantRow:
+        """``row`` validated as a :class:`VariantRow` whose ``stage`` is this stage's :attr:`name`:
+        the one record of which stage of the unit graph made a variant (the report's failures and
+        the study flow read it; ``rhetorica run`` counts the same stages as it walks them).
+
+        Raises:
+            pydantic.ValidationError: ``row`` is not a valid ``variants`` row.
+        """
+        fields = row.model_dump() if isinstance(row, VariantRow) else dict(row)
+        return VariantRow.model_validate({**fields, "stage": self.name})
 
     def calls(self, unit: Any) -> list[PlannedCall]:
         return rewriter_kind(unit.rewriter.kind).planned_calls(unit)

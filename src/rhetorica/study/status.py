@@ -114,7 +114,9 @@ def stage_failures(store: Store, walked: Iterable[tuple[Stage, list[Any]]]) -> C
     """Units stored as a failure among each stage's current units, by (stage name, status): any
     status but ``ok`` (``attack``, ``guided-rewrite`` and ``rewrite-<n>`` units under their own
     stage, not ``rewrite``), and a check that could not be made (``validate``: ``error``; a variant
-    that failed validation is a result, not a failure).
+    that failed validation is a result, not a failure). The stage names are those each variant is
+    stored with (:meth:`rhetorica.study.stages.RewriteStage.stage_row`), which the report's
+    failures and the study flow read back.
 
     Args:
         store: the run's store.
