@@ -452,6 +452,7 @@ def blind_sections(sections: list[Section], identity: Identity, removed: list[Re
     """
     kept: list[Section] = []
     dropping_level: int | None = None
+    same = _SameIdentity(identity)
     for section in sections:
         if dropping_level is not None and section.title and section.level <= dropping_level:
             dropping_level = None
@@ -465,8 +466,35 @@ def blind_sections(sections: list[Section], identity: Identity, removed: list[Re
             continue
         location = f"section '{section.title or '(untitled)'}'"
         cited = REFERENCES_TITLE.match(section.title.strip()) is not None
-        kept.append(section.model_copy(update={"text": scrub_text(section.text, identity, location, removed, cited=cited)}))
+        text, found = _scrubbed(section.text, same, location, cited)
+        removed.extend(item.model_copy() for item in found)
+        kept.append(section.model_copy(update={"text": text}))
     return kept
+
+
+class _SameIdentity:
+    """An :class:`Identity` that compares by its whole state (every attribute), as a memo key."""
+
+    __slots__ = ("identity", "state")
+
+    def __init__(self, identity: Identity) -> None:
+        self.identity = identity
+        self.state = repr([(k, sorted(v) if isinstance(v, set) else v) for k, v in sorted(vars(identity).items())])
+
+    def __hash__(self) -> int:
+        return hash(self.state)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameIdentity) and self.state == other.state
+
+
+@functools.lru_cache(maxsize=512)
+def _scrubbed(text: str, same: _SameIdentity, location: str, cited: bool) -> tuple[str, tuple[RemovedItem, ...]]:
+    """:func:`scrub_text` of one section and what it removed, remembered: a variant's sections that
+    its rewriter left unchanged, and every variant of a rewriter that changes nothing, are blinded
+    once (the result depends only on these arguments). Callers copy the items."""
+    removed: list[RemovedItem] = []
+    return scrub_text(text, same.identity, location, removed, cited=cited), tuple(removed)
 
 
 LARGE_REMOVAL_WORDS = 300
