@@ -403,11 +403,12 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
         removed.append(RemovedItem(item=item, location=location, text=found, reason=reason))
         return placeholder
 
-    text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
+    if "arXiv:" in text:  # every stamp has it (case-sensitive pattern)
+        text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
     own = {i.lower().removeprefix("https://doi.org/") for i in identity.own_ids}
     arxiv_ids = [oid for oid in own if re.match(r"\d{4}\.\d{4,5}$", oid)]  # DOIs and ISBNs are done below
     if (("10." not in text or _DOI.search(text) is None)  # every DOI starts with "10."
-            and _ISBN.search(text) is None
+            and not _may_hold_isbn(text)
             and not any(oid in text for oid in arxiv_ids)):
         return text  # nothing any paragraph's rules below could remove
     paragraphs = []
@@ -431,6 +432,14 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
             paragraph = pattern.sub(lambda m: drop("own arXiv id", m.group(0), "the paper's own identifier"), paragraph)
         paragraphs.append(paragraph)
     return "\n\n".join(paragraphs)
+
+
+def _may_hold_isbn(text: str) -> bool:
+    """Whether :data:`_ISBN` matches ``text``, its regex run only on a text that holds "isbn" in
+    any case (or one of the four non-ASCII letters that ``re.IGNORECASE`` takes for ASCII ones)."""
+    if "isbn" not in text.lower() and (text.isascii() or not any(c in text for c in _ASCII_LOOKALIKES)):
+        return False
+    return _ISBN.search(text) is not None
 
 
 def is_acknowledgement(title: str) -> bool:
