@@ -238,3 +238,31 @@ def test_the_run_summary_counts_retried_requests_apart_from_first_attempts(tmp_p
     finally:
         store.close()
     assert (summary.model_calls, summary.model_retries, summary.cache_hits) == (4, 2, 0)
+
+
+def test_a_text_the_run_kept_is_linked_to_the_next_unit_not_stored_again(tmp_path):
+    import json
+
+    from rhetorica.documents.inputs import ReviewerInput
+    from rhetorica.documents.models import RemovedItem
+    from rhetorica.study.runner import RunSummary, _CountingLog
+
+    store = Store.in_dir(tmp_path / "run")
+    log = _CountingLog(store, RunSummary())
+    removed = [RemovedItem(item="email", location="section 'A'", text="a@b.org", reason="an email address")]
+    item = ReviewerInput(role="manuscript", text="paper text", removed=removed)
+    written: list[str] = []
+    record = store.record_input
+    store.record_input = lambda unit_key, row: (written.append(unit_key), record(unit_key, row))  # type: ignore[method-assign]
+    try:
+        for unit in ("u1", "u2", "u3"):
+            log.record_input(unit, item)
+        log.record_input("u3", ReviewerInput(role="notice", text="a notice"))
+        assert written == ["u1", "u3"]  # the manuscript's text once, then the notice's
+        rows = store.input_rows()
+        assert [(r["unit_key"], r["role"], r["text"]) for r in rows] == [
+            ("u1", "manuscript", "paper text"), ("u2", "manuscript", "paper text"),
+            ("u3", "manuscript", "paper text"), ("u3", "notice", "a notice")]
+        assert json.loads(rows[1]["removed_json"]) == [removed[0].model_dump()]
+    finally:
+        store.close()

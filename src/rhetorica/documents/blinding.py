@@ -403,11 +403,12 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
         removed.append(RemovedItem(item=item, location=location, text=found, reason=reason))
         return placeholder
 
-    text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
+    if "arXiv:" in text:  # every stamp has it (case-sensitive pattern)
+        text = _ARXIV_STAMP.sub(lambda m: drop("own arXiv id", m.group(0), "arXiv stamp of this paper"), text)
     own = {i.lower().removeprefix("https://doi.org/") for i in identity.own_ids}
     arxiv_ids = [oid for oid in own if re.match(r"\d{4}\.\d{4,5}$", oid)]  # DOIs and ISBNs are done below
     if (("10." not in text or _DOI.search(text) is None)  # every DOI starts with "10."
-            and _ISBN.search(text) is None
+            and not _may_hold_isbn(text)
             and not any(oid in text for oid in arxiv_ids)):
         return text  # nothing any paragraph's rules below could remove
     paragraphs = []
@@ -433,6 +434,14 @@ def _scrub_own_ids(text: str, identity: Identity, location: str, removed: list[R
     return "\n\n".join(paragraphs)
 
 
+def _may_hold_isbn(text: str) -> bool:
+    """Whether :data:`_ISBN` matches ``text``, its regex run only on a text that holds "isbn" in
+    any case (or one of the four non-ASCII letters that ``re.IGNORECASE`` takes for ASCII ones)."""
+    if "isbn" not in text.lower() and (text.isascii() or not any(c in text for c in _ASCII_LOOKALIKES)):
+        return False
+    return _ISBN.search(text) is not None
+
+
 def is_acknowledgement(title: str) -> bool:
     """Whether a section title is an acknowledgements / funding / contributions section."""
     return bool(ACK_TITLE.match(title.strip().rstrip(".:").strip()))
@@ -452,6 +461,7 @@ def blind_sections(sections: list[Section], identity: Identity, removed: list[Re
     """
     kept: list[Section] = []
     dropping_level: int | None = None
+    same = _SameIdentity(identity)
     for section in sections:
         if dropping_level is not None and section.title and section.level <= dropping_level:
             dropping_level = None
@@ -465,8 +475,35 @@ def blind_sections(sections: list[Section], identity: Identity, removed: list[Re
             continue
         location = f"section '{section.title or '(untitled)'}'"
         cited = REFERENCES_TITLE.match(section.title.strip()) is not None
-        kept.append(section.model_copy(update={"text": scrub_text(section.text, identity, location, removed, cited=cited)}))
+        text, found = _scrubbed(section.text, same, location, cited)
+        removed.extend(item.model_copy() for item in found)
+        kept.append(section.model_copy(update={"text": text}))
     return kept
+
+
+class _SameIdentity:
+    """An :class:`Identity` that compares by its whole state (every attribute), as a memo key."""
+
+    __slots__ = ("identity", "state")
+
+    def __init__(self, identity: Identity) -> None:
+        self.identity = identity
+        self.state = repr([(k, sorted(v) if isinstance(v, set) else v) for k, v in sorted(vars(identity).items())])
+
+    def __hash__(self) -> int:
+        return hash(self.state)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameIdentity) and self.state == other.state
+
+
+@functools.lru_cache(maxsize=512)
+def _scrubbed(text: str, same: _SameIdentity, location: str, cited: bool) -> tuple[str, tuple[RemovedItem, ...]]:
+    """:func:`scrub_text` of one section and what it removed, remembered: a variant's sections that
+    its rewriter left unchanged, and every variant of a rewriter that changes nothing, are blinded
+    once (the result depends only on these arguments). Callers copy the items."""
+    removed: list[RemovedItem] = []
+    return scrub_text(text, same.identity, location, removed, cited=cited), tuple(removed)
 
 
 LARGE_REMOVAL_WORDS = 300

@@ -469,6 +469,13 @@ class Store(BatchTables):
             self.conn.execute("INSERT OR IGNORE INTO unit_inputs (unit_key, role, input_hash) VALUES (?, ?, ?)",
                               (unit_key, row["role"], row["input_hash"]))
 
+    def link_input(self, unit_key: str, role: str, input_hash: str) -> None:
+        """Record that unit ``unit_key`` sent the input ``input_hash`` as ``role``, a text already
+        kept by :meth:`record_input` (committed at once)."""
+        with self.transaction():
+            self.conn.execute("INSERT OR IGNORE INTO unit_inputs (unit_key, role, input_hash) VALUES (?, ?, ?)",
+                              (unit_key, role, input_hash))
+
     def input_rows(self) -> list[dict[str, Any]]:
         """Every kept input with the units that read it: ``unit_key``, ``role``, ``input_hash``,
         ``text``, ``removed_json``, ``truncated``; by unit, then role."""

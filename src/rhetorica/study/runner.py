@@ -148,6 +148,7 @@ class _CountingLog:
         self.configuration_errors: dict[str, str] = {}
         self._units: dict[int, str | None] = {}
         self._sent: set[tuple[str | None, str]] = set()  # (unit key, cache key) of the requests begun
+        self._kept_inputs: set[str] = set()  # input hashes whose text this log has stored
 
     def cache_get(self, key: str) -> ModelOutput | None:
         return self.store.cache_get(key)
@@ -183,10 +184,16 @@ class _CountingLog:
         self.store.finish_call(call_id, output, config)
 
     def record_input(self, unit_key: str, item: ReviewerInput) -> None:
-        """Keep a text a unit sends, with its blinding audit (:mod:`rhetorica.documents.inputs`)."""
+        """Keep a text a unit sends, with its blinding audit (:mod:`rhetorica.documents.inputs`);
+        a text this run kept already (the next replicate's) is only linked to the unit."""
+        input_hash = item.input_hash
+        if input_hash in self._kept_inputs:
+            self._rows.link_input(unit_key, item.role, input_hash)
+            return
         self._rows.record_input(unit_key, {
-            "role": item.role, "input_hash": item.input_hash, "text": item.text, "truncated": item.truncated,
+            "role": item.role, "input_hash": input_hash, "text": item.text, "truncated": item.truncated,
             "removed_json": json.dumps([r.model_dump() for r in item.removed])})
+        self._kept_inputs.add(input_hash)  # committed: the store holds its text from now on
 
     def accepted_mode(self, endpoint: str) -> str | None:
         return self.store.accepted_mode(endpoint)

@@ -16,3 +16,10 @@ def test_field_value_whitespace_runs_become_one_space_and_braces_go() -> None:
 
 def test_string_and_comment_entries_are_skipped() -> None:
     assert parse_bib("@string{x = {y}}\n@comment{k, z}\n@misc{k2, title = \"Q\"}") == {"k2": {"title": "Q"}}
+
+
+def test_without_fields_the_same_entries_are_found_and_their_values_not_read() -> None:
+    bib = ("@string{x = {y}}\n@article{k1, title = {A {GNN}}, year = 2017}\n@misc{k2, title = \"Q\"}\n"
+           "@inproceedings{k4,author={B}}\n@book{k3, title = {never closed\n")
+    assert list(parse_bib(bib)) == ["k1", "k2", "k4", "k3"]  # k3's unclosed group reads to the end
+    assert parse_bib(bib, fields=False) == {"k1": {}, "k2": {}, "k4": {}, "k3": {}}

@@ -13,10 +13,12 @@ _SPACES = re.compile(r"\s+")
 _CITE = re.compile(r"\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}")
 
 
-def parse_bib(text: str) -> dict[str, dict[str, str]]:
+def parse_bib(text: str, *, fields: bool = True) -> dict[str, dict[str, str]]:
     """Parse BibTeX entries into ``{key: {field: value}}`` (braces and quotes stripped).
 
     ``@string``, ``@comment`` and ``@preamble`` are skipped; malformed entries are skipped too.
+    With ``fields=False`` every entry maps to ``{}`` (the same keys, for a reader that only counts
+    them; reading the field values is most of the work).
     """
     entries: dict[str, dict[str, str]] = {}
     for m in _ENTRY.finditer(text):
@@ -26,7 +28,10 @@ def parse_bib(text: str) -> dict[str, dict[str, str]]:
         body = read_group(text, start)
         if body is None:
             continue
-        fields: dict[str, str] = {}
+        if not fields:
+            entries[m.group(2)] = {}
+            continue
+        values: dict[str, str] = {}
         inner = body[0][len(m.group(2)) + 1 :]
         pos = 0
         while True:
@@ -45,16 +50,18 @@ def parse_bib(text: str) -> dict[str, dict[str, str]]:
                 value = end_m.group(0) if end_m else ""
                 pos = k + len(value)
             # each whitespace run -> one space, braces dropped (a run ends at a brace: the same as one pass)
-            fields[f.group(1).lower()] = _SPACES.sub(" ", value).replace("{", "").replace("}", "").strip()
-        entries[m.group(2)] = fields
+            values[f.group(1).lower()] = _SPACES.sub(" ", value).replace("{", "").replace("}", "").strip()
+        entries[m.group(2)] = values
     return entries
 
 
-def read_bib_files(body: str, folder: Path, root: Path, warnings: list[str]) -> dict[str, dict[str, str]]:
+def read_bib_files(body: str, folder: Path, root: Path, warnings: list[str], *,
+                   fields: bool = True) -> dict[str, dict[str, str]]:
     """Read the ``.bib`` files named by ``\\bibliography{a,b}``/``\\addbibresource``.
 
     Names are resolved against ``folder`` (the main file's folder); files outside ``root`` are not
     read; a missing file gives a warning. Without such a command every ``.bib`` in ``folder`` is read.
+    ``fields``: as in :func:`parse_bib`.
     """
     names = [n.strip() for m in re.finditer(r"\\(?:bibliography|addbibresource)\s*\{([^}]*)\}", body) for n in m.group(1).split(",")]
     paths = []
@@ -68,7 +75,7 @@ def read_bib_files(body: str, folder: Path, root: Path, warnings: list[str]) -> 
         paths = sorted(folder.glob("*.bib"))
     entries: dict[str, dict[str, str]] = {}
     for path in paths:
-        entries.update(parse_bib(read_text_file(path)))
+        entries.update(parse_bib(read_text_file(path), fields=fields))
     return entries
 
 

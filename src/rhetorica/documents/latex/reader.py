@@ -94,7 +94,8 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
         abstract_src = abstract.group(1)
         body = body.replace(abstract.group(0), "")
 
-    bib = read_bib_files(body, main.parent, root, warnings)
+    # the entries' fields are read only to render the references (a cut text counts the entries)
+    bib = read_bib_files(body, main.parent, root, warnings, fields=not options.cut_after_references)
     metadata["bib_entries"] = len(bib)
     cut = _CUT.search(body)
     tail = ""

@@ -12,6 +12,7 @@ Heavy imports (pdfium) happen inside the functions.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from rhetorica.documents.scan.cache import ScanCache, source_key, text_key
@@ -166,8 +167,7 @@ def scan_document(document: Document, *, include_source: bool = True, cache: Sca
             report.findings += text_findings(document.title, lambda i: Location(section="(title)", column=i + 1),
                                              categories=categories)
         for section in document.sections:
-            report.findings += text_findings(section.text, line_locator(section.text, section=section.title),
-                                             categories=categories)
+            report.findings += _section_findings(section.title, section.text, categories)
         if cache is not None:
             cache.put(key, report)
     report = report.model_copy(deep=True)
@@ -181,6 +181,14 @@ def scan_document(document: Document, *, include_source: bool = True, cache: Sca
             report.findings = _without_echoes(report.findings, inner.findings) + inner.findings
             report.notes += inner.notes
     return report
+
+
+@functools.lru_cache(maxsize=512)
+def _section_findings(title: str, text: str, categories: frozenset[str] | None) -> tuple[Finding, ...]:
+    """:func:`text_findings` of one section (locations name the section and the line and column in
+    its text), remembered: a variant's sections that its rewriter left unchanged are scanned once.
+    The findings are shared: :func:`scan_document` returns deep copies."""
+    return tuple(text_findings(text, line_locator(text, section=title), categories=categories))
 
 
 def _squash(text: str) -> str:
