@@ -10,7 +10,6 @@ study whose worst-case searches, guided workflow and plain rewrites fail, each i
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any

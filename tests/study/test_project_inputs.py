@@ -83,7 +83,7 @@ def test_a_given_main_file_is_compiled_without_a_warning(tmp_path):
 
     project = _three_mains(tmp_path / "three")
     study = tmp_path / "study.yaml"
-    study.write_text(f"name: s\noutput_dir: run\ndocuments:\n  - {{latex_project: three, main: zzz.tex}}\n"
+    study.write_text("name: s\noutput_dir: run\ndocuments:\n  - {latex_project: three, main: zzz.tex}\n"
                      "reviewers:\n  - {name: c, kind: control}\n", encoding="utf-8")
     config, base = load_study(study)
     problems: list[tuple[str, str, str]] = []

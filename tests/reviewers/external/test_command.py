@@ -250,7 +250,7 @@ def test_output_past_the_cap_is_cut_and_malformed() -> None:
     assert result.raw_text == "x" * 1000
     exact = evaluate(reviewer(f"import sys; sys.stdout.write({ICLR_JSON!r})", max_output_bytes=len(ICLR_JSON)))
     assert exact.status == Status.OK  # exactly the cap is not cut
-    to_file = f"import sys; open(sys.argv[1], 'w').write('y' * 5000)"
+    to_file = "import sys; open(sys.argv[1], 'w').write('y' * 5000)"
     cut = evaluate(evaluators.get("command")("cmd", args=[PY, "-c", to_file, "{output}"], output="file",
                                              max_output_bytes=100))
     assert (cut.status, cut.reason, cut.raw_text) == (
