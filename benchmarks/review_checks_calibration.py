@@ -56,6 +56,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import review_document
 from rhetorica.validation import review_checks as rc
@@ -108,23 +110,19 @@ class Pair:
     rewrite: str
 
 
+Unit = tuple[int, float, float | None]
+"""A checked unit: (words, best counterpart cosine, ownership margin or ``None`` when the code has none)."""
+
+
 @dataclass
 class Outcome:
     """One check run: which checks failed, and the threshold-free similarities when available."""
 
     failed: set[str]
-    point_sims: list[tuple[int, float]] | None = None
-    added_sims: list[tuple[int, float]] | None = None
+    key: str = ""
+    point_sims: list[Unit] | None = None
+    added_sims: list[Unit] | None = None
     length_ratio: float | None = None
-    _lowest: dict[tuple[bool, int], float | None] = field(default_factory=dict)
-
-    def lowest(self, added: bool, min_words: int) -> float | None:
-        """The lowest similarity of the original's (``added``: the rewrite's) points of at least
-        ``min_words`` words (``None``: none)."""
-        if (added, min_words) not in self._lowest:
-            kept = [s for words, s in (self.added_sims if added else self.point_sims) or [] if words >= min_words]
-            self._lowest[added, min_words] = min(kept) if kept else None
-        return self._lowest[added, min_words]
 
 
 @dataclass
@@ -254,7 +252,7 @@ def _classify(problem: str) -> str:
     return "scores"
 
 
-def make_checker(embedder: Any) -> Callable[[Document, Document], Outcome]:
+def make_checker(embedder: Any) -> Callable[[Document, Document, str], Outcome]:
     """A function running the importable code's checks with thresholds open (new code) or as is."""
     parameters = inspect.signature(rc.check_review_variant).parameters
     settings = None
@@ -264,67 +262,95 @@ def make_checker(embedder: Any) -> Callable[[Document, Document], Outcome]:
                                           tfidf_min_point_similarity=0.0, tfidf_min_added_similarity=0.0)
     open_length = (0.0, float("inf"))
 
-    def run(original: Document, rewrite: Document) -> Outcome:
+    def run(original: Document, rewrite: Document, key: str) -> Outcome:
         kwargs: dict[str, Any] = {"embedder": embedder}
         if settings is not None:
             kwargs |= {"settings": settings, "length_bounds": open_length}
         try:
             result = rc.check_review_variant(original, rewrite, **kwargs)
         except ValueError:
-            return Outcome({"error"})
+            return Outcome({"error"}, key)
         failed = set(getattr(result, "failed", None) or {_classify(p) for p in result.problems})
         if settings is None:
-            return Outcome(failed)
+            return Outcome(failed, key)
         words = rc.point_words
-        return Outcome(failed, [(words(p.text), s) for p, s in zip(result.points, result.similarities)],
-                       [(words(p.text), s) for p, s in zip(result.rewrite_points, result.added_similarities)],
+
+        def units(points: list[Any], sims: list[float], margins: list[float] | None) -> list[Unit]:
+            return [(words(p.text), s, None if margins is None else m)
+                    for p, s, m in zip(points, sims, margins or [None] * len(sims))]
+
+        return Outcome(failed - {"points", "added"}, key,
+                       units(result.points, result.similarities, getattr(result, "margins", None)),
+                       units(result.rewrite_points, result.added_similarities, getattr(result, "added_margins", None)),
                        result.length_ratio)
 
     return run
 
 
-def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document], Outcome], seed: int) -> Results:
+def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document, str], Outcome], seed: int) -> Results:
     """Check every pair as published and with each planted change."""
     results = Results()
     rng = random.Random(seed)
     for n, pair in enumerate(pairs, 1):
         original = as_review(pair.original, pair.key)
-        results.outcomes["faithful"].append(check(original, as_review(pair.rewrite, pair.key)))
+        results.outcomes["faithful"].append(check(original, as_review(pair.rewrite, pair.key), pair.key))
         for kind in PLANTS:
             changed = plant(kind, pair, rng)
             if changed is None:
                 results.skipped[kind] += 1
                 continue
-            results.outcomes[kind].append(check(original, as_review(changed, pair.key)))
+            results.outcomes[kind].append(check(original, as_review(changed, pair.key), pair.key))
         if n % 100 == 0:
             print(f"  ... {n} pairs", file=sys.stderr)
     return results
 
 
-def rejected(outcome: Outcome, point: float | None, added: float | None,
-             length: tuple[float, float] | None = None, min_words: int = rc.MIN_POINT_WORDS) -> set[str]:
-    """The checks ``outcome`` fails at thresholds ``point`` / ``added``, length bounds ``length``
-    and points of at least ``min_words`` words (``None``: as run)."""
+@dataclass(frozen=True)
+class Rule:
+    """Similarity decision: an original point is missing when its best counterpart cosine is below
+    ``point`` and its ownership margin below ``point_own`` (``None``: not considered); a rewrite
+    sentence is added likewise with ``added`` / ``added_own`` (``added`` ``None``: not checked);
+    only units of at least ``min_words`` words count."""
+
+    point: float
+    point_own: float | None
+    added: float | None
+    added_own: float | None
+    min_words: int
+
+    def __str__(self) -> str:
+        own = lambda m: "" if m is None else f" & margin < {m:g}"  # noqa: E731
+        added = "off" if self.added is None else f"cos < {self.added:g}{own(self.added_own)}"
+        return (f"missing: cos < {self.point:g}{own(self.point_own)}; added: {added}; "
+                f"units of >= {self.min_words} words")
+
+
+def _fails(units: list[Unit] | None, threshold: float | None, own: float | None, min_words: int) -> bool:
+    return threshold is not None and any(
+        w >= min_words and s < threshold and (own is None or m is None or m < own) for w, s, m in units or [])
+
+
+def rejected(outcome: Outcome, rule: Rule | None, length: tuple[float, float] | None = None) -> set[str]:
+    """The checks ``outcome`` fails under ``rule`` (``None``: as run) and length bounds ``length``."""
     failed = set(outcome.failed)
     if length is not None and outcome.length_ratio is not None and not (
             length[0] <= outcome.length_ratio <= length[1]):
         failed.add("length")
-    lowest_point, lowest_added = outcome.lowest(False, min_words), outcome.lowest(True, min_words)
-    if point is not None and lowest_point is not None and lowest_point < point:
+    if rule is not None and _fails(outcome.point_sims, rule.point, rule.point_own, rule.min_words):
         failed.add("points")
-    if added is not None and lowest_added is not None and lowest_added < added:
+    if rule is not None and _fails(outcome.added_sims, rule.added, rule.added_own, rule.min_words):
         failed.add("added")
     return failed
 
 
-def rates(results: Results, point: float | None, added: float | None,
-          length: tuple[float, float] | None = None, min_words: int = rc.MIN_POINT_WORDS) -> dict[str, dict[str, float]]:
+def rates(results: Results, rule: Rule | None, length: tuple[float, float] | None = None
+          ) -> dict[str, dict[str, float]]:
     """Per set: the share of pairs rejected (``any``) and rejected by each check."""
     table: dict[str, dict[str, float]] = {}
     for name, outcomes in results.outcomes.items():
         if not outcomes:
             continue
-        fails = [rejected(o, point, added, length, min_words) for o in outcomes]
+        fails = [rejected(o, rule, length) for o in outcomes]
         row = {"n": float(len(outcomes)), "any": sum(bool(f) for f in fails) / len(outcomes)}
         row |= {c: sum(c in f for f in fails) / len(outcomes) for c in CHECKS}
         table[name] = row
@@ -335,47 +361,98 @@ def length_bounds(results: Results) -> tuple[float, float]:
     """Length-ratio bounds keeping 99% of the faithful rewrites: their 0.5% and 99.5% quantiles,
     rounded outwards to 0.05 (the plants barely change length, so the bounds only guard against
     broken rewrites)."""
-    import numpy as np
-
     ratios = [o.length_ratio for o in results.outcomes["faithful"] if o.length_ratio is not None]
     low, high = np.quantile(ratios, [0.005, 0.995])
     return float(np.floor(low * 20) / 20), float(np.ceil(high * 20) / 20)
 
 
-MIN_WORDS_GRID = (3, 5, 8, 12)
+MIN_WORDS_GRID = (3, 5, 8, 12, 16, 20)
+OWN_GRID: tuple[float | None, ...] = (None, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1)
+"""Ownership margins swept (``None``: cosine only, the rule before issue 23's second round)."""
 
 
-def choose(results: Results, grid_point: list[float], grid_added: list[float | None],
-           length: tuple[float, float]) -> tuple[float, float | None, int]:
-    """Thresholds and minimum point length that maximise the lowest detection rate over the plants
-    while the false-rejection rate stays within :data:`TARGET_FALSE_REJECTION` (ties: the higher
-    mean detection rate, then the lower false-rejection rate)."""
-    best: tuple[float, float, float, float | None, int] | None = None
+def _fail_grid(units: list[Unit] | None, thresholds: np.ndarray, owns: tuple[float | None, ...],
+               min_words: int) -> np.ndarray:
+    """``(thresholds, owns)`` booleans: the outcome fails at that cosine threshold and margin."""
+    kept = [(s, -np.inf if m is None else m) for w, s, m in units or [] if w >= min_words]
+    if not kept:
+        return np.zeros((len(thresholds), len(owns)), dtype=bool)
+    sims, margins = np.array(kept).T
+    low = sims[:, None] < thresholds[None, :]  # (units, thresholds)
+    owned = np.array([np.ones_like(margins, dtype=bool) if o is None else margins < o for o in owns]).T
+    return np.asarray((low[:, :, None] & owned[:, None, :]).any(axis=0))
+
+
+def choose(results: Results, grid: list[float], length: tuple[float, float], owns: tuple[float | None, ...] = OWN_GRID,
+           check_added: bool = True) -> Rule:
+    """The rule (thresholds, margins in ``owns``, minimum unit length) that maximises the lowest
+    detection rate over the plants while the false-rejection rate stays within
+    :data:`TARGET_FALSE_REJECTION` (ties: the higher mean detection rate, then the lower
+    false-rejection rate). Every pair of a missing-point and an added-sentence setting is tried
+    (the added check also off)."""
+    thresholds = np.array(grid)
+    point_combos = [(t, o) for t in grid for o in owns]
+    added_combos: list[tuple[float | None, float | None]] = [(None, None)]
+    if check_added:
+        added_combos += point_combos
+    best: tuple[tuple[float, float, float], Rule] | None = None
     for min_words in MIN_WORDS_GRID:
-        for point in grid_point:
-            for added in grid_added:
-                table = rates(results, point, added, length, min_words)
-                fr = table["faithful"]["any"]
-                if fr > TARGET_FALSE_REJECTION:
-                    continue
-                detections = [table[k]["any"] for k in PLANTS if k in table]
-                key = (min(detections), sum(detections) / len(detections), -fr, point, added, min_words)
-                if best is None or key[:3] > best[:3]:
-                    best = key
+        rejected_rate: dict[str, np.ndarray] = {}
+        for name, outcomes in results.outcomes.items():
+            if not outcomes:
+                continue
+            base = np.array([bool(rejected(o, None, length)) for o in outcomes])
+            points = np.array([_fail_grid(o.point_sims, thresholds, owns, min_words).ravel() for o in outcomes])
+            added = np.array([np.concatenate([[False], _fail_grid(o.added_sims, thresholds, owns, min_words).ravel()])
+                              if check_added else [False] for o in outcomes])
+            passing = ((~base)[:, None] & ~points).astype(np.int64).T @ (~added).astype(np.int64)
+            rejected_rate[name] = 1.0 - passing / len(outcomes)
+        fr = rejected_rate["faithful"]
+        detections = np.array([rejected_rate[k] for k in PLANTS if k in rejected_rate])
+        lowest, mean = detections.min(axis=0), detections.mean(axis=0)
+        for i, j in zip(*np.nonzero(fr <= TARGET_FALSE_REJECTION + 1e-12)):
+            key = (float(lowest[i, j]), float(mean[i, j]), -float(fr[i, j]))
+            if best is None or key > best[0]:
+                (point, point_own), (added_t, added_own) = point_combos[i], added_combos[j]
+                best = key, Rule(point, point_own, added_t, added_own, min_words)
     if best is None:
         sys.exit("no threshold pair keeps the false-rejection rate within the target")
-    return best[3], best[4], best[5]
+    return best[1]
 
 
-def tradeoff(results: Results, length: tuple[float, float], min_words: int) -> None:
-    """False rejection against detection of the two similarity plants, threshold by threshold."""
-    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, points of >= {min_words} words): "
-          "missing-point threshold -> FR / weakness detected; added-point threshold -> FR / claim detected")
-    for t in [round(0.05 * i, 2) for i in range(2, 15)]:
-        miss = rates(results, t, None, length, min_words)
-        add = rates(results, None, t, length, min_words)
-        print(f"  {t:.2f}: {miss['faithful']['any']:6.1%} / {miss['weakness']['any']:6.1%}      "
-              f"{add['faithful']['any']:6.1%} / {add['claim']['any']:6.1%}")
+def tradeoff(results: Results, length: tuple[float, float], rule: Rule) -> None:
+    """False rejection against detection of the two similarity plants, threshold by threshold, with
+    the cosine alone and with the ownership margin of ``rule`` (at ``rule.min_words``)."""
+    own_p = rule.point_own if rule.point_own is not None else -0.1
+    own_a = rule.added_own if rule.added_own is not None else -0.1
+    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, units of >= {rule.min_words} words): "
+          "false rejection / detection, by cosine threshold")
+    print(f"{'cos':>6}  {'missing, cos only':>20}  {f'missing, margin < {own_p:g}':>22}  "
+          f"{'added, cos only':>18}  {f'added, margin < {own_a:g}':>22}")
+    for t in [round(0.05 * i, 2) for i in range(2, 17)]:
+        cells = []
+        for point, added, own in ((t, None, None), (t, None, own_p), (-2.0, t, None), (-2.0, t, own_a)):
+            table = rates(results, Rule(point, own if added is None else None, added,
+                                        own if added is not None else None, rule.min_words), length)
+            plant = "weakness" if added is None else "claim"
+            cells.append(f"{table['faithful']['any']:6.1%} / {table[plant]['any']:6.1%}")
+        print(f"{t:>6.2f}  {cells[0]:>20}  {cells[1]:>22}  {cells[2]:>18}  {cells[3]:>22}")
+
+
+def restated(results: Results, min_words: int, drop: float = 0.05) -> tuple[int, int]:
+    """Weakness plants after which every checked original point keeps its best cosine within
+    ``drop`` of the published rewrite's (the deleted weakness is restated elsewhere in the rewrite,
+    or was no checked point: no similarity rule can see it), and all weakness plants compared."""
+    faithful = {o.key: o for o in results.outcomes["faithful"]}
+    unseen = compared = 0
+    for plant_outcome in results.outcomes["weakness"]:
+        before = faithful.get(plant_outcome.key)
+        if before is None or before.point_sims is None or plant_outcome.point_sims is None:
+            continue
+        drops = [a[1] - b[1] for a, b in zip(before.point_sims, plant_outcome.point_sims) if a[0] >= min_words]
+        compared += 1
+        unseen += not drops or max(drops) < drop
+    return unseen, compared
 
 
 def show(title: str, table: dict[str, dict[str, float]]) -> None:
@@ -441,29 +518,34 @@ def main(argv: list[str] | None = None) -> None:
                               "acceptance_pairs": len(acceptance)}
     sweepable = any(o.point_sims is not None for o in cal.outcomes["faithful"])
     if sweepable:
-        if embedder is None:
-            grid_point = [round(0.02 * i, 2) for i in range(0, 31)]
-        else:
-            grid_point = [round(0.02 * i, 2) for i in range(5, 41)]
-        grid_added: list[float | None] = [None, *grid_point]
+        grid = [round(0.02 * i, 2) for i in (range(0, 31) if embedder is None else range(5, 41))]
         bounds = tuple(args.length_bounds) if args.length_bounds else length_bounds(cal)
-        point, added, min_words = choose(cal, grid_point, grid_added, bounds)
+        owns = OWN_GRID if any(u[2] is not None for o in cal.outcomes["faithful"] for u in o.point_sims or []) \
+            else (None,)
+        rules = {"cosine only": choose(cal, grid, bounds, (None,))}
+        if owns != (None,):
+            rules["cosine + ownership"] = choose(cal, grid, bounds, owns)
         current = rc.ReviewCheckSettings()
-        defaults = current.thresholds(embedder is not None)
-        default_bounds = rc.LENGTH_BOUNDS["paraphrase"]
-        print(f"chosen on the calibration part: length bounds {bounds}, points of >= {min_words} words, missing-point "
-              f"threshold {point}, added-point threshold {added} (current defaults {default_bounds}, "
-              f"{current.min_point_words} words, {defaults[0]}, {defaults[1]})")
-        tradeoff(cal, bounds, min_words)
-        for name, (p, a, b, w) in {"chosen": (point, added, bounds, min_words),
-                                   "defaults": (*defaults, default_bounds, current.min_point_words)}.items():
+        point, added = current.thresholds(embedder is not None)
+        rules["defaults"] = Rule(point, getattr(current, "min_point_ownership", None), added,
+                                 getattr(current, "min_added_ownership", None), current.min_point_words)
+        for name, rule in rules.items():
+            print(f"chosen on the calibration part ({name}): {rule}" if name != "defaults" else f"defaults: {rule}")
+        final = rules.get("cosine + ownership", rules["cosine only"])
+        tradeoff(cal, bounds, final)
+        unseen, compared = restated(cal, final.min_words)
+        print(f"\nweakness deletions that leave every checked original point (>= {final.min_words} words) within 0.05 "
+              f"of its cosine to the published rewrite (restated elsewhere, or no checked point): {unseen} of "
+              f"{compared} ({unseen / max(compared, 1):.1%})")
+        for name, rule in rules.items():
+            b = bounds if name != "defaults" else rc.LENGTH_BOUNDS["paraphrase"]
             for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
-                table = rates(res, p, a, b, w)
-                show(f"{part}, {name} (points {p}, added {a}, length {b[0]}-{b[1]}, >= {w} words)", table)
-                report[f"{part}/{name}"] = {"thresholds": [p, a, *b, w], "rates": table}
+                table = rates(res, rule, b)
+                show(f"{part}, {name} ({rule}; length {b[0]}-{b[1]})", table)
+                report[f"{part}/{name}"] = {"rule": str(rule), "length": list(b), "rates": table}
     else:
         for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
-            table = rates(res, None, None)
+            table = rates(res, None)
             show(f"{part}, the checks as they are", table)
             report[part] = {"rates": table}
     if args.json:
