@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.documents.reviews import read_reviews
 from rhetorica.validation.review_checks import (
     LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant, counterpart_similarities,
-    review_points, review_structure, weakness_points,
+    ownership_margins, review_points, review_structure, weakness_points,
 )
+from rhetorica.validation.integrity import cosine_matrix
 
 EMBEDDING_THRESHOLD = ReviewCheckSettings().min_point_similarity
 
@@ -341,3 +343,83 @@ def test_review_thresholds_are_part_of_review_validation_keys_only() -> None:
     default = [u.key for u in validate_units(variants, ValidationSettings())]
     stricter = [u.key for u in validate_units(variants, ValidationSettings(review={"min_point_similarity": 0.6}))]
     assert default[0] != stricter[0] and default[1] == stricter[1]
+
+
+def test_ownership_margins_by_hand() -> None:
+    # rows: original points, columns: rewrite candidates; row 2's own counterpart was deleted, so its best
+    # cosine (0.5) goes to column 1, the counterpart of row 1
+    similarity = np.array([[0.9, 0.2, 0.5],
+                           [0.3, 0.8, 0.55],
+                           [0.4, 0.5, 0.45]])
+    # row 0: column 0, 0.9 - max(0.3, 0.4); row 1: column 1, 0.8 - max(0.2, 0.5);
+    # row 2: its best is column 2, 0.45 - 0.55 (owned by row 1 by 0.1)
+    assert ownership_margins(similarity) == pytest.approx([0.5, 0.3, -0.1])
+    # a tie on a column: both rows own it with margin 0; one row alone competes with cosine -1
+    assert ownership_margins(np.array([[0.5, 0.1], [0.5, 0.2]])) == pytest.approx([0.0, 0.1])
+    assert ownership_margins(np.array([[0.3, 0.7]])) == pytest.approx([1.7])
+    with pytest.raises(ValueError, match="at least one row"):
+        ownership_margins(np.zeros((0, 2)))
+
+
+def test_cosine_matrix_by_hand() -> None:
+    original = np.array([[1.0, 0.0], [3.0, 4.0]])
+    variant = np.array([[0.0, 2.0], [1.0, 1.0]])
+    assert cosine_matrix(original, variant) == pytest.approx(np.array([[0.0, 1 / np.sqrt(2)],
+                                                                        [0.8, 7 / (5 * np.sqrt(2))]]))
+
+
+SPLIT_ORIGINAL = """Strengths:
+- Training converges within twenty epochs on commodity graphics hardware.
+
+Weaknesses:
+- Hyperparameter sensitivity goes unreported, and confidence intervals are absent from every table.
+- Theorem 2 silently requires bounded Lipschitz constants throughout."""
+
+# the rewrite reorders the weaknesses and splits the first into two sentences, each of which matches the original
+# point less than 0.9 (TF-IDF) but is owned by it: no other original point shares its words
+SPLIT_REWRITE = """Weaknesses:
+- Theorem 2 silently requires bounded Lipschitz constants throughout.
+- Hyperparameter sensitivity goes unreported. Confidence intervals are absent from every table.
+
+Strengths:
+- Training converges within twenty epochs on commodity graphics hardware."""
+
+OWNED = ReviewCheckSettings(min_point_words=3, tfidf_min_point_similarity=0.9, min_point_ownership=0.0)
+
+
+def test_a_split_reordered_rewrite_owns_its_counterparts_and_passes() -> None:
+    original, rewrite = text_review(SPLIT_ORIGINAL), text_review(SPLIT_REWRITE)
+    result = check_review_variant(original, rewrite, settings=OWNED)
+    assert result.ok, result.problems
+    split = result.points[1]
+    assert split.text.startswith("Hyperparameter") and result.similarities[1] < 0.9 and result.margins[1] > 0
+    # the cosine alone (no ownership) calls the split point missing
+    cosine_only = OWNED.model_copy(update={"min_point_ownership": None})
+    assert [p.text for p in check_review_variant(original, rewrite, settings=cosine_only).missing] == [split.text]
+
+
+def test_a_deleted_weakness_owns_nothing_and_is_missing() -> None:
+    # every remaining rewrite point is a verbatim copy of another original point (cosine 1 to its owner), so the
+    # deleted one's margin is its cosine to that copy minus 1: negative, whatever the threshold's leeway
+    deleted = SPLIT_REWRITE.replace("- Hyperparameter sensitivity goes unreported. Confidence intervals are absent "
+                                    "from every table.\n", "")
+    result = check_review_variant(text_review(SPLIT_ORIGINAL), text_review(deleted), settings=OWNED,
+                                  length_bounds=(0.3, 2))
+    assert [p.text for p in result.missing] == [
+        "Hyperparameter sensitivity goes unreported, and confidence intervals are absent from every table."]
+    assert result.margins[1] < 0 and result.failed == ["points"]
+    assert result.problems[0].startswith("weakness point without a counterpart (best cosine ")
+    assert ", ownership margin -" in result.problems[0]
+
+
+def test_an_added_sentence_inside_a_list_item_is_checked_on_its_own() -> None:
+    claim = "Moreover a user study with five hundred participants confirms every claim."
+    rewrite = SPLIT_ORIGINAL.replace("graphics hardware.", f"graphics hardware. {claim}")
+    settings = ReviewCheckSettings(min_point_words=3, tfidf_min_added_similarity=0.5, min_added_ownership=0.0)
+    result = check_review_variant(text_review(SPLIT_ORIGINAL), text_review(rewrite), settings=settings,
+                                  length_bounds=(0.3, 2))
+    # the item's first sentence is the original point verbatim; the claim, a sentence of its own, matches nothing
+    assert [p.text for p in result.added] == [claim] and result.added[0].kind == "strength"
+    assert [p.text for p in result.rewrite_points][:2] == [
+        "Training converges within twenty epochs on commodity graphics hardware.", claim]
+    assert result.failed == ["added"]

@@ -20,15 +20,22 @@ point of its own, and keep about the same length.
   Lee, K. (2021). Title …``, a bare URL or DOI) and rewriting boilerplate (``The rewritten review
   preserves …``). A point's kind comes from the block title (or the header above it, or the
   section): ``strength``, ``weakness``, ``question`` or ``other``.
-- **Counterparts.** Every original point must have a counterpart in the rewrite (its best cosine
-  similarity to any point or sentence of the rewrite reaches ``min_point_similarity``), and every
-  point of the rewrite must have one in the original (``min_added_similarity``; a new strength or
-  claim fails). The whole other text is searched, since a rewrite may reorganise, merge or split
-  points. Similarities come from the sentence embedder of :mod:`rhetorica.validation.embeddings`
-  (default all-MiniLM-L6-v2) or, without one, TF-IDF cosine on unigrams and bigrams fitted on both
-  texts (scikit-learn ``TfidfVectorizer``, sublinear tf). A unit longer than the embedder's window
-  is cut into windows (:func:`rhetorica.validation.passages.split_passages`: whole sentences, then
-  words; never truncated); an original point's similarity is that of its worst window.
+- **Counterparts.** Every original point must have a counterpart in the rewrite, and every sentence
+  of the rewrite's points one in the original (a new strength or claim fails, also when it is
+  slipped into an existing list item). The whole other text is searched (its points and their
+  sentences), since a rewrite may reorganise, merge or split points. A unit has a counterpart when
+  its best cosine similarity reaches the threshold (``min_point_similarity``,
+  ``min_added_similarity``) *or* when it owns a candidate (:func:`ownership_margins`: some
+  candidate is at most ``-min_point_ownership`` / ``-min_added_ownership`` less similar to it than
+  to any other unit of its own review). Ownership separates the two cases a threshold cannot: a
+  deleted point still matches the counterpart of another point of the same review at cosine
+  0.4-0.6 (every point discusses one paper), but that candidate is owned by the other point; a
+  reworded or split point owns its counterpart even at a low cosine. Similarities come from the
+  sentence embedder of :mod:`rhetorica.validation.embeddings` (default all-MiniLM-L6-v2) or,
+  without one, TF-IDF cosine on unigrams and bigrams fitted on both texts (scikit-learn
+  ``TfidfVectorizer``, sublinear tf). A unit longer than the embedder's window is cut into windows
+  (:func:`rhetorica.validation.passages.split_passages`: whole sentences, then words; never
+  truncated) and represented by the mean of their embeddings.
 - **Scores and recommendation.** The reviewer's scores in the metadata (``scores``, and
   ``human_scores`` / ``confidence`` when both documents have them) must be equal; every score field
   the rewrite states must hold the original's values (``Rating: 5`` -> ``8`` fails, whatever the
@@ -68,7 +75,7 @@ from rhetorica.validation.passages import split_passages
 from rhetorica.tokenizer import sentence_bounds
 
 PointKind = Literal["strength", "weakness", "question", "other"]
-REVIEW_CHECKS_VERSION = "review-checks:v2"
+REVIEW_CHECKS_VERSION = "review-checks:v3"
 """Version of the check rules, part of the validate units' keys: results of older rules are redone."""
 LENGTH_BOUNDS: dict[str, tuple[float, float]] = {"paraphrase": (0.45, 2.0), "polish": (0.45, 2.0)}
 """Word-count ratio bounds per condition: the 0.5% and 99.5% quantiles (rounded outwards to 0.05) of
@@ -116,11 +123,11 @@ class ReviewCheckSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    min_point_words: int = Field(default=12, ge=MIN_POINT_WORDS)
-    min_point_similarity: float = Field(default=0.32, ge=-1.0, le=1.0)
-    min_point_ownership: float | None = Field(default=None, ge=-2.0, le=2.0)
-    min_added_similarity: float | None = Field(default=0.28, ge=-1.0, le=1.0)
-    min_added_ownership: float | None = Field(default=None, ge=-2.0, le=2.0)
+    min_point_words: int = Field(default=16, ge=MIN_POINT_WORDS)
+    min_point_similarity: float = Field(default=0.38, ge=-1.0, le=1.0)
+    min_point_ownership: float | None = Field(default=-0.05, ge=-2.0, le=2.0)
+    min_added_similarity: float | None = Field(default=0.30, ge=-1.0, le=1.0)
+    min_added_ownership: float | None = Field(default=-0.2, ge=-2.0, le=2.0)
     tfidf_min_point_similarity: float = Field(default=0.0, ge=0.0, le=1.0)
     tfidf_min_added_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
 
