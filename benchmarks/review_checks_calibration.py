@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import itertools
 import json
 import random
 import re
@@ -131,6 +132,17 @@ class Results:
 
     outcomes: dict[str, list[Outcome]] = field(default_factory=lambda: {k: [] for k in ("faithful", *PLANTS)})
     skipped: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PLANTS, 0))
+    deleted: list[tuple[str, Document]] = field(default_factory=list)
+    """Each weakness plant's deleted text and the rewrite it was deleted from."""
+
+
+def deleted_text(before: str, after: str) -> str:
+    """The text ``after`` lacks, ``before`` being ``after`` with one span more (list marker stripped)."""
+    start = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), len(after))
+    end = 0
+    while end < len(after) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    return before[start:len(before) - end].strip(" -*\n")
 
 
 def read_peerprism(root: Path) -> Iterator[Pair]:
@@ -300,6 +312,8 @@ def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document, str], O
                 results.skipped[kind] += 1
                 continue
             results.outcomes[kind].append(check(original, as_review(changed, pair.key), pair.key))
+            if kind == "weakness":
+                results.deleted.append((deleted_text(pair.rewrite, changed), as_review(changed, pair.key)))
         if n % 100 == 0:
             print(f"  ... {n} pairs", file=sys.stderr)
     return results
@@ -310,19 +324,20 @@ class Rule:
     """Similarity decision: an original point is missing when its best counterpart cosine is below
     ``point`` and its ownership margin below ``point_own`` (``None``: not considered); a rewrite
     sentence is added likewise with ``added`` / ``added_own`` (``added`` ``None``: not checked);
-    only units of at least ``min_words`` words count."""
+    only points of at least ``min_words`` and sentences of at least ``added_min_words`` words count."""
 
     point: float
     point_own: float | None
     added: float | None
     added_own: float | None
     min_words: int
+    added_min_words: int
 
     def __str__(self) -> str:
         own = lambda m: "" if m is None else f" & margin < {m:g}"  # noqa: E731
-        added = "off" if self.added is None else f"cos < {self.added:g}{own(self.added_own)}"
-        return (f"missing: cos < {self.point:g}{own(self.point_own)}; added: {added}; "
-                f"units of >= {self.min_words} words")
+        added = "off" if self.added is None else (f"cos < {self.added:g}{own(self.added_own)}, sentences of >= "
+                                                  f"{self.added_min_words} words")
+        return f"missing: cos < {self.point:g}{own(self.point_own)}, points of >= {self.min_words} words; added: {added}"
 
 
 def _fails(units: list[Unit] | None, threshold: float | None, own: float | None, min_words: int) -> bool:
@@ -338,7 +353,7 @@ def rejected(outcome: Outcome, rule: Rule | None, length: tuple[float, float] | 
         failed.add("length")
     if rule is not None and _fails(outcome.point_sims, rule.point, rule.point_own, rule.min_words):
         failed.add("points")
-    if rule is not None and _fails(outcome.added_sims, rule.added, rule.added_own, rule.min_words):
+    if rule is not None and _fails(outcome.added_sims, rule.added, rule.added_own, rule.added_min_words):
         failed.add("added")
     return failed
 
@@ -366,7 +381,7 @@ def length_bounds(results: Results) -> tuple[float, float]:
     return float(np.floor(low * 20) / 20), float(np.ceil(high * 20) / 20)
 
 
-MIN_WORDS_GRID = (3, 5, 8, 12, 16, 20)
+MIN_WORDS_GRID = (3, 5, 8, 12, 16, 20, 24)
 OWN_GRID: tuple[float | None, ...] = (None, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1)
 """Ownership margins swept (``None``: cosine only, the rule before issue 23's second round)."""
 
@@ -385,7 +400,7 @@ def _fail_grid(units: list[Unit] | None, thresholds: np.ndarray, owns: tuple[flo
 
 def choose(results: Results, grid: list[float], length: tuple[float, float], owns: tuple[float | None, ...] = OWN_GRID,
            check_added: bool = True) -> Rule:
-    """The rule (thresholds, margins in ``owns``, minimum unit length) that maximises the lowest
+    """The rule (thresholds, margins in ``owns``, minimum unit lengths) that maximises the lowest
     detection rate over the plants while the false-rejection rate stays within
     :data:`TARGET_FALSE_REJECTION` (ties: the higher mean detection rate, then the lower
     false-rejection rate). Every pair of a missing-point and an added-sentence setting is tried
@@ -396,14 +411,14 @@ def choose(results: Results, grid: list[float], length: tuple[float, float], own
     if check_added:
         added_combos += point_combos
     best: tuple[tuple[float, float, float], Rule] | None = None
-    for min_words in MIN_WORDS_GRID:
+    bases = {name: np.array([bool(rejected(o, None, length)) for o in outcomes])
+             for name, outcomes in results.outcomes.items() if outcomes}
+    for min_words, added_words in itertools.product(MIN_WORDS_GRID, MIN_WORDS_GRID if check_added else (3,)):
         rejected_rate: dict[str, np.ndarray] = {}
-        for name, outcomes in results.outcomes.items():
-            if not outcomes:
-                continue
-            base = np.array([bool(rejected(o, None, length)) for o in outcomes])
+        for name, base in bases.items():
+            outcomes = results.outcomes[name]
             points = np.array([_fail_grid(o.point_sims, thresholds, owns, min_words).ravel() for o in outcomes])
-            added = np.array([np.concatenate([[False], _fail_grid(o.added_sims, thresholds, owns, min_words).ravel()])
+            added = np.array([np.concatenate([[False], _fail_grid(o.added_sims, thresholds, owns, added_words).ravel()])
                               if check_added else [False] for o in outcomes])
             passing = ((~base)[:, None] & ~points).astype(np.int64).T @ (~added).astype(np.int64)
             rejected_rate[name] = 1.0 - passing / len(outcomes)
@@ -414,7 +429,7 @@ def choose(results: Results, grid: list[float], length: tuple[float, float], own
             key = (float(lowest[i, j]), float(mean[i, j]), -float(fr[i, j]))
             if best is None or key > best[0]:
                 (point, point_own), (added_t, added_own) = point_combos[i], added_combos[j]
-                best = key, Rule(point, point_own, added_t, added_own, min_words)
+                best = key, Rule(point, point_own, added_t, added_own, min_words, added_words)
     if best is None:
         sys.exit("no threshold pair keeps the false-rejection rate within the target")
     return best[1]
@@ -425,15 +440,15 @@ def tradeoff(results: Results, length: tuple[float, float], rule: Rule) -> None:
     the cosine alone and with the ownership margin of ``rule`` (at ``rule.min_words``)."""
     own_p = rule.point_own if rule.point_own is not None else -0.1
     own_a = rule.added_own if rule.added_own is not None else -0.1
-    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, units of >= {rule.min_words} words): "
-          "false rejection / detection, by cosine threshold")
+    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, points of >= {rule.min_words} words, "
+          f"sentences of >= {rule.added_min_words}): false rejection / detection, by cosine threshold")
     print(f"{'cos':>6}  {'missing, cos only':>20}  {f'missing, margin < {own_p:g}':>22}  "
           f"{'added, cos only':>18}  {f'added, margin < {own_a:g}':>22}")
     for t in [round(0.05 * i, 2) for i in range(2, 17)]:
         cells = []
         for point, added, own in ((t, None, None), (t, None, own_p), (-2.0, t, None), (-2.0, t, own_a)):
             table = rates(results, Rule(point, own if added is None else None, added,
-                                        own if added is not None else None, rule.min_words), length)
+                                        own if added is not None else None, rule.min_words, rule.added_min_words), length)
             plant = "weakness" if added is None else "claim"
             cells.append(f"{table['faithful']['any']:6.1%} / {table[plant]['any']:6.1%}")
         print(f"{t:>6.2f}  {cells[0]:>20}  {cells[1]:>22}  {cells[2]:>18}  {cells[3]:>22}")
@@ -453,6 +468,21 @@ def restated(results: Results, min_words: int, drop: float = 0.05) -> tuple[int,
         compared += 1
         unseen += not drops or max(drops) < drop
     return unseen, compared
+
+
+def restatement(results: Results, embedder: Any) -> None:
+    """How far the similarity checks can see a deleted weakness at all: the share of deleted texts
+    that the rest of the rewrite restates (best cosine to its points and sentences), and the share
+    too short to be checked."""
+    rest = []
+    for text, rewrite in results.deleted:
+        points = rc.review_points(rewrite)
+        rest.append(float(rc.similarity_matrix([text], rc._candidates(points), embedder).max()) if points else -1.0)
+    words = np.array([rc.point_words(t) for t, _ in results.deleted])
+    minimum = rc.ReviewCheckSettings().min_point_words
+    shares = ", ".join(f">= {t}: {np.mean(np.array(rest) >= t):.1%}" for t in (0.6, 0.7, 0.8))
+    print(f"deleted weaknesses ({len(rest)}) whose text the rest of the rewrite restates (best cosine {shares}); "
+          f"deleted weaknesses of fewer than {minimum} words (not checked by default): {np.mean(words < minimum):.1%}")
 
 
 def show(title: str, table: dict[str, dict[str, float]]) -> None:
@@ -528,7 +558,8 @@ def main(argv: list[str] | None = None) -> None:
         current = rc.ReviewCheckSettings()
         point, added = current.thresholds(embedder is not None)
         rules["defaults"] = Rule(point, getattr(current, "min_point_ownership", None), added,
-                                 getattr(current, "min_added_ownership", None), current.min_point_words)
+                                 getattr(current, "min_added_ownership", None), current.min_point_words,
+                                 getattr(current, "min_added_words", current.min_point_words))
         for name, rule in rules.items():
             print(f"chosen on the calibration part ({name}): {rule}" if name != "defaults" else f"defaults: {rule}")
         final = rules.get("cosine + ownership", rules["cosine only"])
@@ -539,6 +570,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"weakness deletions that leave every original point of >= {min_words} words within 0.05 of its "
                   f"best cosine to the published rewrite (restated elsewhere in the rewrite, or no such point): "
                   f"{unseen} of {compared} ({unseen / max(compared, 1):.1%})")
+        if embedder is not None and hasattr(rc, "similarity_matrix"):
+            restatement(cal, embedder)
         for name, rule in rules.items():
             b = bounds if name != "defaults" else rc.LENGTH_BOUNDS["paraphrase"]
             for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):

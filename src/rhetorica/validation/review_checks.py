@@ -103,9 +103,10 @@ class ReviewCheckSettings(BaseModel):
     rewrites), so without an embedding model the point checks are off by default (0 and ``None``).
 
     Attributes:
-        min_point_words: points of fewer words (of two letters or more) are not checked for a
-            counterpart in either direction: short generic sentences ("Please fix those.", "The
-            paper is well motivated") match nothing specific in a faithful rewrite either.
+        min_point_words: original points of fewer words (of two letters or more) are not checked
+            for a counterpart: short generic sentences ("Please fix those.", "The paper is well
+            motivated") match nothing specific in a faithful rewrite either.
+        min_added_words: the same for the rewrite's sentences in the added-point check.
         min_point_similarity: lowest best-match cosine, in [-1, 1], of an original point to the
             rewrite (sentence embedder); below it the point is missing, unless it owns a candidate
             (next).
@@ -123,10 +124,11 @@ class ReviewCheckSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    min_point_words: int = Field(default=16, ge=MIN_POINT_WORDS)
-    min_point_similarity: float = Field(default=0.38, ge=-1.0, le=1.0)
-    min_point_ownership: float | None = Field(default=-0.05, ge=-2.0, le=2.0)
-    min_added_similarity: float | None = Field(default=0.30, ge=-1.0, le=1.0)
+    min_point_words: int = Field(default=24, ge=MIN_POINT_WORDS)
+    min_added_words: int = Field(default=3, ge=MIN_POINT_WORDS)
+    min_point_similarity: float = Field(default=0.48, ge=-1.0, le=1.0)
+    min_point_ownership: float | None = Field(default=0.05, ge=-2.0, le=2.0)
+    min_added_similarity: float | None = Field(default=0.32, ge=-1.0, le=1.0)
     min_added_ownership: float | None = Field(default=-0.2, ge=-2.0, le=2.0)
     tfidf_min_point_similarity: float = Field(default=0.0, ge=0.0, le=1.0)
     tfidf_min_added_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -520,8 +522,8 @@ class ReviewVariantCheck:
         added_similarities: best cosine of each checked rewrite sentence to the original (same
             order as ``rewrite_points``); empty when the added-point check is off.
         added_margins: ownership margin of each checked rewrite sentence.
-        rewrite_points: the rewrite's sentences checked (each sentence of a point of at least
-            ``min_point_words`` words, with its point's kind and section).
+        rewrite_points: the rewrite's sentences checked (each sentence of its points of at least
+            ``min_added_words`` words, with its point's kind and section).
         added: rewrite sentences without a counterpart in the original.
         threshold: the missing-point threshold used.
         added_threshold: the added-point threshold used (``None``: not checked).
@@ -670,7 +672,7 @@ def check_review_variant(original: Document, rewrite: Document, *, condition: st
     if added_threshold is not None and after.points:
         sentences = [ReviewPoint(p.kind, p.section, s) for p in after.points for s in _sentences(p.text) or [p.text]]
         sentences = [p for p in sentences if point_words(p.text) >= MIN_POINT_WORDS]
-        added_sims, added_margins, rewrite_points = _counterparts(sentences, points, settings.min_point_words, embedder)
+        added_sims, added_margins, rewrite_points = _counterparts(sentences, points, settings.min_added_words, embedder)
         new = [k for k, (s, m) in enumerate(zip(added_sims, added_margins))
                if _lost(s, m, added_threshold, added_ownership)]
         added = [rewrite_points[k] for k in new]
