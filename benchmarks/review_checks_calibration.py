@@ -35,11 +35,22 @@ Run:
         [--cache-dir DIR] [--json OUT]
     python benchmarks/review_checks_calibration.py --smoke     # hand-written pairs, TF-IDF, seconds
 
-Results (``benchmarks/results/review_checks_calibration_*.txt``; 2 shared CPU cores, so 3 pairs per
-venue-year and model for calibration): ``--per-file 3 --acceptance-model openai_gpt-5
---length-bounds 0.45 2.0`` with main's code (before) and this branch's (after); the length bounds
-are the quantiles of all 3,494 calibration rewrites (:data:`rhetorica.validation.review_checks.LENGTH_BOUNDS`);
-``--tfidf --per-file 5 --acceptance-per-file 5`` for the TF-IDF fallback.
+Decision rules swept (:class:`Rule`): the cosine alone (a unit is missing or added below a
+threshold, the rule before issue 23's second round) and cosine plus ownership margin
+(:func:`rhetorica.validation.review_checks.ownership_margins`: a unit below the threshold still
+has a counterpart when it owns a candidate by the margin), each with its minimum unit lengths
+(points for the missing check, sentences for the added one); the script prints both chosen rules
+and the current defaults on the same pairs, the trade-off of each check threshold by threshold,
+and how many deleted weaknesses no similarity rule can see (restated elsewhere in the rewrite, or
+too short to be checked).
+
+Results (``benchmarks/results/review_checks_calibration_*.txt``; 2 shared CPU cores, so 5 pairs per
+venue-year and model for calibration): ``--per-file 5 --acceptance-model openai_gpt-5
+--length-bounds 0.45 2.0`` with main's code before this change (``round1``) and this branch's
+(``after``); ``before`` is the code before issue 23 (3 pairs per venue-year and model); the length
+bounds are the quantiles of all 3,494 calibration rewrites
+(:data:`rhetorica.validation.review_checks.LENGTH_BOUNDS`); ``--tfidf --per-file 5
+--acceptance-per-file 5`` for the TF-IDF fallback.
 """
 
 from __future__ import annotations
@@ -269,8 +280,9 @@ def make_checker(embedder: Any) -> Callable[[Document, Document, str], Outcome]:
     parameters = inspect.signature(rc.check_review_variant).parameters
     settings = None
     if "settings" in parameters:  # new code: thresholds swept afterwards from the similarities
-        settings = rc.ReviewCheckSettings(min_point_words=rc.MIN_POINT_WORDS, min_point_similarity=-1.0,
-                                          min_added_similarity=-1.0,
+        every_unit = {name: rc.MIN_POINT_WORDS for name in ("min_point_words", "min_added_words")
+                      if name in rc.ReviewCheckSettings.model_fields}
+        settings = rc.ReviewCheckSettings(**every_unit, min_point_similarity=-1.0, min_added_similarity=-1.0,
                                           tfidf_min_point_similarity=0.0, tfidf_min_added_similarity=0.0)
     open_length = (0.0, float("inf"))
 
@@ -435,23 +447,27 @@ def choose(results: Results, grid: list[float], length: tuple[float, float], own
     return best[1]
 
 
-def tradeoff(results: Results, length: tuple[float, float], rule: Rule) -> None:
+def tradeoff(results: Results, length: tuple[float, float], rule: Rule, margins: bool = True) -> None:
     """False rejection against detection of the two similarity plants, threshold by threshold, with
-    the cosine alone and with the ownership margin of ``rule`` (at ``rule.min_words``)."""
+    the cosine alone and, when the code computes ``margins``, with the ownership margins of ``rule``
+    (at its minimum unit lengths; -0.1 where it has none)."""
     own_p = rule.point_own if rule.point_own is not None else -0.1
     own_a = rule.added_own if rule.added_own is not None else -0.1
     print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, points of >= {rule.min_words} words, "
           f"sentences of >= {rule.added_min_words}): false rejection / detection, by cosine threshold")
-    print(f"{'cos':>6}  {'missing, cos only':>20}  {f'missing, margin < {own_p:g}':>22}  "
-          f"{'added, cos only':>18}  {f'added, margin < {own_a:g}':>22}")
+    columns = [("missing, cos only", None, None), (f"missing, margin < {own_p:g}", None, own_p),
+               ("added, cos only", 0.0, None), (f"added, margin < {own_a:g}", 0.0, own_a)]
+    columns = [c for c in columns if margins or c[2] is None]
+    print(f"{'cos':>6}" + "".join(f"  {name:>22}" for name, _, _ in columns))
     for t in [round(0.05 * i, 2) for i in range(2, 17)]:
         cells = []
-        for point, added, own in ((t, None, None), (t, None, own_p), (-2.0, t, None), (-2.0, t, own_a)):
+        for _, added_, own in columns:
+            point, added = (t, None) if added_ is None else (-2.0, t)
             table = rates(results, Rule(point, own if added is None else None, added,
                                         own if added is not None else None, rule.min_words, rule.added_min_words), length)
             plant = "weakness" if added is None else "claim"
             cells.append(f"{table['faithful']['any']:6.1%} / {table[plant]['any']:6.1%}")
-        print(f"{t:>6.2f}  {cells[0]:>20}  {cells[1]:>22}  {cells[2]:>18}  {cells[3]:>22}")
+        print(f"{t:>6.2f}" + "".join(f"  {cell:>22}" for cell in cells))
 
 
 def restated(results: Results, min_words: int, drop: float = 0.05) -> tuple[int, int]:
@@ -563,7 +579,7 @@ def main(argv: list[str] | None = None) -> None:
         for name, rule in rules.items():
             print(f"chosen on the calibration part ({name}): {rule}" if name != "defaults" else f"defaults: {rule}")
         final = rules.get("cosine + ownership", rules["cosine only"])
-        tradeoff(cal, bounds, final)
+        tradeoff(cal, bounds, final, owns != (None,))
         print()
         for min_words in sorted({rc.MIN_POINT_WORDS, final.min_words}):
             unseen, compared = restated(cal, min_words)

@@ -423,7 +423,7 @@ def test_a_deleted_weakness_owns_nothing_and_is_missing() -> None:
 def test_an_added_sentence_inside_a_list_item_is_checked_on_its_own() -> None:
     claim = "Moreover a user study with five hundred participants confirms every claim."
     rewrite = SPLIT_ORIGINAL.replace("graphics hardware.", f"graphics hardware. {claim}")
-    settings = ReviewCheckSettings(min_point_words=3, tfidf_min_added_similarity=0.5, min_added_ownership=0.0)
+    settings = ReviewCheckSettings(min_added_words=3, tfidf_min_added_similarity=0.5, min_added_ownership=0.0)
     result = check_review_variant(text_review(SPLIT_ORIGINAL), text_review(rewrite), settings=settings,
                                   length_bounds=(0.3, 2))
     # the item's first sentence is the original point verbatim; the claim, a sentence of its own, matches nothing

@@ -125,7 +125,7 @@ class ReviewCheckSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     min_point_words: int = Field(default=24, ge=MIN_POINT_WORDS)
-    min_added_words: int = Field(default=3, ge=MIN_POINT_WORDS)
+    min_added_words: int = Field(default=16, ge=MIN_POINT_WORDS)
     min_point_similarity: float = Field(default=0.48, ge=-1.0, le=1.0)
     min_point_ownership: float | None = Field(default=0.05, ge=-2.0, le=2.0)
     min_added_similarity: float | None = Field(default=0.32, ge=-1.0, le=1.0)
