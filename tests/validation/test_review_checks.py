@@ -417,7 +417,7 @@ def test_a_deleted_weakness_owns_nothing_and_is_missing() -> None:
         "Hyperparameter sensitivity goes unreported, and confidence intervals are absent from every table."]
     assert result.margins[1] < 0 and result.failed == ["points"]
     assert result.problems[0].startswith("weakness point without a counterpart (best cosine ")
-    assert ", ownership margin -" in result.problems[0]
+    assert result.problems[0].endswith(f"(owns nothing: ownership margin {result.margins[1]:.2f} < 0.00)")
 
 
 def test_an_added_sentence_inside_a_list_item_is_checked_on_its_own() -> None:
