@@ -10,8 +10,8 @@ import pytest
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.documents.reviews import read_reviews
 from rhetorica.validation.review_checks import (
-    LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant, counterpart_similarities,
-    ownership_margins, review_points, review_structure, weakness_points,
+    LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant,
+    ownership_margins, similarity_matrix, review_points, review_structure, weakness_points,
 )
 from rhetorica.validation.integrity import cosine_matrix
 
@@ -119,8 +119,8 @@ def test_embedding_counterparts_separate_rewordings_from_other_points() -> None:
     others = ["The related work section omits spectral methods from before 2015.",
               "The proof of Theorem 1 assumes a connected graph without saying so.", "Code is not released."]
     embedder = load_embedder()
-    assert min(counterpart_similarities(points, reworded, embedder)) > EMBEDDING_THRESHOLD
-    assert max(counterpart_similarities(points, others, embedder)) < EMBEDDING_THRESHOLD
+    assert similarity_matrix(points, reworded, embedder).max(axis=1).min() > EMBEDDING_THRESHOLD
+    assert similarity_matrix(points, others, embedder).max() < EMBEDDING_THRESHOLD
     a = doc([("Weaknesses", "\n".join(f"- {p}" for p in points))])
     b = doc([("Weaknesses", "\n".join(f"- {p}" for p in reversed(reworded[:2])))])
     result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2),

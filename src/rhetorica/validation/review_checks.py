@@ -504,20 +504,6 @@ def ownership_margins(similarity: np.ndarray) -> np.ndarray:
     return np.asarray((similarity - best_other).max(axis=1))
 
 
-def counterpart_similarities(original: Sequence[str], rewrite: Sequence[str],
-                             embedder: Embedder | None = None) -> np.ndarray:
-    """For each original unit, the best cosine similarity to any of the rewrite's units (row maxima
-    of :func:`similarity_matrix`).
-
-    Returns:
-        ``(n,)`` array of cosines in [-1, 1] (TF-IDF: [0, 1]).
-
-    Raises:
-        ValueError: either side is empty.
-    """
-    return similarity_matrix(original, rewrite, embedder).max(axis=1)
-
-
 @dataclass
 class ReviewVariantCheck:
     """Outcome of :func:`check_review_variant`.
