@@ -362,9 +362,9 @@ def test_ownership_margins_by_hand() -> None:
     # row 0: column 0, 0.9 - max(0.3, 0.4); row 1: column 1, 0.8 - max(0.2, 0.5);
     # row 2: its best is column 2, 0.45 - 0.55 (owned by row 1 by 0.1)
     assert ownership_margins(similarity) == pytest.approx([0.5, 0.3, -0.1])
-    # a tie on a column: both rows own it with margin 0; one row alone competes with cosine -1
+    # a tie on a column: both rows own it with margin 0; one row alone has no competitor: -2, the cosine decides
     assert ownership_margins(np.array([[0.5, 0.1], [0.5, 0.2]])) == pytest.approx([0.0, 0.1])
-    assert ownership_margins(np.array([[0.3, 0.7]])) == pytest.approx([1.7])
+    assert ownership_margins(np.array([[0.3, 0.7]])) == pytest.approx([-2.0])
     with pytest.raises(ValueError, match="at least one row"):
         ownership_margins(np.zeros((0, 2)))
 

@@ -482,7 +482,7 @@ def ownership_margins(similarity: np.ndarray) -> np.ndarray:
     point of the same review, at cosine 0.4-0.6, since every point discusses one paper), but that
     column is owned by the other point, so its margin is negative; a faithfully reworded unit owns
     its counterpart (margin >= 0) even when the rewording lowers the cosine. With one row there is
-    no competitor: the margin is ``S[0, j] + 1`` (competitors count as cosine -1).
+    no competitor to tell the two apart: its margin is -2 (the lowest), so the cosine alone decides.
 
     Args:
         similarity: ``(n, m)`` cosines, rows = the units checked together with their competitors
@@ -497,7 +497,7 @@ def ownership_margins(similarity: np.ndarray) -> np.ndarray:
     if similarity.size == 0:
         raise ValueError("ownership needs at least one row and one column")
     if similarity.shape[0] == 1:
-        return similarity.max(axis=1) + 1.0
+        return np.array([-2.0])
     order = np.sort(similarity, axis=0)
     top, second = order[-1], order[-2]
     best_other = np.where(similarity == top, second, top)  # a row's best competitor on each column
