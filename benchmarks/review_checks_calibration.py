@@ -35,17 +35,29 @@ Run:
         [--cache-dir DIR] [--json OUT]
     python benchmarks/review_checks_calibration.py --smoke     # hand-written pairs, TF-IDF, seconds
 
-Results (``benchmarks/results/review_checks_calibration_*.txt``; 2 shared CPU cores, so 3 pairs per
-venue-year and model for calibration): ``--per-file 3 --acceptance-model openai_gpt-5
---length-bounds 0.45 2.0`` with main's code (before) and this branch's (after); the length bounds
-are the quantiles of all 3,494 calibration rewrites (:data:`rhetorica.validation.review_checks.LENGTH_BOUNDS`);
-``--tfidf --per-file 5 --acceptance-per-file 5`` for the TF-IDF fallback.
+Decision rules swept (:class:`Rule`): the cosine alone (a unit is missing or added below a
+threshold, the rule before issue 23's second round) and cosine plus ownership margin
+(:func:`rhetorica.validation.review_checks.ownership_margins`: a unit below the threshold still
+has a counterpart when it owns a candidate by the margin), each with its minimum unit lengths
+(points for the missing check, sentences for the added one); the script prints both chosen rules
+and the current defaults on the same pairs, the trade-off of each check threshold by threshold,
+and how many deleted weaknesses no similarity rule can see (restated elsewhere in the rewrite, or
+too short to be checked).
+
+Results (``benchmarks/results/review_checks_calibration_*.txt``; 2 shared CPU cores, so 5 pairs per
+venue-year and model for calibration): ``--per-file 5 --acceptance-model openai_gpt-5
+--length-bounds 0.45 2.0`` with main's code before this change (``round1``) and this branch's
+(``after``); ``before`` is the code before issue 23 (3 pairs per venue-year and model); the length
+bounds are the quantiles of all 3,494 calibration rewrites
+(:data:`rhetorica.validation.review_checks.LENGTH_BOUNDS`); ``--tfidf --per-file 5
+--acceptance-per-file 5`` for the TF-IDF fallback.
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
+import itertools
 import json
 import random
 import re
@@ -55,6 +67,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import review_document
@@ -108,23 +122,19 @@ class Pair:
     rewrite: str
 
 
+Unit = tuple[int, float, float | None]
+"""A checked unit: (words, best counterpart cosine, ownership margin or ``None`` when the code has none)."""
+
+
 @dataclass
 class Outcome:
     """One check run: which checks failed, and the threshold-free similarities when available."""
 
     failed: set[str]
-    point_sims: list[tuple[int, float]] | None = None
-    added_sims: list[tuple[int, float]] | None = None
+    key: str = ""
+    point_sims: list[Unit] | None = None
+    added_sims: list[Unit] | None = None
     length_ratio: float | None = None
-    _lowest: dict[tuple[bool, int], float | None] = field(default_factory=dict)
-
-    def lowest(self, added: bool, min_words: int) -> float | None:
-        """The lowest similarity of the original's (``added``: the rewrite's) points of at least
-        ``min_words`` words (``None``: none)."""
-        if (added, min_words) not in self._lowest:
-            kept = [s for words, s in (self.added_sims if added else self.point_sims) or [] if words >= min_words]
-            self._lowest[added, min_words] = min(kept) if kept else None
-        return self._lowest[added, min_words]
 
 
 @dataclass
@@ -133,6 +143,17 @@ class Results:
 
     outcomes: dict[str, list[Outcome]] = field(default_factory=lambda: {k: [] for k in ("faithful", *PLANTS)})
     skipped: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PLANTS, 0))
+    deleted: list[tuple[str, Document]] = field(default_factory=list)
+    """Each weakness plant's deleted text and the rewrite it was deleted from."""
+
+
+def deleted_text(before: str, after: str) -> str:
+    """The text ``after`` lacks, ``before`` being ``after`` with one span more (list marker stripped)."""
+    start = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), len(after))
+    end = 0
+    while end < len(after) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    return before[start:len(before) - end].strip(" -*\n")
 
 
 def read_peerprism(root: Path) -> Iterator[Pair]:
@@ -254,77 +275,109 @@ def _classify(problem: str) -> str:
     return "scores"
 
 
-def make_checker(embedder: Any) -> Callable[[Document, Document], Outcome]:
+def make_checker(embedder: Any) -> Callable[[Document, Document, str], Outcome]:
     """A function running the importable code's checks with thresholds open (new code) or as is."""
     parameters = inspect.signature(rc.check_review_variant).parameters
     settings = None
     if "settings" in parameters:  # new code: thresholds swept afterwards from the similarities
-        settings = rc.ReviewCheckSettings(min_point_words=rc.MIN_POINT_WORDS, min_point_similarity=-1.0,
-                                          min_added_similarity=-1.0,
+        every_unit = {name: rc.MIN_POINT_WORDS for name in ("min_point_words", "min_added_words")
+                      if name in rc.ReviewCheckSettings.model_fields}
+        settings = rc.ReviewCheckSettings(**every_unit, min_point_similarity=-1.0, min_added_similarity=-1.0,
                                           tfidf_min_point_similarity=0.0, tfidf_min_added_similarity=0.0)
     open_length = (0.0, float("inf"))
 
-    def run(original: Document, rewrite: Document) -> Outcome:
+    def run(original: Document, rewrite: Document, key: str) -> Outcome:
         kwargs: dict[str, Any] = {"embedder": embedder}
         if settings is not None:
             kwargs |= {"settings": settings, "length_bounds": open_length}
         try:
             result = rc.check_review_variant(original, rewrite, **kwargs)
         except ValueError:
-            return Outcome({"error"})
+            return Outcome({"error"}, key)
         failed = set(getattr(result, "failed", None) or {_classify(p) for p in result.problems})
         if settings is None:
-            return Outcome(failed)
+            return Outcome(failed, key)
         words = rc.point_words
-        return Outcome(failed, [(words(p.text), s) for p, s in zip(result.points, result.similarities)],
-                       [(words(p.text), s) for p, s in zip(result.rewrite_points, result.added_similarities)],
+
+        def units(points: list[Any], sims: list[float], margins: list[float] | None) -> list[Unit]:
+            return [(words(p.text), s, None if margins is None else m)
+                    for p, s, m in zip(points, sims, margins or [None] * len(sims))]
+
+        return Outcome(failed - {"points", "added"}, key,
+                       units(result.points, result.similarities, getattr(result, "margins", None)),
+                       units(result.rewrite_points, result.added_similarities, getattr(result, "added_margins", None)),
                        result.length_ratio)
 
     return run
 
 
-def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document], Outcome], seed: int) -> Results:
+def evaluate(pairs: Iterable[Pair], check: Callable[[Document, Document, str], Outcome], seed: int) -> Results:
     """Check every pair as published and with each planted change."""
     results = Results()
     rng = random.Random(seed)
     for n, pair in enumerate(pairs, 1):
         original = as_review(pair.original, pair.key)
-        results.outcomes["faithful"].append(check(original, as_review(pair.rewrite, pair.key)))
+        results.outcomes["faithful"].append(check(original, as_review(pair.rewrite, pair.key), pair.key))
         for kind in PLANTS:
             changed = plant(kind, pair, rng)
             if changed is None:
                 results.skipped[kind] += 1
                 continue
-            results.outcomes[kind].append(check(original, as_review(changed, pair.key)))
+            results.outcomes[kind].append(check(original, as_review(changed, pair.key), pair.key))
+            if kind == "weakness":
+                results.deleted.append((deleted_text(pair.rewrite, changed), as_review(changed, pair.key)))
         if n % 100 == 0:
             print(f"  ... {n} pairs", file=sys.stderr)
     return results
 
 
-def rejected(outcome: Outcome, point: float | None, added: float | None,
-             length: tuple[float, float] | None = None, min_words: int = rc.MIN_POINT_WORDS) -> set[str]:
-    """The checks ``outcome`` fails at thresholds ``point`` / ``added``, length bounds ``length``
-    and points of at least ``min_words`` words (``None``: as run)."""
+@dataclass(frozen=True)
+class Rule:
+    """Similarity decision: an original point is missing when its best counterpart cosine is below
+    ``point`` and its ownership margin below ``point_own`` (``None``: not considered); a rewrite
+    sentence is added likewise with ``added`` / ``added_own`` (``added`` ``None``: not checked);
+    only points of at least ``min_words`` and sentences of at least ``added_min_words`` words count."""
+
+    point: float
+    point_own: float | None
+    added: float | None
+    added_own: float | None
+    min_words: int
+    added_min_words: int
+
+    def __str__(self) -> str:
+        own = lambda m: "" if m is None else f" & margin < {m:g}"  # noqa: E731
+        added = "off" if self.added is None else (f"cos < {self.added:g}{own(self.added_own)}, sentences of >= "
+                                                  f"{self.added_min_words} words")
+        return f"missing: cos < {self.point:g}{own(self.point_own)}, points of >= {self.min_words} words; added: {added}"
+
+
+def _fails(units: list[Unit] | None, threshold: float | None, own: float | None, min_words: int) -> bool:
+    return threshold is not None and any(
+        w >= min_words and s < threshold and (own is None or m is None or m < own) for w, s, m in units or [])
+
+
+def rejected(outcome: Outcome, rule: Rule | None, length: tuple[float, float] | None = None) -> set[str]:
+    """The checks ``outcome`` fails under ``rule`` (``None``: as run) and length bounds ``length``."""
     failed = set(outcome.failed)
     if length is not None and outcome.length_ratio is not None and not (
             length[0] <= outcome.length_ratio <= length[1]):
         failed.add("length")
-    lowest_point, lowest_added = outcome.lowest(False, min_words), outcome.lowest(True, min_words)
-    if point is not None and lowest_point is not None and lowest_point < point:
+    if rule is not None and _fails(outcome.point_sims, rule.point, rule.point_own, rule.min_words):
         failed.add("points")
-    if added is not None and lowest_added is not None and lowest_added < added:
+    if rule is not None and _fails(outcome.added_sims, rule.added, rule.added_own, rule.added_min_words):
         failed.add("added")
     return failed
 
 
-def rates(results: Results, point: float | None, added: float | None,
-          length: tuple[float, float] | None = None, min_words: int = rc.MIN_POINT_WORDS) -> dict[str, dict[str, float]]:
+def rates(results: Results, rule: Rule | None, length: tuple[float, float] | None = None
+          ) -> dict[str, dict[str, float]]:
     """Per set: the share of pairs rejected (``any``) and rejected by each check."""
     table: dict[str, dict[str, float]] = {}
     for name, outcomes in results.outcomes.items():
         if not outcomes:
             continue
-        fails = [rejected(o, point, added, length, min_words) for o in outcomes]
+        fails = [rejected(o, rule, length) for o in outcomes]
         row = {"n": float(len(outcomes)), "any": sum(bool(f) for f in fails) / len(outcomes)}
         row |= {c: sum(c in f for f in fails) / len(outcomes) for c in CHECKS}
         table[name] = row
@@ -335,47 +388,117 @@ def length_bounds(results: Results) -> tuple[float, float]:
     """Length-ratio bounds keeping 99% of the faithful rewrites: their 0.5% and 99.5% quantiles,
     rounded outwards to 0.05 (the plants barely change length, so the bounds only guard against
     broken rewrites)."""
-    import numpy as np
-
     ratios = [o.length_ratio for o in results.outcomes["faithful"] if o.length_ratio is not None]
     low, high = np.quantile(ratios, [0.005, 0.995])
     return float(np.floor(low * 20) / 20), float(np.ceil(high * 20) / 20)
 
 
-MIN_WORDS_GRID = (3, 5, 8, 12)
+MIN_WORDS_GRID = (3, 5, 8, 12, 16, 20, 24)
+OWN_GRID: tuple[float | None, ...] = (None, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1)
+"""Ownership margins swept (``None``: cosine only, the rule before issue 23's second round)."""
 
 
-def choose(results: Results, grid_point: list[float], grid_added: list[float | None],
-           length: tuple[float, float]) -> tuple[float, float | None, int]:
-    """Thresholds and minimum point length that maximise the lowest detection rate over the plants
-    while the false-rejection rate stays within :data:`TARGET_FALSE_REJECTION` (ties: the higher
-    mean detection rate, then the lower false-rejection rate)."""
-    best: tuple[float, float, float, float | None, int] | None = None
-    for min_words in MIN_WORDS_GRID:
-        for point in grid_point:
-            for added in grid_added:
-                table = rates(results, point, added, length, min_words)
-                fr = table["faithful"]["any"]
-                if fr > TARGET_FALSE_REJECTION:
-                    continue
-                detections = [table[k]["any"] for k in PLANTS if k in table]
-                key = (min(detections), sum(detections) / len(detections), -fr, point, added, min_words)
-                if best is None or key[:3] > best[:3]:
-                    best = key
+def _fail_grid(units: list[Unit] | None, thresholds: np.ndarray, owns: tuple[float | None, ...],
+               min_words: int) -> np.ndarray:
+    """``(thresholds, owns)`` booleans: the outcome fails at that cosine threshold and margin."""
+    kept = [(s, -np.inf if m is None else m) for w, s, m in units or [] if w >= min_words]
+    if not kept:
+        return np.zeros((len(thresholds), len(owns)), dtype=bool)
+    sims, margins = np.array(kept).T
+    low = sims[:, None] < thresholds[None, :]  # (units, thresholds)
+    owned = np.array([np.ones_like(margins, dtype=bool) if o is None else margins < o for o in owns]).T
+    return np.asarray((low[:, :, None] & owned[:, None, :]).any(axis=0))
+
+
+def choose(results: Results, grid: list[float], length: tuple[float, float], owns: tuple[float | None, ...] = OWN_GRID,
+           check_added: bool = True) -> Rule:
+    """The rule (thresholds, margins in ``owns``, minimum unit lengths) that maximises the lowest
+    detection rate over the plants while the false-rejection rate stays within
+    :data:`TARGET_FALSE_REJECTION` (ties: the higher mean detection rate, then the lower
+    false-rejection rate). Every pair of a missing-point and an added-sentence setting is tried
+    (the added check also off)."""
+    thresholds = np.array(grid)
+    point_combos = [(t, o) for t in grid for o in owns]
+    added_combos: list[tuple[float | None, float | None]] = [(None, None)]
+    if check_added:
+        added_combos += point_combos
+    best: tuple[tuple[float, float, float], Rule] | None = None
+    bases = {name: np.array([bool(rejected(o, None, length)) for o in outcomes])
+             for name, outcomes in results.outcomes.items() if outcomes}
+    for min_words, added_words in itertools.product(MIN_WORDS_GRID, MIN_WORDS_GRID if check_added else (3,)):
+        rejected_rate: dict[str, np.ndarray] = {}
+        for name, base in bases.items():
+            outcomes = results.outcomes[name]
+            points = np.array([_fail_grid(o.point_sims, thresholds, owns, min_words).ravel() for o in outcomes])
+            added = np.array([np.concatenate([[False], _fail_grid(o.added_sims, thresholds, owns, added_words).ravel()])
+                              if check_added else [False] for o in outcomes])
+            passing = ((~base)[:, None] & ~points).astype(np.int64).T @ (~added).astype(np.int64)
+            rejected_rate[name] = 1.0 - passing / len(outcomes)
+        fr = rejected_rate["faithful"]
+        detections = np.array([rejected_rate[k] for k in PLANTS if k in rejected_rate])
+        lowest, mean = detections.min(axis=0), detections.mean(axis=0)
+        for i, j in zip(*np.nonzero(fr <= TARGET_FALSE_REJECTION + 1e-12)):
+            key = (float(lowest[i, j]), float(mean[i, j]), -float(fr[i, j]))
+            if best is None or key > best[0]:
+                (point, point_own), (added_t, added_own) = point_combos[i], added_combos[j]
+                best = key, Rule(point, point_own, added_t, added_own, min_words, added_words)
     if best is None:
         sys.exit("no threshold pair keeps the false-rejection rate within the target")
-    return best[3], best[4], best[5]
+    return best[1]
 
 
-def tradeoff(results: Results, length: tuple[float, float], min_words: int) -> None:
-    """False rejection against detection of the two similarity plants, threshold by threshold."""
-    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, points of >= {min_words} words): "
-          "missing-point threshold -> FR / weakness detected; added-point threshold -> FR / claim detected")
-    for t in [round(0.05 * i, 2) for i in range(2, 15)]:
-        miss = rates(results, t, None, length, min_words)
-        add = rates(results, None, t, length, min_words)
-        print(f"  {t:.2f}: {miss['faithful']['any']:6.1%} / {miss['weakness']['any']:6.1%}      "
-              f"{add['faithful']['any']:6.1%} / {add['claim']['any']:6.1%}")
+def tradeoff(results: Results, length: tuple[float, float], rule: Rule, margins: bool = True) -> None:
+    """False rejection against detection of the two similarity plants, threshold by threshold, with
+    the cosine alone and, when the code computes ``margins``, with the ownership margins of ``rule``
+    (at its minimum unit lengths; -0.1 where it has none)."""
+    own_p = rule.point_own if rule.point_own is not None else -0.1
+    own_a = rule.added_own if rule.added_own is not None else -0.1
+    print(f"\ntrade-off (calibration part, length {length[0]}-{length[1]}, points of >= {rule.min_words} words, "
+          f"sentences of >= {rule.added_min_words}): false rejection / detection, by cosine threshold")
+    columns = [("missing, cos only", None, None), (f"missing, margin < {own_p:g}", None, own_p),
+               ("added, cos only", 0.0, None), (f"added, margin < {own_a:g}", 0.0, own_a)]
+    columns = [c for c in columns if margins or c[2] is None]
+    print(f"{'cos':>6}" + "".join(f"  {name:>22}" for name, _, _ in columns))
+    for t in [round(0.05 * i, 2) for i in range(2, 17)]:
+        cells = []
+        for _, added_, own in columns:
+            point, added = (t, None) if added_ is None else (-2.0, t)
+            table = rates(results, Rule(point, own if added is None else None, added,
+                                        own if added is not None else None, rule.min_words, rule.added_min_words), length)
+            plant = "weakness" if added is None else "claim"
+            cells.append(f"{table['faithful']['any']:6.1%} / {table[plant]['any']:6.1%}")
+        print(f"{t:>6.2f}" + "".join(f"  {cell:>22}" for cell in cells))
+
+
+def restated(results: Results, min_words: int, drop: float = 0.05) -> tuple[int, int]:
+    """Weakness plants after which every checked original point keeps its best cosine within
+    ``drop`` of the published rewrite's (the deleted weakness is restated elsewhere in the rewrite,
+    or was no checked point: no similarity rule can see it), and all weakness plants compared."""
+    faithful = {o.key: o for o in results.outcomes["faithful"]}
+    unseen = compared = 0
+    for plant_outcome in results.outcomes["weakness"]:
+        before = faithful.get(plant_outcome.key)
+        if before is None or before.point_sims is None or plant_outcome.point_sims is None:
+            continue
+        drops = [a[1] - b[1] for a, b in zip(before.point_sims, plant_outcome.point_sims) if a[0] >= min_words]
+        compared += 1
+        unseen += not drops or max(drops) < drop
+    return unseen, compared
+
+
+def restatement(results: Results, embedder: Any) -> None:
+    """How far the similarity checks can see a deleted weakness at all: the share of deleted texts
+    that the rest of the rewrite restates (best cosine to its points and sentences), and the share
+    too short to be checked."""
+    rest = []
+    for text, rewrite in results.deleted:
+        points = rc.review_points(rewrite)
+        rest.append(float(rc.similarity_matrix([text], rc._candidates(points), embedder).max()) if points else -1.0)
+    words = np.array([rc.point_words(t) for t, _ in results.deleted])
+    minimum = rc.ReviewCheckSettings().min_point_words
+    shares = ", ".join(f">= {t}: {np.mean(np.array(rest) >= t):.1%}" for t in (0.6, 0.7, 0.8))
+    print(f"deleted weaknesses ({len(rest)}) whose text the rest of the rewrite restates (best cosine {shares}); "
+          f"deleted weaknesses of fewer than {minimum} words (not checked by default): {np.mean(words < minimum):.1%}")
 
 
 def show(title: str, table: dict[str, dict[str, float]]) -> None:
@@ -441,29 +564,39 @@ def main(argv: list[str] | None = None) -> None:
                               "acceptance_pairs": len(acceptance)}
     sweepable = any(o.point_sims is not None for o in cal.outcomes["faithful"])
     if sweepable:
-        if embedder is None:
-            grid_point = [round(0.02 * i, 2) for i in range(0, 31)]
-        else:
-            grid_point = [round(0.02 * i, 2) for i in range(5, 41)]
-        grid_added: list[float | None] = [None, *grid_point]
+        grid = [round(0.02 * i, 2) for i in (range(0, 31) if embedder is None else range(5, 41))]
         bounds = tuple(args.length_bounds) if args.length_bounds else length_bounds(cal)
-        point, added, min_words = choose(cal, grid_point, grid_added, bounds)
+        owns = OWN_GRID if any(u[2] is not None for o in cal.outcomes["faithful"] for u in o.point_sims or []) \
+            else (None,)
+        rules = {"cosine only": choose(cal, grid, bounds, (None,))}
+        if owns != (None,):
+            rules["cosine + ownership"] = choose(cal, grid, bounds, owns)
         current = rc.ReviewCheckSettings()
-        defaults = current.thresholds(embedder is not None)
-        default_bounds = rc.LENGTH_BOUNDS["paraphrase"]
-        print(f"chosen on the calibration part: length bounds {bounds}, points of >= {min_words} words, missing-point "
-              f"threshold {point}, added-point threshold {added} (current defaults {default_bounds}, "
-              f"{current.min_point_words} words, {defaults[0]}, {defaults[1]})")
-        tradeoff(cal, bounds, min_words)
-        for name, (p, a, b, w) in {"chosen": (point, added, bounds, min_words),
-                                   "defaults": (*defaults, default_bounds, current.min_point_words)}.items():
+        point, added = current.thresholds(embedder is not None)
+        rules["defaults"] = Rule(point, getattr(current, "min_point_ownership", None), added,
+                                 getattr(current, "min_added_ownership", None), current.min_point_words,
+                                 getattr(current, "min_added_words", current.min_point_words))
+        for name, rule in rules.items():
+            print(f"chosen on the calibration part ({name}): {rule}" if name != "defaults" else f"defaults: {rule}")
+        final = rules.get("cosine + ownership", rules["cosine only"])
+        tradeoff(cal, bounds, final, owns != (None,))
+        print()
+        for min_words in sorted({rc.MIN_POINT_WORDS, final.min_words}):
+            unseen, compared = restated(cal, min_words)
+            print(f"weakness deletions that leave every original point of >= {min_words} words within 0.05 of its "
+                  f"best cosine to the published rewrite (restated elsewhere in the rewrite, or no such point): "
+                  f"{unseen} of {compared} ({unseen / max(compared, 1):.1%})")
+        if embedder is not None and hasattr(rc, "similarity_matrix"):
+            restatement(cal, embedder)
+        for name, rule in rules.items():
+            b = bounds if name != "defaults" else rc.LENGTH_BOUNDS["paraphrase"]
             for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
-                table = rates(res, p, a, b, w)
-                show(f"{part}, {name} (points {p}, added {a}, length {b[0]}-{b[1]}, >= {w} words)", table)
-                report[f"{part}/{name}"] = {"thresholds": [p, a, *b, w], "rates": table}
+                table = rates(res, rule, b)
+                show(f"{part}, {name} ({rule}; length {b[0]}-{b[1]})", table)
+                report[f"{part}/{name}"] = {"rule": str(rule), "length": list(b), "rates": table}
     else:
         for part, res in (("calibration", cal), ("acceptance ICLR 2023", acc)):
-            table = rates(res, None, None)
+            table = rates(res, None)
             show(f"{part}, the checks as they are", table)
             report[part] = {"rates": table}
     if args.json:

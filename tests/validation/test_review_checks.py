@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rhetorica.documents.models import Document, DocumentSource, Section
 from rhetorica.documents.reviews import read_reviews
 from rhetorica.validation.review_checks import (
-    LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant, counterpart_similarities,
-    review_points, review_structure, weakness_points,
+    LENGTH_BOUNDS, ReviewCheckSettings, StatedScore, check_review_variant,
+    ownership_margins, similarity_matrix, review_points, review_structure, weakness_points,
 )
+from rhetorica.validation.integrity import cosine_matrix
 
 EMBEDDING_THRESHOLD = ReviewCheckSettings().min_point_similarity
 
@@ -117,8 +119,8 @@ def test_embedding_counterparts_separate_rewordings_from_other_points() -> None:
     others = ["The related work section omits spectral methods from before 2015.",
               "The proof of Theorem 1 assumes a connected graph without saying so.", "Code is not released."]
     embedder = load_embedder()
-    assert min(counterpart_similarities(points, reworded, embedder)) > EMBEDDING_THRESHOLD
-    assert max(counterpart_similarities(points, others, embedder)) < EMBEDDING_THRESHOLD
+    assert similarity_matrix(points, reworded, embedder).max(axis=1).min() > EMBEDDING_THRESHOLD
+    assert similarity_matrix(points, others, embedder).max() < EMBEDDING_THRESHOLD
     a = doc([("Weaknesses", "\n".join(f"- {p}" for p in points))])
     b = doc([("Weaknesses", "\n".join(f"- {p}" for p in reversed(reworded[:2])))])
     result = check_review_variant(a, b, embedder=embedder, length_bounds=(0.3, 2),
@@ -149,12 +151,15 @@ def test_hand_paraphrase_of_a_real_review_passes_and_a_dropped_point_fails(share
     embedder = load_embedder()
     result = check_review_variant(original, rewrite, embedder=embedder)
     assert result.ok, result.problems
-    # 8 points; of 12 words or more (the default minimum): both summary sentences, the typo, introduction,
-    # expertise and limitations sentences
-    assert len(result.similarities) == 6 and min(result.similarities) > EMBEDDING_THRESHOLD
+    # 8 points; of 24 words or more (the default minimum) only the expertise sentence (28 words): the introduction
+    # sentence has 23, the second summary sentence and the typo 18, the first summary and the limitations 15
+    assert len(result.similarities) == 1 and min(result.similarities) > EMBEDDING_THRESHOLD
     cut = [Section(title=t, text=x.replace(" Apart from a minor typo in the definition of left-invariance (line 190), "
                                            "everything appears correct.", "")) for t, x in REWRITE_OF_CHEBLIENET_2]
-    result = check_review_variant(original, original.model_copy(update={"sections": cut}), embedder=embedder)
+    cut_rewrite = original.model_copy(update={"sections": cut})
+    assert check_review_variant(original, cut_rewrite, embedder=embedder).ok  # the typo (18 words) is not checked
+    result = check_review_variant(original, cut_rewrite, embedder=embedder,
+                                  settings=ReviewCheckSettings(min_point_words=12))
     assert [p.text for p in result.missing] == [
         "Except for a small typo on the left-invariance definition on line 190, all other details seem to be correct."]
 
@@ -252,8 +257,9 @@ def test_faithful_rewrite_with_headers_references_and_a_long_paragraph_passes(em
     rewrite = text_review(FAITHFUL_REWRITE.replace("## Questions", f"- {LONG_REWRITE}\n\n## Questions"))
     result = check_review_variant(original, rewrite, embedder=embedder)
     assert result.ok, result.problems
-    # the summary, two strengths, three weaknesses and the long item have 12 words or more; the question has 8
-    assert len(result.similarities) == 7 and min(result.similarities) >= EMBEDDING_THRESHOLD
+    # the summary (26 words) and the long item have 24 words or more (the default minimum); the motivation weakness
+    # has 18, the strengths and the other weaknesses 13-14, the question 9
+    assert len(result.similarities) == 2 and min(result.similarities) >= EMBEDDING_THRESHOLD
     assert result.unstated == [] and result.method == "embedding:all-MiniLM-L6-v2"
 
 
@@ -321,13 +327,17 @@ def test_a_rating_line_left_out_is_noted_not_failed() -> None:
 def test_the_threshold_is_a_study_setting(embedder) -> None:  # type: ignore[no-untyped-def]
     from rhetorica.study.config import ValidationSettings
 
-    settings = ValidationSettings.model_validate({"review": {"min_point_similarity": 0.99, "min_point_words": 3}}).review
+    settings = ValidationSettings.model_validate(
+        {"review": {"min_point_similarity": 0.99, "min_point_words": 3, "min_point_ownership": None}}).review
     assert settings.thresholds(True) == (0.99, ReviewCheckSettings().min_added_similarity)
+    assert settings.min_point_ownership is None and settings.min_added_ownership == ReviewCheckSettings().min_added_ownership
     result = check_review_variant(text_review(ORIGINAL_REVIEW), text_review(FAITHFUL_REWRITE), embedder=embedder,
                                   settings=settings)
     assert result.threshold == 0.99 and result.failed == ["points"] and len(result.missing) == 7
     with pytest.raises(ValueError, match="min_point_similarity"):
         ValidationSettings.model_validate({"review": {"min_point_similarity": 1.5}})
+    with pytest.raises(ValueError, match="min_added_ownership"):
+        ValidationSettings.model_validate({"review": {"min_added_ownership": 2.5}})
 
 
 def test_review_thresholds_are_part_of_review_validation_keys_only() -> None:
@@ -341,3 +351,83 @@ def test_review_thresholds_are_part_of_review_validation_keys_only() -> None:
     default = [u.key for u in validate_units(variants, ValidationSettings())]
     stricter = [u.key for u in validate_units(variants, ValidationSettings(review={"min_point_similarity": 0.6}))]
     assert default[0] != stricter[0] and default[1] == stricter[1]
+
+
+def test_ownership_margins_by_hand() -> None:
+    # rows: original points, columns: rewrite candidates; row 2's own counterpart was deleted, so its best
+    # cosine (0.5) goes to column 1, the counterpart of row 1
+    similarity = np.array([[0.9, 0.2, 0.5],
+                           [0.3, 0.8, 0.55],
+                           [0.4, 0.5, 0.45]])
+    # row 0: column 0, 0.9 - max(0.3, 0.4); row 1: column 1, 0.8 - max(0.2, 0.5);
+    # row 2: its best is column 2, 0.45 - 0.55 (owned by row 1 by 0.1)
+    assert ownership_margins(similarity) == pytest.approx([0.5, 0.3, -0.1])
+    # a tie on a column: both rows own it with margin 0; one row alone has no competitor: -2, the cosine decides
+    assert ownership_margins(np.array([[0.5, 0.1], [0.5, 0.2]])) == pytest.approx([0.0, 0.1])
+    assert ownership_margins(np.array([[0.3, 0.7]])) == pytest.approx([-2.0])
+    with pytest.raises(ValueError, match="at least one row"):
+        ownership_margins(np.zeros((0, 2)))
+
+
+def test_cosine_matrix_by_hand() -> None:
+    original = np.array([[1.0, 0.0], [3.0, 4.0]])
+    variant = np.array([[0.0, 2.0], [1.0, 1.0]])
+    assert cosine_matrix(original, variant) == pytest.approx(np.array([[0.0, 1 / np.sqrt(2)],
+                                                                        [0.8, 7 / (5 * np.sqrt(2))]]))
+
+
+SPLIT_ORIGINAL = """Strengths:
+- Training converges within twenty epochs on commodity graphics hardware.
+
+Weaknesses:
+- Hyperparameter sensitivity goes unreported, and confidence intervals are absent from every table.
+- Theorem 2 silently requires bounded Lipschitz constants throughout."""
+
+# the rewrite reorders the weaknesses and splits the first into two sentences, each of which matches the original
+# point less than 0.9 (TF-IDF) but is owned by it: no other original point shares its words
+SPLIT_REWRITE = """Weaknesses:
+- Theorem 2 silently requires bounded Lipschitz constants throughout.
+- Hyperparameter sensitivity goes unreported. Confidence intervals are absent from every table.
+
+Strengths:
+- Training converges within twenty epochs on commodity graphics hardware."""
+
+OWNED = ReviewCheckSettings(min_point_words=3, tfidf_min_point_similarity=0.9, min_point_ownership=0.0)
+
+
+def test_a_split_reordered_rewrite_owns_its_counterparts_and_passes() -> None:
+    original, rewrite = text_review(SPLIT_ORIGINAL), text_review(SPLIT_REWRITE)
+    result = check_review_variant(original, rewrite, settings=OWNED)
+    assert result.ok, result.problems
+    split = result.points[1]
+    assert split.text.startswith("Hyperparameter") and result.similarities[1] < 0.9 and result.margins[1] > 0
+    # the cosine alone (no ownership) calls the split point missing
+    cosine_only = OWNED.model_copy(update={"min_point_ownership": None})
+    assert [p.text for p in check_review_variant(original, rewrite, settings=cosine_only).missing] == [split.text]
+
+
+def test_a_deleted_weakness_owns_nothing_and_is_missing() -> None:
+    # every remaining rewrite point is a verbatim copy of another original point (cosine 1 to its owner), so the
+    # deleted one's margin is its cosine to that copy minus 1: negative, whatever the threshold's leeway
+    deleted = SPLIT_REWRITE.replace("- Hyperparameter sensitivity goes unreported. Confidence intervals are absent "
+                                    "from every table.\n", "")
+    result = check_review_variant(text_review(SPLIT_ORIGINAL), text_review(deleted), settings=OWNED,
+                                  length_bounds=(0.3, 2))
+    assert [p.text for p in result.missing] == [
+        "Hyperparameter sensitivity goes unreported, and confidence intervals are absent from every table."]
+    assert result.margins[1] < 0 and result.failed == ["points"]
+    assert result.problems[0].startswith("weakness point without a counterpart (best cosine ")
+    assert result.problems[0].endswith(f"(owns nothing: ownership margin {result.margins[1]:.2f} < 0.00)")
+
+
+def test_an_added_sentence_inside_a_list_item_is_checked_on_its_own() -> None:
+    claim = "Moreover a user study with five hundred participants confirms every claim."
+    rewrite = SPLIT_ORIGINAL.replace("graphics hardware.", f"graphics hardware. {claim}")
+    settings = ReviewCheckSettings(min_added_words=3, tfidf_min_added_similarity=0.5, min_added_ownership=0.0)
+    result = check_review_variant(text_review(SPLIT_ORIGINAL), text_review(rewrite), settings=settings,
+                                  length_bounds=(0.3, 2))
+    # the item's first sentence is the original point verbatim; the claim, a sentence of its own, matches nothing
+    assert [p.text for p in result.added] == [claim] and result.added[0].kind == "strength"
+    assert [p.text for p in result.rewrite_points][:2] == [
+        "Training converges within twenty epochs on commodity graphics hardware.", claim]
+    assert result.failed == ["added"]

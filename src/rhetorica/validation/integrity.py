@@ -13,8 +13,31 @@ from rhetorica.validation.passages import PARAGRAPH_BREAK, split_passages
 from rhetorica.tokenizer import Tokens, tokenize
 
 
+def cosine_matrix(original: np.ndarray, variant: np.ndarray) -> np.ndarray:
+    """Cosine similarity of every original row to every variant row.
+
+    Args:
+        original: ``(n, d)`` embeddings (n >= 1).
+        variant: ``(m, d)`` embeddings (m >= 1).
+
+    Returns:
+        Array of shape ``(n, m)`` with values in [-1, 1].
+
+    Raises:
+        ValueError: if either side has no rows or the dimensions differ.
+    """
+    if original.shape[0] == 0 or variant.shape[0] == 0:
+        raise ValueError("semantic similarity needs at least one passage on each side")
+    if original.shape[1] != variant.shape[1]:
+        raise ValueError(f"embedding sizes differ: {original.shape[1]} vs {variant.shape[1]}")
+    a = original / np.linalg.norm(original, axis=1, keepdims=True)
+    b = variant / np.linalg.norm(variant, axis=1, keepdims=True)
+    return np.asarray(a @ b.T)
+
+
 def best_match_cosines(original: np.ndarray, variant: np.ndarray) -> np.ndarray:
-    """For each original row, the maximum cosine similarity to any variant row.
+    """For each original row, the maximum cosine similarity to any variant row
+    (row maxima of :func:`cosine_matrix`).
 
     Args:
         original: ``(n, d)`` embeddings of the original's passages (n >= 1).
@@ -26,13 +49,7 @@ def best_match_cosines(original: np.ndarray, variant: np.ndarray) -> np.ndarray:
     Raises:
         ValueError: if either side has no rows or the dimensions differ.
     """
-    if original.shape[0] == 0 or variant.shape[0] == 0:
-        raise ValueError("semantic similarity needs at least one passage on each side")
-    if original.shape[1] != variant.shape[1]:
-        raise ValueError(f"embedding sizes differ: {original.shape[1]} vs {variant.shape[1]}")
-    a = original / np.linalg.norm(original, axis=1, keepdims=True)
-    b = variant / np.linalg.norm(variant, axis=1, keepdims=True)
-    return np.asarray((a @ b.T).max(axis=1))
+    return cosine_matrix(original, variant).max(axis=1)
 
 
 def passage_similarities(
