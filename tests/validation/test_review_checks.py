@@ -431,3 +431,15 @@ def test_an_added_sentence_inside_a_list_item_is_checked_on_its_own() -> None:
     assert [p.text for p in result.rewrite_points][:2] == [
         "Training converges within twenty epochs on commodity graphics hardware.", claim]
     assert result.failed == ["added"]
+
+
+def test_a_review_of_one_short_sentence_is_checked_on_its_scores_and_length_only() -> None:
+    # "Clear contributions." has two words: no point to look for; before, the check raised "no text
+    # to check", stored as an error that --retry-failed could never mend
+    original = doc([("Review", "Clear contributions.")], scores={"rating": 6})
+    kept = check_review_variant(original, doc([("Review", "Contributions clear.")], scores={"rating": 6}))
+    assert kept.ok and kept.points == [] and kept.missing == [] and kept.length_ratio == 1.0
+    changed = check_review_variant(original, doc([("Review", "Contributions clear.")], scores={"rating": 3}))
+    assert changed.failed == ["scores"] and changed.problems == ["score 'rating' changed: 6 -> 3"]
+    with pytest.raises(ValueError, match="review r: no text to check"):
+        check_review_variant(doc([("Review", "")]), doc([("Review", "Contributions clear.")]))

@@ -649,8 +649,8 @@ def check_review_variant(original: Document, rewrite: Document, *, condition: st
                              f"{', '.join(LENGTH_BOUNDS)} (pass length_bounds)")
         length_bounds = LENGTH_BOUNDS[condition]
     before, after = review_structure(original), review_structure(rewrite)
-    points = before.points
-    if not points or original.word_count == 0:
+    points = before.points  # may be empty (a review of one short sentence): only the rest is checked then
+    if original.word_count == 0:
         raise ValueError(f"review {original.id}: no text to check")
     settings = settings or ReviewCheckSettings()
     threshold, added_threshold = settings.thresholds(embedder is not None)
