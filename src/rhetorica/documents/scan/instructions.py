@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -343,7 +344,7 @@ def rule_names() -> list[str]:
     return list(_RULES)
 
 
-def _rule_spans(text: str, rules: list[str]) -> dict[str, list[tuple[int, int]]]:
+def _rule_spans(text: str, rules: tuple[str, ...]) -> dict[str, list[tuple[int, int]]]:
     """For each rule, the spans of ``text`` it must search: the windows around its keywords, or the
     whole text when lower-casing changes the text's length (keyword indices would not line up)."""
     lowered = text.lower()
@@ -352,14 +353,21 @@ def _rule_spans(text: str, rules: list[str]) -> dict[str, list[tuple[int, int]]]
     occurrences = _MARKER_INDEX.occurrences(lowered, _LATIN_INDEX.occurrences(lowered))
     if _EAST_ASIAN.search(text):
         _EAST_ASIAN_INDEX.occurrences(lowered, occurrences)
+    if not occurrences:  # most short texts (a LaTeX comment, a hidden construct) hold no keyword
+        return {}
     return {rule: windows(occurrences[rule], len(text), _REACH.get(rule, REACH)) for rule in rules if rule in occurrences}
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_of(categories: frozenset[str] | None) -> tuple[str, ...]:
+    """Names of the rules of ``categories`` (all when ``None``), in :data:`_RULES` order."""
+    return tuple(name for name in _COMPILED if categories is None or name.split(":", 1)[1] in categories)
 
 
 def _plain_matches(norm: Normalised, categories: frozenset[str] | None) -> list[InstructionMatch]:
     text = norm.text
-    rules = [name for name in _COMPILED if categories is None or name.split(":", 1)[1] in categories]
     found: list[InstructionMatch] = []
-    for name, spans in _rule_spans(text, rules).items():
+    for name, spans in _rule_spans(text, _rules_of(categories)).items():
         pattern = _COMPILED[name]
         for lo, hi in spans:
             for match in pattern.finditer(text, lo, hi):
