@@ -65,13 +65,14 @@ _W = r"(?:\W+\w+)"  # one more word
 _ADDRESSEE = r"(?:reviewer|referee|model|llm|ai|assistant|evaluator|judge|chatbot|gpt)"
 """Who an instruction addresses (English), singular."""
 _PAPER = r"(?:paper|submission|manuscript|work|article|study)"
-_IMP = (r"(?:^|(?<=[.!?:;\n\]>\"“”*])\s*|\b(?:please|kindly)\s+|\b(?:you|reviewers?|llms?|models?)\s+"
+# the word-start alternatives share one \b (tested once per position; the same alternatives in the same order)
+_IMP = (r"(?:^|(?<=[.!?:;\n\]>\"“”*])\s*|\b(?:(?:please|kindly)\s+|(?:you|reviewers?|llms?|models?)\s+"
         r"(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:required|asked|instructed)\s+to)\s+"
-        r"|\b(?:could|would|can)\s+you\s+(?:please\s+)?|\bif\s+you\s+(?:could|would|can)\s+"
-        r"|\b(?:we|i)\s+(?:kindly\s+)?(?:ask|request|urge|invite)\s+(?:you|the\s+reviewers?)\s+to\s+"
-        r"|\bbe\s+sure\s+to\s+|\bmake\s+sure\s+(?:to|you)\s+"
-        r"|\bas\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?" + _ADDRESSEE + r"s?\s*,\s*(?:please\s+)?"
-        r"|\b(?:dear|hey|hello|attention)\s+(?:[\w-]+\s+){0,2}?" + _ADDRESSEE + r"s?\s*[,:!]\s*(?:please\s+)?)")
+        r"|(?:could|would|can)\s+you\s+(?:please\s+)?|if\s+you\s+(?:could|would|can)\s+"
+        r"|(?:we|i)\s+(?:kindly\s+)?(?:ask|request|urge|invite)\s+(?:you|the\s+reviewers?)\s+to\s+"
+        r"|be\s+sure\s+to\s+|make\s+sure\s+(?:to|you)\s+"
+        r"|as\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?" + _ADDRESSEE + r"s?\s*,\s*(?:please\s+)?"
+        r"|(?:dear|hey|hello|attention)\s+(?:[\w-]+\s+){0,2}?" + _ADDRESSEE + r"s?\s*[,:!]\s*(?:please\s+)?))")
 _HIGH_SCORE = r"(?:10|ten|[6-9](?:\.\d)?)\b(?!\s*(?:[-–]|to\b|or\b|and\b)\s*\d)(?:\s*(?:/|out\s+of)\s*10\b)?"
 """A high score on a 10-point scale, not the start of a range ("1-5", "6 to 10")."""
 _ES_IMP = r"(?:^|(?<=[.!?:;¡\n])\s*|\bpor\s+favor,?\s+)"
