@@ -45,6 +45,22 @@ def test_a_call_is_in_flight_with_its_reservation_until_finished(tmp_path):
     store.close()
 
 
+def test_an_answer_cached_with_its_outcome_is_committed_with_it(tmp_path):
+    store = Store.in_dir(tmp_path)
+    begin = {"unit_key": "u1", "cache_key": "k1", "provider": "mock", "model": "m", "reserved_usd": 0.25,
+             "params_json": "{}"}
+    call_id = store.begin_call(begin)
+    store.finish_call(call_id, {"status": "ok", "cost_usd": 0.01}, cache=("k1", "mock", "m", '{"text": "a"}'))
+    assert store.cached_output("k1") == '{"text": "a"}'
+    assert (columns(store, call_id)["status"], store.calls_in_flight()) == ("ok", 0)
+    # one transaction: when the outcome cannot be written, the answer is not cached either
+    second = store.begin_call(begin | {"cache_key": "k2"})
+    with pytest.raises(sqlite3.Error):
+        store.finish_call(second, {"status": "ok", "cost_usd": object()}, cache=("k2", "mock", "m", "{}"))
+    assert store.cached_output("k2") is None and columns(store, second)["status"] == CALL_IN_FLIGHT
+    store.close()
+
+
 def test_a_finished_row_is_appended_whole(tmp_path):
     store = Store.in_dir(tmp_path)
     store.record_call({"unit_key": None, "cache_key": "k2", "provider": "mock", "model": "m", "status": "ok",

@@ -75,8 +75,11 @@ class CallLog(Protocol):
         while the endpoint's structured-output mode is being found); returns the row id for
         :meth:`finish_call`."""
 
-    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
-        """Replace the in-flight row ``call_id`` by the call's outcome."""
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
+                    cache_key: str | None = None) -> None:
+        """Replace the in-flight row ``call_id`` by the call's outcome; with ``cache_key`` (given
+        only for an ok output), also cache the output under it as :meth:`cache_put` does, committed
+        in the same transaction (a paid call is never lost)."""
 
     def accepted_mode(self, endpoint: str) -> str | None:
         """The structured-output mode ``endpoint`` accepted before (:mod:`rhetorica.models.negotiation`)."""

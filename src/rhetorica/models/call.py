@@ -272,9 +272,10 @@ class _Requests:
             limiter.observe(output.rate_limit)
         return output
 
-    def finish(self, output: ModelOutput) -> None:
-        """Log the outcome of the last request (a finished row when none was begun)."""
-        _finish(self.log, self.call_id, self.unit_key, self.key, output, self.config)
+    def finish(self, output: ModelOutput, *, cache: bool = False) -> None:
+        """Log the outcome of the last request (a finished row when none was begun); ``cache``:
+        also cache ``output`` (ok) under the call's key."""
+        _finish(self.log, self.call_id, self.unit_key, self.key, output, self.config, cache)
         self.call_id = None
 
 
@@ -302,9 +303,7 @@ async def _live_call(
         except TransientError:  # the last counted attempt failed: its failure is the outcome
             output = attempts.failure
         assert output is not None
-        if log is not None and output.status == Status.OK:
-            log.cache_put(key, output)
-        requests.finish(output)
+        requests.finish(output, cache=output.status == Status.OK)  # an ok answer is cached with its outcome
         return output
     finally:
         if budget is not None:
@@ -470,11 +469,15 @@ def negotiable_modes(target: ModelAPI, config: GenerateConfig) -> tuple[str, ...
 
 def _finish(
     log: CallLog | None, call_id: int | None, unit_key: str | None, key: str, output: ModelOutput,
-    config: GenerateConfig,
+    config: GenerateConfig, cache: bool = False,
 ) -> None:
     if log is None:
         return
     if call_id is None:  # failed before it was sent (e.g. a setup error): one finished row
+        if cache:
+            log.cache_put(key, output)
         log.record_call(unit_key, key, output, config)
+    elif cache:  # the paid answer and its outcome in one transaction
+        log.finish_call(call_id, output, config, key)
     else:
         log.finish_call(call_id, output, config)

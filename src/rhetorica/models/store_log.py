@@ -26,7 +26,8 @@ class CallRows(Protocol):
     def cache_output(self, key: str, provider: str, model: str, output_json: str) -> None: ...
     def record_call(self, row: dict[str, Any]) -> None: ...
     def begin_call(self, row: dict[str, Any]) -> int: ...
-    def finish_call(self, call_id: int, row: dict[str, Any]) -> None: ...
+    def finish_call(self, call_id: int, row: dict[str, Any],
+                    cache: tuple[str, str, str, str] | None = None) -> None: ...
     def accepted_mode(self, endpoint: str) -> str | None: ...
     def save_accepted_mode(self, endpoint: str, mode: str) -> None: ...
 
@@ -52,9 +53,7 @@ class StoreCallLog:
         Raises:
             ValueError: ``output`` is not ``ok`` (errors and refusals are never cached).
         """
-        if output.status != Status.OK:
-            raise ValueError(f"refusing to cache a {output.status} output (only ok outputs are cached)")
-        self.store.cache_output(key, output.provider, redact_urls(output.model), output.model_dump_json())
+        self.store.cache_output(*_cache_row(key, output))
 
     def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
         """Append one finished call (a cache hit, a merged call, or one that never reached a server)."""
@@ -73,9 +72,16 @@ class StoreCallLog:
                                       "model": redact_urls(model.model), "reserved_usd": reserved_usd,
                                       "input_usd": input_usd, "probe": int(probe), "params_json": params})
 
-    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
-        """Replace the in-flight row ``call_id`` by the call's outcome and actual cost."""
-        self.store.finish_call(call_id, _outcome_row(output, config))
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
+                    cache_key: str | None = None) -> None:
+        """Replace the in-flight row ``call_id`` by the call's outcome and actual cost; with
+        ``cache_key``, cache the ok ``output`` under it in the same transaction.
+
+        Raises:
+            ValueError: ``cache_key`` is given and ``output`` is not ``ok``.
+        """
+        cache = _cache_row(cache_key, output) if cache_key is not None else None
+        self.store.finish_call(call_id, _outcome_row(output, config), cache)
 
     def accepted_mode(self, endpoint: str) -> str | None:
         """The structured-output mode ``endpoint`` accepted, as the store recorded it."""
@@ -90,6 +96,17 @@ def endpoint_id(endpoint: str) -> str:
     """The store's name of an endpoint: a hash of its connection key (provider and URL), so that
     no endpoint URL is written into the store (the response cache and call log hold none either)."""
     return content_hash("endpoint", endpoint, length=24)
+
+
+def _cache_row(key: str, output: ModelOutput) -> tuple[str, str, str, str]:
+    """The response-cache row of an ok ``output``: key, provider, redacted model, output JSON.
+
+    Raises:
+        ValueError: ``output`` is not ``ok`` (errors and refusals are never cached).
+    """
+    if output.status != Status.OK:
+        raise ValueError(f"refusing to cache a {output.status} output (only ok outputs are cached)")
+    return key, output.provider, redact_urls(output.model), output.model_dump_json()
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:

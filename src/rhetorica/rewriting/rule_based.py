@@ -231,7 +231,7 @@ def _pattern(direction: str) -> tuple[re.Pattern[str], dict[str, Rule]]:
     alternation = "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in groups.items())
     starts = "".join(re.escape(c) for c in sorted({*groups, "a"}))  # a match starts with one of these
     # Optional preceding article so that "a/an" can be re-agreed with the replacement.
-    pattern = re.compile(rf"(?=[{starts}])(?<![\w-])(?:(?P<art>\b[Aa]n?\s+))?(?P<src>{alternation})(?![\w-])",
+    pattern = re.compile(rf"(?<![\w-])(?=[{starts}])(?:(?P<art>\b[Aa]n?\s+))?(?P<src>{alternation})(?![\w-])",
                          re.IGNORECASE)
     return pattern, {r.source: r for r in rules}
 

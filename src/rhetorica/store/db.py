@@ -404,10 +404,13 @@ class Store(BatchTables):
         """Store ``output_json`` under ``key`` (committed at once: a paid answer is never lost;
         a second answer under the same key replaces the first)."""
         with self.transaction():
-            self.conn.execute(
-                "INSERT OR REPLACE INTO response_cache (cache_key, provider, model, output_json) VALUES (?, ?, ?, ?)",
-                (key, provider, model, output_json),
-            )
+            self._put_output(key, provider, model, output_json)
+
+    def _put_output(self, key: str, provider: str, model: str, output_json: str) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO response_cache (cache_key, provider, model, output_json) VALUES (?, ?, ?, ?)",
+            (key, provider, model, output_json),
+        )
 
     def record_call(self, row: dict[str, Any]) -> None:
         """Append one finished row to ``model_calls`` (``finished_at`` = now).
@@ -442,9 +445,15 @@ class Store(BatchTables):
                                     [row[c] for c in columns])
             return int(cur.lastrowid or 0)
 
-    def finish_call(self, call_id: int, row: dict[str, Any]) -> None:
+    def finish_call(self, call_id: int, row: dict[str, Any],
+                    cache: tuple[str, str, str, str] | None = None) -> None:
         """Replace the in-flight row ``call_id`` by the call's outcome (``row``: columns of
-        :data:`CALL_COLUMNS`; ``finished_at`` = now).
+        :data:`CALL_COLUMNS`; ``finished_at`` = now); committed at once.
+
+        Args:
+            cache: ``(key, provider, model, output_json)`` of the answer to keep in the response cache
+                as :meth:`cache_output` does, in the same transaction (the paid answer and its
+                outcome are committed together); ``None``: nothing cached.
 
         Raises:
             ValueError: ``row`` names an unknown column.
@@ -452,6 +461,8 @@ class Store(BatchTables):
         columns = _call_columns(row)
         assignments = ", ".join(f"{c} = ?" for c in columns)
         with self.transaction():
+            if cache is not None:
+                self._put_output(*cache)
             self.conn.execute(
                 f"UPDATE model_calls SET {assignments}, finished_at = datetime('now') WHERE call_id = ?",
                 [*(row[c] for c in columns), call_id],

@@ -179,9 +179,10 @@ class _CountingLog:
         self._units[call_id] = unit_key
         return call_id
 
-    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig) -> None:
+    def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
+                    cache_key: str | None = None) -> None:
         self._note(self._units.get(call_id), output)
-        self.store.finish_call(call_id, output, config)
+        self.store.finish_call(call_id, output, config, cache_key)
 
     def record_input(self, unit_key: str, item: ReviewerInput) -> None:
         """Keep a text a unit sends, with its blinding audit (:mod:`rhetorica.documents.inputs`);

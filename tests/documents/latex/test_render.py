@@ -8,7 +8,7 @@ import pytest
 from pypdf._codecs.zapfding import _zapfding_encoding  # oracle: ZapfDingbats.afm + Adobe glyph list
 
 from rhetorica.documents import read_document
-from rhetorica.documents.latex.render import Renderer, dingbat
+from rhetorica.documents.latex.render import Renderer, dingbat, tidy
 
 
 def test_dingbat_agrees_with_the_zapfdingbats_encoding_for_every_glyph() -> None:
@@ -55,3 +55,9 @@ def test_math_spans_are_found_after_long_plain_text() -> None:
     protected = renderer.protect_math(text)
     assert renderer.math == ["$a+b$", r"\(c\)", r"\begin{equation}d\end{equation}"]
     assert protected == "plain " * 50 + "\x000\x00 and \x001\x00 and \n\n\x002\x00\n\n end"
+
+
+def test_tidy_makes_each_run_of_spaces_tabs_and_no_break_spaces_one_space():
+    # hand-written: a single tab or no-break space becomes a space, mixed runs become one space
+    assert tidy("a\tb\u00a0c  \t\u00a0 d e\n\n\tf \u00a0 g") == "a b c d e\n\nf g"
+    assert tidy("x\u00a0\u00a0,y") == "x,y"  # the run before punctuation goes, as a space run does

@@ -585,7 +585,9 @@ _BLOCK_START = re.compile(r"^(\||- |\d+\. |Figure:|Table:|Sub\w+:|Algorithm:|```
 def tidy(text: str) -> str:
     """Normalise whitespace: one paragraph per line, block lines (lists, tables, captions) kept."""
     text = text.replace("\r", "")
-    text = re.sub(r"[ \t\u00a0]+", " ", text)
+    # runs of spaces, tabs and no-break spaces become one space (the same as re.sub("[ \t\u00a0]+", " "),
+    # without a match per single space between words)
+    text = re.sub("  +", " ", text.replace("\t", " ").replace("\u00a0", " "))
     blocks = re.split(r"\n\s*\n", text)
     out: list[str] = []
     for block in blocks:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -64,13 +65,14 @@ _W = r"(?:\W+\w+)"  # one more word
 _ADDRESSEE = r"(?:reviewer|referee|model|llm|ai|assistant|evaluator|judge|chatbot|gpt)"
 """Who an instruction addresses (English), singular."""
 _PAPER = r"(?:paper|submission|manuscript|work|article|study)"
-_IMP = (r"(?:^|(?<=[.!?:;\n\]>\"“”*])\s*|\b(?:please|kindly)\s+|\b(?:you|reviewers?|llms?|models?)\s+"
+# the word-start alternatives share one \b (tested once per position; the same alternatives in the same order)
+_IMP = (r"(?:^|(?<=[.!?:;\n\]>\"“”*])\s*|\b(?:(?:please|kindly)\s+|(?:you|reviewers?|llms?|models?)\s+"
         r"(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:required|asked|instructed)\s+to)\s+"
-        r"|\b(?:could|would|can)\s+you\s+(?:please\s+)?|\bif\s+you\s+(?:could|would|can)\s+"
-        r"|\b(?:we|i)\s+(?:kindly\s+)?(?:ask|request|urge|invite)\s+(?:you|the\s+reviewers?)\s+to\s+"
-        r"|\bbe\s+sure\s+to\s+|\bmake\s+sure\s+(?:to|you)\s+"
-        r"|\bas\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?" + _ADDRESSEE + r"s?\s*,\s*(?:please\s+)?"
-        r"|\b(?:dear|hey|hello|attention)\s+(?:[\w-]+\s+){0,2}?" + _ADDRESSEE + r"s?\s*[,:!]\s*(?:please\s+)?)")
+        r"|(?:could|would|can)\s+you\s+(?:please\s+)?|if\s+you\s+(?:could|would|can)\s+"
+        r"|(?:we|i)\s+(?:kindly\s+)?(?:ask|request|urge|invite)\s+(?:you|the\s+reviewers?)\s+to\s+"
+        r"|be\s+sure\s+to\s+|make\s+sure\s+(?:to|you)\s+"
+        r"|as\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?" + _ADDRESSEE + r"s?\s*,\s*(?:please\s+)?"
+        r"|(?:dear|hey|hello|attention)\s+(?:[\w-]+\s+){0,2}?" + _ADDRESSEE + r"s?\s*[,:!]\s*(?:please\s+)?))")
 _HIGH_SCORE = r"(?:10|ten|[6-9](?:\.\d)?)\b(?!\s*(?:[-–]|to\b|or\b|and\b)\s*\d)(?:\s*(?:/|out\s+of)\s*10\b)?"
 """A high score on a 10-point scale, not the start of a range ("1-5", "6 to 10")."""
 _ES_IMP = r"(?:^|(?<=[.!?:;¡\n])\s*|\bpor\s+favor,?\s+)"
@@ -343,7 +345,7 @@ def rule_names() -> list[str]:
     return list(_RULES)
 
 
-def _rule_spans(text: str, rules: list[str]) -> dict[str, list[tuple[int, int]]]:
+def _rule_spans(text: str, rules: tuple[str, ...]) -> dict[str, list[tuple[int, int]]]:
     """For each rule, the spans of ``text`` it must search: the windows around its keywords, or the
     whole text when lower-casing changes the text's length (keyword indices would not line up)."""
     lowered = text.lower()
@@ -352,14 +354,21 @@ def _rule_spans(text: str, rules: list[str]) -> dict[str, list[tuple[int, int]]]
     occurrences = _MARKER_INDEX.occurrences(lowered, _LATIN_INDEX.occurrences(lowered))
     if _EAST_ASIAN.search(text):
         _EAST_ASIAN_INDEX.occurrences(lowered, occurrences)
+    if not occurrences:  # most short texts (a LaTeX comment, a hidden construct) hold no keyword
+        return {}
     return {rule: windows(occurrences[rule], len(text), _REACH.get(rule, REACH)) for rule in rules if rule in occurrences}
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_of(categories: frozenset[str] | None) -> tuple[str, ...]:
+    """Names of the rules of ``categories`` (all when ``None``), in :data:`_RULES` order."""
+    return tuple(name for name in _COMPILED if categories is None or name.split(":", 1)[1] in categories)
 
 
 def _plain_matches(norm: Normalised, categories: frozenset[str] | None) -> list[InstructionMatch]:
     text = norm.text
-    rules = [name for name in _COMPILED if categories is None or name.split(":", 1)[1] in categories]
     found: list[InstructionMatch] = []
-    for name, spans in _rule_spans(text, rules).items():
+    for name, spans in _rule_spans(text, _rules_of(categories)).items():
         pattern = _COMPILED[name]
         for lo, hi in spans:
             for match in pattern.finditer(text, lo, hi):
