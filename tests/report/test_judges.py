@@ -170,3 +170,21 @@ def test_a_second_judge_model_with_only_failures_gets_a_report(tmp_path: Path) -
     md = (run / "report.md").read_text("utf-8")
     assert md.count("(judge mock/judge2: n = 0 for its 9 declared metrics — every stored rewrite judgement "
                     "failed (malformed") == 2  # one Table 1 per condition
+
+
+def test_a_judge_studys_means_count_papers_and_reviews_apart(tmp_path: Path) -> None:
+    """3 reviews of 2 papers (r0, r1 of paper0; r2 of paper1), each judged once per version: the
+    means and form tables say Papers 2 and Reviews 3 (they said Papers 3); means over reviews."""
+    from .judge_runs import run_judge_study
+
+    run = run_judge_study(tmp_path)
+    data = write_report(run, n_resamples=50)
+    means = data.condition_means.set_index(["reviewer", "arm"])
+    row = means.loc[("rotten-judge", "paraphrase")]
+    assert (row["papers"], row["reviews"], row["ok"], row["failed"]) == (2, 3, 3, 0)
+    assert row["mean_overall"] == pytest.approx(70.0)  # overall_quality 70 for every paraphrase
+    forms = data.analysis["forms"]
+    criticism = forms[(forms["reviewer"] == "remor-judge") & (forms["metric"] == "criticism")].set_index("arm")
+    assert criticism.loc["original", ["papers", "reviews"]].tolist() == [2, 3]
+    md = (run / "report.md").read_text("utf-8")
+    assert "| Judge configuration | Condition | Papers | Reviews | OK judgements |" in " ".join(md.split())

@@ -25,7 +25,8 @@ class ReportData:
     Attributes:
         study: the run's validated study (:func:`rhetorica.study.run_study.load_run_study`).
         comparisons: the Table-4-shaped comparison table (one row per reviewer x pair).
-        condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall.
+        condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall
+            (a judge study: papers and the judged ``reviews`` counted apart, mean/SD over reviews).
         usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
         failures: every non-ok unit and problem: stage, item, status, reason.
         wall_time_s: wall-clock seconds over all runs of this study.
