@@ -109,12 +109,18 @@ class ReportData:
             return 0
         return int(problems["reason"].astype(str).map(is_warning).sum())
 
-    def failures_line(self) -> str:
+    def failures_line(self, units: int | None = None) -> str:
         """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line),
         with ``; K warning(s)`` before the period when there are warnings and, when planned units
         never ran, ``; U planned unit(s) not run (see the study flow)`` (:attr:`not_run`), so the
-        line accounts for everything ``rhetorica run`` counts as a problem."""
-        units, problems = self.failure_counts
+        line accounts for everything ``rhetorica run`` counts as a problem.
+
+        Args:
+            units: N, when the caller counted the units stored as a failure itself (``rhetorica run``:
+                every stage's, :func:`rhetorica.study.status.stage_failures`); default: the units of
+                :attr:`failure_counts`."""
+        counted, problems = self.failure_counts
+        units = counted if units is None else units
         warnings = f"; {self.warning_count} warning(s)" if self.warning_count else ""
         not_run = f"; {self.not_run} planned unit(s) not run (see the study flow)" if self.not_run else ""
         return f"Failures: {units} unit(s) and {problems} other problem(s){warnings} listed in the report{not_run}."
