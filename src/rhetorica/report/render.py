@@ -127,9 +127,10 @@ def md_code(text: object) -> str:
     return f"{fence}{pad}{body}{pad}{fence}"
 
 
-_MD_VERBATIM = frozenset("\\`*_|<>&")
-"""Characters that make a table cell a code span (:func:`md_cell`); ``[`` and ``]`` alone (an
-interval ``0.85 [0.80, 0.90]``) are backslash-escaped instead."""
+_MD_VERBATIM = frozenset("\\`*_<&")
+"""Characters that make a table cell a code span (:func:`md_cell`); ``[``, ``]``, ``|`` and ``>``
+alone (an interval ``0.85 [0.80, 0.90]``, a reason quoting ``|ln R|`` or ``> 4.5``) are
+backslash-escaped instead."""
 
 
 def md_cell(text: str) -> str:
