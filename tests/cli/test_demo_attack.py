@@ -74,5 +74,5 @@ def test_the_demo_runs_a_search_and_reports_it(shared_data: Path, tmp_path: Path
     assert all(c["valid"] for r in record["rounds"] for c in r["candidates"] if c["kept"])
     md = (out / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]
-    assert "| gcrn\\_iclr2017 | smollm2-default | +" in " ".join(section.split())  # Markdown escapes "_"
+    assert "| `gcrn_iclr2017` | smollm2-default | +" in " ".join(section.split())  # an id verbatim (code span)
     assert "best of many noisy reviews" in section and (out / "plots" / "attack_trajectory.png").is_file()

@@ -77,7 +77,7 @@ def test_import_with_unreadable_scores_lists_them_and_exits_1(tmp_path: Path) ->
     md = (run_dir / "report.md").read_text("utf-8")
     failures = md[md.index("## Failures"):]
     assert "p4 / perturbed / external / rep 0" in failures
-    assert "overall\\_score: 'weak accept (6)' does not start with a score" in failures  # Markdown-escaped
+    assert "overall_score: 'weak accept (6)' does not start with a score" in failures  # verbatim, in a code span
 
 
 def test_import_refuses_a_used_run_dir_and_bad_map(tmp_path: Path) -> None:

@@ -67,3 +67,35 @@ def test_table1_without_soft_ratings_is_unchanged() -> None:
     assert list(study.table1.columns) == TABLE1_COLUMNS
     with_soft = judge_study(_scores(), REVIEWERS, PAPERS).table1[TABLE1_COLUMNS]
     pd.testing.assert_frame_equal(study.table1, with_soft)
+
+
+def test_a_second_judge_with_only_failures_is_listed_with_n_0_and_why() -> None:
+    """Two judge models, the second's every judgement malformed (a trial's crash: 'judge … is not in
+    the reliability table'): the study is analysed, the second judge's 7 declared remor metrics
+    appear in the pair-level classification with n = 0 and the reason, M of each judge unchanged."""
+    scores = _scores(soft=False)
+    failed = pd.DataFrame([{"unit_key": f"{r}-{side}", "document_id": r, "condition": condition, "reviewer": "bad",
+                            "model": "m2", "status": "malformed", "metric": metric, "value": np.nan,
+                            "variant_key": variant} for r in ("r0", "r1")
+                           for side, condition, variant in (("o", "original", ""), ("p", "paraphrase", f"{r}-v"))
+                           for metric in ("criticism", "praise")])  # a failed judgement: its metrics, NaN
+    reviewers = [*REVIEWERS, {"name": "bad", "kind": "judge", "model": "m2", "options": {"family": "remor"}}]
+    study = judge_study(pd.concat([scores, failed], ignore_index=True), reviewers, PAPERS)
+    assert study.unavailable is None
+    assert study.agreement == {"paraphrase": ("m", "m2", 0, 0)}
+    bad = study.reliability[study.reliability["judge"] == "m2"]
+    assert list(bad["metric"]) == ["remor.criticism", "remor.examples", "remor.importance_relevance",
+                                   "remor.materials_methods", "remor.praise", "remor.results_discussion",
+                                   "remor.suggestions_solutions"]
+    assert (bad["n_pairs"] == 0).all() and (bad["classification"] == "not computable").all()
+    # remor's 7 metrics -> α / 7; the rewrites' 2 stored judgements both malformed
+    assert bad["alpha_bonferroni"].tolist() == pytest.approx([0.05 / 7] * 7)
+    reasons = bad.set_index("metric")["reason"]
+    assert reasons["remor.criticism"] == reasons["remor.praise"] == "every stored rewrite judgement failed (malformed 2)"
+    assert reasons["remor.examples"] == "no judgement of a rewrite stored (not run)"
+    first = study.reliability[study.reliability["judge"] == "m"].set_index("metric")
+    assert first.loc["scholarpeer.overall", "n_pairs"] == 7 and pd.isna(first.loc["scholarpeer.overall", "reason"])
+    assert first.loc["scholarpeer.coverage", "n_pairs"] == 0  # declared, never scored: listed too
+    table1 = study.table1
+    assert set(table1["second_judge"]) == {"m2"} and table1["second_class"].isna().all()
+    assert not table1["agree"].any() and table1["alpha_bonferroni"].tolist() == pytest.approx([0.05 / 5] * 5)

@@ -45,3 +45,27 @@ def test_source_ids_reach_every_table_and_the_mapping(tmp_path: Path) -> None:
     variants = ids[ids["kind"] == "variant"].set_index("document_id")
     assert variants.loc["r-7", "rewrite_id"] == "rw-1" and variants.loc["0", "rewrite_id"] == "0.rewrite1"
     assert set(variants["rewriter"]) == {"gpt-x"} and set(variants["condition"]) == {"paraphrase"}
+
+
+def test_generated_rewrite_ids_are_marked_with_their_source_line(tmp_path: Path) -> None:
+    """Rows 1 and 3 have no rewrite_id (PeerPrism has none): their variants' ids were generated
+    (``<review>.rewrite1``), so ids.csv says id_generated 1 and names the rewrite's line; row 2's
+    ``rw-1`` is the source's (0). They said 0 with an empty source: the variant inherited its
+    original's metadata."""
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
+    spec = {"name": "ids", "output_dir": str(tmp_path / "run"), "documents": [{"pairs": str(pairs)}],
+            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
+            "reviewers": [{"name": "rr", "kind": "judge", "model": "mock/j", "options": {"family": "rottenreviews"}}],
+            "validation": {"enabled": False}}
+    study = tmp_path / "study.yaml"
+    study.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(study)])
+    assert result.exit_code == 0, result.output
+    ids = pd.read_csv(tmp_path / "run" / "tables" / "ids.csv", dtype=str, keep_default_na=False)
+    variants = ids[ids["kind"] == "variant"].set_index("rewrite_id")
+    assert variants.loc["0.rewrite1", ["document_id", "id_generated", "source"]].tolist() == [
+        "0", "1", f"{pairs}:1"]
+    assert variants.loc["rw-1", ["document_id", "id_generated", "source"]].tolist() == ["r-7", "0", f"{pairs}:2"]
+    assert variants.loc["iclr/42.review1.rewrite1", ["document_id", "id_generated", "source"]].tolist() == [
+        "iclr/42.review1", "1", f"{pairs}:3"]

@@ -83,7 +83,7 @@ def test_scripted_judge_gets_the_four_classes_through_the_cli(tmp_path: Path) ->
     assert row["n_pairs"] == 10 and abs(row["wilcoxon_p"] - 2 / 2**10) < 1e-12
     assert abs(row["mean_diff"] - 0.245) < 1e-9 and abs(row["alpha_bonferroni"] - 0.05 / 7) < 1e-12
     md = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
-    assert "Table 1" in md and "remor.suggestions\\_solutions" in md and "sensitive and robust" in md
+    assert "Table 1" in md and "`remor.suggestions_solutions`" in md and "sensitive and robust" in md
     assert (tmp_path / "run" / "tables" / "judges_table1.tex").is_file()
     assert (tmp_path / "run" / "plots" / "judges_pvalues.png").stat().st_size > 1000
 

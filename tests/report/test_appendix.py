@@ -76,7 +76,7 @@ def test_report_shows_n_papers_escaped(tmp_path: Path) -> None:
     assert 'id="appendix-1"' in html and 'id="appendix-2"' not in html
     assert "We<ins> &lt;script&gt;alert(1)&lt;/script&gt;</ins> show it." in html and "<script>" not in html
     markdown = (run / "report.md").read_text(encoding="utf-8")
-    assert "_Intro_: We{+ &lt;script&gt;alert(1)&lt;/script&gt;+} show it." in markdown
+    assert "_Intro_: We{+ \\<script\\>alert(1)\\</script\\>+} show it." in markdown  # escaped, no HTML entity
     write_report(run, n_resamples=50, appendix_papers=0)
     assert 'id="appendix-1"' not in (run / "report.html").read_text(encoding="utf-8")
 

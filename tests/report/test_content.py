@@ -41,8 +41,12 @@ def _records() -> tuple[list[tuple[str, str, str, float | None]], dict[int, dict
 
 
 def md_text(cell: str) -> str:
-    """What a Markdown renderer shows for escaped inline text (backslash escapes, entities)."""
-    return html.unescape(re.sub(r"\\([\\`*_\[\]|])", r"\1", cell))
+    """What a Markdown renderer shows for a cell: a whole-cell code span's text as written (a
+    table's ``\\|`` a pipe), else escaped inline text (backslash escapes, entities)."""
+    code = re.fullmatch(r"(`+) ?(.*?) ?\1", cell)
+    if code:
+        return code.group(2).replace("\\|", "|")
+    return html.unescape(re.sub(r"\\([\\`*_\[\]|<>&])", r"\1", cell))
 
 
 def md_table(markdown: str, heading: str, index: int = 0) -> list[list[str]]:

@@ -17,7 +17,7 @@ HOSTILE = "<script>alert(1)</script> [click](javascript:alert(2)) ![x](http://ev
 
 def test_md_escape_hand_written() -> None:
     assert md_escape("a_b *c* [d](e) <f> & g|h `i` \\j\nk") == (
-        "a\\_b \\*c\\* \\[d\\](e) &lt;f&gt; &amp; g\\|h \\`i\\` \\\\j k")
+        "a\\_b \\*c\\* \\[d\\](e) \\<f\\> \\& g\\|h \\`i\\` \\\\j k")  # no HTML entity
 
 
 def test_markdown_report_renders_hostile_text_literally(tmp_path: Path) -> None:
@@ -29,7 +29,9 @@ def test_markdown_report_renders_hostile_text_literally(tmp_path: Path) -> None:
     md = (run / "report.md").read_text("utf-8")
     # rendered by an independent CommonMark renderer with GFM tables: no tag, link or image from the text
     page = MarkdownIt("commonmark").enable("table").render(md)
-    assert "<script" not in page and "<a " not in page and "<strong>bold" not in page and "<code>" not in page
+    assert "<script" not in page and "<a " not in page and "<strong>bold" not in page
+    assert "<code>c</code>" not in page  # the text's `c` is no code of its own (a cell is one code span)
+    assert "&lt;script" not in md and "&amp;" not in md  # the Markdown source holds no HTML entity of ours
     assert page.count("<img ") == page.count('<img src="plots/') == 4  # only the report's own figures (flow included)
     literal = ("&lt;script&gt;alert(1)&lt;/script&gt; [click](javascript:alert(2)) ![x](http://evil/x.png) "
                "**bold** a|b `c` &amp;lt;")
@@ -65,8 +67,29 @@ def test_pvalue_below_the_shown_floor_reads_literally_in_markdown_and_stays_esca
     # praise: polish:+ condition comes second; the first Table 1 (paraphrase) has praise 0.20 -> 0.20
     assert cells[:2] == ["remor.praise", "remor"] and cells[7:9] == ["0.10", "<0.0001"] and cells[9] == "robust"
     assert "&lt;0.0001" not in md
-    assert "remor.importance\\_relevance" in md  # a text cell keeps its Markdown escaping
+    assert "| `remor.importance_relevance` " in md  # a text cell with Markdown punctuation: a code span
     page = MarkdownIt("commonmark").enable("table").render(md)
     assert "<td>&lt;0.0001</td>" in page  # a CommonMark renderer shows the text <0.0001
     html = (run / "report.html").read_text("utf-8")
     assert ">&lt;0.0001</td>" in html and "<0.0001" not in html
+
+
+def test_ids_read_as_written_in_report_md_and_escaped_in_report_html(tmp_path: Path) -> None:
+    """Document ids '<script>alert(1)</script>', 'a&b' and '_LGP9eHt4ae' (a PeerPrism review id), each
+    with a refused review: report.md holds each id verbatim in a code span (it held '&lt;script&gt;',
+    'a&amp;b' and '\\_LGP9eHt4ae', so a search for the id failed); a CommonMark renderer and
+    report.html (rendered from the same cells by jinja2, not from the Markdown) show the text, no tag."""
+    ids = ["<script>alert(1)</script>", "a&b", "_LGP9eHt4ae"]
+    records = [("R", doc, arm, score) for doc in ids for arm, score in (("original", 5), ("confidence:+", None))]
+    run = make_run(tmp_path / "run", records, status={1: "refused", 3: "refused", 5: "refused"})
+    write_report(run, n_resamples=20)
+    md = (run / "report.md").read_text("utf-8")
+    for doc in ids:  # the Failures table's item: document / arm / reviewer / replicate
+        assert f"| `{doc} / confidence:+ / R / rep 0` " in md
+    assert "&lt;" not in md and "&amp;" not in md  # prose (captions) backslash-escapes: \\<, \\&, \\_
+    page = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<script>" not in page and "<code>&lt;script&gt;alert(1)&lt;/script&gt; / confidence:+ / R / rep 0</code>" in page
+    html = (run / "report.html").read_text("utf-8")
+    assert "<script>alert(1)" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; / confidence:+ / R / rep 0" in html
+    assert "a&amp;b / confidence:+ / R / rep 0" in html and "_LGP9eHt4ae / confidence:+ / R / rep 0" in html

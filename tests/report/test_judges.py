@@ -141,3 +141,50 @@ def test_the_judgement_stores_expected_scores_and_reasons(report) -> None:
     reasons = [json.loads(v)["comprehensiveness"]["reason"] for v in
                artefacts.loc[artefacts["name"] == "soft_ratings", "value_json"]]
     assert reasons.count(NO_LOGPROBS) == 1 and reasons.count(None) == 8
+
+
+def test_a_second_judge_model_with_only_failures_gets_a_report(tmp_path: Path) -> None:
+    """Two judge models, the second (RottenReviews, 9 classified metrics) answering only malformed
+    JSON: the report is written (it raised 'judge … is not in the reliability table'), the second
+    judge's metrics are in the pair-level classification and the study flow with n = 0 and the
+    reason, and Table 1's caption says so."""
+    from rhetorica.models.registry import get_model
+
+    spec = judge_spec(tmp_path)
+    spec["reviewers"][1] |= {"model": "mock/judge2", "options": {"family": "rottenreviews", "model_options": {
+        "script": ["not json"] * 40}}}
+
+    def factory(model_id: str, options: dict[str, Any]) -> Any:
+        return TextJudge(model="text-judge") if model_id == "mock/text-judge" else get_model(model_id, **options)
+
+    run, summary = run_study_summary(spec, tmp_path, factory)
+    assert summary.stage_statuses["review"] == {"ok": 9, "malformed": 5}  # rotten stopped after 5 malformed
+    data = write_report(run, n_resamples=50)
+    every = data.analysis["judges_all"]
+    bad = every[every["judge"] == "mock/judge2"]
+    assert len(bad) == 2 * 9 and (bad["n_pairs"] == 0).all() and (bad["classification"] == "not computable").all()
+    assert bad["reason"].str.startswith("every stored rewrite judgement failed (malformed").all()
+    assert (data.analysis["judges"]["second_judge"] == "mock/judge2").all()
+    effective = data.effective_n[data.effective_n["configuration"] == "mock/judge2"]
+    assert len(effective) == 18 and (effective[["papers", "reviews", "pairs", "nonzero"]] == 0).all().all()
+    md = (run / "report.md").read_text("utf-8")
+    assert md.count("(judge mock/judge2: n = 0 for its 9 declared metrics — every stored rewrite judgement "
+                    "failed (malformed") == 2  # one Table 1 per condition
+
+
+def test_a_judge_studys_means_count_papers_and_reviews_apart(tmp_path: Path) -> None:
+    """3 reviews of 2 papers (r0, r1 of paper0; r2 of paper1), each judged once per version: the
+    means and form tables say Papers 2 and Reviews 3 (they said Papers 3); means over reviews."""
+    from .judge_runs import run_judge_study
+
+    run = run_judge_study(tmp_path)
+    data = write_report(run, n_resamples=50)
+    means = data.condition_means.set_index(["reviewer", "arm"])
+    row = means.loc[("rotten-judge", "paraphrase")]
+    assert (row["papers"], row["reviews"], row["ok"], row["failed"]) == (2, 3, 3, 0)
+    assert row["mean_overall"] == pytest.approx(70.0)  # overall_quality 70 for every paraphrase
+    forms = data.analysis["forms"]
+    criticism = forms[(forms["reviewer"] == "remor-judge") & (forms["metric"] == "criticism")].set_index("arm")
+    assert criticism.loc["original", ["papers", "reviews"]].tolist() == [2, 3]
+    md = (run / "report.md").read_text("utf-8")
+    assert "| Judge configuration | Condition | Papers | Reviews | OK judgements |" in " ".join(md.split())

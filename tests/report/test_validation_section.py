@@ -137,3 +137,22 @@ def test_intended_shifts_are_summarised_per_condition_in_markdown_and_latex(tmp_
                          fmt(check.original), fmt(check.variant)]]
     latex = (run / "tables" / "shift_checks.tex").read_text("utf-8")
     assert f"confidence:+ & rules & confidence:+ & {check.measure} & 1 & {int(check.present)} & " in latex
+
+
+def test_passed_review_variants_are_not_listed_as_failed() -> None:
+    """Review variants (checks ``kind: review``) carry no style measures by design: the two that
+    passed are not 'failed or lacking measures'; the one whose review checks failed is listed as
+    failed with its reason; a manuscript variant that could not be validated stays listed."""
+    from rhetorica.report.validation import failed_variants, validation_table
+
+    def row(doc: str, passed: bool, reasons: list[str], result: dict) -> dict:
+        return {"unit_key": f"c-{doc}", "variant_key": f"v-{doc}", "document_id": doc, "condition": "paraphrase",
+                "rewriter": "gpt", "passed": int(passed), "reasons_json": json.dumps(reasons),
+                "result_json": json.dumps(result)}
+
+    checks = pd.DataFrame([row("r1", True, [], {"kind": "review"}), row("r2", True, [], {"kind": "review"}),
+                           row("r3", False, ["recommendation changed"], {"kind": "review"}),
+                           row("p1", False, ["boom"], {"error": "boom"})])
+    failed = failed_variants(validation_table(checks))
+    assert failed.values.tolist() == [["p1", "paraphrase", "gpt", "not validated", "boom"],
+                                      ["r3", "paraphrase", "gpt", "failed", "recommendation changed"]]

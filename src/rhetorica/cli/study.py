@@ -36,10 +36,12 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
         return load_study(study)
 
 
-def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
+def print_headline(run_dir: Path, appendix_papers: int | None = None, failed_units: int | None = None) -> None:
     """Print the comparison table of a run in the terminal (compact; the report has every column);
     without a comparison row (a judge study), the judges' classification counts instead
-    (:func:`judge_headline`), or no table."""
+    (:func:`judge_headline`), or no table. ``failed_units``: the units stored as a failure that
+    ``rhetorica run`` counted (every stage's, the validation checks that could not be made
+    included), so that the last line agrees with its 'failed N unit(s)' line."""
 
     data = write_report(run_dir, appendix_papers=appendix_papers)
     wide = Console(width=max(console.width, 160))
@@ -65,7 +67,7 @@ def print_headline(run_dir: Path, appendix_papers: int | None = None) -> None:
     if not data.superseded.empty:
         console.print(f"Superseded: {int(data.superseded['units'].sum())} stored unit(s) from earlier declarations "
                       "of the study are left out of these tables (listed in the report).")
-    console.print(f"{escape(data.failures_line())} Report: {escape(str(run_dir / 'report.html'))}")
+    console.print(f"{escape(data.failures_line(failed_units))} Report: {escape(str(run_dir / 'report.html'))}")
 
 
 def judge_headline(table1: pd.DataFrame) -> Table:
@@ -94,7 +96,7 @@ def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
 def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
                       retry_failed: bool = False, wait: bool = False,
                       retry_hint: str = "rhetorica run STUDY --retry-failed",
-                      count_failed_units: bool = True) -> tuple[Path, int]:
+                      count_failed_units: bool = True) -> tuple[Path, int, int]:
     """Run a validated study with progress bars (:func:`rhetorica.study.execute.execute_study`) and
     print its problems and summary.
 
@@ -103,9 +105,10 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
             demo, whose tiny model is expected to fail some outputs, only lists them).
 
     Returns:
-        ``(run dir, problems)``: problems counts the input/setup problems of this run, the
-        configurations stopped by a permanent error and (with ``count_failed_units``) the study's
-        current units stored as a failure (this run's or an earlier one's); 0 means everything ran.
+        ``(run dir, problems, failed units)``: problems counts the input/setup problems of this run,
+        the configurations stopped by a permanent error and (with ``count_failed_units``) the
+        study's current units stored as a failure (this run's or an earlier one's; failed units
+        counts them, every stage's); 0 means everything ran.
 
     Raises:
         typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
@@ -163,7 +166,7 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
     problems = sum(not is_warning(reason) for _, _, reason in summary.problems)
-    return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0)
+    return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0), failed
 
 
 def print_abandoned(calls: int, reserved_usd: float, counted_usd: float, *, run_dir: str) -> None:
@@ -204,9 +207,9 @@ def run(
     Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
-    run_dir, problems = run_with_progress(config, base_dir, retry_failed=retry_failed, wait=wait,
-                                          retry_hint=f"rhetorica run {study} --retry-failed")
-    print_headline(run_dir)
+    run_dir, problems, failed = run_with_progress(config, base_dir, retry_failed=retry_failed, wait=wait,
+                                                  retry_hint=f"rhetorica run {study} --retry-failed")
+    print_headline(run_dir, failed_units=failed)
     finish(problems)
 
 

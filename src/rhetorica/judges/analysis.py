@@ -70,7 +70,8 @@ class JudgeStudy:
     Attributes:
         pairs: the pair table (:func:`judge_pairs`) of the classified metrics.
         reliability: pair-level classes, :data:`~rhetorica.analysis.equivalence.RELIABILITY_COLUMNS`
-            plus ``condition``, ``family``, ``scale``.
+            plus ``condition``, ``family``, ``scale``, ``reason``: every declared metric of every judge,
+            one without a test with ``n_pairs = 0``, class ``not computable`` and why.
         clustered: the same with d averaged per ``cluster`` unit first.
         differences: metrics whose class differs between the two (``judge, metric,
             class_pair, class_<cluster>, condition``).
@@ -248,7 +249,6 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
             frame["condition"] = condition
             frame["family"] = frame["metric"].map(lambda k: info[k][0])
             frame["scale"] = frame["metric"].map(lambda k: info[k][1])
-        pair_rows.append(level)
         cluster_rows.append(grouped)
         diff = level_differences(level, grouped, ("pair", cluster))
         diff_rows.append(diff.assign(condition=condition))
@@ -256,8 +256,11 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
                                alpha / max(1, n_tests[order[0]]))
         first["second_judge"], first["second_class"], first["agree"] = None, None, None
         if len(order) > 1:
-            found = judge_agreement(level, order[0], order[1])
-            agreement[condition] = (order[0], order[1], found.n_same, found.n_metrics)
+            if {order[0], order[1]} <= set(level["judge"]):
+                found = judge_agreement(level, order[0], order[1])
+                agreement[condition] = (order[0], order[1], found.n_same, found.n_metrics)
+            else:  # a judge without a single test: no metric shared
+                agreement[condition] = (order[0], order[1], 0, 0)
             other = level[level["judge"] == order[1]].set_index("metric")["classification"]
             first["second_judge"] = order[1]
             first["second_class"] = first["metric"].map(other)
@@ -265,6 +268,7 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         if soft:
             first = with_soft_tests(first, part, rated, n_resamples=n_resamples, seed=seed)
         tables.append(first)
+        pair_rows.append(_with_untested(level, pairs, declared, condition, info, alpha, n_tests))
     table1 = pd.concat(tables, ignore_index=True)[TABLE1_COLUMNS + (TABLE1_SOFT_COLUMNS if soft else [])]
     return JudgeStudy(pairs, pd.concat(pair_rows, ignore_index=True), pd.concat(cluster_rows, ignore_index=True),
                       pd.concat(diff_rows, ignore_index=True), table1, agreement, declared=declared)
@@ -275,17 +279,32 @@ def _declared_rows(level: pd.DataFrame, pairs: pd.DataFrame, judge: str, metrics
     """Table 1's rows of ``judge`` under ``condition``: one per declared metric, in declaration
     order; a metric without a test has ``n_pairs = 0``, class ``not computable`` and its reason."""
     tested = level[level["judge"] == judge].set_index("metric")
-    rows = []
-    for metric in metrics:
-        if metric in tested.index:
-            row = tested.loc[metric].to_dict() | {"metric": metric, "reason": None}
-        else:
-            row = {"judge": judge, "metric": metric, "n_pairs": 0, "wilcoxon_n": 0, "alpha_bonferroni": alpha_m,
-                   "classification": NOT_COMPUTABLE, "condition": condition, "family": info[metric][0],
-                   "scale": info[metric][1], "reason": no_test_reason(pairs, judge, metric, condition)}
-        rows.append(row)
+    rows = [tested.loc[metric].to_dict() | {"metric": metric, "reason": None} if metric in tested.index
+            else _untested_row(pairs, judge, metric, condition, info, alpha_m) for metric in metrics]
     return pd.DataFrame(rows).reindex(columns=[c for c in TABLE1_COLUMNS if c not in
                                                ("second_judge", "second_class", "agree")])
+
+
+def _untested_row(pairs: pd.DataFrame, judge: str, metric: str, condition: str,
+                  info: Mapping[str, tuple[str, str, str]], alpha_m: float) -> dict[str, Any]:
+    """The row of a declared metric without a test: ``n_pairs = 0``, class ``not computable``,
+    the reason (:func:`no_test_reason`)."""
+    return {"judge": judge, "metric": metric, "n_pairs": 0, "wilcoxon_n": 0, "alpha_bonferroni": alpha_m,
+            "classification": NOT_COMPUTABLE, "condition": condition, "family": info[metric][0],
+            "scale": info[metric][1], "reason": no_test_reason(pairs, judge, metric, condition)}
+
+
+def _with_untested(level: pd.DataFrame, pairs: pd.DataFrame, declared: Mapping[str, list[str]], condition: str,
+                   info: Mapping[str, tuple[str, str, str]], alpha: float, n_tests: Mapping[str, int],
+                   ) -> pd.DataFrame:
+    """The pair-level classification of one condition with a ``reason`` column, and a row
+    (:func:`_untested_row`, ``level = pair``) for every declared metric of every judge that has no
+    test: a judge whose every judgement failed appears with n = 0 and why, never left out."""
+    tested = set(zip(level["judge"], level["metric"]))
+    missing = [_untested_row(pairs, judge, metric, condition, info, alpha / max(1, n_tests[judge])) | {"level": "pair"}
+               for judge, metrics in declared.items() for metric in metrics if (judge, metric) not in tested]
+    out = level.assign(reason=None)
+    return pd.concat([out, pd.DataFrame(missing, columns=list(out.columns))], ignore_index=True) if missing else out
 
 
 def soft_differences(pairs: pd.DataFrame) -> pd.DataFrame:

@@ -173,10 +173,14 @@ def imported_variant(original: Document, condition: str, source: str) -> Rewrite
     title = original.sections[0].title if len(original.sections) == 1 else "Review"
     metadata = {k: v for k, v in original.metadata.items() if k != IMPORTED}
     rating = rewrite.get("rating")  # the rewrite's own rating (a rewrite record's 'rating')
+    source = original.source  # the rewrite's own line, and whether its id was generated (tables/ids.csv)
+    if source is not None and rewrite.get("source"):
+        source = source.model_copy(update={"path": rewrite["source"]})
     return Status.OK, original.model_copy(update={
         "sections": [Section(title=title, text=rewrite["text"].strip())],
-        "human_scores": [float(rating)] if rating is not None else original.human_scores,
-        "metadata": {**metadata, "rewrite_id": rewrite["rewrite_id"], "imported": True}}), None
+        "human_scores": [float(rating)] if rating is not None else original.human_scores, "source": source,
+        "metadata": {**metadata, "rewrite_id": rewrite["rewrite_id"], "imported": True,
+                     "id_generated": bool(rewrite.get("id_generated", False))}}), None
 
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)

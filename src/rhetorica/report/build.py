@@ -39,17 +39,33 @@ from rhetorica.report.tables import TableContext, Unavailable
 from rhetorica.report.validation import shift_table, validation_summary, validation_table
 
 
-def _condition_means(assessments: pd.DataFrame) -> pd.DataFrame:
+def _condition_means(assessments: pd.DataFrame, paper_of: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Per reviewer and arm: documents with a primary score, ok and failed assessments, the mean
+    and SD over documents of each document's mean primary score (replicates averaged first).
 
+    Args:
+        assessments: the analysed tidy assessments.
+        paper_of: for a study whose documents are reviews (a judge study), review document id ->
+            paper id (a review without one is its own paper); the table then counts ``papers``
+            (distinct papers of the scored reviews) and ``reviews`` (the scored reviews, the units of
+            the mean) apart. ``None``: the documents are papers (``papers`` counts them).
+    """
     # the columns keep their names (mean_overall, sd_overall): they hold each reviewer's primary
     # score (judges of different metric families have different primary metrics)
-    columns = ["reviewer", "arm", "papers", "ok", "failed", "mean_overall", "sd_overall"]
+    columns = ["reviewer", "arm", "papers", *(["reviews"] if paper_of is not None else []), "ok", "failed",
+               "mean_overall", "sd_overall"]
     if assessments.empty:
         return pd.DataFrame(columns=columns)
     papers = pd.concat([paper_scores(rows, score=(score := primary_metric(rows))).rename(columns={score: "_primary"})
                         for _, rows in assessments.groupby("reviewer", sort=True)])
     grouped = papers.groupby(["reviewer", "arm"], sort=True)
     out = grouped["_primary"].agg(papers="count", mean_overall="mean", sd_overall="std").reset_index()
+    if paper_of is not None:
+        scored = papers[papers["_primary"].notna()]
+        distinct = scored.assign(_paper=scored["document_id"].map(lambda d: paper_of.get(d, d)))
+        counts = distinct.groupby(["reviewer", "arm"])["_paper"].nunique()
+        out["reviews"] = out["papers"]
+        out["papers"] = [int(counts.get((r, a), 0)) for r, a in zip(out["reviewer"], out["arm"])]
     counts = assessments.assign(ok=assessments["status"].eq("ok")).groupby(["reviewer", "arm"])["ok"]
     out = out.merge(counts.agg(ok="sum", total="count").reset_index(), on=["reviewer", "arm"])
     out["failed"] = out["total"] - out["ok"]
@@ -245,8 +261,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed,
                                                         artefacts=artefact_values(tables["artefacts"]))
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
+    review_papers = paper_ids if study.reviewers and judge_names(study) == {r.name for r in study.reviewers} else None
     if needs_form_table(analysed_scores):
-        analysis["forms"] = form_scores(analysed_scores)
+        analysis["forms"] = form_scores(analysed_scores, review_papers)
 
     judges = collect_judges(analysed_scores, study, paper_ids, analysis, unavailable)  # the review-metric study
     _replicate_spread(analysed_scores, analysis)
@@ -270,7 +287,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis,
                              soft_rating_reasons(tables.get("artefacts", pd.DataFrame())))
-    return ReportData(study=study, comparisons=comparisons, condition_means=_condition_means(assessments),
+    return ReportData(study=study, comparisons=comparisons,
+                      condition_means=_condition_means(assessments, review_papers),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       validation=validation, validation_summary=summary,

@@ -25,7 +25,8 @@ class ReportData:
     Attributes:
         study: the run's validated study (:func:`rhetorica.study.run_study.load_run_study`).
         comparisons: the Table-4-shaped comparison table (one row per reviewer x pair).
-        condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall.
+        condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall
+            (a judge study: papers and the judged ``reviews`` counted apart, mean/SD over reviews).
         usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
         failures: every non-ok unit and problem: stage, item, status, reason.
         wall_time_s: wall-clock seconds over all runs of this study.
@@ -108,12 +109,18 @@ class ReportData:
             return 0
         return int(problems["reason"].astype(str).map(is_warning).sum())
 
-    def failures_line(self) -> str:
+    def failures_line(self, units: int | None = None) -> str:
         """``Failures: N unit(s) and M other problem(s) listed in the report.`` (the run's last line),
         with ``; K warning(s)`` before the period when there are warnings and, when planned units
         never ran, ``; U planned unit(s) not run (see the study flow)`` (:attr:`not_run`), so the
-        line accounts for everything ``rhetorica run`` counts as a problem."""
-        units, problems = self.failure_counts
+        line accounts for everything ``rhetorica run`` counts as a problem.
+
+        Args:
+            units: N, when the caller counted the units stored as a failure itself (``rhetorica run``:
+                every stage's, :func:`rhetorica.study.status.stage_failures`); default: the units of
+                :attr:`failure_counts`."""
+        counted, problems = self.failure_counts
+        units = counted if units is None else units
         warnings = f"; {self.warning_count} warning(s)" if self.warning_count else ""
         not_run = f"; {self.not_run} planned unit(s) not run (see the study flow)" if self.not_run else ""
         return f"Failures: {units} unit(s) and {problems} other problem(s){warnings} listed in the report{not_run}."

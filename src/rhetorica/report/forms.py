@@ -8,6 +8,8 @@ form's own metrics, so no form's secondary scores go unreported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
 from rhetorica.forms import Form, get_form
@@ -32,24 +34,36 @@ def needs_form_table(scores: pd.DataFrame) -> bool:
     return len(forms) > 1 and not any(metrics <= set(f.metric_names) for f in forms)
 
 
-def form_scores(scores: pd.DataFrame) -> pd.DataFrame:
-    """Paper-level means of every metric of every form, per reviewer and arm.
+def form_scores(scores: pd.DataFrame, paper_of: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Document-level means of every metric of every form, per reviewer and arm.
 
     Args:
         scores: the long table (:func:`rhetorica.store.export.scores_long`): one row per
             assessment x metric; only ``status == "ok"`` rows count (failed ones are missing).
+        paper_of: when the documents are reviews (a judge study), review document id -> paper id
+            (a review without one is its own paper): ``papers`` then counts distinct papers and a
+            ``reviews`` column the reviews (the units of the means).
 
     Returns:
-        Columns :data:`FORM_SCORE_COLUMNS`: form (``name@version``), reviewer, arm, metric,
-        primary (bool), papers (with an ok score), mean and sd (over papers) of the paper means
-        (replicates averaged within paper first), in the form's metric order.
+        Columns :data:`FORM_SCORE_COLUMNS` (plus ``reviews`` with ``paper_of``): form
+        (``name@version``), reviewer, arm, metric, primary (bool), papers (with an ok score), mean
+        and sd (over documents) of the document means (replicates averaged within document first),
+        in the form's metric order.
     """
+    columns = FORM_SCORE_COLUMNS if paper_of is None else [*FORM_SCORE_COLUMNS[:6], "reviews", *FORM_SCORE_COLUMNS[6:]]
     ok = scores[(scores["status"] == "ok") & scores["value"].notna() & scores["form"].notna()]
     if ok.empty:
-        return pd.DataFrame(columns=FORM_SCORE_COLUMNS)
+        return pd.DataFrame(columns=columns)
     papers = ok.groupby(["form", "reviewer", "arm", "metric", "document_id"], sort=False)["value"].mean()
     table = papers.groupby(["form", "reviewer", "arm", "metric"], sort=False).agg(
         papers="count", mean="mean", sd="std").reset_index()
+    if paper_of is not None:
+        documents = papers.reset_index()
+        documents["paper"] = documents["document_id"].map(lambda d: paper_of.get(d, d))
+        distinct = documents.groupby(["form", "reviewer", "arm", "metric"], sort=False)["paper"].nunique()
+        table["reviews"] = table["papers"]
+        table["papers"] = distinct.reindex(pd.MultiIndex.from_frame(table[["form", "reviewer", "arm", "metric"]])
+                                           ).to_numpy()
     order = {}
     for label in pd.unique(table["form"]):
         form = _form(label)
@@ -58,19 +72,22 @@ def form_scores(scores: pd.DataFrame) -> pd.DataFrame:
         table.loc[table["form"] == label, "primary"] = table["metric"].eq(form.primary.name if form else "")
     table["rank"] = [order.get((f, m), 99) for f, m in zip(table["form"], table["metric"])]
     table = table.sort_values(["form", "reviewer", "arm", "rank"], kind="stable").drop(columns="rank")
-    return table[FORM_SCORE_COLUMNS].reset_index(drop=True)
+    return table[columns].reset_index(drop=True)
 
 
 def form_score_views(table: pd.DataFrame) -> list[tuple[Form | None, str, pd.DataFrame]]:
     """One wide table per form of :func:`form_scores`: (form, label, rows of reviewer x arm with
-    ``papers`` and one mean column per metric, the primary first)."""
+    ``papers`` (and ``reviews`` when the table has them) and one mean column per metric, the
+    primary first)."""
     views = []
     for label, part in table.groupby("form", sort=True):
         form = _form(str(label))
         metrics = list(pd.unique(part.sort_values("primary", ascending=False, kind="stable")["metric"]))
         wide = part.pivot_table(index=["reviewer", "arm"], columns="metric", values="mean", sort=False)
         wide = wide.reindex(columns=metrics).reset_index()
-        wide.insert(2, "papers", part.groupby(["reviewer", "arm"], sort=False)["papers"].max().to_numpy())
+        counts = [c for c in ("papers", "reviews") if c in part.columns]
+        for i, column in enumerate(counts):
+            wide.insert(2 + i, column, part.groupby(["reviewer", "arm"], sort=False)[column].max().to_numpy())
         wide.columns.name = None
         views.append((form, str(label), wide))
     return views

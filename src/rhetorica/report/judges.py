@@ -103,6 +103,7 @@ def judges_section(data: ReportData) -> Section:
         if len(second):
             same = int(part["agree"].fillna(False).astype(bool).sum())
             caption += f"; {same} of {len(part)} classified the same by {second.iloc[0]}"
+            caption += _untested_judge(data.analysis.get("judges_all", pd.DataFrame()), second.iloc[0], condition)
         headers = TABLE1_HEADERS if part["reason"].notna().any() else {
             k: v for k, v in TABLE1_HEADERS.items() if k != "reason"}
         shown = part.assign(classification=part["classification"].str.replace("_", " "))
@@ -137,6 +138,18 @@ def judges_section(data: ReportData) -> Section:
                                                            "review checks (points, scores, recommendation, length, "
                                                            "intended shift)"))
     return section
+
+
+def _untested_judge(every: pd.DataFrame, judge: str, condition: str) -> str:
+    """`` (judge J: n = 0 for its M declared metrics — reasons)`` when ``judge`` has no test under
+    ``condition`` in the pair-level classification ``every`` (``judges_all``), else empty."""
+    if every.empty or "reason" not in every.columns:
+        return ""
+    mine = every[(every["judge"] == judge) & (every["condition"] == condition)]
+    if mine.empty or (mine["n_pairs"] > 0).any():
+        return ""
+    reasons = "; ".join(dict.fromkeys(mine["reason"].dropna().astype(str)))
+    return f" (judge {judge}: n = 0 for its {len(mine)} declared metrics — {reasons})"
 
 
 def _soft_headers(headers: dict[str, str]) -> dict[str, str]:

@@ -4,6 +4,7 @@ PNG data URIs), PNG files under ``plots/`` and LaTeX (booktabs) tables under ``t
 from __future__ import annotations
 
 import base64
+import re
 from pathlib import Path
 from typing import Any
 
@@ -94,34 +95,60 @@ def _setting(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-_MD_PUNCTUATION = frozenset("\\`*_[]|")
+_MD_PUNCTUATION = frozenset("\\`*_[]|<>&")
+
+
+def _one_line(text: object) -> str:
+    return str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
 def md_escape(text: object) -> str:
-    """Untrusted text as inline Markdown that renders literally.
+    """Untrusted text as inline Markdown that renders literally, with no HTML entity in the source.
 
-    ``&``, ``<`` and ``>`` become HTML entities (no raw HTML, no autolink), the Markdown
-    punctuation ``\\ ` * _ [ ] |`` is backslash-escaped (no emphasis, code, link, image or table
-    cell break; CommonMark spec 0.31, section 2.4), and line breaks become spaces (no new block).
+    The Markdown punctuation ``\\ ` * _ [ ] |`` and ``< > &`` are backslash-escaped (no emphasis,
+    code, link, image, table cell break, raw HTML, autolink or entity; CommonMark spec 0.31,
+    section 2.4: any ASCII punctuation may be backslash-escaped), and line breaks become spaces
+    (no new block).
     """
-    out = []
-    for ch in str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " "):
-        out.append(_MD_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch))
-    return "".join(out)
+    return "".join("\\" + ch if ch in _MD_PUNCTUATION else ch for ch in _one_line(text))
+
+
+def md_code(text: object) -> str:
+    """Untrusted text as a GFM table cell's code span: shown verbatim (``<script>`` and ``a&b`` as
+    written, ``_id`` without a backslash; no markup is read inside a code span, CommonMark spec
+    0.31, section 6.1), fenced with one backtick more than its longest backtick run and padded
+    with a space when it starts or ends with a backtick. A ``|`` is written ``\\|`` (GFM reads a
+    table row's cell breaks before its code spans; the escaped pipe shows as ``|``).
+    """
+    body = _one_line(text).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    fence = "`" * (longest + 1)
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+_MD_VERBATIM = frozenset("\\`*_<&")
+"""Characters that make a table cell a code span (:func:`md_cell`); ``[``, ``]``, ``|`` and ``>``
+alone (an interval ``0.85 [0.80, 0.90]``, a reason quoting ``|ln R|`` or ``> 4.5``) are
+backslash-escaped instead."""
 
 
 def md_cell(text: str) -> str:
     """A table cell of report.md: a number cell (:func:`rhetorica.report.views.is_number`) as it
-    is, any other cell through :func:`md_escape`.
+    is; a text holding any of :data:`_MD_VERBATIM` (an id such as ``_LGP9eHt4ae`` or ``a&b``, a
+    reason quoting model output) as a code span (:func:`md_code`), so that the Markdown source
+    holds it as written and searching report.md for it finds it; any other text through
+    :func:`md_escape` (only its brackets are escaped).
 
     A number cell holds only digits, a sign, a point, ``–``, ``∞`` or a leading ``<`` followed by
     a digit, none of which CommonMark reads as markup (a tag or autolink needs a letter or a scheme
-    after ``<``; spec 0.31, sections 6.5-6.6), so a p-value reads ``<0.0001`` in the Markdown
-    source rather than ``&lt;0.0001``; text cells are untrusted and keep the full escaping. The
-    HTML report escapes every cell (jinja2 autoescape).
+    after ``<``; spec 0.31, sections 6.5-6.6), so a p-value reads ``<0.0001``. The HTML report is
+    rendered from the same cells by jinja2 with autoescape, not from this Markdown.
     """
-    return text if is_number(text) else md_escape(text)
+    if is_number(text):
+        return text
+    line = _one_line(text)
+    return md_code(line) if any(ch in _MD_VERBATIM for ch in line) else md_escape(line)
 
 
 def render_markdown(data: ReportData, sections: list[Section] | None = None) -> str:

@@ -51,6 +51,16 @@ MEANS_HEADERS = {
     "reviewer": "Reviewer", "arm": "Condition", "papers": "Papers", "ok": "OK reviews", "failed": "Failed",
     "mean_overall": "Mean overall", "sd_overall": "SD (papers)",
 }
+JUDGE_MEANS_HEADERS = {
+    "reviewer": "Judge configuration", "arm": "Condition", "papers": "Papers", "reviews": "Reviews",
+    "ok": "OK judgements", "failed": "Failed judgements", "mean_overall": "Mean primary score",
+    "sd_overall": "SD (reviews)",
+}
+"""The means table of a judge study, whose documents are reviews (papers and reviews counted apart)."""
+JUDGE_MEANS_NOTE = ("Per judge configuration and condition: the mean and SD over the judged reviews of each "
+                    "review's primary score (repeated judgements averaged first; ok judgements only). Reviews = "
+                    "the reviews with a score (the units); Papers = the distinct papers they review; OK / Failed "
+                    "judgements = stored judgements by status.")
 FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
 SUPERSEDED_HEADERS = {"stage": "Stage", "configuration": "Rewriter / reviewer", "model": "Model / prompt version",
                       "detail": "Condition / protocol", "units": "Units", "first_created": "First",
@@ -271,15 +281,22 @@ def _forms(data: ReportData) -> Section:
     tables = []
     for form, label, wide in form_score_views(data.analysis["forms"]):
         headers = {"reviewer": "Reviewer", "arm": "Condition", "papers": "Papers"}
-        for metric in wide.columns[3:]:
+        if "reviews" in wide.columns:
+            headers["reviews"] = "Reviews"
+        for metric in wide.columns[len(headers):]:
             primary = form is not None and form.primary.name == metric
             headers[metric] = f"{metric} (primary)" if primary else str(metric)
         caption = f"{label}: {form.description}" if form is not None else label
         tables.append(table_view(wide, headers, caption))
     note = ("The reviewers of this study answer on different forms. Per form, reviewer and condition: the "
             "mean over papers of each score (replicates averaged within paper first; ok reviews only), the "
-            "form's primary score first.") + ("" if data.judge_only else " The tables above use the shared "
-                                               "primary score.")
+            "form's primary score first.") if not data.judge_only else (
+        "The judges of this study answer on different forms. Per form, judge configuration and condition: the "
+        "mean over the judged reviews of each score (repeated judgements of a review averaged first; ok "
+        "judgements only), the form's primary score first; Reviews = the judged reviews (the units of the "
+        "means), Papers = the distinct papers they review.")
+    if not data.judge_only:
+        note += " The tables above use the shared primary score."
     return Section("forms", "Scores by form", note, tables)
 
 
@@ -338,8 +355,9 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
     if aspects is not None:
         sections.append(aspects)
     sections += [
-        Section("means", "Mean overall score by condition", "",
-                [table_view(data.condition_means, MEANS_HEADERS)]),
+        Section("means", "Mean overall score by condition", JUDGE_MEANS_NOTE if "reviews" in data.condition_means
+                else "", [table_view(data.condition_means, JUDGE_MEANS_HEADERS if "reviews" in data.condition_means
+                                     else MEANS_HEADERS)]),
         Section("usage", "Model calls, tokens and cost",
                 "Calls never answered were cut off by an interrupted run: they count at the cost of their input "
                 "tokens, and the provider may still bill them, up to the reserved cost "

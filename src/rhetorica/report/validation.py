@@ -139,13 +139,16 @@ def failed_variants(table: pd.DataFrame) -> pd.DataFrame:
 
     Returns:
         DataFrame with :data:`FAILED_COLUMNS`, sorted by document, condition and rewriter;
-        ``status`` is ``failed`` (measured, a check failed), ``not validated`` (the validation
-        itself failed) or ``passed, measures unreadable`` (a stored result this version cannot read).
+        ``status`` is ``failed`` (measured, a check failed; or a review variant whose review checks
+        failed), ``not validated`` (the validation itself failed) or ``passed, measures unreadable``
+        (a stored result this version cannot read). A review variant (``review`` true) has no
+        style measures by design: listed only when it did not pass.
     """
     if table.empty:
         return table.reindex(columns=FAILED_COLUMNS)
     passed = table["passed"].astype(bool)
-    validated = table["validated"].astype(bool)
+    review = table["review"].fillna(False).astype(bool) if "review" in table.columns else False
+    validated = table["validated"].astype(bool) | review
     shown = table[~passed | ~validated].copy()
     shown["status"] = [
         "failed" if v else ("passed, measures unreadable" if p else "not validated")

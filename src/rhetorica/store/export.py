@@ -147,8 +147,9 @@ def ids_table(store: Store) -> pd.DataFrame:
     source's ``paper_id`` and ``review_id`` verbatim (empty when the source has none),
     ``id_generated`` (1: the source had no id and ``document_id`` was generated, e.g.
     ``<paper>.review<n>``) and ``source`` (file and line or note); then one row per current
-    imported rewrite: its original's ``document_id``, ``variant_key``, ``condition``, ``rewriter``
-    and the source's ``rewrite_id``.
+    imported rewrite: its original's ``document_id``, ``variant_key``, ``condition``, ``rewriter``,
+    the source's ``rewrite_id``, ``id_generated`` (1: the source had none and
+    ``<review>.rewrite<k>`` was made) and the rewrite's own ``source`` line.
     """
     rows = []
     for document_id, kind, raw in store.rows("SELECT document_id, kind, document_json FROM documents "
@@ -170,7 +171,7 @@ def ids_table(store: Store) -> pd.DataFrame:
         rows.append({"document_id": row["document_id"], "kind": "variant", "paper_id": variant.get("paper_id"),
                      "review_id": meta.get("review_id"), "id_generated": int(bool(meta.get("id_generated", False))),
                      "variant_key": key, "condition": row["condition"], "rewriter": row["rewriter"],
-                     "rewrite_id": meta["rewrite_id"], "source": None})
+                     "rewrite_id": meta["rewrite_id"], "source": (variant.get("source") or {}).get("path")})
     return pd.DataFrame(rows, columns=IDS_COLUMNS)
 
 

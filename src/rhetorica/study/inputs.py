@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -91,6 +92,33 @@ def _unusable_folder(path: Path) -> str | None:
     return None
 
 
+def review_clash(doc: Document, seen: Mapping[str, str], papers: dict[str, tuple[str, str]]) -> str | None:
+    """Why the review document ``doc`` is left out, or ``None`` (then its paper is recorded in ``papers``).
+
+    Ids are the source's, verbatim (issue 23.4), so two sources that use one id for two things
+    cannot both be kept: a document id read before (``seen``: id -> where), or a paper id that
+    an earlier review gave to a paper of another title (``papers``: paper id -> (title, where);
+    e.g. two venues' files both numbering their papers from 0).
+
+    Returns:
+        ``<file>:<line>…: duplicate document id 'X' (first at <file>:<line>…); left out``, or
+        ``<file>:<line>…: paper id 'P' was given at <file>:<line>… to another paper (title 'T1'
+        there, 'T2' here); left out …`` (one file's own clashes are the reader's problems).
+    """
+    where = doc.source.path
+    if doc.id in seen:
+        return f"{where}: duplicate document id {doc.id!r} (first at {seen[doc.id]}); left out"
+    title = str(doc.metadata.get("paper_title") or "").strip()
+    if doc.paper_id is None or not title:
+        return None
+    first = papers.setdefault(doc.paper_id, (title, where))
+    if first[0] != title:
+        return (f"{where}: paper id {doc.paper_id!r} was given at {first[1]} to another paper (title {first[0]!r} "
+                f"there, {title!r} here); left out (ids are kept as the source wrote them: give each paper its own "
+                "paper_id across the study's files)")
+    return None
+
+
 def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]],
                    run_dir: Path | None = None, compile_dir: Path | None = None,
                    scan_cache: ScanCache | None = None) -> list[Document]:
@@ -114,17 +142,19 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
 
     options = ReadOptions(**config.document_options.model_dump())
     documents: list[Document] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # document id -> where it was read (a review: <file>:<line>)
+    papers: dict[str, tuple[str, str]] = {}  # paper id -> (title, where) of the first review naming both
     specs = [s for spec in config.documents
              for s in (_dataset_specs(spec, base_dir, problems) if spec.dataset is not None else [spec])]
     for spec in specs:
         if spec.reviews is not None or spec.pairs is not None:  # reviews as documents (review-metric study)
 
             for doc in review_documents(spec, base_dir, problems, config.document_options.max_words):
-                if doc.id in seen:
-                    problems.append(("ingest", spec.reviews or spec.pairs or "", f"duplicate document id {doc.id!r}"))
+                clash = review_clash(doc, seen, papers)
+                if clash is not None:
+                    problems.append(("ingest", spec.reviews or spec.pairs or "", clash))
                     continue
-                seen.add(doc.id)
+                seen[doc.id] = doc.source.path
                 documents.append(doc)
             continue
         if spec.latex_project is not None:
@@ -134,7 +164,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             if doc is not None and doc.id in seen:
                 problems.append(("ingest", spec.latex_project, f"duplicate document id {doc.id!r}; give it an 'id'"))
             elif doc is not None:
-                seen.add(doc.id)
+                seen[doc.id] = doc.source.path
                 documents.append(doc)
             continue
         assert spec.path is not None
@@ -154,7 +184,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             if not any(s.text.strip() for s in doc.sections):
                 problems.append(("ingest", str(path), "document has no text"))
                 continue
-            seen.add(doc.id)
+            seen[doc.id] = str(path)
             # non-fatal problems met while reading (a missing \input, a large removal, a fallback
             # parser) are reported with the run, not only kept inside the stored document
             problems.extend(("ingest", f"{path} ({doc.id})", f"{WARNING_PREFIX}{w}") for w in doc.warnings)

@@ -34,7 +34,16 @@ from rhetorica.documents.reviews import read_reviews
 from rhetorica.documents.reviews.pairs import PairsError, read_review_pairs
 
 IMPORTED = "imported_rewrites"
-"""Metadata key of an imported original's rewrites."""
+"""Metadata key of an imported original's rewrites: one mapping per rewrite with
+:data:`IMPORTED_CONTENT` and where its id came from (:data:`IMPORTED_PROVENANCE`)."""
+
+IMPORTED_CONTENT = ("rewriter", "condition", "rewrite_id", "text", "rating")
+"""What an imported rewrite is: the keys of its mapping that the rewrite unit's input hash reads."""
+
+IMPORTED_PROVENANCE = ("id_generated", "source")
+"""Where an imported rewrite's id came from: ``id_generated`` (the source had no ``rewrite_id``;
+``<review>.rewrite<k>`` was made) and ``source`` (``<file>:<line>``), for ``tables/ids.csv``;
+not hashed (moving the file changes no unit)."""
 
 
 def default_paper_id(path: Path) -> str:
@@ -97,7 +106,8 @@ def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Do
         meta = variant.metadata
         rewrites.setdefault(meta["original_id"], []).append({
             "rewriter": meta["rewriter"], "condition": meta["condition"], "rewrite_id": meta["rewrite_id"],
-            "text": variant.sections[0].text, "rating": meta.get("rating")})
+            "text": variant.sections[0].text, "rating": meta.get("rating"),
+            "id_generated": bool(meta.get("id_generated")), "source": variant.source.path if variant.source else None})
     return [d.model_copy(update={"metadata": {**d.metadata, IMPORTED: rewrites.get(d.id, [])}})
             for d in imported.originals]
 
@@ -106,4 +116,5 @@ def imported_input_hash(document: Document) -> str:
     """The input hash of a rewrite unit: the document's content hash, and for an imported original
     the hash of its imported rewrites too (an edited pairs file makes new variants)."""
     rewrites = document.metadata.get(IMPORTED)
-    return document.content_hash if not rewrites else content_hash(document.content_hash, rewrites)
+    return document.content_hash if not rewrites else content_hash(
+        document.content_hash, [{k: r.get(k) for k in IMPORTED_CONTENT} for r in rewrites])

@@ -153,3 +153,22 @@ def test_the_scans_of_a_paper_are_labelled_by_their_arm(tmp_path: Path) -> None:
     with serve(run) as url:
         status, body = _get(url + "paper?doc=p1")
     assert status == 200 and "<td>tone:+@rw</td>" in body and "<td>original</td>" in body
+
+
+def test_a_judge_studys_overview_counts_reviews_not_papers(tmp_path: Path) -> None:
+    """The judge study of :mod:`tests.report.judge_runs` (3 reviews: r0 and r1 of paper0, r2 of
+    paper1): the headline rows' units are reviews, so the column says Reviews (it said Papers, 3
+    for 2 papers), and the top line counts reviews of papers."""
+    from rhetorica.report.viewer.pages import overview
+
+    from ..judge_runs import run_judge_study
+
+    run = run_judge_study(tmp_path)
+    store = Store.open_readonly(run / "store.sqlite")
+    try:
+        context = overview(store, run, {"metric": ["remor.criticism"]})
+    finally:
+        store.close()
+    assert context["documents_text"] == "3 review(s) of 2 paper(s)"
+    assert context["unit"] == "review" and context["headers"][0] == "Reviews"
+    assert [row["cells"][0] for row in context["rows"]] == ["3", "3"]  # paraphrase and polish:+

@@ -177,7 +177,8 @@ def overview(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[
             "documents_text": _documents_text(store, counts["documents"]),
             "documents": _documents(store, params, counts["documents"]), "facets": facets, "selected": {**{k: getattr(cell, k) for k in FACETS}, "metric": shown_metric},
             "exclude_failed": cell.exclude_failed, "rows": rows,
-            "headers": ["Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
+            "unit": "review" if judges.families and not judges.others else "paper",
+            "headers": ["Reviews" if judges.families and not judges.others else "Papers", "Mean original", "Mean rewrite", "Mean diff", "% rewrite higher",
                         "% original higher", "% tie", "Pref. ratio", "Sign test p"]}
 
 
