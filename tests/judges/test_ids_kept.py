@@ -23,7 +23,8 @@ ROWS = [  # paper 0 has two reviews, 0 and "r-7"; paper "iclr/42" has one review
 ]
 
 
-def test_source_ids_reach_every_table_and_the_mapping(tmp_path: Path) -> None:
+def run_rows(tmp_path: Path) -> Path:
+    """Run a judge study of :data:`ROWS` as a pairs file with the CLI; returns the pairs file."""
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
     spec = {"name": "ids", "output_dir": str(tmp_path / "run"), "documents": [{"pairs": str(pairs)}],
@@ -34,6 +35,11 @@ def test_source_ids_reach_every_table_and_the_mapping(tmp_path: Path) -> None:
     study.write_text(yaml.safe_dump(spec), encoding="utf-8")
     result = runner.invoke(app, ["run", str(study)])
     assert result.exit_code == 0, result.output
+    return pairs
+
+
+def test_source_ids_reach_every_table_and_the_mapping(tmp_path: Path) -> None:
+    run_rows(tmp_path)
     tables = tmp_path / "run" / "tables"
     assessments = pd.read_csv(tables / "assessments.csv", dtype={"document_id": str})
     assert sorted(set(assessments["document_id"])) == ["0", "iclr/42.review1", "r-7"]
@@ -52,16 +58,7 @@ def test_generated_rewrite_ids_are_marked_with_their_source_line(tmp_path: Path)
     (``<review>.rewrite1``), so ids.csv says id_generated 1 and names the rewrite's line; row 2's
     ``rw-1`` is the source's (0). They said 0 with an empty source: the variant inherited its
     original's metadata."""
-    pairs = tmp_path / "pairs.jsonl"
-    pairs.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
-    spec = {"name": "ids", "output_dir": str(tmp_path / "run"), "documents": [{"pairs": str(pairs)}],
-            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
-            "reviewers": [{"name": "rr", "kind": "judge", "model": "mock/j", "options": {"family": "rottenreviews"}}],
-            "validation": {"enabled": False}}
-    study = tmp_path / "study.yaml"
-    study.write_text(yaml.safe_dump(spec), encoding="utf-8")
-    result = runner.invoke(app, ["run", str(study)])
-    assert result.exit_code == 0, result.output
+    pairs = run_rows(tmp_path)
     ids = pd.read_csv(tmp_path / "run" / "tables" / "ids.csv", dtype=str, keep_default_na=False)
     variants = ids[ids["kind"] == "variant"].set_index("rewrite_id")
     assert variants.loc["0.rewrite1", ["document_id", "id_generated", "source"]].tolist() == [
