@@ -375,4 +375,4 @@ def test_each_failure_is_counted_under_the_stage_that_made_it(tmp_path: Path) ->
         ["guided-review", "bad", "failed", "guided review error: the guided rewrite was not made", 2],
         ["guided-rewrite", "para", "failed", "guided-rewrite discarded", 2]]
     md = (run / "report.md").read_text("utf-8")
-    assert "| attack         | paper1 / attack:+ / attacker&gt;null" in md
+    assert "| attack         | paper1 / attack:+ / attacker\\>null" in md
