@@ -443,3 +443,24 @@ def test_a_review_of_one_short_sentence_is_checked_on_its_scores_and_length_only
     assert changed.failed == ["scores"] and changed.problems == ["score 'rating' changed: 6 -> 3"]
     with pytest.raises(ValueError, match="review r: no text to check"):
         check_review_variant(doc([("Review", "")]), doc([("Review", "Contributions clear.")]))
+
+
+def test_a_rating_line_stated_twice_is_a_score_field_not_an_added_point() -> None:
+    # a published GPT-5 rewrite (PeerPrism, NeurIPS 2022) repeats its rating line after a blank line;
+    # the second copy was read as an "added point" and the faithful rewrite was rejected
+    value = ("6: Weak Accept: Technically solid, moderate-to-high impact paper, with no major concerns with "
+             "respect to evaluation, resources, reproducibility, ethical considerations.")
+    body = "Limitations:\n- The authors acknowledge that the model may inherit the risks of GRU models.\n\nRating:\n"
+    original = text_review(body + value)
+    twice = text_review(body + value + "\n\n" + value)
+    structure = review_structure(twice)
+    assert [(s.label, s.value, s.recommendation) for s in structure.scores] == [("rating", 6.0, "accept")] * 2
+    assert [p.text for p in structure.points] == [
+        "The authors acknowledge that the model may inherit the risks of GRU models."]
+    assert check_review_variant(original, twice).ok
+    changed = text_review(body + value + "\n\n" + value.replace("6: Weak Accept", "8: Strong Accept"))
+    assert check_review_variant(original, changed).problems == ["rating changed: 6 -> 6, 8"]
+    # a line after the value that does not read as one ends the field: it is a point again
+    explained = review_structure(text_review(body + value + "\nThe rating reflects the limited evaluation on "
+                                             "two small benchmarks only."))
+    assert [p.section for p in explained.points][-1] == "Rating" and len(explained.scores) == 1

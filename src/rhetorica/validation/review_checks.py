@@ -360,25 +360,18 @@ def review_structure(review: Document) -> ReviewStructure:
     scores: list[StatedScore] = []
     for section in review.sections:
         section_kind = point_kind(section.title)
-        lines = section.text.splitlines()
-        first = next((i for i, line in enumerate(lines) if line.strip()), None)
-        if score_label(section.title) and first is not None:  # a "Rating" section holding the value
-            stated = _stated(section.title, lines[first])
-            if stated is not None:
-                scores.append(stated)
-                lines = lines[first + 1:]
         title, kind, header_kind, body = section.title, section_kind, section_kind, []
         blocks: list[tuple[str, PointKind, list[str]]] = []
-        pending: str | None = None  # a score label header waiting for its value line
-        for line in lines:
-            if pending is not None:
-                if not line.strip():
-                    continue
+        # the score label of a "Rating" section or header whose value lines come next: each line
+        # that reads as its value is a score field (a rewrite may state it twice), until another line
+        pending: str | None = section.title if score_label(section.title) else None
+        for line in section.text.splitlines():
+            if pending is not None and line.strip():
                 stated = _stated(pending, line)
-                pending = None
                 if stated is not None:
                     scores.append(stated)
                     continue
+                pending = None
             inline = _INLINE_SCORE.search(line)
             stated = _stated(inline.group("label"), inline.group("value")) if inline else None
             if stated is not None and inline is not None:
