@@ -90,12 +90,21 @@ def _severe(driver: Any) -> list[dict[str, Any]]:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
+NETWORK_SCHEMES = ("http:", "https:", "ws:", "wss:", "ftp:")
+"""Requests that can leave the machine. Chromium's own pages (``chrome://new-tab-page-third-party/``
+and its ``chrome://resources/…``, which a new headless tab sometimes loads while the first page
+opens) are read from the browser itself and are not counted."""
+
+
 def _requested_urls(driver: Any) -> list[str]:
+    """Every network request the browser sent since the performance log was last read."""
     urls = []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
         if message["method"] == "Network.requestWillBeSent":
-            urls.append(message["params"]["request"]["url"])
+            url = message["params"]["request"]["url"]
+            if url.lower().startswith(NETWORK_SCHEMES):
+                urls.append(url)
     return urls
 
 
