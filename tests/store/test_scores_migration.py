@@ -3,13 +3,13 @@ read-only (unmigrated) it reads the same too."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pandas as pd
 
-from rhetorica.store.db import Store, _migrations, _split_sql
+from rhetorica.store.db import Store
 from rhetorica.store.export import assessments_table, scores_long
+from tests.store.old_schema import store_at_version
 
 OLD_ROWS = [
     # unit_key, reviewer, model, protocol, status, overall, soundness, significance, evidence, clarity, confidence
@@ -22,12 +22,7 @@ OLD_ROWS = [
 
 def _old_store(path: Path) -> None:
     """A store as schema version 5 wrote it (migrations 0001-0005 only), with OLD_ROWS."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    for version, sql in _migrations():
-        if version <= 5:
-            for statement in _split_sql(sql):
-                conn.execute(statement)
-    conn.execute("PRAGMA user_version = 5")
+    conn = store_at_version(path, 5)
     conn.execute("INSERT INTO documents (document_id, content_hash, kind, title, document_json) "
                  "VALUES ('p1', 'h', 'manuscript', 'Paper one', '{}')")
     for key, reviewer, model, protocol, status, *scores in OLD_ROWS:

@@ -3,13 +3,13 @@ read-only, and reads as before: every variant under ``rewrite``."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pandas as pd
 
-from rhetorica.store.db import Store, _migrations, _split_sql
+from rhetorica.store.db import Store
 from rhetorica.store.export import variants_table
+from tests.store.old_schema import store_at_version
 
 OLD_VARIANTS = [
     # unit_key, condition, rewriter, status, reason
@@ -21,12 +21,7 @@ OLD_VARIANTS = [
 
 def _old_store(path: Path) -> None:
     """A store as schema version 11 wrote it (migrations 0001-0011 only), with OLD_VARIANTS."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    for version, sql in _migrations():
-        if version <= 11:
-            for statement in _split_sql(sql):
-                conn.execute(statement)
-    conn.execute("PRAGMA user_version = 11")
+    conn = store_at_version(path, 11)
     for key, condition, rewriter, status, reason in OLD_VARIANTS:
         conn.execute("INSERT INTO variants (unit_key, document_id, condition, rewriter, prompt_version, original_hash, "
                      "status, reason) VALUES (?, 'p1', ?, ?, 'v1', 'h', ?, ?)", (key, condition, rewriter, status, reason))
