@@ -8,13 +8,17 @@ import math
 
 import pandas as pd
 import pytest
-from scipy.stats import beta, t
+from scipy.stats import beta, binomtest, t
+from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
 from rhetorica.analysis.attack import (
     SUMMARY_COLUMNS,
     attack_summary,
+    excess_flip_interval,
+    flip_counts,
     mean_interval,
+    rereview_means,
     success_interval,
     trajectory_frame,
     transfer_matrix,
@@ -81,8 +85,9 @@ def test_summary_by_hand():
     a = table.iloc[0]
     # shifts 1.5, 0, 1 (p3's malformed review left out); s = 0.763763, se = 0.440959, t(0.975, 2) = 4.302653
     assert (a["n_papers"], a["n_eligible"], a["n_flipped"]) == (3, 2, 1)  # p1 4 -> 5.5 flips; p2 4 -> 4 does not
-    assert (a["success_rate"], a["success_lo"], a["success_hi"]) == pytest.approx(
-        (0.5, 1 - math.sqrt(0.975), math.sqrt(0.975)))
+    assert a["flip_rate"] == 0.5
+    # no record carries re-reviews: no paper has a noise baseline, so no success is claimed
+    assert (a["n_baseline"], a["n_noise_flipped"]) == (0, 0) and math.isnan(a["success_rate"])
     assert (a["mean_shift"], round(a["mean_lo"], 4), round(a["mean_hi"], 4)) == (pytest.approx(2.5 / 3), -1.0640, 2.7306)
     assert a["max_shift"] == 1.5 and a["in_search_shift"] == pytest.approx(1.5)  # (2 + 0.5 + 2) / 3
     assert (a["n_searches"], a["queries_per_paper"], a["cost_per_paper"]) == (3, 20.0, pytest.approx(0.2))
@@ -104,6 +109,10 @@ def test_down_direction_flips_accepted_papers_and_max_is_the_minimum():
          "status": "ok", "overall": 6}])
     row = attack_summary(tidy, threshold=4.5).iloc[0]
     assert (row["n_eligible"], row["n_flipped"], row["max_shift"], row["mean_shift"]) == (2, 1, -2.0, -1.5)
+    # attack:- from 6 and 7: p's winner 4 flips down, its re-review 5 does not; q's winner 6 does not,
+    # its re-review 4.5 does (4.5 is not above the threshold)
+    assert flip_counts([6, 7], [4, 6], [5.0, 4.5], 4.5, "-") == {
+        "eligible": 2, "flipped": 1, "baseline": 2, "noise_flipped": 1, "only_winner": 1, "only_rereview": 1}
     assert math.isnan(row["in_search_shift"]) and row["n_searches"] == 0
 
 
@@ -139,5 +148,54 @@ def test_a_winner_that_did_not_improve_counts_by_its_held_out_decision_only():
     records = [{"document": d, "target": "a", "direction": "+", "original_score": 4.0, "best_in_search_score": 3.5,
                 "queries": 6, "outcome": "no candidate improved on the original", "rounds": []} for d in "pq"]
     row = attack_summary(tidy, records, 4.5).iloc[0]
-    assert (row["n_papers"], row["n_eligible"], row["n_flipped"], row["success_rate"]) == (2, 2, 1, 0.5)
+    assert (row["n_papers"], row["n_eligible"], row["n_flipped"], row["flip_rate"]) == (2, 2, 1, 0.5)
     assert (row["mean_shift"], row["max_shift"], row["in_search_shift"]) == (0.0, 1.0, -0.5)
+
+
+def test_excess_flip_interval_by_hand_and_against_mcnemar():
+    # b = 6 of m = 6 discordant, n = 6: CP lower of 6/6 is 0.025^(1/6); d = 1, lower 2*0.025^(1/6) - 1
+    d, lo, hi, p = excess_flip_interval(6, 0, 6)
+    assert (d, hi) == (1.0, 1.0) and lo == pytest.approx(2 * 0.025 ** (1 / 6) - 1) and lo > 0
+    assert p == pytest.approx(2 * 0.5 ** 6)  # 0.03125
+    # b = 1, c = 1 of n = 4: d = 0; CP of 1/2 is [1 - sqrt(.975), sqrt(.975)], scaled by m/n = 1/2
+    assert excess_flip_interval(1, 1, 4) == pytest.approx((0.0, 0.5 * (1 - 2 * math.sqrt(0.975)),
+                                                           0.5 * (2 * math.sqrt(0.975) - 1), 1.0))
+    u = 1 - 0.025 ** (1 / 5)  # no discordant paper of 5: |d| <= the discordant share, at most u
+    assert excess_flip_interval(0, 0, 5) == pytest.approx((0.0, -u, u, 1.0))
+    assert all(math.isnan(v) for v in excess_flip_interval(0, 0, 0))
+    with pytest.raises(ValueError, match="at most n"):
+        excess_flip_interval(3, 3, 5)
+    checked = 0
+    for b in range(16):
+        for c in range(16):
+            if b + c == 0:
+                continue
+            n = b + c + 2
+            d, lo, hi, p = excess_flip_interval(b, c, n)
+            oracle = mcnemar([[1, b], [c, 1]], exact=True).pvalue  # statsmodels' exact McNemar
+            assert p == pytest.approx(oracle) and p == pytest.approx(binomtest(b, b + c, 0.5).pvalue)
+            assert (lo > 0 or hi < 0) == (oracle < 0.05)  # the interval holds 0 exactly when the test keeps H0
+            m = b + c
+            plo = beta.ppf(0.025, b, m - b + 1) if b else 0.0
+            phi = beta.ppf(0.975, b + 1, m - b) if b < m else 1.0
+            assert (d, lo, hi) == pytest.approx(((b - c) / n, m / n * (2 * plo - 1), m / n * (2 * phi - 1)))
+            checked += 1
+    assert checked == 255
+
+
+def test_success_is_measured_beyond_the_rereview_flips_by_hand():
+    """p1: original 4 -> winner 5.5 flips, re-reviews 4 and 5 (mean 4.5, not accepted: no flip);
+    p2: 4 -> 4 no flip, re-reviews 5, 5 flip. b = 1, c = 1 of 2: success 0 with the CP interval
+    of 1 of 2 mapped to d, McNemar p = 1; p3 (original 6) is not eligible."""
+    records = [dict(r) for r in RECORDS]
+    for record, scores in zip(records, ([4, 5], [5, 5], [3, 3], [9])):
+        record["rereview_scores"] = scores
+        record["metric"] = "overall"
+    records[0]["rereview_scores"] = [4, None, 5]  # a failed re-review stays out
+    a = attack_summary(_tidy(), records, 4.5).iloc[0]
+    assert (a["n_eligible"], a["n_flipped"], a["n_baseline"], a["n_noise_flipped"]) == (2, 1, 2, 1)
+    assert (a["flip_rate"], a["noise_rate"], a["success_rate"], a["success_p"]) == (0.5, 0.5, 0.0, 1.0)
+    assert (a["success_lo"], a["success_hi"]) == pytest.approx((1 - 2 * math.sqrt(0.975), 2 * math.sqrt(0.975) - 1))
+    means = rereview_means(records).set_index(["document_id", "reviewer"])
+    assert means.loc[("p1", "a"), "rereview"] == 4.5 and means.loc[("p1", "a"), "n_rereviews"] == 2
+    assert means.loc[("p1", "b"), "rereview"] == 9.0  # each target's re-reviews are its own

@@ -1,11 +1,13 @@
-"""``rhetorica demo attack`` (issue 27 §1, "Done when"): an abstract-only worst-case search against the
-embedded reviewer on one shared paper.
+"""``rhetorica demo attack`` (issue 27 §1, "Done when"): abstract-only worst-case searches against the
+embedded reviewer on one shared paper, in both directions (issue 36: one of them is eligible
+whatever the reviewer thinks of the original, so the success rate is never empty).
 
 The packaged study (``rhetorica/data/demo_attack.yaml``) is checked without a model: it parses, and
-``rhetorica estimate`` bounds its calls by hand: per search k·T = 2·2 = 4 proposals (the 132-word
-abstract is one chunk) and min(k·T·r + r, max_queries) = min(2·2·2 + 2, 10) = 10 reviews by the
-target; then the ordinary review stage: 1 reviewer × 2 held-out replicates × (original + winner) = 4
-reviews of at most 450 output tokens each.
+``rhetorica estimate`` bounds its calls by hand: per search (attack:+ and attack:-) k·T = 2·2 = 4
+proposals (the 132-word abstract is one chunk), min(k·T·r + r, max_queries) = min(2·2·2 + 2, 10) =
+10 search reviews and 2 re-reviews of the original by the target (the study's replicates); then the
+ordinary review stage: 1 reviewer × 2 held-out replicates × (original + 2 winners) = 6 reviews of at
+most 450 output tokens each.
 
 The embedded test runs the demo itself (SmolLM2-135M through llama.cpp; a few minutes on 2 cores):
 ``pytest -m embedded tests/cli/test_demo_attack.py``.
@@ -55,9 +57,9 @@ def test_the_estimate_bounds_the_search_and_the_held_out_reviews(shared_data: Pa
     result = estimate_study(study)
     assert result.problems == []
     calls = {row.stage: row.calls for row in result.rows}
-    assert calls == {"attack": 4 + 10, "review": 2 * 2}
+    assert calls == {"attack": 2 * (4 + 10 + 2), "review": 2 * 3}
     review = next(row for row in result.rows if row.stage == "review")
-    assert review.output_tokens == 4 * 450  # the reviewer's max_tokens bounds each review
+    assert review.output_tokens == 6 * 450  # the reviewer's max_tokens bounds each review
 
 
 @pytest.mark.embedded
@@ -67,11 +69,24 @@ def test_the_demo_runs_a_search_and_reports_it(shared_data: Path, tmp_path: Path
     assert result.exit_code == 0, result.output
     assert f"View it: rhetorica view {out}" in " ".join(result.output.split())
     with sqlite3.connect(out / "store.sqlite") as conn:
-        (raw,) = conn.execute("SELECT value_json FROM artefacts WHERE name = 'attack_trajectory'").fetchone()
-    record = json.loads(raw)
-    assert record["target"] == "smollm2-default" and record["direction"] == "+"
-    assert record["queries"] <= 10 and [r["round"] for r in record["rounds"]][0] == 0
-    assert all(c["valid"] for r in record["rounds"] for c in r["candidates"] if c["kept"])
+        raws = conn.execute("SELECT value_json FROM artefacts WHERE name = 'attack_trajectory'").fetchall()
+    records = [json.loads(raw) for (raw,) in raws]
+    assert sorted(r["direction"] for r in records) == ["+", "-"]
+    for record in records:
+        assert record["target"] == "smollm2-default" and len(record["rereview_scores"]) == 2
+        assert record["queries"] <= 10 and [r["round"] for r in record["rounds"]][0] == 0
+        assert all(c["valid"] for r in record["rounds"] for c in r["candidates"] if c["kept"])
+    from rhetorica.analysis.attack import attack_summary, held_out_shifts
+    from rhetorica.store.db import Store
+    from rhetorica.store.export import assessments_table
+
+    store = Store.open_readonly(out / "store.sqlite")
+    try:
+        tidy = assessments_table(store)
+    finally:
+        store.close()
+    if len(held_out_shifts(tidy)) == 2:  # both winners and the original reviewed: one direction can flip it
+        assert attack_summary(tidy, records, 4.5)["n_eligible"].sum() == 1
     md = (out / "report.md").read_text("utf-8")
     section = md[md.index("## Worst-case attacks"):].split("\n## ")[0]
     assert "| `gcrn_iclr2017` | smollm2-default | +" in " ".join(section.split())  # an id verbatim (code span)

@@ -13,7 +13,11 @@ Held-out overall scores (mean of two replicates), by reviewer, paper and arm::
 
 so the mean held-out shift of rev-a's winners is 1.25 for rev-a and 0.5 for rev-b (the transfer
 matrix), and at the threshold 4.5 rev-a's decision flips on p1 only (1 of 2). The trajectories'
-in-search scores: p1 4.5 → 7.0 (best 7.0, in-search shift 2.5), p2 5.0 → 6.5 (1.5).
+in-search scores: p1 4.5 → 7.0 (best 7.0, in-search shift 2.5), p2 5.0 → 6.5 (1.5). After each
+search rev-a re-reviewed the original twice: p1 4 and 5 (mean 4.5, not accepted: no flip), p2 5
+and 6. Only p1 is eligible for ``attack:+`` (p2's original 5.0 is accepted): 1 winner flip, 0
+re-review flips of 1 paper, success 1 with the exact interval [2·0.025 − 1, 1] = [−0.95, 1] and
+McNemar's p = 1.
 """
 
 from __future__ import annotations
@@ -67,13 +71,15 @@ TRAJECTORIES: dict[str, dict[str, Any]] = {
            "rounds": [{"round": 0, "candidates": [_candidate(0, 4.5, True)]},
                       {"round": 1, "candidates": [_candidate(0, 5.5, True), _candidate(1, None, False, HOSTILE)]},
                       {"round": 2, "candidates": [_candidate(0, 7.0, True), _candidate(1, 6.0, False)]}],
-           "best_in_search_score": 7.0, "queries": 10, "cost_usd": 0.25, "stopped": "rounds",
+           "best_in_search_score": 7.0, "queries": 10, "rereview_scores": [4, 5], "cost_usd": 0.25,
+           "stopped": "rounds",
            "outcome": "improved on the original"},
     "p2": {"document": "p2", "target": TARGET, "direction": "+", "metric": "overall", "original_score": 5.0,
            "rounds": [{"round": 0, "candidates": [_candidate(0, 5.0, True)]},
                       {"round": 1, "candidates": [_candidate(0, 6.5, True), _candidate(1, 4.0, False)]},
                       {"round": 2, "candidates": [_candidate(0, 6.0, False), _candidate(1, 5.0, False)]}],
-           "best_in_search_score": 6.5, "queries": 12, "cost_usd": 0.35, "stopped": "budget",
+           "best_in_search_score": 6.5, "queries": 12, "rereview_scores": [5, 6], "cost_usd": 0.35,
+           "stopped": "budget",
            "outcome": "improved on the original"},
 }
 

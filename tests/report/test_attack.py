@@ -160,3 +160,14 @@ def test_a_search_whose_winner_did_not_improve_says_so_in_its_row() -> None:
     table = search_table(tidy, [record, old])
     assert list(table["outcome"])[0] == "no candidate improved on the original" and pd.isna(table["outcome"][1])
     assert table[["held_out_shift", "in_search_shift"]].iloc[0].tolist() == [1.0, pytest.approx(1.2)]
+
+
+def test_the_summary_gives_success_beyond_the_targets_re_review_flips(report: Path) -> None:
+    """rev-a (module docstring of tests/report/attack_runs.py): p1 eligible, its winner flipped, its
+    re-reviews (4, 5: mean 4.5) did not; success 1 with the exact interval [2·0.025 − 1, 1], p = 1."""
+    md = (report / "report.md").read_text("utf-8")
+    section = md[md.index("## Worst-case attacks"):]
+    assert _md_rows(section, "rev-a")[0] == ["rev-a", "+", "2", "1/1", "0/1", "1.00 [-0.95, 1.00]", "1.00",
+                                             "1.25 [-8.28, 10.78]", "2.00", "2.00", "11.00", "0.30"]
+    tex = (report / "tables" / "attack.tex").read_text("utf-8")
+    assert "rev-a & + & 2 & 1/1 & 0/1 & 1.00 [-0.95, 1.00] & 1.000 &" in tex

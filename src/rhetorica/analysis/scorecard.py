@@ -10,7 +10,14 @@ estimate alone, so one paper cannot fail a configuration and a handful cannot pa
   passes when it lies entirely at or below it, and is undecided otherwise (also when no paper
   was scored differently: the ratio is then undefined).
 - flips: per pair, the Clopper-Pearson interval of the share of paired papers whose decision
-  flips at the acceptance threshold (both directions added), against ``max_flip_pct``.
+  flips at the acceptance threshold (both directions added), against ``max_flip_pct``. Where the
+  reviewer re-reviewed the originals (the worst-case searches' noise baseline,
+  :func:`rhetorica.analysis.attack.rereview_means`), a pair of the original with another arm is
+  judged on the flips *beyond* the reviewer's own: per paper with all three means, the arm's
+  decision differs from the original's (``x``) and the re-review's does (``y``); the paired
+  difference of the two rates with its exact conditional interval
+  (:func:`rhetorica.analysis.attack.excess_flip_interval`), so a reviewer that ignores the text
+  does not fail on its noise.
 - discriminability: a percentile paper-bootstrap interval
   (:func:`rhetorica.analysis.robustness.discriminability_interval`) against
   ``min_discriminability``; with fewer than ``min_papers`` papers the bootstrap cannot be trusted
@@ -212,26 +219,75 @@ def preference_intervals(comp: pd.DataFrame, bound: float, alpha: float) -> list
     return out
 
 
-def flip_intervals(comp: pd.DataFrame, bound_pct: float, alpha: float) -> list[Interval]:
+def flip_intervals(comp: pd.DataFrame, bound_pct: float, alpha: float,
+                   beyond_noise: dict[str, tuple[int, int, int]] | None = None) -> list[Interval]:
     """Decision-flip rate (percent, both directions) per pair of one reviewer, Clopper-Pearson.
 
     Args:
         comp: the reviewer's comparison rows with ``n_pairs > 0``.
         bound_pct: ``max_flip_pct``.
         alpha: the check's level (divided by the number of pairs here).
+        beyond_noise: pair label (``"first vs second"``) -> ``(b, c, n)`` of :func:`noise_flips`:
+            such a pair is judged on the paired difference of its flip rate and the re-review flip
+            rate (:func:`rhetorica.analysis.attack.excess_flip_interval`).
 
     Returns:
         One :class:`Interval` per pair, in percent of paired papers.
     """
+    from rhetorica.analysis.attack import excess_flip_interval
+
     out = []
     level = alpha / max(len(comp), 1)
     for row in comp.itertuples(index=False):
+        label = f"{row.first} vs {row.second}"
+        if beyond_noise and label in beyond_noise and beyond_noise[label][2] > 0:
+            b, c, n = beyond_noise[label]
+            d, low, high, _ = excess_flip_interval(b, c, n, 1 - level)
+            out.append(Interval(label, 100 * d, 100 * low, 100 * high, _upper_bound_verdict(100 * low, 100 * high,
+                                                                                             bound_pct),
+                                f"beyond re-review noise: {b} of {n} papers flipped only under the rewrite, "
+                                f"{c} only on re-review", level))
+            continue
         n = int(row.n_pairs)
         flips = round((row.flips_first_accept_pct + row.flips_second_accept_pct) * n / 100)
         low, high = clopper_pearson(flips, n, level)
         low, high = 100 * low, 100 * high
         out.append(Interval(f"{row.first} vs {row.second}", 100 * flips / n, low, high,
                             _upper_bound_verdict(low, high, bound_pct), f"{flips} of {n} papers", level))
+    return out
+
+
+def noise_flips(df: pd.DataFrame, rereviews: pd.DataFrame, pairs: Sequence[tuple[str, str]], score: str,
+                threshold: float) -> dict[str, tuple[int, int, int]]:
+    """Per pair of the original with another arm, for one reviewer with re-reviews of the originals:
+    ``(b, c, n)``: of the ``n`` papers with the original's, the arm's and the re-review's mean
+    score, ``b`` where only the arm's decision differs from the original's, ``c`` where only the
+    re-review's does (accepted: above ``threshold``).
+
+    Args:
+        df: the reviewer's tidy assessments.
+        rereviews: its re-review means (:func:`rhetorica.analysis.attack.rereview_means` rows of
+            this reviewer: ``document_id``, ``rereview``).
+        pairs: the compared arm pairs.
+        score: the score column.
+        threshold: the acceptance threshold.
+    """
+    from rhetorica.analysis.paired import paper_scores
+    from rhetorica.labels import ORIGINAL
+
+    if rereviews.empty or df.empty:
+        return {}
+    wide = paper_scores(df, score).pivot_table(index="document_id", columns="arm", values=score)
+    noise = rereviews.set_index("document_id")["rereview"]
+    out = {}
+    for first, second in pairs:
+        if ORIGINAL not in (first, second) or first not in wide or second not in wide:
+            continue
+        other = second if first == ORIGINAL else first
+        both = pd.concat([wide[ORIGINAL], wide[other], noise], axis=1, keys=["o", "a", "r"], join="inner").dropna()
+        original = both["o"] > threshold
+        x, y = (both["a"] > threshold) != original, (both["r"] > threshold) != original
+        out[f"{first} vs {second}"] = (int((x & ~y).sum()), int((y & ~x).sum()), len(both))
     return out
 
 
@@ -326,6 +382,7 @@ def scorecard(
     pairs: Sequence[tuple[str, str]] | None = None,
     score: str | None = None,
     decision_threshold: float = DECISION_THRESHOLD,
+    rereviews: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Verdict per reviewer configuration, with the interval and the reasons of every check.
 
@@ -336,6 +393,9 @@ def scorecard(
         score: score column (default: each reviewer's primary metric; reviewers whose forms have
             different primary metrics are scored apart, each on its own).
         decision_threshold: acceptance threshold for flips when ``thresholds.threshold`` is None.
+        rereviews: re-review means of the originals (:func:`rhetorica.analysis.attack.rereview_means`:
+            ``document_id, reviewer, metric, rereview``); a reviewer with some on the scored
+            metric is judged on flips beyond them (:func:`noise_flips`).
 
     Returns:
         DataFrame with :data:`SCORECARD_COLUMNS`, one row per reviewer (sorted). ``verdict`` and
@@ -358,7 +418,8 @@ def scorecard(
             by_primary.setdefault(primary_metric(rows), []).append(reviewer)
         if len(by_primary) > 1:  # reviewers answering on forms with different primary scores: each on its own
             parts = [scorecard(df[df["reviewer"].isin(names)], thresholds, pairs=pairs, score=metric,
-                               decision_threshold=decision_threshold) for metric, names in by_primary.items()]
+                               decision_threshold=decision_threshold, rereviews=rereviews)
+                     for metric, names in by_primary.items()]
             return pd.concat(parts, ignore_index=True).sort_values("reviewer", ignore_index=True)
     score = score or primary_metric(df)
     t = thresholds or ScorecardThresholds()
@@ -376,7 +437,10 @@ def scorecard(
         c = comp[(comp["reviewer"] == reviewer) & (comp["n_pairs"] > 0)]
         reasons: list[str] = []
         pref = preference_intervals(c, t.max_abs_log_ratio, t.alpha)
-        flips = flip_intervals(c, t.max_flip_pct, t.alpha)
+        noise = (noise_flips(df[df["reviewer"] == reviewer], rereviews[(rereviews["reviewer"] == reviewer)
+                                                                        & (rereviews["metric"] == score)],
+                             pairs, score, accept) if rereviews is not None and not rereviews.empty else {})
+        flips = flip_intervals(c, t.max_flip_pct, t.alpha, noise)
         if c.empty:
             reasons.append("no paired papers to compare: not enough data")
         reasons += _reasons("|ln preference ratio|", pref, f"{t.max_abs_log_ratio:.2f}", 2)

@@ -76,6 +76,9 @@ from rhetorica.validation.validate import validate_variant
 
 #: First replicate index of the search reviews (the study's own replicates are 0..n-1, far below).
 SEARCH_REPLICATE_BASE = 1_000_000
+#: First replicate index of the re-reviews of the original made after the search (the noise
+#: baseline): their own cache keys, apart from the search reviews and the study's held-out reviews.
+REREVIEW_REPLICATE_BASE = 2_000_000
 
 
 def attack_options(spec: Any) -> AttackOptions:
@@ -200,7 +203,8 @@ class AttackRewriter(RewriterKind):
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         """Upper bound of one search: ``k·T`` proposals (each chunk of the scope of the original,
         output about as long, weaknesses counted with a one-line stand-in), then
-        ``min(k·T·r + r, max_queries)`` reviews by the target as its kind plans one review. On a
+        ``min(k·T·r + r, max_queries)`` search reviews and ``rereviews`` re-reviews of the
+        original by the target, as its kind plans one review. On a
         project: each proposal sends the baseline's paragraphs in scope, and again (marked
         ``upper_bound``) in each of ``project.repair_rounds`` repairs."""
         rw, options = unit.rewriter, attack_options(unit.rewriter)
@@ -226,7 +230,8 @@ class AttackRewriter(RewriterKind):
             else:
                 calls += [PlannedCall(rw.served_model, chunk_messages(system, t), approximate_tokens(t)) for t in texts]
         review = ReviewUnit(unit.key, _target(unit.document, unit.document, unit, 0), unit.target)
-        return calls + evaluator_kind(unit.target.kind).planned_calls(review) * options.upper_bound_reviews()
+        reviews = options.upper_bound_reviews() + unit.rereviews
+        return calls + evaluator_kind(unit.target.kind).planned_calls(review) * reviews
 
     async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
         rw, options, original = unit.rewriter, attack_options(unit.rewriter), unit.document
@@ -277,8 +282,8 @@ class AttackRewriter(RewriterKind):
                 return False, [f"could not validate: {exc}"]
             return result.passed, list(result.reasons)
 
-        async def review(document: Document, index: int) -> Review:
-            target = _target(document, original, unit, SEARCH_REPLICATE_BASE + index)
+        async def review(document: Document, index: int, base: int = SEARCH_REPLICATE_BASE) -> Review:
+            target = _target(document, original, unit, base + index)
             done = await target_kind.execute(ReviewUnit(unit.key, target, unit.target), ctx)
             if done["status"] != str(Status.OK):
                 return Review(None)
@@ -293,8 +298,11 @@ class AttackRewriter(RewriterKind):
                                   move_conditions(options.moves), direction, options.show_weaknesses)
         outcome = await run_search(original, settings, propose=propose, check=check, review=review,
                                    weaknesses=weaknesses)
+        rereviews = ([await review(original, j, REREVIEW_REPLICATE_BASE) for j in range(unit.rereviews)]
+                     if outcome.winner is not None else [])
         record = {"document": original.id, "target": unit.target.name, "direction": direction, "metric": metric,
-                  **outcome.record, "cost_usd": ctx.store.unit_cost_usd(unit.key)}
+                  **outcome.record, "rereview_scores": [r.score for r in rereviews],
+                  "cost_usd": ctx.store.unit_cost_usd(unit.key)}
         artefacts["artefacts"] = {TRAJECTORY: record}
         if outcome.record["stopped"] == "original-failed":
             status, reason = Status.ERROR, (f"every search review of the original by {unit.target.name!r} "

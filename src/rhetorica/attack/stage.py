@@ -6,8 +6,11 @@ reviews).
 
 A unit's key is :func:`rhetorica.study.planner.unit_key` over the document's input hash and a spec
 hash of the rewriter (:func:`~rhetorica.study.planner.rewriter_spec_hash`), the target's review spec
-hash (:func:`~rhetorica.study.planner.reviewer_spec_hashes`), the validation settings and the texts
-of its moves; its cell is (document id, target name). Changing any of these searches again.
+hash (:func:`~rhetorica.study.planner.reviewer_spec_hashes`), the validation settings, the texts
+of its moves and the number of re-reviews of the original (the study's ``replicates``: as many as
+the winner's held-out reviews, the noise baseline of :mod:`rhetorica.analysis.attack`); its cell is
+(document id, target name). Changing any of these searches again (its proposals and search reviews
+come back from the response cache).
 
 Before its units run, the stage loads the study's embedding model (the search validates every
 candidate with the integrity checks, whether or not the validation stage is enabled); without it
@@ -44,6 +47,8 @@ class AttackUnit:
         rewriter: the ``attack`` rewriter configuration (its model proposes).
         condition: the attack condition (a name given is parsed).
         target: the reviewer configuration searched against.
+        rereviews: fresh reviews of the original by the target after the search (the study's
+            ``replicates``, the count of the winner's held-out reviews; >= 0).
     """
 
     key: str
@@ -51,6 +56,7 @@ class AttackUnit:
     rewriter: RewriterSpec
     condition: Condition
     target: ReviewerSpec
+    rereviews: int = 0
     after: tuple[str, ...] = ()
     waiting: bool = False
 
@@ -82,9 +88,10 @@ def attack_units(config: StudyConfig, documents: list[Document]) -> list[AttackU
             for target in targets_of(rw, config):
                 for condition in rw.conditions:
                     spec = content_hash("attack", planner.rewriter_spec_hash(rw, condition), reviews[target.name],
-                                        validation, kind.version(rw))
+                                        validation, kind.version(rw), {"rereviews": config.replicates})
                     units.append(AttackUnit(planner.unit_key("rewrite", imported_input_hash(doc), spec, 0,
-                                                             (doc.id, target.name)), doc, rw, condition, target))
+                                                             (doc.id, target.name)), doc, rw, condition, target,
+                                            rereviews=config.replicates))
     return units
 
 

@@ -1,6 +1,7 @@
 """The ``attack`` analysis table, registered in :data:`rhetorica.registry.tables` as a plug-in's
-would be: per (target, direction), the held-out success rate and shifts of the worst-case searches
-beside the biased in-search shift (statistics: :func:`rhetorica.analysis.attack.attack_summary`).
+would be: per (target, direction), the held-out flips of the worst-case searches' winners beside
+the target's flips on re-reviews of the original, the success beyond them, the held-out shifts and
+the biased in-search shift (statistics: :func:`rhetorica.analysis.attack.attack_summary`).
 
 It belongs to the ``attacks`` section, which no other registered table owns: the report shows that
 section only when this table was computed or the study has attack rewriters (then the searches'
@@ -29,9 +30,12 @@ ATTACK_SPEC = TableSpec((
     TableColumn("target", "Target", "Target", lambda r: escape(r["target"]), align="l"),
     TableColumn("direction", "Direction", "Dir.", lambda r: escape(r["direction"]), align="l"),
     TableColumn("n_papers", "Papers (held-out)", "$n$", lambda r: str(int(r["n_papers"]))),
-    TableColumn("flips", "Flipped / eligible", "Flips", lambda r: f"{int(r['n_flipped'])}/{int(r['n_eligible'])}"),
-    TableColumn("success", "Success rate [95% CI]", r"Success [95\% CI]",
+    TableColumn("flips", "Winner flipped / eligible", "Flips", lambda r: f"{int(r['n_flipped'])}/{int(r['n_eligible'])}"),
+    TableColumn("noise", "Re-review flipped / eligible", "Re-review flips",
+                lambda r: f"{int(r['n_noise_flipped'])}/{int(r['n_baseline'])}"),
+    TableColumn("success", "Success beyond re-review [95% CI]", r"Success [95\% CI]",
                 _interval("success_rate", "success_lo", "success_hi")),
+    TableColumn("success_p", "p (exact McNemar)", "$p$", digits=3),
     TableColumn("shift", "Mean held-out shift [95% CI]", r"$\Delta$ held-out [95\% CI]",
                 _interval("mean_shift", "mean_lo", "mean_hi")),
     TableColumn("max_shift", "Max held-out shift", r"Max $\Delta$"),
@@ -50,6 +54,7 @@ def _compute(tidy: pd.DataFrame, ctx: TableContext) -> pd.DataFrame | Unavailabl
 def _display(table: pd.DataFrame) -> TableDisplay:
     shown = table.assign(
         flips=[f"{int(f)}/{int(e)}" for f, e in zip(table["n_flipped"], table["n_eligible"], strict=True)],
+        noise=[f"{int(f)}/{int(e)}" for f, e in zip(table["n_noise_flipped"], table["n_baseline"], strict=True)],
         success=[fmt_ci(*v) for v in zip(table["success_rate"], table["success_lo"], table["success_hi"], strict=True)],
         shift=[fmt_ci(*v) for v in zip(table["mean_shift"], table["mean_lo"], table["mean_hi"], strict=True)])
     return TableDisplay(shown, ATTACK_SPEC.headers)
@@ -58,9 +63,13 @@ def _display(table: pd.DataFrame) -> TableDisplay:
 ATTACK_TABLE = AnalysisTable(
     "attack", "Worst-case attacks: held-out success and shift per target (in-search shift biased)",
     "Per target reviewer and direction, the winning rewrite of each paper's search (rewriter kind "
-    "'attack') reviewed again with fresh replicates the search never saw (held-out). Success = the "
-    "decision flipped at the study's threshold (accepted: mean score above it) among the papers whose "
-    "original was on the other side, with a Clopper–Pearson exact 95% interval; shift = winner − original "
+    "'attack') reviewed again with fresh replicates the search never saw (held-out). A winner flips "
+    "when its decision crosses the study's threshold (accepted: mean score above it) on a paper whose "
+    "original was on the other side; after each search the target re-reviewed the original as many "
+    "times (new calls), and the re-review flips when it crosses the same way: the reviewer's own noise. "
+    "Success = winner flip rate − re-review flip rate on the same papers (paired), with the exact "
+    "conditional 95% interval (Clopper–Pearson on the papers where only one of the two flipped) and "
+    "McNemar's exact p; a reviewer that ignores the text has success near 0. Shift = winner − original "
     "(replicates averaged per paper), mean with a t interval; max = largest shift in the attack's "
     "direction. In-search (biased: best of many noisy reviews) is the winner's search score minus the "
     "original's, shown for comparison only. Queries = review calls per search; cost = every model call "

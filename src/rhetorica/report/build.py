@@ -34,7 +34,7 @@ from rhetorica.report.attack import collect_attacks
 from rhetorica.report.forms import form_scores, needs_form_table
 from rhetorica.report.judges import collect_judges, judge_names, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
-from rhetorica.report.scorecard import study_scorecard
+from rhetorica.report.scorecard import search_rereviews, study_scorecard
 from rhetorica.report.tables import TableContext, Unavailable
 from rhetorica.report.validation import shift_table, validation_summary, validation_table
 
@@ -215,11 +215,11 @@ def artefact_values(artefacts: pd.DataFrame) -> dict[str, list[Any]]:
 
 
 def _scorecard(assessments: pd.DataFrame, study: StudyConfig, pairs: list[tuple[str, str]],
-               judges: Any = None) -> tuple[pd.DataFrame, str | None]:
+               judges: Any = None, rereviews: pd.DataFrame | None = None) -> tuple[pd.DataFrame, str | None]:
     if assessments.empty:
         return pd.DataFrame(), "no assessments in the store yet"
     try:
-        return study_scorecard(assessments, study, pairs=pairs, judges=judges), None
+        return study_scorecard(assessments, study, pairs=pairs, judges=judges, rereviews=rereviews), None
     except ValueError as exc:
         return pd.DataFrame(), f"scorecard failed: {exc}"
 
@@ -272,7 +272,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         analysis.update(aspect_tables(tables, assessments, pairs))
     except ValueError as exc:
         unavailable["aspects"] = f"aspect analysis failed: {exc}"
-    card, card_problem = _scorecard(assessments, study, pairs, judges)
+    card, card_problem = _scorecard(assessments, study, pairs, judges, search_rereviews(tables["artefacts"]))
     if card_problem:
         unavailable["scorecard"] = card_problem
     validation = validation_table(checks)

@@ -17,7 +17,7 @@ from rhetorica.judges.analysis import judge_labels
 from rhetorica.judges.kind import judge_options
 from rhetorica.report.judges import judge_names, paper_ids_of, reviewer_records, study_judges
 from rhetorica.report.selection import analysed_assessments, study_pairs
-from rhetorica.store.export import assessments_table, scores_long
+from rhetorica.store.export import artefacts_table, assessments_table, scores_long
 from rhetorica.store.runs import document_jsons, open_run_store
 from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.study.run_study import load_run_study
@@ -76,9 +76,12 @@ def judge_verdicts(judges: Any, reviewers: list[ReviewerSpec]) -> pd.DataFrame:
 
 
 def study_scorecard(assessments: pd.DataFrame, study: StudyConfig, *,
-                    pairs: Sequence[tuple[str, str]] | None, judges: Any = None) -> pd.DataFrame:
+                    pairs: Sequence[tuple[str, str]] | None, judges: Any = None,
+                    rereviews: pd.DataFrame | None = None) -> pd.DataFrame:
     """The scorecard of every configuration of a study under its ``scorecard`` thresholds:
-    :func:`scorecard` of the reviewers' analysed assessments, :func:`judge_verdicts` of its judge
+    :func:`scorecard` of the reviewers' analysed assessments (flips judged beyond the re-reviews
+    of the originals where the worst-case searches made some: ``rereviews``,
+    :func:`rhetorica.analysis.attack.rereview_means`), :func:`judge_verdicts` of its judge
     configurations (``judges`` is their :class:`~rhetorica.judges.analysis.JudgeStudy`), one row
     each, sorted by name.
 
@@ -90,13 +93,28 @@ def study_scorecard(assessments: pd.DataFrame, study: StudyConfig, *,
     reviewed = assessments[~assessments["reviewer"].isin(judged)] if judged else assessments
     parts = []
     if not reviewed.empty:
-        parts.append(scorecard(reviewed, study.scorecard, pairs=pairs, decision_threshold=study.decision_threshold))
+        parts.append(scorecard(reviewed, study.scorecard, pairs=pairs, decision_threshold=study.decision_threshold,
+                               rereviews=rereviews))
     if judges is not None:
         parts.append(judge_verdicts(judges, study.reviewers))
     parts = [p for p in parts if not p.empty]
     if not parts:
         return pd.DataFrame(columns=SCORECARD_COLUMNS)
     return pd.concat(parts, ignore_index=True).sort_values("reviewer", ignore_index=True)
+
+
+def search_rereviews(artefacts: pd.DataFrame) -> pd.DataFrame | None:
+    """The re-review means of the originals made by the study's worst-case searches
+    (:func:`rhetorica.analysis.attack.rereview_means` of the current trajectories), or ``None``
+    when there is none or a trajectory cannot be read (then flips are judged as they are)."""
+    from rhetorica.analysis.attack import rereview_means
+    from rhetorica.report.attack import attack_records
+
+    try:
+        means = rereview_means(attack_records(artefacts))
+    except (ValueError, KeyError):
+        return None
+    return means if not means.empty else None
 
 
 CHECK_EXIT_CODES = {PASS: 0, FAIL: 1, UNDECIDED: 3}
@@ -154,6 +172,7 @@ def check_run(run_dir: Path) -> RunCheck:
         study = load_run_study(run_dir)
         assessments = analysed_assessments(assessments_table(store), study)
         scores = scores_long(store)
+        rereviews = search_rereviews(artefacts_table(store))
         paper_ids = paper_ids_of(document_jsons(store))
     finally:
         store.close()
@@ -162,5 +181,6 @@ def check_run(run_dir: Path) -> RunCheck:
         return RunCheck(run_dir, pd.DataFrame(columns=SCORECARD_COLUMNS), study.scorecard, UNDECIDED,
                         "no assessments in the store yet")
     judges = study_judges(scores[scores["unit_key"].isin(assessments["unit_key"])], study, paper_ids)
-    card = study_scorecard(assessments, study, pairs=study_pairs(study, assessments), judges=judges)
+    card = study_scorecard(assessments, study, pairs=study_pairs(study, assessments), judges=judges,
+                           rereviews=rereviews)
     return RunCheck(run_dir, card, study.scorecard, _combine(list(card["verdict"])))
