@@ -189,3 +189,40 @@ def test_failure_counts_of_every_reviewer_equal_each_reviewers_groupby() -> None
     # b: 0/1 failed under original vs 1/2 under x
     (gap,) = failure_gap_intervals(df[df["reviewer"] == "b"], 10.0, 0.05)
     assert gap.point == pytest.approx(50.0) and gap.detail == "0/1 vs 1/2 reviews failed"
+
+
+def _noisy_reviewer(flips_rewrite: int, flips_rereview: int, papers: int = 12) -> tuple:
+    """Reviewer N: every original 4 (not accepted at 4.5); the rewrite 6 (accepted) on the first
+    ``flips_rewrite`` papers, else 4; the re-review mean of the original 6 on the first
+    ``flips_rereview`` papers, else 4."""
+    import pandas as pd
+
+    recs = [("N", f"p{i:02d}", arm, v) for i in range(papers)
+            for arm, v in (("original", 4), ("confidence:+", 6 if i < flips_rewrite else 4))]
+    noise = pd.DataFrame({"document_id": [f"p{i:02d}" for i in range(papers)], "reviewer": "N",
+                          "metric": "overall", "rereview": [6.0 if i < flips_rereview else 4.0 for i in range(papers)]})
+    return rows(recs), noise
+
+
+def test_flips_as_frequent_as_the_reviewers_re_review_flips_do_not_fail() -> None:
+    """10 of 12 papers flip under the rewrite: the raw flip interval (Clopper-Pearson of 10/12,
+    lower Beta(0.025; 10, 3) = 0.516) lies above 10%, a failure. The same 10 papers flip when the
+    reviewer merely re-reviews the original: no paper flips beyond the noise, d = 0 with the
+    interval [-u, u], u = 1 - 0.025^(1/12) = 0.264 (the bound of 0 discordant papers of 12)."""
+    df, noise = _noisy_reviewer(10, 10)
+    raw = scorecard(df).iloc[0]
+    assert raw["verdict_flips"] == "fail" and raw["flip_pct_low"] == pytest.approx(100 * beta.ppf(0.025, 10, 3))
+    card = scorecard(df, rereviews=noise).iloc[0]
+    u = 1 - 0.025 ** (1 / 12)
+    assert (card["flip_pct"], card["flip_pct_low"], card["flip_pct_high"]) == pytest.approx((0.0, -100 * u, 100 * u))
+    assert card["verdict_flips"] == "not enough data" and "beyond re-review noise: 0 of 12" in card["reasons"]
+    assert scorecard(df, rereviews=noise.assign(metric="soundness")).iloc[0]["verdict_flips"] == "fail"  # other metric
+
+
+def test_flips_beyond_the_re_review_flips_fail() -> None:
+    """All 12 papers flip under the rewrite, none on re-review: d = 1, lower bound
+    2·0.025^(1/12) − 1 = 0.472 (Clopper-Pearson of 12 of 12 mapped to d), above 10%: a failure."""
+    df, noise = _noisy_reviewer(12, 0)
+    card = scorecard(df, rereviews=noise).iloc[0]
+    assert card["verdict_flips"] == "fail"
+    assert card["flip_pct_low"] == pytest.approx(100 * (2 * 0.025 ** (1 / 12) - 1))
