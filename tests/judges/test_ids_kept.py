@@ -66,3 +66,51 @@ def test_generated_rewrite_ids_are_marked_with_their_source_line(tmp_path: Path)
     assert variants.loc["rw-1", ["document_id", "id_generated", "source"]].tolist() == ["r-7", "0", f"{pairs}:2"]
     assert variants.loc["iclr/42.review1.rewrite1", ["document_id", "id_generated", "source"]].tolist() == [
         "iclr/42.review1", "1", f"{pairs}:3"]
+
+
+def _two_venues(tmp_path: Path, **study: object) -> tuple[object, str]:
+    """Run a judge study of two pairs files that each call their paper 0 (another forum id and
+    title: two venues numbering their papers alike); returns the CLI result and report.md."""
+    def pair(review: str, forum: str, title: str, text: str) -> str:
+        return json.dumps({"paper_id": 0, "review_id": review, "original": text, "rewrite": f"{text} Indeed.",
+                           "rewriter": "gpt-x", "paper_metadata": {"forum_id": forum, "title": title}})
+
+    (tmp_path / "iclr.jsonl").write_text(pair("r1", "F-iclr", "Graph filters", "The proofs are sound.") + "\n"
+                                         + pair("r2", "F-iclr", "Graph filters", "Experiments are small.") + "\n")
+    (tmp_path / "nips.jsonl").write_text(pair("r3", "F-nips", "Audio codecs", "Novel idea, weak baselines.") + "\n")
+    spec = {"name": "venues", "output_dir": str(tmp_path / "run"),
+            "documents": [{"pairs": "iclr.jsonl"}, {"pairs": "nips.jsonl"}],
+            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
+            "reviewers": [{"name": "rr", "kind": "judge", "model": "mock/j", "options": {"family": "rottenreviews"}}],
+            "validation": {"enabled": False}, **study}
+    (tmp_path / "study.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    result = runner.invoke(app, ["run", str(tmp_path / "study.yaml")])
+    return result, (tmp_path / "run" / "report.md").read_text("utf-8")
+
+
+def _clusters(md: str) -> set[str]:
+    """The Clusters cells of the report's per-test n table."""
+    lines = [line for line in md.splitlines() if line.startswith("| judges ")]
+    return {[c.strip() for c in line.strip("|").split("|")][-1] for line in lines}
+
+
+def test_two_files_giving_paper_0_to_two_papers_are_refused_by_default(tmp_path: Path) -> None:
+    """Paper 0 of nips.jsonl (forum F-nips) is not paper 0 of iclr.jsonl (F-iclr): its line is left
+    out with one problem naming both lines, the run exits 1, the report counts one paper."""
+    result, md = _two_venues(tmp_path)
+    assert result.exit_code == 1
+    output = " ".join(result.output.split())
+    assert output.count("paper id '0' was given at") == 1
+    assert f"{tmp_path / 'nips.jsonl'}:1: paper id '0' was given at {tmp_path / 'iclr.jsonl'}:1 to another paper " \
+           "(forum_id 'F-iclr' there, 'F-nips' here); left out" in output
+    assert "Reviews: 2 (of 1 paper(s))" in md and _clusters(md) == {"1"}
+
+
+def test_with_id_scope_file_the_report_counts_two_papers_and_two_clusters(tmp_path: Path) -> None:
+    result, md = _two_venues(tmp_path, id_scope="file")
+    assert result.exit_code == 0, result.output
+    assert "Reviews: 3 (of 2 paper(s))" in md and _clusters(md) == {"2"}
+    ids = pd.read_csv(tmp_path / "run" / "tables" / "ids.csv", dtype=str, keep_default_na=False)
+    reviews = ids[ids["kind"] == "review"].set_index("document_id")
+    assert sorted(reviews.index) == ["iclr.jsonl#r1", "iclr.jsonl#r2", "nips.jsonl#r3"]
+    assert reviews.loc["nips.jsonl#r3", ["paper_id", "review_id"]].tolist() == ["nips.jsonl#0", "r3"]

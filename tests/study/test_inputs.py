@@ -75,4 +75,68 @@ def test_one_paper_id_for_two_papers_is_not_merged(tmp_path: Path) -> None:
     assert problems == [("ingest", "nips.jsonl", f"{tmp_path / 'nips.jsonl'}:1 review 1: paper id '0' was given at "
                          f"{tmp_path / 'iclr.jsonl'}:1 review 1 to another paper (title 'Graph filters' there, "
                          "'Audio codecs' here); left out (ids are kept as the source wrote them: give each paper its "
-                         "own paper_id across the study's files)")]
+                         "own paper_id across the study's files, or set the study's id_scope: file)")]
+
+
+def _pairs_study(tmp_path: Path, files: dict[str, list[dict]], **study: object) -> tuple[list, list]:
+    import json
+
+    for name, rows in files.items():
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    spec = {"name": "ids", "output_dir": str(tmp_path / "run"), "documents": [{"pairs": n} for n in files],
+            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
+            "reviewers": [{"name": "j", "kind": "judge", "model": "mock/j", "options": {"family": "remor"}}],
+            "validation": {"enabled": False}, **study}
+    problems: list[tuple[str, str, str]] = []
+    return load_documents(StudyConfig.model_validate(spec), tmp_path, problems), problems
+
+
+def _pair(review_id: str, forum: str, title: str) -> dict:
+    return {"paper_id": 0, "review_id": review_id, "original": f"Review {review_id}: sound.",
+            "rewrite": f"Review {review_id}: it is sound.", "paper_metadata": {"forum_id": forum, "title": title}}
+
+
+TWO_FILES = {"iclr.jsonl": [_pair("r1", "F-iclr", "Graph filters"), _pair("r2", "F-iclr", "Graph filters")],
+             "nips.jsonl": [_pair("r3", "F-nips", "Audio codecs")]}
+
+
+def test_two_pairs_files_giving_paper_0_to_two_papers_are_refused_naming_both_lines(tmp_path: Path) -> None:
+    """Each file numbers its paper 0 (another forum id and title): by default the second file's
+    line is left out with one problem naming its line and the first's; nothing merges."""
+    documents, problems = _pairs_study(tmp_path, TWO_FILES)
+    assert [(d.id, d.paper_id) for d in documents] == [("r1", "0"), ("r2", "0")]
+    assert problems == [("ingest", "nips.jsonl", f"{tmp_path / 'nips.jsonl'}:1: paper id '0' was given at "
+                         f"{tmp_path / 'iclr.jsonl'}:1 to another paper (forum_id 'F-iclr' there, 'F-nips' here); "
+                         "left out (ids are kept as the source wrote them: give each paper its own paper_id across "
+                         "the study's files, or set the study's id_scope: file)")]
+
+
+def test_with_id_scope_file_each_files_ids_are_its_own(tmp_path: Path) -> None:
+    documents, problems = _pairs_study(tmp_path, TWO_FILES, id_scope="file")
+    assert problems == []
+    assert [(d.id, d.paper_id) for d in documents] == [
+        ("iclr.jsonl#r1", "iclr.jsonl#0"), ("iclr.jsonl#r2", "iclr.jsonl#0"), ("nips.jsonl#r3", "nips.jsonl#0")]
+    assert [d.metadata["source_paper_id"] for d in documents] == ["0", "0", "0"]  # the source's, verbatim
+    assert [d.metadata["review_id"] for d in documents] == ["r1", "r2", "r3"]
+    rewrites = [r["rewrite_id"] for d in documents for r in d.metadata["imported_rewrites"]]
+    assert rewrites == ["iclr.jsonl#r1.rewrite1", "iclr.jsonl#r2.rewrite1", "nips.jsonl#r3.rewrite1"]
+    unscoped, _ = _pairs_study(tmp_path, {"iclr.jsonl": TWO_FILES["iclr.jsonl"]})
+    assert [d.content_hash for d in documents[:2]] == [d.content_hash for d in unscoped]  # the text is unchanged
+
+
+def test_the_same_paper_in_two_files_is_kept_and_a_title_only_review_line_is_not_joined_silently(
+        tmp_path: Path) -> None:
+    """The same paper 0 (same forum and title) in a second file joins the first's; a review line
+    that names paper 0 with only a top-level title, another one, is read with a warning naming
+    both lines (the title may be the review's own)."""
+    title_only = {"paper_id": 0, "review_id": "r5", "title": "Official review", "original": "Fine.",
+                  "rewrite": "It is fine."}
+    documents, problems = _pairs_study(tmp_path, {
+        "iclr.jsonl": [_pair("r1", "F-iclr", "Graph filters"), title_only],
+        "iclr-more.jsonl": [_pair("r4", "F-iclr", "Graph filters")]})
+    assert [(d.id, d.paper_id) for d in documents] == [("r1", "0"), ("r5", "0"), ("r4", "0")]
+    assert problems == [("ingest", str(tmp_path / "iclr.jsonl"),
+                         f"warning: {tmp_path / 'iclr.jsonl'}:2: paper id '0' comes with only a top-level title "
+                         "'Official review', not the title 'Graph filters' it was given at line 1: read as the "
+                         "review's own title and joined to that paper; if it is another paper, give it its own "
+                         "paper_id (or a forum_id, or paper_metadata.title)")]

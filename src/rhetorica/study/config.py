@@ -656,6 +656,10 @@ class StudyConfig(_Strict):
         scorecard: pass/fail thresholds of the report's scorecard
             (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
         aspects: the aspect-annotation stage's settings (:class:`AspectSettings`; ``None`` = none).
+        id_scope: ``source`` (default): paper, review and rewrite ids of ``reviews``/``pairs``
+            files as the source wrote them (a paper id met again for another paper is refused,
+            naming both places); ``file``: each prefixed by its file (``<file>#<id>``,
+            :func:`rhetorica.documents.ids.scoped`), so files that number their papers alike stay apart.
     """
 
     name: str
@@ -680,6 +684,10 @@ class StudyConfig(_Strict):
     judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)
     aspects: AspectSettings | None = Field(default=None, description="aspect annotation of every ok review "
                                                                      "(an annotator model); absent = no annotation")
+    id_scope: Literal["source", "file"] = Field(
+        default="source", description="ids of reviews/pairs files: 'source' keeps them as written (a paper id met "
+                                      "again for another paper is refused, naming both places); 'file' prefixes "
+                                      "each with its file ('<file>#<id>') so files numbering papers alike stay apart")
 
     @field_validator("documents", mode="before")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from rhetorica.problems import WARNING_PREFIX
 from rhetorica.datasets.info import manuscript_path
 from rhetorica.datasets.manifest import DatasetError, load_manifest
 from rhetorica.documents import DocumentReadError, ReadOptions, read_document
+from rhetorica.documents.reviews.lines import title_only_warning
 from rhetorica.study.project_inputs import load_project_document, run_dir_inside_project
 from rhetorica.study.review_inputs import review_documents
 
@@ -92,31 +94,57 @@ def _unusable_folder(path: Path) -> str | None:
     return None
 
 
-def review_clash(doc: Document, seen: Mapping[str, str], papers: dict[str, tuple[str, str]]) -> str | None:
+def review_clash(doc: Document, seen: Mapping[str, str], papers: dict[str, tuple[dict[str, str], str]]) -> str | None:
     """Why the review document ``doc`` is left out, or ``None`` (then its paper is recorded in ``papers``).
 
     Ids are the source's, verbatim (issue 23.4), so two sources that use one id for two things
     cannot both be kept: a document id read before (``seen``: id -> where), or a paper id that
-    an earlier review gave to a paper of another title (``papers``: paper id -> (title, where);
-    e.g. two venues' files both numbering their papers from 0).
+    an earlier review gave to another paper (``papers``: paper id -> (identity, where); the
+    identity is ``metadata.paper_identity``, the ``forum_id``/``forum``/``title`` its line gave,
+    and ``metadata.paper_title``; two identities differ when a key both give differs; e.g. two
+    venues' files both numbering their papers from 0).
 
     Returns:
         ``<file>:<line>…: duplicate document id 'X' (first at <file>:<line>…); left out``, or
-        ``<file>:<line>…: paper id 'P' was given at <file>:<line>… to another paper (title 'T1'
-        there, 'T2' here); left out …`` (one file's own clashes are the reader's problems).
+        ``<file>:<line>…: paper id 'P' was given at <file>:<line>… to another paper (forum_id 'F1'
+        there, 'F2' here); left out …`` (one file's own clashes are the reader's problems).
     """
     where = doc.source.path
     if doc.id in seen:
         return f"{where}: duplicate document id {doc.id!r} (first at {seen[doc.id]}); left out"
+    identity = {k: str(v) for k, v in (doc.metadata.get("paper_identity") or {}).items()}
     title = str(doc.metadata.get("paper_title") or "").strip()
-    if doc.paper_id is None or not title:
+    if title:
+        identity.setdefault("title", title)
+    if doc.paper_id is None or not identity:
         return None
-    first = papers.setdefault(doc.paper_id, (title, where))
-    if first[0] != title:
-        return (f"{where}: paper id {doc.paper_id!r} was given at {first[1]} to another paper (title {first[0]!r} "
-                f"there, {title!r} here); left out (ids are kept as the source wrote them: give each paper its own "
-                "paper_id across the study's files)")
+    first, first_where = papers.setdefault(doc.paper_id, (identity, where))
+    for key, value in identity.items():
+        if key in first and first[key] != value:
+            return (f"{where}: paper id {doc.paper_id!r} was given at {first_where} to another paper ({key} "
+                    f"{first[key]!r} there, {value!r} here); left out (ids are kept as the source wrote them: give "
+                    "each paper its own paper_id across the study's files, or set the study's id_scope: file)")
+    papers[doc.paper_id] = ({**identity, **first}, first_where)
     return None
+
+
+def _file_of(where: str) -> str:
+    """The file of a review's ``<file>:<line>[ review <k>]``."""
+    return re.sub(r":\d+( review \d+)?$", "", where)
+
+
+def title_claim_warning(doc: Document, papers: Mapping[str, tuple[dict[str, str], str]]) -> str | None:
+    """The warning for a review line of another file than its paper's first (the reader warns
+    within a file) that tells its paper only by a top-level title differing from the paper's
+    (:func:`rhetorica.documents.reviews.lines.title_only_warning`); ``None`` otherwise."""
+    claim = doc.metadata.get("paper_title_claim")
+    if not claim or doc.paper_id is None or doc.paper_id not in papers:
+        return None
+    first, first_where = papers[doc.paper_id]
+    if _file_of(first_where) == _file_of(doc.source.path):
+        return None
+    found = title_only_warning(doc.paper_id, str(claim), first.get("title"), first_where)
+    return f"{doc.source.path}: {found}" if found else None
 
 
 def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str, str, str]],
@@ -143,17 +171,21 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
     options = ReadOptions(**config.document_options.model_dump())
     documents: list[Document] = []
     seen: dict[str, str] = {}  # document id -> where it was read (a review: <file>:<line>)
-    papers: dict[str, tuple[str, str]] = {}  # paper id -> (title, where) of the first review naming both
+    papers: dict[str, tuple[dict[str, str], str]] = {}  # paper id -> (identity, where) of its first review
     specs = [s for spec in config.documents
              for s in (_dataset_specs(spec, base_dir, problems) if spec.dataset is not None else [spec])]
     for spec in specs:
         if spec.reviews is not None or spec.pairs is not None:  # reviews as documents (review-metric study)
 
-            for doc in review_documents(spec, base_dir, problems, config.document_options.max_words):
+            for doc in review_documents(spec, base_dir, problems, config.document_options.max_words,
+                                        config.id_scope):
                 clash = review_clash(doc, seen, papers)
                 if clash is not None:
                     problems.append(("ingest", spec.reviews or spec.pairs or "", clash))
                     continue
+                warning = title_claim_warning(doc, papers)
+                if warning is not None:
+                    problems.append(("ingest", spec.reviews or spec.pairs or "", f"{WARNING_PREFIX}{warning}"))
                 seen[doc.id] = doc.source.path
                 documents.append(doc)
             continue

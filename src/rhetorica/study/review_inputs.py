@@ -13,6 +13,12 @@ A study declares review sources among its ``documents``:
   ``rewrite_id``, ``text``, ``rating``: the rewrite's own rating, ``None`` when not given) for a rewriter of kind ``imported``
   (:mod:`rhetorica.judges.study`), which stores them as variants with no model call.
 
+With the study's ``id_scope: file`` every id read from a file is prefixed by that file
+(:func:`rhetorica.documents.ids.scoped`; each file of a ``reviews`` glob is then read on its own).
+Each paper's identity as its source tells it (``forum_id``/``forum``, title) rides along in
+``metadata.paper_identity`` (with ``metadata.paper_where``, its ``<file>:<line>``), so that
+:func:`rhetorica.study.inputs.review_clash` refuses a paper id another file gave to another paper.
+
 Each review goes through the one blinding function (:func:`rhetorica.documents.inputs.blinded`:
 emails, the paper's own identifiers), so its content hash is that of the text a judge reads. A file
 that cannot be read, or an unusable line or score, is one ``("ingest", item, reason)`` problem;
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rhetorica.documents import ids as id_rule
 from rhetorica.documents.inputs import blinded
 from rhetorica.documents.models import Document
 from rhetorica.documents.options import DocumentReadError
@@ -54,7 +61,7 @@ def default_paper_id(path: Path) -> str:
 
 
 def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]],
-                     max_words: int | None = None) -> list[Document]:
+                     max_words: int | None = None, id_scope: str = "source") -> list[Document]:
     """The review documents of one ``reviews`` or ``pairs`` entry (see the module docstring).
 
     Args:
@@ -63,18 +70,24 @@ def review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[st
         problems: receives one ``("ingest", item, reason)`` per unusable file, line or score.
         max_words: keep each review's leading text up to this many words, cut at a paragraph
             boundary (:func:`rhetorica.documents.excerpt.excerpt`; ``document_options.max_words``).
+        id_scope: the study's ``id_scope`` (``source`` or ``file``, :data:`rhetorica.documents.ids.ID_SCOPES`).
     """
-    docs = [blinded(d) for d in _review_documents(spec, base_dir, problems)]  # what a judge reads is blinded
+    docs = [blinded(d) for d in _review_documents(spec, base_dir, problems, id_scope)]  # a judge reads it blinded
     if max_words is None:
         return docs
 
     return [excerpt(d, max_words) for d in docs]
 
 
-def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]]) -> list[Document]:
+def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[str, str, str]],
+                      id_scope: str) -> list[Document]:
     if spec.pairs is not None:
-        return _pair_originals(Path(spec.pairs) if Path(spec.pairs).is_absolute() else base_dir / spec.pairs,
-                               problems)
+        path = Path(spec.pairs) if Path(spec.pairs).is_absolute() else base_dir / spec.pairs
+        docs = _pair_originals(path, problems)
+        if id_scope == "file":
+            scope = id_rule.file_scope(path, base_dir)
+            return [id_rule.scoped(d, scope, IMPORTED) for d in docs]
+        return docs
     assert spec.reviews is not None
     paths = [p for p in resolve_pattern(spec.reviews, base_dir) if p.is_file()]
     if not paths:
@@ -82,15 +95,22 @@ def _review_documents(spec: DocumentSpec, base_dir: Path, problems: list[tuple[s
         return []
 
     paper = spec.paper or default_paper_id(paths[0])
-    try:
-        reviews, found = read_reviews(paths, paper)
-    except DocumentReadError as exc:
-        problems.append(("ingest", str(exc.path), exc.problem))
-        return []
-    problems.extend(("ingest", spec.reviews, p) for p in found)  # a line left out is an error, a note a warning
-    empty = [r.id for r in reviews if not any(s.text.strip() for s in r.sections)]
-    problems.extend(("ingest", f"{spec.reviews} ({rid})", "review has no text") for rid in empty)
-    return [r for r in reviews if r.id not in empty]
+    groups = [[p] for p in sorted(paths)] if id_scope == "file" else [paths]  # a file scope: each file alone
+    docs: list[Document] = []
+    for group in groups:
+        try:
+            reviews, found = read_reviews(group, paper)
+        except DocumentReadError as exc:
+            problems.append(("ingest", str(exc.path), exc.problem))
+            continue
+        problems.extend(("ingest", spec.reviews, p) for p in found)  # a line left out is an error, a note a warning
+        empty = [r.id for r in reviews if not any(s.text.strip() for s in r.sections)]
+        problems.extend(("ingest", f"{spec.reviews} ({rid})", "review has no text") for rid in empty)
+        kept = [r for r in reviews if r.id not in empty]
+        if id_scope == "file":
+            kept = [id_rule.scoped(r, id_rule.file_scope(group[0], base_dir)) for r in kept]
+        docs += kept
+    return docs
 
 
 def _pair_originals(path: Path, problems: list[tuple[str, str, str]]) -> list[Document]:

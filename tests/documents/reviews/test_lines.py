@@ -116,9 +116,15 @@ def test_one_paper_id_given_to_two_papers_leaves_the_later_lines_out(tmp_path: P
     ])
     records, problems = read_review_records(path)
     assert [(r.paper_id, r.review_id) for r in records] == [("0", "a"), ("0", "c"), ("0", "d")]
+    # line 4 tells its paper only by a top-level title (perhaps the review's own): read, never silently
+    assert [r.identity for r in records] == [{"forum_id": "F1", "title": "Graph filters"}] * 2 + [{}]
+    assert [r.title_claim for r in records] == [None, None, "Official review"]
     assert problems == [
         f"{path}:2: paper id '0' was given at line 1 to another paper (forum_id 'F1' there, 'F2' here); left out "
         "(give each paper its own paper_id)",
+        f"warning: {path}:4: paper id '0' comes with only a top-level title 'Official review', not the title "
+        "'Graph filters' it was given at line 1: read as the review's own title and joined to that paper; if it "
+        "is another paper, give it its own paper_id (or a forum_id, or paper_metadata.title)",
         f"{path}:5: paper id '0' was given at line 1 to another paper (title 'Graph filters' there, 'Music data' "
         "here); left out (give each paper its own paper_id)",
     ]

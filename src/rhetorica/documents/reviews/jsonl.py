@@ -54,7 +54,11 @@ def _document(record: ReviewRecord, paper_id: str, problems: list[str]) -> Docum
             continue
         if score is not None:
             scores[key] = score
-    extra = {"paper_title": record.paper["title"]} if record.paper.get("title") else {}
+    extra: dict[str, object] = {"paper_title": record.paper["title"]} if record.paper.get("title") else {}
+    if record.identity:
+        extra["paper_identity"] = dict(record.identity)
+    if record.title_claim:
+        extra["paper_title_claim"] = record.title_claim
     rating, confidence = scores.get("rating"), scores.get("confidence")
     return review_document(paper_id, 1, record.fields, rating=rating if isinstance(rating, float) else None,
                            confidence=confidence if isinstance(confidence, float) else None, scores=scores,

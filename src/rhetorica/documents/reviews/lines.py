@@ -27,6 +27,12 @@ not JSON, not an object, a line repeated exactly (``duplicate of line M``), no r
 empty text, a review id given twice with different texts, a paper id given at an earlier line to
 another paper (a different ``forum_id``/``forum`` or ``title``: PeerPrism's flattened files number
 the papers of each venue 0-19, so one ``paper_id`` names eight papers). Every other line is read.
+A review line whose only clue to its paper is a top-level ``title`` (no ``forum_id``/``forum``, no
+``paper_metadata.title``) is read, since that title may be the review's own ("Official review"),
+but never silently: when it differs from the title the paper id was first given, a warning
+(:data:`rhetorica.problems.WARNING_PREFIX`) names both lines. Each record carries its paper's
+identity as the line tells it (``identity``), so a study can refuse a paper id another file gave
+to another paper (:func:`rhetorica.study.inputs.review_clash`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from typing import Any
 
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.documents.reviews.model import SECTION_NAMES, review_sections, section_key, source_id
+from rhetorica.problems import WARNING_PREFIX
 
 PAPER_KEYS = ("paper_id", "id", "forum_id", "forum")
 """Keys of a paper line's paper id, in order of preference."""
@@ -72,6 +79,10 @@ class ReviewRecord:
         rewriter, condition, rewrite_id: the rewrite's producer, condition and id (as written).
         reviewer: the reviewer's id or name (blinded by the readers).
         paper: the paper line's ``title``, ``decision``, ``abstract``, ``text`` (what it has).
+        identity: what tells its paper apart, as the line gives it: ``forum_id``, ``forum``,
+            ``title`` (a paper line's, or ``paper_metadata``'s; never a review line's own title).
+        title_claim: a review line's top-level ``title`` when nothing else tells its paper
+            (``None`` otherwise): the paper's title or the review's own, nobody can tell.
     """
 
     where: str
@@ -90,6 +101,8 @@ class ReviewRecord:
     rewrite_id: str | None = None
     reviewer: str | None = None
     paper: dict[str, Any] = field(default_factory=dict)
+    identity: dict[str, str] = field(default_factory=dict)
+    title_claim: str | None = None
 
 
 def _unwrap(raw: Any) -> Any:
@@ -202,6 +215,22 @@ def _other_paper(paper_id: str, identity: dict[str, str], number: int,
     return None
 
 
+def title_claim(obj: dict[str, Any], identity: dict[str, str]) -> str | None:
+    """A review line's top-level ``title`` when nothing else in ``identity`` tells its paper."""
+    return None if identity else source_id(_unwrap(obj.get("title")))
+
+
+def title_only_warning(paper_id: str, claim: str | None, first_title: str | None, first_where: str) -> str | None:
+    """The warning for a review line that tells its paper only by a top-level title (``claim``)
+    other than the title ``paper_id`` was first given (at ``first_where``); ``None`` when it has no
+    such title, or the paper had none, or the same."""
+    if claim is None or first_title is None or claim == first_title:
+        return None
+    return (f"paper id {paper_id!r} comes with only a top-level title {claim!r}, not the title {first_title!r} "
+            f"it was given at {first_where}: read as the review's own title and joined to that paper; if it is "
+            "another paper, give it its own paper_id (or a forum_id, or paper_metadata.title)")
+
+
 def _decoded_lines(path: Path) -> list[tuple[int, str | None, str | None]]:
     """``(number, text, None)`` of each non-blank line, ``(number, None, why)`` of a line that is
     not UTF-8 (a leading byte-order mark is dropped)."""
@@ -265,7 +294,8 @@ def read_review_records(path: Path, default_paper: str | None = None,
             if not isinstance(obj["reviews"], list):
                 problems.append(f"{where}: 'reviews' must be a list, got {type(obj['reviews']).__name__}")
                 continue
-            other = _other_paper(paper_id, _identity((obj, IDENTITY_KEYS)), number, identities)
+            identity = _identity((obj, IDENTITY_KEYS))
+            other = _other_paper(paper_id, identity, number, identities)
             if other:
                 problems.append(f"{where}: {other}")
                 continue
@@ -274,18 +304,26 @@ def read_review_records(path: Path, default_paper: str | None = None,
                 papers.setdefault(paper_id, {}).update(paper)
             found = [_review(raw, paper_id, f"{where} review {k}", number, problems, paper)
                      for k, raw in enumerate(obj["reviews"], start=1)]
+            claim = None
         else:
             meta = obj.get("paper_metadata") if isinstance(obj.get("paper_metadata"), dict) else {}
             paper_id = _first_id(obj, REVIEW_PAPER_KEYS) or _first_id(meta, ("paper_id", "forum_id")) or default_paper
-            other = None if paper_id is None else _other_paper(
-                paper_id, _identity((meta, IDENTITY_KEYS), (obj, IDENTITY_KEYS[:2])), number, identities)
-            if other:
-                problems.append(f"{where}: {other}")
-                continue
+            identity = _identity((meta, IDENTITY_KEYS), (obj, IDENTITY_KEYS[:2]))
+            claim = title_claim(obj, identity)
+            if paper_id is not None:
+                first = identities.get(paper_id, ({}, 0))
+                warning = title_only_warning(paper_id, claim, first[0].get("title"), f"line {first[1]}")
+                other = _other_paper(paper_id, identity, number, identities)
+                if other:
+                    problems.append(f"{where}: {other}")
+                    continue
+                if warning:
+                    problems.append(f"{WARNING_PREFIX}{where}: {warning}")
             found = [_review(obj, paper_id, where, number, problems, {})]
         for record in found:
             if record is None:
                 continue
+            record.identity, record.title_claim = identity, claim
             if record.review_id is not None:
                 text = json.dumps(record.fields, sort_keys=True)
                 if record.review_id in texts and texts[record.review_id][0] != text:

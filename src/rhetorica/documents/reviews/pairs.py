@@ -16,6 +16,8 @@ Ids are the source's, verbatim (``paper_id: 0`` stays paper ``"0"``): an origina
 ``<review_id>``, a rewrite the variant ``<rewrite_id>`` (generated: ``<review_id>.rewrite<k>``,
 numbered per review). A review without a ``review_id`` gets the generated id
 ``<paper>.review<i>``; a pair without ``paper_id`` belongs to a paper named after its review.
+An original carries its paper's ``forum_id``/``forum``/title as its line gives them
+(``metadata.paper_identity``: a study refuses a paper id another file gave to another paper).
 Variants carry ``metadata.original_id``, ``rewriter``, ``condition``, ``rewrite_id``,
 ``rating`` (the rewrite's, as written) and ``imported = true``.
 
@@ -102,7 +104,9 @@ def read_review_pairs(path: Path) -> ImportedPairs:
             rating = _rating(record, record.rating, "original rating", problems)
             doc = review_document(paper_id, per_paper[paper_id], record.fields, rating=rating, confidence=None,
                                   source=record.where, parser="jsonl-pairs", parser_version="2",
-                                  review_id=record.review_id)
+                                  review_id=record.review_id,
+                                  extra={"paper_identity": dict(record.identity),
+                                         "paper_title_claim": record.title_claim})
             if doc.id in originals:
                 problems.append(f"{record.where}: review id {doc.id!r} is also a generated id; left out")
                 continue
