@@ -75,7 +75,8 @@ def attack_records(artefacts: pd.DataFrame) -> list[dict[str, Any]]:
     Returns:
         One dict per ``attack_trajectory`` artefact: the artefact's JSON
         (``document, target, direction, metric, original_score, rounds, best_in_search_score,
-        queries, cost_usd, stopped``) with ``variant_key`` (the winner's unit key), ``arm`` and
+        queries, rereview_scores, cost_usd, stopped``; ``rereview_scores`` missing in a search stored
+        before the re-reviews were made) with ``variant_key`` (the winner's unit key), ``arm`` and
         ``attacker`` (the attack rewriter's name, from the winner's rewriter label) added.
 
     Raises:
