@@ -101,7 +101,10 @@ def test_re_reviews_are_new_calls_with_their_own_cache_keys(finished) -> None:
     assert len(phrase_units) == 6
     asked_stored = sum(1 for c in calls if c["unit_key"] in phrase_units)
     assert asked_stored == asked
-    assert REREVIEW_REPLICATE_BASE - SEARCH_REPLICATE_BASE >= 50 * (64 * 100 + 1)  # no search replicate reaches it
+    for unit in phrase_units:  # every review call of a search is its own request: the re-reviews of the
+        keys = [c["cache_key"] for c in calls if c["unit_key"] == unit and c["model"] == "phrase"]
+        assert len(keys) == len(set(keys)) == 10 + REPLICATES  # original's search reviews are not reused
+    assert SEARCH_REPLICATE_BASE + 50 <= REREVIEW_REPLICATE_BASE  # search_replicates is at most 50
 
 
 def test_the_estimate_counts_the_re_reviews_and_bounds_the_calls_made(finished) -> None:
