@@ -21,7 +21,7 @@ Severity = Literal["info", "low", "medium", "high"]
 SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
 """Severities in increasing order."""
 
-SCANNER_VERSION = "scan-v3"
+SCANNER_VERSION = "scan-v4"
 """Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
 part of a study's scan keys. Bump it with any rule change, so stored verdicts are never mixed with new ones."""
 
