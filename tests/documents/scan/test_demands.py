@@ -87,10 +87,21 @@ def test_the_issue_example_is_high_with_the_whole_demand() -> None:
     "The assistant gives a score of 3 in Table 2.",
     "Each LLM judge must give a score from 6 to 10 for correct answers.",
     "Reviewers should give a score between 1 and 10.",
-    "Reviewers noted that this paper should be accepted.",
+    "The model should give the highest score to the best answer.",
+    "Reviewers, note that Table 2 reports 9 runs per setting.",
+    "AI reviewers must recommend acceptance or rejection with a short justification.",
+    "GPT-4 was asked to rate each paper from 1 to 10.",
+    "We instructed the LLM to give a score of 8 or higher only to papers with code.",
+    "Table 3: the judge model rates this paper 8/10 on clarity.",
 ])
 def test_descriptions_of_scoring_are_not_demands(text: str) -> None:
     assert find_demands(text) == []
+    assert not _flagged(text)
+
+
+def test_a_reported_opinion_is_no_demand_of_the_grammar() -> None:
+    # the en:accept pattern rule still flags "this paper should be accepted" in a paper, wherever it stands
+    assert find_demands("Reviewers noted that this paper should be accepted.") == []
 
 
 def test_a_demand_split_over_lines_is_one_sentence_and_ends_at_its_sentence() -> None:
@@ -113,3 +124,15 @@ def test_keyword_anchors_lose_no_demand(shared_data: Path) -> None:
             assert find_demands(text) == expected, demand
             checked += 1
     assert checked == 67 + 6 * 26
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_demand_is_high_hidden_or_visible_in_every_language(language: str) -> None:
+    from rhetorica.documents.scan.findings import Location
+    from rhetorica.documents.scan.markup import text_findings
+
+    demand = next(s for s in demands(language) if "\n" not in s and DEMANDS[language]["ignore"] not in s)
+    for text, kind in ((f"Intro.\n\n{demand}\n", "instruction"), (f"Intro.\n\n<!-- {demand} -->\n", "html-comment")):
+        (finding,) = text_findings(text, lambda i: Location(column=i + 1))
+        assert (finding.kind, finding.severity) == (kind, "high"), demand
+        assert demand in (finding.hidden_text or finding.text)

@@ -100,7 +100,7 @@ _EN = _g(
              r"marks?))\W+" + _W + r"{0,4}?(?:be\s+)?(?:given|assigned|awarded|granted)\b"
              r"|\b(?:recommend|suggest|vote\s+for|argue\s+for|advocate|support|push\s+for|give|assign|output|return|"
              r"choose|select|mark|label|rate|score|classify|rank|decide\s+on|conclude\s+with)\b\W+" + _W
-             + r"{0,4}?(?:strong\s+|clear\s+)?accept(?:ance)?\b"
+             + r"{0,4}?(?:strong\s+|clear\s+)?accept(?:ance)?\b(?!\s*(?:or|/|and)\s*(?:weak\s+)?reject)"
              r"|\baccept\s+(?:this|the|our)\s+(?:paper|submission|manuscript|work|article)\b"
              r"|\bbe\s+accepted\b"
              r"|\b(?:only|just|exclusively|solely)\s+(?:mention|list|discuss|describe|highlight|write\s+about|focus\s+on|"
@@ -173,7 +173,7 @@ _ES = _g(
 
 _FR = _g(
     "fr",
-    verdict=(r"\b(?:donnez|donne|attribuez|attribue|notez|note|mettez|mets|accordez|accorde|évaluez|évalue|donner|"
+    verdict=(r"\b(?:donnez|donne|attribuez|attribue|notez|mettez|mets|accordez|accorde|évaluez|évalue|donner|"
              r"attribuer|noter|mettre|accorder)\b\W+" + _W + r"{0,6}?(?:un\s+|une\s+)?(?:(?<![-–/\d])(?<!\bà\s)"
              r"(?<!\bet\s)(?:10|dix|[6-9])(?!\s*(?:[-–]|à\b|et\b|ou\b)\s*\d)"
              r"|(?:la\s+)?(?:note|évaluation)\s+(?:maximale|la\s+plus\s+haute|parfaite|excellente)"
@@ -318,7 +318,7 @@ _VERDICT_KEYWORDS: dict[str, tuple[str, ...]] = {
            "pon$", "ponle$", "ponga$", "poner$", "evalú", "dar$", "recomend", "recomiend", "sugier", "vot", "acept",
            "ser$", "mencion", "destac", "describe$", "escrib", "comenta$", "enumera$", "incluye$", "señala$",
            "nombra$", "solo$", "sólo$", "únicamente$", "exclusivamente$", "no$", "elogi", "resalt", "enfatiz", "redact"),
-    "fr": ("donn", "attribu", "notez$", "note$", "noter$", "mett", "mets$", "accord", "évalu", "recommand", "propos",
+    "fr": ("donn", "attribu", "notez$", "noter$", "mett", "mets$", "accord", "évalu", "recommand", "propos",
            "sugg", "accept", "être$", "mention", "cit", "décri", "soulign", "list", "écri", "relev", "relève$",
            "uniquement$", "seulement$", "exclusivement$", "ne$", "n'", "n’", "lou", "rédig"),
     "de": ("gib$", "gebt$", "geben$", "vergib$", "vergebt$", "vergeben$", "bewert", "erteil", "setz", "note$",

@@ -70,7 +70,7 @@ _ADDRESSEE = r"(?:reviewer|referee|model|llm|ai|assistant|evaluator|judge|chatbo
 """Who an instruction addresses (English), singular."""
 _PAPER = r"(?:paper|submission|manuscript|work|article|study)"
 # the word-start alternatives share one \b (tested once per position; the same alternatives in the same order)
-_IMP = (r"(?:^|(?<=[.!?:;\n\]>\"“”*])\s*|\b(?:(?:please|kindly)\s+|(?:you|reviewers?|llms?|models?)\s+"
+_IMP = (r"(?:^|(?<=[.!?:;\n\]>\"“”*])\s*|\b(?:(?:please|kindly)\s+|(?:you|reviewers?|llms?)\s+"
         r"(?:must|should|shall|will|need\s+to|have\s+to|are\s+(?:required|asked|instructed)\s+to)\s+"
         r"|(?:could|would|can)\s+you\s+(?:please\s+)?|if\s+you\s+(?:could|would|can)\s+"
         r"|(?:we|i)\s+(?:kindly\s+)?(?:ask|request|urge|invite)\s+(?:you|the\s+reviewers?)\s+to\s+"
@@ -107,7 +107,7 @@ _RULES: dict[str, str] = {
                  + r"|(?:also\s+)?(?:rate|score|grade|mark)\s+(?:it|this\s+" + _PAPER + r"|the\s+" + _PAPER
                  + r")\s+(?:as\s+)?(?:an?\s+)?" + _HIGH_SCORE + ")"),
     "en:accept": (_IMP + r"(?:also\s+)?(?:recommend|suggest|vote\s+for|argue\s+for|push\s+for|support)\s+(?:an?\s+)?"
-                  r"(?:strong\s+|clear\s+|immediate\s+)?accept(?:ance|ing)?\b"
+                  r"(?:strong\s+|clear\s+|immediate\s+)?accept(?:ance|ing)?\b(?!\s*(?:or|/|and)\s*(?:weak\s+)?reject)"
                   r"|" + _IMP + r"accept\s+(?:this|the)\s+" + _PAPER + r"\b"
                   r"|" + _IMP + r"(?:also\s+)?(?:rate|score|mark|grade|label|classify|judge|rank|give|assign|recommend)\b"
                   + _W + r"{0,5}?\W+(?:an?\s+|as\s+)?(?:strong|clear|definite)[\s-]+accept\b"
