@@ -79,6 +79,9 @@ def test_every_link_to_others_work_is_kept() -> None:
     ("Experiments use SciPy [4].\nWe release the code at\nhttps://github.com/jr7/graphnet", True),
     ("See the project page https://sites.google.com/view/proj-x for videos.", True),
     ("Code: https://github.com/jr7/graphnet", False),  # a bare label says nothing about whose it is
+    # an impersonal cue belongs to the URL right after it, not to another URL of the sentence
+    ("Code is available at https://github.com/jr7/graphnet and uses https://numpy.org.", True),
+    ("Code is available at [anonymized URL] and uses https://numpy.org.", False),
 ])
 def test_the_sentence_decides(text: str, own: bool) -> None:
     start = text.index("https://")

@@ -17,7 +17,8 @@ marker, to the next — as a small grammar:
   "we adopt", "we build on", "we follow").
 
 A URL is the authors' own when the sentence has a first-person ownership cue (possessive or
-release), or an impersonal one and no sign of someone else's work. Artefacts: code, source code,
+release), or an impersonal one right before the URL ("available at URL": so that another URL of the
+same sentence, "code at URL1 and https://numpy.org", is not) and no sign of someone else's work. Artefacts: code, source code,
 implementation, software, package, library, toolkit, repository, data, dataset, benchmark, corpus,
 models, weights, checkpoints, demo, website, web page, project page, homepage, supplementary material,
 videos, results, appendix. Measured on generated sentences of both kinds
@@ -66,8 +67,13 @@ REACH = 400
 """Characters of a sentence taken on either side of the URL at most."""
 
 
-def _context(text: str, start: int, end: int) -> str:
-    """The sentence or footnote holding ``text[start:end]`` (the URL replaced by ``URL``)."""
+_BEFORE_URL = re.compile(r"(?:" + _OWN_IMPERSONAL.pattern + r")[\s:,(\[]*(?:(?:at|on|from|in|via|under|here|online)"
+                         r"\b[\s:,(\[]*)?$", re.IGNORECASE)
+"""An impersonal ownership cue right before the URL ("code is available at URL", "project page: URL")."""
+
+
+def _context(text: str, start: int, end: int) -> tuple[str, str]:
+    """The sentence or footnote holding ``text[start:end]``: the part before the URL and the part after it."""
     lo = max(0, start - REACH)
     before = None
     for before in _BOUNDARY.finditer(text, lo, start):
@@ -75,7 +81,7 @@ def _context(text: str, start: int, end: int) -> str:
     head = text[before.end() if before is not None else lo:start]
     after = _BOUNDARY.search(text, end, min(len(text), end + REACH))
     tail = text[end:after.start() if after is not None else min(len(text), end + REACH)]
-    return " ".join((head + " URL " + tail).split())
+    return " ".join(head.split()), " ".join(tail.split())
 
 
 def own_release(text: str, start: int, end: int) -> str | None:
@@ -90,11 +96,12 @@ def own_release(text: str, start: int, end: int) -> str | None:
         ``presented as the authors' own: '<cue>'`` quoting the ownership cue, or ``None`` when the
         sentence presents no ownership, or presents the URL as someone else's work (module docstring).
     """
-    sentence = _context(text, start, end)
+    head, tail = _context(text, start, end)
+    sentence = f"{head} URL {tail}"
     first = _OWN_FIRST.search(sentence)
     if first is not None:
         return f"presented as the authors' own: {first.group(0)!r}"
-    impersonal = _OWN_IMPERSONAL.search(sentence)
+    impersonal = _BEFORE_URL.search(head)
     if impersonal is not None and _OTHERS.search(sentence) is None:
-        return f"presented as the authors' own: {impersonal.group(0)!r}"
+        return f"presented as the authors' own: {impersonal.group(0).strip()!r}"
     return None
