@@ -28,7 +28,7 @@ papers and reviews and generated hard negatives ("we rate each model", "the mode
 score", "the assistant gives a score of 3 in Table 2").
 
 Speed: one pass finds the verdict keywords of the space-separated languages
-(:data:`_VERDICT_KEYWORDS`, :class:`~rhetorica.documents.scan.keywords.KeywordIndex`) and each
+(:data:`VERDICT_KEYWORDS`, :class:`~rhetorica.documents.scan.keywords.KeywordIndex`) and each
 verdict pattern is tried only where one of its keywords begins (the Chinese, Japanese and Korean ones over the whole
 text, and only on a text with Han, kana or Hangul); the addressee and directive patterns run inside
 the sentence of each verdict found.
@@ -37,7 +37,7 @@ the sentence of each verdict found.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rhetorica.documents.scan.keywords import KeywordIndex
@@ -306,7 +306,7 @@ _KO = _g(
 GRAMMARS: tuple[Grammar, ...] = (_EN, _ES, _FR, _DE, _ZH, _JA, _KO)
 """Every language's grammar, in the order of :mod:`rhetorica.documents.scan.instructions`."""
 
-_VERDICT_KEYWORDS: dict[str, tuple[str, ...]] = {
+VERDICT_KEYWORDS: dict[str, tuple[str, ...]] = {
     "en": ("give$", "assign$", "award$", "grant$", "rate$", "score$", "grade$", "mark$", "output$", "return$",
            "provide$", "set$", "put$", "rank$", "evaluate$", "judge$", "10", "ten$", "6", "7", "8", "9", "highest$",
            "maximum$", "perfect$", "top$", "full$", "recommend$", "suggest$", "vote$", "argue$", "advocate$",
@@ -332,7 +332,7 @@ verdict pattern (``$`` ends a word, as in :mod:`rhetorica.documents.scan.keyword
 finds them all, and the verdict pattern is tried only where one of them begins (anchored there),
 not at every character. ``tests/documents/scan/test_demands.py`` checks this finds what a search of
 the whole text finds."""
-_VERDICT_INDEX = KeywordIndex(_VERDICT_KEYWORDS, word_start=True)
+_VERDICT_INDEX = KeywordIndex(VERDICT_KEYWORDS, word_start=True)
 
 _CJK_BREAK = re.compile("(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\uff60])[ \t]*\n[ \t]*"
                         "(?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\uff60])")
@@ -415,14 +415,16 @@ def _joined(text: str) -> tuple[str, list[int]]:
     return "".join(parts), origin
 
 
-def find_demands(text: str, *, anchored: bool = True) -> list[Demand]:
+def find_demands(text: str, *, anchored: bool = True, starts: Mapping[str, list[int]] | None = None) -> list[Demand]:
     """Every sentence of ``text`` that demands a verdict from a reviewer or a model.
 
     Args:
         text: any text, already normalised (:func:`rhetorica.documents.scan.normalise.normalise`).
         anchored: try the verdict patterns of space-separated languages only where one of their
-            keywords begins (:data:`_VERDICT_KEYWORDS`); ``False`` searches the whole text (the
+            keywords begins (:data:`VERDICT_KEYWORDS`); ``False`` searches the whole text (the
             reference the keywords are tested against).
+        starts: language -> where its keywords begin in ``text``, when the caller found them already
+            (:mod:`rhetorica.documents.scan.instructions` finds them in its own keyword pass).
 
     Returns:
         Non-overlapping demands in text order (a sentence demanding in several languages or twice is
@@ -431,8 +433,11 @@ def find_demands(text: str, *, anchored: bool = True) -> list[Demand]:
     found: dict[tuple[int, int], str] = {}
     east_asian = _EAST_ASIAN.search(text) is not None
     joined, origin = _joined(text) if east_asian else (text, None)
-    lowered = text.lower()
-    starts = _VERDICT_INDEX.occurrences(lowered) if anchored and len(lowered) == len(text) else None
+    lowered = text.lower() if starts is None and anchored else text
+    if starts is None and anchored and len(lowered) == len(text):
+        starts = _VERDICT_INDEX.occurrences(lowered)
+    if not anchored:
+        starts = None
     for grammar in GRAMMARS:
         if grammar.east_asian and not east_asian:
             continue

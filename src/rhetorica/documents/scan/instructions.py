@@ -57,12 +57,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rhetorica.documents.scan.demands import GRAMMARS, find_demands
+from rhetorica.documents.scan.demands import GRAMMARS, VERDICT_KEYWORDS, find_demands
 from rhetorica.documents.scan.keywords import REACH, KeywordIndex, windows
 from rhetorica.documents.scan.findings import Severity
 from rhetorica.documents.scan.normalise import BASE64_TRICK, TAG_TRICK, Normalised, normalise
 
-DIRECTIVE_CATEGORIES = frozenset({"score", "accept", "praise", "suppress", "demand"})
+DEMAND = "demand"
+"""Category of the structural demand rule of every language (:mod:`rhetorica.documents.scan.demands`)."""
+
+DIRECTIVE_CATEGORIES = frozenset({"score", "accept", "praise", "suppress", DEMAND})
 """Categories that ask for a verdict; a review document may use such words innocently."""
 
 _W = r"(?:\W+\w+)"  # one more word
@@ -295,7 +298,10 @@ _EAST_ASIAN = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\
                          "\uf900-\ufaff]")
 """Kana, Han and Hangul: every match of a Chinese, Japanese or Korean rule contains one of them."""
 _LATIN_INDEX = KeywordIndex({r: [w for w in words if w[0].isalnum()] for r, words in _KEYWORDS.items()
-                             if r not in _EAST_ASIAN_RULES}, word_start=True)
+                             if r not in _EAST_ASIAN_RULES}
+                            | {f"{language}:{DEMAND}": words for language, words in VERDICT_KEYWORDS.items()},
+                            word_start=True)
+"""Keywords of the pattern rules and of the demand grammars' verdicts (one pass finds both)."""
 _MARKER_INDEX = KeywordIndex({r: [w for w in words if not w[0].isalnum()] for r, words in _KEYWORDS.items()
                               if r not in _EAST_ASIAN_RULES and not all(w[0].isalnum() for w in words)}, word_start=False)
 _EAST_ASIAN_INDEX = KeywordIndex({r: _KEYWORDS[r] for r in _EAST_ASIAN_RULES}, word_start=False)
@@ -346,24 +352,29 @@ def visible_verdict(match: InstructionMatch) -> tuple[Severity, str]:
     return ("high" if tricks or verdict else "medium"), reason
 
 
-DEMAND = "demand"
-"""Category of the structural demand rule of every language (:mod:`rhetorica.documents.scan.demands`)."""
-
-
 def rule_names() -> list[str]:
     """Names of every rule, ``<language>:<category>`` (the pattern rules, then each language's ``demand``)."""
     return list(_RULES) + [f"{grammar.language}:{DEMAND}" for grammar in GRAMMARS]
 
 
-def _rule_spans(text: str, rules: tuple[str, ...]) -> dict[str, list[tuple[int, int]]]:
-    """For each rule, the spans of ``text`` it must search: the windows around its keywords, or the
-    whole text when lower-casing changes the text's length (keyword indices would not line up)."""
+def _keywords(text: str) -> dict[str, list[int]] | None:
+    """Rule name -> start indices of its keywords in ``text`` (demand grammars as ``<language>:demand``),
+    or ``None`` when lower-casing changes the text's length (keyword indices would not line up)."""
     lowered = text.lower()
     if len(lowered) != len(text):
-        return {rule: [(0, len(text))] for rule in rules}
+        return None
     occurrences = _MARKER_INDEX.occurrences(lowered, _LATIN_INDEX.occurrences(lowered))
     if _EAST_ASIAN.search(text):
         _EAST_ASIAN_INDEX.occurrences(lowered, occurrences)
+    return occurrences
+
+
+def _rule_spans(text: str, rules: tuple[str, ...],
+                occurrences: dict[str, list[int]] | None) -> dict[str, list[tuple[int, int]]]:
+    """For each rule, the spans of ``text`` it must search: the windows around its keywords
+    (:func:`_keywords` of ``text``), or the whole text when those are ``None``."""
+    if occurrences is None:
+        return {rule: [(0, len(text))] for rule in rules}
     if not occurrences:  # most short texts (a LaTeX comment, a hidden construct) hold no keyword
         return {}
     return {rule: windows(occurrences[rule], len(text), _REACH.get(rule, REACH)) for rule in rules if rule in occurrences}
@@ -376,9 +387,16 @@ def _rules_of(categories: frozenset[str] | None) -> tuple[str, ...]:
 
 
 def _plain_matches(norm: Normalised, categories: frozenset[str] | None) -> list[InstructionMatch]:
+    """Matches of the pattern rules of ``categories`` in ``norm``."""
+    return _pattern_matches(norm, categories, _keywords(norm.text))
+
+
+def _pattern_matches(norm: Normalised, categories: frozenset[str] | None,
+                     occurrences: dict[str, list[int]] | None) -> list[InstructionMatch]:
+    """:func:`_plain_matches` with the keywords of ``norm``'s text already found (:func:`_keywords`)."""
     text = norm.text
     found: list[InstructionMatch] = []
-    for name, spans in _rule_spans(text, _rules_of(categories)).items():
+    for name, spans in _rule_spans(text, _rules_of(categories), occurrences).items():
         pattern = _COMPILED[name]
         for lo, hi in spans:
             for match in pattern.finditer(text, lo, hi):
@@ -393,11 +411,13 @@ def _plain_matches(norm: Normalised, categories: frozenset[str] | None) -> list[
     return found
 
 
-def _demand_matches(norm: Normalised) -> list[InstructionMatch]:
+def _demand_matches(norm: Normalised, occurrences: dict[str, list[int]] | None) -> list[InstructionMatch]:
     """Each demanding sentence (:func:`~rhetorica.documents.scan.demands.find_demands`) as a match of
-    ``<language>:demand``."""
+    ``<language>:demand``; ``occurrences``: :func:`_keywords` of its text."""
     found = []
-    for demand in find_demands(norm.text):
+    starts = None if occurrences is None else {g.language: occurrences.get(f"{g.language}:{DEMAND}", [])
+                                               for g in GRAMMARS}
+    for demand in find_demands(norm.text, starts=starts):
         rule = f"{demand.language}:{DEMAND}"
         source_start, source_end = norm.source_span(demand.start, demand.end)
         found.append(InstructionMatch(source_start, source_end, rule, norm.tricks(demand.start, demand.end),
@@ -474,9 +494,10 @@ def find_instructions(text: str, *, categories: Iterable[str] | None = None,
     """
     wanted = frozenset(categories) if categories is not None else None
     norm = normalise(text)
-    matches = _plain_matches(norm, wanted)
+    occurrences = _keywords(norm.text)
+    matches = _pattern_matches(norm, wanted, occurrences)
     if wanted is None or DEMAND in wanted:
-        matches += _demand_matches(norm)
+        matches += _demand_matches(norm, occurrences)
     if _depth < _MAX_BASE64_DEPTH:
         matches += _base64_matches(text, wanted, _depth)
     return [_named(match) for match in _merge(matches, text)]
