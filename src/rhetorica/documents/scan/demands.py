@@ -433,11 +433,11 @@ def find_demands(text: str, *, anchored: bool = True, starts: Mapping[str, list[
     found: dict[tuple[int, int], str] = {}
     east_asian = _EAST_ASIAN.search(text) is not None
     joined, origin = _joined(text) if east_asian else (text, None)
-    lowered = text.lower() if starts is None and anchored else text
-    if starts is None and anchored and len(lowered) == len(text):
-        starts = _VERDICT_INDEX.occurrences(lowered)
     if not anchored:
         starts = None
+    elif starts is None:
+        lowered = text.lower()
+        starts = _VERDICT_INDEX.occurrences(lowered) if len(lowered) == len(text) else None
     for grammar in GRAMMARS:
         if grammar.east_asian and not east_asian:
             continue
