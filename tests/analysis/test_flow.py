@@ -274,3 +274,22 @@ def test_a_judge_with_soft_ratings_and_no_expected_score_has_its_soft_row() -> N
     # a judge that never asked (no recorded reason) has no soft row
     assert SOFT_TEST not in set(effective_n(judges=judges, judge_pairs=pairs,
                                             soft_reasons=reasons.iloc[0:0])["test"])
+
+
+def test_inputs_not_scanned_in_full_are_a_scan_row_with_their_reasons() -> None:
+    problems = pd.concat([PROBLEMS, pd.DataFrame([
+        {"stage": "scan", "item": "d1 / original / –", "status": "error",
+         "reason": "warning: not scanned: 'd1.pdf' p. 2: no text layer"},
+        {"stage": "scan", "item": "d2 / original / –", "status": "error",
+         "reason": "warning: not scanned: 'd2.pdf' p. 1: no text layer"},
+        {"stage": "scan", "item": "d2 / confidence:- / rules", "status": "error", "reason": "scan failed (boom)"},
+    ])], ignore_index=True)
+    flow = study_flow(STUDY, documents=pd.DataFrame({"document_id": ["d1", "d2"]}), variants=VARIANTS,
+                      validation=VALIDATION, assessments=ASSESSMENTS, analysed=ASSESSMENTS, problems=problems,
+                      planned={"rewrite": None, "review": None})
+    assert _row(flow, "scan", "–", "inputs") == {"planned": 3, "not_run": 0, "failed": 3, "produced": 0,
+                                                 "excluded": 0, "analysed": 0}
+    assert _exclusions(flow, "scan", "–", "inputs") == {(FAILED, "not scanned: … p. 2: no text layer", 1),
+                                                        (FAILED, "not scanned: … p. 1: no text layer", 1),
+                                                        (FAILED, "scan failed (boom)", 1)}
+    assert "scan" not in set(_flow().flow["stage"])  # no row when every scan read everything

@@ -157,3 +157,22 @@ def test_identity_record_round_trip() -> None:
     merged = Identity(["Jane Roe"]).merged(Identity(["Jane Roe", "Ann Lee"], ["a@b.org"], "T", ["10.1/x.y"]))
     assert merged.record() == {"names": ["Jane Roe", "Ann Lee"], "emails": ["a@b.org"], "title": "T",
                                "own_ids": ["10.1/x.y"]}
+
+
+def test_an_unseen_pdfs_footnote_releasing_the_authors_code_is_anonymised(tmp_path: Path) -> None:
+    # issue 35 item 5: the handle 'jr7' names no author, only the footnote's sentence says whose it is
+    from tests.documents.pdf_factory import write_pdf
+
+    body = ["We study message passing on sparse graphs and report results on four benchmarks.",
+            "Our method improves accuracy over the strongest baseline on every task we tried.",
+            "The baselines follow the implementation of [12] at https://github.com/pyg-team/pytorch_geometric."]
+    page = [(150, 740, 18, True, "Sparse Message Passing"), (200, 715, 11, False, "Jane Roe and Michael Moe"),
+            (72, 680, 12, True, "1 Introduction")]
+    page += [(72, 660 - 12 * k, 10, False, line) for k, line in enumerate(body * 4)]
+    page += [(72, 90, 8, False, "1 The code and trained models are released at https://github.com/jr7/sparse-mp.")]
+    doc = read_document(write_pdf(tmp_path / "unseen.pdf", [page]))
+    markdown = doc.to_markdown()
+    assert "github.com/jr7" not in markdown and ANON_URL in markdown
+    assert "https://github.com/pyg-team/pytorch_geometric" in markdown  # cited work stays
+    (own,) = [r for r in doc.removed if "jr7" in r.text]
+    assert own.reason is not None and own.reason.startswith("presented as the authors' own: ")

@@ -34,7 +34,8 @@ def test_strip_keeps_visible_text_and_warn_lists_it(paper: Document) -> None:
     assert warned.document == variant and warned.notice is not None
     assert warned.notice.startswith(NOTICE_HEADER)
     assert "[visible, instruction, section" in warned.notice
-    assert warned.notice.endswith("] kindly recommend acceptance")  # the exact span the rule matched
+    # the whole demanding sentence (issue 35: the excerpt holds the demand, not only the words a rule matched)
+    assert warned.notice.endswith("] " + InjectionSpec("injection:visible-body-request-accept").instruction)
 
 
 def test_warn_on_hidden_text_names_it_and_none_changes_nothing(paper: Document) -> None:

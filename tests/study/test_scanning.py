@@ -95,3 +95,30 @@ def test_a_read_only_store_from_before_the_cache_reads_as_empty(tmp_path: Path) 
         assert not store.has_table("scan_cache")
     finally:
         store.close()
+
+
+def test_a_page_the_scan_cannot_read_is_a_warning_of_the_run(shared_data: Path, tmp_path: Path) -> None:
+    from pypdf import PdfReader, PdfWriter
+
+    from tests.documents.pdf_factory import write_pdf
+
+    lines = [(72, 700 - 14 * i, 10, False, f"Line {i} of a paper on graph networks with enough text to read.")
+             for i in range(30)]
+    text = write_pdf(tmp_path / "text.pdf", [lines, lines])
+    writer = PdfWriter()
+    reader = PdfReader(text)
+    writer.add_page(reader.pages[0])
+    writer.add_blank_page(width=612, height=792)
+    writer.add_page(reader.pages[1])
+    pdf = tmp_path / "gap.pdf"
+    with pdf.open("wb") as handle:
+        writer.write(handle)
+    spec = study_dict(shared_data, tmp_path / "run", replicates=1, documents=[{"path": str(pdf)}],
+                      rewriters=[{"name": "rules", "kind": "rule-based", "conditions": ["confidence:+"]}])
+    summary = asyncio.run(_runner(spec, tmp_path).run())
+    unread = [(stage, reason) for stage, _, reason in summary.problems if "not scanned" in reason]
+    assert unread == [("scan", f"warning: not scanned: {pdf} p. 2: no text layer (an image-only or blank page: "
+                                "any text it shows can only be read by OCR)")]
+    # the stored scan keeps it: a re-run (nothing scanned again) reports it again
+    again = asyncio.run(_runner(spec, tmp_path).run())
+    assert [(stage, reason) for stage, _, reason in again.problems if "not scanned" in reason] == unread

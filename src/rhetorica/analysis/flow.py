@@ -8,6 +8,9 @@ One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
 
 - ``input`` (one row): documents planned = read + unreadable; analysed = documents with at least
   one analysed assessment.
+- ``scan`` (one row, only when a scan had a problem): review inputs whose hidden-text scan failed or
+  could not read a page or file (``not scanned: ...``), each counted as failed with its reason; the
+  input itself is still reviewed.
 - ``rewrite`` per arm (condition x rewriter): variants planned, stored ``ok`` = analysed (passed on);
   likewise each other stage that stores variants, under its own name (the ``stage`` each variant
   was stored with: ``attack``, ``rewrite-<n>``, ``guided-rewrite``), with its failures. Planned
@@ -52,7 +55,7 @@ import pandas as pd
 
 from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL, arm_label
-from rhetorica.problems import is_warning
+from rhetorica.problems import WARNING_PREFIX, is_warning
 
 FLOW_COLUMNS = ["stage", "arm", "configuration", "metric", "planned", "not_run", "failed", "produced", "excluded",
                 "analysed"]
@@ -241,6 +244,13 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
               for reason, n in ingest["reason"].astype(str).map(_generic).value_counts().sort_index().items()]
     b.add("input", "–", "documents", len(docs) + len(ingest), produced=len(docs),
           exclusions=unread + [(EXCLUDED, "no analysed assessment of the document", len(docs - used))])
+
+    # scan: inputs not scanned in full (still reviewed: the scan removes nothing)
+    scans = problem_rows[problem_rows["stage"] == "scan"]
+    if not scans.empty:
+        reasons = scans["reason"].astype(str).str.removeprefix(WARNING_PREFIX).map(_generic).value_counts().sort_index()
+        b.add("scan", "–", "inputs", len(scans), produced=0,
+              exclusions=[(FAILED, str(reason), int(n)) for reason, n in reasons.items()])
 
     # rewrite and validate, per arm
     several = {c for c, n in variants.groupby("condition")["rewriter"].nunique().items() if n > 1} \

@@ -1,8 +1,9 @@
 """``rhetorica scan PATH...``: report hidden text and instructions aimed at reviewers or models.
 
 Exit status: 0 when no finding is at or above ``--fail-on``; 1 when at least one is; 2 when an
-input could not be scanned (the verdict is then incomplete, so this takes precedence) — a
-submission system can call it and act on the status alone.
+input, or a part of one (a PDF page without a text layer), could not be scanned (the verdict is
+then incomplete, so this takes precedence) — a submission system can call it and act on the status
+alone. What could not be read is never reported clean: one ``error:`` line per input names it and why.
 """
 
 from __future__ import annotations
@@ -25,6 +26,16 @@ def _visible(text: str, limit: int = 160) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
+def _unread_line(report: ScanReport) -> str:
+    """One line naming what of ``report``'s input could not be read and why, e.g.
+    ``paper.pdf: pages 2, 5 of the PDF not scanned: no text layer (...)``."""
+    pages = [u.page for u in report.unread if u.page is not None]
+    reasons = "; ".join(dict.fromkeys(u.reason for u in report.unread))
+    where = (f"page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} not scanned" if pages
+             else "not scanned")
+    return f"{report.unread[0].file}: {where}: {reasons}"
+
+
 def scan(
     paths: list[Path] = typer.Argument(..., help="PDF files, LaTeX folders/.tex/archives, Markdown/HTML files."),
     fail_on: str = typer.Option("high", "--fail-on", help=f"Exit 1 when a finding is at or above this severity "
@@ -35,7 +46,8 @@ def scan(
     """Scan manuscripts for hidden text and for instructions aimed at an AI reviewer.
 
     Exit status: 0 = no finding at or above --fail-on; 1 = at least one such finding;
-    2 = an input could not be scanned (wins over 1: the verdict is incomplete).
+    2 = an input could not be scanned (wins over 1: the verdict is incomplete), in whole or in part
+    (a PDF page without a text layer).
     """
 
 
@@ -49,13 +61,15 @@ def scan(
     reports = [r for r in results if isinstance(r, ScanReport)]
     errors = [r for r in results if isinstance(r, ScanError)]
     failing = sum(len(r.at_or_above(fail_on)) for r in reports)
-    code = 2 if errors else (1 if failing else 0)
+    partial = [r for r in reports if r.unread]
+    code = 2 if errors or partial else (1 if failing else 0)
     if as_json:
         payload = {
             "fail_on": fail_on, "findings_at_or_above": failing, "exit_status": code,
             "reports": [r.model_dump(mode="json") | {"findings": [f.model_dump(mode="json") for f in r.at_or_above(
                 min_severity)]} for r in reports],
             "errors": [{"path": e.path, "problem": e.problem} for e in errors],
+            "unread": [u.model_dump(mode="json") for r in reports for u in r.unread],
         }
         typer.echo(json.dumps(payload, indent=2))
         raise typer.Exit(code)
@@ -73,7 +87,10 @@ def scan(
             out.print(f"  note: {note}", markup=False, highlight=False)
     for error in errors:
         err.print(f"error: {error}", markup=False, highlight=False)
+    for report in partial:
+        err.print(f"error: {_unread_line(report)}", markup=False, highlight=False)
     verdict = f"{failing} finding(s) at or above {fail_on}" if failing else f"nothing at or above {fail_on}"
-    out.print(f"Verdict: {verdict}" + (f"; {len(errors)} input(s) could not be scanned" if errors else ""),
+    unscanned = len(errors) + len(partial)
+    out.print(f"Verdict: {verdict}" + (f"; {unscanned} input(s) could not be scanned in full" if unscanned else ""),
               markup=False, highlight=False)
     raise typer.Exit(code)

@@ -15,7 +15,11 @@ or their lab:
   ``github.com/scipy/scipy`` for "SciPy 1.0 ..."), repositories under it included;
 - ``user.github.io``-style pages and ``~user`` homepages of an author;
 - any other page whose host or path names an author (``people.epfl.ch/michael.defferrard``);
-- links in the title block and author footnotes go with them (PDF reader).
+- links in the title block and author footnotes go with them (PDF reader);
+- outside the references, any URL that its sentence or footnote presents as the paper's own code,
+  data or page ("we release our code at ...", "code is available at ..."), named author or not,
+  and not as someone else's work ("the implementation of [12] at ...")
+  (:func:`rhetorica.documents.own_links.own_release`).
 
 - a project page ``<name>.github.io`` named like the paper's project (``s2orc.github.io``).
 
@@ -30,8 +34,9 @@ permission or reference-format block (ACM's "Permission to make digital or hard 
 "ACM ISBN ...", "ACM Reference Format"), arXiv's margin stamp (``arXiv:2106.01234v2 [cs.LG]
 12 Jun 2021``), and every identifier the reader knows to be the paper's own
 (:attr:`Identity.own_ids`, e.g. LaTeX ``\acmDOI``/``\acmISBN``). Cited work's links stay: DOIs,
-arXiv ids and tool or data-set URLs that name no author, in the body and in the references (the
-own-identifier rules never apply in a references or bibliography section). Emails always
+arXiv ids and tool or data-set URLs that name no author and that their sentence does not present as
+the paper's own, in the body and in the references (the own-identifier and own-release rules never
+apply in a references or bibliography section). Emails always
 become ``[anonymized email]``. Author names written in full in the body become
 ``[anonymized author]``; a short paragraph naming two authors (ACM's reference block) is removed.
 """
@@ -44,6 +49,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from rhetorica.documents.models import RemovedItem, Section
+from rhetorica.documents.own_links import own_release
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[\w.,\s+-]+\}@[\w-]+(?:\.[\w-]+)+")
 URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>\"',]+[^\s)\]}>\"',.;:]")
@@ -365,8 +371,8 @@ def scrub_text(text: str, identity: Identity, location: str, removed: list[Remov
 
     Args:
         text: Markdown or plain text.
-        identity: the authors (may be empty: then emails, arXiv stamps and permission-block
-            identifiers are still removed).
+        identity: the authors (may be empty: then emails, arXiv stamps, permission-block
+            identifiers and URLs presented as the paper's own are still removed).
         location: where the text is, for the audit (``"section 'Introduction'"``).
         removed: audit list, appended to.
         cited: the text lists cited work (references): the own-identifier rules are off.
@@ -377,6 +383,8 @@ def scrub_text(text: str, identity: Identity, location: str, removed: list[Remov
     for start, end in find_urls(text, identity):
         url = text[start:end]
         why = identity.why(url)
+        if why is None and not cited:
+            why = own_release(text, start, end)
         if why is None:
             continue
         removed.append(RemovedItem(item="identity URL", location=location, text=url, reason=why))

@@ -20,7 +20,12 @@ from rhetorica.documents.models import Document
 from rhetorica.documents.scan import SCANNER_VERSION, Finding, ScanReport, scan_document
 from rhetorica.hashing import content_hash
 from rhetorica.labels import ORIGINAL
+from rhetorica.problems import WARNING_PREFIX
 from rhetorica.store.db import Store
+
+NOT_SCANNED = "not scanned: "
+"""Prefix of a stored scan note naming a page or file the scan could not read
+(:attr:`~rhetorica.documents.scan.ScanReport.unread`); each is also a warning of the run's ``scan`` stage."""
 
 FLAG_SEVERITY = "medium"
 """Findings at or above this severity are flagged in the run output and the report."""
@@ -33,7 +38,8 @@ class ScanOutcome:
     Attributes:
         source_findings: per document id, the findings of its source file (used by defences).
         flagged: ``(item, max severity, findings at or above medium)`` for each flagged input.
-        problems: ``("scan", item, reason)`` for inputs whose scan failed (they stay unscanned).
+        problems: ``("scan", item, reason)`` for inputs whose scan failed (they stay unscanned), and a
+            warning for each page or file of an input the scan could not read (the input is still used).
     """
 
     source_findings: dict[str, list[Finding]] = field(default_factory=dict)
@@ -77,7 +83,7 @@ def _row(key: str, document: Document, condition: str, rewriter: str, report: Sc
         "n_findings": len(report.findings), "n_flagged": len(report.at_or_above(FLAG_SEVERITY)),
         "max_severity": report.max_severity,
         "findings_json": json.dumps([f.model_dump(mode="json") for f in report.findings]),
-        "notes_json": json.dumps(report.notes),
+        "notes_json": json.dumps(report.notes + [NOT_SCANNED + u.describe() for u in report.unread]),
     }
 
 
@@ -110,6 +116,8 @@ def scan_inputs(store: Store, inputs: list[tuple[Document, str, str]]) -> ScanOu
             row = _row(key, document, condition, rewriter, report)
             store.record_scan(row)
             findings = report.findings
+        outcome.problems += [("scan", item, f"{WARNING_PREFIX}{note}") for note in json.loads(str(row["notes_json"]))
+                             if note.startswith(NOT_SCANNED)]
         if condition == ORIGINAL:
             outcome.source_findings[document.id] = [f for f in findings if f.location.file is not None]
         if int(row["n_flagged"]):  # type: ignore[call-overload]

@@ -23,6 +23,7 @@ from rhetorica.documents.scan.findings import (
     Location,
     ScanReport,
     Severity,
+    Unread,
 )
 from rhetorica.documents.archive import unpacked
 from rhetorica.documents.options import DocumentReadError
@@ -34,7 +35,7 @@ from rhetorica.documents.models import Document
 
 
 __all__ = ["SCANNER_VERSION", "SEVERITIES", "Finding", "Location", "ScanCache", "ScanError", "ScanReport", "Severity",
-           "scan_document", "scan_path", "scan_paths"]
+           "Unread", "scan_document", "scan_path", "scan_paths"]
 
 MARKUP_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".xhtml", ".txt", ".text")
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
@@ -180,6 +181,7 @@ def scan_document(document: Document, *, include_source: bool = True, cache: Sca
         else:
             report.findings = _without_echoes(report.findings, inner.findings) + inner.findings
             report.notes += inner.notes
+            report.unread += inner.unread
     return report
 
 

@@ -21,7 +21,7 @@ Severity = Literal["info", "low", "medium", "high"]
 SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
 """Severities in increasing order."""
 
-SCANNER_VERSION = "scan-v3"
+SCANNER_VERSION = "scan-v4"
 """Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
 part of a study's scan keys. Bump it with any rule change, so stored verdicts are never mixed with new ones."""
 
@@ -111,6 +111,24 @@ class Finding(BaseModel):
         return self.hidden_text is not None
 
 
+class Unread(BaseModel):
+    """A part of an input the scan could not read, so nothing in it was checked.
+
+    Attributes:
+        file: path of the file.
+        page: 1-based PDF page; ``None`` when the whole file is meant.
+        reason: why it could not be read, e.g. ``no text layer``.
+    """
+
+    file: str
+    page: int | None = None
+    reason: str
+
+    def describe(self) -> str:
+        """``file p. N: reason`` (``file: reason`` for a whole file)."""
+        return f"{self.file}{f' p. {self.page}' if self.page is not None else ''}: {self.reason}"
+
+
 class ScanReport(BaseModel):
     """All findings of one scanned input.
 
@@ -118,7 +136,9 @@ class ScanReport(BaseModel):
         target: what was scanned (a path, or ``document <id>``).
         format: ``pdf``, ``latex``, ``markup`` or ``document``.
         findings: in reading order.
-        notes: what the scan could not check for this input (e.g. an unreadable page).
+        notes: what the scan could not check for this input, in words.
+        unread: each page or file the scan could not read (a PDF page with no text layer ...): a
+            report with any is incomplete, never clean (``rhetorica scan`` exits 2).
         scanner_version: :data:`SCANNER_VERSION`.
     """
 
@@ -126,6 +146,7 @@ class ScanReport(BaseModel):
     format: str
     findings: list[Finding] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    unread: list[Unread] = Field(default_factory=list)
     scanner_version: str = SCANNER_VERSION
 
     @property

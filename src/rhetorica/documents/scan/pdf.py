@@ -21,6 +21,10 @@ letters). Visible instruction-like text on a page is ``instruction`` (``medium``
 demands a verdict or is obfuscated); an instruction in the document information dictionary is ``pdf-metadata``
 (``high``).
 
+A page with no text character at all (a scanned image, or a page the scan cannot otherwise read)
+is listed in the report's ``unread`` (:data:`NO_TEXT_LAYER`): whatever text it shows was not
+checked, so the report is incomplete rather than clean.
+
 Not checked (pdfium does not expose it cheaply, or it needs rendering): objects inside form
 XObjects for the covering test (their z-order relative to the page's objects is unknown to us),
 soft masks and blend modes, a non-white page background painted by a shape, text in annotations,
@@ -34,7 +38,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
+from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity, Unread
 from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 
 MIN_FONT_PT = 3.0
@@ -49,6 +53,9 @@ COVER_SHARE = 0.75
 
 MIN_CLIP_AREA = 1.0
 """A character keeping less than this many square points inside its clip path is clipped away."""
+
+NO_TEXT_LAYER = "no text layer (an image-only or blank page: any text it shows can only be read by OCR)"
+"""Why a page without a single text character is unread."""
 
 _INVISIBLE_MODES = {3: "text render mode 3 (invisible)", 7: "text render mode 7 (clip only, not painted)"}
 _FILL_MODES = {0, 2, 4, 6}
@@ -311,6 +318,10 @@ def _run_finding(run: list[_Char], file: str, page_number: int) -> Finding:
 def scan_pdf(path: Path) -> ScanReport:
     """Scan every page of a PDF (see the module docstring).
 
+    Returns:
+        The report; each page without a text character is in its ``unread`` (:data:`NO_TEXT_LAYER`),
+        a PDF without pages is unread as a whole.
+
     Raises:
         pypdfium2.PdfiumError: if pdfium cannot open the file (not a PDF, encrypted, damaged).
     """
@@ -328,6 +339,8 @@ def scan_pdf(path: Path) -> ScanReport:
                     location=Location(file=str(path), field=key),
                     reason=f"document information field {key} (not shown on any page) contains an instruction "
                            f"({matches[0].rule})"))
+        if len(pdf) == 0:
+            report.unread.append(Unread(file=str(path), reason="the PDF has no pages"))
         for page_index in range(len(pdf)):
             page = pdf[page_index]
             textpage = raw.FPDFText_LoadPage(page.raw)
@@ -336,6 +349,9 @@ def scan_pdf(path: Path) -> ScanReport:
             finally:
                 raw.FPDFText_ClosePage(textpage)
                 page.close()
+            if all(c.char.isspace() for c in chars):
+                report.unread.append(Unread(file=str(path), page=page_index + 1, reason=NO_TEXT_LAYER))
+                continue
             hidden = [run for run in _runs(chars) if "".join(c.char for c in run).strip()]
             hidden_ranges = [(run[0].index, run[-1].index + 1) for run in hidden]
             report.findings += [_run_finding(run, str(path), page_index + 1) for run in hidden]
