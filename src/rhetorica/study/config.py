@@ -634,6 +634,21 @@ class AspectSettings(_Strict):
         return _check_model_id(value)
 
 
+class RecipeRef(_Strict):
+    """The recipe a study was made from (``rhetorica recipe init``): the report then opens with the
+    published numbers beside this run's (:mod:`rhetorica.recipes.comparison`).
+
+    Attributes:
+        name: a registered recipe (``rhetorica recipe list``).
+        parameters: the template parameters the study was rendered with (models).
+        sample: units of a pilot (``--sample N``); ``None`` = the paper's full design.
+    """
+
+    name: str = Field(min_length=1)
+    parameters: dict[str, str] = Field(default_factory=dict)
+    sample: int | None = Field(default=None, ge=1)
+
+
 class StudyConfig(_Strict):
     """A whole study.
 
@@ -656,6 +671,7 @@ class StudyConfig(_Strict):
         scorecard: pass/fail thresholds of the report's scorecard
             (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
         aspects: the aspect-annotation stage's settings (:class:`AspectSettings`; ``None`` = none).
+        recipe: the recipe the study was made from (:class:`RecipeRef`; ``None`` = none).
     """
 
     name: str
@@ -680,6 +696,8 @@ class StudyConfig(_Strict):
     judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)
     aspects: AspectSettings | None = Field(default=None, description="aspect annotation of every ok review "
                                                                      "(an annotator model); absent = no annotation")
+    recipe: RecipeRef | None = Field(default=None, description="the published study this one reproduces "
+                                                               "(written by 'rhetorica recipe init')")
 
     @field_validator("documents", mode="before")
     @classmethod
