@@ -267,6 +267,12 @@ variant_validators: Registry[Any] = Registry("variant validator")
 ``(original, variant, condition, embedder, validation_settings) ->``
 :class:`rhetorica.validation.validate.CheckVerdict` (the validate stage makes the ``checks`` row of it)."""
 
+recipes: Registry[Any] = Registry("recipe")
+"""Published studies reproducible in one command (:class:`rhetorica.recipes.model.Recipe`; one file, one
+registration: ``recipes.add(recipe.name, load_recipe(path))``); ``rhetorica recipe list`` shows them."""
+recipe_data_steps: Registry[Any] = Registry("recipe data step")
+"""How a recipe builds its corpus (:mod:`rhetorica.recipes.data_steps`), by kind."""
+
 # The modules whose import registers rhetorica's own components (imported by load_plugins).
 builtin_modules(
     "rhetorica.forms",
@@ -297,4 +303,6 @@ builtin_modules(
     "rhetorica.attack.kind",
     "rhetorica.attack.stage",
     "rhetorica.attack.table",
+    "rhetorica.recipes.builtin",
+    "rhetorica.recipes.data_steps",
 )

@@ -11,6 +11,7 @@ from rhetorica.cli.importer import import_app
 from rhetorica.cli.check import check
 from rhetorica.cli.ingest import ingest
 from rhetorica.cli.list import list_command
+from rhetorica.cli.recipe import recipe_app
 from rhetorica.cli.scan import scan
 from rhetorica.cli.view import view
 
@@ -39,6 +40,7 @@ app.add_typer(dataset.dataset_app, name="dataset")
 app.add_typer(audit.audit_app, name="audit")
 app.add_typer(import_app, name="import")
 app.add_typer(calls_app, name="calls")
+app.add_typer(recipe_app, name="recipe")
 
 
 def _version(value: bool) -> None:

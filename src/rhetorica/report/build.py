@@ -23,6 +23,8 @@ from rhetorica.store.runs import open_run_store, run_wall_time, read_checks, doc
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.run_study import load_run_study
 from rhetorica.analysis.flow import effective_n
+from rhetorica.recipes.comparison import compare_run
+from rhetorica.recipes.model import RecipeError
 from rhetorica.analysis.soft import soft_rating_reasons
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.summary import study_tables
@@ -283,6 +285,8 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         unavailable["validation"] = "no stored validation result carries measures; see the list below"
     else:
         summary = validation_summary(validation)
+    if study.recipe is not None:  # a run made by `rhetorica recipe init`: the published numbers beside its own
+        recipe_comparison(study, comparisons, analysis, summary, assessments, unavailable)
     flow = run_flow(study, tables, documents, validation, assessments, planned,
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis,
@@ -295,6 +299,23 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                       shift_checks=shift_table(checks), pairs=pairs,
                       superseded=tables["superseded"], scans=scans, examples=examples, flow=flow,
                       effective_n=effective, paper_ids=paper_ids)
+
+
+def recipe_comparison(study: StudyConfig, comparisons: pd.DataFrame, analysis: dict[str, pd.DataFrame],
+                      validation_summary: pd.DataFrame, assessments: pd.DataFrame, unavailable: dict[str, str]) -> None:
+    """Fill ``analysis["published_vs_run"]`` and ``analysis["published_design"]``
+    (:func:`rhetorica.recipes.comparison.compare_run`) for a study made from a recipe, or say why not."""
+    assert study.recipe is not None
+    tables = {"paired": comparisons, "validation": validation_summary, "assessments": assessments,
+              **{k: analysis[k] for k in ("conditional", "judges", "change", "movement", "robustness") if k in analysis}}
+    ok = assessments[(assessments["status"] == "ok") & (assessments["arm"] == ORIGINAL)] if not assessments.empty else assessments
+    units = int(ok["document_id"].nunique()) if not ok.empty else 0
+    try:
+        side, design = compare_run(study.recipe.name, study.recipe.parameters, study.recipe.sample, tables, units)
+    except RecipeError as exc:
+        unavailable["published_vs_run"] = str(exc)
+        return
+    analysis["published_vs_run"], analysis["published_design"] = side, design
 
 
 def _replicate_spread(scores: pd.DataFrame, analysis: dict[str, pd.DataFrame]) -> None:

@@ -31,6 +31,7 @@ from rhetorica.report.forms import form_score_views
 from rhetorica.report.injection import injection_applies, injection_section
 from rhetorica.report.judges import judges_applies, judges_section
 from rhetorica.report.paper_tables import registered_tables
+from rhetorica.report.recipe import recipe_applies, recipe_section
 from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensions_section
 from rhetorica.report.truncation import input_truncation
 from rhetorica.report.validation import failed_variants
@@ -320,7 +321,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         Sections; each figure is attached to the section named by its ``section``.
     """
 
-    sections = [flow_section(data), _scorecard(data)]
+    sections = ([recipe_section(data)] if recipe_applies(data) else []) + [flow_section(data), _scorecard(data)]
     truncation = _truncation(data)
     if truncation is not None:
         sections.append(truncation)

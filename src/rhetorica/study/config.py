@@ -634,6 +634,21 @@ class AspectSettings(_Strict):
         return _check_model_id(value)
 
 
+class RecipeRef(_Strict):
+    """The recipe a study was made from (``rhetorica recipe init``): the report then opens with the
+    published numbers beside this run's (:mod:`rhetorica.recipes.comparison`).
+
+    Attributes:
+        name: a registered recipe (``rhetorica recipe list``).
+        parameters: the template parameters the study was rendered with (models).
+        sample: units of a pilot (``--sample N``); ``None`` = the paper's full design.
+    """
+
+    name: str = Field(min_length=1)
+    parameters: dict[str, str] = Field(default_factory=dict)
+    sample: int | None = Field(default=None, ge=1)
+
+
 class StudyConfig(_Strict):
     """A whole study.
 
@@ -660,6 +675,7 @@ class StudyConfig(_Strict):
             files as the source wrote them (a paper id met again for another paper is refused,
             naming both places); ``file``: each prefixed by its file (``<file>#<id>``,
             :func:`rhetorica.documents.ids.scoped`), so files that number their papers alike stay apart.
+        recipe: the recipe the study was made from (:class:`RecipeRef`; ``None`` = none).
     """
 
     name: str
@@ -688,6 +704,8 @@ class StudyConfig(_Strict):
         default="source", description="ids of reviews/pairs files: 'source' keeps them as written (a paper id met "
                                       "again for another paper is refused, naming both places); 'file' prefixes "
                                       "each with its file ('<file>#<id>') so files numbering papers alike stay apart")
+    recipe: RecipeRef | None = Field(default=None, description="the published study this one reproduces "
+                                                               "(written by 'rhetorica recipe init')")
 
     @field_validator("documents", mode="before")
     @classmethod

@@ -1,0 +1,203 @@
+"""Data steps of recipes: build a paper's corpus from public sources with rhetorica's own builders.
+
+A data step is registered in :data:`rhetorica.registry.recipe_data_steps` under its kind and is
+called as ``step(folder, options, sample=N, source=PATH, endpoints=…)``; it writes into ``folder``
+(the recipe folder's ``data/``) and returns a :class:`DataResult`: the variables the study
+template reads, one summary line per fact (counts) and the problems met. Nothing is shipped or
+cached in the package: every byte comes from the public source into the user's folder.
+
+- ``openreview``: :func:`rhetorica.datasets.openreview_build.build_openreview` (venue, rating bins,
+  papers per bin, seed; ``--sample N`` takes ``ceil(N / bins)`` per bin), then, with
+  ``arxiv_match: true``, :func:`rhetorica.datasets.arxiv_match.match_dataset` (the LaTeX sources).
+  ``--sample N`` then keeps N of them, taken from the bins in turn. Needs the ``datasets`` extra.
+- ``review-pairs``: a folder of JSONL review-rewrite files the user downloaded (the public rewrite
+  benchmark of the review-metric study has no licence, so rhetorica never fetches or ships it);
+  ``--sample N`` keeps N original reviews (seeded) and every rewrite of them, written to
+  ``data/pairs.sample.jsonl`` in the source's own layout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rhetorica.datasets.arxiv_match import ARXIV_QUERY_URL, ARXIV_SOURCE_URL, match_dataset
+from rhetorica.datasets.manifest import RatingBin, load_manifest
+from rhetorica.datasets.openreview_build import build_openreview
+from rhetorica.recipes.model import RecipeError
+from rhetorica.registry import recipe_data_steps
+
+#: Sampling seed of a pilot when the recipe's options give none.
+DEFAULT_SEED = 0
+
+
+@dataclass
+class DataResult:
+    """What a data step built.
+
+    Attributes:
+        variables: template variables (``dataset``: the dataset folder, relative to the recipe
+            folder; ``papers``: its papers, each ``id``, ``latex`` (project folder or ``None``) and
+            ``human_scores``; ``pairs``: the pair files; ``rewriters``: the imported rewriters' sources).
+        units: papers (or original reviews) in the corpus.
+        summary: one line per fact, printed by ``rhetorica recipe init``.
+        problems: what could not be used, each naming the item (the rest was built).
+    """
+
+    variables: dict[str, Any] = field(default_factory=dict)
+    units: int = 0
+    summary: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+DataStep = Callable[..., DataResult]
+
+
+def run_data_step(kind: str, folder: Path, options: Mapping[str, Any], *, sample: int | None,
+                  source: Path | None, endpoints: Mapping[str, str]) -> DataResult:
+    """Run the registered data step ``kind`` into ``folder``.
+
+    Args:
+        kind: registered data step.
+        folder: the recipe folder's data folder (created).
+        options: the recipe's step options.
+        sample: units of a pilot (``None``: the paper's full design).
+        source: a local copy of the source the user downloaded (``review-pairs``).
+        endpoints: base URLs of the public APIs by name (``openreview``, ``arxiv_query``,
+            ``arxiv_source``): a mirror, or the recorded loopback server of the tests.
+
+    Raises:
+        RecipeError: unknown step, or a step that cannot start (message says what to do).
+    """
+    step: DataStep = recipe_data_steps.get(kind)
+    folder.mkdir(parents=True, exist_ok=True)
+    return step(folder, dict(options), sample=sample, source=source, endpoints=endpoints)
+
+
+def _openreview(folder: Path, options: dict[str, Any], *, sample: int | None, source: Path | None,
+                endpoints: Mapping[str, str]) -> DataResult:
+    """``openreview`` data step (module docstring). Options: ``venue``, ``api`` (v1/v2), ``bins``
+    (``[[low, high], …]``, last closed), ``per_bin``, ``seed``, ``arxiv_match``."""
+    bins = None
+    if options.get("bins"):
+        raw = options["bins"]
+        bins = [RatingBin(low=float(lo), high=float(hi), closed=(k == len(raw) - 1)) for k, (lo, hi) in enumerate(raw)]
+    n_bins = len(bins) if bins else 6
+    per_bin = options.get("per_bin", 20)  # None: every paper with a valid rating
+    per_bin = None if per_bin is None else int(per_bin)
+    if sample is not None:
+        per_bin = max(1, math.ceil(sample / n_bins))
+    root = folder / "dataset"
+    build = build_openreview(options["venue"], root, api=options.get("api", "v2"), baseurl=endpoints.get("openreview"),
+                             bins=bins, per_bin=per_bin, seed=int(options.get("seed", DEFAULT_SEED)),
+                             download=bool(options.get("download", True)))
+    result = DataResult(variables={"dataset": "data/dataset"}, units=sum(build.per_bin.values()),
+                        problems=list(build.problems))
+    result.summary.append(f"OpenReview {options['venue']}: {build.submissions} usable submissions; sampled "
+                          + ", ".join(f"{k}: {n}" for k, n in build.per_bin.items())
+                          + (f" ({per_bin} per bin)" if per_bin else ""))
+    if options.get("arxiv_match"):
+        run = match_dataset(root, query_url=endpoints.get("arxiv_query", ARXIV_QUERY_URL),
+                            source_url=endpoints.get("arxiv_source", ARXIV_SOURCE_URL),
+                            delay_seconds=float(options.get("arxiv_delay_s", 3.0)))
+        result.summary.append(f"arXiv LaTeX sources: {len(run.matched)} matched, {len(run.unmatched)} unmatched "
+                              "(an unmatched paper is reviewed from its PDF)")
+        result.problems += [f"{pid}: no LaTeX source: {why}" for pid, why in run.unmatched.items()]
+    papers = load_manifest(root).papers
+    if sample is not None:  # N papers, taken from the bins in turn (the first of each bin, then the second …)
+        by_bin: dict[str | None, list[Any]] = {}
+        for entry in papers:
+            by_bin.setdefault(entry.bin, []).append(entry)
+        turns = [entry for k in range(per_bin or 0) for group in by_bin.values() if k < len(group)
+                 for entry in [group[k]]]
+        papers = turns[:sample]
+    result.units = len(papers)
+    result.variables["papers"] = [
+        {"id": e.id, "latex": f"data/dataset/{e.latex}" if e.latex else None, "human_scores": e.human_scores}
+        for e in papers]
+    return result
+
+
+def _review_ids(line: dict[str, Any]) -> list[str]:
+    reviews = line.get("reviews")
+    if isinstance(reviews, list):
+        return [str(r["review_id"]) for r in reviews if isinstance(r, dict) and r.get("review_id") is not None]
+    return [str(line["review_id"])] if line.get("review_id") is not None else []
+
+
+def _rewriters(line: dict[str, Any]) -> set[str]:
+    items = line["reviews"] if isinstance(line.get("reviews"), list) else [line]
+    return {str(r.get("rewrite_model") or r.get("rewriter")) for r in items
+            if isinstance(r, dict) and (r.get("rewrite_model") or r.get("rewriter"))}
+
+
+def _jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
+    lines = []
+    for number, text in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{path}:{number}: not JSON ({exc.msg}); left out")
+            continue
+        if isinstance(value, dict):
+            lines.append((number, value))
+        else:
+            problems.append(f"{path}:{number}: not a JSON object; left out")
+    return lines
+
+
+def _review_pairs(folder: Path, options: dict[str, Any], *, sample: int | None, source: Path | None,
+                  endpoints: Mapping[str, str]) -> DataResult:
+    """``review-pairs`` data step (module docstring). Options: ``glob`` (the pair files inside the
+    source folder), ``seed``, ``repository`` (where users get it, for the message)."""
+    if source is None or not source.is_dir():
+        raise RecipeError(
+            f"this recipe reads the review rewrites from a folder you download yourself: clone "
+            f"{options.get('repository', 'the rewrite benchmark')} and pass it with --source PATH "
+            f"(got {'nothing' if source is None else str(source)!r}); rhetorica never downloads or ships it")
+    files = sorted(source.glob(options.get("glob", "**/*.jsonl")))
+    if not files:
+        raise RecipeError(f"{source}: no file matches {options.get('glob')!r}; is this the benchmark's folder?")
+    problems: list[str] = []
+    read = {path: _jsonl(path, problems) for path in files}
+    reviews = sorted({rid for lines in read.values() for _, line in lines for rid in _review_ids(line)})
+    result = DataResult(problems=problems)
+    if sample is None:
+        result.variables["pairs"] = [str(p.resolve()) for p in files]
+        kept = read
+        result.units = len(reviews)
+    else:
+        chosen = set(random.Random(int(options.get("seed", DEFAULT_SEED))).sample(reviews, min(sample, len(reviews))))
+        out = folder / "pairs.sample.jsonl"
+        kept = {out: []}
+        for lines in read.values():
+            for _, line in lines:
+                if isinstance(line.get("reviews"), list):
+                    part = [r for r in line["reviews"] if isinstance(r, dict) and str(r.get("review_id")) in chosen]
+                    if part:
+                        kept[out].append((0, {**line, "reviews": part}))
+                elif set(_review_ids(line)) & chosen:
+                    kept[out].append((0, line))
+        out.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for _, line in kept[out]), encoding="utf-8")
+        result.variables["pairs"] = ["data/pairs.sample.jsonl"]
+        result.units = len(chosen)
+    rewriters = sorted({name for lines in kept.values() for _, line in lines for name in _rewriters(line)})
+    result.variables["rewriters"] = rewriters
+    result.summary.append(f"review pairs from {source}: {len(files)} file(s), {len(reviews)} original reviews; "
+                          f"kept {result.units}; rewriting models: {', '.join(rewriters) or 'none found'}")
+    if not rewriters:
+        result.problems.append(f"{source}: no rewrite names its rewriting model (rewrite_model or rewriter)")
+    return result
+
+
+recipe_data_steps.add("openreview", _openreview, description="OpenReview venue sampled over human-rating bins "
+                      "(+ arXiv LaTeX sources); needs the datasets extra")
+recipe_data_steps.add("review-pairs", _review_pairs, description="a downloaded folder of JSONL review-rewrite pairs "
+                      "(--source PATH)")

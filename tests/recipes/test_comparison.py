@@ -1,0 +1,103 @@
+"""Published vs this run (:mod:`rhetorica.recipes.comparison`) on hand-made run tables."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from rhetorica.recipes.comparison import RunValue, agreement_summary, agrees, design_lines, published_vs_run
+from rhetorica.registry import recipes
+
+JUDGE, SECOND = "openai/gpt-5-mini", "google/gemini-2.5-flash"
+ROBUST = {"revieweval.total_insights", "revieweval.actionable_insights", "revieweval.actionability_score",
+          "remor.criticism", "remor.materials_methods", "remor.results_discussion"}
+
+
+def _table1(classes: dict[str, str], agree: set[str]) -> pd.DataFrame:
+    """Judge Table 1 by hand: the primary judge's class per metric, the second judge agreeing on ``agree``."""
+    rows = [{"judge": JUDGE, "metric": m, "classification": c, "n_pairs": 40, "mean_diff": 0.5 if "overall" in m else 0.1,
+             "reason": None, "second_judge": SECOND, "second_class": c if m in agree else "inconclusive",
+             "agree": m in agree} for m, c in classes.items()]
+    return pd.DataFrame(rows)
+
+
+def _metrics() -> list[str]:
+    return [r.measure.select["metric"] for r in recipes.get("judge-robustness").published if r.measure.kind == "judge_class"]
+
+
+def test_judge_recipe_agreement_count_from_a_hand_made_table() -> None:
+    metrics = _metrics()
+    # hand-made classes: every metric sensitive except two of the six published robust ones (robust), and
+    # comprehensiveness inconclusive: agreeing with the paper = 23 - 1 sensitive + 2 robust = 24
+    classes = {m: "sensitive" for m in metrics}
+    classes["revieweval.total_insights"] = classes["remor.criticism"] = "robust"
+    classes["rottenreviews.comprehensiveness"] = "inconclusive"
+    second_agrees = set(metrics[:20])
+    side = published_vs_run(recipes.get("judge-robustness"), {"judge": JUDGE, "second_judge": SECOND},
+                            {"judges": _table1(classes, second_agrees)})
+    klass = side[side["statistic"] == "class"]
+    assert len(klass) == 29 and int(klass["agree"].sum()) == 24
+    disagreeing = set(klass.loc[~klass["agree"].astype(bool), "id"])
+    assert disagreeing == {"class.rottenreviews.comprehensiveness"} | {
+        f"class.{m}" for m in ROBUST - {"revieweval.total_insights", "remor.criticism"}}
+    counts = side.set_index("id")
+    assert counts.loc["counts.sensitive", "run"] == 26 and counts.loc["counts.robust", "run"] == 2
+    assert counts.loc["agreement.judges", "run"] == 20 and counts.loc["agreement.judges", "n"] == 29
+    # the paper's shifts are positive; the hand-made ones too (0.1 and 0.5): direction agrees
+    assert counts.loc["shift.rottenreviews.comprehensiveness", "agree"] is True
+    assert agreement_summary(side).startswith("26 of 31 compared values agree")
+
+
+def test_paired_rows_agree_by_direction_and_significance() -> None:
+    comparisons = pd.DataFrame([
+        {"reviewer": "reviewer-default", "first": "proficiency:+", "second": "proficiency:-", "given": None,
+         "n_pairs": 30, "preference_ratio": 1.5, "sign_test_p": 0.2, "flips_first_accept_pct": 10.0,
+         "flips_second_accept_pct": 3.3},
+        {"reviewer": "reviewer-default", "first": "confidence:+", "second": "confidence:-", "given": None,
+         "n_pairs": 30, "preference_ratio": 0.8, "sign_test_p": 0.5, "flips_first_accept_pct": 0.0,
+         "flips_second_accept_pct": 6.7}])
+    side = published_vs_run(recipes.get("style-over-substance"), {}, {"paired": comparisons}).set_index(["id", "statistic"])
+    # Gpt-5.5 native vs non-native: 1.3x, p 0.15 -> same direction (>1), both not significant
+    assert side.loc[("t4.proficiency.gpt-5-5", "ratio"), "agree"] is True
+    assert side.loc[("t4.proficiency.gpt-5-5", "p"), "agree"] is True
+    assert side.loc[("t4.proficiency.gpt-5-5", "ratio"), "run"] == 1.5
+    # Claude Sonnet 4.6 native vs non-native: 0.9x -> the other side of 1
+    assert side.loc[("t4.proficiency.claude-sonnet-4-6", "ratio"), "agree"] is False
+    # Gpt-5.5 high vs low confidence: 2.7x, p < 0.001 -> run 0.8, p 0.5: neither agrees
+    assert side.loc[("t4.confidence.gpt-5-5", "ratio"), "agree"] is False
+    assert side.loc[("t4.confidence.gpt-5-5", "p"), "agree"] is False
+    assert side.loc[("t4.confidence.gpt-5-5", "flips_first"), "run"] == 0.0
+    # flips carry no agreement rule; Table 8's brief prompt was not run: not measured, never compared
+    assert pd.isna(side.loc[("t4.confidence.gpt-5-5", "flips_first"), "agree"])
+    brief = side.loc[("t8.proficiency.brief", "ratio")]
+    assert pd.isna(brief["run"]) and pd.isna(brief["agree"]) and "no paired comparison" in brief["note"]
+
+
+@pytest.mark.parametrize(("rule", "published", "run", "null", "expected"), [
+    ("class", "robust", "Robust", 0.0, True),
+    ("class", "robust", "sensitive", 0.0, False),
+    ("direction", 1.3, 1.01, 1.0, True),
+    ("direction", 1.3, 1.0, 1.0, False),      # no effect is no direction
+    ("direction", -1.36, -0.2, 0.0, True),
+    ("direction", "negative", 0.4, 0.0, False),
+    ("significance", "<0.001", 0.03, 0.0, True),
+    ("significance", 0.15, 0.049, 0.0, False),
+    ("significance", 0.15, 0.05, 0.0, True),  # 0.05 is not below 0.05
+    ("interval", 0.383, (0.1, 0.2, 0.5), 0.0, True),
+    ("interval", 0.383, (0.1, 0.05, 0.2), 0.0, False),
+])
+def test_agreement_rules(rule: str, published: float | str, run: object, null: float, expected: bool) -> None:
+    value = RunValue(*run) if isinstance(run, tuple) else RunValue(run)
+    assert agrees(rule, published, value, null) is expected
+
+
+def test_no_run_value_is_never_compared() -> None:
+    assert agrees("class", "robust", RunValue(None, note="not measured"), 0.0) is None
+
+
+def test_design_lines_say_where_the_run_differs() -> None:
+    lines = design_lines(recipes.get("judge-robustness"), {"judge": "mock/j", "second_judge": "mock/k"}, 20, 20)
+    first = lines.iloc[0]
+    assert first["published"] == "674 reviews" and first["run"] == "20 reviews analysed (a pilot: --sample 20) — fewer than the paper's"
+    params = lines[lines["aspect"].str.startswith("parameter")].set_index("aspect")["run"].to_dict()
+    assert params == {"parameter judge": "mock/j", "parameter second_judge": "mock/k"}

@@ -1,0 +1,107 @@
+"""``rhetorica recipe init``: the corpus built, a valid study written, the bill printed at both scales."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from rhetorica.cli.app import app
+from rhetorica.recipes.init import init_recipe, render_study, resolve_parameters
+from rhetorica.recipes.model import RecipeError
+from rhetorica.registry import recipes
+from rhetorica.study.config import load_study
+from rhetorica.study.schema import study_schema
+from tests.datasets.recorded_api import VENUE
+
+RUNNER = CliRunner()
+
+
+def test_list_shows_the_four() -> None:
+    result = RUNNER.invoke(app, ["recipe", "list"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    for name in ("style-over-substance", "six-dimensions", "judge-robustness", "robustreview"):
+        assert name in result.output
+
+
+def test_show_prints_parameters_and_published_tables() -> None:
+    result = RUNNER.invoke(app, ["recipe", "show", "judge-robustness"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "--second-judge (default google/gemini-2.5-flash)" in result.output
+    assert "Published values: Table 1 34" in result.output
+    bad = RUNNER.invoke(app, ["recipe", "show", "no-such"])
+    assert bad.exit_code == 2 and "unknown recipe 'no-such'" in bad.output
+
+
+def test_parameters_are_checked() -> None:
+    recipe = recipes.get("judge-robustness")
+    assert resolve_parameters(recipe, {"judge": "mock/a"}) == {"judge": "mock/a", "second_judge": "google/gemini-2.5-flash"}
+    with pytest.raises(RecipeError, match="has no parameter 'reviewer'; its parameters: judge, second_judge"):
+        resolve_parameters(recipe, {"reviewer": "mock/a"})
+
+
+def test_every_template_renders_a_study_the_schema_accepts(tmp_path: Path) -> None:
+    """Each recipe's template with stand-in data-step variables is a study ``load_study`` accepts, and
+    its JSON form validates against ``rhetorica schema``'s top-level keys."""
+    variables = {"dataset": "data/dataset", "pairs": ["pairs.jsonl"], "rewriters": ["gpt-5"],
+                 "papers": [{"id": "P1", "latex": "proj", "human_scores": [5.0, 6.0]}]}
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "main.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
+    (tmp_path / "pairs.jsonl").write_text("")
+    (tmp_path / "data" / "dataset").mkdir(parents=True)
+    schema_keys = set(study_schema()["properties"])
+    for name in ("style-over-substance", "six-dimensions", "judge-robustness", "robustreview"):
+        recipe = recipes.get(name)
+        text = render_study(recipe, resolve_parameters(recipe, {}), variables, sample=3)
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(text)
+        config, _ = load_study(path)
+        assert config.recipe is not None and config.recipe.name == name and config.recipe.sample == 3
+        assert set(yaml.safe_load(text)) <= schema_keys
+
+
+def test_init_judge_recipe_writes_study_and_prints_both_scales(benchmark_clone: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "judges"
+    result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(folder), "--sample", "4", "--source",
+                                 str(benchmark_clone), "--judge", "mock/judge-a", "--second-judge", "mock/judge-b"],
+                           terminal_width=220)
+    assert result.exit_code == 0, result.output
+    config, _ = load_study(folder / "study.yaml")
+    assert [r.options.as_kwargs()["family"] for r in config.reviewers if r.model == "mock/judge-a"] == [
+        "revieweval", "remor", "rottenreviews", "scholarpeer"]
+    assert {r.options.as_kwargs()["source"] for r in config.rewriters} == {"gpt-5", "llama-4-scout"}
+    record = json.loads((folder / "recipe.json").read_text())
+    assert record["units"] == 4 and record["parameters"]["judge"] == "mock/judge-a"
+    assert "Estimate, pilot (4 reviews, measured)" in result.output
+    assert "Estimate, full design (674 reviews, extrapolated)" in result.output
+    direct = init_recipe("judge-robustness", tmp_path / "again", parameters={"judge": "mock/judge-a",
+                         "second_judge": "mock/judge-b"}, sample=4, source=benchmark_clone)
+    pilot, full = direct.estimates
+    calls = sum(r["calls"] for r in pilot.rows)
+    assert calls > 0 and sum(r["calls"] for r in full.rows) == pytest.approx(calls * 674 / 4, abs=len(full.rows))
+
+
+def test_init_refuses_a_folder_holding_something_else(tmp_path: Path, benchmark_clone: Path) -> None:
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(tmp_path / "busy"), "--source",
+                                 str(benchmark_clone)])
+    assert result.exit_code == 2 and "not a recipe folder" in result.output
+    assert (tmp_path / "busy" / "notes.txt").read_text() == "mine"
+
+
+def test_init_openreview_recipe_from_the_recorded_venue(recorded_venue, tmp_path: Path) -> None:
+    _, base = recorded_venue
+    folder = tmp_path / "sos"
+    result = RUNNER.invoke(app, ["recipe", "init", "style-over-substance", str(folder), "--sample", "6", "--venue",
+                                 VENUE, "--openreview-url", base, "--reviewer", "mock/reviewer", "--rewriter",
+                                 "mock/rewriter"], terminal_width=220)
+    # the recorded venue holds one submission whose ratings cannot be read: listed, exit 1, the rest built
+    assert result.exit_code == 1, result.output
+    assert "P22: " in result.output and "Study written" in result.output
+    config, _ = load_study(folder / "study.yaml")
+    assert [r.protocol for r in config.reviewers] == ["default", "brief", "minimal", "bare", "biased"]
+    assert "Estimate, full design (504 papers, extrapolated)" in result.output
