@@ -25,14 +25,27 @@ within 10% of the plain schedule's.
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_prefix_cache.py [--papers 20] [--words 8000]
 [--replicates 3] [--concurrency 16] [--latency 0.5]``; ``--smoke``: 2 papers of 1,500 words, 2
 replicates, 50 ms latency (a few seconds).
+
+Servers that keep only their last prompt (issue 40), ``--server last-prompt`` (a loopback server with
+one slot that evaluates each request's tokens after its common prefix with the previous one:
+:mod:`tests.models.last_prompt_server`) and ``--server llama`` (the real ``python -m llama_cpp.server``
+with the embedded GGUF, one slot; its tokens evaluated read from its log): 2 shared papers cut to 700
+words, the original and its rule-based ``confidence:+`` rewrite, 3 replicates, concurrency 2 (the
+issue's design), each
+schedule on a fresh server — the lane of a ``last-prompt`` model, plan order (``none``) and the leader
+schedule of a ``prefix`` model. Prints calls, prompt tokens sent, tokens evaluated, requests whose
+whole prompt was reused and wall seconds. ``--smoke``: 1 paper cut to 150 words, 2 replicates.
+llama-cpp-python's server has one slot; a llama.cpp server with ``--parallel N`` is not available here.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import random
+import re
 import sqlite3
 import sys
 import tempfile
@@ -43,6 +56,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "models"))
+sys.path.insert(0, str(ROOT))  # tests.models.last_prompt_server
+SHARED = ROOT.parent / "shared" / "data" / "papers"
+LOCAL_PAPERS = ("gcrn_iclr2017", "chebnet_nips2016", "stable-nalu_iclr2020")
+EVAL_LINE = re.compile(r"prompt eval time =\s*[\d.]+ ms /\s*(\d+) tokens")
 
 MIN_PREFIX, STEP, TTL_S = 1024, 128, 300.0
 PROTOCOLS = ("default", "brief", "strict")
@@ -92,27 +109,33 @@ def _papers(folder: Path, papers: int, words: int) -> list[Path]:
     return paths
 
 
+def _study(papers: list[Path], tmp: str, base_url: str, replicates: int, concurrency: int, prompt_cache: str,
+           protocols: tuple[str, ...] = PROTOCOLS, max_tokens: int = 300) -> Any:
+    """The benchmark's study: ``papers`` reviewed under ``protocols`` through one declared
+    openai-compatible model whose ``prompt_cache`` is given (the schedule follows it)."""
+    from rhetorica.study.config import parse_study
+
+    return parse_study({
+        "name": "prefix-cache", "output_dir": tmp, "documents": [{"path": str(p)} for p in papers],
+        "models": {"m": {"provider": "openai-compatible", "model": PRICED_AS[1], "prompt_cache": prompt_cache,
+                         "endpoints": [{"base_url": base_url}]}},
+        "rewriters": [], "replicates": replicates, "concurrency": concurrency,
+        "reviewers": [{"name": f"reviewer-{protocol}", "model": "m", "protocol": protocol,
+                       "sampling": {"max_tokens": max_tokens}} for protocol in protocols],
+        "validation": {"enabled": False},
+    })
+
+
 def run_study(papers: list[Path], replicates: int, concurrency: int, latency_s: float, grouped: bool) -> dict[str, float]:
     from rhetorica.models.api import Usage
     from rhetorica.models.pricing import load_prices, price_usage
-    from rhetorica.study import scheduling
-    from rhetorica.study.config import parse_study
     from rhetorica.study.runner import StudyRunner
 
     server = _prefix_server(latency_s)
-    original = scheduling.prefix_groups
-    if not grouped:
-        scheduling.prefix_groups = lambda units, group_of: {}  # the plain schedule (this process only)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            model = f"openai-compatible/{PRICED_AS[1]}@{server.url}/v1"
-            config = parse_study({
-                "name": "prefix-cache", "output_dir": tmp, "documents": [{"path": str(p)} for p in papers],
-                "rewriters": [], "replicates": replicates, "concurrency": concurrency,
-                "reviewers": [{"name": f"reviewer-{protocol}", "model": model, "protocol": protocol,
-                               "sampling": {"max_tokens": 300}} for protocol in PROTOCOLS],
-                "validation": {"enabled": False},
-            })
+            # the cache-aware schedule for a prefix cache, or plan order (nothing assumed)
+            config = _study(papers, tmp, f"{server.url}/v1", replicates, concurrency, "prefix" if grouped else "none")
             runner = StudyRunner(config, Path(tmp))
             started = time.perf_counter()
             summary = asyncio.run(runner.run())
@@ -123,7 +146,6 @@ def run_study(papers: list[Path], replicates: int, concurrency: int, latency_s: 
                     "SELECT COALESCE(SUM(cached_tokens), 0), COALESCE(SUM(output_tokens), 0) FROM model_calls"
                 ).fetchone()
     finally:
-        scheduling.prefix_groups = original
         server.stop()
     seen: set[str] = set()
     later_in = later_cached = all_in = all_cached = 0
@@ -144,6 +166,77 @@ def run_study(papers: list[Path], replicates: int, concurrency: int, latency_s: 
             "client_matches_server": float(stored_cached == all_cached)}
 
 
+def run_local(papers: list[Path], words: int, replicates: int, concurrency: int, server: str, prompt_cache: str,
+              threads: int, max_tokens: int) -> dict[str, float]:
+    """One schedule (the model's declared ``prompt_cache``) against a server that keeps its last prompt:
+    the loopback :class:`tests.models.last_prompt_server.LastPromptServer` (``server="last-prompt"``) or
+    the real ``python -m llama_cpp.server`` with the embedded GGUF (``server="llama"``; tokens
+    evaluated read from its verbose log, one ``prompt eval time = … / N tokens`` line per call)."""
+    from rhetorica.study.runner import StudyRunner
+
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        if server == "last-prompt":
+            from tests.models.last_prompt_server import LastPromptServer
+
+            fake = stack.enter_context(LastPromptServer(latency_s=0.02))
+            base = f"{fake.url}/v1"
+        else:
+            log = Path(tmp) / "server.log"
+            base = stack.enter_context(_reliability().llama_cpp_server(threads=threads, log=log, n_ctx=4096)) + "/v1"
+        config = _study(papers, tmp, base, replicates, concurrency, prompt_cache, protocols=("default",),
+                        max_tokens=max_tokens)
+        config = config.model_copy(update={"rewriters": _rules_rewriter(),
+                                           "document_options": config.document_options.model_copy(
+                                               update={"max_words": words})})
+        runner = StudyRunner(config, Path(tmp))
+        started = time.perf_counter()
+        summary = asyncio.run(runner.run())
+        wall = time.perf_counter() - started
+        runner.store.close()
+        with sqlite3.connect(Path(tmp) / "store.sqlite") as conn:
+            prompt, calls = conn.execute("SELECT COALESCE(SUM(input_tokens), 0), COUNT(*) FROM model_calls "
+                                         "WHERE status = 'ok' AND cache_hit = 0").fetchone()
+        if server == "last-prompt":
+            evaluated, reused = fake.evaluated, fake.full_reuse
+        else:
+            stack.close()  # the server has stopped: its log is complete
+            counts = [int(n) for n in EVAL_LINE.findall(log.read_text(encoding="utf-8"))]
+            evaluated, reused = sum(counts), sum(n <= 1 for n in counts)
+    return {"calls": calls, "units_ok": summary.statuses.get("ok", 0), "prompt": prompt, "evaluated": evaluated,
+            "reused": reused, "wall": wall}
+
+
+def _rules_rewriter() -> list[Any]:
+    from rhetorica.study.config import RewriterSpec
+
+    return [RewriterSpec(name="rules", kind="rule-based", conditions=["confidence:+"])]
+
+
+def _reliability() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_reliability_run", ROOT / "benchmarks" / "reliability" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main_local(args: argparse.Namespace) -> None:
+    """The last-prompt modes: each schedule on a fresh server (see :func:`run_local`)."""
+    papers = [SHARED / name for name in LOCAL_PAPERS[: args.papers]]
+    print(f"{args.papers} shared papers cut to {args.words} words, 2 arms (original, confidence:+), "
+          f"{args.replicates} replicates, concurrency {args.concurrency}; server: {args.server}")
+    print(f"{'schedule':<24} {'requests':>8} {'units ok':>8} {'prompt tok':>10} {'evaluated':>9} {'full reuse':>10} "
+          f"{'wall s':>7}")
+    for label, cache in (("last-prompt (lane)", "last-prompt"), ("none (plan order)", "none"),
+                         ("prefix (leader first)", "prefix")):
+        r = run_local(papers, args.words, args.replicates, args.concurrency, args.server, cache, args.threads,
+                      args.max_tokens)
+        print(f"{label:<24} {r['calls']:>8} {r['units_ok']:>8} {r['prompt']:>10} {r['evaluated']:>9} "
+              f"{r['reused']:>10} {r['wall']:>7.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=20)
@@ -152,7 +245,18 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency", type=float, default=0.5, help="server seconds per call")
     parser.add_argument("--smoke", action="store_true", help="a few seconds (see the module docstring)")
+    parser.add_argument("--server", choices=("openai-prefix", "last-prompt", "llama"), default="openai-prefix",
+                        help="the cache simulated or served (see the module docstring)")
+    parser.add_argument("--threads", type=int, default=2, help="llama: the server's CPU threads")
+    parser.add_argument("--max-tokens", type=int, default=40, help="last-prompt, llama: tokens per answer")
     args = parser.parse_args()
+    if args.server != "openai-prefix":
+        if args.smoke:
+            args.papers, args.words, args.replicates, args.concurrency = 1, 150, 2, 2
+        elif args.papers == 20:  # the issue-40 design unless told otherwise
+            args.papers, args.words, args.replicates, args.concurrency = 2, 700, 3, 2
+        main_local(args)
+        return
     if args.smoke:
         args.papers, args.words, args.replicates, args.concurrency, args.latency = 2, 1500, 2, 4, 0.05
     sys.path.insert(0, str(Path(__file__).resolve().parent))

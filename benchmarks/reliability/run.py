@@ -71,14 +71,23 @@ def _free_port() -> int:
 
 
 @contextmanager
-def llama_cpp_server(threads: int) -> Iterator[str]:
-    """``python -m llama_cpp.server`` serving the embedded GGUF on a free loopback port; yields its root URL."""
+def llama_cpp_server(threads: int, log: Path | None = None, n_ctx: int = 2048) -> Iterator[str]:
+    """``python -m llama_cpp.server`` serving the embedded GGUF on a free loopback port; yields its root URL.
+
+    Args:
+        threads: CPU threads of the server.
+        log: where the server writes its verbose log (its per-call prompt-evaluation counts); ``None``:
+            quiet, nothing kept.
+        n_ctx: the server's context window in tokens.
+    """
     from rhetorica.models.providers.embedded import gguf_path
 
     port = _free_port()
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path("smollm2-135m")), "--host",
-           "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", str(threads), "--verbose", "False"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+           "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
+           "--verbose", str(log is not None)]
+    sink = open(log, "w", encoding="utf-8") if log is not None else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 300
@@ -101,6 +110,8 @@ def llama_cpp_server(threads: int) -> Iterator[str]:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+        if log is not None:
+            sink.close()  # type: ignore[union-attr]
 
 
 def write_study(work: Path, proxy_url: str, model: str, args: argparse.Namespace) -> Path:

@@ -384,3 +384,15 @@ def test_top_logprobs_are_requested_and_parsed(fake_server):
     assert "logprobs" not in plain_sent and "top_logprobs" not in plain_sent and plain.logprobs is None
     assert [(t.token, t.logprob, t.top) for t in out.logprobs] == [
         ('{"overall": ', 0.0, []), ("7", -0.25, [("7", -0.25), ("8", -1.5)]), ("}", 0.0, [("}", 0.0)])]
+
+
+def test_reused_tokens_from_llama_cpp_timings_when_usage_has_none() -> None:
+    """llama.cpp's server reports what it took from the slot's cache in ``timings.cache_n`` (and what
+    it evaluated in ``prompt_n``); a usage block's own count wins where there is one."""
+    from rhetorica.models.providers.openai_compatible import _usage
+
+    assert _usage({"prompt_tokens": 1570, "completion_tokens": 40}, {"prompt_n": 3, "cache_n": 1567}).cached_tokens == 1567
+    assert _usage({"prompt_tokens": 900, "prompt_tokens_details": {"cached_tokens": 512}},
+                  {"cache_n": 7}).cached_tokens == 512
+    assert _usage({"prompt_tokens": 10}, None).cached_tokens == 0
+    assert _usage({"prompt_tokens": 10}, {"cache_n": "many"}).cached_tokens == 0

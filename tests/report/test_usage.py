@@ -6,6 +6,11 @@ from __future__ import annotations
 import pandas as pd
 
 from rhetorica.report.build import _usage
+from rhetorica.study.config import parse_study
+
+STUDY = parse_study({"name": "u", "documents": ["x.md"], "reviewers": [{"name": "n", "kind": "control"}],
+                     "models": {"local": {"provider": "openai-compatible", "model": "smollm2", "prompt_cache": "last-prompt",
+                                          "endpoints": [{"base_url": "http://127.0.0.1:9/v1"}]}}})
 
 
 def test_unanswered_calls_are_counted_apart_with_their_reserved_cost():
@@ -13,12 +18,27 @@ def test_unanswered_calls_are_counted_apart_with_their_reserved_cost():
         "provider": ["p"] * 5, "model": ["m"] * 5,
         "status": ["ok", "abandoned", "abandoned", "in_flight", "ok"],
         "cache_hit": [0, 0, 0, 0, 1],
-        "input_tokens": [10, 0, 0, 0, 10], "output_tokens": [5, 0, 0, 0, 5],
+        "input_tokens": [10, 0, 0, 0, 10], "cached_tokens": [0] * 5, "output_tokens": [5, 0, 0, 0, 5],
         "cost_usd": [0.02, 0.01, 0.03, 0.5, 0.0], "reserved_usd": [0.5, 0.2, 0.3, 0.5, 0.0],
         "latency_s": [1.0, 0.0, 0.0, 0.0, 0.0],
     })
-    row = _usage(calls).iloc[0]
+    row = _usage(calls, STUDY).iloc[0]
     assert (row["calls"], row["cache_hits"], row["failed_calls"]) == (4, 1, 3)
     assert row["unanswered_calls"] == 3
     assert row["unanswered_reserved_usd"] == 0.2 + 0.3 + 0.5
     assert row["cost_usd"] == 0.02 + 0.01 + 0.03 + 0.5
+
+
+def test_reused_tokens_and_the_prompt_cache_per_model():
+    """Reused input tokens are summed over the requests that reached the server (a cache hit of
+    rhetorica's own response cache reached none); the prompt cache is the declared one, else the provider's."""
+    calls = pd.DataFrame({
+        "provider": ["openai-compatible"] * 3 + ["openai"] * 2,
+        "model": ["smollm2@http://127.0.0.1:9/v1"] * 3 + ["gpt-5-mini"] * 2,
+        "status": ["ok"] * 5, "cache_hit": [0, 0, 1, 0, 0],
+        "input_tokens": [1570, 1570, 1570, 2000, 2000], "cached_tokens": [0, 1567, 1567, 0, 1920],
+        "output_tokens": [40] * 5, "cost_usd": [0.0] * 5, "reserved_usd": [0.0] * 5, "latency_s": [1.0] * 5,
+    })
+    rows = _usage(calls, STUDY).set_index("provider")
+    assert rows.loc["openai-compatible", "cached_tokens"] == 1567 and rows.loc["openai", "cached_tokens"] == 1920
+    assert rows.loc["openai-compatible", "prompt_cache"] == "last-prompt" and rows.loc["openai", "prompt_cache"] == "prefix"

@@ -135,6 +135,10 @@ class ModelAPI(abc.ABC):
     #: The provider runs locally and bills nothing per token: ``rhetorica estimate`` prices its
     #: calls at $0 instead of warning that it has no price.
     free: ClassVar[bool] = False
+    #: What the provider's servers keep of earlier prompts by default (a study's ``models:`` entry may
+    #: say otherwise; :data:`rhetorica.study.scheduling.PROMPT_CACHES`): ``prefix``, ``last-prompt``
+    #: or ``none``. The runner orders replicates by it.
+    prompt_cache: ClassVar[str] = "none"
 
     @classmethod
     def declared_options(cls) -> list[str]:

@@ -38,11 +38,14 @@ class LazyProvider:
         extra: the ``rhetorica[<extra>]`` pip extra that installs the module's dependencies (``None``:
             none needed; the hint then says to reinstall the package that registered it).
         free: the class's :attr:`ModelAPI.free`, stated here so that pricing needs no import.
+        prompt_cache: the class's :attr:`ModelAPI.prompt_cache`, stated here so that scheduling needs
+            no import.
     """
 
     target: str
     extra: str | None = None
     free: bool = False
+    prompt_cache: str = "none"
 
     def load(self, provider: str) -> type[ModelAPI]:
         """Import and return the class.
@@ -62,16 +65,18 @@ class LazyProvider:
         return getattr(module, class_name)
 
 
-#: rhetorica's own providers, registered like a plug-in's: name -> lazy class and pip extra
-for _name, _target, _extra, _free in (
-    ("mock", "rhetorica.models.providers.mock:MockModel", None, True),
-    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True),
-    ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai", False),
-    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai", False),
-    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic", False),
-    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google", False),
+#: rhetorica's own providers, registered like a plug-in's: name -> lazy class, pip extra, free, prompt cache
+#: (:data:`rhetorica.study.scheduling.PROMPT_CACHES`; the mock simulates a provider API's prefix cache)
+for _name, _target, _extra, _free, _cache in (
+    ("mock", "rhetorica.models.providers.mock:MockModel", None, True, "prefix"),
+    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True, "last-prompt"),
+    ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai", False,
+     "none"),
+    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai", False, "prefix"),
+    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic", False, "prefix"),
+    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google", False, "prefix"),
 ):
-    providers.add(_name, LazyProvider(_target, _extra, _free),
+    providers.add(_name, LazyProvider(_target, _extra, _free, _cache),
                   description=f"model provider {_target}" + (f" (extra: {_extra})" if _extra else ""))
 
 
@@ -108,6 +113,15 @@ def provider_is_free(provider: str) -> bool:
         return False
     value = providers.get(provider)
     return value.free if isinstance(value, LazyProvider) else bool(getattr(value, "free", False))
+
+
+def provider_prompt_cache(provider: str) -> str:
+    """The prompt cache a registered provider's servers keep by default (:attr:`ModelAPI.prompt_cache`;
+    a lazily registered one answers from its :class:`LazyProvider`); ``"none"`` for an unregistered name."""
+    if provider not in providers:
+        return "none"
+    value = providers.get(provider)
+    return value.prompt_cache if isinstance(value, LazyProvider) else str(getattr(value, "prompt_cache", "none"))
 
 
 def provider_class(provider: str) -> type[ModelAPI]:

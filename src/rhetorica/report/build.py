@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.labels import ORIGINAL
+from rhetorica.models.registry import provider_prompt_cache
 from rhetorica.report.data import ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, study_pairs
@@ -74,12 +75,15 @@ def _condition_means(assessments: pd.DataFrame, paper_of: Mapping[str, str] | No
     return out[columns]
 
 
-def _usage(calls: pd.DataFrame) -> pd.DataFrame:
-    """Per provider and model: requests, cache hits, failed requests, tokens, cost, seconds, and the
-    calls never answered (``abandoned`` by an interrupted run, or ``in_flight`` in a store no run has
-    resumed) with their reserved worst-case cost: the provider may bill them up to that."""
-    columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "output_tokens",
-               "cost_usd", "call_seconds", "unanswered_calls", "unanswered_reserved_usd"]
+def _usage(calls: pd.DataFrame, study: StudyConfig) -> pd.DataFrame:
+    """Per provider and model: requests, cache hits, failed requests, tokens (the input tokens the
+    server reported reused from its prompt cache among them), cost, seconds, the calls never answered
+    (``abandoned`` by an interrupted run, or ``in_flight`` in a store no run has resumed) with their
+    reserved worst-case cost (the provider may bill them up to that), and the prompt cache the run
+    scheduled replicates for (:func:`rhetorica.study.scheduling.prompt_cache`)."""
+    columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "cached_tokens",
+               "output_tokens", "cost_usd", "call_seconds", "unanswered_calls", "unanswered_reserved_usd",
+               "prompt_cache"]
     if calls.empty:
         return pd.DataFrame(columns=columns)
     unanswered = calls["status"].isin(["abandoned", "in_flight"])
@@ -91,10 +95,20 @@ def _usage(calls: pd.DataFrame) -> pd.DataFrame:
                                                    unanswered_calls=("unanswered", "sum"),
                                                    unanswered_reserved_usd=("unanswered_usd", "sum"))
     sums = real.groupby(["provider", "model"]).agg(
-        calls=("real", "sum"), input_tokens=("input_tokens", "sum"), output_tokens=("output_tokens", "sum"),
-        cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"))
+        calls=("real", "sum"), input_tokens=("input_tokens", "sum"), cached_tokens=("cached_tokens", "sum"),
+        output_tokens=("output_tokens", "sum"), cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"))
     out = out.join(sums, how="left").fillna(0).reset_index()
+    out["prompt_cache"] = [_declared_cache(study, provider, model) for provider, model in zip(out["provider"], out["model"])]
     return out[columns]
+
+
+def _declared_cache(study: StudyConfig, provider: str, model: str) -> str:
+    """The prompt cache of a logged (provider, model): a ``models:`` entry's ``prompt_cache`` when one
+    declares that provider and model, else the provider's (:func:`provider_prompt_cache`)."""
+    for spec in study.models.values():
+        if spec.provider == provider and spec.prompt_cache and str(model).split("@", 1)[0] == spec.model:
+            return spec.prompt_cache
+    return provider_prompt_cache(provider)
 
 
 def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -293,7 +307,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                              soft_rating_reasons(tables.get("artefacts", pd.DataFrame())))
     return ReportData(study=study, comparisons=comparisons,
                       condition_means=_condition_means(assessments, review_papers),
-                      usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,
+                      usage=_usage(tables["model_calls"], study), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       validation=validation, validation_summary=summary,
                       shift_checks=shift_table(checks), pairs=pairs,

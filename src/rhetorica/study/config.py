@@ -251,6 +251,11 @@ class ModelSpec(_Strict):
     endpoints: list[EndpointSpec] = Field(default_factory=lambda: [EndpointSpec()], min_length=1)
     cooldown_s: float = Field(default=30.0, ge=0, description="seconds an endpoint that failed with a connection "
                                                               "error, 5xx or timeout gets no calls")
+    prompt_cache: Literal["prefix", "last-prompt", "none"] | None = Field(
+        default=None, description="what the servers keep of earlier prompts, for the order of replicates: prefix "
+                                  "(a prefix cache shared by requests, e.g. vLLM's automatic prefix caching), "
+                                  "last-prompt (the state of the last prompt processed, e.g. llama.cpp), none; "
+                                  "default: the provider's")
 
     @field_validator("provider")
     @classmethod

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -315,7 +316,10 @@ class StudyRunner:
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
         self.progress.start(stage_name, len(todo))
-        groups = scheduling.prefix_groups(todo, scheduling.prompt_group)  # replicates 2..n follow the first
+        caches = {u.key: scheduling.prompt_cache(u, self.config.models) for u in todo}
+        prefix = [u for u in todo if caches[u.key] == "prefix"]
+        groups = scheduling.prefix_groups(prefix, scheduling.prompt_group)  # replicates 2..n follow the first
+        lanes = scheduling.last_prompt_lanes(todo, caches)  # one call at a time, in plan order, per such model
         gate = scheduling.PriorityGate(self.config.concurrency, {group for group, _ in groups.values()})
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
@@ -329,8 +333,9 @@ class StudyRunner:
 
         async def one(unit: Any) -> None:
             group, leads = groups.get(unit.key, (None, False))
-            async with gate.slot(group, leads=leads):  # a parked follower holds no slot: others fill them
-                await run_one(unit)
+            async with lanes.get(unit.key, contextlib.nullcontext()):  # a lane's queue holds no gate slot
+                async with gate.slot(group, leads=leads):  # a parked follower holds no slot: others fill them
+                    await run_one(unit)
 
         async def run_one(unit: Any) -> None:
             name = _configuration_name(unit)

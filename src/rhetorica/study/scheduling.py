@@ -1,13 +1,23 @@
-"""Cache-aware order of a stage's units: the first replicate of each prompt goes first.
+"""Cache-aware order of a stage's units, chosen by what the model's servers cache (:data:`PROMPT_CACHES`).
 
-Providers cache prompt prefixes they have just processed (OpenAI automatically for prompts of
->= 1,024 tokens, Anthropic at ``cache_control`` breakpoints, both for about 5 minutes) and bill the
-cached tokens at a fraction of the input price. Replicates of one (input, evaluator) send the same
-prompt; sent at the same time, none of them finds the others' prefix in the cache. So the runner
-lets the first pending replicate of each group go first ("leader") and holds the others until it
-has returned; they then take the next free slots before any new leader ("followers"), so they
-arrive while the prefix is cached. Other units fill the slots meanwhile: the concurrency stays
-full and the throughput does not drop.
+- ``prefix``: providers cache prompt prefixes they have just processed, shared by every later
+  request (OpenAI automatically for prompts of >= 1,024 tokens, Anthropic at ``cache_control``
+  breakpoints, both for about 5 minutes; vLLM's automatic prefix caching) and bill cached tokens at a
+  fraction of the input price. Replicates of one (input, evaluator) send the same prompt; sent at the
+  same time, none of them finds the others' prefix in the cache. So the runner lets the first
+  pending replicate of each group go first ("leader") and holds the others until it has returned;
+  they then take the next free slots before any new leader ("followers"), so they arrive while the
+  prefix is cached. Other units fill the slots meanwhile: the concurrency stays full.
+- ``last-prompt``: a server that keeps only the state of the prompt it processed last (llama.cpp's
+  server with one slot, ``python -m llama_cpp.server``, the embedded model) loses a leader's prompt
+  as soon as another group's prompt is processed in the gap the schedule above fills (issue 40: the
+  leader schedule evaluated 6,455 prompt tokens where plan order evaluated 3,670). Such a model's
+  units go through one lane (:func:`last_prompt_lanes`): one call at a time, in plan order, which
+  lists a group's replicates together, so every replicate after the first finds its whole prompt
+  kept. The server answers one request at a time anyway, so the lane costs no throughput.
+- ``none``: nothing is assumed about reuse; plan order at the study's concurrency (the default of an
+  openai-compatible server, whose cache rhetorica cannot see: vLLM's is ``prefix``, llama.cpp's
+  ``last-prompt``; declare it under ``models:``).
 """
 
 from __future__ import annotations
@@ -15,12 +25,17 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-from collections.abc import AsyncIterator, Hashable, Sequence
+from collections.abc import AsyncIterator, Hashable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from rhetorica.models.registry import provider_prompt_cache
+
 FOLLOWER, LEADER = 0, 1
 """Priorities at the gate: a lower number enters first."""
+PROMPT_CACHES = ("prefix", "last-prompt", "none")
+"""What a model's servers keep of earlier prompts (see the module docstring); only ``prefix`` models'
+replicates are held behind their leader."""
 
 
 class PriorityGate:
@@ -99,6 +114,43 @@ def prompt_group(unit: Any) -> tuple[Any, ...] | None:
         return None
     return (configuration_name(unit), target.document_id, target.condition, target.rewriter,
             target.document.content_hash)
+
+
+def prompt_cache(unit: Any, models: Mapping[str, Any]) -> str:
+    """The prompt cache (:data:`PROMPT_CACHES`) of the model a unit calls: its ``models:`` entry's
+    ``prompt_cache`` where the study sets one, else its provider's default
+    (:func:`rhetorica.models.registry.provider_prompt_cache`); ``"none"`` for a unit without a model.
+
+    Args:
+        unit: a planned unit (a reviewer's or a rewriter's).
+        models: the study's declared models by name (``StudyConfig.models``).
+    """
+    item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
+    model = getattr(item, "model", None)
+    if not model:
+        return "none"
+    spec = models.get(model)
+    if spec is not None:
+        return spec.prompt_cache or provider_prompt_cache(spec.provider)
+    return provider_prompt_cache(str(model).split("/", 1)[0])
+
+
+def last_prompt_lanes(units: Sequence[Any], caches: Mapping[str, str]) -> dict[str, asyncio.Lock]:
+    """Unit key -> the lane (an :class:`asyncio.Lock`, which queues its waiters first come, first
+    served) of its model, for the units of ``last-prompt`` models: one lane per model, so its calls
+    go one at a time in the order the units are started (plan order).
+
+    Args:
+        units: the pending units of one stage, in run order.
+        caches: unit key -> its model's prompt cache (:func:`prompt_cache`).
+    """
+    lanes: dict[str, asyncio.Lock] = {}
+    out: dict[str, asyncio.Lock] = {}
+    for unit in units:
+        if caches.get(unit.key) == "last-prompt":
+            item = getattr(unit, "reviewer", None) or getattr(unit, "rewriter", None)
+            out[unit.key] = lanes.setdefault(str(getattr(item, "model", "")), asyncio.Lock())
+    return out
 
 
 def prefix_groups(units: Sequence[Any], group_of: Any) -> dict[str, tuple[Hashable, bool]]:

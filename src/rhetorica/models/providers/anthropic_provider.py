@@ -62,6 +62,8 @@ class AnthropicModel(HTTPModelAPI):
         PermanentError: the key variable is unset.
     """
 
+    prompt_cache = "prefix"
+
     provider = "anthropic"
     official_url = ANTHROPIC_BASE_URL
     key_env = "ANTHROPIC_API_KEY"

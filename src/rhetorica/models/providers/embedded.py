@@ -168,6 +168,8 @@ class EmbeddedModel(ModelAPI):
             A 135M model under greedy decoding otherwise loops on one sentence.
     """
 
+    prompt_cache = "last-prompt"
+
     provider = "embedded"
     max_concurrency = 1
     supports_logprobs = True

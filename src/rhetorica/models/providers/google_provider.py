@@ -64,6 +64,8 @@ class GoogleModel(HTTPModelAPI):
         PermanentError: the key variable is unset.
     """
 
+    prompt_cache = "prefix"
+
     provider = "google"
 
     def __init__(self, model: str, *, thinking_budget: int | None = None, **endpoint: Any) -> None:

@@ -106,6 +106,8 @@ class MockModel(ModelAPI):
         calls: every (messages, config) received, in order — tests count real calls with it.
     """
 
+    prompt_cache = "prefix"
+
     provider = "mock"
     supports_logprobs = True
     free = True

@@ -143,6 +143,8 @@ class OpenAICompatibleModel(HTTPModelAPI):
             key variable that is not set.
     """
 
+    prompt_cache = "none"
+
     provider = "openai-compatible"
     supports_logprobs = True
 
@@ -351,7 +353,7 @@ class OpenAICompatibleModel(HTTPModelAPI):
             content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
         text = str(content)
         finish = choice.get("finish_reason")
-        usage = _usage(data.get("usage") or {})
+        usage = _usage(data.get("usage") or {}, data.get("timings"))
         effective = {k: v for k, v in params.items() if k not in ("messages", "model", "response_format")}
         effective["json_schema"] = "response_format" in params
         effective["served_model"] = data.get("model")
@@ -417,13 +419,19 @@ def with_schema_instruction(messages: list[ChatMessage], schema: dict[str, Any])
     return [ChatMessage(role="system", content=note), *out]
 
 
-def _usage(raw: dict[str, Any]) -> Usage:
+def _usage(raw: dict[str, Any], timings: Any = None) -> Usage:
+    """The call's usage; the reused prompt tokens from ``usage.prompt_tokens_details.cached_tokens``,
+    else from llama.cpp's ``timings.cache_n`` (the prompt tokens its server took from the slot's
+    cache; its ``prompt_n`` are those it evaluated) where the server sends them."""
     prompt_details = raw.get("prompt_tokens_details") or {}
     completion_details = raw.get("completion_tokens_details") or {}
+    cached = prompt_details.get("cached_tokens")
+    if not cached and isinstance(timings, dict) and isinstance(timings.get("cache_n"), int | float):
+        cached = timings["cache_n"]
     return Usage(
         input_tokens=int(raw.get("prompt_tokens") or 0),
         output_tokens=int(raw.get("completion_tokens") or 0),
-        cached_tokens=int(prompt_details.get("cached_tokens") or 0),
+        cached_tokens=int(cached or 0),
         reasoning_tokens=int(completion_details.get("reasoning_tokens") or 0),
     )
 

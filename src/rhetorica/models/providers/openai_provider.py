@@ -37,6 +37,8 @@ class OpenAIModel(OpenAICompatibleModel):
         AuthenticationError: ``base_url`` is not OpenAI's and no ``api_key_env`` names its key.
     """
 
+    prompt_cache = "prefix"
+
     provider = "openai"
     official_url = OPENAI_BASE_URL
     key_env = OPENAI_KEY_ENV
