@@ -51,7 +51,9 @@ from rhetorica.analysis.soft import largest_soft_shift, with_soft_ratings
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
 from itertools import combinations
 from rhetorica.analysis.arms import default_pairs
-from rhetorica.analysis.paired import comparison_table
+from rhetorica.analysis.attack import excess_flip_interval
+from rhetorica.analysis.paired import comparison_table, paper_scores
+from rhetorica.labels import ORIGINAL
 from rhetorica.analysis.robustness import discriminability_table
 from rhetorica.analysis.tidy import primary_metric, require_columns
 from scipy.special import ndtri
@@ -234,8 +236,6 @@ def flip_intervals(comp: pd.DataFrame, bound_pct: float, alpha: float,
     Returns:
         One :class:`Interval` per pair, in percent of paired papers.
     """
-    from rhetorica.analysis.attack import excess_flip_interval
-
     out = []
     level = alpha / max(len(comp), 1)
     for row in comp.itertuples(index=False):
@@ -272,9 +272,6 @@ def noise_flips(df: pd.DataFrame, rereviews: pd.DataFrame, pairs: Sequence[tuple
         score: the score column.
         threshold: the acceptance threshold.
     """
-    from rhetorica.analysis.paired import paper_scores
-    from rhetorica.labels import ORIGINAL
-
     if rereviews.empty or df.empty:
         return {}
     wide = paper_scores(df, score).pivot_table(index="document_id", columns="arm", values=score)

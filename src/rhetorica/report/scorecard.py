@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rhetorica.analysis.attack import rereview_means
 from rhetorica.analysis.scorecard import FAIL, PASS, SCORECARD_COLUMNS, UNDECIDED, _combine, scorecard
 from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.judges.analysis import judge_labels
 from rhetorica.judges.kind import judge_options
+from rhetorica.report.attack import attack_records
 from rhetorica.report.judges import judge_names, paper_ids_of, reviewer_records, study_judges
 from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import artefacts_table, assessments_table, scores_long
@@ -107,9 +109,6 @@ def search_rereviews(artefacts: pd.DataFrame) -> pd.DataFrame | None:
     """The re-review means of the originals made by the study's worst-case searches
     (:func:`rhetorica.analysis.attack.rereview_means` of the current trajectories), or ``None``
     when there is none or a trajectory cannot be read (then flips are judged as they are)."""
-    from rhetorica.analysis.attack import rereview_means
-    from rhetorica.report.attack import attack_records
-
     try:
         means = rereview_means(attack_records(artefacts))
     except (ValueError, KeyError):
