@@ -173,7 +173,8 @@ def test_missing_input_gives_warning_and_partial_result(tmp_path: Path) -> None:
     doc = read_document(tmp_path)
     assert [s.title for s in doc.sections] == ["Intro", "End"]
     assert doc.sections[0].text == "Hello $x^2$ world."
-    assert doc.warnings == ["missing \\input file 'sections/missing' (referenced from main.tex); skipped"]
+    assert doc.warnings == ["main.tex:4: missing \\input file 'sections/missing': the text it would bring in is "
+                            "absent from this document"]
 
 
 def test_input_outside_project_is_not_read(tmp_path: Path) -> None:

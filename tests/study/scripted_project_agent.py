@@ -7,7 +7,9 @@ Usage: ``python scripted_project_agent.py PROJECT MODE`` with the instruction on
   different conditions give different (but deterministic) variants.
 - ``drop_cite`` / ``alter_number`` / ``edit_math`` / ``add_write18``: puts that fault in
   (:mod:`tests.rewriting.latex_project.conftest`) on the first attempt; on a repair attempt (the
-  instruction carries the checker's feedback) it changes nothing, so the fault stays.
+  instruction carries the checker's feedback) it changes nothing, so the fault stays;
+- ``attempt:<name>``: the same with the shell/pipe/Lua attempt of that name
+  (:mod:`tests.rewriting.latex_project.safety_corpus`) on a line after the first paragraph.
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ def main() -> int:
     instruction = sys.stdin.read()
     project = load_project(root)
     if mode != "wording":
-        if FEEDBACK_HEADER not in instruction:
+        if FEEDBACK_HEADER not in instruction and mode.startswith("attempt:"):
+            from tests.rewriting.latex_project.safety_corpus import add_after_first_paragraph, attempts
+
+            add_after_first_paragraph(project, next(a for a in attempts() if a.name == mode[len("attempt:"):]))
+        elif FEEDBACK_HEADER not in instruction:
             from tests.rewriting.latex_project.conftest import inject
 
             inject(project, mode)

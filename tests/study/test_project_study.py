@@ -353,3 +353,26 @@ def test_an_identity_url_split_across_lines_reaches_no_reviewer(tmp_path, shared
         urls = [r for r in audit if r["item"] == "identity URL" and "stgcrn" in r["text"]]
         assert len(urls) == 2 and {r["reason"] for r in urls} == {"github.com account of an author"}
         assert any(r["text"].startswith("https: //github.com/mdeff") for r in urls)
+
+
+def test_an_expl3_shell_command_and_a_pipe_test_are_refused_with_their_lines(tmp_path, shared_data, monkeypatch):
+    """Issue 35: both passed as ok variants before; now each is discarded, never reviewed, with the
+    new commands and the pipe named on the line the agent added them (after the first paragraph)."""
+    paper = "gcrn_iclr2017"
+    rewriters = [_agent("expl3", "attempt:expl3-shell-now", ["novelty:+"]),
+                 _agent("pipe-test", "attempt:iffileexists-pipe", ["novelty:+"])]
+    runner = _run(tmp_path, shared_data, monkeypatch, (paper,), rewriters)
+    first = load_project(shared_data / "papers" / paper).paragraphs()[0]
+    at = f"{first.file}:{first.end_line + 1}"
+    rule = ("a rewrite may use only the commands and environments the original's text uses, and prose markup "
+            "(\\emph, \\textbf, \\footnote, ...)")
+    expected = {
+        "expl3": " | ".join(f"{at}: command: new command '{name}': {rule}"
+                            for name in ("\\ExplSyntaxOn", "\\sys", "\\ExplSyntaxOff")),
+        "pipe-test": (f"{at}: command: new command '\\IfFileExists': {rule} | "
+                      f"{at}: dangerous: '{{|\"touch pwned\"' names a pipe: a file name starting with '|' is a shell "
+                      "command (run whenever shell escape is on)"),
+    }
+    rows = _rows(runner.run_dir, "SELECT rewriter, status, reason FROM variants")
+    assert {r: (s, reason) for r, s, reason in rows} == {name: ("discarded", reason) for name, reason in expected.items()}
+    assert _rows(runner.run_dir, "SELECT DISTINCT condition FROM assessments") == [("original",)]
