@@ -1,7 +1,8 @@
 """``rhetorica scan PATH...``: report hidden text and instructions aimed at reviewers or models.
 
 Exit status: 0 when no finding is at or above ``--fail-on``; 1 when at least one is; 2 when an
-input could not be scanned (the verdict is then incomplete, so this takes precedence) — a
+input, or a part of one (a report's ``unread``: a missing ``\\input``), could not be scanned (the
+verdict is then incomplete, so this takes precedence) — a
 submission system can call it and act on the status alone.
 """
 
@@ -49,7 +50,8 @@ def scan(
     reports = [r for r in results if isinstance(r, ScanReport)]
     errors = [r for r in results if isinstance(r, ScanError)]
     failing = sum(len(r.at_or_above(fail_on)) for r in reports)
-    code = 2 if errors else (1 if failing else 0)
+    unread = [f"{r.target}: {line}" for r in reports for line in r.unread]
+    code = 2 if errors or unread else (1 if failing else 0)
     if as_json:
         payload = {
             "fail_on": fail_on, "findings_at_or_above": failing, "exit_status": code,
@@ -73,7 +75,9 @@ def scan(
             out.print(f"  note: {note}", markup=False, highlight=False)
     for error in errors:
         err.print(f"error: {error}", markup=False, highlight=False)
+    for line in unread:
+        err.print(f"unread: {line}", markup=False, highlight=False)
     verdict = f"{failing} finding(s) at or above {fail_on}" if failing else f"nothing at or above {fail_on}"
-    out.print(f"Verdict: {verdict}" + (f"; {len(errors)} input(s) could not be scanned" if errors else ""),
-              markup=False, highlight=False)
+    out.print(f"Verdict: {verdict}" + (f"; {len(errors)} input(s) could not be scanned" if errors else "")
+              + (f"; {len(unread)} part(s) could not be read" if unread else ""), markup=False, highlight=False)
     raise typer.Exit(code)

@@ -119,6 +119,8 @@ class ScanReport(BaseModel):
         format: ``pdf``, ``latex``, ``markup`` or ``document``.
         findings: in reading order.
         notes: what the scan could not check for this input (e.g. an unreadable page).
+        unread: one line per part of the input the scan could not read at all (a LaTeX project's
+            missing ``\\input`` file), naming it and why: the verdict is incomplete (``scan`` exits 2).
         scanner_version: :data:`SCANNER_VERSION`.
     """
 
@@ -126,6 +128,7 @@ class ScanReport(BaseModel):
     format: str
     findings: list[Finding] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    unread: list[str] = Field(default_factory=list)
     scanner_version: str = SCANNER_VERSION
 
     @property
