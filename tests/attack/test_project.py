@@ -92,7 +92,9 @@ def test_without_an_abstract_environment_the_abstract_scope_is_the_first_paragra
 
 
 class TexProposer(Proposer):
-    """The scripted proposer, adding an undefined command to its answer for ``broken_seeds``."""
+    """The scripted proposer, adding an unbalanced brace to its answer for ``broken_seeds`` (prose
+    markup with one ``}`` too many: it passes the checker, which refuses a new command by name since
+    issue 35, and TeX stops at it)."""
 
     def __init__(self, broken_seeds: frozenset[int], **kwargs) -> None:
         super().__init__(**kwargs)
@@ -100,7 +102,7 @@ class TexProposer(Proposer):
 
     def _default_answer(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
         answer = super()._default_answer(messages, config)
-        return answer + " \\undefinedrule{x}" if config.seed in self.broken_seeds else answer
+        return answer + " \\emph{x}}" if config.seed in self.broken_seeds else answer
 
 
 def study_spec(base: Path) -> dict:
@@ -197,7 +199,7 @@ def test_a_candidate_that_fails_to_compile_is_discarded_with_the_compile_error(s
     broken = _candidates(searched["record"])[COMPILE_SEED]
     assert not broken["valid"] and broken["score"] is None and not broken["kept"]
     assert broken["reason"].startswith("rewrite failed: discarded: compile error: main.tex:")
-    assert "Undefined control sequence" in broken["reason"]
+    assert "Extra }, or forgotten \\endgroup." in broken["reason"]
     result = json.loads((variant_dir(searched["run_dir"], searched["variant"][0]) / "result.json").read_text())
     [entry] = [c for c in result["candidates"] if c["seed"] == COMPILE_SEED]
     # the first attempt and both repairs compiled with the error (the repairs got its message back)

@@ -72,8 +72,8 @@ def test_a_reader_warning_is_printed_but_the_run_and_status_exit_0(tmp_path):
     for command in (["run", str(study)], ["status", str(study)]):
         result = cli.invoke(app, command, env=ENV)
         assert result.exit_code == 0, (command, result.output)
-        assert ("warning (ingest) " + f"{project} (paper): missing \\input file 'sections/missing' (referenced from "
-                "main.tex); skipped") in result.output, result.output
+        assert ("warning (ingest) " + f"{project} (paper): main.tex:5: missing \\input file 'sections/missing': the text "
+                "it would bring in is absent from this document") in result.output, result.output
         assert "problem" not in result.output.replace("0 other problem(s); 1 warning(s)", "")
     store = Store.in_dir(tmp_path / "run")
     assert [tuple(r) for r in store.rows("SELECT stage, status FROM problems")] == [("ingest", "warning")]

@@ -39,7 +39,8 @@ def test_ingest_batch_with_a_bad_input(tmp_path: Path) -> None:
     assert (out / "proj.md").read_text() == "## Abstract\n\nShort.\n\n## Intro\n\nBody $a+b$.\n"
     summary = json.loads((out / "summary.json").read_text())
     assert [(r["id"], r["status"]) for r in summary] == [("proj", "ok"), ("bad", "error"), ("notes", "ok")]
-    assert summary[0]["warnings"] == ["missing \\input file 'gone' (referenced from main.tex); skipped"]
+    assert summary[0]["warnings"] == ["main.tex:7: missing \\input file 'gone': the text it would bring in is absent "
+                                      "from this document"]
     assert summary[0]["removed"] == 1 and summary[0]["words"] == 3
     assert summary[1]["error"] == "file is empty (0 bytes)"
     assert "Ingested 2 of 3 inputs" in result.output

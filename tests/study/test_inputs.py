@@ -20,7 +20,8 @@ def test_reader_warnings_become_problems(tmp_path: Path, shared_data: Path) -> N
     problems: list[tuple[str, str, str]] = []
     documents = load_documents(StudyConfig.model_validate(spec), tmp_path, problems)
     assert [d.id for d in documents] == ["paper"]  # a warning does not drop the document
-    assert documents[0].warnings == ["missing \\input file 'sections/missing' (referenced from main.tex); skipped"]
+    assert documents[0].warnings == ["main.tex:5: missing \\input file 'sections/missing': the text it would bring in "
+                                     "is absent from this document"]
     assert problems == [("ingest", f"{project} (paper)", f"warning: {documents[0].warnings[0]}")]
 
 

@@ -43,13 +43,17 @@ def _agent(name: str, mode: str, conditions: list[str]) -> dict:
                         "repair_rounds": 1}}
 
 
-def _run(tmp_path: Path, shared_data: Path, monkeypatch, papers: tuple[str, ...], rewriters: list[dict]) -> StudyRunner:
+MOCK_REVIEWERS = [{"name": "standard", "model": "mock/reviewer", "protocol": "standard"},
+                  {"name": "strict", "model": "mock/reviewer", "protocol": "strict-iclr"}]
+
+
+def _run(tmp_path: Path, shared_data: Path, monkeypatch, papers: tuple[str, ...], rewriters: list[dict],
+         reviewers: list[dict] = MOCK_REVIEWERS) -> StudyRunner:
     monkeypatch.setenv("PYTHONPATH", f"{REPO / 'src'}:{REPO}")
     spec = {"name": "six-dim", "output_dir": str(tmp_path / "run"),
             "documents": [{"latex_project": str(shared_data / "papers" / p)} for p in papers],
             "rewriters": rewriters,
-            "reviewers": [{"name": "standard", "model": "mock/reviewer", "protocol": "standard"},
-                          {"name": "strict", "model": "mock/reviewer", "protocol": "strict-iclr"}],
+            "reviewers": reviewers,
             "replicates": 1, "validation": {"enabled": False}}
     config, base = load_study(write_study(tmp_path / "study.yaml", spec))
     runner = StudyRunner(config, base)
@@ -353,3 +357,70 @@ def test_an_identity_url_split_across_lines_reaches_no_reviewer(tmp_path, shared
         urls = [r for r in audit if r["item"] == "identity URL" and "stgcrn" in r["text"]]
         assert len(urls) == 2 and {r["reason"] for r in urls} == {"github.com account of an author"}
         assert any(r["text"].startswith("https: //github.com/mdeff") for r in urls)
+
+
+def test_an_expl3_shell_command_and_a_pipe_test_are_refused_with_their_lines(tmp_path, shared_data, monkeypatch):
+    """Issue 35: both passed as ok variants before; now each is discarded, never reviewed, with the
+    new commands and the pipe named on the line the agent added them (after the first paragraph)."""
+    paper = "gcrn_iclr2017"
+    rewriters = [_agent("expl3", "attempt:expl3-shell-now", ["novelty:+"]),
+                 _agent("pipe-test", "attempt:iffileexists-pipe", ["novelty:+"])]
+    runner = _run(tmp_path, shared_data, monkeypatch, (paper,), rewriters)
+    first = load_project(shared_data / "papers" / paper).paragraphs()[0]
+    at = f"{first.file}:{first.end_line + 1}"
+    rule = ("a rewrite may use only the commands and environments the original's text uses, and prose markup "
+            "(\\emph, \\textbf, \\footnote, ...)")
+    expected = {
+        "expl3": " | ".join(f"{at}: command: new command '{name}': {rule}"
+                            for name in ("\\ExplSyntaxOn", "\\sys", "\\ExplSyntaxOff")),
+        "pipe-test": (f"{at}: command: new command '\\IfFileExists': {rule} | "
+                      f"{at}: dangerous: '{{|\"touch pwned\"' names a pipe: a file name starting with '|' is a shell "
+                      "command (run whenever shell escape is on)"),
+    }
+    rows = _rows(runner.run_dir, "SELECT rewriter, status, reason FROM variants")
+    assert {r: (s, reason) for r, s, reason in rows} == {name: ("discarded", reason) for name, reason in expected.items()}
+    assert _rows(runner.run_dir, "SELECT DISTINCT condition FROM assessments") == [("original",)]
+
+
+def test_a_pdf_reviewer_reviews_every_accepted_latex_variant_from_its_blinded_pdf(tmp_path, shared_data, monkeypatch):
+    """Issue 35 item 4: six dimensions, one condition each; a ``command`` reviewer with ``input: pdf``
+    copies every PDF it is given. All 7 (the original and 6 variants) are reviewed from a PDF, none
+    naming an author or an email (pypdf: text layer, document information, link targets)."""
+    from pypdf import PdfReader
+
+    from tests.reviewers.external.helpers import ICLR_JSON
+
+    received = tmp_path / "received"
+    received.mkdir()
+    code = ("import shutil, sys, uuid; shutil.copy(sys.argv[1], sys.argv[2] + '/' + uuid.uuid4().hex + '.pdf'); "
+            f"print({ICLR_JSON!r})")
+    reader = {"name": "pdf-reader", "kind": "command",
+              "options": {"input": "pdf", "args": [sys.executable, "-c", code, "{input}", str(received)]}}
+    six = [c for c in TWELVE if c.endswith(":+")]
+    assert len(six) == 6
+    runner = _run(tmp_path, shared_data, monkeypatch, ("gcrn_iclr2017",), [_agent("script", "tagged", six)], [reader])
+    variants = _rows(runner.run_dir, "SELECT condition, status FROM variants")
+    assert sorted(variants) == sorted((c, "ok") for c in six)
+    assessed = _rows(runner.run_dir, "SELECT condition, status FROM assessments")
+    assert sorted(assessed) == sorted([("original", "ok")] + [(c, "ok") for c in six])
+    assert len({h for (h,) in _rows(runner.run_dir, "SELECT content_hash FROM variants")}) == 6  # all distinct
+    pdfs = sorted(received.iterdir())
+    assert len(pdfs) == 7
+
+    def everything(pdf: Path) -> str:  # text layer, document information and link targets, folded
+        found = PdfReader(pdf)
+        parts = [page.extract_text() or "" for page in found.pages]
+        parts += [str(v) for v in (found.metadata or {}).values()]
+        parts += [str(a.get_object().get("/A", {}).get("/URI", "")) for page in found.pages for a in page.get("/Annots") or []]
+        return re.sub(r"[^0-9a-z]", "", " ".join(parts).casefold())
+
+    # the author block's full names and emails (the references cite "P. Vandergheynst" as anyone else)
+    traces = ["Yougjoo Seo", "Pierre Vandergheynst", "Xavier Bresson", "youngjoo.seo", "pierre.vandergheynst",
+              "xbresson@ntu.edu.sg", "epfl.ch"]
+    folded = [re.sub(r"[^0-9a-z]", "", t.casefold()) for t in traces]
+    (baseline,) = (runner.run_dir / "latex" / "baselines").glob("*/paper.pdf")
+    assert all(t in everything(baseline) for t in folded)  # the compiled original names them all
+    for pdf in pdfs:
+        text = everything(pdf)
+        assert "graphconvolutionalrecurrent" in text  # the paper is there
+        assert [t for t, f in zip(traces, folded) if f in text] == [], pdf.name

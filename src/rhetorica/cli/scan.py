@@ -1,7 +1,7 @@
 """``rhetorica scan PATH...``: report hidden text and instructions aimed at reviewers or models.
 
 Exit status: 0 when no finding is at or above ``--fail-on``; 1 when at least one is; 2 when an
-input, or a part of one (a PDF page without a text layer), could not be scanned (the verdict is
+input, or a part of one (a PDF page without a text layer, a LaTeX project's missing ``\\input``), could not be scanned (the verdict is
 then incomplete, so this takes precedence) — a submission system can call it and act on the status
 alone. What could not be read is never reported clean: one ``error:`` line per input names it and why.
 """
@@ -28,12 +28,13 @@ def _visible(text: str, limit: int = 160) -> str:
 
 def _unread_line(report: ScanReport) -> str:
     """One line naming what of ``report``'s input could not be read and why, e.g.
-    ``paper.pdf: pages 2, 5 of the PDF not scanned: no text layer (...)``."""
+    ``paper.pdf: pages 2, 5 not scanned: no text layer (...)`` or, for a LaTeX project,
+    ``proj/main.tex:4: missing \\input file 'x': ...``."""
     pages = [u.page for u in report.unread if u.page is not None]
+    if not pages:  # whole files (a LaTeX project's missing \\input): each named with its reason
+        return "; ".join(u.describe() for u in report.unread)
     reasons = "; ".join(dict.fromkeys(u.reason for u in report.unread))
-    where = (f"page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} not scanned" if pages
-             else "not scanned")
-    return f"{report.unread[0].file}: {where}: {reasons}"
+    return f"{report.unread[0].file}: page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} not scanned: {reasons}"
 
 
 def scan(

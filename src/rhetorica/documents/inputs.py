@@ -170,6 +170,10 @@ def text_input(text: str, about: Document, role: str) -> ReviewerInput:
 
 
 #: Version of the PDF blinding, part of every blinded PDF's digest.
+PDF_PATH_KEY = "pdf_path"
+"""Document metadata key of a PDF that renders exactly that document (a compiled LaTeX variant):
+what a reviewer that reads PDF files gets, blinded by :func:`pdf_input`."""
+
 PDF_BLINDING = "pdf-redact/v1"
 
 

@@ -24,7 +24,7 @@ from rhetorica.documents.scan.hidden_text import HIDDEN_TEXT_WARNING, check_hidd
 from rhetorica.problems import WARNING_PREFIX
 from pydantic import ValidationError
 from rhetorica.documents.blinding import Identity
-from rhetorica.documents.inputs import identity_of, with_identity
+from rhetorica.documents.inputs import PDF_PATH_KEY, identity_of, with_identity
 from rhetorica.documents.latex.reader import read_latex
 from rhetorica.documents.latex.source import main_candidates
 from rhetorica.documents.pdf.reader import read_pdf
@@ -170,12 +170,15 @@ def _read(pdf: Path, doc_id: str, config: StudyConfig, problems: list[tuple[str,
 
 def read_compiled(pdf: Path, original: Document, config: StudyConfig) -> Document | str:
     """A variant's compiled PDF read as the original was (same reader, same options, blinded with
-    the original's identity), with the original's id and metadata; or why it cannot be read."""
+    the original's identity), with the original's id and metadata, and ``metadata["pdf_path"]``
+    (absolute) naming that PDF: a reviewer that reads PDFs gets it, blinded like the original's
+    (:func:`rhetorica.reviewers.external.base.manuscript_for`); or why it cannot be read."""
 
     found = _read(pdf, original.id, config, None, str(pdf), identity_of(original))
     if isinstance(found, str) or found is None:
         return found or "the compiled PDF cannot be read"
-    found.metadata = {**original.metadata, **found.metadata, META_KEY: original.metadata.get(META_KEY)}
+    found.metadata = {**original.metadata, **found.metadata, META_KEY: original.metadata.get(META_KEY),
+                      PDF_PATH_KEY: str(Path(pdf).resolve())}
     return found
 
 

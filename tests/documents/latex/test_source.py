@@ -1,4 +1,4 @@
-"""read_group: balanced groups, escapes and other brackets (hand-computed cases, and an oracle)."""
+"""read_group: balanced groups, escapes and other brackets (hand-computed cases, and an oracle); ^^ decoding."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rhetorica.documents.latex.source import read_group
+from rhetorica.documents.latex.source import decode_carets, read_group
 
 
 @pytest.mark.parametrize(("text", "start", "brackets", "expected"), [
@@ -60,3 +60,16 @@ def test_read_group_agrees_with_a_character_by_character_reading() -> None:
         start = rng.randint(0, len(text))
         for brackets in (("{", "}"), ("[", "]")):
             assert read_group(text, start, *brackets) == _reference(text, start, *brackets), (text, start)
+
+
+@pytest.mark.parametrize(("raw", "decoded"), [
+    ("^^5cwrite", "\\write"),          # two lowercase hex digits
+    ("\\wr^^69te", "\\write"),
+    ("\\wr^^)te", "\\write"),          # ")" is 0x29, + 64 = 0x69 "i"
+    ("a^^Ib", "a\tb"),                 # "I" is 0x49, - 64 = 0x09 (tab)
+    ("^^5e^69", "i"),                  # a decoded "^" starts a new escape
+    ("^^5C", "uC"),                    # upper-case hex is not hex to TeX: "^^5" (0x35 + 64 = "u"), "C"
+    ("x^2", "x^2"),
+])
+def test_caret_escapes_decode_as_tex_reads_them(raw: str, decoded: str) -> None:
+    assert decode_carets(raw) == decoded

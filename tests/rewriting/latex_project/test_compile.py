@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pypdfium2
 import pytest
 
-from rhetorica.rewriting.latex_project.compile import LogError, compile_project, compile_variant, new_errors, parse_log
+from rhetorica.rewriting.latex_project.compile import (
+    LogError,
+    compile_project,
+    compile_variant,
+    find_dangers,
+    new_dangers,
+    new_errors,
+    parse_log,
+)
 from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, load_project
 from tests.rewriting.latex_project.conftest import baseline_compile, wording
 
@@ -108,8 +117,13 @@ def test_write18_runs_nothing(tmp_path: Path) -> None:
     project = _mini(tmp_path / "p", body)
     before = sorted(p.name for p in project.root.iterdir())
     result = compile_project(project)
-    assert result.status == "ok" and result.pdf_bytes > 0
+    assert result.pdf_bytes > 0
     assert list(victim.iterdir()) == []
+    # refused, and recorded: pdfTeX logs each attempt, which makes the compile dangerous (issue 35)
+    assert result.status == "dangerous"
+    assert [str(d) for d in result.dangers] == [
+        f"main.tex:3: shell command attempted: touch {victim}/immediate-ran (runsystem ... disabled)",
+        f"main.tex:4: shell command attempted: touch {victim}/deferred-ran (runsystem ... disabled)"]
     assert sorted(p.name for p in project.root.iterdir()) == before  # the project itself is never written
 
 
@@ -123,7 +137,9 @@ def test_immediate_write_cannot_leave_the_temp_copy(tmp_path: Path, target: str)
     result = compile_project(project)
     assert list(victim.iterdir()) == []
     assert not (tmp_path / "relative.txt").exists() and not (project.root / ".hidden").exists()
-    assert result.status == "failed"
+    assert result.status == "dangerous"  # the refused write is an attempt to leave the project
+    assert [str(d) for d in result.dangers] == [
+        f"main.tex:3: file outside the project: write of {name} (refused by openout_any)"]
     assert [str(e) for e in result.errors] == [f"main.tex:3: I can't write on file `{name}'."]
 
 
@@ -201,3 +217,49 @@ def test_an_input_line_over_the_buffer_is_named_from_the_terminal_output(tmp_pat
     assert (result.status, result.pdf_bytes) == ("failed", 0)
     assert result.errors == (LogError(file="", line=0, message=f"Unable to read an entire line---bufsize={buf_size}."),)
     assert result.reason == f"1 error(s), first: Unable to read an entire line---bufsize={buf_size}."
+
+
+def test_what_tex_was_asked_to_do_makes_the_compile_dangerous(tmp_path: Path) -> None:
+    """Read back from pdfTeX's log, kpathsea's search trace and the recorder: an expl3 shell
+    command, one reached through \\let, two pipes opened or tested, Lua, a read outside the project,
+    and (fatal, so last) an \\input of a pipe."""
+    body = ("\\IfFileExists{|\"echo hi\"}{yes}{no}\n"
+            "\\ExplSyntaxOn\n\\sys_shell_now:n{touch~one}\n\\ExplSyntaxOff\n"
+            "\\let\\w\\write \\immediate\\w18{touch two}\n"
+            "\\newread\\r \\openin\\r=|\"echo x\" \\ifeof\\r closed\\fi\n"
+            "\\directlua{os.execute(\"touch three\")}\n"
+            "\\openin\\r=/etc/hostname \\ifeof\\r closed\\fi\n"
+            "\\input|\"echo y\"")
+    project = _mini(tmp_path / "p", body)
+    result = compile_project(project, fallback=False)
+    assert result.status == "dangerous"
+    assert [str(d) for d in result.dangers] == [
+        "main.tex:5: shell command attempted: touch one (runsystem ... disabled)",
+        "main.tex:7: shell command attempted: touch two (runsystem ... disabled)",
+        "main.tex:3: pipe: TeX was asked to open or test '|echo hi'",
+        "main.tex:8: pipe: TeX was asked to open or test '|echo x'",
+        "main.tex:11: pipe: TeX was asked to open or test '|echo y'",
+        "main.tex:10: file outside the project: read of /etc/hostname (refused by openin_any)",
+        "main.tex:9: \\directlua: Lua code (pdfTeX does not run it; LuaTeX would)",
+    ]
+    assert not list(tmp_path.rglob("one")) and not list(tmp_path.rglob("two"))
+
+
+def test_the_recorder_list_names_files_outside_the_project_and_tex_live(tmp_path: Path) -> None:
+    build = tmp_path / "project"
+    build.mkdir()
+    (build / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{/etc/passwd}\n\\end{document}\n")
+    article = subprocess.run(["kpsewhich", "article.cls"], capture_output=True, text=True, check=True).stdout.strip()
+    fls = (f"PWD {build}\nINPUT {article}\nINPUT ./main.tex\nINPUT main.aux\nINPUT /etc/passwd\n"
+           f"OUTPUT ../../elsewhere.txt\nOUTPUT {tmp_path}/home/x.log\n")
+    assert [str(d) for d in find_dangers("", "", fls, build, tmp_path)] == [
+        "main.tex:3: file outside the project read: /etc/passwd",
+        "file outside the project written: ../../elsewhere.txt",
+    ]
+
+
+def test_a_variant_gets_only_the_dangers_its_baseline_lacks(tmp_path: Path) -> None:
+    base = compile_project(_mini(tmp_path / "b", "\\immediate\\write18{ls}\nText."), fallback=False)
+    var = compile_project(_mini(tmp_path / "v", "More.\n\n\\immediate\\write18{ls}\n\\immediate\\write18{id}\nText."),
+                          fallback=False)
+    assert [str(d) for d in new_dangers(base, var)] == ["main.tex:6: shell command attempted: id (runsystem ... disabled)"]

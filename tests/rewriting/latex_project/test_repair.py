@@ -193,3 +193,27 @@ def test_a_failed_repair_keeps_the_violation_it_was_to_repair(shared_data: Path,
     assert result.status == "discarded"
     assert result.reasons == (violation, "repair attempt 1 failed (error): agent exited with status 1")
     assert [a.messages for a in result.attempts] == [(violation,), ("agent exited with status 1",)]
+
+
+@needs_tex
+def test_a_pipe_reached_through_the_originals_own_macro_is_caught_by_the_compile(tmp_path: Path) -> None:
+    """The static checks pass (\\probe is the original's, its argument has no pipe); TeX's search for
+    the file '|touch x' is recorded and sent back with its line, then the variant is discarded."""
+    root = tmp_path / "base"
+    root.mkdir()
+    (root / "main.tex").write_text(
+        "\\documentclass{article}\n\\newcommand{\\probe}[1]{\\IfFileExists{|#1}{}{}}\n\\begin{document}\n"
+        "We probe \\probe{true} in this paragraph of ordinary words.\n\\end{document}\n")
+    base = load_project(root)
+
+    def rewrite(project: LatexProject, instruction: str, feedback: Sequence[str]) -> LatexProject:
+        main = project.root / "main.tex"
+        main.write_text(main.read_text().replace("of ordinary words.", "of ordinary words.\nAgain \\probe{touch x} here."))
+        return load_project(project.root, project.main)
+
+    result = rewrite_with_repair(base, "Rewrite.", rewrite, tmp_path / "work", repair_rounds=1)
+    assert result.status == "discarded"
+    assert result.attempts[0].violations == ()
+    assert result.reasons == ("main.tex:5: dangerous: pipe: TeX was asked to open or test '|touch x'",)
+    assert result.baseline_compile is not None
+    assert [d.message for d in result.baseline_compile.dangers] == ["pipe: TeX was asked to open or test '|true'"]

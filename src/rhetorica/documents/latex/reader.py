@@ -14,7 +14,8 @@ from rhetorica.documents.latex.macros import (
     resolve_conditionals,
 )
 from rhetorica.documents.latex.render import Renderer, split_sections, tidy
-from rhetorica.documents.latex.source import expand_inputs, find_main_file, read_group
+from rhetorica.documents.latex.shell import shell_attempts
+from rhetorica.documents.latex.source import expand_inputs, find_main_file, read_group, read_text_file
 from rhetorica.documents.models import Document, DocumentSource, RemovedItem, Section
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.hashing import content_hash
@@ -64,7 +65,7 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
     main = find_main_file(path) if path.is_dir() else path
     expanded = expand_inputs(main, root)
     source = expanded.text
-    warnings = list(expanded.warnings)
+    warnings = list(expanded.warnings) + shell_warnings(root.resolve(), expanded.files)
     if "\\begin{document}" not in source:
         raise DocumentReadError(path, f"{main.name} has no \\begin{{document}}")
     preamble, body = source.split("\\begin{document}", 1)
@@ -133,7 +134,7 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
         if identity:
             metadata[IDENTITY_KEY] = identity.record()
     if not sections:
-        raise DocumentReadError(path, f"{main.name} produced no text")
+        raise DocumentReadError(path, f"{main.name} produced no text" + "".join(f"; {w}" for w in warnings))
     text_hash = content_hash([(s.title, s.text) for s in sections])
     return Document(
         id=doc_id,
@@ -144,6 +145,19 @@ def read_latex(path: Path, doc_id: str, options: ReadOptions) -> Document:
         removed=removed if options.blind else [],
         warnings=warnings,
     )
+
+
+def shell_warnings(root: Path, files: list[str]) -> list[str]:
+    """One warning per shell, pipe or Lua attempt (:func:`~rhetorica.documents.latex.shell.shell_attempts`)
+    in the project ``files`` (relative to ``root``): ``file:line: shell attempt (kind): 'text' reason``.
+    The reader never runs TeX, so nothing runs here; the warning says what would, if the project
+    were compiled with shell escape (a bare ``\\write18`` line leaves no text, and nothing else would
+    show it)."""
+    out = []
+    for rel in files:
+        for attempt in shell_attempts(read_text_file(root / rel)):
+            out.append(f"{rel}:{attempt.line}: shell attempt ({attempt.kind}): '{attempt.text}' {attempt.reason}")
+    return out
 
 
 def _render(renderer: Renderer, source: str) -> str:

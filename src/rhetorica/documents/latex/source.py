@@ -41,6 +41,30 @@ def strip_comments(text: str) -> str:
     return _COMMENT_ENV.sub("", "".join(out))
 
 
+_CARET = re.compile(r"\^\^([0-9a-f]{2}|[\x00-\x7f])")
+#: Most ``^^`` decoding rounds (each only shortens the text; a real file needs one or two).
+_MAX_CARET_ROUNDS = 16
+
+
+def decode_carets(text: str) -> str:
+    """``text`` with TeX's ``^^`` escapes decoded as its input processor does (``^^xx``: two
+    lowercase hex digits; ``^^c``: the character 64 code points away from ``c``), repeated until
+    nothing changes (at most 16 rounds)."""
+
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if len(code) == 2:
+            return chr(int(code, 16))
+        return chr(ord(code) + 64 if ord(code) < 64 else ord(code) - 64)
+
+    for _ in range(_MAX_CARET_ROUNDS):
+        decoded = _CARET.sub(one, text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
 def comment_start(line: str) -> int | None:
     """Index of the ``%`` that starts a comment in ``line`` (one not escaped by an odd number of
     backslashes), or ``None`` if the line has no comment."""
@@ -206,7 +230,9 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
     Paths are tried relative to the main file's folder (TeX's working directory), the project
     root, then the including file's folder, with and without a ``.tex`` extension. A missing file,
     a file outside the project (an absolute path or ``../``: refused, with that reason), or an
-    include cycle gives a warning and is skipped (a partial result, as a user would expect).
+    include cycle gives a warning and is skipped (a partial result, as a user would expect); a
+    missing file's warning reads ``file:line: missing \\input file 'name': the text it would bring
+    in is absent from this document``.
 
     Args:
         main: the main file.
@@ -222,7 +248,8 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
     def expand(path: Path, stack: tuple[Path, ...]) -> str:
         rel = str(path.relative_to(root))
         result.files.append(rel)
-        text = strip_comments(read_text_file(path))
+        raw = read_text_file(path)
+        text = strip_comments(raw)
 
         def include(name: str, base: Path, command: str) -> str:
             target = resolve(name, base)
@@ -233,7 +260,8 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
                 return ""
             if not isinstance(target, Path):
                 result.warnings.append(
-                    f"missing \\{command} file '{name}' (referenced from {rel}); skipped"
+                    f"{rel}:{_line_naming(raw, name)}: missing \\{command} file '{name}': the text it would "
+                    "bring in is absent from this document"
                 )
                 return ""
             if target in stack or len(stack) >= MAX_INPUT_DEPTH:
@@ -255,6 +283,15 @@ def expand_inputs(main: Path, root: Path) -> ExpandedSource:
 
     result.text = expand(main.resolve(), (main.resolve(),))
     return result
+
+
+def _line_naming(text: str, name: str) -> int:
+    """1-based line of the first line of ``text`` whose code (comment cut) names ``name`` (1 when none)."""
+    for number, line in enumerate(text.split("\n"), 1):
+        cut = comment_start(line)
+        if name in (line if cut is None else line[:cut]):
+            return number
+    return 1
 
 
 def main_file_problem(root: Path, main: str) -> str | None:

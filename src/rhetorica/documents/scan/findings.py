@@ -115,7 +115,7 @@ class Unread(BaseModel):
     """A part of an input the scan could not read, so nothing in it was checked.
 
     Attributes:
-        file: path of the file.
+        file: path of the file (with ``:line`` where a line of another file names the missing one).
         page: 1-based PDF page; ``None`` when the whole file is meant.
         reason: why it could not be read, e.g. ``no text layer``.
     """

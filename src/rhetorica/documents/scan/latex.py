@@ -21,7 +21,14 @@ Kinds reported (span = the exact source text from the command to the end of what
   ``\\iffalse ... \\fi``;
 - ``unicode-tags``, ``zero-width``, ``bidi-control``: invisible characters (as in
   :mod:`rhetorica.documents.scan.markup`, nearby runs grouped into one finding);
-- ``instruction``: visible instruction-like text.
+- ``instruction``: visible instruction-like text;
+- ``latex-shell``: a shell, pipe or Lua attempt (:mod:`rhetorica.documents.latex.shell`: a
+  ``\\write18``, a file name starting with ``|``, ``\\directlua``, and the aliases, built names,
+  catcode changes and ``^^`` escapes that hide them) — always ``high``: a manuscript never needs to
+  run a program where it is compiled.
+
+A project folder's main file is followed through its ``\\input``/``\\include`` commands: one that
+names a missing file is unread text, listed in the report's ``unread`` (``scan`` exits 2).
 
 Hidden content with an instruction in it is ``high``; without one ``low`` (``info`` for ``\\tiny``,
 which is small but legible). Only constructs whose hidden content has a letter are reported.
@@ -36,8 +43,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rhetorica.documents.latex.source import comment_start, read_group
-from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
+from rhetorica.documents.latex.shell import shell_attempts
+from rhetorica.documents.latex.source import comment_start, expand_inputs, find_main_file, read_group
+from rhetorica.documents.options import DocumentReadError
+from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity, Unread
 from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 from rhetorica.documents.scan.markup import group_invisible, hidden_spans, line_locator
 
@@ -400,6 +409,14 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
             kind="instruction", severity=severity, location=locate(match.start),
             text=text[match.start:match.end], instruction=match.rule, reason=reason,
             decoded=match.decoded if match.decoded != text[match.start:match.end] else None)))
+    lines = text.split("\n")
+    line_starts = [0]
+    for line in lines[:-1]:
+        line_starts.append(line_starts[-1] + len(line) + 1)
+    for attempt in shell_attempts(text):
+        start = line_starts[attempt.line - 1] + max(0, lines[attempt.line - 1].find(attempt.text))
+        findings.append((start, Finding(kind="latex-shell", severity="high", location=locate(start), text=attempt.text,
+                                        reason=attempt.reason)))
     findings.sort(key=lambda item: item[0])
     return [f for _, f in findings]
 
@@ -431,4 +448,22 @@ def scan_latex(path: Path) -> ScanReport:
             report.notes.append(f"{name}: not UTF-8, read as Latin-1")
         text = text.replace("\r\n", "\n")
         report.findings += scan_latex_text(text, line_locator(text, file=name))
+    if path.is_dir():
+        report.unread += _missing_inputs(path)
     return report
+
+
+def _missing_inputs(root: Path) -> list[Unread]:
+    """One :class:`Unread` per ``\\input``/``\\include`` of the project's main file (and what it
+    includes) that names a missing file: its text is not in the project, so it was not scanned. Its
+    ``file`` is the including file's path and line (``<project>/main.tex:4``)."""
+    try:
+        main = find_main_file(root)
+    except DocumentReadError:  # a folder of style files or fragments: nothing to follow
+        return []
+    out = []
+    for warning in expand_inputs(main, root.resolve()).warnings:
+        where, _, reason = warning.partition(": ")
+        if reason.startswith("missing "):
+            out.append(Unread(file=str(root / where), reason=reason))
+    return out

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from rhetorica.documents.inputs import ReviewerInput, blind_document, pdf_input, record_input, reviewer_input
+from rhetorica.documents.inputs import (
+    PDF_PATH_KEY,
+    ReviewerInput,
+    blind_document,
+    pdf_input,
+    record_input,
+    reviewer_input,
+)
 from rhetorica.documents.options import DocumentReadError
 from rhetorica.evaluation import Evaluation, Target
 from rhetorica.forms import Form
@@ -94,7 +101,7 @@ def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
         text = found.text if fmt == "markdown" else plain_text(blind_document(document)[0])
         return Manuscript(fmt, text, None, hashlib.sha256(text.encode("utf-8")).hexdigest(),
                           found.model_copy(update={"text": text}))
-    compiled = document.metadata.get("pdf_path")
+    compiled = document.metadata.get(PDF_PATH_KEY)
     source = Path(document.source.path)
     if compiled:
         path = Path(str(compiled))

@@ -17,7 +17,12 @@ Compared between a baseline project and its rewrite (comments ignored, as TeX ig
 - ``preamble``: the main file up to ``\\begin{document}`` and files included from it, byte-equal;
 - ``bibliography``: ``.bib``/``.bbl`` files byte-equal; ``file``: every other file that is not
   editable manuscript text (styles, figures, data, unincluded ``.tex``) byte-equal;
-- ``dangerous``: a new ``\\write18``, ``\\immediate\\write``, ``\\openout``, ``\\openin``,
+- ``command``: a control sequence or environment the baseline's manuscript text does not use and
+  that is not prose markup (:mod:`vocabulary`: the rule names what is allowed, so an unlisted
+  spelling is refused too), found after ``^^`` escapes are decoded; not repeated for a name a
+  ``dangerous`` violation on the same line already shows;
+- ``dangerous``: a new argument starting with ``|`` (a pipe: a shell command as a file name,
+  :func:`vocabulary.new_pipes`), a new ``\\write18``, ``\\immediate\\write``, ``\\openout``, ``\\openin``,
   ``\\ShellEscape``, ``\\directlua``, or an ``\\input`` of a file outside the project or not in the
   baseline; and the spellings that disguise them (issue 24 item 9): ``\\csname ...\\endcsname``,
   ``\\catcode``, ``^^`` character escapes, ``\\write``/``\\openout``/``\\immediate``/``\\scantokens``
@@ -41,10 +46,11 @@ from pydantic import BaseModel, ConfigDict
 
 from rhetorica.documents.latex.source import comment_start, read_text_file
 from rhetorica.rewriting.latex_project.project import LatexProject, project_files
+from rhetorica.rewriting.latex_project.vocabulary import allowed, code_lines, new_pipes, vocabulary
 
 ANCHOR_KINDS = (
     "citation", "reference", "label", "url", "graphics", "math", "verbatim", "number", "macro",
-    "input", "preamble", "bibliography", "file", "dangerous",
+    "input", "preamble", "bibliography", "file", "command", "dangerous",
 )
 _VERBATIM_ENVS = ("verbatim", "Verbatim", "lstlisting", "minted", "algorithm", "algorithmic")
 _MATH_ENVS = (
@@ -193,6 +199,7 @@ def check_anchors(baseline: LatexProject, variant: LatexProject) -> AnchorReport
         else:
             violations.extend(_diff(b, v))
     violations.extend(_unsafe_inputs(baseline, variant, var))
+    violations.extend(_new_code(baseline, variant, violations))
     violations.extend(_preamble(baseline, variant))
     violations.extend(_files(baseline, variant))
     violations = [_url_left_as_text(v, variant) for v in violations]
@@ -329,6 +336,46 @@ def _diff(base: list[Anchor], var: list[Anchor], *, only_added: bool = False) ->
         return new_ones
     out += [Violation(kind=o.kind, file=n.file, line=n.line, expected=o.value, found=n.value) for o, n in changes]
     out += [Violation(kind=a.kind, file=a.file, line=a.line, expected=a.value, found=None) for a in removed]
+    return out
+
+
+def _manuscript_code(project: LatexProject) -> list[tuple[str, list[str]]]:
+    """``(file, code lines)`` of every editable file (:func:`vocabulary.code_lines`), the main
+    file's preamble blanked (it is compared byte for byte)."""
+    out = []
+    for file in project.editable_files:
+        text = project.read(file)
+        if file == project.main:
+            cut = project.preamble()
+            if text.startswith(cut):
+                text = re.sub(r"[^\n]", " ", cut) + text[len(cut):]
+        out.append((file, code_lines(text)))
+    return out
+
+
+def _new_code(baseline: LatexProject, variant: LatexProject, found: list[Violation]) -> list[Violation]:
+    """``command`` violations for control sequences and environments the rewrite introduced
+    (:func:`vocabulary.allowed`), once per name and line and not for a name a ``dangerous``
+    violation on that line already shows; ``dangerous`` ones for new pipe arguments."""
+    base = _manuscript_code(baseline)
+    var = _manuscript_code(variant)
+    known = {name for _, lines in base for _, name in vocabulary(lines)}
+    shown = {(v.file, v.line): v.found or "" for v in found if v.kind == "dangerous"}
+    out: list[Violation] = []
+    seen: set[tuple[str, int, str]] = set()
+    for file, lines in var:
+        for line, name in vocabulary(lines):
+            if allowed(name, known) or (file, line, name) in seen or name in shown.get((file, line), ""):
+                continue
+            seen.add((file, line, name))
+            what = "environment" if name.startswith("{") else "command"
+            out.append(Violation(kind="command", file=file, line=line, expected=None, found=name,
+                                 detail=f"new {what} '{name}': a rewrite may use only the commands and environments "
+                                        "the original's text uses, and prose markup (\\emph, \\textbf, \\footnote, ...)"))
+    for file, line, text in new_pipes([lines for _, lines in base], var):
+        out.append(Violation(kind="dangerous", file=file, line=line, expected=None, found=text,
+                             detail=f"'{_short(text)}' names a pipe: a file name starting with '|' is a shell command "
+                                    "(run whenever shell escape is on)"))
     return out
 
 

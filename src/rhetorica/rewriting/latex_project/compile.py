@@ -8,10 +8,17 @@ Safety (every compile, no option to turn it off):
   folder, never dot files or absolute paths), the ``HOME``/``TMPDIR`` of the run inside the temp
   folder, an environment of only ``PATH`` and those variables;
 - ``latexmk -norc``: a ``latexmkrc`` in the project (Perl code) is never read;
+- ``-recorder`` and kpathsea's search trace (``-kpathsea-debug=32``): what TeX *tried* to do is read
+  back from the log, the trace and the ``.fls`` file list (:func:`find_dangers`): a shell command
+  (pdfTeX logs ``runsystem(...)...disabled``), a pipe it was asked to open or test (a search for a
+  file named ``|...``), ``\\directlua``/``\\latelua`` (undefined in pdfTeX: the log's context line
+  ends with it), a read or write refused by ``openin_any``/``openout_any``, and any file read or
+  written outside the compile folder and the TeX distribution's trees. Any of these makes the
+  result ``dangerous`` (with ``file:line`` where the source has one);
 - a wall-clock limit (the whole process group is killed) and a per-file output-size limit
   (``RLIMIT_FSIZE``); the copy is deleted afterwards (the PDF is copied out when asked).
 
-The result is ``ok`` (a PDF and no error in the log), ``failed`` (errors, listed as
+The result is ``dangerous`` (see above), ``ok`` (a PDF and no error in the log), ``failed`` (errors, listed as
 ``file:line: message`` from the ``-file-line-error`` log — or, when the log has none and there is no
 PDF, from the end of the terminal output, where TeX prints e.g. an input line over its buffer —
 or no PDF), ``timeout`` or ``error``
@@ -23,6 +30,7 @@ error stays an error); the result lists what was substituted, and a variant is c
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import resource
@@ -82,10 +90,11 @@ class CompileResult(BaseModel):
     """Outcome of one compile.
 
     Attributes:
-        status: ``ok`` | ``failed`` | ``timeout`` | ``error``.
+        status: ``dangerous`` | ``ok`` | ``failed`` | ``timeout`` | ``error``.
         main: the main file compiled, relative to the project (``None`` in records made before it
             was kept).
         errors: the log's errors in order (at most :data:`MAX_ERRORS`).
+        dangers: what TeX tried that a manuscript never needs (:func:`find_dangers`), in order.
         substitutes: what was substituted for missing files (empty when none).
         notes: one line per substitute, for the report ("compiled with a substitute class").
         pdf: where the PDF was copied (``None`` when not asked or none was produced).
@@ -96,9 +105,10 @@ class CompileResult(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    status: Literal["ok", "failed", "timeout", "error"]
+    status: Literal["dangerous", "ok", "failed", "timeout", "error"]
     main: str | None = None
     errors: tuple[LogError, ...] = ()
+    dangers: tuple[LogError, ...] = ()
     substitutes: Substitutes = Substitutes()
     notes: tuple[str, ...] = ()
     pdf: Path | None = None
@@ -250,7 +260,7 @@ def _compile_once(
             "error_line": "254",
             "half_error_line": "238",
         }
-        engine = "pdflatex -no-shell-escape -file-line-error -interaction=nonstopmode %O %S"
+        engine = "pdflatex -no-shell-escape -recorder -kpathsea-debug=32 -file-line-error -interaction=nonstopmode %O %S"
         cmd = [
             "latexmk", "-norc", "-pdf", "-f", "-interaction=nonstopmode", "-no-shell-escape",
             f"-pdflatex={engine}", main.name,
@@ -300,7 +310,11 @@ def _compile_once(
             pdf_out.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(pdf, pdf_out)
             copied = pdf_out
-        if oversized:
+        dangers = find_dangers(log, "\n".join(_lines_with(path, _TRACE_MARKERS) for path in (err_path, out_path)),
+                               _read(main.with_suffix(".fls")), build, tmp_path)
+        if dangers:
+            status, reason = "dangerous", f"{len(dangers)} attempt(s) to leave the project, first: {dangers[0]}"
+        elif oversized:
             status, reason = "error", f"output file over {max_file_bytes} bytes: {', '.join(oversized)}"
         elif errors or (not pdf_bytes and not draft):
             status = "failed"
@@ -308,9 +322,126 @@ def _compile_once(
         else:
             status, reason = "ok", None
         return CompileResult(
-            status=status, errors=tuple(errors), substitutes=substitutes, notes=substitutes.describe(),
+            status=status, errors=tuple(errors), dangers=dangers, substitutes=substitutes, notes=substitutes.describe(),
             pdf=copied, pdf_bytes=pdf_bytes, reason=reason,
         )
+
+
+_RUNSYSTEM = re.compile(r"runsystem\((.*)\)\.\.\.(disabled[^.\n]*|executed[^.\n]*)")
+_PIPE_SEARCH = re.compile(r"kpse_find_file: searching for \"?\|(.*?)\"? of type ")
+_PIPE_NAME = re.compile(r"`\"?\|([^'\"\n]*)\"?'")
+_REFUSED = re.compile(r"Not (reading from|writing to) (.+?) \((openin_any|openout_any) = \w+\)")
+_LUA_CONTEXT = re.compile(r"^l\.(\d+) .*\\(directlua|latelua)\s*$")
+#: Lines of the terminal output :func:`find_dangers` reads (kpathsea's trace is long; only these are kept).
+_TRACE_MARKERS = ("searching for |", 'searching for "|', "Not reading from", "Not writing to")
+
+
+def find_dangers(log: str, trace: str, fls: str, build: Path, allowed_root: Path) -> tuple[LogError, ...]:
+    """What a compile tried that a manuscript never needs, from what TeX wrote down.
+
+    Args:
+        log: the ``.log`` (``runsystem(...)...disabled`` lines; ``l.N ...\\directlua`` context
+            lines, whose file is that of the error line before; a missing file named ``|...``).
+        trace: terminal lines with kpathsea's searches for a file named ``|...`` (a pipe TeX was
+            asked to open or test) and the ``Not reading from``/``Not writing to`` refusals of
+            ``openin_any``/``openout_any``.
+        fls: the ``-recorder`` file list (``PWD``, ``INPUT``, ``OUTPUT`` lines): a path outside
+            ``allowed_root`` and the TeX distribution's trees (:func:`texmf_trees`) is a danger.
+        build: the compile folder (for relative paths and for finding the source line).
+        allowed_root: the folder the compile may use (the project copy and its ``HOME``).
+
+    Returns:
+        One :class:`LogError` per distinct attempt, in the order found; ``file``/``line`` from the
+        log, else the first line of the project's ``.tex`` files that holds the command or name,
+        else empty/0.
+    """
+    found: list[tuple[str, str, int, str]] = []  # (message, file, line, text to locate)
+    for m in _RUNSYSTEM.finditer(log):
+        found.append((f"shell command attempted: {m.group(1)} (runsystem ... {m.group(2).strip()})", "", 0, m.group(1)))
+    for m in [*_PIPE_SEARCH.finditer(trace), *_PIPE_NAME.finditer(log)]:
+        found.append((f"pipe: TeX was asked to open or test '|{m.group(1)}'", "", 0, m.group(1)))
+    for m in _REFUSED.finditer(trace):
+        verb = "read" if m.group(1) == "reading from" else "write"
+        found.append((f"file outside the project: {verb} of {m.group(2)} (refused by {m.group(3)})", "", 0, m.group(2)))
+    place = ("", 0)
+    for line in log.splitlines():
+        error = _FILE_LINE.match(line)
+        if error:
+            place = (_relative(error.group(1), build), int(error.group(2)))
+        lua = _LUA_CONTEXT.match(line)
+        if lua:
+            found.append((f"\\{lua.group(2)}: Lua code (pdfTeX does not run it; LuaTeX would)", place[0], int(lua.group(1)), ""))
+    pwd = Path(next((line[4:] for line in fls.splitlines() if line.startswith("PWD ")), str(build)))
+    trees = [Path(os.path.realpath(allowed_root)), *texmf_trees()]
+    for line in fls.splitlines():
+        verb, _, name = line.partition(" ")
+        if verb not in {"INPUT", "OUTPUT"} or not name:
+            continue
+        path = Path(os.path.realpath(pwd / name))
+        if not any(path.is_relative_to(tree) for tree in trees):
+            action = "read" if verb == "INPUT" else "written"
+            found.append((f"file outside the project {action}: {name}", "", 0, name))
+    out: dict[str, LogError] = {}
+    for message, file, line, text in found:
+        if message not in out:
+            if not file and text:
+                file, line = _locate(text, build)
+            out[message] = LogError(file=file, line=line, message=message)
+    return tuple(out.values())
+
+
+def new_dangers(baseline: CompileResult, variant: CompileResult) -> tuple[LogError, ...]:
+    """Dangers of ``variant`` that ``baseline`` does not have (same message; places are ignored)."""
+    seen = {e.message for e in baseline.dangers}
+    return tuple(e for e in variant.dangers if e.message not in seen)
+
+
+@functools.lru_cache(maxsize=1)
+def texmf_trees() -> tuple[Path, ...]:
+    """The TeX distribution's own folders (``kpsewhich -var-value`` of ``TEXMF``, ``TEXMFCNF``,
+    ``TEXMFSYSVAR``, ``TEXMFSYSCONFIG``, ``TEXMFDIST``; the user's home trees left out), real paths."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent-home"}
+    trees: list[Path] = []
+    for var in ("TEXMF", "TEXMFCNF", "TEXMFSYSVAR", "TEXMFSYSCONFIG", "TEXMFDIST"):
+        value = subprocess.run(["kpsewhich", f"-var-value={var}"], capture_output=True, text=True, env=env,
+                               check=False).stdout
+        for part in re.split(r"[,:;]", value.replace("{", "").replace("}", "").replace("!!", "")):
+            part = part.strip()
+            if part.startswith("/") and not part.startswith("/nonexistent-home"):
+                trees.append(Path(os.path.realpath(part)))
+    return tuple(dict.fromkeys(trees))
+
+
+def _relative(file: str, build: Path) -> str:
+    file = file[2:] if file.startswith("./") else file
+    if file.startswith(str(build)):
+        return os.path.relpath(file, build)
+    return Path(file).name if file.startswith("/") else file
+
+
+def _locate(text: str, build: Path) -> tuple[str, int]:
+    """``(file, line)`` of the first line of a ``.tex`` file under ``build`` that holds ``text``
+    (whitespace runs and ``~`` read as one space), or ``("", 0)``."""
+    needle = " ".join(text.replace("~", " ").split())
+    if not needle:
+        return "", 0
+    for path in sorted(build.rglob("*.tex")):
+        for number, line in enumerate(_read(path).split("\n"), 1):
+            if needle in " ".join(line.replace("~", " ").split()):
+                return path.relative_to(build).as_posix(), number
+    return "", 0
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+
+
+def _lines_with(path: Path, markers: tuple[str, ...]) -> str:
+    """The lines of ``path`` that contain one of ``markers`` (read as a stream)."""
+    if not path.is_file():
+        return ""
+    with path.open("r", encoding="utf-8", errors="replace") as handle:
+        return "".join(line for line in handle if any(m in line for m in markers))
 
 
 def _tail_text(path: Path, limit: int = TERMINAL_TAIL_BYTES) -> str:

@@ -3,7 +3,9 @@
 Each attempt works on a fresh copy (attempt 0: of the baseline; attempt k: of attempt k-1's
 output, so the rewriter repairs its own variant). The variant is checked for protected anchors
 (:mod:`anchors`); one that passes is compiled with the baseline's substitutes (:mod:`compile`), and
-errors the baseline does not have are the compile's complaints. Anchor violations and new compile
+errors the baseline does not have are the compile's complaints, and so is every attempt the
+compile recorded that the baseline's did not (a shell command, a pipe, Lua, a file outside the
+project: :func:`compile.find_dangers`), as ``file:line: dangerous: ...``. Anchor violations and new compile
 errors go back to the rewriter with their exact messages, for at most ``repair_rounds`` repairs.
 What is still wrong after that is ``discarded`` with its reasons — a result, never an exception; a
 repair attempt whose rewriter fails (an agent's non-zero exit, a timeout) is ``discarded`` too, with
@@ -23,7 +25,14 @@ from pydantic import BaseModel, ConfigDict
 
 from rhetorica.rewriting.latex_project.agent import run_agent
 from rhetorica.rewriting.latex_project.anchors import Violation, check_anchors
-from rhetorica.rewriting.latex_project.compile import CompileResult, LogError, compile_project, compile_variant, new_errors
+from rhetorica.rewriting.latex_project.compile import (
+    CompileResult,
+    LogError,
+    compile_project,
+    compile_variant,
+    new_dangers,
+    new_errors,
+)
 from rhetorica.rewriting.latex_project.project import (
     LatexProject,
     changed_files,
@@ -160,12 +169,14 @@ def rewrite_with_repair(
             source, feedback = variant, messages
             continue
         report = check_anchors(baseline, variant)
-        compiled, errors = None, ()
+        compiled, errors, dangers = None, (), ()
         if report.ok:
             base_compile = base_compile or compile_project(baseline, **options)
             compiled = compile_variant(variant, base_compile, **options)
             errors = new_errors(base_compile, compiled)
-        messages = report.messages + tuple(f"compile error: {e}" for e in errors)
+            dangers = new_dangers(base_compile, compiled)
+        messages = (report.messages + tuple(f"{d.file}:{d.line}: dangerous: {d.message}" if d.file else f"dangerous: {d.message}"
+                                            for d in dangers) + tuple(f"compile error: {e}" for e in errors))
         attempts.append(Attempt(number=number, feedback=feedback, violations=report.violations, compiled=compiled,
                                 new_errors=errors, messages=messages))
         if not messages:
