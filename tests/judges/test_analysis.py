@@ -94,7 +94,9 @@ def test_a_second_judge_with_only_failures_is_listed_with_n_0_and_why() -> None:
     assert reasons["remor.criticism"] == reasons["remor.praise"] == "every stored rewrite judgement failed (malformed 2)"
     assert reasons["remor.examples"] == "no judgement of a rewrite stored (not run)"
     first = study.reliability[study.reliability["judge"] == "m"].set_index("metric")
-    assert first.loc["scholarpeer.overall", "n_pairs"] == 7 and pd.isna(first.loc["scholarpeer.overall", "reason"])
+    assert first.loc["scholarpeer.overall", "n_pairs"] == 7  # every judgement scored 3: no verdict (issue 36)
+    assert first.loc["scholarpeer.overall", "classification"] == "not_informative"
+    assert first.loc["scholarpeer.overall", "reason"] == "no variation: every judgement scored 3"
     assert first.loc["scholarpeer.coverage", "n_pairs"] == 0  # declared, never scored: listed too
     table1 = study.table1
     assert set(table1["second_judge"]) == {"m2"} and table1["second_class"].isna().all()

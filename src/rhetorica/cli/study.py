@@ -73,7 +73,8 @@ def print_headline(run_dir: Path, appendix_papers: int | None = None, failed_uni
 def judge_headline(table1: pd.DataFrame) -> Table:
     """Table 1 of a judge study in the terminal: per rewrite condition and judge, its declared
     metrics counted by classification (``sensitive``, ``robust``, ``sensitive_and_robust``,
-    ``inconclusive``, ``not computable``: the columns present)."""
+    ``inconclusive``, ``not_informative``, ``false_robustness``, ``not computable``: the columns
+    present)."""
     counts = table1.groupby(["condition", "judge"], sort=False)["classification"].value_counts().unstack(fill_value=0)
     order = [c for c in (*CLASSES, NOT_COMPUTABLE) if c in counts.columns]
     table = Table(title="Review-quality judges: metrics per classification (Table 1; full table in the report)")
