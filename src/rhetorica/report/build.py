@@ -23,7 +23,7 @@ from rhetorica.store.runs import open_run_store, run_wall_time, read_checks, doc
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.run_study import load_run_study
 from rhetorica.analysis.flow import effective_n
-from rhetorica.analysis.soft import soft_rating_reasons
+from rhetorica.analysis.soft import apply_min_covered, soft_rating_reasons
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.summary import study_tables
 from rhetorica.analysis.tidy import primary_metric
@@ -257,6 +257,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
         checks = checks[checks["variant_key"].isin(current_variants)].reset_index(drop=True)
+    artefacts = tables.get("artefacts", pd.DataFrame())
+    tables["assessments"], tables["scores"] = apply_min_covered(tables["assessments"], tables["scores"], artefacts,
+                                                                study.soft_ratings.min_covered)
     assessments = analysed_assessments(tables["assessments"], study)
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed,
                                                         artefacts=artefact_values(tables["artefacts"]))
@@ -286,7 +289,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     flow = run_flow(study, tables, documents, validation, assessments, planned,
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis,
-                             soft_rating_reasons(tables.get("artefacts", pd.DataFrame())))
+                             soft_rating_reasons(artefacts, study.soft_ratings.min_covered))
     return ReportData(study=study, comparisons=comparisons,
                       condition_means=_condition_means(assessments, review_papers),
                       usage=_usage(tables["model_calls"]), failures=_failures(tables), wall_time_s=wall,

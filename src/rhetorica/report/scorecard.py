@@ -12,13 +12,14 @@ from typing import Any
 
 from rhetorica.analysis.scorecard import FAIL, PASS, SCORECARD_COLUMNS, UNDECIDED, _combine, scorecard
 from rhetorica.analysis.equivalence import FALSE_ROBUSTNESS, NOT_INFORMATIVE
+from rhetorica.analysis.soft import apply_min_covered
 from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.judges.analysis import judge_labels
 from rhetorica.judges.kind import judge_options
 from rhetorica.report.judges import judge_names, paper_ids_of, reviewer_records, study_judges
 from rhetorica.report.selection import analysed_assessments, study_pairs
-from rhetorica.store.export import assessments_table, scores_long
+from rhetorica.store.export import artefacts_table, assessments_table, scores_long
 from rhetorica.store.runs import document_jsons, open_run_store
 from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.study.run_study import load_run_study
@@ -160,8 +161,9 @@ def check_run(run_dir: Path) -> RunCheck:
     store = open_run_store(run_dir)
     try:
         study = load_run_study(run_dir)
-        assessments = analysed_assessments(assessments_table(store), study)
-        scores = scores_long(store)
+        every, scores = apply_min_covered(assessments_table(store), scores_long(store), artefacts_table(store),
+                                          study.soft_ratings.min_covered)
+        assessments = analysed_assessments(every, study)
         paper_ids = paper_ids_of(document_jsons(store))
     finally:
         store.close()

@@ -610,6 +610,24 @@ class JudgeAnalysisSettings(_Strict):
         return value
 
 
+MIN_COVERED = 0.9
+"""Default :attr:`SoftRatingSettings.min_covered`: an expected score enters the analysis when at
+least this much of the probability at the value's position lies on allowed levels (issue 36)."""
+
+
+class SoftRatingSettings(_Strict):
+    """How the analysis uses soft ratings (expected scores, :mod:`rhetorica.reviewers.soft_ratings`).
+
+    Attributes:
+        min_covered: the smallest covered probability mass (0-1) an expected score needs to enter
+            the analysis; below it the expected score is missing with its reason (``covered mass
+            0.47 < 0.9``) in the study flow, never imputed
+            (:func:`rhetorica.analysis.soft.apply_min_covered`). 0 keeps every expected score.
+    """
+
+    min_covered: float = Field(default=MIN_COVERED, ge=0, le=1)
+
+
 class AspectSettings(_Strict):
     """The aspect-annotation stage (assessment -> annotation, :mod:`rhetorica.study.annotation`):
     an LLM tags each ``ok`` review with (aspect, polarity, exact phrase) over the 16 aspects of
@@ -655,6 +673,7 @@ class StudyConfig(_Strict):
         validation: the validation stage's settings.
         scorecard: pass/fail thresholds of the report's scorecard
             (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
+        soft_ratings: how the analysis uses expected scores (:class:`SoftRatingSettings`).
         aspects: the aspect-annotation stage's settings (:class:`AspectSettings`; ``None`` = none).
     """
 
@@ -678,6 +697,7 @@ class StudyConfig(_Strict):
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     scorecard: ScorecardThresholds = Field(default_factory=ScorecardThresholds)
     judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)
+    soft_ratings: SoftRatingSettings = Field(default_factory=SoftRatingSettings)
     aspects: AspectSettings | None = Field(default=None, description="aspect annotation of every ok review "
                                                                      "(an annotator model); absent = no annotation")
 
