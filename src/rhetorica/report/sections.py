@@ -21,6 +21,7 @@ from rhetorica.report.scorecard import (
     PASS as CARD_PASS,
 )
 from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, SHIFTS, VALIDATION
+from rhetorica.analysis.paired import no_test_reasons
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import REVIEW_000
 from rhetorica.report.appendix import appendix_sections
@@ -152,13 +153,18 @@ def _comparison(data: ReportData) -> Section:
         "papers with both sides present; preference ratio = % A higher / % B higher (– when neither is ever "
         "higher); sign test: exact two-sided binomial on papers with a difference (ties dropped). A flip is a "
         f"paper accepted (mean overall > {data.threshold:g}) under one condition and rejected under the other, "
-        "as % of papers ('Style over Substance', Table 4)."
+        "as % of papers ('Style over Substance', Table 4). Missing A / B: papers of the reviewer scored under "
+        "the other condition only; Missing both: under neither. A comparison without a paired paper has no test "
+        "(p –)."
     )
     section = Section("comparison", "Paired comparison of conditions (overall score)", note)
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
         section.tables.append(table_view(data.comparisons, COMPARISON.headers))
+        reasons = no_test_reasons(data.comparisons)
+        if reasons:
+            section.note += " No test: " + "; ".join(reasons) + "."
     return section
 
 
