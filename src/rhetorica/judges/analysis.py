@@ -195,7 +195,9 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
 
     Returns:
         One sentence: no stored judgement of a rewrite; every judgement failed (status counts);
-        the metric missing from every ok judgement; or no original judged successfully.
+        the metric missing from every ok judgement; or, when both sides have scores but never of
+        the same review, how many reviews have only the original scored and how many only a
+        rewrite (naming the missing side).
     """
     mine = pairs[(pairs["judge"] == judge) & (pairs["metric"] == metric)]
     rewrites = mine[(mine["arm"] == "rewrite") & (mine["condition"] == condition)]
@@ -209,7 +211,12 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
             return f"every stored {side} judgement failed ({', '.join(f'{k} {v}' for k, v in counts.items())})"
         if ok["score"].isna().all():
             return f"metric missing from every ok {side} judgement"
-    return "no rewrite whose original was scored on this metric"
+    scored = {side: set(rows.loc[(rows["status"] == "ok") & rows["score"].notna(), "document_id"])
+              for side, rows in (("rewrite", rewrites), (ORIGINAL, originals))}
+    only_original = len(scored[ORIGINAL] - scored["rewrite"])
+    only_rewrite = len(scored["rewrite"] - scored[ORIGINAL])
+    return (f"no review scored on both sides: the rewrite missing for {only_original} review(s) whose original "
+            f"was scored, the original missing for {only_rewrite} review(s) whose rewrite was scored")
 
 
 def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids: Mapping[str, str], *,

@@ -36,7 +36,7 @@ from rhetorica.report.judges import collect_judges, judge_names, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
 from rhetorica.report.scorecard import study_scorecard
 from rhetorica.report.tables import TableContext, Unavailable
-from rhetorica.report.validation import shift_table, validation_summary, validation_table
+from rhetorica.report.validation import review_check_summary, shift_table, validation_summary, validation_table
 
 
 def _condition_means(assessments: pd.DataFrame, paper_of: Mapping[str, str] | None = None) -> pd.DataFrame:
@@ -282,10 +282,10 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     summary = pd.DataFrame()
     if validation.empty:
         unavailable["validation"] = "no variant has been validated (no rows in the store's checks table)"
-    elif not validation["validated"].any():
-        unavailable["validation"] = "no stored validation result carries measures; see the list below"
-    else:
+    elif validation["validated"].any():
         summary = validation_summary(validation)
+    elif review_check_summary(validation).empty:  # review variants have checks, not measures
+        unavailable["validation"] = "no stored validation result carries measures; see the list below"
     flow = run_flow(study, tables, documents, validation, assessments, planned,
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis,

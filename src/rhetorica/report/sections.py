@@ -34,7 +34,7 @@ from rhetorica.report.judges import judges_applies, judges_section
 from rhetorica.report.paper_tables import registered_tables
 from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensions_section
 from rhetorica.report.truncation import input_truncation
-from rhetorica.report.validation import failed_variants
+from rhetorica.report.validation import failed_variants, review_check_summary
 from rhetorica.strata import HUMAN_STRATA
 from rhetorica.validation.summary import summarise_shifts
 
@@ -65,7 +65,7 @@ JUDGE_MEANS_NOTE = ("Per judge configuration and condition: the mean and SD over
 FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
 SUPERSEDED_HEADERS = {"stage": "Stage", "configuration": "Rewriter / reviewer", "model": "Model / prompt version",
                       "detail": "Condition / protocol", "units": "Units", "first_created": "First",
-                      "last_created": "Last"}
+                      "last_created": "Last", "checks": "Checks", "checks_passed": "Checks passed"}
 TRUNCATION_HEADERS = {"reviewer": "Reviewer", "words_kept": "Words kept", "document_id": "Document",
                       "title": "Title", "arms": "Conditions cut", "reviews_cut": "Reviews cut",
                       "reviews": "Reviews"}
@@ -232,11 +232,18 @@ def _validation(data: ReportData) -> Section:
             "uni+bigrams, share of protected spans kept. Means over variants; the 'original' row describes the "
             "originals.")
     section = Section("validation", "Validation of the rewrites", note)
+    reviews = review_check_summary(data.validation)
     if not data.validation_summary.empty:
         integrity = dict.fromkeys(("semantic_similarity", "tfidf_cosine", "protected_spans_kept"), 3)
         section.tables.append(table_view(data.validation_summary, VALIDATION.headers, digits=integrity))
-    else:
+    elif reviews.empty:
         section.unavailable = data.unavailable.get("validation", "no validation results")
+    if not reviews.empty:
+        section.note += (" Review variants are checked, not measured: each rewrite of a review keeps its points, "
+                         "scores and recommendation, its length, and its intended shift (the review checks).")
+        section.tables.append(table_view(reviews, REVIEW_SUMMARY_HEADERS,
+                                         f"Review checks: {int(reviews['passed'].sum())} of "
+                                         f"{int(reviews['variants'].sum())} review variants passed"))
     if not data.shift_checks.empty:
         section.tables.append(table_view(summarise_shifts(data.shift_checks), SHIFTS.headers,
                                          "Intended shifts: the condition's dimension measure, original → rewrite"))
@@ -248,6 +255,9 @@ def _validation(data: ReportData) -> Section:
                                         f"Variants that failed validation or lack measures ({len(failed)})"))
     return section
 
+
+REVIEW_SUMMARY_HEADERS = {"condition": "Condition", "rewriter": "Rewriter", "variants": "Variants", "passed": "Passed",
+                          "failed": "Failed", "failing_checks": "Failing checks"}
 
 POOLED_METRIC_HEADERS = {"reviewer": "Reviewer", "metric": "Metric", "n_groups": "Inputs repeated",
                          "n_reviews": "Reviews", "pooled_sd": "Pooled SD"}
