@@ -163,4 +163,4 @@ def superseded_units(store: Store, plan: Mapping[str, set[str] | None] | None = 
         frames.append(out)
     if not frames:
         return pd.DataFrame(columns=SUPERSEDED_COLUMNS)
-    return pd.concat(frames, ignore_index=True)[SUPERSEDED_COLUMNS]
+    return pd.concat(frames, ignore_index=True).reindex(columns=SUPERSEDED_COLUMNS)
