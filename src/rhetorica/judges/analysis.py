@@ -87,8 +87,9 @@ class JudgeStudy:
     Attributes:
         pairs: the pair table (:func:`judge_pairs`) of the classified metrics.
         reliability: pair-level classes, :data:`~rhetorica.analysis.equivalence.RELIABILITY_COLUMNS`
-            plus ``condition``, ``family``, ``scale``, ``reason``: every declared metric of every judge,
-            one without a test with ``n_pairs = 0``, class ``not computable`` and why.
+            (``reason`` included) plus :data:`DISCRIMINATION_COLUMNS`, ``condition``, ``family``,
+            ``scale``: every declared metric of every judge, one without a test with
+            ``n_pairs = 0``, class ``not computable`` and why.
         clustered: the same with d averaged per ``cluster`` unit first.
         differences: metrics whose class differs between the two (``judge, metric,
             class_pair, class_<cluster>, condition``).
