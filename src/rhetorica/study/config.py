@@ -621,7 +621,7 @@ reviewing 6 shared papers x 3 replicates (bare protocol, first 300 words, temper
 max_tokens 200) gave 7 overall ratings (the others truncated or not reached in 25 min on 2 shared
 cores) with covered mass 0.46, 0.44, 0.02, 0.47, 0.001, 0.00006, 0.49 (median 0.44, none above 0.5;
 unresolved up to 0.29): its expected scores rest on under half of the probability and are left
-out by default, as the issue's 0.54-covered 3.10 (true expectation 2.0-6.6) should have been.
+out by default, as the issue's 3.10 with 0.46 unresolved (true expectation 2.0-6.6) should have been.
 The mock and a confident provider (one token near probability 1) cover 1.0."""
 
 
