@@ -10,9 +10,11 @@ import pytest
 from scipy.stats import wilcoxon
 
 from rhetorica.analysis.equivalence import (
+    NOT_INFORMATIVE,
     bonferroni,
     judge_agreement,
     judge_reliability,
+    min_attainable_p,
     paired_judge_differences,
     tost_paired,
     wilcoxon_signed_rank,
@@ -119,3 +121,53 @@ def test_judge_table_errors_and_missing_pairs() -> None:
     t.loc[(t["document_id"] == "doc0") & (t["arm"] == "rewrite"), "status"] = "malformed"
     d = paired_judge_differences(t)
     assert len(d) == 2 * 4 * 29  # doc0 unpaired for every judge and metric
+
+
+def test_min_attainable_p_is_the_tests_p_with_every_sign_alike() -> None:
+    # 3 untied non-zero differences: the exact null's smallest two-sided p is 2 / 2**3
+    assert min_attainable_p([0.5, -2.0, 3.0, 0.0]) == pytest.approx(0.25)
+    assert min_attainable_p([0.5, -2.0, 3.0]) == pytest.approx(wilcoxon([0.5, 2.0, 3.0], method="exact").pvalue)
+    # tied |d|: the normal approximation with tie correction, as the test itself would use
+    ref = wilcoxon([1.0, 1.0, 1.0, 1.0], zero_method="wilcox", correction=False, method="asymptotic").pvalue
+    assert min_attainable_p([1.0, -1.0, 1.0, -1.0]) == pytest.approx(ref)
+    assert min_attainable_p([0.0, 0.0]) == 1.0
+
+
+def _two_arm_table(original: list[float], rewrite: list[float], metric: str = "m") -> pd.DataFrame:
+    recs = [(f"doc{i}", arm, "j", metric, s) for i, (o, r) in enumerate(zip(original, rewrite))
+            for arm, s in (("original", o), ("rewrite", r))]
+    return pd.DataFrame(recs, columns=["document_id", "arm", "judge", "metric", "score"])
+
+
+def test_a_constant_metric_is_not_informative_never_robust() -> None:
+    """The issue's case: a judge metric 0 in all 8 judgements of 4 pairs (TOST's zero-variance p 0)."""
+    out = judge_reliability(_two_arm_table([0.0] * 4, [0.0] * 4), 0.5).iloc[0]
+    assert out["tost_p"] == 0.0  # TOST alone would call it robust
+    assert out["classification"] == NOT_INFORMATIVE
+    assert out["reason"] == "no variation: every judgement scored 0"
+    # every original 3, every rewrite 4: a shift of one sign in every pair is a finding, not "no variation"
+    each = judge_reliability(_two_arm_table([3.0] * 5, [4.0] * 5), 0.5).iloc[0]
+    p = wilcoxon([1.0] * 5, zero_method="wilcox", correction=False, method="asymptotic").pvalue
+    assert each["wilcoxon_p"] == pytest.approx(p) and p < 0.05
+    assert each["classification"] == "sensitive" and pd.isna(each["reason"])
+
+
+def test_equal_differences_need_enough_pairs_for_a_robust_verdict() -> None:
+    # scores vary, every d = 0: TOST degenerate; 4 pairs -> sign-test p 2 / 16 = 0.125 >= 0.05
+    four = judge_reliability(_two_arm_table([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]), 0.5).iloc[0]
+    assert four["classification"] == NOT_INFORMATIVE
+    assert four["reason"].startswith("every one of the 4 differences is 0: TOST is degenerate")
+    # 6 pairs -> 2 / 64 = 0.03125 < 0.05: robust
+    six = judge_reliability(_two_arm_table([1.0, 2, 3, 4, 5, 6], [1.0, 2, 3, 4, 5, 6]), 0.5).iloc[0]
+    assert six["classification"] == "robust" and pd.isna(six["reason"])
+
+
+def test_too_few_non_zero_differences_is_not_informative_not_inconclusive() -> None:
+    # d = 0.5, -2, 3: TOST cannot reject (sd 2.5) and the Wilcoxon's smallest p is 0.25 >= 0.05
+    out = judge_reliability(_two_arm_table([1.0, 4.0, 1.0], [1.5, 2.0, 4.0]), 0.5).iloc[0]
+    assert out["classification"] == NOT_INFORMATIVE
+    assert out["reason"] == ("too few non-zero differences (3 of 3): the smallest attainable Wilcoxon p 0.25 "
+                             "is not below α' = 0.05")
+    # 30 noisy pairs (Wilcoxon could reach α' = 0.0125) stay inconclusive
+    assert (judge_reliability(judge_table(), {"polish": 1.0, "stable": 1.0, "small_shift": 1.0, "noisy": 0.5})
+            .set_index(["judge", "metric"]).loc[("j1", "noisy"), "classification"] == "inconclusive")

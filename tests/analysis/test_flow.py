@@ -293,3 +293,30 @@ def test_inputs_not_scanned_in_full_are_a_scan_row_with_their_reasons() -> None:
                                                         (FAILED, "not scanned: … p. 1: no text layer", 1),
                                                         (FAILED, "scan failed (boom)", 1)}
     assert "scan" not in set(_flow().flow["stage"])  # no row when every scan read everything
+
+
+def test_a_pair_missing_on_both_sides_has_its_own_reason_never_one_sides() -> None:
+    """Issue 36: four rewrites of four reviews judged on metric f.m: r1 analysed, r2 only the original
+    scored (rewrite: metric missing), r3 only the rewrite (original malformed), r4 neither (rewrite
+    metric missing, original malformed): one exclusion each, the last as 'both sides missing'."""
+    docs = ["r1", "r2", "r3", "r4"]
+    variants = pd.DataFrame([{"unit_key": f"v{d}", "document_id": d, "condition": "paraphrase", "rewriter": "x",
+                              "status": "ok"} for d in docs])
+    rewrite = {"r1": ("ok", 3.0), "r2": ("ok", None), "r3": ("ok", 4.0), "r4": ("ok", None)}
+    original = {"r1": ("ok", 2.0), "r2": ("ok", 2.0), "r3": ("malformed", None), "r4": ("malformed", None)}
+    pairs = pd.DataFrame(
+        [{"judge": "J", "metric": "f.m", "arm": "rewrite", "variant": f"v{d}", "document_id": d, "paper_id": d,
+          "condition": "paraphrase", "status": rewrite[d][0], "score": rewrite[d][1]} for d in docs]
+        + [{"judge": "J", "metric": "f.m", "arm": "original", "variant": "", "document_id": d, "paper_id": d,
+            "condition": "original", "status": original[d][0], "score": original[d][1]} for d in docs])
+    flow = study_flow({"reviewers": [{"name": "J", "model": "mock/j"}], "validation": {"enabled": False}},
+                      documents=pd.DataFrame({"document_id": docs}), variants=variants, validation=pd.DataFrame(),
+                      assessments=pd.DataFrame(columns=["unit_key", "reviewer", "document_id", "arm", "status"]),
+                      analysed=pd.DataFrame(columns=["unit_key", "reviewer", "document_id", "arm", "status"]),
+                      problems=pd.DataFrame(), planned={}, judge_pairs=pairs, declared_metrics={"J": ["f.m"]})
+    row = flow.flow[flow.flow["stage"] == "metric"].iloc[0]
+    assert (row["planned"], row["analysed"], row["failed"], row["excluded"]) == (4, 1, 2, 1)
+    assert _exclusions(flow, "metric", "paraphrase", "J") == {
+        (EXCLUDED, "metric missing from the rewrite's ok judgement", 1),
+        (FAILED, "original judgement malformed", 1),
+        (FAILED, "both sides missing: rewrite metric missing, original judgement malformed", 1)}

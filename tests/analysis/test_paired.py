@@ -15,6 +15,7 @@ from rhetorica.analysis.paired import (
     criterion_table,
     default_pairs,
     difference_magnitude,
+    no_test_reasons,
     paper_scores,
     sign_test,
     sign_test_pvalues,
@@ -336,3 +337,22 @@ def test_grouped_wide_scores_equal_the_pivot_of_paper_scores(dtype) -> None:
     assert got.table["original"].tolist()[0] == 6.0 and np.isnan(got.table["original"].tolist()[1:]).all()
     x = got.table["x"].to_numpy()
     assert x[1] == 7.0 and x[3] == 4.5 and np.isnan(x[[0, 2]]).all()
+
+
+def test_a_paper_missing_on_both_sides_has_its_own_count_and_no_pair_no_p() -> None:
+    """Issue 36: the paper with both sides failed is 'missing both' (the four counts add up to the
+    reviewer's 4 papers); a reviewer whose every A review was refused has no test: p NaN, never 1."""
+    df = rows([("R", "p1", "A", 6), ("R", "p1", "B", 5), ("R", "p2", "A", 7), ("R", "p2", "B", None),
+               ("R", "p3", "B", 3), ("R", "p4", "A", None), ("R", "p4", "B", None)],
+              status={3: "timeout", 5: "error", 6: "refused"})
+    r = compare_arms(df, "A", "B").iloc[0]
+    assert (r["n_pairs"], r["missing_first"], r["missing_second"], r["missing_both"]) == (1, 1, 1, 1)
+    refused = rows([("S", f"p{i}", arm, 5) for i in range(5) for arm in ("A", "B")],
+                   status={2 * i: "refused" for i in range(5)})
+    refused.loc[refused["document_id"] == "p4", "status"] = "refused"  # p4: B refused too
+    s = compare_arms(refused, "A", "B").iloc[0]
+    assert (s["n_pairs"], s["missing_first"], s["missing_second"], s["missing_both"]) == (0, 4, 0, 1)
+    assert math.isnan(s["sign_test_p"])
+    assert no_test_reasons(compare_arms(refused, "A", "B")) == [
+        "reviewer S, A vs B: no test (no paper scored under both; missing under A 4, under B 0, under both 1)"]
+    assert no_test_reasons(compare_arms(df, "A", "B")) == []

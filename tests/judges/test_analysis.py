@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy.stats import bootstrap, wilcoxon
 
-from rhetorica.judges.analysis import TABLE1_COLUMNS, TABLE1_SOFT_COLUMNS, judge_pairs, judge_study
+from rhetorica.judges.analysis import TABLE1_COLUMNS, TABLE1_SOFT_COLUMNS, judge_pairs, judge_study, no_test_reason
 
 REVIEWERS = [{"name": "sp-judge", "kind": "judge", "model": "m", "options": {"family": "scholarpeer"}}]
 #: review -> (original expected scores per replicate, rewrite expected score); d of the means
@@ -94,8 +94,27 @@ def test_a_second_judge_with_only_failures_is_listed_with_n_0_and_why() -> None:
     assert reasons["remor.criticism"] == reasons["remor.praise"] == "every stored rewrite judgement failed (malformed 2)"
     assert reasons["remor.examples"] == "no judgement of a rewrite stored (not run)"
     first = study.reliability[study.reliability["judge"] == "m"].set_index("metric")
-    assert first.loc["scholarpeer.overall", "n_pairs"] == 7 and pd.isna(first.loc["scholarpeer.overall", "reason"])
+    assert first.loc["scholarpeer.overall", "n_pairs"] == 7  # every judgement scored 3: no verdict (issue 36)
+    assert first.loc["scholarpeer.overall", "classification"] == "not_informative"
+    assert first.loc["scholarpeer.overall", "reason"] == "no variation: every judgement scored 3"
     assert first.loc["scholarpeer.coverage", "n_pairs"] == 0  # declared, never scored: listed too
     table1 = study.table1
     assert set(table1["second_judge"]) == {"m2"} and table1["second_class"].isna().all()
     assert not table1["agree"].any() and table1["alpha_bonferroni"].tolist() == pytest.approx([0.05 / 5] * 5)
+
+
+def test_why_no_test_names_the_missing_side() -> None:
+    """Issue 36: r1's original scored but not its rewrite (metric missing), r2's rewrite but not its
+    original (malformed): no review on both sides, and the reason says which side is missing where."""
+    pairs = pd.DataFrame([
+        {"judge": "J", "metric": "f.m", "arm": "original", "condition": "original", "document_id": "r1",
+         "status": "ok", "score": 3.0},
+        {"judge": "J", "metric": "f.m", "arm": "rewrite", "condition": "paraphrase", "document_id": "r1",
+         "status": "ok", "score": np.nan},
+        {"judge": "J", "metric": "f.m", "arm": "original", "condition": "original", "document_id": "r2",
+         "status": "malformed", "score": np.nan},
+        {"judge": "J", "metric": "f.m", "arm": "rewrite", "condition": "paraphrase", "document_id": "r2",
+         "status": "ok", "score": 4.0}])
+    assert no_test_reason(pairs, "J", "f.m", "paraphrase") == (
+        "no review scored on both sides: the rewrite missing for 1 review(s) whose original was scored, the "
+        "original missing for 1 review(s) whose rewrite was scored")

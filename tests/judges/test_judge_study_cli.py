@@ -3,16 +3,19 @@
 Scripted judge (mock provider, answers consumed in unit order with ``concurrency: 1``): ten
 imported (original, rewrite) review pairs of five papers, judged on the REMOR family (7 content
 metrics, so Bonferroni α = 0.05 / 7 ≈ 0.00714). The judge answers each 0-1 share as a whole
-percentage (the integer scale the output schema can bound), stored divided by 100. Expected
-classes, by hand:
+percentage (the integer scale the output schema can bound), stored divided by 100; review i's
+original scores ``BASE + i`` percent on every metric, so each metric tells the ten reviews apart
+(issue 36: a metric that never varies is not informative, one that does not tell reviews apart
+is false robustness). Expected classes, by hand:
 
 - ``criticism`` shifted: d_i = 0.20 + 0.01 i (all positive, distinct): exact Wilcoxon p = 2 / 2^10
   = 0.00195 < α; mean 0.245 > δ = 0.1, so TOST cannot reject -> **sensitive**;
 - ``praise`` (and three others) exactly equal: no non-zero d, Wilcoxon p = 1; zero-variance d with
-  mean 0 inside (−0.1, 0.1), TOST p = 0 -> **robust**;
+  mean 0 inside (−0.1, 0.1), TOST p = 0, and 10 pairs let the sign test reach α (2 / 2^10 <
+  0.00714); the rewrites keep the originals' order, discriminability 1 -> **robust**;
 - ``suggestions_solutions`` shifted a little: d_i = 0.01 (i + 1): Wilcoxon p = 2 / 2^10 = 0.00195;
-  mean 0.055, SD 0.0303, TOST t = (0.1 − 0.055) / (0.0303 / √10) ≈ 4.70, df 9 -> p ≈ 0.0006 < α ->
-  **sensitive and robust**;
+  mean 0.055, SD 0.0303, TOST t = (0.1 − 0.055) / (0.0303 / √10) ≈ 4.70, df 9 -> p ≈ 0.0006 < α;
+  discriminability 1 -> **sensitive and robust**;
 - ``examples`` noisy: d = ±0.20..0.45 with alternating signs, mean −0.005, SD ≈ 0.33: TOST t ≈ 0.9
   (p ≈ 0.19) and Wilcoxon p ≈ 1 -> **inconclusive**.
 """
@@ -30,15 +33,16 @@ from rhetorica.cli.app import app
 
 runner = CliRunner()
 NOISE = [35, -30, 25, -40, 30, -25, 45, -35, 20, -30]  # percent
-BASE = {"criticism": 30, "examples": 50, "importance_relevance": 40, "materials_methods": 40,
+BASE = {"criticism": 30, "examples": 40, "importance_relevance": 40, "materials_methods": 40,
         "praise": 20, "results_discussion": 30, "suggestions_solutions": 30, "presentation_reporting": 10}
 
 
 def _answers() -> list[str]:
-    originals = [json.dumps(BASE) for _ in range(10)]
-    rewrites = [json.dumps({**BASE, "criticism": 50 + i, "examples": 50 + NOISE[i],
-                            "suggestions_solutions": 31 + i, "presentation_reporting": 90})
-                for i in range(10)]
+    originals = [{m: v + i for m, v in BASE.items()} for i in range(10)]
+    rewrites = [{**o, "criticism": o["criticism"] + 20 + i, "examples": o["examples"] + NOISE[i],
+                 "suggestions_solutions": o["suggestions_solutions"] + 1 + i, "presentation_reporting": 90}
+                for i, o in enumerate(originals)]
+    originals, rewrites = [json.dumps(o) for o in originals], [json.dumps(r) for r in rewrites]
     return originals + rewrites  # review units run originals first, then the variants, in document order
 
 

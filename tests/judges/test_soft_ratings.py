@@ -67,6 +67,10 @@ def test_expected_scores_of_a_packed_family_call_by_hand() -> None:
     assert (rating["covered"], rating["unresolved"]) == (pytest.approx(0.9), pytest.approx(0.1))
     assert soft["overall_quality"]["expected"] == pytest.approx(79.5 / 0.9)
     assert soft["overall_quality"]["reason"] is None
+    # its covered mass and the bounds over the unresolved 0.1 (scale 0-100): (79.5 + 0.1 * 0) / 1.0 and
+    # (79.5 + 0.1 * 100) / 1.0
+    assert soft["overall_quality"]["covered"] == pytest.approx(0.9)
+    assert (soft["overall_quality"]["low"], soft["overall_quality"]["high"]) == pytest.approx((79.5, 89.5))
     assert result.scores["objectivity.expected"] == 2.0  # a certain token: the written level
     # booleans have no soft rating
     assert "factual.expected" not in result.scores and "factual" not in soft
@@ -91,6 +95,9 @@ def test_a_point_family_averages_the_points_expected_scores() -> None:
     assert result.scores["actionability.expected"] == 3.0 and result.scores["grounding_specificity.expected"] == 4.0
     assert "claim_share.expected" not in result.scores
     assert len(result.artefacts["soft_ratings"]["helpfulness"]["ratings"]) == 2
+    # nothing unresolved: the bounds are the mean itself, the covered mass the smaller of the two (1.0)
+    helpful = result.artefacts["soft_ratings"]["helpfulness"]
+    assert (helpful["covered"], helpful["low"], helpful["high"]) == pytest.approx((1.0, 3.45, 3.45))
 
 
 def test_a_call_without_a_distribution_makes_the_review_level_rating_missing() -> None:

@@ -62,5 +62,7 @@ def test_shifted_equivalent_and_noisy_metrics_get_their_classes(tmp_path: Path) 
         assert (result["n_pairs"] == n_units).all()
         assert result.loc["comprehensiveness", "classification"] == "sensitive"  # d = +1 everywhere, δ = 0.5
         assert result.loc["comprehensiveness", "mean_diff"] == 1.0
-        assert result.loc["objectivity", "classification"] == "robust"  # d = 0 everywhere
+        # objectivity is 2 in every judgement (d = 0 everywhere): no verdict, never robust (issue 36)
+        assert result.loc["objectivity", "classification"] == "not_informative"
+        assert result.loc["objectivity", "reason"] == "no variation: every judgement scored 2"
         assert result.loc["fairness", "classification"] == "inconclusive"  # noise on 0-5 with δ = 0.5

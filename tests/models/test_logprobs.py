@@ -52,6 +52,21 @@ def test_unobserved_prefix_of_a_longer_level_is_unresolved() -> None:
     assert rating.distribution == pytest.approx({"7": 0.6, "8": 0.2})
     assert rating.unresolved == pytest.approx(0.2)
     assert rating.expected == pytest.approx((4.2 + 1.6) / 0.8)  # 7.25
+    # its bounds: the unresolved 0.2 at 1 or at 10, over covered + unresolved = 1.0
+    assert rating.low == pytest.approx(4.2 + 1.6 + 0.2 * 1)  # 6.0
+    assert rating.high == pytest.approx(4.2 + 1.6 + 0.2 * 10)  # 7.8
+
+
+def test_bounds_equal_the_expectation_when_nothing_is_unresolved() -> None:
+    # the case: 0.54 covered with expectation 3.10, 0.46 unresolved on a 1-10 scale
+    tokens = [tok('"overall": '), tok("3", 0.3, ("3", 0.3), ("2", 0.14), ("4", 0.1), ("1", 0.46)), tok("}")]
+    rating = soft_rating(tokens, "overall", 3, range(1, 11))
+    assert rating.covered == pytest.approx(0.54) and rating.unresolved == pytest.approx(0.46)
+    assert rating.expected == pytest.approx((0.9 + 0.28 + 0.4) / 0.54)  # 2.926
+    assert (rating.low, rating.high) == pytest.approx((1.58 + 0.46, 1.58 + 4.6))  # 2.04, 6.18
+    tokens = [tok('"overall": '), tok("7", 0.6, ("7", 0.6), ("8", 0.4)), tok("}")]
+    plain = soft_rating(tokens, "overall", 7, range(1, 11))
+    assert plain.low == plain.high == pytest.approx(plain.expected) == pytest.approx(7.4)
 
 
 def test_multi_digit_tokens_and_leading_space() -> None:

@@ -70,7 +70,7 @@ def test_table4_row_is_the_hand_computation(hand_run: tuple[Path, str]) -> None:
     rows = md_table(md, "Paired comparison of conditions (overall score)")
     assert rows[0][:4] == ["Reviewer", "A", "B", "Papers"]
     assert rows[1:] == [["R", "confidence:+", "original", "4", "75.00", "25.00", "0.00", "3.00", "0.625",
-                         "0.50", "0.32", "25.00", "0.00", "6.00", "5.50", "0", "0"]]
+                         "0.50", "0.32", "25.00", "0.00", "6.00", "5.50", "0", "0", "0"]]  # missing A, B, both
 
 
 def test_criterion_ratio_and_magnitude(hand_run: tuple[Path, str]) -> None:
@@ -188,5 +188,5 @@ def test_conditional_table_for_compound_arms(tmp_path: Path) -> None:
     rows = md_table(md, "Conditional comparison given the other dimension (Table 5)")
     assert rows[0][:4] == ["Reviewer", "Given", "A", "B"]
     assert ["R", "confidence:+", "proficiency:+", "proficiency:-", "2", "50.00", "0.00", "50.00", "∞",
-            "1.000", "0.00", "0.00", "6.50", "6.00", "0", "0"] in rows
+            "1.000", "0.00", "0.00", "6.50", "6.00", "0", "0", "0"] in rows
     assert (run / "tables" / "conditional.tex").exists()

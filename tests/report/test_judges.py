@@ -109,7 +109,8 @@ def test_table1_soft_columns_in_markdown_html_and_latex(report) -> None:
     tex = (run / "tables" / "judges_table1.tex").read_text("utf-8")
     assert r"$n_s$" in tex and r"Soft $p_{\mathrm{W}}$" in tex
     line = next(x for x in tex.splitlines() if x.startswith("paraphrase & rottenreviews.comprehensiveness &"))
-    assert "& 2 & 0.850 & 0.850 [0.800, 0.900] & 0.500 & robust" in line
+    # 3 pairs, every integer difference 0 (TOST degenerate): not informative, never robust (issue 36)
+    assert "& 2 & 0.850 & 0.850 [0.800, 0.900] & 0.500 & not informative" in line
 
 
 def test_the_flow_counts_the_soft_n_and_why_judgements_lack_one(report) -> None:

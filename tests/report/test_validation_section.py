@@ -156,3 +156,27 @@ def test_passed_review_variants_are_not_listed_as_failed() -> None:
     failed = failed_variants(validation_table(checks))
     assert failed.values.tolist() == [["p1", "paraphrase", "gpt", "not validated", "boom"],
                                       ["r3", "paraphrase", "gpt", "failed", "recommendation changed"]]
+
+
+def test_review_variants_show_their_checks_not_not_computable(tmp_path: Path) -> None:
+    """Issue 36: a judge study's validation section said 'Not computable (no stored validation result
+    carries measures)' while its review checks had passed. Three review variants checked: two passed,
+    one failed two checks; the section shows 2 of 3 and the failing checks, never 'not computable'."""
+    run = make_run(tmp_path / "run", [("R", "r1", "original", 5.0), ("R", "r1", "paraphrase", 5.0)])
+    reasons = {"v1": [], "v2": [], "v3": ["recommendation changed: accept -> reject", "length ratio 1.60 > 1.25"]}
+    store = Store.in_dir(run)
+    try:
+        for key, found in reasons.items():
+            store.replace_check({"unit_key": f"c-{key}", "variant_key": key, "document_id": "r1",
+                                 "condition": "paraphrase", "rewriter": "gpt-x", "passed": int(not found),
+                                 "reasons_json": json.dumps(found), "result_json": json.dumps({"kind": "review"})})
+    finally:
+        store.close()
+    write_report(run, n_resamples=20)
+    md = (run / "report.md").read_text("utf-8")
+    section = md.split("## Validation of the rewrites")[1].split("\n## ")[0]
+    assert "Not computable" not in section
+    assert "Review checks: 2 of 3 review variants passed" in section
+    rows = md_table(md, "Validation of the rewrites")
+    assert rows[0] == ["Condition", "Rewriter", "Variants", "Passed", "Failed", "Failing checks"]
+    assert rows[1] == ["paraphrase", "gpt-x", "3", "2", "1", "length ratio (1); recommendation changed (1)"]

@@ -55,7 +55,7 @@ def test_expected_scores_equal_hand_computation() -> None:
     # the criteria sit inside the certain first token: all mass on the written level
     assert result.scores["soundness.expected"] == 3.0 and result.scores["confidence.expected"] == 3.0
     assert soft["clarity"] == {"expected": 4.0, "distribution": {"4": 1.0}, "covered": 1.0, "outside": 0.0,
-                               "unresolved": 0.0, "reason": None}
+                               "unresolved": 0.0, "low": 4.0, "high": 4.0, "reason": None}
 
 
 def test_request_asks_for_top_logprobs_and_keys_the_cache_on_it() -> None:

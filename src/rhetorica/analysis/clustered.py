@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap
-from rhetorica.analysis.equivalence import classify, judge_metric_tests, judge_reliability
+from rhetorica.analysis.equivalence import classify, judge_metric_tests, judge_reliability, no_variation_reason
 from rhetorica.analysis.tidy import require_columns
 from rhetorica.labels import ORIGINAL
 
@@ -95,7 +95,9 @@ def clustered_reliability(table: pd.DataFrame, bounds: Mapping[str, float] | flo
     Runs :func:`~rhetorica.analysis.equivalence.judge_reliability` on the unit means (each unit
     enters as an original scored 0 and a rewrite scored its mean d, so that its d is exactly the
     mean). ``level="pair"`` reproduces the pair-level analysis of all rewrites. ``n_tests``: judge
-    -> Bonferroni M (:func:`~rhetorica.analysis.equivalence.judge_metric_tests`).
+    -> Bonferroni M (:func:`~rhetorica.analysis.equivalence.judge_metric_tests`). Whether a metric
+    varies at all (the ``not_informative`` rule 1) is read from the raw ok scores of ``table``
+    (:func:`~rhetorica.analysis.equivalence.no_variation_reason`), not from the unit means.
 
     Returns:
         :data:`~rhetorica.analysis.equivalence.RELIABILITY_COLUMNS` plus ``level``; ``n_pairs``
@@ -104,7 +106,13 @@ def clustered_reliability(table: pd.DataFrame, bounds: Mapping[str, float] | flo
     means = aggregate_differences(pair_differences(table), level)
     rows = pd.concat([means.assign(arm=ORIGINAL, score=0.0), means.assign(arm="rewrite", score=means["d"])])
     judged = rows.rename(columns={"unit": "document_id"})[["document_id", "arm", "judge", "metric", "score"]]
-    return judge_reliability(judged, bounds, alpha=alpha, n_tests=n_tests).assign(level=level)
+    t = table[table["status"] == "ok"] if "status" in table.columns else table
+    t = t.assign(score=pd.to_numeric(t["score"], errors="coerce"))
+    variations = {key: no_variation_reason(part.loc[part["arm"] == ORIGINAL, "score"],
+                                           part.loc[part["arm"] == "rewrite", "score"])
+                  for key, part in t.groupby(["judge", "metric"])}
+    return judge_reliability(judged, bounds, alpha=alpha, n_tests=n_tests,
+                             variations=variations).assign(level=level)
 
 
 def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, *, alpha: float = 0.05,

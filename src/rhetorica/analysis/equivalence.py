@@ -17,7 +17,20 @@ either side left out).
 - Multiplicity: Bonferroni, ``alpha / M`` with M the number of metrics of the judge.
 - Classes: ``sensitive`` (Wilcoxon rejects, TOST does not), ``robust`` (TOST rejects, Wilcoxon
   does not), ``sensitive_and_robust`` (both: a small but consistent shift inside the bound),
-  ``inconclusive`` (neither).
+  ``inconclusive`` (neither), and ``not_informative`` (issue 36) before any of these when the data
+  cannot carry a verdict (:func:`not_informative_reason`, in this order):
+
+  1. *no variation*: one score level in both arms together (a judge that never varies has shown
+     nothing about stability; its zero differences would make TOST reject by convention);
+  2. *degenerate TOST*: TOST rejects only because every difference is the same value (zero
+     variance, the t statistics are undefined) and the pairs are too few for the sign test over
+     all n of them to reach the Bonferroni level: ``2 * 0.5**n >= alpha / M``;
+  3. *too few non-zero differences*: neither test rejects and the Wilcoxon test could not have
+     rejected whatever the signs: its smallest attainable p (:func:`min_attainable_p`) is
+     ``>= alpha / M``.
+
+  A robust verdict from a TOST on differences that vary is kept whatever the Wilcoxon's power:
+  the Wilcoxon test decides only *sensitive*.
 """
 
 from __future__ import annotations
@@ -36,8 +49,15 @@ from scipy.stats import rankdata, wilcoxon
 from statsmodels.stats.weightstats import ttost_paired
 
 Array = npt.NDArray[np.float64]
-Classification = Literal["sensitive", "robust", "sensitive_and_robust", "inconclusive"]
-CLASSES: tuple[str, ...] = ("sensitive", "robust", "sensitive_and_robust", "inconclusive")
+Classification = Literal["sensitive", "robust", "sensitive_and_robust", "inconclusive", "not_informative",
+                         "false_robustness"]
+NOT_INFORMATIVE = "not_informative"
+"""The class of a metric whose data cannot carry a verdict (:func:`not_informative_reason`)."""
+FALSE_ROBUSTNESS = "false_robustness"
+"""The class a judge study gives a robust metric that does not tell reviews apart
+(:func:`rhetorica.judges.analysis.with_discrimination`; RobustReview's false robustness)."""
+CLASSES: tuple[str, ...] = ("sensitive", "robust", "sensitive_and_robust", "inconclusive", NOT_INFORMATIVE,
+                            FALSE_ROBUSTNESS)
 JUDGE_COLUMNS = ["document_id", "arm", "judge", "metric", "score"]
 EXACT_MAX_N = 50
 
@@ -55,7 +75,10 @@ RELIABILITY_COLUMNS = [
     "tost_p",
     "alpha_bonferroni",
     "classification",
+    "reason",
 ]
+"""Columns of :func:`judge_reliability`; ``reason`` says why a metric is ``not_informative``
+(else missing)."""
 
 
 class WilcoxonResult(NamedTuple):
@@ -125,6 +148,60 @@ def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
     if x.std() == 0:
         return 0.0 if low < x.mean() < high else 1.0
     return float(ttost_paired(x, np.zeros_like(x), low, high)[0])
+
+
+def min_attainable_p(d: npt.ArrayLike) -> float:
+    """The smallest two-sided p the Wilcoxon signed-rank test (:func:`wilcoxon_signed_rank`) can
+    give on differences with these absolute values, whatever their signs.
+
+    Every difference of one sign maximises ``|T+ - n(n+1)/4|`` for the observed ``|d|`` (ties and
+    zeros kept), so the minimum is the test's p on ``|d|``: ``2 * 0.5**n`` for n <= 50 non-zero
+    differences without tied ``|d|`` (the exact null; also the sign test's smallest p), the normal
+    approximation's p otherwise. 1 with no non-zero difference.
+
+    Raises:
+        ValueError: if ``d`` contains NaN.
+    """
+    return wilcoxon_signed_rank(np.abs(np.asarray(d, dtype=float))).pvalue
+
+
+def no_variation_reason(original: npt.ArrayLike, rewrite: npt.ArrayLike) -> str | None:
+    """Why a metric's scores cannot show anything: one score level in both arms together;
+    ``None`` when the scores take two levels or more (NaN ignored; ``None`` also with no score).
+
+    Returns:
+        e.g. ``"no variation: every judgement scored 0"``.
+    """
+    values = np.unique(np.concatenate([np.asarray(original, dtype=float).ravel(),
+                                       np.asarray(rewrite, dtype=float).ravel()]))
+    values = values[~np.isnan(values)]
+    return f"no variation: every judgement scored {values[0]:g}" if len(values) == 1 else None
+
+
+def not_informative_reason(d: npt.ArrayLike, level: float, *, sensitive: bool, robust: bool,
+                           variation: str | None = None) -> str | None:
+    """Why the tests of ``d`` carry no verdict at the corrected level ``level`` (rules 1-3 of the
+    module docstring), or ``None``.
+
+    Args:
+        d: the paired differences tested (no NaN).
+        level: the Bonferroni level alpha / M.
+        sensitive, robust: the Wilcoxon and TOST decisions at ``level``.
+        variation: :func:`no_variation_reason` of the raw scores (rule 1), when known.
+    """
+    if variation:
+        return variation
+    x = np.asarray(d, dtype=float)
+    n = len(x)
+    if robust and n and np.all(x == x[0]) and 2 * 0.5**n >= level:
+        return (f"every one of the {n} differences is {x[0]:g}: TOST is degenerate (zero variance) and "
+                f"{n} pairs cannot reach α' = {level:.3g} (smallest sign-test p {2 * 0.5**n:.3g})")
+    smallest = min_attainable_p(x)
+    if not sensitive and not robust and smallest >= level:
+        k = int(np.count_nonzero(x))
+        return (f"too few non-zero differences ({k} of {n}): the smallest attainable Wilcoxon p "
+                f"{smallest:.3g} is not below α' = {level:.3g}")
+    return None
 
 
 def bonferroni(pvalues: npt.ArrayLike, alpha: float = 0.05) -> tuple[float, npt.NDArray[np.bool_]]:
@@ -237,14 +314,19 @@ def judge_reliability(
     *,
     alpha: float = 0.05,
     n_tests: Mapping[Any, int] | None = None,
+    variations: Mapping[tuple[Any, Any], str | None] | None = None,
 ) -> pd.DataFrame:
-    """Sensitivity / robustness classification of every (judge, metric).
+    """Sensitivity / robustness classification of every (judge, metric), ``not_informative`` where
+    the data cannot carry a verdict (module docstring).
 
     Args:
         table: judge table (see module docstring).
         bounds: equivalence bound delta_m > 0 per metric (score units), or one value for all.
         alpha: family-wise level before Bonferroni over each judge's metrics.
         n_tests: judge -> Bonferroni M (:func:`judge_metric_tests`).
+        variations: (judge, metric) -> :func:`no_variation_reason` of the raw scores, for a caller
+            whose ``table`` holds derived scores (unit means of d); default: computed from
+            ``table``'s paired scores.
 
     Returns:
         DataFrame with :data:`RELIABILITY_COLUMNS`, one row per judge and metric (sorted);
@@ -259,6 +341,10 @@ def judge_reliability(
         d = m["d"].to_numpy()
         w = wilcoxon_signed_rank(d)
         p_tost = tost_paired(d, -float(bound), float(bound))
+        sensitive, robust = bool(w.pvalue < level), bool(np.nan_to_num(p_tost, nan=1.0) < level)
+        variation = (variations.get((judge, metric)) if variations is not None
+                     else no_variation_reason(m[ORIGINAL], m["rewrite"]))
+        reason = not_informative_reason(d, level, sensitive=sensitive, robust=robust, variation=variation)
         rows.append(
             {
                 "judge": judge,
@@ -273,9 +359,8 @@ def judge_reliability(
                 "bound": float(bound),
                 "tost_p": p_tost,
                 "alpha_bonferroni": level,
-                "classification": classify(
-                    bool(w.pvalue < level), bool(np.nan_to_num(p_tost, nan=1.0) < level)
-                ),
+                "classification": NOT_INFORMATIVE if reason else classify(sensitive, robust),
+                "reason": reason,
             }
         )
     return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)

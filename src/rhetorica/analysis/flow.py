@@ -357,7 +357,7 @@ def _metric_rows(b: _Builder, pairs: pd.DataFrame, declared: Mapping[str, list[s
                  configurations: Mapping[str, list[str]], stops: Mapping[str, str], budget: str | None) -> None:
     """The ``metric`` stage: per rewrite condition, judge and declared metric, each rewrite passed
     on, analysed when it and its original have a usable score on the metric, else excluded with
-    the first missing side's reason."""
+    the missing side's reason, or the reason of a pair missing on both sides (:func:`_pair_state`)."""
     info = variants.set_index("unit_key")[["document_id", "condition"]] if not variants.empty else pd.DataFrame()
     rewrites = pairs[pairs["arm"] == "rewrite"]
     originals = pairs[pairs["arm"] == ORIGINAL]
@@ -406,17 +406,29 @@ def _side_states(rows: pd.DataFrame, keys: list[str]) -> dict[tuple[str, ...], s
 
 def _pair_state(states: Mapping[str, Mapping[tuple[str, ...], str]], judge: str, metric: str, variant: str,
                 document: str, stop: str | None, budget: str | None) -> tuple[str, str] | None:
+    """(kind, reason) of a rewrite's pair that is not analysed on ``metric``, or ``None``: the side
+    whose score is unusable, or ``both sides …`` with each side's state when neither is usable (a
+    reason of its own: counted once, never under one side). The kind of a pair missing on both
+    sides is ``failed`` when either side failed, else ``not run`` when either was not judged."""
+    found = []
     for side, key in (("rewrite", (judge, metric, variant)), (ORIGINAL, (judge, metric, document))):
         state = states[side].get(key)
         if state is None:
             why = f"configuration stopped: {stop}" if stop else (f"budget reached: {budget}" if budget
                                                                  else "not run yet")
-            return NOT_RUN, f"{side} not judged ({why})"
-        if state == "missing":
-            return EXCLUDED, f"metric missing from the {side}'s ok judgement"
-        if state != "usable":
-            return FAILED, f"{side} judgement {state}"
-    return None
+            found.append((NOT_RUN, f"{side} not judged ({why})", f"not judged ({why})"))
+        elif state == "missing":
+            found.append((EXCLUDED, f"metric missing from the {side}'s ok judgement", "metric missing"))
+        elif state != "usable":
+            found.append((FAILED, f"{side} judgement {state}", f"judgement {state}"))
+        else:
+            found.append(None)
+    rewrite, original = found
+    if rewrite is None or original is None:
+        return (rewrite or original)[:2] if (rewrite or original) else None
+    kinds = {rewrite[0], original[0]}
+    kind = FAILED if FAILED in kinds else (NOT_RUN if NOT_RUN in kinds else EXCLUDED)
+    return kind, f"both sides missing: rewrite {rewrite[2]}, original {original[2]}"
 
 
 def _stops(problems: pd.DataFrame) -> tuple[dict[str, str], str | None]:

@@ -54,6 +54,7 @@ COMPARISON_COLUMNS = [
     "mean_second",
     "missing_first",
     "missing_second",
+    "missing_both",
 ]
 
 MAGNITUDE_COLUMNS = [
@@ -379,16 +380,31 @@ def _compare(
             "pct_second_higher": pct_b,
             "pct_tie": 100.0 * _per_pair(ties, n),
             "preference_ratio": ratio,
-            "sign_test_p": sign_test_pvalues(wins.astype(int), losses.astype(int)),
+            "sign_test_p": np.where(n > 0, sign_test_pvalues(wins.astype(int), losses.astype(int)), np.nan),
             "flips_first_accept_pct": 100.0 * _per_pair(flip_a, n),
             "flips_second_accept_pct": 100.0 * _per_pair(flip_b, n),
             "mean_first": _per_pair(w.per_reviewer(np.where(paired, a, 0.0)), n),
             "mean_second": _per_pair(w.per_reviewer(np.where(paired, b, 0.0)), n),
             "missing_first": w.per_reviewer(~has_a & has_b).astype(int),
             "missing_second": w.per_reviewer(~has_b & has_a).astype(int),
+            "missing_both": w.per_reviewer(~has_a & ~has_b).astype(int),
         }
     )
     return out[COMPARISON_COLUMNS]
+
+
+def no_test_reasons(comparisons: pd.DataFrame) -> list[str]:
+    """One sentence per row of a comparison table without a paired paper (``n_pairs = 0``, no
+    test): ``"reviewer r, A vs B: no test (no paper scored under both; missing under A 4, under B 0,
+    under both 1)"``, in table order (``| given`` added for a conditional row)."""
+    out = []
+    for r in comparisons[comparisons["n_pairs"] == 0].itertuples(index=False):
+        given = f" | {r.given}" if isinstance(getattr(r, "given", None), str) else ""
+        both = int(getattr(r, "missing_both", 0) or 0)
+        out.append(f"reviewer {r.reviewer}, {r.first} vs {r.second}{given}: no test (no paper scored under both; "
+                   f"missing under {r.first} {int(r.missing_first)}, under {r.second} {int(r.missing_second)}, "
+                   f"under both {both})")
+    return out
 
 
 def compare_arms(
@@ -415,7 +431,10 @@ def compare_arms(
       ``flips_second_accept_pct`` the reverse.
     - ``mean_first`` / ``mean_second``: mean paper score of each arm over the paired papers.
     - ``missing_first``: papers with a score in the second arm but none in the first (all
-      replicates failed or absent); ``missing_second`` the reverse.
+      replicates failed or absent); ``missing_second`` the reverse; ``missing_both``: papers of
+      the reviewer (some assessment stored, in any arm) with a score in neither arm.
+      ``n_pairs + missing_first + missing_second + missing_both`` = the reviewer's papers.
+    - With no pair (``n_pairs = 0``) there is no test: ``sign_test_p`` is NaN, never 1.
 
     With ``given`` (a third factor for 2x2 combined rewrites, Table 5), the arms compared are the
     compound arms applying ``first`` + ``given`` and ``second`` + ``given``, e.g.

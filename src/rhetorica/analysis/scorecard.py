@@ -32,7 +32,8 @@ Preference, flips and failures test several pairs; each pair's interval is Bonfe
 ``alpha``. A check fails when any pair fails, passes when every pair passes, and is otherwise
 undecided. A configuration **fails** when any check fails, **passes** when all four pass, and has
 **not enough data** otherwise. A review-quality judge configuration is judged by its metrics'
-Table-1 classes instead (:func:`judge_verdicts`: a metric classified sensitive is a finding).
+Table-1 classes instead (:func:`judge_verdicts`: a metric classified sensitive or false
+robustness is a finding, a not informative one is not enough data).
 
 The thresholds (:class:`~rhetorica.scorecard_thresholds.ScorecardThresholds`, the ``scorecard``
 section of a study YAML) live in :mod:`rhetorica.scorecard_thresholds`, below both the study config

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,28 +44,80 @@ _KEYS = ["reviewer", "first", "second", "given", "score"]
 WILCOXON_ARE = 3 / math.pi
 
 
-def soft_rating_reasons(artefacts: pd.DataFrame) -> pd.DataFrame:
+def covered_mass(fields: Mapping[str, Any]) -> float | None:
+    """The covered probability mass of one stored soft rating (a metric's entry of the
+    ``soft_ratings`` artefact): its ``covered`` (a reviewer's rating,
+    :class:`rhetorica.models.logprobs.SoftRating`), else the smallest ``covered`` of its
+    ``ratings`` (a judge's mean over calls or points, :mod:`rhetorica.judges.soft_ratings`: every
+    rating it averages must have the mass); ``None`` when neither is stored."""
+    if fields.get("covered") is not None:
+        return float(fields["covered"])
+    masses = [float(r["covered"]) for r in fields.get("ratings") or [] if r.get("covered") is not None]
+    return min(masses) if masses else None
+
+
+def soft_rating_reasons(artefacts: pd.DataFrame, min_covered: float = 0.0) -> pd.DataFrame:
     """Why an assessment's metric has no expected score, from the stored ``soft_ratings``
     artefacts (:mod:`rhetorica.reviewers.soft_ratings`, :mod:`rhetorica.judges.soft_ratings`:
-    metric -> fields with ``reason``).
+    metric -> fields with ``reason``), or why the analysis leaves its expected score out: its
+    covered mass (:func:`covered_mass`) below ``min_covered`` (issue 36; ``covered mass 0.47 < 0.9``).
 
     Args:
         artefacts: :func:`rhetorica.store.export.artefacts_table` rows (``unit_key``, ``name``,
             ``value_json``).
+        min_covered: the study's ``soft_ratings.min_covered`` (0-1; 0 keeps every expected score).
 
     Returns:
-        Columns ``unit_key, metric, reason``, one row per rated metric without an expected score
-        (the metric as the form names it).
+        Columns ``unit_key, metric, reason``, one row per rated metric without a usable expected
+        score (the metric as the form names it).
     """
     columns = ["unit_key", "metric", "reason"]
     if artefacts.empty:
         return pd.DataFrame(columns=columns)
     rows = []
     for key, text in zip(artefacts["unit_key"], artefacts["value_json"].where(artefacts["name"] == ARTEFACT)):
-        if isinstance(text, str):
-            rows += [(key, metric, fields.get("reason") or "no expected score")
-                     for metric, fields in json.loads(text).items() if fields.get("expected") is None]
+        if not isinstance(text, str):
+            continue
+        for metric, fields in json.loads(text).items():
+            covered = covered_mass(fields)
+            if fields.get("expected") is None:
+                rows.append((key, metric, fields.get("reason") or "no expected score"))
+            elif covered is not None and covered < min_covered:
+                rows.append((key, metric, f"covered mass {covered:.2f} < {min_covered:g}"))
     return pd.DataFrame(rows, columns=columns)
+
+
+def apply_min_covered(assessments: pd.DataFrame, scores: pd.DataFrame, artefacts: pd.DataFrame,
+                      min_covered: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tidy tables with every expected score whose covered mass is below ``min_covered`` made
+    missing (NaN, never imputed): its expectation rests on too little of the probability (the
+    unresolved or outside mass could move it anywhere between the rating's ``low`` and ``high``).
+    :func:`soft_rating_reasons` with the same ``min_covered`` gives each one's reason.
+
+    Args:
+        assessments: :func:`rhetorica.store.export.assessments_table` (``unit_key`` and the
+            ``<metric>.expected`` columns).
+        scores: :func:`rhetorica.store.export.scores_long` (``unit_key, metric, value``).
+        artefacts: :func:`rhetorica.store.export.artefacts_table`.
+        min_covered: the threshold (0-1).
+
+    Returns:
+        ``(assessments, scores)`` copies (the inputs themselves when nothing is below).
+    """
+    reasons = soft_rating_reasons(artefacts, min_covered)
+    low = reasons[reasons["reason"].astype(str).str.startswith("covered mass ")]
+    if low.empty:
+        return assessments, scores
+    drop = set(zip(low["unit_key"].astype(str), low["metric"].map(expected_metric)))
+    out_a = assessments.copy()
+    for column in sorted({m for _, m in drop} & set(out_a.columns)):
+        keys = {k for k, m in drop if m == column}
+        out_a.loc[out_a["unit_key"].astype(str).isin(keys), column] = np.nan
+    out_s = scores.copy()
+    if not out_s.empty:
+        hit = [(str(k), str(m)) in drop for k, m in zip(out_s["unit_key"], out_s["metric"])]
+        out_s.loc[hit, "value"] = np.nan
+    return out_a, out_s
 
 
 def has_soft_ratings(df: pd.DataFrame, score: str) -> bool:

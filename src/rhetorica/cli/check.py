@@ -20,8 +20,10 @@ def check(run_dir: Path = typer.Argument(..., help="Run directory of a study."))
 
     Exit codes:
     0 every configuration passes;
-    1 at least one configuration fails;
-    3 none fails, but at least one has not enough data to decide;
+    1 at least one configuration fails (a judge metric classified sensitive, or false robustness:
+    stable but not telling reviews apart);
+    3 none fails, but at least one has not enough data to decide (a judge metric not informative
+    or inconclusive included);
     2 no store in RUN_DIR, not a rhetorica store, an unusable study.json, or invalid scorecard settings.
     """
 

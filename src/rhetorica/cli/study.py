@@ -15,6 +15,7 @@ from rhetorica.cli.errors import exit_on, fail
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.cli.progress import RichProgress
 from rhetorica.analysis.equivalence import CLASSES
+from rhetorica.analysis.paired import no_test_reasons
 from rhetorica.judges.analysis import NOT_COMPUTABLE
 from rhetorica.report.data import fmt, fmt_p
 from rhetorica.report.render import write_report
@@ -56,6 +57,8 @@ def print_headline(run_dir: Path, appendix_papers: int | None = None, failed_uni
                           fmt(row.preference_ratio), fmt_p(row.sign_test_p), fmt(row.flips_first_accept_pct, 0),
                           fmt(row.flips_second_accept_pct, 0), fmt(row.mean_first), fmt(row.mean_second))
         wide.print(table)
+        for reason in no_test_reasons(data.comparisons):
+            wide.print(escape(f"p –: {reason}"), highlight=False)
     elif not data.analysis.get("judges", pd.DataFrame()).empty:
         wide.print(judge_headline(data.analysis["judges"]))
     assessments = data.tables.get("assessments")
@@ -73,7 +76,8 @@ def print_headline(run_dir: Path, appendix_papers: int | None = None, failed_uni
 def judge_headline(table1: pd.DataFrame) -> Table:
     """Table 1 of a judge study in the terminal: per rewrite condition and judge, its declared
     metrics counted by classification (``sensitive``, ``robust``, ``sensitive_and_robust``,
-    ``inconclusive``, ``not computable``: the columns present)."""
+    ``inconclusive``, ``not_informative``, ``false_robustness``, ``not computable``: the columns
+    present)."""
     counts = table1.groupby(["condition", "judge"], sort=False)["classification"].value_counts().unstack(fill_value=0)
     order = [c for c in (*CLASSES, NOT_COMPUTABLE) if c in counts.columns]
     table = Table(title="Review-quality judges: metrics per classification (Table 1; full table in the report)")

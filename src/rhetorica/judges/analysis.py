@@ -15,7 +15,12 @@ Per judge, rewrite condition and metric, ``d = S(rewrite) − S(original)`` for 
 diagnostic metrics are left out unless ``include_style``; a declared metric without data stays in M), the four-way class — at the pair level (each
 rewrite one pair) and with d averaged per paper (or review) first
 (:func:`rhetorica.analysis.clustered.clustered_reliability`); :func:`judge_study` returns both
-and the metrics whose class differs. Agreement: for the first two judges, the number of metrics
+and the metrics whose class differs. A metric the data cannot classify is ``not_informative`` with
+its reason (one score level throughout, a degenerate TOST on too few pairs, or too few non-zero
+differences for the Wilcoxon test to reach α: :func:`rhetorica.analysis.equivalence.not_informative_reason`);
+a robust metric that does not tell reviews apart is ``false_robustness`` (RobustReview's
+discriminability across reviews with its interval: :func:`discrimination`, :func:`with_discrimination`).
+Agreement: for the first two judges, the number of metrics
 classified the same (:func:`rhetorica.analysis.equivalence.judge_agreement`).
 
 Soft ratings (issue 27 §2): where judge configurations set ``soft_ratings: true``, a judgement
@@ -38,7 +43,8 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.clustered import clustered_reliability, level_differences, pair_differences
-from rhetorica.analysis.equivalence import RELIABILITY_COLUMNS, judge_agreement
+from rhetorica.analysis.discriminability import discriminability_interval
+from rhetorica.analysis.equivalence import FALSE_ROBUSTNESS, NOT_INFORMATIVE, RELIABILITY_COLUMNS, judge_agreement
 from rhetorica.analysis.soft import paired_soft_test
 from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL
@@ -46,10 +52,21 @@ from rhetorica.judges.families import FamilyError, get_family
 from rhetorica.judges.soft_ratings import rated_metrics
 
 TABLE1_COLUMNS = ["condition", "judge", "metric", "family", "scale", "n_pairs", "wilcoxon_n", "mean_diff",
-                  "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "classification", "reason", "second_judge",
-                  "second_class", "agree"]
+                  "wilcoxon_p", "tost_p", "bound", "alpha_bonferroni", "discriminability", "discriminability_low",
+                  "discriminability_high", "classification", "reason", "second_judge", "second_class", "agree"]
 """Columns of Table 1: ``n_pairs`` the rewrites with both sides scored, ``wilcoxon_n`` the non-zero
-differences the Wilcoxon test used, ``reason`` why a declared metric has no test (else missing)."""
+differences the Wilcoxon test used, ``discriminability`` and its interval whether the metric tells
+reviews apart (:data:`DISCRIMINATION_COLUMNS`), ``reason`` why a declared metric has no test, is
+not informative or falsely robust (else missing)."""
+
+DISCRIMINATION_COLUMNS = ["discriminability", "discriminability_low", "discriminability_high"]
+"""Columns :func:`with_discrimination` adds: RobustReview's discriminability across the reviews
+(:func:`rhetorica.analysis.discriminability.discriminability_interval`, the reviews in the role of
+papers) and its percentile review-bootstrap interval at the study's α."""
+
+CHANCE_MARGIN = 0.05
+"""Discriminability up to 0.5 + this margin counts as chance (RobustReview's false-robustness
+margin, :func:`rhetorica.analysis.robustness.robustness_table`)."""
 
 TABLE1_SOFT_COLUMNS = ["soft_n_pairs", "soft_nonzero", "soft_median_diff", "soft_mean_diff", "soft_ci_low",
                        "soft_ci_high", "soft_wilcoxon_p"]
@@ -70,8 +87,9 @@ class JudgeStudy:
     Attributes:
         pairs: the pair table (:func:`judge_pairs`) of the classified metrics.
         reliability: pair-level classes, :data:`~rhetorica.analysis.equivalence.RELIABILITY_COLUMNS`
-            plus ``condition``, ``family``, ``scale``, ``reason``: every declared metric of every judge,
-            one without a test with ``n_pairs = 0``, class ``not computable`` and why.
+            (``reason`` included) plus :data:`DISCRIMINATION_COLUMNS`, ``condition``, ``family``,
+            ``scale``: every declared metric of every judge, one without a test with
+            ``n_pairs = 0``, class ``not computable`` and why.
         clustered: the same with d averaged per ``cluster`` unit first.
         differences: metrics whose class differs between the two (``judge, metric,
             class_pair, class_<cluster>, condition``).
@@ -178,7 +196,9 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
 
     Returns:
         One sentence: no stored judgement of a rewrite; every judgement failed (status counts);
-        the metric missing from every ok judgement; or no original judged successfully.
+        the metric missing from every ok judgement; or, when both sides have scores but never of
+        the same review, how many reviews have only the original scored and how many only a
+        rewrite (naming the missing side).
     """
     mine = pairs[(pairs["judge"] == judge) & (pairs["metric"] == metric)]
     rewrites = mine[(mine["arm"] == "rewrite") & (mine["condition"] == condition)]
@@ -192,7 +212,12 @@ def no_test_reason(pairs: pd.DataFrame, judge: str, metric: str, condition: str)
             return f"every stored {side} judgement failed ({', '.join(f'{k} {v}' for k, v in counts.items())})"
         if ok["score"].isna().all():
             return f"metric missing from every ok {side} judgement"
-    return "no rewrite whose original was scored on this metric"
+    scored = {side: set(rows.loc[(rows["status"] == "ok") & rows["score"].notna(), "document_id"])
+              for side, rows in (("rewrite", rewrites), (ORIGINAL, originals))}
+    only_original = len(scored[ORIGINAL] - scored["rewrite"])
+    only_rewrite = len(scored["rewrite"] - scored[ORIGINAL])
+    return (f"no review scored on both sides: the rewrite missing for {only_original} review(s) whose original "
+            f"was scored, the original missing for {only_rewrite} review(s) whose rewrite was scored")
 
 
 def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids: Mapping[str, str], *,
@@ -245,6 +270,8 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
             level = clustered_reliability(part, delta, level="pair", alpha=alpha, n_tests=n_tests)
             grouped = clustered_reliability(part, delta, level=cluster, alpha=alpha,  # type: ignore[arg-type]
                                             n_tests=n_tests)
+            found = discrimination(part, alpha=alpha, n_resamples=n_resamples, seed=seed)
+            level, grouped = with_discrimination(level, found, alpha), with_discrimination(grouped, found, alpha)
         for frame in (level, grouped):
             frame["condition"] = condition
             frame["family"] = frame["metric"].map(lambda k: info[k][0])
@@ -279,7 +306,7 @@ def _declared_rows(level: pd.DataFrame, pairs: pd.DataFrame, judge: str, metrics
     """Table 1's rows of ``judge`` under ``condition``: one per declared metric, in declaration
     order; a metric without a test has ``n_pairs = 0``, class ``not computable`` and its reason."""
     tested = level[level["judge"] == judge].set_index("metric")
-    rows = [tested.loc[metric].to_dict() | {"metric": metric, "reason": None} if metric in tested.index
+    rows = [tested.loc[metric].to_dict() | {"metric": metric} if metric in tested.index
             else _untested_row(pairs, judge, metric, condition, info, alpha_m) for metric in metrics]
     return pd.DataFrame(rows).reindex(columns=[c for c in TABLE1_COLUMNS if c not in
                                                ("second_judge", "second_class", "agree")])
@@ -303,8 +330,73 @@ def _with_untested(level: pd.DataFrame, pairs: pd.DataFrame, declared: Mapping[s
     tested = set(zip(level["judge"], level["metric"]))
     missing = [_untested_row(pairs, judge, metric, condition, info, alpha / max(1, n_tests[judge])) | {"level": "pair"}
                for judge, metrics in declared.items() for metric in metrics if (judge, metric) not in tested]
-    out = level.assign(reason=None)
+    out = level
     return pd.concat([out, pd.DataFrame(missing, columns=list(out.columns))], ignore_index=True) if missing else out
+
+
+def discrimination(pairs: pd.DataFrame, *, alpha: float = 0.05, n_resamples: int = 2000,
+                   seed: int = 0) -> dict[tuple[str, str], tuple[float, float, float]]:
+    """Does each (judge, metric) tell different reviews apart? RobustReview's discriminability
+    (:func:`rhetorica.analysis.discriminability.discriminability_interval`) with the reviews in the
+    role of papers: over the review pairs ordered by the judge's mean score of their originals,
+    the probability that a rewrite of the higher-scored review scores above a rewrite of the other
+    (ties 1/2; 0.5 = chance), with its percentile bootstrap interval over reviews.
+
+    Args:
+        pairs: the pair table of one condition and the originals (ok rows used).
+        alpha: two-sided level of the interval.
+        n_resamples, seed: of the bootstrap.
+
+    Returns:
+        (judge, metric) -> ``(point, low, high)`` in [0, 1], NaN with fewer than two reviews
+        having both an original and a rewrite scored.
+    """
+    t = pairs[pairs["status"] == "ok"] if "status" in pairs.columns else pairs
+    t = t.assign(score=pd.to_numeric(t["score"], errors="coerce")).dropna(subset=["score"])
+    out: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for (judge, metric), part in t.groupby(["judge", "metric"], sort=True):
+        original = part[part["arm"] == ORIGINAL].groupby("document_id")["score"].mean()
+        rewrites = part[part["arm"] == "rewrite"].groupby(["document_id", "variant"])["score"].mean()
+        reviews = original.index
+        rewrites = rewrites[rewrites.index.get_level_values("document_id").isin(reviews)]
+        position = reviews.get_indexer(rewrites.index.get_level_values("document_id"))
+        out[(str(judge), str(metric))] = discriminability_interval(
+            original.to_numpy(dtype=float), rewrites.to_numpy(dtype=float), position, alpha=alpha,
+            n_resamples=n_resamples, seed=seed)
+    return out
+
+
+def with_discrimination(frame: pd.DataFrame, found: Mapping[tuple[str, str], tuple[float, float, float]],
+                        alpha: float = 0.05) -> pd.DataFrame:
+    """``frame`` (classification rows with ``judge, metric, classification, reason``) with
+    :data:`DISCRIMINATION_COLUMNS` from ``found`` (:func:`discrimination`), and every robust class
+    (``robust``, ``sensitive_and_robust``) checked against it:
+
+    - discriminability not computable (fewer than two reviews with both sides scored): the class
+      becomes ``not_informative`` (stability of a metric that cannot be seen to vary across reviews
+      shows nothing);
+    - interval's lower end at or below chance + :data:`CHANCE_MARGIN`: the class becomes
+      ``false_robustness`` (stable because the metric does not tell reviews apart), with the
+      interval in ``reason``.
+    """
+    out = frame.copy()
+    values = [found.get((str(j), str(m)), (np.nan, np.nan, np.nan)) for j, m in zip(out["judge"], out["metric"])]
+    for i, column in enumerate(DISCRIMINATION_COLUMNS):
+        out[column] = [v[i] for v in values]
+    conf = f"{100 * (1 - alpha):g}%"
+    for row, (point, low, high) in zip(out.index, values):
+        if out.at[row, "classification"] not in ("robust", "sensitive_and_robust"):
+            continue
+        if not np.isfinite(point):
+            out.at[row, "classification"] = NOT_INFORMATIVE
+            out.at[row, "reason"] = ("robust by TOST, but whether the metric tells reviews apart is not computable "
+                                     "(fewer than 2 reviews with an original and a rewrite scored)")
+        elif low <= 0.5 + CHANCE_MARGIN:
+            out.at[row, "classification"] = FALSE_ROBUSTNESS
+            out.at[row, "reason"] = (f"robust by TOST, but discriminability {point:.2f} ({conf} interval "
+                                     f"[{low:.2f}, {high:.2f}]) does not exceed chance 0.5 + {CHANCE_MARGIN:g}: "
+                                     "the metric does not tell reviews apart")
+    return out
 
 
 def soft_differences(pairs: pd.DataFrame) -> pd.DataFrame:

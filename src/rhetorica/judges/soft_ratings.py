@@ -17,8 +17,13 @@ found in the tokens, no allowed level among the top tokens), with the first such
 never imputed from the others.
 
 Stored as the score ``<metric>.expected`` and in the assessment's ``soft_ratings`` artefact:
-metric -> ``{"expected", "reason", "ratings"}``, ``ratings`` the per-call (per-point) ratings'
-fields (distribution, covered, outside and unresolved mass, reason) in call (point) order.
+metric -> ``{"expected", "reason", "covered", "low", "high", "ratings"}``: ``covered`` the smallest
+covered mass of its ratings (the analysis leaves the expected score out below the study's
+``soft_ratings.min_covered``, :func:`rhetorica.analysis.soft.apply_min_covered`), ``low`` and
+``high`` the mean of the ratings' bounds of their expectation over the unresolved mass (the mean
+of bounds bounds the mean; ``None`` without an expected score), ``ratings`` the per-call
+(per-point) ratings' fields (distribution, covered, outside and unresolved mass, bounds, reason)
+in call (point) order.
 """
 
 from __future__ import annotations
@@ -75,8 +80,8 @@ def review_soft_ratings(scores: Mapping[str, float], parts: Sequence[Ratings],
 
     Returns:
         ``<metric>.expected`` -> mean expected score (present only when every rating has one),
-        and the ``soft_ratings`` artefact (metric -> ``expected``, ``reason``, ``ratings``) for
-        every scored metric that was rated at all.
+        and the ``soft_ratings`` artefact (metric -> ``expected``, ``reason``, ``covered``,
+        ``low``, ``high``, ``ratings``) for every scored metric that was rated at all.
     """
     expected: dict[str, float] = {}
     artefact: dict[str, Any] = {}
@@ -93,7 +98,12 @@ def review_soft_ratings(scores: Mapping[str, float], parts: Sequence[Ratings],
         if lacking:
             reason = lacking[0] if len(ratings) == 1 else (
                 f"{len(lacking)} of {len(ratings)} ratings without a distribution: {lacking[0]}")
+        bounds = [(r.low, r.high) for r in ratings]
+        complete = value is not None and all(lo is not None and hi is not None for lo, hi in bounds)
         artefact[metric] = {"expected": value, "reason": reason,
+                            "covered": min(r.covered for r in ratings),
+                            "low": sum(lo for lo, _ in bounds) / len(ratings) if complete else None,  # type: ignore[misc]
+                            "high": sum(hi for _, hi in bounds) / len(ratings) if complete else None,  # type: ignore[misc]
                             "ratings": [r.model_dump(exclude={"metric"}) for r in ratings]}
         if value is not None:
             expected[expected_metric(metric)] = value

@@ -27,6 +27,10 @@ Reading the distribution (:func:`soft_rating`):
 - ``covered`` is the mass on allowed levels; ``distribution`` holds each level's probability (not
   renormalised, so it sums to ``covered``); ``expected`` renormalises over the allowed levels. Mass
   beyond the top-k is neither covered, outside nor unresolved.
+- ``low`` and ``high`` bound the expectation over the covered *and* unresolved mass (issue 36): the
+  unresolved mass is some allowed level we did not see, so the expectation lies between
+  ``(sum_l l p(l) + u min) / (covered + u)`` (all of it at the scale's minimum) and the same with
+  the maximum; both equal ``expected`` when nothing is unresolved.
 
 A provider without log-probabilities (Anthropic's Messages API) gives a :class:`SoftRating` with
 ``expected = None`` and the reason; a soft rating is never imputed.
@@ -77,6 +81,8 @@ class SoftRating(BaseModel):
         outside: seen mass on continuations that are no allowed level (another token, a number
             out of range, a decimal).
         unresolved: mass on a prefix of a longer level whose continuation was never generated.
+        low, high: the expectation with every unresolved mass at the scale's minimum / maximum
+            (module docstring); ``None`` with ``expected``.
         reason: why ``expected`` is missing (``None`` when it is present).
     """
 
@@ -86,6 +92,8 @@ class SoftRating(BaseModel):
     covered: float = 0.0
     outside: float = 0.0
     unresolved: float = 0.0
+    low: float | None = None
+    high: float | None = None
     reason: str | None = None
 
 
@@ -229,5 +237,7 @@ def soft_rating(tokens: Sequence[TokenLogprob], metric: str, value: int, levels:
               "unresolved": tally.unresolved}
     if covered <= 0:
         return SoftRating(**common, reason=f"no allowed level of {metric} among the top tokens at its position")
-    expected = sum(int(level) * mass for level, mass in distribution.items()) / covered
-    return SoftRating(**common, expected=expected)
+    total = sum(int(level) * mass for level, mass in distribution.items())
+    u = tally.unresolved
+    low, high = ((total + u * bound) / (covered + u) for bound in (min(levels), max(levels)))
+    return SoftRating(**common, expected=total / covered, low=low, high=high)

@@ -26,7 +26,7 @@ from rhetorica.study.run_study import load_run_study
 from rhetorica.analysis.flow import effective_n
 from rhetorica.recipes.comparison import compare_run
 from rhetorica.recipes.model import RecipeError
-from rhetorica.analysis.soft import soft_rating_reasons
+from rhetorica.analysis.soft import apply_min_covered, soft_rating_reasons
 from rhetorica.analysis.paired import paper_scores
 from rhetorica.analysis.summary import study_tables
 from rhetorica.analysis.tidy import primary_metric
@@ -39,7 +39,7 @@ from rhetorica.report.judges import collect_judges, judge_names, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
 from rhetorica.report.scorecard import search_rereviews, study_scorecard
 from rhetorica.report.tables import TableContext, Unavailable
-from rhetorica.report.validation import shift_table, validation_summary, validation_table
+from rhetorica.report.validation import review_check_summary, shift_table, validation_summary, validation_table
 
 
 def _condition_means(assessments: pd.DataFrame, paper_of: Mapping[str, str] | None = None) -> pd.DataFrame:
@@ -273,6 +273,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
         checks = checks[checks["variant_key"].isin(current_variants)].reset_index(drop=True)
+    artefacts = tables.get("artefacts", pd.DataFrame())
+    tables["assessments"], tables["scores"] = apply_min_covered(tables["assessments"], tables["scores"], artefacts,
+                                                                study.soft_ratings.min_covered)
     assessments = analysed_assessments(tables["assessments"], study)
     comparisons, analysis, unavailable, pairs = analyse(assessments, study, n_resamples=n_resamples, seed=seed,
                                                         artefacts=artefact_values(tables["artefacts"]))
@@ -295,16 +298,16 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     summary = pd.DataFrame()
     if validation.empty:
         unavailable["validation"] = "no variant has been validated (no rows in the store's checks table)"
-    elif not validation["validated"].any():
-        unavailable["validation"] = "no stored validation result carries measures; see the list below"
-    else:
+    elif validation["validated"].any():
         summary = validation_summary(validation)
+    elif review_check_summary(validation).empty:  # review variants have checks, not measures
+        unavailable["validation"] = "no stored validation result carries measures; see the list below"
     if study.recipe is not None:  # a run made by `rhetorica recipe init`: the published numbers beside its own
         recipe_comparison(study, comparisons, analysis, summary, assessments, unavailable)
     flow = run_flow(study, tables, documents, validation, assessments, planned,
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis,
-                             soft_rating_reasons(tables.get("artefacts", pd.DataFrame())))
+                             soft_rating_reasons(artefacts, study.soft_ratings.min_covered))
     return ReportData(study=study, comparisons=comparisons,
                       condition_means=_condition_means(assessments, review_papers),
                       usage=_usage(tables["model_calls"], study), failures=_failures(tables), wall_time_s=wall,

@@ -2,7 +2,8 @@
 
 - **Table 1**, per rewrite condition: for the first judge, one row per classified metric —
   metric, family, scale, mean Δ = mean of S(rewrite) − S(original), Wilcoxon p, TOST p (bound δ_m),
-  four-way class, and the second judge's class with whether the two agree; under it, how many
+  discriminability across reviews with its interval, class (the four classes, not informative,
+  false robustness) with its reason, and the second judge's class with whether the two agree; under it, how many
   metrics both judges classified the same. Where judgements carry soft ratings (expected scores),
   the soft columns beside them: pairs, median and mean Δ of expected scores with the paired
   bootstrap interval, Wilcoxon p (:data:`rhetorica.judges.analysis.TABLE1_SOFT_COLUMNS`).
@@ -36,7 +37,8 @@ from rhetorica.report.plots import _png, _pyplot
 TABLE1_HEADERS = {
     "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "wilcoxon_n": "Non-zero d",
     "mean_diff": "Mean Δ", "wilcoxon_p": "Wilcoxon p", "bound": "δ", "tost_p": "TOST p", "classification": "Class",
-    "second_class": "Second judge", "agree": "Agree", "reason": "Why no test",
+    "discrimination": "Discriminability [CI]", "second_class": "Second judge", "agree": "Agree",
+    "reason": "Why no test or no verdict",
 }
 SOFT_HEADERS = {
     "soft_n_pairs": "Soft pairs", "soft_nonzero": "Soft non-zero d", "soft_median_diff": "Soft median Δ",
@@ -77,7 +79,16 @@ def judges_section(data: ReportData) -> Section:
             "judge_analysis.include_style), whether or not a metric produced data: a metric without a usable pair "
             "is listed with Pairs 0, class 'not computable' and why, and keeps its place in M. Pairs = rewrites "
             "with both sides scored; Non-zero d = the differences the Wilcoxon test ranked (zeros dropped). Classes: sensitive (Wilcoxon rejects, TOST does not), "
-            "robust (TOST rejects, Wilcoxon does not), sensitive and robust (both), inconclusive (neither). "
+            "robust (TOST rejects, Wilcoxon does not), sensitive and robust (both), inconclusive (neither); "
+            "before these, not informative when the data cannot carry a verdict (one score level in both arms or "
+            "each arm constant; a TOST that rejects only because every difference is equal, with too few pairs "
+            "for the sign test to reach α; or neither test rejecting while the Wilcoxon test could not have "
+            "rejected whatever the signs), with the reason. Discriminability: does the metric tell reviews "
+            "apart — over review pairs ordered by the judge's score of their originals, the probability that a "
+            "rewrite of the higher-scored review scores above one of the other (0.5 = chance; ties 1/2), with "
+            "its review-bootstrap interval at the study's α; a robust metric whose interval reaches down to "
+            "0.55 is false robustness (stable because it does not tell reviews apart), one whose "
+            "discriminability is not computable is not informative. "
             "Judge = the judge configuration's model. Failed judgements are missing, never imputed.")
     section = Section("judges", "Review-quality judges: sensitive or robust to rewriting (Table 1)", note)
     if "judges" not in data.analysis:
@@ -106,7 +117,10 @@ def judges_section(data: ReportData) -> Section:
             caption += _untested_judge(data.analysis.get("judges_all", pd.DataFrame()), second.iloc[0], condition)
         headers = TABLE1_HEADERS if part["reason"].notna().any() else {
             k: v for k, v in TABLE1_HEADERS.items() if k != "reason"}
-        shown = part.assign(classification=part["classification"].str.replace("_", " "))
+        shown = part.assign(classification=part["classification"].str.replace("_", " "),
+                            discrimination=[fmt_ci(m, lo, hi, 2) for m, lo, hi in zip(
+                                part["discriminability"], part["discriminability_low"],
+                                part["discriminability_high"])])
         if "soft_n_pairs" in part.columns:
             headers = _soft_headers(headers)
             shown = shown.assign(soft_interval=[fmt_ci(m, lo, hi, 3) for m, lo, hi in zip(
@@ -191,7 +205,7 @@ def pvalue_figure(table1: pd.DataFrame) -> Any:
     conditions = sorted(set(table1["condition"]))
     fig, axes = plt.subplots(1, len(conditions), figsize=(5.2 * len(conditions), 4.4), squeeze=False)
     colours = {"sensitive": "#d62728", "robust": "#2ca02c", "sensitive_and_robust": "#9467bd",
-               "inconclusive": "#7f7f7f"}
+               "inconclusive": "#7f7f7f", "not_informative": "#bcbd22", "false_robustness": "#ff7f0e"}
     for ax, condition in zip(axes.flat, conditions):
         part = table1[table1["condition"] == condition]
         x = part["wilcoxon_p"].map(_minus_log10)

@@ -12,6 +12,8 @@ from typing import Any
 
 from rhetorica.analysis.attack import rereview_means
 from rhetorica.analysis.scorecard import FAIL, PASS, SCORECARD_COLUMNS, UNDECIDED, _combine, scorecard
+from rhetorica.analysis.equivalence import FALSE_ROBUSTNESS, NOT_INFORMATIVE
+from rhetorica.analysis.soft import apply_min_covered
 from rhetorica.labels import ORIGINAL
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.judges.analysis import judge_labels
@@ -35,10 +37,13 @@ def judge_verdicts(judges: Any, reviewers: list[ReviewerSpec]) -> pd.DataFrame:
 
     A judge configuration **fails** when any of its family's declared metrics is classified
     ``sensitive`` under some rewrite condition (the rewrite moved the score and TOST could not show
-    it stays within δ_m): that metric is a finding. It **passes** when every declared metric is
-    ``robust`` or ``sensitive and robust`` (a shift inside δ_m) under every condition, and has
-    **not enough data** otherwise (an inconclusive metric, or one without a test). The paper-review
-    checks do not apply (:data:`NOT_APPLICABLE`, value columns NaN).
+    it stays within δ_m) or ``false_robustness`` (stable by TOST, but it does not tell reviews
+    apart: :func:`rhetorica.judges.analysis.with_discrimination`): that metric is a finding, and
+    ``rhetorica check`` exits 1, as it does for a reviewer whose discriminability fails. It
+    **passes** when every declared metric is ``robust`` or ``sensitive and robust`` (a shift inside
+    δ_m) under every condition, and has **not enough data** otherwise (an inconclusive or not
+    informative metric, or one without a test). The paper-review checks do not apply
+    (:data:`NOT_APPLICABLE`, value columns NaN).
 
     Args:
         judges: :class:`rhetorica.judges.analysis.JudgeStudy` of the run.
@@ -62,11 +67,14 @@ def judge_verdicts(judges: Any, reviewers: list[ReviewerSpec]) -> pd.DataFrame:
             mine = reliability[(reliability["judge"] == label) & (reliability["condition"] == condition)] \
                 if not reliability.empty else reliability
             classes = dict(zip(mine["metric"], mine["classification"])) if not mine.empty else {}
+            why = dict(zip(mine["metric"], mine["reason"])) if "reason" in mine.columns else {}
             for metric in metrics:
                 cls = classes.get(metric, "no test")
-                if cls not in ("robust", "sensitive_and_robust"):
+                if cls in (NOT_INFORMATIVE, FALSE_ROBUSTNESS) and isinstance(why.get(metric), str):
+                    found.setdefault(cls, []).append(f"{metric} ({condition}: {why[metric]})")
+                elif cls not in ("robust", "sensitive_and_robust"):
                     found.setdefault(cls, []).append(f"{metric} ({condition})")
-        verdict = FAIL if "sensitive" in found else (PASS if not found else UNDECIDED)
+        verdict = FAIL if {"sensitive", FALSE_ROBUSTNESS} & set(found) else (PASS if not found else UNDECIDED)
         reasons = [f"{cls.replace('_', ' ')}: {', '.join(items)}" for cls, items in sorted(found.items())]
         nan = float("nan")
         rows.append({**dict.fromkeys(SCORECARD_COLUMNS, nan), "reviewer": name, "verdict": verdict,
@@ -117,8 +125,9 @@ def search_rereviews(artefacts: pd.DataFrame) -> pd.DataFrame | None:
 
 
 CHECK_EXIT_CODES = {PASS: 0, FAIL: 1, UNDECIDED: 3}
-"""Exit codes of ``rhetorica check``: 0 every configuration passes, 1 at least one fails, 3 none
-fails but at least one has not enough data (2 is a usage error or an unreadable run directory)."""
+"""Exit codes of ``rhetorica check``: 0 every configuration passes, 1 at least one fails (a judge
+metric classified sensitive or false robustness included), 3 none fails but at least one has not
+enough data (a not informative metric included; 2 is a usage error or an unreadable run directory)."""
 
 
 @dataclass
@@ -169,9 +178,11 @@ def check_run(run_dir: Path) -> RunCheck:
     store = open_run_store(run_dir)
     try:
         study = load_run_study(run_dir)
-        assessments = analysed_assessments(assessments_table(store), study)
-        scores = scores_long(store)
-        rereviews = search_rereviews(artefacts_table(store))
+        artefacts = artefacts_table(store)
+        every, scores = apply_min_covered(assessments_table(store), scores_long(store), artefacts,
+                                          study.soft_ratings.min_covered)
+        assessments = analysed_assessments(every, study)
+        rereviews = search_rereviews(artefacts)
         paper_ids = paper_ids_of(document_jsons(store))
     finally:
         store.close()

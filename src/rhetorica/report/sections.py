@@ -21,6 +21,7 @@ from rhetorica.report.scorecard import (
     PASS as CARD_PASS,
 )
 from rhetorica.report.tables import COMPARISON, POOLED_SD, SCORECARD, SHIFTS, VALIDATION
+from rhetorica.analysis.paired import no_test_reasons
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import REVIEW_000
 from rhetorica.report.appendix import appendix_sections
@@ -34,7 +35,7 @@ from rhetorica.report.paper_tables import registered_tables
 from rhetorica.report.recipe import recipe_applies, recipe_section
 from rhetorica.report.six_dimensions import six_dimensions_applies, six_dimensions_section
 from rhetorica.report.truncation import input_truncation
-from rhetorica.report.validation import failed_variants
+from rhetorica.report.validation import failed_variants, review_check_summary
 from rhetorica.strata import HUMAN_STRATA
 from rhetorica.validation.summary import summarise_shifts
 
@@ -66,7 +67,7 @@ JUDGE_MEANS_NOTE = ("Per judge configuration and condition: the mean and SD over
 FAILURE_HEADERS = {"stage": "Stage", "item": "Item", "status": "Status", "reason": "Reason"}
 SUPERSEDED_HEADERS = {"stage": "Stage", "configuration": "Rewriter / reviewer", "model": "Model / prompt version",
                       "detail": "Condition / protocol", "units": "Units", "first_created": "First",
-                      "last_created": "Last"}
+                      "last_created": "Last", "checks": "Checks", "checks_passed": "Checks passed"}
 TRUNCATION_HEADERS = {"reviewer": "Reviewer", "words_kept": "Words kept", "document_id": "Document",
                       "title": "Title", "arms": "Conditions cut", "reviews_cut": "Reviews cut",
                       "reviews": "Reviews"}
@@ -154,13 +155,18 @@ def _comparison(data: ReportData) -> Section:
         "papers with both sides present; preference ratio = % A higher / % B higher (– when neither is ever "
         "higher); sign test: exact two-sided binomial on papers with a difference (ties dropped). A flip is a "
         f"paper accepted (mean overall > {data.threshold:g}) under one condition and rejected under the other, "
-        "as % of papers ('Style over Substance', Table 4)."
+        "as % of papers ('Style over Substance', Table 4). Missing A / B: papers of the reviewer scored under "
+        "the other condition only; Missing both: under neither. A comparison without a paired paper has no test "
+        "(p –)."
     )
     section = Section("comparison", "Paired comparison of conditions (overall score)", note)
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
         section.tables.append(table_view(data.comparisons, COMPARISON.headers))
+        reasons = no_test_reasons(data.comparisons)
+        if reasons:
+            section.note += " No test: " + "; ".join(reasons) + "."
     return section
 
 
@@ -228,11 +234,18 @@ def _validation(data: ReportData) -> Section:
             "uni+bigrams, share of protected spans kept. Means over variants; the 'original' row describes the "
             "originals.")
     section = Section("validation", "Validation of the rewrites", note)
+    reviews = review_check_summary(data.validation)
     if not data.validation_summary.empty:
         integrity = dict.fromkeys(("semantic_similarity", "tfidf_cosine", "protected_spans_kept"), 3)
         section.tables.append(table_view(data.validation_summary, VALIDATION.headers, digits=integrity))
-    else:
+    elif reviews.empty:
         section.unavailable = data.unavailable.get("validation", "no validation results")
+    if not reviews.empty:
+        section.note += (" Review variants are checked, not measured: each rewrite of a review keeps its points, "
+                         "scores and recommendation, its length, and its intended shift (the review checks).")
+        section.tables.append(table_view(reviews, REVIEW_SUMMARY_HEADERS,
+                                         f"Review checks: {int(reviews['passed'].sum())} of "
+                                         f"{int(reviews['variants'].sum())} review variants passed"))
     if not data.shift_checks.empty:
         section.tables.append(table_view(summarise_shifts(data.shift_checks), SHIFTS.headers,
                                          "Intended shifts: the condition's dimension measure, original → rewrite"))
@@ -244,6 +257,9 @@ def _validation(data: ReportData) -> Section:
                                         f"Variants that failed validation or lack measures ({len(failed)})"))
     return section
 
+
+REVIEW_SUMMARY_HEADERS = {"condition": "Condition", "rewriter": "Rewriter", "variants": "Variants", "passed": "Passed",
+                          "failed": "Failed", "failing_checks": "Failing checks"}
 
 POOLED_METRIC_HEADERS = {"reviewer": "Reviewer", "metric": "Metric", "n_groups": "Inputs repeated",
                          "n_reviews": "Reviews", "pooled_sd": "Pooled SD"}

@@ -135,6 +135,7 @@ COMPARISON = TableSpec((
     TableColumn("flips_second_accept_pct", "Flip B acc. (%)", r"Flip B (\%)", digits=1),
     *_MEANS,
     TableColumn("missing_first", "Missing A"), TableColumn("missing_second", "Missing B"),
+    TableColumn("missing_both", "Missing both"),
 ))
 """Table 4 of 'Style over Substance' (:func:`rhetorica.analysis.paired.comparison_table`); the
 LaTeX table labels each row's pair (and ``| given``) in a ``_pair`` column added before rendering."""

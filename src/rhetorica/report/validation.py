@@ -155,3 +155,33 @@ def failed_variants(table: pd.DataFrame) -> pd.DataFrame:
         for p, v in zip(passed[shown.index], validated[shown.index], strict=True)
     ]
     return shown[FAILED_COLUMNS].sort_values(FAILED_COLUMNS[:3]).reset_index(drop=True)
+
+
+REVIEW_SUMMARY_COLUMNS = ["condition", "rewriter", "variants", "passed", "failed", "failing_checks"]
+"""Columns of :func:`review_check_summary`."""
+
+
+def review_check_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The review variants' checks (:mod:`rhetorica.validation.review_checks`; rows with ``review``
+    true of :func:`validation_table`) per condition and rewriter: variants checked, passed, failed,
+    and the checks that failed, ``check (n); …`` most frequent first (a variant failing two checks
+    counts under each; :func:`rhetorica.analysis.flow.check_label` names a reason's check).
+
+    Returns:
+        :data:`REVIEW_SUMMARY_COLUMNS`, sorted by condition and rewriter; empty without a review row.
+    """
+    from rhetorica.analysis.flow import check_label
+
+    if table.empty or "review" not in table.columns:
+        return pd.DataFrame(columns=REVIEW_SUMMARY_COLUMNS)
+    rows = table[table["review"].fillna(False).astype(bool)]
+    out = []
+    for (condition, rewriter), part in rows.groupby(["condition", "rewriter"], sort=True):
+        passed = part["passed"].astype(bool)
+        labels = pd.Series([check_label(r) for text in part.loc[~passed, "reasons"]
+                            for r in str(text or "").split("; ") if r], dtype=object)
+        counts = labels.value_counts(sort=False).sort_index().sort_values(ascending=False, kind="stable")
+        out.append({"condition": condition, "rewriter": rewriter, "variants": len(part), "passed": int(passed.sum()),
+                    "failed": int((~passed).sum()),
+                    "failing_checks": "; ".join(f"{label} ({n})" for label, n in counts.items())})
+    return pd.DataFrame(out, columns=REVIEW_SUMMARY_COLUMNS)

@@ -22,7 +22,8 @@ from rhetorica.store.db import Store
 FAILED_CHECK = "json_extract(result_json, '$.error') IS NOT NULL"
 """A check that could not be made (an ``error``); ``passed = 0`` alone is a result, not a failure."""
 
-SUPERSEDED_COLUMNS = ["stage", "configuration", "model", "detail", "units", "first_created", "last_created"]
+SUPERSEDED_COLUMNS = ["stage", "configuration", "model", "detail", "units", "first_created", "last_created",
+                      "checks", "checks_passed"]
 """Columns of :func:`superseded_units`."""
 
 
@@ -125,7 +126,8 @@ _DESCRIBE = {
 def superseded_units(store: Store, plan: Mapping[str, set[str] | None] | None = None) -> pd.DataFrame:
     """Stored rewrites and reviews outside the current plan, grouped by what produced them.
 
-    Checks of superseded variants are superseded with them and not listed separately.
+    Checks of superseded variants are superseded with them: a rewrite row counts its variants'
+    stored validation checks (``checks``) and how many passed (``checks_passed``), beside them.
 
     Args:
         store: the store.
@@ -135,7 +137,8 @@ def superseded_units(store: Store, plan: Mapping[str, set[str] | None] | None = 
         One row per (stage, configuration, model, detail) with :data:`SUPERSEDED_COLUMNS`:
         ``configuration`` is the rewriter or reviewer name, ``model`` the reviewer's model (the
         rewriter's prompt version for rewrites), ``detail`` the condition (rewrites) or protocol
-        (reviews), ``units`` how many, and the first/last creation times (UTC). Empty when none.
+        (reviews), ``units`` how many, the first/last creation times (UTC), and for rewrites
+        ``checks`` and ``checks_passed`` (NaN for the other stages). Empty when none.
     """
     plan = current_plan(store) if plan is None else plan
     frames = []
@@ -150,7 +153,14 @@ def superseded_units(store: Store, plan: Mapping[str, set[str] | None] | None = 
         grouped = rows.groupby(["configuration", "model", "detail"], sort=True)["created_at"]
         out = grouped.agg(units="count", first_created="min", last_created="max").reset_index()
         out.insert(0, "stage", stage)
+        if stage == "rewrite":
+            checks = (pd.read_sql_query("SELECT variant_key AS unit_key, passed FROM checks", store.conn)
+                      if store.has_table("checks") else pd.DataFrame(columns=["unit_key", "passed"]))
+            checked = rows.merge(checks, on="unit_key").groupby(["configuration", "model", "detail"])["passed"]
+            counts = checked.agg(checks="count", checks_passed="sum")
+            out = out.join(counts, on=["configuration", "model", "detail"])
+            out[["checks", "checks_passed"]] = out[["checks", "checks_passed"]].fillna(0).astype(int)
         frames.append(out)
     if not frames:
         return pd.DataFrame(columns=SUPERSEDED_COLUMNS)
-    return pd.concat(frames, ignore_index=True)[SUPERSEDED_COLUMNS]
+    return pd.concat(frames, ignore_index=True).reindex(columns=SUPERSEDED_COLUMNS)
