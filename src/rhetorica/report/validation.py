@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pydantic import ValidationError
+from rhetorica.analysis.flow import check_label
 from rhetorica.validation.summary import summarise_by_condition
 from rhetorica.validation.validate import VariantValidation, validation_row
 import pandas as pd
@@ -170,8 +171,6 @@ def review_check_summary(table: pd.DataFrame) -> pd.DataFrame:
     Returns:
         :data:`REVIEW_SUMMARY_COLUMNS`, sorted by condition and rewriter; empty without a review row.
     """
-    from rhetorica.analysis.flow import check_label
-
     if table.empty or "review" not in table.columns:
         return pd.DataFrame(columns=REVIEW_SUMMARY_COLUMNS)
     rows = table[table["review"].fillna(False).astype(bool)]
