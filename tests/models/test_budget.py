@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 
 import pytest
 
@@ -33,36 +34,46 @@ def priced(fake_server, tmp_path, monkeypatch):
 
 
 def msgs(i: int) -> list[ChatMessage]:
-    return [ChatMessage(role="user", content=f"paper {i} text")]  # 3 words -> 4 approximate tokens
+    return [ChatMessage(role="user", content=f"paper {i} text")]  # 12 characters for i < 10
 
 
 CONFIG = GenerateConfig(max_tokens=10)
+# the request as sent: ceil(12 / 3.2) = 4 tokens of text + 8 for the message's chat markers + 32 for
+# the request's, and 10 output tokens, at $0.001 each
+WORST = (4 + 8 + 32 + 10) * 0.001
 
 
 def test_worst_case_cost_by_hand(priced):
-    # round(3 * 1.35) = 4 input tokens + 10 output tokens, at $0.001 each
-    assert worst_case_cost(priced, msgs(0), CONFIG) == pytest.approx(0.014)
+    assert worst_case_cost(priced, msgs(0), CONFIG) == pytest.approx(WORST) == pytest.approx(0.054)
     assert worst_case_cost(MockModel(), msgs(0), CONFIG) == 0.0
+    # a schema counts too: its instruction (113 characters: 36 tokens) and its JSON (2.2 characters a
+    # token) and 2 tokens joining them, whatever the mode puts it in the prompt or a response format
+    schema = {"type": "object", "properties": {"score": {"type": "integer"}}}
+    text = '{"properties": {"score": {"type": "integer"}}, "type": "object"}'  # sorted, as sent
+    with_schema = GenerateConfig(max_tokens=10, json_schema=schema)
+    assert worst_case_cost(priced, msgs(0), with_schema) == pytest.approx(
+        WORST + (36 + math.ceil(len(text) / 2.2) + 2) * 0.001)
 
 
 def test_sequential_calls_stop_before_the_limit(priced, fake_server):
-    budget = Budget(limit_usd=0.05)
     made = 0
-    with pytest.raises(BudgetExceededError, match=r"budget of \$0\.0500 reached"):
-        for i in range(20):
+    budget = Budget(limit_usd=0.1)
+    with pytest.raises(BudgetExceededError, match=r"budget of \$0\.1000 reached"):
+        for i in range(10):
             out = asyncio.run(call_model(priced, msgs(i), CONFIG, context=CallContext(budget=budget)))
             assert out.status == Status.OK and out.cost_usd > 0
             made += 1
-    # each answer "echo: paper i text" costs 3 input + 4 output tokens = $0.007 < the $0.014 reserved
-    assert made == len(fake_server.model_requests())
+    # each answer "echo: paper i text" costs 3 input + 4 output tokens = $0.007 < the $0.054 reserved:
+    # 7 calls leave $0.051 < $0.054 of the $0.1
+    assert made == len(fake_server.model_requests()) == 7
     assert budget.spent_usd == pytest.approx(0.007 * made)
-    assert budget.spent_usd + 0.014 > 0.05 >= budget.spent_usd
+    assert budget.spent_usd + WORST > 0.1 >= budget.spent_usd
     assert budget.reserved_usd == 0 and budget.refused == 1
 
 
 def test_concurrent_calls_never_overspend(priced, fake_server):
     fake_server.latency_s = 0.05
-    budget = Budget(limit_usd=0.03)
+    budget = Budget(limit_usd=0.15)
 
     async def main():
         return await asyncio.gather(
@@ -72,17 +83,17 @@ def test_concurrent_calls_never_overspend(priced, fake_server):
     results = asyncio.run(main())
     made = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, BudgetExceededError)]
-    # at most floor(0.03 / 0.014) = 2 worst cases fit at once, and all ten start together
+    # at most floor(0.15 / 0.054) = 2 worst cases fit at once, and all ten start together
     assert len(made) == 2 and len(refused) == 8
     assert len(fake_server.model_requests()) == 2
-    assert budget.spent_usd <= 0.03
+    assert budget.spent_usd <= 0.15
 
 
 def test_cache_hits_and_unpriced_models_are_free(priced, tmp_path):
     from rhetorica.store.db import Store
 
     store = Store.in_dir(tmp_path / "run")
-    budget = Budget(limit_usd=0.02)
+    budget = Budget(limit_usd=0.06)  # one worst case ($0.054) fits, then $0.007 is spent
     first = asyncio.run(call_model(priced, msgs(1), CONFIG, context=CallContext(log=StoreCallLog(store), budget=budget)))
     with pytest.raises(BudgetExceededError):
         asyncio.run(call_model(priced, msgs(2), CONFIG, context=CallContext(log=StoreCallLog(store), budget=budget)))

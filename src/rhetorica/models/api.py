@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.models.limits import RateLimiter, RateLimitInfo
+from rhetorica.models import request_size
 from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.status import Status
 
@@ -135,6 +136,9 @@ class ModelAPI(abc.ABC):
     #: The provider runs locally and bills nothing per token: ``rhetorica estimate`` prices its
     #: calls at $0 instead of warning that it has no price.
     free: ClassVar[bool] = False
+    #: Model ids of this provider carry the endpoint: ``<provider>/<model>@<url>`` (the URL is
+    #: checked when a study loads, :func:`rhetorica.models.url_check.url_problem`).
+    url_in_model_id: ClassVar[bool] = False
 
     @classmethod
     def declared_options(cls) -> list[str]:
@@ -155,6 +159,18 @@ class ModelAPI(abc.ABC):
         """
         skip = OPERATIONAL_OPTIONS | self.cache_exempt_options
         return {name: getattr(self, name) for name in self.declared_options() if name not in skip}
+
+    def request_extras(self) -> tuple[dict[str, Any], ...]:
+        """JSON the provider sends with every request besides the messages and the schema (e.g. an
+        OpenAI-compatible ``extra_body``), counted by :meth:`request_tokens`; none by default."""
+        return ()
+
+    def request_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
+        """Input tokens of one request as sent: the messages, the output schema (in the prompt,
+        a tool or a response format), :meth:`request_extras` and the chat template's markers,
+        counted as ``rhetorica estimate`` counts them
+        (:func:`rhetorica.models.request_size.request_tokens`; an upper bound)."""
+        return request_size.request_tokens(self.name, messages, config.json_schema, self.request_extras())
 
     def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
         """Tokens one call charges against a tokens-per-minute quota: the prompt's approximate
