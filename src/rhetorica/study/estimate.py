@@ -63,6 +63,7 @@ are suggested, since a mistyped model name is the usual cause).
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +257,9 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             units_pending += len(pending)
             for unit in pending:
                 for call in stage.calls(unit):
+                    declared = config.models.get(call.model)  # a stage that names a declared model (aspects: gpt)
+                    if declared is not None:
+                        call = replace(call, model=f"{declared.provider}/{declared.model}")
                     label = f"{stage.name} {call.term} (at most)" if call.term else stage.name
                     row = sums[(label, call.model)]
                     tokens = call.input_tokens()
