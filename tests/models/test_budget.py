@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import math
 
 import pytest
 
@@ -34,25 +33,25 @@ def priced(fake_server, tmp_path, monkeypatch):
 
 
 def msgs(i: int) -> list[ChatMessage]:
-    return [ChatMessage(role="user", content=f"paper {i} text")]  # 12 characters for i < 10
+    return [ChatMessage(role="user", content=f"paper {i} text")]  # one digit for i < 10
 
 
 CONFIG = GenerateConfig(max_tokens=10)
-# the request as sent: ceil(12 / 3.2) = 4 tokens of text + 8 for the message's chat markers + 32 for
-# the request's, and 10 output tokens, at $0.001 each
+# the request as sent: 2 letter runs and 1 digit, (2 x 1.275 + 1.254) x 1.05 = 3.99 -> 4 tokens of text,
+# + 8 for the message's chat markers + 32 for the request's, and 10 output tokens, at $0.001 each
 WORST = (4 + 8 + 32 + 10) * 0.001
 
 
 def test_worst_case_cost_by_hand(priced):
     assert worst_case_cost(priced, msgs(0), CONFIG) == pytest.approx(WORST) == pytest.approx(0.054)
     assert worst_case_cost(MockModel(), msgs(0), CONFIG) == 0.0
-    # a schema counts too: its instruction (113 characters: 36 tokens) and its JSON (2.2 characters a
-    # token) and 2 tokens joining them, whatever the mode puts it in the prompt or a response format
+    # a schema counts too, whatever the mode puts it in (the prompt, a response format): the
+    # instruction (20 letter runs, 5 other characters) and the sorted JSON
+    # '{"properties": {"score": {"type": "integer"}}, "type": "object"}' (6 letter runs, 23 others):
+    # (26 x 1.275 + 28 x 0.699) x 1.05 = 55.36 -> 56 tokens, + 1 for the blank line before it
     schema = {"type": "object", "properties": {"score": {"type": "integer"}}}
-    text = '{"properties": {"score": {"type": "integer"}}, "type": "object"}'  # sorted, as sent
     with_schema = GenerateConfig(max_tokens=10, json_schema=schema)
-    assert worst_case_cost(priced, msgs(0), with_schema) == pytest.approx(
-        WORST + (36 + math.ceil(len(text) / 2.2) + 2) * 0.001)
+    assert worst_case_cost(priced, msgs(0), with_schema) == pytest.approx(WORST + 57 * 0.001)
 
 
 def test_sequential_calls_stop_before_the_limit(priced, fake_server):

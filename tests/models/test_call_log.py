@@ -23,10 +23,10 @@ from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 from tests.models.test_budget import PRICES
 
-MESSAGES = [ChatMessage(role="user", content="paper 0 text")]  # 12 characters
+MESSAGES = [ChatMessage(role="user", content="paper 0 text")]
 CONFIG = GenerateConfig(max_tokens=10)
-# worst case: the request as sent, ceil(12 / 3.2) = 4 tokens of text + 8 (the message's chat markers)
-# + 32 (the request's), and 10 output tokens, at $0.001 = $0.054; the answer "echo: paper 0 text" is
+# worst case: the request as sent, 4 tokens of text (2 letter runs and a digit: (2 x 1.275 + 1.254) x
+# 1.05 = 3.99) + 8 (the message's chat markers) + 32 (the request's), and 10 output tokens, at $0.001 = $0.054; the answer "echo: paper 0 text" is
 # 3 input + 4 output words (the fake counts words) = $0.007
 RESERVED, ACTUAL = 0.054, 0.007
 

@@ -9,18 +9,23 @@ counted by:
 
 1. the model's own tokenizer where one is at hand offline: the embedded models' GGUF vocabularies
    (:data:`rhetorica.models.embedded_files.EMBEDDED_MODELS`, loaded ``vocab_only`` through
-   llama-cpp-python), for ``embedded/<name>`` and for any model id whose name holds ``<name>``
-   (e.g. the same GGUF behind ``python -m llama_cpp.server``);
-2. otherwise the stated ratio :data:`CHARS_PER_TOKEN` of the model's family
-   (:func:`model_family`): ``ceil(characters / ratio)``.
+   llama-cpp-python), for ``embedded/<name>`` and for any model id whose name holds the name's
+   family (``smollm2`` of ``smollm2-135m``: SmolLM2's sizes share one tokenizer; e.g. the same GGUF
+   behind ``python -m llama_cpp.server``);
+2. otherwise the stated weights :data:`TOKENS_PER_UNIT` of the model's family
+   (:func:`model_family`): tokens = (w·letter runs + d·digits + s·other non-space characters) ×
+   :data:`RATIO_MARGIN`, rounded up.
 
-The ratios were calibrated on the six shared papers (``/work/shared/data/papers``, read through
-:func:`rhetorica.documents.read_document`, Markdown) against SmolLM2-135M's tokenizer (a 49,152-entry
-byte-level BPE), the only tokenizer available offline; ``benchmarks/bench_token_ratio.py`` prints
-each paper's error. No family whose tokenizer is not at hand has a measured ratio: they use the
-calibrated one, whose vocabulary is smaller than GPT-4o's (200k), Llama 3's (128k), Qwen 2.5's
-(151k) or Gemini's (256k), so it should count more tokens than those tokenizers do — an upper bound
-for budgets, not a measured one.
+Calibration (``benchmarks/bench_token_ratio.py`` prints it): least squares against SmolLM2-135M's
+tokenizer (a 49,152-entry byte-level BPE, the only tokenizer available offline) on the Markdown of
+the six shared papers (``/work/shared/data/papers`` through :func:`rhetorica.documents.read_document`;
+9,411-14,200 tokens each). Without the margin the weights miss each paper's count by -1.9% to
++0.8% (leave-one-paper-out: -2.7% to +4.2%); words × 1.35, the count used before, missed by -46%
+to -21%, and characters / 3.65, the best single ratio, by ±14%. :data:`RATIO_MARGIN` (+5%) keeps a
+ratio count above the tokenizer's, so a budget reserves at least the request. No family whose
+tokenizer is not at hand has measured weights: they use SmolLM2's, whose vocabulary is smaller than
+GPT-4o's (200k), Llama 3's (128k), Qwen 2.5's (151k) or Gemini's (256k), so they should count more
+tokens than those tokenizers do — expected, not measured.
 
 The chat template adds up to :data:`MESSAGE_OVERHEAD_TOKENS` per message and
 :data:`REQUEST_OVERHEAD_TOKENS` per request (ChatML's ``<|im_start|>role\\n ... <|im_end|>\\n`` is
@@ -33,6 +38,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -44,11 +50,16 @@ SCHEMA_INSTRUCTION = (
     "It must validate against this JSON Schema:"
 )
 
-#: Characters per token by model family (see the module docstring for their calibration).
-#: ``prose``: Markdown text of papers and reviews; ``json``: JSON (schemas, ``extra_body``), denser.
-CHARS_PER_TOKEN: dict[str, dict[str, float]] = {
-    "default": {"prose": 3.2, "json": 2.2},
+#: Tokens per letter run, per digit and per other non-space character, by model family
+#: (calibration in the module docstring).
+TOKENS_PER_UNIT: dict[str, tuple[float, float, float]] = {
+    "default": (1.275, 1.254, 0.699),
 }
+#: Factor on a count made with :data:`TOKENS_PER_UNIT` (above the calibration's largest miss).
+RATIO_MARGIN = 1.05
+_LETTER_RUNS = re.compile(r"[A-Za-z]+")
+_DIGITS = re.compile(r"[0-9]")
+_OTHERS = re.compile(r"[^\sA-Za-z0-9]")
 
 #: Tokens the chat template adds per message (role markers), an upper bound.
 MESSAGE_OVERHEAD_TOKENS = 8
@@ -68,10 +79,10 @@ def schema_note(schema: dict[str, Any]) -> str:
 
 
 def model_family(model_id: str) -> str:
-    """The key of :data:`CHARS_PER_TOKEN` that counts ``model_id`` (``default`` for every model
+    """The key of :data:`TOKENS_PER_UNIT` that counts ``model_id`` (``default`` for every model
     until another family is calibrated)."""
     name = model_id.partition("/")[2].partition("@")[0].lower()
-    return next((family for family in CHARS_PER_TOKEN if family != "default" and family in name), "default")
+    return next((family for family in TOKENS_PER_UNIT if family != "default" and family in name), "default")
 
 
 @functools.cache
@@ -90,19 +101,26 @@ def _embedded_tokenizer(name: str) -> Callable[[str], int] | None:
 def own_tokenizer(model_id: str) -> Callable[[str], int] | None:
     """The model's own tokenizer where one is at hand offline (module docstring), else ``None``."""
     name = model_id.partition("/")[2].partition("@")[0].lower()
-    return next((_embedded_tokenizer(known) for known in EMBEDDED_MODELS if known in name), None)
+    return next((_embedded_tokenizer(known) for known in EMBEDDED_MODELS if known.partition("-")[0] in name), None)
+
+
+def ratio_tokens(text: str, family: str = "default") -> int:
+    """Tokens of ``text`` by ``family``'s weights (:data:`TOKENS_PER_UNIT`) and
+    :data:`RATIO_MARGIN`, rounded up; 0 for a text without a non-space character."""
+    letters, digits, others = TOKENS_PER_UNIT[family]
+    units = (letters * len(_LETTER_RUNS.findall(text)) + digits * len(_DIGITS.findall(text))
+             + others * len(_OTHERS.findall(text)))
+    return math.ceil(units * RATIO_MARGIN)
 
 
 @functools.lru_cache(maxsize=4096)
-def count_text(model_id: str, text: str, kind: str = "prose") -> int:
-    """Tokens of ``text`` for ``model_id``: its own tokenizer, else its family's ratio (``kind``
-    ``prose`` or ``json``). ``0`` for an empty text."""
+def count_text(model_id: str, text: str) -> int:
+    """Tokens of ``text`` for ``model_id``: its own tokenizer (:func:`own_tokenizer`), else its
+    family's weights (:func:`ratio_tokens`). ``0`` for an empty text."""
     if not text:
         return 0
     tokenizer = own_tokenizer(model_id)
-    if tokenizer is not None:
-        return tokenizer(text)
-    return math.ceil(len(text) / CHARS_PER_TOKEN[model_family(model_id)][kind])
+    return tokenizer(text) if tokenizer is not None else ratio_tokens(text, model_family(model_id))
 
 
 def request_tokens(model_id: str, messages: Sequence[_Message], schema: dict[str, Any] | None = None,
@@ -122,6 +140,5 @@ def request_tokens(model_id: str, messages: Sequence[_Message], schema: dict[str
     total = REQUEST_OVERHEAD_TOKENS + sum(count_text(model_id, m.content) + MESSAGE_OVERHEAD_TOKENS
                                           for m in messages)
     if schema is not None:
-        total += count_text(model_id, SCHEMA_INSTRUCTION) + count_text(model_id, json.dumps(schema, sort_keys=True),
-                                                                      "json") + 2
-    return total + sum(count_text(model_id, json.dumps(extra, sort_keys=True), "json") for extra in extras if extra)
+        total += count_text(model_id, schema_note(schema)) + 1  # the blank line joining it to the system text
+    return total + sum(count_text(model_id, json.dumps(extra, sort_keys=True)) for extra in extras if extra)
