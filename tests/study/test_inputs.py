@@ -76,3 +76,20 @@ def test_one_paper_id_for_two_papers_is_not_merged(tmp_path: Path) -> None:
                          f"{tmp_path / 'iclr.jsonl'}:1 review 1 to another paper (title 'Graph filters' there, "
                          "'Audio codecs' here); left out (ids are kept as the source wrote them: give each paper its "
                          "own paper_id across the study's files)")]
+
+
+def test_an_imported_rewriter_whose_source_the_pairs_lack_is_one_problem_listing_their_values(
+        tmp_path: Path) -> None:
+    pairs = Path(__file__).resolve().parents[2] / "examples" / "data" / "review_pairs.jsonl"
+    rewriters = [{"name": "typo", "kind": "imported", "conditions": ["paraphrase"], "options": {"source": "gpt4o"}},
+                 {"name": "right", "kind": "imported", "conditions": ["paraphrase"], "options": {"source": "gpt-4o"}},
+                 {"name": "llama-3-70b", "kind": "imported", "conditions": ["paraphrase"]}]  # source: its name
+    config = StudyConfig.model_validate({"name": "s", "output_dir": str(tmp_path / "run"),
+                                         "documents": [{"pairs": str(pairs)}], "rewriters": rewriters,
+                                         "reviewers": [{"name": "c", "kind": "control"}]})
+    problems: list[tuple[str, str, str]] = []
+    documents = load_documents(config, tmp_path, problems)
+    assert len(documents) == 2
+    assert problems == [("ingest", "rewriter typo", "rewriter 'typo' (kind imported) takes the rewrites whose "
+                         "'rewriter' is 'gpt4o' (options.source, default its name), and the pairs files hold none; "
+                         "their 'rewriter' values: 'gpt-4o', 'llama-3-70b': set options.source to one of them")]

@@ -73,7 +73,7 @@ def _check_model_id(value: str) -> str:
         split_model_id(value)
     except UnknownProviderError as exc:
         raise ValueError(str(exc)) from exc
-    name, at, url = value.rpartition("@")
+    _, at, url = value.partition("@")  # the model name holds no "@"; a URL may (credentials)
     try:
         url_in_id = at and provider_class(value.partition("/")[0]).url_in_model_id
     except ModelError:  # a provider whose package is missing: the run names the install
