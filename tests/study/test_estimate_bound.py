@@ -165,3 +165,45 @@ def test_a_judge_study_whose_every_answer_is_repaired_makes_exactly_the_planned_
     print(f"judge study: {len(rows)} requests, ${cost:.5f}; estimate {sum(terms.values())} calls, "
           f"${estimate.total_cost_usd:.5f}")
     assert 0 < cost <= estimate.total_cost_usd
+
+
+VARYING_REVIEW = """import hashlib, json, sys
+overall = 1 + hashlib.sha256(open(sys.argv[1], "rb").read()).digest()[0] % 10
+print(json.dumps({"Summary": "s", "Strengths": ["a"], "Weaknesses": ["b"], "Questions": [], "Limitations": "l",
+                  "Soundness": 3, "Presentation": 3, "Contribution": 2, "Overall": overall, "Confidence": 3,
+                  "Decision": "Accept" if overall >= 6 else "Reject"}))
+"""
+
+
+def test_an_attack_on_a_command_reviewer_stays_within_the_estimate(tmp_path: Path, shared_data: Path,
+                                                                    monkeypatch) -> None:
+    """A worst-case search (3 candidates x 3 rounds, 3 search replicates) whose target is a command
+    reviewer scoring a digest of the manuscript it reads, at $0.02 a call: the search's command
+    calls are counted as external calls, and the logged requests (model and command) and their cost
+    stay within the estimate."""
+    from tests.study.helpers import study_dict
+
+    monkeypatch.delenv("RHETORICA_PRICES", raising=False)
+    script = tmp_path / "reviewer.py"
+    script.write_text(VARYING_REVIEW, encoding="utf-8")
+    spec = study_dict(shared_data, tmp_path / "run", replicates=1, validation={"enabled": False},
+                      rewriters=[{"name": "attacker", "kind": "attack", "model": "openai/gpt-4.1-mini",
+                                  "conditions": ["attack:+"],
+                                  "options": {"candidates": 3, "rounds": 3, "search_replicates": 3,
+                                              "max_queries": 30, "moves": ["confidence:-", "presentation"]}}],
+                      reviewers=[{"name": "cmd", "kind": "command", "cost_per_call_usd": 0.02,
+                                  "options": {"args": [sys.executable, str(script), "{input}"],
+                                              "adapter": "ai-scientist", "timeout_s": 60}}])
+    spec["documents"] = spec["documents"][:1]
+    spec["document_options"] = {"max_words": 300}
+    path = tmp_path / "attack.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    estimate = estimate_study(path)
+    rows = run_with(path, MockModel)
+    commands = [r for r in rows if r[0] == "command"]
+    cost = list_price(rows, {"cmd": 0.02})
+    print(f"attack on a command reviewer: {len(rows)} requests ({len(commands)} command), ${cost:.4f}; estimate "
+          f"{sum(estimate.bound_terms.values())} calls {estimate.bound_terms}, ${estimate.total_cost_usd:.4f}")
+    assert commands and len(commands) <= estimate.bound_terms["external calls"]
+    assert len(rows) <= sum(estimate.bound_terms.values())
+    assert cost <= estimate.total_cost_usd
