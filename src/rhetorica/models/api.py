@@ -173,9 +173,9 @@ class ModelAPI(abc.ABC):
         return request_size.request_tokens(self.name, messages, config.json_schema, self.request_extras())
 
     def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
-        """Tokens one call charges against a tokens-per-minute quota: the prompt's approximate
-        token count plus the requested output tokens."""
-        return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
+        """Tokens one call charges against a tokens-per-minute quota: the request as sent
+        (:meth:`request_tokens`, as the budget counts it) plus the requested output tokens."""
+        return self.request_tokens(messages, config) + (config.max_tokens or 0)
 
     @property
     def name(self) -> str:
