@@ -209,8 +209,8 @@ def test_every_reservation_covers_what_the_real_llama_cpp_server_bills(tmp_path,
     with _reliability_benchmark().llama_cpp_server(threads=2) as root:
         reviewers = [{"name": f"{name}-{protocol}", "model": f"openai-compatible/{name}@{root}/v1",
                       "protocol": protocol, "sampling": {"max_tokens": 48, "temperature": 0.7},
-                      "options": {"timeout_s": 300, "max_concurrency": 1}}
-                     for name in ("priced", "smollm2-priced") for protocol in ("default", "standard")]
+                      "options": {"timeout_s": 900, "max_concurrency": 1}}
+                     for name in ("priced", "smollm2-priced") for protocol in ("default",)]
         spec = {"name": "reserved-llama", "output_dir": str(tmp_path / "run"),
                 "documents": [str(shared_data / "papers" / "stable-nalu_iclr2020")],
                 "document_options": {"max_words": 300}, "reviewers": reviewers, "replicates": 1,
@@ -225,6 +225,6 @@ def test_every_reservation_covers_what_the_real_llama_cpp_server_bills(tmp_path,
         print(f"{c['model'].partition('@')[0]:15s} probe={c['probe']} {c['status']:9s} billed in/out "
               f"{c['input_tokens']}/{c['output_tokens']} ${c['cost_usd']:.3f}; reserved ${c['reserved_usd']:.3f} "
               f"(input {round(c['reserved_usd'] / 0.001) - 48})")
-    assert len(answered) == 4
+    assert len(answered) == 2
     assert all(round(c["reserved_usd"] / 0.001) - 48 >= c["input_tokens"] for c in answered)
     assert all(c["reserved_usd"] >= c["cost_usd"] for c in calls)
