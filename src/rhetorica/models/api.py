@@ -139,6 +139,9 @@ class ModelAPI(abc.ABC):
     #: Model ids of this provider carry the endpoint: ``<provider>/<model>@<url>`` (the URL is
     #: checked when a study loads, :func:`rhetorica.models.url_check.url_problem`).
     url_in_model_id: ClassVar[bool] = False
+    #: Structured-output modes the provider negotiates per endpoint, strongest first
+    #: (:mod:`rhetorica.models.negotiation`; each but the last may be rejected once); none by default.
+    negotiated_modes: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def declared_options(cls) -> list[str]:

@@ -72,7 +72,7 @@ from pydantic import BaseModel
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
 from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
-from rhetorica.models.providers.openai_compatible import STRUCTURED_OUTPUT_MODES
+from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import provider_class, provider_is_free, split_model_id
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.store.db import STORE_FILENAME, Store
@@ -192,8 +192,8 @@ def _probe_requests(config: Any, model_id: str, options: dict[str, object]) -> i
     negotiate or a pinned mode (``structured_output`` or ``extra_body.response_format``)."""
     provider = model_id.partition("/")[0]
     try:
-        negotiates = hasattr(provider_class(provider), "negotiable_modes")
-    except Exception:  # noqa: BLE001 - an unknown or uninstalled provider: the run reports it
+        modes = provider_class(provider).negotiated_modes
+    except ModelError:  # an unknown provider, or one whose extra is not installed: the run reports it
         return 0
     declared = next((m for m in getattr(config, "models", {}).values()
                      if f"{m.provider}/{m.model}" == model_id), None)
@@ -202,10 +202,10 @@ def _probe_requests(config: Any, model_id: str, options: dict[str, object]) -> i
     extra = options.get("extra_body")
     pinned = options.get("structured_output") not in (None, "auto") or (
         isinstance(extra, dict) and "response_format" in extra)
-    if not negotiates or pinned:
+    if not modes or pinned:
         return 0
     endpoints = len(declared.endpoints) if declared is not None else 1
-    return (len(STRUCTURED_OUTPUT_MODES) - 1) * endpoints
+    return (len(modes) - 1) * endpoints
 
 
 def _price_parts(model_id: str) -> tuple[str, str]:

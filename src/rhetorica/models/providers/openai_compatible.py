@@ -143,6 +143,7 @@ class OpenAICompatibleModel(HTTPModelAPI):
     provider = "openai-compatible"
     supports_logprobs = True
     url_in_model_id = True
+    negotiated_modes = STRUCTURED_OUTPUT_MODES
 
     def __init__(
         self,
