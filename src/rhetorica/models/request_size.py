@@ -35,6 +35,7 @@ system message to a request that has none).
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import math
@@ -95,6 +96,7 @@ def _embedded_tokenizer(name: str) -> Callable[[str], int] | None:
         llm = Llama(model_path=str(gguf_path(name)), vocab_only=True, verbose=False)
     except Exception:  # noqa: BLE001 - not installed, or an unloadable file: the ratio counts instead
         return None
+    atexit.register(llm.close)  # freed before the interpreter tears llama_cpp down (else a TypeError at exit)
     return lambda text: len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
 
