@@ -144,6 +144,8 @@ class EvaluatorKind:
     reads_core: ClassVar[bool] = False
     provider_options: ClassVar[bool] = False
     soft_ratings: ClassVar[bool] = False
+    #: an external system whose calls cost the reviewer's ``cost_per_call_usd`` each (not tokens)
+    billed_per_call: ClassVar[bool] = False
     document_entries: ClassVar[tuple[str, ...] | None] = None
     document_need: ClassVar[str] = ""
 
@@ -198,8 +200,9 @@ class EvaluatorKind:
         return self.factory(spec.name, model=ctx.model(spec.model), **options)
 
     def planned_calls(self, unit: Any) -> list[Any]:
-        """The model calls a review unit will make (:class:`~rhetorica.study.planned_calls.PlannedCall`;
-        repairs and retries not counted); none unless the kind declares them."""
+        """The calls a review unit may make (:class:`~rhetorica.study.planned_calls.PlannedCall`:
+        model calls with their repairs, or an external system's calls; transport retries not
+        counted); none unless the kind declares them."""
         return []
 
     async def evaluate(self, evaluator: Evaluator, target: Target, unit: Any, ctx: RunContext) -> Evaluation:
@@ -295,7 +298,14 @@ class RewriterKind:
         raise NotImplementedError
 
     def planned_calls(self, unit: Any) -> list[Any]:
-        """The model calls a rewrite unit will make (repairs counted as upper bounds); none by default."""
+        """The model calls a rewrite unit may make (repairs and truncation retries in their
+        :attr:`~rhetorica.study.planned_calls.PlannedCall.term`); none by default."""
+        return []
+
+    def input_problems(self, spec: Any, documents: list[Any]) -> list[str]:
+        """What makes a configuration unable to rewrite the study's loaded ``documents``
+        (:class:`~rhetorica.documents.models.Document`), each problem one line naming the fix;
+        reported with the inputs' problems before anything runs. None by default."""
         return []
 
     def variant_row(self, unit: Any, status: Status | str, variant: Any = None, reason: str | None = None) -> VariantRow:

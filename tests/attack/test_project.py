@@ -212,10 +212,12 @@ def test_estimate_bounds_the_project_search_calls_from_above(searched, tmp_path)
     spec = study_spec(base) | {"output_dir": str(tmp_path / "fresh")}
     rows = {(r.stage, r.model): r.calls for r in estimate_study(write_study(tmp_path / "study.yaml", spec)).rows}
     # k*T = 6 proposals of the abstract's one paragraph, each again in at most 2 repairs (the
-    # default project.repair_rounds); min(k*T*r + r, max_queries) = min(14, 20) search reviews and 2
-    # re-reviews of the original (the study's replicates)
-    assert rows[("attack", "mock/proposer")] == 6 and rows[("attack repairs (at most)", "mock/proposer")] == 12
-    assert rows[("attack", "mock/phrase")] == 14 + 2
+    # default project.repair_rounds), each of the 18 with a truncation retry; min(k*T*r + r,
+    # max_queries) = min(14, 20) search reviews and 2 re-reviews of the original (the study's
+    # replicates), each with its repair
+    assert rows[("attack", "mock/proposer")] == 6 and rows[("attack repair rounds (at most)", "mock/proposer")] == 12
+    assert rows[("attack truncation retries (at most)", "mock/proposer")] == 18
+    assert rows[("attack", "mock/phrase")] == 14 + 2 and rows[("attack repairs (at most)", "mock/phrase")] == 14 + 2
     made = [m for u, m in searched["calls"] if u == searched["variant"][0]]
     # made: 4 accepted proposals at their first attempt, the two planted ones with both repairs
     assert made.count("proposer") == 4 + 3 + 3 <= 6 + 12 and made.count("phrase") <= 14 + 2

@@ -52,3 +52,15 @@ def test_a_rewrites_file_is_a_warning_and_a_refused_line_a_problem(tmp_path: Pat
     out = runner.invoke(app, ["estimate", str(bad)], env={"COLUMNS": "200"})
     assert out.exit_code == 1
     assert f"problem reviews.jsonl: {tmp_path / 'reviews.jsonl'}:2: duplicate of line 1; left out" in out.output
+
+
+def test_the_terms_of_the_bound_are_said(tmp_path: Path, monkeypatch) -> None:
+    """One judge call on an OpenAI-compatible endpoint: the bound is that call, its repair, and the
+    two structured-output modes the endpoint may reject (json_schema, json_object)."""
+    monkeypatch.delenv("RHETORICA_PRICES", raising=False)
+    study = write(tmp_path, [json.dumps(REWRITE_LINE).encode()])
+    out = runner.invoke(app, ["estimate", str(study)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "An upper bound: 4 calls = 1 planned + 1 repairs + 2 structured-output probes" in text
+    assert "│ review repairs (at most)" in out.output and "│ structured-output probes (at most)" in out.output

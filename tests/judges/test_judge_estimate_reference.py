@@ -58,7 +58,11 @@ def test_estimate_counts_review_rewrites_and_judge_calls(tmp_path: Path) -> None
     estimate = estimate_study(_study(tmp_path))
     calls = {(r.stage, r.model): r.calls for r in estimate.rows}
     assert calls == {("rewrite", "mock/rewriter"): 3, ("review", "mock/remor"): 6,
-                     ("review", "mock/remor-split"): 48, ("review", "mock/peer"): 4}
+                     ("review", "mock/remor-split"): 48, ("review", "mock/peer"): 4,
+                     # each judge call may get one repair (an answer not valid in full)
+                     ("review repairs (at most)", "mock/remor"): 6,
+                     ("review repairs (at most)", "mock/remor-split"): 48,
+                     ("review repairs (at most)", "mock/peer"): 4}
 
 
 def test_estimate_prompts_are_what_the_judge_sends_and_scholarpeer_reads_the_reference(

@@ -23,11 +23,12 @@ from rhetorica.models.store_log import StoreCallLog
 from rhetorica.store.db import Store
 from tests.models.test_budget import PRICES
 
-MESSAGES = [ChatMessage(role="user", content="paper 0 text")]  # 3 words -> 4 approximate tokens
+MESSAGES = [ChatMessage(role="user", content="paper 0 text")]
 CONFIG = GenerateConfig(max_tokens=10)
-# worst case: 4 input + 10 output tokens at $0.001 = $0.014; the answer "echo: paper 0 text" is
+# worst case: the request as sent, 4 tokens of text (2 letter runs and a digit: (2 x 1.275 + 1.254) x
+# 1.05 = 3.99) + 8 (the message's chat markers) + 32 (the request's), and 10 output tokens, at $0.001 = $0.054; the answer "echo: paper 0 text" is
 # 3 input + 4 output words (the fake counts words) = $0.007
-RESERVED, ACTUAL = 0.014, 0.007
+RESERVED, ACTUAL = 0.054, 0.007
 
 
 @pytest.fixture
@@ -99,8 +100,8 @@ def test_a_call_in_flight_when_the_process_is_killed_counts_as_spent(prices, fak
     store = Store(path)
     assert store.calls_in_flight() == 1
     assert store.spent_usd() == pytest.approx(RESERVED)  # the provider may have computed (and billed) it
-    budget = Budget(0.02, spent_usd=store.spent_usd())
-    assert budget.remaining_usd == pytest.approx(0.02 - RESERVED)
+    budget = Budget(0.1, spent_usd=store.spent_usd())
+    assert budget.remaining_usd == pytest.approx(0.1 - RESERVED)
     store.close()
 
 

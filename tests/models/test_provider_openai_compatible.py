@@ -361,6 +361,34 @@ def test_extra_body_response_format_is_logged_as_sent_with_the_schema_instructio
     assert [p["structured_output"] for p in params] == ["json_object"]  # what the server received
 
 
+def test_a_pinned_response_format_schema_is_logged_by_name_and_hash(fake_server, tmp_path):
+    """A pinned ``extra_body.response_format`` of type json_schema: the call log keeps its name and the
+    SHA-256 of its schema's canonical JSON (sorted keys, no spaces, in a one-element list as
+    rhetorica.hashing hashes parts), beside the mode."""
+    import hashlib
+
+    from rhetorica.models.call import CallContext
+    from rhetorica.models.store_log import StoreCallLog
+    from rhetorica.store.db import Store
+
+    pinned = {"type": "object", "properties": {"verdict": {"type": "string"}}, "required": ["verdict"]}
+    store = Store.in_dir(tmp_path / "run")
+    model = model_for(fake_server, extra_body={"response_format": {
+        "type": "json_schema", "json_schema": {"name": "house_review", "schema": pinned}}})
+    asyncio.run(call_model(model, MESSAGES, GenerateConfig(json_schema=SCHEMA),
+                           context=CallContext(log=StoreCallLog(store))))
+    asyncio.run(call_model(model_for(fake_server), MESSAGES, GenerateConfig(),  # no schema, no format
+                           context=CallContext(log=StoreCallLog(store))))
+    params = [json.loads(r[0]) for r in store.rows("SELECT params_json FROM model_calls ORDER BY call_id")]
+    store.close()
+    digest = hashlib.sha256(json.dumps([pinned], sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    assert {k: params[0].get(k) for k in ("structured_output", "response_format_name",
+                                           "response_format_schema_sha256")} == {
+        "structured_output": "json_schema", "response_format_name": "house_review",
+        "response_format_schema_sha256": digest}
+    assert not any(k.startswith("response_format") for k in params[1])
+
+
 def test_extra_body_overriding_a_negotiated_setting_is_warned_about():
     warnings = OpenAICompatibleModel.option_warnings({"extra_body": {"response_format": {"type": "json_object"},
                                                                      "top_k": 5, "temperature": 0.2}})

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from rhetorica.study.estimate import estimate_study
+from rhetorica.study.planned_calls import REPAIR_NOTE_TOKENS
 from rhetorica.documents import ReadOptions, read_document
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -62,7 +63,22 @@ def test_counts_calls_tokens_and_cost(study_file):
     assert review.cost_usd == pytest.approx((review.input_tokens * 0.40 + review.output_tokens * 1.60) / 1e6, rel=1e-3)
     assert review.batch_cost_usd == pytest.approx(review.cost_usd / 2, rel=1e-9)
     assert result.unpriced_models == ["openai-compatible/qwen@http://127.0.0.1:9/v1"]
-    assert result.total_cost_usd == pytest.approx(rewrite.cost_usd + review.cost_usd)
+    # the bound's terms: each review's repair call sends the review request, the first answer at its
+    # cap and the note; each chunk's truncation retry the same request again; each endpoint that
+    # negotiates its structured-output mode may reject json_schema and json_object once
+    repairs = rows[("review repairs (at most)", "openai/gpt-4.1-mini")]
+    assert (repairs.calls, repairs.output_tokens) == (8, 8 * 500)
+    assert repairs.input_tokens == review.input_tokens + 8 * (500 + REPAIR_NOTE_TOKENS)
+    retries = rows[("rewrite truncation retries (at most)", "openai/gpt-4.1-mini")]
+    assert (retries.calls, retries.input_tokens, retries.output_tokens) == (
+        rewrite.calls, rewrite.input_tokens, rewrite.output_tokens)
+    probes = rows[("structured-output probes (at most)", "openai/gpt-4.1-mini")]
+    # each as large as the largest structured request: a repair's (all reviews assume the original's text)
+    assert probes.calls == 2 and probes.input_tokens == 2 * (repairs.input_tokens // 8)
+    assert result.bound_terms == {"planned": len(sections) + 16, "truncation retries": len(sections),
+                                  "repairs": 16, "structured-output probes": 4}
+    assert result.total_cost_usd == pytest.approx(rewrite.cost_usd + retries.cost_usd + review.cost_usd
+                                                  + repairs.cost_usd + probes.cost_usd)
     assert result.units_pending == 3 + 16 and result.units_done == 0  # 3 variants; 4 inputs x 2 reviewers x 2
     assert not (study_file.parent / "run").exists()  # estimate writes nothing
 
@@ -117,7 +133,8 @@ def test_in_process_models_are_free_not_unpriced(study_file):
     data["rewriters"] = data["rewriters"][:1]
     study_file.write_text(yaml.safe_dump(data))
     result = estimate_study(study_file)
-    assert [(r.model, r.calls, r.cost_usd) for r in result.rows] == [("mock/scripted", 2 * 3, 0.0)]
+    assert [(r.stage, r.model, r.calls, r.cost_usd) for r in result.rows] == [
+        ("review", "mock/scripted", 2 * 3, 0.0), ("review repairs (at most)", "mock/scripted", 2 * 3, 0.0)]
     assert result.unpriced_models == []
 
 
@@ -145,7 +162,8 @@ def test_estimated_prompts_are_the_prompts_the_runner_sends(study_file):
     # the task, a blank line, the marker line, the chunk (the estimate once had a single newline)
     assert all("\n\nSection text:\n" in r[1]["content"] for r in rewrites)
     # reviews of the originals (the variants' texts are only assumed before the run)
-    originals = [[m.model_dump() for m in c.messages] for u, c in planned["review"] if u.variant_key is None]
+    originals = [[m.model_dump() for m in c.messages] for u, c in planned["review"]
+                 if u.variant_key is None and not c.term]  # (a repair is sent only after an invalid answer)
     assert len(originals) == 2 * 2 and all(o in sent for o in originals)
 
 
@@ -158,7 +176,7 @@ def test_cached_and_batch_columns_by_hand(study_file, tmp_path):
                             {"name": "claude", "model": "anthropic/claude-haiku-4-5", "sampling": {"max_tokens": 500}}]}
     path = tmp_path / "cached.yaml"
     path.write_text(yaml.safe_dump(study))
-    rows = {r.model: r for r in estimate_study(path).rows}
+    rows = {r.model: r for r in estimate_study(path).rows if r.stage == "review"}
     gpt, claude = rows["openai/gpt-4.1-mini"], rows["anthropic/claude-haiku-4-5"]
     t = gpt.input_tokens / 3  # one prompt, sent three times
     assert gpt.calls == 3 and t >= 1024

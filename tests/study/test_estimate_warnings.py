@@ -28,13 +28,15 @@ def judge(model: str, **options: object) -> dict:
 
 def test_a_prompt_over_the_embedded_window_is_a_warning(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("RHETORICA_PRICES", raising=False)
-    # 7,000 words x 1.35 = 9,450 tokens of review alone: over 8,192 (default) but under n_ctx 16,384
+    # 7,000 words ("weak ": 5 characters, at least one token each) of review alone: over 8,192
+    # (default) but under n_ctx 16,384; the call and its repair (which adds the first answer) each warn
     result = estimate_study(write(tmp_path, [judge("embedded/smollm2-135m")], 7000))
-    assert len(result.warnings) == 1
+    assert len(result.warnings) == 2
     assert result.warnings[0].startswith("1 review call(s) to embedded/smollm2-135m need more than its 8,192-token "
                                          "context window (largest about ")
+    assert result.warnings[1].startswith("1 review repairs (at most) call(s) to embedded/smollm2-135m need more")
     small = estimate_study(write(tmp_path, [judge("embedded/smollm2-135m")], 3000))
-    assert small.warnings == []  # 3,000 x 1.35 = 4,050 tokens + rubric + 600 output: fits
+    assert small.warnings == []  # 3,000 words (15,000 characters: at most 4,688 tokens) + rubric + output: fits
     wider = estimate_study(write(tmp_path, [judge("embedded/smollm2-135m", model_options={"n_ctx": 16384})], 7000))
     assert wider.warnings == []  # the judge's own n_ctx is its window
 

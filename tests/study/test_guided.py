@@ -100,7 +100,9 @@ def test_the_review_is_a_unit_between_the_joint_variant_and_the_guided_rewrite(t
     # the original, the joint and the guided variant are reviewed (one control reviewer)
     assert counts == {"rewrite": (1, 1), "guided-review": (1, 1), "guided-rewrite": (1, 1), "review": (3, 3)}
     rows = {r.stage: r.calls for r in estimate_study(study).rows}
-    assert rows == {"rewrite": 1, "guided-review": 1, "guided-rewrite": 1}  # one paragraph per rewrite
+    # one paragraph per rewrite (and its retry if truncated); the review and its repair if invalid
+    assert rows == {"rewrite": 1, "guided-review": 1, "guided-rewrite": 1, "rewrite truncation retries (at most)": 1,
+                    "guided-review repairs (at most)": 1, "guided-rewrite truncation retries (at most)": 1}
 
 
 def test_guided_chain_runs_its_review_then_a_rewrite_that_makes_only_rewrite_calls(tmp_path):

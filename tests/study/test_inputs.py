@@ -85,7 +85,8 @@ def _pairs_study(tmp_path: Path, files: dict[str, list[dict]], **study: object) 
     for name, rows in files.items():
         (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     spec = {"name": "ids", "output_dir": str(tmp_path / "run"), "documents": [{"pairs": n} for n in files],
-            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"]}],
+            "rewriters": [{"name": "gpt-x", "kind": "imported", "conditions": ["paraphrase"],
+                           "options": {"source": "imported"}}],  # the pairs name no rewriter: the default
             "reviewers": [{"name": "j", "kind": "judge", "model": "mock/j", "options": {"family": "remor"}}],
             "validation": {"enabled": False}, **study}
     problems: list[tuple[str, str, str]] = []
@@ -141,3 +142,20 @@ def test_the_same_paper_in_two_files_is_kept_and_a_title_only_review_line_is_not
                          "'Official review', not the title 'Graph filters' it was given at line 1: read as the "
                          "review's own title and joined to that paper; if it is another paper, give it its own "
                          "paper_id (or a forum_id, or paper_metadata.title)")]
+
+
+def test_an_imported_rewriter_whose_source_the_pairs_lack_is_one_problem_listing_their_values(
+        tmp_path: Path) -> None:
+    pairs = Path(__file__).resolve().parents[2] / "examples" / "data" / "review_pairs.jsonl"
+    rewriters = [{"name": "typo", "kind": "imported", "conditions": ["paraphrase"], "options": {"source": "gpt4o"}},
+                 {"name": "right", "kind": "imported", "conditions": ["paraphrase"], "options": {"source": "gpt-4o"}},
+                 {"name": "llama-3-70b", "kind": "imported", "conditions": ["paraphrase"]}]  # source: its name
+    config = StudyConfig.model_validate({"name": "s", "output_dir": str(tmp_path / "run"),
+                                         "documents": [{"pairs": str(pairs)}], "rewriters": rewriters,
+                                         "reviewers": [{"name": "c", "kind": "control"}]})
+    problems: list[tuple[str, str, str]] = []
+    documents = load_documents(config, tmp_path, problems)
+    assert len(documents) == 2
+    assert problems == [("ingest", "rewriter typo", "rewriter 'typo' (kind imported) takes the rewrites whose "
+                         "'rewriter' is 'gpt4o' (options.source, default its name), and the pairs files hold none; "
+                         "their 'rewriter' values: 'gpt-4o', 'llama-3-70b': set options.source to one of them")]

@@ -63,11 +63,12 @@ from rhetorica.marker import TEXT_MARKER
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import CallContext, call_model
 from rhetorica.registry import rewriters
+from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS
 from rhetorica.rewriting.conditions import Condition, task_prompt
 from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR, split_chunks
 from rhetorica.status import Status
 from rhetorica.store.rows import VariantRow
-from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
+from rhetorica.study.planned_calls import REPAIR_ROUNDS, PlannedCall, rewrite_cap, with_truncation_retry
 from rhetorica.study.planner import ReviewUnit
 from rhetorica.rewriting.latex_project.project import load_project
 from rhetorica.study.project_inputs import META_KEY, baseline_of
@@ -202,11 +203,11 @@ class AttackRewriter(RewriterKind):
 
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         """Upper bound of one search: ``k·T`` proposals (each chunk of the scope of the original,
-        output about as long, weaknesses counted with a one-line stand-in), then
-        ``min(k·T·r + r, max_queries)`` search reviews and ``rereviews`` re-reviews of the
-        original by the target, as its kind plans one review. On a
-        project: each proposal sends the baseline's paragraphs in scope, and again (marked
-        ``upper_bound``) in each of ``project.repair_rounds`` repairs."""
+        output at the rewrite cap, weaknesses counted with a one-line stand-in), then
+        ``min(k·T·r + r, max_queries)`` search reviews and ``rereviews`` re-reviews of the original
+        by the target, as its kind plans one review (its repairs and external calls included). On a project: each proposal sends the baseline's
+        paragraphs in scope, and again (term ``repair rounds``) in each of
+        ``project.repair_rounds`` repairs, each with its truncation retry."""
         rw, options = unit.rewriter, attack_options(unit.rewriter)
         moves = move_conditions(options.moves)
         meta = unit.document.metadata.get(META_KEY)
@@ -220,15 +221,20 @@ class AttackRewriter(RewriterKind):
         except (OSError, ValueError):
             return []  # the unit fails without a call
         weak = WEAKNESS_STAND_IN if options.show_weaknesses else None
+        # the weaknesses shown are at most a target review's output
+        shown = (unit.target.sampling.max_tokens or DEFAULT_REVIEW_TOKENS) if weak else 0
         calls = []
         for seed in range(options.candidates * options.rounds):
             system = move_prompt(moves[seed % len(moves)], unit.condition.direction, weak)
             if isinstance(meta, dict):
-                first = [PlannedCall(rw.served_model, paragraph_messages(system, (), t), approximate_tokens(t))
+                first = [PlannedCall(rw.served_model, paragraph_messages(system, (), t), rewrite_cap(rw.served_model, t))
                          for t in texts]
-                calls += first + [replace(c, upper_bound=True) for c in first] * rw.project.repair_rounds
+                calls += with_truncation_retry(first + [replace(c, term=REPAIR_ROUNDS) for c in first]
+                                               * rw.project.repair_rounds)
             else:
-                calls += [PlannedCall(rw.served_model, chunk_messages(system, t), approximate_tokens(t)) for t in texts]
+                calls += [PlannedCall(rw.served_model, chunk_messages(system, t), rewrite_cap(rw.served_model, t))
+                          for t in texts]
+        calls = [replace(c, extra_input_tokens=shown) for c in calls]
         review = ReviewUnit(unit.key, _target(unit.document, unit.document, unit, 0), unit.target)
         reviews = options.upper_bound_reviews() + unit.rereviews
         return calls + evaluator_kind(unit.target.kind).planned_calls(review) * reviews

@@ -58,9 +58,13 @@ def estimate(
     # model name or a number to "…"
     full = Measurement.get(console, console.options.update(width=10_000), table).maximum
     Console(width=max(console.width, full), soft_wrap=True).print(table)
+    terms = " + ".join(f"{n:,} {term}" for term, n in result.bound_terms.items())
     console.print(
-        f"Units pending: {result.units_pending}; already done: {result.units_done}. Review output "
-        "is counted at the max_tokens cap (an upper bound); token counts are approximate (+/-20%). "
+        f"Units pending: {result.units_pending}; already done: {result.units_done}. An upper bound: "
+        f"{sum(result.bound_terms.values()):,} calls = {terms} (rows '(at most)' are calls made only when an answer "
+        "calls for them; transport retries are not counted); output at each call's cap; input tokens are the "
+        "requests as sent, counted as the budget reserves them (the model's own tokenizer where one is at hand, "
+        "else a calibrated ratio). "
         "With cache: replicates of a prompt read it from the provider's prompt cache. Batch + cache: n/a "
         "where the provider does not document that the two discounts combine (the total then counts batch)."
     )

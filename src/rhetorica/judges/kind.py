@@ -17,7 +17,7 @@ from rhetorica.judges.options import JudgeOptions, check_judge_options
 from rhetorica.judges.study import planned_judge_calls
 from rhetorica.kinds import EvaluatorKind, RunContext, evaluator_kind, options_error
 from rhetorica.registry import evaluators
-from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.planned_calls import PlannedCall, with_repair
 
 
 class JudgeKind(EvaluatorKind):
@@ -57,8 +57,8 @@ class JudgeKind(EvaluatorKind):
 
     def planned_calls(self, unit: Any) -> list[PlannedCall]:
         rv = unit.reviewer
-        return [PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS)
-                for call in planned_judge_calls(rv, unit.target)]
+        return with_repair([PlannedCall(rv.served_model, call.messages(), rv.sampling.max_tokens or DEFAULT_JUDGE_TOKENS,
+                                        schema=call.schema()) for call in planned_judge_calls(rv, unit.target)])
 
 
 evaluators.add("judge", JudgeKind(), description="review-quality judge: model + metric family + rubric")

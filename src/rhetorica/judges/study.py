@@ -114,7 +114,7 @@ class ReviewRewriter(RewriterKind):
         if rw.model is None:
             return []
         return [PlannedCall(rw.served_model, review_messages(unit.document, unit.condition),
-                            approximate_tokens(unit.document.to_markdown()))]
+                            rw.sampling.max_tokens or approximate_tokens(unit.document.to_markdown()))]
 
     async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         return self.variant_row(unit, *await rewrite_review(unit, ctx))
@@ -133,6 +133,17 @@ class ImportedRewriter(ReviewRewriter):
 
     def planned_calls(self, unit: Any) -> list[Any]:
         return []
+
+    def input_problems(self, spec: Any, documents: list[Any]) -> list[str]:
+        """A ``source`` (default: the rewriter's name) that no rewrite of the pairs files names:
+        one problem listing the ``rewriter`` values the files hold."""
+        source = str(spec.options.as_kwargs().get("source") or spec.name)
+        held = sorted({str(r["rewriter"]) for d in documents for r in d.metadata.get(IMPORTED) or []})
+        if not held or source in held:
+            return []
+        return [f"rewriter {spec.name!r} (kind imported) takes the rewrites whose 'rewriter' is {source!r} "
+                f"(options.source, default its name), and the pairs files hold none; their 'rewriter' values: "
+                f"{', '.join(repr(h) for h in held)}: set options.source to one of them"]
 
     async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         rw = unit.rewriter

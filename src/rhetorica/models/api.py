@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rhetorica.models.limits import RateLimiter, RateLimitInfo
+from rhetorica.models import request_size
 from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.status import Status
 
@@ -139,6 +140,12 @@ class ModelAPI(abc.ABC):
     #: say otherwise; :data:`rhetorica.study.scheduling.PROMPT_CACHES`): ``prefix``, ``last-prompt``
     #: or ``none``. The runner orders replicates by it.
     prompt_cache: ClassVar[str] = "none"
+    #: Model ids of this provider carry the endpoint: ``<provider>/<model>@<url>`` (the URL is
+    #: checked when a study loads, :func:`rhetorica.models.url_check.url_problem`).
+    url_in_model_id: ClassVar[bool] = False
+    #: Structured-output modes the provider negotiates per endpoint, strongest first
+    #: (:mod:`rhetorica.models.negotiation`; each but the last may be rejected once); none by default.
+    negotiated_modes: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def declared_options(cls) -> list[str]:
@@ -160,10 +167,22 @@ class ModelAPI(abc.ABC):
         skip = OPERATIONAL_OPTIONS | self.cache_exempt_options
         return {name: getattr(self, name) for name in self.declared_options() if name not in skip}
 
+    def request_extras(self) -> tuple[dict[str, Any], ...]:
+        """JSON the provider sends with every request besides the messages and the schema (e.g. an
+        OpenAI-compatible ``extra_body``), counted by :meth:`request_tokens`; none by default."""
+        return ()
+
+    def request_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
+        """Input tokens of one request as sent: the messages, the output schema (in the prompt,
+        a tool or a response format), :meth:`request_extras` and the chat template's markers,
+        counted as ``rhetorica estimate`` counts them
+        (:func:`rhetorica.models.request_size.request_tokens`; an upper bound)."""
+        return request_size.request_tokens(self.name, messages, config.json_schema, self.request_extras())
+
     def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
-        """Tokens one call charges against a tokens-per-minute quota: the prompt's approximate
-        token count plus the requested output tokens."""
-        return sum(self.count_tokens(m.content) for m in messages) + (config.max_tokens or 0)
+        """Tokens one call charges against a tokens-per-minute quota: the request as sent
+        (:meth:`request_tokens`, as the budget counts it) plus the requested output tokens."""
+        return self.request_tokens(messages, config) + (config.max_tokens or 0)
 
     @property
     def name(self) -> str:

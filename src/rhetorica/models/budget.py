@@ -1,8 +1,9 @@
 """A study budget in US dollars that stops new paid calls before they could exceed it.
 
 :func:`rhetorica.models.call.call_model` asks the budget for a *reservation* before each live call:
-the call's worst-case cost (its prompt's approximate tokens plus ``max_tokens`` output tokens, at
-the price table's rates). If the money already spent plus the reservations of calls in flight plus
+the call's worst-case cost (the request as sent — system, schema instruction, document, reference,
+tools — counted as ``rhetorica estimate`` counts it, :mod:`rhetorica.models.request_size`, plus
+``max_tokens`` output tokens, at the price table's rates). If the money already spent plus the reservations of calls in flight plus
 this call's worst case exceeds the limit, the call is not made and :class:`BudgetExceededError` is
 raised; otherwise the call runs and its reservation is replaced by its actual cost. With
 ``max_tokens`` set and prices known, spending therefore never exceeds the limit, even with many
@@ -24,23 +25,21 @@ class BudgetExceededError(ModelError):
 def worst_case_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig) -> float:
     """Upper-bound cost in US dollars of one call (0 when the model is unpriced).
 
-    Input tokens use the model's ``count_tokens`` approximation; output tokens are
+    Input tokens: the request as sent (:meth:`ModelAPI.request_tokens`: messages, output schema,
+    extras, chat template), counted as ``rhetorica estimate`` counts them; output tokens:
     ``config.max_tokens`` (0 when unset, so set ``max_tokens`` for a hard bound).
     """
 
-    usage = Usage(
-        input_tokens=sum(model.count_tokens(m.content) for m in messages),
-        output_tokens=config.max_tokens or 0,
-    )
+    usage = Usage(input_tokens=model.request_tokens(messages, config), output_tokens=config.max_tokens or 0)
     return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)
 
 
-def input_cost(model: ModelAPI, messages: list[ChatMessage]) -> float:
-    """Cost in US dollars of the input tokens of one call (its prompt, approximately counted with
-    the model's ``count_tokens``; 0 when the model is unpriced): what a provider certainly charges
-    once the request is sent, whatever became of its answer."""
+def input_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig | None = None) -> float:
+    """Cost in US dollars of the input tokens of one call (the request as sent,
+    :meth:`ModelAPI.request_tokens`; 0 when the model is unpriced): what a provider certainly
+    charges once the request is sent, whatever became of its answer (an abandoned call counts it)."""
 
-    usage = Usage(input_tokens=sum(model.count_tokens(m.content) for m in messages))
+    usage = Usage(input_tokens=model.request_tokens(messages, config or GenerateConfig()))
     return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)
 
 

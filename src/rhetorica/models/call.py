@@ -293,7 +293,7 @@ async def _live_call(
     # the worst case is logged with each request (a killed run's calls count at it until resumed)
     reserved = (budget.reserve(model, messages, config) if budget is not None
                 else worst_case_cost(model, messages, config) if log is not None else 0.0)
-    certain = input_cost(model, messages) if log is not None else 0.0
+    certain = input_cost(model, messages, config) if log is not None else 0.0
     requests = _Requests(model, model, messages, config, key, log, unit_key, reserved, certain, None)
     attempts = _Attempts(model, retry or RetryPolicy(), requests, limits)
     output: ModelOutput | None = None

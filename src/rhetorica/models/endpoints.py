@@ -106,6 +106,9 @@ class EndpointPool(ModelAPI):
     def estimate_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
         return self.endpoints[0].estimate_tokens(messages, config)
 
+    def request_tokens(self, messages: list[ChatMessage], config: GenerateConfig) -> int:
+        return self.endpoints[0].request_tokens(messages, config)
+
     # -- the choice ----------------------------------------------------------------------------------
     def healthy(self) -> list[int]:
         """Indices of the endpoints not in a cool-down now."""

@@ -32,10 +32,12 @@ from rhetorica.registry import UnknownComponentError, stages as registry
 from rhetorica.reviewers.aspects import (
     annotate_review,
     annotation_instructions,
+    annotation_schema,
     annotation_version,
     load_taxonomy,
     review_text,
 )
+from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS
 from rhetorica.status import Status
 from rhetorica.study import planner
 from rhetorica.study.config import StudyConfig
@@ -59,6 +61,8 @@ class AnnotateUnit:
     max_tokens: int
     after: tuple[str, ...] = ()
     waiting: bool = False
+    review_tokens: int = 0
+    """The output cap of the review's reviewer: an assumed review's text is at most this long."""
 
     @property
     def label(self) -> str:
@@ -109,8 +113,9 @@ class AnnotateStage(TableStage):
         spec = content_hash(annotator_spec(config))
         chosen = (set(settings.reviewers) if settings.reviewers is not None
                   else {r.name for r in config.reviewers if not evaluator_kind(r.kind).simulated})
+        caps = {r.name: r.sampling.max_tokens or DEFAULT_REVIEW_TOKENS for r in config.reviewers}
         return [AnnotateUnit(content_hash("annotate", a.key, spec), a, settings.model, settings.max_tokens, after=(a.key,),
-                             waiting=a.assumed)
+                             waiting=a.assumed, review_tokens=caps.get(a.reviewer, DEFAULT_REVIEW_TOKENS))
                 for a in inputs.get("assessment") or [] if a.reviewer in chosen]
 
     def outputs(self, store: Store | None, units: list[Any], assume_pending: bool) -> list[Any]:
@@ -142,17 +147,18 @@ class AnnotateStage(TableStage):
         return str(row["status"])
 
     def calls(self, unit: AnnotateUnit) -> list[PlannedCall]:
-        """One call per unit; the review text is known only once the review is stored (an assumed
-        review counts its instruction only)."""
-        text = ""
+        """One call per unit (never repaired); the review text is known only once the review is
+        stored (an assumed review counts at its reviewer's output cap)."""
+        text, assumed = "", unit.review_tokens
         if unit.assessment.row.get("review_json"):
             try:
-                text = assessment_review_text(unit.assessment.row)
+                text, assumed = assessment_review_text(unit.assessment.row), 0
             except UnknownComponentError:
                 return []
         messages = [ChatMessage(role="system", content=annotation_instructions()),
                     ChatMessage(role="user", content=text)]
-        return [PlannedCall(unit.annotator, messages, unit.max_tokens)]
+        return [PlannedCall(unit.annotator, messages, unit.max_tokens, schema=annotation_schema(),
+                            extra_input_tokens=assumed)]
 
     def stand_in_reply(self, messages: list[ChatMessage]) -> str | None:
         return STAND_IN_ANNOTATION

@@ -38,19 +38,20 @@ from rhetorica.rewriting.conditions import UnknownConditionError, parse_conditio
 from rhetorica.reviewers.protocols import get_protocol
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
 from rhetorica.study.project_settings import ProjectRewriteSettings, check_project_rewriter
+from rhetorica.study.unique_yaml import DuplicateKeyError, load_unique
 from rhetorica.validation.embeddings import DEFAULT_MODEL as DEFAULT_EMBEDDING_MODEL
 from rhetorica.validation.validate import ValidationThresholds
 from rhetorica.documents.latex.source import main_file_problem
 from rhetorica.models.api import OPERATIONAL_OPTIONS
 from rhetorica.models.errors import ModelError, UnknownProviderError
-from rhetorica.models.redaction import redact_url, redact_urls, userinfo_and_key_env
+from rhetorica.models.redaction import redact_urls, userinfo_and_key_env
+from rhetorica.models.url_check import url_problem
 from rhetorica.models.registry import (
     provider_class,
     provider_names,
     provider_option_type_problems,
     split_model_id,
 )
-from urllib.parse import urlsplit
 
 
 class ConfigError(ValueError):
@@ -72,6 +73,13 @@ def _check_model_id(value: str) -> str:
         split_model_id(value)
     except UnknownProviderError as exc:
         raise ValueError(str(exc)) from exc
+    _, at, url = value.partition("@")  # the model name holds no "@"; a URL may (credentials)
+    try:
+        url_in_id = at and provider_class(value.partition("/")[0]).url_in_model_id
+    except ModelError:  # a provider whose package is missing: the run names the install
+        url_in_id = False
+    if url_in_id and (problem := url_problem(url)):
+        raise ValueError(f"model {redact_urls(value)!r}: its URL {problem}")
     return value
 
 
@@ -134,7 +142,8 @@ class ModelOptions(BaseModel):
 
         for url_key in ("base_url", "url"):  # a provider's endpoint; an http reviewer's service
             value = self.as_kwargs().get(url_key)
-            if isinstance(value, str) and (problem := userinfo_and_key_env(value, self.api_key_env)):
+            if isinstance(value, str) and (problem := userinfo_and_key_env(value, self.api_key_env)
+                                           or url_problem(value)):
                 raise ValueError(f"{url_key} {problem}")
         return self
 
@@ -206,16 +215,8 @@ class EndpointSpec(_Strict):
     @field_validator("base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
-        if value is not None:
-
-
-            try:
-                parts = urlsplit(value)
-                ok = parts.scheme in ("http", "https") and bool(parts.hostname)
-            except ValueError:
-                ok = False
-            if not ok:
-                raise ValueError(f"{redact_url(value)!r} is not an http:// or https:// URL with a host")
+        if value is not None and (problem := url_problem(value)):
+            raise ValueError(problem)
         return value
 
     @model_validator(mode="after")
@@ -523,6 +524,10 @@ class ReviewerSpec(_UsesModel):
                     "allowed levels from token log-probabilities, its expected score as "
                     "'<metric>.expected' (kinds llm and judge; missing, with the reason, where the "
                     "provider returns no log-probabilities)")
+    cost_per_call_usd: float = Field(
+        default=0.0, ge=0,
+        description="what one call of an external reviewer (kinds command, http, python) costs in US dollars: "
+                    "rhetorica estimate counts it per call (model calls are priced from their tokens instead)")
 
     _shown_model = field_serializer("model")(_shown_model_id)
 
@@ -537,6 +542,10 @@ class ReviewerSpec(_UsesModel):
         if self.soft_ratings and not kind.soft_ratings:
             able = " or ".join(repr(n) for n in evaluators.names() if evaluator_kind(n).soft_ratings)
             raise ValueError(f"reviewer {self.name!r}: soft_ratings applies to kind {able} only, not {self.kind!r}")
+        if self.cost_per_call_usd and not kind.billed_per_call:
+            able = " or ".join(repr(n) for n in evaluators.names() if evaluator_kind(n).billed_per_call)
+            raise ValueError(f"reviewer {self.name!r}: cost_per_call_usd applies to kind {able} only (a {self.kind!r} "
+                             "reviewer's calls are priced from their tokens)")
         kind.check(self)  # (rhetorica.kinds.EvaluatorKind.check)
         return self
 
@@ -545,7 +554,7 @@ class ReviewerSpec(_UsesModel):
         version: the whole spec but its ``name`` (what
         :func:`rhetorica.study.planner.reviewer_spec_hash` hashes); a declared model counts by its
         :meth:`ModelSpec.output_spec`."""
-        return self._output_dump({"name"})
+        return self._output_dump({"name", "cost_per_call_usd"})
 
     @field_validator("kind")
     @classmethod
@@ -910,7 +919,8 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
         The config and the folder relative paths are resolved against.
 
     Raises:
-        ConfigError: unreadable file, invalid YAML, or invalid content (every bad key named; a
+        ConfigError: unreadable file, invalid YAML, a key given twice in one mapping (named with
+            both lines), or invalid content (every bad key named; a
             ``latex_project``'s ``main`` that is not a LaTeX main file of its folder).
     """
     path = Path(path)
@@ -919,7 +929,9 @@ def load_study(path: str | Path) -> tuple[StudyConfig, Path]:
     except TextFileError as exc:
         raise ConfigError(str(exc)) from exc
     try:
-        data = yaml.safe_load(text)
+        data = load_unique(text)
+    except DuplicateKeyError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

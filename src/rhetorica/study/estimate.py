@@ -5,34 +5,46 @@ Reads the documents and walks the study's unit graph as ``rhetorica run`` does
 prompt builders (:meth:`rhetorica.study.stages.Stage.calls`), counts its tokens, and prices the calls with the price table
 (:mod:`rhetorica.models.pricing`). Makes no model call, needs no API key, writes nothing.
 
-What is counted:
-- LLM rewrites: one call per non-empty section chunk; output expected about as long as the input
-  chunk (the integrity rules keep length within ~10%).
+The estimate is an upper bound of the calls a run makes (the call log's requests, transport
+retries aside) and of their cost. Every call a unit may make is counted, in a row of its own term
+(``<stage> <term> (at most)``) when only some answers call for it:
+
+- LLM rewrites: one call per non-empty section chunk, output at the cap the call is sent with
+  (:func:`rhetorica.study.planned_calls.rewrite_cap`); term ``truncation retries``: the second
+  seed a truncated chunk gets.
 - LaTeX-project rewrites (``latex-project``; :func:`rhetorica.study.project_rewrite.planned_calls`):
   one call per chosen paragraph (at most ``project.max_paragraphs_per_file`` per manuscript file)
   and unit — each condition and ``joint`` once, ``recursive:<n>`` once more per pass on top of the
   pass before, ``guided`` the rewriting model's review of the joint variant (stage ``guided-review``)
-  and its second rewrite (stage ``guided-rewrite``);
-  the repair rounds as an upper bound in their own rows (``<stage> repairs (at most)``: every
-  chosen paragraph again per round). ``agent`` rewriters make no call of rhetorica's but the
-  guided review.
+  and its second rewrite (stage ``guided-rewrite``); term ``repair rounds``: every chosen paragraph
+  again per round; term ``truncation retries``. ``agent`` rewriters make no call of rhetorica's but
+  the guided review.
 - Worst-case searches (rewriter kind ``attack``, stage ``attack``;
-  :meth:`rhetorica.attack.kind.AttackRewriter.planned_calls`): an upper bound per (document, target,
-  direction) — ``k·T`` proposals (one call per chunk of the sections in scope) and
-  ``min(k·T·r + r, max_queries)`` reviews by the target; a search stopped by its budget, or whose
-  candidates fail validation (never reviewed), makes fewer. Its winners' held-out reviews are the
-  review rows below.
+  :meth:`rhetorica.attack.kind.AttackRewriter.planned_calls`): per (document, target, direction)
+  ``k·T`` proposals (one call per chunk of the sections in scope) and
+  ``min(k·T·r + r, max_queries)`` reviews by the target as its kind plans them (repairs, external
+  calls); a search stopped by its budget, or whose candidates fail validation, makes fewer. Its
+  winners' held-out reviews are the review rows.
 - Reviews: one call per (original or variant, reviewer, replicate); variants not yet written are
   assumed as long as their original and assumed to pass validation; variants that failed it are
-  left out when the study excludes them; output tokens at the reviewer's ``max_tokens`` cap (an
-  upper bound: reviews usually stop earlier).
+  left out when the study excludes them; output tokens at the reviewer's ``max_tokens`` cap.
+  Term ``repairs``: the one repair call an invalid structured answer gets (reviews, judges, core
+  extraction, the guided review), its input the first request plus the first answer at its cap
+  and a :data:`~rhetorica.study.planned_calls.REPAIR_NOTE_TOKENS` note.
+- External reviewers (``command``, ``http``, ``python``): one call per review unit, model
+  ``<kind>:<reviewer>``, at the reviewer's ``cost_per_call_usd`` (default $0).
+- Structured-output probes (row :data:`PROBES_ROW`): a provider that negotiates its mode
+  (OpenAI-compatible, mode not pinned) may have each mode but the last rejected once per endpoint,
+  each as large as the largest structured request.
 - Units already in the run's store are left out (a resumed study only pays for what is pending).
-- Repair attempts after malformed output and retries are not counted (each adds at most one call).
-- LaTeX projects are compiled to read their baseline (a compile the run directory already holds is
-  reused; any other goes to a temporary folder, removed after).
+- Not counted: transport retries of a failed request (rate limits, server errors; the settings'
+  attempts bound them). LaTeX projects are compiled to read their baseline (a compile the run
+  directory already holds is reused; any other goes to a temporary folder, removed after).
 
-Token counts use the model layer's approximation (words x 1.35), so expect about +/-20% against a
-provider's tokenizer.
+Input tokens are the requests as sent, counted as the budget reserves them
+(:mod:`rhetorica.models.request_size`: the model's own tokenizer where one is at hand offline,
+else its family's calibrated characters-per-token ratio; the schema, extras and chat template
+included).
 
 Costs, per row: at list prices; with the provider's prompt cache (a call whose prompt repeats an
 earlier call's on the same model — the replicates of one input and configuration, which the
@@ -42,8 +54,8 @@ tokens; the first call of such a prompt pays the cache-write rate where the mode
 batch prices; and at batch prices with the cache where the price table has a batch cached-input
 rate (the provider documents that the two discounts combine), else ``None``.
 
-Warnings (:attr:`StudyEstimate.warnings`): calls whose prompt and output exceed the model's known
-context window (:func:`context_window`: the embedded model's ``n_ctx``, 8,192 tokens by default),
+Warnings (:attr:`StudyEstimate.warnings`): calls (each term's apart) whose request and output cap
+may exceed the model's known context window (:func:`context_window`: the embedded model's ``n_ctx``, 8,192 tokens by default),
 and models the price table does not know (counted as $0; the closest priced names of that provider
 are suggested, since a mistyped model name is the usual cause).
 """
@@ -51,20 +63,22 @@ are suggested, since a mistyped model name is the usual cause).
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
 from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
-from rhetorica.models.registry import provider_is_free, split_model_id
+from rhetorica.models.errors import ModelError
+from rhetorica.models.registry import provider_class, provider_is_free, split_model_id
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.store.db import STORE_FILENAME, Store
 from rhetorica.study import graph, scheduling
 from rhetorica.study.config import load_study
 from rhetorica.study.inputs import load_documents, resolve_run_dir
-from rhetorica.study.planned_calls import approximate_tokens
 from rhetorica.study.scanning import StoreScanCache
 import difflib
 import tempfile
@@ -74,12 +88,13 @@ class EstimateRow(BaseModel):
     """Planned calls of one stage on one model.
 
     Attributes:
-        stage: a stage of the walk (``rewrite``, ``rewrite-2``, ``review``, ...), or ``<stage> repairs
-            (at most)`` for the upper bound of its project repair rounds.
-        model: model id as in the study file.
+        stage: a stage of the walk (``rewrite``, ``rewrite-2``, ``review``, ...), ``<stage> <term>
+            (at most)`` for the calls of one term of the bound (``repairs``, ``truncation
+            retries``, ``repair rounds``), or :data:`PROBES_ROW`.
+        model: model id as in the study file (``<kind>:<reviewer>`` for an external reviewer).
         calls: pending calls (>= 0).
         input_tokens: prompt tokens over those calls.
-        output_tokens: output tokens over those calls (expected for rewrites, cap for reviews).
+        output_tokens: output tokens over those calls (each call's cap).
         cached_input_tokens: of ``input_tokens``, those expected from the provider's prompt cache.
         cache_write_tokens: of ``input_tokens``, those expected to be written to it (billed).
         cost_usd: at standard rates; ``None`` when the model has no price.
@@ -121,6 +136,10 @@ class StudyEstimate(BaseModel):
     budget_usd: float | None
     problems: list[str]
     warnings: list[str] = []
+    bound_terms: dict[str, int] = {}
+    """Calls per term of the bound: ``planned`` (the calls every unit makes), then each term's
+    (``repairs``, ``truncation retries``, ``repair rounds``, ``structured-output probes``,
+    ``external calls``), in that order of first appearance."""
 
 
 #: Context windows (tokens) of models whose window rhetorica knows, by model id. SmolLM2-135M was
@@ -162,6 +181,33 @@ def unpriced_warning(model_id: str, known: list[str]) -> str:
             "file, --prices or RHETORICA_PRICES)")
 
 
+#: The row of the structured-output probes an endpoint may get (:func:`_probe_requests`).
+PROBES_ROW = "structured-output probes (at most)"
+
+
+def _probe_requests(config: Any, model_id: str, options: dict[str, object]) -> int:
+    """Requests an endpoint may reject while its structured-output mode is found
+    (:mod:`rhetorica.models.negotiation`: each mode but the last is rejected at most once per
+    endpoint and run), over the endpoints of ``model_id``; 0 for a provider that does not
+    negotiate or a pinned mode (``structured_output`` or ``extra_body.response_format``)."""
+    provider = model_id.partition("/")[0]
+    try:
+        modes = provider_class(provider).negotiated_modes
+    except ModelError:  # an unknown provider, or one whose extra is not installed: the run reports it
+        return 0
+    declared = next((m for m in getattr(config, "models", {}).values()
+                     if f"{m.provider}/{m.model}" == model_id), None)
+    if declared is not None:
+        options = {**options, **declared.options.as_kwargs()}
+    extra = options.get("extra_body")
+    pinned = options.get("structured_output") not in (None, "auto") or (
+        isinstance(extra, dict) and "response_format" in extra)
+    if not modes or pinned:
+        return 0
+    endpoints = len(declared.endpoints) if declared is not None else 1
+    return (len(modes) - 1) * endpoints
+
+
 def _price_parts(model_id: str) -> tuple[str, str]:
 
     provider, model = split_model_id(model_id)
@@ -189,7 +235,10 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     path = run_dir / STORE_FILENAME
     store = Store.open_readonly(path) if path.is_file() else None
 
-    sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    # (row, model) -> [calls, input tokens, output tokens, cached input, cache-write input, fixed cost]
+    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0.0])
+    structured: dict[str, int] = {}  # model sent an output schema -> its largest such request (tokens)
+    external: set[str] = set()  # external reviewers (``<kind>:<name>``), at their cost per call
     sent: set[str] = set()  # prompts (model, messages) an earlier call sent: the cache holds them
     options = _model_options(config)
     # (stage, model) -> [calls over the model's context window, largest call's tokens, window]
@@ -208,11 +257,21 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             units_pending += len(pending)
             for unit in pending:
                 for call in stage.calls(unit):
-                    row = sums[(f"{stage.name} repairs (at most)" if call.upper_bound else stage.name, call.model)]
-                    tokens = sum(approximate_tokens(m.content) for m in call.messages)
+                    declared = config.models.get(call.model)  # a stage that names a declared model (aspects: gpt)
+                    if declared is not None:
+                        call = replace(call, model=f"{declared.provider}/{declared.model}")
+                    label = f"{stage.name} {call.term} (at most)" if call.term else stage.name
+                    row = sums[(label, call.model)]
+                    tokens = call.input_tokens()
                     row[0] += 1
                     row[1] += tokens
                     row[2] += call.output_tokens
+                    if call.fixed_cost_usd is not None:
+                        row[5] += call.fixed_cost_usd
+                        external.add(call.model)
+                        continue
+                    if call.schema is not None:
+                        structured[call.model] = max(structured.get(call.model, 0), tokens)
                     if tokens >= MIN_CACHED_PREFIX_TOKENS:
                         # the same prompt of the same input (a pending variant's text is assumed)
                         prompt = content_hash(call.model, scheduling.prompt_group(unit) or unit.key,
@@ -221,7 +280,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
                         sent.add(prompt)
                     window = context_window(call.model, options.get(call.model))
                     if window is not None and tokens + call.output_tokens > window:
-                        seen = over.setdefault((stage.name, call.model), [0, 0, window])
+                        seen = over.setdefault((label, call.model), [0, 0, window])
                         seen[0] += 1
                         seen[1] = max(seen[1], tokens + call.output_tokens)
     finally:
@@ -229,13 +288,23 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             store.close()
         scratch.cleanup()
 
+    for model_id, largest in sorted(structured.items()):
+        probes = _probe_requests(config, model_id, options.get(model_id, {}))
+        if probes:  # a rejected probe is sent as large as the call it negotiates for: at most the largest
+            sums[(PROBES_ROW, model_id)] = [probes, largest * probes, 0, 0, 0, 0.0]
+
     rows: list[EstimateRow] = []
     unpriced: list[str] = []
-    for (stage_name, model_id), (calls, tokens_in, tokens_out, cached, first) in sorted(sums.items()):
-        provider, name = _price_parts(model_id)
-        price = table.lookup(provider, name)
+    for (stage_name, model_id), (calls, tokens_in, tokens_out, cached, first, fixed) in sorted(sums.items()):
+        calls, tokens_in, tokens_out, cached, first = int(calls), int(tokens_in), int(tokens_out), int(cached), int(first)
         row = EstimateRow(stage=stage_name, model=model_id, calls=calls, input_tokens=tokens_in,
                           output_tokens=tokens_out, cached_input_tokens=cached)
+        if model_id in external:
+            row.cost_usd = row.cached_cost_usd = row.batch_cost_usd = row.batch_cached_cost_usd = fixed
+            rows.append(row)
+            continue
+        provider, name = _price_parts(model_id)
+        price = table.lookup(provider, name)
         if provider_is_free(provider):
             row.cost_usd = row.cached_cost_usd = row.batch_cost_usd = row.batch_cached_cost_usd = 0.0
         elif price is None:
@@ -255,8 +324,14 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
             if price.batch_cached_input is not None:
                 row.batch_cached_cost_usd = price_usage(price, cache_usage, batch=True, cache_write_tokens=write) * calls
         rows.append(row)
+    terms: dict[str, int] = {"planned": 0}
+    for row in rows:
+        term = ("structured-output probes" if row.stage == PROBES_ROW else "external calls" if row.model in external
+                else row.stage.partition(" ")[2].removesuffix(" (at most)") or "planned")
+        terms[term] = terms.get(term, 0) + row.calls
     return StudyEstimate(
         study=config.name,
+        bound_terms=terms,
         rows=rows,
         units_done=units_done,
         units_pending=units_pending,

@@ -35,23 +35,27 @@ from rhetorica.reviewers.external.command import CommandOptions, command_reviewe
 from rhetorica.reviewers.external.http import HttpOptions, http_reviewer
 from rhetorica.reviewers.external.python_entry import PythonOptions, python_reviewer
 from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, LLMReviewer, manuscript_text
+from rhetorica.reviewers.form import output_schema
 from rhetorica.reviewers.protocols import get_protocol, system_prompt
 from rhetorica.reviewers.scicore.base import CoreOptions
 from rhetorica.reviewers.scicore.evaluator import SciCoreOptions, scicore
 from rhetorica.reviewers.scicore.reconstruct import ReconstructOptions, reconstruct_review
 from rhetorica.study.config import ModelOptions, _check_model_options, _option_problems
 from rhetorica.study.extraction import stored_core
-from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.planned_calls import PlannedCall, with_repair
 
 
 def review_calls(unit: Any, protocol: str, count: int) -> list[PlannedCall]:
     """``count`` review calls of ``unit``'s reviewer under ``protocol`` (system prompt and the
-    manuscript cut to the reviewer's input limit; output: its token cap)."""
+    manuscript cut to the reviewer's input limit, the protocol's form as the output schema;
+    output: its token cap), and the repair call each may get (:func:`with_repair`)."""
     rv = unit.reviewer
     text, _ = manuscript_text(unit.document, rv.max_input_words)
-    messages = [ChatMessage(role="system", content=system_prompt(get_protocol(protocol))),
+    chosen = get_protocol(protocol)
+    messages = [ChatMessage(role="system", content=system_prompt(chosen)),
                 ChatMessage(role="user", content=text)]
-    return [PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS)] * count
+    return with_repair([PlannedCall(rv.served_model, messages, rv.sampling.max_tokens or DEFAULT_REVIEW_TOKENS,
+                                    schema=output_schema(chosen.form))] * count)
 
 
 class LLMKind(EvaluatorKind):
@@ -151,21 +155,31 @@ class ReconstructKind(CoreKind):
         return options.protocol  # the rebuild and its review
 
 
-class CommandKind(EvaluatorKind):
+class ExternalKind(EvaluatorKind):
+    """An external system: one call per review unit, at the reviewer's ``cost_per_call_usd``."""
+
+    billed_per_call = True
+
+    def planned_calls(self, unit: Any) -> list[PlannedCall]:
+        rv = unit.reviewer
+        return [PlannedCall(f"{rv.kind}:{rv.name}", [], 0, fixed_cost_usd=rv.cost_per_call_usd)]
+
+
+class CommandKind(ExternalKind):
     """An external command that reads the manuscript and prints a review."""
 
     factory = command_reviewer
     options_model = CommandOptions
 
 
-class HttpKind(EvaluatorKind):
+class HttpKind(ExternalKind):
     """An HTTP endpoint that receives the manuscript and returns a review."""
 
     factory = http_reviewer
     options_model = HttpOptions
 
 
-class PythonKind(EvaluatorKind):
+class PythonKind(ExternalKind):
     """A Python function package.module:function that returns a review."""
 
     factory = python_reviewer

@@ -26,10 +26,11 @@ from rhetorica.models.api import ChatMessage
 from rhetorica.registry import stages as registry, stages
 from rhetorica.study import planner
 from rhetorica.study.config import ReviewerSpec, StudyConfig
-from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.planned_calls import PlannedCall, with_repair
 from rhetorica.study.stages import TableStage
 from rhetorica.reviewers.llm_reviewer import manuscript_text
 from rhetorica.reviewers.scicore.base import CoreOptions
+from rhetorica.reviewers.scicore.core import core_schema
 from rhetorica.reviewers.scicore.extract import CoreResult, ExtractOptions, extract_core, extraction_messages
 from rhetorica.store.db import Store
 
@@ -120,7 +121,8 @@ class ExtractStage(TableStage):
     def calls(self, unit: ExtractUnit) -> list[PlannedCall]:
 
         text, _ = manuscript_text(unit.target.document, unit.options.max_input_words)
-        return [PlannedCall(unit.extractor, extraction_messages(text, unit.options), unit.options.max_tokens)]
+        return with_repair([PlannedCall(unit.extractor, extraction_messages(text, unit.options), unit.options.max_tokens,
+                                        schema=core_schema())])
 
     def stand_in_reply(self, messages: list[ChatMessage]) -> str | None:
         return None  # a capture run stops the unit at its one call

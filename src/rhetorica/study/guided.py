@@ -42,6 +42,7 @@ from rhetorica.kinds import RunContext, rewriter_kind
 from rhetorica.models.api import ChatMessage
 from rhetorica.registry import stages as registry
 from rhetorica.reviewers.llm_reviewer import DEFAULT_REVIEW_TOKENS, manuscript_text, review_document
+from rhetorica.reviewers.form import output_schema
 from rhetorica.reviewers.protocols import get_protocol, protocol_version, system_prompt
 from rhetorica.rewriting.conditions import Condition, parse_condition, upstream_condition
 from rhetorica.status import Status
@@ -49,7 +50,7 @@ from rhetorica.store import plan
 from rhetorica.store.db import Store
 from rhetorica.study import planner
 from rhetorica.study.config import RewriterSpec, StudyConfig
-from rhetorica.study.planned_calls import PlannedCall
+from rhetorica.study.planned_calls import PlannedCall, with_repair
 from rhetorica.study.stages import RewriteStage, TableStage
 from rhetorica.study.workflow_stages import FollowUpUnit, follow_up_key
 
@@ -193,7 +194,8 @@ class GuidedReviewStage(TableStage):
         text, _ = manuscript_text(unit.upstream.document, rw.project.review_max_input_words)
         messages = [ChatMessage(role="system", content=system_prompt(get_protocol(GUIDED_REVIEW_PROTOCOL))),
                     ChatMessage(role="user", content=text)]
-        return [PlannedCall(rw.served_model, messages, rw.project.review_max_tokens or DEFAULT_REVIEW_TOKENS)]
+        return with_repair([PlannedCall(rw.served_model, messages, rw.project.review_max_tokens or DEFAULT_REVIEW_TOKENS,
+                                        schema=output_schema(get_protocol(GUIDED_REVIEW_PROTOCOL).form))])
 
     async def execute(self, unit: Any, ctx: RunContext) -> dict[str, Any]:
         """Review the upstream variant (module docstring); returns the ``guided_reviews`` row.

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from rhetorica.files import resolve_pattern
+from rhetorica.kinds import rewriter_kind
 from rhetorica.documents.models import Document
 from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.study.config import ConfigError, DocumentSpec, StudyConfig
@@ -225,4 +226,7 @@ def load_documents(config: StudyConfig, base_dir: Path, problems: list[tuple[str
             if spec.decision:
                 doc.decision = spec.decision
             documents.append(doc)
+    for rewriter in config.rewriters:  # configurations the documents cannot serve (e.g. a wrong imported source)
+        problems.extend(("ingest", f"rewriter {rewriter.name}", problem)
+                        for problem in rewriter_kind(rewriter.kind).input_problems(rewriter, documents))
     return documents

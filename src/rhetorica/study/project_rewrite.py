@@ -69,7 +69,7 @@ from rhetorica.rewriting.latex_project.repair import (
 from rhetorica.rewriting.latex_project.compile import CompileResult
 from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
 from rhetorica.study import planner
-from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
+from rhetorica.study.planned_calls import REPAIR_ROUNDS, PlannedCall, rewrite_cap, with_truncation_retry
 from rhetorica.study.project_inputs import META_KEY, baseline_of, read_compiled
 from rhetorica.documents.models import Document
 from rhetorica.kinds import RunContext
@@ -133,14 +133,14 @@ def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
 
     - ``latex-project``: one call per chosen paragraph of the baseline (:func:`chosen_paragraphs`;
       a variant keeps the baseline's paragraphs, so ``recursive:<n>`` and ``guided`` send as
-      many), output about as long as the paragraph; then, marked ``upper_bound``, every chosen
-      paragraph again in each of ``project.repair_rounds`` repairs (a repair sends back only the
-      paragraphs its messages point into: at most all of them). The guided second rewrite's
+      many), output at its cap (:func:`~rhetorica.study.planned_calls.rewrite_cap`); then, in the
+      term :data:`~rhetorica.study.planned_calls.REPAIR_ROUNDS`, every chosen paragraph again in
+      each of ``project.repair_rounds`` repairs (a repair sends back only the paragraphs its
+      messages point into: at most all of them); and each call's second seed when it comes back
+      truncated (:func:`~rhetorica.study.planned_calls.with_truncation_retry`). The guided second rewrite's
       prompt is counted with a one-line stand-in for the review's text (which adds at most the
       review's output cap per call; the review itself is a unit of :mod:`rhetorica.study.guided`).
     - ``agent``: none of its own (the external command).
-
-    Retries of a truncated paragraph (one each) are not counted.
     """
 
 
@@ -153,9 +153,9 @@ def planned_calls(unit: Any, agent: bool) -> list[PlannedCall]:
         return []
     project = load_project(Path(meta["root"]), meta["main"])
     text = instruction(unit.condition, agent, "summary:\n(the intermediate review's text fields)")
-    first = [PlannedCall(rw.served_model, paragraph_messages(text, (), p.text), approximate_tokens(p.text))
+    first = [PlannedCall(rw.served_model, paragraph_messages(text, (), p.text), rewrite_cap(rw.served_model, p.text))
              for p in chosen_paragraphs(project, settings.max_paragraphs_per_file)]
-    return first + [replace(c, upper_bound=True) for c in first] * settings.repair_rounds
+    return with_truncation_retry(first + [replace(c, term=REPAIR_ROUNDS) for c in first] * settings.repair_rounds)
 
 
 def paragraph_rewriter(ask: Callable[[list[ChatMessage], str], str], max_per_file: int | None, *,

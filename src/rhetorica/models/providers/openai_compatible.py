@@ -53,6 +53,7 @@ from typing import Any, Literal
 import aiohttp
 from openai import AsyncOpenAI
 
+from rhetorica.hashing import content_hash
 from rhetorica.models import negotiation
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, PermanentError, TransientError
@@ -62,6 +63,7 @@ from rhetorica.models.providers.base import DEFAULT_TIMEOUT_S, HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, drop_none, redact
 from rhetorica.models.providers.json_http import JSONPoster, endpoint_url
 from rhetorica.models.redaction import redact_urls
+from rhetorica.models.request_size import schema_note
 from rhetorica.status import Status
 
 StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
@@ -69,11 +71,6 @@ StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
 #: Structured-output modes, strongest first (the order negotiation walks).
 STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("json_schema", "json_object", "prompt")
 
-#: The instruction added in ``json_object`` and ``prompt`` mode, before the schema itself.
-SCHEMA_INSTRUCTION = (
-    "Reply with one JSON object and nothing else (no prose, no code fence). "
-    "It must validate against this JSON Schema:"
-)
 
 _MODEL_AT_URL = re.compile(r"^(?P<model>[^@]+)@(?P<url>https?://\S+)$")
 
@@ -147,6 +144,8 @@ class OpenAICompatibleModel(HTTPModelAPI):
 
     provider = "openai-compatible"
     supports_logprobs = True
+    url_in_model_id = True
+    negotiated_modes = STRUCTURED_OUTPUT_MODES
 
     def __init__(
         self,
@@ -230,13 +229,18 @@ class OpenAICompatibleModel(HTTPModelAPI):
         out = []
         if "response_format" in extra:
             out.append("options.extra_body.response_format overrides the structured-output mode rhetorica "
-                       "negotiates (structured_output); every call sends it, and the call log records it")
+                       "negotiates (structured_output); every call sends it, and the call log records its mode, "
+                       "its name and its schema's hash")
         for key in ("temperature", "top_p", "seed", "stop", "max_tokens", "max_completion_tokens", "model",
                     "messages"):
             if key in extra:
                 out.append(f"options.extra_body.{key} overrides the {key} rhetorica sends from the study "
                            f"(sampling or messages); the call log records the value sent")
         return out
+
+    def request_extras(self) -> tuple[dict[str, Any], ...]:
+        """The ``extra_body`` every request carries."""
+        return (self.extra_body,)
 
     def request_params(
         self, messages: list[ChatMessage], config: GenerateConfig, mode: str | None = None
@@ -306,6 +310,7 @@ class OpenAICompatibleModel(HTTPModelAPI):
         effective = dict(output.effective_params)
         if config.json_schema is not None or "response_format" in params:
             effective["structured_output"] = sent_mode(params)
+            effective.update(response_format_record(params))
         return output.model_copy(update={"effective_params": effective, "rate_limit": info})
 
     async def _send(
@@ -398,6 +403,21 @@ def chat_logprobs(choice: dict[str, Any]) -> list[TokenLogprob] | None:
             for item in content]
 
 
+def response_format_record(params: dict[str, Any]) -> dict[str, str]:
+    """What the call log keeps of a request's ``response_format`` beyond its mode: the schema's
+    name (``response_format_name``, a ``json_schema`` format's) and the SHA-256 of its schema's
+    canonical JSON (``response_format_schema_sha256``, 64 hex characters); empty without a schema."""
+    fmt = params.get("response_format")
+    if not isinstance(fmt, dict):
+        return {}
+    named = fmt.get("json_schema") if isinstance(fmt.get("json_schema"), dict) else {}
+    schema = named.get("schema", fmt.get("schema"))
+    out = {"response_format_name": str(named["name"])} if named.get("name") is not None else {}
+    if schema is not None:
+        out["response_format_schema_sha256"] = content_hash(schema, length=64)
+    return out
+
+
 def sent_mode(params: dict[str, Any]) -> str:
     """The structured-output mode of a request body: its ``response_format`` type (``json_schema``,
     ``json_object``, another type as given), ``prompt`` without one."""
@@ -408,9 +428,9 @@ def sent_mode(params: dict[str, Any]) -> str:
 
 
 def with_schema_instruction(messages: list[ChatMessage], schema: dict[str, Any]) -> list[ChatMessage]:
-    """``messages`` with :data:`SCHEMA_INSTRUCTION` and the schema appended to the first system
-    message (or a system message put first when there is none)."""
-    note = f"{SCHEMA_INSTRUCTION}\n{json.dumps(schema, sort_keys=True)}"
+    """``messages`` with the schema instruction (:func:`rhetorica.models.request_size.schema_note`)
+    appended to the first system message (or a system message put first when there is none)."""
+    note = schema_note(schema)
     out = list(messages)
     for index, message in enumerate(out):
         if message.role == "system":
