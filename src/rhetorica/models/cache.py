@@ -68,12 +68,12 @@ class CallLog(Protocol):
 
     def begin_call(
         self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
-        input_usd: float = 0.0, probe: bool = False,
+        input_usd: float = 0.0, probe: bool = False, attempt: int = 1,
     ) -> int:
         """Log a request as it is sent (status ``in_flight``, its reserved cost counted as spent;
         ``input_usd``: the cost of its input tokens, counted if it is abandoned; ``probe``: sent
-        while the endpoint's structured-output mode is being found); returns the row id for
-        :meth:`finish_call`."""
+        while the endpoint's structured-output mode is being found; ``attempt``: the attempt of
+        its call, 1 for the first, higher for a retry); returns the row id for :meth:`finish_call`."""
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
                     cache_key: str | None = None) -> None:

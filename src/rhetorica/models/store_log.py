@@ -63,14 +63,15 @@ class StoreCallLog:
 
     def begin_call(
         self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
-        input_usd: float = 0.0, probe: bool = False,
+        input_usd: float = 0.0, probe: bool = False, attempt: int = 1,
     ) -> int:
         """Log a request as it is sent (status ``in_flight``, ``reserved_usd`` counted as spent;
-        ``input_usd`` and ``probe`` as in :meth:`rhetorica.models.cache.CallLog.begin_call`)."""
+        ``input_usd``, ``probe`` and ``attempt`` as in :meth:`rhetorica.models.cache.CallLog.begin_call`)."""
         params = json.dumps(_plain(config.output_affecting()), sort_keys=True)
         return self.store.begin_call({"unit_key": unit_key, "cache_key": key, "provider": model.provider,
                                       "model": redact_urls(model.model), "reserved_usd": reserved_usd,
-                                      "input_usd": input_usd, "probe": int(probe), "params_json": params})
+                                      "input_usd": input_usd, "probe": int(probe), "attempt": attempt,
+                                      "params_json": params})
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
                     cache_key: str | None = None) -> None:
