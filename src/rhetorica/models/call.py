@@ -391,6 +391,8 @@ class _Attempts:
         self.counted = 0  # failed attempts that count against max_attempts
         self.limited = 0  # 429s met
         self.waited_out = False  # the unit's rate_limit_wait_s is used up
+        #: seconds waited on 429s per unit: the run's (shared by the unit's calls), else this call's
+        self.rate_waits: dict[str | None, float] = limits.rate_waits if limits is not None else {}
         self.paused = False
         self.next_wait = 0.0
         self.failure: ModelOutput | None = None
@@ -487,7 +489,7 @@ class _Attempts:
     def _rate_limited(self, exc: RateLimitError, retry_after: float | None) -> str:
         """Charge the coming wait to the unit's rate-limit waits (ending the call when they are
         used up), say on the terminal that the run waits and why; returns the failure's reason."""
-        waits = self.limits.rate_waits if self.limits is not None else {}
+        waits = self.rate_waits
         unit = self.requests.unit_key
         waited = waits.get(unit, 0.0)
         endpoint = redact_urls(self.requests.target.connection_key)
