@@ -3,7 +3,8 @@
 Policy (ARCHITECTURE.md, "Model layer"):
 - cache hit -> no call; only ``ok`` outputs are cached (never errors or refusals);
 - identical calls in flight at the same time (same cache key) are merged: one request is sent and
-  every caller gets its output (the others are logged like cache hits);
+  every caller gets its output (the others are logged like cache hits); :func:`single_flight` does
+  this, for external reviewer calls as well;
 - each request is logged when it is sent (status ``in_flight`` with its reserved worst-case cost)
   and updated when it returns, so a run killed mid-call still accounts for what it sent;
 - requests are paced by the connection's :class:`rhetorica.models.limits.RateLimiter` (declared
@@ -35,7 +36,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -219,6 +220,24 @@ async def call_model(
     if retry is None and limits is not None:
         retry = limits.retry
     key = model_cache_key(model, messages, config, replicate)
+    return await single_flight(key, config, context, lambda: _live_call(
+        model, messages, config, key, log, unit_key, limits, retry, budget))
+
+
+async def single_flight(
+    key: str, config: GenerateConfig, context: CallContext, live: Callable[[], Awaitable[ModelOutput]],
+) -> ModelOutput:
+    """The response cache and merging around one live call: a cached ``ok`` answer under ``key``
+    is returned (logged as a cache hit) without a call; with the run's ``context.limits``, a call
+    whose ``key`` is already in flight waits for that one and shares its output (logged like a
+    cache hit), so each key is sent once at a time; otherwise ``live()`` makes the call (and logs
+    and caches it). Model calls (:func:`call_model`) and external reviewer calls
+    (:meth:`rhetorica.reviewers.external.base.ExternalReviewer.call`) both go through here.
+
+    Raises:
+        Whatever ``live()`` raises (a waiting caller re-raises a leader's :class:`ModelError`).
+    """
+    log, unit_key, limits = context.log, context.unit_key, context.limits
     if log is not None:
         cached = log.cache_get(key)
         if cached is not None:
@@ -226,7 +245,7 @@ async def call_model(
             log.record_call(unit_key, key, hit, config)
             return hit
     if limits is None:
-        return await _live_call(model, messages, config, key, log, unit_key, None, retry, budget)
+        return await live()
 
     while (leader := limits.in_flight.get(key)) is not None:
         try:
@@ -244,7 +263,7 @@ async def call_model(
     future: asyncio.Future[ModelOutput] = asyncio.get_running_loop().create_future()
     limits.in_flight[key] = future
     try:
-        output = await _live_call(model, messages, config, key, log, unit_key, limits, retry, budget)
+        output = await live()
     except ModelError as exc:  # the budget refused it: callers waiting on it are refused too
         future.set_exception(exc)
         future.exception()  # retrieved here: waiters re-raise it, nobody else needs to

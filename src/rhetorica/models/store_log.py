@@ -14,7 +14,8 @@ import json
 from typing import Any, Protocol
 
 from rhetorica.hashing import content_hash
-from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.api import GenerateConfig, ModelOutput
+from rhetorica.models.cache import Caller
 from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
 
@@ -62,7 +63,7 @@ class StoreCallLog:
                                 **_outcome_row(output, config)})
 
     def begin_call(
-        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
+        self, unit_key: str | None, key: str, model: Caller, config: GenerateConfig, reserved_usd: float, *,
         input_usd: float = 0.0, probe: bool = False, attempt: int = 1,
     ) -> int:
         """Log a request as it is sent (status ``in_flight``, ``reserved_usd`` counted as spent;

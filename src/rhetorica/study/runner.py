@@ -30,6 +30,7 @@ from rhetorica.kinds import RunContext
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.breaker import EndpointDownError
 from rhetorica.models.budget import Budget, BudgetExceededError
+from rhetorica.models.cache import Caller
 from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.endpoints import build_pool
 from rhetorica.models.errors import ModelError
@@ -187,7 +188,7 @@ class _CountingLog:
         self._note(unit_key, output)
         self.store.record_call(unit_key, key, output, config)
 
-    def begin_call(self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig,
+    def begin_call(self, unit_key: str | None, key: str, model: Caller, config: GenerateConfig,
                    reserved_usd: float, *, input_usd: float = 0.0, probe: bool = False, attempt: int = 1) -> int:
         self.summary.model_calls += 1
         self.summary.probes += int(probe)
