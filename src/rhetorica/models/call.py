@@ -299,8 +299,8 @@ class _Requests:
     started: float = 0.0
     #: the attempt the next request belongs to (1: the first), logged with it
     attempt: int = 1
-    #: requests logged so far
-    sent: int = 0
+    #: the last request's row was finished when the endpoint rejected its structured-output mode
+    rejected: bool = False
 
     async def send(self, mode: str | None, probe: bool) -> ModelOutput:
         """One request (``mode``: the structured-output mode, ``None``: the provider's own)."""
@@ -310,7 +310,7 @@ class _Requests:
         if self.log is not None:
             self.call_id = self.log.begin_call(self.unit_key, self.key, self.model, config, self.reserved,
                                                input_usd=self.certain, probe=probe, attempt=self.attempt)
-            self.sent += 1
+            self.rejected = False
         self.started = time.perf_counter()
         try:
             if mode is None:
@@ -321,6 +321,7 @@ class _Requests:
             if limiter is not None:
                 limiter.observe(None)  # answered with an error, or abandoned
             if mode is not None and isinstance(exc, InvalidRequestError):
+                self.rejected = True
                 self.finish(_failure(self.model, Status.ERROR, f"structured-output mode {mode} rejected by the "
                                      f"endpoint: {exc}", time.perf_counter() - self.started))
             raise
@@ -330,10 +331,10 @@ class _Requests:
 
     def finish(self, output: ModelOutput, *, cache: bool = False) -> None:
         """Log the outcome of the last request; ``cache``: also cache ``output`` (ok) under the
-        call's key. With no request open: one finished row when none was sent (the call failed
-        before reaching a server), else nothing (the last request's row holds its outcome:
-        one row per HTTP request)."""
-        if self.call_id is None and self.sent:
+        call's key. With no request open: one finished row (the call failed before reaching a
+        server), unless the last request's row already holds the outcome — the endpoint
+        rejected its mode — so that the log has one row per HTTP request."""
+        if self.call_id is None and self.rejected:
             return
         _finish(self.log, self.call_id, self.unit_key, self.key, output, self.config, cache)
         self.call_id = None
