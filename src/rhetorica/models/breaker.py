@@ -3,8 +3,9 @@
 Without it, every unit of a large study spends all its retry attempts against an endpoint that is
 down (hours of backoff). Per endpoint (connection key) and shared by every call of a run:
 
-- the breaker keeps the outcomes of the last ``window_s`` seconds (a sliding time window); a
-  transient failure (connection error, 5xx, timeout, malformed body) counts as a failure at once,
+- the breaker counts the outcomes of the last ``window_s`` seconds (a sliding time window, kept
+  as counts per whole second); a transient failure (connection error, 5xx, timeout, malformed
+  body) counts as a failure at once,
   a 429 counts as one once its ``Retry-After`` has passed (a server that asked for a pause and got
   it is not failing; one still refusing after the pause is), any other answer counts as a success;
 - when the window holds at least ``failures`` failures and they are at least ``failure_rate`` of
@@ -27,6 +28,7 @@ trip rule of resilience4j's ``TIME_BASED`` sliding window (failure-rate threshol
 from __future__ import annotations
 
 import asyncio
+import heapq
 import time
 from collections import deque
 from collections.abc import Callable
@@ -84,8 +86,11 @@ class CircuitBreaker:
         self.settings = settings
         self._clock = clock
         self._on_change = on_change
-        #: (time the outcome counts from, failed) of the outcomes in the window, oldest first
-        self._outcomes: deque[tuple[float, bool]] = deque()
+        #: [second, failures, outcomes] counted in each whole second of the window, oldest first
+        self._outcomes: deque[list[int]] = deque()
+        self._failed = 0  # failures in the window
+        self._seen = 0  # outcomes in the window
+        self._due: list[float] = []  # heap: when each 429 not counted yet starts counting
         self.opened_at: float | None = None
         self._next_trial = 0.0
         self._trial = False
@@ -93,7 +98,8 @@ class CircuitBreaker:
     @property
     def failures(self) -> int:
         """Failures counted in the window now."""
-        return sum(failed for _, failed in self._window(self._clock()))
+        self._advance(self._clock())
+        return self._failed
 
     @property
     def is_open(self) -> bool:
@@ -147,10 +153,15 @@ class CircuitBreaker:
             if self.opened_at is not None:  # an answer closes it: the endpoint is judged afresh
                 self.opened_at = None
                 self._outcomes.clear()
+                self._due.clear()
+                self._failed = self._seen = 0
                 self._tell("resumed", f"endpoint {self.endpoint} answered a trial call; calls resume")
-            self._outcomes.append((now, False))
+            self._count(now, failed=False)
             return
-        self._outcomes.append((now + max(retry_after or 0.0, 0.0), True))
+        if retry_after is not None and retry_after > 0:
+            heapq.heappush(self._due, now + retry_after)
+        else:
+            self._count(now, failed=True)
         if self.opened_at is None:
             self._trip(now)
         if self.opened_at is not None:
@@ -160,20 +171,37 @@ class CircuitBreaker:
         """A call admitted as a trial ended without an outcome (cancelled): let another try."""
         self._trial = False
 
-    def _window(self, now: float) -> list[tuple[float, bool]]:
-        """The outcomes that count at ``now`` (older ones leave the window for good)."""
-        while self._outcomes and self._outcomes[0][0] < now - self.settings.window_s:
-            self._outcomes.popleft()
-        return [o for o in self._outcomes if now - self.settings.window_s <= o[0] <= now]
+    def _advance(self, now: float) -> None:
+        """Bring the window to ``now``: 429s whose ``Retry-After`` has passed enter it, the
+        seconds wholly older than ``window_s`` leave it (amortised O(1) per outcome; at most
+        ``window_s`` + 1 seconds kept, however many calls)."""
+        while self._due and self._due[0] <= now:
+            heapq.heappop(self._due)
+            self._count(now, failed=True)
+        oldest = now - self.settings.window_s
+        while self._outcomes and self._outcomes[0][0] + 1 <= oldest:
+            _, failed, seen = self._outcomes.popleft()
+            self._failed -= failed
+            self._seen -= seen
+
+    def _count(self, now: float, *, failed: bool) -> None:
+        """One outcome, in the window's second of ``now``."""
+        second = int(now // 1)
+        if not self._outcomes or self._outcomes[-1][0] != second:
+            self._outcomes.append([second, 0, 0])
+        self._outcomes[-1][1] += int(failed)
+        self._outcomes[-1][2] += 1
+        self._failed += int(failed)
+        self._seen += 1
 
     def _trip(self, now: float) -> None:
         """Open the breaker when the window holds enough failures (see the module docstring)."""
-        window = self._window(now)
-        failed = sum(f for _, f in window)
-        if failed >= self.settings.failures and failed >= self.settings.failure_rate * len(window):
+        self._advance(now)
+        failed, seen = self._failed, self._seen
+        if failed >= self.settings.failures and failed >= self.settings.failure_rate * seen:
             self.opened_at = now
             self._next_trial = now + self.settings.pause_s
-            self._tell("paused", f"endpoint {self.endpoint}: {failed} of its last {len(window)} outcomes within "
+            self._tell("paused", f"endpoint {self.endpoint}: {failed} of its last {seen} outcomes within "
                                  f"{self.settings.window_s:g} s were transient failures; paused, one trial call "
                                  f"every {self.settings.pause_s:g} s")
 
