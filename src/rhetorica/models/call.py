@@ -115,6 +115,10 @@ class RetryPolicy(BaseModel):
         return base * (1 + self.jitter * random.random())
 
 
+#: The retry policy of calls that name none (a study's ``retries:`` defaults).
+DEFAULT_RETRY = RetryPolicy()
+
+
 class ConnectionLimits:
     """What the calls of one run share per connection key (provider endpoint): a concurrency
     semaphore, one rate limiter, a circuit breaker, the structured-output negotiation, and the
@@ -140,7 +144,7 @@ class ConnectionLimits:
         self._limiters: dict[str, RateLimiter] = {}
         self._breaker_settings = breaker
         self._breakers: dict[str, CircuitBreaker] = {}
-        self.retry = retry or RetryPolicy()
+        self.retry = retry or DEFAULT_RETRY
         self.on_event = on_event
         #: unit key -> seconds its calls waited on 429s this run (bounded by ``rate_limit_wait_s``)
         self.rate_waits: dict[str | None, float] = {}
@@ -356,7 +360,7 @@ async def _live_call(
                 else worst_case_cost(model, messages, config) if log is not None else 0.0)
     certain = input_cost(model, messages) if log is not None else 0.0
     requests = _Requests(model, model, messages, config, key, log, unit_key, reserved, certain, None)
-    attempts = _Attempts(model, retry or RetryPolicy(), requests, limits)
+    attempts = _Attempts(model, retry or DEFAULT_RETRY, requests, limits)
     output: ModelOutput | None = None
     try:
         try:
