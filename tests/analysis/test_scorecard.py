@@ -35,7 +35,7 @@ def test_scorecard_on_control_reviewers() -> None:
     flaky = (
         (df["reviewer"] == "flaky") & (df["arm"] == "confidence:+") & (rng.random(len(df)) < 0.2)
     )
-    df.loc[flaky, ["status", "overall"]] = ["error", np.nan]
+    df.loc[flaky, ["status", "overall"]] = ["malformed", np.nan]  # the reviewer's own failure
     t = ScorecardThresholds(max_flip_pct=20.0)  # noise 0.3 flips ~11% of papers near 4.5
     out = scorecard(df, t).set_index("reviewer")
     assert out.loc["null", "verdict"] == "pass" and out.loc["null", "passed"], out.loc["null", "reasons"]
@@ -177,7 +177,7 @@ def test_failure_counts_of_every_reviewer_equal_each_reviewers_groupby() -> None
     df = pd.DataFrame({
         "reviewer": ["b", "b", "b", "a", "a", "a", None, "c"],
         "arm": ["original", "x", "x", "x", None, "original", "x", None],
-        "status": ["ok", "error", "ok", "refused", "error", "ok", "error", "ok"],
+        "status": ["ok", "malformed", "ok", "refused", "error", "ok", "error", "ok"],
     })
     counts = _failure_counts(df)
     assert sorted(counts) == ["a", "b", "c"] and counts["c"].empty  # c has no row with an arm; no null reviewer
@@ -226,3 +226,19 @@ def test_flips_beyond_the_re_review_flips_fail() -> None:
     card = scorecard(df, rereviews=noise).iloc[0]
     assert card["verdict_flips"] == "fail"
     assert card["flip_pct_low"] == pytest.approx(100 * (2 * 0.025 ** (1 / 12) - 1))
+
+
+@pytest.mark.parametrize("transport", ["error", "timeout"])
+def test_the_failure_rate_counts_the_reviewer_s_own_outcomes_never_transport_failures(transport: str) -> None:
+    import pandas as pd
+
+    from rhetorica.analysis.scorecard import _failure_counts, failure_gap_intervals
+
+    # arm A: 8 ok, 2 malformed, 5 transport failures; arm B: 9 ok, 1 refused, 6 transport failures
+    statuses = {"A": ["ok"] * 8 + ["malformed"] * 2 + [transport] * 5, "B": ["ok"] * 9 + ["refused"] + [transport] * 6}
+    df = pd.DataFrame([{"reviewer": "r", "arm": arm, "status": s} for arm, found in statuses.items() for s in found])
+    (gap,) = failure_gap_intervals(df, 10.0, 0.05)
+    # 2/10 vs 1/10: the 11 transport failures are in neither count (with them: 7/15 vs 7/16)
+    assert gap.detail == "2/10 vs 1/10 reviews failed" and gap.point == pytest.approx(10.0)
+    counts = _failure_counts(df)["r"]
+    assert (counts["sum"].tolist(), counts["count"].tolist()) == ([2, 1], [10, 10])

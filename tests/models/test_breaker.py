@@ -27,32 +27,63 @@ class Clock:
 
 def test_threshold_pause_trial_and_down():
     clock = Clock()
-    breaker = CircuitBreaker("e", BreakerSettings(failures=3, pause_s=10, recovery_s=60), clock=clock)
+    events: list[tuple[str, str]] = []
+    breaker = CircuitBreaker("e", BreakerSettings(failures=3, pause_s=10, recovery_s=60), clock=clock,
+                             on_change=lambda endpoint, event, detail: events.append((endpoint, event)))
     for _ in range(2):
         breaker.record(transient_failure=True)
-    breaker.record(transient_failure=False)  # an answer resets the count: failures must be consecutive
-    for _ in range(2):
-        breaker.record(transient_failure=True)
-    assert not breaker.is_open
-    breaker.record(transient_failure=True)
-    assert breaker.is_open and not breaker.down
+    breaker.record(transient_failure=False)  # an answer between failures does not reset the count
+    assert not breaker.is_open and breaker.failures == 2
+    breaker.record(transient_failure=True)  # 3 failures of 4 outcomes (75% >= 50%): paused
+    assert breaker.is_open and not breaker.down and events == [("e", "paused")]
     clock.now += 10  # the pause is over: one trial call
     asyncio.run(breaker.admit())
     breaker.record(transient_failure=True)
     clock.now += 50  # 60 s after opening, no answer: down
     assert breaker.down
-    with pytest.raises(EndpointDownError, match=r"3 consecutive transient failures and 60 s"):
+    with pytest.raises(EndpointDownError, match=r"3 or more transient failures within 60 s and 60 s"):
         asyncio.run(breaker.admit())
+
+
+def test_failures_below_the_rate_or_outside_the_window_do_not_pause():
+    clock = Clock()
+    breaker = CircuitBreaker("e", BreakerSettings(failures=3, failure_rate=0.5, window_s=60), clock=clock)
+    for _ in range(7):
+        breaker.record(transient_failure=False)
+    for _ in range(3):
+        breaker.record(transient_failure=True)
+    assert not breaker.is_open  # 3 failures of 10 outcomes: 30% < 50%
+    clock.now += 61  # all ten leave the window
+    breaker.record(transient_failure=True)
+    breaker.record(transient_failure=True)
+    assert not breaker.is_open and breaker.failures == 2  # 2 of 2 but fewer than 3 failures
+    breaker.record(transient_failure=True)
+    assert breaker.is_open  # 3 of 3
+
+
+def test_a_429_counts_once_its_retry_after_has_passed():
+    clock = Clock()
+    breaker = CircuitBreaker("e", BreakerSettings(failures=3, window_s=60), clock=clock)
+    for _ in range(3):
+        breaker.record(transient_failure=True, retry_after=5.0)
+    assert not breaker.is_open and breaker.failures == 0  # the server asked for 5 s: not failing yet
+    clock.now += 4.9
+    assert not breaker.is_open
+    clock.now += 0.1  # the pause it asked for is over and it was still refusing: 3 failures
+    assert breaker.is_open
 
 
 def test_an_answer_during_a_trial_closes_the_breaker():
     clock = Clock()
-    breaker = CircuitBreaker("e", BreakerSettings(failures=1, pause_s=5, recovery_s=60), clock=clock)
+    events: list[str] = []
+    breaker = CircuitBreaker("e", BreakerSettings(failures=1, pause_s=5, recovery_s=60), clock=clock,
+                             on_change=lambda endpoint, event, detail: events.append(event))
     breaker.record(transient_failure=True)
     clock.now += 5  # the pause is over: the next call is the trial
     asyncio.run(breaker.admit())
     breaker.record(transient_failure=False)
     assert (breaker.is_open, breaker.failures) == (False, 0)
+    assert events == ["paused", "resumed"]
 
 
 class Progress:
@@ -110,7 +141,8 @@ def test_an_endpoint_failing_every_request_stops_its_configuration_with_units_pe
 
 
 @pytest.mark.parametrize(("settings", "why"), [
-    ({"failures": True}, "failures"), ({"pause_s": 0}, "pause_s"), ({"pause_s": -1}, "pause_s")])
+    ({"failures": True}, "failures"), ({"pause_s": 0}, "pause_s"), ({"pause_s": -1}, "pause_s"),
+    ({"failure_rate": 0}, "failure_rate"), ({"failure_rate": 1.5}, "failure_rate"), ({"window_s": 0}, "window_s")])
 def test_settings_refuse_a_boolean_count_and_a_pause_that_is_not_positive(settings, why):
     from pydantic import ValidationError
 

@@ -72,3 +72,29 @@ def test_jitter_adds_at_most_its_fraction() -> None:
     policy = RetryPolicy(base_delay_s=2.0, max_delay_s=60.0, jitter=0.25)
     for attempt, base in ((1, 2.0), (2, 4.0), (3, 8.0), (7, 60.0)):
         assert all(base <= policy.wait(attempt, None) <= base * 1.25 for _ in range(50))
+
+
+def test_a_429_waits_its_retry_after_without_spending_an_attempt(waits: list[float]) -> None:
+    # 6 rate-limited answers, then one: 4 attempts are for failures, so all 7 requests are made
+    model, out = _run([{"error": "rate_limit", "retry_after": 1}] * 6 + ["fine"])
+    assert (out.status, out.text, len(model.calls), out.transient) == (Status.OK, "fine", 7, False)
+    assert waits == [1.0] * 6
+    # a failure after them still has all its attempts: 3 transient failures and an answer
+    model, out = _run([{"error": "rate_limit", "retry_after": 1}] * 2 + [{"error": "transient"}] * 3 + ["fine"])
+    assert (out.status, len(model.calls)) == (Status.OK, 6)
+
+
+def test_rate_limit_waits_are_bounded_per_unit_and_end_the_call_as_transient(waits: list[float]) -> None:
+    policy = POLICY.model_copy(update={"rate_limit_wait_s": 2.5})
+    model, out = _run([{"error": "rate_limit", "retry_after": 1}] * 5 + ["never reached"], policy)
+    # waits of 1 + 1 s; a third would make 3 s > 2.5 s: the call ends, its unit left pending
+    assert (out.status, len(model.calls), waits, out.transient) == (Status.ERROR, 3, [1.0, 1.0], True)
+    assert out.error is not None and "rate_limit_wait_s 2.5 s" in out.error
+
+
+def test_a_call_whose_attempts_all_failed_transiently_is_marked_transient_a_permanent_one_not(
+        waits: list[float]) -> None:
+    _, out = _run([{"error": "transient"}] * 4)
+    assert (out.status, out.transient) == (Status.ERROR, True)
+    _, out = _run([{"error": "transient"}, {"error": "permanent"}])
+    assert (out.status, out.transient) == (Status.ERROR, False)

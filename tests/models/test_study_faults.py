@@ -226,3 +226,58 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
     for text in outputs:
         assert key not in text
     assert [p for p in tmp_path.rglob("*") if p.is_file() and key.encode() in p.read_bytes()] == []
+
+
+def _study(tmp_path: Path, url: str, replicates: int, **extra) -> Path:
+    spec = yaml.safe_load(write_study(tmp_path, url, replicates=replicates, concurrency=4, timeout_s=10.0).read_text())
+    spec["documents"] = spec["documents"][:1]
+    spec.update(extra)
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    return path
+
+
+def _requests_said(out: str) -> tuple[int, int]:
+    """``(requests, retries)`` from the summary line's "N model requests (M retries)"."""
+    import re
+
+    found = re.search(r"(\d+) model requests \((\d+) retries\)", out)
+    assert found, out
+    return int(found[1]), int(found[2])
+
+
+def _logged(run_dir: Path) -> int:
+    conn = sqlite3.connect(run_dir / "store.sqlite")
+    try:
+        return conn.execute("SELECT COUNT(*) FROM model_calls WHERE cache_hit = 0").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_429_storm_completes_every_unit_and_counts_its_retries(tmp_path):
+    # 40 consecutive 429s (Retry-After 0.05 s), then answers: 18 reviews, none failed. Each 429 is
+    # waited out without spending an attempt, so each is followed by exactly one retried request:
+    # 18 + 40 = 58 requests, 40 retries. The breaker pauses the endpoint once the 429s' Retry-After
+    # has passed (a short pause here keeps the test quick); its trial calls are retries too.
+    with FakeServer(script=["rate_limit"] * 40, retry_after="0.05") as server:
+        study = _study(tmp_path, server.url, replicates=18, circuit_breaker={"pause_s": 0.2})
+        done = run_cli(study, "sk-storm")
+        out, _ = done.communicate(timeout=240)
+        received = len(server.model_requests())
+    assert done.returncode == 0, out
+    rows = assessments(tmp_path / "run")
+    assert Counter(r["status"] for r in rows) == {"ok": 18}
+    assert received == 58 and _requests_said(out) == (58, 40) and _logged(tmp_path / "run") == 58
+    assert "waiting:" in out and "answered 429 (rate limited)" in out  # the terminal said why it waited
+
+
+@pytest.mark.parametrize("fault", ["invalid_request", "context_overflow"])
+def test_a_server_answering_400_gets_exactly_as_many_requests_as_the_call_log_has_rows(tmp_path, fault):
+    with FakeServer(fault_fn=lambda index, body: fault) as server:
+        study = _study(tmp_path, server.url, replicates=4)
+        done = run_cli(study, "sk-400")
+        out, _ = done.communicate(timeout=240)
+        received = len(server.model_requests())
+    assert done.returncode == 1, out  # a client error is a permanent failure: stored, exit 1
+    assert Counter(r["status"] for r in assessments(tmp_path / "run")) == {"error": 4}
+    assert received >= 4 and _logged(tmp_path / "run") == received and _requests_said(out) == (received, 0)

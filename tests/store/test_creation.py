@@ -26,7 +26,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 12  # the newest migration: 0012_variant_stage
+LATEST = 13  # the newest migration: 0013_attempts_endpoint_events
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

@@ -24,8 +24,11 @@ estimate alone, so one paper cannot fail a configuration and a handful cannot pa
   and the check is undecided.
 - failures: per pair of the reviewer's arms, Newcombe's hybrid-score interval (Newcombe 1998,
   method 10, from scipy's Wilson intervals; equals statsmodels' ``confint_proportions_2indep(...,
-  method="newcomb")``) of the difference in failure rates (non-``ok`` share of reviews), against
-  ``max_failure_gap_pct``.
+  method="newcomb")``) of the difference in failure rates, against ``max_failure_gap_pct``. A
+  failure rate counts only the reviewer's own outcomes: the ``malformed``, ``refused``,
+  ``truncated`` and ``empty`` share of the reviews that brought an answer. A transport error or
+  time limit (:data:`rhetorica.status.CALL_FAILURES`) says nothing of the reviewer and is left out
+  of both counts.
 
 Preference, flips and failures test several pairs; each pair's interval is Bonferroni-corrected
 (level ``alpha / number of pairs``) so that a check fails wrongly with probability at most
@@ -50,6 +53,7 @@ from dataclasses import dataclass
 
 from rhetorica.analysis.soft import largest_soft_shift, with_soft_ratings
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD, ScorecardThresholds
+from rhetorica.status import CALL_FAILURES
 from itertools import combinations
 from rhetorica.analysis.arms import default_pairs
 from rhetorica.analysis.attack import excess_flip_interval
@@ -293,7 +297,7 @@ def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> l
     """Failure-rate difference (percentage points) per pair of one reviewer's arms, Newcombe.
 
     Args:
-        df: the reviewer's tidy assessments (every status).
+        df: the reviewer's tidy assessments (every status; those in :data:`CALL_FAILURES` are left out).
         bound_pct: ``max_failure_gap_pct``.
         alpha: the check's level (divided by the number of arm pairs here).
 
@@ -301,18 +305,24 @@ def failure_gap_intervals(df: pd.DataFrame, bound_pct: float, alpha: float) -> l
         One :class:`Interval` per pair of arms (point = |difference|); empty with one arm.
     """
 
-    return _gap_intervals(df["status"].ne("ok").groupby(df["arm"]).agg(["sum", "count"]), bound_pct, alpha)
+    own = df[~_transport(df)]
+    return _gap_intervals(own["status"].ne("ok").groupby(own["arm"]).agg(["sum", "count"]), bound_pct, alpha)
+
+
+def _transport(df: pd.DataFrame) -> pd.Series:
+    """Rows whose call brought no answer (:data:`CALL_FAILURES`): not the reviewer's outcome."""
+    return df["status"].isin([str(s) for s in CALL_FAILURES])
 
 
 def _failure_counts(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Per reviewer, the ``sum`` (failed) and ``count`` (reviews) of each arm it reviewed: the
     table :func:`failure_gap_intervals` groups from that reviewer's rows, for every reviewer from
     one factorisation of the keys (rows with a null reviewer, arm or status are left out, as the
-    groupby leaves them out)."""
+    groupby leaves them out; so are transport failures, as there)."""
     failed = df["status"].ne("ok")
     r_codes, reviewers = pd.factorize(df["reviewer"], sort=True)
     a_codes, arms = pd.factorize(df["arm"], sort=True)
-    keep = (r_codes >= 0) & (a_codes >= 0) & failed.notna().to_numpy(dtype=bool)
+    keep = (r_codes >= 0) & (a_codes >= 0) & failed.notna().to_numpy(dtype=bool) & ~_transport(df).to_numpy(dtype=bool)
     key = r_codes[keep] * len(arms) + a_codes[keep]
     shape = (len(reviewers), len(arms))
     count = np.bincount(key, minlength=shape[0] * shape[1]).reshape(shape)

@@ -3,7 +3,8 @@
 When the console is not a terminal (``rhetorica demo > log``, a CI job, ``nohup``), rich draws
 nothing until the end, so the sink prints one plain line when a stage starts, one each time a
 stage has run another :data:`STEP_SHARE` of its units (rounded up to whole units) or :data:`STEP_SECONDS` have gone by since
-its last line, and one when it ends.
+its last line, and one when it ends. Notes of the run (an endpoint paused or resumed, calls
+waiting out a rate limit) are printed as lines in both modes.
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ class RichProgress:
 
     def _line(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False)
+
+    def note(self, text: str) -> None:
+        """Say something the run is doing now in one line above the bars (an endpoint paused or
+        resumed by its circuit breaker, calls waiting out a 429)."""
+        self._line(text)
 
     def start(self, stage: str, total: int) -> None:
         """A stage begins with ``total`` units to run."""

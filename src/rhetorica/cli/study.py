@@ -162,7 +162,9 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
         stages = "; ".join(
             f"{stage} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             for stage, counts in summary.stage_statuses.items()) or "none"
-        pending = f"; {summary.units_pending} left pending" if summary.units_pending else ""
+        transient = (f" ({summary.units_transient} after transient failures only: run again to resume them)"
+                     if summary.units_transient else "")
+        pending = f"; {summary.units_pending} left pending{transient}" if summary.units_pending else ""
         console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done"
                       f"{pending}; {requests}; {summary.wall_time_s:.1f} s.", markup=False, highlight=False)
     failed = sum(failures.values())

@@ -94,6 +94,9 @@ class ModelOutput(BaseModel):
         stops_configuration: the failure is one of the configuration (unknown model, rejected
             key: :class:`rhetorica.models.errors.ConfigurationError`), so every later call of the
             same configuration would fail alike.
+        transient: the failure is the last of a call whose attempts all ended in transient
+            failures (rate limits, server errors, resets, timeouts): not a final outcome, so the
+            runner leaves the unit pending and a later run asks again.
         logprobs: each generated token with its top alternatives, when the call asked for them
             (``GenerateConfig.top_logprobs``) and the provider returned them; else ``None``.
     """
@@ -111,6 +114,7 @@ class ModelOutput(BaseModel):
     cache_hit: bool = False
     rate_limit: RateLimitInfo | None = Field(default=None, exclude=True, repr=False)
     stops_configuration: bool = False
+    transient: bool = False
     logprobs: list[TokenLogprob] | None = None
 
 

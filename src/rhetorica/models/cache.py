@@ -54,8 +54,20 @@ def model_cache_key(model: ModelAPI, messages: list[ChatMessage], config: Genera
     return cache_key(model.provider, model.cache_model_name, messages, config, replicate, model.output_options())
 
 
+class Caller(Protocol):
+    """Who makes a logged call: a model connection (:class:`ModelAPI`) or an external reviewer
+    system (provider = its kind, model = its configuration's name)."""
+
+    @property
+    def provider(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+
 class CallLog(Protocol):
-    """What :func:`rhetorica.models.call.call_model` needs from a store."""
+    """What :func:`rhetorica.models.call.call_model` (and an external reviewer's call) needs
+    from a store."""
 
     def cache_get(self, key: str) -> ModelOutput | None:
         """Return the cached ok output for ``key`` or None."""
@@ -67,13 +79,13 @@ class CallLog(Protocol):
         """Append one finished row to the model-call log (cache hits and merged calls, flagged)."""
 
     def begin_call(
-        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
-        input_usd: float = 0.0, probe: bool = False,
+        self, unit_key: str | None, key: str, model: Caller, config: GenerateConfig, reserved_usd: float, *,
+        input_usd: float = 0.0, probe: bool = False, attempt: int = 1,
     ) -> int:
         """Log a request as it is sent (status ``in_flight``, its reserved cost counted as spent;
         ``input_usd``: the cost of its input tokens, counted if it is abandoned; ``probe``: sent
-        while the endpoint's structured-output mode is being found); returns the row id for
-        :meth:`finish_call`."""
+        while the endpoint's structured-output mode is being found; ``attempt``: the attempt of
+        its call, 1 for the first, higher for a retry); returns the row id for :meth:`finish_call`."""
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
                     cache_key: str | None = None) -> None:

@@ -3,13 +3,20 @@
 Policy (ARCHITECTURE.md, "Model layer"):
 - cache hit -> no call; only ``ok`` outputs are cached (never errors or refusals);
 - identical calls in flight at the same time (same cache key) are merged: one request is sent and
-  every caller gets its output (the others are logged like cache hits);
+  every caller gets its output (the others are logged like cache hits); :func:`single_flight` does
+  this, for external reviewer calls as well;
 - each request is logged when it is sent (status ``in_flight`` with its reserved worst-case cost)
   and updated when it returns, so a run killed mid-call still accounts for what it sent;
 - requests are paced by the connection's :class:`rhetorica.models.limits.RateLimiter` (declared
   requests/tokens per minute, the server's rate-limit headers, a 429's ``Retry-After``);
-- :class:`RateLimitError` / :class:`TransientError` / :class:`ModelTimeoutError` retried (tenacity's
-  ``AsyncRetrying``) with jittered exponential backoff, honouring ``Retry-After`` when given;
+- :class:`TransientError` / :class:`ModelTimeoutError` retried (tenacity's ``AsyncRetrying``) with
+  jittered exponential backoff, each failure spending one of ``max_attempts``; a
+  :class:`RateLimitError` (429) is waited out (its ``Retry-After``, else the backoff) without
+  spending an attempt, within ``rate_limit_wait_s`` seconds of such waits per unit, and the wait is
+  reported to the run (``ConnectionLimits.on_event``);
+- a call whose attempts (or rate-limit waits) all ended in transient failures returns its last
+  failure marked ``transient``: the runner leaves its unit pending, to be run again, instead of
+  storing a failure;
 - a logical model with several endpoints (:class:`rhetorica.models.endpoints.EndpointPool`) sends
   each attempt to a healthy endpoint, paced and limited on that endpoint's own connection; a
   transient failure there moves the next attempt to another healthy endpoint without backoff;
@@ -29,8 +36,10 @@ import asyncio
 import contextlib
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from rhetorica.models import negotiation as negotiation_module
@@ -72,21 +81,28 @@ class CallContext:
     budget: Budget | None = None
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Retry settings (the retry loop is tenacity's: :class:`_Attempts`).
+class RetryPolicy(BaseModel):
+    """Retry settings (``retries:`` in the study file; the retry loop is tenacity's: :class:`_Attempts`).
 
     Attributes:
-        max_attempts: total attempts per call (>= 1).
+        max_attempts: attempts per call that may end in a transient failure (>= 1); a 429 does
+            not spend one.
         base_delay_s: first backoff delay in seconds; doubles each attempt.
         max_delay_s: cap on one delay (a larger ``Retry-After`` is still honoured up to this cap x 4).
         jitter: fraction of random jitter added to each delay, in [0, 1].
+        rate_limit_wait_s: seconds the calls of one unit may wait on 429s in all (``Retry-After``
+            or backoff); a 429 past it ends the call as a transient failure (the unit stays pending).
     """
 
-    max_attempts: int = 5
-    base_delay_s: float = 1.0
-    max_delay_s: float = 60.0
-    jitter: float = 0.25
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    max_attempts: int = Field(default=5, ge=1, strict=True,
+                              description="attempts per call that may end in a transient failure (a 429 spends none)")
+    base_delay_s: float = Field(default=1.0, ge=0, description="first backoff delay in seconds; doubles each attempt")
+    max_delay_s: float = Field(default=60.0, ge=0, description="cap on one backoff delay in seconds")
+    jitter: float = Field(default=0.25, ge=0, le=1, description="fraction of random jitter added to each delay")
+    rate_limit_wait_s: float = Field(default=900.0, ge=0, description="seconds the calls of one unit may wait on "
+                                                                      "429s in all before the unit is left pending")
 
     def wait(self, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait after failed attempt ``attempt`` (counted from 1; tenacity's wait
@@ -97,6 +113,10 @@ class RetryPolicy:
             return min(max(retry_after, 0.0), self.max_delay_s * 4)
         base = min(self.base_delay_s * 2 ** (attempt - 1), self.max_delay_s)
         return base * (1 + self.jitter * random.random())
+
+
+#: The retry policy of calls that name none (a study's ``retries:`` defaults).
+DEFAULT_RETRY = RetryPolicy()
 
 
 class ConnectionLimits:
@@ -112,13 +132,22 @@ class ConnectionLimits:
     Args:
         breaker: the circuit breakers' settings (:mod:`rhetorica.models.breaker`); ``None``: no
             breaker (calls are only retried).
+        retry: the retry policy of calls that name none (``None``: :class:`RetryPolicy`'s defaults).
+        on_event: called with ``(endpoint, event, detail)`` when an endpoint's breaker pauses
+            (``paused``) or resumes (``resumed``) it, and when a call waits out a 429
+            (``waiting``); ``detail`` is one sentence for the terminal.
     """
 
-    def __init__(self, breaker: BreakerSettings | None = None) -> None:
+    def __init__(self, breaker: BreakerSettings | None = None, retry: RetryPolicy | None = None,
+                 on_event: Callable[[str, str, str], None] | None = None) -> None:
         self._semaphores: dict[str, asyncio.Semaphore] = {}
         self._limiters: dict[str, RateLimiter] = {}
         self._breaker_settings = breaker
         self._breakers: dict[str, CircuitBreaker] = {}
+        self.retry = retry or DEFAULT_RETRY
+        self.on_event = on_event
+        #: unit key -> seconds its calls waited on 429s this run (bounded by ``rate_limit_wait_s``)
+        self.rate_waits: dict[str | None, float] = {}
         #: cache key -> output of the call now in flight with that key
         self.in_flight: dict[str, asyncio.Future[ModelOutput]] = {}
         #: the structured-output modes found per endpoint during this run
@@ -130,8 +159,13 @@ class ConnectionLimits:
             return None
         key = model.connection_key
         if key not in self._breakers:
-            self._breakers[key] = CircuitBreaker(redact_urls(key), self._breaker_settings)
+            self._breakers[key] = CircuitBreaker(redact_urls(key), self._breaker_settings, on_change=self.event)
         return self._breakers[key]
+
+    def event(self, endpoint: str, event: str, detail: str) -> None:
+        """Pass an endpoint event to ``on_event`` (nothing when none is set)."""
+        if self.on_event is not None:
+            self.on_event(endpoint, event, detail)
 
     def semaphore(self, model: ModelAPI) -> asyncio.Semaphore:
         key = model.connection_key
@@ -173,10 +207,11 @@ async def call_model(
         replicate: replicate index (part of the cache key, so replicates are distinct samples).
         context: the unit's :class:`CallContext` (cache and call log, unit key, shared limits,
             budget); ``None`` = no cache, no log, no shared limits, no budget.
-        retry: retry policy (default :class:`RetryPolicy`).
+        retry: retry policy (default: the run's, ``context.limits.retry``, else :class:`RetryPolicy`).
 
     Returns:
-        The output, with ``status`` ``ok`` or a failure status and ``error`` set.
+        The output, with ``status`` ``ok`` or a failure status and ``error`` set; ``transient``
+        when every attempt ended in a transient failure (the unit's result would not be final).
 
     Raises:
         BudgetExceededError: the call could take spending past ``budget``; it was not made (the
@@ -186,7 +221,27 @@ async def call_model(
     """
     context = context or CallContext()
     log, unit_key, limits, budget = context.log, context.unit_key, context.limits, context.budget
+    if retry is None and limits is not None:
+        retry = limits.retry
     key = model_cache_key(model, messages, config, replicate)
+    return await single_flight(key, config, context, lambda: _live_call(
+        model, messages, config, key, log, unit_key, limits, retry, budget))
+
+
+async def single_flight(
+    key: str, config: GenerateConfig, context: CallContext, live: Callable[[], Awaitable[ModelOutput]],
+) -> ModelOutput:
+    """The response cache and merging around one live call: a cached ``ok`` answer under ``key``
+    is returned (logged as a cache hit) without a call; with the run's ``context.limits``, a call
+    whose ``key`` is already in flight waits for that one and shares its output (logged like a
+    cache hit), so each key is sent once at a time; otherwise ``live()`` makes the call (and logs
+    and caches it). Model calls (:func:`call_model`) and external reviewer calls
+    (:meth:`rhetorica.reviewers.external.base.ExternalReviewer.call`) both go through here.
+
+    Raises:
+        Whatever ``live()`` raises (a waiting caller re-raises a leader's :class:`ModelError`).
+    """
+    log, unit_key, limits = context.log, context.unit_key, context.limits
     if log is not None:
         cached = log.cache_get(key)
         if cached is not None:
@@ -194,7 +249,7 @@ async def call_model(
             log.record_call(unit_key, key, hit, config)
             return hit
     if limits is None:
-        return await _live_call(model, messages, config, key, log, unit_key, None, retry, budget)
+        return await live()
 
     while (leader := limits.in_flight.get(key)) is not None:
         try:
@@ -212,7 +267,7 @@ async def call_model(
     future: asyncio.Future[ModelOutput] = asyncio.get_running_loop().create_future()
     limits.in_flight[key] = future
     try:
-        output = await _live_call(model, messages, config, key, log, unit_key, limits, retry, budget)
+        output = await live()
     except ModelError as exc:  # the budget refused it: callers waiting on it are refused too
         future.set_exception(exc)
         future.exception()  # retrieved here: waiters re-raise it, nobody else needs to
@@ -246,6 +301,10 @@ class _Requests:
     limiter: RateLimiter | None
     call_id: int | None = None
     started: float = 0.0
+    #: the attempt the next request belongs to (1: the first), logged with it
+    attempt: int = 1
+    #: the last request's row was finished when the endpoint rejected its structured-output mode
+    rejected: bool = False
 
     async def send(self, mode: str | None, probe: bool) -> ModelOutput:
         """One request (``mode``: the structured-output mode, ``None``: the provider's own)."""
@@ -254,7 +313,8 @@ class _Requests:
             await limiter.acquire(self.target.estimate_tokens(messages, config) if limiter.counts_tokens else 0)
         if self.log is not None:
             self.call_id = self.log.begin_call(self.unit_key, self.key, self.model, config, self.reserved,
-                                               input_usd=self.certain, probe=probe)
+                                               input_usd=self.certain, probe=probe, attempt=self.attempt)
+            self.rejected = False
         self.started = time.perf_counter()
         try:
             if mode is None:
@@ -265,6 +325,7 @@ class _Requests:
             if limiter is not None:
                 limiter.observe(None)  # answered with an error, or abandoned
             if mode is not None and isinstance(exc, InvalidRequestError):
+                self.rejected = True
                 self.finish(_failure(self.model, Status.ERROR, f"structured-output mode {mode} rejected by the "
                                      f"endpoint: {exc}", time.perf_counter() - self.started))
             raise
@@ -273,8 +334,12 @@ class _Requests:
         return output
 
     def finish(self, output: ModelOutput, *, cache: bool = False) -> None:
-        """Log the outcome of the last request (a finished row when none was begun); ``cache``:
-        also cache ``output`` (ok) under the call's key."""
+        """Log the outcome of the last request; ``cache``: also cache ``output`` (ok) under the
+        call's key. With no request open: one finished row (the call failed before reaching a
+        server), unless the last request's row already holds the outcome — the endpoint
+        rejected its mode — so that the log has one row per HTTP request."""
+        if self.call_id is None and self.rejected:
+            return
         _finish(self.log, self.call_id, self.unit_key, self.key, output, self.config, cache)
         self.call_id = None
 
@@ -295,13 +360,14 @@ async def _live_call(
                 else worst_case_cost(model, messages, config) if log is not None else 0.0)
     certain = input_cost(model, messages, config) if log is not None else 0.0
     requests = _Requests(model, model, messages, config, key, log, unit_key, reserved, certain, None)
-    attempts = _Attempts(model, retry or RetryPolicy(), requests, limits)
+    attempts = _Attempts(model, retry or DEFAULT_RETRY, requests, limits)
     output: ModelOutput | None = None
     try:
         try:
             output = await _retried(attempts)
-        except TransientError:  # the last counted attempt failed: its failure is the outcome
-            output = attempts.failure
+        except TransientError:  # the last attempt failed: its failure is the outcome, not a final one
+            assert attempts.failure is not None
+            output = attempts.failure.model_copy(update={"transient": True})
         assert output is not None
         requests.finish(output, cache=output.status == Status.OK)  # an ok answer is cached with its outcome
         return output
@@ -335,19 +401,24 @@ class _Attempts:
 
     Only a :class:`TransientError` (rate limits and timeouts included) and an endpoint retired from
     its pool are retried; a permanent or other classified error becomes a failure output at once.
-    An attempt counts against ``max_attempts`` unless the endpoint's circuit breaker opened on it
-    (the endpoint is judged, not the request) or the endpoint was retired. Before the next attempt
-    the call waits the ``Retry-After`` the server gave, else the policy's jittered exponential
-    backoff — but not at all when the breaker or another endpoint of the pool takes over.
+    A failed attempt counts against ``max_attempts`` unless it was a 429 (the server asked for a
+    pause: waited out, bounded by ``rate_limit_wait_s`` per unit), the endpoint's circuit breaker
+    opened on it (the endpoint is judged, not the request) or the endpoint was retired. Before the
+    next attempt the call waits the ``Retry-After`` the server gave, else the policy's jittered
+    exponential backoff — but not at all when the breaker or another endpoint of the pool takes over.
     """
 
     def __init__(self, model: ModelAPI, policy: RetryPolicy, requests: _Requests,
                  limits: ConnectionLimits | None) -> None:
         self.model, self.policy, self.requests, self.limits = model, policy, requests, limits
         self.negotiation = limits.negotiation if limits is not None else negotiation_module.PROCESS
-        self.counted = 0
+        self.counted = 0  # failed attempts that count against max_attempts
+        self.limited = 0  # 429s met
+        self.waited_out = False  # the unit's rate_limit_wait_s is used up
+        #: seconds waited on 429s per unit: the run's (shared by the unit's calls), else this call's
+        self.rate_waits: dict[str | None, float] = limits.rate_waits if limits is not None else {}
         self.paused = False
-        self.retry_after: float | None = None
+        self.next_wait = 0.0
         self.failure: ModelOutput | None = None
 
     def retrying(self) -> AsyncRetrying:
@@ -357,19 +428,17 @@ class _Attempts:
                              sleep=_sleep, reraise=True)
 
     def _stop(self, state: RetryCallState) -> bool:
-        return self.counted >= self.policy.max_attempts
+        return self.counted >= self.policy.max_attempts or self.waited_out
 
     def _wait(self, state: RetryCallState) -> float:
         assert state.outcome is not None
-        if (isinstance(state.outcome.exception(), _EndpointRetired) or self.paused
-                or has_other_endpoint(self.model)):  # a healthy replica, or the breaker, decides
-            return 0.0
-        return self.policy.wait(self.counted, self.retry_after)
+        return 0.0 if isinstance(state.outcome.exception(), _EndpointRetired) else self.next_wait
 
     def _before_next(self, state: RetryCallState) -> None:
         assert state.outcome is not None
         if self.failure is not None and not isinstance(state.outcome.exception(), _EndpointRetired):
             self.requests.finish(self.failure)  # the failed request's row, before the next is sent
+            self.requests.attempt += 1
 
     async def send(self) -> ModelOutput:
         """One attempt on one endpoint of the model.
@@ -417,20 +486,47 @@ class _Attempts:
         return output
 
     def _failed(self, exc: TransientError, breaker: CircuitBreaker | None) -> None:
-        """Book a transient failure: the breaker, the attempt count, the output, the pause."""
+        """Book a transient failure: the breaker, the attempt count or the rate-limit wait, the
+        output, the wait before the next attempt."""
         elapsed = time.perf_counter() - self.requests.started
+        retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
         self.paused = False
         if breaker is not None:
-            breaker.record(transient_failure=not isinstance(exc, RateLimitError))
+            breaker.record(transient_failure=True, retry_after=retry_after)
             self.paused = breaker.is_open
-        if not self.paused:
-            self.counted += 1
+        here = not self.paused and not has_other_endpoint(self.model)  # else the breaker or a replica decides
         status = Status.TIMEOUT if isinstance(exc, ModelTimeoutError) else Status.ERROR
-        self.failure = _failure(self.model, status, f"{type(exc).__name__} after {self.counted} attempt(s): {exc}",
-                                elapsed)
-        self.retry_after = exc.retry_after if isinstance(exc, RateLimitError) else None
+        rate_limited = isinstance(exc, RateLimitError)
+        if rate_limited:
+            self.limited += 1
+            self.next_wait = self.policy.wait(self.limited, retry_after) if here else 0.0
+        if rate_limited and (self.next_wait > 0 or not here):  # a 429 asking for no wait at all is a failure
+            reason = self._rate_limited(exc, retry_after)
+        else:
+            self.counted += int(not self.paused)
+            self.next_wait = self.policy.wait(self.counted, None) if here else 0.0
+            reason = f"{type(exc).__name__} after {self.counted} attempt(s): {exc}"
+        self.failure = _failure(self.model, status, reason, elapsed)
         if self.requests.limiter is not None and isinstance(exc, RateLimitError):
-            self.requests.limiter.pause(self.retry_after)
+            self.requests.limiter.pause(retry_after)
+
+    def _rate_limited(self, exc: RateLimitError, retry_after: float | None) -> str:
+        """Charge the coming wait to the unit's rate-limit waits (ending the call when they are
+        used up), say on the terminal that the run waits and why; returns the failure's reason."""
+        waits = self.rate_waits
+        unit = self.requests.unit_key
+        waited = waits.get(unit, 0.0)
+        endpoint = redact_urls(self.requests.target.connection_key)
+        if waited + self.next_wait > self.policy.rate_limit_wait_s:
+            self.waited_out = True
+            return (f"{type(exc).__name__} after {self.limited} rate-limited request(s) and {waited:.1f} s of waits "
+                    f"(retries.rate_limit_wait_s {self.policy.rate_limit_wait_s:g} s per unit): {exc}")
+        waits[unit] = waited + self.next_wait
+        if self.limits is not None and self.next_wait > 0:
+            asked = f"its Retry-After {retry_after:g} s" if retry_after is not None else "backoff, no Retry-After"
+            self.limits.event(endpoint, "waiting", f"waiting: {endpoint} answered 429 (rate limited); this call waits "
+                                                   f"{self.next_wait:.1f} s ({asked}; no attempt spent)")
+        return f"{type(exc).__name__} ({self.limited} rate-limited request(s)): {exc}"
 
 
 async def _sleep(seconds: float) -> None:

@@ -14,7 +14,8 @@ import json
 from typing import Any, Protocol
 
 from rhetorica.hashing import content_hash
-from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.api import GenerateConfig, ModelOutput
+from rhetorica.models.cache import Caller
 from rhetorica.models.redaction import redact_urls
 from rhetorica.status import Status
 
@@ -62,15 +63,16 @@ class StoreCallLog:
                                 **_outcome_row(output, config)})
 
     def begin_call(
-        self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig, reserved_usd: float, *,
-        input_usd: float = 0.0, probe: bool = False,
+        self, unit_key: str | None, key: str, model: Caller, config: GenerateConfig, reserved_usd: float, *,
+        input_usd: float = 0.0, probe: bool = False, attempt: int = 1,
     ) -> int:
         """Log a request as it is sent (status ``in_flight``, ``reserved_usd`` counted as spent;
-        ``input_usd`` and ``probe`` as in :meth:`rhetorica.models.cache.CallLog.begin_call`)."""
+        ``input_usd``, ``probe`` and ``attempt`` as in :meth:`rhetorica.models.cache.CallLog.begin_call`)."""
         params = json.dumps(_plain(config.output_affecting()), sort_keys=True)
         return self.store.begin_call({"unit_key": unit_key, "cache_key": key, "provider": model.provider,
                                       "model": redact_urls(model.model), "reserved_usd": reserved_usd,
-                                      "input_usd": input_usd, "probe": int(probe), "params_json": params})
+                                      "input_usd": input_usd, "probe": int(probe), "attempt": attempt,
+                                      "params_json": params})
 
     def finish_call(self, call_id: int, output: ModelOutput, config: GenerateConfig,
                     cache_key: str | None = None) -> None:

@@ -45,7 +45,7 @@ CALL_RELEASED = "released"
 CALL_COLUMNS = frozenset(
     {"unit_key", "cache_key", "provider", "model", "status", "finish_reason", "error", "input_tokens",
      "output_tokens", "cached_tokens", "reasoning_tokens", "cost_usd", "reserved_usd", "input_usd", "latency_s",
-     "cache_hit", "params_json", "probe"}
+     "cache_hit", "params_json", "probe", "attempt"}
 )
 
 
@@ -549,6 +549,22 @@ class Store(BatchTables):
             self.conn.execute("UPDATE model_calls SET status = ?, cost_usd = 0 WHERE status = ?",
                               (CALL_RELEASED, CALL_ABANDONED))
         return count, counted
+
+    # -- circuit-breaker events --------------------------------------------------------------------
+    def record_endpoint_event(self, endpoint: str, event: str, detail: str) -> None:
+        """Keep one pause or resume of ``endpoint`` (``event``: ``paused`` / ``resumed``; ``detail``:
+        the sentence the run printed); committed at once."""
+        with self.transaction():
+            self.conn.execute("INSERT INTO endpoint_events (endpoint, event, detail) VALUES (?, ?, ?)",
+                              (endpoint, event, detail))
+
+    def endpoint_events(self) -> list[tuple[str, str, str]]:
+        """``(endpoint, event, detail)`` of every pause and resume kept, oldest first (none before
+        schema version 13)."""
+        if not self.has_table("endpoint_events"):
+            return []
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in self.conn.execute(
+            "SELECT endpoint, event, detail FROM endpoint_events ORDER BY event_id")]
 
     # -- structured-output modes the endpoints accepted -------------------------------------------
     def accepted_mode(self, endpoint: str) -> str | None:

@@ -32,6 +32,7 @@ from rhetorica.problems import format_validation_error
 from rhetorica.validation.review_checks import ReviewCheckSettings
 from rhetorica.labels import ORIGINAL, arm_label, split_arm
 from rhetorica.models.breaker import BreakerSettings
+from rhetorica.models.call import RetryPolicy
 from rhetorica.kinds import evaluator_kind, rewriter_kind
 from rhetorica.registry import UnknownComponentError, evaluators
 from rhetorica.rewriting.conditions import UnknownConditionError, parse_condition
@@ -709,6 +710,8 @@ class StudyConfig(_Strict):
         concurrency: work units in flight at once.
         circuit_breaker: when an endpoint that keeps failing is paused and given up on
             (:class:`rhetorica.models.breaker.BreakerSettings`).
+        retries: how often a call is tried again after a transient failure and how long one
+            unit may wait on 429s (:class:`rhetorica.models.call.RetryPolicy`).
         validation: the validation stage's settings.
         scorecard: pass/fail thresholds of the report's scorecard
             (:class:`rhetorica.scorecard_thresholds.ScorecardThresholds`).
@@ -736,8 +739,11 @@ class StudyConfig(_Strict):
     budget_usd: float | None = Field(default=None, ge=0)
     concurrency: int = Field(default=4, ge=1, le=1024)
     circuit_breaker: BreakerSettings = Field(
-        default_factory=BreakerSettings, description="pause an endpoint after consecutive transient failures; "
+        default_factory=BreakerSettings, description="pause an endpoint after transient failures within a window; "
                                                      "stop its configurations (units left pending) if it stays down")
+    retries: RetryPolicy = Field(
+        default_factory=RetryPolicy, description="attempts per call for transient failures (a 429 spends none) and "
+                                                 "the seconds one unit may wait on 429s")
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
     scorecard: ScorecardThresholds = Field(default_factory=ScorecardThresholds)
     judge_analysis: JudgeAnalysisSettings = Field(default_factory=JudgeAnalysisSettings)

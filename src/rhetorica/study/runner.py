@@ -6,6 +6,9 @@
 - Only the event-loop thread writes to the store (one writer); model calls run concurrently.
 - Failures are data: a unit's failure is stored with its status and reason; problems that are not a
   unit's result (unreadable document, unknown provider, budget reached) go to the ``problems`` table.
+- Transient is not final: a unit one of whose calls ended in transient failures only (rate limits,
+  server errors, resets, timeouts; ``ModelOutput.transient``) is not stored but left pending, said
+  as a problem of its configuration (the run exits 1), and a plain re-run runs it again.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from rhetorica.kinds import RunContext
 from rhetorica.models.api import GenerateConfig, ModelAPI, ModelOutput
 from rhetorica.models.breaker import EndpointDownError
 from rhetorica.models.budget import Budget, BudgetExceededError
+from rhetorica.models.cache import Caller
 from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.endpoints import build_pool
 from rhetorica.models.errors import ModelError
@@ -51,7 +55,9 @@ ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
 
 class ProgressSink(Protocol):
-    """Receives progress events (the CLI shows them as rich progress bars)."""
+    """Receives progress events (the CLI shows them as rich progress bars). A sink may also have
+    ``note(text)``: one line about what the run is doing (an endpoint paused or resumed, calls
+    waiting out a 429); the runner calls it when present."""
 
     def start(self, stage: str, total: int) -> None: ...
     def advance(self, stage: str) -> None: ...
@@ -75,7 +81,8 @@ class RunSummary:
         units_run: units executed now.
         model_calls: provider requests made now (cache hits excluded; a retried call counts once per attempt;
             structured-output probes included).
-        model_retries: of those, repeated attempts of a call already sent this run (same unit and cache key).
+        model_retries: of those, requests of a retried attempt (after a transient failure or a 429),
+            counted once per attempt.
         cache_hits: calls answered from the response cache.
         statuses: count of unit results by status, this run.
         stage_statuses: the same counts split by stage (rewrite, validate, review).
@@ -83,7 +90,11 @@ class RunSummary:
         scan_flagged: (input, max severity, count) of inputs whose hidden-instruction scan has
             findings at or above medium (:mod:`rhetorica.study.scanning`).
         units_pending: units of this run's stages left pending: not run because their
-            configuration stopped or the budget was reached (a later run resumes them).
+            configuration stopped or the budget was reached, or run but ended in transient
+            failures only (a later run resumes them).
+        units_transient: of ``units_pending``, the units left pending after transient failures.
+        endpoint_events: ``(endpoint, event, detail)`` of each pause and resume of an endpoint
+            by its circuit breaker this run.
         probes: of ``model_calls``, requests sent to find an endpoint's structured-output mode.
         abandoned_calls: calls of earlier runs that never came back (left in flight by a process
             that ended), as ``(calls, reserved USD, counted USD)``: the reserved worst case, and
@@ -103,6 +114,7 @@ class RunSummary:
     model_retries: int = 0
     cache_hits: int = 0
     units_pending: int = 0
+    units_transient: int = 0
     probes: int = 0
     abandoned_calls: tuple[int, float, float] = (0, 0.0, 0.0)
     statuses: Counter[str] = field(default_factory=Counter)
@@ -112,12 +124,16 @@ class RunSummary:
     budget_stopped: bool = False
     spent_usd: float = 0.0
     stopped_configurations: dict[str, str] = field(default_factory=dict)
+    endpoint_events: list[tuple[str, str, str]] = field(default_factory=list)
     wall_time_s: float = 0.0
 
 
 #: A reviewer configuration whose first this-many reviews of a run are all ``malformed`` is stopped:
 #: its form or protocol does not work with its model, and further calls would only repeat that.
 MALFORMED_STOP_MIN = 5
+
+#: Seconds between two terminal notices that calls to one endpoint wait out 429s.
+WAIT_NOTICE_S = 10.0
 
 
 def stopped_earlier(statuses: dict[str, str], units: list[Any]) -> dict[str, str]:
@@ -138,8 +154,8 @@ def stopped_earlier(statuses: dict[str, str], units: list[Any]) -> dict[str, str
 
 
 class _CountingLog:
-    """Wraps the store's call log to count this run's real calls and cache hits, and notes the
-    units whose calls met a configuration error."""
+    """Wraps the store's call log to count this run's real calls, retries and cache hits, and notes
+    the units whose calls met a configuration error or ended in transient failures only."""
 
     def __init__(self, store: Store, summary: RunSummary) -> None:
         self.store = StoreCallLog(store)
@@ -147,8 +163,10 @@ class _CountingLog:
         self.summary = summary
         #: unit key -> reason of a configuration error met by one of its calls
         self.configuration_errors: dict[str, str] = {}
+        #: unit key -> reason of the last transient failure that ended one of its calls
+        self.transient: dict[str, str] = {}
         self._units: dict[int, str | None] = {}
-        self._sent: set[tuple[str | None, str]] = set()  # (unit key, cache key) of the requests begun
+        self._retried: set[tuple[str | None, str, int]] = set()  # (unit key, cache key, attempt) of retries sent
         self._kept_inputs: set[str] = set()  # input hashes whose text this log has stored
 
     def cache_get(self, key: str) -> ModelOutput | None:
@@ -160,6 +178,8 @@ class _CountingLog:
     def _note(self, unit_key: str | None, output: ModelOutput) -> None:
         if output.stops_configuration and unit_key is not None:
             self.configuration_errors.setdefault(unit_key, output.error or "configuration error")
+        if output.transient and unit_key is not None:
+            self.transient[unit_key] = output.error or "transient failure"
 
     def record_call(self, unit_key: str | None, key: str, output: ModelOutput, config: GenerateConfig) -> None:
         if output.cache_hit:
@@ -169,14 +189,15 @@ class _CountingLog:
         self._note(unit_key, output)
         self.store.record_call(unit_key, key, output, config)
 
-    def begin_call(self, unit_key: str | None, key: str, model: ModelAPI, config: GenerateConfig,
-                   reserved_usd: float, *, input_usd: float = 0.0, probe: bool = False) -> int:
+    def begin_call(self, unit_key: str | None, key: str, model: Caller, config: GenerateConfig,
+                   reserved_usd: float, *, input_usd: float = 0.0, probe: bool = False, attempt: int = 1) -> int:
         self.summary.model_calls += 1
         self.summary.probes += int(probe)
-        if (unit_key, key) in self._sent and not probe:
+        if attempt > 1 and (unit_key, key, attempt) not in self._retried:  # an attempt's probes: one retry
             self.summary.model_retries += 1
-        self._sent.add((unit_key, key))
-        call_id = self.store.begin_call(unit_key, key, model, config, reserved_usd, input_usd=input_usd, probe=probe)
+            self._retried.add((unit_key, key, attempt))
+        call_id = self.store.begin_call(unit_key, key, model, config, reserved_usd, input_usd=input_usd, probe=probe,
+                                        attempt=attempt)
         self._units[call_id] = unit_key
         return call_id
 
@@ -237,7 +258,10 @@ class StudyRunner:
         self._models: dict[str, ModelAPI | ModelError] = {}
         self._embedder: Any = embedder
         self.budget: Budget | None = None
-        self.limits = ConnectionLimits(breaker=config.circuit_breaker)
+        self.limits = ConnectionLimits(breaker=config.circuit_breaker, retry=config.retries,
+                                       on_event=self._endpoint_event)
+        self._summary: RunSummary | None = None  # the summary of the run in progress
+        self._said_waiting: dict[str, float] = {}  # endpoint -> when the terminal last said it waits
         self._ctx = self._run_context(None)  # each run makes its own, with its call log and budget
         #: (stage, its units) of each step the last :meth:`run` walked: the study's current units by stage
         self.walked: list[tuple[Stage, list[Any]]] = []
@@ -282,6 +306,23 @@ class StudyRunner:
             raise found
         return found
 
+    def _endpoint_event(self, endpoint: str, event: str, detail: str) -> None:
+        """An endpoint paused, resumed or rate-limited (:class:`ConnectionLimits`): said on the
+        terminal (a wait at most once per :data:`WAIT_NOTICE_S` per endpoint) and, for a pause or
+        resume, kept in the store's ``endpoint_events`` and the run's summary."""
+        note = getattr(self.progress, "note", None)  # a ProgressSink may not print notes
+        if event == "waiting":
+            now = time.monotonic()
+            if now - self._said_waiting.get(endpoint, -WAIT_NOTICE_S) < WAIT_NOTICE_S:
+                return
+            self._said_waiting[endpoint] = now
+        else:
+            self.store.record_endpoint_event(endpoint, event, detail)
+            if self._summary is not None:
+                self._summary.endpoint_events.append((endpoint, event, detail))
+        if note is not None:
+            note(detail)
+
     # -- stages ----------------------------------------------------------------------------------
     def _spent_usd(self) -> float:
         return self.store.spent_usd()
@@ -323,6 +364,7 @@ class StudyRunner:
         gate = scheduling.PriorityGate(self.config.concurrency, {group for group, _ in groups.values()})
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
+        transient: dict[str, list[str]] = {}  # configuration -> reasons of its units left pending after transient failures
 
         def stop(name: str, reason: str, *, setup: bool = False) -> None:
             if name not in stopped:  # said once, however many units were in flight
@@ -367,6 +409,13 @@ class StudyRunner:
                 summary.problems.append((stage_name, unit.label, f"{type(exc).__name__}: {exc}"))
                 self.progress.advance(stage_name)
                 return
+            why = log.transient.pop(unit.key, None)
+            if why is not None:  # not final: left pending, a plain re-run runs it again
+                transient.setdefault(name, []).append(why)
+                summary.units_pending += 1
+                summary.units_transient += 1
+                log.configuration_errors.pop(unit.key, None)
+                return
             status = stage.save(self.store, row)  # one transaction per unit
             summary.units_run += 1
             summary.statuses[status] += 1
@@ -387,6 +436,10 @@ class StudyRunner:
             for name, reason in stopped_earlier(stage.statuses(self.store), units).items():
                 stop(name, reason)
         await asyncio.gather(*(one(u) for u in todo))
+        for name, reasons in transient.items():
+            summary.problems.append((stage_name, name, (
+                f"{len(reasons)} unit(s) left pending: a call ended in transient failures only (last: {reasons[-1]}); "
+                "not stored as failures, `rhetorica run` again runs them")))
 
     async def run(self, *, retry_failed: bool = False,
                   before_stage: Callable[[Stage], bool] | None = None) -> RunSummary:
@@ -402,7 +455,7 @@ class StudyRunner:
         (:func:`rhetorica.store.plan.record_plan`); stored units outside it are superseded.
         """
         started = time.perf_counter()
-        summary = RunSummary()
+        summary = self._summary = RunSummary()
         holder = lock_holder(self.run_dir)
         if holder is None or holder == os.getpid():  # no other process can still be waiting for an answer
             self.store.abandon_in_flight()

@@ -259,3 +259,97 @@ def test_output_past_the_cap_is_cut_and_malformed() -> None:
 
 def test_the_default_cap_is_one_megabyte() -> None:
     assert reviewer("pass").options.max_output_bytes == 1_000_000
+
+
+def test_concurrent_identical_calls_run_the_command_once(tmp_path) -> None:
+    import asyncio
+
+    from rhetorica.models.call import ConnectionLimits
+
+    runs = tmp_path / "runs.txt"
+    code = f"import time; open({str(runs)!r}, 'a').write('run\\n'); time.sleep(0.5); print({ICLR_JSON!r})"
+    command = reviewer(code)
+    store = Store(tmp_path / "store.sqlite")
+    limits = ConnectionLimits()  # the run's: what every unit's calls share
+    contexts = [CallContext(log=StoreCallLog(store), unit_key=f"u{i}", limits=limits) for i in range(4)]
+
+    async def together() -> list:
+        return await asyncio.gather(*(command.evaluate(TARGET, c) for c in contexts))
+
+    try:
+        results = asyncio.run(together())
+    finally:
+        store.close()
+    assert runs.read_text() == "run\n"  # 4 identical calls at once: the command ran once
+    assert [r.status for r in results] == [Status.OK] * 4 and len({json.dumps(r.scores) for r in results}) == 1
+    rows = logged_calls(tmp_path / "store.sqlite")
+    assert sorted(r[4] for r in rows) == [0, 1, 1, 1] and {r[3] for r in rows} == {"ok"}  # 1 run, 3 shared
+
+
+KILLED_SCRIPT = """\
+import json, os, subprocess, sys, time
+folder = sys.argv[1]
+if os.path.exists(os.path.join(folder, "release")):
+    print(json.dumps({"summary": "s", "strengths": ["a"], "weaknesses": ["b"], "questions": [], "overall": 6,
+                      "soundness": 3, "presentation": 2, "contribution": 3, "confidence": 4}))
+    sys.exit(0)
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])  # a child of its own
+with open(os.path.join(folder, f"{os.getpid()}.pid"), "w") as out:
+    out.write(f"{os.getpid()} {child.pid}")
+time.sleep(120)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting for its reaper counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process states from /proc")
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_killed_run_leaves_no_command_child_and_its_calls_are_abandoned(tmp_path, signal_name) -> None:
+    import os
+    import signal
+
+    import yaml
+
+    papers = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "papers"
+    script, pids = tmp_path / "reviewer.py", tmp_path / "pids"
+    script.write_text(KILLED_SCRIPT)
+    pids.mkdir()
+    study = tmp_path / "study.yaml"
+    study.write_text(yaml.safe_dump({
+        "name": "killed", "output_dir": str(tmp_path / "run"),
+        "documents": [str(papers / name) for name in ("gcrn_iclr2017", "chebnet_nips2016", "cheblienet_neurips2021")],
+        "document_options": {"max_words": 120}, "replicates": 1, "concurrency": 3,
+        "reviewers": [{"name": "slow", "kind": "command", "options": {
+            "args": [PY, str(script), str(pids)], "form": "iclr-2026", "timeout_s": 300}}],
+        "validation": {"enabled": False}}))
+    cli = [PY, "-c", "from rhetorica.cli.app import main; main()", "run", str(study)]
+    run = subprocess.Popen(cli, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(list(pids.glob("*.pid"))) < 3 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.2)  # each wrote its pid file in one go; let the last finish writing
+    started = [int(p) for f in pids.glob("*.pid") for p in f.read_text().split()]
+    assert len(started) == 6 and all(_alive(p) for p in started)  # 3 commands, each with a child
+    run.send_signal(getattr(signal, signal_name))
+    run.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [p for p in started if _alive(p)]
+    for pid in survivors:  # never leave them running, even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []
+
+    (pids / "release").write_text("")
+    again = subprocess.run(cli, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "abandoned: 3 call(s)" in again.stderr + again.stdout
+    rows = logged_calls(tmp_path / "run" / "store.sqlite")
+    assert sorted((r[1], r[3]) for r in rows) == [("command", "abandoned")] * 3 + [("command", "ok")] * 3

@@ -3,7 +3,10 @@ call, and the reading of its answer (issue 15 §2; ARCHITECTURE.md, "Plug-ins").
 
 An external call is cached, counted, timed and resumed like a model call, through the same store
 cache and call log (:class:`rhetorica.models.cache.CallLog` on the unit's
-:class:`~rhetorica.models.call.CallContext`): its answer is recorded as a
+:class:`~rhetorica.models.call.CallContext`) and the same single flight
+(:func:`rhetorica.models.call.single_flight`: identical calls at the same time run the system
+once); it is logged ``in_flight`` before it starts, so a killed run's calls become ``abandoned``
+and are counted. Its answer is recorded as a
 :class:`~rhetorica.models.api.ModelOutput` whose ``provider`` is the system's kind (``command``,
 ``http``, ``python``) and whose ``model`` is the configuration's name. The cache key hashes the
 system's spec (everything that can change its answer), the manuscript as sent (text, or the PDF's
@@ -41,7 +44,7 @@ from rhetorica.models.api import GenerateConfig, ModelOutput
 from rhetorica.reviewers.external.adapters import Adapter, AdapterError, get_adapter
 from rhetorica.status import Status
 from rhetorica.documents.models import Document
-from rhetorica.models.call import CallContext
+from rhetorica.models.call import CallContext, single_flight
 
 
 InputFormat = Literal["markdown", "text", "pdf"]
@@ -189,26 +192,37 @@ class ExternalReviewer(ABC):
         """Hash of (kind, spec, manuscript digest, replicate): equal inputs → equal key across runs."""
         return content_hash("external-call/v1", self.spec(), manuscript.digest, replicate, length=64)
 
+    @property
+    def provider(self) -> str:
+        """The call log's provider of this system's calls: its kind."""
+        return self.kind
+
+    @property
+    def model(self) -> str:
+        """The call log's model of this system's calls: the configuration's name."""
+        return self.name
+
     async def call(self, manuscript: Manuscript, target: Target, context: CallContext) -> ModelOutput:
-        """One cached, logged call: a cache hit makes no call; only ``ok`` answers are cached."""
-        log, unit_key = context.log, context.unit_key
+        """One cached, logged call, under the rules of a model call
+        (:func:`rhetorica.models.call.single_flight`): a cache hit makes no call, an identical call
+        in flight is waited for and shared (one run of the system per cache key at a time), and
+        the call is logged ``in_flight`` before the system starts, so a run killed meanwhile
+        leaves an ``abandoned`` row. Only ``ok`` answers are cached."""
         key = self.cache_key(manuscript, target.replicate)
         config = GenerateConfig()
-        if log is not None:
-            cached = log.cache_get(key)
-            if cached is not None:
-                hit = cached.model_copy(update={"cache_hit": True, "latency_s": 0.0, "cost_usd": 0.0})
-                log.record_call(unit_key, key, hit, config)
-                return hit
+        return await single_flight(key, config, context, lambda: self._live(manuscript, target, key, config, context))
+
+    async def _live(self, manuscript: Manuscript, target: Target, key: str, config: GenerateConfig,
+                    context: CallContext) -> ModelOutput:
+        log = context.log
+        call_id = log.begin_call(context.unit_key, key, self, config, 0.0) if log is not None else None
         started = time.perf_counter()
         reply = await self.invoke(manuscript, target)
         output = ModelOutput(provider=self.kind, model=self.name, text=reply.text, status=reply.status,
                              error=reply.reason[:REASON_CHARS] if reply.reason else None,
                              latency_s=time.perf_counter() - started)
-        if log is not None:
-            if output.status == Status.OK:
-                log.cache_put(key, output)
-            log.record_call(unit_key, key, output, config)
+        if log is not None and call_id is not None:
+            log.finish_call(call_id, output, config, key if output.status == Status.OK else None)
         return output
 
     async def evaluate(self, target: Target, context: CallContext) -> Evaluation:

@@ -27,6 +27,16 @@ listed), the literal ``env`` values, and ``RHETORICA_REPLICATE``, ``RHETORICA_DO
 ``pass_env`` *names* are part of the cache key; passed-through values are not, so put anything
 that changes the review (a model name, a base URL) in ``args`` or ``env``.
 
+Process lifetime: the command runs in its own session (its own process group, with every child
+it starts). Past ``timeout_s``, or when the run is interrupted, the whole group is killed. The
+group is also killed when the rhetorica process ends without doing so itself — SIGTERM, or a
+SIGKILL, which no handler can catch: a small watchdog process (:class:`_Watchdog`, one per
+rhetorica process) holds the read end of a pipe whose only write end rhetorica holds, and lists
+the groups of the commands running; the kernel closes a dead process's descriptors, so the
+watchdog reads end-of-file whatever killed rhetorica, and SIGKILLs every group still listed.
+(``PR_SET_PDEATHSIG`` would reach only the command itself, not the children it started, and only
+on Linux.)
+
 Outcomes: exit status 0 with a JSON object → validated review; past ``timeout_s`` → the whole
 process group is killed and the unit is ``timeout``; a non-zero exit or a command that cannot be
 started → ``error`` (with the end of its stderr); nothing written → ``empty``; more than
@@ -41,6 +51,8 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Literal
@@ -54,6 +66,56 @@ from rhetorica.status import Status
 #: Variables a command always gets from rhetorica's environment (when set): none holds a secret.
 BASE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")
 
+
+#: The watchdog's program (``python -I -S -c``; standard library only). Its standard input lists
+#: process groups, ``N`` when a command's group starts and ``-N`` when it ended; at end of input
+#: (the rhetorica process that holds the pipe ended, however) it SIGKILLs every group still listed.
+_WATCHDOG_PROGRAM = """
+import os, signal
+groups, rest = set(), b""
+while chunk := os.read(0, 4096):
+    *lines, rest = (rest + chunk).split(b"\\n")
+    for line in lines:
+        group = int(line)
+        groups.add(group) if group > 0 else groups.discard(-group)
+for group in groups:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+
+
+class _Watchdog:
+    """Kills the process groups of the commands still running when this process ends, however it
+    ends (see the module docstring). One per process, started with its first command."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        self._owner = 0  # the pid that started the watchdog (a forked child starts its own)
+
+    def watch(self, group: int) -> None:
+        """List ``group`` (a command's process group, started now)."""
+        self._send(f"{group}\n")
+
+    def release(self, group: int) -> None:
+        """Take ``group`` off the list (its command ended and was waited for)."""
+        self._send(f"-{group}\n")
+
+    def _send(self, line: str) -> None:
+        process = self._process
+        if process is None or self._owner != os.getpid() or process.poll() is not None:
+            process = self._process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG_PROGRAM], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            self._owner = os.getpid()
+        assert process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write(line.encode("ascii"))
+            process.stdin.flush()
+
+
+_WATCHDOG = _Watchdog()
 
 #: Bytes of a command's standard output (or output file) and of its standard error kept by default.
 DEFAULT_MAX_OUTPUT_BYTES = 1_000_000
@@ -161,6 +223,14 @@ class CommandReviewer(ExternalReviewer):
                 start_new_session=True)
         except OSError as exc:
             return Reply(Status.ERROR, "", f"cannot start {argv[0]!r}: {exc}")
+        _WATCHDOG.watch(process.pid)  # its own session: the group id is its pid
+        try:
+            return await self._finish(process, stdin)
+        finally:
+            _WATCHDOG.release(process.pid)
+
+    async def _finish(self, process: asyncio.subprocess.Process, stdin: bytes | None) -> Reply:
+        """Feed, read and wait for the started command (its group killed on timeout or interruption)."""
         cap = self.options.max_output_bytes
         try:
             (stdout, stdout_cut), (stderr, _), _ = await asyncio.wait_for(
