@@ -190,19 +190,20 @@ def run_local(papers: list[Path], words: int, replicates: int, concurrency: int,
                                                update={"max_words": words})})
         runner = StudyRunner(config, Path(tmp))
         started = time.perf_counter()
-        summary = asyncio.run(runner.run())
+        asyncio.run(runner.run())
         wall = time.perf_counter() - started
         runner.store.close()
         with sqlite3.connect(Path(tmp) / "store.sqlite") as conn:
-            prompt, calls = conn.execute("SELECT COALESCE(SUM(input_tokens), 0), COUNT(*) FROM model_calls "
-                                         "WHERE status = 'ok' AND cache_hit = 0").fetchone()
+            prompt, calls, ok = conn.execute(
+                "SELECT COALESCE(SUM(input_tokens), 0), COUNT(*), COALESCE(SUM(status = 'ok'), 0) FROM model_calls "
+                "WHERE cache_hit = 0").fetchone()
         if server == "last-prompt":
             evaluated, reused = fake.evaluated, fake.full_reuse
         else:
             stack.close()  # the server has stopped: its log is complete
             counts = [int(n) for n in EVAL_LINE.findall(log.read_text(encoding="utf-8"))]
             evaluated, reused = sum(counts), sum(n <= 1 for n in counts)
-    return {"calls": calls, "units_ok": summary.statuses.get("ok", 0), "prompt": prompt, "evaluated": evaluated,
+    return {"calls": calls, "calls_ok": ok, "prompt": prompt, "evaluated": evaluated,
             "reused": reused, "wall": wall}
 
 
@@ -227,13 +228,13 @@ def main_local(args: argparse.Namespace) -> None:
     papers = [SHARED / name for name in LOCAL_PAPERS[: args.papers]]
     print(f"{args.papers} shared papers cut to {args.words} words, 2 arms (original, confidence:+), "
           f"{args.replicates} replicates, concurrency {args.concurrency}; server: {args.server}")
-    print(f"{'schedule':<24} {'requests':>8} {'units ok':>8} {'prompt tok':>10} {'evaluated':>9} {'full reuse':>10} "
-          f"{'wall s':>7}")
+    print(f"{'schedule':<24} {'requests':>8} {'answered ok':>11} {'prompt tok':>10} {'evaluated':>9} "
+          f"{'full reuse':>10} {'wall s':>7}")
     for label, cache in (("last-prompt (lane)", "last-prompt"), ("none (plan order)", "none"),
                          ("prefix (leader first)", "prefix")):
         r = run_local(papers, args.words, args.replicates, args.concurrency, args.server, cache, args.threads,
                       args.max_tokens)
-        print(f"{label:<24} {r['calls']:>8} {r['units_ok']:>8} {r['prompt']:>10} {r['evaluated']:>9} "
+        print(f"{label:<24} {r['calls']:>8} {r['calls_ok']:>11} {r['prompt']:>10} {r['evaluated']:>9} "
               f"{r['reused']:>10} {r['wall']:>7.1f}")
 
 
@@ -248,7 +249,8 @@ def main() -> None:
     parser.add_argument("--server", choices=("openai-prefix", "last-prompt", "llama"), default="openai-prefix",
                         help="the cache simulated or served (see the module docstring)")
     parser.add_argument("--threads", type=int, default=2, help="llama: the server's CPU threads")
-    parser.add_argument("--max-tokens", type=int, default=40, help="last-prompt, llama: tokens per answer")
+    parser.add_argument("--max-tokens", type=int, default=40, help="last-prompt, llama: tokens per answer (a "
+                        "review cut at the cap is stored truncated; its prompt was evaluated all the same)")
     args = parser.parse_args()
     if args.server != "openai-prefix":
         if args.smoke:
