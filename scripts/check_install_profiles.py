@@ -10,8 +10,8 @@ What it does, for each profile (:data:`PROFILES`):
 
 1. ``python -m venv`` a new environment and ``pip install`` the wheel of the tree with the profile's
    extras (``pip install 'rhetorica-0.1.0-py3-none-any.whl[extras]'``, the same as ``pip install
-   '.[extras]'`` without the in-tree ``build/`` folder; ``--no-compile``: bytecode is compiled on
-   import, for the modules used). The wheel is built once, from a copy of the
+   '.[extras]'`` without the in-tree ``build/`` folder; ``--no-compile``: bytecode is written on
+   first import, for the modules used only). The wheel is built once, from a copy of the
    tree's files (``git ls-files``: tracked and untracked, less the ignored). pip's own cache serves
    the dependencies, so a second run downloads nothing. A profile with the ``embedded`` extra first
    runs ``scripts/install_llama_cpp.py install`` with that environment's Python: the portable
@@ -121,7 +121,7 @@ class Outcome:
 
 
 def run(argv: list[str], *, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, COLUMNS="100", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, COLUMNS="100")
     env.pop("PYTHONPATH", None)  # the environment's own install, never a source tree
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
