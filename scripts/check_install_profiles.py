@@ -215,7 +215,7 @@ def check_profile(name: str, wheel: Path, work: Path, source: Path) -> Outcome:
         problem = one_line_problem(run([str(rhetorica), *argv], cwd=scratch), need.exit_status, missing)
         outcome.needs_checked += 1
         if problem:
-            outcome.failures.append(f"rhetorica {' '.join(need.argv)} (without {', '.join(missing)}): {problem}")
+            outcome.failures.append(f"rhetorica {' '.join(argv)} (without {', '.join(missing)}): {problem}")
     outcome.total_s = time.perf_counter() - started
     return outcome
 
