@@ -36,8 +36,8 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
         Console(stderr=True, soft_wrap=True).print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}",
                                                    highlight=False)
     for name, reason in result.stopped.items():  # its calls are not known, so not submitted
-        Console(stderr=True).print(f"[red]error:[/red] {name}: {reason}; none of its calls were submitted",
-                                   highlight=False)
+        Console(stderr=True, soft_wrap=True).print(
+            f"[red]error:[/red] {escape(f'{name}: {reason}')}; none of its calls were submitted", highlight=False)
     if not result.models:
         if result.failed:
             raise typer.Exit(1)

@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from rhetorica.cli.errors import exit_on, fail
 from rhetorica.cli.study import console, finish, print_headline, run_with_progress
+from rhetorica.extras import install_hint, not_installed
 from rhetorica.study.config import ConfigError, parse_study
 
 
@@ -44,8 +45,13 @@ def demo(
 
     Exit 0 when the pipeline ran: outputs of the 135M demo model that fail (malformed, truncated)
     are listed and recorded as data, not counted as problems. Exit 1 for an unreadable paper, a
-    stopped configuration or another run holding the run directory.
+    stopped configuration or another run holding the run directory. Exit 2, before anything runs,
+    when the embedded or validation extra is not installed (``make demo`` installs both).
     """
+
+    missing = not_installed("embedded", "validation")
+    if missing:
+        fail(install_hint(f"rhetorica demo {which}", missing))
 
     if which not in DEMOS:
         fail(f"unknown demo {which!r}; known: {', '.join(DEMOS)}")

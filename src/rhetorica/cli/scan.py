@@ -12,15 +12,14 @@ import json
 from pathlib import Path
 
 import typer
-
-from rhetorica.documents.scan.findings import SEVERITIES, severity_rank
-from rhetorica.documents.scan import ScanError, ScanReport, scan_paths
-from rhetorica.documents.scan.normalise import is_invisible
 from rich.console import Console
+
+from rhetorica.severity import SEVERITIES
 
 
 def _visible(text: str, limit: int = 160) -> str:
     """The span with invisible characters written as ``<U+XXXX>`` and newlines as ``⏎``, cut to ``limit``."""
+    from rhetorica.documents.scan.normalise import is_invisible
 
     shown = "".join(f"<U+{ord(c):04X}>" if is_invisible(c) else ("⏎" if c == "\n" else c) for c in text)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
@@ -58,6 +57,10 @@ def scan(
             err.print(f"error: {name} {value!r} is not a severity; choose from {', '.join(SEVERITIES)}",
                       markup=False, highlight=False)
             raise typer.Exit(2)
+    # the readers load here, not with the module: `rhetorica scan --help` answers without them
+    from rhetorica.documents.scan import ScanError, ScanReport, scan_paths
+    from rhetorica.documents.scan.findings import severity_rank
+
     results = scan_paths(list(paths))
     reports = [r for r in results if isinstance(r, ScanReport)]
     errors = [r for r in results if isinstance(r, ScanError)]

@@ -1,4 +1,4 @@
-"""``rhetorica run``, ``status``, ``report`` and ``schema``."""
+"""``rhetorica run``, ``report`` and ``schema`` (``status``: :mod:`rhetorica.cli.status`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rhetorica.cli.errors import exit_on, fail
+from rhetorica.cli.output import console, err_console, print_abandoned, print_problems
 from rhetorica.problems import WARNING_PREFIX, is_warning
 from rhetorica.cli.progress import RichProgress
 from rhetorica.analysis.equivalence import CLASSES
@@ -25,11 +26,6 @@ from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.execute import execute_study
 from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.schema import study_schema
-from rhetorica.study.status import study_status
-
-console = Console()
-err_console = Console(stderr=True, soft_wrap=True)
-
 
 def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
@@ -175,27 +171,6 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0), failed
 
 
-def print_abandoned(calls: int, reserved_usd: float, counted_usd: float, *, run_dir: str) -> None:
-    """Say how many calls of interrupted runs never came back, what they reserved and what the
-    budget counts for them (nothing when there are none)."""
-    if calls:
-        err_console.print(
-            f"abandoned: {calls} call(s) of interrupted runs never came back (${reserved_usd:.4f} reserved; the "
-            f"budget counts ${counted_usd:.4f}, their input cost); the provider may still bill them. Once its bill "
-            f"shows otherwise, `rhetorica calls release {run_dir}` stops counting them.", markup=False,
-            highlight=False)
-
-
-def print_problems(problems: list[tuple[str, str, str]]) -> None:
-    """One line per problem (``problem``) or warning (``warning``: the item was still used)."""
-    for stage, item, reason in problems:
-        if is_warning(reason):
-            err_console.print(f"[cyan]warning[/cyan] {escape(f'({stage}) {item}: {reason[len(WARNING_PREFIX):]}')}",
-                              highlight=False)
-        else:
-            err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
-
-
 def run(
     study: Path = typer.Argument(..., help="Study YAML file."),
     retry_failed: bool = typer.Option(
@@ -223,49 +198,6 @@ def finish(problems: int) -> None:
     """Exit 1 when the study met problems (it still ran everything else and saved it)."""
     if problems:
         err_console.print(f"finished with {problems} problem(s) listed above and in the report")
-        raise typer.Exit(1)
-
-
-def status(study: Path = typer.Argument(..., help="Study YAML file.")) -> None:
-    """Show what is done (ok), failed, pending and superseded for a study (runs nothing, writes nothing).
-
-    Exit 0: shown; 1: input problems (an unreadable document or dataset) left part of the study
-    unplanned, as ``rhetorica run`` would exit; 2: invalid study file or store."""
-
-    config, base_dir = _load(study)
-    with exit_on(StoreError, ConfigError):
-        found = study_status(config, base_dir)
-    table = Table(title=f"Study {escape(config.name)}")
-    for col in ("stage", "units", "ok", "failed", "pending"):  # ok + failed + pending = units
-        table.add_column(col, justify="left" if col == "stage" else "right")
-    for row in found.stages:
-        failed = sum(row.failed.values())
-        table.add_row(row.stage, str(row.units), str(row.done - failed),
-                      f"{failed} ({', '.join(f'{k}: {v}' for k, v in sorted(row.failed.items()))})" if failed else "0",
-                      str(row.pending))
-    console.print(table)
-    print_problems(found.problems)
-    if not found.store_found:
-        console.print(f"No run yet: {found.run_dir} holds no store; `rhetorica run {study}` creates it. "
-                      "(status wrote nothing.)", markup=False, highlight=False)
-    print_abandoned(*found.abandoned_calls, run_dir=str(found.run_dir))
-    if found.calls_in_flight:
-        console.print(f"{found.calls_in_flight} call(s) in flight now (a run holds the study's lock).",
-                      markup=False, highlight=False)
-    if found.failed_units:
-        console.print(f"{found.failed_units} unit(s) are stored as failures; `rhetorica run {study} --retry-failed` "
-                      "runs them again.", markup=False, highlight=False)
-    if not found.superseded.empty:
-        console.print(f"Superseded: {int(found.superseded['units'].sum())} stored unit(s) from earlier declarations "
-                      "of this study are kept in the store and left out of analysis and reports:")
-        old = Table()
-        for col in ("stage", "rewriter / reviewer", "model / prompt version", "condition / protocol", "units", "last"):
-            old.add_column(col, justify="right" if col == "units" else "left")
-        for row in found.superseded.itertuples(index=False):
-            old.add_row(*(escape(str(v)) for v in (row.stage, row.configuration, row.model, row.detail)),
-                        str(row.units), str(row.last_created))
-        console.print(old)
-    if any(not is_warning(reason) for _, _, reason in found.problems):
         raise typer.Exit(1)
 
 

@@ -12,7 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rhetorica.datasets.downloads import DownloadLog, download_pdfs, use_capped_retry
+import httpx
+
+from rhetorica.datasets.downloads import DownloadLog, RetryPolicy, download_pdfs
 from rhetorica.datasets.manifest import (
     MANIFEST_NAME,
     Manifest,
@@ -70,7 +72,6 @@ def build_openreview(venue: str, root: Path, *, api: ApiVersion = "v2", baseurl:
     """
     bins = bins or default_bins()
     client = make_client(api, baseurl)
-    use_capped_retry(client, client.baseurl + "/pdf", max_retries, max_wait_s)
     cache = NoteCache(root / "_cache" / "openreview")
     data = fetch_venue(client, venue, api, cache)
     problems: list[str] = []
@@ -106,7 +107,11 @@ def build_openreview(venue: str, root: Path, *, api: ApiVersion = "v2", baseurl:
             licence=sub.licence))
     log = DownloadLog()
     if download:
-        download_pdfs(client, targets, log)
+        # the client's headers carry its session token once it has logged in (as its get_pdf sends them)
+        headers = dict(client.headers) | {"content-type": "application/pdf"}
+        with httpx.Client(timeout=60.0, follow_redirects=True) as http:
+            download_pdfs(http, client.pdf_url, targets, log, headers=headers,
+                          policy=RetryPolicy(max_retries=max_retries, max_wait_s=max_wait_s))
     for entry in papers:
         if (root / "papers" / entry.id / "paper.pdf").is_file():
             entry.pdf = f"papers/{entry.id}/paper.pdf"

@@ -13,13 +13,9 @@ instruction that demands a score, a positive review or acceptance, visible or no
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field
 
-Severity = Literal["info", "low", "medium", "high"]
-SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
-"""Severities in increasing order."""
+from rhetorica.severity import SEVERITIES, Severity
 
 SCANNER_VERSION = "scan-v4"
 """Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
