@@ -320,3 +320,19 @@ def test_a_pair_missing_on_both_sides_has_its_own_reason_never_one_sides() -> No
         (EXCLUDED, "metric missing from the rewrite's ok judgement", 1),
         (FAILED, "original judgement malformed", 1),
         (FAILED, "both sides missing: rewrite metric missing, original judgement malformed", 1)}
+
+
+def test_a_review_without_a_pdf_for_a_pdf_reader_is_excluded_with_its_reason_never_failed() -> None:
+    """Issue 35.4: a reviewer reading PDFs and a document without one: the review is stored
+    ``discarded`` with the reason; the flow counts it under excluded with that reason (d1's two
+    replicates of the original), never under failed."""
+    reason = ("no PDF of this document for a reviewer that reads PDFs (only LaTeX-project variants and originals "
+              "read from a PDF have one)")
+    rows = [_assessment(f"p{k}", "R", "d1", "original", k, "discarded") for k in (0, 1)]
+    assessments = pd.DataFrame(rows).assign(reason=[f"d1 (original): {reason}"] * 2)
+    flow = study_flow({"reviewers": [{"name": "R", "kind": "command"}], "validation": {"enabled": False}},
+                      documents=pd.DataFrame({"document_id": ["d1"]}), variants=VARIANTS.iloc[0:0],
+                      validation=pd.DataFrame(), assessments=assessments, analysed=assessments.iloc[0:0],
+                      problems=pd.DataFrame(), planned={"rewrite": None, "review": None})
+    assert _exclusions(flow, "review", "original", "R") == {(EXCLUDED, reason, 2)}
+    assert _row(flow, "review", "original", "R")["failed"] == 0

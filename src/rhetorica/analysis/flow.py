@@ -85,6 +85,8 @@ STAGES = ("input", "rewrite", "guided-review", "validate", "extract", "review", 
 (``stages`` of :func:`study_flow`), else ``rewrite``."""
 
 NOT_RUN, FAILED, EXCLUDED = "not run", "failed", "excluded"
+DISCARDED = "discarded"
+"""A review left out by design (:class:`rhetorica.reviewers.external.base.NoPdfError`): excluded, not failed."""
 """The kinds of an exclusion: planned but never run, run and stored as a failure, produced but left out."""
 
 @dataclass
@@ -158,6 +160,17 @@ def check_label(reason: str) -> str:
     text = re.sub(r"\s+\([^()]*\)", "", re.sub(r"^\s*[-\d.]+\s+", "", str(reason)))
     label = re.split(r"\s[-<>≤≥=]|\s\d|:|\(\d", text, maxsplit=1)[0].strip()
     return label or str(reason)
+
+
+def _discarded(rows: pd.DataFrame) -> list[tuple[str, str, int]]:
+    """One ``excluded`` exclusion per reason of the reviews left out by design (status ``discarded``:
+    a reviewer that reads PDFs and a document without one), the reason's document part dropped."""
+    found = rows[rows["status"] == DISCARDED]
+    if found.empty:
+        return []
+    reasons = found["reason"].astype(str).str.split("): ", n=1, regex=False).str[-1] if "reason" in found.columns else \
+        pd.Series("discarded", index=found.index)
+    return [(EXCLUDED, str(reason), int(n)) for reason, n in reasons.value_counts().sort_index().items()]
 
 
 def _status_exclusions(statuses: pd.Series, what: str) -> list[tuple[str, str, int]]:
@@ -321,7 +334,8 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
         planned_n = expected if attribute else len(rows)
         ok = rows[rows["status"] == "ok"] if not rows.empty else rows
         out = [(NOT_RUN, _not_run_reason(reviewer, stops, budget), planned_n - len(rows))]
-        out += _status_exclusions(rows["status"], "review") if not rows.empty else []
+        out += _status_exclusions(rows["status"][rows["status"] != DISCARDED], "review") if not rows.empty else []
+        out += _discarded(rows) if not rows.empty else []
         dropped = int(ok["unit_key"].isin(left_out).sum()) if not ok.empty else 0
         out.append((EXCLUDED, "review of a variant that failed validation (failed_variants: exclude)", dropped))
         b.add("review", arm, reviewer, planned_n, produced=len(ok), exclusions=out)

@@ -146,7 +146,7 @@ def test_pdf_input_needs_a_pdf_of_this_document(tmp_path) -> None:
     pdf_reviewer = evaluators.get("command")("cmd", input="pdf", args=[PY, "-c", code, "{input}"])
     variant = replace(TARGET, condition="confidence:+", rewriter="llm", variant_key="v1")
     refused = evaluate(pdf_reviewer, target=variant)
-    assert refused.status == Status.ERROR and "no PDF of this document" in refused.reason
+    assert refused.status == Status.DISCARDED and "no PDF of this document" in refused.reason
     pdf = write_pdf(tmp_path / "variant.pdf", [[(72, 700, 11, False, "We prove it.")]])
     compiled = replace(variant, document=DOC.model_copy(update={"metadata": {"pdf_path": str(pdf)}}))
     assert evaluate(pdf_reviewer, target=compiled).status == Status.OK

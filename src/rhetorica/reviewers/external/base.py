@@ -57,6 +57,12 @@ class ManuscriptError(ValueError):
     """The manuscript cannot be given to the system in the configured format (e.g. no PDF)."""
 
 
+class NoPdfError(ManuscriptError):
+    """``input: pdf`` and the document has no PDF of its own (a variant of a text input, an original
+    read from Markdown): the review is left out by design (``discarded``, an exclusion of the study
+    flow), not a failure of the system."""
+
+
 @dataclass(frozen=True)
 class Manuscript:
     """The manuscript as the system receives it.
@@ -96,7 +102,8 @@ def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
     variant never falls back to its original's PDF (it would be reviewed as the original).
 
     Raises:
-        ManuscriptError: ``pdf`` asked for and no PDF of this document exists, or it cannot be read.
+        NoPdfError: ``pdf`` asked for and this document has no PDF.
+        ManuscriptError: its PDF is missing on disk or cannot be read.
     """
     document = target.document
     if fmt != "pdf":
@@ -111,8 +118,8 @@ def manuscript_for(target: Target, fmt: InputFormat) -> Manuscript:
     elif target.condition.original and source.suffix.lower() == ".pdf":
         path = source
     else:
-        raise ManuscriptError(f"{target.document_id} ({target.condition}): no PDF of this document "
-                              "(metadata 'pdf_path' is not set and it is not an original read from a PDF)")
+        raise NoPdfError(f"{target.document_id} ({target.condition}): no PDF of this document for a reviewer "
+                         "that reads PDFs (only LaTeX-project variants and originals read from a PDF have one)")
     if not path.is_file():
         raise ManuscriptError(f"{target.document_id} ({target.condition}): PDF {path} does not exist")
     try:
@@ -229,6 +236,8 @@ class ExternalReviewer(ABC):
         """Review ``target`` once through the system; failures come back as statuses, never raised."""
         try:
             manuscript = manuscript_for(target, self.input_format)
+        except NoPdfError as exc:  # left out by design: an exclusion of the flow, never an error
+            return Evaluation(Status.DISCARDED, str(exc))
         except ManuscriptError as exc:
             return Evaluation(Status.ERROR, str(exc))
         if manuscript.sent is not None:
