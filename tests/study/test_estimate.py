@@ -178,16 +178,40 @@ def test_cached_and_batch_columns_by_hand(study_file, tmp_path):
     path.write_text(yaml.safe_dump(study))
     rows = {r.model: r for r in estimate_study(path).rows if r.stage == "review"}
     gpt, claude = rows["openai/gpt-4.1-mini"], rows["anthropic/claude-haiku-4-5"]
-    t = gpt.input_tokens / 3  # one prompt, sent three times
+    t = gpt.input_tokens // 3  # one prompt, sent three times
     assert gpt.calls == 3 and t >= 1024
-    # replicates 2 and 3 read the prompt from the cache; OpenAI bills no cache write
-    assert (gpt.cached_input_tokens, gpt.cache_write_tokens) == (2 * t, 0)
-    # gpt-4.1-mini per 1M: input 0.40, cached 0.10, output 1.60; batch 0.20 / 0.05 / 0.80
-    assert gpt.cached_cost_usd == pytest.approx((t * 0.40 + 2 * t * 0.10 + 1500 * 1.60) / 1e6, rel=1e-3)
-    assert gpt.batch_cached_cost_usd == pytest.approx((t * 0.20 + 2 * t * 0.05 + 1500 * 0.80) / 1e6, rel=1e-3)
+    # replicates 2 and 3 read the prompt's prefix from the cache in OpenAI's 128-token steps past 1,024
+    # (e.g. 2,000 tokens -> 1,024 + 7 x 128 = 1,920); OpenAI bills no cache write
+    k = 1024 + 128 * ((t - 1024) // 128)
+    assert t - 128 < k <= t
+    assert (gpt.cached_input_tokens, gpt.cache_write_tokens) == (2 * k, 0)
+    # gpt-4.1-mini per 1M: input 0.40, cached 0.10, output 1.60 (an uncached rest at the input rate);
+    # batch 0.20 / 0.05 / 0.80
+    uncached = 3 * t - 2 * k
+    assert gpt.cached_cost_usd == pytest.approx((uncached * 0.40 + 2 * k * 0.10 + 1500 * 1.60) / 1e6, rel=1e-3)
+    assert gpt.batch_cached_cost_usd == pytest.approx((uncached * 0.20 + 2 * k * 0.05 + 1500 * 0.80) / 1e6, rel=1e-3)
     # claude-haiku-4-5 per 1M: input 1.00, cache write 1.25, cache read 0.10, output 5.00: the first
     # call writes the cache, the other two read it
     c = claude.input_tokens / 3
     assert (claude.cached_input_tokens, claude.cache_write_tokens) == (2 * c, c)
     assert claude.cached_cost_usd == pytest.approx((c * 1.25 + 2 * c * 0.10 + 1500 * 5.00) / 1e6, rel=1e-3)
     assert claude.cost_usd == pytest.approx((3 * c * 1.00 + 1500 * 5.00) / 1e6, rel=1e-3)
+
+
+def test_cached_tokens_follow_the_models_prompt_cache(study_file, tmp_path):
+    """An openai-compatible server's cache is unknown (``none``): nothing is counted cached; the same
+    server declared ``last-prompt`` reuses the whole repeated prompt (replicates 2 and 3)."""
+    study = yaml.safe_load(study_file.read_text())
+    study |= {"document_options": {"max_words": 1500}, "rewriters": [], "replicates": 3, "budget_usd": None,
+              "models": {"local": {"provider": "openai-compatible", "model": "smollm2", "prompt_cache": "last-prompt",
+                                   "endpoints": [{"base_url": "http://127.0.0.1:9/v1"}]}},
+              "reviewers": [{"name": "plain", "model": "openai-compatible/smollm2@http://127.0.0.1:9/v1",
+                             "sampling": {"max_tokens": 500}},
+                            {"name": "lane", "model": "local", "sampling": {"max_tokens": 500}}]}
+    path = tmp_path / "caches.yaml"
+    path.write_text(yaml.safe_dump(study))
+    rows = [r for r in estimate_study(path).rows if r.stage == "review"]
+    by_cache = {r.cached_input_tokens == 0: r for r in rows}
+    plain, lane = by_cache[True], by_cache[False]
+    assert plain.calls == lane.calls == 3 and plain.input_tokens == lane.input_tokens
+    assert lane.cached_input_tokens == 2 * (lane.input_tokens // 3)

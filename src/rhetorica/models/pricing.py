@@ -36,6 +36,28 @@ OVERRIDE_ENV = "RHETORICA_PRICES"
 #: Sonnet/Opus breakpoints; Anthropic's Haiku models need 2,048). Cached tokens are billed at
 #: ``cached_input``, Anthropic's cache writes at ``cache_write_input``.
 MIN_CACHED_PREFIX_TOKENS = 1024
+#: OpenAI caches a prompt's prefix in steps of this many tokens past the minimum ("cache hits occur
+#: in 128-token increments", OpenAI's prompt-caching guide).
+CACHE_STEP_TOKENS = 128
+
+
+def cached_prefix_tokens(provider: str, tokens: int) -> int:
+    """Tokens of a repeated ``tokens``-token prompt that a provider-side prefix cache serves.
+
+    Below :data:`MIN_CACHED_PREFIX_TOKENS` nothing is cached. OpenAI (``openai``) serves the longest
+    prefix of ``MIN_CACHED_PREFIX_TOKENS + k·CACHE_STEP_TOKENS`` tokens that fits; Anthropic's
+    explicit breakpoints (set after the system prompt and after the paper) and the other prefix caches
+    serve the whole repeated prompt.
+
+    Args:
+        provider: the provider's registered name.
+        tokens: the prompt's input tokens (>= 0).
+    """
+    if tokens < MIN_CACHED_PREFIX_TOKENS:
+        return 0
+    if provider == "openai":
+        return MIN_CACHED_PREFIX_TOKENS + CACHE_STEP_TOKENS * ((tokens - MIN_CACHED_PREFIX_TOKENS) // CACHE_STEP_TOKENS)
+    return tokens
 
 
 class Rates(BaseModel):

@@ -46,11 +46,13 @@ Input tokens are the requests as sent, counted as the budget reserves them
 else its family's calibrated characters-per-token ratio; the schema, extras and chat template
 included).
 
-Costs, per row: at list prices; with the provider's prompt cache (a call whose prompt repeats an
-earlier call's on the same model — the replicates of one input and configuration, which the
-runner sends right after the first (:mod:`rhetorica.study.scheduling`) — reads all its input from
-the cache when the prompt has at least :data:`rhetorica.models.pricing.MIN_CACHED_PREFIX_TOKENS`
-tokens; the first call of such a prompt pays the cache-write rate where the model has one); at
+Costs, per row: at list prices; with the model's prompt cache (:func:`rhetorica.study.scheduling.prompt_cache`:
+a call whose prompt repeats an earlier call's on the same model — the replicates of one input and
+configuration, which the runner sends right after the first — reads from a ``prefix`` cache what
+:func:`rhetorica.models.pricing.cached_prefix_tokens` says (nothing below
+:data:`rhetorica.models.pricing.MIN_CACHED_PREFIX_TOKENS` tokens; OpenAI in 128-token steps), and the
+first call of such a prompt pays the cache-write rate where the model has one; a ``last-prompt``
+server reuses the whole repeated prompt; ``none`` reuses nothing); at
 batch prices; and at batch prices with the cache where the price table has a batch cached-input
 rate (the provider documents that the two discounts combine), else ``None``.
 
@@ -71,7 +73,7 @@ from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
-from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, load_prices, price_usage
+from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, cached_prefix_tokens, load_prices, price_usage
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import provider_class, provider_is_free, split_model_id
 from rhetorica.problems import WARNING_PREFIX, is_warning
@@ -272,11 +274,16 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
                         continue
                     if call.schema is not None:
                         structured[call.model] = max(structured.get(call.model, 0), tokens)
-                    if tokens >= MIN_CACHED_PREFIX_TOKENS:
+                    cache = scheduling.prompt_cache(unit, config.models)
+                    if cache != "none" and (tokens >= MIN_CACHED_PREFIX_TOKENS or cache == "last-prompt"):
                         # the same prompt of the same input (a pending variant's text is assumed)
                         prompt = content_hash(call.model, scheduling.prompt_group(unit) or unit.key,
                                               [(m.role, m.content) for m in call.messages])
-                        row[3 if prompt in sent else 4] += tokens
+                        if prompt in sent:  # a provider's prefix cache by its rule; a last-prompt server whole
+                            row[3] += (tokens if cache == "last-prompt"
+                                       else cached_prefix_tokens(call.model.split("/", 1)[0], tokens))
+                        elif cache == "prefix":
+                            row[4] += tokens  # the first call writes the cache (billed where the model says)
                         sent.add(prompt)
                     window = context_window(call.model, options.get(call.model))
                     if window is not None and tokens + call.output_tokens > window:
