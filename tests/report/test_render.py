@@ -27,7 +27,7 @@ REPORT_FILES = ("report.md", "report.html")
 KILLS = 20
 """Kills of a running ``rhetorica report`` in the kill test (the issue asks for at least 20); starts
 that end before their kill are counted apart, up to :data:`MAX_STARTS` starts in all."""
-MAX_STARTS = 40
+MAX_STARTS = 60
 
 
 def _mock_run(shared_data: Path, run_dir: Path) -> Path:
@@ -203,6 +203,8 @@ def test_a_killed_report_rebuild_leaves_the_previous_report_or_the_new_one(share
                 "both new" if set(found.values()) == {target} else "both old" if set(found.values()) == {current}
                 else "report.md new, report.html old")
             outcomes[outcome] += 1
+            if ended_before:  # a machine busier than while measuring: draw from shorter spans
+                whole_span, html_span = whole_span * 0.7, html_span * 0.7
             current = found["report.html"]
     finally:
         forker.close()

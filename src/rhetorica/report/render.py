@@ -30,7 +30,7 @@ from rhetorica.models.redaction import redact_urls
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, Sampling
 from rhetorica.store.export import write_tidy
 from rhetorica.store.lock import run_lock
-from rhetorica.store.runs import run_store_file
+from rhetorica.store.runs import open_run_store
 from rhetorica.validation.summary import summarise_shifts
 
 PLOTS_DIR = "plots"
@@ -341,9 +341,10 @@ def rebuild_report(run_dir: Path, *, wait: bool = False, on_wait: Callable[[int 
 
     Raises:
         FileNotFoundError: ``run_dir`` has no store (checked first: no lock file is created there).
+        rhetorica.store.db.StoreError: the store is not a rhetorica store (checked first too).
         rhetorica.store.lock.RunLockedError: another process holds the lock and ``wait`` is false.
         And what :func:`write_report` raises.
     """
-    run_store_file(run_dir)
+    open_run_store(run_dir).close()  # a folder that is no run gets no lock file
     with run_lock(run_dir, wait=wait, on_wait=on_wait):
         return write_report(run_dir, appendix_papers=appendix_papers)

@@ -55,19 +55,9 @@ def open_run_store(run_dir: Path, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> 
         rhetorica.store.db.StoreLockedError: another process locks the store against readers.
         rhetorica.store.db.StoreError: the file is not a rhetorica store, or is newer than this rhetorica.
     """
-    return Store.open_readonly(run_store_file(run_dir), busy_timeout_s=busy_timeout_s)
-
-
-def run_store_file(run_dir: Path) -> Path:
-    """The store file of ``run_dir``.
-
-    Raises:
-        FileNotFoundError: ``run_dir`` holds no store.
-    """
-    path = run_dir / STORE_FILENAME
-    if not path.is_file():
+    if not (run_dir / STORE_FILENAME).is_file():
         raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
-    return path
+    return Store.open_readonly(run_dir / STORE_FILENAME, busy_timeout_s=busy_timeout_s)
 
 
 def open_run(store: Store, study_name: str, spec_hash: str) -> int:
