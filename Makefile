@@ -29,5 +29,7 @@ install-test: $(BIN)/python
 demo: install-demo
 	$(BIN)/rhetorica demo
 
+# The suite runs on every core (pytest-xdist): whole test files per worker, so that a file's
+# module-scoped fixtures (compiled projects, headless Chromium, study runs) are built once.
 test: install-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,9 @@ from rhetorica.documents import read_document
 from rhetorica.documents.models import Document
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# One terminal width for every process of the suite (a pytest-xdist worker has no terminal: rich
+# would fall back to 80 columns and wrap the CLI lines that tests read); set before rich is imported.
+os.environ["COLUMNS"] = "200"
 
 
 @pytest.fixture(scope="session")

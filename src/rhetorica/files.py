@@ -5,26 +5,39 @@ from __future__ import annotations
 import glob
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write ``data`` (``str``: as UTF-8) to ``path`` through a temporary file in the same folder and
+    a rename (``os.replace``), so that a reader, or a process killed at any moment (SIGKILL
+    included), finds either the previous file or the new one whole, never part of one.
+
+    The temporary file is ``.<name>.<random>.tmp`` beside ``path`` (a dot file: folder listings and
+    ``*.csv``-style globs skip it); a killed writer can leave one behind, never a partial ``path``.
+    The new file gets the permissions an ordinary write would (``0o666`` less the umask).
 
     Raises:
         OSError: the folder cannot be created or written.
     """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:  # a name left by a killed writer: draw another
+            continue
+        break
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            out.write(payload)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

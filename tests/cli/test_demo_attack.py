@@ -57,7 +57,10 @@ def test_the_estimate_bounds_the_search_and_the_held_out_reviews(shared_data: Pa
     result = estimate_study(study)
     assert result.problems == []
     calls = {row.stage: row.calls for row in result.rows}
-    assert calls == {"attack": 2 * (4 + 10 + 2), "review": 2 * 3}
+    # per search: 4 proposals, at most 10 search reviews and 2 re-reviews of the original; every review
+    # (search, re-review or plain) may need one repair of its structured answer
+    assert calls == {"attack": 2 * (4 + 10 + 2), "attack repairs (at most)": 2 * (10 + 2), "review": 2 * 3,
+                     "review repairs (at most)": 2 * 3}
     review = next(row for row in result.rows if row.stage == "review")
     assert review.output_tokens == 6 * 450  # the reviewer's max_tokens bounds each review
 

@@ -38,3 +38,65 @@ def test_a_judge_study_prints_its_judges_classifications_not_an_empty_comparison
     # throughout or d = 0 on 3 pairs (too few for the sign test): every metric not informative (issue 36)
     paraphrase = dict(zip(["Metrics", *columns], next(v for k, v in shown.items() if k[0] == "paraphrase")))
     assert columns == ["not informative"] and paraphrase["not informative"] == paraphrase["Metrics"] == "16"
+
+
+def test_run_writes_its_report_before_it_releases_the_run_lock(tmp_path: Path, shared_data: Path,
+                                                               monkeypatch) -> None:  # noqa: ANN001
+    """A second ``rhetorica run --wait`` (or ``rhetorica report``) must not start while the first
+    is still writing its report: the report is written while this process holds the lock."""
+    import os
+
+    import rhetorica.cli.study as cli_study
+    from rhetorica.store.lock import lock_holder
+    from tests.study.helpers import study_dict, write_study
+
+    holders = []
+    write = cli_study.write_report
+
+    def recording(run_dir: Path, **options):  # noqa: ANN003, ANN202
+        holders.append(lock_holder(run_dir))
+        return write(run_dir, **options)
+
+    monkeypatch.setattr(cli_study, "write_report", recording)
+    study = write_study(tmp_path / "s.yaml", study_dict(shared_data, tmp_path / "run", rewriters=[]))
+    result = CliRunner().invoke(app, ["run", str(study)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert holders == [os.getpid()] and lock_holder(tmp_path / "run") is None
+    assert (tmp_path / "run" / "report.html").stat().st_size > 0
+
+
+def test_report_exits_1_naming_the_run_that_holds_the_lock_or_waits_for_it(tmp_path: Path, shared_data: Path) -> None:
+    import os
+    import threading
+
+    from rhetorica.store.lock import run_lock
+    from tests.study.helpers import study_dict, write_study
+
+    study = write_study(tmp_path / "s.yaml", study_dict(shared_data, tmp_path / "run", rewriters=[]))
+    assert CliRunner().invoke(app, ["run", str(study)]).exit_code == 0
+    report = tmp_path / "run" / "report.html"
+    before = report.read_bytes()
+    report.unlink()
+    with run_lock(tmp_path / "run"):  # a run of the study in progress
+        locked = CliRunner().invoke(app, ["report", str(tmp_path / "run")], env={"COLUMNS": "200"})
+    assert locked.exit_code == 1
+    said = " ".join(locked.output.split())
+    assert f"process {os.getpid()} is running this study" in said and "--wait" in said
+    assert not report.exists()  # nothing written while the run held the lock
+
+    held, release = threading.Event(), threading.Event()
+
+    def a_run() -> None:
+        with run_lock(tmp_path / "run"):
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=a_run)
+    holder.start()
+    held.wait(30)
+    threading.Timer(0.5, release.set).start()
+    waited = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "--wait"], env={"COLUMNS": "200"})
+    holder.join(30)
+    assert waited.exit_code == 0, waited.output
+    assert f"waiting: process {os.getpid()} is running this study" in " ".join(waited.output.split())
+    assert report.read_bytes() == before  # the same store: the same report, byte for byte

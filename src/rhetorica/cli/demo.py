@@ -66,9 +66,9 @@ def demo(
         spec["replicates"] = replicates
     with exit_on(ConfigError):
         config = parse_study(spec, source=study_file)
-    run_dir, problems, failed = run_with_progress(config, data_dir, retry_failed=retry_failed,
+    run_dir, problems, failed, data = run_with_progress(config, data_dir, retry_failed=retry_failed,
                                                   retry_hint=f"rhetorica demo {which} --retry-failed",
                                                   count_failed_units=False)
-    print_headline(run_dir, failed_units=failed)
+    print_headline(data, run_dir, failed_units=failed)
     console.print(f"View it: rhetorica view {escape(str(run_dir))}")
     finish(problems)

@@ -18,8 +18,8 @@ from rhetorica.cli.progress import RichProgress
 from rhetorica.analysis.equivalence import CLASSES
 from rhetorica.analysis.paired import no_test_reasons
 from rhetorica.judges.analysis import NOT_COMPUTABLE
-from rhetorica.report.data import fmt, fmt_p
-from rhetorica.report.render import write_report
+from rhetorica.report.data import ReportData, fmt, fmt_p
+from rhetorica.report.render import rebuild_report, write_report
 from rhetorica.store.db import StoreError
 from rhetorica.store.lock import RunLockedError
 from rhetorica.study.config import ConfigError, load_study
@@ -33,14 +33,14 @@ def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
         return load_study(study)
 
 
-def print_headline(run_dir: Path, appendix_papers: int | None = None, failed_units: int | None = None) -> None:
-    """Print the comparison table of a run in the terminal (compact; the report has every column);
-    without a comparison row (a judge study), the judges' classification counts instead
-    (:func:`judge_headline`), or no table. ``failed_units``: the units stored as a failure that
-    ``rhetorica run`` counted (every stage's, the validation checks that could not be made
-    included), so that the last line agrees with its 'failed N unit(s)' line."""
+def print_headline(data: ReportData, run_dir: Path, failed_units: int | None = None) -> None:
+    """Print in the terminal the comparison table of a run from the ``data`` of the report just
+    written (compact; the report has every column); without a comparison row (a judge study), the
+    judges' classification counts instead (:func:`judge_headline`), or no table. ``failed_units``:
+    the units stored as a failure that ``rhetorica run`` counted (every stage's, the validation
+    checks that could not be made included), so that the last line agrees with its 'failed N
+    unit(s)' line."""
 
-    data = write_report(run_dir, appendix_papers=appendix_papers)
     wide = Console(width=max(console.width, 160))
     if not data.comparisons.empty:
         table = Table(title="Paired comparison, overall score (papers as units; full table in the report)")
@@ -93,22 +93,29 @@ def _failure_counts(counts: dict[tuple[str, str], int]) -> str:
     return "; ".join(f"{stage}: {', '.join(parts)}" for stage, parts in stages.items())
 
 
+def waiting(pid: int | None) -> None:
+    """Say that another process holds the run lock and this one waits for it (``--wait``)."""
+    err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
+                      "starting when it ends", highlight=False)
+
+
 def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # noqa: ANN001
                       retry_failed: bool = False, wait: bool = False,
                       retry_hint: str = "rhetorica run STUDY --retry-failed",
-                      count_failed_units: bool = True) -> tuple[Path, int, int]:
-    """Run a validated study with progress bars (:func:`rhetorica.study.execute.execute_study`) and
-    print its problems and summary.
+                      count_failed_units: bool = True) -> tuple[Path, int, int, ReportData]:
+    """Run a validated study with progress bars (:func:`rhetorica.study.execute.execute_study`),
+    write its report before the run lock is released, and print its problems and summary.
 
     Args:
         count_failed_units: count the study's units stored as a failure among the problems (the
             demo, whose tiny model is expected to fail some outputs, only lists them).
 
     Returns:
-        ``(run dir, problems, failed units)``: problems counts the input/setup problems of this run,
+        ``(run dir, problems, failed units, report data)``: problems counts the input/setup problems of this run,
         the configurations stopped by a permanent error and (with ``count_failed_units``) the
         study's current units stored as a failure (this run's or an earlier one's; failed units
-        counts them, every stage's); 0 means everything ran.
+        counts them, every stage's); 0 means everything ran; the report's data
+        (:func:`rhetorica.report.render.write_report`).
 
     Raises:
         typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
@@ -116,16 +123,13 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
             is a file or cannot be created.
     """
 
-    def waiting(pid: int | None) -> None:
-        err_console.print(f"waiting: process {pid if pid is not None else '(unknown pid)'} is running this study; "
-                          "starting when it ends", highlight=False)
-
     for _, item, said in option_warnings(config):  # at load, before any call (listed again with the problems)
         err_console.print(f"[cyan]warning[/cyan] {escape(f'{item}: {said[len(WARNING_PREFIX):]}')}", highlight=False)
     try:
         with exit_on(ConfigError), RichProgress(console) as progress:
             done = execute_study(config, base_dir, run_dir=run_dir, retry_failed=retry_failed, wait=wait,
-                                 on_wait=waiting, progress=progress)
+                                 on_wait=waiting, progress=progress,
+                                 report=lambda run: write_report(run.run_dir) if run.summary.units_total else None)
     except KeyboardInterrupt:
         err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
         raise typer.Exit(130) from None
@@ -168,7 +172,7 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
         err_console.print(f"[yellow]failed[/yellow] {failed} unit(s) of this study are stored as failures "
                           f"({_failure_counts(failures)}); `{escape(retry_hint)}` runs them again", highlight=False)
     problems = sum(not is_warning(reason) for _, _, reason in summary.problems)
-    return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0), failed
+    return done.run_dir, problems + len(stops) + (failed if count_failed_units else 0), failed, done.report
 
 
 def run(
@@ -188,9 +192,9 @@ def run(
     Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
     """
     config, base_dir = _load(study)
-    run_dir, problems, failed = run_with_progress(config, base_dir, retry_failed=retry_failed, wait=wait,
-                                                  retry_hint=f"rhetorica run {study} --retry-failed")
-    print_headline(run_dir, failed_units=failed)
+    run_dir, problems, failed, data = run_with_progress(config, base_dir, retry_failed=retry_failed, wait=wait,
+                                                        retry_hint=f"rhetorica run {study} --retry-failed")
+    print_headline(data, run_dir, failed_units=failed)
     finish(problems)
 
 
@@ -204,14 +208,23 @@ def finish(problems: int) -> None:
 def report(run_dir: Path = typer.Argument(..., help="Run directory of a study."),
            appendix_papers: int | None = typer.Option(
                None, "--appendix-papers", min=0,
-               help="Papers shown in the report's per-paper appendix (default 3; 0: none).")) -> None:
-    """Rebuild report.md, report.html and tables/ from a run's store (no model calls).
+               help="Papers shown in the report's per-paper appendix (default 3; 0: none)."),
+           wait: bool = typer.Option(
+               False, "--wait", help="If a run of this study is running, wait for it to end instead of exiting 1.")) -> None:
+    """Rebuild report.md, report.html and tables/ from a run's store (no model calls), under the run
+    lock; every file is replaced atomically (a killed rebuild leaves the old file or the new one).
 
-    Exit 2: no store, a file that is not a rhetorica store, or an unusable ``study.json``.
+    Exit 1: another process (a run of the study, or another rebuild) holds the run lock; its
+    process id is named (``--wait`` waits for it instead). Exit 2: no store, a file that is not a
+    rhetorica store, or an unusable ``study.json``.
     """
 
-    with exit_on(FileNotFoundError, StoreError, ValueError):
-        print_headline(run_dir, appendix_papers)
+    try:
+        with exit_on(FileNotFoundError, StoreError, ValueError):
+            data = rebuild_report(run_dir, wait=wait, on_wait=waiting, appendix_papers=appendix_papers)
+    except RunLockedError as exc:
+        fail(str(exc), 1)
+    print_headline(data, run_dir)
 
 
 def schema() -> None:

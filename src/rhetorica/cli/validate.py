@@ -57,12 +57,12 @@ def validate(
             fail(f"{study}: not run yet (its output_dir {run_dir} holds no run); run it first", 2)
     try:
         with exit_on(FileNotFoundError, ValueError, ConfigError):
-            summary = revalidate_run(run_dir, {k: v for k, v in overrides.items() if v is not None})
+            summary, data = revalidate_run(run_dir, {k: v for k, v in overrides.items() if v is not None},
+                                           report=write_report)
     except RunLockedError as exc:
         fail(str(exc), 1)
     for stage, item, reason in summary.problems:
         err_console.print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}", highlight=False)
-    data = write_report(run_dir)
 
     if data.validation_summary.empty:
         checked = data.validation

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.tidy import primary_metric
+from rhetorica.files import write_atomic
 
 from rhetorica.analysis.paired import paper_scores
 import matplotlib
@@ -41,7 +42,7 @@ def _png(fig: Figure, path: str | Path | None) -> bytes:
         plt.close(fig)
     data = buffer.getvalue()
     if path is not None:
-        Path(path).write_bytes(data)
+        write_atomic(Path(path), data)
     return data
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,14 @@ from rhetorica.report import latex
 from rhetorica.report.flow import flow_latex
 from rhetorica.report.judges import table1_latex
 from rhetorica.report.attack import searches_latex, transfer_latex
+from rhetorica.files import write_atomic
 from rhetorica.judges.kind import judge_options
 from rhetorica.kinds import evaluator_kind, options_of
 from rhetorica.models.redaction import redact_urls
 from rhetorica.study.config import ReviewerSpec, RewriterSpec, Sampling
 from rhetorica.store.export import write_tidy
+from rhetorica.store.lock import run_lock
+from rhetorica.store.runs import open_run_store
 from rhetorica.validation.summary import summarise_shifts
 
 PLOTS_DIR = "plots"
@@ -261,14 +265,17 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
     written = []
     for name, text in tables.items():
         path = folder / f"{name}.tex"
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)
         written.append(path)
     return written
 
 
 def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
                  appendix_papers: int | None = None) -> ReportData:
-    """Rebuild the whole report of ``run_dir`` from its store (no model calls).
+    """Rebuild the whole report of ``run_dir`` from its store (no model calls), every file atomically
+    (:func:`rhetorica.files.write_atomic`). The caller holds the run lock
+    (:func:`rhetorica.store.lock.run_lock`; :func:`rebuild_report` takes it), so that two writers never
+    interleave files of two reports.
 
     Writes ``report.md``, ``report.html`` (self-contained), ``plots/<name>.png``,
     ``tables/<name>.tex`` (booktabs), ``tables/<name>.csv`` for each analysis table, the tidy
@@ -295,26 +302,49 @@ def write_report(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0,
     plots_dir.mkdir(exist_ok=True)
     for figure in figures:
         if figure.png is not None:
-            (plots_dir / f"{figure.name}.png").write_bytes(figure.png)
+            write_atomic(plots_dir / f"{figure.name}.png", figure.png)
     tables_dir = run_dir / TABLES_DIR
     write_latex(data, tables_dir)
     if not data.comparisons.empty:
-        data.comparisons.to_csv(tables_dir / "comparison.csv", index=False)
+        write_atomic(tables_dir / "comparison.csv", data.comparisons.to_csv(index=False))
     if not data.scorecard.empty:
-        data.scorecard.to_csv(tables_dir / "scorecard.csv", index=False)
+        write_atomic(tables_dir / "scorecard.csv", data.scorecard.to_csv(index=False))
     for name, table in data.analysis.items():
-        table.to_csv(tables_dir / f"{name}.csv", index=False)
+        write_atomic(tables_dir / f"{name}.csv", table.to_csv(index=False))
     if not data.validation.empty:
-        data.validation.to_parquet(tables_dir / "validation.parquet", index=False)
-        data.validation.to_csv(tables_dir / "validation.csv", index=False)
+        write_tidy(tables_dir, {"validation": data.validation})
     if not data.validation_summary.empty:
-        data.validation_summary.to_csv(tables_dir / "validation_summary.csv", index=False)
+        write_atomic(tables_dir / "validation_summary.csv", data.validation_summary.to_csv(index=False))
 
     if not data.shift_checks.empty:
         write_tidy(tables_dir, {"shift_checks": data.shift_checks})
     if data.flow is not None:
         write_tidy(tables_dir, {"flow": data.flow.flow, "flow_exclusions": data.flow.exclusions,
                                 "effective_n": data.effective_n})
-    (run_dir / "report.md").write_text(render_markdown(data, sections), encoding="utf-8")
-    (run_dir / "report.html").write_text(render_html(data, sections), encoding="utf-8")
+    write_atomic(run_dir / "report.md", render_markdown(data, sections))
+    write_atomic(run_dir / "report.html", render_html(data, sections))
     return data
+
+
+def rebuild_report(run_dir: Path, *, wait: bool = False, on_wait: Callable[[int | None], None] | None = None,
+                   appendix_papers: int | None = None) -> ReportData:
+    """:func:`write_report` under the run lock of ``run_dir`` (``rhetorica report``): never while a
+    run of the study (which writes its own report before it releases the lock) or another rebuild
+    is writing. Every file is replaced atomically, so a rebuild killed at any moment leaves each
+    file of the previous report or of the new one, whole.
+
+    Args:
+        run_dir: the run directory.
+        wait: when a run holds the lock, wait for it to end instead of raising.
+        on_wait: called once with the holder's pid before waiting.
+        appendix_papers: papers in the per-paper appendix.
+
+    Raises:
+        FileNotFoundError: ``run_dir`` has no store (checked first: no lock file is created there).
+        rhetorica.store.db.StoreError: the store is not a rhetorica store (checked first too).
+        rhetorica.store.lock.RunLockedError: another process holds the lock and ``wait`` is false.
+        And what :func:`write_report` raises.
+    """
+    open_run_store(run_dir).close()  # a folder that is no run gets no lock file
+    with run_lock(run_dir, wait=wait, on_wait=on_wait):
+        return write_report(run_dir, appendix_papers=appendix_papers)

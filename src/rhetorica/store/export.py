@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.documents.models import lift_typed_metadata
+from rhetorica.files import write_atomic
 from rhetorica.forms import REVIEW_000, expected_metric, get_form
 from rhetorica.labels import arm_label
 from rhetorica.store.db import ASSESSMENT_READ_COLUMNS, Store
@@ -293,8 +294,9 @@ def export_tables(store: Store, folder: Path) -> dict[str, pd.DataFrame]:
 
 
 def write_tidy(folder: Path, tables: dict[str, pd.DataFrame]) -> None:
-    """Write each table as ``folder/<name>.parquet`` and ``.csv`` (the folder is created)."""
+    """Write each table as ``folder/<name>.parquet`` and ``.csv`` (the folder is created), each file
+    atomically (:func:`rhetorica.files.write_atomic`: a killed process leaves the old file or the new one)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name, table in tables.items():
-        table.to_parquet(folder / f"{name}.parquet", index=False)
-        table.to_csv(folder / f"{name}.csv", index=False)
+        write_atomic(folder / f"{name}.parquet", table.to_parquet(index=False))
+        write_atomic(folder / f"{name}.csv", table.to_csv(index=False))

@@ -1,4 +1,6 @@
-"""Run a validated study once, under its run directory's lock, saving the study beside the store."""
+"""Run a validated study once, under its run directory's lock, saving the study beside the store; the
+report is written before the lock is released, so that a waiting run or ``rhetorica report`` never
+finds half of it."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from rhetorica.files import write_atomic
 
 from rhetorica.store.lock import run_lock
 from rhetorica.store.runs import STUDY_FILE, read_run_study
@@ -27,11 +32,13 @@ class StudyRun:
         summary: the runner's summary of this run.
         failures: the study's current units stored as a failure after the run (this run's or an
             earlier one's), by ``(stage, status)``.
+        report: what the ``report`` callable of :func:`execute_study` returned (None without one).
     """
 
     run_dir: Path
     summary: RunSummary
     failures: Counter[tuple[str, str]]
+    report: Any = None
 
 
 def execute_study(
@@ -43,6 +50,7 @@ def execute_study(
     wait: bool = False,
     on_wait: Callable[[int | None], None] | None = None,
     progress: ProgressSink | None = None,
+    report: Callable[[StudyRun], Any] | None = None,
 ) -> StudyRun:
     """Run ``config`` (resumable) under the run directory's lock and save it as ``study.json`` there.
 
@@ -54,6 +62,10 @@ def execute_study(
         wait: wait for another process running the same study instead of raising.
         on_wait: called once with that process's pid (``None`` when unknown) when waiting starts.
         progress: progress sink of the runner.
+        report: called with the finished run (its store closed) while the lock is still held;
+            ``rhetorica run`` writes its report here, so that a second run waiting for the lock,
+            or ``rhetorica report``, starts only once the report is whole. Its result is
+            :attr:`StudyRun.report`.
 
     Returns:
         :class:`StudyRun`.
@@ -67,15 +79,19 @@ def execute_study(
     target = resolve_run_dir(config, base_dir, run_dir)
     with run_lock(target, wait=wait, on_wait=on_wait):
         runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
-        (runner.run_dir / STUDY_FILE).write_text(config.model_dump_json(indent=2), encoding="utf-8")
+        write_atomic(runner.run_dir / STUDY_FILE, config.model_dump_json(indent=2))
         try:
             summary = asyncio.run(runner.run(retry_failed=retry_failed))
-            return StudyRun(runner.run_dir, summary, stage_failures(runner.store, runner.walked))
+            done = StudyRun(runner.run_dir, summary, stage_failures(runner.store, runner.walked))
         finally:
             runner.store.close()
+        if report is not None:
+            done.report = report(done)
+        return done
 
 
-def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSummary:
+def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool],
+                   report: Callable[[Path], Any] | None = None) -> tuple[RunSummary, Any]:
     """Validate every stored variant of the run in ``run_dir`` again (no model calls), under the run
     directory's lock, with ``thresholds`` overriding the study's validation thresholds; validation
     is switched on and the updated study is saved as ``study.json``.
@@ -84,9 +100,12 @@ def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSum
         run_dir: a run directory (holds ``study.json``).
         thresholds: ``validation.thresholds`` keys and values to override (e.g.
             ``{"min_semantic_similarity": 0.8}``); empty: the study's own.
+        report: called with ``run_dir`` after the validation while the lock is still held
+            (``rhetorica validate`` writes the report here, as ``rhetorica run`` does).
 
     Returns:
-        The runner's summary (``units_run`` variants validated now, ``problems`` per item).
+        ``(summary, report)``: the runner's summary (``units_run`` variants validated now,
+        ``problems`` per item) and what ``report`` returned (None without one).
 
     Raises:
         FileNotFoundError: ``run_dir`` has no ``study.json``.
@@ -103,12 +122,13 @@ def revalidate_run(run_dir: Path, thresholds: dict[str, float | bool]) -> RunSum
     spec["validation"]["enabled"] = True
     config = parse_study(spec, source=str(study_file))
     with run_lock(run_dir):
-        study_file.write_text(config.model_dump_json(indent=2), encoding="utf-8")
+        write_atomic(study_file, config.model_dump_json(indent=2))
         runner = StudyRunner(config, run_dir, run_dir=run_dir)
         try:
-            return asyncio.run(runner.validate_stored())
+            summary = asyncio.run(runner.validate_stored())
         finally:
             runner.store.close()
+        return summary, (report(run_dir) if report is not None else None)
 
 
 def release_abandoned_calls(run_dir: Path) -> tuple[int, float]:
