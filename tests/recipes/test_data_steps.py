@@ -40,6 +40,7 @@ def test_review_pairs_sample_keeps_n_reviews_and_all_their_rewrites(benchmark_cl
     assert result.units == len(ids) == 5 and len(records) == 5 * len(REWRITERS)  # each kept review, each model
     again = run_data_step("review-pairs", tmp_path / "again", _options("judge-robustness"), sample=5,
                           source=benchmark_clone, endpoints={})
+    assert again.units == 5  # the same seed: the same reviews, written the same way
     assert (tmp_path / "again" / "pairs.sample.jsonl").read_text() == (tmp_path / "data" / "pairs.sample.jsonl").read_text()
     other = run_data_step("review-pairs", tmp_path / "other", _options("judge-robustness", seed=7), sample=5,
                           source=benchmark_clone, endpoints={})

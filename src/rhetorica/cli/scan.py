@@ -9,6 +9,7 @@ alone. What could not be read is never reported clean: one ``error:`` line per i
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import typer
@@ -25,8 +26,9 @@ def _visible(text: str, limit: int = 160) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-def _unread_line(report: ScanReport) -> str:
-    """One line naming what of ``report``'s input could not be read and why, e.g.
+def _unread_line(report: Any) -> str:
+    """One line naming what of ``report``'s input (a :class:`~rhetorica.documents.scan.ScanReport`)
+    could not be read and why, e.g.
     ``paper.pdf: pages 2, 5 not scanned: no text layer (...)`` or, for a LaTeX project,
     ``proj/main.tex:4: missing \\input file 'x': ...``."""
     pages = [u.page for u in report.unread if u.page is not None]

@@ -21,8 +21,8 @@ CMD = "touch pwned"
 PAYLOADS: dict[str, str] = {
     "write18": f"\\immediate\\write18{{{CMD}}}",
     "write18-deferred": f"\\write18{{{CMD}}}",
-    "expl3-shell-now": f"\\ExplSyntaxOn \\sys_shell_now:n {{touch~pwned}} \\ExplSyntaxOff",
-    "expl3-shell-shipout": f"\\ExplSyntaxOn \\sys_shell_shipout:n {{touch~pwned}} \\ExplSyntaxOff",
+    "expl3-shell-now": "\\ExplSyntaxOn \\sys_shell_now:n {touch~pwned} \\ExplSyntaxOff",
+    "expl3-shell-shipout": "\\ExplSyntaxOn \\sys_shell_shipout:n {touch~pwned} \\ExplSyntaxOff",
     "expl3-iow": "\\ExplSyntaxOn \\iow_now:Nn \\c_term_iow {x} \\sys_shell_now:e {touch~pwned} \\ExplSyntaxOff",
     "iffileexists-pipe": f"\\IfFileExists{{|\"{CMD}\"}}{{}}{{}}",
     "iffileexists-pipe-bare": f"\\IfFileExists{{|{CMD}}}{{yes}}{{no}}",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from rhetorica.rewriting.latex_project.anchors import check_anchors
 from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, load_project

@@ -20,7 +20,6 @@ import asyncio
 import os
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import llama_cpp  # noqa: F401  (import error -> install hint from the registry)
