@@ -28,7 +28,9 @@ def test_rhetorica_list_shows_the_plugin_components_with_its_package_as_source(p
                     ("condition", "formality:-"): "rhetorica-example-plugin",
                     ("provider", "example-scripted"): "rhetorica-example-plugin",
                     ("batch api", "example-scripted"): "rhetorica-example-plugin",
-                    ("analysis table", "median_shift"): "rhetorica-example-plugin"}
+                    ("analysis table", "median_shift"): "rhetorica-example-plugin",
+                    ("recipe", "biased-control"): "rhetorica-example-plugin",
+                    ("recipe data step", "local-papers"): "rhetorica-example-plugin"}
     assert rows[("dimension", "readability")]["description"] == ("shift measure: minus Gunning Fog index "
                                                                  "(Gunning 1952)")
     assert rows[("dimension", "formality")]["description"] == "shift measure: (formal - informal markers)/1k"

@@ -167,10 +167,14 @@ def test_list_and_schema_show_all_four_parts(flow: dict[str, Any]) -> None:
 def test_estimate_counts_the_provider_calls_and_the_lexicon_units(flow: dict[str, Any]) -> None:
     estimate = json.loads(flow["estimate"])
     calls = {(r["stage"], r["model"]): r["calls"] for r in estimate["rows"]}
-    # one rewrite per paper; each model reviewer reads 3 originals and 3 rewrites; the lexicon
-    # reviewer makes no call, so it has no row
-    assert calls == {("rewrite", "example-scripted/mid"): 3, ("review", "example-scripted/high"): 6,
-                     ("review", "openai/gpt-4.1-mini"): 6}
+    # one rewrite per paper (each may be retried once when cut at its cap); each model reviewer reads 3
+    # originals and 3 rewrites (each review may need one repair); the openai endpoint's structured-output
+    # mode may take 2 probes; the lexicon reviewer makes no call, so it has no row (issue 37: the bound)
+    assert calls == {("rewrite", "example-scripted/mid"): 3, ("rewrite truncation retries (at most)",
+                                                              "example-scripted/mid"): 3,
+                     ("review", "example-scripted/high"): 6, ("review repairs (at most)", "example-scripted/high"): 6,
+                     ("review", "openai/gpt-4.1-mini"): 6, ("review repairs (at most)", "openai/gpt-4.1-mini"): 6,
+                     ("structured-output probes (at most)", "openai/gpt-4.1-mini"): 2}
     # 3 rewrites + 3 checks + 3 reviewers x 3 papers x 2 arms
     assert (estimate["units_pending"], estimate["units_done"]) == (24, 0)
     # the plug-in provider declares itself free (ModelAPI.free): its calls cost $0, not "no price"

@@ -45,8 +45,9 @@ def test_a_study_naming_the_plugin_provider_estimates_and_runs(plugin_dir: Path,
     calls: dict[str, int] = {}
     for row in json.loads(estimate.stdout)["rows"]:
         calls[row["model"]] = calls.get(row["model"], 0) + row["calls"]
-    # one rewrite (1 document x 1 condition); 2 arms (original, confidence:+) x 1 replicate per reviewer
-    assert calls == {"example-scripted/mid": 1 + 2, "example-scripted/high": 2}
+    # one rewrite (1 document x 1 condition) and its truncation retry; 2 arms (original, confidence:+) x 1
+    # replicate per reviewer, each review with its repair (issue 37: the upper bound)
+    assert calls == {"example-scripted/mid": (1 + 1) + (2 + 2), "example-scripted/high": 2 + 2}
 
     result = run_python(["-m", "rhetorica", "run", str(study)], plugin_dir)
     assert result.returncode == 0, result.stdout + result.stderr
