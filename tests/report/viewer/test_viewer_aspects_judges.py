@@ -168,7 +168,7 @@ def test_judge_scores_by_family_with_changes_and_the_family_metric_filter(chromi
     assert "rottenreviews.overall_quality" in choices and "remor.criticism" in choices and "criticism" not in choices
     assert len(choices) == 1 + 8 + 11  # "any", REMOR's 8 metrics, RottenReviews' 11
     Select(driver.find_element(By.ID, "filter-metric")).select_by_value("rottenreviews.overall_quality")
-    _follow(driver, driver.find_element(By.ID, "apply"))
+    _follow(driver, "apply")
     assert "metric=rottenreviews.overall_quality" in driver.current_url
     # 3 reviews; overall quality 60 -> 70 (paraphrase) and 60 -> 85 (polish:+) on each
     assert _column(driver, "headline", 0) == ["rotten-judge", "rotten-judge"]
@@ -177,7 +177,7 @@ def test_judge_scores_by_family_with_changes_and_the_family_metric_filter(chromi
     assert _column(driver, "headline", 4) == ["3", "3"]
     assert _column(driver, "headline", 5) == ["60.00", "60.00"] and _column(driver, "headline", 7) == ["10.00", "25.00"]
     Select(driver.find_element(By.ID, "filter-metric")).select_by_value("remor.criticism")
-    _follow(driver, driver.find_element(By.ID, "apply"))
+    _follow(driver, "apply")
     assert _column(driver, "headline", 0) == ["remor-judge", "remor-judge"]
     assert _column(driver, "headline", 7) == ["0.20", "-0.10"]  # 0.30 -> 0.50 and 0.30 -> 0.20
 

@@ -75,13 +75,29 @@ def _column(driver: Any, table: str, index: int) -> list[str]:
 
 
 def _follow(driver: Any, element: Any) -> None:
-    """Click ``element`` and wait until the page it leads to has loaded (a click does not wait)."""
+    """Click ``element`` and wait until the page it leads to has loaded (a click does not wait).
+
+    ``element`` may be an element id: it is then found just before the click, and found and clicked
+    again when Chromium answers that the node it had no longer belongs to the document (a node
+    looked up while the page was still settling; seen once in CI after a select's change).
+    """
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
-    page = driver.find_element(By.TAG_NAME, "html")
-    element.click()
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    for attempt in range(3):
+        page = driver.find_element(By.TAG_NAME, "html")
+        target = driver.find_element(By.ID, element) if isinstance(element, str) else element
+        try:
+            target.click()
+            break
+        except (StaleElementReferenceException, WebDriverException) as exc:
+            if not isinstance(element, str) or attempt == 2 or (
+                    not isinstance(exc, StaleElementReferenceException)
+                    and "does not belong to the document" not in str(exc)):
+                raise
     WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
@@ -129,7 +145,7 @@ def test_overview_filter_paper_diff_review_call(chromium: Any, viewer: str, fini
     # filter (server side, in the URL): one reviewer, the overall score
     Select(driver.find_element(By.ID, "filter-reviewer")).select_by_value("mock-reviewer")
     Select(driver.find_element(By.ID, "filter-metric")).select_by_value("overall")
-    _follow(driver, driver.find_element(By.ID, "apply"))
+    _follow(driver, "apply")
     assert "reviewer=mock-reviewer" in driver.current_url and "metric=overall" in driver.current_url
     driver.refresh()  # the filter survives a reload
     overall = pairs[pairs["reviewer"].eq("mock-reviewer") & pairs["metric"].eq("overall")]
