@@ -27,8 +27,8 @@ Measures (``Measure.kind`` -> the run table read; ``select`` keys):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -37,6 +37,7 @@ from scipy import stats
 from rhetorica.labels import ORIGINAL
 from rhetorica.recipes.init import get_recipe
 from rhetorica.recipes.model import Recipe
+from rhetorica.validation.summary import SUMMARY_COLUMNS
 
 COLUMNS = ["id", "table", "label", "design", "statistic", "published", "run", "low", "high", "n", "configuration",
            "agree", "note"]
@@ -174,12 +175,12 @@ def _robustness(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any]) -
     if rows is None or rows.empty:
         return _missing(f"no robustness row for {select['reviewer']} in this run")
     r = rows.iloc[0]
-    n = int(r["n_papers"]) if pd.notna(r.get("n_papers")) else None
-    out = {k: RunValue(_number(r.get(k)), n=n, configuration=str(r["reviewer"]))
-           for k in ("mad", "drift_sd", "icc1", "spr", "discriminability", "human_mae", "human_spearman")}
+    out = _values(r, ("mad", "drift_sd", "icc1", "spr", "discriminability", "human_mae", "human_spearman"),
+                  "n_papers", str(r["reviewer"]))
     flag = r.get("false_robustness")
-    out["false_robustness"] = RunValue(None if flag is None or (isinstance(flag, float) and math.isnan(flag))
-                                       else ("yes" if bool(flag) else "no"), n=n, configuration=str(r["reviewer"]))
+    out["false_robustness"] = replace(out["mad"], value=None if flag is None or (isinstance(flag, float) and
+                                                                                math.isnan(flag))
+                                      else ("yes" if bool(flag) else "no"))
     return out
 
 
@@ -209,10 +210,13 @@ def _validation(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any]) -
     if rows is None or rows.empty:
         return _missing(f"no validated variant of {select['condition']} in this run")
     r = rows.iloc[0]
-    n = int(r["n"]) if pd.notna(r.get("n")) else None
-    return {k: RunValue(_number(r.get(k)), n=n, configuration=str(r.get("rewriter", "")))
-            for k in ("mtld", "advanced_guiraud", "gunning_fog", "boosters_per_1k", "hedges_per_1k",
-                      "semantic_similarity", "tfidf_cosine")}
+    return _values(r, SUMMARY_COLUMNS, "n", str(r.get("rewriter", "")))
+
+
+def _values(row: pd.Series, statistics: Sequence[str], n_column: str, configuration: str) -> dict[str, RunValue]:
+    """The run values of ``statistics`` in one table row, each with the row's n and configuration."""
+    n = int(row[n_column]) if pd.notna(row.get(n_column)) else None
+    return {k: RunValue(_number(row.get(k)), n=n, configuration=configuration) for k in statistics}
 
 
 MEASURES: dict[str, Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], dict[str, RunValue]]] = {

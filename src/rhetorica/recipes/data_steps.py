@@ -29,6 +29,7 @@ from typing import Any
 from rhetorica.datasets.arxiv_match import ARXIV_QUERY_URL, ARXIV_SOURCE_URL, match_dataset
 from rhetorica.datasets.manifest import RatingBin, load_manifest
 from rhetorica.datasets.openreview_build import build_openreview
+from rhetorica.files import json_objects
 from rhetorica.recipes.model import RecipeError
 from rhetorica.registry import recipe_data_steps
 
@@ -136,23 +137,6 @@ def _rewriters(line: dict[str, Any]) -> set[str]:
             if isinstance(r, dict) and (r.get("rewrite_model") or r.get("rewriter"))}
 
 
-def _jsonl(path: Path, problems: list[str]) -> list[tuple[int, dict[str, Any]]]:
-    lines = []
-    for number, text in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{number}: not JSON ({exc.msg}); left out")
-            continue
-        if isinstance(value, dict):
-            lines.append((number, value))
-        else:
-            problems.append(f"{path}:{number}: not a JSON object; left out")
-    return lines
-
-
 def _review_pairs(folder: Path, options: dict[str, Any], *, sample: int | None, source: Path | None,
                   endpoints: Mapping[str, str]) -> DataResult:
     """``review-pairs`` data step (module docstring). Options: ``glob`` (the pair files inside the
@@ -166,7 +150,7 @@ def _review_pairs(folder: Path, options: dict[str, Any], *, sample: int | None, 
     if not files:
         raise RecipeError(f"{source}: no file matches {options.get('glob')!r}; is this the benchmark's folder?")
     problems: list[str] = []
-    read = {path: _jsonl(path, problems) for path in files}
+    read = {path: json_objects(path.read_text(encoding="utf-8-sig").splitlines(), path, problems) for path in files}
     reviews = sorted({rid for lines in read.values() for _, line in lines for rid in _review_ids(line)})
     result = DataResult(problems=problems)
     if sample is None:
