@@ -80,15 +80,19 @@ def _follow(driver: Any, element: Any) -> None:
     ``element`` may be an element id: it is then found just before the click, and found and clicked
     again when Chromium answers that the node it had no longer belongs to the document (a node
     looked up while the page was still settling; seen once in CI after a select's change).
+
+    The new page is recognised by a mark set on the old page's ``window`` before the click: a new
+    document has no such mark. (Waiting for the old ``<html>`` element to go stale asked Chromium
+    about a node of a document it had already dropped, which it sometimes answers with an
+    "unhandled inspector error" instead of a stale-element error: CI, twice.)
     """
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    driver.execute_script("window.__rhetoricaLeaving = true;")
     for attempt in range(3):
-        page = driver.find_element(By.TAG_NAME, "html")
         target = driver.find_element(By.ID, element) if isinstance(element, str) else element
         try:
             target.click()
@@ -98,7 +102,7 @@ def _follow(driver: Any, element: Any) -> None:
                     not isinstance(exc, StaleElementReferenceException)
                     and "does not belong to the document" not in str(exc)):
                 raise
-    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return window.__rhetoricaLeaving !== true;"))
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
