@@ -242,3 +242,14 @@ def test_the_failure_rate_counts_the_reviewer_s_own_outcomes_never_transport_fai
     assert gap.detail == "2/10 vs 1/10 reviews failed" and gap.point == pytest.approx(10.0)
     counts = _failure_counts(df)["r"]
     assert (counts["sum"].tolist(), counts["count"].tolist()) == ([2, 1], [10, 10])
+
+
+def test_a_reviewer_whose_calls_brought_no_answer_says_so_in_the_failure_gap_reason() -> None:
+    # the trial's reviewer: in two arms every call failed in transport (left out of the failure rate,
+    # the endpoint's outcome), in the original one review was malformed; so one arm is counted, and the
+    # reason says why instead of "only one condition reviewed" (three were asked)
+    records = [("R", f"p{i}", arm, None) for i, arm in enumerate(["original", "c+@rw", "c+@rw", "c-@rw", "c-@rw"])]
+    out = scorecard(rows(records, status={0: "malformed", 1: "error", 2: "error", 3: "error", 4: "timeout"})).iloc[0]
+    assert out["verdict"] == "not enough data"
+    assert ("failure-rate gap: 1 condition(s) with answered calls (4 call(s) that brought no answer left out): "
+            "not enough data") in out["reasons"]

@@ -474,9 +474,13 @@ def scorecard(
             elif v_disc == UNDECIDED:
                 reasons.append(f"discriminability {point:.2f}, {conf} interval [{d_low:.2f}, {d_high:.2f}], "
                                f"straddles {t.min_discriminability:g}: not enough data")
-        gaps = _gap_intervals(failure_counts.get(reviewer, _NO_REVIEWS), t.max_failure_gap_pct, t.alpha)
+        counted = failure_counts.get(reviewer, _NO_REVIEWS)
+        gaps = _gap_intervals(counted, t.max_failure_gap_pct, t.alpha)
         if not gaps:
-            reasons.append("failure-rate gap: only one condition reviewed: not enough data")
+            transport = int((_transport(df) & df["reviewer"].eq(reviewer)).sum())
+            reasons.append(f"failure-rate gap: {len(counted)} condition(s) with answered calls"
+                           + (f" ({transport} call(s) that brought no answer left out)" if transport else "")
+                           + ": not enough data")
         reasons += _reasons("failure-rate gap (points)", gaps, f"{t.max_failure_gap_pct:g}", 1)
         verdicts = {"preference": _combine([i.verdict for i in pref]), "flips": _combine([i.verdict for i in flips]),
                     "discriminability": v_disc, "failures": _combine([i.verdict for i in gaps])}
