@@ -8,8 +8,13 @@ its text, :func:`rhetorica.documents.scan.scan_document`) and, for every hidden 
 
 - ``keep``: the text stays as extracted (to measure the effect of hidden text, e.g. in an
   injection study);
-- ``drop``: the span is removed from the text a reviewer reads (the exact extracted text, or its
-  words with any whitespace between them); each removal is also listed in ``Document.removed``.
+- ``drop``: the span is removed from the text a reviewer reads; each removal is also listed in
+  ``Document.removed``. A PDF's hidden characters are left out by the PDF reader itself, before
+  its layout pass groups lines (:mod:`rhetorica.documents.pdf.visibility`), so no grouping can
+  keep part of a span; any other span is removed here (the exact extracted text, or its words with
+  any whitespace between them).
+
+What a warning says became of a span is checked against the text a reviewer reads.
 
 :func:`strip_hidden` is the removal itself, shared with a reviewer's ``strip`` defence.
 """
