@@ -21,7 +21,8 @@ from collections import Counter
 from importlib import metadata
 from pathlib import Path
 
-from rhetorica.documents.pdf.lines import SCRIPT_SIZE, Line, PageLines, script_kind, script_text
+from rhetorica.documents.pdf.lines import SCRIPT_SIZE, HiddenRun, Line, PageLines, script_kind, script_text
+from rhetorica.documents.pdf.visibility import REASONS, hidden_runs, page_chars, run_box, run_text
 import ctypes
 
 BACKEND = "pdfium"
@@ -62,8 +63,13 @@ def _is_bold(font_name: str) -> bool:
     return any(k in name for k in ("bold", "black", "heavy", "semibold", "-medi", "cmbx", "demi"))
 
 
-def extract_pdfium(path: Path) -> list[PageLines]:
+def extract_pdfium(path: Path, drop_hidden: bool = False) -> list[PageLines]:
     """Lines from PDFium's text page, split where PDFium ran two fragments together.
+
+    With ``drop_hidden`` every character a human reader cannot see
+    (:mod:`rhetorica.documents.pdf.visibility`: white, invisible, off-page, clipped, covered or
+    below a legible size) is left out before lines are formed, so no later grouping of lines can
+    bring it back; each hidden run left out is listed in its page's ``hidden``.
 
     PDFium's own line breaks are kept, except where it breaks at a superscript or subscript (see
     :func:`_raw_lines`); a line is cut where the horizontal gap between two characters exceeds
@@ -91,15 +97,27 @@ def extract_pdfium(path: Path) -> list[PageLines]:
             out = PageLines(index=index, width=width, height=height)
             text = _pdfium_chars(textpage)
             rules = _Rules(page)
+            dropped = _drop_hidden(page, textpage, out) if drop_hidden else set()
             for start, raw_line in _raw_lines(textpage, text, rules):
                 if raw_line.strip():
-                    out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line, rules))
+                    out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line, rules, dropped))
             textpage.close()
             page.close()
             pages.append(out)
     finally:
         pdf.close()
     return pages
+
+
+def _drop_hidden(page: object, textpage: object, out: PageLines) -> set[int]:
+    """PDFium indices of the page's hidden characters (whitespace inside a hidden run included);
+    each run is added to ``out.hidden``."""
+    chars = page_chars(page, textpage.raw)  # type: ignore[attr-defined]
+    runs = [run for run in hidden_runs(chars) if run_text(run)]
+    for run in runs:
+        why = "; ".join(run[0].details[r] for r in REASONS if r in run[0].reasons)
+        out.hidden.append(HiddenRun(text=run_text(run), box=run_box(run), reason=why))
+    return {c.index for run in runs for c in run}
 
 
 def _pdfium_chars(textpage: object) -> str:
@@ -223,8 +241,9 @@ def _is_rotated(angle: float) -> bool:
 
 
 def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_line: str,
-                 rules: _Rules | None = None) -> list[Line]:
-    """Split one PDFium line into fragments (see :func:`extract_pdfium`).
+                 rules: _Rules | None = None, dropped: set[int] | frozenset[int] = frozenset()) -> list[Line]:
+    """Split one PDFium line into fragments (see :func:`extract_pdfium`); the characters whose
+    PDFium index is in ``dropped`` are left out as if they were not there.
 
     A character with an empty box (PDFium gives some glyphs a point box, sometimes far from the
     glyph) and PDFium's line-end hyphen take no part in the geometry: they go with the fragment of
@@ -237,8 +256,9 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
     floating: list[_Char] = []
     fonts: dict[int, tuple[float, float]] = {}  # offset -> (font size, baseline y)
     digits = True
+    skip = {k for k in range(len(raw_line)) if start + k in dropped} if dropped else set()
     for offset, ch in enumerate(raw_line):
-        if ch.isspace():
+        if ch.isspace() or offset in skip:
             continue
         i = start + offset
         x0, y0, x1, y1 = textpage.get_charbox(i)  # type: ignore[attr-defined]
@@ -271,9 +291,10 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
         fonts[offset] = (size, baseline)
     if floating and upright:
         upright[-1].extend((f[0], *upright[-1][-1][1:]) for f in floating)
-    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False, fonts, rules) for chars in upright]
+    lines = [_pdfium_fragment(textpage, page, height, start, raw_line, chars, False, fonts, rules, skip)
+             for chars in upright]
     if rotated:
-        lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True, {}))
+        lines.append(_pdfium_fragment(textpage, page, height, start, raw_line, rotated, True, {}, skip=skip))
     return [ln for ln in lines if ln.text.strip()]
 
 
@@ -316,14 +337,33 @@ def _marks(offsets: list[int], fonts: dict[int, tuple[float, float]], prefix: st
 
 
 def _marked_text(raw_line: str, first: int, last: int, marks: dict[int, str],
-                 fractions: dict[int, int] | None = None) -> str:
+                 fractions: dict[int, int] | None = None, skip: set[int] | None = None) -> str:
     """``raw_line[first:last + 1]`` with each run of script characters written ``^2``, ``_1``,
     ``^-4`` or, when it is more than one number or character, ``^{l-1}`` (nested for a script of a
     script: ``^{+7.8·10^3}``), and each fraction (``fractions``: the first offset of its numerator
     -> the last of its denominator, see :func:`_fractions`) written ``1/2``, ``(a+b)/c``; PDFium's
-    joined line breaks (``\r\n``) are left out."""
+    joined line breaks (``\r\n``) and the offsets in ``skip`` (hidden characters) are left out, and
+    of the spaces on either side of left-out characters one is kept."""
     items = [(k, raw_line[k]) for k in range(first, last + 1) if raw_line[k] not in "\r\n"]
+    if skip:
+        items = _without(items, skip)
     return _render_runs(items, marks, "", fractions or {})
+
+
+def _without(items: list[tuple[int, str]], skip: set[int]) -> list[tuple[int, str]]:
+    """``items`` without the offsets in ``skip``; a space that follows another across a gap left by
+    them is left out too (``a HIDDEN b`` -> ``a b``)."""
+    out: list[tuple[int, str]] = []
+    gap = False
+    for offset, ch in items:
+        if offset in skip:
+            gap = True
+            continue
+        if ch.isspace() and gap and out and out[-1][1].isspace():
+            continue
+        gap = gap and ch.isspace()
+        out.append((offset, ch))
+    return out
 
 
 def _render_runs(items: list[tuple[int, str]], marks: dict[int, str], level: str,
@@ -426,11 +466,11 @@ def _fractions(raw_line: str, chars: list[_Char], marks: dict[int, str], rules: 
 
 def _pdfium_fragment(
     textpage: object, page: int, height: float, start: int, raw_line: str, chars: list[_Char], rotated: bool,
-    fonts: dict[int, tuple[float, float]], rules: _Rules | None = None,
+    fonts: dict[int, tuple[float, float]], rules: _Rules | None = None, skip: set[int] | None = None,
 ) -> Line:
-    """One :class:`Line` of ``chars``: its text with script marks, its main font size and baseline
-    (over the characters that are no script; PDFium's sizes when none was measured) and its style
-    (from a sample of eight characters)."""
+    """One :class:`Line` of ``chars``: its text with script marks (the offsets in ``skip`` left out),
+    its main font size and baseline (over the characters that are no script; PDFium's sizes when
+    none was measured) and its style (from a sample of eight characters)."""
     import pypdfium2.raw as raw
 
     keep = {c[0] for c in chars}
@@ -439,7 +479,7 @@ def _pdfium_fragment(
     if rotated:
         text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
     else:
-        text = _marked_text(raw_line, first, last, marks, _fractions(raw_line, chars, marks, rules))
+        text = _marked_text(raw_line, first, last, marks, _fractions(raw_line, chars, marks, rules), skip)
     step = max(1, len(chars) // 8)
     sample = chars[::step]
     main = [fonts[c[0]] for c in chars if c[0] in fonts and c[0] not in marks]

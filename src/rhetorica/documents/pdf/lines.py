@@ -71,11 +71,28 @@ class Line:
     mono: bool = False
 
 
+@dataclass(frozen=True)
+class HiddenRun:
+    """A run of characters a human reader cannot see, left out of a page's lines.
+
+    Attributes:
+        text: the characters as PDFium extracts them (line breaks as ``\\n``).
+        box: ``(left, bottom, right, top)`` in PDF points (origin bottom left).
+        reason: why they are hidden, in words (``fill colour (255, 255, 255) on a white page``).
+    """
+
+    text: str
+    box: tuple[float, float, float, float]
+    reason: str
+
+
 @dataclass
 class PageLines:
-    """All text lines of one page, with the page size in points."""
+    """All text lines of one page, with the page size in points, and the hidden runs left out of
+    them (:func:`rhetorica.documents.pdf.backends.extract_pdfium` with ``drop_hidden``)."""
 
     index: int
     width: float
     height: float
     lines: list[Line] = field(default_factory=list)
+    hidden: list[HiddenRun] = field(default_factory=list)

@@ -17,6 +17,8 @@ from rhetorica.documents.sections import cut_after_references
 from rhetorica.hashing import content_hash
 
 MIN_CHARS_PER_PAGE = 20
+HIDDEN_ITEM = "hidden text"
+"""The audit item of text left out because a human reader cannot see it."""
 NO_ABSTRACT = ("no abstract found (no 'Abstract' heading and no prose paragraph between the title block and the "
                "first section); the text read has no abstract")
 
@@ -37,7 +39,8 @@ def check_pdf_file(path: Path) -> None:
 
 def extract(path: Path, options: ReadOptions) -> tuple[list[PageLines], Layout]:
     """Extract pages with PDFium and run the layout pass, both bounded by ``options.parse_timeout_s``
-    and ``options.parse_memory_mb``.
+    and ``options.parse_memory_mb``; under ``options.hidden_text == "drop"`` hidden characters are
+    left out before the layout pass.
 
     Raises:
         DocumentReadError: pypdfium2 missing, encrypted, unreadable, or the time limit passed.
@@ -45,7 +48,7 @@ def extract(path: Path, options: ReadOptions) -> tuple[list[PageLines], Layout]:
     if backend_version() == "unknown":
         raise DocumentReadError(path, f"PDF reading needs {PACKAGE} (pip install {PACKAGE})")
     try:
-        return run_backend(path, options.parse_timeout_s, options.parse_memory_mb)
+        return run_backend(path, options.parse_timeout_s, options.parse_memory_mb, options.hidden_text == "drop")
     except BackendTimeout as exc:
         raise DocumentReadError(path, f"parsing timed out after {options.parse_timeout_s:g} s ({BACKEND})") from exc
     except BackendFailure as exc:
@@ -64,7 +67,9 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     block and page 1's permission block) is removed under blinding (audited), as are
     page numbers, running headers, venue notes and line-number gutters (always). A removal of more
     than 300 words (per kind of item) is also a warning. With
-    ``cut_after_references`` the References section and everything after it are dropped.
+    ``cut_after_references`` the References section and everything after it are dropped. Under
+    ``hidden_text: drop`` every hidden character is left out before the layout pass and each run of
+    them is in ``removed`` as item :data:`HIDDEN_ITEM`, at ``page N (left, bottom)``.
 
     Raises:
         DocumentReadError: empty, not a PDF, encrypted, no text layer (scanned), unreadable, or the
@@ -76,11 +81,17 @@ def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:
     chars = sum(len(line.text) for page in pages for line in page.lines)
     if not pages:
         raise DocumentReadError(path, "PDF has no pages")
+    hidden = sum(len(run.text) for page in pages for run in page.hidden)
+    if chars < MIN_CHARS_PER_PAGE * len(pages) and hidden:
+        raise DocumentReadError(path, f"no visible text ({chars} visible characters on {len(pages)} pages; "
+                                      f"{hidden} hidden characters left out under hidden_text: drop)")
     if chars < MIN_CHARS_PER_PAGE * len(pages):
         raise DocumentReadError(
             path, f"no text layer ({chars} characters on {len(pages)} pages); a scanned PDF needs OCR first"
         )
-    removed = list(layout.removed)
+    removed = [RemovedItem(item=HIDDEN_ITEM, location=f"page {page.index + 1} ({run.box[0]:.0f}, {run.box[1]:.0f})",
+                           text=run.text, reason=run.reason) for page in pages for run in page.hidden]
+    removed += layout.removed
     sections: list[Section] = []
     numbers: list[str] = []
     for block in layout.blocks:

@@ -1,7 +1,7 @@
 """Run the PDFium extraction and the layout pass in a child process with a wall-clock limit, a memory cap and a
 clean environment, so a pathological or hostile PDF can neither hang us nor read our secrets.
 
-The child is a fresh interpreter (``python -m rhetorica.documents.pdf.runner PDF OUT MB``)
+The child is a fresh interpreter (``python -m rhetorica.documents.pdf.runner PDF OUT MB DROP``)
 that pickles its pages and layout to ``OUT``; the parent kills it when the limit passes. A separate
 interpreter (rather than ``multiprocessing``) works from any caller, scripts without a
 ``__main__`` guard included. The child sees only ``PATH``, the locale, ``HOME``, the temporary
@@ -46,13 +46,16 @@ def child_environment() -> dict[str, str]:
     return env
 
 
-def run_backend(path: Path, timeout_s: float, memory_mb: int = 4096) -> tuple[list[PageLines], Layout]:
+def run_backend(path: Path, timeout_s: float, memory_mb: int = 4096,
+                drop_hidden: bool = False) -> tuple[list[PageLines], Layout]:
     """Extract ``path`` with PDFium and run the layout pass in a child interpreter.
 
     Args:
         path: the PDF.
         timeout_s: wall-clock limit in seconds for extraction and layout together.
         memory_mb: the child's address-space limit in MiB (``RLIMIT_AS``; POSIX only).
+        drop_hidden: leave hidden characters out of the lines (see
+            :func:`~rhetorica.documents.pdf.backends.extract_pdfium`).
 
     Raises:
         BackendTimeout: no result within ``timeout_s`` seconds.
@@ -63,7 +66,8 @@ def run_backend(path: Path, timeout_s: float, memory_mb: int = 4096) -> tuple[li
         out = Path(tmp) / "pages.pickle"
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "rhetorica.documents.pdf.runner", str(path), str(out), str(memory_mb)],
+                [sys.executable, "-m", "rhetorica.documents.pdf.runner", str(path), str(out), str(memory_mb),
+                 "drop" if drop_hidden else "keep"],
                 capture_output=True, timeout=timeout_s, env=child_environment(), check=False,
             )
         except subprocess.TimeoutExpired as exc:
@@ -102,10 +106,10 @@ def _limit_memory(memory_mb: int) -> None:
 
 
 def _main(argv: list[str]) -> None:
-    path, out, memory_mb = argv
+    path, out, memory_mb, hidden = argv
     _limit_memory(int(memory_mb))
     try:
-        pages = extract_pdfium(Path(path))
+        pages = extract_pdfium(Path(path), drop_hidden=hidden == "drop")
         result: tuple[str, object] = ("ok", (pages, analyse(pages)))
     except MemoryError:
         result = ("error", ("MemoryError", "out of memory"))

@@ -8,8 +8,13 @@ its text, :func:`rhetorica.documents.scan.scan_document`) and, for every hidden 
 
 - ``keep``: the text stays as extracted (to measure the effect of hidden text, e.g. in an
   injection study);
-- ``drop``: the span is removed from the text a reviewer reads (the exact extracted text, or its
-  words with any whitespace between them); each removal is also listed in ``Document.removed``.
+- ``drop``: the span is removed from the text a reviewer reads; each removal is also listed in
+  ``Document.removed``. A PDF's hidden characters are left out by the PDF reader itself, before
+  its layout pass groups lines (:mod:`rhetorica.documents.pdf.visibility`), so no grouping can
+  keep part of a span; any other span is removed here (the exact extracted text, or its words with
+  any whitespace between them).
+
+What a warning says became of a span is checked against the text a reviewer reads.
 
 :func:`strip_hidden` is the removal itself, shared with a reviewer's ``strip`` defence.
 """
@@ -20,6 +25,7 @@ import re
 from typing import Literal
 
 from rhetorica.documents.models import Document, RemovedItem
+from rhetorica.documents.pdf.reader import HIDDEN_ITEM
 from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.documents.scan.normalise import is_invisible
@@ -100,6 +106,17 @@ def _shown(text: str) -> str:
 def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache | None = None) -> Document:
     """Warn about the hidden text of a document just read, and keep or drop it.
 
+    What a warning says happened is checked against the text a reviewer reads, never assumed:
+
+    - a span the PDF reader already left out (``removed`` holds it as item
+      :data:`~rhetorica.documents.pdf.reader.HIDDEN_ITEM` on its page, with its text): ``dropped``
+      (its characters never reached the layout pass);
+    - under ``drop``, any other span is removed from the text by string (:func:`strip_hidden`),
+      and is ``dropped`` only when it is then no longer in the text;
+    - under ``keep``, a span is ``kept`` when all of it is in the text, ``partly kept`` when only
+      some of its lines are (the lines not there are named, with the removal item that took them
+      when the audit has one), ``not in the extracted text`` when none is.
+
     Args:
         document: a manuscript as read (its ``source.path`` is scanned too when it is a PDF or a
             LaTeX source); a review is returned unchanged.
@@ -110,7 +127,7 @@ def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache 
         The document with one warning per hidden span (severity ``low`` or above), e.g.
         ``hidden text (pdf-white-text, high) at paper.pdf p. 1 (90, 418): 'IGNORE ALL ...' -
         dropped from the text``; under ``drop`` without those spans, each listed in ``removed``
-        as item ``hidden text``.
+        as item ``hidden text`` (once: a span the PDF reader left out is listed by the reader).
 
     Raises:
         ValueError: for a mode other than ``keep`` or ``drop``.
@@ -125,21 +142,78 @@ def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache 
               if f.hidden and (f.hidden_text or "").strip() and severity_rank(f.severity) >= severity_rank("low")]
     if not hidden:
         return document
-    result, removed, _ = strip_hidden(document, hidden, invisible=False)
+    left_out = [f for f in hidden if _left_out_by_reader(document, f)]
+    rest = [f for f in hidden if f not in left_out]
+    result, removed, _ = strip_hidden(document, rest, invisible=False) if mode == "drop" else (document, [], "")
+    gone_by = dict(zip(map(id, rest), removed))
     warnings = list(document.warnings)
-    audit = list(document.removed)
-    for finding, gone in zip(hidden, removed):
+    audit = list(result.removed)
+    text = _reading(result)
+    for finding in hidden:
         head = (f"{HIDDEN_TEXT_WARNING}{finding.kind}, {finding.severity}) at {finding.location.describe()}: "
                 f"{_shown(finding.hidden_text or '')!r}")
-        if gone is None:
-            warnings.append(f"{head} - not in the extracted text")
-        elif mode == "keep":
-            warnings.append(f"{head} - kept in the text a reviewer reads (hidden_text: keep)")
-        else:
+        there, missing = _presence(text, finding.hidden_text or "")
+        if finding in left_out:
+            also = "; the same words also stand elsewhere in the text" if not missing else ""
+            warnings.append(f"{head} - dropped from the text (hidden_text: drop){also}")
+        elif mode == "drop" and gone_by[id(finding)] is not None and not there:
             warnings.append(f"{head} - dropped from the text (hidden_text: drop)")
-            audit.append(RemovedItem(item="hidden text", location=finding.location.describe(), text=gone))
-    base = result if mode == "drop" else document
-    return base.model_copy(update={"warnings": warnings, "removed": audit})
+            audit.append(RemovedItem(item=HIDDEN_ITEM, location=finding.location.describe(),
+                                     text=gone_by[id(finding)] or ""))
+        else:
+            warnings.append(f"{head} - {_outcome(mode, there, missing, document)}")
+    return result.model_copy(update={"warnings": warnings, "removed": audit})
+
+
+def _left_out_by_reader(document: Document, finding: Finding) -> bool:
+    """Whether the PDF reader's audit lists ``finding`` (same page, same text) as left out."""
+    page = finding.location.page
+    if page is None or finding.location.file != document.source.path:
+        return False
+    words = _squash(finding.hidden_text or "")
+    return any(r.item == HIDDEN_ITEM and r.location.startswith(f"page {page} (") and _squash(r.text) == words
+               for r in document.removed)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _reading(document: Document) -> str:
+    return "\n\n".join([document.title] + [s.text for s in document.sections])
+
+
+def _presence(text: str, hidden: str) -> tuple[list[str], list[str]]:
+    """The lines of ``hidden`` that are in ``text`` (its words in order, any whitespace between)
+    and those that are not; all of ``hidden`` in ``text`` counts as every line there."""
+    whole = _flexible(hidden)
+    lines = [line.strip() for line in hidden.splitlines() if line.strip()]
+    if whole is not None and whole.search(text):
+        return lines, []
+    there = [line for line in lines if (p := _flexible(line)) is not None and p.search(text)]
+    return there, [line for line in lines if line not in there]
+
+
+def _outcome(mode: HiddenText, there: list[str], missing: list[str], document: Document) -> str:
+    """What became of a span not taken out by reading or by :func:`strip_hidden`, in words."""
+    where = "; ".join(f"{_shown(line)!r}{_taken_by(line, document)}" for line in missing)
+    if not there:
+        taken = [t for line in missing if (t := _taken_by(line, document))]
+        return "not in the extracted text" + (taken[0] if len(set(taken)) == 1 and len(taken) == len(missing) else "")
+    if mode == "drop":
+        return f"NOT dropped: {_shown(' '.join(there))!r} is still in the text a reviewer reads"
+    if not missing:
+        return "kept in the text a reviewer reads (hidden_text: keep)"
+    return f"partly kept in the text a reviewer reads (hidden_text: keep); not in it: {where}"
+
+
+def _taken_by(line: str, document: Document) -> str:
+    """`` (removed by reading as 'figure labels')`` when an audit entry holds ``line``, else ``""``."""
+    words = _squash(line)
+    for item in document.removed:
+        if words and words in _squash(item.text):
+            return f" (removed by reading as {item.item!r})"
+    return ""
 
 
 def check_hidden_text(document: Document, mode: HiddenText, cache: ScanCache | None = None) -> Document:

@@ -17,7 +17,9 @@ only" in papers) and its variants. Each rule has a name ``<language>:<category>`
 - ``address``: a note addressed to AI or LLM reviewers or to "the reviewing model";
 - ``demand``: a sentence that addresses a reviewer or a model, tells it, and names a verdict as the
   object (a high score, acceptance, praise only), recognised by that structure in any word order
-  (:mod:`rhetorica.documents.scan.demands`), not by a pattern of its own; the span is the whole sentence.
+  (:mod:`rhetorica.documents.scan.demands`), not by a pattern of its own; the span is the whole sentence
+  (from an address sentence before it, for an imperative addressed there: "To the reviewer: ... Please
+  give it a 10.").
 
 Languages and the categories each covers (exactly these rules exist):
 
