@@ -464,3 +464,46 @@ def test_a_rating_line_stated_twice_is_a_score_field_not_an_added_point() -> Non
     explained = review_structure(text_review(body + value + "\nThe rating reflects the limited evaluation on "
                                              "two small benchmarks only."))
     assert [p.section for p in explained.points][-1] == "Rating" and len(explained.scores) == 1
+
+
+def test_score_fields_inside_a_one_paragraph_review_are_read_wherever_they_stand() -> None:
+    # a generated corpus of one-paragraph reviews: prose sentences, other "Label: text" sentences and 1-3
+    # score fields at random sentence positions, with the field's label and value written in several ways;
+    # each review's rewrite keeps the text and changes one field's value. A fresh user's review
+    # "Strong paper. Strengths: ... Weaknesses: ... Rating: 8." rewritten to "Rating: 3." passed (no
+    # rating read after the first "Strengths:")
+    import random
+
+    rng = random.Random(7)
+    prose = ["The method is novel and well motivated.", "Experiments cover three benchmarks.",
+             "The writing could be improved in places.", "Proofs in the appendix look correct.",
+             "Strengths: the theory is sound.", "Weaknesses: a missing ablation on the loss.",
+             "Summary: a graph method for molecules.", "Questions: why this kernel width?"]
+    labels = {"rating": ["Rating", "Overall rating", "Score", "**Rating**", "Recommendation"],
+              "confidence": ["Confidence", "**Confidence**"], "soundness": ["Soundness"]}
+    forms = ["{}", "{}/10", "{}: good paper", "{} (out of 10)"]
+    cases = 0
+    for _ in range(200):
+        fields = rng.sample(sorted(labels), rng.randint(1, 3))
+        values = {name: rng.randint(1, 9) for name in fields}
+        sentences = rng.sample(prose, rng.randint(1, 5))
+        slots = sorted(rng.sample(range(len(sentences) + len(fields)), len(fields)))
+        changed = rng.choice(fields)
+        new_value = values[changed] % 9 + 1
+        texts = []
+        for value_of_changed in (values[changed], new_value):
+            parts, fields_left, prose_left = [], list(fields), list(sentences)
+            for position in range(len(sentences) + len(fields)):
+                if position in slots:
+                    name = fields_left.pop(0)
+                    value = value_of_changed if name == changed else values[name]
+                    form = forms[(position + len(name)) % len(forms)]
+                    parts.append(f"{labels[name][position % len(labels[name])]}: {form.format(value)}.")
+                else:
+                    parts.append(prose_left.pop(0))
+            texts.append(" ".join(parts))
+        result = check_review_variant(text_review(texts[0]), text_review(texts[1]))
+        assert f"{changed} changed: {values[changed]} -> {new_value}" in result.problems, (texts, result.problems)
+        assert check_review_variant(text_review(texts[0]), text_review(texts[0])).problems == [], texts[0]
+        cases += 1
+    assert cases == 200

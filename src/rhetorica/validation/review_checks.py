@@ -293,6 +293,26 @@ def _stated(label: str, value: str) -> StatedScore | None:
     return StatedScore(canonical, number, _recommendation(value) if canonical == "rating" else None, value)
 
 
+def _inline_scores(line: str) -> tuple[list[StatedScore], str]:
+    """The score fields written inline in ``line``, and the line without them.
+
+    A field may open the line or any sentence of it ("Strong paper. Weaknesses: none. Rating: 8."):
+    every sentence start is tried, not only the first ``label:`` of the line. A field's value is the
+    rest of its sentence; the sentences around it stay in the returned text, so they remain points.
+    Returns ``([], line)`` for a line without one."""
+    starts = [0] + [m.end() for m in re.finditer(r"[.!?;]\s", line)]
+    scores: list[StatedScore] = []
+    kept: list[str] = []
+    for start, end in zip(starts, starts[1:] + [len(line)]):
+        match = _INLINE_SCORE.match(line[:end].rstrip(), start)
+        stated = _stated(match.group("label"), match.group("value").rstrip(".;")) if match else None
+        if stated is None:
+            kept.append(line[start:end])
+        else:
+            scores.append(stated)
+    return scores, "".join(kept)
+
+
 def _header(line: str) -> str | None:
     if _ITEM.match(line) and not re.match(r"^\s*#", line):
         return None
@@ -372,11 +392,10 @@ def review_structure(review: Document) -> ReviewStructure:
                     scores.append(stated)
                     continue
                 pending = None
-            inline = _INLINE_SCORE.search(line)
-            stated = _stated(inline.group("label"), inline.group("value")) if inline else None
-            if stated is not None and inline is not None:
-                scores.append(stated)
-                line = line[:inline.start()]
+            inline, rest = _inline_scores(line)
+            if inline:
+                scores += inline
+                line = rest
                 if not line.strip():
                     body.append("")
                     continue
