@@ -52,3 +52,11 @@ def test_a_folder_of_several_projects_is_one_error_naming_them(tmp_path: Path) -
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "alpha.json", "alpha.md", "beta.json", "beta.md", "gamma.json", "gamma.md", "summary.json"]
 
+
+def test_the_current_folder_is_named_by_its_resolved_name(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "my-paper").mkdir()
+    (tmp_path / "my-paper" / "main.tex").write_text(MAIN, encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "my-paper")
+    result = runner.invoke(app, ["ingest", ".", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["my-paper.json", "my-paper.md", "summary.json"]
