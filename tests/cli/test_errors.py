@@ -66,3 +66,41 @@ def test_dataset_openreview_offline_exits_2_with_one_line(refused_port: int, tmp
     assert result.stderr == f"error: cannot reach http://127.0.0.1:{refused_port}/notes: {REFUSED}\n"
     assert "Traceback" not in result.output
 
+
+def _corrupt(store: Path, how: str) -> None:
+    """Spoil a real store: random bytes, cut to its first page, or a table dropped."""
+    import random
+    import sqlite3
+
+    if how == "random":
+        store.write_bytes(random.Random(3).randbytes(8192))
+    elif how == "truncated":
+        store.write_bytes(store.read_bytes()[:5000])
+    else:
+        with sqlite3.connect(store) as conn:
+            conn.execute("DROP TABLE assessments")
+        conn.close()
+
+
+@pytest.mark.parametrize(("how", "problem"), [
+    ("random", "not a readable rhetorica store (file is not a database)"),
+    ("truncated", "not a readable rhetorica store (database disk image is malformed)"),
+    ("table", "not a readable rhetorica store: table assessments missing"),
+])
+def test_every_command_on_a_spoiled_store_says_one_line_and_exits_2(tmp_path: Path, how: str, problem: str) -> None:
+    (tmp_path / "paper.md").write_text("# A paper\n\n## Abstract\n\nWe study a method and report its accuracy.\n")
+    study = tmp_path / "study.yaml"
+    study.write_text("name: c\noutput_dir: run\ndocuments:\n  - path: paper.md\nreviewers:\n"
+                     "  - {name: r1, model: mock/a}\nreplicates: 1\n")
+    first = CliRunner().invoke(app, ["run", str(study)])
+    assert first.exit_code == 0, first.output
+    store = tmp_path / "run" / "store.sqlite"
+    for extra in ("-wal", "-shm"):
+        Path(f"{store}{extra}").unlink(missing_ok=True)
+    _corrupt(store, how)
+    said = f"error: {store}: {problem}\n"
+    for command in (["run", str(study)], ["estimate", str(study)], ["status", str(study)],
+                    ["validate", str(tmp_path / "run")], ["report", str(tmp_path / "run")],
+                    ["check", str(tmp_path / "run")]):
+        result = CliRunner().invoke(app, command)
+        assert (result.exit_code, result.stderr) == (2, said), (command, result.output)

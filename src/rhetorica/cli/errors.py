@@ -100,6 +100,12 @@ def connection_failure(exc: BaseException) -> str | None:
 
 def known_failure(exc: BaseException) -> str | None:
     """The one line a command prints (exit 2) for ``exc`` raised anywhere below it, or ``None`` for
-    an exception that is a defect (its traceback is kept): a server that cannot be reached
-    (:func:`connection_failure`)."""
+    an exception that is a defect (its traceback is kept): a run's store that cannot be read
+    (:class:`rhetorica.store.db.StoreError`: corrupt, truncated, a table missing, newer, locked),
+    or a server that cannot be reached (:func:`connection_failure`)."""
+    store = sys.modules.get("rhetorica.store.db")  # not imported: no store was opened
+    if store is not None:
+        found = next((e for e in _chain(exc) if isinstance(e, store.StoreError)), None)
+        if found is not None:
+            return str(found)
     return connection_failure(exc)
