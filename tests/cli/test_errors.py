@@ -3,6 +3,7 @@ problem, exit 2, wherever in a command the client library raised it."""
 
 from __future__ import annotations
 
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,6 +52,14 @@ def test_httpx_refused_and_timeout_wrapped_in_another_error(refused_port: int, s
     except RuntimeError as wrapped:
         assert known_failure(wrapped) == f"cannot reach http://127.0.0.1:{refused_port}/pdf/A1: {REFUSED}"
     assert connection_failure(slow.value) == f"cannot reach http://127.0.0.1:{silent_port}/api: timed out"
+
+
+def test_a_host_that_does_not_resolve_is_named_with_the_resolver_error() -> None:
+    with pytest.raises(requests.ConnectionError) as caught:
+        requests.get("http://no-such-host.invalid/notes?x=1", timeout=5)
+    said = connection_failure(caught.value)
+    assert said is not None and re.fullmatch(r"cannot reach http://no-such-host\.invalid/notes: \[Errno -\d+\] [^\n]+",
+                                             said), said
 
 
 def test_other_errors_are_not_connection_failures() -> None:

@@ -92,7 +92,8 @@ def connection_failure(exc: BaseException) -> str | None:
     if failed is None:
         return None
     endpoint = next((u for u in map(_endpoint, _chain(failed)) if u), None)
-    system = [e for e in _chain(failed) if type(e).__module__ == "builtins" and isinstance(e, OSError)]
+    system = [e for e in _chain(failed)  # the operating system's own error: refused, timed out, no such host
+              if isinstance(e, OSError) and type(e).__module__ in ("builtins", "socket", "ssl")]
     said = str(system[-1]) if system else str(failed)
     problem = said.splitlines()[0] if said.strip() else type(failed).__name__
     return f"cannot reach {endpoint or 'the server'}: {problem}"
