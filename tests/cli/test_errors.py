@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import requests
 from typer.testing import CliRunner
 
 from rhetorica.cli.app import app
@@ -37,6 +36,7 @@ def silent_port() -> Iterator[int]:
 
 
 def test_requests_refused_is_named_by_endpoint_and_problem(refused_port: int) -> None:
+    requests = pytest.importorskip("requests")  # openreview-py's client (the datasets extra)
     with pytest.raises(requests.ConnectionError) as caught:
         requests.get(f"http://127.0.0.1:{refused_port}/notes?invitation=x", timeout=5)
     assert connection_failure(caught.value) == f"cannot reach http://127.0.0.1:{refused_port}/notes: {REFUSED}"
@@ -55,6 +55,7 @@ def test_httpx_refused_and_timeout_wrapped_in_another_error(refused_port: int, s
 
 
 def test_a_host_that_does_not_resolve_is_named_with_the_resolver_error() -> None:
+    requests = pytest.importorskip("requests")
     with pytest.raises(requests.ConnectionError) as caught:
         requests.get("http://no-such-host.invalid/notes?x=1", timeout=5)
     said = connection_failure(caught.value)
@@ -68,6 +69,7 @@ def test_other_errors_are_not_connection_failures() -> None:
 
 
 def test_dataset_openreview_offline_exits_2_with_one_line(refused_port: int, tmp_path: Path) -> None:
+    pytest.importorskip("openreview")
     result = CliRunner().invoke(app, ["dataset", "openreview", "ICLR.cc/2026/Conference", "--out",
                                       str(tmp_path / "ds"), "--per-bin", "1", "--baseurl",
                                       f"http://127.0.0.1:{refused_port}"])
