@@ -171,3 +171,17 @@ def test_too_few_non_zero_differences_is_not_informative_not_inconclusive() -> N
     # 30 noisy pairs (Wilcoxon could reach α' = 0.0125) stay inconclusive
     assert (judge_reliability(judge_table(), {"polish": 1.0, "stable": 1.0, "small_shift": 1.0, "noisy": 0.5})
             .set_index(["judge", "metric"]).loc[("j1", "noisy"), "classification"] == "inconclusive")
+
+
+def test_two_not_informative_judges_do_not_agree() -> None:
+    # hand-made: m1 sensitive for both, m2 robust vs sensitive, m3 and m4 not informative for both,
+    # m5 not informative for j1 only: 5 shared, 2 classifiable by both, 1 the same
+    classes = {"m1": ("sensitive", "sensitive"), "m2": ("robust", "sensitive"),
+               "m3": ("not_informative", "not_informative"), "m4": ("not_informative", "not_informative"),
+               "m5": ("not_informative", "inconclusive")}
+    frame = pd.DataFrame([{"judge": j, "metric": m, "classification": c[k]} for m, c in classes.items()
+                          for k, j in enumerate(("j1", "j2"))])
+    agreement = judge_agreement(frame, "j1", "j2")
+    assert (agreement.n_metrics, agreement.n_classified, agreement.n_same) == (5, 2, 1)
+    assert agreement.share_same == 0.5
+    assert agreement.table["not_informative"]["not_informative"] == 2

@@ -289,8 +289,8 @@ def test_inputs_not_scanned_in_full_are_a_scan_row_with_their_reasons() -> None:
                       planned={"rewrite": None, "review": None})
     assert _row(flow, "scan", "–", "inputs") == {"planned": 3, "not_run": 0, "failed": 3, "produced": 0,
                                                  "excluded": 0, "analysed": 0}
-    assert _exclusions(flow, "scan", "–", "inputs") == {(FAILED, "not scanned: … p. 2: no text layer", 1),
-                                                        (FAILED, "not scanned: … p. 1: no text layer", 1),
+    assert _exclusions(flow, "scan", "–", "inputs") == {(FAILED, "not scanned: 'd1.pdf' p. 2: no text layer", 1),
+                                                        (FAILED, "not scanned: 'd2.pdf' p. 1: no text layer", 1),
                                                         (FAILED, "scan failed (boom)", 1)}
     assert "scan" not in set(_flow().flow["stage"])  # no row when every scan read everything
 
@@ -336,3 +336,23 @@ def test_a_review_without_a_pdf_for_a_pdf_reader_is_excluded_with_its_reason_nev
                       problems=pd.DataFrame(), planned={"rewrite": None, "review": None})
     assert _exclusions(flow, "review", "original", "R") == {(EXCLUDED, reason, 2)}
     assert _row(flow, "review", "original", "R")["failed"] == 0
+
+
+def test_input_reasons_are_kept_whole_with_their_quoted_ids() -> None:
+    """The trial's reasons: quoted ids and apostrophes stay as written (they were cut to '…'); the same
+    reason twice is one row of 2."""
+    clash = ("b2.jsonl:1: paper id '0' was given at a.jsonl:1 to another paper (forum_id 'F1' there, 'F2' here); "
+             "left out (ids are kept as the source wrote them: give each paper its own paper_id across the study's "
+             "files, or set the study's id_scope: file)")
+    problems = pd.concat([PROBLEMS, pd.DataFrame([
+        {"stage": "ingest", "item": "p/a", "status": "error", "reason": "duplicate document id 'paper'; give it an 'id'"},
+        {"stage": "ingest", "item": "q/a", "status": "error", "reason": "duplicate document id 'paper'; give it an 'id'"},
+        {"stage": "ingest", "item": "b2.jsonl", "status": "error", "reason": clash},
+    ])], ignore_index=True)
+    flow = study_flow(STUDY, documents=pd.DataFrame({"document_id": ["d1", "d2"]}), variants=VARIANTS,
+                      validation=VALIDATION, assessments=ASSESSMENTS, analysed=ASSESSMENTS, problems=problems,
+                      planned={"rewrite": None, "review": None})
+    failed = {e for e in _exclusions(flow, "input", "–", "documents") if e[0] == FAILED}
+    assert failed == {(FAILED, "unreadable input: document has no text", 1),
+                      (FAILED, "unreadable input: duplicate document id 'paper'; give it an 'id'", 2),
+                      (FAILED, f"unreadable input: {clash}", 1)}

@@ -31,3 +31,32 @@ def test_document_id_with_brackets_is_shown_literally(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "paper[v2].md").is_file()
     assert "paper[v2]" in result.output
+
+
+MAIN = "\\documentclass{article}\\title{T}\\begin{document}\\begin{abstract}We study x.\\end{abstract}" \
+       "\\section{Intro}We report accuracy on three tasks.\\end{document}\n"
+
+
+def test_a_folder_of_several_projects_is_one_error_naming_them(tmp_path: Path) -> None:
+    for name in ("alpha", "beta", "gamma"):
+        (tmp_path / "papers" / name).mkdir(parents=True)
+        (tmp_path / "papers" / name / "main.tex").write_text(MAIN, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "papers"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {tmp_path}/papers: holds 3 LaTeX projects, not one (alpha, beta, gamma); name "
+                             f"each project folder, or the glob '{tmp_path}/papers/*' for one document each\n")
+    assert not (tmp_path / "out").exists()
+    each = runner.invoke(app, ["ingest", *(str(tmp_path / "papers" / n) for n in ("alpha", "beta", "gamma")),
+                               "--out", str(tmp_path / "out")])
+    assert each.exit_code == 0, each.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "alpha.json", "alpha.md", "beta.json", "beta.md", "gamma.json", "gamma.md", "summary.json"]
+
+
+def test_the_current_folder_is_named_by_its_resolved_name(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "my-paper").mkdir()
+    (tmp_path / "my-paper" / "main.tex").write_text(MAIN, encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "my-paper")
+    result = runner.invoke(app, ["ingest", ".", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["my-paper.json", "my-paper.md", "summary.json"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -100,3 +101,16 @@ def test_report_exits_1_naming_the_run_that_holds_the_lock_or_waits_for_it(tmp_p
     assert waited.exit_code == 0, waited.output
     assert f"waiting: process {os.getpid()} is running this study" in " ".join(waited.output.split())
     assert report.read_bytes() == before  # the same store: the same report, byte for byte
+
+
+def test_an_output_dir_the_system_refuses_is_one_line_exit_2(tmp_path: Path) -> None:
+    """/proc passes every check made before the run (it exists, root may write it) yet refuses a folder."""
+    (tmp_path / "paper.md").write_text("# A paper\n\n## Abstract\n\nWe study a method and report its accuracy.\n")
+    study = tmp_path / "study.yaml"
+    study.write_text("name: c\noutput_dir: /proc/forbidden/run\ndocuments:\n  - path: paper.md\nreviewers:\n"
+                     "  - {name: r1, model: mock/a}\nreplicates: 1\n")
+    result = CliRunner().invoke(app, ["run", str(study)])
+    assert result.exit_code == 2
+    said = ("cannot be created (No such file or directory: /proc/forbidden)" if os.access("/proc", os.W_OK)  # root
+            else "cannot be created: /proc is not writable")
+    assert result.stderr == f"error: output_dir /proc/forbidden/run: {said}\n"

@@ -27,3 +27,9 @@ def test_the_source_id_is_kept_verbatim_and_only_a_missing_one_is_generated(tmp_
     assert review_id("p1", 3, "b9IG") == "b9IG" and review_id("p1", 3, "0") == "0"
     assert review_id("p1", 3) == "p1.review3"
     assert rewrite_id("b9IG", 2, "rw-7") == "rw-7" and rewrite_id("b9IG", 2) == "b9IG.rewrite2"
+
+
+def test_a_folder_given_as_dot_or_dotdot_is_named_by_the_folder_it_resolves_to(tmp_path, monkeypatch) -> None:
+    (tmp_path / "outer" / "my-paper").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "outer" / "my-paper")
+    assert (path_id(Path(".")), path_id(Path("..")), path_id(Path("../my-paper/"))) == ("my-paper", "outer", "my-paper")

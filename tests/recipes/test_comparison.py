@@ -101,3 +101,63 @@ def test_design_lines_say_where_the_run_differs() -> None:
     assert first["published"] == "674 reviews" and first["run"] == "20 reviews analysed (a pilot: --sample 20) — fewer than the paper's"
     params = lines[lines["aspect"].str.startswith("parameter")].set_index("aspect")["run"].to_dict()
     assert params == {"parameter judge": "mock/j", "parameter second_judge": "mock/k"}
+
+
+NOT_COMPUTABLE = {"scholarpeer.novelty_assessment", "scholarpeer.technical_critique", "scholarpeer.coverage",
+                  "scholarpeer.constructiveness", "scholarpeer.overall"}
+TOO_FEW = "2 pairs: too few for the Wilcoxon test to reach alpha"
+
+
+def _tiny_table1(first: dict[str, str], second: dict[str, str]) -> pd.DataFrame:
+    """Table 1 of a 2-pair pilot by hand: the five scholarpeer metrics not computable (no pair), every other
+    metric ``not_informative`` unless ``first`` / ``second`` give it a class; ``agree`` as the analysis wrote
+    it before (False wherever a judge has no verdict)."""
+    rows = []
+    for m in _metrics():
+        if m in NOT_COMPUTABLE:
+            rows.append({"judge": JUDGE, "metric": m, "classification": None, "n_pairs": 0, "mean_diff": None,
+                         "reason": "no usable pair", "second_judge": SECOND, "second_class": None, "agree": False})
+            continue
+        one, two = first.get(m, "not_informative"), second.get(m, "not_informative")
+        rows.append({"judge": JUDGE, "metric": m, "classification": one, "n_pairs": 2,
+                     "mean_diff": -1.0 if m == "rottenreviews.overall_quality" else 0.2,
+                     "reason": TOO_FEW if one == "not_informative" else None, "second_judge": SECOND,
+                     "second_class": two, "agree": one == two != "not_informative"})
+    return pd.DataFrame(rows)
+
+
+def test_a_not_informative_class_is_not_measured_and_never_compared() -> None:
+    side = published_vs_run(recipes.get("judge-robustness"), {"judge": JUDGE, "second_judge": SECOND},
+                            {"judges": _tiny_table1({}, {})})
+    rows = side.set_index("id").assign(note=side["note"].str.split("; ").str[0].values)  # the run's part
+    klass = side[side["statistic"] == "class"]
+    assert len(klass) == 29 and klass["run"].isna().all() and klass["agree"].isna().all()
+    assert rows.loc["class.remor.praise", "note"] == f"remor.praise: not informative ({TOO_FEW})"
+    assert rows.loc["class.scholarpeer.overall", "note"] == "scholarpeer.overall: no usable pair (no usable pair)"
+    assert pd.isna(rows.loc["counts.sensitive", "run"]) and rows.loc["counts.sensitive", "note"] == (
+        f"judge {JUDGE} could classify none of its 29 metrics in this run (each not informative or not computable)")
+    assert pd.isna(rows.loc["agreement.judges", "run"])
+    assert rows.loc["agreement.judges", "note"] == "both judges could classify 0 of 24 metrics (the rest not informative)"
+    # the shifts are measured on two pairs: +0.2 agrees in direction with +0.383, -1.0 does not with +5.573
+    assert rows.loc["shift.rottenreviews.comprehensiveness", "agree"] is True
+    assert rows.loc["shift.rottenreviews.overall_quality", "agree"] is False
+    assert agreement_summary(side) == ("1 of 2 compared values agree with the published ones (mean_diff: 1 of 2); "
+                                       "32 published value(s) not measured in this run.")
+
+
+def test_judge_agreement_counts_only_metrics_both_judges_could_classify() -> None:
+    # 4 metrics classified by both (3 the same), 2 classified by the first only, 18 by neither
+    first = {"remor.praise": "sensitive", "remor.examples": "sensitive", "rottenreviews.vague": "sensitive",
+             "remor.criticism": "robust", "rottenreviews.factual": "sensitive", "rottenreviews.fairness": "sensitive"}
+    second = {"remor.praise": "sensitive", "remor.examples": "sensitive", "rottenreviews.vague": "sensitive",
+              "remor.criticism": "sensitive"}
+    rows = published_vs_run(recipes.get("judge-robustness"), {"judge": JUDGE, "second_judge": SECOND},
+                            {"judges": _tiny_table1(first, second)})
+    rows = rows.set_index("id").assign(note=rows["note"].str.split("; ").str[0].values)
+    assert rows.loc["agreement.judges", "run"] == 3 and rows.loc["agreement.judges", "n"] == 4
+    assert rows.loc["agreement.judges", "note"] == "both judges could classify 4 of 24 metrics (the rest not informative)"
+    assert (rows.loc["counts.sensitive", "run"], rows.loc["counts.sensitive", "n"]) == (5, 6)
+    assert (rows.loc["counts.robust", "run"], rows.loc["counts.robust", "n"]) == (1, 6)
+    assert rows.loc["counts.robust", "note"] == "of the 6 of 29 metrics this run could classify"
+    assert rows.loc["class.remor.criticism", "agree"] is True and rows.loc["class.remor.examples", "agree"] is True
+    assert pd.isna(rows.loc["class.remor.results_discussion", "agree"])

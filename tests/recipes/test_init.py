@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,37 @@ def test_init_openreview_recipe_from_the_recorded_venue(recorded_venue, tmp_path
     config, _ = load_study(folder / "study.yaml")
     assert [r.protocol for r in config.reviewers] == ["default", "brief", "minimal", "bare", "biased"]
     assert "Estimate, full design (504 papers, extrapolated)" in result.output
+
+
+@pytest.mark.parametrize("name", ["style-over-substance", "six-dimensions", "robustreview"])
+def test_init_offline_exits_2_with_one_line_and_a_rerun_resumes(name: str, tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as refusing:  # bound, not listening
+        refusing.bind(("127.0.0.1", 0))
+        base = f"http://127.0.0.1:{refusing.getsockname()[1]}"
+        folder = tmp_path / "offline"
+        for attempt in (1, 2):  # the second init resumes the folder the first left
+            result = RUNNER.invoke(app, ["recipe", "init", name, str(folder), "--sample", "2", "--openreview-url",
+                                         base])
+            assert result.exit_code == 2, (attempt, result.output)
+            assert result.stderr == f"error: cannot reach {base}/notes: [Errno 111] Connection refused\n"
+    assert json.loads((folder / "recipe.json").read_text())["units"] is None
+    assert not (folder / "study.yaml").exists()
+
+
+def test_init_refuses_an_input_its_data_step_does_not_use(tmp_path: Path, benchmark_clone: Path) -> None:
+    unused = RUNNER.invoke(app, ["recipe", "init", "style-over-substance", str(tmp_path / "a"), "--source",
+                                 str(benchmark_clone)])
+    assert unused.exit_code == 2
+    assert unused.output == ("error: the 'openreview' data step does not use --source (it reads: --openreview-url); "
+                             "leave it out\n")
+    no_arxiv = RUNNER.invoke(app, ["recipe", "init", "robustreview", str(tmp_path / "b"), "--arxiv-api", "http://x/{}",
+                                   "--data-option", "arxiv_match=false"])
+    assert no_arxiv.exit_code == 2
+    assert no_arxiv.output == ("error: the 'openreview' data step does not use --arxiv-api (it reads: "
+                               "--openreview-url); leave it out\n")
+    pairs = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(tmp_path / "c"), "--source",
+                                str(benchmark_clone), "--openreview-url", "http://127.0.0.1:9"])
+    assert pairs.exit_code == 2
+    assert pairs.output == ("error: the 'review-pairs' data step does not use --openreview-url (it reads: --source); "
+                            "leave it out\n")
+    assert not any((tmp_path / d).exists() for d in "abc")

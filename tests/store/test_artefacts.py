@@ -48,6 +48,7 @@ def test_statuses_of_a_table_an_older_store_lacks_are_none(tmp_path: Path) -> No
     Store.in_dir(tmp_path).close()
     conn = sqlite3.connect(tmp_path / STORE_FILENAME)
     conn.execute("DROP TABLE extracts")  # as in a version-6 store opened read-only by `rhetorica status`
+    conn.execute("PRAGMA user_version = 6")  # ... which says so (a newer store missing a table is refused)
     conn.commit()
     conn.close()
     store = Store.open_readonly(tmp_path / STORE_FILENAME)

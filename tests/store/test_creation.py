@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -86,3 +87,33 @@ def test_open_readonly_refuses_a_missing_or_foreign_file(tmp_path: Path) -> None
     with pytest.raises(StoreError, match="not a readable rhetorica store"):
         Store.open_readonly(tmp_path / "x.sqlite")
     assert os.listdir(tmp_path) == ["x.sqlite"]
+
+
+#: every table of the latest schema, by hand from the migrations' CREATE TABLE statements
+TABLES = ["documents", "variants", "checks", "assessments", "model_calls", "response_cache", "runs", "problems",
+          "batches", "batch_requests", "scans", "plans", "plan_units", "scores", "artefacts", "annotations", "mentions",
+          "extracts", "reviewer_inputs", "unit_inputs", "scan_cache", "structured_modes", "guided_reviews",
+          "endpoint_events"]
+
+
+def test_a_store_missing_any_one_table_is_refused_naming_it(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh.sqlite"
+    Store(fresh).close()
+    with sqlite3.connect(fresh) as conn:  # the oracle: what SQLite holds
+        held = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert set(TABLES) <= held and len(TABLES) == 24
+    refused = 0
+    for table in TABLES:
+        path = tmp_path / f"no-{table}.sqlite"
+        path.write_bytes(fresh.read_bytes())
+        with sqlite3.connect(path) as conn:  # foreign keys off: a plain drop
+            conn.execute(f"DROP TABLE {table}")
+        conn.close()
+        said = f"{path.resolve()}: not a readable rhetorica store: table {table} missing"
+        with pytest.raises(StoreError) as readonly:
+            Store.open_readonly(path)
+        with pytest.raises(StoreError) as writable:
+            Store(path)
+        assert str(readonly.value) == said and str(writable.value) == said.replace(str(path.resolve()), str(path))
+        refused += 1
+    assert refused == 24

@@ -159,3 +159,16 @@ def test_an_imported_rewriter_whose_source_the_pairs_lack_is_one_problem_listing
     assert problems == [("ingest", "rewriter typo", "rewriter 'typo' (kind imported) takes the rewrites whose "
                          "'rewriter' is 'gpt4o' (options.source, default its name), and the pairs files hold none; "
                          "their 'rewriter' values: 'gpt-4o', 'llama-3-70b': set options.source to one of them")]
+
+
+def test_a_path_naming_a_folder_of_projects_is_one_problem_never_one_of_them(tmp_path: Path, shared_data: Path) -> None:
+    papers = shared_data / "papers"
+    spec = study_dict(shared_data, tmp_path / "run", documents=[{"path": str(papers)}, {"path": str(papers / "*")}])
+    problems: list[tuple[str, str, str]] = []
+    documents = load_documents(StudyConfig.model_validate(spec), tmp_path, problems)
+    assert sorted(d.id for d in documents) == ["cheblienet_neurips2021", "chebnet_nips2016", "fma_ismir2017",
+                                               "gcrn_iclr2017", "scipy-1.0", "stable-nalu_iclr2020"]
+    assert [p for p in problems if not p[2].startswith("warning: ")] == [
+        ("ingest", str(papers), "holds 6 LaTeX projects, not one (cheblienet_neurips2021, chebnet_nips2016, "
+         "fma_ismir2017, gcrn_iclr2017, scipy-1.0, stable-nalu_iclr2020); name each project folder, or the glob "
+         f"'{papers.as_posix()}/*' for one document each")]

@@ -373,8 +373,10 @@ class JudgeAgreement(BaseModel):
         judge_a: first judge.
         judge_b: second judge.
         n_metrics: metrics classified for both judges.
-        n_same: metrics with the same class.
-        share_same: ``n_same / n_metrics`` (None when there is no shared metric).
+        n_same: metrics with the same class, a class that carries a verdict: two judges that both
+            find a metric ``not_informative`` do not agree on it, their data says nothing.
+        share_same: ``n_same / n_classified`` (None when no metric is informative for both).
+        n_classified: metrics neither judge found ``not_informative`` (those both could classify).
         table: ``table[class_a][class_b]`` = number of metrics (all four classes present).
     """
 
@@ -384,6 +386,7 @@ class JudgeAgreement(BaseModel):
     n_same: int
     share_same: float | None
     table: dict[str, dict[str, int]]
+    n_classified: int = 0
 
 
 def judge_agreement(reliability: pd.DataFrame, judge_a: str, judge_b: str) -> JudgeAgreement:
@@ -409,13 +412,14 @@ def judge_agreement(reliability: pd.DataFrame, judge_a: str, judge_b: str) -> Ju
     table = {ca: {cb: 0 for cb in CLASSES} for ca in CLASSES}
     for m in shared:
         table[a[m]][b[m]] += 1
-    n_same = int(sum(table[c][c] for c in CLASSES))
-    n = len(shared)
+    n_same = int(sum(table[c][c] for c in CLASSES if c != NOT_INFORMATIVE))
+    n_classified = sum(a[m] != NOT_INFORMATIVE and b[m] != NOT_INFORMATIVE for m in shared)
     return JudgeAgreement(
         judge_a=judge_a,
         judge_b=judge_b,
-        n_metrics=n,
+        n_metrics=len(shared),
         n_same=n_same,
-        share_same=n_same / n if n else None,
+        share_same=n_same / n_classified if n_classified else None,
         table=table,
+        n_classified=n_classified,
     )

@@ -254,14 +254,14 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     docs = set(documents["document_id"].astype(str)) if not documents.empty else set()
     used = set(analysed.loc[analysed["status"] == "ok", "document_id"].astype(str)) if not analysed.empty else set()
     unread = [(FAILED, f"unreadable input: {reason}", int(n))
-              for reason, n in ingest["reason"].astype(str).map(_generic).value_counts().sort_index().items()]
+              for reason, n in ingest["reason"].astype(str).value_counts().sort_index().items()]
     b.add("input", "–", "documents", len(docs) + len(ingest), produced=len(docs),
           exclusions=unread + [(EXCLUDED, "no analysed assessment of the document", len(docs - used))])
 
     # scan: inputs not scanned in full (still reviewed: the scan removes nothing)
     scans = problem_rows[problem_rows["stage"] == "scan"]
     if not scans.empty:
-        reasons = scans["reason"].astype(str).str.removeprefix(WARNING_PREFIX).map(_generic).value_counts().sort_index()
+        reasons = scans["reason"].astype(str).str.removeprefix(WARNING_PREFIX).value_counts().sort_index()
         b.add("scan", "–", "inputs", len(scans), produced=0,
               exclusions=[(FAILED, str(reason), int(n)) for reason, n in reasons.items()])
 
@@ -304,7 +304,7 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
                 by_reason[(EXCLUDED, reason)] = by_reason.get((EXCLUDED, reason), 0) + 1
             else:
                 reason = f"could not be validated: {reasons[0]}" if reasons else "could not be validated"
-                by_reason[(FAILED, _generic(reason))] = by_reason.get((FAILED, _generic(reason)), 0) + 1
+                by_reason[(FAILED, reason)] = by_reason.get((FAILED, reason), 0) + 1
         out = [(kind, reason, n) for (kind, reason), n in sorted(by_reason.items())]
         errors = sum(n for (kind, _), n in by_reason.items() if kind == FAILED)
         b.add("validate", arm, str(rewriter), len(keys), produced=len(keys) - errors, exclusions=out)
@@ -459,11 +459,6 @@ def _stops(problems: pd.DataFrame) -> tuple[dict[str, str], str | None]:
             stops.setdefault(str(row.item), reason.removeprefix(
                 "configuration stopped, its remaining units were not run: "))
     return stops, budget
-
-
-def _generic(reason: str) -> str:
-    """A reason without its quoted ids and file paths, so that like reasons are counted together."""
-    return re.sub(r"'[^']*'|\"[^\"]*\"", "…", str(reason))
 
 
 def effective_n(*, comparisons: pd.DataFrame | None = None, analysed: pd.DataFrame | None = None,

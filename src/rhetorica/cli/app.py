@@ -130,6 +130,28 @@ class LazyGroup(TyperGroup):
             return super().invoke(ctx)
         except ModuleNotFoundError as exc:
             _exit_naming_the_extra(ctx, exc, ctx.invoked_subcommand)
+        except Exception as exc:
+            _exit_on_known_failure(exc)
+
+
+def _exit_on_known_failure(exc: Exception) -> None:
+    """Exit 2 with one line for a failure the user can act on wherever it was raised (a server that
+    cannot be reached, :func:`rhetorica.cli.errors.known_failure`); re-raise anything else.
+
+    Raises:
+        typer.Exit: 2, after the line. Exception: ``exc``, not a known failure.
+    """
+    if type(exc).__module__.split(".")[0] in ("click", "typer"):  # --help, usage errors, Exit: click's own
+        raise exc
+    from rhetorica.cli.errors import fail, known_failure
+
+    said = known_failure(exc)
+    if said is None:
+        raise exc
+    try:
+        fail(said)
+    except typer.Exit as stop:
+        raise stop from exc
 
 
 def _exit_naming_the_extra(ctx: Any, exc: ModuleNotFoundError, command: str | None) -> None:

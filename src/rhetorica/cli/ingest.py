@@ -12,6 +12,7 @@ import typer
 from rhetorica.cli.errors import fail
 from rhetorica.documents import DocumentReadError, ReadOptions, read_document
 from rhetorica.documents.ids import path_id
+from rhetorica.documents.latex.source import project_folders, several_projects_problem
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -34,13 +35,16 @@ def ingest(
     """Read papers, blind them and write one Markdown and one JSON file per paper plus a summary.
 
     One bad input never stops the batch: it is reported in the summary and the exit code is 1.
-    Exit 2: ``--out`` is a file or cannot be created.
+    Exit 2: ``--out`` is a file or cannot be created, or a folder given holds several LaTeX projects
+    rather than being one (name each, e.g. ``papers/*``); nothing is read then.
     """
-
-
     console = Console()
     if hidden_text not in ("keep", "drop"):
         fail(f"--hidden-text {hidden_text}: choose keep or drop")
+    for path in paths:
+        projects = project_folders(path) if path.is_dir() else []
+        if projects:
+            fail(f"{path}: {several_projects_problem(path, projects)}")
     options = ReadOptions(
         cut_after_references=cut_after_references, blind=blind, parse_timeout_s=timeout, max_words=max_words,
         hidden_text=hidden_text,  # type: ignore[arg-type]

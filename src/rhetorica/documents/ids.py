@@ -41,11 +41,12 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip", ".gz")
 
 
 def path_id(path: Path) -> str:
-    """A manuscript's generated id: a folder's name, or a file's name without its (possibly double)
-    extension (``paper.tar.gz`` -> ``paper``, ``paper.pdf`` -> ``paper``)."""
+    """A manuscript's generated id: a folder's name (of the folder ``path`` resolves to: ``.`` is the
+    current folder's name, never ``""``), or a file's name without its (possibly double) extension
+    (``paper.tar.gz`` -> ``paper``, ``paper.pdf`` -> ``paper``)."""
     name = path.name
     if path.is_dir():
-        return name
+        return path.resolve().name
     for suffix in ARCHIVE_SUFFIXES:
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]

@@ -291,7 +291,8 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
             other = level[level["judge"] == order[1]].set_index("metric")["classification"]
             first["second_judge"] = order[1]
             first["second_class"] = first["metric"].map(other)
-            first["agree"] = first["second_class"].notna() & (first["second_class"] == first["classification"])
+            first["agree"] = (first["second_class"].notna() & (first["second_class"] == first["classification"])
+                              & (first["classification"] != NOT_INFORMATIVE))  # two "no verdict"s agree on nothing
         if soft:
             first = with_soft_tests(first, part, rated, n_resamples=n_resamples, seed=seed)
         tables.append(first)

@@ -3,7 +3,8 @@
 :func:`published_vs_run` reads the run's analysis tables (the same tables the report shows) and, for
 every published value of the recipe, finds the row its :class:`~rhetorica.recipes.model.Measure`
 selects. A value the run did not measure (no such configuration, condition or metric; a table that
-was not computable) is shown as not measured with the reason, never compared. Agreement is decided
+was not computable, a metric the data cannot classify: ``not_informative``) is shown as not measured
+with the reason, never compared. Agreement is decided
 per value by the rule the recipe gives (``class``, ``direction``, ``significance``, ``interval``),
 so that a run on other models or fewer papers is compared on what can be compared: a direction, a
 classification, a significance verdict, an interval that holds the published value.
@@ -13,8 +14,9 @@ Measures (``Measure.kind`` -> the run table read; ``select`` keys):
 - ``paired`` / ``conditional``: Table 4 / Table 5 rows (``reviewer``, ``first``, ``second``,
   ``given``); statistics ``ratio``, ``p``, ``flips_first``, ``flips_second`` (% of papers);
 - ``judge_class``, ``judge_shift``: judge Table 1 (``judge``, ``metric``): class, mean difference;
-- ``judge_class_count``: metrics of ``judge`` in class ``class``; ``judge_agreement``: metrics the
-  first and second judge classify the same;
+- ``judge_class_count``: metrics of ``judge`` in class ``class`` (of those it could classify);
+  ``judge_agreement``: metrics the first and second judge classify the same, of those both could
+  classify (a ``not_informative`` class is no verdict, so two of them are no agreement);
 - ``change``: change versus the original (``reviewer``, ``first``), mean change and its 95% interval;
 - ``contrast_order``: the dimensions ordered by the contrast of their ``+`` and ``-`` mean changes;
 - ``movement``: mean change in the lowest and highest initial-score bins of ``reviewer``;
@@ -34,6 +36,7 @@ from typing import Any
 import pandas as pd
 from scipy import stats
 
+from rhetorica.analysis.equivalence import NOT_INFORMATIVE
 from rhetorica.labels import ORIGINAL
 from rhetorica.recipes.init import get_recipe
 from rhetorica.recipes.model import Recipe
@@ -104,16 +107,25 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
     mine = table[table["judge"].astype(str) == str(select["judge"])]
     if mine.empty:
         return _missing(f"judge {select['judge']} has no Table 1 row in this run")
+    informative = mine[(mine["n_pairs"].fillna(0) > 0) & (mine["classification"] != NOT_INFORMATIVE)]
     if kind == "judge_class_count":
-        classified = mine[mine["n_pairs"].fillna(0) > 0]
-        return {"count": RunValue(int((classified["classification"] == select["class"]).sum()), n=len(classified),
-                                  configuration=str(select["judge"]))}
+        if informative.empty:
+            return _missing(f"judge {select['judge']} could classify none of its {len(mine)} metrics in this run "
+                            "(each not informative or not computable)")
+        return {"count": RunValue(int((informative["classification"] == select["class"]).sum()), n=len(informative),
+                                  configuration=str(select["judge"]),
+                                  note=f"of the {len(informative)} of {len(mine)} metrics this run could classify")}
     if kind == "judge_agreement":
         shared = mine[mine["second_class"].notna()] if "second_class" in mine.columns else mine.iloc[0:0]
         if shared.empty:
             return _missing("no second judge classified the same metrics in this run")
-        return {"count": RunValue(int(shared["agree"].astype(bool).sum()), n=len(shared),
-                                  configuration=f"{select['judge']} vs {shared['second_judge'].iloc[0]}")}
+        both = shared[(shared["n_pairs"].fillna(0) > 0) & (shared["classification"] != NOT_INFORMATIVE)
+                      & (shared["second_class"] != NOT_INFORMATIVE)]
+        said = f"both judges could classify {len(both)} of {len(shared)} metrics (the rest not informative)"
+        if both.empty:
+            return _missing(said)
+        return {"count": RunValue(int((both["classification"] == both["second_class"]).sum()), n=len(both),
+                                  configuration=f"{select['judge']} vs {shared['second_judge'].iloc[0]}", note=said)}
     row = mine[mine["metric"] == select["metric"]]
     if row.empty:
         return _missing(f"metric {select['metric']} is not in this run's Table 1")
@@ -121,6 +133,10 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
     n = int(row["n_pairs"]) if pd.notna(row["n_pairs"]) else 0
     if n == 0:
         return _missing(f"{select['metric']}: no usable pair ({row.get('reason') or 'not computable'})")
+    if row["classification"] == NOT_INFORMATIVE:  # its shift is measured; its class says nothing
+        return {"class": RunValue(None, n=n, configuration=str(select["judge"]),
+                                  note=f"{select['metric']}: not informative ({row.get('reason') or 'too few pairs'})"),
+                "mean_diff": RunValue(_number(row["mean_diff"]), n=n, configuration=str(select["judge"]))}
     return {"class": RunValue(str(row["classification"]), n=n, configuration=str(select["judge"])),
             "mean_diff": RunValue(_number(row["mean_diff"]), n=n, configuration=str(select["judge"]))}
 

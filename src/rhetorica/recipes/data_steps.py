@@ -59,6 +59,38 @@ class DataResult:
 DataStep = Callable[..., DataResult]
 
 
+#: what the built-in data steps read besides their options: ``source`` and endpoint names; a step
+#: whose inputs depend on an option names them by ``(option, inputs)``. A step absent here (a
+#: plug-in's) is given every input and judges them itself.
+STEP_INPUTS: dict[str, tuple[frozenset[str], tuple[tuple[str, frozenset[str]], ...]]] = {
+    "openreview": (frozenset({"openreview"}), (("arxiv_match", frozenset({"arxiv_query", "arxiv_source"})),)),
+    "review-pairs": (frozenset({"source"}), ()),
+}
+#: the command-line option of each input, for the message
+INPUT_OPTIONS = {"source": "--source", "openreview": "--openreview-url", "arxiv_query": "--arxiv-api",
+                 "arxiv_source": "--arxiv-src"}
+
+
+def refuse_unused_inputs(kind: str, options: Mapping[str, Any], *, source: Path | None,
+                         endpoints: Mapping[str, str]) -> None:
+    """Refuse an input the built-in data step ``kind`` does not read with ``options`` (before it
+    writes anything); a plug-in's step (not in :data:`STEP_INPUTS`) is not judged here.
+
+    Raises:
+        RecipeError: ``source`` or an endpoint the step does not use (the message names the option).
+    """
+    if kind not in STEP_INPUTS:
+        return
+    always, optional = STEP_INPUTS[kind]
+    used = set(always).union(*(inputs for option, inputs in optional if options.get(option)))
+    given = ({"source"} if source is not None else set()) | set(endpoints)
+    unused = sorted(given - used, key=list(INPUT_OPTIONS).index)
+    if unused:
+        reads = ", ".join(INPUT_OPTIONS[name] for name in INPUT_OPTIONS if name in used) or "none"
+        raise RecipeError(f"the {kind!r} data step does not use {', '.join(INPUT_OPTIONS[n] for n in unused)} "
+                          f"(it reads: {reads}); leave it out")
+
+
 def run_data_step(kind: str, folder: Path, options: Mapping[str, Any], *, sample: int | None,
                   source: Path | None, endpoints: Mapping[str, str]) -> DataResult:
     """Run the registered data step ``kind`` into ``folder``.

@@ -1,6 +1,7 @@
 """``rhetorica recipe init``: build a recipe's corpus, write its study and price it before it runs.
 
-:func:`init_recipe` runs the recipe's data step into ``DIR/data``, renders the study template with
+:func:`init_recipe` runs the recipe's data step into ``DIR/data`` (``DIR/recipe.json``, written
+before it starts, makes a folder whose data step stopped half-way one a re-run resumes), renders the study template with
 the parameters into ``DIR/study.yaml`` (validated like any study), records what it did in
 ``DIR/recipe.json`` and estimates the bill (:func:`rhetorica.study.estimate.estimate_study`) of the
 corpus it built. The other scale — the paper's full design after a ``--sample N`` pilot, or a pilot
@@ -19,7 +20,7 @@ from typing import Any
 import jinja2
 
 from rhetorica.files import write_atomic
-from rhetorica.recipes.data_steps import DataResult, run_data_step
+from rhetorica.recipes.data_steps import DataResult, refuse_unused_inputs, run_data_step
 from rhetorica.recipes.model import Recipe, RecipeError
 from rhetorica.registry import UnknownComponentError, recipes
 from rhetorica.study.config import ConfigError, load_study
@@ -180,16 +181,21 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
         estimate: also estimate the bill (the CLI always does).
 
     Raises:
-        RecipeError: unknown recipe or parameter, a folder holding something else, a data step that
-            cannot start, or a template that renders an invalid study (the message says which).
+        RecipeError: unknown recipe or parameter, a folder holding something else, an input the data
+            step does not use (``source``, an endpoint), a data step that cannot start, or a template that renders an invalid study (the message says which).
     """
     recipe = get_recipe(name)
     values = resolve_parameters(recipe, parameters or {})
     if sample is not None and sample < 1:
         raise RecipeError(f"--sample must be at least 1 (got {sample})")
     _check_folder(folder, recipe)
-    folder.mkdir(parents=True, exist_ok=True)
     options = {**recipe.data.options, **(data_options or {})}
+    refuse_unused_inputs(recipe.data.kind, options, source=source, endpoints=endpoints or {})
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"recipe": recipe.name, "parameters": values, "sample": sample}
+    if not (folder / RECIPE_FILE).is_file():  # a data step that stops half-way leaves a folder a re-run resumes
+        write_atomic(folder / RECIPE_FILE, json.dumps({**record, "units": None, "data": ["data step not finished"]},
+                                                      indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     data = run_data_step(recipe.data.kind, folder / "data", options, sample=sample, source=source,
                          endpoints=endpoints or {})
     study_path = folder / STUDY_FILE
@@ -199,8 +205,7 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
     except ConfigError as exc:
         raise RecipeError(f"recipe {recipe.name!r} wrote an invalid study {study_path}: {exc}") from exc
     write_atomic(folder / RECIPE_FILE, json.dumps(
-        {"recipe": recipe.name, "parameters": values, "sample": sample, "units": data.units,
-         "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
+        {**record, "units": data.units, "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     warnings = [] if data.units else [f"the data step built no {recipe.data.unit}: the study has nothing to run"]
     estimates = estimate_scales(recipe, study_path, data.units, sample) if estimate and data.units else []
     return InitResult(study_path, data, estimates, warnings)

@@ -15,6 +15,7 @@ that opens a new store at the same moment waits and then finds the schema alread
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
@@ -91,9 +92,13 @@ class Store(BatchTables):
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+            self._check_tables()
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(f"{self.path}: not a readable rhetorica store ({exc})") from exc
+        except StoreError:
+            self.conn.close()
+            raise
 
     def _set_wal(self) -> None:
         """Switch to WAL. A concurrent creator can hold the lock this needs for a moment, and SQLite
@@ -153,7 +158,25 @@ class Store(BatchTables):
             conn.close()
             raise StoreError(f"{path}: schema version {version} is newer than this rhetorica ({latest}); "
                              "upgrade rhetorica")
+        try:
+            store._check_tables()
+        except StoreError:
+            conn.close()
+            raise
         return store
+
+    def _check_tables(self) -> None:
+        """Refuse a store that lacks a table its schema version has (:func:`_expected_tables`): every
+        query of that table would fail later, in the middle of a command.
+
+        Raises:
+            StoreError: ``<path>: not a readable rhetorica store: table <name> missing``.
+        """
+        present = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = [name for name in _expected_tables(self.schema_version) if name not in present]
+        if missing:
+            raise StoreError(f"{self.path}: not a readable rhetorica store: "
+                             f"table{'s' if len(missing) > 1 else ''} {', '.join(missing)} missing")
 
     def has_table(self, name: str) -> bool:
         """Whether the store has table ``name`` (a store of an older schema, opened read-only, may not)."""
@@ -616,6 +639,14 @@ def write_assessment(conn: sqlite3.Connection, row: AssessmentRow | dict[str, An
     conn.executemany("INSERT INTO scores (unit_key, metric, value) VALUES (?, ?, ?)",
                      [(values["unit_key"], metric, float(value)) for metric, value in scores.items()])
 
+
+
+_CREATE_TABLE = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.I | re.M)
+
+
+def _expected_tables(version: int) -> list[str]:
+    """The tables the migrations up to ``version`` create, in their order (no migration drops one)."""
+    return [name for number, sql in _migrations() if number <= version for name in _CREATE_TABLE.findall(sql)]
 
 
 def _latest_version() -> int:

@@ -17,7 +17,7 @@ from rhetorica.store.lock import run_lock
 from rhetorica.store.runs import STUDY_FILE, read_run_study
 from rhetorica.study.inputs import resolve_run_dir
 from rhetorica.store.db import STORE_FILENAME, Store
-from rhetorica.study.config import parse_study, StudyConfig
+from rhetorica.study.config import ConfigError, StudyConfig, parse_study
 from rhetorica.study.runner import StudyRunner, ProgressSink, RunSummary
 from rhetorica.study.status import stage_failures
 
@@ -77,6 +77,12 @@ def execute_study(
     """
 
     target = resolve_run_dir(config, base_dir, run_dir)
+    try:  # what the checks of resolve_run_dir cannot foresee (a folder of /proc, a full disk)
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename and str(exc.filename) != str(target) else ""
+        raise ConfigError(f"{'run directory' if run_dir else 'output_dir'} {target}: cannot be created "
+                          f"({exc.strerror or exc}{where})") from exc
     with run_lock(target, wait=wait, on_wait=on_wait):
         runner = StudyRunner(config, base_dir, run_dir=target, progress=progress)
         write_atomic(runner.run_dir / STUDY_FILE, config.model_dump_json(indent=2))

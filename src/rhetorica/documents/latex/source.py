@@ -147,6 +147,37 @@ def main_candidates(folder: Path) -> list[Path]:
     return _candidates(folder)[1]
 
 
+def _included_stems(texts: dict[Path, str]) -> set[str]:
+    included = {m.group(2) or m.group(3) for t in texts.values() for m in _INPUT.finditer(t)}
+    return {Path(name.strip()).with_suffix("").name for name in included if name}
+
+
+def _projects(folder: Path, texts: dict[Path, str], candidates: list[Path]) -> list[str]:
+    if any(len(p.relative_to(folder).parts) == 1 for p in candidates):
+        return []
+    included = _included_stems(texts)
+    return sorted({p.relative_to(folder).parts[0] for p in candidates if p.stem not in included
+                   and ("\\title" in texts[p] or "\\begin{abstract}" in texts[p])})
+
+
+def project_folders(folder: Path) -> list[str]:
+    """The subfolders of ``folder`` that are each a LaTeX project, when ``folder`` is not one itself:
+    ``folder`` has no main candidate (:func:`main_candidates`) at its top level, and each name
+    returned is a subfolder holding, at any depth, a candidate that no other file includes and that
+    has a ``\\title`` or an abstract (a paper, not a standalone figure). Fewer than two such
+    subfolders: ``[]`` (``folder`` is one project whose main file lies in a subfolder)."""
+    texts, candidates = _candidates(folder)
+    found = _projects(folder, texts, candidates)
+    return found if len(found) > 1 else []
+
+
+def several_projects_problem(folder: Path, projects: list[str]) -> str:
+    """The one message for a folder that holds ``projects`` rather than being one."""
+    shown = ", ".join(projects[:10]) + (f", … ({len(projects) - 10} more)" if len(projects) > 10 else "")
+    return (f"holds {len(projects)} LaTeX projects, not one ({shown}); name each project folder, or the "
+            f"glob '{folder.as_posix().rstrip('/')}/*' for one document each")
+
+
 def find_main_file(folder: Path) -> Path:
     """Find the main file of a LaTeX project: the file with ``\\documentclass`` and ``\\begin{document}``.
 
@@ -155,7 +186,8 @@ def find_main_file(folder: Path) -> Path:
     a conventional name (``main``, ``paper``, ``ms``), then size.
 
     Raises:
-        DocumentReadError: no candidate main file in ``folder``.
+        DocumentReadError: no candidate main file in ``folder``, or ``folder`` holds several
+            projects (:func:`project_folders`) rather than being one.
     """
     texts, candidates = _candidates(folder)
     if not candidates:
@@ -164,8 +196,10 @@ def find_main_file(folder: Path) -> Path:
         )
     if len(candidates) == 1:
         return candidates[0]
-    included = {m.group(2) or m.group(3) for t in texts.values() for m in _INPUT.finditer(t)}
-    included_stems = {Path(name.strip()).with_suffix("").name for name in included if name}
+    projects = _projects(folder, texts, candidates)
+    if len(projects) > 1:
+        raise DocumentReadError(folder, several_projects_problem(folder, projects))
+    included_stems = _included_stems(texts)
 
     def score(p: Path) -> tuple[int, int]:
         t = texts[p]
