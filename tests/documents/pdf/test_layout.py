@@ -152,3 +152,31 @@ def test_bold_run_in_openings_stay_paragraph_text(tmp_path: Path) -> None:
         "Data collection. We gathered the papers from two venues and kept those with a public LaTeX source.",
         "Annotation of the rewritten paragraphs by three independent raters who saw the original papers.",
     ]
+
+
+def _column(prose: str) -> list[str]:
+    """``prose`` cut into lines of at most 40 characters (a column of Helvetica 10 pt, 200 pt)."""
+    out = [""]
+    for word in prose.split():
+        if len(out[-1]) + len(word) >= 40:
+            out.append("")
+        out[-1] = f"{out[-1]} {word}".strip()
+    return out
+
+
+def test_a_horizontal_watermark_over_the_text_is_removed_and_audited(tmp_path: Path) -> None:
+    # issue 39: "For Peer Review Only" set across the text at one place on every page was read
+    # into a sentence ("... and For Peer Review Onlyparameters ..."), with nothing in `removed`
+    words = " ".join(PROSE).rstrip(".").split()
+    prose = [" ".join(words[k:] + words[:k]) + "." for k in range(18)]  # no line twice
+    pages = []
+    for p in range(3):
+        page = [TITLE, line(72, 700, "1 Introduction", 12, "F2")] if p == 0 else []
+        page += _text(680, _column(" ".join(prose[6 * p:6 * p + 6])))
+        page += [line(230, 640, "For Peer Review Only", 20), line(300, 50, str(p + 1))]
+        pages.append(page)
+    doc = read_document(write(tmp_path / "stamp.pdf", pages))
+    assert "Peer" not in doc.to_markdown()
+    assert doc.sections[0].text == "\n\n".join(" ".join(prose[6 * p:6 * p + 6]) for p in range(3))
+    assert [(r.item, r.location, r.text) for r in doc.removed if r.item.startswith("watermark")] == [
+        ("watermark (text repeated at one place)", "pages 1-3", "For Peer Review Only")]

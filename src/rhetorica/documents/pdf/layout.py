@@ -154,6 +154,8 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         return line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
 
     apart = {id(ln) for page in pages for ln in _set_apart(page)}
+    threshold = max(2, int(0.3 * len(pages)))
+    stamps = _stamped(pages, threshold)
 
     def in_header_zone(line: Line, page: PageLines) -> bool:
         return in_margin(line, page) or id(line) in apart
@@ -161,7 +163,6 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     repeats: Counter[str] = Counter()
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
-    threshold = max(2, int(0.3 * len(pages)))
     edges = {
         page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
         for page in pages
@@ -194,6 +195,8 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
             elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
                     and re.search(r"[A-Za-z]{2}", text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
+            elif id(line) in stamps:
+                removed.append(RemovedItem(item="watermark (text repeated at one place)", location=where, text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
@@ -216,6 +219,32 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         elif gutter:
             page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+STAMP_SLACK = 2.0  # points: a stamp sits at the same place on every page it is on
+
+
+def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
+    """Ids of the lines stamped on the pages: the same text (digits ignored, two letters or more)
+    centred at the same place (within :data:`STAMP_SLACK` across and down) on at least
+    ``threshold`` pages, wherever on the page (a horizontal watermark over the text, "For Peer
+    Review Only"); text never repeats at one place across pages."""
+    places: dict[str, list[tuple[int, Line]]] = {}
+    for page in pages:
+        for line in page.lines:
+            text = line.text.strip()
+            if not line.rotated and re.search(r"[A-Za-z].*[A-Za-z]", text):
+                places.setdefault(re.sub(r"\d+", "#", text.lower()), []).append((page.index, line))
+    out: set[int] = set()
+    for found in places.values():
+        if len({p for p, _ in found}) < threshold:
+            continue
+        for _, line in found:
+            same = {p for p, other in found if abs(other.x0 + other.x1 - line.x0 - line.x1) <= 2 * STAMP_SLACK
+                    and abs(other.top + other.bottom - line.top - line.bottom) <= 2 * STAMP_SLACK}
+            if len(same) >= threshold:
+                out.add(id(line))
+    return out
 
 
 def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedItem],
