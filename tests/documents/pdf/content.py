@@ -8,7 +8,8 @@ from pathlib import Path
 
 from tests.documents.pdf_factory import write_objects
 
-# a run: (font "F1" | "F2" | "F3", size in pt, rise in pt, text); a line: (x, y, [runs])
+# a run: (font "F1" | "F2" | "F3", size in pt, rise in pt, text); a line: (x, y, [runs]); a
+# drawing: a string of PDF path operators ("100 500 m 300 500 l S"), drawn as given
 Run = tuple[str, float, float, str]
 TextLine = tuple[float, float, list[Run]]
 
@@ -22,8 +23,15 @@ def line(x: float, y: float, text: str, size: float = 10, font: str = "F1") -> T
     return (x, y, [(font, size, 0.0, text)])
 
 
-def write(path: Path, pages: list[list[TextLine]]) -> Path:
-    """Write ``pages`` (lists of lines; ``y`` from the page's bottom) as a PDF; returns ``path``."""
+def rule(x0: float, x1: float, y: float, width: float = 0.5) -> str:
+    """A horizontal rule from ``x0`` to ``x1`` at height ``y``, ``width`` pt thick (a filled
+    rectangle, as TeX draws ``\\hrule``)."""
+    return f"{x0} {y} {x1 - x0} {width} re f"
+
+
+def write(path: Path, pages: list[list[TextLine | str]]) -> Path:
+    """Write ``pages`` (lists of lines and drawings; ``y`` from the page's bottom) as a PDF;
+    returns ``path``."""
     first = 6
     kids = " ".join(f"{first + 2 * i} 0 R" for i in range(len(pages)))
     objects = [
@@ -35,7 +43,11 @@ def write(path: Path, pages: list[list[TextLine]]) -> Path:
     ]
     for i, lines in enumerate(pages):
         ops = []
-        for x, y, runs in lines:
+        for item in lines:
+            if isinstance(item, str):
+                ops.append(item)
+                continue
+            x, y, runs = item
             body = " ".join(f"/{font} {size} Tf {rise} Ts ({_escape(text)}) Tj" for font, size, rise, text in runs)
             ops.append(f"BT {x} {y} Td {body} ET")
         stream = "\n".join(ops).encode("latin-1")

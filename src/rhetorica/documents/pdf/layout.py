@@ -51,7 +51,9 @@ from itertools import pairwise
 from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
-from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
+from rhetorica.documents.pdf.elements import CAPTION, set_apart
+from rhetorica.documents.pdf.lines import Line, PageLines
+from rhetorica.documents.pdf.rows import merge_rows, table_cells
 
 MARGIN = 0.11
 HEADER_ZONE = 0.15  # running headers set apart from the text reach this far (a two-line header)
@@ -74,15 +76,14 @@ KNOWN_HEADINGS = re.compile(
     r"broader impact|reproducibility statement)$",
     re.I,
 )
-CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 
 
 @dataclass
 class Block:
-    """A heading, a paragraph, a caption, a table (rows ``| a | b |``) or a footnote
-    (``[^1]: ...``) in reading order."""
+    """A heading, a paragraph, a caption, a table (rows ``| a | b |``), a code listing (fenced
+    with ```` ``` ````) or a footnote (``[^1]: ...``) in reading order."""
 
-    kind: str  # "heading" | "paragraph" | "caption" | "table" | "footnote"
+    kind: str  # "heading" | "paragraph" | "caption" | "table" | "code" | "footnote"
     text: str
     level: int = 1
     page: int = 0
@@ -203,7 +204,8 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
                 kept.append(line)
         gutters[page.index] = gutter
         kept = _header_neighbours(page, kept, removed, in_header_zone)
-        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept,
+                                 graphics=page.graphics))
     # line numbers: margin numbers that count up down the page (3 or more on the page, 6 or more in
     # the document), however little of the page the text fills
     total = sum(len(g) for g in gutters.values())
@@ -329,13 +331,13 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     right = [ln for ln in lines if ln.x0 >= mid - slack]
     two_col = sum(len(ln.text) >= 25 for ln in left) >= 5 and sum(len(ln.text) >= 25 for ln in right) >= 5
     if not two_col:
-        return _merge_rows(lines), False
+        return merge_rows(lines), False
     ordered: list[Line] = []
     if page.index == 0:
         # the title block above the first column of prose spans the page: read it row by row
         start = next((ln.top for ln in lines if (_is_prose(ln) or RUN_IN_ABSTRACT.match(ln.text.strip()))
                       and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
-        ordered = _merge_rows([ln for ln in lines if ln.bottom <= start])
+        ordered = merge_rows([ln for ln in lines if ln.bottom <= start])
         lines = [ln for ln in lines if ln.bottom > start]
     band_left: list[Line] = []
     band_right: list[Line] = []
@@ -346,7 +348,7 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
             group.append(line)
             continue
         if group:
-            ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
+            ordered += merge_rows(band_left) + merge_rows(band_right) + merge_rows(group)
             band_left, band_right, group = [], [], []
         in_left, in_right = line.x1 <= mid + slack, line.x0 >= mid - slack
         if in_left and in_right:  # a narrow line at the gutter ("5" of "5 Conclusion"): by its centre
@@ -356,10 +358,10 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
         elif in_right:
             band_right.append(line)
         else:
-            ordered += _merge_rows(band_left) + _merge_rows(band_right)
+            ordered += merge_rows(band_left) + merge_rows(band_right)
             band_left, band_right = [], []
             ordered.append(line)
-    ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
+    ordered += merge_rows(band_left) + merge_rows(band_right) + merge_rows(group)
     return ordered, True
 
 
@@ -374,7 +376,7 @@ def _full_width_rows(lines: list[Line], mid: float, slack: float) -> set[int]:
     loosely set lines of prose do not.
     """
     rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.top + ln.bottom) / 2):
+    for line in sorted((ln for ln in lines if not ln.element), key=lambda ln: (ln.top + ln.bottom) / 2):
         centre = (line.top + line.bottom) / 2
         if rows and abs(centre - (rows[-1][0].top + rows[-1][0].bottom) / 2) < 0.5 * max(line.bottom - line.top, 1.0):
             rows[-1].append(line)
@@ -401,55 +403,6 @@ def _shared_edges(above: list[Line], below: list[Line]) -> int:
     return sum(any(abs(x - f) <= 1.5 for x in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2) for f in edges) for ln in below)
 
 
-def _merge_rows(lines: list[Line]) -> list[Line]:
-    """Sort by row and join fragments of one visual row (superscripts, split runs) left to right."""
-    rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
-        if rows:
-            ref = rows[-1][0]
-            height = max(ref.bottom - ref.top, 1.0)
-            center = (line.top + line.bottom) / 2
-            if ref.top - 0.2 * height <= center <= ref.bottom + 0.2 * height and line.bottom - line.top <= 2.2 * height:
-                rows[-1].append(line)
-                continue
-        rows.append([line])
-    merged: list[Line] = []
-    for row in rows:
-        row.sort(key=lambda ln: ln.x0)
-        if len(row) == 1:
-            merged.append(row[0])
-            continue
-        main = max(row, key=lambda ln: len(ln.text))
-        text = _row_piece(row[0], main)
-        for prev, cur in pairwise(row):
-            gap = cur.x0 - prev.x1
-            piece = _row_piece(cur, main)
-            # a gap wider than a word space (table cells, side-by-side author names) is kept as
-            # three spaces
-            joint = "" if gap < 0.5 or text.endswith("\u00ad") or (piece != cur.text and gap < 0.3 * main.size) \
-                else " " if gap < max(main.size, 1.0) else "   "
-            text += joint + piece
-        merged.append(Line(
-            page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
-            bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
-            mono=all(ln.mono for ln in row),
-            bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
-            italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
-            smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
-        ))
-    return merged
-
-
-def _row_piece(line: Line, main: Line) -> str:
-    """``line``'s text in a row whose longest line is ``main``: written as a superscript or
-    subscript of it when it is one (:func:`~rhetorica.documents.pdf.lines.script_kind`), as the
-    stacked ``^{+8%}_{−5%}`` of a table cell that PDFium gives as lines of their own."""
-    if line is main or not line.baseline or not main.baseline:
-        return line.text
-    kind = script_kind(line.size, line.baseline, main.size, main.baseline)
-    return script_text(kind, line.text) if kind else line.text
-
-
 def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False) -> tuple[int, str] | None:
     """``(level, number)`` when ``line`` is a section heading, else ``None``.
 
@@ -458,7 +411,7 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
     ``ranked`` holds the font sizes of larger bold headings, largest first.
     """
     text = line.text.strip().replace("\u00ad", "")
-    if len(text) > 110 or len(text.split()) > 14 or CAPTION.match(text) or "%" in text:
+    if line.element or len(text) > 110 or len(text.split()) > 14 or CAPTION.match(text) or "%" in text:
         return None
     visible = re.sub(r"\s", "", text)
     letters = re.sub(r"[^A-Za-z]", "", text)
@@ -508,14 +461,14 @@ def analyse(pages: list[PageLines]) -> Layout:
     """Run the layout pass (steps 1-6 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
     body = body_font_size(pages)
-    pages = clean_margins(pages, removed)
+    pages = [set_apart(page, removed) for page in clean_margins(pages, removed)]
     ordered: list[Line] = []
     two_col = 0
     for page in pages:
         lines, is_two = reading_order(page)
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
-        tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
+        tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body and not ln.element]
         rows = [ln for ln in tiny if len(table_cells(ln)) >= 3 and re.search(r"[A-Za-z]{3}", ln.text)]
         if len(rows) >= 3:  # a table set in tiny type (\tiny): its rows are kept
             kept_rows = set(map(id, rows))
@@ -536,8 +489,8 @@ def analyse(pages: list[PageLines]) -> Layout:
         {round(ln.size * 2) / 2 for ln in ordered[front_end:] if ln.bold and ln.size >= body + 0.8}, reverse=True
     )
     blocks: list[Block] = []
-    front = ordered[title_end:front_end]
-    body_lines = ordered[front_end:]
+    front, floats = _floats_apart(ordered[title_end:front_end])
+    body_lines = floats + ordered[front_end:]
     notes = author_notes(body_lines, front, body)
     if notes:
         front = front + notes
@@ -564,6 +517,12 @@ def analyse(pages: list[PageLines]) -> Layout:
             blocks.append(Block(kind="heading", text="Abstract", level=1, page=line.page))
             blocks.append(Block(kind="paragraph", text="", page=line.page))
             parts = [run_in.group(2)]
+            prev, heading_line = line, None
+            continue
+        if line.element:  # a table or a code listing: one block of its own
+            _close(blocks, parts)
+            blocks.append(Block(kind=line.element, text=f"```\n{line.text}\n```" if line.element == "code" else line.text,
+                                page=line.page))
             prev, heading_line = line, None
             continue
         if is_placeholder(line):
@@ -607,7 +566,7 @@ def analyse(pages: list[PageLines]) -> Layout:
         starts_new = (
             prev is None
             or not blocks
-            or blocks[-1].kind in {"heading", "table"}
+            or blocks[-1].kind in {"heading", "table", "code"}
             or (kind == "footnote" and note != "")
             or kind != "footnote" and blocks[-1].kind == "footnote"
             or caption
@@ -693,6 +652,24 @@ def _front_end(lines: list[Line], title_end: int, body: float) -> int:
     return title_end
 
 
+def _floats_apart(front: list[Line]) -> tuple[list[Line], list[Line]]:
+    """``(title block, floats)``: a table or code element and a caption with its next lines (font
+    size within 30 %, each right below the last, overlapping it across) that sit among the title
+    block's lines (a float at the top of page 1's column, above the abstract) are the text's,
+    never the title block's."""
+    kept: list[Line] = []
+    floats: list[Line] = []
+    for line in front:
+        last = floats[-1] if floats else None
+        follows = last is not None and not last.element and abs(line.size - last.size) <= 0.3 * last.size \
+            and 0 <= line.top - last.bottom < 0.6 * max(line.size, 1.0) and line.x0 < last.x1 and last.x0 < line.x1
+        if line.element or CAPTION.match(line.text.strip()) or follows:
+            floats.append(line)
+        else:
+            kept.append(line)
+    return kept, floats
+
+
 def _continues_heading(head: Line, line: Line) -> bool:
     """Whether ``line`` is the next line of a heading set on two lines: same page, font size and
     weight, right below it, not indented left of it, not itself numbered, and short."""
@@ -713,7 +690,7 @@ def _close(blocks: list[Block], parts: list[str]) -> None:
 
 
 TEXT_KINDS = {"paragraph", "caption", "footnote"}
-FLOAT_KINDS = {"caption", "footnote", "table"}
+FLOAT_KINDS = {"caption", "footnote", "table", "code"}
 FOOTNOTE_MARK = re.compile(r"^\^?(\{[^{}]{1,4}\}|[∗*†‡§¶⋆♯♮♭]+|\d{1,3})")
 PLACEHOLDER = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 IMAGE_FILE = re.compile(r"\.(pdf|png|jpe?g|eps|svg|pgf|tikz|gif|bmp|tiff?)$", re.I)
@@ -727,19 +704,6 @@ def is_placeholder(line: Line) -> bool:
     if not PLACEHOLDER.fullmatch(text) or "://" in text or text.startswith("www."):
         return False
     return bool(IMAGE_FILE.search(text)) or (line.mono and ("/" in text or "_" in text))
-
-
-def table_cells(line: Line) -> list[str]:
-    """The cells of a table row: a line cut by wide gaps (three spaces, see :func:`_merge_rows`)
-    into at least two cells of at most 8 words, 4 on average (in a row of four cells or more, one
-    cell may hold more: a long title whose gap to the next column is narrow); ``[]`` for any other
-    line."""
-    cells = [c.strip() for c in re.split(r" {3,}", line.text.strip()) if c.strip()]
-    if len(cells) < 2:
-        return []
-    counts = sorted(len(c.split()) for c in cells)
-    longest = counts[-2] if len(cells) >= 4 else counts[-1]
-    return cells if longest <= 8 and sum(counts) <= 4 * len(cells) else []
 
 
 def _table_row_follows(lines: list[Line], k: int) -> bool:

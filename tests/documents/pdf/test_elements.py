@@ -1,0 +1,82 @@
+"""Layout elements kept out of the running text (issue 39), on small PDFs written operator by
+operator: a code listing with line numbers, a ruled table with row-group labels (one column of a
+two-column page), a drawn plot with tick labels and a legend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rhetorica.documents import read_document
+from tests.documents.pdf.content import line, rule, write
+
+TITLE = line(150, 750, "A Study of Layout Elements", 18, "F2")
+PROSE = [
+    "We study how a reviewing model reacts when the wording of a manuscript changes",
+    "while its content stays fixed, and each rewrite keeps the claims and numbers.",
+]
+CODE = ["from quillfield import reader", 'doc = reader.open("paper.pdf")', "for block in doc.blocks:",
+        "    print(block.kind)"]
+
+
+def _text(y: float, lines: list[str], x: float = 72) -> list:
+    return [line(x, y - 12 * k, text) for k, text in enumerate(lines)]
+
+
+def _column(prose: str) -> list[str]:
+    """``prose`` cut into lines of at most 40 characters (a column of Helvetica 10 pt, 200 pt)."""
+    out = [""]
+    for word in prose.split():
+        if len(out[-1]) + len(word) >= 40:
+            out.append("")
+        out[-1] = f"{out[-1]} {word}".strip()
+    return out
+
+
+def test_a_numbered_code_listing_is_one_fenced_block_without_its_numbers(tmp_path: Path) -> None:
+    # set in the lower half of the page in a font smaller than the text, each line opening with a
+    # number: the layout of a footnote, which the listing's lines were read as
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), *_text(340, PROSE)]
+    for k, code in enumerate(CODE):
+        page += [line(80, 300 - 11 * k, str(k + 1), 6), line(95, 300 - 11 * k, code, 9, "F3")]
+    page += _text(240, PROSE)
+    doc = read_document(write(tmp_path / "code.pdf", [page]))
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE), " ".join(PROSE), "```\n" + "\n".join(CODE) + "\n```", " ".join(PROSE)]
+    assert [(r.item, r.text) for r in doc.removed if r.item == "code line numbers"] == [
+        ("code line numbers", "4 numbers (1-4)")]
+
+
+def test_a_ruled_table_in_one_column_is_one_block_with_its_group_labels(tmp_path: Path) -> None:
+    above, below = _column(" ".join(PROSE)), _column(" ".join(PROSE[::-1]))
+    left = [line(72, 700, "1 Results", 12, "F2"), *_text(680, above), line(72, 620, "Table 1: Scores by group.")]
+    left += [rule(72, 280, 610, 0.8), rule(72, 280, 594, 0.5), rule(72, 280, 500, 0.8)]
+    rows = [("Model", "Recall", "F1"), ("Tiny",), ("Base", "0.41", "0.52"), ("Large", "0.47", "0.58"),
+            ("Long",), ("Base", "0.31", "0.42"), ("Large", "0.37", "0.48")]
+    for k, row in enumerate(rows):
+        y = 600 if k == 0 else 582 - 12 * (k - 1)
+        for x, cell in zip((76, 180, 240), row):
+            left.append(line(x, y, cell, 9, "F2" if len(row) == 1 else "F1"))
+    left += _text(480, below)
+    right = _text(700, _column(" ".join(PROSE * 6)), x=320)  # prose beside the table, row for row
+    doc = read_document(write(tmp_path / "table.pdf", [[TITLE, *left, *right]]))
+    assert [s.title for s in doc.sections] == ["Results"]
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE), "Table 1: Scores by group.",
+        "| Model | Recall | F1 |\n| Tiny |\n| Base | 0.41 | 0.52 |\n| Large | 0.47 | 0.58 |\n| Long |\n"
+        "| Base | 0.31 | 0.42 |\n| Large | 0.37 | 0.48 |",
+        " ".join(PROSE[::-1]) + " " + " ".join(PROSE * 6)]
+
+
+def test_the_labels_of_a_drawn_plot_are_removed_and_audited(tmp_path: Path) -> None:
+    page = [TITLE, line(72, 700, "1 Results", 12, "F2"), *_text(680, PROSE)]
+    page += ["0.5 w 150 450 200 150 re S", "150 460 m 250 520 l 350 590 l S"]  # axis box and a series
+    page += [line(146 + 50 * k, 438, str(10 * k)) for k in range(5)]  # x tick labels under the box
+    page += [line(132, 450 + 50 * k, f"0.{2 * k}") for k in range(4)]  # y tick labels left of it
+    page += [line(220, 424, "Training steps"), line(290, 470, "Quillbank", 8)]  # axis title, legend
+    page += [line(72, 400, "Figure 1: Accuracy over the training steps."), *_text(370, PROSE)]
+    doc = read_document(write(tmp_path / "plot.pdf", [page]))
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE), "Figure 1: Accuracy over the training steps.", " ".join(PROSE)]
+    [figure] = [r for r in doc.removed if r.item == "figure text"]
+    assert sorted(figure.text.split()) == sorted(
+        ["0", "10", "20", "30", "40", "0.0", "0.2", "0.4", "0.6", "Training", "steps", "Quillbank"])
