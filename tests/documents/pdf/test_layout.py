@@ -180,3 +180,47 @@ def test_a_horizontal_watermark_over_the_text_is_removed_and_audited(tmp_path: P
     assert doc.sections[0].text == "\n\n".join(" ".join(prose[6 * p:6 * p + 6]) for p in range(3))
     assert [(r.item, r.location, r.text) for r in doc.removed if r.item.startswith("watermark")] == [
         ("watermark (text repeated at one place)", "pages 1-3", "For Peer Review Only")]
+
+
+def test_a_heading_wrapped_after_a_hyphen_is_one_heading(tmp_path: Path) -> None:
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, PROSE),
+            line(72, 640, "2 A Rather Long Heading on Person-", 12, "F2"), line(86, 626, "alized Paper Cards", 12, "F2"),
+            *_text(606, PROSE)]
+    doc = read_document(write(tmp_path / "heading.pdf", [page]))
+    assert [s.title for s in doc.sections] == ["Introduction", "A Rather Long Heading on Personalized Paper Cards"]
+
+
+def test_a_numbered_heading_opening_with_a_bracket_and_wrapped_is_one_heading(tmp_path: Path) -> None:
+    # issue 39: "4.5 [D3] Paper Cards with Personalized / Context" was a body line and a heading "Context"
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, PROSE),
+            line(72, 640, "2 [D3] Paper Cards with Personalized", 12, "F2"), line(86, 626, "Context", 12, "F2"),
+            *_text(606, PROSE)]
+    doc = read_document(write(tmp_path / "bracket.pdf", [page]))
+    assert [(s.title, s.level) for s in doc.sections] == [
+        ("Introduction", 1), ("[D3] Paper Cards with Personalized Context", 1)]
+
+
+def test_a_centred_heading_in_capitals_on_three_lines_is_one_heading(tmp_path: Path) -> None:
+    # IEEE's section headings: centred small capitals, each line centred under the last
+    lines = ["II. A RATHER LONG SECTION HEADING ON", "PERSONALIZED PAPER CARDS WITH CONTEXT AND MANY", "MORE WORDS"]
+    page = [TITLE, line(72, 700, "I. INTRODUCTION", 10), *_text(680, PROSE)]
+    page += [line(306 - 2.6 * len(text), 640 - 12 * k, text, 9) for k, text in enumerate(lines)]
+    page += _text(596, PROSE)
+    doc = read_document(write(tmp_path / "centred.pdf", [page]))
+    assert [s.title for s in doc.sections] == [
+        "Introduction", "A rather long section heading on personalized paper cards with context and many more words"]
+    assert doc.sections[1].text == " ".join(PROSE)
+
+
+def test_unnumbered_headings_take_the_level_of_the_numbered_ones_in_their_font(tmp_path: Path) -> None:
+    # issue 39: an abstract read at level 3 or 4 while the sections were at level 1; "Abstract" is
+    # set smaller than any numbered heading (a front-matter heading: level 1), "Limitations"
+    # and "Ablations" in the fonts of the sections and subsections
+    page = [TITLE, line(72, 700, "Abstract", 10, "F2"), *_text(686, ABSTRACT),
+            line(72, 630, "1 Introduction", 12, "F2"), *_text(614, PROSE),
+            line(72, 580, "1.1 Setup", 11, "F2"), *_text(564, PROSE),
+            line(72, 530, "Ablations", 11, "F2"), *_text(514, PROSE),
+            line(72, 480, "Limitations", 12, "F2"), *_text(464, PROSE)]
+    doc = read_document(write(tmp_path / "levels.pdf", [page]))
+    assert [(s.title, s.level) for s in doc.sections] == [
+        ("Abstract", 1), ("Introduction", 1), ("Setup", 2), ("Ablations", 2), ("Limitations", 1)]

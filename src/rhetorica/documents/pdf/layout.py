@@ -13,7 +13,10 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    page number or right under a header line; venue notes ("Published as a conference paper at
    ...", "Under review", "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold
    number lines outside the text block counting up the page: 3 or more on a page, 6 or more in
-   the document);
+   the document); stamps (text centred at one place on 30 % of the pages or more, wherever on the
+   page: a horizontal watermark);
+1b. layout elements (:mod:`rhetorica.documents.pdf.elements`): code listings and ruled tables
+   become one element line each, the text of drawn figures is removed;
 2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
    above the first column of prose on page 1 the title block is read row by row; below, lines
    are read band by band (a band ends at a line crossing the middle, or at the rows of a table
@@ -28,9 +31,11 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
    headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
    bold lines clearly larger than the body font, or short bold lines, unless they are a table's
-   row or a run-in opening that the next line continues; a heading's second line (same font,
-   right below) joins it. Level = depth of the numbering, else rank of the font size. An abstract
-   set without a heading (the first prose paragraph before the first section) gets one;
+   row or a run-in opening that the next line continues; a heading's next lines (same font, right
+   below, under its first half or centred under it) join it, a line-end hyphen removed as in
+   paragraphs. Level = depth of the numbering, else rank of the font size; an unnumbered heading
+   then takes the level of the numbered ones in its font (:func:`_consistent_levels`). An
+   abstract set without a heading (the first prose paragraph before the first section) gets one;
 5. paragraphs: lines are joined until a vertical gap, a first-line indent, a caption start
    (``Figure 3:``, ``Table 2.``, ``TABLE II``), a keywords line or a footnote; a line-end hyphen is
    removed when it splits a word and kept when it belongs to a compound (see :func:`_joint`);
@@ -65,7 +70,7 @@ VENUE = re.compile(
 )
 PAGE_NUMBER = re.compile(r"^(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*\d{1,4})?$", re.I)
 NUMBERS_ONLY = re.compile(r"^\d{1,4}(\s+\d{1,4})*$")
-NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(\[].{1,100})$")
 ROMAN = re.compile(r"^[IVX]{1,5}$")
 RUN_IN_ABSTRACT = re.compile(r"^(abstract)\s*[.—–:-]\s*(\S.*)$", re.I)
 KNOWN_HEADINGS = re.compile(
@@ -88,6 +93,7 @@ class Block:
     level: int = 1
     page: int = 0
     number: str = ""
+    style: tuple = ()  # a heading's font: (size in 0.5 pt steps, bold, italic, capitals)
 
 
 @dataclass
@@ -424,7 +430,9 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
     lettered = bool(m) and m.group(1)[:1].isalpha() and not roman
     # IEEE style: "II. Dataset" in small capitals, "A. Creation" in italics (a subsection)
     italic_sub = lettered and len(m.group(1)) == 1 and line.italic and text[1:2] == "." if m else False
-    if m and (line.bold or larger or caps or italic_sub) and not text.endswith((",", ";")) \
+    # elsarticle style: "2.1. Details" in italics
+    italic_dotted = bool(m) and line.italic and "." in m.group(1) and m.group(1)[:1].isdigit()
+    if m and (line.bold or larger or caps or italic_sub or italic_dotted) and not text.endswith((",", ";")) \
             and re.search(r"[a-zA-Z]{2}", m.group(2)) and not re.search(r"[a-z]\d", m.group(2)) \
             and not (strong_only and lettered):
         if m.group(2).rstrip().endswith(".") and not caps and len(m.group(2).split()) > 8:
@@ -447,13 +455,15 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
 
 
 def clean_heading(text: str) -> str:
-    """Drop the numbering; turn ALL-CAPS (small-caps) titles into sentence case."""
-    text = text.replace("\u00ad", "").strip()
+    """Drop the numbering; turn ALL-CAPS (small-caps) titles into sentence case; one space between
+    words (a justified heading's wide gaps are no cells)."""
+    text = re.sub(r"\s+", " ", text.replace("\u00ad", "")).strip()
     m = NUMBERED_HEADING.match(text)
     title = m.group(2).strip() if m else text
     letters = re.sub(r"[^A-Za-z]", "", title)
     if len(letters) >= 4 and letters.isupper():
-        title = title[0] + title[1:].lower()
+        first = re.search(r"[A-Za-z]", title).end()  # type: ignore[union-attr]
+        title = title[:first] + title[first:].lower()
     return title.rstrip(".:").strip()
 
 
@@ -508,8 +518,9 @@ def analyse(pages: list[PageLines]) -> Layout:
         text = line.text.strip()
         if prev is None and blocks and blocks[-1].kind == "heading" and heading_line is not None \
                 and _continues_heading(heading_line, line):
-            blocks[-1].text = clean_heading(f"{heading_text} {text}")
-            heading_text, heading_line = f"{heading_text} {text}", line
+            head, sep = _joint(heading_text, text, vocabulary)
+            heading_text, heading_line = head + sep + text, line
+            blocks[-1].text = clean_heading(heading_text)
             continue
         run_in = RUN_IN_ABSTRACT.match(text) if not any(b.kind == "heading" for b in blocks) else None
         if run_in:  # "Abstract—We introduce ..." (IEEE), "Abstract. This paper ..." (LNCS)
@@ -532,7 +543,8 @@ def analyse(pages: list[PageLines]) -> Layout:
         heading = heading_level(line, body, ranked)
         if heading is None and line.bold and following is not None and _continues_heading(line, following):
             # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
-            joined = replace(line, text=f"{text} {following.text.strip()}", bottom=following.bottom)
+            head, sep = _joint(text, following.text.strip(), vocabulary)
+            joined = replace(line, text=head + sep + following.text.strip(), bottom=following.bottom)
             heading = heading_level(joined, body, ranked)
             if heading is not None:
                 line, text, skip = joined, joined.text, k + 1
@@ -542,7 +554,8 @@ def analyse(pages: list[PageLines]) -> Layout:
             heading = None  # a table's header row, or a bold run-in opening that the next line continues
         if heading is not None:
             _close(blocks, parts)
-            blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
+            blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page,
+                                number=heading[1], style=_style(line)))
             heading_text, heading_line = text, line
             prev = None
             continue
@@ -589,7 +602,7 @@ def analyse(pages: list[PageLines]) -> Layout:
     blocks = place_floats(blocks, vocabulary)
     blocks, reference = _reference_block(blocks)
     front += reference
-    blocks = _abstract_heading(blocks)
+    blocks = _abstract_heading(_consistent_levels(blocks))
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
 
 
@@ -671,15 +684,48 @@ def _floats_apart(front: list[Line]) -> tuple[list[Line], list[Line]]:
 
 
 def _continues_heading(head: Line, line: Line) -> bool:
-    """Whether ``line`` is the next line of a heading set on two lines: same page, font size and
-    weight, right below it, not indented left of it, not itself numbered, and short."""
+    """Whether ``line`` is the next line of a heading set on two lines: same page, font size,
+    weight, slant and capitals, right below it, either starting in its first half, not left of it,
+    or centred under it (a centred heading), not itself numbered, and short."""
     text = line.text.strip()
+    starts_under = head.x0 - 2 <= line.x0 <= head.x0 + 0.5 * max(head.x1 - head.x0, 1.0)
+    centred = abs((line.x0 + line.x1) - (head.x0 + head.x1)) / 2 < 2 * max(head.size, 1.0)
     return (
-        line.page == head.page and abs(line.size - head.size) < 0.3 and line.bold == head.bold
-        and 0 <= line.top - head.bottom < 0.6 * max(head.size, 1.0) and line.x0 >= head.x0 - 2
-        and line.x0 <= head.x0 + 0.5 * max(head.x1 - head.x0, 1.0)
+        line.page == head.page and abs(line.size - head.size) < 0.3 and _style(line)[1:] == _style(head)[1:]
+        and 0 <= line.top - head.bottom < 0.8 * max(head.size, 1.0) and (starts_under or centred)
         and not NUMBERED_HEADING.match(text) and len(text.split()) <= 10 and not CAPTION.match(text)
     )
+
+
+def _style(line: Line) -> tuple:
+    letters = re.sub(r"[^A-Za-z]", "", line.text)
+    return (round(line.size * 2) / 2, line.bold, line.italic, line.smallcaps or (len(letters) >= 4 and letters.isupper()))
+
+
+def _consistent_levels(blocks: list[Block]) -> list[Block]:
+    """Give an unnumbered heading the level of the numbered headings set in its font (size,
+    weight, slant, capitals; the most common level among them), so "Abstract" or
+    "Acknowledgments" set like the sections is at the sections' level. A known heading
+    (:data:`KNOWN_HEADINGS`) in a font no numbered heading uses takes the level the other
+    unnumbered headings in that font have, else level 1 (a front- or back-matter heading);
+    other headings keep theirs."""
+    heads = [b for b in blocks if b.kind == "heading" and b.style]
+    votes: dict[tuple, Counter[int]] = {}
+    for b in heads:
+        if b.number:
+            votes.setdefault(b.style, Counter())[b.level] += 1
+    plain: dict[tuple, Counter[int]] = {}
+    for b in heads:
+        if not b.number and not KNOWN_HEADINGS.match(b.text) and b.style not in votes:
+            plain.setdefault(b.style, Counter())[b.level] += 1
+    for b in heads:
+        if b.number:
+            continue
+        if b.style in votes:
+            b.level = votes[b.style].most_common(1)[0][0]
+        elif KNOWN_HEADINGS.match(b.text):
+            b.level = plain[b.style].most_common(1)[0][0] if b.style in plain else 1
+    return blocks
 
 
 def _close(blocks: list[Block], parts: list[str]) -> None:
