@@ -224,3 +224,12 @@ def test_unnumbered_headings_take_the_level_of_the_numbered_ones_in_their_font(t
     doc = read_document(write(tmp_path / "levels.pdf", [page]))
     assert [(s.title, s.level) for s in doc.sections] == [
         ("Abstract", 1), ("Introduction", 1), ("Setup", 2), ("Ablations", 2), ("Limitations", 1)]
+
+
+def test_a_sentence_repeated_at_one_place_on_two_pages_is_no_watermark(tmp_path: Path) -> None:
+    # a stamp is drawn over the text; the same line of prose at the same place on two pages is text
+    pages = [[TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, PROSE), line(300, 50, "1")],
+             [*_text(680, PROSE), line(300, 50, "2")]]
+    doc = read_document(write(tmp_path / "twice.pdf", pages))
+    assert doc.sections[0].text == " ".join(PROSE) + "\n\n" + " ".join(PROSE)
+    assert not [r for r in doc.removed if r.item.startswith("watermark")]

@@ -235,17 +235,20 @@ STAMP_SLACK = 2.0  # points: a stamp sits at the same place on every page it is 
 def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
     """Ids of the lines stamped on the pages: the same text (digits ignored, two letters or more)
     centred at the same place (within :data:`STAMP_SLACK` across and down) on at least
-    ``threshold`` pages, wherever on the page (a horizontal watermark over the text, "For Peer
-    Review Only"); text never repeats at one place across pages."""
+    ``threshold`` pages, wherever on the page, and drawn over another line on one of them (its
+    box overlapping that line's across and by half the lower height down): a horizontal
+    watermark over the text ("For Peer Review Only"). Lines of text never overlap, and a
+    document's repeated sentences at one place on two pages do not make a stamp."""
     places: dict[str, list[tuple[int, Line]]] = {}
     for page in pages:
         for line in page.lines:
             text = line.text.strip()
             if not line.rotated and re.search(r"[A-Za-z].*[A-Za-z]", text):
                 places.setdefault(re.sub(r"\d+", "#", text.lower()), []).append((page.index, line))
+    by_page = {page.index: page.lines for page in pages}
     out: set[int] = set()
     for found in places.values():
-        if len({p for p, _ in found}) < threshold:
+        if len({p for p, _ in found}) < threshold or not any(_over_text(line, by_page[p]) for p, line in found):
             continue
         for _, line in found:
             same = {p for p, other in found if abs(other.x0 + other.x1 - line.x0 - line.x1) <= 2 * STAMP_SLACK
@@ -253,6 +256,16 @@ def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
             if len(same) >= threshold:
                 out.add(id(line))
     return out
+
+
+def _over_text(line: Line, others: list[Line]) -> bool:
+    """Whether ``line`` is drawn over another upright line (see :func:`_stamped`)."""
+    return any(
+        other is not line and not other.rotated and other.x0 < line.x1 and line.x0 < other.x1
+        and min(line.bottom, other.bottom) - max(line.top, other.top)
+        >= 0.5 * min(line.bottom - line.top, other.bottom - other.top)
+        for other in others
+    )
 
 
 def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedItem],
