@@ -233,3 +233,22 @@ def test_a_sentence_repeated_at_one_place_on_two_pages_is_no_watermark(tmp_path:
     doc = read_document(write(tmp_path / "twice.pdf", pages))
     assert doc.sections[0].text == " ".join(PROSE) + "\n\n" + " ".join(PROSE)
     assert not [r for r in doc.removed if r.item.startswith("watermark")]
+
+
+def test_a_footnote_whose_raised_mark_opens_its_row_never_splits_the_sentence(tmp_path: Path) -> None:
+    # llncs sets a footnote's mark as a small raised run of its own, its middle above the text's
+    # box: the mark was a row of its own, the note a paragraph that cut the sentence in two
+    first = [TITLE, line(72, 700, "1 Introduction", 12, "F2"),
+             line(72, 680, "We count every sentence of the corpus once, even when it occurs twice,"),
+             (72, 668, [("F1", 10, 0, "in the way described by the annotation guide"), ("F1", 7, 4, "1"),
+                        ("F1", 10, 0, " that the three annotators")]),
+             line(72, 95, "1", 6), line(78, 90, "The guide is part of the supplementary material.", 8),
+             line(300, 50, "1")]
+    second = [line(72, 740, "followed for all the papers of the study."), *_text(710, PROSE), line(300, 50, "2")]
+    doc = read_document(write(tmp_path / "mark.pdf", [first, second]))
+    assert doc.sections[0].text.split("\n\n") == [
+        "We count every sentence of the corpus once, even when it occurs twice, in the way described by the "
+        "annotation guide^1 that the three annotators followed for all the papers of the study.",
+        "[^1]: The guide is part of the supplementary material.",
+        " ".join(PROSE),
+    ]

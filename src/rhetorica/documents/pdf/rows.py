@@ -10,14 +10,19 @@ from rhetorica.documents.pdf.lines import Line, script_kind, script_text
 
 def merge_rows(lines: list[Line]) -> list[Line]:
     """Sort by row and join fragments of one visual row (superscripts, split runs) left to right; a
-    layout element (``Line.element``) stays whole, joined with nothing."""
+    layout element (``Line.element``) stays whole, joined with nothing. A fragment joins the row
+    of the first fragment above it when its middle lies within that one's box (20 % of its height
+    of slack) or that one's middle lies within its box (the same slack: a small raised footnote
+    mark that starts the row), and it is at most 2.2 x as tall."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
         if rows and not line.element and not rows[-1][0].element:
             ref = rows[-1][0]
             height = max(ref.bottom - ref.top, 1.0)
             center = (line.top + line.bottom) / 2
-            if ref.top - 0.2 * height <= center <= ref.bottom + 0.2 * height and line.bottom - line.top <= 2.2 * height:
+            inside = ref.top - 0.2 * height <= center <= ref.bottom + 0.2 * height \
+                or abs((ref.top + ref.bottom) / 2 - (line.top + line.bottom) / 2) <= 0.7 * (line.bottom - line.top)
+            if inside and line.bottom - line.top <= 2.2 * height:
                 rows[-1].append(line)
                 continue
         rows.append([line])
