@@ -252,3 +252,16 @@ def test_a_footnote_whose_raised_mark_opens_its_row_never_splits_the_sentence(tm
         "[^1]: The guide is part of the supplementary material.",
         " ".join(PROSE),
     ]
+
+
+def test_a_word_broken_at_a_line_end_without_a_hyphen_is_one_word(tmp_path: Path) -> None:
+    # issue 39: "sum maries", a word broken at a line end whose hyphen the PDF does not hold as
+    # text; the document writes "summaries" inside a line and never "maries" there. "short" +
+    # "data" stay two words: "shortdata" is written nowhere
+    rows = ["We read the reviews and write their sum",
+            "maries of the papers, and the summaries are short",
+            "data that two raters compare with the reviews."]
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, rows)]
+    doc = read_document(write(tmp_path / "split.pdf", [page]))
+    assert doc.sections[0].text == ("We read the reviews and write their summaries of the papers, and the summaries are "
+                                    "short data that two raters compare with the reviews.")

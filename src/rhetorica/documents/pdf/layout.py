@@ -805,7 +805,7 @@ def _footnote_continues(prev: Line, line: Line, body: float) -> bool:
             and 0 <= line.top - prev.bottom < 0.8 * body)
 
 
-def place_floats(blocks: list[Block], vocabulary: set[str]) -> list[Block]:
+def place_floats(blocks: list[Block], vocabulary: Vocabulary) -> list[Block]:
     """Put footnotes, captions and tables apart from the running text.
 
     A paragraph that a float interrupts (it does not end a sentence, and the paragraph after the
@@ -875,27 +875,44 @@ def _footnotes_after_their_paragraph(blocks: list[Block]) -> list[Block]:
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
 
 
-def _vocabulary(lines: list[Line]) -> set[str]:
-    """Lower-case words written whole somewhere (a line's last word is left out when it ends in a
-    hyphen), hyphenated compounds included."""
+@dataclass(frozen=True)
+class Vocabulary:
+    """A document's lower-case words, hyphenated compounds included: ``words`` as written anywhere
+    (a line's last word left out when it ends in a hyphen; ``in`` looks here), ``inner`` as
+    written inside a line, neither its first nor its last word (whole for sure: no line break cut
+    them)."""
+
+    words: frozenset[str]
+    inner: frozenset[str]
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.words
+
+
+def _vocabulary(lines: list[Line]) -> Vocabulary:
+    """The :class:`Vocabulary` of ``lines``."""
     words: set[str] = set()
+    inner: set[str] = set()
     for line in lines:
         text = line.text.rstrip()
-        tokens = _TOKEN.findall(text)
+        tokens = [t.lower() for t in _TOKEN.findall(text)]
+        inner.update(tokens[1:-1])
         if tokens and text.endswith(("-", "\u00ad")):
             tokens = tokens[:-1]
-        words.update(t.lower() for t in tokens)
-    return words
+        words.update(tokens)
+    return Vocabulary(frozenset(words), frozenset(inner))
 
 
-def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
+def _joint(prev: str, nxt: str, vocabulary: Vocabulary) -> tuple[str, str]:
     """``(prev, separator)`` for joining two lines of a paragraph.
 
     A line-end hyphen (soft, or ``-`` after two letters before a lower-case letter) is dropped when
     the two pieces make a word, unless the hyphenated form is the document's: a piece is already a
     compound (``out-of-`` + ``distribution``, ``out-`` + ``of-distribution``), the document writes
     the compound with a hyphen elsewhere, or both pieces are words of the document and the joined
-    form is not.
+    form is not. Two pieces of letters with no hyphen between are one word when the document
+    writes them joined inside a line and never writes the second alone there (a break whose
+    hyphen the PDF does not hold as text: ``sum`` + ``maries``).
     """
     if prev.endswith("\u00ad") or (re.search(r"[A-Za-z]{2}-$", prev[-4:]) and nxt[:1].islower()):
         stem = prev[:-1]
@@ -908,10 +925,15 @@ def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
         prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
     ):
         return prev, ""  # a URL broken at the line end
+    left = re.search(r"(?<![A-Za-z-])[A-Za-z]{2,}$", prev)
+    right = re.match(r"[a-z]{2,}(?![A-Za-z-])", nxt)
+    if left and right and (left.group(0) + right.group(0)).lower() in vocabulary.inner \
+            and right.group(0) not in vocabulary.inner:
+        return prev, ""
     return prev, " "
 
 
-def _real_hyphen(left: str, right: str, vocabulary: set[str]) -> bool:
+def _real_hyphen(left: str, right: str, vocabulary: Vocabulary) -> bool:
     # TeX breaks a word holding an explicit hyphen only at its hyphens: a piece with a hyphen
     # ("out-of-" + "distribution", "out-" + "of-distribution") means the line-end hyphen is real too
     if "-" in left or "-" in right or f"{left}-{right}" in vocabulary:
