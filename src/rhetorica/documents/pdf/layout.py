@@ -236,7 +236,9 @@ def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
     """Ids of the lines stamped on the pages: the same text (digits ignored, two letters or more)
     centred at the same place (within :data:`STAMP_SLACK` across and down) on at least
     ``threshold`` pages, wherever on the page, and drawn over another line on one of them (its
-    box overlapping that line's across and by half the lower height down): a horizontal
+    box overlapping that line's across and by a fifth of the lower height down; rows of text
+    leave more space between them than that, and a watermark between two rows overlaps both by
+    more): a horizontal
     watermark over the text ("For Peer Review Only"). Lines of text never overlap, and a
     document's repeated sentences at one place on two pages do not make a stamp."""
     places: dict[str, list[tuple[int, Line]]] = {}
@@ -263,7 +265,7 @@ def _over_text(line: Line, others: list[Line]) -> bool:
     return any(
         other is not line and not other.rotated and other.x0 < line.x1 and line.x0 < other.x1
         and min(line.bottom, other.bottom) - max(line.top, other.top)
-        >= 0.5 * min(line.bottom - line.top, other.bottom - other.top)
+        >= 0.2 * min(line.bottom - line.top, other.bottom - other.top)
         for other in others
     )
 
