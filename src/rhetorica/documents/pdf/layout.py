@@ -508,13 +508,14 @@ def analyse(pages: list[PageLines]) -> Layout:
                     item=item, location=f"page {page.index + 1}", text=" ".join(ln.text.strip() for ln in group),
                 ))
         ordered.extend(ln for ln in lines if id(ln) not in small_ids)
-    title, title_end = _title(ordered, body)
+    title, title_start, title_end = _title(ordered, body)
     front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
         {round(ln.size * 2) / 2 for ln in ordered[front_end:] if ln.bold and ln.size >= body + 0.8}, reverse=True
     )
     blocks: list[Block] = []
     front, floats = _floats_apart(ordered[title_end:front_end])
+    floats = _floats_apart(ordered[:title_start])[1] + floats  # a float set above the title
     body_lines = floats + ordered[front_end:]
     notes = author_notes(body_lines, front, body)
     if notes:
@@ -1009,14 +1010,15 @@ def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
     return 0.8 * body < indent < 4 * body and prev.text.rstrip().endswith((".", ":", "?", "!"))
 
 
-def _title(lines: list[Line], body: float) -> tuple[str, int]:
-    """Title = the largest-font lines near the top of the first page; returns (title, end index)."""
+def _title(lines: list[Line], body: float) -> tuple[str, int, int]:
+    """Title = the largest-font lines near the top of the first page; returns (title, start index,
+    end index), both indices 0 when there is no title or it starts after the 20th line."""
     first = [(k, ln) for k, ln in enumerate(lines[:80]) if ln.page == 0]
     if not first:
-        return "", 0
+        return "", 0, 0
     biggest = max(ln.size for _, ln in first)
     if biggest < body * 1.2:
-        return "", 0
+        return "", 0, 0
     picked = [(k, ln) for k, ln in first if abs(ln.size - biggest) < 0.6]
     start = picked[0][0]
     run = [picked[0]]
@@ -1026,4 +1028,4 @@ def _title(lines: list[Line], body: float) -> tuple[str, int]:
         else:
             break
     text = " ".join(ln.text.strip() for _, ln in run).replace("\u00ad", "")
-    return re.sub(r"\s+", " ", text), run[-1][0] + 1 if start < 20 else 0
+    return re.sub(r"\s+", " ", text), *((start, run[-1][0] + 1) if start < 20 else (0, 0))
