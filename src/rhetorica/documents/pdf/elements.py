@@ -6,7 +6,7 @@ order:
 
 1. code (:func:`code_blocks`): a run of at least two rows set wholly in a monospaced font, each
    right below the last (a gap under one font size), every row starting at or right of the run's
-   left edge; a number (non-monospaced or not) at the left of each row, counting up, is the
+   left edge and within its width (a row's further fragments, an aligned comment, go with it); a number (non-monospaced or not) at the left of each row, counting up, is the
    listing's line number and is removed (audited). The run becomes one ``"code"`` element, its rows
    indented by their character cells;
 2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
@@ -75,7 +75,8 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
     runs: list[list[Line]] = []
     for line in sorted((ln for ln in lines if ln.mono and not ln.rotated), key=lambda ln: (ln.top, ln.x0)):
         run = next((r for r in runs if -(line.bottom - line.top) < line.top - max(x.bottom for x in r) < line.size
-                    and line.x0 >= min(x.x0 for x in r) - 1 and line.x0 <= max(x.x1 for x in r)), None)
+                    and line.x0 >= min(x.x0 for x in r) - 1
+                    and (line.x0 <= max(x.x1 for x in r) or _same_row(line, r[-1]))), None)
         if run is None:
             runs.append([line])
         else:
