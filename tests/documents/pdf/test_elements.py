@@ -80,3 +80,15 @@ def test_the_labels_of_a_drawn_plot_are_removed_and_audited(tmp_path: Path) -> N
     [figure] = [r for r in doc.removed if r.item == "figure text"]
     assert sorted(figure.text.split()) == sorted(
         ["0", "10", "20", "30", "40", "0.0", "0.2", "0.4", "0.6", "Training", "steps", "Quillbank"])
+
+
+def test_a_listing_row_with_an_aligned_comment_stays_in_the_listing(tmp_path: Path) -> None:
+    # a comment set far right of its code (a gap wider than a column gutter) is a fragment of its own
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE)]
+    for k, code in enumerate(CODE):
+        page.append(line(95, 600 - 11 * k, code, 9, "F3"))
+    page += [line(400, 589, "# one file", 9, "F3"), *_text(540, PROSE)]
+    doc = read_document(write(tmp_path / "comment.pdf", [page]))
+    # the comment's column: (400 - 95) / (0.6 x 9 pt, Courier's pitch) = 56.5 -> 56, after 30 characters
+    listing = "\n".join(CODE).replace('open("paper.pdf")', 'open("paper.pdf")' + " " * 26 + "# one file")
+    assert doc.sections[0].text.split("\n\n") == [" ".join(PROSE), "```\n" + listing + "\n```", " ".join(PROSE)]

@@ -7,8 +7,8 @@ order:
 1. code (:func:`code_blocks`): a run of at least two rows set wholly in a monospaced font, each
    right below the last (a gap under one font size), every row starting at or right of the run's
    left edge and within its width (a row's further fragments, an aligned comment, go with it); a number (non-monospaced or not) at the left of each row, counting up, is the
-   listing's line number and is removed (audited). The run becomes one ``"code"`` element, its rows
-   indented by their character cells;
+   listing's line number and is removed (audited). The run becomes one ``"code"`` element, each
+   fragment of a row at its character column (indentation and aligned comments kept);
 2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
    ends within 2 pt; ``\\toprule``, ``\\midrule``, ``\\bottomrule``, ``\\hline``), when no
    fragment there runs across most of the rule (a line of prose: set between two rules it is a
@@ -72,35 +72,56 @@ def _same_row(a: Line, b: Line) -> bool:
 
 def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tuple[list[Line], list[Line]]:
     """``(other lines, code elements)``: step 1 of the module docstring."""
-    runs: list[list[Line]] = []
-    for line in sorted((ln for ln in lines if ln.mono and not ln.rotated), key=lambda ln: (ln.top, ln.x0)):
-        run = next((r for r in runs if -(line.bottom - line.top) < line.top - max(x.bottom for x in r) < line.size
-                    and line.x0 >= min(x.x0 for x in r) - 1
-                    and (line.x0 <= max(x.x1 for x in r) or _same_row(line, r[-1]))), None)
+    runs: list[list[list[Line]]] = []  # runs of rows of monospaced fragments
+    for row in _rows([ln for ln in lines if ln.mono and not ln.rotated]):
+        top, size = min(ln.top for ln in row), max(ln.size for ln in row)
+        run = next((r for r in runs if 0 <= top - max(ln.bottom for ln in r[-1]) < size
+                    and min(ln.x0 for ln in r[0]) - 1 <= row[0].x0 <= max(ln.x1 for x in r for ln in x)), None)
         if run is None:
-            runs.append([line])
+            runs.append([row])
         else:
-            run.append(line)
+            run.append(row)
     taken: set[int] = set()
     out: list[Line] = []
-    for run in runs:
-        rows = merge_rows(run)
+    for rows in runs:
         if len(rows) < 2:
             continue
+        run = [ln for row in rows for ln in row]
         left = min(ln.x0 for ln in run)
         numbers = sorted((ln for ln in lines if NUMBER.match(ln.text.strip()) and not ln.rotated
-                          and left - 4 * ln.size <= ln.x1 <= left and any(_same_row(ln, row) for row in rows)),
+                          and left - 4 * ln.size <= ln.x1 <= left and any(_same_row(ln, row[0]) for row in rows)),
                          key=lambda ln: ln.top)
         values = [int(ln.text.strip().rstrip(":")) for ln in numbers]
         if numbers and len(numbers) >= 0.5 * len(rows) and all(b > a for a, b in pairwise(values)):
             removed.append(RemovedItem(item="code line numbers", location=f"page {page + 1}",
                                        text=f"{len(numbers)} numbers ({values[0]}-{values[-1]})"))
             taken.update(map(id, numbers))
-        pitch = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in run)
-        text = "\n".join(" " * max(0, round((row.x0 - left) / max(pitch, 0.1))) + row.text.strip() for row in rows)
-        out.append(_element("code", run, text))
+        # the ink of n characters spans about n - 1/2 character cells
+        pitch = max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
+        out.append(_element("code", run, "\n".join(_cells(row, left, pitch) for row in rows)))
         taken.update(map(id, run))
     return [ln for ln in lines if id(ln) not in taken], out
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """``lines`` in rows (:func:`_same_row` as the row's first), each left to right."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        if rows and _same_row(rows[-1][0], line):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [sorted(row, key=lambda ln: ln.x0) for row in rows]
+
+
+def _cells(row: list[Line], left: float, pitch: float) -> str:
+    """A row of monospaced fragments as text: each fragment at its character column counted from
+    ``left`` in steps of ``pitch`` points (the indentation and the alignment of a listing)."""
+    text = ""
+    for line in row:
+        column = round((line.x0 - left) / pitch)
+        text += " " * max(column - len(text), 1 if text else 0) + line.text.strip()
+    return text
 
 
 def ruled_tables(lines: list[Line], graphics: list[Graphic], drawn: list[Box]) -> tuple[list[Line], list[Line]]:
