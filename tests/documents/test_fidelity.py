@@ -313,3 +313,21 @@ def test_footnote_goes_mid_sentence_in_source_and_truth(harness: ModuleType) -> 
     # second sentence, 5 words: cut after max(2, 5 // 2) = 2 words
     assert latex == "One two three. Alpha beta\\footnote{A note.} gamma delta epsilon. Last one."
     assert truth == "One two three. Alpha beta^[A note.] gamma delta epsilon. Last one."
+
+
+def test_targets_and_class_summary_of_hand_made_rows(harness: ModuleType) -> None:
+    Row = harness.Row
+    good = Row(name="llncs-1", pages=5, abstract=True, intro=True, title_ok=True, f1=0.98, numbers=1.0, group="llncs",
+               element_text=[], kept=1.0, levels=[], split=[], note_splits=[], watermark=0)
+    bad = Row(name="llncs-2", pages=4, abstract=True, intro=False, title_ok=True, f1=0.95, numbers=1.0, group="llncs",
+              element_text=["plot labels", "14"], kept=0.5, levels=["Abstract (1 -> 4)"], split=[], note_splits=[], watermark=2)
+    other = Row(name="gen-x", pages=2, abstract=True, intro=True, title_ok=True, f1=1.0, numbers=None)  # nothing new measured
+    assert good.failed() == [] and other.failed() == []
+    assert bad.failed() == ["introduction", "F1 >= 0.97", "element text 0", "tables/code kept 1.0", "levels 0", "watermark 0"]
+    lines = harness.summary([good, bad, other])
+    llncs = next(ln for ln in lines if ln.startswith("llncs")).split()
+    # class docs pp abs intro title F1 F1min nums leaks el_txt kept lvl split fn_sp wm ok
+    assert llncs == ["llncs", "2", "9", "2", "1", "2", "0.965", "0.950", "1.000", "0", "2", "0.75", "1", "0", "0", "2", "1"]
+    earlier = next(ln for ln in lines if ln.startswith("earlier")).split()
+    assert earlier[-8:] == ["0", "-", "-", "-", "-", "-", "-", "1"]
+    assert next(ln for ln in lines if ln.startswith("ALL")).split()[1:3] == ["3", "11"]
