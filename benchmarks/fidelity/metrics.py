@@ -515,9 +515,10 @@ def element_text_outside(elements: list[list[str]], truth_texts: list[str], read
     occurrence in the units, as a whole run of words (:func:`item_key`), beyond its occurrences in
     ``truth_texts`` (so prose that uses the words of a cell does not count), at most as often as the
     elements hold it. An item made of numbers only (a tick label, a numeric cell) is counted only in
-    units that hold another item of its element that the truth's text never has: a lone number
-    cannot be told from the prose's or a page header's. Returns the folded items, one per extra
-    occurrence (target: none).
+    units that hold another item of its element that the truth's text never has (*evidence*), each
+    occurrence there (the truth has no such text to subtract): a lone number cannot be told from
+    the prose's or a page header's. Returns the folded items, one per extra occurrence (target:
+    none).
     """
     units = [item_key(title) for title, _ in reading]
     units += [item_key(b) for _, text in reading for kind, b in blocks(text) if kind not in ELEMENT_BLOCKS]
@@ -528,11 +529,11 @@ def element_text_outside(elements: list[list[str]], truth_texts: list[str], read
         keys = [k for k in map(item_key, items) if _eligible(k)]
         evidence = {k for k in keys if _occurrences(k, ref) == 0}
         for key, n in sorted(Counter(keys).items()):
-            if re.fullmatch(r"[\d.,\s]+", key):
-                hay = [u for u in units if any(f" {o} " in f" {u} " for o in evidence - {key})]
+            if re.fullmatch(r"[\d.,\s]+", key):  # in units with evidence only, where the truth has no text
+                extra = _occurrences(key, [u for u in units if any(f" {o} " in f" {u} " for o in evidence - {key})])
             else:
-                hay = units
-            extra = _occurrences(key, hay) - _occurrences(key, ref) - counted[key]
+                extra = _occurrences(key, units) - _occurrences(key, ref)
+            extra -= counted[key]
             take = max(0, min(n, extra))
             counted[key] += take
             out += [key] * take

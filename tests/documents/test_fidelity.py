@@ -331,3 +331,69 @@ def test_targets_and_class_summary_of_hand_made_rows(harness: ModuleType) -> Non
     earlier = next(ln for ln in lines if ln.startswith("earlier")).split()
     assert earlier[-8:] == ["0", "-", "-", "-", "-", "-", "-", "1"]
     assert next(ln for ln in lines if ln.startswith("ALL")).split()[1:3] == ["3", "11"]
+
+
+def _oracle_reading(doc: object, leak: bool = False) -> list[tuple[int, str, str]]:
+    """A reading of a layout document as a perfect reader would give it: footnotes as ``[^n]:``
+    paragraphs after theirs, display math left out, each caption numbered and followed by its
+    element as a fenced block (a table as a Markdown table). With ``leak``, each element's items are
+    written into the running text before its caption instead."""
+    kinds = {"Figure": "figure", "Table": "table", "Listing": "code", "Algorithm": "algorithm"}
+    by_kind = {e.kind: e for e in doc.elements}
+    out = []
+    note = 0
+    for level, title, text in doc.sections:
+        paragraphs = []
+        for para in text.split("\n\n"):
+            if para.startswith("\\begin{equation}"):
+                continue
+            m = re.match(r"(Figure|Table|Listing|Algorithm): (.*)", para)
+            if m:
+                element = by_kind[kinds[m.group(1)]]
+                if leak:  # into the paragraph before (or a paragraph of its own at a section's start)
+                    paragraphs[-1:] = [" ".join([*paragraphs[-1:], *element.items])]
+                paragraphs.append(f"{m.group(1)} 1: {m.group(2)}")
+                if not leak:
+                    paragraphs.append("| " + " |\n| ".join(element.items) + " |" if element.kind == "table"
+                                      else "```\n" + "\n".join(element.items) + "\n```")
+                continue
+            notes = re.findall(r"\^\[([^\]]*)\]", para)
+            for n in notes:
+                note += 1
+                para = para.replace(f"^[{n}]", f"^{note}", 1)
+            paragraphs.append(para)
+            paragraphs += [f"[^{note - len(notes) + k + 1}]: {n}" for k, n in enumerate(notes)]
+        out.append((level, title, "\n\n".join(paragraphs)))
+    return out
+
+
+@needs_papers
+def test_measures_are_zero_on_a_perfect_reading_of_every_layout_document(harness: ModuleType) -> None:
+    m = harness.metrics
+    for doc in harness.layouts.documents():
+        found = _oracle_reading(doc)
+        pairs = [(t, x) for _, t, x in found]
+        reading = "\n\n".join(x for _, _, x in found)
+        body = "\n\n".join(x for _, _, x in doc.sections)
+        items = [i for e in doc.elements for i in e.items]
+        assert m.element_text_outside([list(e.items) for e in doc.elements],
+                                      [x for _, t, text in doc.sections for x in (t, text)], pairs) == [], doc.name
+        assert m.kept_as_blocks([(e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")], pairs) == (1.0, [])
+        assert m.heading_level_mismatches([(lv, t) for lv, t, _ in doc.sections], [(lv, t) for lv, t, _ in found]) == []
+        truth_all = "\n\n".join([*(t for _, t, _ in doc.sections), body, *items])
+        assert m.split_words(truth_all, "\n\n".join([*(t for _, t, _ in found), reading])) == [], doc.name
+        assert m.footnote_splits(body, reading) == [], doc.name
+
+
+@needs_papers
+def test_element_text_in_the_running_text_counts_every_item(harness: ModuleType) -> None:
+    m = harness.metrics
+    for doc in harness.layouts.documents()[::7]:
+        pairs = [(t, x) for _, t, x in _oracle_reading(doc, leak=True)]
+        items = [list(e.items) for e in doc.elements]
+        leaked = m.element_text_outside(items, [x for _, t, text in doc.sections for x in (t, text)], pairs)
+        # every item of two characters or more, once per time the elements hold it
+        assert sorted(leaked) == sorted(k for e in items for k in map(m.item_key, e) if len(k.replace(" ", "")) >= 2), doc.name
+        # nothing kept in a block
+        assert m.kept_as_blocks([(e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")],
+                                pairs)[0] == 0.0
