@@ -504,11 +504,12 @@ def _occurrences(key: str, texts: list[str]) -> int:
     return sum(f" {t} ".count(f" {key} ") for t in texts)
 
 
-def element_text_outside(elements: list[list[str]], truth_texts: list[str], reading: list[tuple[str, str]]) -> list[str]:
+def element_text_outside(elements: list[tuple[str, list[str]]], truth_texts: list[str],
+                         reading: list[tuple[str, str]]) -> list[str]:
     """Element items (figure labels, table cells, code and algorithm lines) read outside the element
     blocks: in a heading or in running text, captions or footnotes.
 
-    ``elements`` are the items of each element; ``truth_texts`` are the truth's headings and section
+    ``elements`` are ``(name, items)`` of each element; ``truth_texts`` are the truth's headings and section
     texts (its running text, captions and footnotes: no element text); ``reading`` is
     ``[(heading, section text)]``. The reading's *units* are its headings and its blocks that are no
     element blocks (:func:`blocks`). An item (two characters or more) counts once for each
@@ -517,15 +518,15 @@ def element_text_outside(elements: list[list[str]], truth_texts: list[str], read
     elements hold it. An item made of numbers only (a tick label, a numeric cell) is counted only in
     units that hold another item of its element that the truth's text never has (*evidence*), each
     occurrence there (the truth has no such text to subtract): a lone number cannot be told from
-    the prose's or a page header's. Returns the folded items, one per extra occurrence (target:
-    none).
+    the prose's or a page header's. Returns ``"name: item"`` (the item folded), one per extra
+    occurrence (target: none).
     """
     units = [item_key(title) for title, _ in reading]
     units += [item_key(b) for _, text in reading for kind, b in blocks(text) if kind not in ELEMENT_BLOCKS]
     ref = [item_key(t) for t in truth_texts]
     out: list[str] = []
     counted: Counter = Counter()
-    for items in elements:
+    for name, items in elements:
         keys = [k for k in map(item_key, items) if _eligible(k)]
         evidence = {k for k in keys if _occurrences(k, ref) == 0}
         for key, n in sorted(Counter(keys).items()):
@@ -536,7 +537,7 @@ def element_text_outside(elements: list[list[str]], truth_texts: list[str], read
             extra -= counted[key]
             take = max(0, min(n, extra))
             counted[key] += take
-            out += [key] * take
+            out += [f"{name}: {key}"] * take
     return out
 
 

@@ -38,6 +38,7 @@ import re
 import shutil
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -259,7 +260,7 @@ def score(name: str, pdf: Path | Exception, truth: Truth) -> Row:
         if truth.elements is not None:
             pairs = found_blocks(found)
             row.element_text = metrics.element_text_outside(
-                [list(e.items) for e in truth.elements], [x for _, t, text in truth.sections for x in (t, text)], pairs)
+                [(e.kind, list(e.items)) for e in truth.elements], [x for _, t, text in truth.sections for x in (t, text)], pairs)
             row.kept, row.not_kept = metrics.kept_as_blocks(
                 [(f"{e.kind}: {e.caption}", list(e.items)) for e in truth.elements if e.kind in ("table", "code")], pairs)
     row.body_headings = metrics.body_as_heading(
@@ -341,6 +342,9 @@ def summary(rows: list[Row]) -> list[str]:
             f"{total('levels'):>5}{total('split'):>6}{total('note_splits'):>6}{total('watermark'):>4}"
             f"{sum(not r.failed() for r in rs):>5}")
     lines.append("(abs/intro/title/ok = documents passing; F1/nums/kept = means, F1min the lowest; the rest are sums)")
+    kinds = Counter(item.split(":")[0] for r in rows for item in r.element_text or [])
+    if kinds:
+        lines.append("el_txt by element: " + ", ".join(f"{k} {kinds[k]}" for k in layouts.ELEMENT_KINDS))
     return lines
 
 

@@ -154,7 +154,7 @@ def test_blocks_sort_a_reading_into_running_text_and_element_blocks(harness: Mod
 
 def test_element_text_outside_counts_cells_read_into_the_body(harness: ModuleType) -> None:
     outside = harness.metrics.element_text_outside
-    table = ["Group", "Errors", "Tiny", "Plot labels", "14", "0.31"]
+    table = ("table", ["Group", "Errors", "Tiny", "Plot labels", "14", "0.31"])
     truth = ["Results", "The tiny group is small.\n\nTable: Errors by group."]
     # the table kept as a table: nothing outside
     kept = [("Results", "The tiny group is small.\n\n| Group | Errors |\n| Tiny | Plot labels | 14 | 0.31 |\n\n"
@@ -163,18 +163,18 @@ def test_element_text_outside_counts_cells_read_into_the_body(harness: ModuleTyp
     # one cell ("Plot labels") read into a sentence: 1; "tiny" is in the truth's prose once and read
     # once outside the table, so it does not count
     leaked = [("Results", "The tiny group is Plot labels small.\n\n| Group | Errors |\n| Tiny | 14 | 0.31 |")]
-    assert outside([table], truth, leaked) == ["plot labels"]
+    assert outside([table], truth, leaked) == ["table: plot labels"]
     # a cell read as a heading: 1
     heading = [("Results", "The tiny group is small."), ("Plot labels", "| Group | Errors | Tiny | 14 | 0.31 |")]
-    assert outside([table], truth, heading) == ["plot labels"]
+    assert outside([table], truth, heading) == ["table: plot labels"]
     # numbers only: "14" in a sentence whose only other cell ("tiny") is prose of the truth is not
     # attributable (0); next to a cell the truth never has ("0 . 31", a math-mode number with spaces,
     # is the cell 0.31) it counts; "Errors" is in the truth's caption once, so read once it is not extra
     assert outside([table], truth, [("Results", "The tiny group is small, 14 of them.")]) == []
-    assert outside([table], truth, [("Results", "The tiny group is small.\n\nErrors 14 0 . 31")]) == ["0.31", "14"]
+    assert outside([table], truth, [("Results", "The tiny group is small.\n\nErrors 14 0 . 31")]) == ["table: 0.31", "table: 14"]
     # an item under two characters is not counted; a caption is outside the element blocks
-    assert outside([["x", "Seconds per page"]], ["Intro", "Text."], [("Intro", "Text.\n\nFigure 1: Seconds per page")]) \
-        == ["seconds per page"]
+    assert outside([("figure", ["x", "Seconds per page"])], ["Intro", "Text."],
+                   [("Intro", "Text.\n\nFigure 1: Seconds per page")]) == ["figure: seconds per page"]
 
 
 def test_kept_as_blocks_is_the_share_of_items_in_one_element_block(harness: ModuleType) -> None:
@@ -376,7 +376,7 @@ def test_measures_are_zero_on_a_perfect_reading_of_every_layout_document(harness
         reading = "\n\n".join(x for _, _, x in found)
         body = "\n\n".join(x for _, _, x in doc.sections)
         items = [i for e in doc.elements for i in e.items]
-        assert m.element_text_outside([list(e.items) for e in doc.elements],
+        assert m.element_text_outside([(e.kind, list(e.items)) for e in doc.elements],
                                       [x for _, t, text in doc.sections for x in (t, text)], pairs) == [], doc.name
         assert m.kept_as_blocks([(e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")], pairs) == (1.0, [])
         assert m.heading_level_mismatches([(lv, t) for lv, t, _ in doc.sections], [(lv, t) for lv, t, _ in found]) == []
@@ -390,10 +390,11 @@ def test_element_text_in_the_running_text_counts_every_item(harness: ModuleType)
     m = harness.metrics
     for doc in harness.layouts.documents()[::7]:
         pairs = [(t, x) for _, t, x in _oracle_reading(doc, leak=True)]
-        items = [list(e.items) for e in doc.elements]
+        items = [(e.kind, list(e.items)) for e in doc.elements]
         leaked = m.element_text_outside(items, [x for _, t, text in doc.sections for x in (t, text)], pairs)
         # every item of two characters or more, once per time the elements hold it
-        assert sorted(leaked) == sorted(k for e in items for k in map(m.item_key, e) if len(k.replace(" ", "")) >= 2), doc.name
+        assert sorted(leaked) == sorted(f"{kind}: {k}" for kind, e in items for k in map(m.item_key, e)
+                                        if len(k.replace(" ", "")) >= 2), doc.name
         # nothing kept in a block
         assert m.kept_as_blocks([(e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")],
                                 pairs)[0] == 0.0
