@@ -33,9 +33,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+from corpus import DATA, _tex  # the harness's one data folder and one LaTeX escaping
 
 ELEMENT_KINDS = ("figure", "table", "code", "algorithm")
 FEATURES = ("watermark", "figure", "table", "code", "algorithm", "long heading", "footnote", "equation",
@@ -54,6 +53,8 @@ class Element:
 
 @dataclass(frozen=True)
 class Person:
+    """An author of the title block (invented: names, places and addresses are fiction)."""
+
     name: str
     affiliation: str
     city: str
@@ -232,10 +233,6 @@ def _watermark_latex(kind: str) -> str:
 
 
 # ---------------------------------------------------------------- elements
-
-def _tex(text: str) -> str:
-    return text.replace("\\", "\\textbackslash{}").replace("&", "\\&").replace("%", "\\%").replace("#", "\\#").replace("_", "\\_")
-
 
 def _plot(variant: int) -> tuple[str, list[str]]:
     """``(LaTeX, printed labels)`` of a figure drawn with pgfplots or TikZ."""

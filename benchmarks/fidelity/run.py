@@ -159,6 +159,7 @@ def layout_cases(docs: list[layouts.LayoutDoc]) -> list[tuple[str, Path | Except
 
 
 def _earlier_cases(only: set[str] | None) -> list[tuple[str, Path | Exception, Truth]]:
+    """The issue 11/24 documents: publisher-class projects, generated edge cases, shared PDFs."""
     out: list[tuple[str, Path | Exception, Truth]] = []
     for case in corpus.CASES:
         if only and case.name not in only:
