@@ -541,20 +541,21 @@ def element_text_outside(elements: list[tuple[str, list[str]]], truth_texts: lis
     return out
 
 
-def kept_as_blocks(elements: list[tuple[str, list[str]]], reading: list[tuple[str, str]]) -> tuple[float | None, list[str]]:
-    """``(share, names of the elements not kept whole)`` for tables and code listings kept as blocks.
+def kept_as_blocks(elements: list[tuple[str, str, list[str]]], reading: list[tuple[str, str]]) -> tuple[float | None, list[str]]:
+    """``(share, the elements not kept whole)`` for tables kept as tables and code kept as code.
 
-    ``elements`` are ``(name, items)``: a table's cells or a listing's lines. An element's kept
-    items are those of its items (two characters or more) found in the one element block
-    (:func:`blocks`: a Markdown table or a fenced block) of the reading that holds the most of them;
-    share = kept items / items, summed over the elements. ``None`` when there is no item.
+    ``elements`` are ``(kind, name, items)``: ``table`` with its cells or ``code`` with a listing's
+    lines. An element's kept items are those of its items (two characters or more) found in the one
+    block of its kind (:func:`blocks`: a Markdown table for a table, a fenced block for code) of the
+    reading that holds the most of them; share = kept items / items, summed over the elements.
+    ``None`` when there is no item.
     """
-    found = [item_key(b) for _, text in reading for kind, b in blocks(text) if kind in ELEMENT_BLOCKS]
+    found = [(kind, item_key(b)) for _, text in reading for kind, b in blocks(text) if kind in ELEMENT_BLOCKS]
     total = kept = 0
     partial: list[str] = []
-    for name, items in elements:
+    for kind, name, items in elements:
         keys = [k for k in map(item_key, items) if _eligible(k)]
-        best = max((sum(f" {k} " in f" {b} " for k in keys) for b in found), default=0)
+        best = max((sum(f" {k} " in f" {b} " for k in keys) for block_kind, b in found if block_kind == kind), default=0)
         total += len(keys)
         kept += best
         if best < len(keys):

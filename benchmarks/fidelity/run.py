@@ -263,7 +263,8 @@ def score(name: str, pdf: Path | Exception, truth: Truth) -> Row:
             row.element_text = metrics.element_text_outside(
                 [(e.kind, list(e.items)) for e in truth.elements], [x for _, t, text in truth.sections for x in (t, text)], pairs)
             row.kept, row.not_kept = metrics.kept_as_blocks(
-                [(f"{e.kind}: {e.caption}", list(e.items)) for e in truth.elements if e.kind in ("table", "code")], pairs)
+                [(e.kind, f"{e.kind}: {e.caption}", list(e.items)) for e in truth.elements if e.kind in metrics.ELEMENT_BLOCKS],
+                pairs)
     row.body_headings = metrics.body_as_heading(
         truth_heads, [(level, t) for level, t, _ in found if t],
         None if facts else "\n\n".join(x for _, _, x in truth.sections or []))
@@ -310,7 +311,7 @@ LEGEND = (
     "leaks identity strings; res/10 residual header/page-number lines per 10 pages; glued words; nums share of "
     "numbers kept; body_h body text read as headings; mid footnotes/captions inside a sentence; pdf_lk leaks in the "
     "blinded PDF; el_txt figure/table/code/algorithm items outside element blocks; kept share of table cells and "
-    "code lines in one element block; lvl headings not at their source level; split words cut in two; fn_sp "
+    "code lines in one block of their kind (Markdown table, fenced code); lvl headings not at their source level; split words cut in two; fn_sp "
     "sentences cut by a footnote; wm watermark text left; ok every target met (- = not measured for this document)"
 )
 

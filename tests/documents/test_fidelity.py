@@ -179,13 +179,14 @@ def test_element_text_outside_counts_cells_read_into_the_body(harness: ModuleTyp
 
 def test_kept_as_blocks_is_the_share_of_items_in_one_element_block(harness: ModuleType) -> None:
     kept = harness.metrics.kept_as_blocks
-    table = ("table", ["Tiny", "Short", "3.1", "41.7"])
-    code = ("code", ["def f(x):", "return x + 1"])
+    table = ("table", "Table 1", ["Tiny", "Short", "3.1", "41.7"])
+    code = ("code", "Listing 1", ["def f(x):", "return x + 1"])
     # 3 of the 4 cells in one table block, the 4th in another: 3/4; the listing in a fenced block: 2/2
     reading = [("Method", "| Tiny | 3.1 |\n| Short |\n\nProse.\n\n| 41.7 |\n\n```\n1 def f(x):\n2 return x + 1\n```")]
-    assert kept([table, code], reading) == (5 / 6, ["table (3/4)"])
-    # code lines in running text are kept nowhere: 0/2
-    assert kept([code], [("Method", "def f(x): return x + 1")]) == (0.0, ["code (0/2)"])
+    assert kept([table, code], reading) == (5 / 6, ["Table 1 (3/4)"])
+    # code lines in running text are kept nowhere (0/2); code read as a Markdown table is no code block (0/2)
+    assert kept([code], [("Method", "def f(x): return x + 1")]) == (0.0, ["Listing 1 (0/2)"])
+    assert kept([code], [("Method", "| 1 | def f(x): |\n| 2 | return x + 1 |")]) == (0.0, ["Listing 1 (0/2)"])
     assert kept([], reading) == (None, [])
 
 
@@ -378,7 +379,8 @@ def test_measures_are_zero_on_a_perfect_reading_of_every_layout_document(harness
         items = [i for e in doc.elements for i in e.items]
         assert m.element_text_outside([(e.kind, list(e.items)) for e in doc.elements],
                                       [x for _, t, text in doc.sections for x in (t, text)], pairs) == [], doc.name
-        assert m.kept_as_blocks([(e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")], pairs) == (1.0, [])
+        assert m.kept_as_blocks([(e.kind, e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")],
+                                pairs) == (1.0, [])
         assert m.heading_level_mismatches([(lv, t) for lv, t, _ in doc.sections], [(lv, t) for lv, t, _ in found]) == []
         truth_all = "\n\n".join([*(t for _, t, _ in doc.sections), body, *items])
         assert m.split_words(truth_all, "\n\n".join([*(t for _, t, _ in found), reading])) == [], doc.name
@@ -396,5 +398,5 @@ def test_element_text_in_the_running_text_counts_every_item(harness: ModuleType)
         assert sorted(leaked) == sorted(f"{kind}: {k}" for kind, e in items for k in map(m.item_key, e)
                                         if len(k.replace(" ", "")) >= 2), doc.name
         # nothing kept in a block
-        assert m.kept_as_blocks([(e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")],
+        assert m.kept_as_blocks([(e.kind, e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")],
                                 pairs)[0] == 0.0
