@@ -137,7 +137,7 @@ def cases(only: set[str] | None, which: str = "all", smoke: bool = False) -> lis
     if which in {"all", "earlier"}:
         out += _earlier_cases(only)
     if which in {"all", "layouts"}:
-        docs = [d for d in layouts.documents(smoke) if not only or d.name in only]
+        docs = [d for d in layouts.documents(smoke) if not only or d.name in only or d.klass in only]
         out += layout_cases(docs)
     return out
 
@@ -352,7 +352,8 @@ def summary(rows: list[Row]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="document names, or layout classes (acm-sigconf, els-5p, ...) for all their documents")
     parser.add_argument("--set", choices=SETS, default="all", dest="which",
                         help="earlier: the issue 11/24 documents; layouts: the layout corpus of issue 39")
     parser.add_argument("--json", type=Path, default=None)
