@@ -547,8 +547,9 @@ def make_document(spec: ClassSpec, index: int) -> LayoutDoc:
 
 
 def documents(smoke: bool = False) -> list[LayoutDoc]:
-    """Every layout document (:data:`DOCS_PER_CLASS` per class), or one per class for ``smoke`` of
-    the first two classes."""
+    """Every layout document (:data:`DOCS_PER_CLASS` per class), or for ``smoke`` two of them: a
+    two-column one (acm-sigconf-1, diagonal watermark) and a one-column one (llncs-2, "For Peer
+    Review Only" across the text)."""
     if smoke:
         return [make_document(CLASSES[0], 0), make_document(CLASSES[3], 1)]
     return [make_document(spec, k) for spec in CLASSES for k in range(DOCS_PER_CLASS)]
