@@ -92,3 +92,15 @@ def test_a_listing_row_with_an_aligned_comment_stays_in_the_listing(tmp_path: Pa
     # the comment's column: (400 - 95) / (0.6 x 9 pt, Courier's pitch) = 56.5 -> 56, after 30 characters
     listing = "\n".join(CODE).replace('open("paper.pdf")', 'open("paper.pdf")' + " " * 26 + "# one file")
     assert doc.sections[0].text.split("\n\n") == [" ".join(PROSE), "```\n" + listing + "\n```", " ".join(PROSE)]
+
+
+def test_a_title_block_line_right_above_a_drawing_is_no_label(tmp_path: Path) -> None:
+    # acmart floats a figure to the top of page 1's column, 7 pt under the authors' block: its
+    # lines (larger than the running text) were taken as labels, and the author names leaked
+    page = [TITLE, line(330, 712, "Tomasz Wielgosz", 12), line(330, 698, "Harbourside Vision Group", 11),
+            "0.5 w 330 610 200 80 re S", "330 620 m 530 680 l S", line(420, 600, "Steps", 8),
+            line(72, 660, "1 Introduction", 12, "F2"), *_text(640, [p[:40] for p in PROSE])]
+    doc = read_document(write(tmp_path / "authors.pdf", [page]))
+    [figure] = [r for r in doc.removed if r.item == "figure text"]
+    assert figure.text == "Steps"
+    assert "Tomasz Wielgosz" in next(r.text for r in doc.removed if r.item == "author block")

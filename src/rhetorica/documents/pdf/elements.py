@@ -17,8 +17,9 @@ order:
 3. figure text (:func:`figure_text`): the fragments inside a drawing (paths with area, images and
    forms closer than :data:`DRAWING_JOIN` to each other) or next to it (tick labels, axis titles,
    legends: within :data:`LABEL_REACH` x their font size, growing the drawing as they join), which
-   are no caption and no line of prose (six words or more). They are removed, one audit entry per
-   drawing.
+   are no caption, no line of prose (six words or more) and set no larger than the running text
+   (half a point of slack; a title block's names and affiliations right above a figure at the top
+   of page 1 are larger). They are removed, one audit entry per drawing.
 
 An element is a :class:`~rhetorica.documents.pdf.lines.Line` whose ``element`` names its kind: the
 reading order places it whole, and the block pass makes it one block, never a heading, a footnote
@@ -45,13 +46,14 @@ Box = tuple[float, float, float, float]  # x0, top, x1, bottom in points
 MIN_DRAWING = 12.0  # points: a drawing at least this wide and tall (no glyph drawn as a path)
 
 
-def set_apart(page: PageLines, removed: list[RemovedItem]) -> PageLines:
+def set_apart(page: PageLines, body: float, removed: list[RemovedItem]) -> PageLines:
     """``page`` with its code listings and tables as element lines and its figure text removed
-    (steps 1-3 of the module docstring); removals are audited in ``removed``."""
+    (steps 1-3 of the module docstring; ``body``: the running text's font size in points);
+    removals are audited in ``removed``."""
     lines, code = code_blocks(page.lines, page.index, removed)
     drawn = drawings(page.graphics)
     lines, tables = ruled_tables(lines, page.graphics, drawn)
-    lines = figure_text(lines, drawn, page.index, removed)
+    lines = figure_text(lines, drawn, body, page.index, removed)
     return PageLines(index=page.index, width=page.width, height=page.height,
                      lines=sorted(lines + code + tables, key=lambda ln: (ln.top, ln.x0)), graphics=page.graphics)
 
@@ -185,9 +187,10 @@ def drawings(graphics: list[Graphic]) -> list[Box]:
     return [b for b, shape in merged if shape and b[2] - b[0] >= MIN_DRAWING and b[3] - b[1] >= MIN_DRAWING]
 
 
-def figure_text(lines: list[Line], drawn: list[Box], page: int, removed: list[RemovedItem]) -> list[Line]:
-    """The lines that are no figure text (``drawn``: the page's :func:`drawings`): step 3 of the
-    module docstring."""
+def figure_text(lines: list[Line], drawn: list[Box], body: float, page: int,
+                removed: list[RemovedItem]) -> list[Line]:
+    """The lines that are no figure text (``drawn``: the page's :func:`drawings`; ``body``: the
+    running text's font size): step 3 of the module docstring."""
     gone: set[int] = set()
     for box in drawn:
         labels: list[Line] = []
@@ -196,7 +199,7 @@ def figure_text(lines: list[Line], drawn: list[Box], page: int, removed: list[Re
             grown = False
             for line in lines:
                 if id(line) in gone or line.element or CAPTION.match(line.text.strip()) \
-                        or len(line.text.split()) >= PROSE_WORDS:
+                        or len(line.text.split()) >= PROSE_WORDS or line.size > body + 0.5:
                     continue
                 if _near(box, (line.x0, line.top, line.x1, line.bottom), LABEL_REACH * max(line.size, 4.0)):
                     labels.append(line)

@@ -486,7 +486,7 @@ def analyse(pages: list[PageLines]) -> Layout:
     """Run the layout pass (steps 1-6 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
     body = body_font_size(pages)
-    pages = [set_apart(page, removed) for page in clean_margins(pages, removed)]
+    pages = [set_apart(page, body, removed) for page in clean_margins(pages, removed)]
     ordered: list[Line] = []
     two_col = 0
     for page in pages:
