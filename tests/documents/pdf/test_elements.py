@@ -104,3 +104,43 @@ def test_a_title_block_line_right_above_a_drawing_is_no_label(tmp_path: Path) ->
     [figure] = [r for r in doc.removed if r.item == "figure text"]
     assert figure.text == "Steps"
     assert "Tomasz Wielgosz" in next(r.text for r in doc.removed if r.item == "author block")
+
+
+STEPS = ["foreach every line in reading order do", "drop lines drawn at an angle;",
+         "merge each line with the next when the gap is", "end", "label each merged block by its font;"]
+
+
+def test_an_algorithm_with_numbered_steps_is_one_fenced_block(tmp_path: Path) -> None:
+    # algorithm2e: each step's number a small run of its own on the step's baseline; step 3 wraps
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE),
+            line(72, 640, "Algorithm 1: Reading one page in layout order."),
+            line(80, 627, "Input: positioned lines of one page"), line(80, 615, "Output: labelled text blocks")]
+    y = 603.0
+    for k, step in enumerate(STEPS):
+        page += [line(72, y, str(k + 1), 6), line(80 if k in (0, 3) else 92, y, step)]
+        if k == 2:
+            y -= 12
+            page.append(line(98, y, "small;"))
+        y -= 12
+    page += _text(520, PROSE)
+    doc = read_document(write(tmp_path / "algorithm.pdf", [page]))
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE), "Algorithm 1: Reading one page in layout order.",
+        "```\nInput: positioned lines of one page\nOutput: labelled text blocks\n1 foreach every line in reading order do\n"
+        "2 drop lines drawn at an angle;\n3 merge each line with the next when the gap is small;\n4 end\n"
+        "5 label each merged block by its font;\n```",
+        " ".join(PROSE)]
+
+
+def test_footnotes_on_consecutive_rows_are_no_algorithm(tmp_path: Path) -> None:
+    # three one-line footnotes numbered 1-3 right below each other: their marks are raised off the
+    # baseline, so they are no step numbers
+    notes = ["The first note explains the protocol.", "The second note names the raters.",
+             "The third note gives the dates."]
+    rows = [(72, 668, [("F1", 10, 0, "We count every sentence"), ("F1", 7, 4, "1"), ("F1", 10, 0, " of the corpus once"),
+                       ("F1", 7, 4, "2"), ("F1", 10, 0, " and report it"), ("F1", 7, 4, "3"), ("F1", 10, 0, " below.")])]
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *rows, *_text(640, PROSE * 3)]
+    for k, note in enumerate(notes):
+        page += [line(72, 110 - 10 * k + 3, str(k + 1), 6), line(78, 110 - 10 * k, note, 8)]
+    doc = read_document(write(tmp_path / "notes.pdf", [page]))
+    assert doc.sections[0].text.split("\n\n")[1:4] == [f"[^{k + 1}]: {note}" for k, note in enumerate(notes)]

@@ -9,6 +9,14 @@ order:
    left edge and within its width (a row's further fragments, an aligned comment, go with it); a number (non-monospaced or not) at the left of each row, counting up, is the
    listing's line number and is removed (audited). The run becomes one ``"code"`` element, each
    fragment of a row at its character column (indentation and aligned comments kept);
+1b. algorithms (:func:`numbered_steps`): a run of at least three rows whose step numbers count up
+   by one, each number set on its row's baseline at its left (a fragment of its own, as
+   algorithm2e sets it, or opening the row with a colon, ``3:``, as algpseudocode does), the
+   numbers aligned (within three font sizes) and each row right below the last (under 1.5 line
+   heights), with the labelled lines right above the first step (``Input:``, ``Require:``: a
+   capitalised word and a colon) and a step's wrapped lines (right below it, starting under its
+   text), becomes one ``"code"`` element, numbers kept. A footnote's mark
+   is raised off its row's baseline, a numbered list's number has a period;
 2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
    ends within 2 pt; ``\\toprule``, ``\\midrule``, ``\\bottomrule``, ``\\hline``), when no
    fragment there runs across most of the rule (a line of prose: set between two rules it is a
@@ -51,6 +59,8 @@ def set_apart(page: PageLines, body: float, removed: list[RemovedItem]) -> PageL
     (steps 1-3 of the module docstring; ``body``: the running text's font size in points);
     removals are audited in ``removed``."""
     lines, code = code_blocks(page.lines, page.index, removed)
+    lines, steps = numbered_steps(lines)
+    code += steps
     drawn = drawings(page.graphics)
     lines, tables = ruled_tables(lines, page.graphics, drawn)
     lines = figure_text(lines, drawn, body, page.index, removed)
@@ -102,6 +112,78 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
         pitch = max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
         out.append(_element("code", run, "\n".join(_cells(row, left, pitch) for row in rows)))
         taken.update(map(id, run))
+    return [ln for ln in lines if id(ln) not in taken], out
+
+
+STEP = re.compile(r"^(\d{1,3}):(?:\s|$)")
+LABELLED = re.compile(r"^[A-Z][a-z]+:\s")
+
+
+def _step(number: Line, lines: list[Line]) -> list[Line] | None:
+    """The fragments of ``number``'s row that make its step (``number`` first): the fragments to its
+    right, each within three font sizes of the last, when the first sits on its baseline;
+    ``None`` when ``number`` starts no step."""
+    text = number.text.strip()
+    colon = STEP.match(text)
+    if not (NUMBER.match(text) or colon):
+        return None
+    row = sorted((ln for ln in lines if ln is not number and not ln.element and _same_row(ln, number)
+                  and ln.x0 >= number.x1 - 0.5), key=lambda ln: ln.x0)
+    out = [number]
+    for line in row:
+        if line.x0 - out[-1].x1 > 3 * max(line.size, 1.0):
+            break
+        out.append(line)
+    if colon and len(text) > len(colon.group(0)):  # "1: measure the angle ..." in one fragment
+        return out
+    if len(out) < 2 or abs(out[1].baseline - number.baseline) > 0.15 * max(out[1].size, 1.0) or not number.baseline:
+        return None
+    return out
+
+
+def numbered_steps(lines: list[Line]) -> tuple[list[Line], list[Line]]:
+    """``(other lines, algorithm elements)``: step 1b of the module docstring."""
+    steps: list[tuple[int, list[Line]]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        step = None if line.rotated or line.element else _step(line, lines)
+        if step is not None:
+            steps.append((int(re.match(r"\d+", line.text.strip()).group(0)), step))  # type: ignore[union-attr]
+    starts = {id(ln) for _, step in steps for ln in step}
+    for _, step in steps:  # a step's wrapped lines: right below it, under its text
+        text_x0 = step[1].x0 if len(step) > 1 else step[0].x0
+        while True:
+            last = max(step, key=lambda ln: ln.bottom)
+            more = [ln for ln in lines if id(ln) not in starts and ln not in step and not ln.element
+                    and 0 <= ln.top - last.bottom < 0.8 * max(ln.size, 1.0)
+                    and text_x0 - 1 <= ln.x0 < max(x.x1 for x in step)]
+            if not more:
+                break
+            step += sorted(more, key=lambda ln: ln.x0)
+    runs: list[list[tuple[int, list[Line]]]] = []
+    for value, step in steps:
+        run = next((r for r in runs if value == r[-1][0] + 1 and abs(step[0].x0 - r[-1][1][0].x0) < 3 * step[0].size
+                    and 0 <= step[0].top - max(ln.bottom for ln in r[-1][1]) < 1.5 * max(ln.size for ln in step)), None)
+        if run is None:
+            runs.append([(value, step)])
+        else:
+            run.append((value, step))
+    taken: set[int] = set()
+    out: list[Line] = []
+    for run in runs:
+        if len(run) < 3:
+            continue
+        rows = [step for _, step in run]
+        left = min(ln.x0 for ln in rows[0])
+        while True:  # the labelled lines right above the first step
+            first = rows[0]
+            above = [ln for ln in lines if id(ln) not in taken and ln not in first and LABELLED.match(ln.text.strip())
+                     and 0 <= first[0].top - ln.bottom < 0.8 * max(ln.size, 1.0) and abs(ln.x0 - left) < 3 * ln.size]
+            if not above:
+                break
+            rows.insert(0, above[:1])
+        text = "\n".join(" ".join(ln.text.strip() for ln in row) for row in rows)
+        out.append(_element("code", [ln for row in rows for ln in row], text))
+        taken.update(id(ln) for row in rows for ln in row)
     return [ln for ln in lines if id(ln) not in taken], out
 
 

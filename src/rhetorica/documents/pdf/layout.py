@@ -17,7 +17,8 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    page: a horizontal watermark);
 1b. layout elements (:mod:`rhetorica.documents.pdf.elements`): code listings and ruled tables
    become one element line each, the text of drawn figures is removed;
-2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
+2. reading order: a page is two-column when at least 5 substantial lines (an element's rows
+   counted) sit wholly in each half;
    above the first column of prose on page 1 the title block is read row by row; below, lines
    are read band by band (a band ends at a line crossing the middle, or at the rows of a table
    spanning both columns, read across): left column, right column, then the crossing line; lines
@@ -350,7 +351,8 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
     lines = sorted(page.lines, key=lambda ln: (ln.top, ln.x0))
     left = [ln for ln in lines if ln.x1 <= mid + slack]
     right = [ln for ln in lines if ln.x0 >= mid - slack]
-    two_col = sum(len(ln.text) >= 25 for ln in left) >= 5 and sum(len(ln.text) >= 25 for ln in right) >= 5
+    # an element (a table, a listing) counts as its rows
+    two_col = all(sum(ln.text.count("\n") + 1 for ln in half if len(ln.text) >= 25) >= 5 for half in (left, right))
     if not two_col:
         return merge_rows(lines), False
     ordered: list[Line] = []
