@@ -200,6 +200,21 @@ def test_a_numbered_heading_opening_with_a_bracket_and_wrapped_is_one_heading(tm
         ("Introduction", 1), ("[D3] Paper Cards with Personalized Context", 1)]
 
 
+def test_a_wrapped_heading_of_fifteen_words_is_one_heading(tmp_path: Path) -> None:
+    # issue 39: a heading holds at most 14 words a printed row, so a title of 15 words wrapped on
+    # two rows (the first alone 15 words with its number; the first ending in a comma) is one heading
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, PROSE),
+            line(72, 640, "2.1 Why a Reader Keeps Every Single Heading That a Narrow Column Wraps onto Two", 12, "F2"),
+            line(96, 626, "Lines", 12, "F2"), *_text(606, PROSE),
+            line(72, 560, "3 Reading Order across Two Columns When Floats,", 12, "F2"),
+            line(86, 546, "Notes and Stamps Share the Same Printed Page", 12, "F2"), *_text(526, PROSE)]
+    doc = read_document(write(tmp_path / "long.pdf", [page]))
+    assert [(s.title, s.level) for s in doc.sections] == [
+        ("Introduction", 1), ("Why a Reader Keeps Every Single Heading That a Narrow Column Wraps onto Two Lines", 2),
+        ("Reading Order across Two Columns When Floats, Notes and Stamps Share the Same Printed Page", 1)]
+    assert [s.text for s in doc.sections] == [" ".join(PROSE)] * 3
+
+
 def test_a_centred_heading_in_capitals_on_three_lines_is_one_heading(tmp_path: Path) -> None:
     # IEEE's section headings: centred small capitals, each line centred under the last
     lines = ["II. A RATHER LONG SECTION HEADING ON", "PERSONALIZED PAPER CARDS WITH CONTEXT AND MANY", "MORE WORDS"]
@@ -265,3 +280,57 @@ def test_a_word_broken_at_a_line_end_without_a_hyphen_is_one_word(tmp_path: Path
     doc = read_document(write(tmp_path / "split.pdf", [page]))
     assert doc.sections[0].text == ("We read the reviews and write their summaries of the papers, and the summaries are "
                                     "short data that two raters compare with the reviews.")
+
+
+def test_a_hyphenated_word_whose_first_piece_is_a_word_is_joined(tmp_path: Path) -> None:
+    # issue 39: "set-" + "tled": "set" is a word of the document, "tled" only opens the line after
+    # the hyphen (a piece, no word), so the hyphen is TeX's and the word is "settled"; "well-"
+    # + "known" stays hyphenated: both pieces are words and "wellknown" is written nowhere; so
+    # does "low-" + "dimensional": "dimensional" is written as a part of "three-dimensional"
+    rows = ["We set the threshold once, and the value set-",
+            "tled before the text was read; the rule is well-",
+            "known and the known rules are well kept by the low-",
+            "dimensional readers of three-dimensional and low pages."]
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, rows)]
+    doc = read_document(write(tmp_path / "hyphen.pdf", [page]))
+    assert doc.sections[0].text == ("We set the threshold once, and the value settled before the text was read; the rule "
+                                    "is well-known and the known rules are well kept by the low-dimensional readers of "
+                                    "three-dimensional and low pages.")
+
+
+LEFT = ["the first column holds these lines of text,", "set one below the other in the left half",
+        "of the page, each of them short enough to", "end well before the middle of the page and",
+        "followed by the lines of the right column,", "which the reader reads after the left one"]
+RIGHT = ["from its top to its bottom, as a person", "reads a journal page that is set in two",
+         "columns, each line again short enough to", "start after the middle of the page, and so",
+         "the text goes on to the next page where", "the columns are short and end up the page"]
+
+
+def _columns(left: list[str], right: list[str], y: float) -> list:
+    return _text(y, left) + _text(y, right, x=330)
+
+
+def test_a_short_last_page_of_a_two_column_paper_is_read_column_by_column(tmp_path: Path) -> None:
+    # issue 39: a last page holding only three lines in the left column and two in the right is
+    # two-column too when the paper's other pages are (no line crosses the middle there)
+    tail_left = ["while the left column of the last page has", "only three lines of text on it and then",
+                 "the paragraph goes on in the right column"]
+    tail_right = ["where two more lines close the paper, as", "the reader expects them to close it here."]
+    first = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_columns(LEFT, RIGHT, 680)]
+    second = [*_columns(LEFT, RIGHT, 740)]
+    third = [*_columns(tail_left, tail_right, 740)]
+    doc = read_document(write(tmp_path / "short.pdf", [first, second, third]))
+    assert doc.sections[0].text.split() == " ".join((LEFT + RIGHT) * 2 + tail_left + tail_right).split()
+
+
+def test_a_heading_opening_the_right_column_beside_the_abstract_heading_is_read_with_its_column(
+        tmp_path: Path) -> None:
+    # issue 39 (acmart): the right column opens with a section heading on three rows whose first
+    # row sits beside the "ABSTRACT" heading, above the first line of prose; the title block
+    # above is read row by row, the heading goes with the column it opens
+    page = [TITLE, line(72, 618, "ABSTRACT", 12, "F2"), *_text(604, LEFT),
+            line(330, 618, "2", 12, "F2"), line(345, 618, "READING ORDER ACROSS", 12, "F2"),
+            line(345, 604, "TWO COLUMNS OF A PAGE", 12, "F2"), *_text(588, RIGHT, x=330)]
+    doc = read_document(write(tmp_path / "beside.pdf", [page]))
+    assert [(s.title, s.text) for s in doc.sections] == [
+        ("Abstract", " ".join(LEFT)), ("Reading order across two columns of a page", " ".join(RIGHT))]

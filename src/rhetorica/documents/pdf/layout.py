@@ -18,8 +18,10 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
 1b. layout elements (:mod:`rhetorica.documents.pdf.elements`): code listings and ruled tables
    become one element line each, the text of drawn figures is removed;
 2. reading order: a page is two-column when at least 5 substantial lines (an element's rows
-   counted) sit wholly in each half;
-   above the first column of prose on page 1 the title block is read row by row; below, lines
+   counted) sit wholly in each half (2, in a document whose pages are mostly two-column, when
+   they outnumber the lines crossing the middle: a short last page);
+   above the first column of prose on page 1 the title block is read row by row (a heading's
+   first rows right above a column's first line and in its font go with the column); below, lines
    are read band by band (a band ends at a line crossing the middle, or at the rows of a table
    spanning both columns, read across): left column, right column, then the crossing line; lines
    under 55 % of the body font (figure labels) and pages dominated by short fragments (drawn
@@ -344,24 +346,59 @@ def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, u
     return (extreme and (margin or usual_place)) or (margin and usual_place)
 
 
-def reading_order(page: PageLines) -> tuple[list[Line], bool]:
-    """Lines of a page in reading order; also whether the page was read as two columns."""
+def two_column(page: PageLines, *, short: bool = False) -> bool:
+    """Whether ``page`` is set in two columns: at least 5 substantial lines (25 characters or more;
+    an element's rows counted) sit wholly in each half. With ``short`` (a page of a document
+    whose pages are mostly two-column: a last page the text fills only in part) 2 in each half
+    do, when the lines wholly in a half outnumber the substantial lines crossing the middle."""
+    mid = page.width / 2
+    slack = page.width * 0.02
+    counts = [sum(ln.text.count("\n") + 1 for ln in page.lines if side(ln) and len(ln.text) >= 25)
+              for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack)]
+    if not short:
+        return min(counts) >= 5
+    across = sum(ln.x0 < mid - slack and ln.x1 > mid + slack and len(ln.text) >= 25 for ln in page.lines)
+    return min(counts) >= 2 and sum(counts) > across
+
+
+def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> set[int]:
+    """Ids of the lines above ``start`` (the first column prose of page 1) that open a column: in
+    one half, each right above the next line of its half (under 0.8 of its size apart) in the same
+    font (size, weight), with the pieces on its row in that half (a heading's number): the first
+    rows of a heading that the column below continues."""
+    out: set[int] = set()
+    for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack):
+        half = [ln for ln in lines if side(ln)]
+        below = [ln for ln in half if ln.bottom > start]
+        if not below:
+            continue
+        first = min(below, key=lambda ln: ln.top)
+        for line in sorted((ln for ln in half if ln.bottom <= start), key=lambda ln: -ln.bottom):
+            if id(line) in out:
+                continue
+            if not (0 <= first.top - line.bottom < 0.8 * max(line.size, 1.0)
+                    and abs(line.size - first.size) < 0.3 and line.bold == first.bold):
+                break
+            out.update(id(ln) for ln in half if ln.bottom <= start and abs(ln.baseline - line.baseline) < 1.0)
+            first = line
+    return out
+
+
+def reading_order(page: PageLines, two_col: bool) -> list[Line]:
+    """Lines of a page in reading order, in two columns when ``two_col`` (:func:`two_column`)."""
     mid = page.width / 2
     slack = page.width * 0.02
     lines = sorted(page.lines, key=lambda ln: (ln.top, ln.x0))
-    left = [ln for ln in lines if ln.x1 <= mid + slack]
-    right = [ln for ln in lines if ln.x0 >= mid - slack]
-    # an element (a table, a listing) counts as its rows
-    two_col = all(sum(ln.text.count("\n") + 1 for ln in half if len(ln.text) >= 25) >= 5 for half in (left, right))
     if not two_col:
-        return merge_rows(lines), False
+        return merge_rows(lines)
     ordered: list[Line] = []
     if page.index == 0:
         # the title block above the first column of prose spans the page: read it row by row
         start = next((ln.top for ln in lines if (_is_prose(ln) or RUN_IN_ABSTRACT.match(ln.text.strip()))
                       and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
-        ordered = merge_rows([ln for ln in lines if ln.bottom <= start])
-        lines = [ln for ln in lines if ln.bottom > start]
+        heads = _column_heads(lines, start, mid, slack)
+        ordered = merge_rows([ln for ln in lines if ln.bottom <= start and id(ln) not in heads])
+        lines = [ln for ln in lines if ln.bottom > start or id(ln) in heads]
     band_left: list[Line] = []
     band_right: list[Line] = []
     wide = _full_width_rows(lines, mid, slack)
@@ -385,7 +422,7 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
             band_left, band_right = [], []
             ordered.append(line)
     ordered += merge_rows(band_left) + merge_rows(band_right) + merge_rows(group)
-    return ordered, True
+    return ordered
 
 
 def _full_width_rows(lines: list[Line], mid: float, slack: float) -> set[int]:
@@ -426,15 +463,18 @@ def _shared_edges(above: list[Line], below: list[Line]) -> int:
     return sum(any(abs(x - f) <= 1.5 for x in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2) for f in edges) for ln in below)
 
 
-def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False) -> tuple[int, str] | None:
+def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False,
+                  rows: int = 1) -> tuple[int, str] | None:
     """``(level, number)`` when ``line`` is a section heading, else ``None``.
 
     ``number`` is the heading's numbering (``"2.1"``, ``"A"``) or ``""``. With ``strong_only`` only
     numbered and known headings count (used to find where the title block ends).
-    ``ranked`` holds the font sizes of larger bold headings, largest first.
+    ``ranked`` holds the font sizes of larger bold headings, largest first. ``rows``: the printed
+    lines ``line`` joins (a wrapped heading); a heading holds at most 110 characters and 14 words
+    a row.
     """
     text = line.text.strip().replace("\u00ad", "")
-    if line.element or len(text) > 110 or len(text.split()) > 14 or CAPTION.match(text) or "%" in text:
+    if line.element or len(text) > 110 * rows or len(text.split()) > 14 * rows or CAPTION.match(text) or "%" in text:
         return None
     visible = re.sub(r"\s", "", text)
     letters = re.sub(r"[^A-Za-z]", "", text)
@@ -491,8 +531,11 @@ def analyse(pages: list[PageLines]) -> Layout:
     pages = [set_apart(page, body, removed) for page in clean_margins(pages, removed)]
     ordered: list[Line] = []
     two_col = 0
-    for page in pages:
-        lines, is_two = reading_order(page)
+    strict = [two_column(page) for page in pages]
+    mostly_two = sum(strict) > len(pages) / 2
+    for page, is_two in zip(pages, strict):
+        is_two = is_two or (mostly_two and two_column(page, short=True))
+        lines = reading_order(page, is_two)
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
         tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body and not ln.element]
@@ -563,7 +606,7 @@ def analyse(pages: list[PageLines]) -> Layout:
             # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
             head, sep = _joint(text, following.text.strip(), vocabulary)
             joined = replace(line, text=head + sep + following.text.strip(), bottom=following.bottom)
-            heading = heading_level(joined, body, ranked)
+            heading = heading_level(joined, body, ranked, rows=2)
             if heading is not None:
                 line, text, skip = joined, joined.text, k + 1
         cells = table_cells(line)
@@ -883,7 +926,9 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
 @dataclass(frozen=True)
 class Vocabulary:
     """A document's lower-case words, hyphenated compounds included: ``words`` as written anywhere
-    (a line's last word left out when it ends in a hyphen; ``in`` looks here), ``inner`` as
+    (the two pieces of a word hyphenated at a line end left out: the line's last word and the
+    next line's first; the parts of a compound written with a hyphen in; ``in`` looks here),
+    ``inner`` as
     written inside a line, neither its first nor its last word (whole for sure: no line break cut
     them)."""
 
@@ -898,13 +943,18 @@ def _vocabulary(lines: list[Line]) -> Vocabulary:
     """The :class:`Vocabulary` of ``lines``."""
     words: set[str] = set()
     inner: set[str] = set()
+    broken = False  # the line before (in reading order) ends in a hyphen
     for line in lines:
         text = line.text.rstrip()
         tokens = [t.lower() for t in _TOKEN.findall(text)]
         inner.update(tokens[1:-1])
-        if tokens and text.endswith(("-", "\u00ad")):
+        if broken and text[:1].isalpha():
+            tokens = tokens[1:]
+        broken = text.endswith(("-", "\u00ad"))
+        if tokens and broken:
             tokens = tokens[:-1]
         words.update(tokens)
+        words.update(part for t in tokens if "-" in t for part in t.split("-") if part)  # "token-level": "level"
     return Vocabulary(frozenset(words), frozenset(inner))
 
 
