@@ -144,3 +144,27 @@ def test_footnotes_on_consecutive_rows_are_no_algorithm(tmp_path: Path) -> None:
         page += [line(72, 110 - 10 * k + 3, str(k + 1), 6), line(78, 110 - 10 * k, note, 8)]
     doc = read_document(write(tmp_path / "notes.pdf", [page]))
     assert doc.sections[0].text.split("\n\n")[1:4] == [f"[^{k + 1}]: {note}" for k, note in enumerate(notes)]
+
+
+SHORT_STEPS = ["foreach line in reading order do", "drop the lines drawn at an angle to the text;",
+               "merge the line with the next one;", "end"]
+
+
+def test_an_algorithm_in_the_left_column_keeps_the_right_column_out(tmp_path: Path) -> None:
+    # issue 39: a step's row met the right column's line beside it (on the step's baseline) within
+    # three font sizes (the gutter) and took it in; the algorithm package's caption ("Algorithm 1 Title", no colon) right
+    # above the steps is the element's caption, so the sentence it interrupts is joined again
+    right_prose = _column(" ".join(PROSE * 3))
+    left = [line(72, 700, "1 Method", 12, "F2"), line(72, 680, "We read every page of the corpus in the"),
+            line(72, 668, "order of its columns, one by one, as"), line(72, 652, "Algorithm 1 Reading one page in order.")]
+    for k, step in enumerate(SHORT_STEPS):
+        left += [line(72, 640 - 12 * k, f"{k + 1}:", 8), line(84 if k in (0, 3) else 96, 640 - 12 * k, step)]
+    left += [line(72, 580, "a person reads a page of a journal.")]
+    right = _text(700, right_prose, x=300)
+    doc = read_document(write(tmp_path / "beside.pdf", [[TITLE, *left, *right]]))
+    assert doc.sections[0].text.split("\n\n") == [
+        "We read every page of the corpus in the order of its columns, one by one, as a person reads a page of a "
+        "journal.", "Algorithm 1 Reading one page in order.",
+        "```\n1: foreach line in reading order do\n2: drop the lines drawn at an angle to the text;\n"
+        "3: merge the line with the next one;\n4: end\n```",
+        " ".join(PROSE * 3)]

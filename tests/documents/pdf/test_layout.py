@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rhetorica.documents import ReadOptions, read_document
 from rhetorica.documents.pdf.reader import NO_ABSTRACT
-from tests.documents.pdf.content import line, write
+from tests.documents.pdf.content import line, rule, write
 
 TITLE = line(150, 740, "A Study of Layout Defects", 18, "F2")
 AUTHOR = line(230, 715, "Jane Q. Doe, Example University, jane@example.org")
@@ -269,6 +269,25 @@ def test_a_footnote_whose_raised_mark_opens_its_row_never_splits_the_sentence(tm
     ]
 
 
+def test_a_footnote_numbered_with_a_period_under_the_footnote_rule_never_splits_the_sentence(tmp_path: Path) -> None:
+    # issue 39 (JMLR): the note's mark is "2." on the note's baseline; under the footnote rule (a
+    # short rule at the column's left edge with only small lines below it) it opens a footnote
+    first = [TITLE, line(72, 700, "1 Introduction", 12, "F2"),
+             line(72, 680, "We count every sentence of the corpus once, even when it occurs twice,"),
+             (72, 668, [("F1", 10, 0, "in the way described by the annotation guide"), ("F1", 7, 4, "2"),
+                        ("F1", 10, 0, " that the three annotators")]),
+             rule(72, 192, 104), line(78, 90, "2. The guide is part of the supplementary material.", 8),
+             line(300, 50, "1")]
+    second = [line(72, 740, "followed for all the papers of the study."), *_text(710, PROSE), line(300, 50, "2")]
+    doc = read_document(write(tmp_path / "dotted.pdf", [first, second]))
+    assert doc.sections[0].text.split("\n\n") == [
+        "We count every sentence of the corpus once, even when it occurs twice, in the way described by the "
+        "annotation guide^2 that the three annotators followed for all the papers of the study.",
+        "[^2]: The guide is part of the supplementary material.",
+        " ".join(PROSE),
+    ]
+
+
 def test_a_word_broken_at_a_line_end_without_a_hyphen_is_one_word(tmp_path: Path) -> None:
     # issue 39: "sum maries", a word broken at a line end whose hyphen the PDF does not hold as
     # text; the document writes "summaries" inside a line and never "maries" there. "short" +
@@ -334,3 +353,70 @@ def test_a_heading_opening_the_right_column_beside_the_abstract_heading_is_read_
     doc = read_document(write(tmp_path / "beside.pdf", [page]))
     assert [(s.title, s.text) for s in doc.sections] == [
         ("Abstract", " ".join(LEFT)), ("Reading order across two columns of a page", " ".join(RIGHT))]
+
+
+def test_an_author_note_set_on_a_later_page_goes_with_the_title_block(tmp_path: Path) -> None:
+    # issue 39 (JMLR/PMLR): the note of the title block's "*" sits under the footnote rule of
+    # page 2; it is an author note (its mark is the title block's and it reads like one), the
+    # numbered note below it ("1.") is a footnote of its own
+    first = [TITLE, line(230, 715, "Jane Q. Doe*, Example University"), line(72, 700, "1 Introduction", 12, "F2"),
+             *_text(680, PROSE), line(300, 50, "1")]
+    second = [*_text(740, PROSE), rule(72, 192, 130),
+              line(72, 118, "*Corresponding author; funded by a reading fellowship. Homepage", 8),
+              line(72, 108, "https://example.org/jdoe", 8),
+              line(72, 98, "1. The guide is part of the supplementary material.", 8), line(300, 50, "2")]
+    doc = read_document(write(tmp_path / "later.pdf", [first, second]))
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join(PROSE), " ".join(PROSE), "[^1]: The guide is part of the supplementary material."]
+    [block] = [r.text for r in doc.removed if r.item == "author block"]
+    assert block.split("\n")[1:] == ["*Corresponding author; funded by a reading fellowship. Homepage",
+                                     "https://example.org/jdoe"]
+
+
+def test_the_venue_line_of_a_permission_block_goes_with_the_title_block(tmp_path: Path) -> None:
+    # issue 39 (acmart): the permission block's venue line ("Conference’17, ...") right above its
+    # ISBN line is part of the block, and the sentence the footnote interrupts, going on with "(",
+    # is joined again
+    first = [TITLE, line(72, 700, "1 Introduction", 12, "F2"),
+             line(72, 680, "We count every sentence of the corpus once, as the annotation guide^1 says,"),
+             line(72, 668, "and Robert Kern, then an undergraduate student"),
+             line(72, 130, "1 The guide is part of the supplementary material.", 8),
+             line(72, 110, "Workshop on Layout, June 2026, Lisbon, Portugal", 8),
+             line(72, 100, "2026. ACM ISBN 978-x-xxxx-xxxx-x/YY/MM", 8), line(72, 90, "https://doi.org/10.1145/nnnnnnn", 8)]
+    second = [line(72, 740, "(now at a company), helped with the tests."), *_text(720, PROSE)]
+    doc = read_document(write(tmp_path / "permission.pdf", [first, second]))
+    assert doc.sections[0].text.split("\n\n") == [
+        "We count every sentence of the corpus once, as the annotation guide^1 says, and Robert Kern, then an "
+        "undergraduate student (now at a company), helped with the tests.",
+        "[^1]: The guide is part of the supplementary material.", " ".join(PROSE)]
+    [block] = [r.text for r in doc.removed if r.item == "author block"]
+    assert block.split("\n") == ["Workshop on Layout, June 2026, Lisbon, Portugal", "2026. ACM ISBN 978-x-xxxx-xxxx-x/YY/MM",
+                                 "https://doi.org/10.1145/nnnnnnn"]
+
+
+def test_a_venue_footer_on_the_last_row_of_page_one_is_removed_with_its_date(tmp_path: Path) -> None:
+    # issue 39 (elsarticle): "Preprint submitted to ..." and the date beside it on page 1's last
+    # row, above the bottom margin: a venue note, the date with it
+    first = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, PROSE),
+             line(72, 100, "Preprint submitted to Journal of Examples", 8), line(480, 100, "March 3, 2026", 8)]
+    doc = read_document(write(tmp_path / "footer.pdf", [first, _text(740, PROSE)]))
+    assert doc.sections[0].text == " ".join(PROSE) + "\n\n" + " ".join(PROSE)
+    assert [r.text for r in doc.removed if r.item == "venue note"] == [
+        "Preprint submitted to Journal of Examples", "March 3, 2026"]
+
+
+def test_an_indented_full_line_after_a_display_equation_starts_a_paragraph(tmp_path: Path) -> None:
+    # issue 39: the paragraph after a centred equation ran on into it; after a display line, a
+    # line ending at the column's right edge and indented from its left edge opens a paragraph,
+    # one set flush left goes on with the paragraph. The full lines repeat one sentence (one
+    # width); the indented line is that sentence less "its " (Helvetica: i 222 + t 278 + s 500 +
+    # space 278 = 1278/1000 em = 12.78 pt at 10 pt), set 12.78 pt in, so it ends where they do
+    full = "the reader keeps each table whole and counts its cells once"
+    opening = "the reader keeps each table whole and counts cells once"
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, [full] * 3),
+            line(190, 644, "share(e) = kept / all (1)"), line(72 + 12.78, 632, opening), *_text(620, [full] * 2),
+            line(190, 596, "mean = share / n (2)"), line(72, 584, full)]
+    doc = read_document(write(tmp_path / "equation.pdf", [page]))
+    assert doc.sections[0].text.split("\n\n") == [
+        " ".join([full] * 3) + " share(e) = kept / all (1)",
+        " ".join([opening, full, full]) + " mean = share / n (2) " + full]

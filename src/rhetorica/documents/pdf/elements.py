@@ -15,7 +15,8 @@ order:
    numbers aligned (within three font sizes) and each row right below the last (under 1.5 line
    heights), with the labelled lines right above the first step (``Input:``, ``Require:``: a
    capitalised word and a colon) and a step's wrapped lines (right below it, starting under its
-   text), becomes one ``"code"`` element, numbers kept. A footnote's mark
+   text), becomes one ``"code"`` element, numbers kept; on a two-column page a step stays on its
+   number's side of the middle (the other column's line beside it is no part of it). A footnote's mark
    is raised off its row's baseline, a numbered list's number has a period;
 2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
    ends within 2 pt; ``\\toprule``, ``\\midrule``, ``\\bottomrule``, ``\\hline``), when no
@@ -42,7 +43,7 @@ from itertools import pairwise
 
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.lines import Graphic, Line, PageLines
-from rhetorica.documents.pdf.rows import merge_rows
+from rhetorica.documents.pdf.rows import COLUMN_SLACK, merge_rows, two_column
 
 CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 NUMBER = re.compile(r"^\d{1,4}:?$")
@@ -59,7 +60,7 @@ def set_apart(page: PageLines, body: float, removed: list[RemovedItem]) -> PageL
     (steps 1-3 of the module docstring; ``body``: the running text's font size in points);
     removals are audited in ``removed``."""
     lines, code = code_blocks(page.lines, page.index, removed)
-    lines, steps = numbered_steps(lines)
+    lines, steps = numbered_steps(lines, page.width * (0.5 - COLUMN_SLACK) if two_column(page) else None)
     code += steps
     drawn = drawings(page.graphics)
     lines, tables = ruled_tables(lines, page.graphics, drawn)
@@ -119,16 +120,18 @@ STEP = re.compile(r"^(\d{1,3}):(?:\s|$)")
 LABELLED = re.compile(r"^[A-Z][a-z]+:\s")
 
 
-def _step(number: Line, lines: list[Line]) -> list[Line] | None:
+def _step(number: Line, lines: list[Line], gutter: float | None) -> list[Line] | None:
     """The fragments of ``number``'s row that make its step (``number`` first): the fragments to its
-    right, each within three font sizes of the last, when the first sits on its baseline;
-    ``None`` when ``number`` starts no step."""
+    right, each within three font sizes of the last and on ``number``'s side of the ``gutter`` (a
+    two-column page's right half starts there: the other column's line is no part of the step), when the first sits
+    on its baseline; ``None`` when ``number`` starts no step."""
     text = number.text.strip()
     colon = STEP.match(text)
     if not (NUMBER.match(text) or colon):
         return None
     row = sorted((ln for ln in lines if ln is not number and not ln.element and _same_row(ln, number)
-                  and ln.x0 >= number.x1 - 0.5), key=lambda ln: ln.x0)
+                  and ln.x0 >= number.x1 - 0.5 and (gutter is None or (ln.x0 < gutter) == (number.x0 < gutter))),
+                 key=lambda ln: ln.x0)
     out = [number]
     for line in row:
         if line.x0 - out[-1].x1 > 3 * max(line.size, 1.0):
@@ -141,11 +144,13 @@ def _step(number: Line, lines: list[Line]) -> list[Line] | None:
     return out
 
 
-def numbered_steps(lines: list[Line]) -> tuple[list[Line], list[Line]]:
-    """``(other lines, algorithm elements)``: step 1b of the module docstring."""
+def numbered_steps(lines: list[Line], gutter: float | None = None) -> tuple[list[Line], list[Line]]:
+    """``(other lines, algorithm elements)``: step 1b of the module docstring; ``gutter``: where
+    the right half of a two-column page (:func:`~rhetorica.documents.pdf.rows.two_column`) starts,
+    else ``None``."""
     steps: list[tuple[int, list[Line]]] = []
     for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
-        step = None if line.rotated or line.element else _step(line, lines)
+        step = None if line.rotated or line.element else _step(line, lines, gutter)
         if step is not None:
             steps.append((int(re.match(r"\d+", line.text.strip()).group(0)), step))  # type: ignore[union-attr]
     starts = {id(ln) for _, step in steps for ln in step}

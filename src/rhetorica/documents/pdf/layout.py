@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.elements import CAPTION, set_apart
 from rhetorica.documents.pdf.lines import Line, PageLines
-from rhetorica.documents.pdf.rows import merge_rows, table_cells
+from rhetorica.documents.pdf.rows import merge_rows, table_cells, two_column
 
 MARGIN = 0.11
 HEADER_ZONE = 0.15  # running headers set apart from the text reach this far (a two-line header)
@@ -192,12 +192,13 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         kept: list[Line] = []
         gutter: list[Line] = []
         edge_top, edge_bottom = edges[page.index]
+        venue = _venue_notes(page, edge_bottom, in_margin)
         for line in page.lines:
             text = line.text.strip()
             where = f"page {page.index + 1}"
             if line.rotated:
                 removed.append(RemovedItem(item="rotated text (watermark or side stamp)", location=where, text=text))
-            elif VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
+            elif id(line) in venue:
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
             elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top) \
                     and not _numbers_a_heading(line, page):
@@ -230,6 +231,24 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         elif gutter:
             page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+def _venue_notes(page: PageLines, bottom: float, in_margin: Callable[[Line, PageLines], bool]) -> set[int]:
+    """Ids of ``page``'s venue notes (:data:`VENUE`): in the top or bottom margin, in the top 20 %
+    of page 1 or on its last row (``bottom``: the page's lowest text, points; elsarticle's
+    "Preprint submitted to ..." footer); a note in a margin or on that last row takes the other
+    pieces of its row with it (the footer's date)."""
+    out: set[int] = set()
+    for line in page.lines:
+        if line.rotated or not VENUE.match(line.text.strip()):
+            continue
+        footer = page.index == 0 and line.bottom >= bottom - 2
+        if in_margin(line, page) or footer or (page.index == 0 and line.top < page.height * 0.2):
+            out.add(id(line))
+            if in_margin(line, page) or footer:
+                out.update(id(ln) for ln in page.lines if not ln.rotated and abs(ln.top - line.top) < 2
+                           and abs(ln.bottom - line.bottom) < 2)
+    return out
 
 
 STAMP_SLACK = 2.0  # points: a stamp sits at the same place on every page it is on
@@ -344,21 +363,6 @@ def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, u
     margin = line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
     usual_place = usual is not None and abs(line.top - usual) < 10
     return (extreme and (margin or usual_place)) or (margin and usual_place)
-
-
-def two_column(page: PageLines, *, short: bool = False) -> bool:
-    """Whether ``page`` is set in two columns: at least 5 substantial lines (25 characters or more;
-    an element's rows counted) sit wholly in each half. With ``short`` (a page of a document
-    whose pages are mostly two-column: a last page the text fills only in part) 2 in each half
-    do, when the lines wholly in a half outnumber the substantial lines crossing the middle."""
-    mid = page.width / 2
-    slack = page.width * 0.02
-    counts = [sum(ln.text.count("\n") + 1 for ln in page.lines if side(ln) and len(ln.text) >= 25)
-              for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack)]
-    if not short:
-        return min(counts) >= 5
-    across = sum(ln.x0 < mid - slack and ln.x1 > mid + slack and len(ln.text) >= 25 for ln in page.lines)
-    return min(counts) >= 2 and sum(counts) > across
 
 
 def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> set[int]:
@@ -569,6 +573,8 @@ def analyse(pages: list[PageLines]) -> Layout:
         body_lines = [ln for ln in body_lines if id(ln) not in taken]
     vocabulary = _vocabulary(body_lines)
     bottoms = {page.index: max((ln.bottom for ln in page.lines), default=page.height) for page in pages}
+    zones = {page.index: footnote_zones(page, body) for page in pages}
+    edges = {page.index: text_edges(page, body) for page in pages}
     parts: list[str] = []
     prev: Line | None = None
     heading_text, heading_line = "", None
@@ -629,11 +635,11 @@ def analyse(pages: list[PageLines]) -> Layout:
             blocks[-1].text += ("\n" if blocks[-1].text else "") + "| " + " | ".join(cells) + " |"
             prev = line
             continue
-        note = _footnote_start(line, body, bottoms[line.page])
+        note = _footnote_start(line, body, bottoms[line.page], zones[line.page])
         if note is None and blocks and blocks[-1].kind == "footnote" and prev is not None \
                 and _footnote_continues(prev, line, body):
             note = ""
-        caption = CAPTION.match(text) is not None
+        caption = CAPTION.match(text) is not None or _labels_element(body_lines, k, body)
         small = 0 < line.size <= body - 1.0
         table_note = small and bool(blocks) and blocks[-1].kind == "table"  # notes under a table
         kind = "footnote" if note is not None else "caption" if caption or table_note else "paragraph"
@@ -646,10 +652,10 @@ def analyse(pages: list[PageLines]) -> Layout:
             or caption
             or KEYWORDS.match(text) is not None
             or (blocks[-1].kind == "caption" and not small and 0 < prev.size <= body - 1.0)
-            or _paragraph_break(prev, line, body)
+            or _paragraph_break(prev, line, body, edges[line.page])
         )
         if note:
-            text = f"[^{note}]: " + FOOTNOTE_MARK.sub("", text, count=1).lstrip()
+            text = f"[^{note}]: " + FOOTNOTE_MARK.sub("", DOTTED_MARK.sub("", text, count=1), count=1).lstrip()
         text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
         if starts_new:
             _close(blocks, parts)
@@ -798,6 +804,7 @@ def _close(blocks: list[Block], parts: list[str]) -> None:
 
 TEXT_KINDS = {"paragraph", "caption", "footnote"}
 FLOAT_KINDS = {"caption", "footnote", "table", "code"}
+DOTTED_MARK = re.compile(r"^(\d{1,3})\.\s+(?=[A-Z(\[])")
 FOOTNOTE_MARK = re.compile(r"^\^?(\{[^{}]{1,4}\}|[∗*†‡§¶⋆♯♮♭]+|\d{1,3})")
 PLACEHOLDER = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 IMAGE_FILE = re.compile(r"\.(pdf|png|jpe?g|eps|svg|pgf|tikz|gif|bmp|tiff?)$", re.I)
@@ -826,6 +833,29 @@ def _table_row_follows(lines: list[Line], k: int) -> bool:
     return False
 
 
+FLOAT_LABEL = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+\s+[A-Z]")
+
+
+def _labels_element(lines: list[Line], k: int, body: float) -> bool:
+    """Whether ``lines[k]`` opens the caption of the element right below it: it starts with a
+    float's label and number (``Algorithm 1 Placing floats``: the algorithm package's caption,
+    no colon), and a code or table element follows on the page within 1.5 body sizes of the
+    caption's last line (the caption's further lines: its size, each right below the last)."""
+    if not FLOAT_LABEL.match(lines[k].text.strip()):
+        return False
+    last = lines[k]
+    for nxt in lines[k + 1:k + 4]:
+        if nxt.page != last.page:
+            return False
+        gap = nxt.top - last.bottom
+        if nxt.element:
+            return 0 <= gap < 1.5 * body
+        if not (abs(nxt.size - last.size) < 0.3 and 0 <= gap < 0.8 * body):
+            return False
+        last = nxt
+    return False
+
+
 def _runs_on(line: Line, following: Line | None, body: float) -> bool:
     """Whether ``following`` continues ``line``'s sentence at the normal line spacing (a bold
     run-in opening set on a line of its own is no heading): same page, right below, starts in
@@ -836,11 +866,34 @@ def _runs_on(line: Line, following: Line | None, body: float) -> bool:
     return 0 <= gap < 0.5 * body and following.text.strip()[:1].islower()
 
 
-def _footnote_start(line: Line, body: float, page_bottom: float) -> str | None:
+def footnote_zones(page: PageLines, body: float) -> list[tuple[float, float, float]]:
+    """``(x0, x1, top)`` of each footnote area of ``page``: below a footnote rule (LaTeX's
+    ``\\footnoterule``: a horizontal rule in the lower half of the page, starting at the left edge
+    of a column and 25-50 % as wide as the widest line starting there), where every line starting
+    under the rule is smaller than the body font (``body``, points)."""
+    out = []
+    for rule in page.graphics:
+        if rule.kind != "rule" or rule.top < 0.5 * page.height:
+            continue
+        column = max((ln.x1 - ln.x0 for ln in page.lines if abs(ln.x0 - rule.x0) < 3), default=0.0)
+        if not 0.25 * column <= rule.x1 - rule.x0 <= 0.5 * column:
+            continue
+        below = [ln for ln in page.lines if ln.top >= rule.bottom - 1 and rule.x0 - 2 <= ln.x0 < rule.x1]
+        if below and all(0 < ln.size <= body - 0.5 for ln in below):
+            out.append((rule.x0, rule.x1, rule.top))
+    return out
+
+
+def _footnote_start(line: Line, body: float, page_bottom: float, zones: list[tuple[float, float, float]]) -> str | None:
     """The mark (``"1"``, ``"∗"``) of a footnote that starts on ``line``: smaller than the body
-    font, in the lower half of its page, opening with a note mark; else ``None``."""
+    font, in the lower half of its page, opening with a note mark; in a footnote area
+    (:func:`footnote_zones`) a number with a period (``2. We count``, JMLR's notes) is one too;
+    else ``None``."""
     if not (0 < line.size <= body - 0.5 and line.top > 0.5 * page_bottom):
         return None
+    dotted = DOTTED_MARK.match(line.text.strip())
+    if dotted and any(x0 - 2 <= line.x0 < x1 and line.top > top for x0, x1, top in zones):
+        return dotted.group(1)
     m = FOOTNOTE_MARK.match(line.text.strip())
     if not m or not re.match(r"\s*[A-Za-z(\[]", line.text.strip()[m.end():]):
         return None
@@ -888,7 +941,7 @@ def _interrupted(before: str, after: str) -> bool:
     if not end or (re.search(r"[.!?:]$|[.!?][\"”’)]$", end) and not ABBREVIATION_END.search(end)):
         return False
     start = after.lstrip()[:1]
-    return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit()
+    return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit() or start in "(["
 
 
 def _footnotes_after_their_paragraph(blocks: list[Block]) -> list[Block]:
@@ -1013,44 +1066,72 @@ PERMISSION = re.compile(
 
 
 def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line]:
-    """Footnote lines of the first page that belong to the title block.
+    """Footnote lines that belong to the title block.
 
-    A footnote is a run of lines in the lower 40 % of page 1, smaller than the body font, that
-    starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
-    of the marks written in the title block or its text reads like one (work done at, internship,
-    equal contribution, corresponding author, homepage, email). A small line there that
-    reads like one is an author note without a mark too (IEEE's ``\\thanks``), and so are the
-    lines of a publisher's permission block (copyright, ISBN, the paper's DOI, ACM's "Author's
-    address").
+    A footnote is a run of lines in the lower 40 % of a page, smaller than the body font, that
+    starts with a note mark (``∗ † ‡`` ... or a number). On page 1 it is an author note when its
+    mark is one of the marks written in the title block or its text reads like one (work done at,
+    internship, equal contribution, corresponding author, homepage, email); on a later page (a
+    class that sets the title block's notes further on) when both hold. A small line on page 1
+    that reads like one is an author note without a mark too (IEEE's ``\\thanks``), and so are
+    the lines of a publisher's permission block (copyright, ISBN, the paper's DOI, ACM's
+    "Author's address") with the small lines right above such a line (the block's venue line).
     """
-    first = [ln for ln in lines if ln.page == 0]
-    if not first:
-        return []
-    height = max(ln.bottom for ln in first)
+    heights: dict[int, float] = {}
+    for line in lines:
+        heights[line.page] = max(heights.get(line.page, 0.0), line.bottom)
     marks = {m for ln in front for m in re.findall(r"[∗*†‡§¶⋆♯♮♭]", ln.text)}
     notes: list[Line] = []
+    taken: set[int] = set()
     current: list[Line] = []
-    for line in first:  # in reading order: a column's footnotes follow its text
-        small = 0 < line.size <= body - 0.5 and line.top > 0.6 * height
+    for k, line in enumerate(lines):  # in reading order: a column's footnotes follow its text
+        small = 0 < line.size <= body - 0.5 and line.top > 0.6 * heights[line.page]
         if not small:
             current = []
             continue
-        mark = NOTE_MARK.match(line.text.strip())
+        mark = NOTE_MARK.match(line.text.strip()) or DOTTED_MARK.match(line.text.strip())
+        symbol = mark.group(1) if mark else ""
+        marked = bool(symbol[:1]) and symbol[:1] in marks
         author_like = AUTHOR_NOTE.search(line.text) or PERMISSION.search(line.text)
-        if mark or author_like:
-            symbol = mark.group(1) if mark else ""
-            if (symbol[:1] and symbol[:1] in marks) or author_like:
-                notes.append(line)
-                current = [line]
-            else:
-                current = []
-        elif current and current[-1] in notes and line.top - current[-1].bottom < 0.8 * body:
+        if line.page == 0 and (marked or author_like) or line.page > 0 and marked and AUTHOR_NOTE.search(line.text):
             notes.append(line)
+            taken.add(id(line))
+            current = [line]
+            if line.page == 0 and not mark and PERMISSION.search(line.text):
+                above = k - 1  # the permission block's lines above (its venue line)
+                while above >= 0 and id(lines[above]) not in taken and lines[above].page == 0 \
+                        and 0 < lines[above].size <= body - 0.5 and not NOTE_MARK.match(lines[above].text.strip()) \
+                        and 0 <= lines[above + 1].top - lines[above].bottom < 0.8 * body:
+                    notes.append(lines[above])
+                    taken.add(id(lines[above]))
+                    above -= 1
+        elif mark or (line.page == 0 and author_like):
+            current = []
+        elif current and current[-1] in notes and line.page == current[-1].page \
+                and line.top - current[-1].bottom < 0.8 * body:
+            notes.append(line)
+            taken.add(id(line))
             current.append(line)
-    return notes
+    return [ln for ln in lines if id(ln) in taken]
 
 
-def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
+def text_edges(page: PageLines, body: float) -> tuple[list[float], list[float]]:
+    """``(left, right)`` edges of ``page``'s text columns (points): an edge (to 1 pt) where at
+    least three lines of 30 characters or more start (end); a left edge up to 4 body sizes right
+    of one where more of them start is no column's (the paragraphs' indented first lines)."""
+    long = [ln for ln in page.lines if len(ln.text) >= 30 and not ln.element and not ln.rotated]
+    starts, ends = Counter(round(ln.x0) for ln in long), Counter(round(ln.x1) for ln in long)
+    lefts = sorted(float(x) for x, n in starts.items() if n >= 3
+                   and not any(y < x <= y + 4 * body and m > n for y, m in starts.items()))
+    return lefts, sorted(float(x) for x, n in ends.items() if n >= 3)
+
+
+def _paragraph_break(prev: Line, line: Line, body: float, edges: tuple[list[float], list[float]]) -> bool:
+    """Whether ``line`` starts a paragraph after ``prev``: a new page or column after a sentence's
+    end, a vertical gap over 0.7 body sizes, a first-line indent after a sentence's end, or, after
+    a display line (``prev`` starting 4 body sizes right of ``line``: an equation), a full line
+    (ending at a column's right edge) indented from the column's left edge (``edges``:
+    :func:`text_edges`); a paragraph going on after an equation is not indented."""
     column_jump = abs(line.x0 - prev.x0) > 0.3 * max(prev.x1 - prev.x0, 1) and line.top < prev.top
     if line.page != prev.page or column_jump:
         # new page or column: the paragraph continues unless the last line ended a sentence
@@ -1058,6 +1139,10 @@ def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
     gap = line.top - prev.bottom
     if gap > 0.7 * body:
         return True
+    lefts, rights = edges
+    if prev.x0 > line.x0 + 4 * body and any(abs(line.x1 - x) <= 2 for x in rights):
+        left = max((x for x in lefts if x <= line.x0 + 1), default=None)
+        return left is not None and 0.8 * body < line.x0 - left < 4 * body
     indent = line.x0 - prev.x0
     return 0.8 * body < indent < 4 * body and prev.text.rstrip().endswith((".", ":", "?", "!"))
 

@@ -1,11 +1,12 @@
-"""A page's fragments joined into visual rows, and the cells of a table row."""
+"""A page's fragments joined into visual rows, the cells of a table row, and whether a page is set in
+two columns."""
 
 from __future__ import annotations
 
 import re
 from itertools import pairwise
 
-from rhetorica.documents.pdf.lines import Line, script_kind, script_text
+from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
 
 
 def merge_rows(lines: list[Line]) -> list[Line]:
@@ -74,3 +75,21 @@ def table_cells(line: Line) -> list[str]:
     counts = sorted(len(c.split()) for c in cells)
     longest = counts[-2] if len(cells) >= 4 else counts[-1]
     return cells if longest <= 8 and sum(counts) <= 4 * len(cells) else []
+
+
+COLUMN_SLACK = 0.02  # share of the page width: a line ending this far past the middle is in the left half
+
+
+def two_column(page: PageLines, *, short: bool = False) -> bool:
+    """Whether ``page`` is set in two columns: at least 5 substantial lines (25 characters or more;
+    an element's rows counted) sit wholly in each half. With ``short`` (a page of a document
+    whose pages are mostly two-column: a last page the text fills only in part) 2 in each half
+    do, when the lines wholly in a half outnumber the substantial lines crossing the middle."""
+    mid = page.width / 2
+    slack = page.width * COLUMN_SLACK
+    counts = [sum(ln.text.count("\n") + 1 for ln in page.lines if side(ln) and len(ln.text) >= 25)
+              for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack)]
+    if not short:
+        return min(counts) >= 5
+    across = sum(ln.x0 < mid - slack and ln.x1 > mid + slack and len(ln.text) >= 25 for ln in page.lines)
+    return min(counts) >= 2 and sum(counts) > across
