@@ -420,3 +420,16 @@ def test_an_indented_full_line_after_a_display_equation_starts_a_paragraph(tmp_p
     assert doc.sections[0].text.split("\n\n") == [
         " ".join([full] * 3) + " share(e) = kept / all (1)",
         " ".join([opening, full, full]) + " mean = share / n (2) " + full]
+
+
+def test_an_abstract_whose_line_reads_like_names_is_no_part_of_the_author_block(tmp_path: Path) -> None:
+    # issue 39 (acmart, small format): the abstract's third line is mostly capitalised names (no
+    # prose line by its words) but set to the first line's measure (widths measured: 72.2-418.2
+    # and 72.9-417.5 pt), so the abstract starts at its first line, not after it
+    abstract = ["We ask whether any reviewing model scores the same science differently, and",
+                "when only the wording changes: in 2001, Jane Doe and John Roe founded the",
+                "Reviewing Robustness Tools (now Robust Reviews, Inc.) in Lyon, France. Yet",
+                "the scores move by up to 1.5 points while human raters see no change."]
+    page = [TITLE, AUTHOR, *_text(680, abstract), line(72, 610, "1 Introduction", 12, "F2"), *_text(590, PROSE)]
+    doc = read_document(write(tmp_path / "names.pdf", [page]))
+    assert [(s.title, s.text) for s in doc.sections] == [("Abstract", " ".join(abstract)), ("Introduction", " ".join(PROSE))]

@@ -718,14 +718,18 @@ def _front_end(lines: list[Line], title_end: int, body: float) -> int:
     """End of the title block (authors, affiliations, emails) after the title.
 
     It ends at the first numbered or known heading, at a run-in "Abstract." line, or at the first
-    run of three prose lines on page 1, whichever comes first, so a class that sets the abstract
-    without a heading never has its abstract (or more) taken for the author block.
+    run of three prose lines on page 1 (the second and third may be lines of names set to the
+    first's measure: same left and right edge, a justified paragraph), whichever comes first, so a
+    class that sets the abstract without a heading never has its abstract (or more) taken for the
+    author block.
     """
     for k in range(title_end, len(lines)):
         line = lines[k]
         if heading_level(line, body, [], strong_only=True) or RUN_IN_ABSTRACT.match(line.text.strip()):
             return k
-        if line.page == 0 and all(_is_prose(x) and x.page == 0 for x in lines[k:k + 3]) and len(lines) >= k + 3:
+        if line.page == 0 and _is_prose(line) and len(lines) >= k + 3 and all(
+                x.page == 0 and (_is_prose(x) or (abs(x.x0 - line.x0) < 2 and abs(x.x1 - line.x1) < 2))
+                for x in lines[k + 1:k + 3]):
             return k
         if line.page > 0:
             return k

@@ -14,7 +14,8 @@ def merge_rows(lines: list[Line]) -> list[Line]:
     layout element (``Line.element``) stays whole, joined with nothing. A fragment joins the row
     of the first fragment above it when its middle lies within that one's box (20 % of its height
     of slack) or that one's middle lies within its box (the same slack: a small raised footnote
-    mark that starts the row), and it is at most 2.2 x as tall."""
+    mark that starts the row), and it is at most 2.2 x as tall. Pieces under 0.08 em apart are
+    joined without a space."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
         if rows and not line.element and not rows[-1][0].element:
@@ -38,9 +39,11 @@ def merge_rows(lines: list[Line]) -> list[Line]:
         for prev, cur in pairwise(row):
             gap = cur.x0 - prev.x1
             piece = _row_piece(cur, main)
-            # a gap wider than a word space (table cells, side-by-side author names) is kept as
-            # three spaces
-            joint = "" if gap < 0.5 or text.endswith("\u00ad") or (piece != cur.text and gap < 0.3 * main.size) \
+            # no space under 0.08 em (a word cut into two runs, "di" + "fferent" at a ligature: a
+            # word space is 0.2 em or more); a gap wider than a word space (table cells,
+            # side-by-side author names) is kept as three spaces
+            joint = "" if gap < max(0.5, 0.08 * main.size) or text.endswith("\u00ad") \
+                or (piece != cur.text and gap < 0.3 * main.size) \
                 else " " if gap < max(main.size, 1.0) else "   "
             text += joint + piece
         merged.append(Line(
