@@ -33,7 +33,8 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
 4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
    the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
    headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
-   bold lines clearly larger than the body font, or short bold lines, unless they are a table's
+   bold lines clearly larger than the body font, or short bold lines (bold italic ones set up to
+   15 % smaller than the text a level below those at its size), unless they are a table's
    row or a run-in opening that the next line continues; a heading's next lines (same font, right
    below, under its first half or centred under it) join it, a line-end hyphen removed as in
    paragraphs. Level = depth of the numbering, else rank of the font size; an unnumbered heading
@@ -512,6 +513,8 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
         return (min(3, ranked.index(size_key) + 1) if size_key in ranked else 1), ""
     if line.size >= body - 0.3 and len(text.split()) <= 8:
         return min(3, len(ranked) + 1), ""
+    if line.italic and line.size >= 0.85 * body and len(text.split()) <= 8:
+        return min(4, len(ranked) + 2), ""  # bold italic, smaller than the text: one level below
     return None
 
 
@@ -617,7 +620,7 @@ def analyse(pages: list[PageLines]) -> Layout:
                 line, text, skip = joined, joined.text, k + 1
         cells = table_cells(line)
         strong = heading is not None and (heading[1] or KNOWN_HEADINGS.match(clean_heading(text)))
-        if heading is not None and not strong and (cells or _runs_on(line, following, body)):
+        if heading is not None and not strong and (cells or _runs_on(line, following, body, edges[line.page][1])):
             heading = None  # a table's header row, or a bold run-in opening that the next line continues
         if heading is not None:
             _close(blocks, parts)
@@ -860,11 +863,14 @@ def _labels_element(lines: list[Line], k: int, body: float) -> bool:
     return False
 
 
-def _runs_on(line: Line, following: Line | None, body: float) -> bool:
+def _runs_on(line: Line, following: Line | None, body: float, rights: list[float]) -> bool:
     """Whether ``following`` continues ``line``'s sentence at the normal line spacing (a bold
     run-in opening set on a line of its own is no heading): same page, right below, starts in
-    lower case."""
+    lower case, and ``line`` runs to a column's right edge (``rights``, :func:`text_edges`; a
+    sentence breaks its line only there) or no edge is known."""
     if following is None or following.page != line.page:
+        return False
+    if rights and not any(abs(line.x1 - x) <= 2 for x in rights):
         return False
     gap = following.top - line.bottom
     return 0 <= gap < 0.5 * body and following.text.strip()[:1].islower()
