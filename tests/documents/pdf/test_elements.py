@@ -168,3 +168,17 @@ def test_an_algorithm_in_the_left_column_keeps_the_right_column_out(tmp_path: Pa
         "```\n1: foreach line in reading order do\n2: drop the lines drawn at an angle to the text;\n"
         "3: merge the line with the next one;\n4: end\n```",
         " ".join(PROSE * 3)]
+
+
+def test_a_listing_s_identifiers_are_no_words_of_the_text(tmp_path: Path) -> None:
+    # issue 39: "ing" is a name in the listing, so "build-" + "ing" kept its hyphen ("build" and
+    # "ing" both read as words); the running text alone says "ing" is only a piece
+    code = ["ing = reader.read(paper)", "for block in ing.blocks:", "    print(block.kind)"]
+    prose = ["We build the reader from small parts, and these build-", "ing blocks are tested one by one."]
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, prose), *_text(340, PROSE)]
+    for k, text in enumerate(code):
+        page += [line(80, 300 - 11 * k, str(k + 1), 6), line(95, 300 - 11 * k, text, 9, "F3")]
+    doc = read_document(write(tmp_path / "names.pdf", [page]))
+    assert doc.sections[0].text.split("\n\n")[0] == (
+        "We build the reader from small parts, and these building blocks are tested one by one.")
+    assert "```\n" + "\n".join(code) + "\n```" in doc.sections[0].text

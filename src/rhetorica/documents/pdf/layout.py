@@ -988,12 +988,11 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """A document's lower-case words, hyphenated compounds included: ``words`` as written anywhere
-    (the two pieces of a word hyphenated at a line end left out: the line's last word and the
-    next line's first; the parts of a compound written with a hyphen in; ``in`` looks here),
-    ``inner`` as
-    written inside a line, neither its first nor its last word (whole for sure: no line break cut
-    them)."""
+    """A document's lower-case words, hyphenated compounds included, in its running text (no
+    table's or listing's text): ``words`` as written anywhere there (the two pieces of a word
+    hyphenated at a line end left out: the line's last word and the next line's first; the parts
+    of a compound written with a hyphen in; ``in`` looks here), ``inner`` as written inside a
+    line, neither its first nor its last word (whole for sure: no line break cut them)."""
 
     words: frozenset[str]
     inner: frozenset[str]
@@ -1008,6 +1007,8 @@ def _vocabulary(lines: list[Line]) -> Vocabulary:
     inner: set[str] = set()
     broken = False  # the line before (in reading order) ends in a hyphen
     for line in lines:
+        if line.element:  # a table's cells cut words at their own line ends; code is no prose
+            continue
         text = line.text.rstrip()
         tokens = [t.lower() for t in _TOKEN.findall(text)]
         inner.update(tokens[1:-1])
