@@ -1,6 +1,7 @@
 """Small PDFs written operator by operator, for the PDF tests: text runs with their own font, size
 and rise (``Ts``: superscripts and subscripts), Helvetica (``/F1``), Helvetica-Bold (``/F2``),
-Courier (``/F3``, monospaced) and Helvetica-BoldOblique (``/F4``), on 612 x 792 pt pages."""
+Courier (``/F3``, monospaced), Helvetica-BoldOblique (``/F4``) and Courier-BoldOblique (``/F5``), on
+612 x 792 pt pages."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from tests.documents.pdf_factory import write_objects
 
-# a run: (font "F1" | "F2" | "F3" | "F4", size in pt, rise in pt, text); a line: (x, y, [runs]); a
+# a run: (font "F1" ... "F5", size in pt, rise in pt, text); a line: (x, y, [runs]); a
 # drawing: a string of PDF path operators ("100 500 m 300 500 l S"), drawn as given
 Run = tuple[str, float, float, str]
 TextLine = tuple[float, float, list[Run]]
@@ -32,7 +33,7 @@ def rule(x0: float, x1: float, y: float, width: float = 0.5) -> str:
 def write(path: Path, pages: list[list[TextLine | str]]) -> Path:
     """Write ``pages`` (lists of lines and drawings; ``y`` from the page's bottom) as a PDF;
     returns ``path``."""
-    first = 7
+    first = 8
     kids = " ".join(f"{first + 2 * i} 0 R" for i in range(len(pages)))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -41,6 +42,7 @@ def write(path: Path, pages: list[list[TextLine | str]]) -> Path:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-BoldOblique >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier-BoldOblique >>",
     ]
     for i, lines in enumerate(pages):
         ops = []
@@ -54,7 +56,7 @@ def write(path: Path, pages: list[list[TextLine | str]]) -> Path:
         stream = "\n".join(ops).encode("latin-1")
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {first + 2 * i + 1} 0 R "
-            "/Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R >> >> >>".encode()
+            "/Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R /F5 7 0 R >> >> >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     return write_objects(path, objects)

@@ -439,11 +439,13 @@ def test_a_short_bold_italic_line_set_smaller_is_a_heading_a_level_down(tmp_path
     # issue 39 (the SciPy paper's paragraph headings): "Sparse matrices" in bold italic 9 pt (the
     # text 10 pt) under "Data structures" in bold 10 pt, the text after it opening in lower case;
     # it ends far before the column's right edge (where the repeated full lines end), so no
-    # sentence runs on from it
+    # sentence runs on from it; "cKDTree", a name in a monospaced bold italic, is one too though
+    # it opens in lower case
     full = "scipy.sparse offers seven formats for sparse matrices and more"
     page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, [full] * 3),
             line(72, 630, "Data structures", 10, "F2"), line(72, 616, "Sparse matrices", 9, "F4"),
-            *_text(604, [full] * 3)]
+            *_text(604, [full] * 3), line(72, 556, "cKDTree", 9, "F5"), *_text(544, [full] * 3)]
     doc = read_document(write(tmp_path / "paragraph.pdf", [page]))
     assert [(s.title, s.level, s.text) for s in doc.sections] == [
-        ("Introduction", 1, " ".join([full] * 3)), ("Data structures", 2, ""), ("Sparse matrices", 3, " ".join([full] * 3))]
+        ("Introduction", 1, " ".join([full] * 3)), ("Data structures", 2, ""), ("Sparse matrices", 3, " ".join([full] * 3)),
+        ("cKDTree", 3, " ".join([full] * 3))]

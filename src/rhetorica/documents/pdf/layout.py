@@ -507,8 +507,8 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
         if larger and size_key in ranked:
             return min(3, ranked.index(size_key) + 1), ""
         return (1 if caps or larger or not ranked else min(3, len(ranked) + 1)), ""
-    if strong_only or not line.bold or not text[:1].isupper() or text.endswith((".", ",", ";", ":")):
-        return None
+    if strong_only or not line.bold or not (text[:1].isupper() or line.mono) or text.endswith((".", ",", ";", ":")):
+        return None  # a heading opens with a capital, unless it is a name set in a monospaced font
     if larger:
         return (min(3, ranked.index(size_key) + 1) if size_key in ranked else 1), ""
     if line.size >= body - 0.3 and len(text.split()) <= 8:
