@@ -429,3 +429,249 @@ def _raw_offset(raw: str, folded_at: int) -> int:
     n_words = len(_phrase(raw)[:folded_at].split())
     spans = [m.start() for m in re.finditer(r"[A-Za-z0-9\u00C0-\u024F]+", raw)]
     return spans[n_words] if n_words < len(spans) else len(raw)
+
+
+# ---------------------------------------------------------------- layout elements (issue 39)
+
+ELEMENT_BLOCKS = ("table", "code")
+_CAPTION_START = re.compile(r"(?:Sub)?(?:Figure|Fig\.|Table|TABLE|Algorithm|Listing)\s*[A-Z]?[\dIVXLC]+[.:]?(?:\s|$)")
+
+
+def blocks(text: str) -> list[tuple[str, str]]:
+    """The blocks of a reading's section text, ``(kind, text)`` in order.
+
+    Blocks are apart by blank lines, except a fenced block, which runs from a line opening with
+    three backticks to the next such line (blank lines inside it included). Kinds: ``code`` (a
+    fenced block), ``table`` (a Markdown table: every line opens with ``|``), ``footnote`` (opens
+    with ``[^id]:``), ``caption`` (opens with a caption label: ``Figure 2:``, ``TABLE I``,
+    ``Listing 1:``), ``text`` (anything else: running text).
+
+    ``table`` and ``code`` are the *element blocks*: where a reader puts a figure's, a table's, a
+    code listing's or an algorithm's own text (a figure's text kept, or an algorithm, goes in a
+    fenced block).
+    """
+    out: list[tuple[str, str]] = []
+    lines = text.split("\n")
+    k = 0
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            body = "\n".join(para)
+            if all(ln.lstrip().startswith("|") for ln in para):
+                kind = "table"
+            elif re.match(r"\[\^[^\]]+\]:", body):
+                kind = "footnote"
+            elif _CAPTION_START.match(body):
+                kind = "caption"
+            else:
+                kind = "text"
+            out.append((kind, body))
+            para.clear()
+
+    while k < len(lines):
+        line = lines[k]
+        if line.lstrip().startswith("```"):
+            flush()
+            end = next((j for j in range(k + 1, len(lines)) if lines[j].lstrip().startswith("```")), len(lines) - 1)
+            out.append(("code", "\n".join(lines[k:end + 1])))
+            k = end + 1
+            continue
+        if line.strip():
+            para.append(line)
+        else:
+            flush()
+        k += 1
+    flush()
+    return out
+
+
+def item_key(text: str) -> str:
+    """An element item (a cell, a code or algorithm line, a label) as the words and numbers it
+    prints, folded: ``"def join_heading(lines):"`` -> ``"def join heading lines"``; ``"0.31"`` stays,
+    and a decimal point set apart by spaces (``0 . 6``, a math-mode tick label) is closed up."""
+    text = re.sub(r"(\d)\s*\.\s*(\d)", r"\1.\2", fold(text))
+    return " ".join(re.findall(r"\d+(?:[.,]\d+)*|[a-z]+", text))
+
+
+def _eligible(key: str) -> bool:
+    """An item long enough to be told apart from the prose: two characters or more (a tick label
+    ``0`` or a one-letter cell is not counted)."""
+    return len(key.replace(" ", "")) >= 2
+
+
+def _occurrences(key: str, texts: list[str]) -> int:
+    return sum(f" {t} ".count(f" {key} ") for t in texts)
+
+
+def element_text_outside(elements: list[tuple[str, list[str]]], truth_texts: list[str],
+                         reading: list[tuple[str, str]]) -> list[str]:
+    """Element items (figure labels, table cells, code and algorithm lines) read outside the element
+    blocks: in a heading or in running text, captions or footnotes.
+
+    ``elements`` are ``(name, items)`` of each element; ``truth_texts`` are the truth's headings and section
+    texts (its running text, captions and footnotes: no element text); ``reading`` is
+    ``[(heading, section text)]``. The reading's *units* are its headings and its blocks that are no
+    element blocks (:func:`blocks`). An item (two characters or more) counts once for each
+    occurrence in the units, as a whole run of words (:func:`item_key`), beyond its occurrences in
+    ``truth_texts`` (so prose that uses the words of a cell does not count), at most as often as the
+    elements hold it. An item made of numbers only (a tick label, a numeric cell) is counted only in
+    units that hold another item of its element that the truth's text never has (*evidence*), each
+    occurrence there (the truth has no such text to subtract): a lone number cannot be told from
+    the prose's or a page header's. Returns ``"name: item"`` (the item folded), one per extra
+    occurrence (target: none).
+    """
+    units = [item_key(title) for title, _ in reading]
+    units += [item_key(b) for _, text in reading for kind, b in blocks(text) if kind not in ELEMENT_BLOCKS]
+    ref = [item_key(t) for t in truth_texts]
+    out: list[str] = []
+    counted: Counter = Counter()
+    for name, items in elements:
+        keys = [k for k in map(item_key, items) if _eligible(k)]
+        evidence = {k for k in keys if _occurrences(k, ref) == 0}
+        for key, n in sorted(Counter(keys).items()):
+            if re.fullmatch(r"[\d.,\s]+", key):  # in units with evidence only, where the truth has no text
+                extra = _occurrences(key, [u for u in units if any(f" {o} " in f" {u} " for o in evidence - {key})])
+            else:
+                extra = _occurrences(key, units) - _occurrences(key, ref)
+            extra -= counted[key]
+            take = max(0, min(n, extra))
+            counted[key] += take
+            out += [f"{name}: {key}"] * take
+    return out
+
+
+def kept_as_blocks(elements: list[tuple[str, str, list[str]]], reading: list[tuple[str, str]]) -> tuple[float | None, list[str]]:
+    """``(share, the elements not kept whole)`` for tables kept as tables and code kept as code.
+
+    ``elements`` are ``(kind, name, items)``: ``table`` with its cells or ``code`` with a listing's
+    lines. An element's kept items are those of its items (two characters or more) found in the one
+    block of its kind (:func:`blocks`: a Markdown table for a table, a fenced block for code) of the
+    reading that holds the most of them; share = kept items / items, summed over the elements.
+    ``None`` when there is no item.
+    """
+    found = [(kind, item_key(b)) for _, text in reading for kind, b in blocks(text) if kind in ELEMENT_BLOCKS]
+    total = kept = 0
+    partial: list[str] = []
+    for kind, name, items in elements:
+        keys = [k for k in map(item_key, items) if _eligible(k)]
+        best = max((sum(f" {k} " in f" {b} " for k in keys) for block_kind, b in found if block_kind == kind), default=0)
+        total += len(keys)
+        kept += best
+        if best < len(keys):
+            partial.append(f"{name} ({best}/{len(keys)})")
+    return (kept / total if total else None), partial
+
+
+def heading_level_mismatches(truth: list[tuple[int, str]], found: list[tuple[int, str]]) -> list[str]:
+    """Truth headings not read as one heading at their own level (target: none).
+
+    A truth heading ``(level, title)`` is at its level when a heading of the reading has the whole
+    title (:func:`same_title`) and that level (section = 1, subsection = 2, ...; the abstract 1).
+    So a heading read at another level, one read as body text, and one whose two printed lines are
+    read as two headings (neither holds the whole title) each count once.
+    """
+    out = []
+    for level, title in truth:
+        levels = [lv for lv, t in found if same_title(title, t)]
+        if level not in levels:
+            out.append(f"{title[:50]} ({level} -> {','.join(map(str, levels)) or 'none'})")
+    return out
+
+
+_DASHES = re.compile("[\u2010-\u2015\u2026]")  # dashes and ellipses part words (fold would drop them)
+
+
+def split_words(truth: str, reading: str) -> list[str]:
+    """Words of the truth read as two tokens (``sum maries``; target: none).
+
+    Tokens are runs of letters (folded), taken line by line; in the truth (LaTeX) command names are
+    dropped and their arguments kept, so a formula's letters (``$\\mathrm{SE}(2)$``: ``se``) are on
+    both sides, and one-letter tokens other than ``a`` are left out on both sides (math variables). A pair of adjacent tokens ``x y`` of the reading counts when ``xy`` is a word of the
+    truth and the reading has the pair more often than the truth does (so ``in to`` counts only
+    where the truth has ``into`` and fewer ``in to``); a line-end hyphen kept inside a word
+    (``sum-maries``) counts too. Returns ``"x y"`` once per extra occurrence.
+    """
+    def pairs(text: str) -> Counter:
+        out: Counter = Counter()
+        for line in text.split("\n"):
+            tokens = [t for t in re.findall(r"[a-z]+", fold(_DASHES.sub(" ", line))) if len(t) > 1 or t == "a"]
+            out.update(zip(tokens, tokens[1:]))
+        return out
+
+    truth = re.sub(r"\\[a-zA-Z]+", " ", truth)
+    vocabulary = set(re.findall(r"[a-z]+", fold(_DASHES.sub(" ", truth))))
+    want, got = pairs(truth), pairs(reading)
+    out: list[str] = []
+    for (x, y), n in sorted(got.items()):
+        if x + y in vocabulary and n > want[(x, y)]:
+            out += [f"{x} {y}"] * (n - want[(x, y)])
+    return out
+
+
+def footnote_texts(truth_body: str) -> list[str]:
+    """Footnote texts (``^[...]``) of a truth text."""
+    return re.findall(r"\^\[((?:[^\[\]]|\[[^\]]*\])*)\]", truth_body)
+
+
+def footnote_splits(truth_body: str, reading: str, minimum: int = 8) -> list[str]:
+    """Sentences of the truth that the reading cuts in two with footnote text between the parts
+    (target: none).
+
+    The truth's running text, its footnotes removed, is cut into sentences (at ``.``, ``!`` or ``?``
+    before a capital); a sentence of ``minimum`` words or more (letters only) that the reading does
+    not have as one run of words counts when the reading has it in two parts (:func:`_split_gap`)
+    with the first four words of one of the truth's footnotes between them. Footnote marks, reference
+    and citation numbers (digits, symbols) are not words, so ``word^3 next`` and ``Table 2 shows``
+    (``Table~\\ref{x} shows``) are one run.
+    Returns each split sentence's first 60 characters.
+    """
+    notes = footnote_texts(truth_body)
+    openings = [" " + " ".join(words(truth_prose(n), 1)[:4]) + " " for n in notes]
+    openings = [o for o in openings if len(o.split()) == 4]
+    plain = re.sub(r"\^\[((?:[^\[\]]|\[[^\]]*\])*)\]", "", truth_body)
+    stream = " " + " ".join(words(reading, 1)) + " "
+    out = []
+    for para in truth_prose(plain).split("\n\n"):
+        if re.match(r"(?:Sub)?(?:Figure|Table|Listing|Algorithm): ", para):
+            continue  # a caption is no sentence of the running text
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z])", " ".join(para.split())):
+            ws = words(sentence, 1)
+            if len(ws) < minimum or f" {' '.join(ws)} " in stream:
+                continue
+            gap = _split_gap(stream, ws)
+            if gap is not None and any(o in gap for o in openings):
+                out.append(sentence[:60])
+    return out
+
+
+def _split_gap(stream: str, ws: list[str]) -> str | None:
+    """The reading's words between the two parts of a sentence read apart (``None`` when it is not
+    read in two parts). A cut after word ``k`` is read when the longer of ``ws[:k]`` and
+    ``ws[k:]`` (four words or more) is in ``stream`` once and the shorter is found on its side (the
+    nearest run); of the cuts read, the one with the shortest gap is the sentence's (a part found
+    farther away is the same words elsewhere in the paper)."""
+    gaps = []
+    for k in range(1, len(ws)):
+        head, tail = f" {' '.join(ws[:k])} ", f" {' '.join(ws[k:])} "
+        longer = head if k >= len(ws) - k else tail
+        if len(longer.split()) < 4 or stream.count(longer) != 1:
+            continue
+        if longer is head:
+            start = stream.find(head) + len(head) - 1
+            end = stream.find(tail, start)
+        else:
+            end = stream.find(tail)
+            at = stream.rfind(head, 0, end + 1)
+            start = at + len(head) - 1 if at >= 0 else -1
+        if start >= 0 and end >= 0:
+            gaps.append(stream[start:end + 1])
+    return min(gaps, key=len) if gaps else None
+
+
+def watermark_left(mark: str, reading: str, truth: str) -> int:
+    """Times the watermark text ``mark`` is in ``reading`` beyond its times in ``truth``, compared on
+    letters and digits only, so a watermark glued to the words around it (``Onlyparameters``)
+    counts too (target: 0)."""
+    probe = _compact(mark)
+    return max(0, _compact(reading).count(probe) - _compact(truth).count(probe)) if probe else 0

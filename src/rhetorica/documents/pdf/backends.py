@@ -18,10 +18,12 @@ import re
 import statistics
 import unicodedata
 from collections import Counter
+from itertools import pairwise
 from importlib import metadata
 from pathlib import Path
 
-from rhetorica.documents.pdf.lines import SCRIPT_SIZE, HiddenRun, Line, PageLines, script_kind, script_text
+from rhetorica.documents.pdf.lines import (RULE_THICKNESS, SCRIPT_SIZE, Graphic, HiddenRun, Line, PageLines, script_kind,
+                                           script_text)
 from rhetorica.documents.pdf.visibility import REASONS, hidden_runs, page_chars, run_box, run_text
 import ctypes
 
@@ -94,9 +96,9 @@ def extract_pdfium(path: Path, drop_hidden: bool = False) -> list[PageLines]:
             page = pdf[index]
             width, height = page.get_size()
             textpage = page.get_textpage()
-            out = PageLines(index=index, width=width, height=height)
+            out = PageLines(index=index, width=width, height=height, graphics=_graphics(page, width, height))
             text = _pdfium_chars(textpage)
-            rules = _Rules(page)
+            rules = _Rules(out.graphics, height)
             dropped = _drop_hidden(page, textpage, out) if drop_hidden else set()
             for start, raw_line in _raw_lines(textpage, text, rules):
                 if raw_line.strip():
@@ -403,23 +405,50 @@ _PLAIN_PART = re.compile(r"[\w.]+|\S")  # a numerator or denominator written wit
 
 
 class _Rules:
-    """The thin horizontal rules a page draws (fraction bars, table rules), as boxes ``(x0, y0,
-    x1, y1)`` in PDF points (y upwards), found the first time they are asked for."""
+    """The thin horizontal rules of a page (fraction bars, table rules; at most 1 pt thick) as boxes
+    ``(x0, y0, x1, y1)`` in PDF points (y upwards)."""
 
-    def __init__(self, page: object) -> None:
-        self.page = page
-        self._found: list[tuple[float, float, float, float]] | None = None
+    def __init__(self, graphics: list[Graphic], height: float) -> None:
+        self._found = [(g.x0, height - g.bottom, g.x1, height - g.top) for g in graphics
+                       if g.kind == "rule" and g.bottom - g.top <= 1.0]
 
     def boxes(self) -> list[tuple[float, float, float, float]]:
-        if self._found is None:
-            import pypdfium2.raw as raw
-
-            self._found = []
-            for obj in self.page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):  # type: ignore[attr-defined]
-                x0, y0, x1, y1 = obj.get_bounds()
-                if y1 - y0 <= 1.0 and x1 - x0 >= 1.5:
-                    self._found.append((x0, y0, x1, y1))
         return self._found
+
+
+FORM_WRAPPER = 0.6
+"""A form object covering more than this share of its page wraps the page's content (a stamped
+or re-assembled PDF): its objects are looked into, it is no drawing itself."""
+
+
+def _graphics(page: object, width: float, height: float) -> list[Graphic]:
+    """The page's paths, images, shadings and forms (:class:`~rhetorica.documents.pdf.lines.Graphic`),
+    a form's inside looked into only when it wraps the page (:data:`FORM_WRAPPER`). A path at most
+    :data:`~rhetorica.documents.pdf.lines.RULE_THICKNESS` thick is a ``"rule"`` when horizontal
+    and at least that long, else a ``"line"``."""
+    import pypdfium2.raw as raw
+
+    out: list[Graphic] = []
+    skip_below: int | None = None  # the level of a form whose inside is not looked into
+    for obj in page.get_objects(max_depth=4):  # type: ignore[attr-defined]
+        if skip_below is not None and obj.level > skip_below:
+            continue
+        skip_below = None
+        kind = obj.type
+        if kind == raw.FPDF_PAGEOBJ_TEXT:
+            continue
+        x0, y0, x1, y1 = obj.get_bounds()
+        w, h = x1 - x0, y1 - y0
+        if kind == raw.FPDF_PAGEOBJ_FORM:
+            if w * h > FORM_WRAPPER * width * height:
+                continue
+            skip_below = obj.level
+        if kind == raw.FPDF_PAGEOBJ_PATH and min(w, h) <= RULE_THICKNESS:
+            label = "rule" if w >= max(h, RULE_THICKNESS) else "line"
+        else:
+            label = "shape"
+        out.append(Graphic(label, x0, height - y1, x1, height - y0))
+    return out
 
 
 def _fractions(raw_line: str, chars: list[_Char], marks: dict[int, str], rules: _Rules | None) -> dict[int, int]:
@@ -476,12 +505,16 @@ def _pdfium_fragment(
     keep = {c[0] for c in chars}
     first, last = chars[0][0], chars[-1][0]
     marks = {} if rotated else _script_marks(chars, fonts)
-    if rotated:
-        text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
-    else:
-        text = _marked_text(raw_line, first, last, marks, _fractions(raw_line, chars, marks, rules), skip)
     step = max(1, len(chars) // 8)
     sample = chars[::step]
+    styles = [_pdfium_style(textpage, start + c[0]) for c in sample]
+    mono = sum(st[3] for st in styles) >= 0.9 * len(styles)
+    if rotated:
+        text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
+    elif mono and not marks:
+        text = _mono_text(textpage, start, raw_line, first, last, skip or set())
+    else:
+        text = _marked_text(raw_line, first, last, marks, _fractions(raw_line, chars, marks, rules), skip)
     main = [fonts[c[0]] for c in chars if c[0] in fonts and c[0] not in marks]
     if main:
         size = float(statistics.median(f[0] for f in main))
@@ -489,7 +522,6 @@ def _pdfium_fragment(
     else:
         size = float(statistics.median(raw.FPDFText_GetFontSize(textpage.raw, start + c[0]) for c in sample))  # type: ignore[attr-defined]
         baseline = 0.0
-    styles = [_pdfium_style(textpage, start + c[0]) for c in sample]
     return Line(
         page=page, x0=min(c[1] for c in chars), top=height - max(c[4] for c in chars),
         x1=max(c[3] for c in chars), bottom=height - min(c[2] for c in chars),
@@ -497,8 +529,31 @@ def _pdfium_fragment(
         bold=sum(st[0] for st in styles) >= 0.9 * len(styles), rotated=rotated,
         italic=sum(st[1] for st in styles) >= 0.9 * len(styles),
         smallcaps=sum(st[2] for st in styles) >= 0.5 * len(styles),
-        mono=sum(st[3] for st in styles) >= 0.9 * len(styles),
+        mono=mono,
     )
+
+
+def _mono_text(textpage: object, start: int, raw_line: str, first: int, last: int, skip: set[int]) -> str:
+    """``raw_line[first:last + 1]`` of a fragment in a monospaced font (the offsets in ``skip``,
+    hidden characters, left out), a space kept only where the
+    text skips a character cell: the glyph origins before and after it lie at least 1.5 x the
+    font's pitch apart (the median step between neighbouring glyphs). PDFium writes a space at
+    every gap wider than a few points, and a code listing centres narrow glyphs (``.``, ``(``) in
+    their cells (``reader . open (`` for ``reader.open(``)."""
+    origins = {k: _glyph(textpage, start + k)[1] for k in range(first, last + 1)
+               if not raw_line[k].isspace() and raw_line[k] not in "\r\n" and k not in skip}
+    keys = sorted(origins)
+    steps = [origins[b] - origins[a] for a, b in pairwise(keys) if b == a + 1]
+    if not steps:
+        return "".join(ch for k, ch in enumerate(raw_line[first:last + 1], first) if k not in skip).replace("\r\n", "")
+    pitch = statistics.median(steps)
+    out: list[str] = []
+    for a, b in pairwise(keys):
+        out.append(raw_line[a])
+        if b > a + 1 and origins[b] - origins[a] >= 1.5 * pitch:
+            out.append(" " * max(1, round((origins[b] - origins[a]) / pitch) - 1))
+    out.append(raw_line[keys[-1]])
+    return "".join(out)
 
 
 def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool, bool]:
@@ -517,5 +572,6 @@ def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool, bool]
     lower = name.lower()
     italic = bool(flags.value & 64) or any(k in lower for k in ("italic", "oblique", "ital", "cmti", "cmmi"))
     caps = "caps" in lower or "cmcsc" in lower or lower.endswith("-sc")
-    mono = bool(flags.value & 1) or any(k in lower for k in ("mono", "cmtt", "courier", "typewriter", "lmtt", "txtt"))
+    mono = bool(flags.value & 1) or any(k in lower for k in ("mono", "cmtt", "courier", "typewriter", "lmtt", "txtt", "sftt", "ectt", "nimbusmon",
+                                                "inconsolata", "zi4", "consola", "menlo"))
     return weight >= 600 or _is_bold(name), italic, caps, mono

@@ -13,9 +13,15 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    page number or right under a header line; venue notes ("Published as a conference paper at
    ...", "Under review", "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold
    number lines outside the text block counting up the page: 3 or more on a page, 6 or more in
-   the document);
-2. reading order: a page is two-column when at least 5 substantial lines sit wholly in each half;
-   above the first column of prose on page 1 the title block is read row by row; below, lines
+   the document); stamps (text centred at one place on 30 % of the pages or more, wherever on the
+   page: a horizontal watermark);
+1b. layout elements (:mod:`rhetorica.documents.pdf.elements`): code listings and ruled tables
+   become one element line each, the text of drawn figures is removed;
+2. reading order: a page is two-column when at least 5 substantial lines (an element's rows
+   counted) sit wholly in each half (2, in a document whose pages are mostly two-column, when
+   they outnumber the lines crossing the middle: a short last page);
+   above the first column of prose on page 1 the title block is read row by row (a heading's
+   first rows right above a column's first line and in its font go with the column); below, lines
    are read band by band (a band ends at a line crossing the middle, or at the rows of a table
    spanning both columns, read across): left column, right column, then the crossing line; lines
    under 55 % of the body font (figure labels) and pages dominated by short fragments (drawn
@@ -27,10 +33,13 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
 4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
    the body font or in (small) capitals, IEEE's italic ``A.`` subsections; unnumbered known
    headings (Abstract, Introduction, References, ...) that are bold, larger or in capitals; other
-   bold lines clearly larger than the body font, or short bold lines, unless they are a table's
-   row or a run-in opening that the next line continues; a heading's second line (same font,
-   right below) joins it. Level = depth of the numbering, else rank of the font size. An abstract
-   set without a heading (the first prose paragraph before the first section) gets one;
+   bold lines clearly larger than the body font, or short bold lines (bold italic ones set up to
+   15 % smaller than the text a level below those at its size), unless they are a table's
+   row or a run-in opening that the next line continues; a heading's next lines (same font, right
+   below, under its first half or centred under it) join it, a line-end hyphen removed as in
+   paragraphs. Level = depth of the numbering, else rank of the font size; an unnumbered heading
+   then takes the level of the numbered ones in its font (:func:`_consistent_levels`). An
+   abstract set without a heading (the first prose paragraph before the first section) gets one;
 5. paragraphs: lines are joined until a vertical gap, a first-line indent, a caption start
    (``Figure 3:``, ``Table 2.``, ``TABLE II``), a keywords line or a footnote; a line-end hyphen is
    removed when it splits a word and kept when it belongs to a compound (see :func:`_joint`);
@@ -51,7 +60,9 @@ from itertools import pairwise
 from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
-from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
+from rhetorica.documents.pdf.elements import CAPTION, set_apart
+from rhetorica.documents.pdf.lines import Line, PageLines
+from rhetorica.documents.pdf.rows import merge_rows, table_cells, two_column
 
 MARGIN = 0.11
 HEADER_ZONE = 0.15  # running headers set apart from the text reach this far (a two-line header)
@@ -63,7 +74,7 @@ VENUE = re.compile(
 )
 PAGE_NUMBER = re.compile(r"^(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*\d{1,4})?$", re.I)
 NUMBERS_ONLY = re.compile(r"^\d{1,4}(\s+\d{1,4})*$")
-NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,100})$")
+NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(\[].{1,100})$")
 ROMAN = re.compile(r"^[IVX]{1,5}$")
 RUN_IN_ABSTRACT = re.compile(r"^(abstract)\s*[.—–:-]\s*(\S.*)$", re.I)
 KNOWN_HEADINGS = re.compile(
@@ -74,19 +85,19 @@ KNOWN_HEADINGS = re.compile(
     r"broader impact|reproducibility statement)$",
     re.I,
 )
-CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 
 
 @dataclass
 class Block:
-    """A heading, a paragraph, a caption, a table (rows ``| a | b |``) or a footnote
-    (``[^1]: ...``) in reading order."""
+    """A heading, a paragraph, a caption, a table (rows ``| a | b |``), a code listing (fenced
+    with ```` ``` ````) or a footnote (``[^1]: ...``) in reading order."""
 
-    kind: str  # "heading" | "paragraph" | "caption" | "table" | "footnote"
+    kind: str  # "heading" | "paragraph" | "caption" | "table" | "code" | "footnote"
     text: str
     level: int = 1
     page: int = 0
     number: str = ""
+    style: tuple = ()  # a heading's font: (size in 0.5 pt steps, bold, italic, capitals)
 
 
 @dataclass
@@ -154,6 +165,8 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         return line.bottom < page.height * MARGIN or line.top > page.height * (1 - MARGIN)
 
     apart = {id(ln) for page in pages for ln in _set_apart(page)}
+    threshold = max(2, int(0.3 * len(pages)))
+    stamps = _stamped(pages, threshold)
 
     def in_header_zone(line: Line, page: PageLines) -> bool:
         return in_margin(line, page) or id(line) in apart
@@ -161,7 +174,6 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     repeats: Counter[str] = Counter()
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
-    threshold = max(2, int(0.3 * len(pages)))
     edges = {
         page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
         for page in pages
@@ -181,12 +193,13 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         kept: list[Line] = []
         gutter: list[Line] = []
         edge_top, edge_bottom = edges[page.index]
+        venue = _venue_notes(page, edge_bottom, in_margin)
         for line in page.lines:
             text = line.text.strip()
             where = f"page {page.index + 1}"
             if line.rotated:
                 removed.append(RemovedItem(item="rotated text (watermark or side stamp)", location=where, text=text))
-            elif VENUE.match(text) and (in_margin(line, page) or (page.index == 0 and line.top < page.height * 0.2)):
+            elif id(line) in venue:
                 removed.append(RemovedItem(item="venue note", location=where, text=text))
             elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top) \
                     and not _numbers_a_heading(line, page):
@@ -194,13 +207,16 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
             elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
                     and re.search(r"[A-Za-z]{2}", text):
                 removed.append(RemovedItem(item="running header", location=where, text=text))
+            elif id(line) in stamps:
+                removed.append(RemovedItem(item="watermark (text repeated at one place)", location=where, text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
                 kept.append(line)
         gutters[page.index] = gutter
         kept = _header_neighbours(page, kept, removed, in_header_zone)
-        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept))
+        cleaned.append(PageLines(index=page.index, width=page.width, height=page.height, lines=kept,
+                                 graphics=page.graphics))
     # line numbers: margin numbers that count up down the page (3 or more on the page, 6 or more in
     # the document), however little of the page the text fills
     total = sum(len(g) for g in gutters.values())
@@ -216,6 +232,65 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         elif gutter:
             page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+def _venue_notes(page: PageLines, bottom: float, in_margin: Callable[[Line, PageLines], bool]) -> set[int]:
+    """Ids of ``page``'s venue notes (:data:`VENUE`): in the top or bottom margin, in the top 20 %
+    of page 1 or on its last row (``bottom``: the page's lowest text, points; elsarticle's
+    "Preprint submitted to ..." footer); a note in a margin or on that last row takes the other
+    pieces of its row with it (the footer's date)."""
+    out: set[int] = set()
+    for line in page.lines:
+        if line.rotated or not VENUE.match(line.text.strip()):
+            continue
+        footer = page.index == 0 and line.bottom >= bottom - 2
+        if in_margin(line, page) or footer or (page.index == 0 and line.top < page.height * 0.2):
+            out.add(id(line))
+            if in_margin(line, page) or footer:
+                out.update(id(ln) for ln in page.lines if not ln.rotated and abs(ln.top - line.top) < 2
+                           and abs(ln.bottom - line.bottom) < 2)
+    return out
+
+
+STAMP_SLACK = 2.0  # points: a stamp sits at the same place on every page it is on
+
+
+def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
+    """Ids of the lines stamped on the pages: the same text (digits ignored, two letters or more)
+    centred at the same place (within :data:`STAMP_SLACK` across and down) on at least
+    ``threshold`` pages, wherever on the page, and drawn over another line on one of them (its
+    box overlapping that line's across and by a fifth of the lower height down; rows of text
+    leave more space between them than that, and a watermark between two rows overlaps both by
+    more): a horizontal
+    watermark over the text ("For Peer Review Only"). Lines of text never overlap, and a
+    document's repeated sentences at one place on two pages do not make a stamp."""
+    places: dict[str, list[tuple[int, Line]]] = {}
+    for page in pages:
+        for line in page.lines:
+            text = line.text.strip()
+            if not line.rotated and re.search(r"[A-Za-z].*[A-Za-z]", text):
+                places.setdefault(re.sub(r"\d+", "#", text.lower()), []).append((page.index, line))
+    by_page = {page.index: page.lines for page in pages}
+    out: set[int] = set()
+    for found in places.values():
+        if len({p for p, _ in found}) < threshold or not any(_over_text(line, by_page[p]) for p, line in found):
+            continue
+        for _, line in found:
+            same = {p for p, other in found if abs(other.x0 + other.x1 - line.x0 - line.x1) <= 2 * STAMP_SLACK
+                    and abs(other.top + other.bottom - line.top - line.bottom) <= 2 * STAMP_SLACK}
+            if len(same) >= threshold:
+                out.add(id(line))
+    return out
+
+
+def _over_text(line: Line, others: list[Line]) -> bool:
+    """Whether ``line`` is drawn over another upright line (see :func:`_stamped`)."""
+    return any(
+        other is not line and not other.rotated and other.x0 < line.x1 and line.x0 < other.x1
+        and min(line.bottom, other.bottom) - max(line.top, other.top)
+        >= 0.2 * min(line.bottom - line.top, other.bottom - other.top)
+        for other in others
+    )
 
 
 def _header_neighbours(page: PageLines, kept: list[Line], removed: list[RemovedItem],
@@ -291,23 +366,44 @@ def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, u
     return (extreme and (margin or usual_place)) or (margin and usual_place)
 
 
-def reading_order(page: PageLines) -> tuple[list[Line], bool]:
-    """Lines of a page in reading order; also whether the page was read as two columns."""
+def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> set[int]:
+    """Ids of the lines above ``start`` (the first column prose of page 1) that open a column: in
+    one half, each right above the next line of its half (under 0.8 of its size apart) in the same
+    font (size, weight), with the pieces on its row in that half (a heading's number): the first
+    rows of a heading that the column below continues."""
+    out: set[int] = set()
+    for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack):
+        half = [ln for ln in lines if side(ln)]
+        below = [ln for ln in half if ln.bottom > start]
+        if not below:
+            continue
+        first = min(below, key=lambda ln: ln.top)
+        for line in sorted((ln for ln in half if ln.bottom <= start), key=lambda ln: -ln.bottom):
+            if id(line) in out:
+                continue
+            if not (0 <= first.top - line.bottom < 0.8 * max(line.size, 1.0)
+                    and abs(line.size - first.size) < 0.3 and line.bold == first.bold):
+                break
+            out.update(id(ln) for ln in half if ln.bottom <= start and abs(ln.baseline - line.baseline) < 1.0)
+            first = line
+    return out
+
+
+def reading_order(page: PageLines, two_col: bool) -> list[Line]:
+    """Lines of a page in reading order, in two columns when ``two_col`` (:func:`two_column`)."""
     mid = page.width / 2
     slack = page.width * 0.02
     lines = sorted(page.lines, key=lambda ln: (ln.top, ln.x0))
-    left = [ln for ln in lines if ln.x1 <= mid + slack]
-    right = [ln for ln in lines if ln.x0 >= mid - slack]
-    two_col = sum(len(ln.text) >= 25 for ln in left) >= 5 and sum(len(ln.text) >= 25 for ln in right) >= 5
     if not two_col:
-        return _merge_rows(lines), False
+        return merge_rows(lines)
     ordered: list[Line] = []
     if page.index == 0:
         # the title block above the first column of prose spans the page: read it row by row
         start = next((ln.top for ln in lines if (_is_prose(ln) or RUN_IN_ABSTRACT.match(ln.text.strip()))
                       and (ln.x1 <= mid + slack or ln.x0 >= mid - slack)), 0.0)
-        ordered = _merge_rows([ln for ln in lines if ln.bottom <= start])
-        lines = [ln for ln in lines if ln.bottom > start]
+        heads = _column_heads(lines, start, mid, slack)
+        ordered = merge_rows([ln for ln in lines if ln.bottom <= start and id(ln) not in heads])
+        lines = [ln for ln in lines if ln.bottom > start or id(ln) in heads]
     band_left: list[Line] = []
     band_right: list[Line] = []
     wide = _full_width_rows(lines, mid, slack)
@@ -317,7 +413,7 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
             group.append(line)
             continue
         if group:
-            ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
+            ordered += merge_rows(band_left) + merge_rows(band_right) + merge_rows(group)
             band_left, band_right, group = [], [], []
         in_left, in_right = line.x1 <= mid + slack, line.x0 >= mid - slack
         if in_left and in_right:  # a narrow line at the gutter ("5" of "5 Conclusion"): by its centre
@@ -327,11 +423,11 @@ def reading_order(page: PageLines) -> tuple[list[Line], bool]:
         elif in_right:
             band_right.append(line)
         else:
-            ordered += _merge_rows(band_left) + _merge_rows(band_right)
+            ordered += merge_rows(band_left) + merge_rows(band_right)
             band_left, band_right = [], []
             ordered.append(line)
-    ordered += _merge_rows(band_left) + _merge_rows(band_right) + _merge_rows(group)
-    return ordered, True
+    ordered += merge_rows(band_left) + merge_rows(band_right) + merge_rows(group)
+    return ordered
 
 
 def _full_width_rows(lines: list[Line], mid: float, slack: float) -> set[int]:
@@ -345,7 +441,7 @@ def _full_width_rows(lines: list[Line], mid: float, slack: float) -> set[int]:
     loosely set lines of prose do not.
     """
     rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.top + ln.bottom) / 2):
+    for line in sorted((ln for ln in lines if not ln.element), key=lambda ln: (ln.top + ln.bottom) / 2):
         centre = (line.top + line.bottom) / 2
         if rows and abs(centre - (rows[-1][0].top + rows[-1][0].bottom) / 2) < 0.5 * max(line.bottom - line.top, 1.0):
             rows[-1].append(line)
@@ -372,64 +468,18 @@ def _shared_edges(above: list[Line], below: list[Line]) -> int:
     return sum(any(abs(x - f) <= 1.5 for x in (ln.x0, ln.x1, (ln.x0 + ln.x1) / 2) for f in edges) for ln in below)
 
 
-def _merge_rows(lines: list[Line]) -> list[Line]:
-    """Sort by row and join fragments of one visual row (superscripts, split runs) left to right."""
-    rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
-        if rows:
-            ref = rows[-1][0]
-            height = max(ref.bottom - ref.top, 1.0)
-            center = (line.top + line.bottom) / 2
-            if ref.top - 0.2 * height <= center <= ref.bottom + 0.2 * height and line.bottom - line.top <= 2.2 * height:
-                rows[-1].append(line)
-                continue
-        rows.append([line])
-    merged: list[Line] = []
-    for row in rows:
-        row.sort(key=lambda ln: ln.x0)
-        if len(row) == 1:
-            merged.append(row[0])
-            continue
-        main = max(row, key=lambda ln: len(ln.text))
-        text = _row_piece(row[0], main)
-        for prev, cur in pairwise(row):
-            gap = cur.x0 - prev.x1
-            piece = _row_piece(cur, main)
-            # a gap wider than a word space (table cells, side-by-side author names) is kept as
-            # three spaces
-            joint = "" if gap < 0.5 or text.endswith("\u00ad") or (piece != cur.text and gap < 0.3 * main.size) \
-                else " " if gap < max(main.size, 1.0) else "   "
-            text += joint + piece
-        merged.append(Line(
-            page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
-            bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
-            mono=all(ln.mono for ln in row),
-            bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
-            italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
-            smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
-        ))
-    return merged
-
-
-def _row_piece(line: Line, main: Line) -> str:
-    """``line``'s text in a row whose longest line is ``main``: written as a superscript or
-    subscript of it when it is one (:func:`~rhetorica.documents.pdf.lines.script_kind`), as the
-    stacked ``^{+8%}_{−5%}`` of a table cell that PDFium gives as lines of their own."""
-    if line is main or not line.baseline or not main.baseline:
-        return line.text
-    kind = script_kind(line.size, line.baseline, main.size, main.baseline)
-    return script_text(kind, line.text) if kind else line.text
-
-
-def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False) -> tuple[int, str] | None:
+def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: bool = False,
+                  rows: int = 1) -> tuple[int, str] | None:
     """``(level, number)`` when ``line`` is a section heading, else ``None``.
 
     ``number`` is the heading's numbering (``"2.1"``, ``"A"``) or ``""``. With ``strong_only`` only
     numbered and known headings count (used to find where the title block ends).
-    ``ranked`` holds the font sizes of larger bold headings, largest first.
+    ``ranked`` holds the font sizes of larger bold headings, largest first. ``rows``: the printed
+    lines ``line`` joins (a wrapped heading); a heading holds at most 110 characters and 14 words
+    a row.
     """
     text = line.text.strip().replace("\u00ad", "")
-    if len(text) > 110 or len(text.split()) > 14 or CAPTION.match(text) or "%" in text:
+    if line.element or len(text) > 110 * rows or len(text.split()) > 14 * rows or CAPTION.match(text) or "%" in text:
         return None
     visible = re.sub(r"\s", "", text)
     letters = re.sub(r"[^A-Za-z]", "", text)
@@ -442,7 +492,9 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
     lettered = bool(m) and m.group(1)[:1].isalpha() and not roman
     # IEEE style: "II. Dataset" in small capitals, "A. Creation" in italics (a subsection)
     italic_sub = lettered and len(m.group(1)) == 1 and line.italic and text[1:2] == "." if m else False
-    if m and (line.bold or larger or caps or italic_sub) and not text.endswith((",", ";")) \
+    # elsarticle style: "2.1. Details" in italics
+    italic_dotted = bool(m) and line.italic and "." in m.group(1) and m.group(1)[:1].isdigit()
+    if m and (line.bold or larger or caps or italic_sub or italic_dotted) and not text.endswith((",", ";")) \
             and re.search(r"[a-zA-Z]{2}", m.group(2)) and not re.search(r"[a-z]\d", m.group(2)) \
             and not (strong_only and lettered):
         if m.group(2).rstrip().endswith(".") and not caps and len(m.group(2).split()) > 8:
@@ -455,23 +507,27 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
         if larger and size_key in ranked:
             return min(3, ranked.index(size_key) + 1), ""
         return (1 if caps or larger or not ranked else min(3, len(ranked) + 1)), ""
-    if strong_only or not line.bold or not text[:1].isupper() or text.endswith((".", ",", ";", ":")):
-        return None
+    if strong_only or not line.bold or not (text[:1].isupper() or line.mono) or text.endswith((".", ",", ";", ":")):
+        return None  # a heading opens with a capital, unless it is a name set in a monospaced font
     if larger:
         return (min(3, ranked.index(size_key) + 1) if size_key in ranked else 1), ""
     if line.size >= body - 0.3 and len(text.split()) <= 8:
         return min(3, len(ranked) + 1), ""
+    if line.italic and line.size >= 0.85 * body and len(text.split()) <= 8:
+        return min(4, len(ranked) + 2), ""  # bold italic, smaller than the text: one level below
     return None
 
 
 def clean_heading(text: str) -> str:
-    """Drop the numbering; turn ALL-CAPS (small-caps) titles into sentence case."""
-    text = text.replace("\u00ad", "").strip()
+    """Drop the numbering; turn ALL-CAPS (small-caps) titles into sentence case; one space between
+    words (a justified heading's wide gaps are no cells)."""
+    text = re.sub(r"\s+", " ", text.replace("\u00ad", "")).strip()
     m = NUMBERED_HEADING.match(text)
     title = m.group(2).strip() if m else text
     letters = re.sub(r"[^A-Za-z]", "", title)
     if len(letters) >= 4 and letters.isupper():
-        title = title[0] + title[1:].lower()
+        first = re.search(r"[A-Za-z]", title).end()  # type: ignore[union-attr]
+        title = title[:first] + title[first:].lower()
     return title.rstrip(".:").strip()
 
 
@@ -479,14 +535,17 @@ def analyse(pages: list[PageLines]) -> Layout:
     """Run the layout pass (steps 1-6 of the module docstring) over extracted pages."""
     removed: list[RemovedItem] = []
     body = body_font_size(pages)
-    pages = clean_margins(pages, removed)
+    pages = [set_apart(page, body, removed) for page in clean_margins(pages, removed)]
     ordered: list[Line] = []
     two_col = 0
-    for page in pages:
-        lines, is_two = reading_order(page)
+    strict = [two_column(page) for page in pages]
+    mostly_two = sum(strict) > len(pages) / 2
+    for page, is_two in zip(pages, strict):
+        is_two = is_two or (mostly_two and two_column(page, short=True))
+        lines = reading_order(page, is_two)
         lines = drop_figure_text(lines, page.index, removed)
         two_col += is_two
-        tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body]
+        tiny = [ln for ln in lines if 0 < ln.size < SMALL_TEXT * body and not ln.element]
         rows = [ln for ln in tiny if len(table_cells(ln)) >= 3 and re.search(r"[A-Za-z]{3}", ln.text)]
         if len(rows) >= 3:  # a table set in tiny type (\tiny): its rows are kept
             kept_rows = set(map(id, rows))
@@ -501,14 +560,15 @@ def analyse(pages: list[PageLines]) -> Layout:
                     item=item, location=f"page {page.index + 1}", text=" ".join(ln.text.strip() for ln in group),
                 ))
         ordered.extend(ln for ln in lines if id(ln) not in small_ids)
-    title, title_end = _title(ordered, body)
+    title, title_start, title_end = _title(ordered, body)
     front_end = _front_end(ordered, title_end, body)
     ranked = sorted(
         {round(ln.size * 2) / 2 for ln in ordered[front_end:] if ln.bold and ln.size >= body + 0.8}, reverse=True
     )
     blocks: list[Block] = []
-    front = ordered[title_end:front_end]
-    body_lines = ordered[front_end:]
+    front, floats = _floats_apart(ordered[title_end:front_end])
+    floats = _floats_apart(ordered[:title_start])[1] + floats  # a float set above the title
+    body_lines = floats + ordered[front_end:]
     notes = author_notes(body_lines, front, body)
     if notes:
         front = front + notes
@@ -516,6 +576,8 @@ def analyse(pages: list[PageLines]) -> Layout:
         body_lines = [ln for ln in body_lines if id(ln) not in taken]
     vocabulary = _vocabulary(body_lines)
     bottoms = {page.index: max((ln.bottom for ln in page.lines), default=page.height) for page in pages}
+    zones = {page.index: footnote_zones(page, body) for page in pages}
+    edges = {page.index: text_edges(page, body) for page in pages}
     parts: list[str] = []
     prev: Line | None = None
     heading_text, heading_line = "", None
@@ -526,8 +588,9 @@ def analyse(pages: list[PageLines]) -> Layout:
         text = line.text.strip()
         if prev is None and blocks and blocks[-1].kind == "heading" and heading_line is not None \
                 and _continues_heading(heading_line, line):
-            blocks[-1].text = clean_heading(f"{heading_text} {text}")
-            heading_text, heading_line = f"{heading_text} {text}", line
+            head, sep = _joint(heading_text, text, vocabulary)
+            heading_text, heading_line = head + sep + text, line
+            blocks[-1].text = clean_heading(heading_text)
             continue
         run_in = RUN_IN_ABSTRACT.match(text) if not any(b.kind == "heading" for b in blocks) else None
         if run_in:  # "Abstract—We introduce ..." (IEEE), "Abstract. This paper ..." (LNCS)
@@ -537,6 +600,12 @@ def analyse(pages: list[PageLines]) -> Layout:
             parts = [run_in.group(2)]
             prev, heading_line = line, None
             continue
+        if line.element:  # a table or a code listing: one block of its own
+            _close(blocks, parts)
+            blocks.append(Block(kind=line.element, text=f"```\n{line.text}\n```" if line.element == "code" else line.text,
+                                page=line.page))
+            prev, heading_line = line, None
+            continue
         if is_placeholder(line):
             removed.append(RemovedItem(item="figure placeholder", location=f"page {line.page + 1}", text=text))
             continue
@@ -544,17 +613,19 @@ def analyse(pages: list[PageLines]) -> Layout:
         heading = heading_level(line, body, ranked)
         if heading is None and line.bold and following is not None and _continues_heading(line, following):
             # a heading whose first line alone does not read as one ("Cython bindings for BLAS,")
-            joined = replace(line, text=f"{text} {following.text.strip()}", bottom=following.bottom)
-            heading = heading_level(joined, body, ranked)
+            head, sep = _joint(text, following.text.strip(), vocabulary)
+            joined = replace(line, text=head + sep + following.text.strip(), bottom=following.bottom)
+            heading = heading_level(joined, body, ranked, rows=2)
             if heading is not None:
                 line, text, skip = joined, joined.text, k + 1
         cells = table_cells(line)
         strong = heading is not None and (heading[1] or KNOWN_HEADINGS.match(clean_heading(text)))
-        if heading is not None and not strong and (cells or _runs_on(line, following, body)):
+        if heading is not None and not strong and (cells or _runs_on(line, following, body, edges[line.page][1])):
             heading = None  # a table's header row, or a bold run-in opening that the next line continues
         if heading is not None:
             _close(blocks, parts)
-            blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page, number=heading[1]))
+            blocks.append(Block(kind="heading", text=clean_heading(text), level=heading[0], page=line.page,
+                                number=heading[1], style=_style(line)))
             heading_text, heading_line = text, line
             prev = None
             continue
@@ -567,27 +638,27 @@ def analyse(pages: list[PageLines]) -> Layout:
             blocks[-1].text += ("\n" if blocks[-1].text else "") + "| " + " | ".join(cells) + " |"
             prev = line
             continue
-        note = _footnote_start(line, body, bottoms[line.page])
+        note = _footnote_start(line, body, bottoms[line.page], zones[line.page])
         if note is None and blocks and blocks[-1].kind == "footnote" and prev is not None \
                 and _footnote_continues(prev, line, body):
             note = ""
-        caption = CAPTION.match(text) is not None
+        caption = CAPTION.match(text) is not None or _labels_element(body_lines, k, body)
         small = 0 < line.size <= body - 1.0
         table_note = small and bool(blocks) and blocks[-1].kind == "table"  # notes under a table
         kind = "footnote" if note is not None else "caption" if caption or table_note else "paragraph"
         starts_new = (
             prev is None
             or not blocks
-            or blocks[-1].kind in {"heading", "table"}
+            or blocks[-1].kind in {"heading", "table", "code"}
             or (kind == "footnote" and note != "")
             or kind != "footnote" and blocks[-1].kind == "footnote"
             or caption
             or KEYWORDS.match(text) is not None
             or (blocks[-1].kind == "caption" and not small and 0 < prev.size <= body - 1.0)
-            or _paragraph_break(prev, line, body)
+            or _paragraph_break(prev, line, body, edges[line.page])
         )
         if note:
-            text = f"[^{note}]: " + FOOTNOTE_MARK.sub("", text, count=1).lstrip()
+            text = f"[^{note}]: " + FOOTNOTE_MARK.sub("", DOTTED_MARK.sub("", text, count=1), count=1).lstrip()
         text = re.sub(r"(https?://)\s+", r"\1", re.sub(r" {2,}", " ", text))
         if starts_new:
             _close(blocks, parts)
@@ -601,7 +672,7 @@ def analyse(pages: list[PageLines]) -> Layout:
     blocks = place_floats(blocks, vocabulary)
     blocks, reference = _reference_block(blocks)
     front += reference
-    blocks = _abstract_heading(blocks)
+    blocks = _abstract_heading(_consistent_levels(blocks))
     return Layout(title=title, front=front, blocks=blocks, removed=removed, body_size=body, two_column_pages=two_col)
 
 
@@ -650,30 +721,85 @@ def _front_end(lines: list[Line], title_end: int, body: float) -> int:
     """End of the title block (authors, affiliations, emails) after the title.
 
     It ends at the first numbered or known heading, at a run-in "Abstract." line, or at the first
-    run of three prose lines on page 1, whichever comes first, so a class that sets the abstract
-    without a heading never has its abstract (or more) taken for the author block.
+    run of three prose lines on page 1 (the second and third may be lines of names set to the
+    first's measure: same left and right edge, a justified paragraph), whichever comes first, so a
+    class that sets the abstract without a heading never has its abstract (or more) taken for the
+    author block.
     """
     for k in range(title_end, len(lines)):
         line = lines[k]
         if heading_level(line, body, [], strong_only=True) or RUN_IN_ABSTRACT.match(line.text.strip()):
             return k
-        if line.page == 0 and all(_is_prose(x) and x.page == 0 for x in lines[k:k + 3]) and len(lines) >= k + 3:
+        if line.page == 0 and _is_prose(line) and len(lines) >= k + 3 and all(
+                x.page == 0 and (_is_prose(x) or (abs(x.x0 - line.x0) < 2 and abs(x.x1 - line.x1) < 2))
+                for x in lines[k + 1:k + 3]):
             return k
         if line.page > 0:
             return k
     return title_end
 
 
+def _floats_apart(front: list[Line]) -> tuple[list[Line], list[Line]]:
+    """``(title block, floats)``: a table or code element and a caption with its next lines (font
+    size within 30 %, each right below the last, overlapping it across) that sit among the title
+    block's lines (a float at the top of page 1's column, above the abstract) are the text's,
+    never the title block's."""
+    kept: list[Line] = []
+    floats: list[Line] = []
+    for line in front:
+        last = floats[-1] if floats else None
+        follows = last is not None and not last.element and abs(line.size - last.size) <= 0.3 * last.size \
+            and 0 <= line.top - last.bottom < 0.6 * max(line.size, 1.0) and line.x0 < last.x1 and last.x0 < line.x1
+        if line.element or CAPTION.match(line.text.strip()) or follows:
+            floats.append(line)
+        else:
+            kept.append(line)
+    return kept, floats
+
+
 def _continues_heading(head: Line, line: Line) -> bool:
-    """Whether ``line`` is the next line of a heading set on two lines: same page, font size and
-    weight, right below it, not indented left of it, not itself numbered, and short."""
+    """Whether ``line`` is the next line of a heading set on two lines: same page, font size,
+    weight, slant and capitals, right below it, either starting in its first half, not left of it,
+    or centred under it (a centred heading), not itself numbered, and short."""
     text = line.text.strip()
+    starts_under = head.x0 - 2 <= line.x0 <= head.x0 + 0.5 * max(head.x1 - head.x0, 1.0)
+    centred = abs((line.x0 + line.x1) - (head.x0 + head.x1)) / 2 < 2 * max(head.size, 1.0)
     return (
-        line.page == head.page and abs(line.size - head.size) < 0.3 and line.bold == head.bold
-        and 0 <= line.top - head.bottom < 0.6 * max(head.size, 1.0) and line.x0 >= head.x0 - 2
-        and line.x0 <= head.x0 + 0.5 * max(head.x1 - head.x0, 1.0)
+        line.page == head.page and abs(line.size - head.size) < 0.3 and _style(line)[1:] == _style(head)[1:]
+        and 0 <= line.top - head.bottom < 0.8 * max(head.size, 1.0) and (starts_under or centred)
         and not NUMBERED_HEADING.match(text) and len(text.split()) <= 10 and not CAPTION.match(text)
     )
+
+
+def _style(line: Line) -> tuple:
+    letters = re.sub(r"[^A-Za-z]", "", line.text)
+    return (round(line.size * 2) / 2, line.bold, line.italic, line.smallcaps or (len(letters) >= 4 and letters.isupper()))
+
+
+def _consistent_levels(blocks: list[Block]) -> list[Block]:
+    """Give an unnumbered heading the level of the numbered headings set in its font (size,
+    weight, slant, capitals; the most common level among them), so "Abstract" or
+    "Acknowledgments" set like the sections is at the sections' level. A known heading
+    (:data:`KNOWN_HEADINGS`) in a font no numbered heading uses takes the level the other
+    unnumbered headings in that font have, else level 1 (a front- or back-matter heading);
+    other headings keep theirs."""
+    heads = [b for b in blocks if b.kind == "heading" and b.style]
+    votes: dict[tuple, Counter[int]] = {}
+    for b in heads:
+        if b.number:
+            votes.setdefault(b.style, Counter())[b.level] += 1
+    plain: dict[tuple, Counter[int]] = {}
+    for b in heads:
+        if not b.number and not KNOWN_HEADINGS.match(b.text) and b.style not in votes:
+            plain.setdefault(b.style, Counter())[b.level] += 1
+    for b in heads:
+        if b.number:
+            continue
+        if b.style in votes:
+            b.level = votes[b.style].most_common(1)[0][0]
+        elif KNOWN_HEADINGS.match(b.text):
+            b.level = plain[b.style].most_common(1)[0][0] if b.style in plain else 1
+    return blocks
 
 
 def _close(blocks: list[Block], parts: list[str]) -> None:
@@ -684,7 +810,8 @@ def _close(blocks: list[Block], parts: list[str]) -> None:
 
 
 TEXT_KINDS = {"paragraph", "caption", "footnote"}
-FLOAT_KINDS = {"caption", "footnote", "table"}
+FLOAT_KINDS = {"caption", "footnote", "table", "code"}
+DOTTED_MARK = re.compile(r"^(\d{1,3})\.\s+(?=[A-Z(\[])")
 FOOTNOTE_MARK = re.compile(r"^\^?(\{[^{}]{1,4}\}|[∗*†‡§¶⋆♯♮♭]+|\d{1,3})")
 PLACEHOLDER = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 IMAGE_FILE = re.compile(r"\.(pdf|png|jpe?g|eps|svg|pgf|tikz|gif|bmp|tiff?)$", re.I)
@@ -700,19 +827,6 @@ def is_placeholder(line: Line) -> bool:
     return bool(IMAGE_FILE.search(text)) or (line.mono and ("/" in text or "_" in text))
 
 
-def table_cells(line: Line) -> list[str]:
-    """The cells of a table row: a line cut by wide gaps (three spaces, see :func:`_merge_rows`)
-    into at least two cells of at most 8 words, 4 on average (in a row of four cells or more, one
-    cell may hold more: a long title whose gap to the next column is narrow); ``[]`` for any other
-    line."""
-    cells = [c.strip() for c in re.split(r" {3,}", line.text.strip()) if c.strip()]
-    if len(cells) < 2:
-        return []
-    counts = sorted(len(c.split()) for c in cells)
-    longest = counts[-2] if len(cells) >= 4 else counts[-1]
-    return cells if longest <= 8 and sum(counts) <= 4 * len(cells) else []
-
-
 def _table_row_follows(lines: list[Line], k: int) -> bool:
     """Whether the line after ``k`` (two lines on, past one line without gaps) is a table row
     close below: a table has at least two rows."""
@@ -726,21 +840,70 @@ def _table_row_follows(lines: list[Line], k: int) -> bool:
     return False
 
 
-def _runs_on(line: Line, following: Line | None, body: float) -> bool:
+FLOAT_LABEL = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+\s+[A-Z]")
+
+
+def _labels_element(lines: list[Line], k: int, body: float) -> bool:
+    """Whether ``lines[k]`` opens the caption of the element right below it: it starts with a
+    float's label and number (``Algorithm 1 Placing floats``: the algorithm package's caption,
+    no colon), and a code or table element follows on the page within 1.5 body sizes of the
+    caption's last line (the caption's further lines: its size, each right below the last)."""
+    if not FLOAT_LABEL.match(lines[k].text.strip()):
+        return False
+    last = lines[k]
+    for nxt in lines[k + 1:k + 4]:
+        if nxt.page != last.page:
+            return False
+        gap = nxt.top - last.bottom
+        if nxt.element:
+            return 0 <= gap < 1.5 * body
+        if not (abs(nxt.size - last.size) < 0.3 and 0 <= gap < 0.8 * body):
+            return False
+        last = nxt
+    return False
+
+
+def _runs_on(line: Line, following: Line | None, body: float, rights: list[float]) -> bool:
     """Whether ``following`` continues ``line``'s sentence at the normal line spacing (a bold
     run-in opening set on a line of its own is no heading): same page, right below, starts in
-    lower case."""
+    lower case, and ``line`` runs to a column's right edge (``rights``, :func:`text_edges`; a
+    sentence breaks its line only there) or no edge is known."""
     if following is None or following.page != line.page:
+        return False
+    if rights and not any(abs(line.x1 - x) <= 2 for x in rights):
         return False
     gap = following.top - line.bottom
     return 0 <= gap < 0.5 * body and following.text.strip()[:1].islower()
 
 
-def _footnote_start(line: Line, body: float, page_bottom: float) -> str | None:
+def footnote_zones(page: PageLines, body: float) -> list[tuple[float, float, float]]:
+    """``(x0, x1, top)`` of each footnote area of ``page``: below a footnote rule (LaTeX's
+    ``\\footnoterule``: a horizontal rule in the lower half of the page, starting at the left edge
+    of a column and 25-50 % as wide as the widest line starting there), where every line starting
+    under the rule is smaller than the body font (``body``, points)."""
+    out = []
+    for rule in page.graphics:
+        if rule.kind != "rule" or rule.top < 0.5 * page.height:
+            continue
+        column = max((ln.x1 - ln.x0 for ln in page.lines if abs(ln.x0 - rule.x0) < 3), default=0.0)
+        if not 0.25 * column <= rule.x1 - rule.x0 <= 0.5 * column:
+            continue
+        below = [ln for ln in page.lines if ln.top >= rule.bottom - 1 and rule.x0 - 2 <= ln.x0 < rule.x1]
+        if below and all(0 < ln.size <= body - 0.5 for ln in below):
+            out.append((rule.x0, rule.x1, rule.top))
+    return out
+
+
+def _footnote_start(line: Line, body: float, page_bottom: float, zones: list[tuple[float, float, float]]) -> str | None:
     """The mark (``"1"``, ``"∗"``) of a footnote that starts on ``line``: smaller than the body
-    font, in the lower half of its page, opening with a note mark; else ``None``."""
+    font, in the lower half of its page, opening with a note mark; in a footnote area
+    (:func:`footnote_zones`) a number with a period (``2. We count``, JMLR's notes) is one too;
+    else ``None``."""
     if not (0 < line.size <= body - 0.5 and line.top > 0.5 * page_bottom):
         return None
+    dotted = DOTTED_MARK.match(line.text.strip())
+    if dotted and any(x0 - 2 <= line.x0 < x1 and line.top > top for x0, x1, top in zones):
+        return dotted.group(1)
     m = FOOTNOTE_MARK.match(line.text.strip())
     if not m or not re.match(r"\s*[A-Za-z(\[]", line.text.strip()[m.end():]):
         return None
@@ -753,7 +916,7 @@ def _footnote_continues(prev: Line, line: Line, body: float) -> bool:
             and 0 <= line.top - prev.bottom < 0.8 * body)
 
 
-def place_floats(blocks: list[Block], vocabulary: set[str]) -> list[Block]:
+def place_floats(blocks: list[Block], vocabulary: Vocabulary) -> list[Block]:
     """Put footnotes, captions and tables apart from the running text.
 
     A paragraph that a float interrupts (it does not end a sentence, and the paragraph after the
@@ -788,7 +951,7 @@ def _interrupted(before: str, after: str) -> bool:
     if not end or (re.search(r"[.!?:]$|[.!?][\"”’)]$", end) and not ABBREVIATION_END.search(end)):
         return False
     start = after.lstrip()[:1]
-    return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit()
+    return start.islower() or end.endswith((",", "-", "\u00ad", "(")) or start.isdigit() or start in "(["
 
 
 def _footnotes_after_their_paragraph(blocks: list[Block]) -> list[Block]:
@@ -823,27 +986,52 @@ def _footnotes_after_their_paragraph(blocks: list[Block]) -> list[Block]:
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]")
 
 
-def _vocabulary(lines: list[Line]) -> set[str]:
-    """Lower-case words written whole somewhere (a line's last word is left out when it ends in a
-    hyphen), hyphenated compounds included."""
+@dataclass(frozen=True)
+class Vocabulary:
+    """A document's lower-case words, hyphenated compounds included, in its running text (no
+    table's or listing's text): ``words`` as written anywhere there (the two pieces of a word
+    hyphenated at a line end left out: the line's last word and the next line's first; the parts
+    of a compound written with a hyphen in; ``in`` looks here), ``inner`` as written inside a
+    line, neither its first nor its last word (whole for sure: no line break cut them)."""
+
+    words: frozenset[str]
+    inner: frozenset[str]
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.words
+
+
+def _vocabulary(lines: list[Line]) -> Vocabulary:
+    """The :class:`Vocabulary` of ``lines``."""
     words: set[str] = set()
+    inner: set[str] = set()
+    broken = False  # the line before (in reading order) ends in a hyphen
     for line in lines:
+        if line.element:  # a table's cells cut words at their own line ends; code is no prose
+            continue
         text = line.text.rstrip()
-        tokens = _TOKEN.findall(text)
-        if tokens and text.endswith(("-", "\u00ad")):
+        tokens = [t.lower() for t in _TOKEN.findall(text)]
+        inner.update(tokens[1:-1])
+        if broken and text[:1].isalpha():
+            tokens = tokens[1:]
+        broken = text.endswith(("-", "\u00ad"))
+        if tokens and broken:
             tokens = tokens[:-1]
-        words.update(t.lower() for t in tokens)
-    return words
+        words.update(tokens)
+        words.update(part for t in tokens if "-" in t for part in t.split("-") if part)  # "token-level": "level"
+    return Vocabulary(frozenset(words), frozenset(inner))
 
 
-def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
+def _joint(prev: str, nxt: str, vocabulary: Vocabulary) -> tuple[str, str]:
     """``(prev, separator)`` for joining two lines of a paragraph.
 
     A line-end hyphen (soft, or ``-`` after two letters before a lower-case letter) is dropped when
     the two pieces make a word, unless the hyphenated form is the document's: a piece is already a
     compound (``out-of-`` + ``distribution``, ``out-`` + ``of-distribution``), the document writes
     the compound with a hyphen elsewhere, or both pieces are words of the document and the joined
-    form is not.
+    form is not. Two pieces of letters with no hyphen between are one word when the document
+    writes them joined inside a line and never writes the second alone there (a break whose
+    hyphen the PDF does not hold as text: ``sum`` + ``maries``).
     """
     if prev.endswith("\u00ad") or (re.search(r"[A-Za-z]{2}-$", prev[-4:]) and nxt[:1].islower()):
         stem = prev[:-1]
@@ -856,10 +1044,15 @@ def _joint(prev: str, nxt: str, vocabulary: set[str]) -> tuple[str, str]:
         prev.endswith(("/", "-", "_")) or (prev.endswith(".") and nxt[:1].islower())
     ):
         return prev, ""  # a URL broken at the line end
+    left = re.search(r"(?<![A-Za-z-])[A-Za-z]{2,}$", prev)
+    right = re.match(r"[a-z]{2,}(?![A-Za-z-])", nxt)
+    if left and right and (left.group(0) + right.group(0)).lower() in vocabulary.inner \
+            and right.group(0) not in vocabulary.inner:
+        return prev, ""
     return prev, " "
 
 
-def _real_hyphen(left: str, right: str, vocabulary: set[str]) -> bool:
+def _real_hyphen(left: str, right: str, vocabulary: Vocabulary) -> bool:
     # TeX breaks a word holding an explicit hyphen only at its hyphens: a piece with a hyphen
     # ("out-of-" + "distribution", "out-" + "of-distribution") means the line-end hyphen is real too
     if "-" in left or "-" in right or f"{left}-{right}" in vocabulary:
@@ -884,44 +1077,72 @@ PERMISSION = re.compile(
 
 
 def author_notes(lines: list[Line], front: list[Line], body: float) -> list[Line]:
-    """Footnote lines of the first page that belong to the title block.
+    """Footnote lines that belong to the title block.
 
-    A footnote is a run of lines in the lower 40 % of page 1, smaller than the body font, that
-    starts with a note mark (``∗ † ‡`` ... or a number); it is an author note when its mark is one
-    of the marks written in the title block or its text reads like one (work done at, internship,
-    equal contribution, corresponding author, homepage, email). A small line there that
-    reads like one is an author note without a mark too (IEEE's ``\\thanks``), and so are the
-    lines of a publisher's permission block (copyright, ISBN, the paper's DOI, ACM's "Author's
-    address").
+    A footnote is a run of lines in the lower 40 % of a page, smaller than the body font, that
+    starts with a note mark (``∗ † ‡`` ... or a number). On page 1 it is an author note when its
+    mark is one of the marks written in the title block or its text reads like one (work done at,
+    internship, equal contribution, corresponding author, homepage, email); on a later page (a
+    class that sets the title block's notes further on) when both hold. A small line on page 1
+    that reads like one is an author note without a mark too (IEEE's ``\\thanks``), and so are
+    the lines of a publisher's permission block (copyright, ISBN, the paper's DOI, ACM's
+    "Author's address") with the small lines right above such a line (the block's venue line).
     """
-    first = [ln for ln in lines if ln.page == 0]
-    if not first:
-        return []
-    height = max(ln.bottom for ln in first)
+    heights: dict[int, float] = {}
+    for line in lines:
+        heights[line.page] = max(heights.get(line.page, 0.0), line.bottom)
     marks = {m for ln in front for m in re.findall(r"[∗*†‡§¶⋆♯♮♭]", ln.text)}
     notes: list[Line] = []
+    taken: set[int] = set()
     current: list[Line] = []
-    for line in first:  # in reading order: a column's footnotes follow its text
-        small = 0 < line.size <= body - 0.5 and line.top > 0.6 * height
+    for k, line in enumerate(lines):  # in reading order: a column's footnotes follow its text
+        small = 0 < line.size <= body - 0.5 and line.top > 0.6 * heights[line.page]
         if not small:
             current = []
             continue
-        mark = NOTE_MARK.match(line.text.strip())
+        mark = NOTE_MARK.match(line.text.strip()) or DOTTED_MARK.match(line.text.strip())
+        symbol = mark.group(1) if mark else ""
+        marked = bool(symbol[:1]) and symbol[:1] in marks
         author_like = AUTHOR_NOTE.search(line.text) or PERMISSION.search(line.text)
-        if mark or author_like:
-            symbol = mark.group(1) if mark else ""
-            if (symbol[:1] and symbol[:1] in marks) or author_like:
-                notes.append(line)
-                current = [line]
-            else:
-                current = []
-        elif current and current[-1] in notes and line.top - current[-1].bottom < 0.8 * body:
+        if line.page == 0 and (marked or author_like) or line.page > 0 and marked and AUTHOR_NOTE.search(line.text):
             notes.append(line)
+            taken.add(id(line))
+            current = [line]
+            if line.page == 0 and not mark and PERMISSION.search(line.text):
+                above = k - 1  # the permission block's lines above (its venue line)
+                while above >= 0 and id(lines[above]) not in taken and lines[above].page == 0 \
+                        and 0 < lines[above].size <= body - 0.5 and not NOTE_MARK.match(lines[above].text.strip()) \
+                        and 0 <= lines[above + 1].top - lines[above].bottom < 0.8 * body:
+                    notes.append(lines[above])
+                    taken.add(id(lines[above]))
+                    above -= 1
+        elif mark or (line.page == 0 and author_like):
+            current = []
+        elif current and current[-1] in notes and line.page == current[-1].page \
+                and line.top - current[-1].bottom < 0.8 * body:
+            notes.append(line)
+            taken.add(id(line))
             current.append(line)
-    return notes
+    return [ln for ln in lines if id(ln) in taken]
 
 
-def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
+def text_edges(page: PageLines, body: float) -> tuple[list[float], list[float]]:
+    """``(left, right)`` edges of ``page``'s text columns (points): an edge (to 1 pt) where at
+    least three lines of 30 characters or more start (end); a left edge up to 4 body sizes right
+    of one where more of them start is no column's (the paragraphs' indented first lines)."""
+    long = [ln for ln in page.lines if len(ln.text) >= 30 and not ln.element and not ln.rotated]
+    starts, ends = Counter(round(ln.x0) for ln in long), Counter(round(ln.x1) for ln in long)
+    lefts = sorted(float(x) for x, n in starts.items() if n >= 3
+                   and not any(y < x <= y + 4 * body and m > n for y, m in starts.items()))
+    return lefts, sorted(float(x) for x, n in ends.items() if n >= 3)
+
+
+def _paragraph_break(prev: Line, line: Line, body: float, edges: tuple[list[float], list[float]]) -> bool:
+    """Whether ``line`` starts a paragraph after ``prev``: a new page or column after a sentence's
+    end, a vertical gap over 0.7 body sizes, a first-line indent after a sentence's end, or, after
+    a display line (``prev`` starting 4 body sizes right of ``line``: an equation), a full line
+    (ending at a column's right edge) indented from the column's left edge (``edges``:
+    :func:`text_edges`); a paragraph going on after an equation is not indented."""
     column_jump = abs(line.x0 - prev.x0) > 0.3 * max(prev.x1 - prev.x0, 1) and line.top < prev.top
     if line.page != prev.page or column_jump:
         # new page or column: the paragraph continues unless the last line ended a sentence
@@ -929,18 +1150,23 @@ def _paragraph_break(prev: Line, line: Line, body: float) -> bool:
     gap = line.top - prev.bottom
     if gap > 0.7 * body:
         return True
+    lefts, rights = edges
+    if prev.x0 > line.x0 + 4 * body and any(abs(line.x1 - x) <= 2 for x in rights):
+        left = max((x for x in lefts if x <= line.x0 + 1), default=None)
+        return left is not None and 0.8 * body < line.x0 - left < 4 * body
     indent = line.x0 - prev.x0
     return 0.8 * body < indent < 4 * body and prev.text.rstrip().endswith((".", ":", "?", "!"))
 
 
-def _title(lines: list[Line], body: float) -> tuple[str, int]:
-    """Title = the largest-font lines near the top of the first page; returns (title, end index)."""
+def _title(lines: list[Line], body: float) -> tuple[str, int, int]:
+    """Title = the largest-font lines near the top of the first page; returns (title, start index,
+    end index), both indices 0 when there is no title or it starts after the 20th line."""
     first = [(k, ln) for k, ln in enumerate(lines[:80]) if ln.page == 0]
     if not first:
-        return "", 0
+        return "", 0, 0
     biggest = max(ln.size for _, ln in first)
     if biggest < body * 1.2:
-        return "", 0
+        return "", 0, 0
     picked = [(k, ln) for k, ln in first if abs(ln.size - biggest) < 0.6]
     start = picked[0][0]
     run = [picked[0]]
@@ -950,4 +1176,4 @@ def _title(lines: list[Line], body: float) -> tuple[str, int]:
         else:
             break
     text = " ".join(ln.text.strip() for _, ln in run).replace("\u00ad", "")
-    return re.sub(r"\s+", " ", text), run[-1][0] + 1 if start < 20 else 0
+    return re.sub(r"\s+", " ", text), *((start, run[-1][0] + 1) if start < 20 else (0, 0))

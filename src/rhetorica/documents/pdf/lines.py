@@ -54,6 +54,9 @@ class Line:
         baseline: the baseline of the characters that are no superscript or subscript, in points
             from the page's top (0 when unknown).
         mono: most characters are in a monospaced (typewriter) font.
+        element: ``""`` for a line of text; ``"table"`` or ``"code"`` for a whole layout element
+            set apart from the running text (:mod:`rhetorica.documents.pdf.elements`), its rows in
+            ``text`` one per line and its box the element's.
     """
 
     page: int
@@ -69,6 +72,25 @@ class Line:
     smallcaps: bool = False
     baseline: float = 0.0
     mono: bool = False
+    element: str = ""
+
+
+@dataclass(frozen=True)
+class Graphic:
+    """A drawn object of a page: ``kind`` is ``"rule"`` (a horizontal line at most
+    :data:`RULE_THICKNESS` thick: table rules, fraction bars, the footnote rule), ``"line"`` (any
+    other line that thin: a tick mark, a vertical rule) or ``"shape"`` (a path with area, an
+    image, a form); box in points from the page's top-left corner, as :class:`Line`'s."""
+
+    kind: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+RULE_THICKNESS = 2.5
+"""Points; a rule's box includes its stroke (booktabs' 0.8 pt \\toprule spans 1.6 pt)."""
 
 
 @dataclass(frozen=True)
@@ -88,11 +110,13 @@ class HiddenRun:
 
 @dataclass
 class PageLines:
-    """All text lines of one page, with the page size in points, and the hidden runs left out of
-    them (:func:`rhetorica.documents.pdf.backends.extract_pdfium` with ``drop_hidden``)."""
+    """All text lines of one page, with the page size in points, its drawn objects, and the hidden
+    runs left out of its lines (:func:`rhetorica.documents.pdf.backends.extract_pdfium` with
+    ``drop_hidden``)."""
 
     index: int
     width: float
     height: float
     lines: list[Line] = field(default_factory=list)
+    graphics: list[Graphic] = field(default_factory=list)
     hidden: list[HiddenRun] = field(default_factory=list)

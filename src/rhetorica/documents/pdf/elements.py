@@ -1,0 +1,299 @@
+"""Layout elements set apart from the running text of a page before it is read: code listings,
+tables and the text of drawn figures.
+
+Each is found by layout alone, on a page's fragments (before they are joined into rows), in this
+order:
+
+1. code (:func:`code_blocks`): a run of at least two rows set wholly in a monospaced font, each
+   right below the last (a gap under one font size), every row starting at or right of the run's
+   left edge and within its width (a row's further fragments, an aligned comment, go with it); a number (non-monospaced or not) at the left of each row, counting up, is the
+   listing's line number and is removed (audited). The run becomes one ``"code"`` element, each
+   fragment of a row at its character column (indentation and aligned comments kept);
+1b. algorithms (:func:`numbered_steps`): a run of at least three rows whose step numbers count up
+   by one, each number set on its row's baseline at its left (a fragment of its own, as
+   algorithm2e sets it, or opening the row with a colon, ``3:``, as algpseudocode does), the
+   numbers aligned (within three font sizes) and each row right below the last (under 1.5 line
+   heights), with the labelled lines right above the first step (``Input:``, ``Require:``: a
+   capitalised word and a colon) and a step's wrapped lines (right below it, starting under its
+   text), becomes one ``"code"`` element, numbers kept; on a two-column page a step stays on its
+   number's side of the middle (the other column's line beside it is no part of it). A footnote's mark
+   is raised off its row's baseline, a numbered list's number has a period;
+2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
+   ends within 2 pt; ``\\toprule``, ``\\midrule``, ``\\bottomrule``, ``\\hline``), when no
+   fragment there runs across most of the rule (a line of prose: set between two rules it is a
+   framed paragraph, not a table) and at least one row holds two cells. The rows become one
+   ``"table"`` element (``| a | b |`` per row, a row-group label as a one-cell row);
+3. figure text (:func:`figure_text`): the fragments inside a drawing (paths with area, images and
+   forms closer than :data:`DRAWING_JOIN` to each other) or next to it (tick labels, axis titles,
+   legends: within :data:`LABEL_REACH` x their font size, growing the drawing as they join), which
+   are no caption, no line of prose (six words or more) and set no larger than the running text
+   (half a point of slack; a title block's names and affiliations right above a figure at the top
+   of page 1 are larger). They are removed, one audit entry per drawing.
+
+An element is a :class:`~rhetorica.documents.pdf.lines.Line` whose ``element`` names its kind: the
+reading order places it whole, and the block pass makes it one block, never a heading, a footnote
+or part of a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from itertools import pairwise
+
+from rhetorica.documents.models import RemovedItem
+from rhetorica.documents.pdf.lines import Graphic, Line, PageLines
+from rhetorica.documents.pdf.rows import COLUMN_SLACK, merge_rows, two_column
+
+CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
+NUMBER = re.compile(r"^\d{1,4}:?$")
+RULE_SLACK = 2.0  # points: the rules of one table share both ends
+DRAWING_JOIN = 6.0  # points: drawn objects this close belong to one drawing
+LABEL_REACH = 0.8  # a label within this many font sizes of a drawing belongs to it
+PROSE_WORDS = 6
+Box = tuple[float, float, float, float]  # x0, top, x1, bottom in points
+MIN_DRAWING = 12.0  # points: a drawing at least this wide and tall (no glyph drawn as a path)
+
+
+def set_apart(page: PageLines, body: float, removed: list[RemovedItem]) -> PageLines:
+    """``page`` with its code listings and tables as element lines and its figure text removed
+    (steps 1-3 of the module docstring; ``body``: the running text's font size in points);
+    removals are audited in ``removed``."""
+    lines, code = code_blocks(page.lines, page.index, removed)
+    lines, steps = numbered_steps(lines, page.width * (0.5 - COLUMN_SLACK) if two_column(page) else None)
+    code += steps
+    drawn = drawings(page.graphics)
+    lines, tables = ruled_tables(lines, page.graphics, drawn)
+    lines = figure_text(lines, drawn, body, page.index, removed)
+    return PageLines(index=page.index, width=page.width, height=page.height,
+                     lines=sorted(lines + code + tables, key=lambda ln: (ln.top, ln.x0)), graphics=page.graphics)
+
+
+def _element(kind: str, lines: list[Line], text: str) -> Line:
+    """One element line over ``lines``: their box, their median font size."""
+    return Line(
+        page=lines[0].page, x0=min(ln.x0 for ln in lines), top=min(ln.top for ln in lines),
+        x1=max(ln.x1 for ln in lines), bottom=max(ln.bottom for ln in lines), text=text,
+        size=statistics.median(ln.size for ln in lines), element=kind,
+        mono=kind == "code",
+    )
+
+
+def _same_row(a: Line, b: Line) -> bool:
+    return abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.bottom - a.top, b.bottom - b.top, 1.0)
+
+
+def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tuple[list[Line], list[Line]]:
+    """``(other lines, code elements)``: step 1 of the module docstring."""
+    runs: list[list[list[Line]]] = []  # runs of rows of monospaced fragments
+    for row in _rows([ln for ln in lines if ln.mono and not ln.rotated]):
+        top, size = min(ln.top for ln in row), max(ln.size for ln in row)
+        run = next((r for r in runs if 0 <= top - max(ln.bottom for ln in r[-1]) < size
+                    and min(ln.x0 for ln in r[0]) - 1 <= row[0].x0 <= max(ln.x1 for x in r for ln in x)), None)
+        if run is None:
+            runs.append([row])
+        else:
+            run.append(row)
+    taken: set[int] = set()
+    out: list[Line] = []
+    for rows in runs:
+        if len(rows) < 2:
+            continue
+        run = [ln for row in rows for ln in row]
+        left = min(ln.x0 for ln in run)
+        numbers = sorted((ln for ln in lines if NUMBER.match(ln.text.strip()) and not ln.rotated
+                          and left - 4 * ln.size <= ln.x1 <= left and any(_same_row(ln, row[0]) for row in rows)),
+                         key=lambda ln: ln.top)
+        values = [int(ln.text.strip().rstrip(":")) for ln in numbers]
+        if numbers and len(numbers) >= 0.5 * len(rows) and all(b > a for a, b in pairwise(values)):
+            removed.append(RemovedItem(item="code line numbers", location=f"page {page + 1}",
+                                       text=f"{len(numbers)} numbers ({values[0]}-{values[-1]})"))
+            taken.update(map(id, numbers))
+        # the ink of n characters spans about n - 1/2 character cells
+        pitch = max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
+        out.append(_element("code", run, "\n".join(_cells(row, left, pitch) for row in rows)))
+        taken.update(map(id, run))
+    return [ln for ln in lines if id(ln) not in taken], out
+
+
+STEP = re.compile(r"^(\d{1,3}):(?:\s|$)")
+LABELLED = re.compile(r"^[A-Z][a-z]+:\s")
+
+
+def _step(number: Line, lines: list[Line], gutter: float | None) -> list[Line] | None:
+    """The fragments of ``number``'s row that make its step (``number`` first): the fragments to its
+    right, each within three font sizes of the last and on ``number``'s side of the ``gutter`` (a
+    two-column page's right half starts there: the other column's line is no part of the step), when the first sits
+    on its baseline; ``None`` when ``number`` starts no step."""
+    text = number.text.strip()
+    colon = STEP.match(text)
+    if not (NUMBER.match(text) or colon):
+        return None
+    row = sorted((ln for ln in lines if ln is not number and not ln.element and _same_row(ln, number)
+                  and ln.x0 >= number.x1 - 0.5 and (gutter is None or (ln.x0 < gutter) == (number.x0 < gutter))),
+                 key=lambda ln: ln.x0)
+    out = [number]
+    for line in row:
+        if line.x0 - out[-1].x1 > 3 * max(line.size, 1.0):
+            break
+        out.append(line)
+    if colon and len(text) > len(colon.group(0)):  # "1: measure the angle ..." in one fragment
+        return out
+    if len(out) < 2 or abs(out[1].baseline - number.baseline) > 0.15 * max(out[1].size, 1.0) or not number.baseline:
+        return None
+    return out
+
+
+def numbered_steps(lines: list[Line], gutter: float | None = None) -> tuple[list[Line], list[Line]]:
+    """``(other lines, algorithm elements)``: step 1b of the module docstring; ``gutter``: where
+    the right half of a two-column page (:func:`~rhetorica.documents.pdf.rows.two_column`) starts,
+    else ``None``."""
+    steps: list[tuple[int, list[Line]]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        step = None if line.rotated or line.element else _step(line, lines, gutter)
+        if step is not None:
+            steps.append((int(re.match(r"\d+", line.text.strip()).group(0)), step))  # type: ignore[union-attr]
+    starts = {id(ln) for _, step in steps for ln in step}
+    for _, step in steps:  # a step's wrapped lines: right below it, under its text
+        text_x0 = step[1].x0 if len(step) > 1 else step[0].x0
+        while True:
+            last = max(step, key=lambda ln: ln.bottom)
+            more = [ln for ln in lines if id(ln) not in starts and ln not in step and not ln.element
+                    and 0 <= ln.top - last.bottom < 0.8 * max(ln.size, 1.0)
+                    and text_x0 - 1 <= ln.x0 < max(x.x1 for x in step)]
+            if not more:
+                break
+            step += sorted(more, key=lambda ln: ln.x0)
+    runs: list[list[tuple[int, list[Line]]]] = []
+    for value, step in steps:
+        run = next((r for r in runs if value == r[-1][0] + 1 and abs(step[0].x0 - r[-1][1][0].x0) < 3 * step[0].size
+                    and 0 <= step[0].top - max(ln.bottom for ln in r[-1][1]) < 1.5 * max(ln.size for ln in step)), None)
+        if run is None:
+            runs.append([(value, step)])
+        else:
+            run.append((value, step))
+    taken: set[int] = set()
+    out: list[Line] = []
+    for run in runs:
+        if len(run) < 3:
+            continue
+        rows = [step for _, step in run]
+        left = min(ln.x0 for ln in rows[0])
+        while True:  # the labelled lines right above the first step
+            first = rows[0]
+            above = [ln for ln in lines if id(ln) not in taken and ln not in first and LABELLED.match(ln.text.strip())
+                     and 0 <= first[0].top - ln.bottom < 0.8 * max(ln.size, 1.0) and abs(ln.x0 - left) < 3 * ln.size]
+            if not above:
+                break
+            rows.insert(0, above[:1])
+        text = "\n".join(" ".join(ln.text.strip() for ln in row) for row in rows)
+        out.append(_element("code", [ln for row in rows for ln in row], text))
+        taken.update(id(ln) for row in rows for ln in row)
+    return [ln for ln in lines if id(ln) not in taken], out
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """``lines`` in rows (:func:`_same_row` as the row's first), each left to right."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        if rows and _same_row(rows[-1][0], line):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [sorted(row, key=lambda ln: ln.x0) for row in rows]
+
+
+def _cells(row: list[Line], left: float, pitch: float) -> str:
+    """A row of monospaced fragments as text: each fragment at its character column counted from
+    ``left`` in steps of ``pitch`` points (the indentation and the alignment of a listing)."""
+    text = ""
+    for line in row:
+        column = round((line.x0 - left) / pitch)
+        text += " " * max(column - len(text), 1 if text else 0) + line.text.strip()
+    return text
+
+
+def ruled_tables(lines: list[Line], graphics: list[Graphic], drawn: list[Box]) -> tuple[list[Line], list[Line]]:
+    """``(other lines, table elements)``: step 2 of the module docstring; rules inside a drawing
+    (``drawn``: a plot's axis, a legend's samples) are the drawing's."""
+    rules = sorted((g for g in graphics if g.kind == "rule"
+                    and not any(_near(d, (g.x0, g.top, g.x1, g.bottom), DRAWING_JOIN) for d in drawn)), key=lambda g: g.top)
+    groups: list[list[Graphic]] = []
+    for rule in rules:
+        group = next((g for g in groups if abs(g[0].x0 - rule.x0) <= RULE_SLACK and abs(g[0].x1 - rule.x1) <= RULE_SLACK), None)
+        if group is None:
+            groups.append([rule])
+        elif rule.top - group[-1].bottom > 0.5:  # a doubled rule (\hline\hline) is one rule
+            group.append(rule)
+    taken: set[int] = set()
+    out: list[Line] = []
+    for group in groups:
+        width = group[0].x1 - group[0].x0
+        span: list[Line] = []
+        spans: list[list[Line]] = []
+        for above, below in pairwise(group):
+            inside = [ln for ln in lines if id(ln) not in taken and above.bottom <= (ln.top + ln.bottom) / 2 <= below.top
+                      and above.x0 - RULE_SLACK <= (ln.x0 + ln.x1) / 2 <= above.x1 + RULE_SLACK]
+            if any(ln.x1 - ln.x0 >= 0.8 * width and len(ln.text.split()) >= PROSE_WORDS for ln in inside):
+                spans.append(span)
+                span = []
+                continue
+            span += inside
+        spans.append(span)
+        for found in spans:
+            rows = merge_rows(found)
+            cells = [[c.strip() for c in re.split(r" {3,}", row.text.strip()) if c.strip()] for row in rows]
+            if len(rows) < 2 or not any(len(c) >= 2 for c in cells):
+                continue
+            text = "\n".join("| " + " | ".join(c) + " |" for c in cells)
+            out.append(_element("table", found, text))
+            taken.update(map(id, found))
+    return [ln for ln in lines if id(ln) not in taken], out
+
+
+def _near(a: Box, b: Box, reach: float) -> bool:
+    return a[0] - reach <= b[2] and b[0] - reach <= a[2] and a[1] - reach <= b[3] and b[1] - reach <= a[3]
+
+
+def drawings(graphics: list[Graphic]) -> list[Box]:
+    """Boxes ``(x0, top, x1, bottom)`` of the page's drawings: its shapes and thin lines (no
+    horizontal rules: those are tables' and fractions') joined when closer than
+    :data:`DRAWING_JOIN`; a drawing holds a shape and is at least :data:`MIN_DRAWING` wide and
+    tall."""
+    boxes = [((g.x0, g.top, g.x1, g.bottom), g.kind == "shape") for g in graphics if g.kind != "rule"]
+    merged: list[tuple[Box, bool]] = []
+    for box, shape in sorted(boxes, key=lambda b: b[0][1]):
+        while True:
+            hit = next((k for k, (m, _) in enumerate(merged) if _near(m, box, DRAWING_JOIN)), None)
+            if hit is None:
+                break
+            (m, s) = merged.pop(hit)
+            box = (min(m[0], box[0]), min(m[1], box[1]), max(m[2], box[2]), max(m[3], box[3]))
+            shape = shape or s
+        merged.append((box, shape))
+    return [b for b, shape in merged if shape and b[2] - b[0] >= MIN_DRAWING and b[3] - b[1] >= MIN_DRAWING]
+
+
+def figure_text(lines: list[Line], drawn: list[Box], body: float, page: int,
+                removed: list[RemovedItem]) -> list[Line]:
+    """The lines that are no figure text (``drawn``: the page's :func:`drawings`; ``body``: the
+    running text's font size): step 3 of the module docstring."""
+    gone: set[int] = set()
+    for box in drawn:
+        labels: list[Line] = []
+        grown = True
+        while grown:
+            grown = False
+            for line in lines:
+                if id(line) in gone or line.element or CAPTION.match(line.text.strip()) \
+                        or len(line.text.split()) >= PROSE_WORDS or line.size > body + 0.5:
+                    continue
+                if _near(box, (line.x0, line.top, line.x1, line.bottom), LABEL_REACH * max(line.size, 4.0)):
+                    labels.append(line)
+                    gone.add(id(line))
+                    box = (min(box[0], line.x0), min(box[1], line.top), max(box[2], line.x1), max(box[3], line.bottom))
+                    grown = True
+        if labels:
+            removed.append(RemovedItem(item="figure text", location=f"page {page + 1}",
+                                       text=" ".join(ln.text.strip() for ln in labels)))
+    return [ln for ln in lines if id(ln) not in gone]

@@ -1,0 +1,98 @@
+"""A page's fragments joined into visual rows, the cells of a table row, and whether a page is set in
+two columns."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_text
+
+
+def merge_rows(lines: list[Line]) -> list[Line]:
+    """Sort by row and join fragments of one visual row (superscripts, split runs) left to right; a
+    layout element (``Line.element``) stays whole, joined with nothing. A fragment joins the row
+    of the first fragment above it when its middle lies within that one's box (20 % of its height
+    of slack) or that one's middle lies within its box (the same slack: a small raised footnote
+    mark that starts the row), and it is at most 2.2 x as tall. Pieces under 0.08 em apart are
+    joined without a space."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        if rows and not line.element and not rows[-1][0].element:
+            ref = rows[-1][0]
+            height = max(ref.bottom - ref.top, 1.0)
+            center = (line.top + line.bottom) / 2
+            inside = ref.top - 0.2 * height <= center <= ref.bottom + 0.2 * height \
+                or abs((ref.top + ref.bottom) / 2 - (line.top + line.bottom) / 2) <= 0.7 * (line.bottom - line.top)
+            if inside and line.bottom - line.top <= 2.2 * height:
+                rows[-1].append(line)
+                continue
+        rows.append([line])
+    merged: list[Line] = []
+    for row in rows:
+        row.sort(key=lambda ln: ln.x0)
+        if len(row) == 1:
+            merged.append(row[0])
+            continue
+        main = max(row, key=lambda ln: len(ln.text))
+        text = _row_piece(row[0], main)
+        for prev, cur in pairwise(row):
+            gap = cur.x0 - prev.x1
+            piece = _row_piece(cur, main)
+            # no space under 0.08 em (a word cut into two runs, "di" + "fferent" at a ligature: a
+            # word space is 0.2 em or more); a gap wider than a word space (table cells,
+            # side-by-side author names) is kept as three spaces
+            joint = "" if gap < max(0.5, 0.08 * main.size) or text.endswith("\u00ad") \
+                or (piece != cur.text and gap < 0.3 * main.size) \
+                else " " if gap < max(main.size, 1.0) else "   "
+            text += joint + piece
+        merged.append(Line(
+            page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
+            bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
+            mono=all(ln.mono for ln in row),
+            bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
+            italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
+            smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
+        ))
+    return merged
+
+
+def _row_piece(line: Line, main: Line) -> str:
+    """``line``'s text in a row whose longest line is ``main``: written as a superscript or
+    subscript of it when it is one (:func:`~rhetorica.documents.pdf.lines.script_kind`), as the
+    stacked ``^{+8%}_{−5%}`` of a table cell that PDFium gives as lines of their own."""
+    if line is main or not line.baseline or not main.baseline:
+        return line.text
+    kind = script_kind(line.size, line.baseline, main.size, main.baseline)
+    return script_text(kind, line.text) if kind else line.text
+
+
+def table_cells(line: Line) -> list[str]:
+    """The cells of a table row: a line cut by wide gaps (three spaces, see :func:`merge_rows`)
+    into at least two cells of at most 8 words, 4 on average (in a row of four cells or more, one
+    cell may hold more: a long title whose gap to the next column is narrow); ``[]`` for any other
+    line."""
+    cells = [c.strip() for c in re.split(r" {3,}", line.text.strip()) if c.strip()]
+    if len(cells) < 2:
+        return []
+    counts = sorted(len(c.split()) for c in cells)
+    longest = counts[-2] if len(cells) >= 4 else counts[-1]
+    return cells if longest <= 8 and sum(counts) <= 4 * len(cells) else []
+
+
+COLUMN_SLACK = 0.02  # share of the page width: a line ending this far past the middle is in the left half
+
+
+def two_column(page: PageLines, *, short: bool = False) -> bool:
+    """Whether ``page`` is set in two columns: at least 5 substantial lines (25 characters or more;
+    an element's rows counted) sit wholly in each half. With ``short`` (a page of a document
+    whose pages are mostly two-column: a last page the text fills only in part) 2 in each half
+    do, when the lines wholly in a half outnumber the substantial lines crossing the middle."""
+    mid = page.width / 2
+    slack = page.width * COLUMN_SLACK
+    counts = [sum(ln.text.count("\n") + 1 for ln in page.lines if side(ln) and len(ln.text) >= 25)
+              for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack)]
+    if not short:
+        return min(counts) >= 5
+    across = sum(ln.x0 < mid - slack and ln.x1 > mid + slack and len(ln.text) >= 25 for ln in page.lines)
+    return min(counts) >= 2 and sum(counts) > across
