@@ -51,8 +51,10 @@ a call whose prompt repeats an earlier call's on the same model — the replicat
 configuration, which the runner sends right after the first — reads from a ``prefix`` cache what
 :func:`rhetorica.models.pricing.cached_prefix_tokens` says (nothing below
 :data:`rhetorica.models.pricing.MIN_CACHED_PREFIX_TOKENS` tokens; OpenAI in 128-token steps), and the
-first call of such a prompt pays the cache-write rate where the model has one; a ``last-prompt``
-server reuses the whole repeated prompt; ``none`` reuses nothing); at
+first call of such a prompt pays the cache-write rate where the model has one; a ``slots`` server
+reuses the whole repeated prompt (the runner sends a group's replicates to one slot back to back);
+``none`` reuses nothing, and so does an openai-compatible server whose cache the run would ask it
+for: ``estimate`` sends no request); at
 batch prices; and at batch prices with the cache where the price table has a batch cached-input
 rate (the provider documents that the two discounts combine), else ``None``.
 
@@ -274,13 +276,13 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
                         continue
                     if call.schema is not None:
                         structured[call.model] = max(structured.get(call.model, 0), tokens)
-                    cache = scheduling.prompt_cache(unit, config.models)
-                    if cache != "none" and (tokens >= MIN_CACHED_PREFIX_TOKENS or cache == "last-prompt"):
+                    cache = scheduling.prompt_cache(unit, config.models).kind
+                    if cache != "none" and (tokens >= MIN_CACHED_PREFIX_TOKENS or cache == "slots"):
                         # the same prompt of the same input (a pending variant's text is assumed)
                         prompt = content_hash(call.model, scheduling.prompt_group(unit) or unit.key,
                                               [(m.role, m.content) for m in call.messages])
-                        if prompt in sent:  # a provider's prefix cache by its rule; a last-prompt server whole
-                            row[3] += (tokens if cache == "last-prompt"
+                        if prompt in sent:  # a provider's prefix cache by its rule; a slot whole
+                            row[3] += (tokens if cache == "slots"
                                        else cached_prefix_tokens(call.model.split("/", 1)[0], tokens))
                         elif cache == "prefix":
                             row[4] += tokens  # the first call writes the cache (billed where the model says)
