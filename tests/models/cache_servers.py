@@ -136,6 +136,11 @@ class PrefixCacheServer(_Counting):
         super().__post_init__()
         self._blocks: OrderedDict[str, None] = OrderedDict()  # block key -> None, least recently used first
 
+    @property
+    def full_reuse(self) -> int:
+        """Requests that evaluated only their last partial block (a whole prompt's blocks were cached)."""
+        return sum(s.evaluated < self.block for s in self.served)
+
     def _route(self, method: str, path: str, body: Any, raw: bytes, rec: Any):  # type: ignore[no-untyped-def]
         if method == "GET" and path == "/metrics":
             text = f"# TYPE vllm:prefix_cache_hits_total counter\nvllm:prefix_cache_hits_total {self.full_reuse}\n"
