@@ -262,7 +262,7 @@ class StudyRunner:
                                        on_event=self._endpoint_event)
         self._summary: RunSummary | None = None  # the summary of the run in progress
         self._said_waiting: dict[str, float] = {}  # endpoint -> when the terminal last said it waits
-        self._probed: dict[str, scheduling.CacheModel] = {}  # model -> its server's cache, probed in this run
+        self._probed: dict[str, scheduling.CacheModel] = {}  # model -> its server's cache, probed in the current run
         self._ctx = self._run_context(None)  # each run makes its own, with its call log and budget
         #: (stage, its units) of each step the last :meth:`run` walked: the study's current units by stage
         self.walked: list[tuple[Stage, list[Any]]] = []
@@ -466,6 +466,7 @@ class StudyRunner:
         """
         started = time.perf_counter()
         summary = self._summary = RunSummary()
+        self._probed = {}  # each run asks the servers again (one may have been restarted with other slots)
         holder = lock_holder(self.run_dir)
         if holder is None or holder == os.getpid():  # no other process can still be waiting for an answer
             self.store.abandon_in_flight()
