@@ -20,8 +20,11 @@ order, and less wherever the cache allows (issue 40):
   runs all its replicates on it, one after another, before the lane takes the next group; the lanes
   run at once, and each call names its lane as the server slot
   (:data:`rhetorica.models.server_cache.CACHE_SLOT`; llama.cpp's ``id_slot``). Every replicate
-  after a group's first thus finds its whole prompt on its slot, and a group's first finds at least
-  what plan order would leave there.
+  after a group's first thus finds its whole prompt on its slot, and a group's first finds the
+  previous group of its lane there (the shared system prompt, the same paper's other arm), as in
+  plan order; plan order instead sends a group's replicates to different slots, or lets another
+  group's prompt in between (tests/study/test_prompt_cache_schedule.py and
+  benchmarks/bench_prefix_cache.py measure both).
 - ``none``: nothing is assumed about reuse; plan order at the study's concurrency.
 
 A model's cache model is its ``models:`` entry's ``prompt_cache`` (with ``cache_slots``), else its
