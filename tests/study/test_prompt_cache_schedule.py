@@ -115,6 +115,10 @@ def test_one_slot_schedule_evaluates_the_hand_computed_tokens_and_no_more_than_p
     # plain order at concurrency 2 sends replicates 1 and 2 of a group together: the second waits for
     # the slot and finds the first's prompt, or the next group's call comes between them
     assert [s.slot for s in slots.served] == [0] * 12
+    # the lane keeps the slot busy: within a group, the next replicate is sent while the one before
+    # it runs (replicates 2 and 3 of each group: 8 requests), so the server queues it on the slot
+    sent = sorted(slots.model_requests(), key=lambda r: r.started)
+    assert sum(b.started < a.finished - 0.01 for a, b in zip(sent, sent[1:])) >= 8
 
 
 def test_two_slot_schedule_keeps_a_group_on_one_slot_and_no_more_than_plain_order() -> None:

@@ -17,8 +17,9 @@ order, and less wherever the cache allows (issue 40):
   as another prompt lands on its slot in the gap the schedule above fills (issue 40: the leader
   schedule evaluated 6,455 prompt tokens where plan order evaluated 3,670). Such a model's units go
   through min(N, concurrency) lanes (:class:`SlotLanes`): each group takes the next free lane and
-  runs all its replicates on it, one after another, before the lane takes the next group; the lanes
-  run at once, and each call names its lane as the server slot
+  runs all its replicates on it (up to concurrency / lanes at once, queued by the server on the
+  slot) before the lane takes the next group; the lanes run at once, and each call names its lane
+  as the server slot
   (:data:`rhetorica.models.server_cache.CACHE_SLOT`; llama.cpp's ``id_slot``). Every replicate
   after a group's first thus finds its whole prompt on its slot, and a group's first finds the
   previous group of its lane there (the shared system prompt, the same paper's other arm), as in
@@ -240,22 +241,27 @@ async def probe_caches(units: Sequence[Any], models: Mapping[str, Any],
 
 class SlotLanes:
     """N lanes over the slots of one ``slots`` model's server: each prompt group takes the next free
-    lane (first come, first served) and keeps it until all its units have run there, one after another
-    in the order they entered; then the lane takes the next group.
+    lane (first come, first served) and keeps it until all its units have run there; then the lane
+    takes the next group. Up to ``depth`` units of the group are in flight on the lane at once: the
+    server queues them on the slot (llama.cpp defers a request for a busy slot), so the slot never
+    waits for the client between replicates, and replicates of one group send the same prompt, so
+    their order on the slot does not matter.
 
     Args:
         slots: lanes (>= 1), numbered 0..slots-1 as the server's slots.
         groups: unit key -> its prompt group, for every unit that will enter (a unit without replicates
             is a group of its own).
+        depth: units of a group in flight at once (>= 1; the study's concurrency over the lanes).
     """
 
-    def __init__(self, slots: int, groups: Mapping[str, Hashable]) -> None:
+    def __init__(self, slots: int, groups: Mapping[str, Hashable], depth: int = 1) -> None:
         self._free: asyncio.Queue[int] = asyncio.Queue()
         for lane in range(max(1, slots)):
             self._free.put_nowait(lane)
         self._group_of = dict(groups)
         self._left = Counter(self._group_of.values())
-        self._turns = {group: asyncio.Lock() for group in self._left}
+        self._taking = {group: asyncio.Lock() for group in self._left}  # the group's first unit takes a lane
+        self._in_flight = {group: asyncio.Semaphore(max(1, depth)) for group in self._left}
         self._lane_of: dict[Hashable, int] = {}
 
     @asynccontextmanager
@@ -263,9 +269,10 @@ class SlotLanes:
         """Hold the lane of ``key``'s group for the ``async with`` block; yields its number."""
         group = self._group_of[key]
         try:
-            async with self._turns[group]:  # the group's units one after another
+            async with self._taking[group]:
                 if group not in self._lane_of:
                     self._lane_of[group] = await self._free.get()
+            async with self._in_flight[group]:
                 yield self._lane_of[group]
         finally:
             self._left[group] -= 1
@@ -293,7 +300,8 @@ class Schedule:
         self._lanes: dict[str, SlotLanes] = {}
         for keys in by_model.values():  # one set of lanes per model; more than can run at once would
             # send a group to an unused slot, where it finds no shared prefix (e.g. the system prompt)
-            lanes = SlotLanes(min(caches[next(iter(keys))].slots, concurrency), keys)
+            count = min(caches[next(iter(keys))].slots, concurrency)
+            lanes = SlotLanes(count, keys, depth=concurrency // count)
             self._lanes.update(dict.fromkeys(keys, lanes))
 
     @asynccontextmanager
