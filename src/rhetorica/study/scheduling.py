@@ -19,8 +19,10 @@ order, and less wherever the cache allows (issue 40):
   through min(N, concurrency) lanes (:class:`SlotLanes`): each group takes the next free lane and
   runs all its replicates on it (up to concurrency / lanes at once, queued by the server on the
   slot) before the lane takes the next group; the lanes run at once, and each call names its lane
-  as the server slot
-  (:data:`rhetorica.models.server_cache.CACHE_SLOT`; llama.cpp's ``id_slot``). Every replicate
+  as the server slot (:data:`rhetorica.models.server_cache.CACHE_SLOT`; llama.cpp's ``id_slot``,
+  which wraps around beyond the server's slots). llama.cpp's host-memory prompt cache
+  (``--cache-ram``, on by default in recent builds) may restore an earlier prompt to a slot; the
+  schedule does not count on it. Every replicate
   after a group's first thus finds its whole prompt on its slot, and a group's first finds the
   previous group of its lane there (the shared system prompt, the same paper's other arm), as in
   plan order; plan order instead sends a group's replicates to different slots, or lets another
