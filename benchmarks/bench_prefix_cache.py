@@ -42,7 +42,8 @@ reused their whole prompt, wall seconds and what the probe found. ``--server``:
 - ``llama-server --slots N``: llama.cpp's own server binary (``--llama-server`` or
   ``$RHETORICA_LLAMA_SERVER``; default: the one built from llama-cpp-python 0.3.36's vendored source)
   with the embedded GGUF, ``--parallel N``, ``-c`` 4,096 per slot, ``--threads`` (2), its other
-  settings at their defaults (its host-memory prompt cache, ``--cache-ram``, included); tokens
+  settings at their defaults (its host-memory prompt cache, ``--cache-ram``, included; ``--llama-args``
+  adds arguments, e.g. ``'--cache-ram 0'``); tokens
   evaluated per call = prompt tokens - ``prompt_tokens_details.cached_tokens``, as stored by the run
   (the server's ``timings.prompt_n``: llama.cpp's prompt_n + cache_n = prompt tokens).
 
@@ -59,6 +60,7 @@ import hashlib
 import os
 import random
 import re
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -188,15 +190,15 @@ SCHEDULES = (("shipped default", None), ("plain order", "none"), ("leader first"
 
 
 @contextlib.contextmanager
-def llama_server(binary: Path, slots: int, threads: int) -> Iterator[str]:
+def llama_server(binary: Path, slots: int, threads: int, extra: tuple[str, ...] = ()) -> Iterator[str]:
     """llama.cpp's ``llama-server`` serving the embedded GGUF on a free loopback port with ``slots``
-    slots; yields its root URL once ``GET /health`` answers 200."""
+    slots (``extra``: further arguments); yields its root URL once ``GET /health`` answers 200."""
     from rhetorica.models.providers.embedded import gguf_path
 
     reliability = _reliability()
     port = reliability._free_port()
     cmd = [str(binary), "-m", str(gguf_path("smollm2-135m")), "--host", "127.0.0.1", "--port", str(port),
-           "--parallel", str(slots), "-c", str(4096 * slots), "--threads", str(threads)]
+           "--parallel", str(slots), "-c", str(4096 * slots), "--threads", str(threads), *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -239,7 +241,8 @@ def run_local(papers: list[Path], args: argparse.Namespace, prompt_cache: str | 
             log = Path(tmp) / "server.log"
             base = stack.enter_context(_reliability().llama_cpp_server(threads=args.threads, log=log, n_ctx=4096)) + "/v1"
         else:
-            base = stack.enter_context(llama_server(args.llama_server, args.slots, args.threads)) + "/v1"
+            base = stack.enter_context(llama_server(args.llama_server, args.slots, args.threads,
+                                                    tuple(shlex.split(args.llama_args)))) + "/v1"
         config = _study(papers, tmp, base, args.replicates, args.concurrency, prompt_cache, protocols=("default",),
                         max_tokens=args.max_tokens)
         config = config.model_copy(update={"rewriters": _rules_rewriter(),
@@ -290,6 +293,7 @@ def main_local(args: argparse.Namespace) -> None:
     print(f"{args.papers} shared papers cut to {args.words} words, 2 arms (original, confidence:+), "
           f"{args.replicates} replicates, concurrency {args.concurrency}; server: {args.server}"
           + (f", {args.slots} slot(s)" if args.server in ("slots", "llama-server") else "")
+          + (f", {args.llama_args}" if args.server == "llama-server" and args.llama_args else "")
           + (f", capacity {args.capacity} tokens" if args.server == "vllm" else ""))
     print(f"{'schedule':<16} {'requests':>8} {'answered ok':>11} {'prompt tok':>10} {'evaluated':>9} "
           f"{'full reuse':>10} {'wall s':>7}  cache scheduled for")
@@ -314,6 +318,8 @@ def main() -> None:
     parser.add_argument("--llama-server", type=Path,
                         default=Path(os.environ.get("RHETORICA_LLAMA_SERVER", str(LLAMA_SERVER))),
                         help="llama-server: the binary (default: $RHETORICA_LLAMA_SERVER, else the vendored build)")
+    parser.add_argument("--llama-args", default="", help="llama-server: further arguments, e.g. '--cache-ram 0' "
+                        "(no host-memory prompt cache: each slot keeps only its last prompt)")
     parser.add_argument("--threads", type=int, default=2, help="llama: the server's CPU threads")
     parser.add_argument("--max-tokens", type=int, default=40, help="self-hosted modes: tokens per answer (a "
                         "review cut at the cap is stored truncated; its prompt was evaluated all the same)")
