@@ -13,7 +13,7 @@ The output schema carries every metric's range; the 0-1 shares are asked as whol
 Run from the repository root (about 1-2 minutes per family on one CPU thread):
 
     PYTHONPATH=src python benchmarks/judge_ranges.py            # every shared review
-    PYTHONPATH=src python benchmarks/judge_ranges.py --smoke    # 2 reviews, a quick check
+    PYTHONPATH=src python benchmarks/judge_ranges.py --smoke    # 1 review, a quick check
 """
 
 from __future__ import annotations
@@ -59,13 +59,13 @@ def judge_all(family: str, docs: list, model: object) -> tuple[Counter[str], Cou
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--smoke", action="store_true", help="2 reviews only")
+    parser.add_argument("--smoke", action="store_true", help="1 review only (a quick check that every family still answers)")
     parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (default 1)")
     args = parser.parse_args()
     from rhetorica.models.providers.embedded import EmbeddedModel
 
     model = EmbeddedModel(n_threads=args.threads)
-    docs = reviews()[:2] if args.smoke else reviews()
+    docs = reviews()[:1] if args.smoke else reviews()
     print(f"{len(docs)} shared reviews judged by the embedded model ({model.model}), families {', '.join(FAMILIES)}")
     for family in FAMILIES:
         statuses, missing, seconds = judge_all(family, docs, model)
