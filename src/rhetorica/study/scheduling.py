@@ -16,16 +16,18 @@ order, and less wherever the cache allows (issue 40):
   ``python -m llama_cpp.server`` and the embedded model: N = 1). A leader's prompt is lost as soon
   as another prompt lands on its slot in the gap the schedule above fills (issue 40: the leader
   schedule evaluated 6,455 prompt tokens where plan order evaluated 3,670). Such a model's units go
-  through min(N, concurrency) lanes (:class:`SlotLanes`): each group takes the next free lane and
+  through min(N, concurrency) lanes (:class:`SlotLanes`): each group is given a free lane and
   runs all its replicates on it (up to concurrency / lanes at once, queued by the server on the
-  slot) before the lane takes the next group; the lanes run at once, and each call names its lane
+  slot) before the lane is given the next group, the one sharing the longest prompt prefix with the
+  lane's last (:func:`shared_lead`: the same paper's other arm before another paper); the lanes run at once, and each call names its lane
   as the server slot (:data:`rhetorica.models.server_cache.CACHE_SLOT`; llama.cpp's ``id_slot``,
   which wraps around beyond the server's slots). llama.cpp's host-memory prompt cache
   (``--cache-ram``, on by default in recent builds) may restore an earlier prompt to a slot; the
   schedule does not count on it. Every replicate
   after a group's first thus finds its whole prompt on its slot, and a group's first finds the
-  previous group of its lane there (the shared system prompt, the same paper's other arm), as in
-  plan order; plan order instead sends a group's replicates to different slots, or lets another
+  previous group of its lane there (the shared system prompt, and the text up to the first
+  rewritten word where it is the same paper's other arm, which plan order, originals first, puts a
+  paper apart); plan order instead sends a group's replicates to different slots, or lets another
   group's prompt in between (tests/study/test_prompt_cache_schedule.py and
   benchmarks/bench_prefix_cache.py measure both).
 - ``none``: nothing is assumed about reuse; plan order at the study's concurrency.
@@ -152,7 +154,8 @@ def configuration_name(unit: Any) -> str:
 
 def prompt_group(unit: Any) -> tuple[Any, ...] | None:
     """What the replicates of one (input, configuration) share — their prompts are the same — or
-    ``None`` for a unit without replicates."""
+    ``None`` for a unit without replicates: (configuration, document, condition, rewriter, text hash),
+    in the order the prompt holds them (:func:`shared_lead`)."""
     target = getattr(unit, "target", None)
     if target is None or not hasattr(unit, "replicate"):
         return None
@@ -241,45 +244,95 @@ async def probe_caches(units: Sequence[Any], models: Mapping[str, Any],
     return out
 
 
+def shared_lead(a: Hashable, b: Hashable) -> int:
+    """How many leading fields two prompt groups (:func:`prompt_group`) share: 0 for groups that are
+    not tuples (a unit without replicates). A group's fields follow its prompt's order (configuration:
+    the system prompt; then the input; then its condition), so two groups sharing more leading fields
+    share a longer prompt prefix: two arms of one paper share the system prompt and the text up to the
+    first rewritten word, two papers only the system prompt."""
+    if not isinstance(a, tuple) or not isinstance(b, tuple):
+        return 0
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 class SlotLanes:
-    """N lanes over the slots of one ``slots`` model's server: each prompt group takes the next free
-    lane (first come, first served) and keeps it until all its units have run there; then the lane
-    takes the next group. Up to ``depth`` units of the group are in flight on the lane at once: the
-    server queues them on the slot (llama.cpp defers a request for a busy slot), so the slot never
-    waits for the client between replicates, and replicates of one group send the same prompt, so
-    their order on the slot does not matter.
+    """N lanes over the slots of one ``slots`` model's server: each prompt group is given a free lane
+    and keeps it until all its units have run there; then the lane is given the next group. Up to
+    ``depth`` units of the group are in flight on the lane at once: the server queues them on the slot
+    (llama.cpp defers a request for a busy slot), so the slot never waits for the client between
+    replicates, and replicates of one group send the same prompt, so their order on the slot does not
+    matter.
+
+    Which group a free lane gets: of the groups whose units have arrived and have no lane, the one that
+    shares the most leading fields (:func:`shared_lead`) with the group the lane ran last, so that its
+    first call finds the longest prefix on the slot (the same paper's other arm before another paper's);
+    an unused lane gets the group sharing the fewest with the groups the other lanes hold, leaving
+    those to follow on their own lanes; ties go to plan order. Arrivals in one turn of the event loop
+    are given lanes together (the runner enters all of a stage's units at once).
 
     Args:
         slots: lanes (>= 1), numbered 0..slots-1 as the server's slots.
-        groups: unit key -> its prompt group, for every unit that will enter (a unit without replicates
-            is a group of its own).
+        groups: unit key -> its prompt group, for every unit that will enter, in plan order (a unit
+            without replicates is a group of its own).
         depth: units of a group in flight at once (>= 1; the study's concurrency over the lanes).
     """
 
     def __init__(self, slots: int, groups: Mapping[str, Hashable], depth: int = 1) -> None:
-        self._free: asyncio.Queue[int] = asyncio.Queue()
-        for lane in range(max(1, slots)):
-            self._free.put_nowait(lane)
         self._group_of = dict(groups)
         self._left = Counter(self._group_of.values())
-        self._taking = {group: asyncio.Lock() for group in self._left}  # the group's first unit takes a lane
+        self._order = {group: k for k, group in enumerate(dict.fromkeys(self._group_of.values()))}
+        self._free = list(range(max(1, slots)))  # lanes in the order they became free
+        self._last: dict[int, Hashable] = {}  # lane -> the group it ran last (or runs now)
+        self._arrived: list[Hashable] = []  # groups waiting for a lane
+        self._given = {group: asyncio.Event() for group in self._left}
         self._in_flight = {group: asyncio.Semaphore(max(1, depth)) for group in self._left}
         self._lane_of: dict[Hashable, int] = {}
+        self._dispatching = False
 
     @asynccontextmanager
     async def lane(self, key: str) -> AsyncIterator[int]:
         """Hold the lane of ``key``'s group for the ``async with`` block; yields its number."""
         group = self._group_of[key]
         try:
-            async with self._taking[group]:
-                if group not in self._lane_of:
-                    self._lane_of[group] = await self._free.get()
+            if group not in self._lane_of and group not in self._arrived:
+                self._arrived.append(group)
+                self._dispatch_soon()
+            await self._given[group].wait()
             async with self._in_flight[group]:
                 yield self._lane_of[group]
         finally:
             self._left[group] -= 1
             if self._left[group] == 0 and group in self._lane_of:
-                self._free.put_nowait(self._lane_of.pop(group))
+                self._free.append(self._lane_of.pop(group))
+                self._dispatch_soon()
+            elif self._left[group] == 0 and group in self._arrived:  # never given a lane (cancelled)
+                self._arrived.remove(group)
+
+    def _dispatch_soon(self) -> None:
+        if not self._dispatching:
+            self._dispatching = True
+            asyncio.get_running_loop().call_soon(self._dispatch)
+
+    def _dispatch(self) -> None:
+        """Give each free lane, in the order they became free, its group (see the class docstring)."""
+        self._dispatching = False
+        while self._free and self._arrived:
+            lane = self._free.pop(0)
+            if lane in self._last:
+                pick = max(self._arrived, key=lambda g: (shared_lead(g, self._last[lane]), -self._order[g]))
+            else:
+                held = [g for other, g in self._last.items() if other != lane]
+                pick = min(self._arrived, key=lambda g: (max((shared_lead(g, h) for h in held), default=0),
+                                                          self._order[g]))
+            self._arrived.remove(pick)
+            self._lane_of[pick] = lane
+            self._last[lane] = pick
+            self._given[pick].set()
 
 
 class Schedule:
