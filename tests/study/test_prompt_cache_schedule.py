@@ -21,6 +21,8 @@ from rhetorica.models.providers.openai_provider import OpenAIModel
 from rhetorica.models.registry import provider_prompt_cache
 from rhetorica.models.server_cache import CACHE_SLOT
 from rhetorica.report.build import collect
+from rhetorica.report.render import render_html
+from rhetorica.report.sections import report_sections
 from rhetorica.store.runs import STUDY_FILE
 from rhetorica.study import scheduling
 from rhetorica.study.config import parse_study
@@ -47,9 +49,20 @@ def _messages(unit: SimpleNamespace) -> list[ChatMessage]:
             ChatMessage(role="user", content=own)]
 
 
-def _schedule(server: FakeServer, cache: scheduling.CacheModel, concurrency: int = 2) -> None:
-    """The plan's 12 calls in plan order through :class:`scheduling.Schedule`, as the runner makes them."""
-    units = [_unit(paper, arm, r) for paper, arm in GROUPS for r in (1, 2, 3)]
+def _arm_messages(unit: SimpleNamespace) -> list[ChatMessage]:
+    """Like :func:`_messages`, but a paper's two arms share the first ``OWN // 2`` words of their own
+    text (the rewrite changes the second half): their prompts share SYSTEM + OWN // 2 words."""
+    paper, arm = unit.target.document_id, unit.target.condition
+    own = [f"{paper}w{k}" for k in range(OWN // 2)] + [f"{paper}{arm}w{k}" for k in range(OWN // 2, OWN)]
+    return [ChatMessage(role="system", content=" ".join(f"sys{k}" for k in range(SYSTEM))),
+            ChatMessage(role="user", content=" ".join(own))]
+
+
+def _schedule(server: FakeServer, cache: scheduling.CacheModel, concurrency: int = 2,
+              groups: list[tuple[str, str]] = GROUPS, messages=_messages) -> None:  # type: ignore[no-untyped-def]
+    """The plan's 12 calls in plan order (``groups``, 3 replicates each) through
+    :class:`scheduling.Schedule`, as the runner makes them."""
+    units = [_unit(paper, arm, r) for paper, arm in groups for r in (1, 2, 3)]
 
     async def go() -> None:
         model = OpenAICompatibleModel(f"m@{server.url}/v1", structured_output="prompt")
@@ -57,16 +70,16 @@ def _schedule(server: FakeServer, cache: scheduling.CacheModel, concurrency: int
 
         async def one(unit: SimpleNamespace) -> None:
             async with schedule.turn(unit):
-                await model.generate(_messages(unit), GenerateConfig(max_tokens=8))
+                await model.generate(messages(unit), GenerateConfig(max_tokens=8))
 
         await asyncio.gather(*(one(u) for u in units))
 
     asyncio.run(go())
 
 
-def _served(cache: scheduling.CacheModel, server: FakeServer, concurrency: int = 2) -> FakeServer:
+def _served(cache: scheduling.CacheModel, server: FakeServer, concurrency: int = 2, **plan) -> FakeServer:  # type: ignore[no-untyped-def]
     with server:
-        _schedule(server, cache, concurrency)
+        _schedule(server, cache, concurrency, **plan)
     assert server.requests == 12
     return server
 
@@ -140,6 +153,36 @@ def test_more_slots_than_concurrency_uses_only_as_many_lanes() -> None:
     """With concurrency 1, a second lane would send the second group to an empty slot (SYSTEM again)."""
     slots = _served(scheduling.CacheModel("slots", 2), SlotServer(latency_s=0.01, slots=2), concurrency=1)
     assert slots.evaluated == ONE_SLOT and {s.slot for s in slots.served} == {0}
+
+
+# -- a paper's two arms share SYSTEM + OWN/2 words; plan order puts the originals first (the planner's order)
+ORIGINALS_FIRST = [(paper, arm) for arm in ("original", "confidence:+") for paper in ("p0", "p1")]
+# one slot, the lane taking the same paper's other arm next: p0 original, p0 confidence:+ (finds SYSTEM + 16),
+# p1 original (finds SYSTEM), p1 confidence:+ (finds SYSTEM + 16)
+ARMS_ONE_SLOT = (SYSTEM + OWN) + OWN // 2 + OWN + OWN // 2  # 64 + 16 + 32 + 16 = 128
+# in plan order every later group finds only SYSTEM on the slot: 64 + 3 * 32
+ARMS_PLAN_ORDER = (SYSTEM + OWN) + 3 * OWN  # 160
+# two slots: the unused lane takes the other paper; each lane then its paper's other arm
+ARMS_TWO_SLOTS = 2 * (SYSTEM + OWN) + 2 * (OWN // 2)  # 128 + 32 = 160
+
+
+def test_a_lane_is_given_the_group_sharing_the_longest_prefix_with_its_last() -> None:
+    arms = {"groups": ORIGINALS_FIRST, "messages": _arm_messages}
+    one = _served(scheduling.CacheModel("slots", 1), SlotServer(latency_s=0.02), **arms)
+    plain = _served(scheduling.CacheModel("none"), SlotServer(latency_s=PLAIN_LATENCY_S), **arms)
+    assert one.evaluated == ARMS_ONE_SLOT == 128
+    assert [s.evaluated for s in one.served] == [64, 0, 0, 16, 0, 0, 32, 0, 0, 16, 0, 0]
+    assert plain.evaluated >= ARMS_PLAN_ORDER == 160  # plain order: p1's original comes between p0's arms
+    two = _served(scheduling.CacheModel("slots", 2), SlotServer(latency_s=0.02, slots=2), **arms)
+    assert two.evaluated == ARMS_TWO_SLOTS == 160
+    papers_on: dict[str, set[int]] = {}
+    for body in [r.body for r in two.model_requests()]:
+        papers_on.setdefault(body["messages"][1]["content"].split()[0][:2], set()).add(body["id_slot"])
+    assert papers_on == {"p0": {0}, "p1": {1}}  # each paper's two arms on one slot
+    # the same plan paper by paper: the unused lane still takes the other paper, not p0's other arm
+    paper_major = _served(scheduling.CacheModel("slots", 2), SlotServer(latency_s=0.02, slots=2),
+                          groups=GROUPS, messages=_arm_messages)
+    assert paper_major.evaluated == ARMS_TWO_SLOTS
 
 
 # -- vLLM-style cache, blocks of 16, 128 tokens held (the system prompt and 3 groups' own blocks).
@@ -239,5 +282,17 @@ def test_an_undeclared_server_is_probed_once_and_the_report_shows_it(tmp_path: P
         on.setdefault(s.prompt, set()).add(s.slot)
     assert len(on) == 4 and all(len(found) == 1 for found in on.values())
     assert server.full_reuse == 8
-    usage = collect(runner.run_dir).usage
-    assert usage["prompt_cache"].tolist() == ["slots: 2 (probed: GET /props: total_slots=2)"]
+    data = collect(runner.run_dir)
+    assert data.usage["prompt_cache"].tolist() == ["slots: 2 (probed: GET /props: total_slots=2)"]
+    # the rendered usage table: the tokens the server reported reused (its timings.cache_n, summed here from
+    # the server's own record), beside the reuse estimate assumed (it asks no server) and the schedule's cache
+    reused = sum(s.tokens - s.evaluated for s in server.served)
+    assert reused > 0 and data.usage["cached_tokens"].tolist() == [reused]
+    sections = report_sections(data, [])
+    usage = next(section for section in sections if section.key == "usage").tables[0]
+    row = dict(zip(usage.headers, usage.rows[0]))
+    assert usage.headers[usage.headers.index("Reused input tokens"):][:3] == [
+        "Reused input tokens", "Reuse the estimate assumes", "Prompt cache (schedule)"]
+    assert (row["Reused input tokens"], row["Reuse the estimate assumes"], row["Prompt cache (schedule)"]) == (
+        str(reused), "none (not asked of the server)", "slots: 2 (probed: GET /props: total_slots=2)")
+    assert "<th>Reuse the estimate assumes</th>" in render_html(data, sections)
