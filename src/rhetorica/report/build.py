@@ -22,6 +22,7 @@ from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, run_wall_time, read_checks, document_jsons
 from rhetorica.study.config import StudyConfig
+from rhetorica.study.estimate import assumed_reuse
 from rhetorica.study.run_study import load_run_study
 from rhetorica.study.scheduling import PROMPT_CACHE_EVENT, cache_model
 from rhetorica.analysis.flow import effective_n
@@ -80,12 +81,13 @@ def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | 
     """Per provider and model: requests, cache hits, failed requests, tokens (the input tokens the
     server reported reused from its prompt cache among them), cost, seconds, the calls never answered
     (``abandoned`` by an interrupted run, or ``in_flight`` in a store no run has resumed) with their
-    reserved worst-case cost (the provider may bill them up to that), and the prompt cache the run
-    scheduled replicates for (:func:`rhetorica.study.scheduling.prompt_cache`; ``probed``: model
-    name -> the label of its probed cache, the store's ``prompt-cache`` events)."""
+    reserved worst-case cost (the provider may bill them up to that); beside the reused tokens, what
+    ``estimate`` assumed a repeated prompt reuses (:func:`rhetorica.study.estimate.assumed_reuse`) and
+    the prompt cache the run scheduled replicates for (:func:`rhetorica.study.scheduling.prompt_cache`;
+    ``probed``: model name -> the label of its probed cache, the store's ``prompt-cache`` events)."""
     columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "cached_tokens",
-               "output_tokens", "cost_usd", "call_seconds", "unanswered_calls", "unanswered_reserved_usd",
-               "prompt_cache"]
+               "estimate_assumes", "prompt_cache", "output_tokens", "cost_usd", "call_seconds", "unanswered_calls",
+               "unanswered_reserved_usd"]
     if calls.empty:
         return pd.DataFrame(columns=columns)
     unanswered = calls["status"].isin(["abandoned", "in_flight"])
@@ -100,23 +102,27 @@ def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | 
         calls=("real", "sum"), input_tokens=("input_tokens", "sum"), cached_tokens=("cached_tokens", "sum"),
         output_tokens=("output_tokens", "sum"), cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"))
     out = out.join(sums, how="left").fillna(0).reset_index()
-    out["prompt_cache"] = [_scheduled_cache(study, provider, model, probed or {})
-                           for provider, model in zip(out["provider"], out["model"])]
+    called = [_called_as(study, provider, model) for provider, model in zip(out["provider"], out["model"])]
+    out["estimate_assumes"] = [assumed_reuse(name, study.models) for name in called]
+    out["prompt_cache"] = [_scheduled_cache(study, name, probed or {}) for name in called]
     return out[columns]
 
 
-def _scheduled_cache(study: StudyConfig, provider: str, model: str, probed: Mapping[str, str]) -> str:
-    """The label (:meth:`CacheModel.label`) of the prompt cache a logged (provider, model) was
-    scheduled for: the ``models:`` entry that declares that provider and model (name, and endpoint
-    where the logged model carries one), else the inline ``provider/model`` id (:func:`cache_model`,
-    with the run's probe answers)."""
+def _called_as(study: StudyConfig, provider: str, model: str) -> str:
+    """The name a logged (provider, model) was called by: the ``models:`` entry that declares that
+    provider and model (name, and endpoint where the logged model carries one), else the inline
+    ``provider/model`` id."""
     name, _, url = str(model).partition("@")
-    called = f"{provider}/{model}"
     for key, spec in study.models.items():
         urls = {redact_urls(e.base_url.rstrip("/")) for e in spec.endpoints if e.base_url}
         if spec.provider == provider and name == spec.model and (not url or not urls or url in urls):
-            called = key
-            break
+            return key
+    return f"{provider}/{model}"
+
+
+def _scheduled_cache(study: StudyConfig, called: str, probed: Mapping[str, str]) -> str:
+    """The label (:meth:`CacheModel.label`) of the prompt cache the model ``called`` (:func:`_called_as`)
+    was scheduled for (:func:`cache_model`, with the run's probe answers)."""
     cache = cache_model(called, study.models)
     return probed.get(called, cache.label()) if cache.source == "not probed" else cache.label()
 

@@ -67,6 +67,7 @@ are suggested, since a mistyped model name is the usual cause).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,8 @@ from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
-from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, cached_prefix_tokens, load_prices, price_usage
+from rhetorica.models.pricing import (MIN_CACHED_PREFIX_TOKENS, cached_prefix_rule, cached_prefix_tokens, load_prices,
+                                       price_usage)
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import provider_class, provider_is_free, split_model_id
 from rhetorica.problems import WARNING_PREFIX, is_warning
@@ -216,6 +218,21 @@ def _price_parts(model_id: str) -> tuple[str, str]:
 
     provider, model = split_model_id(model_id)
     return provider, model.partition("@")[0] if provider == "openai-compatible" else model
+
+
+def assumed_reuse(model: str, models: Mapping[str, Any]) -> str:
+    """What :func:`estimate_study` assumes a repeated prompt of ``model`` (a declared name or a
+    ``provider/...`` id) reads from its server's cache, in the report's words: the cache model
+    (:func:`rhetorica.study.scheduling.cache_model`) without a probe, since the estimate sends no
+    request (an undeclared openai-compatible server: ``none (not asked of the server)``)."""
+    cache = scheduling.cache_model(model, models)
+    spec = models.get(model)
+    provider = spec.provider if spec is not None else model.split("/", 1)[0]
+    if cache.kind == "slots":
+        return "slots: a repeated prompt, whole"
+    if cache.kind == "prefix":
+        return f"prefix: a repeated prompt {cached_prefix_rule(provider)}"
+    return "none (not asked of the server)" if cache.source == "not probed" else "none"
 
 
 def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
