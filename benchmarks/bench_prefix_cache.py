@@ -29,23 +29,27 @@ replicates, 50 ms latency (a few seconds).
 Self-hosted servers (issue 40), each schedule on a fresh server: the shipped default (the model's cache
 undeclared, so the run probes the server: ``/props`` -> slots, ``/metrics`` -> prefix, else none), plain
 plan order (``prompt_cache: none``) and leader first (``prompt_cache: prefix``). The study: 2 shared
-papers cut to 700 words, the original and its rule-based ``confidence:+`` rewrite, 3 replicates,
-concurrency 2 (the issue's design). Prints requests, prompt tokens sent, tokens evaluated, requests that
-reused their whole prompt, wall seconds and what the probe found. ``--server``:
+papers cut to 685 words, the original and its rule-based ``confidence:+`` rewrite, 3 replicates,
+concurrency 2: the issue's design, whose 12 requests sent 18,843 prompt tokens (685 words: about 19,600
+on llama-server, whose ``usage.prompt_tokens`` this prints). Prints per schedule: requests, requests answered (``ok`` or cut at
+``--max-tokens``), prompt tokens sent (the server's ``usage.prompt_tokens``), tokens evaluated and the
+requests that reused their whole prompt, both as the server counted them, the tokens evaluated by the
+run's stored usage (prompt - reused tokens) as a cross-check, wall seconds, the 1-minute load average
+at the end, and what the probe found (``--per-call``: each request's evaluated tokens). ``--server``:
 
 - ``slots --slots N``: a loopback llama.cpp-style server with N slots
   (:class:`tests.models.cache_servers.SlotServer`, tokens = words);
 - ``vllm --capacity T``: a loopback vLLM-style prefix cache holding T tokens in blocks of 16
   (:class:`tests.models.cache_servers.PrefixCacheServer`; full reuse: less than a block evaluated);
 - ``llama``: ``python -m llama_cpp.server`` with the embedded GGUF, one slot (tokens evaluated from
-  its verbose log's ``prompt eval time = ... / N tokens`` lines);
+  its verbose log's ``prompt eval time = ... / N tokens`` lines; full reuse: at most 1 token);
 - ``llama-server --slots N``: llama.cpp's own server binary (``--llama-server`` or
   ``$RHETORICA_LLAMA_SERVER``; default: the one built from llama-cpp-python 0.3.36's vendored source)
   with the embedded GGUF, ``--parallel N``, ``-c`` 4,096 per slot, ``--threads`` (2), its other
   settings at their defaults (its host-memory prompt cache, ``--cache-ram``, included; ``--llama-args``
-  adds arguments, e.g. ``'--cache-ram 0'``); tokens
-  evaluated per call = prompt tokens - ``prompt_tokens_details.cached_tokens``, as stored by the run
-  (the server's ``timings.prompt_n``: llama.cpp's prompt_n + cache_n = prompt tokens).
+  adds arguments, e.g. ``'--cache-ram 0'``); tokens evaluated from its ``--log-file``'s ``prompt eval
+  time = ... / N tokens`` lines (llama.cpp evaluates a whole prompt found on the slot's last token
+  again: full reuse is at most 1 token).
 
 ``--smoke`` (every mode): 1 paper cut to 150 words, 2 replicates. The real-server modes are not
 part of the test suite's smoke runs.
@@ -190,15 +194,16 @@ SCHEDULES = (("shipped default", None), ("plain order", "none"), ("leader first"
 
 
 @contextlib.contextmanager
-def llama_server(binary: Path, slots: int, threads: int, extra: tuple[str, ...] = ()) -> Iterator[str]:
+def llama_server(binary: Path, slots: int, threads: int, log: Path, extra: tuple[str, ...] = ()) -> Iterator[str]:
     """llama.cpp's ``llama-server`` serving the embedded GGUF on a free loopback port with ``slots``
-    slots (``extra``: further arguments); yields its root URL once ``GET /health`` answers 200."""
+    slots, its log written to ``log`` (``extra``: further arguments); yields its root URL once
+    ``GET /health`` answers 200."""
     from rhetorica.models.providers.embedded import gguf_path
 
     reliability = _reliability()
     port = reliability._free_port()
     cmd = [str(binary), "-m", str(gguf_path("smollm2-135m")), "--host", "127.0.0.1", "--port", str(port),
-           "--parallel", str(slots), "-c", str(4096 * slots), "--threads", str(threads), *extra]
+           "--parallel", str(slots), "-c", str(4096 * slots), "--threads", str(threads), "--log-file", str(log), *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -230,7 +235,8 @@ def run_local(papers: list[Path], args: argparse.Namespace, prompt_cache: str | 
     from rhetorica.study.runner import StudyRunner
 
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        fake = log = None
+        fake = None
+        log = Path(tmp) / "server.log"
         if args.server in ("slots", "vllm"):
             from tests.models.cache_servers import PrefixCacheServer, SlotServer
 
@@ -238,10 +244,9 @@ def run_local(papers: list[Path], args: argparse.Namespace, prompt_cache: str | 
                                        else PrefixCacheServer(latency_s=0.02, capacity=args.capacity))
             base = f"{fake.url}/v1"
         elif args.server == "llama":
-            log = Path(tmp) / "server.log"
             base = stack.enter_context(_reliability().llama_cpp_server(threads=args.threads, log=log, n_ctx=4096)) + "/v1"
         else:
-            base = stack.enter_context(llama_server(args.llama_server, args.slots, args.threads,
+            base = stack.enter_context(llama_server(args.llama_server, args.slots, args.threads, log,
                                                     tuple(shlex.split(args.llama_args)))) + "/v1"
         config = _study(papers, tmp, base, args.replicates, args.concurrency, prompt_cache, protocols=("default",),
                         max_tokens=args.max_tokens)
@@ -254,21 +259,20 @@ def run_local(papers: list[Path], args: argparse.Namespace, prompt_cache: str | 
         wall = time.perf_counter() - started
         runner.store.close()
         with sqlite3.connect(Path(tmp) / "store.sqlite") as conn:
-            prompt, calls, ok, stored_evaluated, stored_reused = conn.execute(
-                "SELECT COALESCE(SUM(input_tokens), 0), COUNT(*), COALESCE(SUM(status = 'ok'), 0), "
-                "COALESCE(SUM(input_tokens - cached_tokens), 0), COALESCE(SUM(input_tokens - cached_tokens <= 1), 0) "
-                "FROM model_calls WHERE cache_hit = 0").fetchone()
+            prompt, calls, answered, stored_evaluated = conn.execute(
+                "SELECT COALESCE(SUM(input_tokens), 0), COUNT(*), COALESCE(SUM(status IN ('ok', 'truncated')), 0), "
+                "COALESCE(SUM(input_tokens - cached_tokens), 0) FROM model_calls WHERE cache_hit = 0").fetchone()
             probed = conn.execute("SELECT detail FROM endpoint_events WHERE event = 'prompt-cache'").fetchone()
         if fake is not None:
+            counts = [s.evaluated for s in fake.served]
             evaluated, reused = fake.evaluated, fake.full_reuse
-        elif log is not None:
+        else:
             stack.close()  # the server has stopped: its log is complete
             counts = [int(n) for n in EVAL_LINE.findall(log.read_text(encoding="utf-8"))]
-            evaluated, reused = sum(counts), sum(n <= 1 for n in counts)
-        else:
-            evaluated, reused = stored_evaluated, stored_reused
-    return {"calls": calls, "calls_ok": ok, "prompt": prompt, "evaluated": evaluated, "reused": reused,
-            "wall": wall, "cache": probed[0] if probed else f"{prompt_cache} (declared)"}
+            evaluated, reused = sum(counts), sum(n <= 1 for n in counts)  # llama.cpp evaluates a found prompt's last token
+    return {"calls": calls, "answered": answered, "prompt": prompt, "evaluated": evaluated, "reused": reused,
+            "server_calls": len(counts), "per_call": counts, "stored_evaluated": stored_evaluated, "wall": wall,
+            "load": os.getloadavg()[0], "cache": probed[0] if probed else f"{prompt_cache} (declared)"}
 
 
 def _rules_rewriter() -> list[Any]:
@@ -295,12 +299,19 @@ def main_local(args: argparse.Namespace) -> None:
           + (f", {args.slots} slot(s)" if args.server in ("slots", "llama-server") else "")
           + (f", {args.llama_args}" if args.server == "llama-server" and args.llama_args else "")
           + (f", capacity {args.capacity} tokens" if args.server == "vllm" else ""))
-    print(f"{'schedule':<16} {'requests':>8} {'answered ok':>11} {'prompt tok':>10} {'evaluated':>9} "
-          f"{'full reuse':>10} {'wall s':>7}  cache scheduled for")
+    if args.server == "llama-server":
+        version = subprocess.run([str(args.llama_server), "--version"], capture_output=True, text=True, check=False)
+        print(f"{args.llama_server}: " + " ".join((version.stdout + version.stderr).split()))
+    print(f"{'schedule':<16} {'requests':>8} {'answered':>8} {'prompt tok':>10} {'evaluated':>9} {'full reuse':>10} "
+          f"{'usage eval':>10} {'wall s':>7} {'load':>5}  cache scheduled for")
     for label, cache in SCHEDULES:
         r = run_local(papers, args, cache)
-        print(f"{label:<16} {r['calls']:>8} {r['calls_ok']:>11} {r['prompt']:>10} {r['evaluated']:>9} "
-              f"{r['reused']:>10} {r['wall']:>7.1f}  {r['cache']}")
+        if r["server_calls"] != r["calls"]:
+            print(f"  (the server counted {r['server_calls']} prompt evaluations for {r['calls']} requests)")
+        print(f"{label:<16} {r['calls']:>8} {r['answered']:>8} {r['prompt']:>10} {r['evaluated']:>9} {r['reused']:>10} "
+              f"{r['stored_evaluated']:>10} {r['wall']:>7.1f} {r['load']:>5.1f}  {r['cache']}")
+        if args.per_call:
+            print(f"  evaluated per request, as the server answered them: {' '.join(map(str, r['per_call']))}")
 
 
 def main() -> None:
@@ -323,12 +334,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="llama: the server's CPU threads")
     parser.add_argument("--max-tokens", type=int, default=40, help="self-hosted modes: tokens per answer (a "
                         "review cut at the cap is stored truncated; its prompt was evaluated all the same)")
+    parser.add_argument("--per-call", action="store_true", help="self-hosted modes: also print each request's "
+                        "evaluated tokens")
     args = parser.parse_args()
     if args.server != "openai-prefix":
         if args.smoke:
             args.papers, args.words, args.replicates, args.concurrency = 1, 150, 2, 2
         elif args.papers == 20:  # the issue-40 design unless told otherwise
-            args.papers, args.words, args.replicates, args.concurrency = 2, 700, 3, 2
+            args.papers, args.words, args.replicates, args.concurrency = 2, 685, 3, 2
         main_local(args)
         return
     if args.smoke:
