@@ -35,7 +35,8 @@ on llama-server, whose ``usage.prompt_tokens`` this prints). Prints per schedule
 ``--max-tokens``), prompt tokens sent (the server's ``usage.prompt_tokens``), tokens evaluated and the
 requests that reused their whole prompt, both as the server counted them, the tokens evaluated by the
 run's stored usage (prompt - reused tokens) as a cross-check, wall seconds, the 1-minute load average
-at the end, and what the probe found (``--per-call``: each request's evaluated tokens). ``--server``:
+at the end, and what the probe found (``--per-call``: each request's evaluated tokens; ``--schedules``: a
+subset of ``shipped,plain,leader``). ``--server``:
 
 - ``slots --slots N``: a loopback llama.cpp-style server with N slots
   (:class:`tests.models.cache_servers.SlotServer`, tokens = words);
@@ -305,6 +306,8 @@ def main_local(args: argparse.Namespace) -> None:
     print(f"{'schedule':<16} {'requests':>8} {'answered':>8} {'prompt tok':>10} {'evaluated':>9} {'full reuse':>10} "
           f"{'usage eval':>10} {'wall s':>7} {'load':>5}  cache scheduled for")
     for label, cache in SCHEDULES:
+        if label.split()[0] not in args.schedules.split(","):
+            continue
         r = run_local(papers, args, cache)
         if r["server_calls"] != r["calls"]:
             print(f"  (the server counted {r['server_calls']} prompt evaluations for {r['calls']} requests)")
@@ -334,6 +337,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="llama: the server's CPU threads")
     parser.add_argument("--max-tokens", type=int, default=40, help="self-hosted modes: tokens per answer (a "
                         "review cut at the cap is stored truncated; its prompt was evaluated all the same)")
+    parser.add_argument("--schedules", default="shipped,plain,leader", help="self-hosted modes: which of the "
+                        "schedules to run (comma-separated: shipped, plain, leader)")
     parser.add_argument("--per-call", action="store_true", help="self-hosted modes: also print each request's "
                         "evaluated tokens")
     args = parser.parse_args()
