@@ -26,16 +26,34 @@ Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_prefix_cache.py [--paper
 [--replicates 3] [--concurrency 16] [--latency 0.5]``; ``--smoke``: 2 papers of 1,500 words, 2
 replicates, 50 ms latency (a few seconds).
 
-Servers that keep only their last prompt (issue 40), ``--server last-prompt`` (a loopback server with
-one slot that evaluates each request's tokens after its common prefix with the previous one:
-:mod:`tests.models.last_prompt_server`) and ``--server llama`` (the real ``python -m llama_cpp.server``
-with the embedded GGUF, one slot; its tokens evaluated read from its log): 2 shared papers cut to 700
-words, the original and its rule-based ``confidence:+`` rewrite, 3 replicates, concurrency 2 (the
-issue's design), each
-schedule on a fresh server — the lane of a ``last-prompt`` model, plan order (``none``) and the leader
-schedule of a ``prefix`` model. Prints calls, prompt tokens sent, tokens evaluated, requests whose
-whole prompt was reused and wall seconds. ``--smoke``: 1 paper cut to 150 words, 2 replicates.
-llama-cpp-python's server has one slot; a llama.cpp server with ``--parallel N`` is not available here.
+Self-hosted servers (issue 40), each schedule on a fresh server: the shipped default (the model's cache
+undeclared, so the run probes the server: ``/props`` -> slots, ``/metrics`` -> prefix, else none), plain
+plan order (``prompt_cache: none``) and leader first (``prompt_cache: prefix``). The study: 2 shared
+papers cut to 685 words, the original and its rule-based ``confidence:+`` rewrite, 3 replicates,
+concurrency 2: the issue's design, whose 12 requests sent 18,843 prompt tokens (685 words: about 19,600
+on llama-server, whose ``usage.prompt_tokens`` this prints). Prints per schedule: requests, requests answered (``ok`` or cut at
+``--max-tokens``), prompt tokens sent (the server's ``usage.prompt_tokens``), tokens evaluated and the
+requests that reused their whole prompt, both as the server counted them, the tokens evaluated by the
+run's stored usage (prompt - reused tokens) as a cross-check, wall seconds, the 1-minute load average
+at the end, and what the probe found (``--per-call``: each request's evaluated tokens; ``--schedules``: a
+subset of ``shipped,plain,leader``). ``--server``:
+
+- ``slots --slots N``: a loopback llama.cpp-style server with N slots
+  (:class:`tests.models.cache_servers.SlotServer`, tokens = words);
+- ``vllm --capacity T``: a loopback vLLM-style prefix cache holding T tokens in blocks of 16
+  (:class:`tests.models.cache_servers.PrefixCacheServer`; full reuse: less than a block evaluated);
+- ``llama``: ``python -m llama_cpp.server`` with the embedded GGUF, one slot (tokens evaluated from
+  its verbose log's ``prompt eval time = ... / N tokens`` lines; full reuse: at most 1 token);
+- ``llama-server --slots N``: llama.cpp's own server binary (``--llama-server`` or
+  ``$RHETORICA_LLAMA_SERVER``; default: the one built from llama-cpp-python 0.3.36's vendored source)
+  with the embedded GGUF, ``--parallel N``, ``-c`` 4,096 per slot, ``--threads`` (2), its other
+  settings at their defaults (its host-memory prompt cache, ``--cache-ram``, included; ``--llama-args``
+  adds arguments, e.g. ``'--cache-ram 0'``); tokens evaluated from its ``--log-file``'s ``prompt eval
+  time = ... / N tokens`` lines (llama.cpp evaluates a whole prompt found on the slot's last token
+  again: full reuse is at most 1 token).
+
+``--smoke`` (every mode): 1 paper cut to 150 words, 2 replicates. The real-server modes are not
+part of the test suite's smoke runs.
 """
 
 from __future__ import annotations
@@ -44,19 +62,24 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
+import os
 import random
 import re
+import shlex
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "models"))
-sys.path.insert(0, str(ROOT))  # tests.models.last_prompt_server
+sys.path.insert(0, str(ROOT))  # tests.models.cache_servers
 SHARED = ROOT.parent / "shared" / "data" / "papers"
 LOCAL_PAPERS = ("gcrn_iclr2017", "chebnet_nips2016", "stable-nalu_iclr2020")
 EVAL_LINE = re.compile(r"prompt eval time =\s*[\d.]+ ms /\s*(\d+) tokens")
@@ -109,10 +132,11 @@ def _papers(folder: Path, papers: int, words: int) -> list[Path]:
     return paths
 
 
-def _study(papers: list[Path], tmp: str, base_url: str, replicates: int, concurrency: int, prompt_cache: str,
+def _study(papers: list[Path], tmp: str, base_url: str, replicates: int, concurrency: int, prompt_cache: str | None,
            protocols: tuple[str, ...] = PROTOCOLS, max_tokens: int = 300) -> Any:
     """The benchmark's study: ``papers`` reviewed under ``protocols`` through one declared
-    openai-compatible model whose ``prompt_cache`` is given (the schedule follows it)."""
+    openai-compatible model whose ``prompt_cache`` is given (the schedule follows it; ``None``: undeclared,
+    the run probes the server)."""
     from rhetorica.study.config import parse_study
 
     return parse_study({
@@ -166,45 +190,90 @@ def run_study(papers: list[Path], replicates: int, concurrency: int, latency_s: 
             "client_matches_server": float(stored_cached == all_cached)}
 
 
-def run_local(papers: list[Path], words: int, replicates: int, concurrency: int, server: str, prompt_cache: str,
-              threads: int, max_tokens: int) -> dict[str, float]:
-    """One schedule (the model's declared ``prompt_cache``) against a server that keeps its last prompt:
-    the loopback :class:`tests.models.last_prompt_server.LastPromptServer` (``server="last-prompt"``) or
-    the real ``python -m llama_cpp.server`` with the embedded GGUF (``server="llama"``; tokens
-    evaluated read from its verbose log, one ``prompt eval time = … / N tokens`` line per call)."""
+LLAMA_SERVER = Path("/work/llama-build/llama_cpp_python-0.3.36/vendor/llama.cpp/build/bin/llama-server")
+SCHEDULES = (("shipped default", None), ("plain order", "none"), ("leader first", "prefix"))
+
+
+@contextlib.contextmanager
+def llama_server(binary: Path, slots: int, threads: int, log: Path, extra: tuple[str, ...] = ()) -> Iterator[str]:
+    """llama.cpp's ``llama-server`` serving the embedded GGUF on a free loopback port with ``slots``
+    slots, its log written to ``log`` (``extra``: further arguments); yields its root URL once
+    ``GET /health`` answers 200."""
+    from rhetorica.models.providers.embedded import gguf_path
+
+    reliability = _reliability()
+    port = reliability._free_port()
+    cmd = [str(binary), "-m", str(gguf_path("smollm2-135m")), "--host", "127.0.0.1", "--port", str(port),
+           "--parallel", str(slots), "-c", str(4096 * slots), "--threads", str(threads), "--log-file", str(log), *extra]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"{binary} exited with {proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{binary} did not answer within 300 s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def run_local(papers: list[Path], args: argparse.Namespace, prompt_cache: str | None) -> dict[str, Any]:
+    """One schedule (the model's declared ``prompt_cache``; ``None``: the shipped default, probed) on a
+    fresh server of kind ``args.server`` (see the module docstring)."""
     from rhetorica.study.runner import StudyRunner
 
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        if server == "last-prompt":
-            from tests.models.last_prompt_server import LastPromptServer
+        fake = None
+        log = Path(tmp) / "server.log"
+        if args.server in ("slots", "vllm"):
+            from tests.models.cache_servers import PrefixCacheServer, SlotServer
 
-            fake = stack.enter_context(LastPromptServer(latency_s=0.02))
+            fake = stack.enter_context(SlotServer(latency_s=0.02, slots=args.slots) if args.server == "slots"
+                                       else PrefixCacheServer(latency_s=0.02, capacity=args.capacity))
             base = f"{fake.url}/v1"
+        elif args.server == "llama":
+            base = stack.enter_context(_reliability().llama_cpp_server(threads=args.threads, log=log, n_ctx=4096)) + "/v1"
         else:
-            log = Path(tmp) / "server.log"
-            base = stack.enter_context(_reliability().llama_cpp_server(threads=threads, log=log, n_ctx=4096)) + "/v1"
-        config = _study(papers, tmp, base, replicates, concurrency, prompt_cache, protocols=("default",),
-                        max_tokens=max_tokens)
+            base = stack.enter_context(llama_server(args.llama_server, args.slots, args.threads, log,
+                                                    tuple(shlex.split(args.llama_args)))) + "/v1"
+        config = _study(papers, tmp, base, args.replicates, args.concurrency, prompt_cache, protocols=("default",),
+                        max_tokens=args.max_tokens)
         config = config.model_copy(update={"rewriters": _rules_rewriter(),
                                            "document_options": config.document_options.model_copy(
-                                               update={"max_words": words})})
+                                               update={"max_words": args.words})})
         runner = StudyRunner(config, Path(tmp))
         started = time.perf_counter()
         asyncio.run(runner.run())
         wall = time.perf_counter() - started
         runner.store.close()
         with sqlite3.connect(Path(tmp) / "store.sqlite") as conn:
-            prompt, calls, ok = conn.execute(
-                "SELECT COALESCE(SUM(input_tokens), 0), COUNT(*), COALESCE(SUM(status = 'ok'), 0) FROM model_calls "
-                "WHERE cache_hit = 0").fetchone()
-        if server == "last-prompt":
+            prompt, calls, answered, stored_evaluated = conn.execute(
+                "SELECT COALESCE(SUM(input_tokens), 0), COUNT(*), COALESCE(SUM(status IN ('ok', 'truncated')), 0), "
+                "COALESCE(SUM(input_tokens - cached_tokens), 0) FROM model_calls WHERE cache_hit = 0").fetchone()
+            probed = conn.execute("SELECT detail FROM endpoint_events WHERE event = 'prompt-cache'").fetchone()
+        if fake is not None:
+            counts = [s.evaluated for s in fake.served]
             evaluated, reused = fake.evaluated, fake.full_reuse
         else:
             stack.close()  # the server has stopped: its log is complete
             counts = [int(n) for n in EVAL_LINE.findall(log.read_text(encoding="utf-8"))]
-            evaluated, reused = sum(counts), sum(n <= 1 for n in counts)
-    return {"calls": calls, "calls_ok": ok, "prompt": prompt, "evaluated": evaluated,
-            "reused": reused, "wall": wall}
+            evaluated, reused = sum(counts), sum(n <= 1 for n in counts)  # llama.cpp evaluates a found prompt's last token
+    return {"calls": calls, "answered": answered, "prompt": prompt, "evaluated": evaluated, "reused": reused,
+            "server_calls": len(counts), "per_call": counts, "stored_evaluated": stored_evaluated, "wall": wall,
+            "load": os.getloadavg()[0], "cache": probed[0] if probed else f"{prompt_cache} (declared)"}
 
 
 def _rules_rewriter() -> list[Any]:
@@ -224,18 +293,28 @@ def _reliability() -> Any:
 
 
 def main_local(args: argparse.Namespace) -> None:
-    """The last-prompt modes: each schedule on a fresh server (see :func:`run_local`)."""
+    """The self-hosted modes: each schedule on a fresh server (see :func:`run_local`)."""
     papers = [SHARED / name for name in LOCAL_PAPERS[: args.papers]]
     print(f"{args.papers} shared papers cut to {args.words} words, 2 arms (original, confidence:+), "
-          f"{args.replicates} replicates, concurrency {args.concurrency}; server: {args.server}")
-    print(f"{'schedule':<24} {'requests':>8} {'answered ok':>11} {'prompt tok':>10} {'evaluated':>9} "
-          f"{'full reuse':>10} {'wall s':>7}")
-    for label, cache in (("last-prompt (lane)", "last-prompt"), ("none (plan order)", "none"),
-                         ("prefix (leader first)", "prefix")):
-        r = run_local(papers, args.words, args.replicates, args.concurrency, args.server, cache, args.threads,
-                      args.max_tokens)
-        print(f"{label:<24} {r['calls']:>8} {r['calls_ok']:>11} {r['prompt']:>10} {r['evaluated']:>9} "
-              f"{r['reused']:>10} {r['wall']:>7.1f}")
+          f"{args.replicates} replicates, concurrency {args.concurrency}; server: {args.server}"
+          + (f", {args.slots} slot(s)" if args.server in ("slots", "llama-server") else "")
+          + (f", {args.llama_args}" if args.server == "llama-server" and args.llama_args else "")
+          + (f", capacity {args.capacity} tokens" if args.server == "vllm" else ""))
+    if args.server == "llama-server":
+        version = subprocess.run([str(args.llama_server), "--version"], capture_output=True, text=True, check=False)
+        print(f"{args.llama_server}: " + " ".join((version.stdout + version.stderr).split()))
+    print(f"{'schedule':<16} {'requests':>8} {'answered':>8} {'prompt tok':>10} {'evaluated':>9} {'full reuse':>10} "
+          f"{'usage eval':>10} {'wall s':>7} {'load':>5}  cache scheduled for")
+    for label, cache in SCHEDULES:
+        if label.split()[0] not in args.schedules.split(","):
+            continue
+        r = run_local(papers, args, cache)
+        if r["server_calls"] != r["calls"]:
+            print(f"  (the server counted {r['server_calls']} prompt evaluations for {r['calls']} requests)")
+        print(f"{label:<16} {r['calls']:>8} {r['answered']:>8} {r['prompt']:>10} {r['evaluated']:>9} {r['reused']:>10} "
+              f"{r['stored_evaluated']:>10} {r['wall']:>7.1f} {r['load']:>5.1f}  {r['cache']}")
+        if args.per_call:
+            print(f"  evaluated per request, as the server answered them: {' '.join(map(str, r['per_call']))}")
 
 
 def main() -> None:
@@ -246,17 +325,28 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency", type=float, default=0.5, help="server seconds per call")
     parser.add_argument("--smoke", action="store_true", help="a few seconds (see the module docstring)")
-    parser.add_argument("--server", choices=("openai-prefix", "last-prompt", "llama"), default="openai-prefix",
-                        help="the cache simulated or served (see the module docstring)")
+    parser.add_argument("--server", choices=("openai-prefix", "slots", "vllm", "llama", "llama-server"),
+                        default="openai-prefix", help="the cache simulated or served (see the module docstring)")
+    parser.add_argument("--slots", type=int, default=1, help="slots, llama-server: the server's slots")
+    parser.add_argument("--capacity", type=int, default=3000, help="vllm: tokens the prefix cache holds")
+    parser.add_argument("--llama-server", type=Path,
+                        default=Path(os.environ.get("RHETORICA_LLAMA_SERVER", str(LLAMA_SERVER))),
+                        help="llama-server: the binary (default: $RHETORICA_LLAMA_SERVER, else the vendored build)")
+    parser.add_argument("--llama-args", default="", help="llama-server: further arguments, e.g. '--cache-ram 0' "
+                        "(no host-memory prompt cache: each slot keeps only its last prompt)")
     parser.add_argument("--threads", type=int, default=2, help="llama: the server's CPU threads")
-    parser.add_argument("--max-tokens", type=int, default=40, help="last-prompt, llama: tokens per answer (a "
+    parser.add_argument("--max-tokens", type=int, default=40, help="self-hosted modes: tokens per answer (a "
                         "review cut at the cap is stored truncated; its prompt was evaluated all the same)")
+    parser.add_argument("--schedules", default="shipped,plain,leader", help="self-hosted modes: which of the "
+                        "schedules to run (comma-separated: shipped, plain, leader)")
+    parser.add_argument("--per-call", action="store_true", help="self-hosted modes: also print each request's "
+                        "evaluated tokens")
     args = parser.parse_args()
     if args.server != "openai-prefix":
         if args.smoke:
             args.papers, args.words, args.replicates, args.concurrency = 1, 150, 2, 2
         elif args.papers == 20:  # the issue-40 design unless told otherwise
-            args.papers, args.words, args.replicates, args.concurrency = 2, 700, 3, 2
+            args.papers, args.words, args.replicates, args.concurrency = 2, 685, 3, 2
         main_local(args)
         return
     if args.smoke:

@@ -22,6 +22,8 @@ SMOKE_TIMEOUT_S = 180
 
 #: scripts whose smoke mode needs a server the test starts, each with the test that runs it
 SMOKED_ELSEWHERE = {"reliability/run.py": ROOT / "tests" / "models" / "test_reliability_benchmark.py"}
+#: further loopback modes of a script, each smoked too (modes that start a real server are not)
+MODES = {"bench_prefix_cache.py": (("--server", "slots", "--slots", "2"), ("--server", "vllm"))}
 
 
 def benchmark_scripts() -> list[Path]:
@@ -40,10 +42,17 @@ def test_discovery_finds_the_known_scripts() -> None:
         assert (BENCHMARKS / script).is_file() and "--smoke" in test.read_text(encoding="utf-8"), script
 
 
-@pytest.mark.parametrize("script", benchmark_scripts(), ids=lambda p: p.relative_to(BENCHMARKS).as_posix())
-def test_smoke_mode_runs(script: Path) -> None:
+def smoke_runs() -> list[tuple[Path, tuple[str, ...]]]:
+    """(script, extra arguments): every script plain, then each of its :data:`MODES`."""
+    return [(p, mode) for p in benchmark_scripts()
+            for mode in ((), *MODES.get(p.relative_to(BENCHMARKS).as_posix(), ()))]
+
+
+@pytest.mark.parametrize(("script", "mode"), smoke_runs(),
+                         ids=lambda v: v.relative_to(BENCHMARKS).as_posix() if isinstance(v, Path) else " ".join(v))
+def test_smoke_mode_runs(script: Path, mode: tuple[str, ...]) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])))
-    done = subprocess.run([sys.executable, str(script), "--smoke"], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, str(script), "--smoke", *mode], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=SMOKE_TIMEOUT_S, check=False)
     assert done.returncode == 0, f"{script.name} --smoke exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert done.stdout.strip(), f"{script.name} --smoke printed nothing"

@@ -1,5 +1,6 @@
 """The report's usage table shows the calls never answered (abandoned by an interrupted run) apart,
-with what was reserved for them."""
+with what was reserved for them, and per model the input tokens its server reused beside the reuse
+``estimate`` assumed and the prompt cache the run scheduled for."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from rhetorica.report.build import _usage
 from rhetorica.study.config import parse_study
 
 STUDY = parse_study({"name": "u", "documents": ["x.md"], "reviewers": [{"name": "n", "kind": "control"}],
-                     "models": {"local": {"provider": "openai-compatible", "model": "smollm2", "prompt_cache": "last-prompt",
+                     "models": {"local": {"provider": "openai-compatible", "model": "smollm2", "prompt_cache": "slots", "cache_slots": 2,
                                           "endpoints": [{"base_url": "http://127.0.0.1:9/v1"}]}}})
 
 
@@ -41,4 +42,28 @@ def test_reused_tokens_and_the_prompt_cache_per_model():
     })
     rows = _usage(calls, STUDY).set_index("provider")
     assert rows.loc["openai-compatible", "cached_tokens"] == 1567 and rows.loc["openai", "cached_tokens"] == 1920
-    assert rows.loc["openai-compatible", "prompt_cache"] == "last-prompt" and rows.loc["openai", "prompt_cache"] == "prefix"
+    assert rows.loc["openai-compatible", "prompt_cache"] == "slots: 2 (declared)"
+    assert rows.loc["openai", "prompt_cache"] == "prefix (provider)"
+    assert rows.loc["openai-compatible", "estimate_assumes"] == "slots: a repeated prompt, whole"
+    assert rows.loc["openai", "estimate_assumes"] == "prefix: a repeated prompt from 1,024 tokens, in 128-token steps"
+    columns = list(rows.reset_index().columns)  # side by side
+    assert columns[columns.index("cached_tokens"):][:3] == ["cached_tokens", "estimate_assumes", "prompt_cache"]
+
+
+def test_a_probed_cache_is_shown_as_the_run_heard_it():
+    """An openai-compatible model with no declared cache shows its probe's answer (the store's
+    ``prompt-cache`` events), or ``not probed`` when the run kept none."""
+    study = parse_study({"name": "u", "documents": ["x.md"], "reviewers": [{"name": "n", "kind": "control"}],
+                         "models": {"local": {"provider": "openai-compatible", "model": "smollm2",
+                                              "endpoints": [{"base_url": "http://127.0.0.1:9/v1"}]}}})
+    calls = pd.DataFrame({
+        "provider": ["openai-compatible"] * 2, "model": ["smollm2@http://127.0.0.1:9/v1", "qwen@http://127.0.0.1:8/v1"],
+        "status": ["ok"] * 2, "cache_hit": [0, 0], "input_tokens": [10, 10], "cached_tokens": [0, 0],
+        "output_tokens": [1, 1], "cost_usd": [0.0] * 2, "reserved_usd": [0.0] * 2, "latency_s": [1.0] * 2,
+    })
+    probed = {"local": "prefix (probed: GET /metrics: vllm: metrics)"}
+    rows = _usage(calls, study, probed).set_index("model")
+    assert rows.loc["smollm2@http://127.0.0.1:9/v1", "prompt_cache"] == "prefix (probed: GET /metrics: vllm: metrics)"
+    assert rows.loc["qwen@http://127.0.0.1:8/v1", "prompt_cache"] == "none (not probed)"
+    # estimate sends no request: it assumed nothing of either server
+    assert set(rows["estimate_assumes"]) == {"none (not asked of the server)"}

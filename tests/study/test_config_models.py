@@ -128,7 +128,7 @@ def test_the_study_copy_and_the_unit_key_of_an_http_reviewer_hold_no_url_credent
 def test_the_schema_describes_models_and_endpoints():
     schema = StudyConfig.model_json_schema()
     assert set(schema["$defs"]["ModelSpec"]["properties"]) == {"provider", "model", "options", "endpoints",
-                                                               "cooldown_s", "prompt_cache"}
+                                                               "cooldown_s", "prompt_cache", "cache_slots"}
     assert "api_key_env" in schema["$defs"]["EndpointSpec"]["properties"]
 
 

@@ -199,11 +199,12 @@ def test_cached_and_batch_columns_by_hand(study_file, tmp_path):
 
 
 def test_cached_tokens_follow_the_models_prompt_cache(study_file, tmp_path):
-    """An openai-compatible server's cache is unknown (``none``): nothing is counted cached; the same
-    server declared ``last-prompt`` reuses the whole repeated prompt (replicates 2 and 3)."""
+    """An openai-compatible server whose cache is not declared counts as ``none`` (estimate asks no
+    server): nothing is counted cached; the same server declared ``slots`` reuses the whole repeated
+    prompt (replicates 2 and 3)."""
     study = yaml.safe_load(study_file.read_text())
     study |= {"document_options": {"max_words": 1500}, "rewriters": [], "replicates": 3, "budget_usd": None,
-              "models": {"local": {"provider": "openai-compatible", "model": "smollm2", "prompt_cache": "last-prompt",
+              "models": {"local": {"provider": "openai-compatible", "model": "smollm2", "prompt_cache": "slots",
                                    "endpoints": [{"base_url": "http://127.0.0.1:9/v1"}]}},
               "reviewers": [{"name": "plain", "model": "openai-compatible/smollm2@http://127.0.0.1:9/v1",
                              "sampling": {"max_tokens": 500}},

@@ -141,8 +141,9 @@ class ModelAPI(abc.ABC):
     #: calls at $0 instead of warning that it has no price.
     free: ClassVar[bool] = False
     #: What the provider's servers keep of earlier prompts by default (a study's ``models:`` entry may
-    #: say otherwise; :data:`rhetorica.study.scheduling.PROMPT_CACHES`): ``prefix``, ``last-prompt``
-    #: or ``none``. The runner orders replicates by it.
+    #: say otherwise; :data:`rhetorica.study.scheduling.PROMPT_CACHES`): ``prefix``, ``slots`` (one slot
+    #: unless declared), ``none``, or ``probe`` (ask the server, :mod:`rhetorica.models.server_cache`).
+    #: The runner orders replicates by it.
     prompt_cache: ClassVar[str] = "none"
     #: Model ids of this provider carry the endpoint: ``<provider>/<model>@<url>`` (the URL is
     #: checked when a study loads, :func:`rhetorica.models.url_check.url_problem`).

@@ -60,6 +60,14 @@ def cached_prefix_tokens(provider: str, tokens: int) -> int:
     return tokens
 
 
+def cached_prefix_rule(provider: str) -> str:
+    """:func:`cached_prefix_tokens`'s rule for ``provider``, in the report's words
+    (``from 1,024 tokens, in 128-token steps``)."""
+    if provider == "openai":
+        return f"from {MIN_CACHED_PREFIX_TOKENS:,} tokens, in {CACHE_STEP_TOKENS}-token steps"
+    return f"from {MIN_CACHED_PREFIX_TOKENS:,} tokens, whole"
+
+
 class Rates(BaseModel):
     """US dollars per million tokens (all >= 0)."""
 

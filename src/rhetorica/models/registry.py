@@ -66,12 +66,13 @@ class LazyProvider:
 
 
 #: rhetorica's own providers, registered like a plug-in's: name -> lazy class, pip extra, free, prompt cache
-#: (:data:`rhetorica.study.scheduling.PROMPT_CACHES`; the mock simulates a provider API's prefix cache)
+#: (:data:`rhetorica.study.scheduling.PROMPT_CACHES`, or ``probe``: ask the server; the mock simulates a provider
+#: API's prefix cache; the embedded model is one slot)
 for _name, _target, _extra, _free, _cache in (
     ("mock", "rhetorica.models.providers.mock:MockModel", None, True, "prefix"),
-    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True, "last-prompt"),
+    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True, "slots"),
     ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai", False,
-     "none"),
+     "probe"),
     ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai", False, "prefix"),
     ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic", False, "prefix"),
     ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google", False, "prefix"),

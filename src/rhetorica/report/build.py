@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.labels import ORIGINAL
-from rhetorica.models.registry import provider_prompt_cache
+from rhetorica.models.redaction import redact_urls
 from rhetorica.report.data import ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, study_pairs
@@ -22,7 +22,9 @@ from rhetorica.store.export import export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, run_wall_time, read_checks, document_jsons
 from rhetorica.study.config import StudyConfig
+from rhetorica.study.estimate import assumed_reuse
 from rhetorica.study.run_study import load_run_study
+from rhetorica.study.scheduling import PROMPT_CACHE_EVENT, cache_model
 from rhetorica.analysis.flow import effective_n
 from rhetorica.recipes.comparison import compare_run
 from rhetorica.recipes.model import RecipeError
@@ -75,15 +77,17 @@ def _condition_means(assessments: pd.DataFrame, paper_of: Mapping[str, str] | No
     return out[columns]
 
 
-def _usage(calls: pd.DataFrame, study: StudyConfig) -> pd.DataFrame:
+def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | None = None) -> pd.DataFrame:
     """Per provider and model: requests, cache hits, failed requests, tokens (the input tokens the
     server reported reused from its prompt cache among them), cost, seconds, the calls never answered
     (``abandoned`` by an interrupted run, or ``in_flight`` in a store no run has resumed) with their
-    reserved worst-case cost (the provider may bill them up to that), and the prompt cache the run
-    scheduled replicates for (:func:`rhetorica.study.scheduling.prompt_cache`)."""
+    reserved worst-case cost (the provider may bill them up to that); beside the reused tokens, what
+    ``estimate`` assumed a repeated prompt reuses (:func:`rhetorica.study.estimate.assumed_reuse`) and
+    the prompt cache the run scheduled replicates for (:func:`rhetorica.study.scheduling.prompt_cache`;
+    ``probed``: model name -> the label of its probed cache, the store's ``prompt-cache`` events)."""
     columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "cached_tokens",
-               "output_tokens", "cost_usd", "call_seconds", "unanswered_calls", "unanswered_reserved_usd",
-               "prompt_cache"]
+               "estimate_assumes", "prompt_cache", "output_tokens", "cost_usd", "call_seconds", "unanswered_calls",
+               "unanswered_reserved_usd"]
     if calls.empty:
         return pd.DataFrame(columns=columns)
     unanswered = calls["status"].isin(["abandoned", "in_flight"])
@@ -98,17 +102,29 @@ def _usage(calls: pd.DataFrame, study: StudyConfig) -> pd.DataFrame:
         calls=("real", "sum"), input_tokens=("input_tokens", "sum"), cached_tokens=("cached_tokens", "sum"),
         output_tokens=("output_tokens", "sum"), cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"))
     out = out.join(sums, how="left").fillna(0).reset_index()
-    out["prompt_cache"] = [_declared_cache(study, provider, model) for provider, model in zip(out["provider"], out["model"])]
+    called = [_called_as(study, provider, model) for provider, model in zip(out["provider"], out["model"])]
+    out["estimate_assumes"] = [assumed_reuse(name, study.models) for name in called]
+    out["prompt_cache"] = [_scheduled_cache(study, name, probed or {}) for name in called]
     return out[columns]
 
 
-def _declared_cache(study: StudyConfig, provider: str, model: str) -> str:
-    """The prompt cache of a logged (provider, model): a ``models:`` entry's ``prompt_cache`` when one
-    declares that provider and model, else the provider's (:func:`provider_prompt_cache`)."""
-    for spec in study.models.values():
-        if spec.provider == provider and spec.prompt_cache and str(model).split("@", 1)[0] == spec.model:
-            return spec.prompt_cache
-    return provider_prompt_cache(provider)
+def _called_as(study: StudyConfig, provider: str, model: str) -> str:
+    """The name a logged (provider, model) was called by: the ``models:`` entry that declares that
+    provider and model (name, and endpoint where the logged model carries one), else the inline
+    ``provider/model`` id."""
+    name, _, url = str(model).partition("@")
+    for key, spec in study.models.items():
+        urls = {redact_urls(e.base_url.rstrip("/")) for e in spec.endpoints if e.base_url}
+        if spec.provider == provider and name == spec.model and (not url or not urls or url in urls):
+            return key
+    return f"{provider}/{model}"
+
+
+def _scheduled_cache(study: StudyConfig, called: str, probed: Mapping[str, str]) -> str:
+    """The label (:meth:`CacheModel.label`) of the prompt cache the model ``called`` (:func:`_called_as`)
+    was scheduled for (:func:`cache_model`, with the run's probe answers)."""
+    cache = cache_model(called, study.models)
+    return probed.get(called, cache.label()) if cache.source == "not probed" else cache.label()
 
 
 def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -269,6 +285,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
         examples = paper_examples(store, DEFAULT_APPENDIX_PAPERS if appendix_papers is None else appendix_papers)
         planned = planned_sizes(store)
         documents = study_documents(store)
+        probed = {model: label for model, event, label in store.endpoint_events() if event == PROMPT_CACHE_EVENT}
     finally:
         store.close()
     if current_variants is not None:  # checks of superseded variants are superseded with them
@@ -310,7 +327,7 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                              soft_rating_reasons(artefacts, study.soft_ratings.min_covered))
     return ReportData(study=study, comparisons=comparisons,
                       condition_means=_condition_means(assessments, review_papers),
-                      usage=_usage(tables["model_calls"], study), failures=_failures(tables), wall_time_s=wall,
+                      usage=_usage(tables["model_calls"], study, probed), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       validation=validation, validation_summary=summary,
                       shift_checks=shift_table(checks), pairs=pairs,

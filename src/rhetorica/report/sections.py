@@ -46,7 +46,7 @@ FAILED_HEADERS = {"document_id": "Document", "condition": "Condition", "rewriter
 USAGE_HEADERS = {
     "provider": "Provider", "model": "Model", "calls": "Calls", "cache_hits": "Cache hits",
     "failed_calls": "Failed calls", "input_tokens": "Input tokens", "cached_tokens": "Reused input tokens",
-    "prompt_cache": "Prompt cache (schedule)", "output_tokens": "Output tokens",
+    "estimate_assumes": "Reuse the estimate assumes", "prompt_cache": "Prompt cache (schedule)", "output_tokens": "Output tokens",
     "cost_usd": "Cost (USD)", "call_seconds": "Seconds in calls", "unanswered_calls": "Never answered",
     "unanswered_reserved_usd": "Reserved for them (USD)",
 }

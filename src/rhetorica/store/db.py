@@ -573,17 +573,19 @@ class Store(BatchTables):
                               (CALL_RELEASED, CALL_ABANDONED))
         return count, counted
 
-    # -- circuit-breaker events --------------------------------------------------------------------
+    # -- endpoint events: circuit-breaker pauses and resumes, probed prompt caches -----------------
     def record_endpoint_event(self, endpoint: str, event: str, detail: str) -> None:
-        """Keep one pause or resume of ``endpoint`` (``event``: ``paused`` / ``resumed``; ``detail``:
-        the sentence the run printed); committed at once."""
+        """Keep one event of ``endpoint``: a pause or resume of its circuit breaker (``event``:
+        ``paused`` / ``resumed``; ``detail``: the sentence the run printed), or the prompt cache a run
+        probed its server for (``prompt-cache``, :data:`rhetorica.study.scheduling.PROMPT_CACHE_EVENT`;
+        ``endpoint``: the model's name; ``detail``: the cache's label); committed at once."""
         with self.transaction():
             self.conn.execute("INSERT INTO endpoint_events (endpoint, event, detail) VALUES (?, ?, ?)",
                               (endpoint, event, detail))
 
     def endpoint_events(self) -> list[tuple[str, str, str]]:
-        """``(endpoint, event, detail)`` of every pause and resume kept, oldest first (none before
-        schema version 13)."""
+        """``(endpoint, event, detail)`` of every event kept (:meth:`record_endpoint_event`), oldest
+        first (none before schema version 13)."""
         if not self.has_table("endpoint_events"):
             return []
         return [(str(r[0]), str(r[1]), str(r[2])) for r in self.conn.execute(

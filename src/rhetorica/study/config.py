@@ -253,11 +253,14 @@ class ModelSpec(_Strict):
     endpoints: list[EndpointSpec] = Field(default_factory=lambda: [EndpointSpec()], min_length=1)
     cooldown_s: float = Field(default=30.0, ge=0, description="seconds an endpoint that failed with a connection "
                                                               "error, 5xx or timeout gets no calls")
-    prompt_cache: Literal["prefix", "last-prompt", "none"] | None = Field(
+    prompt_cache: Literal["prefix", "slots", "none"] | None = Field(
         default=None, description="what the servers keep of earlier prompts, for the order of replicates: prefix "
                                   "(a prefix cache shared by requests, e.g. vLLM's automatic prefix caching), "
-                                  "last-prompt (the state of the last prompt processed, e.g. llama.cpp), none; "
-                                  "default: the provider's")
+                                  "slots (cache_slots slots, each keeping the last prompt it processed, e.g. "
+                                  "llama.cpp's server with --parallel N), none; default: the provider's (an "
+                                  "openai-compatible server is asked: GET /props, GET /metrics)")
+    cache_slots: int = Field(default=1, ge=1, description="prompt_cache slots: the server's slots (llama.cpp's "
+                                                          "--parallel); a group's replicates run on one slot")
 
     @field_validator("provider")
     @classmethod
@@ -269,6 +272,8 @@ class ModelSpec(_Strict):
 
     @model_validator(mode="after")
     def _endpoints_and_options(self) -> ModelSpec:
+        if self.cache_slots != 1 and self.prompt_cache != "slots":
+            raise ValueError(f"cache_slots: only with prompt_cache: slots (got prompt_cache: {self.prompt_cache})")
         for key in ENDPOINT_KEYS:
             if key in self.options.as_kwargs():
                 raise ValueError(f"options.{key}: set per endpoint, under endpoints")

@@ -51,8 +51,10 @@ a call whose prompt repeats an earlier call's on the same model — the replicat
 configuration, which the runner sends right after the first — reads from a ``prefix`` cache what
 :func:`rhetorica.models.pricing.cached_prefix_tokens` says (nothing below
 :data:`rhetorica.models.pricing.MIN_CACHED_PREFIX_TOKENS` tokens; OpenAI in 128-token steps), and the
-first call of such a prompt pays the cache-write rate where the model has one; a ``last-prompt``
-server reuses the whole repeated prompt; ``none`` reuses nothing); at
+first call of such a prompt pays the cache-write rate where the model has one; a ``slots`` server
+reuses the whole repeated prompt (the runner sends a group's replicates to one slot back to back);
+``none`` reuses nothing, and so does an openai-compatible server whose cache the run would ask it
+for: ``estimate`` sends no request); at
 batch prices; and at batch prices with the cache where the price table has a batch cached-input
 rate (the provider documents that the two discounts combine), else ``None``.
 
@@ -65,6 +67,7 @@ are suggested, since a mistyped model name is the usual cause).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -73,7 +76,8 @@ from pydantic import BaseModel
 
 from rhetorica.models.api import Usage
 from rhetorica.hashing import content_hash
-from rhetorica.models.pricing import MIN_CACHED_PREFIX_TOKENS, cached_prefix_tokens, load_prices, price_usage
+from rhetorica.models.pricing import (MIN_CACHED_PREFIX_TOKENS, cached_prefix_rule, cached_prefix_tokens, load_prices,
+                                       price_usage)
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import provider_class, provider_is_free, split_model_id
 from rhetorica.problems import WARNING_PREFIX, is_warning
@@ -216,6 +220,21 @@ def _price_parts(model_id: str) -> tuple[str, str]:
     return provider, model.partition("@")[0] if provider == "openai-compatible" else model
 
 
+def assumed_reuse(model: str, models: Mapping[str, Any]) -> str:
+    """What :func:`estimate_study` assumes a repeated prompt of ``model`` (a declared name or a
+    ``provider/...`` id) reads from its server's cache, in the report's words: the cache model
+    (:func:`rhetorica.study.scheduling.cache_model`) without a probe, since the estimate sends no
+    request (an undeclared openai-compatible server: ``none (not asked of the server)``)."""
+    cache = scheduling.cache_model(model, models)
+    spec = models.get(model)
+    provider = spec.provider if spec is not None else model.split("/", 1)[0]
+    if cache.kind == "slots":
+        return "slots: a repeated prompt, whole"
+    if cache.kind == "prefix":
+        return f"prefix: a repeated prompt {cached_prefix_rule(provider)}"
+    return "none (not asked of the server)" if cache.source == "not probed" else "none"
+
+
 def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
     """Plan ``study`` and estimate its pending calls, tokens and cost.
 
@@ -274,13 +293,13 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
                         continue
                     if call.schema is not None:
                         structured[call.model] = max(structured.get(call.model, 0), tokens)
-                    cache = scheduling.prompt_cache(unit, config.models)
-                    if cache != "none" and (tokens >= MIN_CACHED_PREFIX_TOKENS or cache == "last-prompt"):
+                    cache = scheduling.prompt_cache(unit, config.models).kind
+                    if cache != "none" and (tokens >= MIN_CACHED_PREFIX_TOKENS or cache == "slots"):
                         # the same prompt of the same input (a pending variant's text is assumed)
                         prompt = content_hash(call.model, scheduling.prompt_group(unit) or unit.key,
                                               [(m.role, m.content) for m in call.messages])
-                        if prompt in sent:  # a provider's prefix cache by its rule; a last-prompt server whole
-                            row[3] += (tokens if cache == "last-prompt"
+                        if prompt in sent:  # a provider's prefix cache by its rule; a slot whole
+                            row[3] += (tokens if cache == "slots"
                                        else cached_prefix_tokens(call.model.split("/", 1)[0], tokens))
                         elif cache == "prefix":
                             row[4] += tokens  # the first call writes the cache (billed where the model says)

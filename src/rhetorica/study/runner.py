@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import time
@@ -35,6 +34,7 @@ from rhetorica.models.cache import Caller
 from rhetorica.models.call import ConnectionLimits
 from rhetorica.models.endpoints import build_pool
 from rhetorica.models.errors import ModelError
+from rhetorica.models.redaction import redact_urls
 from rhetorica.models.registry import get_model
 from rhetorica.models.store_log import StoreCallLog
 from rhetorica.status import Status
@@ -42,7 +42,7 @@ from rhetorica.store import plan, runs
 from rhetorica.store.db import Store
 from rhetorica.store.lock import lock_holder
 from rhetorica.study import graph, planner, scheduling
-from rhetorica.study.scheduling import configuration_name as _configuration_name
+from rhetorica.study.scheduling import PROMPT_CACHE_EVENT, configuration_name as _configuration_name
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.model_warnings import option_warnings
@@ -262,6 +262,7 @@ class StudyRunner:
                                        on_event=self._endpoint_event)
         self._summary: RunSummary | None = None  # the summary of the run in progress
         self._said_waiting: dict[str, float] = {}  # endpoint -> when the terminal last said it waits
+        self._probed: dict[str, scheduling.CacheModel] = {}  # model -> its server's cache, probed in the current run
         self._ctx = self._run_context(None)  # each run makes its own, with its call log and budget
         #: (stage, its units) of each step the last :meth:`run` walked: the study's current units by stage
         self.walked: list[tuple[Stage, list[Any]]] = []
@@ -348,6 +349,19 @@ class StudyRunner:
                 return False
         return True
 
+    async def _probe_caches(self, units: list[Any]) -> None:
+        """Probe, once per run, the servers of the models among ``units`` whose cache model is asked of
+        the server (:func:`rhetorica.study.scheduling.probe_caches`); each answer is said on the
+        terminal and kept in the store's ``endpoint_events`` (event ``prompt-cache``, the report's
+        usage table reads it)."""
+        found = await scheduling.probe_caches(units, self.config.models, self._probed)
+        note = getattr(self.progress, "note", None)
+        for model, cache in found.items():
+            self._probed[model] = cache
+            self.store.record_endpoint_event(redact_urls(model), PROMPT_CACHE_EVENT, cache.label())
+            if note is not None:
+                note(f"prompt cache of {redact_urls(model)}: {cache.label()}")
+
     async def _execute(self, stage: Stage, units: list[Any], ctx: RunContext, summary: RunSummary,
                        retry_failed: bool) -> None:
         log: _CountingLog = ctx.log
@@ -357,11 +371,9 @@ class StudyRunner:
         summary.units_total += len(units)
         summary.units_skipped += len(units) - len(todo)
         self.progress.start(stage_name, len(todo))
-        caches = {u.key: scheduling.prompt_cache(u, self.config.models) for u in todo}
-        prefix = [u for u in todo if caches[u.key] == "prefix"]
-        groups = scheduling.prefix_groups(prefix, scheduling.prompt_group)  # replicates 2..n follow the first
-        lanes = scheduling.last_prompt_lanes(todo, caches)  # one call at a time, in plan order, per such model
-        gate = scheduling.PriorityGate(self.config.concurrency, {group for group, _ in groups.values()})
+        await self._probe_caches(todo)
+        caches = {u.key: scheduling.prompt_cache(u, self.config.models, self._probed) for u in todo}
+        schedule = scheduling.Schedule(todo, caches, self.config.concurrency)
         stopped: set[str] = set()  # configurations of this stage whose remaining units are not run
         finished: dict[str, Counter[str]] = {}
         transient: dict[str, list[str]] = {}  # configuration -> reasons of its units left pending after transient failures
@@ -374,10 +386,8 @@ class StudyRunner:
                 summary.problems.append((stage_name, name, said))
 
         async def one(unit: Any) -> None:
-            group, leads = groups.get(unit.key, (None, False))
-            async with lanes.get(unit.key, contextlib.nullcontext()):  # a lane's queue holds no gate slot
-                async with gate.slot(group, leads=leads):  # a parked follower holds no slot: others fill them
-                    await run_one(unit)
+            async with schedule.turn(unit):
+                await run_one(unit)
 
         async def run_one(unit: Any) -> None:
             name = _configuration_name(unit)
@@ -456,6 +466,7 @@ class StudyRunner:
         """
         started = time.perf_counter()
         summary = self._summary = RunSummary()
+        self._probed = {}  # each run asks the servers again (one may have been restarted with other slots)
         holder = lock_holder(self.run_dir)
         if holder is None or holder == os.getpid():  # no other process can still be waiting for an answer
             self.store.abandon_in_flight()

@@ -140,7 +140,7 @@ class EmbeddedModel(ModelAPI):
             A 135M model under greedy decoding otherwise loops on one sentence.
     """
 
-    prompt_cache = "last-prompt"
+    prompt_cache = "slots"
 
     provider = "embedded"
     max_concurrency = 1

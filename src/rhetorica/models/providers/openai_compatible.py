@@ -3,7 +3,9 @@
 the official ``openai`` SDK.
 
 - ``openai-compatible/<model>@<base_url>``: any server that speaks the chat-completions API (vLLM,
-  Ollama, llama.cpp server, OpenRouter, other vendors). It gets a key only from the environment
+  Ollama, llama.cpp server, OpenRouter, other vendors). Its prompt cache is asked of the server
+  (:mod:`rhetorica.models.server_cache`) unless the study declares it; a call scheduled on a server
+  slot sends ``id_slot`` and ``cache_prompt`` (llama.cpp's fields). It gets a key only from the environment
   variable the study names in ``api_key_env``; without one it sends the placeholder ``"EMPTY"``
   (local servers accept it). ``OPENAI_API_KEY`` is never sent to such an endpoint by default: a
   key goes only to the endpoint it belongs to.
@@ -64,6 +66,7 @@ from rhetorica.models.providers.common import classify_http_error, drop_none, re
 from rhetorica.models.providers.json_http import JSONPoster, endpoint_url
 from rhetorica.models.redaction import redact_urls
 from rhetorica.models.request_size import schema_note
+from rhetorica.models.server_cache import CACHE_SLOT
 from rhetorica.status import Status
 
 StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
@@ -140,7 +143,9 @@ class OpenAICompatibleModel(HTTPModelAPI):
             key variable that is not set.
     """
 
-    prompt_cache = "none"
+    prompt_cache = "probe"
+    #: the server may take llama.cpp's ``id_slot`` and ``cache_prompt`` fields (a self-hosted server)
+    slot_fields = True
 
     provider = "openai-compatible"
     supports_logprobs = True
@@ -252,7 +257,9 @@ class OpenAICompatibleModel(HTTPModelAPI):
                 :attr:`structured_output_mode`; a :attr:`pinned_mode` wins); ignored without a schema.
 
         Only what the study set is sent: a sampling parameter left unset (``None``) is omitted,
-        so the server's own default applies.
+        so the server's own default applies. A call the scheduler gave a server slot
+        (:data:`rhetorica.models.server_cache.CACHE_SLOT`, a ``slots`` model's lane) carries it as
+        llama.cpp's ``id_slot``, with ``cache_prompt: true`` (where :attr:`slot_fields`).
         """
         mode = self.pinned_mode or mode or self.structured_output_mode
         schema = config.json_schema
@@ -273,6 +280,9 @@ class OpenAICompatibleModel(HTTPModelAPI):
                 }
             )
         )
+        slot = CACHE_SLOT.get()
+        if slot is not None and self.slot_fields:  # the scheduler's lane for a slots server (llama.cpp)
+            params.update(id_slot=slot, cache_prompt=True)
         if config.top_logprobs is not None:  # chat completions' token log-probabilities
             params.update(logprobs=True, top_logprobs=config.top_logprobs)
         if schema is not None and mode == "json_schema":

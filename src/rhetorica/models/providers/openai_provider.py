@@ -38,6 +38,7 @@ class OpenAIModel(OpenAICompatibleModel):
     """
 
     prompt_cache = "prefix"
+    slot_fields = False  # OpenAI's API takes no llama.cpp fields
 
     provider = "openai"
     official_url = OPENAI_BASE_URL
