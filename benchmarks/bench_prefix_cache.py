@@ -72,7 +72,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -208,26 +207,10 @@ def llama_server(binary: Path, slots: int, threads: int, log: Path, extra: tuple
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"{binary} exited with {proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"{url}/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit(f"{binary} did not answer within 300 s")
-            time.sleep(0.5)
+        reliability.wait_ready(proc, f"{url}/health", str(binary))
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        reliability.stop(proc)
 
 
 def run_local(papers: list[Path], args: argparse.Namespace, prompt_cache: str | None) -> dict[str, Any]:

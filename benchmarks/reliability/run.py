@@ -70,6 +70,37 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_ready(proc: subprocess.Popen, ready_url: str, name: str, limit_s: float = 300.0) -> None:
+    """Wait until ``GET ready_url`` answers 200 from the server process ``proc`` (``name`` in the
+    messages), polling every 0.5 s.
+
+    Raises:
+        SystemExit: the process exited, or no answer within ``limit_s`` seconds.
+    """
+    deadline = time.monotonic() + limit_s
+    while True:
+        if proc.poll() is not None:
+            raise SystemExit(f"{name} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(ready_url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{name} did not answer within {limit_s:g} s")
+        time.sleep(0.5)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate a server process, killing it when it has not exited 20 s later."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 @contextmanager
 def llama_cpp_server(threads: int, log: Path | None = None, n_ctx: int = 2048) -> Iterator[str]:
     """``python -m llama_cpp.server`` serving the embedded GGUF on a free loopback port; yields its root URL.
@@ -90,26 +121,10 @@ def llama_cpp_server(threads: int, log: Path | None = None, n_ctx: int = 2048) -
     proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"llama_cpp.server exited with {proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"{url}/v1/models", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("llama_cpp.server did not answer within 300 s")
-            time.sleep(0.5)
+        wait_ready(proc, f"{url}/v1/models", "llama_cpp.server")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         if log is not None:
             sink.close()  # type: ignore[union-attr]
 

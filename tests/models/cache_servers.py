@@ -23,6 +23,7 @@ Used by ``tests/study/test_prompt_cache_schedule.py`` and ``benchmarks/bench_pre
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -32,12 +33,7 @@ from tests.models.fake_servers import FakeServer, _messages_of
 
 
 def _common_prefix(a: list[str], b: list[str]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
+    return len(os.path.commonprefix([a, b]))
 
 
 @dataclass

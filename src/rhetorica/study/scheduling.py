@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import os
 from collections import Counter
 from collections.abc import AsyncIterator, Hashable, Mapping, Sequence
 from contextlib import asynccontextmanager, nullcontext
@@ -252,12 +253,7 @@ def shared_lead(a: Hashable, b: Hashable) -> int:
     first rewritten word, two papers only the system prompt."""
     if not isinstance(a, tuple) or not isinstance(b, tuple):
         return 0
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
+    return len(os.path.commonprefix([a, b]))
 
 
 class SlotLanes:
