@@ -24,6 +24,11 @@ What it does, for each profile (:data:`PROFILES`):
 3. Each command of :data:`NEEDS` whose extras the profile lacks must exit with its status and print
    exactly one line on stderr naming every missing extra (``pip install 'rhetorica[...]'``), never a
    traceback.
+4. A study with mock models (:data:`MOCK_STUDY`: a Markdown manuscript, a rule-based rewrite, a mock
+   reviewer) runs end to end with ``rhetorica run`` and exits 0 in every profile: the runner's own
+   imports (scheduler, stages, report) need no extra. ``--help`` alone imports no runner module;
+   a model-cache probe importing ``aiohttp`` (the ``openai`` extra) once stopped ``make demo``
+   while every ``--help`` passed.
 
 Prints one line per check that failed, a line per profile with its wall time, and exits 1 when a
 check failed (0 otherwise). Needs Python >= 3.11 with pip (and git for a git tree); nothing else.
@@ -79,6 +84,17 @@ NEEDS = (
     Need(("dataset", "openreview", "TEST.cc/2026/Conference", "--out", "{tmp}/dataset",
           "--baseurl", "http://127.0.0.1:9"), ("datasets",)),
 )
+
+#: a study every profile runs (check 4): file name -> text, written into the profile's scratch folder
+MOCK_STUDY = {
+    "paper.md": "# Graph filters for molecules\n\n## Abstract\n\nWe study spectral graph filters and show "
+                "that they improve property prediction on three benchmarks.\n\n## Introduction\n\nGraph "
+                "neural networks are widely used. Our method is clearly better and the results are strong. We "
+                "evaluate it on three public datasets and report mean and deviation over five seeds.\n",
+    "study.yaml": "name: profile-check\noutput_dir: run\ndocuments:\n  - path: paper.md\nrewriters:\n"
+                  "  - {name: rules, kind: rule-based, conditions: [\"confidence:+\"]}\nreviewers:\n"
+                  "  - {name: mock, model: mock/a}\nvalidation: {enabled: false}\n",
+}
 
 #: run inside the environment: walks the click command tree (nested groups included) and asks each
 #: command's --help in this one process (each command module is imported once), as JSON
@@ -216,6 +232,12 @@ def check_profile(name: str, wheel: Path, work: Path, source: Path) -> Outcome:
         outcome.needs_checked += 1
         if problem:
             outcome.failures.append(f"rhetorica {' '.join(argv)} (without {', '.join(missing)}): {problem}")
+    for file_name, text in MOCK_STUDY.items():
+        (scratch / file_name).write_text(text, encoding="utf-8")
+    study = run([str(rhetorica), "run", "study.yaml"], cwd=scratch)
+    if study.returncode != 0 or "Traceback" in study.stderr:
+        outcome.failures.append(f"rhetorica run (a mock study) exited {study.returncode}: "
+                                f"{(study.stdout + study.stderr).strip()[-1500:]}")
     outcome.total_s = time.perf_counter() - started
     return outcome
 

@@ -27,4 +27,4 @@ def test_probe_maps_props_and_metrics_and_anything_else_to_none() -> None:
         assert [r.path for r in vllm.received] == ["/props", "/metrics"]
         gone = other.url
     kind, slots, reason = asyncio.run(probe(gone))  # stopped: the connection is refused
-    assert (kind, slots) == ("none", 1) and reason.startswith("GET /props: ClientConnectorError")
+    assert (kind, slots) == ("none", 1) and reason.startswith("GET /props: ConnectError")  # httpx's name for a refused connection

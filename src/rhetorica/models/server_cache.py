@@ -13,11 +13,10 @@ and the slot a request is meant for.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from contextvars import ContextVar
 
-import aiohttp
+import httpx
 
 from rhetorica.models.redaction import redact_urls
 
@@ -33,11 +32,6 @@ def server_root(base_url: str) -> str:
     ``http://h:8080``)."""
     root = base_url.rstrip("/")
     return root[: -len("/v1")] if root.endswith("/v1") else root
-
-
-async def _get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
-    async with session.get(url) as response:
-        return response.status, await response.text(errors="replace")
 
 
 async def probe_server_cache(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> tuple[str, int, str]:
@@ -56,12 +50,13 @@ async def probe_server_cache(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) 
     """
     root = server_root(base_url)
     said: list[str] = []
-    timeout = aiohttp.ClientTimeout(total=timeout_s)
-    async with aiohttp.ClientSession(timeout=timeout) as session:
+    # httpx (a core dependency: the probe runs for every openai-compatible model, in any install)
+    async with httpx.AsyncClient(timeout=timeout_s) as client:
         for path in ("/props", "/metrics"):
             try:
-                status, text = await _get(session, root + path)
-            except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+                response = await client.get(root + path)
+                status, text = response.status_code, response.text
+            except (httpx.HTTPError, OSError) as exc:
                 said.append(f"GET {path}: {type(exc).__name__} {exc}".rstrip())
                 continue
             if status != 200:
