@@ -27,7 +27,8 @@ Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_prefix_cache.py [--paper
 replicates, 50 ms latency (a few seconds).
 
 Self-hosted servers (issue 40), each schedule on a fresh server: the shipped default (the model's cache
-undeclared, so the run probes the server: ``/props`` -> slots, ``/metrics`` -> prefix, else none), plain
+undeclared, so the run probes the server: ``/props`` -> slots, ``/metrics`` -> prefix, llama-cpp-python's
+``/openapi.json`` title -> one slot, else none), plain
 plan order (``prompt_cache: none``) and leader first (``prompt_cache: prefix``). The study: 2 shared
 papers cut to 685 words, the original and its rule-based ``confidence:+`` rewrite, 3 replicates,
 concurrency 2: the issue's design, whose 12 requests sent 18,843 prompt tokens (685 words: about 19,600
@@ -42,7 +43,9 @@ subset of ``shipped,plain,leader``). ``--server``:
   (:class:`tests.models.cache_servers.SlotServer`, tokens = words);
 - ``vllm --capacity T``: a loopback vLLM-style prefix cache holding T tokens in blocks of 16
   (:class:`tests.models.cache_servers.PrefixCacheServer`; full reuse: less than a block evaluated);
-- ``llama``: ``python -m llama_cpp.server`` with the embedded GGUF, one slot (tokens evaluated from
+- ``llama``: ``python -m llama_cpp.server`` with the embedded GGUF (one model state: one slot; the
+  study's first request is the structured-output probe, which the server rejects before evaluating
+  anything, so it counts one evaluation fewer than requests; tokens evaluated from
   its verbose log's ``prompt eval time = ... / N tokens`` lines; full reuse: at most 1 token);
 - ``llama-server --slots N``: llama.cpp's own server binary (``--llama-server`` or
   ``$RHETORICA_LLAMA_SERVER``; default: the one built from llama-cpp-python 0.3.36's vendored source)

@@ -20,6 +20,7 @@ from types import ModuleType
 import pytest
 
 from rhetorica.models import negotiation
+from rhetorica.models.server_cache import probe_server_cache
 from rhetorica.models.store_log import endpoint_id
 from rhetorica.study.config import parse_study
 from rhetorica.study.runner import StudyRunner
@@ -77,3 +78,10 @@ def test_small_study_against_the_real_server(llama_server, shared_data, tmp_path
     assert len(probes) == 2 and probes[0]["status"] == "error" and probes[1]["status"] != "error"
     assert "Input should be 'text' or 'json_object'" in probes[0]["error"]
     assert [tuple(m) for m in modes] == [(endpoint_id(f"openai-compatible:{llama_server}"), "json_object")]
+
+
+def test_probe_finds_the_real_server_s_one_slot(llama_server):
+    # issue 40: the real server has no /props (llama.cpp's own server) nor /metrics (vLLM); its
+    # OpenAPI document names it, and the schedule treats it as one slot
+    kind, slots, reason = asyncio.run(probe_server_cache(llama_server))
+    assert (kind, slots) == ("slots", 1), reason

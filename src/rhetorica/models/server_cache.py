@@ -5,7 +5,11 @@ and the slot a request is meant for.
   llama.cpp's server answers ``GET /props`` with JSON holding ``total_slots`` (its ``--parallel``):
   a slot cache with that many slots, each keeping the prompt it processed last. A vLLM server's
   ``GET /metrics`` (Prometheus text) holds metrics named ``vllm:...``: an automatic prefix cache
-  shared by all requests. Anything else (an error, a timeout, another answer) is no known cache.
+  shared by all requests. llama-cpp-python's server (``python -m llama_cpp.server``: no ``/props``)
+  names itself in ``GET /openapi.json`` (``info.title`` "... llama.cpp Python API"): it serves one
+  model state at a time and evaluates only what follows the prefix a prompt shares with the one
+  before, so it is a slot cache with one slot. Anything else (an error, a timeout, another answer)
+  is no known cache.
 - :data:`CACHE_SLOT`: the slot the scheduler chose for the call being made
   (:mod:`rhetorica.study.scheduling`); a provider whose server takes llama.cpp's ``id_slot`` and
   ``cache_prompt`` request fields sends them from it.
@@ -23,6 +27,9 @@ from rhetorica.models.redaction import redact_urls
 CACHE_SLOT: ContextVar[int | None] = ContextVar("rhetorica_cache_slot", default=None)
 """The server slot (0-based) chosen for the calls of the current task, or ``None`` (no slot chosen)."""
 
+LLAMA_CPP_PYTHON = "llama.cpp Python"
+"""What llama-cpp-python's server's OpenAPI title holds ("🦙 llama.cpp Python API", llama_cpp/server/app.py)."""
+
 PROBE_TIMEOUT_S = 5.0
 """Seconds each probe request may take."""
 
@@ -35,7 +42,8 @@ def server_root(base_url: str) -> str:
 
 
 async def probe_server_cache(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> tuple[str, int, str]:
-    """Ask the server at ``base_url`` what it caches; never raises for what the server answers.
+    """Ask the server at ``base_url`` what it caches (up to three GETs); never raises for what the
+    server answers.
 
     Args:
         base_url: the chat-completions base URL (``http://host:port/v1``); credentials in it are
@@ -45,14 +53,16 @@ async def probe_server_cache(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) 
     Returns:
         ``(cache, slots, reason)``: ``("slots", n, ...)`` when ``GET /props`` answers JSON with an
         integer ``total_slots`` n >= 1 (llama.cpp's server); else ``("prefix", 1, ...)`` when
-        ``GET /metrics`` answers 200 with text holding ``vllm:`` (vLLM); else ``("none", 1, ...)``.
+        ``GET /metrics`` answers 200 with text holding ``vllm:`` (vLLM); else ``("slots", 1, ...)``
+        when ``GET /openapi.json`` answers JSON whose ``info.title`` holds ``llama.cpp Python``
+        (llama-cpp-python's server); else ``("none", 1, ...)``.
         ``reason`` says what was asked and answered.
     """
     root = server_root(base_url)
     said: list[str] = []
     # httpx (a core dependency: the probe runs for every openai-compatible model, in any install)
     async with httpx.AsyncClient(timeout=timeout_s) as client:
-        for path in ("/props", "/metrics"):
+        for path in ("/props", "/metrics", "/openapi.json"):
             try:
                 response = await client.get(root + path)
                 status, text = response.status_code, response.text
@@ -70,8 +80,22 @@ async def probe_server_cache(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) 
                 if isinstance(slots, int) and not isinstance(slots, bool) and slots >= 1:
                     return "slots", slots, f"GET /props: total_slots={slots}"
                 said.append("GET /props: no total_slots")
-            elif "vllm:" in text:
-                return "prefix", 1, "GET /metrics: vllm: metrics"
-            else:
+            elif path == "/metrics":
+                if "vllm:" in text:
+                    return "prefix", 1, "GET /metrics: vllm: metrics"
                 said.append("GET /metrics: no vllm: metrics")
+            elif LLAMA_CPP_PYTHON in _title(text):
+                return "slots", 1, "GET /openapi.json: llama-cpp-python's server (one model state: one slot)"
+            else:
+                said.append("GET /openapi.json: not llama-cpp-python's server")
     return "none", 1, redact_urls("; ".join(said))
+
+
+def _title(text: str) -> str:
+    """``info.title`` of an OpenAPI document's JSON text, ``""`` when it has none."""
+    try:
+        info = json.loads(text).get("info")
+    except (ValueError, AttributeError):
+        return ""
+    title = info.get("title") if isinstance(info, dict) else None
+    return title if isinstance(title, str) else ""

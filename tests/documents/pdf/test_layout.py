@@ -317,6 +317,20 @@ def test_a_hyphenated_word_whose_first_piece_is_a_word_is_joined(tmp_path: Path)
                                     "three-dimensional and low pages.")
 
 
+
+def test_a_hyphen_between_two_words_follows_how_english_writes_the_word(tmp_path: Path) -> None:
+    # issue 39: "guide-" + "lines" and "lower-" + "bound": both pieces are words of the document
+    # and neither form is written elsewhere; English writes "guidelines" solid (a word of the
+    # shipped list) and "lowerbound" is no word, so the first hyphen is TeX's, the second the word's
+    rows = ["A guide for the lines of text: we follow the guide-",
+            "lines, and the lower of the two values is the lower-",
+            "bound that each bound of the readers takes."]
+    page = [TITLE, line(72, 700, "1 Introduction", 12, "F2"), *_text(680, rows)]
+    doc = read_document(write(tmp_path / "english.pdf", [page]))
+    assert doc.sections[0].text == ("A guide for the lines of text: we follow the guidelines, and the lower of the two "
+                                    "values is the lower-bound that each bound of the readers takes.")
+
+
 LEFT = ["the first column holds these lines of text,", "set one below the other in the left half",
         "of the page, each of them short enough to", "end well before the middle of the page and",
         "followed by the lines of the right column,", "which the reader reads after the left one"]

@@ -42,7 +42,8 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    abstract set without a heading (the first prose paragraph before the first section) gets one;
 5. paragraphs: lines are joined until a vertical gap, a first-line indent, a caption start
    (``Figure 3:``, ``Table 2.``, ``TABLE II``), a keywords line or a footnote; a line-end hyphen is
-   removed when it splits a word and kept when it belongs to a compound (see :func:`_joint`);
+   removed when it splits a word and kept when it belongs to a compound (see :func:`_joint` and
+   :mod:`rhetorica.documents.pdf.hyphens`);
    table rows (lines cut into short cells by wide gaps) become a block of ``| a | b |`` rows,
    missing-figure placeholders (a figure drawn as its file name) are removed;
 6. floats (:func:`place_floats`): a paragraph that a caption, table or footnote interrupts is
@@ -61,6 +62,7 @@ from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.elements import CAPTION, set_apart
+from rhetorica.documents.pdf.hyphens import real_hyphen
 from rhetorica.documents.pdf.lines import Line, PageLines
 from rhetorica.documents.pdf.rows import merge_rows, table_cells, two_column
 
@@ -1026,10 +1028,10 @@ def _joint(prev: str, nxt: str, vocabulary: Vocabulary) -> tuple[str, str]:
     """``(prev, separator)`` for joining two lines of a paragraph.
 
     A line-end hyphen (soft, or ``-`` after two letters before a lower-case letter) is dropped when
-    the two pieces make a word, unless the hyphenated form is the document's: a piece is already a
-    compound (``out-of-`` + ``distribution``, ``out-`` + ``of-distribution``), the document writes
-    the compound with a hyphen elsewhere, or both pieces are words of the document and the joined
-    form is not. Two pieces of letters with no hyphen between are one word when the document
+    the two pieces make a word, unless the hyphenated form is the word's own
+    (:func:`rhetorica.documents.pdf.hyphens.real_hyphen`: a piece is already a compound, the
+    document writes the compound with a hyphen elsewhere, or both pieces are words of the document
+    and the joined form is neither the document's nor an English word written solid). Two pieces of letters with no hyphen between are one word when the document
     writes them joined inside a line and never writes the second alone there (a break whose
     hyphen the PDF does not hold as text: ``sum`` + ``maries``).
     """
@@ -1037,7 +1039,7 @@ def _joint(prev: str, nxt: str, vocabulary: Vocabulary) -> tuple[str, str]:
         stem = prev[:-1]
         left = re.search(r"[A-Za-z][A-Za-z-]*$", stem)
         right = re.match(r"[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]", nxt)
-        if left and right and _real_hyphen(left.group(0).lower(), right.group(0).lower(), vocabulary):
+        if left and right and real_hyphen(left.group(0).lower(), right.group(0).lower(), vocabulary):
             return stem + "-", ""
         return stem, ""
     if re.search(r"(https?://|www\.)\S*$", prev[-300:]) and (
@@ -1050,16 +1052,6 @@ def _joint(prev: str, nxt: str, vocabulary: Vocabulary) -> tuple[str, str]:
             and right.group(0) not in vocabulary.inner:
         return prev, ""
     return prev, " "
-
-
-def _real_hyphen(left: str, right: str, vocabulary: Vocabulary) -> bool:
-    # TeX breaks a word holding an explicit hyphen only at its hyphens: a piece with a hyphen
-    # ("out-of-" + "distribution", "out-" + "of-distribution") means the line-end hyphen is real too
-    if "-" in left or "-" in right or f"{left}-{right}" in vocabulary:
-        return True
-    if left + right in vocabulary:
-        return False
-    return len(left) >= 3 and len(right) >= 3 and left in vocabulary and right in vocabulary
 
 
 AUTHOR_NOTE = re.compile(

@@ -1,0 +1,64 @@
+"""Whether a hyphen at a line end is the word's own or the one TeX set to break the word.
+
+The PDF holds the two alike: a compound's hyphen (``lower-`` + ``bound``) and a hyphenation point
+(``guide-`` + ``lines``) are the same glyph at the end of a justified line, so the choice rests on
+how the word is written. First the document's own usage (a piece that is itself a compound, the
+hyphenated form written elsewhere: the hyphen is the word's; the joined form written elsewhere: it
+is TeX's); then, for two pieces that are both words, how English writes them: joined when the
+joined form is an English word of :func:`solid_words`, else kept as a compound.
+
+The threshold of that list (Zipf frequency >= 3.0: at least 1,000 occurrences per billion words)
+was chosen on real text nobody here wrote, simulating a line-end break at every place one could
+fall (``benchmarks/hyphen_calibration.py``; ``benchmarks/results/issue39_hyphens.txt``): among
+thresholds 1.0-4.0 it gives the least sum of error rates over the six shared LaTeX papers (1,088
+breaks, 6.2 % wrong; no list: 9.3 %) and PeerPrism's 674 human OpenReview reviews (4,575 breaks,
+3.2 % wrong; no list: 6.6 %). Frequency cannot tell every case: ``overtraining`` (Zipf 1.9) is
+rarer than compounds people write with a hyphen (``long-term``: ``longterm`` 2.75), so a line-end
+``over-`` + ``training`` stays hyphenated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+from functools import lru_cache
+from importlib import resources
+
+SOLID_WORDS_FILE = "wordfreq_en_solid_compounds.txt"
+
+
+@lru_cache(maxsize=1)
+def solid_words() -> frozenset[str]:
+    """English words written solid that are two words put together (``somewhat``, ``guidelines``).
+
+    Package data derived once from wordfreq 3.1.1 (``rhetorica/data/wordlists/README.md`` gives the
+    derivation and its CC BY-SA 4.0 licence): lower-case a-z words of Zipf frequency >= 3.0 made of
+    two such words of at least 3 letters each.
+
+    Returns:
+        7,228 lower-case words.
+    """
+    path = resources.files("rhetorica").joinpath("data", "wordlists", SOLID_WORDS_FILE)
+    return frozenset(w for w in path.read_text(encoding="utf-8").split() if w)
+
+
+def real_hyphen(left: str, right: str, vocabulary: Container[str]) -> bool:
+    """Whether the hyphen between ``left`` (before the line end) and ``right`` is the word's own.
+
+    Args:
+        left: the lower-case piece before the line-end hyphen (letters and hyphens).
+        right: the lower-case piece that opens the next line.
+        vocabulary: the document's lower-case words (:class:`rhetorica.documents.pdf.layout.Vocabulary`).
+
+    Returns:
+        ``True`` (keep ``left-right``) when a piece holds a hyphen (TeX breaks a word that has one
+        only at its hyphens: ``out-of-`` + ``distribution``), when the document writes
+        ``left-right``, or when both pieces are words of at least 3 letters of the document and the
+        joined form is neither a word of the document nor of :func:`solid_words`; ``False`` (join
+        them) otherwise.
+    """
+    if "-" in left or "-" in right or f"{left}-{right}" in vocabulary:
+        return True
+    joined = left + right
+    if joined in vocabulary or joined in solid_words():
+        return False
+    return len(left) >= 3 and len(right) >= 3 and left in vocabulary and right in vocabulary
