@@ -463,3 +463,63 @@ def test_a_short_bold_italic_line_set_smaller_is_a_heading_a_level_down(tmp_path
     assert [(s.title, s.level, s.text) for s in doc.sections] == [
         ("Introduction", 1, " ".join([full] * 3)), ("Data structures", 2, ""), ("Sparse matrices", 3, " ".join([full] * 3)),
         ("cKDTree", 3, " ".join([full] * 3))]
+
+
+BODY = ["We measure how the scores of a reviewing model move when only the wording of the paper",
+        "changes, and we report the shift on every paper of the study with its interval."]
+ROMAN = ["I", "II", "III", "IV"]
+
+
+def _untitled(numbering: str, sections: int) -> tuple[list, list[str]]:
+    """A page that opens with its first section heading (no title block): ``sections`` headings in
+    one bold 12 pt font, numbered "1", "1." or "I." or not at all, each with two lines of prose;
+    the page number low on the page but above the bottom margin (a short page)."""
+    names = ["Introduction", "Related Work", "Method", "Results"][:sections]
+    page, y = [], 720
+    for k, name in enumerate(names):
+        number = {"arabic": f"{k + 1} ", "dotted": f"{k + 1}. ", "roman": f"{ROMAN[k]}. ", "none": ""}[numbering]
+        page += [line(72, y, number + name, 12, "F2"), *_text(y - 20, BODY)]
+        y -= 70
+    return page + [line(300, 140, "1")], names
+
+
+def test_a_paper_without_a_title_block_keeps_its_first_section() -> None:
+    # C3 (a fresh user's trial): a paper set without \maketitle opens with "1 Introduction" in the
+    # largest font; that is a section heading (its font and numbering are the other headings'),
+    # not a title, and its paragraph is no abstract. 12 generated pages: 4 numberings x 2-4
+    # sections (unnumbered from 3 sections: two other headings share the font); the page number
+    # above the bottom margin is removed (a heading's number is no page number's place)
+    import tempfile
+
+    cases = [(n, k) for n in ("arabic", "dotted", "roman", "none") for k in (2, 3, 4) if n != "none" or k >= 3]
+    assert len(cases) == 11
+    with tempfile.TemporaryDirectory() as tmp:
+        for numbering, sections in cases:
+            page, names = _untitled(numbering, sections)
+            doc = read_document(write(Path(tmp) / f"{numbering}{sections}.pdf", [page]))
+            assert doc.title == "", (numbering, sections, doc.title)
+            assert [s.title for s in doc.sections] == names, (numbering, sections)
+            assert all(s.text == " ".join(BODY) for s in doc.sections), (numbering, sections)
+            assert [r.text for r in doc.removed if r.item == "page number"] == ["1"], (numbering, sections)
+
+
+def test_a_title_in_its_own_font_is_kept_over_numbered_sections(tmp_path: Path) -> None:
+    # the control: a title in a font no other line uses stays the title, even one opening with a number
+    for title in ("A Study of Layout Defects", "3 Ways Reviewers Read Layout"):
+        page, names = _untitled("arabic", 3)
+        doc = read_document(write(tmp_path / "titled.pdf", [[line(150, 760, title, 18, "F2"), *page]]))
+        assert doc.title == title and [s.title for s in doc.sections] == names
+
+
+def test_two_column_headings_on_one_row_above_the_columns_stay_two_headings(tmp_path: Path) -> None:
+    # IEEE's short first page: "I. INTRODUCTION" heads the left column on the row where
+    # "IV. RESULTS" heads the right one; each heads its column, not one title-block row
+    left = ["the first column holds these lines of text, set one below", "the other in the left half of the page."]
+    right = ["the right column holds the results of the study, which", "the reader reads after the left one,",
+             "from its top to its bottom, as a person", "reads a journal page that is set in two",
+             "columns, each line again short enough to", "start after the middle of the page."]
+    page = [line(120, 700, "I. INTRODUCTION", 8), line(400, 700, "IV. RESULTS", 8),
+            *_text(686, left + left + left, x=50), *_text(688, right, x=320)]
+    doc = read_document(write(tmp_path / "ieee.pdf", [page]))
+    assert [s.title.lower() for s in doc.sections] == ["introduction", "results"]
+    assert doc.sections[1].text == " ".join(right)

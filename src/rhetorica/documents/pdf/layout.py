@@ -26,7 +26,8 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    spanning both columns, read across): left column, right column, then the crossing line; lines
    under 55 % of the body font (figure labels) and pages dominated by short fragments (drawn
    figures) are removed, except the rows of a table set in tiny type;
-3. title and title block: the largest font near the top of page 1; the block after it ends at the
+3. title and title block: the largest font near the top of page 1, unless that font is the section
+   headings' (:func:`_section_heading`: a paper set without a title block); the block after it ends at the
    first numbered/known heading, a run-in "Abstract." line or the first three prose lines; author
    footnotes and the publisher's permission block of page 1 and ACM's "ACM Reference Format"
    paragraph join it;
@@ -180,10 +181,11 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
         for page in pages
     }
-    number_tops = [
+    number_tops = [  # where page numbers sit: a heading's number ("1" of "1 Introduction" opening a page) is none
         ln.top for page in pages for ln in page.lines
         if PAGE_NUMBER.match(ln.text.strip())
         and (ln.top <= edges[page.index][0] + 2 or ln.bottom >= edges[page.index][1] - 2)
+        and not _numbers_a_heading(ln, page)
     ]
     usual_top = statistics.median(number_tops) if number_tops else None
     gutters: dict[int, list[Line]] = {}
@@ -358,6 +360,16 @@ def _numbers_a_heading(line: Line, page: PageLines) -> bool:
     )
 
 
+def _looks_like_heading(line: Line) -> bool:
+    """A short line (up to 12 words, no prose) set as a heading: bold, in capitals (small caps read
+    as capitals) or opening with a section number (``4.2``, ``IV.``)."""
+    text = line.text.strip()
+    letters = [c for c in text if c.isalpha()]
+    return (len(text.split()) <= 12 and not _is_prose(line)
+            and (line.bold or (len(letters) >= 3 and all(c.isupper() for c in letters))
+                 or bool(re.match(r"(\d+(\.\d+)*|[IVXL]+)\.?\s+[A-Z]", text))))
+
+
 def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, usual: float | None) -> bool:
     """A number line is a page number when it is the first or last line of its page and either sits
     in the top/bottom margin or where the document's other page numbers sit (a half-empty page
@@ -372,7 +384,10 @@ def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> 
     """Ids of the lines above ``start`` (the first column prose of page 1) that open a column: in
     one half, each right above the next line of its half (under 0.8 of its size apart) in the same
     font (size, weight), with the pieces on its row in that half (a heading's number): the first
-    rows of a heading that the column below continues."""
+    rows of a heading that the column below continues. Once, a line of another font may head the
+    column: one that looks like a heading (:func:`_looks_like_heading`) right above it (under 1.5
+    of the column line's size apart): a section heading that opens the column ("IV. RESULTS" beside
+    "I. INTRODUCTION"), whose rows above continue in its own font."""
     out: set[int] = set()
     for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack):
         half = [ln for ln in lines if side(ln)]
@@ -380,12 +395,16 @@ def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> 
         if not below:
             continue
         first = min(below, key=lambda ln: ln.top)
+        headed = False
         for line in sorted((ln for ln in half if ln.bottom <= start), key=lambda ln: -ln.bottom):
             if id(line) in out:
                 continue
-            if not (0 <= first.top - line.bottom < 0.8 * max(line.size, 1.0)
+            gap = first.top - line.bottom
+            if not (0 <= gap < 0.8 * max(line.size, 1.0)
                     and abs(line.size - first.size) < 0.3 and line.bold == first.bold):
-                break
+                if headed or not (0 <= gap < 1.5 * max(first.size, 1.0) and _looks_like_heading(line)):
+                    break
+                headed = True
             out.update(id(ln) for ln in half if ln.bottom <= start and abs(ln.baseline - line.baseline) < 1.0)
             first = line
     return out
@@ -1167,5 +1186,28 @@ def _title(lines: list[Line], body: float) -> tuple[str, int, int]:
             run.append((k, ln))
         else:
             break
-    text = " ".join(ln.text.strip() for _, ln in run).replace("\u00ad", "")
-    return re.sub(r"\s+", " ", text), *((start, run[-1][0] + 1) if start < 20 else (0, 0))
+    text = re.sub(r"\s+", " ", " ".join(ln.text.strip() for _, ln in run).replace("\u00ad", ""))
+    if _section_heading([ln for _, ln in run], text, lines):
+        return "", 0, 0
+    return text, *((start, run[-1][0] + 1) if start < 20 else (0, 0))
+
+
+SECTION_NUMBER = re.compile(r"(\d+(?:\.\d+)*|[IVX]+(?=\.))\.?\s+\S")
+"""A heading's section number (``2``, ``3.1``, ``4.``, ``IV.``) opening a line."""
+
+
+def _section_heading(run: list[Line], text: str, lines: list[Line]) -> bool:
+    """Whether the largest-font ``run`` of lines (its text ``text``) is a section heading, not a
+    title (a paper set without a title block). A title's font is its own; a section heading's is
+    shared by the other section headings: another line of the document in its font (size within
+    0.6 pt, same weight) opens with a different section number when ``text`` opens with one, or
+    at least two other runs of lines in its font follow when it is unnumbered."""
+    first = run[0]
+    same = [ln for ln in lines if all(ln is not r for r in run)
+            and abs(ln.size - first.size) < 0.6 and ln.bold == first.bold]
+    own = SECTION_NUMBER.match(text)
+    if own:
+        return any((other := SECTION_NUMBER.match(ln.text.strip())) and other.group(1) != own.group(1) for ln in same)
+    index = {id(ln): k for k, ln in enumerate(lines)}
+    places = {index[id(ln)] for ln in same}
+    return sum(k - 1 not in places for k in places) >= 2
