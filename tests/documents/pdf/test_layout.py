@@ -523,3 +523,16 @@ def test_two_column_headings_on_one_row_above_the_columns_stay_two_headings(tmp_
     doc = read_document(write(tmp_path / "ieee.pdf", [page]))
     assert [s.title.lower() for s in doc.sections] == ["introduction", "results"]
     assert doc.sections[1].text == " ".join(right)
+
+
+def test_the_abstract_heading_is_found_in_a_font_that_names_no_weight(tmp_path: Path) -> None:
+    # a fresh user's trial: article with T1 fonts and no cm-super sets headings in bitmap Type 3
+    # fonts, whose names give no weight; the word "Abstract" alone on its line, small and not
+    # bold, is still the abstract's heading, and the title block ends above it (before: the
+    # abstract was removed with the authors as "author block")
+    page = [TITLE, line(250, 715, "Jane Q. Doe"), line(240, 700, "Example University"),
+            line(290, 670, "Abstract", 9), *_text(655, ABSTRACT[:1]),
+            line(72, 620, "1 Introduction", 14), *_text(600, PROSE)]
+    doc = read_document(write(tmp_path / "t1.pdf", [page]))
+    assert [(s.title, s.text) for s in doc.sections] == [("Abstract", ABSTRACT[0]), ("Introduction", " ".join(PROSE))]
+    assert [r.text for r in doc.removed if r.item == "author block"] == ["Jane Q. Doe\nExample University"]

@@ -80,6 +80,8 @@ NUMBERS_ONLY = re.compile(r"^\d{1,4}(\s+\d{1,4})*$")
 NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-H]|[IVX]{1,5}(?=\.))(?:\.\d{1,2}){0,3})\.?\s+([A-Z(\[].{1,100})$")
 ROMAN = re.compile(r"^[IVX]{1,5}$")
 RUN_IN_ABSTRACT = re.compile(r"^(abstract)\s*[.—–:-]\s*(\S.*)$", re.I)
+ABSTRACT_HEADING = re.compile(r"^(Abstract|ABSTRACT)[.:]?$")
+"""The abstract's heading, the word alone on its line in any font (a bitmap Type 3 font names no weight)."""
 KNOWN_HEADINGS = re.compile(
     r"^(abstract|introduction|background|related work|related works|method|methods|methodology|"
     r"experiments?|results|discussion|conclusions?|conclusion and future work|limitations|"
@@ -524,6 +526,8 @@ def heading_level(line: Line, body: float, ranked: list[float], *, strong_only: 
             return (1 if roman else 2), m.group(1)
         return min(4, m.group(1).count(".") + 1), m.group(1)
     size_key = round(line.size * 2) / 2
+    if ABSTRACT_HEADING.match(text):
+        return 1, ""
     if KNOWN_HEADINGS.match(text.rstrip(".:")) and (line.bold or larger or caps):
         if larger and size_key in ranked:
             return min(3, ranked.index(size_key) + 1), ""
