@@ -20,6 +20,8 @@ from typing import Any
 import jinja2
 
 from rhetorica.files import write_atomic
+from rhetorica.models.errors import ModelError
+from rhetorica.models.registry import split_model_id
 from rhetorica.recipes.data_steps import DataResult, refuse_unused_inputs, run_data_step
 from rhetorica.recipes.model import Recipe, RecipeError
 from rhetorica.registry import UnknownComponentError, recipes
@@ -48,8 +50,12 @@ def get_recipe(name: str) -> Recipe:
 def resolve_parameters(recipe: Recipe, given: Mapping[str, str]) -> dict[str, str]:
     """The template parameters: the recipe's defaults overridden by ``given``.
 
+    A parameter whose default is a model id (``provider/model``) is a model: its value must name a
+    registered provider too, checked here, before ``init`` writes anything.
+
     Raises:
-        RecipeError: a parameter the recipe does not have, or one without a default left unset.
+        RecipeError: a parameter the recipe does not have, one without a default left unset, or a
+            model parameter whose value is no usable model id (``--judge: unknown provider 'x' in model id 'x/y' …``).
     """
     unknown = sorted(set(given) - set(recipe.parameters))
     if unknown:
@@ -59,7 +65,21 @@ def resolve_parameters(recipe: Recipe, given: Mapping[str, str]) -> dict[str, st
     unset = [name for name, value in values.items() if not value]
     if unset:
         raise RecipeError(f"recipe {recipe.name!r}: give --{unset[0].replace('_', '-')} (no default)")
+    for name, value in values.items():
+        if _is_model_id(recipe.parameters[name].default) and value:
+            try:
+                split_model_id(value)
+            except ModelError as exc:
+                raise RecipeError(f"--{name.replace('_', '-')}: {exc}") from exc
     return values  # type: ignore[return-value]
+
+
+def _is_model_id(value: str | None) -> bool:
+    try:
+        split_model_id(value or "")
+    except ModelError:
+        return False
+    return True
 
 
 def render_study(recipe: Recipe, parameters: Mapping[str, str], variables: Mapping[str, Any],
@@ -108,9 +128,18 @@ class InitResult:
     warnings: list[str] = field(default_factory=list)
 
 
+def _unusable(folder: Path, exc: OSError) -> RecipeError:
+    return RecipeError(f"{folder}: cannot be a recipe folder ({exc.strerror or exc}); choose another folder")
+
+
 def _check_folder(folder: Path, recipe: Recipe) -> None:
-    if not folder.exists() or not any(folder.iterdir()):
-        return
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RecipeError(f"{folder}: is a file, not a folder; choose a folder for the recipe")
+        if not folder.exists() or not any(folder.iterdir()):
+            return
+    except OSError as exc:
+        raise _unusable(folder, exc) from exc
     record = folder / RECIPE_FILE
     if not record.is_file():
         raise RecipeError(f"{folder}: not empty and not a recipe folder (no {RECIPE_FILE}); choose a new folder")
@@ -191,19 +220,27 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
     _check_folder(folder, recipe)
     options = {**recipe.data.options, **(data_options or {})}
     refuse_unused_inputs(recipe.data.kind, options, source=source, endpoints=endpoints or {})
-    folder.mkdir(parents=True, exist_ok=True)
     record = {"recipe": recipe.name, "parameters": values, "sample": sample}
-    if not (folder / RECIPE_FILE).is_file():  # a data step that stops half-way leaves a folder a re-run resumes
-        write_atomic(folder / RECIPE_FILE, json.dumps({**record, "units": None, "data": ["data step not finished"]},
-                                                      indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not (folder / RECIPE_FILE).is_file():  # a data step that stops half-way leaves a folder a re-run resumes
+            write_atomic(folder / RECIPE_FILE, json.dumps({**record, "units": None, "data": ["data step not finished"]},
+                                                          indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
+    except OSError as exc:
+        raise _unusable(folder, exc) from exc
     data = run_data_step(recipe.data.kind, folder / "data", options, sample=sample, source=source,
                          endpoints=endpoints or {})
     study_path = folder / STUDY_FILE
+    previous = study_path.read_bytes() if study_path.is_file() else None
     write_atomic(study_path, render_study(recipe, values, data.variables, sample).encode("utf-8"))
     try:
         load_study(study_path)
-    except ConfigError as exc:
-        raise RecipeError(f"recipe {recipe.name!r} wrote an invalid study {study_path}: {exc}") from exc
+    except ConfigError as exc:  # put back the study file this command replaced (or remove the one it wrote)
+        if previous is None:
+            study_path.unlink()
+        else:
+            write_atomic(study_path, previous)
+        raise RecipeError(f"recipe {recipe.name!r} renders an invalid study: {exc}") from exc
     write_atomic(folder / RECIPE_FILE, json.dumps(
         {**record, "units": data.units, "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     warnings = [] if data.units else [f"the data step built no {recipe.data.unit}: the study has nothing to run"]
@@ -215,9 +252,15 @@ def recipe_study(folder: Path) -> Path:
     """The study file of a recipe folder written by ``init``.
 
     Raises:
-        RecipeError: ``folder`` holds no recipe (``init`` first).
+        RecipeError: ``folder`` is a file, cannot be read, or holds no recipe (``init`` first).
     """
     path = folder / STUDY_FILE
-    if not (folder / RECIPE_FILE).is_file() or not path.is_file():
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RecipeError(f"{folder}: is a file, not a recipe folder; give the folder 'rhetorica recipe init' wrote")
+        found = (folder / RECIPE_FILE).is_file() and path.is_file()
+    except OSError as exc:
+        raise _unusable(folder, exc) from exc
+    if not found:
         raise RecipeError(f"{folder}: no recipe here; run 'rhetorica recipe init NAME {folder}' first")
     return path
