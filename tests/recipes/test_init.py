@@ -199,3 +199,34 @@ def test_an_invalid_rendered_study_is_not_left_behind(tmp_path: Path, benchmark_
             init_recipe("judge-robustness", target, parameters=parameters, sample=4, source=benchmark_clone)
     assert (folder / "study.yaml").read_bytes() == written
     assert not (tmp_path / "fresh" / "study.yaml").exists()
+
+
+def test_a_study_with_a_reference_family_samples_pairs_and_a_short_source_is_said(
+        tmp_path: Path, benchmark_clone: Path) -> None:
+    from rhetorica.recipes.init import get_recipe, needs_reference
+
+    judges = {"judge": "mock/a", "second_judge": "mock/b"}
+    assert needs_reference(get_recipe("judge-robustness"), judges, 4)  # its scholarpeer judges
+    assert not needs_reference(get_recipe("style-over-substance"), {"reviewer": "mock/r", "rewriter": "mock/w"}, 4)
+    result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(tmp_path / "k"), "--source",
+                                 str(benchmark_clone), "--sample", "4", "--judge", "mock/a", "--second-judge", "mock/b"],
+                           terminal_width=300)
+    assert result.exit_code == 0, result.output
+    assert "4 kept as two reviews of each of 2 papers (6 of 6 have two or more)" in result.output
+    assert "no reference review" not in result.output and "have none" not in result.output
+    short = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(tmp_path / "big"), "--source",
+                                str(benchmark_clone), "--sample", "1000", "--judge", "mock/a", "--second-judge", "mock/b"],
+                          terminal_width=300)
+    assert short.exit_code == 0, short.output  # 6 papers x 2 reviews: all 12
+    assert short.output.count("warning --sample 1000: the source gives only 12 reviews; the pilot has 12\n") == 1
+    assert "Estimate, pilot (12 reviews, measured)" in short.output
+
+
+def test_init_prints_the_estimate_warning_of_reviews_without_a_reference(tmp_path: Path, benchmark_clone: Path) -> None:
+    result = init_recipe("judge-robustness", tmp_path / "k", parameters={"judge": "mock/a", "second_judge": "mock/b"},
+                         sample=3, source=benchmark_clone, data_options={"paired_reviews": False})
+    assert result.data.units == 3  # drawn one by one: 3 reviews of 6 two-review papers
+    kept = json.loads((tmp_path / "k" / "recipe.json").read_text())["units"]
+    assert kept == 3
+    lines = [w for w in result.warnings if "have none" in w]
+    assert [w.split(":")[0] for w in lines] == ["reviewer primary-scholarpeer", "reviewer second-scholarpeer"]

@@ -18,14 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import yaml
+from pydantic import ValidationError
 
 from rhetorica.files import write_atomic
+from rhetorica.kinds import evaluator_kind
 from rhetorica.models.errors import ModelError
 from rhetorica.models.registry import split_model_id
 from rhetorica.recipes.data_steps import DataResult, refuse_unused_inputs, run_data_step
 from rhetorica.recipes.model import Recipe, RecipeError
 from rhetorica.registry import UnknownComponentError, recipes
-from rhetorica.study.config import ConfigError, load_study
+from rhetorica.study.config import ConfigError, ReviewerSpec, load_study
 from rhetorica.study.estimate import estimate_study
 
 RECIPE_FILE = "recipe.json"
@@ -97,6 +100,20 @@ def render_study(recipe: Recipe, parameters: Mapping[str, str], variables: Mappi
         raise RecipeError(f"recipe {recipe.name!r}: its study template cannot be rendered: {exc}") from exc
 
 
+def needs_reference(recipe: Recipe, parameters: Mapping[str, str], sample: int | None) -> bool:
+    """Whether the study of ``recipe`` has a reviewer that compares each review with another review of
+    its paper (:meth:`rhetorica.kinds.EvaluatorKind.reference_need`), read from its template rendered
+    before the data step (its variables undefined: a loop over one runs no time); a template that
+    cannot be read so is taken to have none (the study written after the data step is checked whole)."""
+    environment = jinja2.Environment(undefined=jinja2.Undefined, autoescape=False)  # noqa: S701 - YAML
+    try:
+        data = yaml.safe_load(environment.from_string(recipe.study).render(**parameters, sample=sample))
+        specs = [ReviewerSpec.model_validate(entry) for entry in data.get("reviewers") or []]
+    except (jinja2.TemplateError, TypeError, AttributeError, yaml.YAMLError, ValidationError):
+        return False
+    return any(evaluator_kind(spec.kind).reference_need(spec) for spec in specs)
+
+
 @dataclass
 class Estimate:
     """One scale of the bill: calls, tokens, cost by model, and whether it was extrapolated.
@@ -109,6 +126,7 @@ class Estimate:
         extrapolated_from: units of the measured estimate this one was scaled from (``None``: measured).
         minutes_at_limits: model -> minutes its calls take at its declared requests_per_minute
             (``models:`` entries with endpoint limits; models without a declared limit are absent).
+        warnings: the measured estimate's warnings (:attr:`rhetorica.study.estimate.StudyEstimate.warnings`).
     """
 
     label: str
@@ -116,6 +134,7 @@ class Estimate:
     rows: list[dict[str, Any]]
     extrapolated_from: int | None = None
     minutes_at_limits: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -181,7 +200,7 @@ def estimate_scales(recipe: Recipe, study_path: Path, units: int, sample: int | 
     config, _ = load_study(study_path)
     unit = recipe.data.unit
     scale = "pilot" if sample else "full design"
-    here = Estimate(f"{scale} ({units} {unit}, measured)", units, rows)
+    here = Estimate(f"{scale} ({units} {unit}, measured)", units, rows, warnings=list(measured.warnings))
     other_units = recipe.data.full_size if sample else min(PILOT_UNITS, recipe.data.full_size)
     other = Estimate(f"{'full design' if sample else 'pilot'} ({other_units} {unit}, extrapolated)", other_units,
                      _scaled(rows, other_units / units) if units else [], extrapolated_from=units)
@@ -219,6 +238,8 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
         raise RecipeError(f"--sample must be at least 1 (got {sample})")
     _check_folder(folder, recipe)
     options = {**recipe.data.options, **(data_options or {})}
+    if needs_reference(recipe, values, sample):
+        options.setdefault("paired_reviews", True)
     refuse_unused_inputs(recipe.data.kind, options, source=source, endpoints=endpoints or {})
     record = {"recipe": recipe.name, "parameters": values, "sample": sample}
     try:
@@ -244,7 +265,11 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
     write_atomic(folder / RECIPE_FILE, json.dumps(
         {**record, "units": data.units, "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     warnings = [] if data.units else [f"the data step built no {recipe.data.unit}: the study has nothing to run"]
+    if sample is not None and 0 < data.units < sample:
+        warnings.append(f"--sample {sample}: the source gives only {data.units} {recipe.data.unit}; the pilot has "
+                        f"{data.units}")
     estimates = estimate_scales(recipe, study_path, data.units, sample) if estimate and data.units else []
+    warnings += [w for e in estimates for w in e.warnings]
     return InitResult(study_path, data, estimates, warnings)
 
 
