@@ -229,7 +229,8 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
         estimate: also estimate the bill (the CLI always does).
 
     Raises:
-        RecipeError: unknown recipe or parameter, a folder holding something else, an input the data
+        RecipeError: unknown recipe or parameter (a model parameter naming no known provider), a folder
+            holding something else or that cannot be one (a file, not creatable or writable), an input the data
             step does not use (``source``, an endpoint), a data step that cannot start, or a template that renders an invalid study (the message says which).
     """
     recipe = get_recipe(name)
