@@ -163,6 +163,11 @@ class EvaluatorKind:
         """Build an evaluator (the registry's factory protocol)."""
         return self.factory(name, **options)
 
+    def reference_need(self, spec: Any) -> str | None:
+        """Why every review ``spec`` judges needs a paired reference review (another review of its
+        paper), in words naming what needs it (``family scholarpeer``); ``None``: it needs none."""
+        return None
+
     def check(self, spec: Any) -> None:
         """Check a reviewer configuration (:class:`~rhetorica.study.config.ReviewerSpec`) when the
         study loads: built once with its options (on stand-in models when it names a model).

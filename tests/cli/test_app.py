@@ -301,3 +301,20 @@ def test_run_counts_failed_units_apart_from_other_problems(tmp_path: Path, share
     result = runner.invoke(app, ["run", str(write_study(tmp_path / "s.yaml", spec))])
     assert result.exit_code == 1, result.output
     assert "Failures: 0 unit(s) and 1 other problem(s) listed in the report." in " ".join(result.output.split())
+
+
+def test_python_m_of_the_app_module_runs_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import rhetorica
+
+    env = {**os.environ, "PYTHONPATH": str(Path(rhetorica.__file__).resolve().parents[1]), "COLUMNS": "200"}
+    missing = str(tmp_path / "no-such.pdf")
+    said = []
+    for module in ("rhetorica.cli.app", "rhetorica"):
+        done = subprocess.run([sys.executable, "-m", module, "scan", missing], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=120)
+        said.append((done.returncode, done.stdout, done.stderr))
+    assert said[0] == said[1]  # the same command line either way
+    assert said[0][0] == 2 and said[0][2] == f"error: {missing}: no such file or folder\n"

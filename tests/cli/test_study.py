@@ -114,3 +114,55 @@ def test_an_output_dir_the_system_refuses_is_one_line_exit_2(tmp_path: Path) -> 
     said = ("cannot be created (No such file or directory: /proc/forbidden)" if os.access("/proc", os.W_OK)  # root
             else "cannot be created: /proc is not writable")
     assert result.stderr == f"error: output_dir /proc/forbidden/run: {said}\n"
+
+
+def _ok_units(run_dir: Path) -> int:
+    import sqlite3
+
+    if not (run_dir / "store.sqlite").is_file():
+        return 0
+    conn = sqlite3.connect(run_dir / "store.sqlite", timeout=10)
+    try:
+        return conn.execute("SELECT count(*) FROM assessments WHERE status = 'ok'").fetchone()[0]
+    except sqlite3.OperationalError:  # the store's tables are not made yet
+        return 0
+    finally:
+        conn.close()
+
+
+def test_sigterm_and_ctrl_c_stop_a_run_with_one_line_keeping_its_finished_units(tmp_path: Path,
+                                                                                 shared_data: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import pytest
+
+    import rhetorica
+    from tests.study.helpers import study_dict, write_study
+
+    env = {**os.environ, "PYTHONPATH": str(Path(rhetorica.__file__).resolve().parents[1]), "COLUMNS": "200"}
+    for signum, code, said in ((signal.SIGTERM, 143, "terminated (SIGTERM)"), (signal.SIGINT, 130, "interrupted")):
+        run_dir = tmp_path / f"run{code}"
+        spec = study_dict(shared_data, run_dir, rewriters=[], replicates=4, concurrency=1,  # 4 units, one at a time
+                          reviewers=[{"name": "slow", "model": "mock/slow", "options": {"latency_s": 1.5}}])
+        spec["documents"] = spec["documents"][:1]
+        study = write_study(tmp_path / f"s{code}.yaml", spec)
+        proc = subprocess.Popen([sys.executable, "-m", "rhetorica", "run", str(study)], env=env, cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while _ok_units(run_dir) < 1 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        saved = _ok_units(run_dir)
+        if saved != 1 or proc.poll() is not None:
+            proc.kill()
+            pytest.fail(f"the run did not stop between units 1 and 4: {saved} saved, exit {proc.poll()}")
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == code, (out, err)
+        assert err.strip().splitlines()[-1] == f"{said}: every finished unit is saved; run the same command again to resume"
+        assert "Traceback" not in err and 1 <= _ok_units(run_dir) < 4  # kept; the rest not run
+    again = subprocess.run([sys.executable, "-m", "rhetorica", "run", str(tmp_path / "s143.yaml")], env=env,
+                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and _ok_units(tmp_path / "run143") == 4, again.stderr  # resumed to the end

@@ -91,6 +91,9 @@ def test_estimate_prompts_are_what_the_judge_sends_and_scholarpeer_reads_the_ref
     # judges of two families (primary metrics criticism and overall), this raised ValueError.
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
     assert "review error 2, ok 16" in result.output
+    # said once, before the report: paper B's review has no other review to compare with
+    assert result.output.count("reviewer peer: family scholarpeer compares each review with another review of its "
+                               "paper: 1 of 3 reviews have none") == 1
 
     for model in ("mock/remor", "mock/remor-split", "mock/peer"):
         name = model.split("/", 1)[1]

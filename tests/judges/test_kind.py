@@ -25,3 +25,18 @@ def test_an_ill_typed_judge_option_is_named_at_load() -> None:
     with pytest.raises(ConfigError, match=r"reviewers\[0\]: reviewer 'judge' of kind 'judge': options.per_point_calls: "
                                           "Input should be a valid boolean"):
         parse_study(_study({"family": "scholarpeer", "per_point_calls": "often"}))
+
+
+def test_only_a_reference_family_needs_a_reference_review() -> None:
+    from rhetorica.judges.families import FAMILIES
+    from rhetorica.kinds import evaluator_kind
+
+    needs = {}
+    for family in FAMILIES:
+        judge, plain, control = parse_study(_study({"family": family})).reviewers
+        needs[family] = evaluator_kind(judge.kind).reference_need(judge)
+        assert evaluator_kind(plain.kind).reference_need(plain) is None
+        assert evaluator_kind(control.kind).reference_need(control) is None
+    # families.py: ScholarPeer alone compares with a paired reference review (unit "reference")
+    assert needs == {"revieweval": None, "remor": None, "rottenreviews": None, "scholarpeer": "family scholarpeer",
+                     "revutil": None}

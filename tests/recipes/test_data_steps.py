@@ -83,3 +83,39 @@ def test_openreview_with_arxiv_match_lists_latex_projects(recorded_venue, tmp_pa
     assert [p["id"] for p in matched] == ["P19"] and (tmp_path / matched[0]["latex"]).is_dir()
     unmatched = [line for line in result.problems if ": no LaTeX source: " in line]
     assert len(unmatched) == len(result.variables["papers"]) - 1
+
+
+def _kept(folder: Path) -> list[str]:
+    written = [json.loads(line) for line in (folder / "pairs.sample.jsonl").read_text().splitlines()]
+    return sorted({(line["paper_id"], r["review_id"]) for line in written for r in line["reviews"]})
+
+
+def test_review_pairs_paired_sample_keeps_two_reviews_of_each_paper(benchmark_clone: Path, tmp_path: Path) -> None:
+    for sample, papers in ((4, 2), (5, 3), (1000, PAPERS)):  # ceil(N / 2) papers, at most the 6 with two reviews
+        folder = tmp_path / str(sample)
+        result = run_data_step("review-pairs", folder, _options("judge-robustness", paired_reviews=True), sample=sample,
+                               source=benchmark_clone, endpoints={})
+        kept = _kept(folder)
+        per_paper = {paper: sum(p == paper for p, _ in kept) for paper, _ in kept}
+        assert result.units == len(kept) == 2 * papers and set(per_paper.values()) == {2}, (sample, kept)
+        rounded = " (--sample 5 rounded up to whole pairs)" if sample == 5 else ""
+        assert result.summary[1] == (f"{2 * papers} kept{rounded} as two reviews of each of {papers} papers (6 of 6 "
+                                     "have two or more), so that each has another review of its paper as its reference")
+    plain = run_data_step("review-pairs", tmp_path / "plain", _options("judge-robustness"), sample=4,
+                          source=benchmark_clone, endpoints={})
+    assert len(plain.summary) == 1 and plain.units == 4  # no reference judge: reviews drawn one by one
+
+
+def test_review_pairs_paired_sample_of_a_source_without_two_reviews_of_a_paper_says_so(tmp_path: Path) -> None:
+    source = tmp_path / "flat"
+    files = source / "data" / "transformations" / "rewritten"
+    files.mkdir(parents=True)
+    lines = [{"review_id": f"r{k}", "original": f"The method {k} is sound; the evaluation is thin.",
+              "rewrite": f"Method {k} is sound, but its evaluation is thin.", "rewriter": "gpt-5"} for k in range(5)]
+    (files / "pairs.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    said = ("no paper of the source has two reviews: the study's judges that compare each review with another review "
+            "of its paper cannot judge any of the {} kept")
+    for sample, kept in ((3, 3), (None, 5)):  # a pair without paper_id is a paper of its own
+        result = run_data_step("review-pairs", tmp_path / f"d{sample}", _options("judge-robustness", paired_reviews=True),
+                               sample=sample, source=source, endpoints={})
+        assert result.units == kept and result.summary[1:] == [said.format(kept)]

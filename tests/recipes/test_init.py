@@ -140,3 +140,93 @@ def test_init_refuses_an_input_its_data_step_does_not_use(tmp_path: Path, benchm
     assert pairs.output == ("error: the 'review-pairs' data step does not use --openreview-url (it reads: --source); "
                             "leave it out\n")
     assert not any((tmp_path / d).exists() for d in "abc")
+
+
+def _unusable_targets(tmp_path: Path) -> list[tuple[Path, str]]:
+    """Targets that cannot be a recipe folder, each with the problem the one line must name."""
+    (tmp_path / "afile").write_text("mine")
+    return [(tmp_path / "afile", "is a file, not"),
+            (tmp_path / "afile" / "sub", "cannot be a recipe folder (Not a directory)"),
+            (Path("/proc/rhetorica-no-such/recipe"), "cannot be a recipe folder (No such file or directory)")]
+
+
+def test_init_and_run_refuse_a_target_that_cannot_be_a_recipe_folder(tmp_path: Path, benchmark_clone: Path) -> None:
+    for target, problem in _unusable_targets(tmp_path):
+        made = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(target), "--source", str(benchmark_clone),
+                                   "--sample", "4", "--judge", "mock/a", "--second-judge", "mock/b"])
+        assert made.exit_code == 2, (target, made.output)
+        assert made.output.count("\n") == 1 and made.output.startswith(f"error: {target}: ") and problem in made.output
+        ran = RUNNER.invoke(app, ["recipe", "run", str(target)])
+        assert ran.exit_code == 2 and ran.output.count("\n") == 1 and ran.output.startswith(f"error: {target}: ")
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
+def test_init_names_a_folder_it_may_not_write(tmp_path: Path, benchmark_clone: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(self: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refused)  # what a folder without write permission answers (tests run as root)
+    with pytest.raises(RecipeError) as caught:
+        init_recipe("judge-robustness", tmp_path / "locked", parameters={"judge": "mock/a", "second_judge": "mock/b"},
+                    sample=4, source=benchmark_clone)
+    assert str(caught.value) == (f"{tmp_path / 'locked'}: cannot be a recipe folder (Permission denied); "
+                                 "choose another folder")
+
+
+def test_an_unknown_judge_is_refused_once_before_anything_is_written(tmp_path: Path, benchmark_clone: Path) -> None:
+    folder = tmp_path / "new"
+    result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(folder), "--source", str(benchmark_clone),
+                                 "--sample", "4", "--judge", "notaprovider/x"])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.count("notaprovider") == 2  # the id and the provider
+    assert result.output.startswith("error: --judge: unknown provider 'notaprovider' in model id 'notaprovider/x';")
+    assert not folder.exists()
+    no_slash = RUNNER.invoke(app, ["recipe", "init", "robustreview", str(folder), "--reviewer", "gpt-5"])
+    assert no_slash.exit_code == 2 and no_slash.output.startswith("error: --reviewer: model id 'gpt-5' must")
+    assert not folder.exists()
+
+
+def test_an_invalid_rendered_study_is_not_left_behind(tmp_path: Path, benchmark_clone: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    parameters = {"judge": "mock/a", "second_judge": "mock/b"}
+    folder = tmp_path / "j"
+    init_recipe("judge-robustness", folder, parameters=parameters, sample=4, source=benchmark_clone, estimate=False)
+    written = (folder / "study.yaml").read_bytes()
+    monkeypatch.setattr("rhetorica.recipes.init.render_study", lambda *a, **k: "name: broken\nno_such_key: 1\n")
+    for target in (folder, tmp_path / "fresh"):  # a resumed folder keeps its study; a new one gets none
+        with pytest.raises(RecipeError, match="renders an invalid study"):
+            init_recipe("judge-robustness", target, parameters=parameters, sample=4, source=benchmark_clone)
+    assert (folder / "study.yaml").read_bytes() == written
+    assert not (tmp_path / "fresh" / "study.yaml").exists()
+
+
+def test_a_study_with_a_reference_family_samples_pairs_and_a_short_source_is_said(
+        tmp_path: Path, benchmark_clone: Path) -> None:
+    from rhetorica.recipes.init import get_recipe, needs_reference
+
+    judges = {"judge": "mock/a", "second_judge": "mock/b"}
+    assert needs_reference(get_recipe("judge-robustness"), judges, 4)  # its scholarpeer judges
+    assert not needs_reference(get_recipe("style-over-substance"), {"reviewer": "mock/r", "rewriter": "mock/w"}, 4)
+    result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(tmp_path / "k"), "--source",
+                                 str(benchmark_clone), "--sample", "4", "--judge", "mock/a", "--second-judge", "mock/b"],
+                           terminal_width=300)
+    assert result.exit_code == 0, result.output
+    assert "4 kept as two reviews of each of 2 papers (6 of 6 have two or more)" in result.output
+    assert "no reference review" not in result.output and "have none" not in result.output
+    short = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(tmp_path / "big"), "--source",
+                                str(benchmark_clone), "--sample", "1000", "--judge", "mock/a", "--second-judge", "mock/b"],
+                          terminal_width=300)
+    assert short.exit_code == 0, short.output  # 6 papers x 2 reviews: all 12
+    assert short.output.count("warning --sample 1000: the source gives only 12 reviews; the pilot has 12\n") == 1
+    assert "Estimate, pilot (12 reviews, measured)" in short.output
+
+
+def test_init_prints_the_estimate_warning_of_reviews_without_a_reference(tmp_path: Path, benchmark_clone: Path) -> None:
+    result = init_recipe("judge-robustness", tmp_path / "k", parameters={"judge": "mock/a", "second_judge": "mock/b"},
+                         sample=3, source=benchmark_clone, data_options={"paired_reviews": False})
+    assert result.data.units == 3  # drawn one by one: 3 reviews of 6 two-review papers
+    kept = json.loads((tmp_path / "k" / "recipe.json").read_text())["units"]
+    assert kept == 3
+    lines = [w for w in result.warnings if "have none" in w]
+    assert [w.split(":")[0] for w in lines] == ["reviewer primary-scholarpeer", "reviewer second-scholarpeer"]

@@ -168,3 +168,25 @@ def test_unit_keys_do_not_depend_on_the_walk(tmp_path):
     assert [u.key for u in steps["review"].waiting] == [
         content_hash("unit/v1", "review", doc.content_hash, spec, r, [doc.id, "confidence:+", "rules"]) for r in (0, 1)]
     assert steps["review"].edges == [(steps["rewrite"].units[0].key, u.key) for u in steps["review"].waiting]
+
+
+def test_reference_warnings_count_the_reviews_without_another_review_of_their_paper(tmp_path: Path) -> None:
+    from rhetorica.study.estimate import estimate_study
+    from rhetorica.study.inputs import load_documents
+    from rhetorica.study.stages import reference_warnings
+    from tests.judges.test_judge_estimate_reference import REVIEWS, _study
+
+    study = _study(tmp_path)  # papers A (2 reviews) and B (1); judges remor, remor-split, peer (scholarpeer)
+    config, base_dir = load_study(study)
+    said = ("family scholarpeer compares each review with another review of its paper: 1 of 3 reviews have none "
+            "(their paper has one review in the study); their judgements and their rewrites' will fail")
+    assert reference_warnings(config, load_documents(config, base_dir, [])) == [
+        ("study", "reviewer peer", f"warning: {said}")]
+    assert [w for w in estimate_study(study).warnings if "scholarpeer" in w] == [f"reviewer peer: {said}"]
+    both = [*REVIEWS, {"paper_id": "B", "review": "The audio licence is fine; the baselines are old.", "rating": 5}]
+    (tmp_path / "reviews.jsonl").write_text("\n".join(json.dumps(r) for r in both) + "\n", encoding="utf-8")
+    assert reference_warnings(config, load_documents(config, base_dir, [])) == []
+    alone = [{**r, "paper_id": f"P{k}"} for k, r in enumerate(REVIEWS)]
+    (tmp_path / "reviews.jsonl").write_text("\n".join(json.dumps(r) for r in alone) + "\n", encoding="utf-8")
+    assert [w[2].split(": ", 2)[2][:26] for w in reference_warnings(config, load_documents(config, base_dir, []))] == [
+        "3 of 3 reviews have none ("]

@@ -193,3 +193,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+if __name__ == "__main__":  # python -m rhetorica.cli.app: the same command line as python -m rhetorica
+    main()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -26,6 +30,28 @@ from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.execute import execute_study
 from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.schema import study_schema
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[list[int]]:
+    """Within the block, SIGTERM stops the run as Ctrl-C does (``KeyboardInterrupt`` where the
+    process is: the event loop cancels the pending calls, every finished unit is already saved);
+    the list it yields records the signal, so that the command can tell the two apart. Outside the
+    main thread (no signal handler can be set there) SIGTERM keeps its default."""
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
 
 def _load(study: Path):  # noqa: ANN202 - returns (config, base_dir)
 
@@ -118,7 +144,7 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
         (:func:`rhetorica.report.render.write_report`).
 
     Raises:
-        typer.Exit: 130 on Ctrl-C (finished units are kept); 1 when no document could be read or
+        typer.Exit: 130 on Ctrl-C, 143 on SIGTERM (finished units are kept; one line says so); 1 when no document could be read or
             when another process is running the study (unless ``wait``); 2 when the run directory
             is a file or cannot be created.
     """
@@ -126,13 +152,14 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
     for _, item, said in option_warnings(config):  # at load, before any call (listed again with the problems)
         err_console.print(f"[cyan]warning[/cyan] {escape(f'{item}: {said[len(WARNING_PREFIX):]}')}", highlight=False)
     try:
-        with exit_on(ConfigError), RichProgress(console) as progress:
+        with _sigterm_as_interrupt() as terminated, exit_on(ConfigError), RichProgress(console) as progress:
             done = execute_study(config, base_dir, run_dir=run_dir, retry_failed=retry_failed, wait=wait,
                                  on_wait=waiting, progress=progress,
                                  report=lambda run: write_report(run.run_dir) if run.summary.units_total else None)
     except KeyboardInterrupt:
-        err_console.print("interrupted: every finished unit is saved; run the same command again to resume")
-        raise typer.Exit(130) from None
+        said = "terminated (SIGTERM)" if terminated else "interrupted"
+        err_console.print(f"{said}: every finished unit is saved; run the same command again to resume")
+        raise typer.Exit(128 + signal.SIGTERM if terminated else 130) from None
     except RunLockedError as exc:
         fail(str(exc), 1)
     summary, failures = done.summary, done.failures
@@ -189,7 +216,7 @@ def run(
     Exit 0: every unit of the study ran and succeeded.
     Exit 1: failed units, a stopped configuration, unreadable inputs, the budget reached, or another run.
     Warnings (a substitute class, a skipped \\input) are printed and reported but do not change the exit code.
-    Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted (run again to resume).
+    Exit 2: invalid study file (an output_dir that is a file or cannot be created included). Exit 130: interrupted, 143: terminated (SIGTERM); run again to resume.
     """
     config, base_dir = _load(study)
     run_dir, problems, failed, data = run_with_progress(config, base_dir, retry_failed=retry_failed, wait=wait,

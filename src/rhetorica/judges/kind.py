@@ -37,6 +37,11 @@ class JudgeKind(EvaluatorKind):
         except ValidationError as exc:
             raise ValueError(f"reviewer {spec.name!r} of kind {spec.kind!r}: {options_error(exc)}") from None
 
+    def reference_need(self, spec: Any) -> str | None:
+        """``family <name>`` for a family whose unit is ``reference`` (ScholarPeer), else ``None``."""
+        family = get_family(JudgeOptions.model_validate(spec.options.as_kwargs()).family)
+        return f"family {family.name}" if family.unit == "reference" else None
+
     def declared_form(self, spec: Any) -> Form:
         """Its metric family's form (rubric files are read by the run, relative to the study file)."""
         return get_family(JudgeOptions.model_validate(spec.options.as_kwargs()).family).form

@@ -13,7 +13,10 @@ cached in the package: every byte comes from the public source into the user's f
 - ``review-pairs``: a folder of JSONL review-rewrite files the user downloaded (the public rewrite
   benchmark of the review-metric study has no licence, so rhetorica never fetches or ships it);
   ``--sample N`` keeps N original reviews (seeded) and every rewrite of them, written to
-  ``data/pairs.sample.jsonl`` in the source's own layout.
+  ``data/pairs.sample.jsonl`` in the source's own layout. With ``paired_reviews: true`` (set by
+  ``init`` when the study has a judge that compares each review with another review of its paper,
+  :meth:`rhetorica.kinds.EvaluatorKind.reference_need`) it keeps two reviews of each of
+  ``ceil(N / 2)`` papers drawn among those with two or more, so every kept review has its reference.
 """
 
 from __future__ import annotations
@@ -163,6 +166,40 @@ def _review_ids(line: dict[str, Any]) -> list[str]:
     return [str(line["review_id"])] if line.get("review_id") is not None else []
 
 
+def _review_papers(line: dict[str, Any]) -> dict[str, str]:
+    """review id -> its paper (the line's ``paper_id``; a pair without one is a paper of its own,
+    as :mod:`rhetorica.documents.reviews.pairs` reads it)."""
+    paper = line.get("paper_id")
+    return {rid: str(paper) if paper is not None else rid for rid in _review_ids(line)}
+
+
+def _no_pairs(kept: int) -> str:
+    return (f"no paper of the source has two reviews: the study's judges that compare each review with another "
+            f"review of its paper cannot judge any of the {kept} kept")
+
+
+def _draw(reviews: list[str], papers: dict[str, str], sample: int, seed: int,
+          paired: bool) -> tuple[set[str], str]:
+    """The ``sample`` reviews kept (seeded) and how they were drawn, in words; ``paired``: two
+    reviews of each of ``ceil(sample / 2)`` papers with two or more (fewer where fewer exist)."""
+    rng = random.Random(seed)
+    if not paired:
+        return set(rng.sample(reviews, min(sample, len(reviews)))), ""
+    by_paper: dict[str, list[str]] = {}
+    for rid in reviews:
+        by_paper.setdefault(papers[rid], []).append(rid)
+    eligible = sorted(p for p, ids in by_paper.items() if len(ids) >= 2)
+    if not eligible:
+        kept = set(rng.sample(reviews, min(sample, len(reviews))))
+        return kept, _no_pairs(len(kept))
+    drawn = rng.sample(eligible, min(math.ceil(sample / 2), len(eligible)))
+    chosen = {rid for paper in drawn for rid in rng.sample(by_paper[paper], 2)}
+    rounded = f" (--sample {sample} rounded up to whole pairs)" if len(chosen) > sample else ""
+    return chosen, (f"{len(chosen)} kept{rounded} as two reviews of each of {len(drawn)} papers ({len(eligible)} of "
+                    f"{len(by_paper)} have two or more), so that each has another review of its paper as its "
+                    "reference")
+
+
 def _rewriters(line: dict[str, Any]) -> set[str]:
     items = line["reviews"] if isinstance(line.get("reviews"), list) else [line]
     return {str(r.get("rewrite_model") or r.get("rewriter")) for r in items
@@ -172,7 +209,8 @@ def _rewriters(line: dict[str, Any]) -> set[str]:
 def _review_pairs(folder: Path, options: dict[str, Any], *, sample: int | None, source: Path | None,
                   endpoints: Mapping[str, str]) -> DataResult:
     """``review-pairs`` data step (module docstring). Options: ``glob`` (the pair files inside the
-    source folder), ``seed``, ``repository`` (where users get it, for the message)."""
+    source folder), ``seed``, ``repository`` (where users get it, for the message),
+    ``paired_reviews`` (sample two reviews per paper)."""
     if source is None or not source.is_dir():
         raise RecipeError(
             f"this recipe reads the review rewrites from a folder you download yourself: clone "
@@ -184,13 +222,16 @@ def _review_pairs(folder: Path, options: dict[str, Any], *, sample: int | None, 
     problems: list[str] = []
     read = {path: json_objects(path.read_text(encoding="utf-8-sig").splitlines(), path, problems) for path in files}
     reviews = sorted({rid for lines in read.values() for _, line in lines for rid in _review_ids(line)})
+    papers = {rid: paper for lines in read.values() for _, line in lines for rid, paper in _review_papers(line).items()}
+    paired = bool(options.get("paired_reviews"))
     result = DataResult(problems=problems)
     if sample is None:
         result.variables["pairs"] = [str(p.resolve()) for p in files]
         kept = read
         result.units = len(reviews)
+        drawing = _no_pairs(len(reviews)) if paired and len(set(papers.values())) == len(reviews) else ""
     else:
-        chosen = set(random.Random(int(options.get("seed", DEFAULT_SEED))).sample(reviews, min(sample, len(reviews))))
+        chosen, drawing = _draw(reviews, papers, sample, int(options.get("seed", DEFAULT_SEED)), paired)
         out = folder / "pairs.sample.jsonl"
         kept = {out: []}
         for lines in read.values():
@@ -208,6 +249,8 @@ def _review_pairs(folder: Path, options: dict[str, Any], *, sample: int | None, 
     result.variables["rewriters"] = rewriters
     result.summary.append(f"review pairs from {source}: {len(files)} file(s), {len(reviews)} original reviews; "
                           f"kept {result.units}; rewriting models: {', '.join(rewriters) or 'none found'}")
+    if drawing:
+        result.summary.append(drawing)
     if not rewriters:
         result.problems.append(f"{source}: no rewrite names its rewriting model (rewrite_model or rewriter)")
     return result

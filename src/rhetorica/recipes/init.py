@@ -18,12 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import yaml
+from pydantic import ValidationError
 
 from rhetorica.files import write_atomic
+from rhetorica.kinds import evaluator_kind
+from rhetorica.models.errors import ModelError
+from rhetorica.models.registry import split_model_id
 from rhetorica.recipes.data_steps import DataResult, refuse_unused_inputs, run_data_step
 from rhetorica.recipes.model import Recipe, RecipeError
 from rhetorica.registry import UnknownComponentError, recipes
-from rhetorica.study.config import ConfigError, load_study
+from rhetorica.study.config import ConfigError, ReviewerSpec, load_study
 from rhetorica.study.estimate import estimate_study
 
 RECIPE_FILE = "recipe.json"
@@ -48,8 +53,12 @@ def get_recipe(name: str) -> Recipe:
 def resolve_parameters(recipe: Recipe, given: Mapping[str, str]) -> dict[str, str]:
     """The template parameters: the recipe's defaults overridden by ``given``.
 
+    A parameter whose default is a model id (``provider/model``) is a model: its value must name a
+    registered provider too, checked here, before ``init`` writes anything.
+
     Raises:
-        RecipeError: a parameter the recipe does not have, or one without a default left unset.
+        RecipeError: a parameter the recipe does not have, one without a default left unset, or a
+            model parameter whose value is no usable model id (``--judge: unknown provider 'x' in model id 'x/y' …``).
     """
     unknown = sorted(set(given) - set(recipe.parameters))
     if unknown:
@@ -59,7 +68,21 @@ def resolve_parameters(recipe: Recipe, given: Mapping[str, str]) -> dict[str, st
     unset = [name for name, value in values.items() if not value]
     if unset:
         raise RecipeError(f"recipe {recipe.name!r}: give --{unset[0].replace('_', '-')} (no default)")
+    for name, value in values.items():
+        if _is_model_id(recipe.parameters[name].default) and value:
+            try:
+                split_model_id(value)
+            except ModelError as exc:
+                raise RecipeError(f"--{name.replace('_', '-')}: {exc}") from exc
     return values  # type: ignore[return-value]
+
+
+def _is_model_id(value: str | None) -> bool:
+    try:
+        split_model_id(value or "")
+    except ModelError:
+        return False
+    return True
 
 
 def render_study(recipe: Recipe, parameters: Mapping[str, str], variables: Mapping[str, Any],
@@ -77,6 +100,20 @@ def render_study(recipe: Recipe, parameters: Mapping[str, str], variables: Mappi
         raise RecipeError(f"recipe {recipe.name!r}: its study template cannot be rendered: {exc}") from exc
 
 
+def needs_reference(recipe: Recipe, parameters: Mapping[str, str], sample: int | None) -> bool:
+    """Whether the study of ``recipe`` has a reviewer that compares each review with another review of
+    its paper (:meth:`rhetorica.kinds.EvaluatorKind.reference_need`), read from its template rendered
+    before the data step (its variables undefined: a loop over one runs no time); a template that
+    cannot be read so is taken to have none (the study written after the data step is checked whole)."""
+    environment = jinja2.Environment(undefined=jinja2.Undefined, autoescape=False)  # noqa: S701 - YAML
+    try:
+        data = yaml.safe_load(environment.from_string(recipe.study).render(**parameters, sample=sample))
+        specs = [ReviewerSpec.model_validate(entry) for entry in data.get("reviewers") or []]
+    except (jinja2.TemplateError, TypeError, AttributeError, yaml.YAMLError, ValidationError):
+        return False
+    return any(evaluator_kind(spec.kind).reference_need(spec) for spec in specs)
+
+
 @dataclass
 class Estimate:
     """One scale of the bill: calls, tokens, cost by model, and whether it was extrapolated.
@@ -89,6 +126,7 @@ class Estimate:
         extrapolated_from: units of the measured estimate this one was scaled from (``None``: measured).
         minutes_at_limits: model -> minutes its calls take at its declared requests_per_minute
             (``models:`` entries with endpoint limits; models without a declared limit are absent).
+        warnings: the measured estimate's warnings (:attr:`rhetorica.study.estimate.StudyEstimate.warnings`).
     """
 
     label: str
@@ -96,6 +134,7 @@ class Estimate:
     rows: list[dict[str, Any]]
     extrapolated_from: int | None = None
     minutes_at_limits: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -108,9 +147,18 @@ class InitResult:
     warnings: list[str] = field(default_factory=list)
 
 
+def _unusable(folder: Path, exc: OSError) -> RecipeError:
+    return RecipeError(f"{folder}: cannot be a recipe folder ({exc.strerror or exc}); choose another folder")
+
+
 def _check_folder(folder: Path, recipe: Recipe) -> None:
-    if not folder.exists() or not any(folder.iterdir()):
-        return
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RecipeError(f"{folder}: is a file, not a folder; choose a folder for the recipe")
+        if not folder.exists() or not any(folder.iterdir()):
+            return
+    except OSError as exc:
+        raise _unusable(folder, exc) from exc
     record = folder / RECIPE_FILE
     if not record.is_file():
         raise RecipeError(f"{folder}: not empty and not a recipe folder (no {RECIPE_FILE}); choose a new folder")
@@ -152,7 +200,7 @@ def estimate_scales(recipe: Recipe, study_path: Path, units: int, sample: int | 
     config, _ = load_study(study_path)
     unit = recipe.data.unit
     scale = "pilot" if sample else "full design"
-    here = Estimate(f"{scale} ({units} {unit}, measured)", units, rows)
+    here = Estimate(f"{scale} ({units} {unit}, measured)", units, rows, warnings=list(measured.warnings))
     other_units = recipe.data.full_size if sample else min(PILOT_UNITS, recipe.data.full_size)
     other = Estimate(f"{'full design' if sample else 'pilot'} ({other_units} {unit}, extrapolated)", other_units,
                      _scaled(rows, other_units / units) if units else [], extrapolated_from=units)
@@ -181,7 +229,8 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
         estimate: also estimate the bill (the CLI always does).
 
     Raises:
-        RecipeError: unknown recipe or parameter, a folder holding something else, an input the data
+        RecipeError: unknown recipe or parameter (a model parameter naming no known provider), a folder
+            holding something else or that cannot be one (a file, not creatable or writable), an input the data
             step does not use (``source``, an endpoint), a data step that cannot start, or a template that renders an invalid study (the message says which).
     """
     recipe = get_recipe(name)
@@ -190,24 +239,38 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
         raise RecipeError(f"--sample must be at least 1 (got {sample})")
     _check_folder(folder, recipe)
     options = {**recipe.data.options, **(data_options or {})}
+    if needs_reference(recipe, values, sample):
+        options.setdefault("paired_reviews", True)
     refuse_unused_inputs(recipe.data.kind, options, source=source, endpoints=endpoints or {})
-    folder.mkdir(parents=True, exist_ok=True)
     record = {"recipe": recipe.name, "parameters": values, "sample": sample}
-    if not (folder / RECIPE_FILE).is_file():  # a data step that stops half-way leaves a folder a re-run resumes
-        write_atomic(folder / RECIPE_FILE, json.dumps({**record, "units": None, "data": ["data step not finished"]},
-                                                      indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not (folder / RECIPE_FILE).is_file():  # a data step that stops half-way leaves a folder a re-run resumes
+            write_atomic(folder / RECIPE_FILE, json.dumps({**record, "units": None, "data": ["data step not finished"]},
+                                                          indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
+    except OSError as exc:
+        raise _unusable(folder, exc) from exc
     data = run_data_step(recipe.data.kind, folder / "data", options, sample=sample, source=source,
                          endpoints=endpoints or {})
     study_path = folder / STUDY_FILE
+    previous = study_path.read_bytes() if study_path.is_file() else None
     write_atomic(study_path, render_study(recipe, values, data.variables, sample).encode("utf-8"))
     try:
         load_study(study_path)
-    except ConfigError as exc:
-        raise RecipeError(f"recipe {recipe.name!r} wrote an invalid study {study_path}: {exc}") from exc
+    except ConfigError as exc:  # put back the study file this command replaced (or remove the one it wrote)
+        if previous is None:
+            study_path.unlink()
+        else:
+            write_atomic(study_path, previous)
+        raise RecipeError(f"recipe {recipe.name!r} renders an invalid study: {exc}") from exc
     write_atomic(folder / RECIPE_FILE, json.dumps(
         {**record, "units": data.units, "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     warnings = [] if data.units else [f"the data step built no {recipe.data.unit}: the study has nothing to run"]
+    if sample is not None and 0 < data.units < sample:
+        warnings.append(f"--sample {sample}: the source gives only {data.units} {recipe.data.unit}; the pilot has "
+                        f"{data.units}")
     estimates = estimate_scales(recipe, study_path, data.units, sample) if estimate and data.units else []
+    warnings += [w for e in estimates for w in e.warnings]
     return InitResult(study_path, data, estimates, warnings)
 
 
@@ -215,9 +278,15 @@ def recipe_study(folder: Path) -> Path:
     """The study file of a recipe folder written by ``init``.
 
     Raises:
-        RecipeError: ``folder`` holds no recipe (``init`` first).
+        RecipeError: ``folder`` is a file, cannot be read, or holds no recipe (``init`` first).
     """
     path = folder / STUDY_FILE
-    if not (folder / RECIPE_FILE).is_file() or not path.is_file():
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RecipeError(f"{folder}: is a file, not a recipe folder; give the folder 'rhetorica recipe init' wrote")
+        found = (folder / RECIPE_FILE).is_file() and path.is_file()
+    except OSError as exc:
+        raise _unusable(folder, exc) from exc
+    if not found:
         raise RecipeError(f"{folder}: no recipe here; run 'rhetorica recipe init NAME {folder}' first")
     return path

@@ -86,6 +86,7 @@ from rhetorica.study import graph, scheduling
 from rhetorica.study.config import load_study
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.scanning import StoreScanCache
+from rhetorica.study.stages import reference_warnings
 import difflib
 import tempfile
 
@@ -269,6 +270,7 @@ def estimate_study(study: Path, prices: Path | None = None) -> StudyEstimate:
         # the runner's own document loading; hidden-text scans read from the run's scan cache
         documents = load_documents(config, base_dir, problem_rows, run_dir=run_dir, compile_dir=Path(scratch.name),
                                    scan_cache=StoreScanCache(store, writable=False))
+        problem_rows += reference_warnings(config, documents)
         for step in graph.walk(config, documents, store, assume_pending=True):
             stage = step.stage
             done = stage.finished(store, False) if store is not None else set()

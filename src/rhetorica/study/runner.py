@@ -46,7 +46,7 @@ from rhetorica.study.scheduling import PROMPT_CACHE_EVENT, configuration_name as
 from rhetorica.study.config import StudyConfig
 from rhetorica.study.inputs import load_documents, resolve_run_dir
 from rhetorica.study.model_warnings import option_warnings
-from rhetorica.study.stages import Stage
+from rhetorica.study.stages import Stage, reference_warnings
 from rhetorica.registry import stages
 from rhetorica.study.scanning import StoreScanCache, scan_inputs
 from rhetorica.validation.embeddings import load_embedder
@@ -477,6 +477,7 @@ class StudyRunner:
         self._ctx = self._run_context(_CountingLog(self.store, summary))
         run_id = runs.open_run(self.store, self.config.name, content_hash(self.config.model_dump()))
         documents = self.load_documents(summary.problems)
+        summary.problems += reference_warnings(self.config, documents)
         self._store_documents(documents)
         planned: dict[str, list[str]] = {}
         self.walked = []

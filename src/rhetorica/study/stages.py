@@ -35,6 +35,7 @@ from rhetorica.documents.models import Document
 from rhetorica.documents.reviews.model import is_review, reference_review
 from rhetorica.kinds import RunContext, evaluator_kind, rewriter_kind
 from rhetorica.models.api import ChatMessage
+from rhetorica.problems import WARNING_PREFIX
 from rhetorica.registry import stages as registry, variant_validators
 from rhetorica.store import plan
 from rhetorica.study import planner
@@ -322,6 +323,26 @@ def _with_reference(unit: planner.ReviewUnit, documents: list[Document]) -> plan
     if not evaluator_kind(unit.reviewer.kind).reads_reference or not is_review(unit.document):
         return unit
     return replace(unit, target=replace(unit.target, reference=reference_review(unit.document, documents)))
+
+
+def reference_warnings(config: StudyConfig, documents: list[Document]) -> list[tuple[str, str, str]]:
+    """``("study", "reviewer <name>", "warning: …")`` for each reviewer whose kind needs a reference
+    review (:meth:`rhetorica.kinds.EvaluatorKind.reference_need`) when some of the study's reviews have
+    none (:func:`rhetorica.documents.reviews.model.reference_review`): those reviews' judgements, and
+    their rewrites', will be ``error`` units. Found before any call (``rhetorica estimate``, a run's start)."""
+    reviews = [d for d in documents if is_review(d)]
+    missing = sum(reference_review(d, reviews) is None for d in reviews)
+    if not missing:
+        return []
+    out = []
+    for spec in config.reviewers:
+        need = evaluator_kind(spec.kind).reference_need(spec)
+        if need:
+            out.append(("study", f"reviewer {spec.name}", (
+                f"{WARNING_PREFIX}{need} compares each review with another review of its paper: {missing} of "
+                f"{len(reviews)} reviews have none (their paper has one review in the study); their judgements "
+                "and their rewrites' will fail")))
+    return out
 
 
 for _stage in (RewriteStage(), ValidateStage(), ReviewStage()):
