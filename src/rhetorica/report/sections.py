@@ -54,7 +54,8 @@ USAGE_HEADERS = {
 
 def usage_note(usage: pd.DataFrame) -> str:
     """The usage table's note: the calls never answered (cut off by an interrupted run) and, per token
-    column, how many calls the server gave no usable count for (their 0 is in the sum); '' when neither."""
+    column, how many calls the server gave no usable count for (their 0 is in the sum and the priced
+    cost); '' when neither."""
     if not len(usage):
         return ""
     notes = []
@@ -66,8 +67,8 @@ def usage_note(usage: pd.DataFrame) -> str:
                for column, flag in UNREPORTED_COLUMNS.items() if flag in usage.columns and usage[flag].sum()]
     if lacking:
         notes.append("The server reported no usable count (missing, not a non-negative integer, or a part larger "
-                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the sums, which are "
-                     "therefore lower bounds.")
+                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the sums and in the priced "
+                     "cost, which are therefore lower bounds.")
     return " ".join(notes)
 
 
