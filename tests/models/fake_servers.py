@@ -94,11 +94,12 @@ class FakeServer:
         hang_s: how long a ``timeout`` fault waits before answering.
         retry_after: value of the ``Retry-After`` header on ``rate_limit`` faults.
         script: faults (or ``None`` = answer normally) consumed one per model request, in order;
-            a dict entry ``{"fault": ..., "text": ..., "usage": {...}}`` also overrides the answer;
+            a dict entry ``{"fault": ..., "text": ..., "usage": {...}}`` also overrides the answer
+            (its ``"usage_block"``, any JSON value, replaces a chat-completions answer's whole ``usage``);
             its ``"logprobs"`` (chat completions' ``logprobs.content`` items) are returned to a
             chat-completions request that asks for them.
         fault_fn: called with (request index, body) when the script is empty; returns a fault
-            name or None.
+            name, a script entry (dict) or None.
         batch_polls_before_done: status polls a batch reports "in progress" before it is done.
     """
 
@@ -342,6 +343,8 @@ class FakeServer:
         usage.update(plan.get("usage", {}))
         model = _model_of(kind, path, body)
         data = _RENDER[kind](model, text, finish, usage, body)
+        if kind == "openai" and "usage_block" in plan:
+            data["usage"] = plan["usage_block"]
         if kind == "openai" and body.get("logprobs") and "logprobs" in plan:
             data["choices"][0]["logprobs"] = {"content": plan["logprobs"]}
         return data

@@ -419,8 +419,9 @@ def test_reused_tokens_from_llama_cpp_timings_when_usage_has_none() -> None:
     it evaluated in ``prompt_n``); a usage block's own count wins where there is one."""
     from rhetorica.models.providers.openai_compatible import _usage
 
-    assert _usage({"prompt_tokens": 1570, "completion_tokens": 40}, {"prompt_n": 3, "cache_n": 1567}).cached_tokens == 1567
-    assert _usage({"prompt_tokens": 900, "prompt_tokens_details": {"cached_tokens": 512}},
-                  {"cache_n": 7}).cached_tokens == 512
-    assert _usage({"prompt_tokens": 10}, None).cached_tokens == 0
-    assert _usage({"prompt_tokens": 10}, {"cache_n": "many"}).cached_tokens == 0
+    assert _usage({"usage": {"prompt_tokens": 1570, "completion_tokens": 40},
+                   "timings": {"prompt_n": 3, "cache_n": 1567}}).cached_tokens == 1567
+    assert _usage({"usage": {"prompt_tokens": 900, "prompt_tokens_details": {"cached_tokens": 512}},
+                   "timings": {"cache_n": 7}}).cached_tokens == 512
+    assert _usage({"usage": {"prompt_tokens": 10}, "timings": None}).cached_tokens == 0
+    assert _usage({"usage": {"prompt_tokens": 10}, "timings": {"cache_n": "many"}}).cached_tokens == 0

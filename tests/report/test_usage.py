@@ -67,3 +67,44 @@ def test_a_probed_cache_is_shown_as_the_run_heard_it():
     assert rows.loc["qwen@http://127.0.0.1:8/v1", "prompt_cache"] == "none (not probed)"
     # estimate sends no request: it assumed nothing of either server
     assert set(rows["estimate_assumes"]) == {"none (not asked of the server)"}
+
+
+def test_calls_without_usable_counts_are_counted_per_token_column_and_named_in_the_note():
+    """A call whose server reported no usable count (``model_calls.usage_unreported``) adds 0 to
+    the sum; the table counts such calls per column (real calls only) and the note says so."""
+    from rhetorica.report.sections import usage_note
+
+    calls = pd.DataFrame({
+        "provider": ["p"] * 5 + ["q"], "model": ["m"] * 5 + ["n"], "status": ["ok"] * 6,
+        "cache_hit": [0, 0, 0, 0, 1, 0],
+        "input_tokens": [0, 100, 0, 100, 0, 7], "cached_tokens": [0, 0, 0, 60, 0, 0],
+        "output_tokens": [0, 50, 20, 50, 0, 3], "cost_usd": [0.0] * 6, "reserved_usd": [0.0] * 6,
+        "latency_s": [1.0] * 6,
+        "usage_unreported": ["input_tokens,output_tokens,cached_tokens,reasoning_tokens", "cached_tokens",
+                             "input_tokens,cached_tokens", "reasoning_tokens",
+                             "input_tokens,output_tokens,cached_tokens", ""],
+    })
+    rows = _usage(calls, STUDY).set_index("provider")
+    assert rows.loc["p", ["input_tokens", "cached_tokens", "output_tokens"]].tolist() == [200, 60, 120]
+    assert rows.loc["p", ["input_tokens_unreported", "cached_tokens_unreported", "output_tokens_unreported"]].tolist() \
+        == [2, 3, 1]
+    assert rows.loc["q", ["input_tokens_unreported", "cached_tokens_unreported", "output_tokens_unreported"]].tolist() \
+        == [0, 0, 0]
+    note = usage_note(rows.reset_index())
+    assert note == ("The server reported no usable count (missing, not a non-negative integer, or a part larger than "
+                    "its whole) for the input tokens of 2 call(s); the reused input tokens of 3 call(s); the output "
+                    "tokens of 1 call(s): these count as 0 in the sums and in the priced cost, which are therefore lower "
+                    "bounds.")
+
+
+def test_a_store_from_before_the_column_counts_no_call_as_unreported():
+    """Rows of a store older than schema 14 (no ``usage_unreported``) read as every count reported."""
+    from rhetorica.report.sections import usage_note
+
+    calls = pd.DataFrame({"provider": ["p"], "model": ["m"], "status": ["ok"], "cache_hit": [0], "input_tokens": [10],
+                          "cached_tokens": [0], "output_tokens": [5], "cost_usd": [0.0], "reserved_usd": [0.0],
+                          "latency_s": [1.0]})
+    usage = _usage(calls, STUDY)
+    assert usage.iloc[0][["input_tokens_unreported", "cached_tokens_unreported", "output_tokens_unreported"]].tolist() \
+        == [0, 0, 0]
+    assert usage_note(usage) == ""

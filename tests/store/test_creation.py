@@ -27,7 +27,7 @@ store.insert("runs", {"study_name": sys.argv[3], "spec_hash": "h", "started_at":
 store.close()
 """
 
-LATEST = 13  # the newest migration: 0013_attempts_endpoint_events
+LATEST = 14  # the newest migration: 0014_usage_unreported
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:

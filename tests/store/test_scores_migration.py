@@ -45,7 +45,7 @@ def test_backfill_moves_every_score_and_names_the_forms(tmp_path: Path) -> None:
         readonly.close()
     store = Store(path)  # migrates through 6 to the latest (13: attempts and endpoint events)
     try:
-        assert store.schema_version == 13
+        assert store.schema_version == 14
         assert store.score_rows() == [
             ("u1", "clarity", 1.0), ("u1", "confidence", 5.0), ("u1", "evidence", 4.0), ("u1", "overall", 7.0),
             ("u1", "significance", 2.0), ("u1", "soundness", 3.0), ("u3", "overall", 4.0),

@@ -39,7 +39,7 @@ def test_an_old_store_reads_every_variant_under_rewrite_before_and_after_migrati
         readonly.close()
     store = Store(path)
     try:
-        assert store.schema_version == 13
+        assert store.schema_version == 14
         after = variants_table(store)
         store.save_variant({"unit_key": "v4", "document_id": "p1", "condition": "attack:-",
                             "rewriter": "attacker>phrase", "prompt_version": "v1", "original_hash": "h",

@@ -69,12 +69,17 @@ class GenerateConfig(BaseModel):
 
 
 class Usage(BaseModel):
-    """Token usage of one call (counts >= 0)."""
+    """Token usage of one call (counts >= 0).
+
+    ``unreported`` names the count fields the provider gave no usable value for
+    (:func:`rhetorica.models.usage.reported_usage`): their 0 means unknown, not none.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
     reasoning_tokens: int = 0
+    unreported: list[str] = Field(default_factory=list)
 
 
 class ModelOutput(BaseModel):

@@ -118,7 +118,8 @@ def _plain(params: dict[str, Any]) -> dict[str, Any]:
 
 def _outcome_row(output: ModelOutput, config: GenerateConfig) -> dict[str, Any]:
     """The ``model_calls`` columns of a finished call: status, finish reason, redacted error, the
-    four token counts, cost (US dollars), latency (s) and the parameters as JSON — the ones the
+    four token counts and the names of those the provider did not report usably (``Usage.unreported``,
+    comma-separated), cost (US dollars), latency (s) and the parameters as JSON — the ones the
     provider reports as sent (``effective_params``), else the config's."""
     params = _plain(output.effective_params or config.output_affecting())
     return {
@@ -126,5 +127,6 @@ def _outcome_row(output: ModelOutput, config: GenerateConfig) -> dict[str, Any]:
         "error": redact_urls(output.error) if output.error else None,
         "input_tokens": output.usage.input_tokens, "output_tokens": output.usage.output_tokens,
         "cached_tokens": output.usage.cached_tokens, "reasoning_tokens": output.usage.reasoning_tokens,
+        "usage_unreported": ",".join(output.usage.unreported),
         "cost_usd": output.cost_usd, "latency_s": output.latency_s, "params_json": json.dumps(params, sort_keys=True),
     }

@@ -15,7 +15,7 @@ import pandas as pd
 
 from rhetorica.labels import ORIGINAL
 from rhetorica.models.redaction import redact_urls
-from rhetorica.report.data import ReportData
+from rhetorica.report.data import UNREPORTED_COLUMNS, ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import export_tables
@@ -84,23 +84,31 @@ def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | 
     reserved worst-case cost (the provider may bill them up to that); beside the reused tokens, what
     ``estimate`` assumed a repeated prompt reuses (:func:`rhetorica.study.estimate.assumed_reuse`) and
     the prompt cache the run scheduled replicates for (:func:`rhetorica.study.scheduling.prompt_cache`;
-    ``probed``: model name -> the label of its probed cache, the store's ``prompt-cache`` events)."""
+    ``probed``: model name -> the label of its probed cache, the store's ``prompt-cache`` events).
+    ``<column>_unreported`` (not shown as columns; the section's note says them): of the calls, those
+    whose provider reported no usable count for that token column (``model_calls.usage_unreported``):
+    their 0 is in the sum, which is therefore a lower bound."""
     columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "cached_tokens",
                "estimate_assumes", "prompt_cache", "output_tokens", "cost_usd", "call_seconds", "unanswered_calls",
-               "unanswered_reserved_usd"]
+               "unanswered_reserved_usd", *UNREPORTED_COLUMNS.values()]
     if calls.empty:
         return pd.DataFrame(columns=columns)
     unanswered = calls["status"].isin(["abandoned", "in_flight"])
     reserved = calls["reserved_usd"] if "reserved_usd" in calls.columns else 0.0
+    unreported = (calls["usage_unreported"] if "usage_unreported" in calls.columns
+                  else pd.Series("", index=calls.index)).fillna("").str.split(",")
     calls = calls.assign(real=1 - calls["cache_hit"], failed=calls["status"].ne("ok").astype(int),
-                         unanswered=unanswered.astype(int), unanswered_usd=reserved * unanswered)
+                         unanswered=unanswered.astype(int), unanswered_usd=reserved * unanswered,
+                         **{flag: unreported.map(lambda names, c=column: int(c in names))
+                            for column, flag in UNREPORTED_COLUMNS.items()})
     real = calls[calls["cache_hit"] == 0]
     out = calls.groupby(["provider", "model"]).agg(cache_hits=("cache_hit", "sum"), failed_calls=("failed", "sum"),
                                                    unanswered_calls=("unanswered", "sum"),
                                                    unanswered_reserved_usd=("unanswered_usd", "sum"))
     sums = real.groupby(["provider", "model"]).agg(
         calls=("real", "sum"), input_tokens=("input_tokens", "sum"), cached_tokens=("cached_tokens", "sum"),
-        output_tokens=("output_tokens", "sum"), cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"))
+        output_tokens=("output_tokens", "sum"), cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"),
+        **{flag: (flag, "sum") for flag in UNREPORTED_COLUMNS.values()})
     out = out.join(sums, how="left").fillna(0).reset_index()
     called = [_called_as(study, provider, model) for provider, model in zip(out["provider"], out["model"])]
     out["estimate_assumes"] = [assumed_reuse(name, study.models) for name in called]

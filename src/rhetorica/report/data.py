@@ -16,6 +16,10 @@ from rhetorica.judges.kind import judge_options
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.study.config import StudyConfig
 
+#: Token column of the usage table -> the column of the same frame counting the calls whose provider
+#: reported no usable count for it (``model_calls.usage_unreported``; their 0 is in the sum).
+UNREPORTED_COLUMNS = {"input_tokens": "input_tokens_unreported", "cached_tokens": "cached_tokens_unreported",
+                      "output_tokens": "output_tokens_unreported"}
 
 
 @dataclass
@@ -27,7 +31,8 @@ class ReportData:
         comparisons: the Table-4-shaped comparison table (one row per reviewer x pair).
         condition_means: per reviewer x arm: papers, ok assessments, failed, mean/SD of paper-level overall
             (a judge study: papers and the judged ``reviews`` counted apart, mean/SD over reviews).
-        usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls.
+        usage: per provider/model: calls, cache hits, tokens in/out, cost (USD), seconds in calls, and
+            per token column the calls without a usable count (:data:`UNREPORTED_COLUMNS`).
         failures: every non-ok unit and problem: stage, item, status, reason.
         wall_time_s: wall-clock seconds over all runs of this study.
         tables: the tidy store tables (``assessments``, ``variants``, ``model_calls``, ``problems``,

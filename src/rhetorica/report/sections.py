@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.labels import ORIGINAL
-from rhetorica.report.data import ReportData, fmt, fmt_p
+from rhetorica.report.data import UNREPORTED_COLUMNS, ReportData, fmt, fmt_p
 from rhetorica.report.views import FigureResult, Section, table_view
 from rhetorica.report.scorecard import (
     FAIL as CARD_FAIL,
@@ -50,6 +50,28 @@ USAGE_HEADERS = {
     "cost_usd": "Cost (USD)", "call_seconds": "Seconds in calls", "unanswered_calls": "Never answered",
     "unanswered_reserved_usd": "Reserved for them (USD)",
 }
+
+
+def usage_note(usage: pd.DataFrame) -> str:
+    """The usage table's note: the calls never answered (cut off by an interrupted run) and, per token
+    column, how many calls the server gave no usable count for (their 0 is in the sum and the priced
+    cost); '' when neither."""
+    if not len(usage):
+        return ""
+    notes = []
+    if usage["unanswered_calls"].sum():
+        notes.append("Calls never answered were cut off by an interrupted run: they count at the cost of their "
+                     "input tokens, and the provider may still bill them, up to the reserved cost "
+                     "(`rhetorica calls release RUN_DIR` stops counting them).")
+    lacking = [f"{USAGE_HEADERS[column].lower()} of {int(usage[flag].sum()):,} call(s)"
+               for column, flag in UNREPORTED_COLUMNS.items() if flag in usage.columns and usage[flag].sum()]
+    if lacking:
+        notes.append("The server reported no usable count (missing, not a non-negative integer, or a part larger "
+                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the sums and in the priced "
+                     "cost, which are therefore lower bounds.")
+    return " ".join(notes)
+
+
 MEANS_HEADERS = {
     "reviewer": "Reviewer", "arm": "Condition", "papers": "Papers", "ok": "OK reviews", "failed": "Failed",
     "mean_overall": "Mean overall", "sd_overall": "SD (papers)",
@@ -376,11 +398,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         Section("means", "Mean overall score by condition", JUDGE_MEANS_NOTE if "reviews" in data.condition_means
                 else "", [table_view(data.condition_means, JUDGE_MEANS_HEADERS if "reviews" in data.condition_means
                                      else MEANS_HEADERS)]),
-        Section("usage", "Model calls, tokens and cost",
-                "Calls never answered were cut off by an interrupted run: they count at the cost of their input "
-                "tokens, and the provider may still bill them, up to the reserved cost "
-                "(`rhetorica calls release RUN_DIR` stops counting them)."
-                if len(data.usage) and data.usage["unanswered_calls"].sum() else "",
+        Section("usage", "Model calls, tokens and cost", usage_note(data.usage),
                 [table_view(data.usage, USAGE_HEADERS)]),
         Section("failures", "Failures",
                 "Failed outputs are kept as data and never imputed; they are missing in every table above.",

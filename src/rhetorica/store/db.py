@@ -46,7 +46,7 @@ CALL_RELEASED = "released"
 CALL_COLUMNS = frozenset(
     {"unit_key", "cache_key", "provider", "model", "status", "finish_reason", "error", "input_tokens",
      "output_tokens", "cached_tokens", "reasoning_tokens", "cost_usd", "reserved_usd", "input_usd", "latency_s",
-     "cache_hit", "params_json", "probe", "attempt"}
+     "cache_hit", "params_json", "probe", "attempt", "usage_unreported"}
 )
 
 

@@ -26,6 +26,8 @@ def test_schema_constrained_review_is_valid_json_of_the_form(smollm2) -> None:
     output = asyncio.run(smollm2.generate(messages, config))
     assert output.provider == "embedded" and output.model == "smollm2-135m"
     assert output.usage.input_tokens > 50 and output.usage.output_tokens > 10
+    # llama.cpp's counts pass the one check; the cache is reset per call (0 reused); no reasoning count
+    assert (output.usage.cached_tokens, output.usage.unreported) == (0, ["reasoning_tokens"])
     assert output.effective_params == {"temperature": 0.7, "top_p": 0.95, "max_tokens": 450, "seed": 3, "repeat_penalty": 1.1}
     # The demo's reviewer settings must give one complete, valid review; a truncation is a failure.
     assert (output.status, output.error, output.finish_reason) == (Status.OK, None, "stop"), output.text[-200:]

@@ -27,11 +27,12 @@ from typing import Any, Literal
 import anthropic
 from anthropic import AsyncAnthropic
 
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput
 from rhetorica.models.errors import ModelTimeoutError, TransientError
 from rhetorica.models.limits import RateLimitInfo
 from rhetorica.models.providers.base import HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, redact
+from rhetorica.models.usage import reported_usage, sum_counts, token_count, usage_field, zero_if_absent
 from rhetorica.status import Status
 
 #: Anthropic's public endpoint.
@@ -171,16 +172,12 @@ class AnthropicModel(HTTPModelAPI):
                 parts.append(json.dumps(block.get("input"), ensure_ascii=False))
         text = "".join(parts)
         stop = data.get("stop_reason")
-        raw = data.get("usage") or {}
-        write = int(raw.get("cache_creation_input_tokens") or 0)
-        read = int(raw.get("cache_read_input_tokens") or 0)
-        details = raw.get("output_tokens_details") or {}
-        usage = Usage(
-            input_tokens=int(raw.get("input_tokens") or 0) + write + read,
-            output_tokens=int(raw.get("output_tokens") or 0),
-            cached_tokens=read,
-            reasoning_tokens=int(details.get("thinking_tokens") or 0),
-        )
+        write = zero_if_absent(usage_field(data, "usage", "cache_creation_input_tokens"))
+        read = zero_if_absent(usage_field(data, "usage", "cache_read_input_tokens"))
+        usage = reported_usage(input_tokens=sum_counts(usage_field(data, "usage", "input_tokens"), write, read),
+                               output_tokens=usage_field(data, "usage", "output_tokens"), cached_tokens=read,
+                               reasoning_tokens=usage_field(data, "usage", "output_tokens_details", "thinking_tokens"))
+        write = token_count(write) or 0
         status, error = Status.OK, None
         if stop == "refusal":
             status, error = Status.REFUSED, "stop_reason=refusal"

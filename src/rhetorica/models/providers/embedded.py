@@ -28,6 +28,7 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOut
 from rhetorica.models.embedded_files import EMBEDDED_MODELS, gguf_path  # noqa: F401  (EMBEDDED_MODELS: re-exported)
 from rhetorica.models.errors import ContextOverflowError, PermanentError
 from rhetorica.models.logprobs import TokenLogprob
+from rhetorica.models.usage import reported_usage, usage_field
 from rhetorica.status import Status
 import numpy as np
 
@@ -212,7 +213,9 @@ class EmbeddedModel(ModelAPI):
         choice = result["choices"][0]
         text = choice["message"].get("content") or ""
         finish = choice.get("finish_reason") or "stop"
-        usage = Usage(input_tokens=result["usage"]["prompt_tokens"], output_tokens=result["usage"]["completion_tokens"])
+        # llm.reset() above: no prompt token came from a cache
+        usage = reported_usage(input_tokens=usage_field(result, "usage", "prompt_tokens"),
+                               output_tokens=usage_field(result, "usage", "completion_tokens"), cached_tokens=0)
         if finish == "length":
             status, error = Status.TRUNCATED, length_reason(usage, params["max_tokens"], n_ctx)
         elif not text.strip():

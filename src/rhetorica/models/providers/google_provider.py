@@ -27,6 +27,7 @@ from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError
 from rhetorica.models.providers.base import HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, redact
+from rhetorica.models.usage import NOT_SENT, reported_usage, sum_counts, usage_field, zero_if_absent
 from rhetorica.status import Status
 
 
@@ -155,14 +156,7 @@ class GoogleModel(HTTPModelAPI):
     ) -> ModelOutput:
         """Turn a ``GenerateContentResponse`` (as a snake_case dict) into a priced :class:`ModelOutput`."""
         candidates = data.get("candidates") or []
-        meta = data.get("usage_metadata") or {}
-        thoughts = int(meta.get("thoughts_token_count") or 0)
-        usage = Usage(
-            input_tokens=int(meta.get("prompt_token_count") or 0),
-            output_tokens=int(meta.get("candidates_token_count") or 0) + thoughts,
-            cached_tokens=int(meta.get("cached_content_token_count") or 0),
-            reasoning_tokens=thoughts,
-        )
+        usage = _usage(data)
         finish: str | None = None
         text = ""
         if candidates:
@@ -178,8 +172,8 @@ class GoogleModel(HTTPModelAPI):
             status, error = Status.REFUSED, f"finish_reason={finish}"
         elif finish == "MAX_TOKENS":
             status, error = Status.TRUNCATED, "finish_reason=MAX_TOKENS"
-            if not text and thoughts:
-                error += f" with no content after {thoughts} thinking tokens"
+            if not text and usage.reasoning_tokens:
+                error += f" with no content after {usage.reasoning_tokens} thinking tokens"
         elif not text.strip():
             status, error = Status.EMPTY, f"no content (finish_reason={finish})"
         effective = {
@@ -207,3 +201,17 @@ def _is_timeout(exc: BaseException) -> bool:
     if isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
         return True
     return any(cls.__name__.endswith(("TimeoutException", "Timeout", "TimeoutError")) for cls in type(exc).__mro__)
+
+
+def _usage(data: dict[str, Any]) -> Usage:
+    """The usage of a ``GenerateContentResponse`` dict (:func:`rhetorica.models.usage.reported_usage`):
+    output = candidates + thought tokens. Each count of a ``usage_metadata`` object that is left out
+    or null is 0 (proto3 JSON omits zeros); without a ``usage_metadata`` object none is reported."""
+    if not isinstance(data.get("usage_metadata"), dict):
+        return reported_usage(input_tokens=NOT_SENT, output_tokens=NOT_SENT)
+    meta = {name: zero_if_absent(usage_field(data, "usage_metadata", name))
+            for name in ("prompt_token_count", "candidates_token_count", "thoughts_token_count",
+                         "cached_content_token_count")}
+    return reported_usage(input_tokens=meta["prompt_token_count"],
+                          output_tokens=sum_counts(meta["candidates_token_count"], meta["thoughts_token_count"]),
+                          cached_tokens=meta["cached_content_token_count"], reasoning_tokens=meta["thoughts_token_count"])

@@ -67,6 +67,7 @@ from rhetorica.models.providers.json_http import JSONPoster, endpoint_url
 from rhetorica.models.redaction import redact_urls
 from rhetorica.models.request_size import schema_note
 from rhetorica.models.server_cache import CACHE_SLOT
+from rhetorica.models.usage import reported_usage, token_count, usage_field
 from rhetorica.status import Status
 
 StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
@@ -368,7 +369,7 @@ class OpenAICompatibleModel(HTTPModelAPI):
             content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
         text = str(content)
         finish = choice.get("finish_reason")
-        usage = _usage(data.get("usage") or {}, data.get("timings"))
+        usage = _usage(data)
         effective = {k: v for k, v in params.items() if k not in ("messages", "model", "response_format")}
         effective["json_schema"] = "response_format" in params
         effective["served_model"] = data.get("model")
@@ -449,21 +450,19 @@ def with_schema_instruction(messages: list[ChatMessage], schema: dict[str, Any])
     return [ChatMessage(role="system", content=note), *out]
 
 
-def _usage(raw: dict[str, Any], timings: Any = None) -> Usage:
-    """The call's usage; the reused prompt tokens from ``usage.prompt_tokens_details.cached_tokens``,
-    else from llama.cpp's ``timings.cache_n`` (the prompt tokens its server took from the slot's
-    cache; its ``prompt_n`` are those it evaluated) where the server sends them."""
-    prompt_details = raw.get("prompt_tokens_details") or {}
-    completion_details = raw.get("completion_tokens_details") or {}
-    cached = prompt_details.get("cached_tokens")
-    if not cached and isinstance(timings, dict) and isinstance(timings.get("cache_n"), int | float):
-        cached = timings["cache_n"]
-    return Usage(
-        input_tokens=int(raw.get("prompt_tokens") or 0),
-        output_tokens=int(raw.get("completion_tokens") or 0),
-        cached_tokens=int(cached or 0),
-        reasoning_tokens=int(completion_details.get("reasoning_tokens") or 0),
-    )
+def _usage(data: dict[str, Any]) -> Usage:
+    """The call's usage (:func:`rhetorica.models.usage.reported_usage`): ``usage.prompt_tokens``,
+    ``usage.completion_tokens``, ``usage.completion_tokens_details.reasoning_tokens`` and the reused
+    prompt tokens from ``usage.prompt_tokens_details.cached_tokens``, else (when that is 0 or not
+    usable) from llama.cpp's ``timings.cache_n`` where that is usable (the prompt tokens its server
+    took from the slot's cache; its ``prompt_n`` are those it evaluated)."""
+    cached = usage_field(data, "usage", "prompt_tokens_details", "cached_tokens")
+    cache_n = usage_field(data, "timings", "cache_n")
+    if not token_count(cached) and token_count(cache_n) is not None:
+        cached = cache_n
+    return reported_usage(input_tokens=usage_field(data, "usage", "prompt_tokens"),
+                          output_tokens=usage_field(data, "usage", "completion_tokens"), cached_tokens=cached,
+                          reasoning_tokens=usage_field(data, "usage", "completion_tokens_details", "reasoning_tokens"))
 
 
 def _error_text(raw: bytes) -> tuple[str, str | None]:
