@@ -4,20 +4,25 @@ A hyphen at the end of a justified line is either the word's own (``lower-`` + `
 TeX set to break a word (``guide-`` + ``lines``); the reader keeps or drops it by the document's
 usage and, when both pieces are words, by whether English writes the joined form solid: a word of
 a list of English words of Zipf frequency >= ``T`` (wordfreq). This script chooses ``T`` on real
-prose nobody here wrote, simulating a line-end break at every place one could fall:
+prose nobody here wrote, simulating a line-end break everywhere TeX could set one:
 
-- every occurrence of a hyphenated compound ``a-b`` (letters, >= 3 each) is broken after its
-  hyphen; the right answer is to keep it;
-- every occurrence of a word written solid is broken at each point leaving >= 3 letters on each
-  side where both pieces are words; the right answer is to join it.
+- every occurrence of a hyphenated compound ``a-b`` (letters, >= 2 each) is broken after its
+  hyphen (TeX breaks a compound at its own hyphen); the right answer is to keep it;
+- every occurrence of a word written solid (>= 5 letters) is broken at each of TeX's hyphenation
+  points: Liang's US English patterns and exceptions as TeX Live ships them (``hyphen.tex``, found
+  with ``kpsewhich``; Liang, F. M. (1983). *Word Hy-phen-a-tion by Com-put-er*, PhD thesis,
+  Stanford), with TeX's defaults ``\lefthyphenmin=2``, ``\righthyphenmin=3``; the right answer is
+  to join it. Without TeX Live, every point leaving 2 and 3 letters is taken instead (said in the
+  output).
 
 Each case is decided by :func:`~rhetorica.documents.pdf.hyphens.real_hyphen` with the document's
-vocabulary (every word form of the same review, the broken occurrence itself not counted: the
-joined or hyphenated form counts as written elsewhere only when the review writes it again), with
+vocabulary (every word form of the same document, the broken occurrence itself not counted: the
+joined or hyphenated form counts as written elsewhere only when the document writes it again), with
 the solid-word list rebuilt for each ``T`` (the derivation of the shipped list,
-``rhetorica/data/wordlists/README.md``) and the shipped list. Prints wrong choices per ``T``: kept
-solid words (``over-training``), joined compounds (``lowerbound``), and their sum, by cases and by
-distinct words.
+``rhetorica/data/wordlists/README.md``), with no list, and with the shipped list. Prints wrong
+choices per list: kept solid words (``over-training``), joined compounds (``lowerbound``), their
+sum and its share of the breaks, by cases and by distinct words; then the threshold with the least
+sum of the corpora's error rates.
 
 Data: the manuscripts the reader is for, LaTeX sources (``--papers DIR``: each folder under DIR is
 one document, its ``.tex`` files with comments, commands and inline math removed; the shared
@@ -38,6 +43,7 @@ import argparse
 import json
 import math
 import re
+import subprocess
 import unittest.mock
 from collections import Counter
 from pathlib import Path
@@ -45,8 +51,9 @@ from pathlib import Path
 from wordfreq import get_frequency_dict
 
 THRESHOLDS = (1.0, 1.5, 1.8, 2.0, 2.25, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0)
-COMPOUND = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z]{3,})-([A-Za-z]{3,})(?![A-Za-z0-9-])")
-SOLID = re.compile(r"(?<![A-Za-z0-9-])[a-z]{6,}(?![A-Za-z0-9-])")
+COMPOUND = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z]{2,})-([A-Za-z]{2,})(?![A-Za-z0-9-])")
+SOLID = re.compile(r"(?<![A-Za-z0-9-])[a-z]{5,}(?![A-Za-z0-9-])")
+LEFT_MIN, RIGHT_MIN = 2, 3  # TeX's \lefthyphenmin and \righthyphenmin for English
 WORD = re.compile(r"[a-z]+")
 
 SMOKE_REVIEWS = [
@@ -70,25 +77,70 @@ def solid_list(zipf_min: float) -> frozenset[str]:
     return frozenset(w for w in words if any(w[:i] in words and w[i:] in words for i in range(3, len(w) - 2)))
 
 
-def cases(reviews: list[str]) -> list[tuple[str, str, frozenset[str], bool]]:
+class Hyphenator:
+    """TeX's hyphenation points of a word: Liang's patterns and exceptions read from a ``hyphen.tex``
+    (``\patterns{...}``, ``\hyphenation{...}``); with none, every point (a stand-in, said as such)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.patterns: dict[str, list[int]] = {}
+        self.exceptions: dict[str, list[int]] = {}
+        if path is None:
+            return
+        text = re.sub(r"%.*", "", path.read_text(encoding="latin-1"))
+        for pattern in re.search(r"\\patterns\{(.*?)\}", text, re.S).group(1).split():  # type: ignore[union-attr]
+            letters = re.sub(r"\d", "", pattern)
+            values, k = [0] * (len(letters) + 1), 0
+            for ch in pattern:
+                if ch.isdigit():
+                    values[k] = int(ch)
+                else:
+                    k += 1
+            self.patterns[letters] = values
+        found = re.search(r"\\hyphenation\{(.*?)\}", text, re.S)
+        for word in found.group(1).split() if found else []:
+            parts = word.lower().split("-")
+            self.exceptions["".join(parts)] = [sum(map(len, parts[:i])) for i in range(1, len(parts))]
+
+    def points(self, word: str) -> list[int]:
+        """Where TeX may break ``word`` (lower case): indices ``i`` splitting ``word[:i]``/``word[i:]``."""
+        if self.path is None:
+            found = list(range(1, len(word)))
+        elif word in self.exceptions:
+            found = self.exceptions[word]
+        else:
+            padded = f".{word}."
+            values = [0] * (len(padded) + 1)
+            for i in range(len(padded)):
+                for j in range(i + 1, len(padded) + 1):
+                    for k, v in enumerate(self.patterns.get(padded[i:j], ())):
+                        values[i + k] = max(values[i + k], v)
+            found = [i for i in range(1, len(word)) if values[i + 1] % 2]
+        return [i for i in found if LEFT_MIN <= i <= len(word) - RIGHT_MIN]
+
+
+def tex_patterns() -> Path | None:
+    """TeX Live's ``hyphen.tex`` (``kpsewhich``), or ``None``."""
+    try:
+        found = subprocess.run(["kpsewhich", "hyphen.tex"], capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return None
+    return Path(found) if found else None
+
+
+def cases(texts: list[str], hyphenator: Hyphenator) -> list[tuple[str, str, frozenset[str], bool]]:
     """``(left, right, vocabulary, hyphen_is_real)`` for every simulated line-end break (module
-    docstring); only breaks where both pieces are words of the review (elsewhere the rule joins
-    without a list)."""
+    docstring)."""
     out = []
-    for text in reviews:
-        lower = text.lower()
-        forms = Counter(WORD.findall(lower)) + Counter(m.group(0).lower() for m in COMPOUND.finditer(text))
+    for text in texts:
+        forms = Counter(WORD.findall(text.lower())) + Counter(m.group(0).lower() for m in COMPOUND.finditer(text))
         for m in COMPOUND.finditer(text):
             left, right = m.group(1).lower(), m.group(2).lower()
-            vocabulary = frozenset(forms - Counter({f"{left}-{right}": 1}))
-            if left in vocabulary and right in vocabulary:
-                out.append((left, right, vocabulary, True))
+            out.append((left, right, frozenset(forms - Counter({f"{left}-{right}": 1})), True))
         for m in SOLID.finditer(text):
             word = m.group(0)
             vocabulary = frozenset(forms - Counter({word: 1}))
-            for i in range(3, len(word) - 2):
-                if word[:i] in vocabulary and word[i:] in vocabulary:
-                    out.append((word[:i], word[i:], vocabulary, False))
+            out += [(word[:i], word[i:], vocabulary, False) for i in hyphenator.points(word)]
     return out
 
 
@@ -146,23 +198,26 @@ def main() -> None:
         corpora["papers"] = read_papers(args.papers)
     from rhetorica.documents.pdf.hyphens import solid_words
 
+    hyphenator = Hyphenator(tex_patterns())
+    print(f"hyphenation points: {hyphenator.path or 'every point (TeX Live hyphen.tex not found)'}")
     lists = [*((f"T={t}", solid_list(t)) for t in THRESHOLDS), ("no list", frozenset()), ("shipped", solid_words())]
     rows: dict[str, dict[str, dict[str, float]]] = {}
     for corpus, texts in corpora.items():
-        found = cases(texts)
+        found = cases(texts, hyphenator)
         real = sum(c[3] for c in found)
-        print(f"\n{corpus}: {len(texts)} documents; line-end breaks whose two pieces are both words of the "
-              f"document: {real} in compounds (keep), {len(found) - real} in solid words (join)")
-        print(f"{'list':>10} {'solid kept split':>17} {'compounds joined':>17} {'wrong':>7} {'rate':>7} {'(words)':>14}")
+        print(f"\n{corpus}: {len(texts)} documents; line-end breaks: {real} in compounds (keep), "
+              f"{len(found) - real} in solid words (join)")
+        print(f"{'list':>10} {'solid kept split':>17} {'compounds joined':>17} {'wrong':>7} {'rate':>8} {'(words)':>14}")
         for name, solid in lists:
             row = errors(found, solid)
             row["rate"] = row["wrong"] / max(len(found), 1)
+            row["breaks"] = len(found)
             rows.setdefault(name, {})[corpus] = row
             print(f"{name:>10} {row['solid kept split']:>17} {row['compounds joined']:>17} {row['wrong']:>7} "
-                  f"{row['rate']:>7.4f} {row['solid kept split (words)']:>6} / {row['compounds joined (words)']:<6}")
+                  f"{row['rate']:>8.5f} {row['solid kept split (words)']:>6} / {row['compounds joined (words)']:<6}")
     summed = {name: sum(r["rate"] for r in by.values()) for name, by in rows.items() if name.startswith("T=")}
     best = min(summed, key=lambda name: (summed[name], name))
-    print(f"\nsum of the corpora's error rates: " + ", ".join(f"{n} {v:.4f}" for n, v in summed.items())
+    print(f"\nsum of the corpora's error rates: " + ", ".join(f"{n} {v:.5f}" for n, v in summed.items())
           + f"; least: {best}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")

@@ -7,14 +7,15 @@ hyphenated form written elsewhere: the hyphen is the word's; the joined form wri
 is TeX's); then, for two pieces that are both words, how English writes them: joined when the
 joined form is an English word of :func:`solid_words`, else kept as a compound.
 
-The threshold of that list (Zipf frequency >= 3.0: at least 1,000 occurrences per billion words)
-was chosen on real text nobody here wrote, simulating a line-end break at every place one could
-fall (``benchmarks/hyphen_calibration.py``; ``benchmarks/results/issue39_hyphens.txt``): among
-thresholds 1.0-4.0 it gives the least sum of error rates over the six shared LaTeX papers (1,088
-breaks, 6.2 % wrong; no list: 9.3 %) and PeerPrism's 674 human OpenReview reviews (4,575 breaks,
-3.2 % wrong; no list: 6.6 %). Frequency cannot tell every case: ``overtraining`` (Zipf 1.9) is
-rarer than compounds people write with a hyphen (``long-term``: ``longterm`` 2.75), so a line-end
-``over-`` + ``training`` stays hyphenated.
+The threshold of that list (Zipf frequency >= 3.5: at least 3,162 occurrences per billion words)
+was chosen on real text nobody here wrote, breaking every word at each of TeX's own hyphenation
+points (Liang's patterns as TeX Live ships them) and every compound at its hyphen
+(``benchmarks/hyphen_calibration.py``; ``benchmarks/results/issue39_hyphens.txt``): among
+thresholds 1.0-4.0 it gives the least sum of error rates over PeerPrism's 674 human OpenReview
+reviews (195,888 breaks: 0.134 % wrong; no list: 0.214 %) and the six shared LaTeX papers (22,197
+breaks: 0.306 %; no list: 0.424 %); 3.0 and 3.25 come within 0.00002. Frequency cannot tell every
+case: ``overtraining`` (Zipf 1.9) is rarer than compounds people write with a hyphen
+(``long-term``: ``longterm`` 2.75), so a line-end ``over-`` + ``training`` stays hyphenated.
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ def solid_words() -> frozenset[str]:
     """English words written solid that are two words put together (``somewhat``, ``guidelines``).
 
     Package data derived once from wordfreq 3.1.1 (``rhetorica/data/wordlists/README.md`` gives the
-    derivation and its CC BY-SA 4.0 licence): lower-case a-z words of Zipf frequency >= 3.0 made of
+    derivation and its CC BY-SA 4.0 licence): lower-case a-z words of Zipf frequency >= 3.5 made of
     two such words of at least 3 letters each.
 
     Returns:
-        7,228 lower-case words.
+        2,409 lower-case words.
     """
     path = resources.files("rhetorica").joinpath("data", "wordlists", SOLID_WORDS_FILE)
     return frozenset(w for w in path.read_text(encoding="utf-8").split() if w)
