@@ -2,10 +2,12 @@
 and left out of the extracted lines under ``drop_hidden`` wherever it sits next to visible text.
 
 The corpus is generated: every way of hiding a glyph that the module defines (white, near-white,
-invisible render mode, below a legible size, clipped away, covered by a shape painted later) in every
-placement next to visible text (ending a visible line on its baseline, in the middle of a line,
-on its own line, on a line followed by a small visible line), plus text off the page: 6 x 4 + 1 = 25
-one-page PDFs."""
+invisible render mode, below a legible size, clipped away, covered by a shape painted later, in the
+colour of the box beneath it: yellow, black, gray) in every placement next to visible text (ending a
+visible line on its baseline, in the middle of a line, on its own line, on a line followed by a small
+visible line), plus text off the page: 9 x 4 + 1 = 37 one-page PDFs. In the middle of a line, the
+visible words on both sides stay one line (the hidden text's gap is no column gap, and its box no
+drawing)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,11 @@ STYLES = {
     "tiny": ("q BT /F1 1 Tf {x} {y} Td ({t}) Tj ET Q\n", "pdf-tiny-text"),
     "clipped": ("q 20 20 5 5 re W n BT /F1 10 Tf {x} {y} Td ({t}) Tj ET Q\n", "pdf-clipped"),
     "covered": ("BT /F1 10 Tf {x} {y} Td ({t}) Tj ET\nq 1 1 1 rg {x0} {y0} {w} 14 re f Q\n", "pdf-covered"),
+    # text in the colour of the box painted right before it (a \colorbox in the text's colour)
+    "yellow-on-yellow": ("q 1 0.94 0 rg {x0} {y0} {w} 14 re f BT /F1 10 Tf {x} {y} Td ({t}) Tj ET Q\n", "pdf-white-text"),
+    "black-on-black": ("q 0 0 0 rg {x0} {y0} {w} 14 re f BT /F1 10 Tf {x} {y} Td ({t}) Tj ET Q\n", "pdf-white-text"),
+    "gray-on-gray": ("q 0.5 0.5 0.5 rg {x0} {y0} {w} 14 re f 0.52 0.52 0.52 rg BT /F1 10 Tf {x} {y} Td ({t}) Tj ET Q\n",
+                     "pdf-white-text"),
 }
 PLACEMENTS = ("tail", "inline", "own-line", "before-small")
 
@@ -90,8 +97,8 @@ def _words(pdf: Path, drop: bool) -> set[str]:
     return {w.strip(".,") for page in extract_pdfium(pdf, drop_hidden=drop) for ln in page.lines for w in ln.text.split()}
 
 
-def test_the_corpus_has_25_cases() -> None:
-    assert len(CASES) + 1 == 25
+def test_the_corpus_has_37_cases() -> None:
+    assert len(CASES) + 1 == 37
 
 
 @pytest.mark.parametrize(("style", "placement"), CASES)
@@ -107,6 +114,9 @@ def test_every_hidden_character_is_left_out_and_every_visible_one_kept(tmp_path:
     visible = {w.strip(".,") for w in shown.split()}
     assert visible <= dropped, sorted(visible - dropped)
     assert dropped == kept - HIDDEN_WORDS  # nothing else changes
+    if placement == "inline":
+        rows = [ln.text for page in extract_pdfium(pdf, drop_hidden=True) for ln in page.lines if ln.top > 180]
+        assert rows == [f"{BEFORE} {AFTER}"], rows
 
 
 @pytest.mark.parametrize(("style", "placement"), CASES)

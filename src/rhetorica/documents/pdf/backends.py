@@ -100,6 +100,8 @@ def extract_pdfium(path: Path, drop_hidden: bool = False) -> list[PageLines]:
             text = _pdfium_chars(textpage)
             rules = _Rules(out.graphics, height)
             dropped = _drop_hidden(page, textpage, out) if drop_hidden else set()
+            if out.hidden:
+                out.graphics = _without_hiding_boxes(out.graphics, out.hidden, height)
             for start, raw_line in _raw_lines(textpage, text, rules):
                 if raw_line.strip():
                     out.lines.extend(_pdfium_line(textpage, index, height, start, raw_line, rules, dropped))
@@ -120,6 +122,29 @@ def _drop_hidden(page: object, textpage: object, out: PageLines) -> set[int]:
         why = "; ".join(run[0].details[r] for r in REASONS if r in run[0].reasons)
         out.hidden.append(HiddenRun(text=run_text(run), box=run_box(run), reason=why))
     return {c.index for run in runs for c in run}
+
+
+HIDING_BOX_MARGIN = 6.0
+"""Points a box painted behind hidden text may reach past it (LaTeX's ``\fboxsep`` is 3 pt)."""
+
+
+def _without_hiding_boxes(graphics: list[Graphic], hidden: list[HiddenRun], height: float) -> list[Graphic]:
+    """``graphics`` less the shapes that only back hidden text: a shape whose every side lies within
+    :data:`HIDING_BOX_MARGIN` of the box around the hidden runs it holds (a ``\colorbox`` in the
+    text's colour). Such a box is part of the hiding, not a drawing, so the visible words beside it
+    are never taken for its labels (figure text)."""
+    boxes = [(r.box[0], height - r.box[3], r.box[2], height - r.box[1]) for r in hidden]  # top-left origin
+
+    def hiding(g: Graphic) -> bool:
+        inside = [b for b in boxes if g.x0 <= b[0] + 0.5 and g.top <= b[1] + 0.5 and b[2] - 0.5 <= g.x1
+                  and b[3] - 0.5 <= g.bottom]
+        if g.kind != "shape" or not inside:
+            return False
+        x0, top = min(b[0] for b in inside), min(b[1] for b in inside)
+        x1, bottom = max(b[2] for b in inside), max(b[3] for b in inside)
+        return max(x0 - g.x0, top - g.top, g.x1 - x1, g.bottom - bottom) <= HIDING_BOX_MARGIN
+
+    return [g for g in graphics if not hiding(g)]
 
 
 def _pdfium_chars(textpage: object) -> str:
@@ -279,7 +304,9 @@ def _pdfium_line(textpage: object, page: int, height: float, start: int, raw_lin
             prev = upright[-1][-1]
             gap = x0 - prev[3]
             scale = max(prev[5], char[5], 1.0)
-            if gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale \
+            # a gap left by hidden characters dropped from the row is no gap between columns or cells
+            hid = bool(skip) and any(k in skip for k in range(prev[0] + 1, offset))
+            if (not hid and (gap > 1.2 * scale or (digits and gap > 0.4 * scale) or x1 < prev[1] - scale)) \
                     or abs((y0 + y1) - (prev[2] + prev[4])) / 2 > 1.2 * scale:
                 upright.append([])
                 digits = True

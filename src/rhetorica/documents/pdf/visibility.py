@@ -13,8 +13,11 @@ A character is hidden when
 - opaque images or filled paths painted later (higher in z-order, page level) cover at least
   :data:`COVER_SHARE` of its box, together (a tight white rectangle over a line counts, a figure
   whose box only touches a line does not) — ``covered``;
-- it is painted white or near-white (every channel >= :data:`WHITE_CHANNEL` of 255) with no image
-  or dark filled path beneath it, or fully transparent (alpha <= 13) — ``white``;
+- it has no contrast with what lies beneath it: its fill colour is within :data:`SAME_COLOUR` of
+  every channel of the background, the topmost opaque filled path painted before it that holds
+  its box, else the white page (white or near-white text on the page, yellow text on a yellow box,
+  black on black; an image beneath it has no one colour and is never judged), or it is fully
+  transparent (alpha <= 13) — ``white`` (the name of the commonest case);
 - its effective size (font size x text-matrix scale) is below :data:`MIN_FONT_PT` — ``tiny``.
 
 Consecutive hidden characters with the same reasons form one run (:func:`hidden_runs`).
@@ -33,8 +36,9 @@ from dataclasses import dataclass, field
 MIN_FONT_PT = 3.0
 """Effective font sizes below this (points) count as unreadable."""
 
-WHITE_CHANNEL = 240
-"""A fill colour whose red, green and blue are all at least this (0-255) is white on a white page."""
+SAME_COLOUR = 15
+"""Text whose red, green and blue each differ by at most this (0-255) from its background's has no
+contrast (15: white-ish text, every channel >= 240, on a white page)."""
 
 COVER_SHARE = 0.75
 """A character is covered when opaque shapes painted after it cover at least this share of its box
@@ -42,6 +46,8 @@ COVER_SHARE = 0.75
 
 MIN_CLIP_AREA = 1.0
 """A character keeping less than this many square points inside its clip path is clipped away."""
+
+WHITE_PAGE = (255, 255, 255)
 
 _INVISIBLE_MODES = {3: "text render mode 3 (invisible)", 7: "text render mode 7 (clip only, not painted)"}
 _FILL_MODES = {0, 2, 4, 6}
@@ -158,12 +164,13 @@ def _is_opaque_cover(obj: ctypes.c_void_p, kind: int) -> bool:
     return bool(raw.FPDFPageObj_GetFillColor(obj, *(ctypes.byref(v) for v in rgba))) and rgba[3].value >= 242
 
 
-def _page_objects(page: ctypes.c_void_p) -> tuple[dict[int, _Obj], list[tuple[int, Box, bool]]]:
-    """Text objects by handle address, and (index, bounds, is dark-or-image) of opaque shapes."""
+def _page_objects(page: ctypes.c_void_p) -> tuple[dict[int, _Obj], list[tuple[int, Box, tuple[int, ...] | None]]]:
+    """Text objects by handle address, and (index, bounds, fill colour; ``None`` for an image) of
+    opaque shapes."""
     import pypdfium2.raw as raw
 
     texts: dict[int, _Obj] = {}
-    shapes: list[tuple[int, Box, bool]] = []
+    shapes: list[tuple[int, Box, tuple[int, ...] | None]] = []
     for index in range(raw.FPDFPage_CountObjects(page)):
         obj = raw.FPDFPage_GetObject(page, index)
         kind = raw.FPDFPageObj_GetType(obj)
@@ -177,16 +184,17 @@ def _page_objects(page: ctypes.c_void_p) -> tuple[dict[int, _Obj], list[tuple[in
             if bounds is not None and clip is not None:
                 bounds = None if empty else _intersection(bounds, clip)  # only the painted part covers
             if bounds is not None and (bounds[2] - bounds[0]) * (bounds[3] - bounds[1]) > 4.0:
-                shapes.append((index, bounds, kind == _PAGEOBJ_IMAGE or not _white_fill(obj)))
+                shapes.append((index, bounds, None if kind == _PAGEOBJ_IMAGE else _fill(obj)))
     return texts, shapes
 
 
-def _white_fill(obj: ctypes.c_void_p) -> bool:
+def _fill(obj: ctypes.c_void_p) -> tuple[int, int, int]:
+    """A path's fill colour (red, green, blue; 0-255)."""
     import pypdfium2.raw as raw
 
     rgba = [ctypes.c_uint() for _ in range(4)]
     raw.FPDFPageObj_GetFillColor(obj, *(ctypes.byref(v) for v in rgba))
-    return min(v.value for v in rgba[:3]) >= WHITE_CHANNEL
+    return rgba[0].value, rgba[1].value, rgba[2].value
 
 
 def _visible_box(page: object) -> Box:
@@ -247,14 +255,17 @@ def page_chars(page: object, textpage: ctypes.c_void_p) -> list[CharState]:
             details["covered"] = "under an opaque image or filled shape painted after it"
         if raw.FPDFText_GetFillColor(textpage, i, *(ctypes.byref(v) for v in rgba)):
             red, green, blue, alpha = (v.value for v in rgba)
-            on_dark = info is not None and any(index < info.index and dark and _contains(bounds, area_box)
-                                               for index, bounds, dark in shapes)
+            beneath = [(index, colour) for index, bounds, colour in shapes
+                       if info is not None and index < info.index and _contains(bounds, area_box)]
+            background = max(beneath)[1] if beneath else WHITE_PAGE
             if alpha <= 13:
                 reasons.add("white")
                 details["white"] = f"fully transparent fill (alpha {alpha})"
-            elif mode in _FILL_MODES and min(red, green, blue) >= WHITE_CHANNEL and not on_dark:
+            elif mode in _FILL_MODES and background is not None \
+                    and all(abs(c - b) <= SAME_COLOUR for c, b in zip((red, green, blue), background)):
                 reasons.add("white")
-                details["white"] = f"fill colour ({red}, {green}, {blue}) on a white page"
+                details["white"] = (f"fill colour ({red}, {green}, {blue}) on a white page" if not beneath else
+                                    f"fill colour ({red}, {green}, {blue}) on a shape of colour {background}")
         raw.FPDFText_GetMatrix(textpage, i, ctypes.byref(matrix))
         scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c)) or 1.0
         size = raw.FPDFText_GetFontSize(textpage, i) * scale
