@@ -65,7 +65,29 @@ def test_non_pdf_named_pdf(tmp_path: Path) -> None:
 def test_corrupt_pdf_is_not_readable(tmp_path: Path) -> None:
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.4\n" + b"\x00garbage" * 100)
-    assert _error(broken).startswith("not a readable PDF (pdfium: PdfInvalidError: ")
+    assert _error(broken) == "not a readable PDF (pdfium: Data format error)"
+
+
+def test_a_pdf_without_pages_is_not_readable_and_no_success_is_reported(tmp_path: Path) -> None:
+    # PDFium fails to load a document without a page tree naming "Success" as its error; the
+    # problem says it could not load the document, and the scan says the same as the reader
+    from rhetorica.documents.scan import ScanError, scan_paths
+
+    import pypdf
+
+    empty = tmp_path / "nopages.pdf"
+    pypdf.PdfWriter().write(empty)  # a page tree with no page
+    assert _error(empty) == "not a readable PDF (pdfium: could not load the document)"
+    # PDFium's last error is per process: after an encrypted file, the file without pages must not
+    # be called encrypted
+    locked = tmp_path / "locked.pdf"
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(612, 792)
+    writer.encrypt("secret")
+    writer.write(locked)
+    first, found = scan_paths([locked, empty])
+    assert isinstance(first, ScanError) and first.problem == _error(locked) == "PDF is encrypted (password required); decrypt it first"
+    assert isinstance(found, ScanError) and found.problem == _error(empty)
 
 
 def test_timeout_is_an_error(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from rhetorica.documents.pdf.backends import BACKEND, PACKAGE, backend_version
 from rhetorica.documents.pdf.layout import Layout
 from rhetorica.documents.pdf.lines import PageLines
 from rhetorica.documents.pdf.runner import BackendFailure, BackendTimeout, run_backend
+from rhetorica.documents.pdf.unreadable import check_pdf_file, unreadable
 from rhetorica.documents.sections import cut_after_references
 from rhetorica.hashing import content_hash
 
@@ -21,20 +22,6 @@ HIDDEN_ITEM = "hidden text"
 """The audit item of text left out because a human reader cannot see it."""
 NO_ABSTRACT = ("no abstract found (no 'Abstract' heading and no prose paragraph between the title block and the "
                "first section); the text read has no abstract")
-
-
-def check_pdf_file(path: Path) -> None:
-    """Cheap checks before parsing.
-
-    Raises:
-        DocumentReadError: empty file, or no ``%PDF-`` header in the first 1 KiB.
-    """
-    with path.open("rb") as handle:
-        head = handle.read(1024)
-    if not head:
-        raise DocumentReadError(path, "file is empty (0 bytes)")
-    if b"%PDF-" not in head:
-        raise DocumentReadError(path, "not a PDF (no %PDF- header); check the file type")
 
 
 def extract(path: Path, options: ReadOptions) -> tuple[list[PageLines], Layout]:
@@ -52,9 +39,7 @@ def extract(path: Path, options: ReadOptions) -> tuple[list[PageLines], Layout]:
     except BackendTimeout as exc:
         raise DocumentReadError(path, f"parsing timed out after {options.parse_timeout_s:g} s ({BACKEND})") from exc
     except BackendFailure as exc:
-        if exc.kind == "PdfEncryptedError":
-            raise DocumentReadError(path, "PDF is encrypted (password required); decrypt it first") from exc
-        raise DocumentReadError(path, f"not a readable PDF ({BACKEND}: {exc.kind}: {str(exc)[:300]})") from exc
+        raise DocumentReadError(path, unreadable(str(exc), exc.kind)) from exc
 
 
 def read_pdf(path: Path, doc_id: str, options: ReadOptions) -> Document:

@@ -30,6 +30,7 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.scan.instructions import DIRECTIVE_CATEGORIES, rule_names
 from rhetorica.documents.scan.latex import LATEX_SUFFIXES, scan_latex
 from rhetorica.documents.scan.markup import line_locator, text_findings, scan_markup_file
+from rhetorica.documents.pdf.unreadable import check_pdf_file, unreadable
 from rhetorica.documents.scan.pdf import scan_pdf
 from rhetorica.documents.models import Document
 
@@ -112,9 +113,12 @@ def _scan_pdf(path: Path) -> ScanReport:
 
 
     try:
+        check_pdf_file(path)
         return scan_pdf(path)
+    except DocumentReadError as exc:
+        raise ScanError(path, exc.problem) from exc
     except pdfium.PdfiumError as exc:
-        raise ScanError(path, f"not a readable PDF ({exc})") from exc
+        raise ScanError(path, unreadable(str(exc), path=path)) from exc
 
 
 def _scan_archive(path: Path) -> ScanReport:
