@@ -9,8 +9,12 @@ ASCII character they shadow ("ASCII smuggling"; the tag block is default-ignorab
 Standard §23.9); zero-width and other default-ignorable format characters are dropped; soft
 hyphens are dropped (common in PDF text, not a trick); letters of :data:`CONFUSABLES` become the
 Latin letter they imitate; everything else goes through NFKC (fullwidth forms, ligatures). Then
-runs of four or more single letters separated by one space, dot, hyphen or underscore
-("I G N O R E") are joined. The confusables table is our own small selection of Cyrillic and
+letter-spaced text is closed up: a run of four or more single characters (letters, digits,
+punctuation but the separators), each followed by a separator of one to five spaces, dots, hyphens
+or underscores ("I G N O R E", "G.i.v.e t.h.i.s"), is spaced with the separator it uses most
+between its characters, and any other separator in it is a word space: the run's characters are joined and each other separator becomes one space
+("I g n o r e   a l l" -> "Ignore all"). A run with a single separator throughout gives no word
+boundary and is joined whole. The confusables table is our own small selection of Cyrillic and
 Greek letters that render like Latin ones (after the idea of Unicode TR39 confusables, not its data).
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,8 +58,10 @@ CONFUSABLES: dict[str, str] = {
 
 _TRICKS = (TAG_TRICK, ZERO_WIDTH_TRICK, HOMOGLYPH_TRICK, SPACING_TRICK)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_SPACED_HINT = re.compile(r"[ ._\-][^\W\d_][ ._\-][^\W\d_][ ._\-]")
-_SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ ._\-]){3,}[^\W\d_](?![^\W\d_])")
+_SPACED_HINT = re.compile(r"[ ._\-][^\W\d_][ ._\-]{1,3}[^\W\d_][ ._\-]")
+_SPACED = re.compile(r"(?<![^\s._\-])(?:[^\s._\-][ ._\-]{1,5}){3,}[^\s._\-](?![^\s._\-])")
+_SPACED_PART = re.compile(r"([^\s._\-])([ ._\-]*)")
+_TRAILING = re.compile(r"[ ._\-]*")
 
 
 @dataclass(frozen=True)
@@ -195,13 +202,17 @@ def normalise(text: str) -> Normalised:
     flags = bytearray(len(joined))
     for start, length, flag in marks:
         flags[start:start + length] = bytes([flag]) * length
-    # a letter-spaced run has " x y " inside it: search only near such places
-    near = windows([m.start() for m in _SPACED_HINT.finditer(joined)], len(joined), reach=12)
-    spaced = [match for lo, hi in near for match in _SPACED.finditer(joined, lo, hi)]
+    # a letter-spaced run has " x y " inside it: look for runs only near such places; a run found
+    # there is then matched to its end, wherever that is
+    spaced: list[re.Match[str]] = []
+    for lo, hi in windows([m.start() for m in _SPACED_HINT.finditer(joined)], len(joined), reach=12):
+        found = _SPACED.search(joined, max(lo, spaced[-1].end() if spaced else 0), hi)
+        while found:
+            spaced.append(whole := _SPACED.match(joined, found.start()))  # type: ignore[arg-type]
+            found = _SPACED.search(joined, whole.end(), hi) if whole.end() < hi else None  # type: ignore[union-attr]
     if not spaced:
         return Normalised(joined, pieces_origin, bytes(flags))
     origin = pieces_origin.to_list()
-    # letter-spaced runs: keep the letters (every other character), mark them
     kept: list[str] = []
     kept_origin: list[int] = []
     kept_flags = bytearray()
@@ -211,10 +222,19 @@ def normalise(text: str) -> Normalised:
         kept.append(joined[position:start])
         kept_origin.extend(origin[position:start])
         kept_flags += flags[position:start]
-        kept.append(joined[start:end:2])
-        kept_origin.extend(origin[start:end:2])
-        kept_flags += bytes(value | 1 << 3 for value in flags[start:end:2])
-        position = end
+        parts = list(_SPACED_PART.finditer(joined, start, end))
+        letter_space = Counter(p.group(2) for p in parts[:-1]).most_common(1)[0][0]
+        for part in parts:
+            kept.append(part.group(1))
+            kept_origin.append(origin[part.start()])
+            kept_flags.append(flags[part.start()] | 1 << 3)
+            if part.group(2) and part.group(2) != letter_space:  # a word space
+                kept.append(" ")
+                kept_origin.append(origin[part.start(2)])
+                kept_flags.append(1 << 3)
+        # the letter space after the last character, when more separators follow ("m_o_d_e_l_."), is spacing
+        trail = _TRAILING.match(joined, end).group(0)  # type: ignore[union-attr]
+        position = end + len(letter_space) if len(trail) > len(letter_space) and trail.startswith(letter_space) else end
     kept.append(joined[position:])
     kept_origin.extend(origin[position:])
     kept_flags += flags[position:]
