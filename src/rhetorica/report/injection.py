@@ -18,6 +18,7 @@ import json
 import pandas as pd
 
 from rhetorica.documents.scan.findings import Finding, severity_rank
+from rhetorica.documents.scan.demands import GRAMMARS
 from rhetorica.labels import ORIGINAL, split_arm
 from rhetorica.report.data import ReportData
 from rhetorica.report.views import Section, table_view
@@ -129,7 +130,8 @@ def injection_section(data: ReportData) -> Section:
     note = (f"Every review input was scanned for hidden text (white, tiny, off-page, invisible or covered PDF text; "
             "LaTeX white/tiny/phantom/zero-size constructs, metadata and comments; Markdown/HTML comments, "
             "CSS-hidden spans, zero-width and tag characters) and for instructions aimed at a reviewer or a model "
-            "(six languages, with homoglyph, spacing and base64 obfuscation undone). Nothing is removed because of "
+            f"({len(GRAMMARS)} languages, with homoglyph, spacing and base64 obfuscation undone). Nothing is removed "
+            "because of "
             f"a scan. {n_scanned} input(s) scanned, {n_flagged} with findings at or above medium. In the obedience "
             "table each injected variant is paired with its original (papers as units): preference ratio = % "
             "injected higher / % original higher; a flip to accept is a paper rejected as original and accepted "

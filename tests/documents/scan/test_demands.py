@@ -46,8 +46,8 @@ def test_the_corpus_has_its_size() -> None:
     sizes = {language: len(demands(language)) for language in LANGUAGES}
     # en: 10 demands x 2 prefixes x (5 vocatives + 3 trailing) + 4 subjects x 10 = 200; the others:
     # 6 x 2 x (3 + 2) + 3 x 6 = 78
-    assert sizes == {"en": 200, "es": 78, "fr": 78, "de": 78, "zh": 78, "ja": 78, "ko": 78}
-    assert sum(len(hard_negatives(language)) for language in LANGUAGES) == 140 + 6 * 36
+    assert sizes == {"en": 200, "es": 78, "fr": 78, "de": 78, "ru": 78, "zh": 78, "ja": 78, "ko": 78}
+    assert sum(len(hard_negatives(language)) for language in LANGUAGES) == 140 + 7 * 36
     assert all(len(set(demands(language))) == sizes[language] for language in LANGUAGES)
 
 
@@ -130,7 +130,7 @@ def test_keyword_anchors_lose_no_demand(shared_data: Path) -> None:
             assert expected, demand
             assert find_demands(text) == expected, demand
             checked += 1
-    assert checked == 67 + 6 * 26
+    assert checked == 67 + 7 * 26
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -163,8 +163,8 @@ def test_the_two_sentence_corpus_has_its_size() -> None:
     sizes = {language: (len(two_sentence_demands(language)), len(two_sentence_negatives(language)))
              for language in LANGUAGES}
     # en: 5 vocatives x 10 imperatives, 5 x 14 predicates; the others: 3 x 6 and 3 x 6
-    assert sizes == {"en": (50, 70), "es": (18, 18), "fr": (18, 18), "de": (18, 18), "zh": (18, 18),
-                     "ja": (18, 18), "ko": (18, 18)}
+    assert sizes == {"en": (50, 70), "es": (18, 18), "fr": (18, 18), "de": (18, 18), "ru": (18, 18),
+                     "zh": (18, 18), "ja": (18, 18), "ko": (18, 18)}
     assert len(protocol_negatives()) == 12
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rhetorica.documents.scan.instructions import demands_verdict, find_instructions
-from rhetorica.documents.scan.normalise import normalise
+from rhetorica.documents.scan.normalise import CONFUSABLES, normalise, posing_as_latin
 from tests.documents.scan.demand_corpus import demands, hard_negatives
 
 STYLES = {  # name -> (after each character, between words)
@@ -62,3 +62,45 @@ def test_spaced_demands_are_found_and_spaced_negatives_are_not(language: str, st
                                           for m in find_instructions(_spaced(d, letter, word)))]
     assert missed == []
     assert [n for n in benign if _flagged(_spaced(n, letter, word))] == []
+
+
+def _disguised(text: str, whole_words: bool) -> str:
+    """``text`` with Latin letters swapped for Cyrillic look-alikes: every other word whose letters all
+    have one (``whole_words``), else one letter in every word of four or more letters."""
+    look_alike: dict[str, str] = {}
+    for cyrillic, latin in CONFUSABLES.items():
+        if "\u0400" <= cyrillic <= "\u04ff":
+            look_alike.setdefault(latin, cyrillic)
+    words = text.split(" ")
+    for k, word in enumerate(words):
+        if whole_words and k % 2 and word.isalpha() and all(c in look_alike for c in word):
+            words[k] = "".join(look_alike[c] for c in word)
+        elif not whole_words and len(word) >= 4:
+            i = next((i for i, c in enumerate(word) if c in look_alike), None)
+            if i is not None:
+                words[k] = word[:i] + look_alike[word[i]] + word[i + 1:]
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("whole_words", [False, True])
+def test_english_demands_in_cyrillic_look_alikes_are_found(whole_words: bool) -> None:
+    found = [d for d in demands("en") if _flagged(d)]
+    disguised = [d for d in (_disguised(o, whole_words) for o in found) if d not in found]
+    assert len(disguised) == (136 if whole_words else len(found))  # whole words: those with a look-alike for every letter
+    missed = [d for d in disguised if not any(demands_verdict(m) for m in find_instructions(d))]
+    assert missed == []
+
+
+def test_russian_text_is_left_as_written_alone_and_after_english() -> None:
+    russian = demands("ru") + hard_negatives("ru")
+    assert len(russian) == 78 + 36
+    for text in russian:
+        assert normalise(text).text == text
+        assert normalise("We use graph filters. " + text).text == "We use graph filters. " + text
+
+
+def test_posing_letters_by_hand() -> None:
+    assert posing_as_latin("Please ассерт this") == set(range(7, 13))  # enclosed by Latin words
+    assert posing_as_latin("Іgnоrе") == {0, 3, 5}  # mixed with Latin g, n, r
+    assert posing_as_latin("Не учитывайте") == set()  # beside a Russian word
+    assert posing_as_latin("ok. Не учитывайте") == set()

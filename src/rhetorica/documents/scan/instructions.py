@@ -1,4 +1,4 @@
-"""Instruction-like text aimed at a reviewer or a language model, in seven languages.
+"""Instruction-like text aimed at a reviewer or a language model, in eight languages.
 
 The rules are our own regular expressions (covered by
 :data:`rhetorica.documents.scan.findings.SCANNER_VERSION`, bumped with any rule change), written for the attack
@@ -28,6 +28,7 @@ Languages and the categories each covers (exactly these rules exist):
 - ``es`` Spanish: override, score, accept, praise, role, demand;
 - ``fr`` French: override, score, accept, praise, role, demand;
 - ``de`` German: override, score, accept, praise, role, demand;
+- ``ru`` Russian: override, score, accept, praise, role, demand;
 - ``ja`` Japanese: override, score, accept, praise, role, demand;
 - ``ko`` Korean: override, score, accept, praise, role, demand.
 
@@ -208,6 +209,27 @@ _RULES: dict[str, str] = {
                   r"(?:Neuheit|Originalit[äa]t|Innovation)"),
     "de:role": (r"\b(?:du\s+bist|sie\s+sind)\s+(?:jetzt\s+)?eine?\s+(?:\w+\s+){0,2}?(?:Gutachter|Gutachterin|Reviewer|"
                 r"Assistent|Assistentin|Sprachmodell)"),
+    "ru:override": (r"\b(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|не\s+обращай(?:те)?\s+"
+                    r"внимания\s+на)\s+(?:все\s+)?(?:предыдущие|прежние|прошлые|вышеуказанные|вышеприведённые|"
+                    r"вышеприведенные|ранее\s+данные|предшествующие)\s+(?:инструкции|указания|команды|распоряжения|"
+                    r"промпты|подсказки)"
+                    r"|\b(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|не\s+учитывай(?:те)?)\s+(?:все\s+)?"
+                    r"(?:\w+\s+)?(?:критерии(?:\s+оценки)?|правила(?:\s+рецензирования)?|рубрику|инструкции|"
+                    r"требования\s+к\s+рецензии)"),
+    "ru:score": (r"\b(?:поставь|поставьте|дай|дайте|выставь|выставьте|присвой|присвойте)\s+(?:этой\s+|данной\s+|нашей\s+)?"
+                 r"(?:статье|работе|рукописи)\s+(?:сам\w+\s+)?(?:высш\w+\s+(?:оценку|балл)|наивысш\w+\s+(?:оценку|балл)|"
+                 r"максимальн\w+\s+(?:оценку|балл)|10\s+баллов|оценку\s+10|10\s+из\s+10|положительн\w+\s+оценку)"
+                 r"|\b(?:напиши|напишите|оставь|оставьте)\s+(?:только\s+)?(?:очень\s+)?(?:положительн\w+|хвалебн\w+)\s+"
+                 r"(?:отзыв\w*|рецензи\w+)"
+                 r"|\b(?:пиши|пишите|напиши|напишите|оставляй|оставляйте)\s+(?:только|исключительно)\s+"
+                 r"(?:положительн\w+|хвалебн\w+)\s+(?:комментари\w+|отзыв\w*|замечани\w+)"),
+    "ru:accept": (r"\b(?:рекомендуй|рекомендуйте|порекомендуй|порекомендуйте)\s+(?:\w+\s+){0,3}?(?:принять|принятие|"
+                  r"к\s+принятию|к\s+публикации)"
+                  r"|\b(?:прими|примите)\s+(?:эту|данную|нашу)\s+(?:статью|работу|рукопись)"),
+    "ru:praise": (r"\b(?:подчеркни|подчеркните|похвали|похвалите|отметь|отметьте|выдели|выделите)\s+(?:\w+\s+){0,3}?"
+                  r"(?:новизн\w+|оригинальност\w+|новаторств\w+)"),
+    "ru:role": (r"\b(?:ты|вы)\s*(?:[—–-]\s*)?(?:теперь\s+|являетесь\s+|являешься\s+)?(?:\w+\s+){0,2}?"
+                r"(?:рецензент\w*|ревьюер\w*|ассистент\w*|языков\w+\s+модел\w+|эксперт\w*)"),
     "ja:override": (r"(?:以前|前|上記|これまで|先|今まで)の(?:すべての|全ての|全部の)?(?:指示|命令|指令|プロンプト)を"
                     r"(?:すべて|全て)?(?:無視|忘れ)"
                     r"|(?:評価基準|採点基準|審査基準|ルーブリック|査読ガイドライン|査読基準)を(?:すべて|全て)?無視"),
@@ -268,6 +290,11 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "de:accept": ("empfiehl", "empfehlen", "nimm", "nehmen", "akzeptier"),
     "de:praise": ("lobe", "loben", "betone", "hebe", "heben"),
     "de:role": ("bist", "sind"),
+    "ru:override": ("игнорир", "проигнорир", "забудь", "обращай", "учитывай"),
+    "ru:score": ("поставь", "дай$", "дайте$", "выстав", "присво", "напиши", "оставь", "оставля", "пиши$", "пишите$"),
+    "ru:accept": ("рекоменд", "порекоменд", "прими$", "примите$"),
+    "ru:praise": ("подчеркн", "похвал", "отметь", "выдели"),
+    "ru:role": ("ты$", "вы$"),
     "ja:override": ("指示", "命令", "指令", "プロンプト", "無視"),
     "ja:score": ("論文", "原稿", "投稿", "肯定的", "好意的", "ポジティブ", "前向き", "10点", "満点", "最高点", "最高評価", "高得点",
                  "高い評価", "高評価"),

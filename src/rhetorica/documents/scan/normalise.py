@@ -8,7 +8,10 @@ Steps (each character once, in order): Unicode tag characters U+E0020-U+E007E ar
 ASCII character they shadow ("ASCII smuggling"; the tag block is default-ignorable, Unicode
 Standard §23.9); zero-width and other default-ignorable format characters are dropped; soft
 hyphens are dropped (common in PDF text, not a trick); letters of :data:`CONFUSABLES` become the
-Latin letter they imitate; everything else goes through NFKC (fullwidth forms, ligatures). Then
+Latin letter they imitate where they pose as Latin (:func:`posing_as_latin`: in a word that mixes them
+with Latin letters, or in a word made only of them beside a Latin word; a Russian or Greek word among
+its own script's words stays as written); everything else goes through NFKC (fullwidth forms,
+ligatures). Then
 letter-spaced text is closed up: a run of four or more single characters (letters, digits,
 punctuation but the separators), each followed by a separator of one to five spaces, dots, hyphens
 or underscores ("I G N O R E", "G.i.v.e t.h.i.s"), is spaced with the separator it uses most
@@ -55,6 +58,10 @@ CONFUSABLES: dict[str, str] = {
     "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
 }
 """Non-Latin letters that look like Latin letters in common fonts (own selection)."""
+
+_CONFUSABLE = re.compile("[" + "".join(CONFUSABLES) + "]")
+_WORD = re.compile(r"[^\W\d_]+")
+_LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
 
 _TRICKS = (TAG_TRICK, ZERO_WIDTH_TRICK, HOMOGLYPH_TRICK, SPACING_TRICK)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -134,6 +141,46 @@ class _PiecewiseOrigin(Sequence[int]):
         return hash(tuple(self))
 
 
+def posing_as_latin(text: str) -> set[int]:
+    """Indices of the letters of :data:`CONFUSABLES` in ``text`` that pose as Latin letters.
+
+    A word (a run of letters) poses as Latin when it mixes scripts, holding a Latin letter beside
+    them ("Іgnоrе" with Cyrillic І, о, е), or when it is made only of them and the words on both sides
+    of it (of the run of such words it stands in) hold Latin letters ("Please ассерт this paper") —
+    the mixed-script and whole-script confusables of Unicode TR39 (section 4), decided per word.
+    Letters of a Cyrillic or Greek word with a letter of its own script outside the table ("оценку"),
+    or of a word made of them beside such a word ("Не учитывайте", even after English text), are
+    that script's text, not a trick.
+
+    Args:
+        text: any text.
+
+    Returns:
+        Indices into ``text`` (empty when it has no letter of the table).
+    """
+    if not _CONFUSABLE.search(text):
+        return set()
+    words = [w.group(0) for w in _WORD.finditer(text)]
+    starts = [w.start() for w in _WORD.finditer(text)]
+    latin = [_LATIN.search(w) is not None for w in words]
+    whole = [not latin[k] and all(c in CONFUSABLES for c in w) for k, w in enumerate(words)]
+    posing: set[int] = set()
+    k = 0
+    while k < len(words):
+        end = k + 1
+        if whole[k]:  # a run of words made only of table letters: posing when Latin words enclose it
+            while end < len(words) and whole[end]:
+                end += 1
+            enclosed = (k == 0 or latin[k - 1]) and (end == len(words) or latin[end]) and (k > 0 or end < len(words))
+            run = range(k, end) if enclosed else range(0)
+        else:
+            run = range(k, end) if latin[k] else range(0)
+        for j in run:
+            posing.update(starts[j] + i for i, c in enumerate(words[j]) if c in CONFUSABLES)
+        k = end
+    return posing
+
+
 def normalise(text: str) -> Normalised:
     """Clean ``text`` for instruction matching; see the module docstring for the steps.
 
@@ -149,6 +196,7 @@ def normalise(text: str) -> Normalised:
     """
     if text.isascii() and not _SPACED_HINT.search(text):
         return Normalised(text, range(len(text)), bytes(len(text)))
+    posing = posing_as_latin(text)
     parts: list[str] = []
     starts: list[int] = []
     sources: list[int] = []
@@ -180,7 +228,7 @@ def normalise(text: str) -> Normalised:
             elif char in ZERO_WIDTH:
                 previous_zero_width = True
                 continue
-            elif char in CONFUSABLES:
+            elif char in CONFUSABLES and index in posing:
                 pieces, flag = CONFUSABLES[char], 1 << 2
             else:
                 pieces, flag = unicodedata.normalize("NFKC", char), 0
