@@ -10,6 +10,8 @@ spacing; a spaced hard negative must stay benign.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rhetorica.documents.scan.instructions import demands_verdict, find_instructions
 from rhetorica.documents.scan.normalise import CONFUSABLES, normalise, posing_as_latin
@@ -104,3 +106,19 @@ def test_posing_letters_by_hand() -> None:
     assert posing_as_latin("Іgnоrе") == {0, 3, 5}  # mixed with Latin g, n, r
     assert posing_as_latin("Не учитывайте") == set()  # beside a Russian word
     assert posing_as_latin("ok. Не учитывайте") == set()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab xyАаоЖ .-_,\u200b\n", max_size=120))
+def test_any_text_normalises_with_every_character_mapped_back_in_order(text: str) -> None:
+    norm = normalise(text)
+    assert len(norm.origin) == len(norm.text) == len(norm.flags)
+    assert list(norm.origin) == sorted(norm.origin)
+    assert all(0 <= i < len(text) for i in norm.origin)
+
+
+def test_a_run_cut_short_by_its_search_window_is_no_run() -> None:
+    # a Russian message catalogue's string (PostgreSQL's): the window around the letter-spacing hint ended
+    # inside "к. т.:    %u", where a run looked complete; matched to its real end it is none
+    text = "newestCommitTsXid последней к. т.:    %u\n"
+    assert normalise(text).text == text

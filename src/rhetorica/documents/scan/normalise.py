@@ -59,6 +59,9 @@ CONFUSABLES: dict[str, str] = {
 }
 """Non-Latin letters that look like Latin letters in common fonts (own selection)."""
 
+CONTEXT_WORDS = 6
+"""Words on each side of a word made only of :data:`CONFUSABLES` letters whose script decides whether it
+poses as Latin (:func:`posing_as_latin`)."""
 _CONFUSABLE = re.compile("[" + "".join(CONFUSABLES) + "]")
 _WORD = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
@@ -145,12 +148,13 @@ def posing_as_latin(text: str) -> set[int]:
     """Indices of the letters of :data:`CONFUSABLES` in ``text`` that pose as Latin letters.
 
     A word (a run of letters) poses as Latin when it mixes scripts, holding a Latin letter beside
-    them ("Іgnоrе" with Cyrillic І, о, е), or when it is made only of them and the words on both sides
-    of it (of the run of such words it stands in) hold Latin letters ("Please ассерт this paper") —
-    the mixed-script and whole-script confusables of Unicode TR39 (section 4), decided per word.
-    Letters of a Cyrillic or Greek word with a letter of its own script outside the table ("оценку"),
-    or of a word made of them beside such a word ("Не учитывайте", even after English text), are
-    that script's text, not a trick.
+    them ("Іgnоrе" with Cyrillic І, о, е), or when it is made only of them, the words on both sides
+    of it (of the run of such words it stands in) hold Latin letters and so do most of the
+    :data:`CONTEXT_WORDS` words before and after it ("Please ассерт this paper") — the mixed-script
+    and whole-script confusables of Unicode TR39 (section 4), decided per word. Letters of a Cyrillic
+    or Greek word with a letter of its own script outside the table ("оценку"), or of a word made of
+    them beside such a word ("Не учитывайте", even after English text) or in Russian prose that
+    names a Latin term ("символ в Intel Hex файле"), are that script's text, not a trick.
 
     Args:
         text: any text.
@@ -172,7 +176,10 @@ def posing_as_latin(text: str) -> set[int]:
             while end < len(words) and whole[end]:
                 end += 1
             enclosed = (k == 0 or latin[k - 1]) and (end == len(words) or latin[end]) and (k > 0 or end < len(words))
-            run = range(k, end) if enclosed else range(0)
+            near = [j for j in (*range(max(0, k - CONTEXT_WORDS), k), *range(end, end + CONTEXT_WORDS))
+                    if j < len(words) and not whole[j]]
+            in_latin = 2 * sum(latin[j] for j in near) > len(near)
+            run = range(k, end) if enclosed and in_latin else range(0)
         else:
             run = range(k, end) if latin[k] else range(0)
         for j in run:
@@ -254,10 +261,12 @@ def normalise(text: str) -> Normalised:
     # there is then matched to its end, wherever that is
     spaced: list[re.Match[str]] = []
     for lo, hi in windows([m.start() for m in _SPACED_HINT.finditer(joined)], len(joined), reach=12):
-        found = _SPACED.search(joined, max(lo, spaced[-1].end() if spaced else 0), hi)
-        while found:
-            spaced.append(whole := _SPACED.match(joined, found.start()))  # type: ignore[arg-type]
-            found = _SPACED.search(joined, whole.end(), hi) if whole.end() < hi else None  # type: ignore[union-attr]
+        position = max(lo, spaced[-1].end() if spaced else 0)
+        while position < hi and (found := _SPACED.search(joined, position, hi)):
+            whole = _SPACED.match(joined, found.start())  # None when the window's end cut a longer token short
+            if whole is not None:
+                spaced.append(whole)
+            position = whole.end() if whole is not None else found.start() + 1
     if not spaced:
         return Normalised(joined, pieces_origin, bytes(flags))
     origin = pieces_origin.to_list()
