@@ -35,6 +35,7 @@ def format_validation_error(source: str, exc: ValidationError) -> str:
 #: item; ``comparisons[0]: ...`` or ``rewriters[1]: ...`` from a check of the whole study).
 _SUB_KEY = re.compile(
     r"^(options\.[A-Za-z0-9_.-]+|endpoints\[\d+\](?:\.[a-z_]+)?|"
-    r"(?:comparisons|rewriters|reviewers)\[\d+\](?:\.(?:model|options|kind))?): (.*)$",
+    r"(?:comparisons|rewriters|reviewers)\[\d+\](?:\.(?:model|options|kind|sampling\.temperature))?|"
+    r"aspects\.temperature): (.*)$",
     re.DOTALL,
 )

@@ -197,3 +197,39 @@ def test_main_belongs_to_a_latex_project_and_stays_inside_it():
         parse_study({"name": "s", "documents": [{"path": "a.tex", "main": "a.tex"}], "reviewers": reviewers})
     with pytest.raises(ConfigError, match=r"main: '\.\./x\.tex' must be a path inside the project folder"):
         parse_study({"name": "s", "documents": [{"latex_project": "p", "main": "../x.tex"}], "reviewers": reviewers})
+
+
+# The largest temperature each provider's API reference states (OpenAI Chat Completions: "between 0 and 2";
+# Anthropic Messages: "ranges from 0.0 to 1.0"; Gemini GenerationConfig: 0.0-2.0); servers such as vLLM,
+# llama.cpp, the embedded model and the mock state none.
+DOCUMENTED_TEMPERATURE_MAX = {"openai/gpt-4o-mini": 2.0, "anthropic/claude-sonnet-4-5": 1.0,
+                              "google/gemini-2.5-flash": 2.0, "mock/echo": None,
+                              "openai-compatible/qwen@http://127.0.0.1:8000/v1": None}
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.7, 1.0, 1.01, 2.0, 2.5, 50.0])
+@pytest.mark.parametrize("model", DOCUMENTED_TEMPERATURE_MAX)
+def test_a_temperature_above_the_provider_range_is_refused_at_load(model: str, temperature: float) -> None:
+    highest = DOCUMENTED_TEMPERATURE_MAX[model]
+    study = _study_with(reviewer={"name": "hot", "model": model, "sampling": {"temperature": temperature}})
+    if highest is None or temperature <= highest:
+        assert parse_study(study).reviewers[0].sampling.temperature == temperature
+        return
+    with pytest.raises(ConfigError) as caught:
+        parse_study(study)
+    provider = model.partition("/")[0]
+    assert str(caught.value) == (f"study: reviewers[0].sampling.temperature: {temperature:g} is above {highest:g}, "
+                                 f"the highest provider {provider} accepts")
+
+
+def test_a_declared_model_and_the_annotator_are_checked_too() -> None:
+    study = _study_with({"name": "rw", "model": "claude", "conditions": ["confidence:+"],
+                         "sampling": {"temperature": 1.5}})
+    study["models"] = {"claude": {"provider": "anthropic", "model": "claude-sonnet-4-5"}}
+    with pytest.raises(ConfigError, match=r"^study: rewriters\[0\].sampling.temperature: 1.5 is above 1, the highest "
+                                          "provider anthropic accepts$"):
+        parse_study(study)
+    study = _study_with()
+    study["aspects"] = {"model": "openai/gpt-4o-mini", "temperature": 3}
+    with pytest.raises(ConfigError, match="^study: aspects.temperature: 3 is above 2, the highest provider openai accepts$"):
+        parse_study(study)

@@ -156,6 +156,10 @@ class ModelAPI(abc.ABC):
     #: Structured-output modes the provider negotiates per endpoint, strongest first
     #: (:mod:`rhetorica.models.negotiation`; each but the last may be rejected once); none by default.
     negotiated_modes: ClassVar[tuple[str, ...]] = ()
+    #: The largest sampling temperature the provider's API accepts, from its API reference (a study
+    #: asking for more is refused when it loads, naming the configuration); ``None``: no stated bound
+    #: (a server such as vLLM or llama.cpp takes any temperature >= 0).
+    temperature_max: ClassVar[float | None] = None
 
     @classmethod
     def declared_options(cls) -> list[str]:

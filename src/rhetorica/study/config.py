@@ -799,6 +799,27 @@ class StudyConfig(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _temperatures_in_range(self) -> StudyConfig:
+        # a temperature the provider's API refuses would fail every call of the configuration
+        asked = [(f"{label}[{i}].sampling.temperature", item.model, item.sampling.temperature)
+                 for label, items in (("rewriters", self.rewriters), ("reviewers", self.reviewers))
+                 for i, item in enumerate(items)]
+        if self.aspects is not None:
+            asked.append(("aspects.temperature", self.aspects.model, self.aspects.temperature))
+        for where, model, temperature in asked:
+            if model is None or temperature is None:
+                continue
+            provider = self.models[model].provider if model in self.models else model.partition("/")[0]
+            try:
+                highest = provider_class(provider).temperature_max
+            except ModelError:  # the provider's package is not installed: the run names the install
+                continue
+            if highest is not None and temperature > highest:
+                raise ValueError(f"{where}: {temperature:g} is above {highest:g}, the highest provider {provider} "
+                                 "accepts")
+        return self
+
+    @model_validator(mode="after")
     def _aspect_annotator(self) -> StudyConfig:
         if self.aspects is None:
             return self

@@ -66,6 +66,7 @@ class AnthropicModel(HTTPModelAPI):
     prompt_cache = "prefix"
 
     provider = "anthropic"
+    temperature_max = 1.0  # Messages API reference: "Ranges from 0.0 to 1.0"
     official_url = ANTHROPIC_BASE_URL
     key_env = "ANTHROPIC_API_KEY"
 

@@ -68,6 +68,7 @@ class GoogleModel(HTTPModelAPI):
     prompt_cache = "prefix"
 
     provider = "google"
+    temperature_max = 2.0  # Gemini API GenerationConfig: temperature 0.0-2.0 for the Gemini 2 models
 
     def __init__(self, model: str, *, thinking_budget: int | None = None, **endpoint: Any) -> None:
         super().__init__(model, **endpoint)

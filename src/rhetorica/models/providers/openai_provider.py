@@ -41,6 +41,7 @@ class OpenAIModel(OpenAICompatibleModel):
     slot_fields = False  # OpenAI's API takes no llama.cpp fields
 
     provider = "openai"
+    temperature_max = 2.0  # Chat Completions API reference: "between 0 and 2"
     official_url = OPENAI_BASE_URL
     key_env = OPENAI_KEY_ENV
     _name_has_url = False
