@@ -7,6 +7,7 @@ renders the declarations with these.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -32,11 +33,77 @@ _ESCAPES = {
 }
 
 
+_SYMBOLS = {
+    "−": r"\ensuremath{-}", "≥": r"\ensuremath{\geq}", "≤": r"\ensuremath{\leq}", "≈": r"\ensuremath{\approx}",
+    "≠": r"\ensuremath{\neq}", "∞": r"\ensuremath{\infty}", "«": "``", "»": "''",
+}
+"""Symbols of rhetorica's tables that pdfLaTeX's default input encoding (UTF-8, OT1 fonts) does not define,
+as the commands that print them (measured by compiling each alone; the dashes, arrows, ×, ±, · and §
+print as written, :data:`PRINTED_PUNCTUATION`); Greek letters go through :func:`_greek`."""
+
+
+def _greek(ch: str) -> str | None:
+    """A Greek letter as its math command (``α`` -> ``\\ensuremath{\\alpha}``, ``Δ`` -> ``\\ensuremath{\\Delta}``),
+    or ``None`` for any other character. Capitals that look Latin (Α, Β ...) are printed as those letters."""
+    name = unicodedata.name(ch, "")
+    if not name.startswith(("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")) or " WITH " in name:
+        return None
+    letter = name.rsplit(" ", 1)[1].lower().replace("lamda", "lambda")
+    if "CAPITAL" in name:
+        return LATIN_LOOKING_GREEK.get(letter) or rf"\ensuremath{{\{letter.capitalize()}}}"
+    return "o" if letter == "omicron" else rf"\ensuremath{{\{letter}}}"
+
+
+LATIN_LOOKING_GREEK = {"alpha": "A", "beta": "B", "epsilon": "E", "zeta": "Z", "eta": "H", "iota": "I", "kappa": "K",
+                       "mu": "M", "nu": "N", "omicron": "O", "rho": "P", "tau": "T", "chi": "X"}
+"""Greek capitals LaTeX has no command for, because they look like these Latin letters."""
+
+
+OT1_UNPRINTABLE = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ")
+"""Letters of Latin-1 and Latin Extended-A (U+00A0-U+017F) that pdfLaTeX cannot print in its default
+OT1 font encoding ("Command \\k unavailable in encoding OT1"): measured by compiling each character of
+the two blocks alone (TeX Live 2022); every other one of them prints."""
+
+
+PRINTED_PUNCTUATION = frozenset("–—…‘’“”←↑→↓")
+"""Characters beyond Latin-1 and Latin Extended-A that pdfLaTeX's default encoding prints (measured
+as :data:`OT1_UNPRINTABLE`: each compiled alone)."""
+
+
+def _printable(ch: str) -> bool:
+    return (ch.isascii() or ("\u00a0" <= ch <= "\u017f" and ch not in OT1_UNPRINTABLE)
+            or ch in PRINTED_PUNCTUATION)
+
+
+def _cell_char(ch: str) -> str:
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ch in _SYMBOLS:
+        return _SYMBOLS[ch]
+    if _printable(ch):
+        return ch
+    if unicodedata.category(ch) == "Cf":  # zero-width and bidi controls: invisible, and undefined in LaTeX
+        return ""
+    if greek := _greek(ch):
+        return greek
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    if base and base != ch and all(_printable(c) for c in base):  # ą -> a: the letter without its mark
+        return "".join(_ESCAPES.get(c, c) for c in base)
+    return f"[U+{ord(ch):04X}]"
+
+
 def escape(text: object) -> str:
-    """Escape a text cell so LaTeX prints it literally: the ten special characters (``\\ & % $ # _
+    """Escape a text cell so pdfLaTeX prints it literally: the ten special characters (``\\ & % $ # _
     { } ~ ^``), ``< > |`` (which OT1-encoded fonts print as other glyphs) as text commands, line
-    breaks as spaces (a blank line would end the table row)."""
-    return "".join(_ESCAPES.get(ch, ch) for ch in str(text))
+    breaks as spaces (a blank line would end the table row), an opening square bracket braced (a row's
+    first cell right after ``\\\\`` would be read as that command's optional length), the symbols of :data:`_SYMBOLS` and
+    Greek letters as the commands that print them (the default UTF-8 input encoding does not define
+    them: "Unicode character ≥ (U+2265) not set up for use with LaTeX"), invisible format
+    characters (zero-width, bidi controls) dropped; Latin letters stay as written where pdfLaTeX's
+    default encoding prints them, lose the mark it cannot print (``ą`` -> ``a``), and any other
+    character (Cyrillic, CJK, ...) is its code point, ``[U+0416]``, so the table always compiles."""
+    cell = "".join(_cell_char(ch) for ch in str(text))
+    return "{[}" + cell[1:] if cell.startswith("[") else cell
 
 
 def number(value: object, digits: int = 2) -> str:
