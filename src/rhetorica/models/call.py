@@ -25,6 +25,10 @@ Policy (ARCHITECTURE.md, "Model layer"):
 - an endpoint that keeps failing is paused by its circuit breaker (:mod:`rhetorica.models.breaker`)
   and, if no endpoint of the model recovers, :class:`EndpointDownError` is raised (the unit stays
   pending);
+- any other exception raised while a request is made or its answer read (a field of a type the
+  provider's format does not allow) is an :class:`UnreadableAnswerError`, and any exception around
+  the request a failure: the call's row is finished as ``error`` with the reason, never left
+  ``in_flight`` (only cancellation leaves it so: the process ended mid-call);
 - :class:`PermanentError` fails at once; every failure becomes a :class:`ModelOutput` with a failure
   status and the reason — callers never see an exception for a model failure (only the budget and
   a model that is down raise, so that the unit is left pending).
@@ -56,6 +60,8 @@ from rhetorica.models.errors import (
     PermanentError,
     RateLimitError,
     TransientError,
+    UnreadableAnswerError,
+    unexpected,
 )
 from rhetorica.models.limits import RateLimiter
 from rhetorica.models.negotiation import Negotiation
@@ -328,7 +334,10 @@ class _Requests:
                 self.rejected = True
                 self.finish(_failure(self.model, Status.ERROR, f"structured-output mode {mode} rejected by the "
                                      f"endpoint: {exc}", time.perf_counter() - self.started))
-            raise
+            if isinstance(exc, Exception) and not isinstance(exc, ModelError):  # not classified by the provider
+                what = f"the answer of {redact_urls(self.target.name)} could not be read"
+                raise UnreadableAnswerError(unexpected(what, exc)) from exc
+            raise  # a classified failure, or cancelled: a row left in flight was abandoned
         if limiter is not None:
             limiter.observe(output.rate_limit)
         return output
@@ -368,6 +377,11 @@ async def _live_call(
         except TransientError:  # the last attempt failed: its failure is the outcome, not a final one
             assert attempts.failure is not None
             output = attempts.failure.model_copy(update={"transient": True})
+        except Exception as exc:  # noqa: BLE001 - a fault around the request: its row ends failed, never in flight
+            if isinstance(exc, ModelError):  # the budget or a model that is down: the unit stays pending
+                raise
+            output = _failure(model, Status.ERROR, unexpected(f"the call to {redact_urls(model.name)} failed", exc),
+                              time.perf_counter() - requests.started)
         assert output is not None
         requests.finish(output, cache=output.status == Status.OK)  # an ok answer is cached with its outcome
         return output
