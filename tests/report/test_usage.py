@@ -93,8 +93,8 @@ def test_calls_without_usable_counts_are_counted_per_token_column_and_named_in_t
     note = usage_note(rows.reset_index())
     assert note == ("The server reported no usable count (missing, not a non-negative integer, or a part larger than "
                     "its whole) for the input tokens of 2 call(s); the reused input tokens of 3 call(s); the output "
-                    "tokens of 1 call(s): these count as 0 in the sums and in the priced cost, which are therefore lower "
-                    "bounds.")
+                    "tokens of 1 call(s): these count as 0 in the token sums, which are therefore lower bounds.")
+    assert rows["charged_at_bound"].tolist() == [0, 0]  # unpriced: nothing to charge
 
 
 def test_a_store_from_before_the_column_counts_no_call_as_unreported():
@@ -108,3 +108,29 @@ def test_a_store_from_before_the_column_counts_no_call_as_unreported():
     assert usage.iloc[0][["input_tokens_unreported", "cached_tokens_unreported", "output_tokens_unreported"]].tolist() \
         == [0, 0, 0]
     assert usage_note(usage) == ""
+
+
+def test_priced_calls_without_usable_counts_are_counted_as_charged_at_their_bound():
+    """Of the real calls, the priced ones (cost > 0) lacking a usable input or output count were
+    charged at their bound (rhetorica.models.budget.charged_cost); the note says how many."""
+    from rhetorica.report.sections import usage_note
+
+    calls = pd.DataFrame({
+        "provider": ["p"] * 6, "model": ["m"] * 6, "status": ["ok"] * 5 + ["error"], "cache_hit": [0, 0, 0, 0, 1, 0],
+        "input_tokens": [0, 10, 10, 0, 0, 0], "cached_tokens": [0] * 6, "output_tokens": [5, 0, 5, 0, 0, 0],
+        # row 0: input unreported, priced; row 1: output unreported, priced; row 2: only the cached
+        # count unreported (0 reused is already the dearer); row 3: both unreported but unpriced;
+        # row 4: a cache hit; row 5: an answer that could not be read, priced
+        "cost_usd": [0.054, 0.013, 0.007, 0.0, 0.0, 0.054], "reserved_usd": [0.054] * 6, "latency_s": [1.0] * 6,
+        "usage_unreported": ["input_tokens,cached_tokens", "output_tokens,reasoning_tokens", "cached_tokens",
+                             "input_tokens,output_tokens", "input_tokens",
+                             "input_tokens,output_tokens,cached_tokens,reasoning_tokens"],
+    })
+    usage = _usage(calls, STUDY)
+    assert usage.iloc[0]["charged_at_bound"] == 3
+    assert usage.iloc[0]["cost_usd"] == 0.054 + 0.013 + 0.007 + 0.054
+    note = usage_note(usage)
+    assert note.endswith("3 priced call(s) without a usable input or output count (or whose answer could not be read) "
+                         "are charged at their bound in the cost and the budget: the request's input tokens as the "
+                         "budget counts them, max_tokens output tokens (without max_tokens: the answer's text counted "
+                         "so), no reused input.")

@@ -47,9 +47,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from rhetorica.models import negotiation as negotiation_module
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.breaker import BreakerSettings, CircuitBreaker, EndpointDownError
-from rhetorica.models.budget import Budget, input_cost, worst_case_cost
+from rhetorica.models.budget import Budget, charged_cost, input_cost, worst_case_cost
 from rhetorica.models.cache import CallLog, model_cache_key
 from rhetorica.models.endpoints import EndpointPool, has_other_endpoint, route
 from rhetorica.models.errors import (
@@ -66,6 +66,7 @@ from rhetorica.models.errors import (
 from rhetorica.models.limits import RateLimiter
 from rhetorica.models.negotiation import Negotiation
 from rhetorica.models.redaction import redact_urls
+from rhetorica.models.usage import unknown_usage
 from rhetorica.status import Status
 
 
@@ -190,9 +191,11 @@ class ConnectionLimits:
         return self._limiters[key]
 
 
-def _failure(model: ModelAPI, status: Status, reason: str, latency: float, *, stops: bool = False) -> ModelOutput:
+def _failure(model: ModelAPI, status: Status, reason: str, latency: float, *, stops: bool = False,
+             answered: bool = False) -> ModelOutput:
+    """A failure output; ``answered``: the server answered (and may bill it), its usage unknown."""
     return ModelOutput(provider=model.provider, model=model.model, status=status, error=reason, latency_s=latency,
-                       stops_configuration=stops)
+                       stops_configuration=stops, usage=unknown_usage() if answered else Usage())
 
 
 async def call_model(
@@ -381,8 +384,11 @@ async def _live_call(
             if isinstance(exc, ModelError):  # the budget or a model that is down: the unit stays pending
                 raise
             output = _failure(model, Status.ERROR, unexpected(f"the call to {redact_urls(model.name)} failed", exc),
-                              time.perf_counter() - requests.started)
+                              time.perf_counter() - requests.started, answered=requests.call_id is not None)
         assert output is not None
+        charged = charged_cost(model, messages, config, output)  # a count not reported: at its bound
+        if charged != output.cost_usd:
+            output = output.model_copy(update={"cost_usd": charged})
         requests.finish(output, cache=output.status == Status.OK)  # an ok answer is cached with its outcome
         return output
     finally:
@@ -481,7 +487,8 @@ class _Attempts:
             if breaker is not None:
                 breaker.record(transient_failure=False)  # the server answered
             return _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
-                            time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError))
+                            time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError),
+                            answered=isinstance(exc, UnreadableAnswerError))
         except TransientError as exc:
             self._failed(exc, breaker)
             raise

@@ -54,8 +54,9 @@ USAGE_HEADERS = {
 
 def usage_note(usage: pd.DataFrame) -> str:
     """The usage table's note: the calls never answered (cut off by an interrupted run) and, per token
-    column, how many calls the server gave no usable count for (their 0 is in the sum and the priced
-    cost); '' when neither."""
+    column, how many calls the server gave no usable count for (their 0 is in the sum), and how many
+    priced calls were charged at their bound for it (:func:`rhetorica.models.budget.charged_cost`);
+    '' when none of these."""
     if not len(usage):
         return ""
     notes = []
@@ -67,8 +68,14 @@ def usage_note(usage: pd.DataFrame) -> str:
                for column, flag in UNREPORTED_COLUMNS.items() if flag in usage.columns and usage[flag].sum()]
     if lacking:
         notes.append("The server reported no usable count (missing, not a non-negative integer, or a part larger "
-                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the sums and in the priced "
-                     "cost, which are therefore lower bounds.")
+                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the token sums, which are "
+                     "therefore lower bounds.")
+    bounded = int(usage["charged_at_bound"].sum()) if "charged_at_bound" in usage.columns else 0
+    if bounded:
+        notes.append(f"{bounded:,} priced call(s) without a usable input or output count (or whose answer could not "
+                     "be read) are charged at their bound in the cost and the budget: the request's input tokens as "
+                     "the budget counts them, max_tokens output tokens (without max_tokens: the answer's text "
+                     "counted so), no reused input.")
     return " ".join(notes)
 
 
