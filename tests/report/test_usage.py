@@ -134,3 +134,30 @@ def test_priced_calls_without_usable_counts_are_counted_as_charged_at_their_boun
                          "are charged at their bound in the cost and the budget: the request's input tokens as the "
                          "budget counts them, max_tokens output tokens (without max_tokens: the answer's text counted "
                          "so), no reused input.")
+
+
+def test_seconds_in_calls_read_not_measured_where_no_call_was_timed():
+    """A model whose real calls all carry a 0 s duration (nothing timed them: a mock model, batch
+    results) shows 'not measured', not 0.00; a timed model its sum; a model with cache hits only,
+    which made no call, 0.00 s; the note counts the untimed models."""
+    from rhetorica.report.sections import USAGE_HEADERS, usage_note, usage_shown
+    from rhetorica.report.views import table_view
+
+    calls = pd.DataFrame({
+        "provider": ["mock", "mock", "p", "p", "p", "q"], "model": ["m", "m", "t", "t", "t", "h"],
+        "status": ["ok"] * 6, "cache_hit": [0, 0, 0, 0, 1, 1],
+        "input_tokens": [1] * 6, "cached_tokens": [0] * 6, "output_tokens": [1] * 6, "cost_usd": [0.0] * 6,
+        "reserved_usd": [0.0] * 6,
+        # the timed model: 1.25 s + 0 s (a batch result) = 1.25 s; its cache hit's 0 is no call
+        "latency_s": [0.0, 0.0, 1.25, 0.0, 0.0, 0.0],
+    })
+    usage = _usage(calls, STUDY).set_index("provider")
+    assert usage.loc["mock", "untimed_calls"] == 2 and pd.isna(usage.loc["mock", "call_seconds"])
+    assert usage.loc["p", "call_seconds"] == 1.25 and usage.loc["p", "untimed_calls"] == 1
+    assert usage.loc["q", "calls"] == 0 and usage.loc["q", "call_seconds"] == 0.0
+    view = table_view(usage_shown(usage.reset_index()), USAGE_HEADERS)
+    seconds = {row[0]: row[view.headers.index("Seconds in calls")] for row in view.rows}
+    assert seconds == {"mock": "not measured", "p": "1.25", "q": "0.00"}
+    assert ("Seconds in calls: not measured for 1 model(s) whose calls carry no duration (each logged as 0 s: "
+            "a model answering in-process without a timed request, such as a mock model, or batch results).") \
+        in usage_note(usage.reset_index())
