@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import ModelError
-from rhetorica.models.pricing import cost_usd
+from rhetorica.models.pricing import cost_usd, load_prices
 from rhetorica.models.request_size import count_text
 
 #: The token counts a call is priced by: one of them unreported, the call is charged at its bound.
@@ -73,8 +73,9 @@ def charged_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateC
     Args:
         batch: priced at the batch rates (a batch result).
     """
-    if not set(PRICED_COUNTS) & set(output.usage.unreported):
-        return output.cost_usd
+    api_model = getattr(model, "api_model", model.model)
+    if not set(PRICED_COUNTS) & set(output.usage.unreported) or load_prices().lookup(model.provider, api_model) is None:
+        return output.cost_usd  # reported, or free: nothing to bound (and no request to count)
     usage = output.usage
     input_tokens = (model.request_tokens(messages, config) if "input_tokens" in usage.unreported
                     else usage.input_tokens)
@@ -86,7 +87,6 @@ def charged_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateC
     writes = ((0, input_tokens) if "input_tokens" in usage.unreported
               else (int(output.effective_params.get("cache_write_tokens") or 0),))
     bound = Usage(input_tokens=input_tokens, output_tokens=output_tokens, cached_tokens=cached)
-    api_model = getattr(model, "api_model", model.model)
     return max(output.cost_usd, *(cost_usd(model.provider, api_model, bound, batch=batch, cache_write_tokens=write)
                                   for write in writes))
 
