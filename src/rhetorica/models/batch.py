@@ -20,8 +20,7 @@ an adapter under its name (a :class:`BatchAPI` factory taking the model) and its
 ``request_params(messages, config) -> dict`` and ``parse_response(body, params, latency_s, batch=True)
 -> ModelOutput``; a plug-in provider declares its batch API the same way::
 
-    from rhetorica.models.usage import unknown_usage
-from rhetorica.registry import batch_apis
+    from rhetorica.registry import batch_apis
 
     batch_apis.add("my-provider", MyBatches, description="my provider's batch API")  # MyBatches(model)
 """
