@@ -51,8 +51,8 @@ class InvalidRequestError(PermanentError):
 class UnreadableAnswerError(PermanentError):
     """The server answered, but the answer could not be read: a field of a type the provider's
     format does not allow (``choices`` an object, ``content`` a number, ``logprobs`` a list), a part
-    missing, or any other exception while the answer was turned into an output. Sending the same
-    request again would bring the same kind of answer, so it is recorded as a failure, not retried."""
+    missing, or any other exception while the answer was turned into an output. It is recorded as a
+    failure, not retried: the server did answer (and may bill it), in a shape rhetorica cannot read."""
 
 
 class ConfigurationError(PermanentError):
