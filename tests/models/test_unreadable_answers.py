@@ -226,3 +226,61 @@ def test_study_with_unreadable_answers_stores_failures_and_status_finds_no_aband
                      "(SELECT MIN(call_id) FROM model_calls WHERE status = 'error')")
     conn.close()
     assert "abandoned: 1 call(s) of interrupted runs never came back" in " ".join(status().split())
+
+
+def test_batch_results_of_every_malformed_shape_become_outputs_with_a_reason():
+    from fake_servers import _render_openai
+    from rhetorica.models.batch import BatchRequest, BatchResult, _output_for
+
+    model = OpenAICompatibleModel("shapes@http://127.0.0.1:9/v1")
+    request = BatchRequest(messages=MESSAGES, config=GenerateConfig(max_tokens=50, top_logprobs=1))
+    usage = {"input": 5, "output": 5, "cached": 0, "reasoning": 0}
+    answer = _render_openai("shapes", TEXT, "stop", usage, {})
+    answer["choices"][0]["logprobs"] = {"content": LOGPROBS}
+    bodies = [(label, reshape(answer), text) for label, reshape, text in shapes("openai")]
+    bodies = [(label, body, text) for label, body, text in bodies if isinstance(body, dict)]
+    assert len(bodies) == len(PATHS["openai"]) * len(WRONG_VALUES)
+    statuses = Counter()
+    for label, body, text in bodies:
+        output = _output_for(model, request, BatchResult(body=body), "batch-1")
+        statuses[output.status] += 1
+        if output.status == Status.OK:
+            assert output.text == text, label
+        else:
+            assert output.error, label
+    # by the chat-completions format, of the 8 values (list, object, 7, 2.5, "x", true, null, removed):
+    # choices: all but the list (a choice without a message: empty) fail: 5 wrong types + null and
+    #   removed ("no choices") = 7; choices[0]: all but the object (empty) = 7 (removed: no choices);
+    # message: list, 7, 2.5, "x", true = 5 (object, null, removed: empty); content: object, 7, 2.5,
+    #   true = 4 ("x" is the text; list of a part without text, null, removed: empty); refusal: list,
+    #   object, 7, 2.5, true = 5 ("x": refused); finish_reason: 5 the same; logprobs: list, 7, 2.5,
+    #   "x", true = 5 (an object without content: none); logprobs.content: all but null, removed = 6;
+    #   its item: all but removed = 7; its logprob: list, object, "x", true, null, removed = 6 (7 and
+    #   2.5 are numbers); top_logprobs: all but null, removed = 6; usage and model: 0 (never needed)
+    assert statuses == {Status.ERROR: 7 + 7 + 5 + 4 + 5 + 5 + 5 + 6 + 7 + 6 + 6, Status.EMPTY: 1 + 1 + 3 + 3,
+                        Status.REFUSED: 1, Status.OK: 13 * 8 - 63 - 8 - 1}
+
+
+def test_a_fault_after_the_answer_came_ends_the_call_row_failed(tmp_path, monkeypatch):
+    """An exception outside the provider (here the rate limiter's bookkeeping of the answer) still
+    finishes the call's row, as a failure naming the call and the exception."""
+    from rhetorica.models.limits import RateLimiter
+
+    def broken(self, info):
+        raise RuntimeError("bookkeeping broke")
+
+    store = Store.in_dir(tmp_path / "run")
+    with FakeServer() as server:
+        model = OpenAICompatibleModel(f"shapes@{server.url}/v1")
+        model.limiter = RateLimiter()
+        monkeypatch.setattr(RateLimiter, "observe", broken)
+        output = asyncio.run(call_model(model, MESSAGES, GenerateConfig(max_tokens=5), retry=RETRY,
+                                        context=CallContext(log=StoreCallLog(store), unit_key="u1")))
+        assert len(server.model_requests()) == 1
+        url = server.url
+    rows = _rows(store)
+    store.close()
+    reason = (f"the call to openai-compatible/shapes@{url}/v1 failed: RuntimeError in broken: "
+              "bookkeeping broke")
+    assert (output.status, output.error, output.transient) == (Status.ERROR, reason, False)
+    assert [(r["unit_key"], r["status"], r["error"]) for r in rows] == [("u1", "error", reason)]
