@@ -97,7 +97,8 @@ class FakeServer:
             a dict entry ``{"fault": ..., "text": ..., "usage": {...}}`` also overrides the answer
             (its ``"usage_block"``, any JSON value, replaces a chat-completions answer's whole ``usage``);
             its ``"logprobs"`` (chat completions' ``logprobs.content`` items) are returned to a
-            chat-completions request that asks for them.
+            chat-completions request that asks for them; its ``"reshape"`` (a function of the
+            rendered answer, any kind) returns the body sent instead (a JSON value, or ``bytes`` as is).
         fault_fn: called with (request index, body) when the script is empty; returns a fault
             name, a script entry (dict) or None.
         batch_polls_before_done: status polls a batch reports "in progress" before it is done.
@@ -347,6 +348,8 @@ class FakeServer:
             data["usage"] = plan["usage_block"]
         if kind == "openai" and body.get("logprobs") and "logprobs" in plan:
             data["choices"][0]["logprobs"] = {"content": plan["logprobs"]}
+        if "reshape" in plan:
+            return plan["reshape"](data)
         return data
 
     # -- OpenAI batch ---------------------------------------------------------------------------

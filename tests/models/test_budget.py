@@ -228,3 +228,50 @@ def test_every_reservation_covers_what_the_real_llama_cpp_server_bills(tmp_path,
     assert len(answered) == 2
     assert all(round(c["reserved_usd"] / 0.001) - 48 >= c["input_tokens"] for c in answered)
     assert all(c["reserved_usd"] >= c["cost_usd"] for c in calls)
+
+
+_REMOVED = object()
+#: usage values as a server may send them: only the plain integer is a usable count
+_INPUTS = (3, _REMOVED, "3", -1, 3.5, None, True)
+_OUTPUTS = (4, _REMOVED, "4", -4, 2**53, None)
+
+
+def test_a_call_without_usable_counts_is_charged_at_its_bound(priced, fake_server, tmp_path):
+    """Every combination of a usable or unusable prompt and completion count: the answer "echo:
+    paper i text" really is 3 input and 4 output tokens to the fake server ($0.007); a count not
+    reported is charged at its bound — the request's 44 counted input tokens, or max_tokens = 10
+    output tokens — in the budget and in the call log alike."""
+    from rhetorica.store.db import Store
+
+    combos = [(i, o) for i in _INPUTS for o in _OUTPUTS]
+    for prompt, completion in combos:
+        block = {k: v for k, v in (("prompt_tokens", prompt), ("completion_tokens", completion)) if v is not _REMOVED}
+        fake_server.script.append({"usage_block": block})
+    # an answer that cannot be read (content a number): nothing known, so both bounds, $0.054
+    fake_server.script.append({"reshape": lambda data: {**data, "choices": [{"message": {"content": 7}}]}})
+    store = Store.in_dir(tmp_path / "run")
+    budget = Budget(limit_usd=100.0)
+    context = CallContext(log=StoreCallLog(store), budget=budget)
+    outputs = [asyncio.run(call_model(priced, msgs(0), CONFIG, replicate=n, context=context))
+               for n in range(len(combos) + 1)]
+    expected = [((3 if i == 3 and type(i) is int else 44) + (4 if o == 4 and type(o) is int else 10)) * 0.001
+                for i, o in combos] + [WORST]
+    assert [o.cost_usd for o in outputs] == pytest.approx(expected)
+    # 1 fully reported ($0.007), 6 - 1 = 5 without output ($0.013), 7 - 1 = 6 without input ($0.048),
+    # 6 x 5 = 30 without both and the unreadable answer ($0.054)
+    assert sorted(set(round(c, 6) for c in expected)) == [0.007, 0.013, 0.048, 0.054]
+    total = 0.007 + 5 * 0.013 + 6 * 0.048 + 31 * 0.054
+    assert budget.spent_usd == pytest.approx(total) and budget.reserved_usd == 0
+    assert store.spent_usd() == pytest.approx(total)  # what the next run starts from
+    assert outputs[-1].status == Status.ERROR and outputs[-1].usage.unreported
+    store.close()
+
+
+def test_without_max_tokens_an_unreported_output_is_charged_at_its_text(priced, fake_server):
+    """No cap: the output is charged at the answer's text counted as a request is —
+    "echo: paper 0 text": 3 letter runs, 1 digit, 1 other character: (3 x 1.275 + 1.254 + 0.699)
+    x 1.05 = 6.07 -> 7 tokens; with the 3 input tokens reported, $0.010."""
+    fake_server.script.append({"usage_block": {"prompt_tokens": 3}})
+    out = asyncio.run(call_model(priced, msgs(0), GenerateConfig(), context=CallContext(budget=Budget(1.0))))
+    assert out.text == "echo: paper 0 text" and out.usage.unreported[:1] == ["output_tokens"]
+    assert out.cost_usd == pytest.approx(0.010)

@@ -93,8 +93,8 @@ def test_calls_without_usable_counts_are_counted_per_token_column_and_named_in_t
     note = usage_note(rows.reset_index())
     assert note == ("The server reported no usable count (missing, not a non-negative integer, or a part larger than "
                     "its whole) for the input tokens of 2 call(s); the reused input tokens of 3 call(s); the output "
-                    "tokens of 1 call(s): these count as 0 in the sums and in the priced cost, which are therefore lower "
-                    "bounds.")
+                    "tokens of 1 call(s): these count as 0 in the token sums, which are therefore lower bounds.")
+    assert rows["charged_at_bound"].tolist() == [0, 0]  # unpriced: nothing to charge
 
 
 def test_a_store_from_before_the_column_counts_no_call_as_unreported():
@@ -108,3 +108,56 @@ def test_a_store_from_before_the_column_counts_no_call_as_unreported():
     assert usage.iloc[0][["input_tokens_unreported", "cached_tokens_unreported", "output_tokens_unreported"]].tolist() \
         == [0, 0, 0]
     assert usage_note(usage) == ""
+
+
+def test_priced_calls_without_usable_counts_are_counted_as_charged_at_their_bound():
+    """Of the real calls, the priced ones (cost > 0) lacking a usable input or output count were
+    charged at their bound (rhetorica.models.budget.charged_cost); the note says how many."""
+    from rhetorica.report.sections import usage_note
+
+    calls = pd.DataFrame({
+        "provider": ["p"] * 6, "model": ["m"] * 6, "status": ["ok"] * 5 + ["error"], "cache_hit": [0, 0, 0, 0, 1, 0],
+        "input_tokens": [0, 10, 10, 0, 0, 0], "cached_tokens": [0] * 6, "output_tokens": [5, 0, 5, 0, 0, 0],
+        # row 0: input unreported, priced; row 1: output unreported, priced; row 2: only the cached
+        # count unreported (0 reused is already the dearer); row 3: both unreported but unpriced;
+        # row 4: a cache hit; row 5: an answer that could not be read, priced
+        "cost_usd": [0.054, 0.013, 0.007, 0.0, 0.0, 0.054], "reserved_usd": [0.054] * 6, "latency_s": [1.0] * 6,
+        "usage_unreported": ["input_tokens,cached_tokens", "output_tokens,reasoning_tokens", "cached_tokens",
+                             "input_tokens,output_tokens", "input_tokens",
+                             "input_tokens,output_tokens,cached_tokens,reasoning_tokens"],
+    })
+    usage = _usage(calls, STUDY)
+    assert usage.iloc[0]["charged_at_bound"] == 3
+    assert usage.iloc[0]["cost_usd"] == 0.054 + 0.013 + 0.007 + 0.054
+    note = usage_note(usage)
+    assert note.endswith("3 priced call(s) without a usable input or output count (or whose answer could not be read) "
+                         "are charged at their bound in the cost and the budget: the request's input tokens as the "
+                         "budget counts them, max_tokens output tokens (without max_tokens: the answer's text counted "
+                         "so), no reused input.")
+
+
+def test_seconds_in_calls_read_not_measured_where_no_call_was_timed():
+    """A model whose real calls all carry a 0 s duration (nothing timed them: a mock model, batch
+    results) shows 'not measured', not 0.00; a timed model its sum; a model with cache hits only,
+    which made no call, 0.00 s; the note counts the untimed models."""
+    from rhetorica.report.sections import USAGE_HEADERS, usage_note, usage_shown
+    from rhetorica.report.views import table_view
+
+    calls = pd.DataFrame({
+        "provider": ["mock", "mock", "p", "p", "p", "q"], "model": ["m", "m", "t", "t", "t", "h"],
+        "status": ["ok"] * 6, "cache_hit": [0, 0, 0, 0, 1, 1],
+        "input_tokens": [1] * 6, "cached_tokens": [0] * 6, "output_tokens": [1] * 6, "cost_usd": [0.0] * 6,
+        "reserved_usd": [0.0] * 6,
+        # the timed model: 1.25 s + 0 s (a batch result) = 1.25 s; its cache hit's 0 is no call
+        "latency_s": [0.0, 0.0, 1.25, 0.0, 0.0, 0.0],
+    })
+    usage = _usage(calls, STUDY).set_index("provider")
+    assert usage.loc["mock", "untimed_calls"] == 2 and pd.isna(usage.loc["mock", "call_seconds"])
+    assert usage.loc["p", "call_seconds"] == 1.25 and usage.loc["p", "untimed_calls"] == 1
+    assert usage.loc["q", "calls"] == 0 and usage.loc["q", "call_seconds"] == 0.0
+    view = table_view(usage_shown(usage.reset_index()), USAGE_HEADERS)
+    seconds = {row[0]: row[view.headers.index("Seconds in calls")] for row in view.rows}
+    assert seconds == {"mock": "not measured", "p": "1.25", "q": "0.00"}
+    assert ("Seconds in calls: not measured for 1 model(s) whose calls carry no duration (each logged as 0 s: "
+            "a model answering in-process without a timed request, such as a mock model, or batch results).") \
+        in usage_note(usage.reset_index())

@@ -38,11 +38,13 @@ import httpx
 from pydantic import BaseModel, Field
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.budget import charged_cost
 from rhetorica.models.cache import model_cache_key
 from rhetorica.models.redaction import redact_urls
-from rhetorica.models.errors import ModelError, TransientError
+from rhetorica.models.errors import ModelError, TransientError, unexpected
 from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.models.store_log import StoreCallLog
+from rhetorica.models.usage import unknown_usage
 from rhetorica.registry import batch_apis
 from rhetorica.status import Status
 
@@ -361,10 +363,11 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: BatchResult | No
     if result is not None and result.body is not None:
         try:
             output: ModelOutput = model.parse_response(result.body, params, 0.0, batch=True)  # type: ignore[attr-defined]
-        except ModelError as exc:
-            output = ModelOutput(
-                provider=model.provider, model=model.model, status=Status.ERROR, error=f"{type(exc).__name__}: {exc}"
-            )
+        except Exception as exc:  # noqa: BLE001 - an answer that cannot be read is this request's failure
+            reason = (f"{type(exc).__name__}: {exc}" if isinstance(exc, ModelError) else
+                      unexpected(f"the answer of {redact_urls(model.name)} could not be read", exc))
+            output = ModelOutput(provider=model.provider, model=model.model, status=Status.ERROR, error=reason,
+                                 usage=unknown_usage())  # answered: the batch bills it
     else:
         reason = result.error if result is not None else "no result returned for this request"
         if result is not None and result.http_status:
@@ -375,7 +378,8 @@ def _output_for(model: ModelAPI, request: BatchRequest, result: BatchResult | No
         )
     params_seen = dict(output.effective_params)
     params_seen["batch_id"] = batch_id
-    return output.model_copy(update={"effective_params": params_seen})
+    charged = charged_cost(model, request.messages, request.config, output, batch=True)  # unreported: its bound
+    return output.model_copy(update={"effective_params": params_seen, "cost_usd": charged})
 
 
 async def collect_batches(

@@ -9,13 +9,22 @@ raised; otherwise the call runs and its reservation is replaced by its actual co
 ``max_tokens`` set and prices known, spending therefore never exceeds the limit, even with many
 calls in flight. Cache hits cost nothing and never need a reservation; calls of unpriced models
 (local servers) cost $0 and are always allowed.
+
+A call whose provider reported no usable input or output token count (``Usage.unreported``,
+:mod:`rhetorica.models.usage`), or whose answer could not be read at all, is charged — in the
+budget and in the call log's ``cost_usd`` — at the upper bound of what it can have cost
+(:func:`charged_cost`), never at the 0 its missing count stands for.
 """
 
 from __future__ import annotations
 
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, Usage
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.errors import ModelError
-from rhetorica.models.pricing import cost_usd
+from rhetorica.models.pricing import cost_usd, load_prices
+from rhetorica.models.request_size import count_text
+
+#: The token counts a call is priced by: one of them unreported, the call is charged at its bound.
+PRICED_COUNTS = ("input_tokens", "output_tokens")
 
 
 class BudgetExceededError(ModelError):
@@ -41,6 +50,45 @@ def input_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateCon
 
     usage = Usage(input_tokens=model.request_tokens(messages, config or GenerateConfig()))
     return cost_usd(model.provider, getattr(model, "api_model", model.model), usage)
+
+
+def charged_cost(model: ModelAPI, messages: list[ChatMessage], config: GenerateConfig, output: ModelOutput,
+                 *, batch: bool = False) -> float:
+    """What one answered call is charged in US dollars (the budget's spending and ``cost_usd`` in
+    the call log): ``output.cost_usd`` (its reported usage priced) when the provider reported
+    usable input and output counts; otherwise the call priced with each count it did not report
+    replaced by its bound —
+
+    - input tokens: the request as sent, counted as the reservation counts it
+      (:meth:`ModelAPI.request_tokens`, an upper bound of what the provider counts,
+      :mod:`rhetorica.models.request_size`), none of them reused from a prompt cache, each at the
+      dearer of the fresh and the cache-write rate (a reported input keeps its reported reuse and
+      cache writes);
+    - output tokens: ``config.max_tokens`` (the server stops there), and without one the answer's
+      text counted the same way (no cap exists; reasoning tokens the text does not show are then
+      not counted);
+
+    and never less than ``output.cost_usd``. 0 for an unpriced model.
+
+    Args:
+        batch: priced at the batch rates (a batch result).
+    """
+    api_model = getattr(model, "api_model", model.model)
+    if not set(PRICED_COUNTS) & set(output.usage.unreported) or load_prices().lookup(model.provider, api_model) is None:
+        return output.cost_usd  # reported, or free: nothing to bound (and no request to count)
+    usage = output.usage
+    input_tokens = (model.request_tokens(messages, config) if "input_tokens" in usage.unreported
+                    else usage.input_tokens)
+    output_tokens = (usage.output_tokens if "output_tokens" not in usage.unreported
+                     else config.max_tokens if config.max_tokens is not None
+                     else count_text(model.name, output.text))
+    cached = usage.cached_tokens if "input_tokens" not in usage.unreported else 0
+    # cache writes (Anthropic) as reported; of an unreported input, none or all (the dearer)
+    writes = ((0, input_tokens) if "input_tokens" in usage.unreported
+              else (int(output.effective_params.get("cache_write_tokens") or 0),))
+    bound = Usage(input_tokens=input_tokens, output_tokens=output_tokens, cached_tokens=cached)
+    return max(output.cost_usd, *(cost_usd(model.provider, api_model, bound, batch=batch, cache_write_tokens=write)
+                                  for write in writes))
 
 
 class Budget:

@@ -25,6 +25,10 @@ Policy (ARCHITECTURE.md, "Model layer"):
 - an endpoint that keeps failing is paused by its circuit breaker (:mod:`rhetorica.models.breaker`)
   and, if no endpoint of the model recovers, :class:`EndpointDownError` is raised (the unit stays
   pending);
+- any other exception raised while a request is made or its answer read (a field of a type the
+  provider's format does not allow) is an :class:`UnreadableAnswerError`, and any exception around
+  the request a failure: the call's row is finished as ``error`` with the reason, never left
+  ``in_flight`` (only cancellation leaves it so: the process ended mid-call);
 - :class:`PermanentError` fails at once; every failure becomes a :class:`ModelOutput` with a failure
   status and the reason — callers never see an exception for a model failure (only the budget and
   a model that is down raise, so that the unit is left pending).
@@ -43,9 +47,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from rhetorica.models import negotiation as negotiation_module
-from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, Usage
 from rhetorica.models.breaker import BreakerSettings, CircuitBreaker, EndpointDownError
-from rhetorica.models.budget import Budget, input_cost, worst_case_cost
+from rhetorica.models.budget import Budget, charged_cost, input_cost, worst_case_cost
 from rhetorica.models.cache import CallLog, model_cache_key
 from rhetorica.models.endpoints import EndpointPool, has_other_endpoint, route
 from rhetorica.models.errors import (
@@ -56,10 +60,13 @@ from rhetorica.models.errors import (
     PermanentError,
     RateLimitError,
     TransientError,
+    UnreadableAnswerError,
+    unexpected,
 )
 from rhetorica.models.limits import RateLimiter
 from rhetorica.models.negotiation import Negotiation
 from rhetorica.models.redaction import redact_urls
+from rhetorica.models.usage import unknown_usage
 from rhetorica.status import Status
 
 
@@ -184,9 +191,11 @@ class ConnectionLimits:
         return self._limiters[key]
 
 
-def _failure(model: ModelAPI, status: Status, reason: str, latency: float, *, stops: bool = False) -> ModelOutput:
+def _failure(model: ModelAPI, status: Status, reason: str, latency: float, *, stops: bool = False,
+             answered: bool = False) -> ModelOutput:
+    """A failure output; ``answered``: the server answered (and may bill it), its usage unknown."""
     return ModelOutput(provider=model.provider, model=model.model, status=status, error=reason, latency_s=latency,
-                       stops_configuration=stops)
+                       stops_configuration=stops, usage=unknown_usage() if answered else Usage())
 
 
 async def call_model(
@@ -328,7 +337,10 @@ class _Requests:
                 self.rejected = True
                 self.finish(_failure(self.model, Status.ERROR, f"structured-output mode {mode} rejected by the "
                                      f"endpoint: {exc}", time.perf_counter() - self.started))
-            raise
+            if isinstance(exc, Exception) and not isinstance(exc, ModelError):  # not classified by the provider
+                what = f"the answer of {redact_urls(self.target.name)} could not be read"
+                raise UnreadableAnswerError(unexpected(what, exc)) from exc
+            raise  # a classified failure, or cancelled: a row left in flight was abandoned
         if limiter is not None:
             limiter.observe(output.rate_limit)
         return output
@@ -368,7 +380,15 @@ async def _live_call(
         except TransientError:  # the last attempt failed: its failure is the outcome, not a final one
             assert attempts.failure is not None
             output = attempts.failure.model_copy(update={"transient": True})
+        except Exception as exc:  # noqa: BLE001 - a fault around the request: its row ends failed, never in flight
+            if isinstance(exc, ModelError):  # the budget or a model that is down: the unit stays pending
+                raise
+            output = _failure(model, Status.ERROR, unexpected(f"the call to {redact_urls(model.name)} failed", exc),
+                              time.perf_counter() - requests.started, answered=requests.call_id is not None)
         assert output is not None
+        charged = charged_cost(model, messages, config, output)  # a count not reported: at its bound
+        if charged != output.cost_usd:
+            output = output.model_copy(update={"cost_usd": charged})
         requests.finish(output, cache=output.status == Status.OK)  # an ok answer is cached with its outcome
         return output
     finally:
@@ -467,7 +487,8 @@ class _Attempts:
             if breaker is not None:
                 breaker.record(transient_failure=False)  # the server answered
             return _failure(model, Status.ERROR, f"{type(exc).__name__}: {exc}",
-                            time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError))
+                            time.perf_counter() - requests.started, stops=isinstance(exc, ConfigurationError),
+                            answered=isinstance(exc, UnreadableAnswerError))
         except TransientError as exc:
             self._failed(exc, breaker)
             raise

@@ -5,10 +5,14 @@
 - :class:`PermanentError` (including :class:`ContextOverflowError` and :class:`InvalidRequestError`)
   fails fast and is recorded; a :class:`ConfigurationError` (unknown model, rejected key) also
   stops the remaining units of the reviewer or rewriter configuration that met it.
+- :class:`UnreadableAnswerError` (a permanent error) is what any other exception raised while a
+  request is made or its answer read becomes (:func:`rhetorica.models.call.call_model`).
 - :class:`ModelTimeoutError` is retried like a transient error and recorded as ``timeout`` at the end.
 """
 
 from __future__ import annotations
+
+import traceback
 
 
 class ModelError(Exception):
@@ -44,6 +48,13 @@ class InvalidRequestError(PermanentError):
     the input failed validation): sending it again cannot succeed."""
 
 
+class UnreadableAnswerError(PermanentError):
+    """The server answered, but the answer could not be read: a field of a type the provider's
+    format does not allow (``choices`` an object, ``content`` a number, ``logprobs`` a list), a part
+    missing, or any other exception while the answer was turned into an output. It is recorded as a
+    failure, not retried: the server did answer (and may bill it), in a shape rhetorica cannot read."""
+
+
 class ConfigurationError(PermanentError):
     """A failure of the configuration, not of one input: every later call of the same model
     connection fails the same way, so the configuration's remaining units are not run."""
@@ -63,3 +74,12 @@ class ProviderNotInstalledError(ModelError):
 
 class UnknownProviderError(ModelError):
     """The model id names a provider rhetorica does not know."""
+
+
+def unexpected(what: str, exc: Exception) -> str:
+    """The reason of a call ended by an exception no provider classified: ``what`` went wrong (e.g.
+    "the answer of <model> could not be read"), the exception's type, the function it was raised
+    in, and its message."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" in {frames[-1].name}" if frames else ""
+    return f"{what}: {type(exc).__name__}{where}: {exc}"

@@ -94,3 +94,9 @@ def reported_usage(*, input_tokens: Any, output_tokens: Any, cached_tokens: Any 
         counts[part] = count if count is not None and bound is not None and count <= bound else None
     return Usage(**{name: count or 0 for name, count in counts.items()},
                  unreported=[name for name, count in counts.items() if count is None])
+
+
+def unknown_usage() -> Usage:
+    """The usage of an answer that came but could not be read: every count unreported (0 each;
+    the budget charges such a call at its bound, :func:`rhetorica.models.budget.charged_cost`)."""
+    return Usage(unreported=["input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens"])

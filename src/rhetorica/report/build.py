@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from rhetorica.labels import ORIGINAL
+from rhetorica.models.budget import PRICED_COUNTS
 from rhetorica.models.redaction import redact_urls
 from rhetorica.report.data import UNREPORTED_COLUMNS, ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
@@ -87,10 +88,16 @@ def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | 
     ``probed``: model name -> the label of its probed cache, the store's ``prompt-cache`` events).
     ``<column>_unreported`` (not shown as columns; the section's note says them): of the calls, those
     whose provider reported no usable count for that token column (``model_calls.usage_unreported``):
-    their 0 is in the sum, which is therefore a lower bound."""
+    their 0 is in the sum, which is therefore a lower bound. ``charged_at_bound`` (not shown either):
+    of the calls, the priced ones (cost > 0) without a usable input or output count, which the
+    budget charged at their bound (:func:`rhetorica.models.budget.charged_cost`). ``call_seconds``:
+    the summed durations of the real calls, NaN (not measured) for a model whose real calls none was
+    timed — every logged duration exactly 0, as a model that answers in-process without measuring
+    (the mock provider) and batch results log them; ``untimed_calls`` (not shown): the real calls
+    logged with no duration."""
     columns = ["provider", "model", "calls", "cache_hits", "failed_calls", "input_tokens", "cached_tokens",
                "estimate_assumes", "prompt_cache", "output_tokens", "cost_usd", "call_seconds", "unanswered_calls",
-               "unanswered_reserved_usd", *UNREPORTED_COLUMNS.values()]
+               "unanswered_reserved_usd", *UNREPORTED_COLUMNS.values(), "charged_at_bound", "untimed_calls"]
     if calls.empty:
         return pd.DataFrame(columns=columns)
     unanswered = calls["status"].isin(["abandoned", "in_flight"])
@@ -98,9 +105,12 @@ def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | 
     unreported = (calls["usage_unreported"] if "usage_unreported" in calls.columns
                   else pd.Series("", index=calls.index)).fillna("").str.split(",")
     calls = calls.assign(real=1 - calls["cache_hit"], failed=calls["status"].ne("ok").astype(int),
+                         untimed=calls["latency_s"].eq(0).astype(int),
                          unanswered=unanswered.astype(int), unanswered_usd=reserved * unanswered,
                          **{flag: unreported.map(lambda names, c=column: int(c in names))
-                            for column, flag in UNREPORTED_COLUMNS.items()})
+                            for column, flag in UNREPORTED_COLUMNS.items()},
+                         charged_at_bound=(calls["cost_usd"].gt(0) & unreported.map(
+                             lambda names: bool(set(PRICED_COUNTS) & set(names)))).astype(int))
     real = calls[calls["cache_hit"] == 0]
     out = calls.groupby(["provider", "model"]).agg(cache_hits=("cache_hit", "sum"), failed_calls=("failed", "sum"),
                                                    unanswered_calls=("unanswered", "sum"),
@@ -108,8 +118,10 @@ def _usage(calls: pd.DataFrame, study: StudyConfig, probed: Mapping[str, str] | 
     sums = real.groupby(["provider", "model"]).agg(
         calls=("real", "sum"), input_tokens=("input_tokens", "sum"), cached_tokens=("cached_tokens", "sum"),
         output_tokens=("output_tokens", "sum"), cost_usd=("cost_usd", "sum"), call_seconds=("latency_s", "sum"),
-        **{flag: (flag, "sum") for flag in UNREPORTED_COLUMNS.values()})
+        **{flag: (flag, "sum") for flag in UNREPORTED_COLUMNS.values()}, charged_at_bound=("charged_at_bound", "sum"),
+        untimed_calls=("untimed", "sum"))
     out = out.join(sums, how="left").fillna(0).reset_index()
+    out["call_seconds"] = out["call_seconds"].mask(out["calls"].gt(0) & out["untimed_calls"].eq(out["calls"]))
     called = [_called_as(study, provider, model) for provider, model in zip(out["provider"], out["model"])]
     out["estimate_assumes"] = [assumed_reuse(name, study.models) for name in called]
     out["prompt_cache"] = [_scheduled_cache(study, name, probed or {}) for name in called]

@@ -99,22 +99,49 @@ def _setting(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-_MD_PUNCTUATION = frozenset("\\`*_[]|<>&")
+_MD_PUNCTUATION = frozenset("\\`*_[]|<>&~")
+_BLOCK_START = re.compile(r"(?P<mark>#{1,6}|[-+])(?=\s|$)|(?P<digits>\d{1,9})[.)](?=\s|$)|(?P<mark2>-)(?:\s*-){2,}\s*$")
+"""What opens a block at the start of a line (CommonMark 0.31: an ATX heading, 4.2; a bullet or
+ordered list item, 5.2; a thematic break of ``-``, 4.1); the other block openers (``*``, ``_``,
+``>``, a backtick or ``~`` fence, ``<``) are in :data:`_MD_PUNCTUATION`, escaped wherever they stand."""
+
+
+def _spaced(text: object) -> str:
+    """``text`` with its line breaks as spaces (no new block)."""
+    return str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
 def _one_line(text: object) -> str:
-    return str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    """``text`` on one line without edge spaces: line breaks become spaces, and the spaces at either
+    end, which Markdown does not show (a table cell's, a paragraph's; four open an indented code
+    block, one inside ``**`` or ``_`` ends the emphasis), are dropped."""
+    return _spaced(text).strip()
+
+
+def _escape_inline(text: str) -> str:
+    """``text`` with every character of :data:`_MD_PUNCTUATION` backslash-escaped."""
+    return "".join("\\" + ch if ch in _MD_PUNCTUATION else ch for ch in text)
 
 
 def md_escape(text: object) -> str:
     """Untrusted text as inline Markdown that renders literally, with no HTML entity in the source.
 
-    The Markdown punctuation ``\\ ` * _ [ ] |`` and ``< > &`` are backslash-escaped (no emphasis,
-    code, link, image, table cell break, raw HTML, autolink or entity; CommonMark spec 0.31,
-    section 2.4: any ASCII punctuation may be backslash-escaped), and line breaks become spaces
-    (no new block).
+    The Markdown punctuation ``\\ ` * _ [ ] | ~`` and ``< > &`` are backslash-escaped (no emphasis,
+    code, link, image, table cell break, strikethrough, raw HTML, autolink or entity; CommonMark
+    spec 0.31, section 2.4: any ASCII punctuation may be backslash-escaped), and so is what would
+    open a block at the start of a line (:data:`_BLOCK_START`): ``# `` (a heading), ``- `` ``+ ``
+    (a list item), ``- - -`` (a thematic break), the ``.`` or ``)`` of ``1. `` (an ordered list item);
+    ``0.50 [0.50, 0.50]`` or ``#3`` stay as they are. Line breaks become spaces (no new block) and
+    edge spaces are dropped (:func:`_one_line`).
     """
-    return "".join("\\" + ch if ch in _MD_PUNCTUATION else ch for ch in _one_line(text))
+    line = _escape_inline(_one_line(text))
+    block = _BLOCK_START.match(line)
+    if block is None:
+        return line
+    if block["digits"] is not None:
+        cut = len(block["digits"])
+        return f"{line[:cut]}\\{line[cut:]}"
+    return "\\" + line
 
 
 def md_code(text: object) -> str:
@@ -122,7 +149,8 @@ def md_code(text: object) -> str:
     written, ``_id`` without a backslash; no markup is read inside a code span, CommonMark spec
     0.31, section 6.1), fenced with one backtick more than its longest backtick run and padded
     with a space when it starts or ends with a backtick. A ``|`` is written ``\\|`` (GFM reads a
-    table row's cell breaks before its code spans; the escaped pipe shows as ``|``).
+    table row's cell breaks before its code spans; the escaped pipe shows as ``|``). Edge spaces
+    are dropped (:func:`_one_line`: a cell's are not shown).
     """
     body = _one_line(text).replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
@@ -194,9 +222,10 @@ def render_markdown(data: ReportData, sections: list[Section] | None = None) -> 
 
 
 def _md_diff(segments: list[Any]) -> str:
-    """A word diff as Markdown text in the ``git diff --word-diff`` notation: ``[-deleted-]{+inserted+}``."""
+    """A word diff as Markdown text in the ``git diff --word-diff`` notation: ``[-deleted-]{+inserted+}``
+    (each segment escaped as :func:`md_escape` escapes inside a line, its spaces kept: they part the words)."""
     marks = {"delete": ("[-", "-]"), "insert": ("{+", "+}"), "equal": ("", "")}
-    return "".join(marks[s.op][0] + md_escape(s.text) + marks[s.op][1] for s in segments)
+    return "".join(marks[s.op][0] + _escape_inline(_spaced(s.text)) + marks[s.op][1] for s in segments)
 
 
 def _data_uri(figure: FigureResult) -> str:

@@ -54,8 +54,9 @@ USAGE_HEADERS = {
 
 def usage_note(usage: pd.DataFrame) -> str:
     """The usage table's note: the calls never answered (cut off by an interrupted run) and, per token
-    column, how many calls the server gave no usable count for (their 0 is in the sum and the priced
-    cost); '' when neither."""
+    column, how many calls the server gave no usable count for (their 0 is in the sum), and how many
+    priced calls were charged at their bound for it (:func:`rhetorica.models.budget.charged_cost`);
+    '' when none of these."""
     if not len(usage):
         return ""
     notes = []
@@ -67,9 +68,29 @@ def usage_note(usage: pd.DataFrame) -> str:
                for column, flag in UNREPORTED_COLUMNS.items() if flag in usage.columns and usage[flag].sum()]
     if lacking:
         notes.append("The server reported no usable count (missing, not a non-negative integer, or a part larger "
-                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the sums and in the priced "
-                     "cost, which are therefore lower bounds.")
+                     f"than its whole) for the {'; the '.join(lacking)}: these count as 0 in the token sums, which are "
+                     "therefore lower bounds.")
+    untimed = usage["call_seconds"].isna() & usage["calls"].gt(0)
+    if untimed.any():
+        notes.append(f"Seconds in calls: not measured for {int(untimed.sum())} model(s) whose calls carry no duration "
+                     "(each logged as 0 s: a model answering in-process without a timed request, such as a mock "
+                     "model, or batch results).")
+    bounded = int(usage["charged_at_bound"].sum()) if "charged_at_bound" in usage.columns else 0
+    if bounded:
+        notes.append(f"{bounded:,} priced call(s) without a usable input or output count (or whose answer could not "
+                     "be read) are charged at their bound in the cost and the budget: the request's input tokens as "
+                     "the budget counts them, max_tokens output tokens (without max_tokens: the answer's text "
+                     "counted so), no reused input.")
     return " ".join(notes)
+
+
+def usage_shown(usage: pd.DataFrame) -> pd.DataFrame:
+    """The usage table as shown: ``Seconds in calls`` reads ``not measured`` where no call was timed
+    (NaN in :func:`rhetorica.report.build._usage`), never a made-up 0.00."""
+    if "call_seconds" not in usage.columns or not usage["call_seconds"].isna().any():
+        return usage
+    return usage.assign(call_seconds=usage["call_seconds"].astype(object).where(usage["call_seconds"].notna(),
+                                                                              "not measured"))
 
 
 MEANS_HEADERS = {
@@ -399,7 +420,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
                 else "", [table_view(data.condition_means, JUDGE_MEANS_HEADERS if "reviews" in data.condition_means
                                      else MEANS_HEADERS)]),
         Section("usage", "Model calls, tokens and cost", usage_note(data.usage),
-                [table_view(data.usage, USAGE_HEADERS)]),
+                [table_view(usage_shown(data.usage), USAGE_HEADERS)]),
         Section("failures", "Failures",
                 "Failed outputs are kept as data and never imputed; they are missing in every table above.",
                 [table_view(data.failures, FAILURE_HEADERS)]),

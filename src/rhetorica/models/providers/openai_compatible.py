@@ -20,7 +20,10 @@ Outcome mapping (ARCHITECTURE.md, "Failures are data"):
 - ``finish_reason == "length"`` -> ``truncated``, also when a reasoning model spent the whole
   budget on reasoning and returned no content;
 - ``finish_reason == "content_filter"`` or a ``refusal`` message -> ``refused``;
-- no content -> ``empty``; otherwise ``ok``.
+- no content -> ``empty``; otherwise ``ok``;
+- a field read of a type the format does not allow (``choices`` an object, ``content`` a number,
+  ``logprobs`` a list) -> :class:`rhetorica.models.errors.UnreadableAnswerError` naming the field
+  (a failure, never text made of the value).
 - HTTP and transport failures raise the classified errors of :mod:`rhetorica.models.errors`
   (:func:`rhetorica.models.providers.common.classify_http_error`); nothing retries here (the
   SDK client's ``max_retries=0``) because :func:`rhetorica.models.call.call_model` retries.
@@ -58,7 +61,7 @@ from openai import AsyncOpenAI
 from rhetorica.hashing import content_hash
 from rhetorica.models import negotiation
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
-from rhetorica.models.errors import ModelTimeoutError, PermanentError, TransientError
+from rhetorica.models.errors import ModelTimeoutError, PermanentError, TransientError, UnreadableAnswerError
 from rhetorica.models.limits import RateLimitInfo
 from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.models.providers.base import DEFAULT_TIMEOUT_S, HTTPModelAPI
@@ -356,18 +359,31 @@ class OpenAICompatibleModel(HTTPModelAPI):
 
         Shared by live calls and batch results, which carry the same body.
 
+        The fields read must have the types of the chat-completions format: ``choices`` an array
+        whose first item is an object; its ``message`` an object (or absent or null: no content);
+        ``content`` a string, null, or an array of content parts (objects whose ``text`` is a
+        string when given); ``refusal`` and ``finish_reason`` strings or null; ``logprobs``, when
+        asked for, as :func:`chat_logprobs` reads it. A value of another type is never turned
+        into text.
+
         Raises:
-            TransientError: the body has no ``choices`` (a malformed answer).
+            TransientError: the body has no ``choices`` or an empty array (a malformed answer).
+            UnreadableAnswerError: a field read has a type the format does not allow (message names
+                the field, its type and the endpoint).
         """
-        choices = data.get("choices") or []
-        if not choices or not isinstance(choices[0], dict):
+        choices = data.get("choices")
+        if choices is None or choices == []:
             raise TransientError(f"malformed response from {self.base_url}: no choices")
-        choice = choices[0]
-        message = choice.get("message") or {}
-        content = message.get("content") or ""
+        choice = self._typed(self._typed(choices, "choices", list)[0], "choices[0]", dict)
+        message = self._typed(choice.get("message"), "choices[0].message", dict, absent={})
+        content = self._typed(message.get("content"), "choices[0].message.content", str, list, absent="")
         if isinstance(content, list):  # some servers return content parts
-            content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
-        text = str(content)
+            parts = [self._typed(p, f"choices[0].message.content[{i}]", dict) for i, p in enumerate(content)]
+            content = "".join(self._typed(p.get("text"), f"choices[0].message.content[{i}].text", str, absent="")
+                              for i, p in enumerate(parts))
+        text = content
+        self._typed(message.get("refusal"), "choices[0].message.refusal", str, absent="")
+        self._typed(choice.get("finish_reason"), "choices[0].finish_reason", str, absent="")
         finish = choice.get("finish_reason")
         usage = _usage(data)
         effective = {k: v for k, v in params.items() if k not in ("messages", "model", "response_format")}
@@ -397,21 +413,94 @@ class OpenAICompatibleModel(HTTPModelAPI):
             latency_s=latency_s,
             effective_params=effective,
             error=error,
-            logprobs=chat_logprobs(choice) if params.get("logprobs") else None,
+            logprobs=self._logprobs(choice) if params.get("logprobs") else None,
         )
         return self.priced(output, batch=batch)
+
+    def _typed(self, value: Any, field: str, *types: type, absent: Any = None) -> Any:
+        """``value`` when it is of one of ``types`` (a ``bool`` is no number); ``absent`` when it is
+        ``None`` (the field absent or null) and ``absent`` is given.
+
+        Raises:
+            UnreadableAnswerError: it is neither (names ``field``, the JSON type found and the endpoint).
+        """
+        if value is None and absent is not None:
+            return absent
+        if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):
+            return value
+        wanted = " or ".join(_JSON_TYPES[t] for t in types)
+        raise UnreadableAnswerError(f"malformed answer from {redact_urls(self.name)}: {field} is {json_type(value)}, "
+                                    f"not {wanted}")
+
+    def _logprobs(self, choice: dict[str, Any]) -> list[TokenLogprob] | None:
+        try:
+            return chat_logprobs(choice)
+        except ValueError as exc:
+            raise UnreadableAnswerError(f"malformed answer from {redact_urls(self.name)}: {exc}") from exc
+
+
+_JSON_TYPES: dict[type, str] = {dict: "an object", list: "an array", str: "a string", float: "a number",
+                                int: "a number", bool: "a boolean"}
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a decoded value, with its article (``an object``, ``null``, ...)."""
+    if value is None:
+        return "null"
+    return next((name for kind, name in reversed(_JSON_TYPES.items()) if isinstance(value, kind)),
+                f"a {type(value).__name__}")
 
 
 def chat_logprobs(choice: dict[str, Any]) -> list[TokenLogprob] | None:
     """The tokens of a chat-completions choice's ``logprobs.content`` (OpenAI's shape, also vLLM's
-    and llama.cpp's servers'), or ``None`` when the response has none."""
-    content = (choice.get("logprobs") or {}).get("content")
+    and llama.cpp's servers'), or ``None`` when the response has none (``logprobs`` or its
+    ``content`` absent, null or empty).
+
+    Each item must be an object with a string ``token`` and a number ``logprob`` (<= 0 is not
+    checked: a server's value is kept as given), and ``top_logprobs``, when given, an array of such
+    objects; nothing is filled in for a value that is missing.
+
+    Raises:
+        ValueError: a field of another type (message names the field and the type found).
+    """
+    logprobs = choice.get("logprobs")
+    if logprobs is None:
+        return None
+    if not isinstance(logprobs, dict):
+        raise ValueError(f"choices[0].logprobs is {json_type(logprobs)}, not an object")
+    content = logprobs.get("content")
     if not content:
         return None
-    return [TokenLogprob(token=str(item.get("token") or ""), logprob=float(item.get("logprob") or 0.0),
-                         top=[(str(t.get("token") or ""), float(t.get("logprob") or 0.0))
-                              for t in item.get("top_logprobs") or []])
-            for item in content]
+    if not isinstance(content, list):
+        raise ValueError(f"choices[0].logprobs.content is {json_type(content)}, not an array")
+    return [TokenLogprob(token=token, logprob=logprob,
+                         top=[_token_logprob(t, f"choices[0].logprobs.content[{i}].top_logprobs[{j}]")
+                              for j, t in enumerate(_array(item.get("top_logprobs") or [],
+                                                           f"choices[0].logprobs.content[{i}].top_logprobs"))])
+            for i, item in enumerate(content)
+            for token, logprob in [_token_logprob(item, f"choices[0].logprobs.content[{i}]")]]
+
+
+def _array(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{field} is {json_type(value)}, not an array")
+    return value
+
+
+def _token_logprob(item: Any, field: str) -> tuple[str, float]:
+    """``(token, logprob)`` of one log-probability object.
+
+    Raises:
+        ValueError: ``item`` is not an object, its ``token`` not a string or its ``logprob`` not a number.
+    """
+    if not isinstance(item, dict):
+        raise ValueError(f"{field} is {json_type(item)}, not an object")
+    token, logprob = item.get("token"), item.get("logprob")
+    if not isinstance(token, str):
+        raise ValueError(f"{field}.token is {json_type(token)}, not a string")
+    if isinstance(logprob, bool) or not isinstance(logprob, int | float):
+        raise ValueError(f"{field}.logprob is {json_type(logprob)}, not a number")
+    return token, float(logprob)
 
 
 def response_format_record(params: dict[str, Any]) -> dict[str, str]:

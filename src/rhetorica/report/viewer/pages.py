@@ -414,7 +414,9 @@ def _scores_grid(assessments: list[dict[str, Any]], scores: dict[str, dict[str, 
 
 
 def call(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str, Any]:
-    """Context of ``/call?id=N``: the call row, its parameters and raw output.
+    """Context of ``/call?id=N``: the call row, its parameters and raw output, and ``unreported``:
+    the token counts the provider gave no usable value for (``model_calls.usage_unreported``,
+    comma-separated names shown as ``a, b``; ``none`` when every count was usable).
 
     Raises:
         PageError: 400 for a missing or non-integer id, 404 for an unknown call.
@@ -434,5 +436,6 @@ def call(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str,
     output = _json(row["output_json"])
     return {"call": row, "back": back,
             "output": json.dumps(output, indent=2, ensure_ascii=False) if isinstance(output, dict | list) else output,
-            "params": row["params_json"]}
+            "params": row["params_json"],
+            "unreported": ", ".join(n for n in (row.get("usage_unreported") or "").split(",") if n) or "none"}
 
