@@ -113,8 +113,8 @@ def test_numbers_footnotes_and_tables_read_as_printed(harness: ModuleType) -> No
     structure = read_document(_case(harness, "gen-structure")[0])
     method = next(s for s in structure.sections if s.title == "Method").text.split("\n\n")
     assert method[0].startswith("Data collection. Each rewrite keeps the claims")
-    assert ("| Barrier | Description | Share |\n| Tiny | under 50 words | 3.1 |\n| Short | 50 to 300 words | 41.7 |\n"
-            "| Long | over 300 words | 55.2 |") in method
+    assert ("| Barrier | Description | Share |\n| --- | --- | --- |\n| Tiny | under 50 words | 3.1 |\n"
+            "| Short | 50 to 300 words | 41.7 |\n| Long | over 300 words | 55.2 |") in method
     assert ("figure placeholder", "figures/score_shift_by_length.pdf") in {(r.item, r.text) for r in structure.removed}
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rhetorica.documents import read_document
+from rhetorica.documents.pdf.elements import in_columns
+from rhetorica.documents.pdf.lines import Line
 from tests.documents.pdf.content import line, rule, write
 
 TITLE = line(150, 750, "A Study of Layout Elements", 18, "F2")
@@ -62,8 +64,8 @@ def test_a_ruled_table_in_one_column_is_one_block_with_its_group_labels(tmp_path
     assert [s.title for s in doc.sections] == ["Results"]
     assert doc.sections[0].text.split("\n\n") == [
         " ".join(PROSE), "Table 1: Scores by group.",
-        "| Model | Recall | F1 |\n| Tiny |\n| Base | 0.41 | 0.52 |\n| Large | 0.47 | 0.58 |\n| Long |\n"
-        "| Base | 0.31 | 0.42 |\n| Large | 0.37 | 0.48 |",
+        "| Model | Recall | F1 |\n| --- | --- | --- |\n| Tiny |  |  |\n| Base | 0.41 | 0.52 |\n| Large | 0.47 | 0.58 |\n"
+        "| Long |  |  |\n| Base | 0.31 | 0.42 |\n| Large | 0.37 | 0.48 |",
         " ".join(PROSE[::-1]) + " " + " ".join(PROSE * 6)]
 
 
@@ -182,3 +184,22 @@ def test_a_listing_s_identifiers_are_no_words_of_the_text(tmp_path: Path) -> Non
     assert doc.sections[0].text.split("\n\n")[0] == (
         "We build the reader from small parts, and these building blocks are tested one by one.")
     assert "```\n" + "\n".join(code) + "\n```" in doc.sections[0].text
+
+
+def _cell(x0: float, x1: float, y: float, text: str) -> Line:
+    return Line(page=0, x0=x0, top=y, x1=x1, bottom=y + 7.0, text=text, size=10.0)
+
+
+def test_cells_go_to_the_columns_their_boxes_overlap() -> None:
+    # columns from the full rows: [70, 100], [120, 140], [160, 180] (pt); rows 12 pt apart
+    rows = [
+        [_cell(70, 100, 100, "Model"), _cell(120, 140, 100, "Recall"), _cell(160, 180, 100, "F1")],
+        [_cell(70, 90, 112, "Tiny")],  # a group label: first column
+        [_cell(70, 95, 124, "Base"), _cell(162, 180, 124, "0.52")],  # an empty middle cell
+        [_cell(125, 140, 136, "0.47"), _cell(162, 180, 136, "0.58")],  # beside a two-row label
+        [_cell(70, 92, 142, "Pair")],  # the label, set 6 pt below the row above: joins it
+        [_cell(125, 140, 148, "0.31"), _cell(162, 180, 148, "0.42")],
+        [_cell(70, 180, 160, "Spanning note")],  # overlaps all three: starts in the first
+    ]
+    assert in_columns(rows) == [["Model", "Recall", "F1"], ["Tiny", "", ""], ["Base", "", "0.52"],
+                                ["Pair", "0.47", "0.58"], ["", "0.31", "0.42"], ["Spanning note", "", ""]]

@@ -21,8 +21,13 @@ order:
 2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
    ends within 2 pt; ``\\toprule``, ``\\midrule``, ``\\bottomrule``, ``\\hline``), when no
    fragment there runs across most of the rule (a line of prose: set between two rules it is a
-   framed paragraph, not a table) and at least one row holds two cells. The rows become one
-   ``"table"`` element (``| a | b |`` per row, a row-group label as a one-cell row);
+   framed paragraph, not a table) and at least one row holds two cells; a caption between two
+   rules ends the table above it (two tables of one width stacked on a page are two tables). A
+   row's cells are its runs of fragments between gaps of one em
+   (:func:`~rhetorica.documents.pdf.rows.row_cells`), placed in the table's columns by their
+   boxes (:func:`in_columns`). The rows become one ``"table"`` element, a GFM table
+   (:func:`~rhetorica.documents.pdf.gfm.gfm_table`: its first row the header, every row as wide
+   as the table);
 3. figure text (:func:`figure_text`): the fragments inside a drawing (paths with area, images and
    forms closer than :data:`DRAWING_JOIN` to each other) or next to it (tick labels, axis titles,
    legends: within :data:`LABEL_REACH` x their font size, growing the drawing as they join), which
@@ -42,8 +47,9 @@ import statistics
 from itertools import pairwise
 
 from rhetorica.documents.models import RemovedItem
+from rhetorica.documents.pdf.gfm import gfm_table
 from rhetorica.documents.pdf.lines import Graphic, Line, PageLines
-from rhetorica.documents.pdf.rows import COLUMN_SLACK, merge_rows, two_column
+from rhetorica.documents.pdf.rows import COLUMN_SLACK, row_cells, two_column, visual_rows
 
 CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 NUMBER = re.compile(r"^\d{1,4}:?$")
@@ -234,21 +240,64 @@ def ruled_tables(lines: list[Line], graphics: list[Graphic], drawn: list[Box]) -
         for above, below in pairwise(group):
             inside = [ln for ln in lines if id(ln) not in taken and above.bottom <= (ln.top + ln.bottom) / 2 <= below.top
                       and above.x0 - RULE_SLACK <= (ln.x0 + ln.x1) / 2 <= above.x1 + RULE_SLACK]
-            if any(ln.x1 - ln.x0 >= 0.8 * width and len(ln.text.split()) >= PROSE_WORDS for ln in inside):
+            if any(ln.x1 - ln.x0 >= 0.8 * width and len(ln.text.split()) >= PROSE_WORDS or CAPTION.match(ln.text.strip())
+                   for ln in inside):
                 spans.append(span)
                 span = []
                 continue
             span += inside
         spans.append(span)
         for found in spans:
-            rows = merge_rows(found)
-            cells = [[c.strip() for c in re.split(r" {3,}", row.text.strip()) if c.strip()] for row in rows]
-            if len(rows) < 2 or not any(len(c) >= 2 for c in cells):
+            cells = [row_cells(row) for row in visual_rows(found)]
+            if len(cells) < 2 or not any(len(c) >= 2 for c in cells):
                 continue
-            text = "\n".join("| " + " | ".join(c) + " |" for c in cells)
-            out.append(_element("table", found, text))
+            out.append(_element("table", found, gfm_table(in_columns(cells))))
             taken.update(map(id, found))
     return [ln for ln in lines if id(ln) not in taken], out
+
+
+def in_columns(rows: list[list[Line]]) -> list[list[str]]:
+    """The texts of a table's cells (``rows``: each row's cells left to right, with their boxes)
+    in its columns: as many columns as the row with the most cells, each column spanning the
+    boxes of its cells in the rows that fill every column. A cell of a shorter row (an empty cell
+    left out, a row-group label, a short row, the rows beside a label that spans two) goes to the
+    first column its box overlaps (a cell spanning columns starts there; the column with the
+    nearest middle when it overlaps none), right of its row's last cell; the other columns of the row are empty (``""``). A row whose cells cannot be placed so
+    keeps them in order from the first column. A row set between two rows, less than 1.6 of its
+    font sizes from the middle of the one above to the middle of the one below (rows one line
+    apart), whose cells lie
+    in columns both leave empty, is a label spanning the two (``\\multirow``): it joins the row
+    above."""
+    width = max(len(row) for row in rows)
+    full = [row for row in rows if len(row) == width]
+    spans = [(min(row[k].x0 for row in full), max(row[k].x1 for row in full)) for k in range(width)]
+    out: list[list[str]] = []
+    for row in rows:
+        texts = [c.text.strip() for c in row]
+        placed = [""] * width
+        column = -1
+        for cell, text in zip(row, texts, strict=True):
+            overlaps = [k for k in range(width) if cell.x0 < spans[k][1] and spans[k][0] < cell.x1]
+            best = overlaps[0] if overlaps else min(range(width), key=lambda k: abs(cell.x0 + cell.x1 - sum(spans[k])))
+            column = max(best, column + 1)
+            if column >= width:
+                break
+            placed[column] = text
+        else:
+            out.append(placed)
+            continue
+        out.append(texts + [""] * (width - len(texts)))
+    middles = [statistics.fmean((c.top + c.bottom) / 2 for c in row) for row in rows]
+    k = 1
+    while k < len(out) - 1:  # a cell spanning two rows (\multirow) is set between them
+        filled = [j for j, text in enumerate(out[k]) if text]
+        size = max(c.size for c in rows[k])
+        if all(not out[k - 1][j] and not out[k + 1][j] for j in filled) \
+                and middles[k - 1] < middles[k] < middles[k + 1] and middles[k + 1] - middles[k - 1] < 1.6 * size:
+            out[k - 1] = [a or b for a, b in zip(out[k - 1], out[k], strict=True)]
+            del out[k], rows[k], middles[k]
+        k += 1
+    return out
 
 
 def _near(a: Box, b: Box, reach: float) -> bool:

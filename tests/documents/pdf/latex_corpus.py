@@ -1,0 +1,101 @@
+"""Generated LaTeX pages for the reader's tables and code listings: each case's source and its
+ground truth (the cells of a table, the lines of a listing) come from one specification, compiled
+with pdflatex (``-no-shell-escape``) in a one-column and a two-column class."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from itertools import product
+from pathlib import Path
+
+PROSE = ("We study how a reviewing model reacts when the wording of a manuscript changes while its content stays "
+         "fixed, and every rewrite keeps the claims, the numbers and the citations of the original paper. ")
+CLASSES = {"onecolumn": r"\documentclass{article}", "twocolumn": r"\documentclass[twocolumn]{article}"}
+RULES = ("booktabs", "hline", "grid", "none")  # top/mid/bottom rules; \hline; \hline with |l|c|; no rules
+SHAPES = ("plain", "empty", "pipe", "group", "short", "multirow")
+COLUMNS = (2, 3, 5)
+WORDS = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel", "Juniper", "Larch", "Maple", "Oak",
+         "Pine", "Rowan", "Spruce", "Willow", "Yew", "Aspen"]
+
+
+@dataclass(frozen=True)
+class TableCase:
+    """One generated table: ``rows`` its printed cells row by row (the header first; a group label
+    or a short row has fewer cells than ``columns``), ``latex`` its source."""
+
+    rule: str
+    shape: str
+    columns: int
+    rows: tuple[tuple[str, ...], ...]
+    latex: str
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", r"\textbar{}")
+
+
+def table_case(index: int, rule: str, shape: str, columns: int) -> TableCase:
+    """The table of the given rule style, shape and column count; its words are unique in the
+    corpus (the row labels carry ``index``)."""
+    word = WORDS[index % len(WORDS)]
+    header = [f"{word}{index}"] + [f"Score {k}" for k in range(1, columns)]
+    body = [[f"Run {index}{r}"] + [f"{index}.{r}{k}" for k in range(1, columns)] for r in range(1, 4)]
+    printed = [list(header)] + [list(row) for row in body]
+    tex = [list(header)] + [list(row) for row in body]
+    if shape == "empty":  # an empty cell in the middle of a row
+        tex[2][1] = printed[2][1] = ""
+    elif shape == "pipe":  # a vertical bar printed in a cell
+        tex[1][0] = printed[1][0] = f"a|b {index}"
+    elif shape == "group":  # a row-group label over the columns
+        label = f"Group {index}"
+        tex.insert(1, [rf"\multicolumn{{{columns}}}{{l}}{{{label}}}"])
+        printed.insert(1, [label])
+    elif shape == "short":  # a short last row: its first two cells only
+        tex.append([f"Total {index}", f"{index}.99"])
+        printed.append([f"Total {index}", f"{index}.99"])
+    elif shape == "multirow":  # a label spanning two rows: the second row's first cell is empty
+        tex[2][0] = rf"\multirow{{2}}{{*}}{{Pair {index}}}"
+        tex[3][0] = ""
+        printed[2][0], printed[3][0] = f"Pair {index}", ""
+    spec = ("|" + "|".join("l" + "r" * (columns - 1)) + "|") if rule == "grid" else "l" + "r" * (columns - 1)
+    top, mid, bottom = {"booktabs": (r"\toprule", r"\midrule", r"\bottomrule"), "none": ("", "", "")}.get(
+        rule, (r"\hline", r"\hline", r"\hline"))
+    lines = [" & ".join(c if c.startswith("\\multi") else _cell(c) for c in row) + r" \\" for row in tex]
+    latex = (f"\\begin{{table}}[h]\\centering\\begin{{tabular}}{{{spec}}}{top}\n{lines[0]}{mid}\n"
+             + "\n".join(lines[1:]) + f"{bottom}\n\\end{{tabular}}\\caption{{Results of run {index}.}}\\end{{table}}\n")
+    return TableCase(rule, shape, columns, tuple(tuple(r) for r in printed if r), latex)
+
+
+def table_cases() -> dict[str, list[TableCase]]:
+    """Per document (``<class>-<rule>``): the 18 tables of one rule style, every shape in every
+    column count; 8 documents, 144 tables."""
+    out: dict[str, list[TableCase]] = {}
+    index = 0
+    for klass, rule in product(CLASSES, RULES):
+        cases = []
+        for shape, columns in product(SHAPES, COLUMNS):
+            index += 1
+            cases.append(table_case(index, rule, shape, columns))
+        out[f"{klass}-{rule}"] = cases
+    return out
+
+
+def compile_pdf(folder: Path, klass: str, preamble: str, body: str) -> Path:
+    """``body`` compiled in ``klass`` (a key of :data:`CLASSES`) under ``folder``; the PDF's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source = (f"{CLASSES[klass]}\n\\usepackage[T1]{{fontenc}}\\usepackage{{lmodern}}{preamble}\n"
+              f"\\title{{A Study of Generated Layouts}}\\author{{Jane Roe}}\n\\begin{{document}}\\maketitle\n"
+              f"\\begin{{abstract}}{PROSE}\\end{{abstract}}\n\\section{{Introduction}}{PROSE}\n{body}\n"
+              f"\\section{{Conclusion}}{PROSE}\n\\end{{document}}\n")
+    (folder / "paper.tex").write_text(source)
+    subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "paper.tex"], cwd=folder,
+                   capture_output=True, timeout=300, check=False)
+    return folder / "paper.pdf"
+
+
+def table_document(folder: Path, name: str, cases: list[TableCase]) -> Path:
+    """The PDF of one document of :func:`table_cases`: each table between two paragraphs."""
+    klass = name.split("-")[0]
+    body = "".join(f"{PROSE}\n{case.latex}\n{PROSE}\n\n" for case in cases)
+    return compile_pdf(folder / name, klass, r"\usepackage{booktabs,multirow}", body)
