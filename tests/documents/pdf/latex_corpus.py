@@ -99,3 +99,61 @@ def table_document(folder: Path, name: str, cases: list[TableCase]) -> Path:
     klass = name.split("-")[0]
     body = "".join(f"{PROSE}\n{case.latex}\n{PROSE}\n\n" for case in cases)
     return compile_pdf(folder / name, klass, r"\usepackage{booktabs,multirow}", body)
+
+
+ENVIRONMENTS = ("verbatim", "lst-tt", "lst-tt-numbers", "lst-default")
+LISTINGS = ("short", "nested", "blank", "longline")
+
+
+@dataclass(frozen=True)
+class CodeCase:
+    """One generated listing: ``lines`` as printed (indentation in spaces), ``latex`` its source,
+    ``name`` the identifier its first line defines (unique in the corpus)."""
+
+    name: str
+    environment: str
+    listing: str
+    lines: tuple[str, ...]
+    latex: str
+
+
+def code_case(index: int, environment: str, listing: str) -> CodeCase:
+    """The listing of the given environment (``verbatim``; ``lstlisting`` in a typewriter font, with
+    or without line numbers, or in the class's default font) and shape: three lines with one
+    indented (``short``), six lines indented to three depths (``nested``), two functions apart by a
+    blank line (``blank``), one line of 85 characters or so (``longline``); its names carry ``index``."""
+    name = f"step{index}"
+    lines = {
+        "short": [f"def {name}(x):", "    y = x * 2  # double", "    return y"],
+        "nested": [f"def {name}(rows):", "    total = 0", "    for row in rows:", "        if row.ok:",
+                   "            total += row.size", "    return total"],
+        "blank": [f"def {name}(a):", "    return a + 1", "", f"def {name}_inverse(a):", "    return a - 1"],
+        "longline": [f"{name} = combine_all_the_inputs(first_argument, second_argument, third_argument)"],
+    }[listing]
+    opening = {"verbatim": r"\begin{verbatim}", "lst-tt": r"\begin{lstlisting}[basicstyle=\ttfamily\small]",
+               "lst-tt-numbers": r"\begin{lstlisting}[basicstyle=\ttfamily\small,numbers=left]",
+               "lst-default": r"\begin{lstlisting}"}[environment]
+    closing = r"\end{verbatim}" if environment == "verbatim" else r"\end{lstlisting}"
+    latex = opening + "\n" + "\n".join(lines) + "\n" + closing + "\n"
+    return CodeCase(name, environment, listing, tuple(lines), latex)
+
+
+def code_cases() -> dict[str, list[CodeCase]]:
+    """Per document (``<class>-<environment>``): the four listings of one environment; 8 documents,
+    32 listings."""
+    out: dict[str, list[CodeCase]] = {}
+    index = 0
+    for klass, environment in product(CLASSES, ENVIRONMENTS):
+        cases = []
+        for listing in LISTINGS:
+            index += 1
+            cases.append(code_case(index, environment, listing))
+        out[f"{klass}-{environment}"] = cases
+    return out
+
+
+def code_document(folder: Path, name: str, cases: list[CodeCase]) -> Path:
+    """The PDF of one document of :func:`code_cases`: each listing between two paragraphs."""
+    klass = name.split("-")[0]
+    body = "".join(f"{PROSE}\n{case.latex}{PROSE}\n\n" for case in cases)
+    return compile_pdf(folder / name, klass, r"\usepackage{listings}", body)

@@ -28,3 +28,9 @@ def tables(markdown: str) -> list[list[list[str]]]:
 def code_blocks(markdown: str) -> list[str]:
     """The contents of every fenced code block of ``markdown`` (its last newline removed)."""
     return [t.content.removesuffix("\n") for t in PARSER.parse(markdown) if t.type == "fence"]
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """The text of every paragraph of ``markdown`` (no heading, table cell or code block)."""
+    tokens = PARSER.parse(markdown)
+    return [b.content for a, b in zip(tokens, tokens[1:]) if a.type == "paragraph_open"]

@@ -10,6 +10,7 @@ from rhetorica.documents import read_document
 from rhetorica.documents.pdf.elements import in_columns
 from rhetorica.documents.pdf.lines import Line
 from tests.documents.pdf.content import line, rule, write
+from tests.documents.pdf.markdown_oracle import code_blocks
 
 TITLE = line(150, 750, "A Study of Layout Elements", 18, "F2")
 PROSE = [
@@ -203,3 +204,28 @@ def test_cells_go_to_the_columns_their_boxes_overlap() -> None:
     ]
     assert in_columns(rows) == [["Model", "Recall", "F1"], ["Tiny", "", ""], ["Base", "", "0.52"],
                                 ["Pair", "0.47", "0.58"], ["", "0.31", "0.42"], ["Spanning note", "", ""]]
+
+
+CALL = "value = combine(first, second)"
+
+
+def test_one_monospaced_line_set_apart_is_a_listing_and_one_in_a_paragraph_is_text(tmp_path: Path) -> None:
+    # 10 pt lines 12 pt apart; the displayed line 20 pt below and above its neighbours (verbatim's
+    # space), the inline one at the paragraph's pitch (a \texttt line or a URL)
+    shown = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), line(72, 636, CALL, 10, "F3"),
+             *_text(616, PROSE)]
+    doc = read_document(write(tmp_path / "shown.pdf", [shown]))
+    assert doc.sections[0].text.split("\n\n") == [" ".join(PROSE), f"```\n{CALL}\n```", " ".join(PROSE)]
+    inline = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), line(72, 656, CALL, 10, "F3"),
+              *_text(644, PROSE)]
+    doc = read_document(write(tmp_path / "inline.pdf", [inline]))
+    assert "```" not in doc.sections[0].text and CALL in doc.sections[0].text
+
+
+def test_a_blank_line_inside_a_listing_is_kept(tmp_path: Path) -> None:
+    # 9 pt code 11 pt apart; the third row 22 pt below the second: one pitch skipped (1.2 x 9 pt = 10.8)
+    code = ["def first(a):", "    return a + 1", "", "def second(a):", "    return a - 1"]
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), *_text(560, PROSE)]
+    page += [line(80, 640 - 11 * k, text, 9, "F3") for k, text in enumerate(code) if text]
+    doc = read_document(write(tmp_path / "blank.pdf", [page]))
+    assert code_blocks(doc.to_markdown()) == ["\n".join(code)]

@@ -1,9 +1,11 @@
 """Tables and code listings of generated LaTeX pages (:mod:`tests.documents.pdf.latex_corpus`) read
 back by a real Markdown parser (markdown-it-py with GFM tables): every table block is a GFM table,
-and the cells of each ruled table land in their rows and columns. Skipped without TeX Live."""
+the cells of each ruled table land in their rows and columns, and a listing in a typewriter font
+is one fenced code block holding its lines as printed. Skipped without TeX Live."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -11,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from rhetorica.documents import read_document
-from tests.documents.pdf.latex_corpus import RULES, table_cases, table_document
-from tests.documents.pdf.markdown_oracle import tables
+from tests.documents.pdf.latex_corpus import RULES, code_cases, code_document, table_cases, table_document
+from tests.documents.pdf.markdown_oracle import code_blocks, paragraphs, tables
 
 pytestmark = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="TeX Live is not installed")
 
@@ -70,3 +72,34 @@ def test_the_corpus_has_every_shape_in_every_column_count(rule: str) -> None:
     assert Counter((c.shape, c.columns) for c in cases) == {(s, n): 2 for s in
                                                             ("plain", "empty", "pipe", "group", "short", "multirow")
                                                             for n in (2, 3, 5)}
+
+
+@pytest.fixture(scope="module")
+def code_readings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The Markdown of each document of :func:`code_cases`."""
+    folder = tmp_path_factory.mktemp("code")
+    return {name: read_document(code_document(folder, name, cases)).to_markdown()
+            for name, cases in code_cases().items()}
+
+
+def test_listings_in_a_typewriter_font_are_fenced_blocks_with_their_indentation(code_readings: dict[str, str]) -> None:
+    counts: Counter[str] = Counter()
+    for name, cases in code_cases().items():
+        blocks = code_blocks(code_readings[name])
+        prose = paragraphs(code_readings[name])
+        for case in cases:
+            name = re.compile(rf"\b{case.name}(?!\d)")  # step3, not step31
+            block = next((b for b in blocks if name.search(b.split("\n")[0])), None)
+            counts[f"{case.environment} exact"] += block == "\n".join(case.lines)
+            counts[f"{case.environment} cut"] += block is not None and block != "\n".join(case.lines) \
+                and case.lines[0].startswith(block)
+            counts[f"{case.environment} leaked"] += any(name.search(p) for p in prose)
+    # verbatim and lstlisting in \ttfamily, numbered or not: 8 listings each (4 shapes x one- and
+    # two-column), every line with its indentation and blank line; the 84-character line of a
+    # two-column page runs off the page and is kept up to the page's edge
+    for environment in ("verbatim", "lst-tt", "lst-tt-numbers"):
+        assert (counts[f"{environment} exact"], counts[f"{environment} cut"], counts[f"{environment} leaked"]) \
+            == (7, 1, 0), environment
+    # lstlisting in the class's roman font (listings' default: letters spread over fixed columns)
+    # is no monospaced font and is not found (measured: 0 of 8)
+    assert counts["lst-default exact"] + counts["lst-default cut"] == 0

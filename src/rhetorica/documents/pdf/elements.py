@@ -4,11 +4,16 @@ tables and the text of drawn figures.
 Each is found by layout alone, on a page's fragments (before they are joined into rows), in this
 order:
 
-1. code (:func:`code_blocks`): a run of at least two rows set wholly in a monospaced font, each
-   right below the last (a gap under one font size), every row starting at or right of the run's
-   left edge and within its width (a row's further fragments, an aligned comment, go with it); a number (non-monospaced or not) at the left of each row, counting up, is the
+1. code (:func:`code_blocks`): a run of rows set wholly in a monospaced font, each right below the
+   last (a gap under one font size) or below up to two blank lines with no other line beside the
+   gap (:func:`_continues`), every row starting at or right of the run's left edge and within its
+   width (a row's further fragments, an aligned comment, go with it): at least two rows, or one
+   row of three words or more, not bold, displayed (:func:`_set_apart`: the lines above and below
+   it 1.5 font sizes away or more; a typewriter name in a paragraph, a heading or a file name is
+   no listing); a number (non-monospaced or not) at the left of each row, counting up, is the
    listing's line number and is removed (audited). The run becomes one ``"code"`` element, each
-   fragment of a row at its character column (indentation and aligned comments kept);
+   fragment of a row at its character column (indentation and aligned comments kept) and each
+   skipped line pitch a blank line;
 1b. algorithms (:func:`numbered_steps`): a run of at least three rows whose step numbers count up
    by one, each number set on its row's baseline at its left (a fragment of its own, as
    algorithm2e sets it, or opening the row with a colon, ``3:``, as algpseudocode does), the
@@ -58,6 +63,7 @@ DRAWING_JOIN = 6.0  # points: drawn objects this close belong to one drawing
 LABEL_REACH = 0.8  # a label within this many font sizes of a drawing belongs to it
 PROSE_WORDS = 6
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in points
+CODE_PITCH = 1.2  # a listing's line pitch in font sizes (TeX's \\baselineskip: 12 pt for 10 pt type)
 MIN_DRAWING = 12.0  # points: a drawing at least this wide and tall (no glyph drawn as a path)
 
 
@@ -89,13 +95,47 @@ def _same_row(a: Line, b: Line) -> bool:
     return abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.bottom - a.top, b.bottom - b.top, 1.0)
 
 
+def _middle(row: list[Line]) -> float:
+    return statistics.fmean((ln.top + ln.bottom) / 2 for ln in row)
+
+
+def _continues(run: list[list[Line]], row: list[Line], others: list[Line]) -> bool:
+    """Whether ``row`` (monospaced fragments) goes on the listing ``run``: it starts at or right of
+    the run's left edge and within its width, right below its last row (a gap under one font
+    size) or below up to two blank lines (its middle at most three line pitches below the last
+    row's, :data:`CODE_PITCH` font sizes each) with no other line of the page in the gap beside
+    it."""
+    left, right = min(ln.x0 for ln in run[0]), max(ln.x1 for x in run for ln in x)
+    if not left - 1 <= row[0].x0 <= right:
+        return False
+    last = max(ln.bottom for ln in run[-1])
+    top, size = min(ln.top for ln in row), max(ln.size for ln in row)
+    if 0 <= top - last < size:
+        return True
+    x1 = max(ln.x1 for ln in row)
+    return 0 <= _middle(row) - _middle(run[-1]) <= 3 * CODE_PITCH * size + 0.5 * size and not any(
+        last < (ln.top + ln.bottom) / 2 < top and ln.x0 < max(right, x1) and ln.x1 > left for ln in others)
+
+
+def _set_apart(row: list[Line], lines: list[Line]) -> bool:
+    """Whether a single row of monospaced fragments is a displayed line (a one-line listing): the
+    nearest lines above and below it that share part of its width are at least 1.5 font sizes
+    away, middle to middle (running text is set at about 1.2), or there is none."""
+    size, middle = max(ln.size for ln in row), _middle(row)
+    x0, x1 = min(ln.x0 for ln in row), max(ln.x1 for ln in row)
+    beside = [(ln.top + ln.bottom) / 2 for ln in lines if ln not in row and ln.x0 < x1 and ln.x1 > x0]
+    above = [middle - m for m in beside if m < middle]
+    below = [m - middle for m in beside if m > middle]
+    return all(min(gaps) >= 1.5 * size for gaps in (above, below) if gaps)
+
+
 def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tuple[list[Line], list[Line]]:
     """``(other lines, code elements)``: step 1 of the module docstring."""
     runs: list[list[list[Line]]] = []  # runs of rows of monospaced fragments
-    for row in _rows([ln for ln in lines if ln.mono and not ln.rotated]):
-        top, size = min(ln.top for ln in row), max(ln.size for ln in row)
-        run = next((r for r in runs if 0 <= top - max(ln.bottom for ln in r[-1]) < size
-                    and min(ln.x0 for ln in r[0]) - 1 <= row[0].x0 <= max(ln.x1 for x in r for ln in x)), None)
+    mono = [ln for ln in lines if ln.mono and not ln.rotated]
+    others = [ln for ln in lines if not ln.mono and not ln.rotated and not NUMBER.match(ln.text.strip())]
+    for row in _rows(mono):
+        run = next((r for r in runs if _continues(r, row, others)), None)
         if run is None:
             runs.append([row])
         else:
@@ -103,7 +143,8 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
     taken: set[int] = set()
     out: list[Line] = []
     for rows in runs:
-        if len(rows) < 2:
+        if len(rows) < 2 and not (_set_apart(rows[0], lines) and len(" ".join(ln.text for ln in rows[0]).split()) >= 3
+                                  and not any(ln.bold for ln in rows[0])):
             continue
         run = [ln for row in rows for ln in row]
         left = min(ln.x0 for ln in run)
@@ -117,7 +158,11 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
             taken.update(map(id, numbers))
         # the ink of n characters spans about n - 1/2 character cells
         pitch = max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
-        out.append(_element("code", run, "\n".join(_cells(row, left, pitch) for row in rows)))
+        text = [_cells(rows[0], left, pitch)]
+        for above, row in pairwise(rows):  # a blank line: a line pitch skipped
+            skipped = round((_middle(row) - _middle(above)) / (CODE_PITCH * max(ln.size for ln in row))) - 1
+            text += [""] * max(skipped, 0) + [_cells(row, left, pitch)]
+        out.append(_element("code", run, "\n".join(text)))
         taken.update(map(id, run))
     return [ln for ln in lines if id(ln) not in taken], out
 
