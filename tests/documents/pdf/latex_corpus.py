@@ -157,3 +157,55 @@ def code_document(folder: Path, name: str, cases: list[CodeCase]) -> Path:
     klass = name.split("-")[0]
     body = "".join(f"{PROSE}\n{case.latex}{PROSE}\n\n" for case in cases)
     return compile_pdf(folder / name, klass, r"\usepackage{listings}", body)
+
+
+OPERATORS = ("sum", "prod", "bigcup", "bigoplus")
+PLACES = ("alone", "after", "two")  # the operator opens the display; follows "y ="; two operators
+
+
+@dataclass(frozen=True)
+class MathCase:
+    """One displayed formula with a large operator: ``key`` a word of it (``\\text{...}``) unique
+    in the corpus, ``limits`` each operator's ``(lower, upper)`` limits as printed (``upper`` empty
+    when it has none), ``latex`` its source."""
+
+    key: str
+    operator: str
+    place: str
+    limits: tuple[tuple[str, str], ...]
+    latex: str
+
+
+def math_case(index: int, operator: str, place: str, upper: bool) -> MathCase:
+    """The display of ``operator`` at ``place`` (:data:`PLACES`), its limits ``k=1`` and ``N``
+    (``upper``) or ``k=1`` alone."""
+    key = f"key{index}"
+
+    def op(lower: str, top: str) -> str:
+        return rf"\{operator}_{{{lower}}}" + (f"^{{{top}}}" if upper else "")
+
+    formula = {"alone": op("k=1", "N") + rf" \text{{{key}}}_k",
+               "after": rf"y = {op('k=1', 'N')} \text{{{key}}}_k",
+               "two": rf"y = {op('k=1', 'N')} a_k + {op('j=2', 'M')} \text{{{key}}}_j"}[place]
+    limits = [("k=1", "N" if upper else "")] + ([("j=2", "M" if upper else "")] if place == "two" else [])
+    return MathCase(key, operator, place, tuple(limits), f"\\begin{{equation}}{formula}\\end{{equation}}\n")
+
+
+def math_cases() -> dict[str, list[MathCase]]:
+    """Per class: every operator at every place, with both limits and with the lower alone; 2
+    documents, 48 displays."""
+    out: dict[str, list[MathCase]] = {}
+    index = 0
+    for klass in CLASSES:
+        cases = []
+        for operator, place, upper in product(OPERATORS, PLACES, (True, False)):
+            index += 1
+            cases.append(math_case(index, operator, place, upper))
+        out[klass] = cases
+    return out
+
+
+def math_document(folder: Path, name: str, cases: list[MathCase]) -> Path:
+    """The PDF of one document of :func:`math_cases`: each display inside a paragraph."""
+    body = "".join(f"{PROSE}\n{case.latex}where {PROSE}\n\n" for case in cases)
+    return compile_pdf(folder / name, name, r"\usepackage{amsmath}", body)

@@ -10,7 +10,7 @@ from rhetorica.documents import read_document
 from rhetorica.documents.pdf.elements import in_columns
 from rhetorica.documents.pdf.lines import Line
 from tests.documents.pdf.content import line, rule, write
-from tests.documents.pdf.markdown_oracle import code_blocks
+from tests.documents.pdf.markdown_oracle import code_blocks, tables
 
 TITLE = line(150, 750, "A Study of Layout Elements", 18, "F2")
 PROSE = [
@@ -229,3 +229,15 @@ def test_a_blank_line_inside_a_listing_is_kept(tmp_path: Path) -> None:
     page += [line(80, 640 - 11 * k, text, 9, "F3") for k, text in enumerate(code) if text]
     doc = read_document(write(tmp_path / "blank.pdf", [page]))
     assert code_blocks(doc.to_markdown()) == ["\n".join(code)]
+
+
+def test_a_row_of_cells_right_below_a_ruled_table_does_not_replace_it(tmp_path: Path) -> None:
+    # a displayed formula cut by wide gaps 14 pt under the bottom rule: a row of cells of its own,
+    # the ruled table above it kept whole
+    page = [TITLE, line(72, 700, "1 Results", 12, "F2"), *_text(680, PROSE), line(72, 650, "Table 1: Scores.")]
+    page += [rule(72, 300, 640, 0.8), rule(72, 300, 624, 0.5), rule(72, 300, 596, 0.8)]
+    for y, row in ((630, ("Model", "F1")), (612, ("Base", "0.52")), (600, ("Large", "0.58"))):
+        page += [line(76, y, row[0], 9), line(240, y, row[1], 9)]
+    page += [line(100, 582, "y = a"), line(250, 582, "(1)"), *_text(560, PROSE)]
+    doc = read_document(write(tmp_path / "below.pdf", [page]))
+    assert tables(doc.to_markdown())[0] == [["Model", "F1"], ["Base", "0.52"], ["Large", "0.58"]]

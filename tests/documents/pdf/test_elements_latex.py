@@ -1,7 +1,8 @@
 """Tables and code listings of generated LaTeX pages (:mod:`tests.documents.pdf.latex_corpus`) read
 back by a real Markdown parser (markdown-it-py with GFM tables): every table block is a GFM table,
 the cells of each ruled table land in their rows and columns, and a listing in a typewriter font
-is one fenced code block holding its lines as printed. Skipped without TeX Live."""
+is one fenced code block holding its lines as printed, and the limits of a large operator are
+written as its scripts in its formula. Skipped without TeX Live."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from rhetorica.documents import read_document
-from tests.documents.pdf.latex_corpus import RULES, code_cases, code_document, table_cases, table_document
+from tests.documents.pdf.latex_corpus import (RULES, code_cases, code_document, math_cases, math_document, table_cases,
+                                              table_document)
 from tests.documents.pdf.markdown_oracle import code_blocks, paragraphs, tables
 
 pytestmark = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="TeX Live is not installed")
@@ -103,3 +105,18 @@ def test_listings_in_a_typewriter_font_are_fenced_blocks_with_their_indentation(
     # lstlisting in the class's roman font (listings' default: letters spread over fixed columns)
     # is no monospaced font and is not found (measured: 0 of 8)
     assert counts["lst-default exact"] + counts["lst-default cut"] == 0
+
+
+def test_the_limits_of_a_large_operator_stay_with_its_formula(tmp_path: Path) -> None:
+    attached = total = stray = 0
+    for name, cases in math_cases().items():
+        markdown = read_document(math_document(tmp_path, name, cases)).to_markdown()
+        stray += len([b for b in markdown.split("\n\n") if b.startswith("| ")])  # limits read as a table row
+        texts = paragraphs(markdown)
+        for case in cases:
+            total += 1
+            found = next((p for p in texts if re.search(rf"{case.key}(?!\d)", p)), "")
+            attached += all(f"_{{{low}}}" + (f"^{{{up}}}" if up else "") in found for low, up in case.limits)
+    # 48 displays (4 operators x 3 places x with and without an upper limit x one- and two-column):
+    # before, no limit was with its operator, and 40 rows of limits and formulas were read as table rows
+    assert (total, attached, stray) == (48, 48, 0)

@@ -2,7 +2,8 @@
 tables and the text of drawn figures.
 
 Each is found by layout alone, on a page's fragments (before they are joined into rows), in this
-order:
+order, after the limits of large operators are written into their operators' fragments
+(:func:`~rhetorica.documents.pdf.limits.attach_limits`):
 
 1. code (:func:`code_blocks`): a run of rows set wholly in a monospaced font, each right below the
    last (a gap under one font size) or below up to two blank lines with no other line beside the
@@ -53,6 +54,7 @@ from itertools import pairwise
 
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.gfm import gfm_table
+from rhetorica.documents.pdf.limits import attach_limits
 from rhetorica.documents.pdf.lines import Graphic, Line, PageLines
 from rhetorica.documents.pdf.rows import COLUMN_SLACK, row_cells, two_column, visual_rows
 
@@ -71,7 +73,7 @@ def set_apart(page: PageLines, body: float, removed: list[RemovedItem]) -> PageL
     """``page`` with its code listings and tables as element lines and its figure text removed
     (steps 1-3 of the module docstring; ``body``: the running text's font size in points);
     removals are audited in ``removed``."""
-    lines, code = code_blocks(page.lines, page.index, removed)
+    lines, code = code_blocks(attach_limits(page.lines), page.index, removed)
     lines, steps = numbered_steps(lines, page.width * (0.5 - COLUMN_SLACK) if two_column(page) else None)
     code += steps
     drawn = drawings(page.graphics)

@@ -659,9 +659,9 @@ def analyse(pages: list[PageLines]) -> Layout:
             prev = None
             continue
         heading_line = None
-        if cells and (_table_row_follows(body_lines, k) or (blocks and blocks[-1].kind == "table" and prev is not None
+        if cells and (_table_row_follows(body_lines, k) or (blocks and bool(blocks[-1].rows) and prev is not None
                                                              and line.top - prev.bottom < 2 * body)):
-            if not (blocks and blocks[-1].kind == "table" and parts == []):
+            if not (blocks and blocks[-1].rows and parts == []):  # a ruled table (an element) is whole
                 _close(blocks, parts)
                 blocks.append(Block(kind="table", text="", page=line.page))
             blocks[-1].rows.append(cells)
