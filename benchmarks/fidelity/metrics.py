@@ -244,9 +244,11 @@ def residual_lines(headers: list[str], numbers: list[tuple[str, str, str]], read
     """Running-header strings and page numbers left in ``reading`` (``{string: count}``).
 
     A header counts each time it occurs beyond its count in ``truth``; a page number counts when
-    the reading has it as a paragraph of its own or next to the words that surround it on the page.
+    the reading has it as a paragraph of its own or next to the words that surround it on the page;
+    a number in parentheses (an equation's, ``(5)``) is no page number.
     """
     hay, ref = _phrase(reading), _phrase(truth or "")
+    bare = _phrase(re.sub(r"\(\d{1,4}\)", " ", reading))
     out: dict[str, int] = {}
     for header in headers:
         probe = _phrase(header)
@@ -257,9 +259,9 @@ def residual_lines(headers: list[str], numbers: list[tuple[str, str, str]], read
         hits = paragraphs[text] > 0
         tail = _phrase(before).strip().split()[-1:]
         head = _phrase(after).strip().split()[:1]
-        if tail and f" {tail[0]} {n} " in hay:
+        if tail and f" {tail[0]} {n} " in bare:
             hits = True
-        if head and f" {n} {head[0]} " in hay and f" {n} {head[0]} " not in ref:
+        if head and f" {n} {head[0]} " in bare and f" {n} {head[0]} " not in ref:
             hits = True
         if hits:
             out[n] = out.get(n, 0) + 1

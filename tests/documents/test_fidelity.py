@@ -113,8 +113,8 @@ def test_numbers_footnotes_and_tables_read_as_printed(harness: ModuleType) -> No
     structure = read_document(_case(harness, "gen-structure")[0])
     method = next(s for s in structure.sections if s.title == "Method").text.split("\n\n")
     assert method[0].startswith("Data collection. Each rewrite keeps the claims")
-    assert ("| Barrier | Description | Share |\n| Tiny | under 50 words | 3.1 |\n| Short | 50 to 300 words | 41.7 |\n"
-            "| Long | over 300 words | 55.2 |") in method
+    assert ("| Barrier | Description | Share |\n| --- | --- | --- |\n| Tiny | under 50 words | 3.1 |\n"
+            "| Short | 50 to 300 words | 41.7 |\n| Long | over 300 words | 55.2 |") in method
     assert ("figure placeholder", "figures/score_shift_by_length.pdf") in {(r.item, r.text) for r in structure.removed}
 
 
@@ -400,3 +400,13 @@ def test_element_text_in_the_running_text_counts_every_item(harness: ModuleType)
         # nothing kept in a block
         assert m.kept_as_blocks([(e.kind, e.kind, list(e.items)) for e in doc.elements if e.kind in ("table", "code")],
                                 pairs)[0] == 0.0
+
+
+def test_residual_page_numbers_are_bare_numbers_next_to_their_page_neighbours(harness: ModuleType) -> None:
+    residual = harness.metrics.residual_lines
+    numbers = [("5", "Convolutional Recurrent Networks", "where * denotes")]
+    # page 5's number between the running header and the next paragraph's first word
+    assert residual([], numbers, "the sum over k. 5 where * denotes the product", "") == {"5": 1}
+    assert residual([], numbers, "A paragraph.\n\n5\n\nAnother.", "") == {"5": 1}
+    # equation (5) followed by the paragraph that the page number precedes is no page number
+    assert residual([], numbers, "y = x, (5)\n\nwhere * denotes the product", "") == {}

@@ -15,6 +15,7 @@ import subprocess
 import pytest
 
 from rhetorica.documents import Document, read_document
+from tests.documents.pdf.markdown_oracle import tables
 
 pytestmark = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="TeX Live is not installed")
 
@@ -111,9 +112,11 @@ def test_figure_text_is_removed_and_audited(document: Document) -> None:
 def test_a_ruled_table_is_one_block_its_group_labels_rows(document: Document) -> None:
     blocks = [b for s in document.sections for b in s.text.split("\n\n")]
     [table] = [b for b in blocks if b.startswith("| Model")]
-    # each row one line, its cells in order (llncs sets columns 6 pt apart, a word space and a
-    # half, so its cells are not told apart: a row there is one cell)
-    assert [" ".join(re.sub(r"[|\s]+", " ", row).split()) for row in table.split("\n")] == [" ".join(r) for r in TABLE]
+    # one GFM table, each row one line, its cells in order (llncs sets columns 6 pt apart, a word
+    # space and a half, so its cells are not told apart: a row there is one cell)
+    [parsed] = tables(table)
+    assert [" ".join(" ".join(row).split()) for row in parsed] == [" ".join(r) for r in TABLE]
+    assert len({len(row) for row in parsed}) == 1
     assert [s.title for s in document.sections if s.title in ("Tiny", "Long")] == []
     cells = {c for row in TABLE for c in row if c[0].isdigit()}
     assert [b for b in blocks if not b.startswith("|") and any(c in b for c in cells)] == []

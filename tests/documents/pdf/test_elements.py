@@ -7,7 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from rhetorica.documents import read_document
+from rhetorica.documents.pdf.elements import in_columns
+from rhetorica.documents.pdf.lines import Line
 from tests.documents.pdf.content import line, rule, write
+from tests.documents.pdf.markdown_oracle import code_blocks, tables
 
 TITLE = line(150, 750, "A Study of Layout Elements", 18, "F2")
 PROSE = [
@@ -62,8 +65,8 @@ def test_a_ruled_table_in_one_column_is_one_block_with_its_group_labels(tmp_path
     assert [s.title for s in doc.sections] == ["Results"]
     assert doc.sections[0].text.split("\n\n") == [
         " ".join(PROSE), "Table 1: Scores by group.",
-        "| Model | Recall | F1 |\n| Tiny |\n| Base | 0.41 | 0.52 |\n| Large | 0.47 | 0.58 |\n| Long |\n"
-        "| Base | 0.31 | 0.42 |\n| Large | 0.37 | 0.48 |",
+        "| Model | Recall | F1 |\n| --- | --- | --- |\n| Tiny |  |  |\n| Base | 0.41 | 0.52 |\n| Large | 0.47 | 0.58 |\n"
+        "| Long |  |  |\n| Base | 0.31 | 0.42 |\n| Large | 0.37 | 0.48 |",
         " ".join(PROSE[::-1]) + " " + " ".join(PROSE * 6)]
 
 
@@ -182,3 +185,59 @@ def test_a_listing_s_identifiers_are_no_words_of_the_text(tmp_path: Path) -> Non
     assert doc.sections[0].text.split("\n\n")[0] == (
         "We build the reader from small parts, and these building blocks are tested one by one.")
     assert "```\n" + "\n".join(code) + "\n```" in doc.sections[0].text
+
+
+def _cell(x0: float, x1: float, y: float, text: str) -> Line:
+    return Line(page=0, x0=x0, top=y, x1=x1, bottom=y + 7.0, text=text, size=10.0)
+
+
+def test_cells_go_to_the_columns_their_boxes_overlap() -> None:
+    # columns from the full rows: [70, 100], [120, 140], [160, 180] (pt); rows 12 pt apart
+    rows = [
+        [_cell(70, 100, 100, "Model"), _cell(120, 140, 100, "Recall"), _cell(160, 180, 100, "F1")],
+        [_cell(70, 90, 112, "Tiny")],  # a group label: first column
+        [_cell(70, 95, 124, "Base"), _cell(162, 180, 124, "0.52")],  # an empty middle cell
+        [_cell(125, 140, 136, "0.47"), _cell(162, 180, 136, "0.58")],  # beside a two-row label
+        [_cell(70, 92, 142, "Pair")],  # the label, set 6 pt below the row above: joins it
+        [_cell(125, 140, 148, "0.31"), _cell(162, 180, 148, "0.42")],
+        [_cell(70, 180, 160, "Spanning note")],  # overlaps all three: starts in the first
+    ]
+    assert in_columns(rows) == [["Model", "Recall", "F1"], ["Tiny", "", ""], ["Base", "", "0.52"],
+                                ["Pair", "0.47", "0.58"], ["", "0.31", "0.42"], ["Spanning note", "", ""]]
+
+
+CALL = "value = combine(first, second)"
+
+
+def test_one_monospaced_line_set_apart_is_a_listing_and_one_in_a_paragraph_is_text(tmp_path: Path) -> None:
+    # 10 pt lines 12 pt apart; the displayed line 20 pt below and above its neighbours (verbatim's
+    # space), the inline one at the paragraph's pitch (a \texttt line or a URL)
+    shown = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), line(72, 636, CALL, 10, "F3"),
+             *_text(616, PROSE)]
+    doc = read_document(write(tmp_path / "shown.pdf", [shown]))
+    assert doc.sections[0].text.split("\n\n") == [" ".join(PROSE), f"```\n{CALL}\n```", " ".join(PROSE)]
+    inline = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), line(72, 656, CALL, 10, "F3"),
+              *_text(644, PROSE)]
+    doc = read_document(write(tmp_path / "inline.pdf", [inline]))
+    assert "```" not in doc.sections[0].text and CALL in doc.sections[0].text
+
+
+def test_a_blank_line_inside_a_listing_is_kept(tmp_path: Path) -> None:
+    # 9 pt code 11 pt apart; the third row 22 pt below the second: one pitch skipped (1.2 x 9 pt = 10.8)
+    code = ["def first(a):", "    return a + 1", "", "def second(a):", "    return a - 1"]
+    page = [TITLE, line(72, 700, "1 Method", 12, "F2"), *_text(680, PROSE), *_text(560, PROSE)]
+    page += [line(80, 640 - 11 * k, text, 9, "F3") for k, text in enumerate(code) if text]
+    doc = read_document(write(tmp_path / "blank.pdf", [page]))
+    assert code_blocks(doc.to_markdown()) == ["\n".join(code)]
+
+
+def test_a_row_of_cells_right_below_a_ruled_table_does_not_replace_it(tmp_path: Path) -> None:
+    # a displayed formula cut by wide gaps 14 pt under the bottom rule: a row of cells of its own,
+    # the ruled table above it kept whole
+    page = [TITLE, line(72, 700, "1 Results", 12, "F2"), *_text(680, PROSE), line(72, 650, "Table 1: Scores.")]
+    page += [rule(72, 300, 640, 0.8), rule(72, 300, 624, 0.5), rule(72, 300, 596, 0.8)]
+    for y, row in ((630, ("Model", "F1")), (612, ("Base", "0.52")), (600, ("Large", "0.58"))):
+        page += [line(76, y, row[0], 9), line(240, y, row[1], 9)]
+    page += [line(100, 582, "y = a"), line(250, 582, "(1)"), *_text(560, PROSE)]
+    doc = read_document(write(tmp_path / "below.pdf", [page]))
+    assert tables(doc.to_markdown())[0] == [["Model", "F1"], ["Base", "0.52"], ["Large", "0.58"]]

@@ -79,7 +79,8 @@ def test_table_rows_are_a_table_block_and_never_headings(tmp_path: Path) -> None
     assert [s.title for s in doc.sections] == ["Method"]
     assert doc.sections[0].text.split("\n\n") == [
         " ".join(PROSE), "Table 1: Length classes of the rewritten paragraphs.",
-        "| Barrier | Description | Share |\n| Tiny | under 50 words | 3.1 |\n| Short | 50 to 300 words | 41.7 |\n"
+        "| Barrier | Description | Share |\n| --- | --- | --- |\n| Tiny | under 50 words | 3.1 |\n"
+        "| Short | 50 to 300 words | 41.7 |\n"
         "| Long | over 300 words | 55.2 |",
         " ".join(PROSE),
     ]

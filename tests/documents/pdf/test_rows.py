@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rhetorica.documents.pdf.lines import Line
-from rhetorica.documents.pdf.rows import merge_rows
+from rhetorica.documents.pdf.rows import merge_rows, row_cells
 
 
 def _piece(x0: float, x1: float, text: str) -> Line:
@@ -18,3 +18,12 @@ def test_pieces_closer_than_a_word_space_are_one_word() -> None:
     [merged] = merge_rows(row)
     assert merged.text == "having to handle all the different compilers, and the tables   0.92"
     assert (merged.x0, merged.x1) == (37.7, 300.0)
+
+
+def test_a_table_row_is_cut_into_cells_at_gaps_of_one_em() -> None:
+    # gaps at 10 pt: 2.4 pt (a word space) joins, 12 pt and 10 pt (one em or more) cut
+    row = [_piece(72.0, 90.0, "Run"), _piece(92.4, 100.0, "12"), _piece(112.0, 130.0, "0.41"), _piece(140.0, 160.0, "0.52")]
+    cells = row_cells(row)
+    assert [(c.text, c.x0, c.x1) for c in cells] == [("Run 12", 72.0, 100.0), ("0.41", 112.0, 130.0),
+                                                      ("0.52", 140.0, 160.0)]
+    assert merge_rows(row)[0].text == "Run 12   0.41   0.52"  # the same cuts as the joined row's wide gaps

@@ -2,13 +2,19 @@
 tables and the text of drawn figures.
 
 Each is found by layout alone, on a page's fragments (before they are joined into rows), in this
-order:
+order, after the limits of large operators are written into their operators' fragments
+(:func:`~rhetorica.documents.pdf.limits.attach_limits`):
 
-1. code (:func:`code_blocks`): a run of at least two rows set wholly in a monospaced font, each
-   right below the last (a gap under one font size), every row starting at or right of the run's
-   left edge and within its width (a row's further fragments, an aligned comment, go with it); a number (non-monospaced or not) at the left of each row, counting up, is the
+1. code (:func:`code_blocks`): a run of rows set wholly in a monospaced font, each right below the
+   last (a gap under one font size) or below up to two blank lines with no other line beside the
+   gap (:func:`_continues`), every row starting at or right of the run's left edge and within its
+   width (a row's further fragments, an aligned comment, go with it): at least two rows, or one
+   row of three words or more, not bold, displayed (:func:`_set_apart`: the lines above and below
+   it 1.5 font sizes away or more; a typewriter name in a paragraph, a heading or a file name is
+   no listing); a number (non-monospaced or not) at the left of each row, counting up, is the
    listing's line number and is removed (audited). The run becomes one ``"code"`` element, each
-   fragment of a row at its character column (indentation and aligned comments kept);
+   fragment of a row at its character column (indentation and aligned comments kept) and each
+   skipped line pitch a blank line;
 1b. algorithms (:func:`numbered_steps`): a run of at least three rows whose step numbers count up
    by one, each number set on its row's baseline at its left (a fragment of its own, as
    algorithm2e sets it, or opening the row with a colon, ``3:``, as algpseudocode does), the
@@ -21,8 +27,13 @@ order:
 2. tables (:func:`ruled_tables`): the fragments between horizontal rules of the same width (both
    ends within 2 pt; ``\\toprule``, ``\\midrule``, ``\\bottomrule``, ``\\hline``), when no
    fragment there runs across most of the rule (a line of prose: set between two rules it is a
-   framed paragraph, not a table) and at least one row holds two cells. The rows become one
-   ``"table"`` element (``| a | b |`` per row, a row-group label as a one-cell row);
+   framed paragraph, not a table) and at least one row holds two cells; a caption between two
+   rules ends the table above it (two tables of one width stacked on a page are two tables). A
+   row's cells are its runs of fragments between gaps of one em
+   (:func:`~rhetorica.documents.pdf.rows.row_cells`), placed in the table's columns by their
+   boxes (:func:`in_columns`). The rows become one ``"table"`` element, a GFM table
+   (:func:`~rhetorica.documents.pdf.gfm.gfm_table`: its first row the header, every row as wide
+   as the table);
 3. figure text (:func:`figure_text`): the fragments inside a drawing (paths with area, images and
    forms closer than :data:`DRAWING_JOIN` to each other) or next to it (tick labels, axis titles,
    legends: within :data:`LABEL_REACH` x their font size, growing the drawing as they join), which
@@ -42,8 +53,10 @@ import statistics
 from itertools import pairwise
 
 from rhetorica.documents.models import RemovedItem
+from rhetorica.documents.pdf.gfm import gfm_table
+from rhetorica.documents.pdf.limits import attach_limits
 from rhetorica.documents.pdf.lines import Graphic, Line, PageLines
-from rhetorica.documents.pdf.rows import COLUMN_SLACK, merge_rows, two_column
+from rhetorica.documents.pdf.rows import COLUMN_SLACK, row_cells, two_column, visual_rows
 
 CAPTION = re.compile(r"^(Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d+[.:]|^TABLE [IVXLC]+$")
 NUMBER = re.compile(r"^\d{1,4}:?$")
@@ -52,6 +65,7 @@ DRAWING_JOIN = 6.0  # points: drawn objects this close belong to one drawing
 LABEL_REACH = 0.8  # a label within this many font sizes of a drawing belongs to it
 PROSE_WORDS = 6
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in points
+CODE_PITCH = 1.2  # a listing's line pitch in font sizes (TeX's \\baselineskip: 12 pt for 10 pt type)
 MIN_DRAWING = 12.0  # points: a drawing at least this wide and tall (no glyph drawn as a path)
 
 
@@ -59,7 +73,7 @@ def set_apart(page: PageLines, body: float, removed: list[RemovedItem]) -> PageL
     """``page`` with its code listings and tables as element lines and its figure text removed
     (steps 1-3 of the module docstring; ``body``: the running text's font size in points);
     removals are audited in ``removed``."""
-    lines, code = code_blocks(page.lines, page.index, removed)
+    lines, code = code_blocks(attach_limits(page.lines), page.index, removed)
     lines, steps = numbered_steps(lines, page.width * (0.5 - COLUMN_SLACK) if two_column(page) else None)
     code += steps
     drawn = drawings(page.graphics)
@@ -83,13 +97,47 @@ def _same_row(a: Line, b: Line) -> bool:
     return abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.bottom - a.top, b.bottom - b.top, 1.0)
 
 
+def _middle(row: list[Line]) -> float:
+    return statistics.fmean((ln.top + ln.bottom) / 2 for ln in row)
+
+
+def _continues(run: list[list[Line]], row: list[Line], others: list[Line]) -> bool:
+    """Whether ``row`` (monospaced fragments) goes on the listing ``run``: it starts at or right of
+    the run's left edge and within its width, right below its last row (a gap under one font
+    size) or below up to two blank lines (its middle at most three line pitches below the last
+    row's, :data:`CODE_PITCH` font sizes each) with no other line of the page in the gap beside
+    it."""
+    left, right = min(ln.x0 for ln in run[0]), max(ln.x1 for x in run for ln in x)
+    if not left - 1 <= row[0].x0 <= right:
+        return False
+    last = max(ln.bottom for ln in run[-1])
+    top, size = min(ln.top for ln in row), max(ln.size for ln in row)
+    if 0 <= top - last < size:
+        return True
+    x1 = max(ln.x1 for ln in row)
+    return 0 <= _middle(row) - _middle(run[-1]) <= 3 * CODE_PITCH * size + 0.5 * size and not any(
+        last < (ln.top + ln.bottom) / 2 < top and ln.x0 < max(right, x1) and ln.x1 > left for ln in others)
+
+
+def _set_apart(row: list[Line], lines: list[Line]) -> bool:
+    """Whether a single row of monospaced fragments is a displayed line (a one-line listing): the
+    nearest lines above and below it that share part of its width are at least 1.5 font sizes
+    away, middle to middle (running text is set at about 1.2), or there is none."""
+    size, middle = max(ln.size for ln in row), _middle(row)
+    x0, x1 = min(ln.x0 for ln in row), max(ln.x1 for ln in row)
+    beside = [(ln.top + ln.bottom) / 2 for ln in lines if ln not in row and ln.x0 < x1 and ln.x1 > x0]
+    above = [middle - m for m in beside if m < middle]
+    below = [m - middle for m in beside if m > middle]
+    return all(min(gaps) >= 1.5 * size for gaps in (above, below) if gaps)
+
+
 def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tuple[list[Line], list[Line]]:
     """``(other lines, code elements)``: step 1 of the module docstring."""
     runs: list[list[list[Line]]] = []  # runs of rows of monospaced fragments
-    for row in _rows([ln for ln in lines if ln.mono and not ln.rotated]):
-        top, size = min(ln.top for ln in row), max(ln.size for ln in row)
-        run = next((r for r in runs if 0 <= top - max(ln.bottom for ln in r[-1]) < size
-                    and min(ln.x0 for ln in r[0]) - 1 <= row[0].x0 <= max(ln.x1 for x in r for ln in x)), None)
+    mono = [ln for ln in lines if ln.mono and not ln.rotated]
+    others = [ln for ln in lines if not ln.mono and not ln.rotated and not NUMBER.match(ln.text.strip())]
+    for row in _rows(mono):
+        run = next((r for r in runs if _continues(r, row, others)), None)
         if run is None:
             runs.append([row])
         else:
@@ -97,7 +145,8 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
     taken: set[int] = set()
     out: list[Line] = []
     for rows in runs:
-        if len(rows) < 2:
+        if len(rows) < 2 and not (_set_apart(rows[0], lines) and len(" ".join(ln.text for ln in rows[0]).split()) >= 3
+                                  and not any(ln.bold for ln in rows[0])):
             continue
         run = [ln for row in rows for ln in row]
         left = min(ln.x0 for ln in run)
@@ -111,7 +160,11 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
             taken.update(map(id, numbers))
         # the ink of n characters spans about n - 1/2 character cells
         pitch = max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
-        out.append(_element("code", run, "\n".join(_cells(row, left, pitch) for row in rows)))
+        text = [_cells(rows[0], left, pitch)]
+        for above, row in pairwise(rows):  # a blank line: a line pitch skipped
+            skipped = round((_middle(row) - _middle(above)) / (CODE_PITCH * max(ln.size for ln in row))) - 1
+            text += [""] * max(skipped, 0) + [_cells(row, left, pitch)]
+        out.append(_element("code", run, "\n".join(text)))
         taken.update(map(id, run))
     return [ln for ln in lines if id(ln) not in taken], out
 
@@ -234,21 +287,64 @@ def ruled_tables(lines: list[Line], graphics: list[Graphic], drawn: list[Box]) -
         for above, below in pairwise(group):
             inside = [ln for ln in lines if id(ln) not in taken and above.bottom <= (ln.top + ln.bottom) / 2 <= below.top
                       and above.x0 - RULE_SLACK <= (ln.x0 + ln.x1) / 2 <= above.x1 + RULE_SLACK]
-            if any(ln.x1 - ln.x0 >= 0.8 * width and len(ln.text.split()) >= PROSE_WORDS for ln in inside):
+            if any(ln.x1 - ln.x0 >= 0.8 * width and len(ln.text.split()) >= PROSE_WORDS or CAPTION.match(ln.text.strip())
+                   for ln in inside):
                 spans.append(span)
                 span = []
                 continue
             span += inside
         spans.append(span)
         for found in spans:
-            rows = merge_rows(found)
-            cells = [[c.strip() for c in re.split(r" {3,}", row.text.strip()) if c.strip()] for row in rows]
-            if len(rows) < 2 or not any(len(c) >= 2 for c in cells):
+            cells = [row_cells(row) for row in visual_rows(found)]
+            if len(cells) < 2 or not any(len(c) >= 2 for c in cells):
                 continue
-            text = "\n".join("| " + " | ".join(c) + " |" for c in cells)
-            out.append(_element("table", found, text))
+            out.append(_element("table", found, gfm_table(in_columns(cells))))
             taken.update(map(id, found))
     return [ln for ln in lines if id(ln) not in taken], out
+
+
+def in_columns(rows: list[list[Line]]) -> list[list[str]]:
+    """The texts of a table's cells (``rows``: each row's cells left to right, with their boxes)
+    in its columns: as many columns as the row with the most cells, each column spanning the
+    boxes of its cells in the rows that fill every column. A cell of a shorter row (an empty cell
+    left out, a row-group label, a short row, the rows beside a label that spans two) goes to the
+    first column its box overlaps (a cell spanning columns starts there; the column with the
+    nearest middle when it overlaps none), right of its row's last cell; the other columns of the row are empty (``""``). A row whose cells cannot be placed so
+    keeps them in order from the first column. A row set between two rows, less than 1.6 of its
+    font sizes from the middle of the one above to the middle of the one below (rows one line
+    apart), whose cells lie
+    in columns both leave empty, is a label spanning the two (``\\multirow``): it joins the row
+    above."""
+    width = max(len(row) for row in rows)
+    full = [row for row in rows if len(row) == width]
+    spans = [(min(row[k].x0 for row in full), max(row[k].x1 for row in full)) for k in range(width)]
+    out: list[list[str]] = []
+    for row in rows:
+        texts = [c.text.strip() for c in row]
+        placed = [""] * width
+        column = -1
+        for cell, text in zip(row, texts, strict=True):
+            overlaps = [k for k in range(width) if cell.x0 < spans[k][1] and spans[k][0] < cell.x1]
+            best = overlaps[0] if overlaps else min(range(width), key=lambda k: abs(cell.x0 + cell.x1 - sum(spans[k])))
+            column = max(best, column + 1)
+            if column >= width:
+                break
+            placed[column] = text
+        else:
+            out.append(placed)
+            continue
+        out.append(texts + [""] * (width - len(texts)))
+    middles = [statistics.fmean((c.top + c.bottom) / 2 for c in row) for row in rows]
+    k = 1
+    while k < len(out) - 1:  # a cell spanning two rows (\multirow) is set between them
+        filled = [j for j, text in enumerate(out[k]) if text]
+        size = max(c.size for c in rows[k])
+        if all(not out[k - 1][j] and not out[k + 1][j] for j in filled) \
+                and middles[k - 1] < middles[k] < middles[k + 1] and middles[k + 1] - middles[k - 1] < 1.6 * size:
+            out[k - 1] = [a or b for a, b in zip(out[k - 1], out[k], strict=True)]
+            del out[k], rows[k], middles[k]
+        k += 1
+    return out
 
 
 def _near(a: Box, b: Box, reach: float) -> bool:

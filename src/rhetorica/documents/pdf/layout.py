@@ -45,7 +45,7 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    (``Figure 3:``, ``Table 2.``, ``TABLE II``), a keywords line or a footnote; a line-end hyphen is
    removed when it splits a word and kept when it belongs to a compound (see :func:`_joint` and
    :mod:`rhetorica.documents.pdf.hyphens`);
-   table rows (lines cut into short cells by wide gaps) become a block of ``| a | b |`` rows,
+   table rows (lines cut into short cells by wide gaps) become one GFM table (header row, delimiter row),
    missing-figure placeholders (a figure drawn as its file name) are removed;
 6. floats (:func:`place_floats`): a paragraph that a caption, table or footnote interrupts is
    joined again with the floats after it; a footnote (``[^1]: ...``) follows the paragraph that
@@ -63,6 +63,7 @@ from dataclasses import dataclass, field, replace
 
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.elements import CAPTION, set_apart
+from rhetorica.documents.pdf.gfm import fenced_code, gfm_table
 from rhetorica.documents.pdf.hyphens import real_hyphen
 from rhetorica.documents.pdf.lines import Line, PageLines
 from rhetorica.documents.pdf.rows import merge_rows, table_cells, two_column
@@ -94,8 +95,10 @@ KNOWN_HEADINGS = re.compile(
 
 @dataclass
 class Block:
-    """A heading, a paragraph, a caption, a table (rows ``| a | b |``), a code listing (fenced
-    with ```` ``` ````) or a footnote (``[^1]: ...``) in reading order."""
+    """A heading, a paragraph, a caption, a table (a GFM table, :func:`~rhetorica.documents.pdf.gfm.gfm_table`;
+    ``rows``: its cells, row by row, when the block pass found its rows), a code listing (a fenced
+    code block, :func:`~rhetorica.documents.pdf.gfm.fenced_code`) or a footnote (``[^1]: ...``) in
+    reading order."""
 
     kind: str  # "heading" | "paragraph" | "caption" | "table" | "code" | "footnote"
     text: str
@@ -103,6 +106,7 @@ class Block:
     page: int = 0
     number: str = ""
     style: tuple = ()  # a heading's font: (size in 0.5 pt steps, bold, italic, capitals)
+    rows: list[list[str]] = field(default_factory=list)
 
 
 @dataclass
@@ -627,7 +631,7 @@ def analyse(pages: list[PageLines]) -> Layout:
             continue
         if line.element:  # a table or a code listing: one block of its own
             _close(blocks, parts)
-            blocks.append(Block(kind=line.element, text=f"```\n{line.text}\n```" if line.element == "code" else line.text,
+            blocks.append(Block(kind=line.element, text=fenced_code(line.text) if line.element == "code" else line.text,
                                 page=line.page))
             prev, heading_line = line, None
             continue
@@ -655,12 +659,13 @@ def analyse(pages: list[PageLines]) -> Layout:
             prev = None
             continue
         heading_line = None
-        if cells and (_table_row_follows(body_lines, k) or (blocks and blocks[-1].kind == "table" and prev is not None
+        if cells and (_table_row_follows(body_lines, k) or (blocks and bool(blocks[-1].rows) and prev is not None
                                                              and line.top - prev.bottom < 2 * body)):
-            if not (blocks and blocks[-1].kind == "table" and parts == []):
+            if not (blocks and blocks[-1].rows and parts == []):  # a ruled table (an element) is whole
                 _close(blocks, parts)
                 blocks.append(Block(kind="table", text="", page=line.page))
-            blocks[-1].text += ("\n" if blocks[-1].text else "") + "| " + " | ".join(cells) + " |"
+            blocks[-1].rows.append(cells)
+            blocks[-1].text = gfm_table(blocks[-1].rows)
             prev = line
             continue
         note = _footnote_start(line, body, bottoms[line.page], zones[line.page])

@@ -10,12 +10,17 @@ from rhetorica.documents.pdf.lines import Line, PageLines, script_kind, script_t
 
 
 def merge_rows(lines: list[Line]) -> list[Line]:
-    """Sort by row and join fragments of one visual row (superscripts, split runs) left to right; a
-    layout element (``Line.element``) stays whole, joined with nothing. A fragment joins the row
-    of the first fragment above it when its middle lies within that one's box (20 % of its height
-    of slack) or that one's middle lies within its box (the same slack: a small raised footnote
-    mark that starts the row), and it is at most 2.2 x as tall. Pieces under 0.08 em apart are
-    joined without a space."""
+    """Sort by row and join fragments of one visual row (superscripts, split runs) left to right
+    (:func:`visual_rows`, :func:`join_row`); a layout element (``Line.element``) stays whole."""
+    return [join_row(row) for row in visual_rows(lines)]
+
+
+def visual_rows(lines: list[Line]) -> list[list[Line]]:
+    """``lines`` in visual rows, top to bottom, each left to right; a layout element
+    (``Line.element``) is a row of its own. A fragment joins the row of the first fragment above it
+    when its middle lies within that one's box (20 % of its height of slack) or that one's middle
+    lies within its box (the same slack: a small raised footnote mark that starts the row), and it
+    is at most 2.2 x as tall."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
         if rows and not line.element and not rows[-1][0].element:
@@ -28,33 +33,52 @@ def merge_rows(lines: list[Line]) -> list[Line]:
                 rows[-1].append(line)
                 continue
         rows.append([line])
-    merged: list[Line] = []
-    for row in rows:
-        row.sort(key=lambda ln: ln.x0)
-        if len(row) == 1:
-            merged.append(row[0])
-            continue
-        main = max(row, key=lambda ln: len(ln.text))
-        text = _row_piece(row[0], main)
-        for prev, cur in pairwise(row):
-            gap = cur.x0 - prev.x1
-            piece = _row_piece(cur, main)
-            # no space under 0.08 em (a word cut into two runs, "di" + "fferent" at a ligature: a
-            # word space is 0.2 em or more); a gap wider than a word space (table cells,
-            # side-by-side author names) is kept as three spaces
-            joint = "" if gap < max(0.5, 0.08 * main.size) or text.endswith("\u00ad") \
-                or (piece != cur.text and gap < 0.3 * main.size) \
-                else " " if gap < max(main.size, 1.0) else "   "
-            text += joint + piece
-        merged.append(Line(
-            page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
-            bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
-            mono=all(ln.mono for ln in row),
-            bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
-            italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
-            smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
-        ))
-    return merged
+    return [sorted(row, key=lambda ln: ln.x0) for row in rows]
+
+
+def _main(row: list[Line]) -> Line:
+    return max(row, key=lambda ln: len(ln.text))
+
+
+def join_row(row: list[Line], main: Line | None = None) -> Line:
+    """The fragments of one visual row (left to right) as one line, its size and baseline those of
+    ``main`` (by default its longest fragment). Pieces under 0.08 em apart are joined without a
+    space, a gap wider than a word space (one em: table cells, side-by-side author names) with
+    three."""
+    if len(row) == 1 and main is None:
+        return row[0]
+    main = main or _main(row)
+    text = _row_piece(row[0], main)
+    for prev, cur in pairwise(row):
+        gap = cur.x0 - prev.x1
+        piece = _row_piece(cur, main)
+        # no space under 0.08 em (a word cut into two runs, "di" + "fferent" at a ligature: a
+        # word space is 0.2 em or more)
+        joint = "" if gap < max(0.5, 0.08 * main.size) or text.endswith("\u00ad") \
+            or (piece != cur.text and gap < 0.3 * main.size) \
+            else " " if gap < max(main.size, 1.0) else "   "
+        text += joint + piece
+    return Line(
+        page=main.page, x0=row[0].x0, top=min(ln.top for ln in row), x1=max(ln.x1 for ln in row),
+        bottom=max(ln.bottom for ln in row), text=text, size=main.size, baseline=main.baseline,
+        mono=all(ln.mono for ln in row),
+        bold=sum(len(ln.text) for ln in row if ln.bold) >= 0.9 * sum(len(ln.text) for ln in row),
+        italic=sum(len(ln.text) for ln in row if ln.italic) >= 0.9 * sum(len(ln.text) for ln in row),
+        smallcaps=sum(len(ln.text) for ln in row if ln.smallcaps) >= 0.5 * sum(len(ln.text) for ln in row),
+    )
+
+
+def row_cells(row: list[Line]) -> list[Line]:
+    """The cells of one visual row of a table (its fragments left to right): the runs of fragments
+    between gaps of one em or more (where :func:`join_row` puts three spaces), each joined into
+    one line with its box."""
+    main = _main(row)
+    cells: list[list[Line]] = [[row[0]]]
+    for prev, cur in pairwise(row):
+        if cur.x0 - prev.x1 >= max(main.size, 1.0):
+            cells.append([])
+        cells[-1].append(cur)
+    return [cell for cell in (join_row(c, main) for c in cells) if cell.text.strip()]
 
 
 def _row_piece(line: Line, main: Line) -> str:
