@@ -161,3 +161,37 @@ def test_judge_agreement_counts_only_metrics_both_judges_could_classify() -> Non
     assert rows.loc["counts.robust", "note"] == "of the 6 of 29 metrics this run could classify"
     assert rows.loc["class.remor.criticism", "agree"] is True and rows.loc["class.remor.examples", "agree"] is True
     assert pd.isna(rows.loc["class.remor.results_discussion", "agree"])
+
+
+def test_sign_test_without_an_untied_paper_is_never_compared() -> None:
+    """Generated: 1..10 papers, every one scored the same under both arms (constant or per-paper
+    levels): the run's p is not computable (NaN), so the significance rule compares nothing and
+    the summary counts it as not measured; one untied paper makes it computable (p = 1 from
+    binomtest(1, 1) is a tested p, compared)."""
+    from scipy.stats import binomtest
+
+    from rhetorica.analysis.paired import compare_arms
+    from tests.analysis.helpers import rows
+
+    recipe = recipes.get("style-over-substance")
+    compared = 0
+    for n in range(1, 11):
+        for untied in (0, 1):
+            for level in (3, None):
+                records = [("reviewer-default", f"p{i}", arm, level or 1 + i % 10)
+                           for i in range(n) for arm in ("proficiency:+", "proficiency:-")]
+                if untied:
+                    records[0] = ("reviewer-default", "p0", "proficiency:+", 10)
+                    records[1] = ("reviewer-default", "p0", "proficiency:-", 1)
+                table = compare_arms(rows(records), "proficiency:+", "proficiency:-")
+                side = published_vs_run(recipe, {}, {"paired": table}).set_index(["id", "statistic"])
+                p = side.loc[("t4.proficiency.gpt-5-5", "p")]
+                if untied:
+                    assert p["run"] == binomtest(1, 1, 0.5).pvalue and p["agree"] is not None
+                    compared += 1
+                else:
+                    assert pd.isna(p["run"]) and p["agree"] is None
+                    assert f"none of the {n} paired papers is untied" in p["note"]
+                    ruled = side[side["agree"].notna()]
+                    assert ("t4.proficiency.gpt-5-5", "p") not in ruled.index
+    assert compared == 20

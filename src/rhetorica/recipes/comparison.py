@@ -96,8 +96,11 @@ def _paired(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], key: 
                         f"{select.get('reviewer')} in this run")
     row = rows.iloc[0]
     n = int(row["n_pairs"]) if pd.notna(row.get("n_pairs")) else None
-    return {stat: RunValue(_number(row.get(col)), n=n, configuration=str(row["reviewer"]))
-            for stat, col in _PAIRED.items()}
+    out = {stat: RunValue(_number(row.get(col)), n=n, configuration=str(row["reviewer"]))
+           for stat, col in _PAIRED.items()}
+    if out["p"].value is None:  # the sign test had no untied pair (sign_test): nothing was tested
+        out["p"] = replace(out["p"], note=f"sign test not computable: none of the {n or 0} paired papers is untied")
+    return out
 
 
 def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind: str) -> dict[str, RunValue]:

@@ -77,7 +77,7 @@ def preference_figure(comparisons: pd.DataFrame) -> Figure:
     ax.barh(y, b, left=a + t, color=COLORS["second"], label="B higher")
     for yi, ratio, p in zip(y, df["preference_ratio"], df["sign_test_p"]):
         text = "R=inf" if np.isinf(ratio) else ("R=n/a" if np.isnan(ratio) else f"R={ratio:.2f}")
-        ax.text(101, yi, f"{text}  p={p:.3g}", va="center", fontsize=8)
+        ax.text(101, yi, f"{text}  " + ("p=n/a" if np.isnan(p) else f"p={p:.3g}"), va="center", fontsize=8)
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_xlim(0, 100)
     ax.axvline(50, color="black", linewidth=0.6, linestyle=":")
