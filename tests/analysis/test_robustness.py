@@ -106,7 +106,8 @@ def test_discriminability_equals_brute_force(seed: int) -> None:
 
 
 def test_discriminability_edge_cases() -> None:
-    assert discriminability(np.array([5.0, 5.0]), np.array([3.0, 7.0]), [0, 1]) == 0.5
+    # every original ties: no ordered pair, the denominator is 0 -> not computable (never chance 0.5)
+    assert math.isnan(discriminability(np.array([5.0, 5.0]), np.array([3.0, 7.0]), [0, 1]))
     assert math.isnan(discriminability(np.array([5.0]), np.array([3.0]), [0]))
     # perfect ordering
     assert discriminability(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0]), [0, 1, 2]) == 1.0
@@ -179,11 +180,11 @@ def test_spr_keeps_a_small_real_within_paper_variance() -> None:
 
 def test_discriminability_interval_two_papers_exact_bootstrap() -> None:
     # Two papers, the better one's rewrite above the other's: D = 1. A resample holds both papers
-    # (prob 1/2: D* = 1) or two copies of one (originals tie, no ordered pair: D* = 0.5), so the
-    # 2.5% and 97.5% quantiles of the bootstrap distribution are 0.5 and 1.
+    # (prob 1/2: D* = 1) or two copies of one (originals tie, no ordered pair: no statistic, left
+    # out), so every resample with a statistic gives 1 and the interval is [1, 1].
     point, low, high = discriminability_interval(np.array([4.0, 7.0]), np.array([4.5, 6.5]), np.array([0, 1]),
                                                  n_resamples=4000, seed=3)
-    assert (point, low, high) == (1.0, 0.5, 1.0)
+    assert (point, low, high) == (1.0, 1.0, 1.0)
 
 
 def test_discriminability_interval_point_equals_discriminability_and_brackets_it() -> None:

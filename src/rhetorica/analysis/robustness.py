@@ -24,7 +24,8 @@ Measures (our operationalisation where the study names a measure without a formu
 - ``discriminability``: probability that a random rewrite of the higher-rated paper scores above
   a random rewrite of the lower-rated one, ties counting 1/2, averaged over all paper pairs
   ordered by the reviewer's mean score of their originals (pairs whose originals tie are
-  skipped; if every original ties the reviewer does not discriminate and the value is 0.5).
+  skipped; with no ordered pair, i.e. fewer than two papers or every original tied, it is not
+  computable: NaN, never the chance value 0.5).
   Only rewrites are compared, so the score that orders the pair does not also decide it.
 - ``human_mae`` / ``human_spearman``: mean absolute error and Spearman rank correlation between
   the reviewer's original-arm paper score and the paper's mean human score.

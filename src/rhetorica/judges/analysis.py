@@ -373,7 +373,8 @@ def with_discrimination(frame: pd.DataFrame, found: Mapping[tuple[str, str], tup
     :data:`DISCRIMINATION_COLUMNS` from ``found`` (:func:`discrimination`), and every robust class
     (``robust``, ``sensitive_and_robust``) checked against it:
 
-    - discriminability not computable (fewer than two reviews with both sides scored): the class
+    - discriminability not computable (no pair of reviews whose originals differ: fewer than two
+      reviews with both sides scored, or every original tied): the class
       becomes ``not_informative`` (stability of a metric that cannot be seen to vary across reviews
       shows nothing);
     - interval's lower end at or below chance + :data:`CHANCE_MARGIN`: the class becomes
@@ -391,7 +392,8 @@ def with_discrimination(frame: pd.DataFrame, found: Mapping[tuple[str, str], tup
         if not np.isfinite(point):
             out.at[row, "classification"] = NOT_INFORMATIVE
             out.at[row, "reason"] = ("robust by TOST, but whether the metric tells reviews apart is not computable "
-                                     "(fewer than 2 reviews with an original and a rewrite scored)")
+                                     "(no pair of reviews with different original scores among those with an "
+                                     "original and a rewrite scored)")
         elif low <= 0.5 + CHANCE_MARGIN:
             out.at[row, "classification"] = FALSE_ROBUSTNESS
             out.at[row, "reason"] = (f"robust by TOST, but discriminability {point:.2f} ({conf} interval "
