@@ -196,10 +196,10 @@ def _robustness(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any]) -
     r = rows.iloc[0]
     out = _values(r, ("mad", "drift_sd", "icc1", "spr", "discriminability", "human_mae", "human_spearman"),
                   "n_papers", str(r["reviewer"]))
-    flag = r.get("false_robustness")
-    out["false_robustness"] = replace(out["mad"], value=None if flag is None or (isinstance(flag, float) and
-                                                                                math.isnan(flag))
-                                      else ("yes" if bool(flag) else "no"))
+    flag = r.get("false_robustness")  # None / NaN: not computable (robustness.false_robustness)
+    out["false_robustness"] = (replace(out["mad"], value="yes" if bool(flag) else "no") if pd.notna(flag) else
+                               replace(out["mad"], value=None, note="false robustness not computable: needs MAD and "
+                                       "discriminability (an ordered pair of papers)"))
     return out
 
 

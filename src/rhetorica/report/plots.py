@@ -151,7 +151,7 @@ def stability_figure(robustness: pd.DataFrame, *, low_drift: float = 0.25, chanc
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.axhspan(min(0.0, float(df["discriminability"].min())), 0.5 + chance_margin, color=COLORS["tie"], alpha=0.35,
                label=f"false-robustness region (discr. ≤ {0.5 + chance_margin:g} with MAD ≤ {low_drift:g})")
-    flagged = df["false_robustness"].astype(bool).to_numpy()
+    flagged = df["false_robustness"].eq(True).to_numpy()  # None: not computable, not flagged
     ax.scatter(
         df["drift_sd"][~flagged],
         df["discriminability"][~flagged],
