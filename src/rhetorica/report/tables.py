@@ -91,6 +91,8 @@ def _versus(r: pd.Series) -> str:
 def _ci(point: object, low: object, high: object) -> str:
     if point is None or (isinstance(point, float) and math.isnan(point)):
         return "--"
+    if pd.isna(low) or pd.isna(high):  # no interval (one paper per stratum, ...)
+        return f"{number(point)} [n/a]"
     return f"{number(point)} [{number(low)}, {number(high)}]"
 
 
