@@ -185,3 +185,30 @@ def test_two_not_informative_judges_do_not_agree() -> None:
     assert (agreement.n_metrics, agreement.n_classified, agreement.n_same) == (5, 2, 1)
     assert agreement.share_same == 0.5
     assert agreement.table["not_informative"]["not_informative"] == 2
+
+
+def test_agreement_is_compared_only_where_both_classes_carry_a_verdict() -> None:
+    """Every pair of the 6 classes, a missing class (None, NaN: the second judge had no test) and
+    an unknown word: 8 x 8 = 64 pairs; compared only the 5 x 5 = 25 pairs of verdict classes (all
+    but not_informative), agreeing on the 5 equal ones; judge_agreement over a table built from the
+    36 class pairs counts the same."""
+    from rhetorica.analysis.equivalence import CLASSES, classes_agree, judge_agreement
+
+    values: list[object] = [*CLASSES, None, math.nan]
+    verdicts = {"sensitive", "robust", "sensitive_and_robust", "inconclusive", "false_robustness"}
+    compared = same = 0
+    for a in values:
+        for b in values:
+            got = classes_agree(a, b)
+            if a in verdicts and b in verdicts:
+                assert got is (a == b)
+                compared += 1
+                same += a == b
+            else:
+                assert got is None, (a, b)
+    assert (len(values) ** 2, compared, same) == (64, 25, 5)
+    metrics = [(a, b) for a in CLASSES for b in CLASSES]
+    table = pd.DataFrame([{"judge": j, "metric": f"m{i}", "classification": pair[k]}
+                          for i, pair in enumerate(metrics) for k, j in enumerate(("A", "B"))])
+    found = judge_agreement(table, "A", "B")
+    assert (found.n_metrics, found.n_classified, found.n_same, found.share_same) == (36, 25, 5, 5 / 25)

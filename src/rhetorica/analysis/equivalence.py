@@ -366,6 +366,19 @@ def judge_reliability(
     return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
 
 
+def carries_verdict(classification: object) -> bool:
+    """Whether a metric's class is a verdict two judges can agree or disagree on: one of the
+    classes (a string), not ``not_informative`` and not missing (no test, or the metric absent for
+    that judge). Agreement is compared only where both classes carry a verdict."""
+    return isinstance(classification, str) and classification in CLASSES and classification != NOT_INFORMATIVE
+
+
+def classes_agree(first: object, second: object) -> bool | None:
+    """``first == second`` where both carry a verdict (:func:`carries_verdict`), else ``None``:
+    nothing was compared."""
+    return first == second if carries_verdict(first) and carries_verdict(second) else None
+
+
 class JudgeAgreement(BaseModel):
     """How often two judge models put a metric in the same class.
 
@@ -412,8 +425,9 @@ def judge_agreement(reliability: pd.DataFrame, judge_a: str, judge_b: str) -> Ju
     table = {ca: {cb: 0 for cb in CLASSES} for ca in CLASSES}
     for m in shared:
         table[a[m]][b[m]] += 1
-    n_same = int(sum(table[c][c] for c in CLASSES if c != NOT_INFORMATIVE))
-    n_classified = sum(a[m] != NOT_INFORMATIVE and b[m] != NOT_INFORMATIVE for m in shared)
+    compared = [classes_agree(a[m], b[m]) for m in shared]
+    n_same = sum(c is True for c in compared)
+    n_classified = sum(c is not None for c in compared)
     return JudgeAgreement(
         judge_a=judge_a,
         judge_b=judge_b,

@@ -44,7 +44,8 @@ import pandas as pd
 
 from rhetorica.analysis.clustered import clustered_reliability, level_differences, pair_differences
 from rhetorica.analysis.discriminability import discriminability_interval
-from rhetorica.analysis.equivalence import FALSE_ROBUSTNESS, NOT_INFORMATIVE, RELIABILITY_COLUMNS, judge_agreement
+from rhetorica.analysis.equivalence import (FALSE_ROBUSTNESS, NOT_INFORMATIVE, RELIABILITY_COLUMNS, classes_agree,
+                                            judge_agreement)
 from rhetorica.analysis.soft import paired_soft_test
 from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL
@@ -96,7 +97,8 @@ class JudgeStudy:
         table1: the study's Table 1 (:data:`TABLE1_COLUMNS`, then :data:`TABLE1_SOFT_COLUMNS`
             when some judgement carries expected scores): the first judge's rows, with the second
             judge's class and whether they agree.
-        agreement: condition -> (judge a, judge b, metrics classified the same, metrics shared).
+        agreement: condition -> (judge a, judge b, metrics classified the same, metrics both judges
+            could classify: :func:`rhetorica.analysis.equivalence.classes_agree`).
         unavailable: why nothing could be computed, or ``None``.
         declared: judge label -> its declared classified metrics (:func:`declared_metrics`).
     """
@@ -285,14 +287,15 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         if len(order) > 1:
             if {order[0], order[1]} <= set(level["judge"]):
                 found = judge_agreement(level, order[0], order[1])
-                agreement[condition] = (order[0], order[1], found.n_same, found.n_metrics)
+                agreement[condition] = (order[0], order[1], found.n_same, found.n_classified)
             else:  # a judge without a single test: no metric shared
                 agreement[condition] = (order[0], order[1], 0, 0)
             other = level[level["judge"] == order[1]].set_index("metric")["classification"]
             first["second_judge"] = order[1]
             first["second_class"] = first["metric"].map(other)
-            first["agree"] = (first["second_class"].notna() & (first["second_class"] == first["classification"])
-                              & (first["classification"] != NOT_INFORMATIVE))  # two "no verdict"s agree on nothing
+            first["agree"] = pd.Series([classes_agree(x, y) for x, y in zip(first["classification"],
+                                                                            first["second_class"], strict=True)],
+                                       index=first.index, dtype=object)  # None: nothing compared
         if soft:
             first = with_soft_tests(first, part, rated, n_resamples=n_resamples, seed=seed)
         tables.append(first)
