@@ -102,7 +102,8 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
 
     Returns:
         :class:`WilcoxonResult` with ``statistic`` T+ (sum of the ranks of the positive
-        differences) and a p-value in (0, 1]; ``method="none"`` and p = 1 with no non-zero difference.
+        differences) and a p-value in (0, 1]; ``method="none"`` and p NaN with no non-zero
+        difference (nothing to rank: the test is not computable, never p = 1).
 
     Raises:
         ValueError: if ``d`` contains NaN.
@@ -114,7 +115,7 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
     x = x[x != 0]
     n = len(x)
     if n == 0:
-        return WilcoxonResult(0.0, 0, "none", 1.0)
+        return WilcoxonResult(0.0, 0, "none", np.nan)
     t_plus = float(rankdata(np.abs(x))[x > 0].sum())
     has_ties = len(np.unique(np.abs(x))) < n
     method: Literal["exact", "normal"] = "exact" if n <= EXACT_MAX_N and not has_ties else "normal"
@@ -157,7 +158,7 @@ def min_attainable_p(d: npt.ArrayLike) -> float:
     Every difference of one sign maximises ``|T+ - n(n+1)/4|`` for the observed ``|d|`` (ties and
     zeros kept), so the minimum is the test's p on ``|d|``: ``2 * 0.5**n`` for n <= 50 non-zero
     differences without tied ``|d|`` (the exact null; also the sign test's smallest p), the normal
-    approximation's p otherwise. 1 with no non-zero difference.
+    approximation's p otherwise. NaN with no non-zero difference (no test, so no p is attainable).
 
     Raises:
         ValueError: if ``d`` contains NaN.
@@ -197,8 +198,10 @@ def not_informative_reason(d: npt.ArrayLike, level: float, *, sensitive: bool, r
         return (f"every one of the {n} differences is {x[0]:g}: TOST is degenerate (zero variance) and "
                 f"{n} pairs cannot reach α' = {level:.3g} (smallest sign-test p {2 * 0.5**n:.3g})")
     smallest = min_attainable_p(x)
-    if not sensitive and not robust and smallest >= level:
+    if not sensitive and not robust and not smallest < level:  # NaN: no non-zero difference, no test
         k = int(np.count_nonzero(x))
+        if np.isnan(smallest):
+            return f"no non-zero difference (0 of {n}): the Wilcoxon test is not computable"
         return (f"too few non-zero differences ({k} of {n}): the smallest attainable Wilcoxon p "
                 f"{smallest:.3g} is not below α' = {level:.3g}")
     return None
