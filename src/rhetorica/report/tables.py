@@ -175,7 +175,8 @@ CHANGE = TableSpec((
 
 ROBUSTNESS = TableSpec((
     TableColumn("reviewer", "Reviewer", "Reviewer",
-                lambda r: escape(r["reviewer"]) + (r"$^\dagger$" if pd.notna(r["false_robustness"]) and r["false_robustness"] else ""), align="l"),
+                lambda r: escape(r["reviewer"])
+                + (r"$^\dagger$" if pd.notna(r["false_robustness"]) and r["false_robustness"] else ""), align="l"),
     TableColumn("n_papers", "Papers"), TableColumn("n_variants", "Paper-arm scores"),
     TableColumn("mad", "MAD ↓", r"MAD $\downarrow$"),
     TableColumn("drift_sd", "Drift SD ↓", r"Drift SD $\downarrow$"),
