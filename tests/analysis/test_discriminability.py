@@ -4,6 +4,7 @@ holds the hand-computed cases)."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -111,8 +112,7 @@ def test_skipped_papers_and_interval_against_explicit_resamples() -> None:
         chosen = [i for i, c in zip([0, 3, 2, 5], row) for _ in range(c)]
         o = orig[chosen]
         pairs = [(a, b) for a, b in itertools.permutations(range(len(chosen)), 2) if o[a] > o[b]]
-        if not pairs:
-            by_hand.append(0.5)
+        if not pairs:  # no ordered pair: the resample has no statistic and is left out
             continue
         _, kernel = brute(o, [groups[i] for i in chosen])
         by_hand.append(kernel[o[:, None] > o[None, :]].mean())
@@ -146,3 +146,43 @@ def test_point_computed_once_per_input_and_cache_bounded(monkeypatch) -> None:
     assert len(calls) == 2
     discriminability(orig[::-1].copy(), vals, paper)
     assert len(calls) == 3 and len(disc._points) == 2  # the oldest result was dropped
+
+
+def test_not_computable_exactly_when_no_ordered_pair() -> None:
+    """Generated degenerate inputs (0..6 papers; originals all tied, one distinct, or NaN; papers
+    without rewrites; constant rewrites): the point and interval are NaN exactly when no two kept
+    papers' originals differ (the denominator counted by hand is 0), and equal the brute-force
+    mean otherwise."""
+    rng = np.random.default_rng(11)
+    cases = not_computable = 0
+    for n in range(0, 7):
+        for shape in ("tied", "one_apart", "nan_rest", "no_rewrites_rest", "distinct"):
+            orig = np.full(n, 5.0)
+            if shape == "one_apart" and n:
+                orig[0] = 8.0
+            if shape == "nan_rest" and n:
+                orig[1:] = np.nan
+                orig[0] = 2.0
+            if shape == "distinct":
+                orig = np.arange(n, dtype=float)
+            groups = [rng.integers(1, 11, 2).astype(float) for _ in range(n)]
+            if shape == "no_rewrites_rest":
+                orig = np.arange(n, dtype=float)
+                groups = [g if i == 0 else np.array([]) for i, g in enumerate(groups)]
+            for constant in (False, True):
+                gs = [np.full(len(g), 6.0) for g in groups] if constant else groups
+                vals = np.concatenate(gs) if n else np.array([])
+                paper = np.repeat(np.arange(n), [len(g) for g in gs]).astype(np.intp)
+                kept = [i for i in range(n) if not np.isnan(orig[i]) and len(gs[i])]
+                pairs = sum(orig[i] > orig[j] for i in kept for j in kept)
+                point = discriminability(orig, vals, paper)
+                interval = discriminability_interval(orig, vals, paper, n_resamples=50, seed=1)
+                cases += 1
+                if pairs == 0:
+                    not_computable += 1
+                    assert math.isnan(point) and all(math.isnan(x) for x in interval), (n, shape)
+                else:
+                    assert point == pytest.approx(brute(orig[kept], [gs[i] for i in kept])[0], rel=1e-12)
+                    assert interval[0] == point and interval[1] <= interval[2]
+    # n = 0, 1: all 20; n = 2..6: tied, nan_rest, no_rewrites_rest (3 shapes x 2 x 5 = 30)
+    assert (cases, not_computable) == (70, 50)

@@ -26,7 +26,7 @@ def test_wilcoxon_hand_computed_exact() -> None:
     r = wilcoxon_signed_rank([1.0, 2.0, 3.0, -4.0, 0.0])
     assert (r.statistic, r.n, r.method) == (6.0, 4, "exact")
     assert r.pvalue == pytest.approx(0.875)
-    assert wilcoxon_signed_rank([0.0, 0.0]).pvalue == 1.0
+    assert math.isnan(wilcoxon_signed_rank([0.0, 0.0]).pvalue)  # no non-zero difference: no test
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -130,7 +130,7 @@ def test_min_attainable_p_is_the_tests_p_with_every_sign_alike() -> None:
     # tied |d|: the normal approximation with tie correction, as the test itself would use
     ref = wilcoxon([1.0, 1.0, 1.0, 1.0], zero_method="wilcox", correction=False, method="asymptotic").pvalue
     assert min_attainable_p([1.0, -1.0, 1.0, -1.0]) == pytest.approx(ref)
-    assert min_attainable_p([0.0, 0.0]) == 1.0
+    assert math.isnan(min_attainable_p([0.0, 0.0]))
 
 
 def _two_arm_table(original: list[float], rewrite: list[float], metric: str = "m") -> pd.DataFrame:
@@ -185,3 +185,50 @@ def test_two_not_informative_judges_do_not_agree() -> None:
     assert (agreement.n_metrics, agreement.n_classified, agreement.n_same) == (5, 2, 1)
     assert agreement.share_same == 0.5
     assert agreement.table["not_informative"]["not_informative"] == 2
+
+
+def test_agreement_is_compared_only_where_both_classes_carry_a_verdict() -> None:
+    """Every pair of the 6 classes, a missing class (None, NaN: the second judge had no test) and
+    an unknown word: 8 x 8 = 64 pairs; compared only the 5 x 5 = 25 pairs of verdict classes (all
+    but not_informative), agreeing on the 5 equal ones; judge_agreement over a table built from the
+    36 class pairs counts the same."""
+    from rhetorica.analysis.equivalence import CLASSES, classes_agree, judge_agreement
+
+    values: list[object] = [*CLASSES, None, math.nan]
+    verdicts = {"sensitive", "robust", "sensitive_and_robust", "inconclusive", "false_robustness"}
+    compared = same = 0
+    for a in values:
+        for b in values:
+            got = classes_agree(a, b)
+            if a in verdicts and b in verdicts:
+                assert got is (a == b)
+                compared += 1
+                same += a == b
+            else:
+                assert got is None, (a, b)
+    assert (len(values) ** 2, compared, same) == (64, 25, 5)
+    metrics = [(a, b) for a in CLASSES for b in CLASSES]
+    table = pd.DataFrame([{"judge": j, "metric": f"m{i}", "classification": pair[k]}
+                          for i, pair in enumerate(metrics) for k, j in enumerate(("A", "B"))])
+    found = judge_agreement(table, "A", "B")
+    assert (found.n_metrics, found.n_classified, found.n_same, found.share_same) == (36, 25, 5, 5 / 25)
+
+
+def test_wilcoxon_is_not_computable_exactly_without_a_non_zero_difference() -> None:
+    """Generated: 1-20 differences, all zero, all one value, one non-zero among zeros, alternating
+    signs: p NaN exactly where no difference is non-zero, scipy's wilcoxon (zeros dropped) elsewhere."""
+    nan = 0
+    cases = 0
+    for n in range(1, 21):
+        alternating = (-1.0) ** np.arange(n) * np.arange(1, n + 1)
+        for d in (np.zeros(n), np.full(n, 1.0), np.r_[2.0, np.zeros(n - 1)], alternating):
+            got = wilcoxon_signed_rank(d).pvalue
+            cases += 1
+            nz = d[d != 0]
+            if nz.size == 0:
+                assert math.isnan(got)
+                nan += 1
+            else:
+                method = "exact" if nz.size <= 50 and len(np.unique(np.abs(nz))) == nz.size else "approx"
+                assert got == pytest.approx(min(1.0, wilcoxon(nz, correction=False, method=method).pvalue), rel=1e-12)
+    assert (cases, nan) == (80, 20)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rhetorica.analysis.mixed import mixed_effects_table
+from rhetorica.analysis.mixed import mixed_effects_shift, mixed_effects_table
 
 
 def _assessments(shift: float, n_papers: int = 12, reps: int = 3, seed: int = 1) -> pd.DataFrame:
@@ -49,7 +49,7 @@ def test_missing_estimates_say_why() -> None:
     assert mixed_effects_table(one, [("a", "b")]).iloc[0]["mixed_note"] == "needs at least two papers"
     flat = _assessments(0.0).assign(overall=5.0)
     row = mixed_effects_table(flat, [("a", "b")]).iloc[0]
-    assert np.isnan(row["mixed_diff"]) and row["mixed_note"] == "every score is the same"
+    assert np.isnan(row["mixed_diff"]) and row["mixed_note"].startswith("no score varies within a paper")
 
 
 def test_no_warning_reaches_the_user(recwarn) -> None:
@@ -64,3 +64,25 @@ def test_no_warning_reaches_the_user(recwarn) -> None:
     got = mixed_effects_table(pd.DataFrame(rows), [("minus", "original")]).iloc[0]
     assert [str(w.message) for w in recwarn.list] == []
     assert np.isnan(got["mixed_diff"]) and got["mixed_note"] == "model did not converge (ConvergenceWarning)"
+
+
+def test_mixed_p_is_not_computable_exactly_when_no_score_varies_within_a_paper() -> None:
+    """Generated: papers 2..7 with every paper's scores equal (constant or per-paper levels, with and
+    without a replicate) have no residual variance; one paper with different arm scores restores it."""
+    flat, varied = 0, 0
+    for n in range(2, 8):
+        for shift in (0.0, 1.0):
+            levels = pd.Series([float(1 + i % 9) for i in range(n) for _ in range(2)])
+            for scores in (pd.Series([5.0] * (2 * n)), levels):
+                s = scores.copy()
+                s.iloc[0] += shift  # paper 0's first-arm score moves by `shift`
+                arm = pd.Series([True, False] * n)
+                paper = pd.Series([f"p{i}" for i in range(n) for _ in range(2)])
+                got = mixed_effects_shift(s, arm, paper)
+                if shift == 0.0:
+                    flat += 1
+                    assert np.isnan(got["mixed_p"]) and got["mixed_note"].startswith("no score varies within")
+                else:
+                    varied += 1
+                    assert got["mixed_note"] is None or "converge" in got["mixed_note"]
+    assert (flat, varied) == (12, 12)

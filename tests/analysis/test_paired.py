@@ -52,7 +52,7 @@ def test_sign_test_hand_values() -> None:
     assert sign_test(2, 8) == 0.109375
     assert sign_test(10, 0) == 2 / 1024
     assert sign_test(5, 5) == 1.0
-    assert sign_test(0, 0) == 1.0
+    assert math.isnan(sign_test(0, 0))  # no untied pair: not computable, never p = 1
     assert sign_test(1, 0) == 1.0
 
 
@@ -157,7 +157,7 @@ def test_ratio_edge_cases_and_reviewer_without_pairs() -> None:
     out = compare_arms(df, "A", "B").set_index("reviewer")
     assert out.loc["all_wins", "preference_ratio"] == math.inf
     assert math.isnan(out.loc["all_ties", "preference_ratio"])
-    assert out.loc["all_ties", "sign_test_p"] == 1.0
+    assert math.isnan(out.loc["all_ties", "sign_test_p"])  # every pair ties: no sign test
     assert out.loc["no_pairs", "n_pairs"] == 0
     assert math.isnan(out.loc["no_pairs", "pct_first_higher"])
     assert out.loc["no_pairs", "missing_second"] == 1
@@ -356,3 +356,34 @@ def test_a_paper_missing_on_both_sides_has_its_own_count_and_no_pair_no_p() -> N
     assert no_test_reasons(compare_arms(refused, "A", "B")) == [
         "reviewer S, A vs B: no test (no paper scored under both; missing under A 4, under B 0, under both 1)"]
     assert no_test_reasons(compare_arms(df, "A", "B")) == []
+
+
+def _degenerate_cases() -> list[tuple[str, list[tuple[str, str, str, float | None]], int, int]]:
+    """Generated degenerate paired inputs: ``(name, records, wins of A, wins of B)``, the counts known
+    by construction. All ties (constant or per-paper levels), one untied pair among ties, papers
+    scored under one arm only, zero papers."""
+    cases = []
+    for n in range(1, 9):
+        for level in (1, 5, 10):
+            cases.append((f"const{n}_{level}", [("R", f"p{i}", arm, level) for i in range(n) for arm in "AB"], 0, 0))
+        cases.append((f"levels{n}", [("R", f"p{i}", arm, 1 + i % 10) for i in range(n) for arm in "AB"], 0, 0))
+        ties = [("R", f"p{i}", arm, 3 + i % 5) for i in range(1, n) for arm in "AB"]
+        cases.append((f"oneup{n}", [("R", "p0", "A", 7), ("R", "p0", "B", 4), *ties], 1, 0))
+        cases.append((f"onedown{n}", [("R", "p0", "A", 2), ("R", "p0", "B", 4), *ties], 0, 1))
+        cases.append((f"unpaired{n}", [("R", f"p{i}", "A", 5) for i in range(n)] + [("R", "q", "B", 5)], 0, 0))
+    cases.append(("zero", [("R", "p0", "A", None), ("R", "p0", "B", None)], 0, 0))
+    return cases
+
+
+def test_sign_test_is_not_computable_exactly_when_no_pair_is_untied() -> None:
+    cases = _degenerate_cases()
+    not_computable = 0
+    for name, records, wins, losses in cases:
+        r = compare_arms(rows(records), "A", "B").iloc[0]
+        if wins + losses == 0:
+            assert math.isnan(r["sign_test_p"]), name
+            not_computable += 1
+        else:
+            assert r["sign_test_p"] == pytest.approx(binomtest(wins, wins + losses, 0.5).pvalue), name
+    # 8 sizes x 7 shapes + zero papers; not computable: 8 x (3 constant + levels + unpaired) + zero
+    assert len(cases) == 57 and not_computable == 41

@@ -106,7 +106,8 @@ def test_discriminability_equals_brute_force(seed: int) -> None:
 
 
 def test_discriminability_edge_cases() -> None:
-    assert discriminability(np.array([5.0, 5.0]), np.array([3.0, 7.0]), [0, 1]) == 0.5
+    # every original ties: no ordered pair, the denominator is 0 -> not computable (never chance 0.5)
+    assert math.isnan(discriminability(np.array([5.0, 5.0]), np.array([3.0, 7.0]), [0, 1]))
     assert math.isnan(discriminability(np.array([5.0]), np.array([3.0]), [0]))
     # perfect ordering
     assert discriminability(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0]), [0, 1, 2]) == 1.0
@@ -179,11 +180,11 @@ def test_spr_keeps_a_small_real_within_paper_variance() -> None:
 
 def test_discriminability_interval_two_papers_exact_bootstrap() -> None:
     # Two papers, the better one's rewrite above the other's: D = 1. A resample holds both papers
-    # (prob 1/2: D* = 1) or two copies of one (originals tie, no ordered pair: D* = 0.5), so the
-    # 2.5% and 97.5% quantiles of the bootstrap distribution are 0.5 and 1.
+    # (prob 1/2: D* = 1) or two copies of one (originals tie, no ordered pair: no statistic, left
+    # out), so every resample with a statistic gives 1 and the interval is [1, 1].
     point, low, high = discriminability_interval(np.array([4.0, 7.0]), np.array([4.5, 6.5]), np.array([0, 1]),
                                                  n_resamples=4000, seed=3)
-    assert (point, low, high) == (1.0, 0.5, 1.0)
+    assert (point, low, high) == (1.0, 1.0, 1.0)
 
 
 def test_discriminability_interval_point_equals_discriminability_and_brackets_it() -> None:
@@ -219,3 +220,31 @@ def test_reviewer_tables_equal_each_reviewers_pivot_of_its_paper_scores() -> Non
     out = robustness_table(df).set_index("reviewer")
     assert out.loc["a", "n_papers"] == 2 and out.loc["a", "n_variants"] == 3 and out.loc["c", "n_papers"] == 0
     assert out.loc["a", "mad"] == 1.0 and math.isnan(out.loc["b", "mad"])
+
+
+def test_false_robustness_is_not_computable_without_mad_and_discriminability() -> None:
+    """Generated configurations: one paper; rewrites but no original; 2-8 papers with every original
+    tied (before: 'yes' or 'no' from 0.5); 2-8 ordered papers whose rewrites copy the original (MAD 0,
+    discriminability 1 -> no) or are all 5 (discriminability 0.5, MAD by hand). ``None`` exactly
+    where MAD or discriminability is NaN."""
+    none = decided = 0
+    for n in range(1, 9):
+        cases = {
+            "rewrites_only": ([], [(f"p{i}", 4.0) for i in range(n)], None),
+            "tied": ([(f"p{i}", 6.0) for i in range(n)], [(f"p{i}", 6.0 + (i % 2) * 0.1) for i in range(n)], None),
+            "copied": ([(f"p{i}", float(1 + i)) for i in range(n)], [(f"p{i}", float(1 + i)) for i in range(n)],
+                       None if n == 1 else False),
+            "flat": ([(f"p{i}", 4.5 + 0.1 * i) for i in range(n)], [(f"p{i}", 5.0) for i in range(n)],
+                     None if n == 1 else bool(np.mean([abs(0.5 - 0.1 * i) for i in range(n)]) <= 0.25)),
+        }
+        for name, (originals, rewrites, expected) in cases.items():
+            recs = [("R", d, "original", s) for d, s in originals] + [("R", d, "confidence:+", s) for d, s in rewrites]
+            out = robustness_table(rows(recs)).iloc[0]
+            if expected is None:
+                assert out["false_robustness"] is None, (n, name)
+                assert math.isnan(out["mad"]) or math.isnan(out["discriminability"])
+                none += 1
+            else:
+                assert out["false_robustness"] is not None and bool(out["false_robustness"]) == expected, (n, name)
+                decided += 1
+    assert (none, decided) == (18, 14)  # 8 rewrites_only + 8 tied + copied and flat at n = 1

@@ -253,3 +253,25 @@ def test_a_reviewer_whose_calls_brought_no_answer_says_so_in_the_failure_gap_rea
     assert out["verdict"] == "not enough data"
     assert ("failure-rate gap: 1 condition(s) with answered calls (4 call(s) that brought no answer left out): "
             "not enough data") in out["reasons"]
+
+
+def test_discriminability_without_an_ordered_pair_is_not_enough_data_never_a_fail() -> None:
+    """Generated: 2..25 papers whose originals all score the same (levels 1, 5, 10), rewrites
+    constant or spread: no pair of papers is ordered, so discriminability is NaN and its verdict
+    'not enough data' (before: 0.50 [0.50, 0.50] and 'fail' from 10 papers). One paper with a
+    different original makes it computable again."""
+    undecided = computable = 0
+    for n in range(2, 26):
+        for level in (1, 5, 10):
+            for spread in (False, True):
+                recs = [("R", f"p{i}", arm, level if arm == "original" else (1 + (i * 3) % 10 if spread else level))
+                        for i in range(n) for arm in ("original", "confidence:+")]
+                out = scorecard(rows(recs)).iloc[0]
+                assert math.isnan(out["discriminability"]) and out["verdict_discriminability"] == "not enough data"
+                assert "discriminability not computable (no pair of papers" in out["reasons"]
+                undecided += 1
+        recs[0] = ("R", "p0", "original", 1 if level != 1 else 10)
+        out = scorecard(rows(recs)).iloc[0]
+        assert math.isfinite(out["discriminability"])
+        computable += 1
+    assert (undecided, computable) == (144, 24)

@@ -175,3 +175,40 @@ def test_bootstrap_columns_with_missing_papers_by_hand() -> None:
     assert np.allclose(samples[:, 1], expected, equal_nan=True)
     low, high = percentile_ci(samples)  # undefined resamples are left out
     assert (low[1], high[1]) == (np.quantile(expected[drawn > 0], 0.025), np.quantile(expected[drawn > 0], 0.975))
+
+
+def test_change_interval_needs_two_papers_in_a_stratum() -> None:
+    """Generated: 1-6 paired papers, all in one stratum, each in its own stratum, or without a
+    stratum; plus a paper whose rewrite failed. The change and weak-accept change keep their point
+    (hand mean) everywhere, and have an interval exactly where some stratum holds two paired papers
+    (before: one paper gave 2.00 [2.00, 2.00] and 1.00 [1.00, 1.00])."""
+    none = intervals = 0
+    for n in range(1, 7):
+        for layout in ("one", "own", "missing"):
+            recs = [("R", f"p{i}", arm, s) for i in range(n) for arm, s in (("original", 4), ("joint", 6 + i % 2))]
+            recs += [("R", "pf", "original", 5), ("R", "pf", "joint", None)]
+            df = rows(recs, status={len(recs) - 1: "malformed"})
+            if layout != "missing":
+                df["human_stratum"] = df["document_id"].map(lambda d: "s" if layout == "one" else d)
+            r = paired_change(df, n_resamples=200).iloc[0]
+            assert r["n_papers"] == n
+            diffs = [2 + i % 2 for i in range(n)]
+            assert r["mean_change"] == pytest.approx(np.mean(diffs))  # one paper per stratum: the plain mean too
+            assert r["weak_accept_change"] == 1.0
+            cols = ["mean_change_low", "mean_change_high", "mean_abs_change_low", "weak_accept_change_high"]
+            if layout == "own" or n == 1:
+                assert all(math.isnan(r[c]) for c in cols), (n, layout)
+                none += 1
+            else:
+                assert r["mean_change_low"] <= r["mean_change"] <= r["mean_change_high"]
+                intervals += 1
+    assert (none, intervals) == (8, 10)  # own: 6; one and missing at n = 1: 2
+
+
+def test_resamplable_by_hand() -> None:
+    from rhetorica.analysis.bootstrap import resamplable
+
+    values = np.array([[1.0, np.nan, 1.0], [2.0, np.nan, np.nan], [np.nan, 3.0, 4.0], [np.nan, 5.0, np.nan]])
+    # column 0: stratum a has 2 papers; column 1: stratum b has 2; column 2: one paper in each
+    assert resamplable(values, ["a", "a", "b", "b"]).tolist() == [True, True, False]
+    assert resamplable(values, ["a", "b", "c", "d"]).tolist() == [False, False, False]

@@ -138,11 +138,12 @@ def test_a_not_informative_class_is_not_measured_and_never_compared() -> None:
         f"judge {JUDGE} could classify none of its 29 metrics in this run (each not informative or not computable)")
     assert pd.isna(rows.loc["agreement.judges", "run"])
     assert rows.loc["agreement.judges", "note"] == "both judges could classify 0 of 24 metrics (the rest not informative)"
-    # the shifts are measured on two pairs: +0.2 agrees in direction with +0.383, -1.0 does not with +5.573
-    assert rows.loc["shift.rottenreviews.comprehensiveness", "agree"] is True
-    assert rows.loc["shift.rottenreviews.overall_quality", "agree"] is False
-    assert agreement_summary(side) == ("1 of 2 compared values agree with the published ones (mean_diff: 1 of 2); "
-                                       "32 published value(s) not measured in this run.")
+    # the shifts of two not informative metrics (+0.2, -1.0 on two pairs) are shown, never given a direction verdict
+    for shift in ("shift.rottenreviews.comprehensiveness", "shift.rottenreviews.overall_quality"):
+        assert pd.isna(rows.loc[shift, "agree"]) and pd.isna(rows.loc[shift, "run"])
+    assert side.set_index("id").loc["shift.rottenreviews.overall_quality", "note"].startswith(
+        f"rottenreviews.overall_quality: not informative ({TOO_FEW}); mean difference -1.000 not compared")
+    assert agreement_summary(side) == "No value of this run is comparable with a published one (34 not measured)."
 
 
 def test_judge_agreement_counts_only_metrics_both_judges_could_classify() -> None:
@@ -161,3 +162,63 @@ def test_judge_agreement_counts_only_metrics_both_judges_could_classify() -> Non
     assert rows.loc["counts.robust", "note"] == "of the 6 of 29 metrics this run could classify"
     assert rows.loc["class.remor.criticism", "agree"] is True and rows.loc["class.remor.examples", "agree"] is True
     assert pd.isna(rows.loc["class.remor.results_discussion", "agree"])
+
+
+def test_sign_test_without_an_untied_paper_is_never_compared() -> None:
+    """Generated: 1..10 papers, every one scored the same under both arms (constant or per-paper
+    levels): the run's p is not computable (NaN), so the significance rule compares nothing and
+    the summary counts it as not measured; one untied paper makes it computable (p = 1 from
+    binomtest(1, 1) is a tested p, compared)."""
+    from scipy.stats import binomtest
+
+    from rhetorica.analysis.paired import compare_arms
+    from tests.analysis.helpers import rows
+
+    recipe = recipes.get("style-over-substance")
+    compared = 0
+    for n in range(1, 11):
+        for untied in (0, 1):
+            for level in (3, None):
+                records = [("reviewer-default", f"p{i}", arm, level or 1 + i % 10)
+                           for i in range(n) for arm in ("proficiency:+", "proficiency:-")]
+                if untied:
+                    records[0] = ("reviewer-default", "p0", "proficiency:+", 10)
+                    records[1] = ("reviewer-default", "p0", "proficiency:-", 1)
+                table = compare_arms(rows(records), "proficiency:+", "proficiency:-")
+                side = published_vs_run(recipe, {}, {"paired": table}).set_index(["id", "statistic"])
+                p = side.loc[("t4.proficiency.gpt-5-5", "p")]
+                if untied:
+                    assert p["run"] == binomtest(1, 1, 0.5).pvalue and p["agree"] is not None
+                    compared += 1
+                else:
+                    assert pd.isna(p["run"]) and p["agree"] is None
+                    assert f"none of the {n} paired papers is untied" in p["note"]
+                    ruled = side[side["agree"].notna()]
+                    assert ("t4.proficiency.gpt-5-5", "p") not in ruled.index
+    assert compared == 20
+
+
+def test_a_metric_without_a_verdict_has_neither_class_nor_shift_compared() -> None:
+    """Generated judge Table 1s: every published judge metric takes each of the 6 classes and a
+    missing one in turn (7 tables x 23 metrics), shifts of both signs: class and mean_diff are
+    compared exactly where the class carries a verdict (not not_informative, not missing)."""
+    recipe = recipes.get("judge-robustness")
+    metrics = _metrics()
+    shift_ids = {r.id for r in recipe.published if r.measure.kind == "judge_shift"}
+    classes = ["sensitive", "robust", "sensitive_and_robust", "inconclusive", "false_robustness",
+               "not_informative", None]
+    compared = uncompared = 0
+    for k, klass in enumerate(classes):
+        table = _table1({m: klass for m in metrics}, set())
+        table["mean_diff"] = [(-1) ** i * 0.5 for i in range(len(table))]
+        side = published_vs_run(recipe, {"judge": JUDGE, "second_judge": SECOND}, {"judges": table})
+        rows = side[side["id"].isin(shift_ids) | (side["statistic"] == "class")]
+        if klass in (None, "not_informative"):
+            assert rows["agree"].isna().all() and rows["run"].isna().all()
+            assert rows.loc[rows["statistic"] == "mean_diff", "note"].str.contains("not compared").all()
+            uncompared += len(rows)
+        else:
+            assert rows["agree"].notna().all()
+            compared += len(rows)
+    per_table = len(metrics) + len(shift_ids)
+    assert (compared, uncompared) == (5 * per_table, 2 * per_table)

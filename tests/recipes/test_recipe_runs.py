@@ -65,7 +65,9 @@ def test_judge_recipe_end_to_end(benchmark_clone: Path, tmp_path: Path) -> None:
     report = folder / "run" / "report.md"
     assert _first_section(report) == "Published vs this run (recipe judge-robustness)"
     text = report.read_text(encoding="utf-8")
-    assert "compared values agree with the published ones" in text
+    # a 4-review pilot gives every metric too few pairs for a verdict (not informative), so neither a
+    # class nor a shift is compared (recipes.comparison: a metric without a verdict is never compared)
+    assert "No value of this run is comparable with a published one" in text
     assert "674 reviews" in text and "4 reviews analysed (a pilot: --sample 4)" in text
 
 

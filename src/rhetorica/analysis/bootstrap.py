@@ -82,7 +82,10 @@ def stratified_bootstrap_columns(
     strata in which the column has at least one paper. A column without missing values is the
     stratified bootstrap of :func:`stratum_weighted_mean` (stratum sizes kept); a column with
     missing papers is the case-resampling (ratio) bootstrap of the same mean, whose resample is
-    undefined (NaN) when it draws none of the column's papers of one of its strata.
+    undefined (NaN) when it draws none of the column's papers of one of its strata. A column that
+    no stratum holds for two papers or more (:func:`resamplable`) has no bootstrap distribution
+    (every resample would repeat the point estimate, a zero-width interval from one paper per
+    stratum): all its resamples are NaN, so its interval is not computable.
 
     Args:
         values: ``(n_papers, k)`` per-paper statistics, NaN where a paper has none.
@@ -91,8 +94,8 @@ def stratified_bootstrap_columns(
         seed: seed of ``numpy.random.default_rng``.
 
     Returns:
-        ``(B, k)`` resampled statistics; NaN for a column without any paper and for undefined
-        resamples.
+        ``(B, k)`` resampled statistics; NaN for a column that is not :func:`resamplable` and for
+        undefined resamples.
 
     Raises:
         ValueError: on ``n_resamples < 1`` or no papers.
@@ -119,7 +122,23 @@ def stratified_bootstrap_columns(
         total += np.where(has, means, 0.0)
         n_strata += has
     with np.errstate(invalid="ignore"):
-        return total / np.where(n_strata > 0, n_strata, np.nan)
+        out = total / np.where(n_strata > 0, n_strata, np.nan)
+    out[:, ~resamplable(v, labels)] = np.nan
+    return out
+
+
+def resamplable(values: Array, strata: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Per column of ``values`` (``(n_papers, k)``, NaN = paper without the statistic): whether some
+    stratum holds the statistic for at least two papers. Only then can a within-stratum resample
+    differ from the sample, so only then does a paper bootstrap give an interval; with one paper
+    (or one per stratum) there is none."""
+    v = np.asarray(values, dtype=float).reshape(len(values), -1)
+    labels = np.asarray(strata, dtype=object)
+    present = ~np.isnan(v)
+    out = np.zeros(v.shape[1], dtype=bool)
+    for group in _unique(labels):
+        out |= present[labels == group].sum(axis=0) >= 2
+    return out
 
 
 def stratified_bootstrap(

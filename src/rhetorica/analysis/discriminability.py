@@ -128,6 +128,8 @@ def _step(y: Array, other: Array | None = None) -> Array:
 
 
 def _ordered_pairs(starts: npt.NDArray[np.intp], n: int) -> float:
+    """Number of ordered paper pairs (originals not tied): ``(n^2 - sum_g size_g^2) / 2`` over the
+    tie groups of the ``n`` sorted originals starting at ``starts``; the statistic's denominator."""
     sizes = np.diff(np.r_[starts, n]).astype(float)
     return float((n * n - np.sum(sizes**2)) / 2)
 
@@ -143,8 +145,9 @@ def discriminability(original: Array, variant_scores: Array, variant_paper: npt.
 
     Returns:
         Mean over ordered paper pairs (i above j) of ``P(Y_i > Y_j) + 0.5 P(Y_i = Y_j)`` for a
-        random rewrite of each; 0.5 when every original ties; NaN with fewer than two papers
-        having both an original and a rewrite.
+        random rewrite of each; NaN (not computable) when there is no ordered pair: fewer than
+        two papers with both an original and a rewrite, or every such original ties (the mean's
+        denominator, :func:`_ordered_pairs`, is 0).
     """
     prep = _prepare(original, variant_scores, variant_paper)
     return np.nan if prep is None else _shared_point(prep)
@@ -181,7 +184,7 @@ def _shared_point(prep: _Prepared) -> float:
 def _point(prep: _Prepared, blocks: _Blocks) -> float:
     count = _ordered_pairs(prep.starts, len(prep.original))
     if count == 0:
-        return 0.5
+        return np.nan
     h = blocks.weights
     # pairs in different blocks (the higher block wins) and inside heavy blocks (ties)
     lower = np.cumsum(h, axis=1)
@@ -287,7 +290,8 @@ def discriminability_interval(
 
     Each resample draws papers with replacement (each with all its rewrites) and recomputes the
     statistic; a pair of copies of one paper ties on the original and is skipped, and a resample
-    in which every original ties scores 0.5, as in :func:`discriminability`. The percentile
+    without an ordered pair (every drawn original ties) has no statistic and is left out of the
+    quantiles (Efron & Tibshirani's conditional treatment of undefined replicates; never 0.5). The percentile
     bootstrap is Efron & Tibshirani (1993), ch. 13; it is unreliable with few papers, so callers
     should not decide from it below a minimum number of papers.
 
@@ -298,15 +302,16 @@ def discriminability_interval(
         seed: seed of ``numpy.random.default_rng``.
 
     Returns:
-        ``(point, low, high)``, all in [0, 1]; all NaN with fewer than two usable papers. Memory:
+        ``(point, low, high)``, all in [0, 1]; all NaN where the point is not computable
+        (:func:`discriminability`: no ordered pair). Memory:
         a few ``n_resamples x n_papers`` float64 arrays (the last resample counts stay cached,
         :func:`_float_counts`); no ``n_papers x n_papers`` matrix. The BLAS runs on one thread
         while the resamples are summed.
     """
     prep = _prepare(original, variant_scores, variant_paper)
-    if prep is None:
+    point = np.nan if prep is None else _shared_point(prep)
+    if prep is None or not np.isfinite(point):
         return np.nan, np.nan, np.nan
-    point = _shared_point(prep)
     n = len(prep.original)
     counts = _float_counts(n, n_resamples, seed)
     with threadpool_limits(limits=1, user_api="blas"):  # many small products: BLAS threads only add CPU
@@ -314,6 +319,8 @@ def discriminability_interval(
     tie_group = np.repeat(np.arange(len(prep.starts)), np.diff(np.r_[prep.starts, n]))
     groups = sparse.csr_array((np.ones(n), (tie_group, np.arange(n))), shape=(len(prep.starts), n)) @ counts
     den = (float(n) ** 2 - np.einsum("gr,gr->r", groups, groups)) / 2
-    stats = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.5)
+    stats = num[den > 0] / den[den > 0]
+    if stats.size == 0:
+        return point, np.nan, np.nan
     low, high = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
     return point, float(low), float(high)

@@ -102,7 +102,8 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
 
     Returns:
         :class:`WilcoxonResult` with ``statistic`` T+ (sum of the ranks of the positive
-        differences) and a p-value in (0, 1]; ``method="none"`` and p = 1 with no non-zero difference.
+        differences) and a p-value in (0, 1]; ``method="none"`` and p NaN with no non-zero
+        difference (nothing to rank: the test is not computable, never p = 1).
 
     Raises:
         ValueError: if ``d`` contains NaN.
@@ -114,7 +115,7 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
     x = x[x != 0]
     n = len(x)
     if n == 0:
-        return WilcoxonResult(0.0, 0, "none", 1.0)
+        return WilcoxonResult(0.0, 0, "none", np.nan)
     t_plus = float(rankdata(np.abs(x))[x > 0].sum())
     has_ties = len(np.unique(np.abs(x))) < n
     method: Literal["exact", "normal"] = "exact" if n <= EXACT_MAX_N and not has_ties else "normal"
@@ -157,7 +158,7 @@ def min_attainable_p(d: npt.ArrayLike) -> float:
     Every difference of one sign maximises ``|T+ - n(n+1)/4|`` for the observed ``|d|`` (ties and
     zeros kept), so the minimum is the test's p on ``|d|``: ``2 * 0.5**n`` for n <= 50 non-zero
     differences without tied ``|d|`` (the exact null; also the sign test's smallest p), the normal
-    approximation's p otherwise. 1 with no non-zero difference.
+    approximation's p otherwise. NaN with no non-zero difference (no test, so no p is attainable).
 
     Raises:
         ValueError: if ``d`` contains NaN.
@@ -197,8 +198,10 @@ def not_informative_reason(d: npt.ArrayLike, level: float, *, sensitive: bool, r
         return (f"every one of the {n} differences is {x[0]:g}: TOST is degenerate (zero variance) and "
                 f"{n} pairs cannot reach α' = {level:.3g} (smallest sign-test p {2 * 0.5**n:.3g})")
     smallest = min_attainable_p(x)
-    if not sensitive and not robust and smallest >= level:
+    if not sensitive and not robust and not smallest < level:  # NaN: no non-zero difference, no test
         k = int(np.count_nonzero(x))
+        if np.isnan(smallest):
+            return f"no non-zero difference (0 of {n}): the Wilcoxon test is not computable"
         return (f"too few non-zero differences ({k} of {n}): the smallest attainable Wilcoxon p "
                 f"{smallest:.3g} is not below α' = {level:.3g}")
     return None
@@ -366,6 +369,19 @@ def judge_reliability(
     return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
 
 
+def carries_verdict(classification: object) -> bool:
+    """Whether a metric's class is a verdict two judges can agree or disagree on: one of the
+    classes (a string), not ``not_informative`` and not missing (no test, or the metric absent for
+    that judge). Agreement is compared only where both classes carry a verdict."""
+    return isinstance(classification, str) and classification in CLASSES and classification != NOT_INFORMATIVE
+
+
+def classes_agree(first: object, second: object) -> bool | None:
+    """``first == second`` where both carry a verdict (:func:`carries_verdict`), else ``None``:
+    nothing was compared."""
+    return first == second if carries_verdict(first) and carries_verdict(second) else None
+
+
 class JudgeAgreement(BaseModel):
     """How often two judge models put a metric in the same class.
 
@@ -412,8 +428,9 @@ def judge_agreement(reliability: pd.DataFrame, judge_a: str, judge_b: str) -> Ju
     table = {ca: {cb: 0 for cb in CLASSES} for ca in CLASSES}
     for m in shared:
         table[a[m]][b[m]] += 1
-    n_same = int(sum(table[c][c] for c in CLASSES if c != NOT_INFORMATIVE))
-    n_classified = sum(a[m] != NOT_INFORMATIVE and b[m] != NOT_INFORMATIVE for m in shared)
+    compared = [classes_agree(a[m], b[m]) for m in shared]
+    n_same = sum(c is True for c in compared)
+    n_classified = sum(c is not None for c in compared)
     return JudgeAgreement(
         judge_a=judge_a,
         judge_b=judge_b,

@@ -25,6 +25,20 @@ MIXED_COLUMNS = ["reviewer", "first", "second", "mixed_diff", "mixed_ci_low", "m
                  "mixed_note"]
 
 
+NO_WITHIN_VARIATION = "no score varies within a paper (residual variance 0): the test is not computable"
+"""``mixed_note`` of a fit whose residual variance is 0 (:func:`no_within_paper_variation`)."""
+
+
+def no_within_paper_variation(scores: pd.Series, paper: pd.Series) -> bool:
+    """Whether every paper's scores are all equal (every difference between arms is 0, replicates
+    agree): the residual variance ``s_e^2`` of the model is then 0, so the Wald standard error of
+    ``b1`` is 0 or a floating-point artefact and its p-value (statsmodels returns 1.0) tests nothing.
+    Every score the same is one case; papers that differ but each score the same under both arms
+    is another."""
+    spread = scores.astype(float).groupby(paper.to_numpy()).agg(lambda x: float(np.ptp(x)))
+    return bool((spread == 0).all())
+
+
 def mixed_effects_shift(scores: pd.Series, arm_is_first: pd.Series, paper: pd.Series) -> dict[str, object]:
     """Fit the random-intercept model to one reviewer's assessments of two arms.
 
@@ -36,15 +50,16 @@ def mixed_effects_shift(scores: pd.Series, arm_is_first: pd.Series, paper: pd.Se
     Returns:
         ``mixed_diff`` (first minus second, score units), ``mixed_ci_low``/``mixed_ci_high`` (Wald
         95%), ``mixed_p`` (two-sided Wald test of ``b1 = 0``) and ``mixed_note``: ``None`` when the
-        fit converged, else why the estimate is missing (fewer than 2 papers, no variation, no
-        convergence). A missing estimate is NaN, never a default value.
+        fit converged, else why the estimate is missing (fewer than 2 papers, no variation within any
+        paper: :func:`no_within_paper_variation`, no convergence). A missing estimate is NaN, never a
+        default value.
     """
 
     empty: dict[str, object] = dict.fromkeys(MIXED_COLUMNS[3:7], np.nan)
     if paper.nunique() < 2:
         return empty | {"mixed_note": "needs at least two papers"}
-    if np.ptp(scores.to_numpy(dtype=float)) == 0:
-        return empty | {"mixed_note": "every score is the same"}
+    if no_within_paper_variation(scores, paper):
+        return empty | {"mixed_note": NO_WITHIN_VARIATION}
     exog = np.column_stack([np.ones(len(scores)), arm_is_first.to_numpy(dtype=float)])
     with warnings.catch_warnings():
         # statsmodels' other warnings (a singular random-effects covariance when papers do not

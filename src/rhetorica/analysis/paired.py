@@ -8,6 +8,7 @@ and is counted in the ``missing_*`` columns, not in the pairs.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -85,7 +86,8 @@ def sign_test_pvalues(n_first: npt.ArrayLike, n_second: npt.ArrayLike) -> npt.ND
         n_second: counts where the second arm scored higher; broadcast against ``n_first``.
 
     Returns:
-        Array of p-values in (0, 1]; 1.0 where both counts are 0.
+        Array of p-values in (0, 1]; NaN where both counts are 0 (no untied pair: the test is
+        not computable, :func:`sign_test`).
 
     Raises:
         ValueError: on a negative or non-integer count.
@@ -98,7 +100,7 @@ def sign_test_pvalues(n_first: npt.ArrayLike, n_second: npt.ArrayLike) -> npt.ND
 
     n = a + b
     p = 2.0 * binom.cdf(np.minimum(a, b), n, 0.5)
-    return np.minimum(1.0, np.where(n == 0, 1.0, p)).astype(float)
+    return np.where(n == 0, np.nan, np.minimum(1.0, p)).astype(float)
 
 
 def sign_test(n_first: int, n_second: int) -> float:
@@ -106,15 +108,17 @@ def sign_test(n_first: int, n_second: int) -> float:
 
     Under H0 each untied pair favours either arm with probability 1/2 (Dixon & Mood 1946, "The
     statistical sign test", JASA 41(236); the test of the 'Style over Substance' study, Table 4):
-    ``binomtest(n_first, n_first + n_second, 0.5).pvalue``. With no untied pair there is no
-    evidence either way and ``p = 1``.
+    ``binomtest(n_first, n_first + n_second, 0.5).pvalue``. With no untied pair the binomial
+    has no trial: the test is not computable and the p-value is NaN (a p of 1 would read as "no
+    difference found" where nothing was tested).
 
     Args:
         n_first: pairs where the first arm scored higher (>= 0).
         n_second: pairs where the second arm scored higher (>= 0).
 
     Returns:
-        Two-sided p-value in (0, 1]. Example: 8 vs 2 gives 0.109375.
+        Two-sided p-value in (0, 1], NaN when ``n_first + n_second = 0``. Example: 8 vs 2 gives
+        0.109375.
 
     Raises:
         ValueError: on a negative or non-integer count.
@@ -124,7 +128,7 @@ def sign_test(n_first: int, n_second: int) -> float:
         if value < 0 or float(value) % 1 != 0:
             raise ValueError(f"sign test: {name} must be a non-negative integer, got {value}")
     n = int(n_first) + int(n_second)
-    return 1.0 if n == 0 else float(binomtest(int(n_first), n, 0.5).pvalue)
+    return math.nan if n == 0 else float(binomtest(int(n_first), n, 0.5).pvalue)
 
 
 def _unique_keys(key: npt.NDArray[np.int64], space: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
@@ -380,7 +384,7 @@ def _compare(
             "pct_second_higher": pct_b,
             "pct_tie": 100.0 * _per_pair(ties, n),
             "preference_ratio": ratio,
-            "sign_test_p": np.where(n > 0, sign_test_pvalues(wins.astype(int), losses.astype(int)), np.nan),
+            "sign_test_p": sign_test_pvalues(wins.astype(int), losses.astype(int)),
             "flips_first_accept_pct": 100.0 * _per_pair(flip_a, n),
             "flips_second_accept_pct": 100.0 * _per_pair(flip_b, n),
             "mean_first": _per_pair(w.per_reviewer(np.where(paired, a, 0.0)), n),
@@ -424,7 +428,8 @@ def compare_arms(
     - ``pct_first_higher`` / ``pct_second_higher`` / ``pct_tie``: percent (0-100) of pairs.
     - ``preference_ratio = pct_first_higher / pct_second_higher``; ``inf`` when the second arm
       never wins but the first does, NaN when neither ever wins.
-    - ``sign_test_p``: :func:`sign_test` on the win counts, ties excluded.
+    - ``sign_test_p``: :func:`sign_test` on the win counts, ties excluded; NaN, never 1, when no
+      pair is untied (every pair ties, or there is no pair).
     - A paper is *accepted* under an arm when its paper score is strictly greater than
       ``threshold`` (default 4.5 on the 1-10 overall scale). ``flips_first_accept_pct``: percent of
       pairs accepted under the first arm and rejected under the second;

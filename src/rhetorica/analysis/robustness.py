@@ -24,12 +24,14 @@ Measures (our operationalisation where the study names a measure without a formu
 - ``discriminability``: probability that a random rewrite of the higher-rated paper scores above
   a random rewrite of the lower-rated one, ties counting 1/2, averaged over all paper pairs
   ordered by the reviewer's mean score of their originals (pairs whose originals tie are
-  skipped; if every original ties the reviewer does not discriminate and the value is 0.5).
+  skipped; with no ordered pair, i.e. fewer than two papers or every original tied, it is not
+  computable: NaN, never the chance value 0.5).
   Only rewrites are compared, so the score that orders the pair does not also decide it.
 - ``human_mae`` / ``human_spearman``: mean absolute error and Spearman rank correlation between
   the reviewer's original-arm paper score and the paper's mean human score.
 - ``false_robustness``: ``mad <= low_drift`` while ``discriminability <= 0.5 + chance_margin``,
-  i.e. stability obtained by collapsing scores rather than by reading the science.
+  i.e. stability obtained by collapsing scores rather than by reading the science; ``None`` (not
+  computable) where either is NaN (:func:`false_robustness`).
 """
 
 from __future__ import annotations
@@ -210,6 +212,15 @@ def _reviewer_tables(df: pd.DataFrame, score: str) -> Iterator[tuple[str, pd.Dat
                                      columns=w.table.columns[arms])
 
 
+def false_robustness(mad: float, disc: float, low_drift: float, chance_margin: float) -> bool | None:
+    """The false-robustness flag: ``mad <= low_drift`` and ``disc <= 0.5 + chance_margin``; ``None``
+    (not computable, neither yes nor no) unless both MAD and discriminability are computed, so a
+    configuration with 0 or 1 paper, or with every original tied, gets no verdict."""
+    if not (np.isfinite(mad) and np.isfinite(disc)):
+        return None
+    return bool(mad <= low_drift and disc <= 0.5 + chance_margin)
+
+
 def _reviewer_row(
     wide: pd.DataFrame, human: pd.Series, low_drift: float, chance_margin: float
 ) -> dict[str, object]:
@@ -250,7 +261,7 @@ def _reviewer_row(
             human_spearman=np.nan,
         )
     mad, disc = float(row["mad"]), float(row["discriminability"])  # type: ignore[arg-type]
-    row["false_robustness"] = bool(mad <= low_drift and disc <= 0.5 + chance_margin)
+    row["false_robustness"] = false_robustness(mad, disc, low_drift, chance_margin)
     return row
 
 

@@ -459,8 +459,8 @@ def scorecard(
                                 if d is not None else (np.nan, np.nan, np.nan))
         if not np.isfinite(point):
             v_disc = UNDECIDED
-            reasons.append("discriminability not computable (needs originals and rewrites of >= 2 papers): "
-                           "not enough data")
+            reasons.append(f"discriminability not computable (no pair of papers with different original scores "
+                           f"among the {n_disc} with an original and a rewrite): not enough data")
         elif n_disc < t.min_papers:
             v_disc = UNDECIDED
             reasons.append(f"discriminability {point:.2f} from {n_disc} papers: not enough data (the bootstrap "

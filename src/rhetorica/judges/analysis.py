@@ -44,7 +44,8 @@ import pandas as pd
 
 from rhetorica.analysis.clustered import clustered_reliability, level_differences, pair_differences
 from rhetorica.analysis.discriminability import discriminability_interval
-from rhetorica.analysis.equivalence import FALSE_ROBUSTNESS, NOT_INFORMATIVE, RELIABILITY_COLUMNS, judge_agreement
+from rhetorica.analysis.equivalence import (FALSE_ROBUSTNESS, NOT_INFORMATIVE, RELIABILITY_COLUMNS, classes_agree,
+                                            judge_agreement)
 from rhetorica.analysis.soft import paired_soft_test
 from rhetorica.forms import expected_metric
 from rhetorica.labels import ORIGINAL
@@ -96,7 +97,8 @@ class JudgeStudy:
         table1: the study's Table 1 (:data:`TABLE1_COLUMNS`, then :data:`TABLE1_SOFT_COLUMNS`
             when some judgement carries expected scores): the first judge's rows, with the second
             judge's class and whether they agree.
-        agreement: condition -> (judge a, judge b, metrics classified the same, metrics shared).
+        agreement: condition -> (judge a, judge b, metrics classified the same, metrics both judges
+            could classify: :func:`rhetorica.analysis.equivalence.classes_agree`).
         unavailable: why nothing could be computed, or ``None``.
         declared: judge label -> its declared classified metrics (:func:`declared_metrics`).
     """
@@ -285,14 +287,15 @@ def judge_study(scores: pd.DataFrame, reviewers: list[dict[str, Any]], paper_ids
         if len(order) > 1:
             if {order[0], order[1]} <= set(level["judge"]):
                 found = judge_agreement(level, order[0], order[1])
-                agreement[condition] = (order[0], order[1], found.n_same, found.n_metrics)
+                agreement[condition] = (order[0], order[1], found.n_same, found.n_classified)
             else:  # a judge without a single test: no metric shared
                 agreement[condition] = (order[0], order[1], 0, 0)
             other = level[level["judge"] == order[1]].set_index("metric")["classification"]
             first["second_judge"] = order[1]
             first["second_class"] = first["metric"].map(other)
-            first["agree"] = (first["second_class"].notna() & (first["second_class"] == first["classification"])
-                              & (first["classification"] != NOT_INFORMATIVE))  # two "no verdict"s agree on nothing
+            first["agree"] = pd.Series([classes_agree(x, y) for x, y in zip(first["classification"],
+                                                                            first["second_class"], strict=True)],
+                                       index=first.index, dtype=object)  # None: nothing compared
         if soft:
             first = with_soft_tests(first, part, rated, n_resamples=n_resamples, seed=seed)
         tables.append(first)
@@ -373,7 +376,8 @@ def with_discrimination(frame: pd.DataFrame, found: Mapping[tuple[str, str], tup
     :data:`DISCRIMINATION_COLUMNS` from ``found`` (:func:`discrimination`), and every robust class
     (``robust``, ``sensitive_and_robust``) checked against it:
 
-    - discriminability not computable (fewer than two reviews with both sides scored): the class
+    - discriminability not computable (no pair of reviews whose originals differ: fewer than two
+      reviews with both sides scored, or every original tied): the class
       becomes ``not_informative`` (stability of a metric that cannot be seen to vary across reviews
       shows nothing);
     - interval's lower end at or below chance + :data:`CHANCE_MARGIN`: the class becomes
@@ -391,7 +395,8 @@ def with_discrimination(frame: pd.DataFrame, found: Mapping[tuple[str, str], tup
         if not np.isfinite(point):
             out.at[row, "classification"] = NOT_INFORMATIVE
             out.at[row, "reason"] = ("robust by TOST, but whether the metric tells reviews apart is not computable "
-                                     "(fewer than 2 reviews with an original and a rewrite scored)")
+                                     "(no pair of reviews with different original scores among those with an "
+                                     "original and a rewrite scored)")
         elif low <= 0.5 + CHANCE_MARGIN:
             out.at[row, "classification"] = FALSE_ROBUSTNESS
             out.at[row, "reason"] = (f"robust by TOST, but discriminability {point:.2f} ({conf} interval "

@@ -3,8 +3,8 @@
 :func:`published_vs_run` reads the run's analysis tables (the same tables the report shows) and, for
 every published value of the recipe, finds the row its :class:`~rhetorica.recipes.model.Measure`
 selects. A value the run did not measure (no such configuration, condition or metric; a table that
-was not computable, a metric the data cannot classify: ``not_informative``) is shown as not measured
-with the reason, never compared. Agreement is decided
+was not computable, a metric the data cannot classify: ``not_informative``, whose class and mean
+difference both go uncompared) is shown as not measured with the reason, never compared. Agreement is decided
 per value by the rule the recipe gives (``class``, ``direction``, ``significance``, ``interval``),
 so that a run on other models or fewer papers is compared on what can be compared: a direction, a
 classification, a significance verdict, an interval that holds the published value.
@@ -36,7 +36,7 @@ from typing import Any
 import pandas as pd
 from scipy import stats
 
-from rhetorica.analysis.equivalence import NOT_INFORMATIVE
+from rhetorica.analysis.equivalence import carries_verdict, classes_agree
 from rhetorica.labels import ORIGINAL
 from rhetorica.recipes.init import get_recipe
 from rhetorica.recipes.model import Recipe
@@ -96,8 +96,11 @@ def _paired(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], key: 
                         f"{select.get('reviewer')} in this run")
     row = rows.iloc[0]
     n = int(row["n_pairs"]) if pd.notna(row.get("n_pairs")) else None
-    return {stat: RunValue(_number(row.get(col)), n=n, configuration=str(row["reviewer"]))
-            for stat, col in _PAIRED.items()}
+    out = {stat: RunValue(_number(row.get(col)), n=n, configuration=str(row["reviewer"]))
+           for stat, col in _PAIRED.items()}
+    if out["p"].value is None:  # the sign test had no untied pair (sign_test): nothing was tested
+        out["p"] = replace(out["p"], note=f"sign test not computable: none of the {n or 0} paired papers is untied")
+    return out
 
 
 def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind: str) -> dict[str, RunValue]:
@@ -107,7 +110,7 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
     mine = table[table["judge"].astype(str) == str(select["judge"])]
     if mine.empty:
         return _missing(f"judge {select['judge']} has no Table 1 row in this run")
-    informative = mine[(mine["n_pairs"].fillna(0) > 0) & (mine["classification"] != NOT_INFORMATIVE)]
+    informative = mine[(mine["n_pairs"].fillna(0) > 0) & mine["classification"].map(carries_verdict)]
     if kind == "judge_class_count":
         if informative.empty:
             return _missing(f"judge {select['judge']} could classify none of its {len(mine)} metrics in this run "
@@ -119,8 +122,9 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
         shared = mine[mine["second_class"].notna()] if "second_class" in mine.columns else mine.iloc[0:0]
         if shared.empty:
             return _missing("no second judge classified the same metrics in this run")
-        both = shared[(shared["n_pairs"].fillna(0) > 0) & (shared["classification"] != NOT_INFORMATIVE)
-                      & (shared["second_class"] != NOT_INFORMATIVE)]
+        compared = pd.Series([classes_agree(a, b) is not None for a, b in zip(shared["classification"],
+                                                                           shared["second_class"])], index=shared.index)
+        both = shared[(shared["n_pairs"].fillna(0) > 0) & compared]
         said = f"both judges could classify {len(both)} of {len(shared)} metrics (the rest not informative)"
         if both.empty:
             return _missing(said)
@@ -133,10 +137,12 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
     n = int(row["n_pairs"]) if pd.notna(row["n_pairs"]) else 0
     if n == 0:
         return _missing(f"{select['metric']}: no usable pair ({row.get('reason') or 'not computable'})")
-    if row["classification"] == NOT_INFORMATIVE:  # its shift is measured; its class says nothing
-        return {"class": RunValue(None, n=n, configuration=str(select["judge"]),
-                                  note=f"{select['metric']}: not informative ({row.get('reason') or 'too few pairs'})"),
-                "mean_diff": RunValue(_number(row["mean_diff"]), n=n, configuration=str(select["judge"]))}
+    if not carries_verdict(row["classification"]):  # the data says nothing: its class and shift are not compared
+        why = f"{select['metric']}: not informative ({row.get('reason') or 'too few pairs'})"
+        shift = _number(row["mean_diff"])
+        shown = "" if shift is None else f"; mean difference {shift:.3f} not compared"
+        return {"class": RunValue(None, n=n, configuration=str(select["judge"]), note=why),
+                "mean_diff": RunValue(None, n=n, configuration=str(select["judge"]), note=why + shown)}
     return {"class": RunValue(str(row["classification"]), n=n, configuration=str(select["judge"])),
             "mean_diff": RunValue(_number(row["mean_diff"]), n=n, configuration=str(select["judge"]))}
 
@@ -193,10 +199,10 @@ def _robustness(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any]) -
     r = rows.iloc[0]
     out = _values(r, ("mad", "drift_sd", "icc1", "spr", "discriminability", "human_mae", "human_spearman"),
                   "n_papers", str(r["reviewer"]))
-    flag = r.get("false_robustness")
-    out["false_robustness"] = replace(out["mad"], value=None if flag is None or (isinstance(flag, float) and
-                                                                                math.isnan(flag))
-                                      else ("yes" if bool(flag) else "no"))
+    flag = r.get("false_robustness")  # None / NaN: not computable (robustness.false_robustness)
+    out["false_robustness"] = (replace(out["mad"], value="yes" if bool(flag) else "no") if pd.notna(flag) else
+                               replace(out["mad"], value=None, note="false robustness not computable: needs MAD and "
+                                       "discriminability (an ordered pair of papers)"))
     return out
 
 

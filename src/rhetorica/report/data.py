@@ -196,7 +196,10 @@ def display_table(
 
 
 def fmt_ci(point: Any, low: Any, high: Any, digits: int = 2) -> str:
-    """``point [low, high]`` with :func:`fmt` cells; '–' when the point is missing."""
+    """``point [low, high]`` with :func:`fmt` cells; '–' when the point is missing, ``point [no
+    interval]`` when the interval is (e.g. one paper: :func:`rhetorica.analysis.bootstrap.resamplable`)."""
     if point is None or (isinstance(point, float) and math.isnan(point)):
         return "–"
+    if fmt(low) == "–" or fmt(high) == "–":
+        return f"{fmt(point, digits)} [no interval]"
     return f"{fmt(point, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"

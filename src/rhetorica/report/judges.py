@@ -112,12 +112,17 @@ def judges_section(data: ReportData) -> Section:
                    f"({tested} with a test), Bonferroni α = {alpha:.5f}")
         second = part["second_judge"].dropna()
         if len(second):
-            same = int(part["agree"].fillna(False).astype(bool).sum())
-            caption += f"; {same} of {len(part)} classified the same by {second.iloc[0]}"
+            compared = part["agree"].notna()  # None/NaN: nothing compared (equivalence.classes_agree)
+            same = int(part.loc[compared, "agree"].astype(bool).sum())
+            caption += (f"; {same} of the {int(compared.sum())} metrics both judges could classify classified the "
+                        f"same by {second.iloc[0]} ({len(part) - int(compared.sum())} not compared: not "
+                        "informative or untested for either judge)")
             caption += _untested_judge(data.analysis.get("judges_all", pd.DataFrame()), second.iloc[0], condition)
         headers = TABLE1_HEADERS if part["reason"].notna().any() else {
             k: v for k, v in TABLE1_HEADERS.items() if k != "reason"}
         shown = part.assign(classification=part["classification"].str.replace("_", " "),
+                            second_class=part["second_class"].map(lambda c: c.replace("_", " ")
+                                                                  if isinstance(c, str) else c),
                             discrimination=[fmt_ci(m, lo, hi, 2) for m, lo, hi in zip(
                                 part["discriminability"], part["discriminability_low"],
                                 part["discriminability_high"])])

@@ -90,7 +90,8 @@ def _robustness_display(r: pd.DataFrame) -> TableDisplay:
                  "study's documents human_scores).")
     if r["icc1"].isna().all() or r["discriminability"].isna().all():
         note += (" ICC, SPR and discriminability: not computable for a reviewer with fewer than two "
-                 "papers scored under the original and a rewrite.")
+                 "papers scored under the original and a rewrite (discriminability also when every "
+                 "original scores the same: no pair of papers is ordered); false robustness then too.")
     return TableDisplay(r, headers, note)
 
 

@@ -77,7 +77,7 @@ def preference_figure(comparisons: pd.DataFrame) -> Figure:
     ax.barh(y, b, left=a + t, color=COLORS["second"], label="B higher")
     for yi, ratio, p in zip(y, df["preference_ratio"], df["sign_test_p"]):
         text = "R=inf" if np.isinf(ratio) else ("R=n/a" if np.isnan(ratio) else f"R={ratio:.2f}")
-        ax.text(101, yi, f"{text}  p={p:.3g}", va="center", fontsize=8)
+        ax.text(101, yi, f"{text}  " + ("p=n/a" if np.isnan(p) else f"p={p:.3g}"), va="center", fontsize=8)
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_xlim(0, 100)
     ax.axvline(50, color="black", linewidth=0.6, linestyle=":")
@@ -151,7 +151,7 @@ def stability_figure(robustness: pd.DataFrame, *, low_drift: float = 0.25, chanc
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.axhspan(min(0.0, float(df["discriminability"].min())), 0.5 + chance_margin, color=COLORS["tie"], alpha=0.35,
                label=f"false-robustness region (discr. ≤ {0.5 + chance_margin:g} with MAD ≤ {low_drift:g})")
-    flagged = df["false_robustness"].astype(bool).to_numpy()
+    flagged = df["false_robustness"].eq(True).to_numpy()  # None: not computable, not flagged
     ax.scatter(
         df["drift_sd"][~flagged],
         df["discriminability"][~flagged],

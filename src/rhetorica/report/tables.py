@@ -91,6 +91,8 @@ def _versus(r: pd.Series) -> str:
 def _ci(point: object, low: object, high: object) -> str:
     if point is None or (isinstance(point, float) and math.isnan(point)):
         return "--"
+    if pd.isna(low) or pd.isna(high):  # no interval (one paper per stratum, ...)
+        return f"{number(point)} [n/a]"
     return f"{number(point)} [{number(low)}, {number(high)}]"
 
 
@@ -173,7 +175,8 @@ CHANGE = TableSpec((
 
 ROBUSTNESS = TableSpec((
     TableColumn("reviewer", "Reviewer", "Reviewer",
-                lambda r: escape(r["reviewer"]) + (r"$^\dagger$" if r["false_robustness"] else ""), align="l"),
+                lambda r: escape(r["reviewer"])
+                + (r"$^\dagger$" if pd.notna(r["false_robustness"]) and r["false_robustness"] else ""), align="l"),
     TableColumn("n_papers", "Papers"), TableColumn("n_variants", "Paper-arm scores"),
     TableColumn("mad", "MAD ↓", r"MAD $\downarrow$"),
     TableColumn("drift_sd", "Drift SD ↓", r"Drift SD $\downarrow$"),
