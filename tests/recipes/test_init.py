@@ -48,7 +48,8 @@ def test_every_template_renders_a_study_the_schema_accepts(tmp_path: Path) -> No
     """Each recipe's template with stand-in data-step variables is a study ``load_study`` accepts, and
     its JSON form validates against ``rhetorica schema``'s top-level keys."""
     variables = {"dataset": "data/dataset", "pairs": ["pairs.jsonl"], "rewriters": ["gpt-5"],
-                 "papers": [{"id": "P1", "latex": "proj", "human_scores": [5.0, 6.0]}]}
+                 "papers": [{"id": "P1", "latex": "proj", "human_scores": [5.0, 6.0]}],
+                 "left_out": [{"id": "P2", "reason": "no LaTeX source (x); the study rewrites LaTeX projects"}]}
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "main.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
     (tmp_path / "pairs.jsonl").write_text("")
@@ -61,6 +62,9 @@ def test_every_template_renders_a_study_the_schema_accepts(tmp_path: Path) -> No
         path.write_text(text)
         config, _ = load_study(path)
         assert config.recipe is not None and config.recipe.name == name and config.recipe.sample == 3
+        if recipe.data.options.get("latex_required"):  # the papers drawn and left out travel with the study
+            assert [(u.id, u.reason) for u in config.recipe.left_out] == [(u["id"], u["reason"])
+                                                                          for u in variables["left_out"]]
         assert set(yaml.safe_load(text)) <= schema_keys
 
 
@@ -230,3 +234,4 @@ def test_init_prints_the_estimate_warning_of_reviews_without_a_reference(tmp_pat
     assert kept == 3
     lines = [w for w in result.warnings if "have none" in w]
     assert [w.split(":")[0] for w in lines] == ["reviewer primary-scholarpeer", "reviewer second-scholarpeer"]
+

@@ -266,9 +266,11 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
     write_atomic(folder / RECIPE_FILE, json.dumps(
         {**record, "units": data.units, "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     warnings = [] if data.units else [f"the data step built no {recipe.data.unit}: the study has nothing to run"]
+    left_out = len(data.variables.get("left_out") or [])
     if sample is not None and 0 < data.units < sample:
-        warnings.append(f"--sample {sample}: the source gives only {data.units} {recipe.data.unit}; the pilot has "
-                        f"{data.units}")
+        why = (f"{left_out} of those drawn are left out (see the study flow)" if left_out
+               else f"the source gives only {data.units} {recipe.data.unit}")
+        warnings.append(f"--sample {sample}: {why}; the pilot has {data.units}")
     estimates = estimate_scales(recipe, study_path, data.units, sample) if estimate and data.units else []
     warnings += [w for e in estimates for w in e.warnings]
     return InitResult(study_path, data, estimates, warnings)
