@@ -235,3 +235,24 @@ def test_init_prints_the_estimate_warning_of_reviews_without_a_reference(tmp_pat
     lines = [w for w in result.warnings if "have none" in w]
     assert [w.split(":")[0] for w in lines] == ["reviewer primary-scholarpeer", "reviewer second-scholarpeer"]
 
+
+def test_full_design_is_extrapolated_from_the_papers_in_the_study(recorded_venue, tmp_path: Path) -> None:
+    """six-dimensions, --sample 6 on the recorded venue: 6 papers drawn, 5 have no LaTeX source and are
+    left out (named in the study's recipe.left_out), so the pilot study has 1 paper. Its reviews by hand:
+    2 reviewer configurations x (the original + 16 rewrite conditions) = 34 per paper; the full design
+    of 120 papers is 34 x 120 = 4,080 review calls (scaled 120/1, not 120/6 = 680)."""
+    _, base = recorded_venue
+    result = init_recipe("six-dimensions", tmp_path / "sixd", sample=6,
+                         parameters={"reviewer": "mock/reviewer", "rewriter": "mock/rewriter"},
+                         endpoints={"openreview": base, "arxiv_query": base + "/api/query?{}",
+                                    "arxiv_source": base + "/src"},
+                         data_options={"venue": VENUE, "arxiv_delay_s": 0})
+    config, _ = load_study(result.study)
+    assert len(config.documents) == result.data.units == 1
+    assert config.recipe is not None and len(config.recipe.left_out) == 5
+    assert json.loads((tmp_path / "sixd" / "recipe.json").read_text())["units"] == 1
+    pilot, full = result.estimates
+    assert (pilot.units, full.units, full.extrapolated_from) == (1, 120, 1)
+    assert [row["calls"] for row in pilot.rows if row["stage"] == "review"] == [34]
+    assert [row["calls"] for row in full.rows if row["stage"] == "review"] == [34 * 120]
+    assert "--sample 6: 5 of those drawn are left out (see the study flow); the pilot has 1" in result.warnings

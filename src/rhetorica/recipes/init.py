@@ -191,6 +191,9 @@ def _scaled(rows: list[dict[str, Any]], factor: float) -> list[dict[str, Any]]:
 def estimate_scales(recipe: Recipe, study_path: Path, units: int, sample: int | None) -> list[Estimate]:
     """The measured estimate of ``study_path`` and the other scale extrapolated per unit.
 
+    ``units`` are the units of the written study (its papers or original reviews, not those the data
+    step drew and left out): the other scale is the measured rows times ``other units / units``.
+
     Raises:
         rhetorica.study.config.ConfigError: the written study is invalid (a recipe defect).
     """
