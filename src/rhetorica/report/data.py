@@ -105,7 +105,8 @@ class ReportData:
     @property
     def failure_counts(self) -> tuple[int, int]:
         """``(units, other problems)`` among :attr:`failures`: variants (of every stage that makes
-        them), reviews and guided-workflow reviews stored with a status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
+        them), reviews, guided-workflow reviews, science-core extractions and aspect annotations stored
+        with a status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
         documents, stopped configurations, budget stops: not a unit's result), warnings excluded."""
         problems = len(self.tables.get("problems", ()))
         return len(self.failures) - problems, problems - self.warning_count
