@@ -256,3 +256,39 @@ def test_full_design_is_extrapolated_from_the_papers_in_the_study(recorded_venue
     assert [row["calls"] for row in pilot.rows if row["stage"] == "review"] == [34]
     assert [row["calls"] for row in full.rows if row["stage"] == "review"] == [34 * 120]
     assert "--sample 6: 5 of those drawn are left out (see the study flow); the pilot has 1" in result.warnings
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every path under ``root`` (files with their bytes); ``{}`` when it does not exist."""
+    if not root.exists():
+        return {}
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else None for p in sorted(root.rglob("*"))}
+
+
+def test_an_init_whose_source_is_unusable_leaves_the_folder_as_it_was(tmp_path: Path, benchmark_clone: Path) -> None:
+    """Generated: 5 folder states (new; new under 1 and 3 new parents; existing and empty; an earlier
+    init of the same recipe) x 4 unusable sources (none, missing, a file, a folder without pair files):
+    exit 2 and every path under the folder's first new ancestor as it was (20 cases)."""
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    (tmp_path / "empty-source").mkdir()
+    sources = [[], ["--source", str(tmp_path / "missing")], ["--source", str(a_file)],
+               ["--source", str(tmp_path / "empty-source")]]
+    cases = 0
+    for s, source in enumerate(sources):
+        earlier = tmp_path / f"earlier{s}"
+        assert RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(earlier), "--sample", "3", "--source",
+                                   str(benchmark_clone)]).exit_code in (0, 1)
+        states = {"new": tmp_path / f"new{s}", "parent1": tmp_path / f"p{s}" / "r",
+                  "parent3": tmp_path / f"q{s}" / "a" / "b" / "r", "empty": tmp_path / f"empty{s}",
+                  "earlier": earlier}
+        states["empty"].mkdir()
+        for state, folder in states.items():
+            root = tmp_path / folder.relative_to(tmp_path).parts[0]
+            before = _tree(root)
+            result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(folder), *source])
+            assert result.exit_code == 2, (state, source, result.output)
+            assert _tree(root) == before and root.exists() == bool(before or state in ("empty", "earlier")), (
+                state, source, _tree(root))
+            cases += 1
+    assert cases == 20
