@@ -356,3 +356,24 @@ def test_input_reasons_are_kept_whole_with_their_quoted_ids() -> None:
     assert failed == {(FAILED, "unreadable input: document has no text", 1),
                       (FAILED, "unreadable input: duplicate document id 'paper'; give it an 'id'", 2),
                       (FAILED, f"unreadable input: {clash}", 1)}
+
+
+def test_units_a_recipe_left_out_are_input_rows_not_run_with_their_reasons() -> None:
+    """Generated: 0..29 papers a recipe's data step drew and left out, spread over three reasons in
+    turn; each is planned and not run on the input row, counted under its reason; the documents'
+    own counts (d1, d2 read, x.pdf unreadable, both analysed) are unchanged."""
+    reasons = ["no LaTeX source (no arXiv record with a matching title)", "no LaTeX source (no PDF in the dataset)",
+               "no LaTeX source (download failed)"]
+    for k in range(30):
+        left_out = [{"id": f"P{i}", "reason": reasons[i % 3]} for i in range(k)]
+        flow = study_flow({**STUDY, "recipe": {"name": "r", "left_out": left_out}},
+                          documents=pd.DataFrame({"document_id": ["d1", "d2"]}), variants=VARIANTS,
+                          validation=VALIDATION, assessments=ASSESSMENTS, analysed=ASSESSMENTS, problems=PROBLEMS,
+                          planned={"rewrite": None, "review": None})
+        assert _row(flow, "input", "–", "documents") == {"planned": 3 + k, "not_run": k, "failed": 1, "produced": 2,
+                                                         "excluded": 0, "analysed": 2}, k
+        per_reason = [len(range(j, k, 3)) for j in range(3)]  # i % 3 == j for i < k
+        assert _exclusions(flow, "input", "–", "documents") == {
+            (FAILED, "unreadable input: document has no text", 1),
+            *((NOT_RUN, f"left out by the recipe's data step: {reasons[j]}", per_reason[j])
+              for j in range(3) if per_reason[j])}, k

@@ -150,3 +150,46 @@ def test_messages_quote_paths_and_name_the_problem(tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(tmp_path / "r"),
                                  "--map", "overall_score=foo"])
     assert result.exit_code == 2 and "field_map maps to foo: not a rhetorica score" in " ".join(result.output.split())
+
+
+def test_blank_condition_or_reviewer_is_refused_naming_it(tmp_path: Path) -> None:
+    """Generated: 5 blank labels x {--condition, --reviewer}: exit 2, one error naming the option's label,
+    nothing written; a label with text around spaces is kept."""
+    base, pert = pair(tmp_path)
+    refused = 0
+    for option in ("--condition", "--reviewer"):
+        for k, blank in enumerate(("", " ", "\t", "   ", " \t ")):
+            out = tmp_path / f"run{option}{k}"
+            result = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(out), option, blank])
+            name = option.removeprefix("--")
+            assert result.exit_code == 2, (option, blank, result.output)
+            assert f"error: {name} {blank!r}: empty; the imported {name} needs a label" in result.output
+            assert not out.exists()
+            refused += 1
+    assert refused == 10
+    kept = runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(tmp_path / "ok"),
+                               "--condition", " soundness:- "])
+    assert kept.exit_code in (0, 1), kept.output
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path: Path) -> None:
+    """Generated: a 6-line baseline or perturbed file with one Latin-1 byte on line 1..6: exit 2, the
+    error names the file and that line; nothing written (12 cases)."""
+    base, pert = pair(tmp_path)
+    cases = 0
+    for which in ("baseline", "perturbed"):
+        source = (base if which == "baseline" else pert).read_text(encoding="utf-8").splitlines()
+        source += ['{"id": "p5", "overall_score": 5}', '{"id": "p6", "overall_score": 6}']
+        for bad_line in range(1, 7):
+            lines = [line.encode("utf-8") for line in source]
+            lines[bad_line - 1] = lines[bad_line - 1][:-1] + b', "note": "caf\xe9"}'
+            path = tmp_path / f"{which}{bad_line}.jsonl"
+            path.write_bytes(b"\n".join(lines) + b"\n")
+            args = [str(path), str(pert)] if which == "baseline" else [str(base), str(path)]
+            out = tmp_path / f"out_{which}{bad_line}"
+            result = runner.invoke(app, ["import", "diagnostics", *args, "--out", str(out)])
+            assert result.exit_code == 2, result.output
+            assert f"{path}: line {bad_line}: not UTF-8 text (byte 0xe9 at offset " in result.output.replace("\n", "")
+            assert not out.exists()
+            cases += 1
+    assert cases == 12

@@ -75,7 +75,8 @@ def test_openreview_sample_takes_ceil_n_over_bins_per_bin(recorded_venue, tmp_pa
 def test_openreview_with_arxiv_match_lists_latex_projects(recorded_venue, tmp_path: Path) -> None:
     _, base = recorded_venue
     result = run_data_step("openreview", tmp_path / "data",
-                           _options("six-dimensions", venue=VENUE, arxiv_delay_s=0, per_bin=None), sample=None,
+                           _options("six-dimensions", venue=VENUE, arxiv_delay_s=0, per_bin=None, latex_required=False),
+                           sample=None,
                            source=None, endpoints={"openreview": base, "arxiv_query": base + "/api/query?{}",
                                                    "arxiv_source": base + "/src"})
     matched = [p for p in result.variables["papers"] if p["latex"]]
@@ -119,3 +120,25 @@ def test_review_pairs_paired_sample_of_a_source_without_two_reviews_of_a_paper_s
         result = run_data_step("review-pairs", tmp_path / f"d{sample}", _options("judge-robustness", paired_reviews=True),
                                sample=sample, source=source, endpoints={})
         assert result.units == kept and result.summary[1:] == [said.format(kept)]
+
+
+def test_openreview_latex_required_leaves_out_drawn_papers_without_latex(recorded_venue, tmp_path: Path) -> None:
+    """A study that rewrites LaTeX projects (``latex_required``): of the papers drawn, those without a
+    LaTeX source are no units and are named in ``left_out`` with their reason; drawn = units + left out."""
+    _, base = recorded_venue
+    endpoints = {"openreview": base, "arxiv_query": base + "/api/query?{}", "arxiv_source": base + "/src"}
+    for sample in (1, 6, 7, 12):
+        options = _options("six-dimensions", venue=VENUE, arxiv_delay_s=0)
+        assert options["latex_required"] is True  # the recipe's design: every paper is rewritten as a LaTeX project
+        result = run_data_step("openreview", tmp_path / str(sample), options, sample=sample, source=None,
+                               endpoints=endpoints)
+        kept, left_out = result.variables["papers"], result.variables["left_out"]
+        drawn = min(sample, len(load_manifest(tmp_path / str(sample) / "dataset").papers))
+        # only the stable-nalu paper (P19) has its LaTeX source among the recorded arXiv records
+        assert [p["id"] for p in kept] == (["P19"] if "P19" in {p["id"] for p in kept} else [])
+        assert result.units == len(kept) and result.units + len(left_out) == drawn, sample
+        assert all(p["reason"] == "no LaTeX source (no arXiv record with a matching title); the study rewrites "
+                   "LaTeX projects" for p in left_out), left_out
+        assert "(left out: the study rewrites LaTeX projects)" in result.summary[1]
+        assert result.summary[2] == (f"{len(left_out)} of the {drawn} sampled papers left out (no LaTeX source); "
+                                     f"the study has {result.units}")

@@ -48,7 +48,8 @@ def test_every_template_renders_a_study_the_schema_accepts(tmp_path: Path) -> No
     """Each recipe's template with stand-in data-step variables is a study ``load_study`` accepts, and
     its JSON form validates against ``rhetorica schema``'s top-level keys."""
     variables = {"dataset": "data/dataset", "pairs": ["pairs.jsonl"], "rewriters": ["gpt-5"],
-                 "papers": [{"id": "P1", "latex": "proj", "human_scores": [5.0, 6.0]}]}
+                 "papers": [{"id": "P1", "latex": "proj", "human_scores": [5.0, 6.0]}],
+                 "left_out": [{"id": "P2", "reason": "no LaTeX source (x); the study rewrites LaTeX projects"}]}
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "main.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
     (tmp_path / "pairs.jsonl").write_text("")
@@ -61,6 +62,9 @@ def test_every_template_renders_a_study_the_schema_accepts(tmp_path: Path) -> No
         path.write_text(text)
         config, _ = load_study(path)
         assert config.recipe is not None and config.recipe.name == name and config.recipe.sample == 3
+        if recipe.data.options.get("latex_required"):  # the papers drawn and left out travel with the study
+            assert [(u.id, u.reason) for u in config.recipe.left_out] == [(u["id"], u["reason"])
+                                                                          for u in variables["left_out"]]
         assert set(yaml.safe_load(text)) <= schema_keys
 
 
@@ -230,3 +234,61 @@ def test_init_prints_the_estimate_warning_of_reviews_without_a_reference(tmp_pat
     assert kept == 3
     lines = [w for w in result.warnings if "have none" in w]
     assert [w.split(":")[0] for w in lines] == ["reviewer primary-scholarpeer", "reviewer second-scholarpeer"]
+
+
+def test_full_design_is_extrapolated_from_the_papers_in_the_study(recorded_venue, tmp_path: Path) -> None:
+    """six-dimensions, --sample 6 on the recorded venue: 6 papers drawn, 5 have no LaTeX source and are
+    left out (named in the study's recipe.left_out), so the pilot study has 1 paper. Its reviews by hand:
+    2 reviewer configurations x (the original + 16 rewrite conditions) = 34 per paper; the full design
+    of 120 papers is 34 x 120 = 4,080 review calls (scaled 120/1, not 120/6 = 680)."""
+    _, base = recorded_venue
+    result = init_recipe("six-dimensions", tmp_path / "sixd", sample=6,
+                         parameters={"reviewer": "mock/reviewer", "rewriter": "mock/rewriter"},
+                         endpoints={"openreview": base, "arxiv_query": base + "/api/query?{}",
+                                    "arxiv_source": base + "/src"},
+                         data_options={"venue": VENUE, "arxiv_delay_s": 0})
+    config, _ = load_study(result.study)
+    assert len(config.documents) == result.data.units == 1
+    assert config.recipe is not None and len(config.recipe.left_out) == 5
+    assert json.loads((tmp_path / "sixd" / "recipe.json").read_text())["units"] == 1
+    pilot, full = result.estimates
+    assert (pilot.units, full.units, full.extrapolated_from) == (1, 120, 1)
+    assert [row["calls"] for row in pilot.rows if row["stage"] == "review"] == [34]
+    assert [row["calls"] for row in full.rows if row["stage"] == "review"] == [34 * 120]
+    assert "--sample 6: 5 of those drawn are left out (see the study flow); the pilot has 1" in result.warnings
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every path under ``root`` (files with their bytes); ``{}`` when it does not exist."""
+    if not root.exists():
+        return {}
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else None for p in sorted(root.rglob("*"))}
+
+
+def test_an_init_whose_source_is_unusable_leaves_the_folder_as_it_was(tmp_path: Path, benchmark_clone: Path) -> None:
+    """Generated: 5 folder states (new; new under 1 and 3 new parents; existing and empty; an earlier
+    init of the same recipe) x 4 unusable sources (none, missing, a file, a folder without pair files):
+    exit 2 and every path under the folder's first new ancestor as it was (20 cases)."""
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    (tmp_path / "empty-source").mkdir()
+    sources = [[], ["--source", str(tmp_path / "missing")], ["--source", str(a_file)],
+               ["--source", str(tmp_path / "empty-source")]]
+    cases = 0
+    for s, source in enumerate(sources):
+        earlier = tmp_path / f"earlier{s}"
+        assert RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(earlier), "--sample", "3", "--source",
+                                   str(benchmark_clone)]).exit_code in (0, 1)
+        states = {"new": tmp_path / f"new{s}", "parent1": tmp_path / f"p{s}" / "r",
+                  "parent3": tmp_path / f"q{s}" / "a" / "b" / "r", "empty": tmp_path / f"empty{s}",
+                  "earlier": earlier}
+        states["empty"].mkdir()
+        for state, folder in states.items():
+            root = tmp_path / folder.relative_to(tmp_path).parts[0]
+            before = _tree(root)
+            result = RUNNER.invoke(app, ["recipe", "init", "judge-robustness", str(folder), *source])
+            assert result.exit_code == 2, (state, source, result.output)
+            assert _tree(root) == before and root.exists() == bool(before or state in ("empty", "earlier")), (
+                state, source, _tree(root))
+            cases += 1
+    assert cases == 20

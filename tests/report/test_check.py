@@ -139,3 +139,42 @@ def test_check_writes_nothing(null_only: Path) -> None:
     after = sorted((p.name, p.stat().st_size) for p in null_only.rglob("*") if p.suffix != ".sqlite-wal"
                    and p.suffix != ".sqlite-shm")
     assert before == after
+
+
+def test_an_incomplete_run_gets_no_verdict_and_its_units_not_run_are_counted(both: Path, tmp_path: Path) -> None:
+    """Generated: the complete run (biased fails, exit 1) with k of its stored reviews removed, as an
+    interrupted run leaves them (planned, never stored); every k > 0 is 'k planned unit(s) not run',
+    exit 3, whatever the configurations' lines say; k = 0 keeps the verdict."""
+    import shutil
+    import sqlite3
+
+    with sqlite3.connect(both / "store.sqlite") as conn:
+        keys = [k for (k,) in conn.execute("SELECT unit_key FROM assessments ORDER BY unit_key")]
+    assert len(keys) == N_PAPERS * 3 * 2 * 2  # papers x arms x reviewers x replicates
+    for k in (0, 1, 2, 7, 30, 119, len(keys) - 1):
+        run = tmp_path / f"k{k}"
+        shutil.copytree(both, run)
+        with sqlite3.connect(run / "store.sqlite") as conn:
+            conn.executemany("DELETE FROM assessments WHERE unit_key = ?", [(key,) for key in keys[::-1][:k]])
+        result = check_run(run)
+        assert result.not_run == k, (k, result.problem)
+        out = cli.invoke(app, ["check", str(run)])
+        if k:
+            assert out.exit_code == 3 and result.verdict == "not enough data", (k, out.output)
+            assert out.output.splitlines()[0] == (f"{run}: the run is incomplete: {k} planned unit(s) not run (see the "
+                                                  "study flow); a verdict needs every planned unit run")
+        else:
+            assert out.exit_code == 1 and result.problem is None, out.output
+
+
+def test_check_refuses_a_run_in_progress_naming_its_process(null_only: Path) -> None:
+    import os
+
+    from rhetorica.store.lock import run_lock
+
+    with run_lock(null_only):
+        out = cli.invoke(app, ["check", str(null_only)])
+    assert out.exit_code == 3, out.output
+    assert f"process {os.getpid()} is running this study" in out.output and "no verdict" in out.output
+    after = cli.invoke(app, ["check", str(null_only)])  # lock released: its own verdict (not enough data) again
+    assert after.exit_code == 3 and "is running" not in after.output and "null: not enough data (" in after.output

@@ -6,8 +6,9 @@ configuration, the units planned, and for each that did not reach the analysis *
 
 One row of :data:`FLOW_COLUMNS` per (stage, arm, configuration[, metric]):
 
-- ``input`` (one row): documents planned = read + unreadable; analysed = documents with at least
-  one analysed assessment.
+- ``input`` (one row): documents planned = read + unreadable + the units a recipe's data step drew
+  and left out (``recipe.left_out``: not run, by reason); analysed = documents with at least one
+  analysed assessment.
 - ``scan`` (one row, only when a scan had a problem): review inputs whose hidden-text scan failed or
   could not read a page or file (``not scanned: ...``), each counted as failed with its reason; the
   input itself is still reviewed.
@@ -255,8 +256,11 @@ def study_flow(study: Mapping[str, Any], *, documents: pd.DataFrame, variants: p
     used = set(analysed.loc[analysed["status"] == "ok", "document_id"].astype(str)) if not analysed.empty else set()
     unread = [(FAILED, f"unreadable input: {reason}", int(n))
               for reason, n in ingest["reason"].astype(str).value_counts().sort_index().items()]
-    b.add("input", "–", "documents", len(docs) + len(ingest), produced=len(docs),
-          exclusions=unread + [(EXCLUDED, "no analysed assessment of the document", len(docs - used))])
+    drawn = [str(unit.get("reason")) for unit in (study.get("recipe") or {}).get("left_out") or []]
+    left_out = [(NOT_RUN, f"left out by the recipe's data step: {reason}", n)
+                for reason, n in sorted(pd.Series(drawn, dtype=object).value_counts().items())]
+    b.add("input", "–", "documents", len(docs) + len(ingest) + len(drawn), produced=len(docs),
+          exclusions=unread + left_out + [(EXCLUDED, "no analysed assessment of the document", len(docs - used))])
 
     # scan: inputs not scanned in full (still reviewed: the scan removes nothing)
     scans = problem_rows[problem_rows["stage"] == "scan"]

@@ -144,6 +144,7 @@ def read_diagnostics_jsonl(path: str | Path) -> tuple[dict[str, dict[str, Any]],
 
     Raises:
         OSError: if the file cannot be read (with the path in the message).
+        ValueError: if it is not UTF-8 text (``<file>: line N: not UTF-8 text (byte 0x.. at offset M)``).
     """
     rows, problems = _read_rows(path)
     return rows, [str(p) for p in problems]
@@ -153,6 +154,10 @@ def _read_rows(path: str | Path) -> tuple[dict[str, dict[str, Any]], list[Import
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise ValueError(f"{p}: line {line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                         f"{exc.start}); save the diagnostics file as UTF-8") from exc
     except OSError as exc:
         raise OSError(f"{p}: cannot read diagnostics file ({exc.strerror or exc})") from exc
     rows: dict[str, dict[str, Any]] = {}
@@ -376,7 +381,8 @@ def diagnostics_to_tidy(
     Raises:
         ValueError: if ``field_map`` maps to a column rhetorica does not have (named), does not map
             exactly one field to ``overall`` or maps two fields to one score; if ``condition`` is
-            ``"original"``; if a file has no usable row, or no id is in both files.
+            ``"original"``; if ``condition`` or ``reviewer`` is empty (or blank); if a file is not
+            UTF-8 text (its path and line named), has no usable row, or no id is in both files.
         OSError: if a file cannot be read.
     """
     targets = list(field_map.values())
@@ -390,6 +396,9 @@ def diagnostics_to_tidy(
         raise ValueError("field_map maps two diagnostics fields to the same rhetorica score")
     if condition == ORIGINAL:
         raise ValueError(f"the perturbed file's condition cannot be called {ORIGINAL!r} (that is the baseline's arm)")
+    for name, value, example in (("condition", condition, "soundness:-"), ("reviewer", reviewer, "external")):
+        if not value.strip():
+            raise ValueError(f"{name} {value!r}: empty; the imported {name} needs a label (e.g. {example!r})")
     overall_src = next(src for src, dst in field_map.items() if dst == "overall")
     records = []
     problems: list[ImportProblem] = []

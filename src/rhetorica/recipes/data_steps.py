@@ -9,7 +9,10 @@ cached in the package: every byte comes from the public source into the user's f
 - ``openreview``: :func:`rhetorica.datasets.openreview_build.build_openreview` (venue, rating bins,
   papers per bin, seed; ``--sample N`` takes ``ceil(N / bins)`` per bin), then, with
   ``arxiv_match: true``, :func:`rhetorica.datasets.arxiv_match.match_dataset` (the LaTeX sources).
-  ``--sample N`` then keeps N of them, taken from the bins in turn. Needs the ``datasets`` extra.
+  ``--sample N`` then keeps N of them, taken from the bins in turn. With ``latex_required: true``
+  (a study that rewrites LaTeX projects) a kept paper without a LaTeX source is left out: it is not
+  a unit, and the template variable ``left_out`` (``id``, ``reason``) names it for the study's
+  ``recipe.left_out``, which the study flow counts. Needs the ``datasets`` extra.
 - ``review-pairs``: a folder of JSONL review-rewrite files the user downloaded (the public rewrite
   benchmark of the review-metric study has no licence, so rhetorica never fetches or ships it);
   ``--sample N`` keeps N original reviews (seeded) and every rewrite of them, written to
@@ -47,7 +50,8 @@ class DataResult:
     Attributes:
         variables: template variables (``dataset``: the dataset folder, relative to the recipe
             folder; ``papers``: its papers, each ``id``, ``latex`` (project folder or ``None``) and
-            ``human_scores``; ``pairs``: the pair files; ``rewriters``: the imported rewriters' sources).
+            ``human_scores``; ``left_out``: sampled papers the study cannot use, each ``id`` and
+            ``reason``; ``pairs``: the pair files; ``rewriters``: the imported rewriters' sources).
         units: papers (or original reviews) in the corpus.
         summary: one line per fact, printed by ``rhetorica recipe init``.
         problems: what could not be used, each naming the item (the rest was built).
@@ -141,8 +145,10 @@ def _openreview(folder: Path, options: dict[str, Any], *, sample: int | None, so
         run = match_dataset(root, query_url=endpoints.get("arxiv_query", ARXIV_QUERY_URL),
                             source_url=endpoints.get("arxiv_source", ARXIV_SOURCE_URL),
                             delay_seconds=float(options.get("arxiv_delay_s", 3.0)))
+        unmatched = ("left out: the study rewrites LaTeX projects" if options.get("latex_required")
+                     else "an unmatched paper is reviewed from its PDF")
         result.summary.append(f"arXiv LaTeX sources: {len(run.matched)} matched, {len(run.unmatched)} unmatched "
-                              "(an unmatched paper is reviewed from its PDF)")
+                              f"({unmatched})")
         result.problems += [f"{pid}: no LaTeX source: {why}" for pid, why in run.unmatched.items()]
     papers = load_manifest(root).papers
     if sample is not None:  # N papers, taken from the bins in turn (the first of each bin, then the second …)
@@ -152,6 +158,13 @@ def _openreview(folder: Path, options: dict[str, Any], *, sample: int | None, so
         turns = [entry for k in range(per_bin or 0) for group in by_bin.values() if k < len(group)
                  for entry in [group[k]]]
         papers = turns[:sample]
+    left_out = [{"id": e.id, "reason": f"no LaTeX source ({(e.match.reason if e.match else None) or 'not matched'}); "
+                 "the study rewrites LaTeX projects"} for e in papers if options.get("latex_required") and not e.latex]
+    if left_out:
+        result.summary.append(f"{len(left_out)} of the {len(papers)} {'sampled ' if sample is not None else ''}papers "
+                              f"left out (no LaTeX source); the study has {len(papers) - len(left_out)}")
+        papers = [e for e in papers if e.latex]
+    result.variables["left_out"] = left_out
     result.units = len(papers)
     result.variables["papers"] = [
         {"id": e.id, "latex": f"data/dataset/{e.latex}" if e.latex else None, "human_scores": e.human_scores}

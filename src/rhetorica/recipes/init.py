@@ -12,6 +12,7 @@ from the measured one and labelled so; every figure of the estimate is linear in
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,6 +171,24 @@ def _check_folder(folder: Path, recipe: Recipe) -> None:
         raise RecipeError(f"{folder}: holds recipe {previous!r}, not {recipe.name!r}; choose a new folder")
 
 
+def _made_by_init(folder: Path) -> list[Path]:
+    """What ``init`` is about to create in ``folder`` and may remove again: the topmost missing
+    folder of its path (all of it is new), else the record and the data folder it lacks."""
+    missing = next((p for p in [*reversed(folder.parents), folder] if not p.exists()), None)
+    if missing is not None:
+        return [missing]
+    return [path for path in (folder / RECIPE_FILE, folder / "data") if not path.exists()]
+
+
+def _remove(paths: list[Path]) -> None:
+    """Remove ``paths`` (files or folders this command created), leaving what was there before."""
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
 def _rate_minutes(study: Any, calls: Mapping[str, int]) -> dict[str, float]:
     out: dict[str, float] = {}
     for name, spec in study.models.items():
@@ -190,6 +209,9 @@ def _scaled(rows: list[dict[str, Any]], factor: float) -> list[dict[str, Any]]:
 
 def estimate_scales(recipe: Recipe, study_path: Path, units: int, sample: int | None) -> list[Estimate]:
     """The measured estimate of ``study_path`` and the other scale extrapolated per unit.
+
+    ``units`` are the units of the written study (its papers or original reviews, not those the data
+    step drew and left out): the other scale is the measured rows times ``other units / units``.
 
     Raises:
         rhetorica.study.config.ConfigError: the written study is invalid (a recipe defect).
@@ -231,7 +253,9 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
     Raises:
         RecipeError: unknown recipe or parameter (a model parameter naming no known provider), a folder
             holding something else or that cannot be one (a file, not creatable or writable), an input the data
-            step does not use (``source``, an endpoint), a data step that cannot start, or a template that renders an invalid study (the message says which).
+            step does not use (``source``, an endpoint), a data step that cannot start (what this call created
+            is removed again: the folder is left as it was), or a template that renders an invalid study
+            (the message says which).
     """
     recipe = get_recipe(name)
     values = resolve_parameters(recipe, parameters or {})
@@ -243,6 +267,7 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
         options.setdefault("paired_reviews", True)
     refuse_unused_inputs(recipe.data.kind, options, source=source, endpoints=endpoints or {})
     record = {"recipe": recipe.name, "parameters": values, "sample": sample}
+    made = _made_by_init(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not (folder / RECIPE_FILE).is_file():  # a data step that stops half-way leaves a folder a re-run resumes
@@ -250,8 +275,12 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
                                                           indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     except OSError as exc:
         raise _unusable(folder, exc) from exc
-    data = run_data_step(recipe.data.kind, folder / "data", options, sample=sample, source=source,
-                         endpoints=endpoints or {})
+    try:
+        data = run_data_step(recipe.data.kind, folder / "data", options, sample=sample, source=source,
+                             endpoints=endpoints or {})
+    except RecipeError:  # the step refused its inputs before building anything: nothing to resume
+        _remove(made)
+        raise
     study_path = folder / STUDY_FILE
     previous = study_path.read_bytes() if study_path.is_file() else None
     write_atomic(study_path, render_study(recipe, values, data.variables, sample).encode("utf-8"))
@@ -266,9 +295,11 @@ def init_recipe(name: str, folder: Path, *, parameters: Mapping[str, str] | None
     write_atomic(folder / RECIPE_FILE, json.dumps(
         {**record, "units": data.units, "data": data.summary, "problems": data.problems}, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
     warnings = [] if data.units else [f"the data step built no {recipe.data.unit}: the study has nothing to run"]
+    left_out = len(data.variables.get("left_out") or [])
     if sample is not None and 0 < data.units < sample:
-        warnings.append(f"--sample {sample}: the source gives only {data.units} {recipe.data.unit}; the pilot has "
-                        f"{data.units}")
+        why = (f"{left_out} of those drawn are left out (see the study flow)" if left_out
+               else f"the source gives only {data.units} {recipe.data.unit}")
+        warnings.append(f"--sample {sample}: {why}; the pilot has {data.units}")
     estimates = estimate_scales(recipe, study_path, data.units, sample) if estimate and data.units else []
     warnings += [w for e in estimates for w in e.warnings]
     return InitResult(study_path, data, estimates, warnings)

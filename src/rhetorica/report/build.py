@@ -19,7 +19,7 @@ from rhetorica.models.redaction import redact_urls
 from rhetorica.report.data import UNREPORTED_COLUMNS, ReportData
 from rhetorica.report.flow import planned_sizes, run_flow, study_documents
 from rhetorica.report.selection import analysed_assessments, study_pairs
-from rhetorica.store.export import export_tables
+from rhetorica.store.export import arm_labels, export_tables
 from rhetorica.store.plan import plan_keys
 from rhetorica.store.runs import open_run_store, run_wall_time, read_checks, document_jsons
 from rhetorica.study.config import StudyConfig
@@ -151,7 +151,8 @@ def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Every current unit stored with a status other than ``ok`` and every problem of the run:
     ``stage, item, status, reason``. A variant's failure is under the stage that made it
     (``variants.stage``: ``rewrite``, ``attack``, ``rewrite-<n>``, ``guided-rewrite``), as
-    ``rhetorica run`` counts it; a failed review of the guided workflow under ``guided-review``."""
+    ``rhetorica run`` counts it; a failed review of the guided workflow under ``guided-review``, a
+    failed science-core extraction under ``extract``, a failed aspect annotation under ``annotate``."""
     frames = []
     for table, stage in (("variants", None), ("guided_reviews", "guided-review")):
         rows = tables.get(table)
@@ -168,6 +169,18 @@ def _failures(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         "stage": "review",
         "item": bad["document_id"] + " / " + bad["arm"] + " / " + bad["reviewer"] + " / rep " + bad["replicate"].astype(str),
         "status": bad["status"], "reason": bad["reason"]}))
+    extracts, annotations = tables.get("extracts", pd.DataFrame()), tables.get("annotations", pd.DataFrame())
+    if not extracts.empty:
+        bad = extracts[extracts["status"] != "ok"]
+        arms = arm_labels(extracts[["condition", "rewriter"]])[bad.index]
+        frames.append(pd.DataFrame({
+            "stage": "extract",
+            "item": bad["document_id"] + " / " + arms + " / " + bad["extractor"] + " / rep " + bad["replicate"].astype(str),
+            "status": bad["status"], "reason": bad["reason"]}))
+    if not annotations.empty:
+        bad = annotations[annotations["status"] != "ok"]
+        frames.append(pd.DataFrame({"stage": "annotate", "item": bad["assessment_key"] + " / " + bad["annotator"],
+                                    "status": bad["status"], "reason": bad["reason"]}))
     frames.append(tables["problems"][["stage", "item", "status", "reason"]])
     frames = [f for f in frames if not f.empty]
     if not frames:

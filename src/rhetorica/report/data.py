@@ -22,6 +22,15 @@ UNREPORTED_COLUMNS = {"input_tokens": "input_tokens_unreported", "cached_tokens"
                       "output_tokens": "output_tokens_unreported"}
 
 
+def not_run_units(flow: StudyFlow | None) -> int:
+    """Planned rewrite and review units never run (stopped configuration, budget, not yet run),
+    from the study flow (0 without one)."""
+    if flow is None or flow.flow.empty:
+        return 0
+    rows = flow.flow
+    return int(rows.loc[rows["stage"].isin(["rewrite", "review"]), "not_run"].sum())
+
+
 @dataclass
 class ReportData:
     """Everything a report shows, as DataFrames (shapes documented per attribute).
@@ -90,17 +99,14 @@ class ReportData:
 
     @property
     def not_run(self) -> int:
-        """Planned rewrite and review units never run (stopped configuration, budget, not yet run),
-        from the study flow."""
-        if self.flow is None or self.flow.flow.empty:
-            return 0
-        flow = self.flow.flow
-        return int(flow.loc[flow["stage"].isin(["rewrite", "review"]), "not_run"].sum())
+        """:func:`not_run_units` of the study flow."""
+        return not_run_units(self.flow)
 
     @property
     def failure_counts(self) -> tuple[int, int]:
         """``(units, other problems)`` among :attr:`failures`: variants (of every stage that makes
-        them), reviews and guided-workflow reviews stored with a status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
+        them), reviews, guided-workflow reviews, science-core extractions and aspect annotations stored
+        with a status other than ``ok``, and the rows of the ``problems`` table (unreadable or duplicate
         documents, stopped configurations, budget stops: not a unit's result), warnings excluded."""
         problems = len(self.tables.get("problems", ()))
         return len(self.failures) - problems, problems - self.warning_count

@@ -19,9 +19,12 @@ from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.judges.analysis import judge_labels
 from rhetorica.judges.kind import judge_options
 from rhetorica.report.attack import attack_records
+from rhetorica.report.data import not_run_units
+from rhetorica.report.flow import store_flow
 from rhetorica.report.judges import judge_names, paper_ids_of, reviewer_records, study_judges
 from rhetorica.report.selection import analysed_assessments, study_pairs
 from rhetorica.store.export import artefacts_table, assessments_table, scores_long
+from rhetorica.store.lock import RunLockedError, lock_holder
 from rhetorica.store.runs import document_jsons, open_run_store
 from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.study.run_study import load_run_study
@@ -126,8 +129,9 @@ def search_rereviews(artefacts: pd.DataFrame) -> pd.DataFrame | None:
 
 CHECK_EXIT_CODES = {PASS: 0, FAIL: 1, UNDECIDED: 3}
 """Exit codes of ``rhetorica check``: 0 every configuration passes, 1 at least one fails (a judge
-metric classified sensitive or false robustness included), 3 none fails but at least one has not
-enough data (a not informative metric included; 2 is a usage error or an unreadable run directory)."""
+metric classified sensitive or false robustness included), 3 no verdict: none fails but at least one
+has not enough data (a not informative metric included), or the run is incomplete or in progress (2 is
+a usage error or an unreadable run directory)."""
 
 
 @dataclass
@@ -140,7 +144,11 @@ class RunCheck:
         thresholds: the thresholds applied.
         verdict: :data:`FAIL` when any configuration fails, :data:`PASS` when every one passes,
             :data:`UNDECIDED` otherwise (also when there is no assessment).
-        problem: why no scorecard could be computed, or ``None``.
+        problem: why there is no verdict (no scorecard could be computed, or the run is
+            incomplete), or ``None``.
+        not_run: planned rewrite and review units of the study never run
+            (:func:`rhetorica.report.data.not_run_units`); more than 0 leaves the verdict
+            :data:`UNDECIDED` (the scorecard shown is of the units run so far).
     """
 
     run_dir: Path
@@ -148,6 +156,7 @@ class RunCheck:
     thresholds: ScorecardThresholds
     verdict: str
     problem: str | None = None
+    not_run: int = 0
 
     @property
     def exit_code(self) -> int:
@@ -157,7 +166,8 @@ class RunCheck:
 
 def check_run(run_dir: Path) -> RunCheck:
     """Scorecard verdicts of a run directory, from its store and ``study.json`` (no model call,
-    nothing written).
+    nothing written). A run with planned units not run (interrupted, stopped, budget) gets no
+    verdict: :data:`UNDECIDED`, with the count in ``problem``.
 
     Uses the assessments the report analyses (:func:`rhetorica.report.selection.analysed_assessments`)
     and the study's compared pairs, decision threshold and ``scorecard`` settings.
@@ -171,13 +181,19 @@ def check_run(run_dir: Path) -> RunCheck:
     Raises:
         FileNotFoundError: if ``run_dir`` has no store.
         rhetorica.store.db.StoreError: if its store is not a rhetorica store.
+        rhetorica.store.lock.RunLockedError: a run of the study holds the run lock (in progress).
         rhetorica.study.config.ConfigError: if ``study.json`` is missing, unreadable or not a valid
             study, its scorecard settings included (the message names the file and key).
     """
 
     store = open_run_store(run_dir)
+    holder = lock_holder(run_dir)
+    if holder is not None:  # a run in progress: its store is changing and its plan is not done
+        store.close()
+        raise RunLockedError(run_dir, holder)
     try:
         study = load_run_study(run_dir)
+        not_run = not_run_units(store_flow(store, study))
         artefacts = artefacts_table(store)
         every, scores = apply_min_covered(assessments_table(store), scores_long(store), artefacts,
                                           study.soft_ratings.min_covered)
@@ -186,11 +202,13 @@ def check_run(run_dir: Path) -> RunCheck:
         paper_ids = paper_ids_of(document_jsons(store))
     finally:
         store.close()
+    incomplete = (f"the run is incomplete: {not_run} planned unit(s) not run (see the study flow); a verdict "
+                  "needs every planned unit run" if not_run else None)
     if assessments.empty:
-
         return RunCheck(run_dir, pd.DataFrame(columns=SCORECARD_COLUMNS), study.scorecard, UNDECIDED,
-                        "no assessments in the store yet")
+                        incomplete or "not enough data: no assessments in the store yet", not_run)
     judges = study_judges(scores[scores["unit_key"].isin(assessments["unit_key"])], study, paper_ids)
     card = study_scorecard(assessments, study, pairs=study_pairs(study, assessments), judges=judges,
                            rereviews=rereviews)
-    return RunCheck(run_dir, card, study.scorecard, _combine(list(card["verdict"])))
+    verdict = UNDECIDED if not_run else _combine(list(card["verdict"]))
+    return RunCheck(run_dir, card, study.scorecard, verdict, incomplete, not_run)

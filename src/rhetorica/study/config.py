@@ -682,6 +682,13 @@ class AspectSettings(_Strict):
         return _check_model_id(value)
 
 
+class LeftOutUnit(_Strict):
+    """A unit a recipe's data step drew and left out of the study: its id and why."""
+
+    id: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+
+
 class RecipeRef(_Strict):
     """The recipe a study was made from (``rhetorica recipe init``): the report then opens with the
     published numbers beside this run's (:mod:`rhetorica.recipes.comparison`).
@@ -690,11 +697,15 @@ class RecipeRef(_Strict):
         name: a registered recipe (``rhetorica recipe list``).
         parameters: the template parameters the study was rendered with (models).
         sample: units of a pilot (``--sample N``); ``None`` = the paper's full design.
+        left_out: units the recipe's data step drew but the study cannot use (a paper without
+            the LaTeX source a LaTeX rewrite needs), each with its reason; the study flow counts
+            them as not run.
     """
 
     name: str = Field(min_length=1)
     parameters: dict[str, str] = Field(default_factory=dict)
     sample: int | None = Field(default=None, ge=1)
+    left_out: list[LeftOutUnit] = Field(default_factory=list)
 
 
 class StudyConfig(_Strict):

@@ -14,9 +14,9 @@ from typing import Any
 from rhetorica.files import write_atomic
 
 from rhetorica.store.lock import run_lock
-from rhetorica.store.runs import STUDY_FILE, read_run_study
+from rhetorica.store.runs import STUDY_FILE, open_run_store, read_run_study
 from rhetorica.study.inputs import resolve_run_dir
-from rhetorica.store.db import STORE_FILENAME, Store
+from rhetorica.store.db import Store
 from rhetorica.study.config import ConfigError, StudyConfig, parse_study
 from rhetorica.study.runner import StudyRunner, ProgressSink, RunSummary
 from rhetorica.study.status import stage_failures
@@ -152,8 +152,7 @@ def release_abandoned_calls(run_dir: Path) -> tuple[int, float]:
         rhetorica.store.db.StoreError: the file is not a rhetorica store.
     """
 
-    if not (run_dir / STORE_FILENAME).is_file():
-        raise FileNotFoundError(f"{run_dir}: no {STORE_FILENAME} here; is this a rhetorica run directory?")
+    open_run_store(run_dir).close()  # read-only first: a file that is no rhetorica store is refused untouched
     with run_lock(run_dir):
         store = Store.in_dir(run_dir)
         try:
