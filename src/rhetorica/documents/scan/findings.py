@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from rhetorica.severity import SEVERITIES, Severity
 
-SCANNER_VERSION = "scan-v5"
+SCANNER_VERSION = "scan-v6"
 """Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
 part of a study's scan keys. Bump it with any rule change, so stored verdicts are never mixed with new ones."""
 
