@@ -1,17 +1,49 @@
-"""Hidden LaTeX text judged from what TeX typesets (rhetorica.documents.scan.typeset)."""
+"""Hidden LaTeX text judged from what TeX typesets (rhetorica.documents.scan.typeset), measured on the
+generated corpus of :mod:`tests.documents.scan.latex_corpus` and on single cases."""
 
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from rhetorica.documents.scan.latex import scan_latex
 from rhetorica.documents.scan.typeset import untypeset_spans
+from tests.documents.scan.latex_corpus import PLACEMENTS, TECHNIQUES, UNTYPESET, measure, write_corpus
 
 needs_tex = pytest.mark.skipif(shutil.which("pdflatex") is None or shutil.which("latexmk") is None,
                                reason="TeX Live is not installed (scripts/install-test-system-deps.sh)")
+
+
+@needs_tex
+def test_corpus_counts(tmp_path: Path) -> None:
+    cases = write_corpus(tmp_path)
+    assert len(cases) == len(TECHNIQUES) * len(PLACEMENTS) * 3 + len(UNTYPESET) * len(PLACEMENTS) == 159
+    counts: Counter[tuple[str, str]] = Counter()
+    missed = []
+    for case, folder in cases:
+        outcome = measure(folder)
+        counts[(case.group, "n")] += 1
+        counts[(case.group, "received")] += outcome.received
+        counts[(case.group, "decoy lost")] += case.decoy and not outcome.decoy_received
+        counts[(case.group, "hidden finding")] += outcome.hidden_findings > 0
+        counts[(case.group, "instruction finding")] += outcome.instruction_findings > 0
+        if case.group == "hidden" and (outcome.received or not outcome.instruction_findings):
+            missed.append(case.name)
+    assert missed == []
+    # before this rule (source constructs only): 72 of 96 hidden instructions reached the reviewer and
+    # 24 were found as hidden instructions (30 with any hidden finding); 3 controls and 12 untypeset
+    # cases had a hidden-text finding
+    assert dict(counts) == {
+        ("hidden", "n"): 96, ("hidden", "received"): 0, ("hidden", "decoy lost"): 0,
+        ("hidden", "hidden finding"): 96, ("hidden", "instruction finding"): 96,
+        ("control", "n"): 48, ("control", "received"): 48, ("control", "decoy lost"): 0,
+        ("control", "hidden finding"): 0, ("control", "instruction finding"): 0,
+        ("untypeset", "n"): 15, ("untypeset", "received"): 0, ("untypeset", "decoy lost"): 0,
+        ("untypeset", "hidden finding"): 0, ("untypeset", "instruction finding"): 0,
+    }
 
 
 @needs_tex
