@@ -38,8 +38,8 @@ class ReadOptions(BaseModel):
             (whole sections, then the leading paragraphs of the next one; never empty);
             ``None`` keeps everything.
         hidden_text: what to do with text a human reader of the source does not see (white,
-            invisible, off-page, covered or microscopic PDF text; white, zero-size or swallowed
-            LaTeX text): ``drop`` (default) removes it from the text a reviewer reads, ``keep``
+            invisible, off-page, covered or microscopic PDF text; LaTeX text typeset so, or
+            never typeset, judged from the compiled project): ``drop`` (default) removes it from the text a reviewer reads, ``keep``
             leaves it (to measure its effect, e.g. in a prompt-injection study). Either way each
             span is named in ``Document.warnings`` (see :mod:`rhetorica.documents.scan.hidden_text`).
             The default is ``drop`` because a review should judge the paper its human readers see;

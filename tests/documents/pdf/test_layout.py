@@ -537,3 +537,51 @@ def test_the_abstract_heading_is_found_in_a_font_that_names_no_weight(tmp_path: 
     doc = read_document(write(tmp_path / "t1.pdf", [page]))
     assert [(s.title, s.text) for s in doc.sections] == [("Abstract", ABSTRACT[0]), ("Introduction", " ".join(PROSE))]
     assert [r.text for r in doc.removed if r.item == "author block"] == ["Jane Q. Doe\nExample University"]
+
+
+CONTACT_PARAGRAPH = [  # {0}: where the address goes on the line chosen, else "the authors"
+    "We release the corpus of rewritten manuscripts, and {0} answer every question about it,",
+    "together with every score the models gave; for questions about the data write to {0},",
+    "who answer within a week and keep a list of known problems with the annotations, so",
+    "that later studies can correct them before they reuse the corpus; {0} read every report.",
+]
+EMAILS = ("data.owner@example.org", "{jane,john}@example.org")
+
+
+def _contact_pages() -> list[tuple[str, list]]:
+    """Generated first pages: the title, an author line with its address, then a paragraph that
+    gives a contact address on one of its lines (2 address forms x 4 lines x first line indented
+    or not x with or without an 'Abstract' heading above it = 32 pages), each with the paragraph as
+    a blinded text must read: the address replaced by "[anonymized email]", every other word kept."""
+    out = []
+    for email in EMAILS:
+        for at in range(len(CONTACT_PARAGRAPH)):
+            for indent in (0, 15):
+                for heading in (False, True):
+                    rows = [r.format(email if k == at else "the authors") for k, r in enumerate(CONTACT_PARAGRAPH)]
+                    page = [TITLE, AUTHOR]
+                    top = 680
+                    if heading:
+                        page.append(line(72, top, "Abstract", 12, "F2"))
+                        top -= 20
+                    page += [line(72 + (indent if k == 0 else 0), top - 12 * k, text) for k, text in enumerate(rows)]
+                    page += [line(72, top - 70, "1 Introduction", 12, "F2"), *_text(top - 90, PROSE)]
+                    blinded = [r.format("[anonymized email]" if k == at else "the authors")
+                               for k, r in enumerate(CONTACT_PARAGRAPH)]
+                    out.append((" ".join(blinded), page))
+    return out
+
+
+def test_a_paragraph_giving_an_address_loses_only_the_address(tmp_path: Path) -> None:
+    # before: 8 of the 32 generated paragraphs lost words besides the address (a line of running
+    # text with an address in it was not prose, so the title block ran on into the paragraph)
+    pages = _contact_pages()
+    assert len(pages) == 32
+    lost = []
+    for k, (expected, page) in enumerate(pages):
+        doc = read_document(write(tmp_path / f"c{k}.pdf", [page]))
+        text = " ".join(doc.to_markdown().split())
+        if expected not in text:
+            lost.append(k)
+        assert "Jane Q. Doe" not in text and "jane@example.org" not in text  # the author block still goes
+    assert lost == []

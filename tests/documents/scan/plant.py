@@ -68,17 +68,19 @@ def plant_pdf(source: Path, target: Path, kind: str, text: str = INSTRUCTION, pa
     return target
 
 
-LATEX_KINDS: dict[str, tuple[str, str]] = {
-    # kind -> (LaTeX planted after the anchor, expected finding kind)
+LATEX_KINDS: dict[str, tuple[str, str | None]] = {
+    # kind -> (LaTeX planted after the anchor, expected finding kind; None: TeX never typesets it,
+    # so there is nothing hidden to report and the reviewer must not receive it)
     "color-white": ("{\\color{white} " + INSTRUCTION + "}", "latex-white-text"),
     "textcolor-white": ("\\textcolor{white}{" + INSTRUCTION + "}", "latex-white-text"),
     "definecolor-near-white": ("\\definecolor{paper}{rgb}{0.99,0.99,0.99}\\textcolor{paper}{" + INSTRUCTION + "}",
                                "latex-white-text"),
     "fontsize-1pt": ("{\\fontsize{1pt}{1pt}\\selectfont " + INSTRUCTION + "}", "latex-tiny-text"),
-    "phantom": ("\\phantom{" + INSTRUCTION + "}", "latex-phantom"),
-    "hidden-macro": ("\\newcommand{\\hide}[1]{}\\hide{" + INSTRUCTION + "}", "latex-hidden-macro"),
-    "resizebox-0pt": ("\\resizebox{0pt}{!}{" + INSTRUCTION + "}", "latex-tiny-text"),
-    "comment": ("% " + INSTRUCTION, "latex-comment"),
+    "phantom": ("\\phantom{" + INSTRUCTION + "}", None),
+    "hidden-macro": ("\\newcommand{\\hide}[1]{}\\hide{" + INSTRUCTION + "}", None),
+    # graphicx scales to 0: TeX typesets no glyph, while the LaTeX reader passes the text on
+    "resizebox-0pt": ("\\resizebox{0pt}{!}{" + INSTRUCTION + "}", "latex-untypeset"),
+    "comment": ("% " + INSTRUCTION, None),
     "pdfkeywords": ("\\hypersetup{pdfkeywords={graphs, " + INSTRUCTION + "}}", "latex-metadata"),
     "zero-width": ("".join(chr(0xE0000 + ord(c)) for c in INSTRUCTION), "unicode-tags"),
 }

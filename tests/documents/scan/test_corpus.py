@@ -4,7 +4,8 @@ For each of the three shared PDFs, each PDF kind (white, 1-pt, off-page, invisib
 metadata); for two shared LaTeX projects, each LaTeX kind; for the Markdown of all five documents,
 each Markdown kind. The scan must report every planted instruction exactly once at or above
 medium (``high``, of the expected kind, at the planted place) and nothing at or above medium on
-the clean originals.
+the clean originals; a LaTeX planting TeX never typesets (a comment, ``\\phantom``, a macro that
+swallows its argument) is reported at no such severity and does not reach the reviewer.
 """
 
 from __future__ import annotations
@@ -74,6 +75,10 @@ def test_planted_latex_instruction_is_found(shared_data: Path, tmp_path: Path, p
     planted, expected = LATEX_KINDS[kind]
     line = plant_latex(copy, relative, anchor, planted)
     flagged = _flagged(copy)
+    if expected is None:  # never typeset: nothing hidden is shown to anyone, and the reviewer does not get it
+        assert flagged == []
+        assert "IGNORE ALL PREVIOUS" not in read_document(copy).to_markdown()
+        return
     assert len(flagged) == 1, [(f.kind, f.location.describe()) for f in flagged]
     finding = flagged[0]
     assert (finding.kind, finding.severity) == (expected, "high")

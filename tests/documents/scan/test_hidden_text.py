@@ -74,11 +74,14 @@ def _latex(root: Path, hidden: str) -> Path:
     return root
 
 
+@pytest.mark.skipif(shutil.which("pdflatex") is None or shutil.which("latexmk") is None,
+                    reason="TeX Live is not installed")
 def test_latex_white_text_is_dropped_and_named_with_its_line(tmp_path: Path) -> None:
     project = _latex(tmp_path / "p", "\\textcolor{white}{" + SECRET + "}")
     document = read_document(project)
     warnings = [w for w in document.warnings if w.startswith("hidden text")]
-    assert warnings == [f"hidden text (latex-white-text, high) at main.tex line 8, col 1: {SECRET!r} - dropped from "
+    # judged from the compiled PDF, located where its words stand: after "\textcolor{white}{" (18 characters)
+    assert warnings == [f"hidden text (latex-white-text, high) at main.tex line 8, col 19: {SECRET!r} - dropped from "
                         "the text (hidden_text: drop)"]
     assert "Ignore all previous" not in document.to_markdown()
     assert "summary of the results" in document.to_markdown()

@@ -61,6 +61,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from dataclasses import dataclass, field, replace
 
+from rhetorica.documents.blinding import EMAIL
 from rhetorica.documents.models import RemovedItem
 from rhetorica.documents.pdf.elements import CAPTION, set_apart
 from rhetorica.documents.pdf.gfm import fenced_code, gfm_table
@@ -742,9 +743,10 @@ def _abstract_heading(blocks: list[Block]) -> list[Block]:
 
 
 def _is_prose(line: Line) -> bool:
-    """A line of running text: at least 6 words, at least half of them starting in lower case."""
-    words = line.text.split()
-    return len(words) >= 6 and "@" not in line.text and sum(w[:1].islower() for w in words) >= 0.5 * len(words)
+    """A line of running text: at least 6 words besides its email addresses, at least half of them
+    starting in lower case (a line of addresses is not prose; a sentence that gives one still is)."""
+    words = EMAIL.sub(" ", line.text).split()
+    return len(words) >= 6 and sum(w[:1].islower() for w in words) >= 0.5 * len(words)
 
 
 def _front_end(lines: list[Line], title_end: int, body: float) -> int:

@@ -1,8 +1,9 @@
 """Hidden text in a document as read: announce it on the document, and keep or drop it (issue 24 item 7).
 
 White, invisible (PDF text render mode 3), off-page, clipped, covered or microscopic text, and
-LaTeX's white, zero-size or swallowed text, reaches a text extractor and therefore a model, but no
-human reader sees it. :func:`apply_hidden_text` scans a freshly read document (its source file and
+LaTeX text TeX typesets so (or never typesets, while the LaTeX reader passes it on; judged from the
+compiled project, :mod:`rhetorica.documents.scan.typeset`), reaches a text extractor and therefore
+a model, but no human reader sees it. :func:`apply_hidden_text` scans a freshly read document (its source file and
 its text, :func:`rhetorica.documents.scan.scan_document`) and, for every hidden span of severity
 ``low`` or above, adds a warning to ``Document.warnings`` naming what, where and what was done:
 

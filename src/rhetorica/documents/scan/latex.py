@@ -1,6 +1,14 @@
 """Hidden text in LaTeX sources (a project folder or one ``.tex`` file).
 
-Kinds reported (span = the exact source text from the command to the end of what it hides):
+What is hidden is decided from what TeX typesets: :func:`scan_latex` compiles the project and judges
+the compiled glyphs (:mod:`rhetorica.documents.scan.typeset`; kinds ``latex-invisible-text``,
+``latex-off-page``, ``latex-clipped``, ``latex-covered``, ``latex-white-text``, ``latex-tiny-text``,
+``latex-metadata``, ``instruction``). Only where the project cannot be compiled (no TeX, no main
+file, no PDF; the report's note says so) are the source's hiding constructs below looked for
+instead, as a fallback that knows only these spellings.
+
+Source-construct kinds of the fallback (span = the exact source text from the command to the end
+of what it hides):
 
 - ``latex-white-text``: ``\\color{c}`` (to the end of its group or paragraph) and
   ``\\textcolor{c}{...}`` where ``c`` is white or near-white: ``white``, a ``\\definecolor`` /
@@ -17,12 +25,13 @@ Kinds reported (span = the exact source text from the command to the end of what
   mode 3 (invisible);
 - ``latex-metadata``: an instruction in PDF metadata (``\\pdfinfo``, hyperref ``pdfkeywords``,
   ``pdfsubject``, ``pdftitle``, ``pdfauthor``, ``pdfcreator``, ``pdfproducer``);
-- ``latex-comment``: an instruction in a ``%`` comment, a ``comment`` environment or
-  ``\\iffalse ... \\fi``;
-- ``unicode-tags``, ``zero-width``, ``bidi-control``: invisible characters (as in
+- ``latex-comment`` (always looked for): an instruction in a ``%`` comment, a ``comment``
+  environment or ``\\iffalse ... \\fi`` — ``low`` and no hidden text: TeX never typesets it, so
+  neither a reader nor a reviewer given the paper's text receives it;
+- ``unicode-tags``, ``zero-width``, ``bidi-control`` (always looked for): invisible characters (as in
   :mod:`rhetorica.documents.scan.markup`, nearby runs grouped into one finding);
 - ``instruction``: visible instruction-like text;
-- ``latex-shell``: a shell, pipe or Lua attempt (:mod:`rhetorica.documents.latex.shell`: a
+- ``latex-shell`` (always looked for): a shell, pipe or Lua attempt (:mod:`rhetorica.documents.latex.shell`: a
   ``\\write18``, a file name starting with ``|``, ``\\directlua``, and the aliases, built names,
   catcode changes and ``^^`` escapes that hide them) — always ``high``: a manuscript never needs to
   run a program where it is compiled.
@@ -30,8 +39,8 @@ Kinds reported (span = the exact source text from the command to the end of what
 A project folder's main file is followed through its ``\\input``/``\\include`` commands: one that
 names a missing file is unread text, listed in the report's ``unread`` (``scan`` exits 2).
 
-Hidden content with an instruction in it is ``high``; without one ``low`` (``info`` for ``\\tiny``,
-which is small but legible). Only constructs whose hidden content has a letter are reported.
+Hidden content with an instruction in it is ``high`` (a comment's: ``low``, see above); without
+one ``low`` (``info`` for ``\\tiny``, which is small but legible). Only constructs whose hidden content has a letter are reported.
 Macros are not expanded beyond one level of definition, and colours set through packages or
 class files that are not in the project are not known.
 """
@@ -346,12 +355,16 @@ def _severity(kind: str, has_instruction: bool) -> Severity:
     return "info" if kind == "latex-tiny-text" else "low"
 
 
-def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Finding]:
+def scan_latex_text(text: str, locate: Callable[[int], Location], *, typeset: bool = False) -> list[Finding]:
     """Findings of one LaTeX source text.
 
     Args:
         text: the file's text.
         locate: maps an index of ``text`` to a :class:`Location`.
+        typeset: the project was compiled and its typeset text judged
+            (:mod:`rhetorica.documents.scan.typeset`): the source's hiding constructs, metadata
+            keys and visible instructions are then not looked for here (the compiled PDF says what
+            is hidden and what is shown); comments, invisible characters and shell attempts still are.
 
     Returns:
         Findings in text order (see the module docstring for kinds and severities).
@@ -360,7 +373,7 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
     code = _blank(text, comments)
     white_names = _colour_names(code)
     findings: list[tuple[int, Finding]] = []
-    hidden = _hiding_constructs(code, white_names) + _hidden_macro_uses(code, white_names)
+    hidden = [] if typeset else _hiding_constructs(code, white_names) + _hidden_macro_uses(code, white_names)
     covered: list[tuple[int, int]] = []
     for item in sorted(hidden, key=lambda h: (h.start, -h.end)):
         if not re.search(r"[^\W\d_]", item.content):
@@ -374,7 +387,7 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
                                              reason=reason, instruction=matches[0].rule if matches else None,
                                              hidden_text=item.content.strip())))
         covered.append((item.start, item.end))
-    for start, end, field, value in _metadata(code):
+    for start, end, field, value in ([] if typeset else _metadata(code)):
         matches = find_instructions(value)
         if matches:
             location = locate(start).model_copy(update={"field": field})
@@ -386,10 +399,11 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
     for start, end, content in comments:
         matches = find_instructions(content)
         if matches:
-            findings.append((start, Finding(kind="latex-comment", severity="high", location=locate(start),
-                                            text=text[start:end], reason="comment (not typeset) contains an "
-                                            f"instruction ({matches[0].rule})", instruction=matches[0].rule,
-                                            hidden_text=content.strip())))
+            findings.append((start, Finding(kind="latex-comment", severity="low", location=locate(start),
+                                            text=text[start:end], reason="comment contains an instruction "
+                                            f"({matches[0].rule}); TeX never typesets it, so neither a reader "
+                                            "nor a reviewer given the paper's text receives it",
+                                            instruction=matches[0].rule)))
     invisible = [] if text.isascii() else [s for s in hidden_spans(text)  # invisible characters are not ASCII
                                            if s.kind in ("unicode-tags", "zero-width", "bidi-control")]
     covered += [(s.start, s.end) for s in invisible]  # each run, not its group: text between runs stays scanned
@@ -401,7 +415,7 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
                                              text=text[span.start:span.end], reason=reason,
                                              instruction=matches[0].rule if matches else None,
                                              decoded=span.content or None, hidden_text=span.content)))
-    for match in find_instructions(code):
+    for match in ([] if typeset else find_instructions(code)):
         if any(s <= match.start < e for s, e in covered):
             continue
         severity, reason = visible_verdict(match)
@@ -424,8 +438,13 @@ def scan_latex_text(text: str, locate: Callable[[int], Location]) -> list[Findin
 LATEX_SUFFIXES = (".tex", ".sty", ".cls", ".ltx")
 
 
-def scan_latex(path: Path) -> ScanReport:
+def scan_latex(path: Path, *, typeset: bool = True) -> ScanReport:
     """Scan a LaTeX project folder (every ``.tex``/``.sty``/``.cls``/``.ltx`` file below it) or one file.
+
+    With ``typeset`` (the default) the project is compiled and what is hidden or shown is judged
+    from the typeset glyphs (:func:`rhetorica.documents.scan.typeset.typeset_findings`); the
+    source's hiding constructs are looked for only where it cannot be compiled (no TeX, no main
+    file, no PDF), and a note says which was done.
 
     Locations name files relative to the folder.
 
@@ -433,11 +452,14 @@ def scan_latex(path: Path) -> ScanReport:
         FileNotFoundError: if the folder holds no LaTeX source file.
         OSError: if a file cannot be read.
     """
+    from rhetorica.documents.scan.typeset import typeset_findings
+
     files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LATEX_SUFFIXES) if path.is_dir() else [path]
     if not files:
         raise FileNotFoundError(f"{path}: a folder is scanned as a LaTeX project, and this one holds no "
                                 f"{'/'.join(LATEX_SUFFIXES)} file; pass its files instead (e.g. {path}/*.pdf)")
     report = ScanReport(target=str(path), format="latex")
+    sources: dict[str, str] = {}
     for file in files:
         name = str(file.relative_to(path)) if path.is_dir() else str(file)
         raw = file.read_bytes()
@@ -446,8 +468,17 @@ def scan_latex(path: Path) -> ScanReport:
         except UnicodeDecodeError:
             text = raw.decode("latin-1")
             report.notes.append(f"{name}: not UTF-8, read as Latin-1")
-        text = text.replace("\r\n", "\n")
-        report.findings += scan_latex_text(text, line_locator(text, file=name))
+        sources[name] = text.replace("\r\n", "\n")
+    compiled = typeset_findings(path, sources) if typeset else None
+    if compiled is not None:
+        report.notes.append(compiled.note)
+    judged = compiled is not None and compiled.compiled
+    for name, text in sources.items():
+        report.findings += scan_latex_text(text, line_locator(text, file=name), typeset=judged)
+    if judged:
+        order = {name: i for i, name in enumerate(sources)}
+        report.findings = sorted(report.findings + compiled.findings, key=lambda f: (  # type: ignore[union-attr]
+            order.get(f.location.file or "", len(order)), f.location.line or 10**9, f.location.column or 0))
     if path.is_dir():
         report.unread += _missing_inputs(path)
     return report

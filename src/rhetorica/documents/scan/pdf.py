@@ -22,6 +22,7 @@ Not checked: what :mod:`rhetorica.documents.pdf.visibility` leaves out, and XMP 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rhetorica.documents.pdf.visibility import REASONS, CharState, hidden_runs, page_chars, run_box, run_text
@@ -32,26 +33,64 @@ from rhetorica.documents.scan.instructions import find_instructions, visible_ver
 NO_TEXT_LAYER = "no text layer (an image-only or blank page: any text it shows can only be read by OCR)"
 """Why a page without a single text character is unread."""
 
+_LINE_END_HYPHEN = re.compile(r"[\x02\ufffe]\s*")
 _KINDS = {"invisible": "pdf-invisible-text", "off-page": "pdf-off-page", "clipped": "pdf-clipped",
           "covered": "pdf-covered", "white": "pdf-white-text", "tiny": "pdf-tiny-text"}
 
 
-def _run_finding(run: list[CharState], file: str, page_number: int) -> Finding:
+def _joined(text: str) -> str:
+    r"""``text`` with each line-end hyphen PDFium marks (``\x02`` per character, ``\ufffe`` in a
+    text range; then the line break it may add) turned into soft hyphens, which the instruction
+    rules read through: the same length, so indices still name characters, and a word TeX
+    hyphenated across two lines is one word again."""
+    return _LINE_END_HYPHEN.sub(lambda m: "\u00ad" * len(m.group(0)), text)
+
+
+def _run_finding(run: list[CharState], file: str, page_number: int, *, fragment: bool = False) -> Finding:
     text = run_text(run)
-    reasons = run[0].reasons
+    reasons = frozenset().union(*(c.reasons for c in run))
+    details = {r: d for c in reversed(run) for r, d in c.details.items()}
     kind = _KINDS[next(r for r in REASONS if r in reasons)]
-    matches = find_instructions(text)
-    why = "; ".join(run[0].details[r] for r in REASONS if r in reasons)
+    matches = find_instructions(_joined(text))
+    why = "; ".join(details[r] for r in REASONS if r in reasons)
     severity: Severity = "high" if matches else ("low" if sum(ch.isalpha() for ch in text) >= 3 else "info")
     if matches:
         why += f"; contains an instruction ({matches[0].rule})"
+    if fragment and not matches:  # an instruction glued to a visible word is still one
+        severity = "info"
+        why += "; part of a word whose other letters are visible (e.g. a line running past the page edge)"
     box = tuple(round(v, 1) for v in run_box(run))
     return Finding(kind=kind, severity=severity, text=text, reason=why, instruction=matches[0].rule if matches else None,
                    hidden_text=text, location=Location(file=file, page=page_number, bbox=box))  # type: ignore[arg-type]
 
 
-def scan_pdf(path: Path) -> ScanReport:
+def _whole_spans(runs: list[list[CharState]], chars: list[CharState]) -> list[tuple[list[CharState], bool]]:
+    """``runs`` with neighbours that only whitespace separates joined into one span (whatever hides
+    each part: a line clipped and running off the page is one hidden span), each with whether it is
+    a fragment: a letter of it touches a visible letter of the same word."""
+    spans: list[list[CharState]] = []
+    for run in runs:
+        if spans and all(c.char.isspace() for c in chars[spans[-1][-1].index + 1:run[0].index]):
+            spans[-1] = spans[-1] + chars[spans[-1][-1].index + 1:run[0].index] + run
+        else:
+            spans.append(run)
+
+    def visible_letter(i: int) -> bool:
+        return 0 <= i < len(chars) and chars[i].char.isalpha() and not chars[i].reasons
+
+    return [(span, (span[0].char.isalpha() and visible_letter(span[0].index - 1))
+             or (span[-1].char.isalpha() and visible_letter(span[-1].index + 1))) for span in spans]
+
+
+def scan_pdf(path: Path, *, whole_spans: bool = False) -> ScanReport:
     """Scan every page of a PDF (see the module docstring).
+
+    Args:
+        path: the PDF.
+        whole_spans: report hidden text as spans of consecutive hidden characters whatever hides
+            each (one finding, named by the first reason of :data:`REASONS` any of them has), and
+            a span without an instruction that is part of a word whose other letters are visible
+            as ``info`` (a PDF a project was just compiled to: :mod:`rhetorica.documents.scan.typeset`).
 
     Returns:
         The report; each page without a text character is in its ``unread`` (:data:`NO_TEXT_LAYER`),
@@ -88,9 +127,10 @@ def scan_pdf(path: Path) -> ScanReport:
                 report.unread.append(Unread(file=str(path), page=page_index + 1, reason=NO_TEXT_LAYER))
                 continue
             hidden = [run for run in hidden_runs(chars) if "".join(c.char for c in run).strip()]
-            report.findings += [_run_finding(run, str(path), page_index + 1) for run in hidden]
+            spans = _whole_spans(hidden, chars) if whole_spans else [(run, False) for run in hidden]
+            report.findings += [_run_finding(run, str(path), page_index + 1, fragment=fragment) for run, fragment in spans]
             unseen = {c.index for run in hidden for c in run}
-            page_text = "".join(" " if c.index in unseen else c.char for c in chars)
+            page_text = _joined("".join(" " if c.index in unseen else c.char for c in chars))
             for match in find_instructions(page_text):
                 span = chars[match.start:match.end]
                 severity, reason = visible_verdict(match)
@@ -102,3 +142,28 @@ def scan_pdf(path: Path) -> ScanReport:
     finally:
         pdf.close()
     return report
+
+
+def typeset_text(path: Path) -> str:
+    """Every character of a PDF's pages, hidden or not, as extracted (pages joined by a blank line),
+    with TeX's line-end hyphens joined (:func:`_joined`): what was typeset at all.
+
+    Raises:
+        pypdfium2.PdfiumError: if pdfium cannot open the file.
+    """
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        pages = []
+        for page_index in range(len(pdf)):
+            page = pdf[page_index]
+            textpage = page.get_textpage()
+            try:
+                pages.append(_joined(textpage.get_text_range()))
+            finally:
+                textpage.close()
+                page.close()
+    finally:
+        pdf.close()
+    return "\n\n".join(pages)
