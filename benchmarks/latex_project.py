@@ -26,7 +26,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def _wording(project: object) -> None:
-    from rhetorica.rewriting.latex_project.project import apply_replacements
+    from rhetorica.documents.latex.project import apply_replacements
 
     edits = {}
     for p in project.paragraphs():  # type: ignore[attr-defined]
@@ -45,8 +45,8 @@ def main() -> None:
         args.checks = 1
         print("smoke: the smallest project, no compiles (baseline and variant seconds shown as -)")
     from rhetorica.rewriting.latex_project.anchors import check_anchors
-    from rhetorica.rewriting.latex_project.compile import compile_project, compile_variant, new_errors
-    from rhetorica.rewriting.latex_project.project import copy_project, load_project
+    from rhetorica.documents.latex.compile import compile_project, compile_variant, new_errors
+    from rhetorica.documents.latex.project import copy_project, load_project
 
     header = f"{'project':24} {'paragraphs':>10} {'anchors':>8} {'baseline s':>10} {'variant s':>9} {'check ms':>8} {'new err':>7}  status / substitutes"
     print(header)

@@ -13,7 +13,7 @@ written here).
 - ``structure``: two columns with bold run-in paragraph openings (``\\paragraph``, ``\\textbf``),
   tables with short rows and a bold header row, numbered subsections (``4.1``), captions next to
   running text, footnotes and a missing figure drawn as a box with its file name (as
-  ``rhetorica.rewriting.latex_project.substitutes`` draws it).
+  ``rhetorica.documents.latex.substitutes`` draws it).
 
 Each has a title block (author, affiliation, email, footnote) so leaks are measured too.
 The prose is written for this harness.

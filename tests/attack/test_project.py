@@ -17,7 +17,7 @@ from rhetorica.analysis.attack import TRAJECTORY
 from rhetorica.documents.models import Document
 from rhetorica.models.api import ChatMessage, GenerateConfig
 from rhetorica.rewriting.latex_project.anchors import check_anchors
-from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.documents.latex.project import load_project
 from rhetorica.attack.project import scope_paragraphs
 from rhetorica.store.db import Store
 from rhetorica.study.config import parse_study

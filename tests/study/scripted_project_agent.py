@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-from rhetorica.rewriting.latex_project.project import apply_replacements, load_project
+from rhetorica.documents.latex.project import apply_replacements, load_project
 from rhetorica.rewriting.latex_project.repair import FEEDBACK_HEADER
 
 PHRASES = ("In short, ", "Notably, ", "In brief, ", "Put simply, ", "Indeed, ")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rhetorica.report.render import write_report
-from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.documents.latex.project import load_project
 from rhetorica.rewriting.six_dimensions import condition_names
 from rhetorica.study import graph
 from rhetorica.study.config import load_study

@@ -27,7 +27,7 @@ import pytest
 import yaml
 
 from rhetorica.report.render import write_report
-from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.documents.latex.project import load_project
 from rhetorica.study.config import parse_study
 from rhetorica.study.project_rewrite import variant_dir
 from rhetorica.study.runner import StudyRunner

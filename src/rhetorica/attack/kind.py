@@ -70,7 +70,7 @@ from rhetorica.status import Status
 from rhetorica.store.rows import VariantRow
 from rhetorica.study.planned_calls import REPAIR_ROUNDS, PlannedCall, rewrite_cap, with_truncation_retry
 from rhetorica.study.planner import ReviewUnit
-from rhetorica.rewriting.latex_project.project import load_project
+from rhetorica.documents.latex.project import load_project
 from rhetorica.study.project_inputs import META_KEY, baseline_of
 from rhetorica.study.project_rewrite import paragraph_messages, variant_dir
 from rhetorica.validation.validate import validate_variant

@@ -32,8 +32,8 @@ from rhetorica.documents.latex.source import comment_start, input_commands, read
 from rhetorica.documents.models import Document
 from rhetorica.models.api import ModelAPI
 from rhetorica.models.call import CallContext
-from rhetorica.rewriting.latex_project.compile import CompileResult
-from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph, copy_project, project_diff
+from rhetorica.documents.latex.compile import CompileResult
+from rhetorica.documents.latex.project import LatexProject, Paragraph, copy_project, project_diff
 from rhetorica.study.config import RewriterSpec, StudyConfig
 from rhetorica.study.project_inputs import read_compiled
 from rhetorica.study.project_rewrite import model_asker, paragraph_rewriter, rewrite_project

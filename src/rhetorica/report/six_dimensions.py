@@ -34,7 +34,7 @@ MAIN_HEADERS = {"dimension": "Dimension", "direction": "Direction", "reviewer": 
                 "n_papers": "Papers", "change": "Mean change [95% CI]", "abs_change": "Mean |change| [95% CI]",
                 "wa_change": "Weak-accept change [95% CI]"}
 #: The compile notes among a run's warnings (the wording of
-#: :meth:`rhetorica.rewriting.latex_project.substitutes.Substitutes.describe`).
+#: :meth:`rhetorica.documents.latex.substitutes.Substitutes.describe`).
 COMPILE_NOTE = r"substitute |missing figure drawn as a box|missing plot data|TikZ externalization disabled"
 CONTRAST_HEADERS = {**MAIN_HEADERS, "direction": "Contrast"}
 STRICT_HEADERS = {"reviewer": "Model / arm", "n_papers": "Papers", "change": "Strict − Standard [95% CI]",

@@ -1,6 +1,6 @@
 """LaTeX projects as study documents (``documents: [{latex_project: DIR}]``).
 
-The baseline project is compiled (:func:`rhetorica.rewriting.latex_project.compile.compile_project`,
+The baseline project is compiled (:func:`rhetorica.documents.latex.compile.compile_project`,
 with a substitute class or style where the project's own is missing — said so as a warning of the
 run and in the document's metadata) and its PDF is read by rhetorica's PDF reader
 (:func:`rhetorica.documents.pdf.reader.read_pdf`), then blinded again with the authors its LaTeX
@@ -28,8 +28,8 @@ from rhetorica.documents.inputs import PDF_PATH_KEY, identity_of, with_identity
 from rhetorica.documents.latex.reader import read_latex
 from rhetorica.documents.latex.source import main_candidates
 from rhetorica.documents.pdf.reader import read_pdf
-from rhetorica.rewriting.latex_project.compile import CompileResult, compile_project, main_name_problem
-from rhetorica.rewriting.latex_project.project import file_digests, load_project, LatexProject
+from rhetorica.documents.latex.compile import CompileResult, compile_project, main_name_problem
+from rhetorica.documents.latex.project import file_digests, load_project, LatexProject
 from rhetorica.documents.models import Document
 from rhetorica.study.config import DocumentSpec, StudyConfig
 from rhetorica.documents.options import DocumentReadError, ReadOptions

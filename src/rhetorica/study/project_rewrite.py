@@ -48,7 +48,7 @@ from rhetorica.marker import TEXT_MARKER
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelAPI
 from rhetorica.models.call import call_model, CallContext
 from rhetorica.rewriting import six_dimensions as six
-from rhetorica.rewriting.latex_project.project import (
+from rhetorica.documents.latex.project import (
     EncodingError,
     apply_replacements,
     copy_project,
@@ -66,7 +66,7 @@ from rhetorica.rewriting.latex_project.repair import (
     RepairResult,
     Rewriter,
 )
-from rhetorica.rewriting.latex_project.compile import CompileResult
+from rhetorica.documents.latex.compile import CompileResult
 from rhetorica.rewriting.llm import OUTPUT_TOKEN_FACTOR
 from rhetorica.study import planner
 from rhetorica.study.planned_calls import REPAIR_ROUNDS, PlannedCall, rewrite_cap, with_truncation_retry

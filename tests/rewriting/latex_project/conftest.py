@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.rewriting.latex_project.compile import CompileResult, compile_project
-from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph, apply_replacements, load_project
+from rhetorica.documents.latex.compile import CompileResult, compile_project
+from rhetorica.documents.latex.project import LatexProject, Paragraph, apply_replacements, load_project
 
 PAPERS = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "papers"
 #: Every folder of ../shared/data/papers that holds a .tex file with \documentclass.

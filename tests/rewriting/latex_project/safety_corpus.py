@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from rhetorica.rewriting.latex_project.project import LatexProject, Paragraph, apply_replacements
+from rhetorica.documents.latex.project import LatexProject, Paragraph, apply_replacements
 from rhetorica.rewriting.rule_based import rewrite_text
 
 CMD = "touch pwned"

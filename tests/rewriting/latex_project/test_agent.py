@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rhetorica.rewriting.latex_project.agent import run_agent
-from rhetorica.rewriting.latex_project.project import LatexProject, load_project
+from rhetorica.documents.latex.project import LatexProject, load_project
 
 EDIT_SCRIPT = """
 import pathlib, sys

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rhetorica.rewriting.latex_project.anchors import Violation, check_anchors, extract_anchors
-from rhetorica.rewriting.latex_project.project import LatexProject, apply_replacements, copy_project, load_project
+from rhetorica.documents.latex.project import LatexProject, apply_replacements, copy_project, load_project
 from tests.rewriting.latex_project.conftest import FAULTS, inject, wording
 
 

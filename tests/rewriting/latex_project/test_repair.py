@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rhetorica.rewriting.latex_project.project import (
+from rhetorica.documents.latex.project import (
     LatexProject,
     Paragraph,
     apply_replacements,

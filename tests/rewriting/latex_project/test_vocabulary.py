@@ -12,7 +12,7 @@ from pathlib import Path
 
 
 from rhetorica.rewriting.latex_project.anchors import check_anchors
-from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, load_project
+from rhetorica.documents.latex.project import LatexProject, copy_project, load_project
 from rhetorica.rewriting.latex_project.vocabulary import code_lines, pipe_arguments, vocabulary
 from tests.rewriting.latex_project.safety_corpus import (
     PROSE_DIMENSIONS,

@@ -23,6 +23,11 @@ _MAIN_PENALTY = re.compile(r"rebuttal|response|cover|letter|supplement|reply|pos
 _MAIN_BONUS = {"main", "paper", "ms", "manuscript", "article", "arxiv"}
 
 
+GRAPHICS_RE = re.compile(r"\\includegraphics\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
+"""An ``\\includegraphics`` command; group 1 is the path it names (the anchors the rewriting checks, the
+figure files a compile may substitute)."""
+
+
 def strip_comments(text: str) -> str:
     """Remove ``%`` comments and ``comment`` environments, keeping escaped ``\\%``.
 

@@ -58,6 +58,7 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity, Unread
 from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 from rhetorica.documents.scan.markup import group_invisible, hidden_spans, line_locator
+from rhetorica.documents.scan.typeset import typeset_findings
 
 MIN_FONT_PT = 3.0
 """Font sizes below this (points) count as unreadable."""
@@ -452,8 +453,6 @@ def scan_latex(path: Path, *, typeset: bool = True) -> ScanReport:
         FileNotFoundError: if the folder holds no LaTeX source file.
         OSError: if a file cannot be read.
     """
-    from rhetorica.documents.scan.typeset import typeset_findings
-
     files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LATEX_SUFFIXES) if path.is_dir() else [path]
     if not files:
         raise FileNotFoundError(f"{path}: a folder is scanned as a LaTeX project, and this one holds no "

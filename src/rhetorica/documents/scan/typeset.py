@@ -2,7 +2,7 @@
 
 The rule: the text a reviewer receives from a LaTeX project must be text TeX typesets visibly.
 The project is compiled with the project's safe compile
-(:func:`rhetorica.rewriting.latex_project.compile.compile_project`: no shell escape, paranoid file
+(:func:`rhetorica.documents.latex.compile.compile_project`: no shell escape, paranoid file
 access, a time limit, a temporary copy), and then
 
 - each glyph of the compiled PDF is judged by the one definition of hidden PDF text
@@ -41,10 +41,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rhetorica.documents.latex.compile import compile_project, main_name_problem
+from rhetorica.documents.latex.project import load_project
+from rhetorica.documents.latex.reader import read_latex
 from rhetorica.documents.latex.source import expand_inputs, find_main_file
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.scan.findings import Finding, Location
 from rhetorica.documents.scan.instructions import find_instructions
+from rhetorica.documents.scan.pdf import scan_pdf, typeset_text
 
 TYPESET_TIMEOUT_S = 120.0
 """Wall-clock seconds for compiling one project to judge its text (all attempts together)."""
@@ -202,11 +206,6 @@ def typeset_findings(path: Path, sources: dict[str, str]) -> Typeset:
         ``False`` and ``note`` names the reason: no TeX, no main file, compile failed without a
         PDF, timeout, a main file name the compile refuses).
     """
-    from rhetorica.documents.latex.reader import read_latex
-    from rhetorica.documents.scan.pdf import scan_pdf, typeset_text
-    from rhetorica.rewriting.latex_project.compile import compile_project, main_name_problem
-    from rhetorica.rewriting.latex_project.project import load_project
-
     if shutil.which("latexmk") is None or shutil.which("pdflatex") is None:
         return Typeset(False, "not compiled (latexmk/pdflatex not found): hidden text judged from source constructs only")
     with tempfile.TemporaryDirectory(prefix="rhetorica-typeset-") as tmp:

@@ -26,7 +26,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from rhetorica.documents.options import DocumentReadError
-from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, load_project
+from rhetorica.documents.latex.project import LatexProject, copy_project, load_project
 
 #: Characters of stdout/stderr kept in the result.
 OUTPUT_TAIL_CHARS = 4000

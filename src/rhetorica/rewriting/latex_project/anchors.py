@@ -44,8 +44,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from rhetorica.documents.latex.source import comment_start, read_text_file
-from rhetorica.rewriting.latex_project.project import LatexProject, project_files
+from rhetorica.documents.latex.source import GRAPHICS_RE, comment_start, read_text_file
+from rhetorica.documents.latex.project import LatexProject, project_files
 from rhetorica.rewriting.latex_project.vocabulary import allowed, code_lines, new_pipes, vocabulary
 
 ANCHOR_KINDS = (
@@ -66,7 +66,6 @@ _CITE_RE = re.compile(r"\\(?:[a-zA-Z]*cite[a-zA-Z]*|nocite)\*?\s*(?:\[[^\]]*\]\s
 _REF_RE = re.compile(r"\\(?:ref|eqref|pageref|cref|Cref|autoref|nameref|vref|Vref|cpageref)\*?\s*\{([^{}]*)\}")
 _LABEL_RE = re.compile(r"\\label\s*\{([^{}]*)\}")
 _URL_RE = re.compile(r"\\(?:url|nolinkurl)\s*\{([^{}]*)\}|\\href\s*\{([^{}]*)\}")
-_GRAPHICS_RE = re.compile(r"\\includegraphics\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 _INPUT_RE = re.compile(r"\\(?:input|include|subfile)(?![a-zA-Z@])\s*(?:\{([^{}]*)\}|([^\s{}\\%]+))")
 _DEFINE_RE = re.compile(
     r"\\(?:re)?newcommand\*?\s*\{?\\[a-zA-Z@]+\}?(?:\[[^\]]*\])*\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|"
@@ -269,7 +268,7 @@ def _text_anchors(file: str, text: str, start: int) -> list[Anchor]:
         add("label", m.start(), m.group(1).strip())
     for m in _URL_RE.finditer(work):
         add("url", m.start(), (m.group(1) if m.group(1) is not None else m.group(2)).strip())
-    for m in _GRAPHICS_RE.finditer(work):
+    for m in GRAPHICS_RE.finditer(work):
         add("graphics", m.start(), m.group(1).strip())
     for m in _INPUT_RE.finditer(work):
         add("input", m.start(), (m.group(1) if m.group(1) is not None else m.group(2)).strip())

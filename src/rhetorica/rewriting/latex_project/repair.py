@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rhetorica.rewriting.latex_project.agent import run_agent
 from rhetorica.rewriting.latex_project.anchors import Violation, check_anchors
-from rhetorica.rewriting.latex_project.compile import (
+from rhetorica.documents.latex.compile import (
     CompileResult,
     LogError,
     compile_project,
@@ -33,7 +33,7 @@ from rhetorica.rewriting.latex_project.compile import (
     new_dangers,
     new_errors,
 )
-from rhetorica.rewriting.latex_project.project import (
+from rhetorica.documents.latex.project import (
     LatexProject,
     changed_files,
     copy_project,

@@ -45,9 +45,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from rhetorica.rewriting.latex_project.anchors import extract_anchors
-from rhetorica.rewriting.latex_project.project import LatexProject, copy_project
-from rhetorica.rewriting.latex_project.substitutes import Substitutes, apply_substitutes
+from rhetorica.documents.latex.project import LatexProject, copy_project
+from rhetorica.documents.latex.source import GRAPHICS_RE, strip_comments
+from rhetorica.documents.latex.substitutes import Substitutes, apply_substitutes
 
 #: Default limits: seconds of wall clock for one compile (latexmk's reruns included) and bytes per
 #: output file.
@@ -493,4 +493,5 @@ def _missing_bibstyles(project: LatexProject) -> tuple[str, ...]:
 
 
 def _graphics_names(project: LatexProject) -> set[str]:
-    return {a.value for a in extract_anchors(project) if a.kind == "graphics"}
+    return {m.group(1).strip() for file in project.editable_files
+            for m in GRAPHICS_RE.finditer(strip_comments(project.read(file)))}

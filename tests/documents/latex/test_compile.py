@@ -9,7 +9,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from rhetorica.rewriting.latex_project.compile import (
+from rhetorica.documents.latex.compile import (
     LogError,
     compile_project,
     compile_variant,
@@ -18,7 +18,7 @@ from rhetorica.rewriting.latex_project.compile import (
     new_errors,
     parse_log,
 )
-from rhetorica.rewriting.latex_project.project import LatexProject, copy_project, load_project
+from rhetorica.documents.latex.project import LatexProject, copy_project, load_project
 from tests.rewriting.latex_project.conftest import baseline_compile, wording
 
 pytestmark = pytest.mark.skipif(shutil.which("latexmk") is None, reason="TeX Live is not installed (scripts/install-test-system-deps.sh)")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rhetorica.documents.options import DocumentReadError
-from rhetorica.rewriting.latex_project.project import (
+from rhetorica.documents.latex.project import (
     EncodingError,
     LatexProject,
     apply_replacements,
