@@ -384,7 +384,7 @@ def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, u
 
 def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> set[int]:
     """Ids of the lines above ``start`` (the first column prose of page 1) that open a column: in
-    one half, each right above the next line of its half (under 0.8 of its size apart) in the same
+    one half, within the column's lines below (across, 2 pt of slack), each right above the next line of its half (under 0.8 of its size apart) in the same
     font (size, weight), with the pieces on its row in that half (a heading's number): the first
     rows of a heading that the column below continues. Once, a line of another font may head the
     column: one that looks like a heading (:func:`_looks_like_heading`) right above it (under 1.5
@@ -397,10 +397,13 @@ def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> 
         if not below:
             continue
         first = min(below, key=lambda ln: ln.top)
+        left, right = min(ln.x0 for ln in below) - 2, max(ln.x1 for ln in below) + 2
         headed = False
         for line in sorted((ln for ln in half if ln.bottom <= start), key=lambda ln: -ln.bottom):
             if id(line) in out:
                 continue
+            if line.x0 < left or line.x1 > right:  # a centred line of the title block, past the column
+                break
             gap = first.top - line.bottom
             if not (0 <= gap < 0.8 * max(line.size, 1.0)
                     and abs(line.size - first.size) < 0.3 and line.bold == first.bold):
