@@ -706,7 +706,8 @@ def analyse(pages: list[PageLines]) -> Layout:
 
 ACM_REFERENCE = re.compile(r"^ACM Reference Format:", re.I)
 KEYWORDS = re.compile(r"^(CCS Concepts|Additional Key Words and Phrases|Key\s?words|Index Terms)\b", re.I)
-ABSTRACT_MIN_WORDS = 25
+ABSTRACT_MIN_WORDS = 12
+"""Words of the shortest prose paragraph that is an abstract (a one-line abstract: "We study ... a new bound.")."""
 
 
 def _reference_block(blocks: list[Block]) -> tuple[list[Block], list[Line]]:
@@ -724,7 +725,7 @@ def _abstract_heading(blocks: list[Block]) -> list[Block]:
     """Give an abstract set without a heading its heading (ACM's journal layouts, many preprints).
 
     When no "Abstract" heading comes before the first numbered or known section heading, the first
-    prose paragraph before that heading (at least 25 words, not a caption, not a keywords line) is
+    prose paragraph before that heading (at least 12 words, not a caption, not a keywords line) is
     the abstract: an "Abstract" heading is put before it. Keywords, CCS concepts and index terms
     after it stay in the abstract's section. Without such a paragraph nothing changes (the reader
     then warns that the document has no abstract)."""
@@ -748,23 +749,44 @@ def _is_prose(line: Line) -> bool:
 def _front_end(lines: list[Line], title_end: int, body: float) -> int:
     """End of the title block (authors, affiliations, emails) after the title.
 
-    It ends at the first numbered or known heading, at a run-in "Abstract." line, or at the first
+    It ends at the first numbered or known heading, at a run-in "Abstract." line, at the first
     run of three prose lines on page 1 (the second and third may be lines of names set to the
-    first's measure: same left and right edge, a justified paragraph), whichever comes first, so a
-    class that sets the abstract without a heading never has its abstract (or more) taken for the
-    author block.
+    first's measure: same left and right edge, a justified paragraph), or at the first prose
+    paragraph on page 1 (:func:`_prose_paragraph`: a short abstract of one or two lines, as
+    ``acmsmall`` sets it without a heading), whichever comes first, so a class that sets the
+    abstract without a heading never has its abstract (or more) taken for the author block.
     """
     for k in range(title_end, len(lines)):
         line = lines[k]
         if heading_level(line, body, [], strong_only=True) or RUN_IN_ABSTRACT.match(line.text.strip()):
             return k
-        if line.page == 0 and _is_prose(line) and len(lines) >= k + 3 and all(
+        if line.page == 0 and _is_prose(line) and (len(lines) >= k + 3 and all(
                 x.page == 0 and (_is_prose(x) or (abs(x.x0 - line.x0) < 2 and abs(x.x1 - line.x1) < 2))
-                for x in lines[k + 1:k + 3]):
+                for x in lines[k + 1:k + 3]) or _prose_paragraph(lines, k)):
             return k
         if line.page > 0:
             return k
     return title_end
+
+
+def _prose_paragraph(lines: list[Line], k: int) -> bool:
+    """Whether ``lines[k]`` (a prose line, :func:`_is_prose`) opens a paragraph of prose: it and
+    the lines right below it in its font (size within 0.5 pt, each under 0.8 of its size below the
+    last, starting at its left edge or left of it) hold at least :data:`ABSTRACT_MIN_WORDS` words
+    up to one of them that ends a sentence. Names, affiliations and addresses are no sentences of 12 words."""
+    run = [lines[k]]
+    for line in lines[k + 1:]:
+        last = run[-1]
+        if line.page != last.page or abs(line.size - last.size) >= 0.5 or line.x0 > lines[k].x0 + 2 \
+                or not 0 <= line.top - last.bottom < 0.8 * max(last.size, 1.0):
+            break
+        run.append(line)
+    words = 0
+    for line in run:
+        words += len(line.text.split())
+        if words >= ABSTRACT_MIN_WORDS and re.search(r"[.!?][\"”’)]?$", line.text.strip()):
+            return True
+    return False
 
 
 def _floats_apart(front: list[Line]) -> tuple[list[Line], list[Line]]:
