@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rhetorica.documents import Document, read_document
+from rhetorica.documents.pdf.backends import extract_pdfium
 
 WORDS = ("robust sparse signal noise channel estimation bound theory model data error method analysis result "
          "sample variance measure design").split()
@@ -186,8 +187,10 @@ class Score:
         return not (self.missing or self.broken or self.out_of_order or self.misplaced or self.leaked or self.unlisted)
 
 
-def score(case: Case, document: Document) -> Score:
-    """Score the reading ``document`` of ``case`` against the case's source."""
+def score(case: Case, document: Document, printed: str) -> Score:
+    """Score the reading ``document`` of ``case`` against the case's source; ``printed``: all text
+    of the PDF's pages (a forbidden string the PDF does not print need not be in ``removed``: a
+    two-page acmart paper prints its short title nowhere)."""
     wanted = SENTENCE.findall(case.source)
     text = re.sub(r"\s+", " ", " ".join(f"{s.title}. {s.text}" for s in document.sections))
     found = re.findall(r"\bS\d+N\d+\b", text)
@@ -196,7 +199,7 @@ def score(case: Case, document: Document) -> Score:
     for heading, first in case.sections.items():
         section = next((s for s in document.sections if s.title.lower() == heading.lower()), None)
         misplaced += section is None or not re.search(rf"\bSentence {first}\b", section.text)
-    listed = not case.removed_item or any(
+    listed = not case.removed_item or case.forbidden[0].lower() not in re.sub(r"\s+", " ", printed).lower() or any(
         case.removed_item in r.item and case.forbidden[0].lower() in re.sub(r"\s+", " ", r.text).lower()
         for r in document.removed)
     return Score(
@@ -218,5 +221,9 @@ def read_family(family: str, out: Path, *, smoke: bool = False, step: int = 1) -
     out_scores: dict[str, Score | None] = {}
     for case in cases[:1] if smoke else cases[::step]:
         pdf = compile_case(case, out / case.name)
-        out_scores[case.name] = None if pdf is None else score(case, read_document(pdf))
+        if pdf is None:
+            out_scores[case.name] = None
+            continue
+        printed = "\n".join(ln.text for page in extract_pdfium(pdf) for ln in page.lines)
+        out_scores[case.name] = score(case, read_document(pdf), printed)
     return out_scores

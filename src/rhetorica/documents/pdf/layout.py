@@ -179,6 +179,7 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     repeats: Counter[str] = Counter()
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
+    placed = _placed_headers(pages, apart, body_font_size(pages), threshold)
     edges = {
         page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
         for page in pages
@@ -210,8 +211,8 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
             elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top) \
                     and not _numbers_a_heading(line, page):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
-            elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
-                    and re.search(r"[A-Za-z]{2}", text):
+            elif (in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1
+                  and re.search(r"[A-Za-z]{2}", text)) or id(line) in placed:
                 removed.append(RemovedItem(item="running header", location=where, text=text))
             elif id(line) in stamps:
                 removed.append(RemovedItem(item="watermark (text repeated at one place)", location=where, text=text))
@@ -238,6 +239,31 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
         elif gutter:
             page.lines = sorted(page.lines + gutter, key=lambda ln: (ln.top, ln.x0))
     return cleaned
+
+
+HEADER_PLACE_SLACK = 1.0  # points: a running header sits at the same height on every page it is on
+
+
+def _placed_headers(pages: list[PageLines], apart: set[int], body: float, threshold: int) -> set[int]:
+    """Ids of running headers known by their place, whatever they say (acmart's short title on odd
+    pages and authors on even ones): lines set apart from the text block at the top or bottom of
+    their page (``apart``, :func:`_set_apart`), smaller than the body font (``body``, by 0.5 pt or
+    more), with two letters or more, whose top (at the top of the page; bottom, at the bottom) lies
+    within :data:`HEADER_PLACE_SLACK` of such a line's on at least ``threshold`` pages, or that lies
+    in the top margin (:data:`MARGIN`) of a page after the first and above the text block of every
+    page (above every line not set apart: a two-page paper's one header; a float at the top of a page starts where the text
+    block does, and footnotes reach into the bottom margin)."""
+    text_top = min((ln.top for page in pages for ln in page.lines if id(ln) not in apart and not ln.rotated),
+                   default=0.0)
+    found = [(page.index, ln, ln.top if ln.top < page.height / 2 else ln.bottom - page.height,
+              page.index > 0 and ln.bottom < page.height * MARGIN and ln.bottom < text_top)
+             for page in pages for ln in page.lines
+             if id(ln) in apart and 0 < ln.size <= body - 0.5 and re.search(r"[A-Za-z]{2}", ln.text)]
+    out: set[int] = set()
+    for _, line, place, top_margin in found:
+        if top_margin or len({p for p, _, other, _ in found if abs(other - place) <= HEADER_PLACE_SLACK}) >= threshold:
+            out.add(id(line))
+    return out
 
 
 def _venue_notes(page: PageLines, bottom: float, in_margin: Callable[[Line, PageLines], bool]) -> set[int]:
