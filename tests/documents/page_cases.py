@@ -16,7 +16,8 @@ counted without any knowledge of the reader:
   sit above every page's text: no header word may reach a sentence, and the headers are in
   ``removed``;
 - ``watermark``: ``draftwatermark`` stamps at 0, 30, 45 and 90 degrees and scales 0.6-3 on pages of
-  3-40 lines (``article``): the stamp is removed (and listed), no body word is lost.
+  3-40 lines (``article``): the stamp is removed and listed (as a watermark, or as hidden text
+  where PDFium finds its characters off the page), no body word is lost.
 
 The cases are compiled and scored by tests/documents/test_pdf_page_cases.py (its counts asserted)
 and by benchmarks/fidelity/pagecases.py (a table of the counts per family).
@@ -51,7 +52,7 @@ class Case:
     family: str
     sections: dict[str, str] = field(default_factory=dict)  # heading -> first sentence id under it
     forbidden: tuple[str, ...] = ()  # strings no section may contain (headers, a watermark)
-    removed_item: str = ""  # an item of ``removed`` whose text must hold ``forbidden[0]``
+    removed_item: str = ""  # items of ``removed`` (``|`` between) one of which must hold a word of ``forbidden[0]``
 
 
 def sentences(rng: random.Random, section: int, count: int, words: tuple[int, int] = (8, 16)) -> str:
@@ -153,7 +154,7 @@ def watermark_cases(rng: random.Random) -> Iterator[Case]:
                     f"\\section{{Conclusion}}{sentences(rng, 2, 2)}", "\\end{document}"])
                 yield Case(f"watermark-a{angle}-s{scale}-{count}", source, "watermark",
                            {"Abstract": "S0N0", "Introduction": "S1N0", "Conclusion": "S2N0"},
-                           forbidden=(WATERMARK,), removed_item="watermark")
+                           forbidden=(WATERMARK,), removed_item="watermark|hidden text")
 
 
 FAMILIES: dict[str, Callable[[random.Random], Iterator[Case]]] = {
@@ -180,7 +181,7 @@ class Score:
     out_of_order: int  # adjacent ids read in the wrong order
     misplaced: int  # expected headings missing, or whose first sentence is not under them
     leaked: int  # forbidden strings (headers, watermark) found in the sections
-    unlisted: int  # 1 when the forbidden text is not in ``removed`` under its item
+    unlisted: int  # 1 when no entry of ``removed`` under its item holds a word of the forbidden text
 
     @property
     def ok(self) -> bool:
@@ -199,9 +200,9 @@ def score(case: Case, document: Document, printed: str) -> Score:
     for heading, first in case.sections.items():
         section = next((s for s in document.sections if s.title.lower() == heading.lower()), None)
         misplaced += section is None or not re.search(rf"\bSentence {first}\b", section.text)
+    words = {w for w in re.findall(r"\w{4,}", case.forbidden[0].lower())} if case.forbidden else set()
     listed = not case.removed_item or case.forbidden[0].lower() not in re.sub(r"\s+", " ", printed).lower() or any(
-        case.removed_item in r.item and case.forbidden[0].lower() in re.sub(r"\s+", " ", r.text).lower()
-        for r in document.removed)
+        any(item in r.item for item in case.removed_item.split("|")) and words & set(re.findall(r"\w{4,}", r.text.lower())) for r in document.removed)
     return Score(
         sentences=len(wanted),
         missing=sum(k not in number for k, _ in wanted),

@@ -50,3 +50,15 @@ def test_acmart_running_headers_are_removed_and_listed(tmp_path: Path) -> None:
     assert len(scores) == 12
     assert _wrong(scores) == {}
     assert sum(s.sentences for s in scores.values() if s) == 1204
+
+
+def test_a_watermark_at_any_angle_and_scale_is_removed_and_no_body_word_lost(tmp_path: Path) -> None:
+    # draftwatermark at 0, 30, 45, 90 degrees x scale 0.6, 1, 2 x 3-40 lines (one or two pages);
+    # before, 15 of the 48 were read wrong: a horizontal stamp of one page (the repetition rule
+    # needs two) was a row that the lines under it joined (52 sentences cut apart, 14 out of order,
+    # 4 lost), and a rotated stamp reaching below the page hid page 1's number from the page-number
+    # rule ("theory 1 method")
+    scores = read_family("watermark", tmp_path)
+    assert len(scores) == 48
+    assert _wrong(scores) == {}
+    assert sum(s.sentences for s in scores.values() if s) == 756

@@ -172,6 +172,10 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     apart = {id(ln) for page in pages for ln in _set_apart(page)}
     threshold = max(2, int(0.3 * len(pages)))
     stamps = _stamped(pages, threshold)
+    body = body_font_size(pages)
+    placed = _placed_headers(pages, apart, body, threshold)
+    overprinted = {id(ln) for page in pages for ln in page.lines
+                   if not ln.rotated and ln.size >= STAMP_SIZE * body and _over_text(ln, page.lines)}
 
     def in_header_zone(line: Line, page: PageLines) -> bool:
         return in_margin(line, page) or id(line) in apart
@@ -179,9 +183,9 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     repeats: Counter[str] = Counter()
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
-    placed = _placed_headers(pages, apart, body_font_size(pages), threshold)
-    edges = {
-        page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
+    edges = {  # the page's text reaches from its first to its last upright line (a watermark reaches further)
+        page.index: (min((x.top for x in page.lines if not x.rotated and id(x) not in overprinted), default=0.0),
+                     max((x.bottom for x in page.lines if not x.rotated and id(x) not in overprinted), default=0.0))
         for page in pages
     }
     number_tops = [  # where page numbers sit: a heading's number ("1" of "1 Introduction" opening a page) is none
@@ -216,6 +220,9 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
                 removed.append(RemovedItem(item="running header", location=where, text=text))
             elif id(line) in stamps:
                 removed.append(RemovedItem(item="watermark (text repeated at one place)", location=where, text=text))
+            elif id(line) in overprinted:
+                removed.append(RemovedItem(item="watermark (large text drawn over the text)", location=where,
+                                           text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
@@ -285,6 +292,10 @@ def _venue_notes(page: PageLines, bottom: float, in_margin: Callable[[Line, Page
 
 
 STAMP_SLACK = 2.0  # points: a stamp sits at the same place on every page it is on
+STAMP_SIZE = 2.0
+"""A line whose font is this many times the body font or more and that is drawn over another line
+(:func:`_over_text`) is a watermark, on a page of its own too: lines of text never overlap, and
+no heading is set at twice the body font (a title at 17-24 pt over 9-10 pt text stands apart)."""
 
 
 def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
