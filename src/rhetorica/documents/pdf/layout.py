@@ -9,17 +9,20 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    that is the first or last line of its page, in the top/bottom 11 % or where the other pages'
    numbers sit, not followed closely on its row by a heading's words); running headers/footers
    (text repeated on at least 30 % of pages, digits ignored, in the top/bottom 11 % or in a run of
-   lines set apart from the text block within the outer 15 %), with the rest of a header beside a
-   page number or right under a header line; venue notes ("Published as a conference paper at
+   lines set apart from the text block within the outer 15 %), or set apart, smaller than the body
+   font and at one height on 30 % of the pages whatever they say, or in the top margin of a page
+   after the first above every page's text (:func:`_placed_headers`), with the rest of a header
+   beside a page number or right under a header line; venue notes ("Published as a conference paper at
    ...", "Under review", "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold
    number lines outside the text block counting up the page: 3 or more on a page, 6 or more in
    the document); stamps (text centred at one place on 30 % of the pages or more, wherever on the
-   page: a horizontal watermark);
+   page: a horizontal watermark; on one page, a line in twice the body font drawn over the text);
 1b. layout elements (:mod:`rhetorica.documents.pdf.elements`): code listings and ruled tables
    become one element line each, the text of drawn figures is removed;
 2. reading order: a page is two-column when at least 5 substantial lines (an element's rows
    counted) sit wholly in each half (2, in a document whose pages are mostly two-column, when
-   they outnumber the lines crossing the middle: a short last page);
+   they outnumber the lines crossing the middle: a short last page), or when its lines stand side
+   by side in two columns however few (:func:`~rhetorica.documents.pdf.rows.side_by_side`);
    above the first column of prose on page 1 the title block is read row by row (a heading's
    first rows right above a column's first line and in its font go with the column); below, lines
    are read band by band (a band ends at a line crossing the middle, or at the rows of a table
@@ -28,7 +31,8 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    figures) are removed, except the rows of a table set in tiny type;
 3. title and title block: the largest font near the top of page 1, unless that font is the section
    headings' (:func:`_section_heading`: a paper set without a title block); the block after it ends at the
-   first numbered/known heading, a run-in "Abstract." line or the first three prose lines; author
+   first numbered/known heading, a run-in "Abstract." line, the first three prose lines or the
+   first prose paragraph of 12 words or more (a headingless abstract of one or two lines); author
    footnotes and the publisher's permission block of page 1 and ACM's "ACM Reference Format"
    paragraph join it;
 4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
