@@ -9,17 +9,20 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    that is the first or last line of its page, in the top/bottom 11 % or where the other pages'
    numbers sit, not followed closely on its row by a heading's words); running headers/footers
    (text repeated on at least 30 % of pages, digits ignored, in the top/bottom 11 % or in a run of
-   lines set apart from the text block within the outer 15 %), with the rest of a header beside a
-   page number or right under a header line; venue notes ("Published as a conference paper at
+   lines set apart from the text block within the outer 15 %), or set apart, smaller than the body
+   font and at one height on 30 % of the pages whatever they say, or in the top margin of a page
+   after the first above every page's text (:func:`_placed_headers`), with the rest of a header
+   beside a page number or right under a header line; venue notes ("Published as a conference paper at
    ...", "Under review", "Preprint", "Proceedings of ...", arXiv stamps); line numbers (non-bold
    number lines outside the text block counting up the page: 3 or more on a page, 6 or more in
    the document); stamps (text centred at one place on 30 % of the pages or more, wherever on the
-   page: a horizontal watermark);
+   page: a horizontal watermark; on one page, a line in twice the body font drawn over the text);
 1b. layout elements (:mod:`rhetorica.documents.pdf.elements`): code listings and ruled tables
    become one element line each, the text of drawn figures is removed;
 2. reading order: a page is two-column when at least 5 substantial lines (an element's rows
    counted) sit wholly in each half (2, in a document whose pages are mostly two-column, when
-   they outnumber the lines crossing the middle: a short last page);
+   they outnumber the lines crossing the middle: a short last page), or when its lines stand side
+   by side in two columns however few (:func:`~rhetorica.documents.pdf.rows.side_by_side`);
    above the first column of prose on page 1 the title block is read row by row (a heading's
    first rows right above a column's first line and in its font go with the column); below, lines
    are read band by band (a band ends at a line crossing the middle, or at the rows of a table
@@ -28,7 +31,8 @@ Steps (each removal is audited as a :class:`RemovedItem`, nothing is dropped sil
    figures) are removed, except the rows of a table set in tiny type;
 3. title and title block: the largest font near the top of page 1, unless that font is the section
    headings' (:func:`_section_heading`: a paper set without a title block); the block after it ends at the
-   first numbered/known heading, a run-in "Abstract." line or the first three prose lines; author
+   first numbered/known heading, a run-in "Abstract." line, the first three prose lines or the
+   first prose paragraph of 12 words or more (a headingless abstract of one or two lines); author
    footnotes and the publisher's permission block of page 1 and ACM's "ACM Reference Format"
    paragraph join it;
 4. headings: numbered lines (``2``, ``2.1``, ``A.1``, ``IV.`` + title) that are bold, larger than
@@ -177,6 +181,10 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     apart = {id(ln) for page in pages for ln in _set_apart(page)}
     threshold = max(2, int(0.3 * len(pages)))
     stamps = _stamped(pages, threshold)
+    body = body_font_size(pages)
+    placed = _placed_headers(pages, apart, body, threshold)
+    overprinted = {id(ln) for page in pages for ln in page.lines
+                   if not ln.rotated and ln.size >= STAMP_SIZE * body and _over_text(ln, page.lines)}
 
     def in_header_zone(line: Line, page: PageLines) -> bool:
         return in_margin(line, page) or id(line) in apart
@@ -184,8 +192,9 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     repeats: Counter[str] = Counter()
     for page in pages:
         repeats.update({key(line) for line in page.lines if in_header_zone(line, page)})
-    edges = {
-        page.index: (min((x.top for x in page.lines), default=0.0), max((x.bottom for x in page.lines), default=0.0))
+    edges = {  # the page's text reaches from its first to its last upright line (a watermark reaches further)
+        page.index: (min((x.top for x in page.lines if not x.rotated and id(x) not in overprinted), default=0.0),
+                     max((x.bottom for x in page.lines if not x.rotated and id(x) not in overprinted), default=0.0))
         for page in pages
     }
     number_tops = [  # where page numbers sit: a heading's number ("1" of "1 Introduction" opening a page) is none
@@ -215,11 +224,14 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
             elif PAGE_NUMBER.match(text) and _page_number_place(line, page, edge_top, edge_bottom, usual_top) \
                     and not _numbers_a_heading(line, page):
                 removed.append(RemovedItem(item="page number", location=where, text=text))
-            elif in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1 \
-                    and re.search(r"[A-Za-z]{2}", text):
+            elif (in_header_zone(line, page) and repeats[key(line)] >= threshold and len(pages) > 1
+                  and re.search(r"[A-Za-z]{2}", text)) or id(line) in placed:
                 removed.append(RemovedItem(item="running header", location=where, text=text))
             elif id(line) in stamps:
                 removed.append(RemovedItem(item="watermark (text repeated at one place)", location=where, text=text))
+            elif id(line) in overprinted:
+                removed.append(RemovedItem(item="watermark (large text drawn over the text)", location=where,
+                                           text=text))
             elif NUMBERS_ONLY.match(text) and not line.bold and (line.x1 <= left + 1 or line.x0 >= right - 1):
                 gutter.append(line)
             else:
@@ -245,6 +257,31 @@ def clean_margins(pages: list[PageLines], removed: list[RemovedItem]) -> list[Pa
     return cleaned
 
 
+HEADER_PLACE_SLACK = 1.0  # points: a running header sits at the same height on every page it is on
+
+
+def _placed_headers(pages: list[PageLines], apart: set[int], body: float, threshold: int) -> set[int]:
+    """Ids of running headers known by their place, whatever they say (acmart's short title on odd
+    pages and authors on even ones): lines set apart from the text block at the top or bottom of
+    their page (``apart``, :func:`_set_apart`), smaller than the body font (``body``, by 0.5 pt or
+    more), with two letters or more, whose top (at the top of the page; bottom, at the bottom) lies
+    within :data:`HEADER_PLACE_SLACK` of such a line's on at least ``threshold`` pages, or that lies
+    in the top margin (:data:`MARGIN`) of a page after the first and above the text block of every
+    page (above every line not set apart: a two-page paper's one header; a float at the top of a page starts where the text
+    block does, and footnotes reach into the bottom margin)."""
+    text_top = min((ln.top for page in pages for ln in page.lines if id(ln) not in apart and not ln.rotated),
+                   default=0.0)
+    found = [(page.index, ln, ln.top if ln.top < page.height / 2 else ln.bottom - page.height,
+              page.index > 0 and ln.bottom < page.height * MARGIN and ln.bottom < text_top)
+             for page in pages for ln in page.lines
+             if id(ln) in apart and 0 < ln.size <= body - 0.5 and re.search(r"[A-Za-z]{2}", ln.text)]
+    out: set[int] = set()
+    for _, line, place, top_margin in found:
+        if top_margin or len({p for p, _, other, _ in found if abs(other - place) <= HEADER_PLACE_SLACK}) >= threshold:
+            out.add(id(line))
+    return out
+
+
 def _venue_notes(page: PageLines, bottom: float, in_margin: Callable[[Line, PageLines], bool]) -> set[int]:
     """Ids of ``page``'s venue notes (:data:`VENUE`): in the top or bottom margin, in the top 20 %
     of page 1 or on its last row (``bottom``: the page's lowest text, points; elsarticle's
@@ -264,6 +301,10 @@ def _venue_notes(page: PageLines, bottom: float, in_margin: Callable[[Line, Page
 
 
 STAMP_SLACK = 2.0  # points: a stamp sits at the same place on every page it is on
+STAMP_SIZE = 2.0
+"""A line whose font is this many times the body font or more and that is drawn over another line
+(:func:`_over_text`) is a watermark, on a page of its own too: lines of text never overlap, and
+no heading is set at twice the body font (a title at 17-24 pt over 9-10 pt text stands apart)."""
 
 
 def _stamped(pages: list[PageLines], threshold: int) -> set[int]:
@@ -389,7 +430,7 @@ def _page_number_place(line: Line, page: PageLines, top: float, bottom: float, u
 
 def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> set[int]:
     """Ids of the lines above ``start`` (the first column prose of page 1) that open a column: in
-    one half, each right above the next line of its half (under 0.8 of its size apart) in the same
+    one half, within the column's lines below (across, 2 pt of slack), each right above the next line of its half (under 0.8 of its size apart) in the same
     font (size, weight), with the pieces on its row in that half (a heading's number): the first
     rows of a heading that the column below continues. Once, a line of another font may head the
     column: one that looks like a heading (:func:`_looks_like_heading`) right above it (under 1.5
@@ -402,10 +443,13 @@ def _column_heads(lines: list[Line], start: float, mid: float, slack: float) -> 
         if not below:
             continue
         first = min(below, key=lambda ln: ln.top)
+        left, right = min(ln.x0 for ln in below) - 2, max(ln.x1 for ln in below) + 2
         headed = False
         for line in sorted((ln for ln in half if ln.bottom <= start), key=lambda ln: -ln.bottom):
             if id(line) in out:
                 continue
+            if line.x0 < left or line.x1 > right:  # a centred line of the title block, past the column
+                break
             gap = first.top - line.bottom
             if not (0 <= gap < 0.8 * max(line.size, 1.0)
                     and abs(line.size - first.size) < 0.3 and line.bold == first.bold):
@@ -709,7 +753,8 @@ def analyse(pages: list[PageLines]) -> Layout:
 
 ACM_REFERENCE = re.compile(r"^ACM Reference Format:", re.I)
 KEYWORDS = re.compile(r"^(CCS Concepts|Additional Key Words and Phrases|Key\s?words|Index Terms)\b", re.I)
-ABSTRACT_MIN_WORDS = 25
+ABSTRACT_MIN_WORDS = 12
+"""Words of the shortest prose paragraph that is an abstract (a one-line abstract: "We study ... a new bound.")."""
 
 
 def _reference_block(blocks: list[Block]) -> tuple[list[Block], list[Line]]:
@@ -727,7 +772,7 @@ def _abstract_heading(blocks: list[Block]) -> list[Block]:
     """Give an abstract set without a heading its heading (ACM's journal layouts, many preprints).
 
     When no "Abstract" heading comes before the first numbered or known section heading, the first
-    prose paragraph before that heading (at least 25 words, not a caption, not a keywords line) is
+    prose paragraph before that heading (at least 12 words, not a caption, not a keywords line) is
     the abstract: an "Abstract" heading is put before it. Keywords, CCS concepts and index terms
     after it stay in the abstract's section. Without such a paragraph nothing changes (the reader
     then warns that the document has no abstract)."""
@@ -752,23 +797,44 @@ def _is_prose(line: Line) -> bool:
 def _front_end(lines: list[Line], title_end: int, body: float) -> int:
     """End of the title block (authors, affiliations, emails) after the title.
 
-    It ends at the first numbered or known heading, at a run-in "Abstract." line, or at the first
+    It ends at the first numbered or known heading, at a run-in "Abstract." line, at the first
     run of three prose lines on page 1 (the second and third may be lines of names set to the
-    first's measure: same left and right edge, a justified paragraph), whichever comes first, so a
-    class that sets the abstract without a heading never has its abstract (or more) taken for the
-    author block.
+    first's measure: same left and right edge, a justified paragraph), or at the first prose
+    paragraph on page 1 (:func:`_prose_paragraph`: a short abstract of one or two lines, as
+    ``acmsmall`` sets it without a heading), whichever comes first, so a class that sets the
+    abstract without a heading never has its abstract (or more) taken for the author block.
     """
     for k in range(title_end, len(lines)):
         line = lines[k]
         if heading_level(line, body, [], strong_only=True) or RUN_IN_ABSTRACT.match(line.text.strip()):
             return k
-        if line.page == 0 and _is_prose(line) and len(lines) >= k + 3 and all(
+        if line.page == 0 and _is_prose(line) and (len(lines) >= k + 3 and all(
                 x.page == 0 and (_is_prose(x) or (abs(x.x0 - line.x0) < 2 and abs(x.x1 - line.x1) < 2))
-                for x in lines[k + 1:k + 3]):
+                for x in lines[k + 1:k + 3]) or _prose_paragraph(lines, k)):
             return k
         if line.page > 0:
             return k
     return title_end
+
+
+def _prose_paragraph(lines: list[Line], k: int) -> bool:
+    """Whether ``lines[k]`` (a prose line, :func:`_is_prose`) opens a paragraph of prose: it and
+    the lines right below it in its font (size within 0.5 pt, each under 0.8 of its size below the
+    last, starting at its left edge or left of it) hold at least :data:`ABSTRACT_MIN_WORDS` words
+    up to one of them that ends a sentence. Names, affiliations and addresses are no sentences of 12 words."""
+    run = [lines[k]]
+    for line in lines[k + 1:]:
+        last = run[-1]
+        if line.page != last.page or abs(line.size - last.size) >= 0.5 or line.x0 > lines[k].x0 + 2 \
+                or not 0 <= line.top - last.bottom < 0.8 * max(last.size, 1.0):
+            break
+        run.append(line)
+    words = 0
+    for line in run:
+        words += len(line.text.split())
+        if words >= ABSTRACT_MIN_WORDS and re.search(r"[.!?][\"”’)]?$", line.text.strip()):
+            return True
+    return False
 
 
 def _floats_apart(front: list[Line]) -> tuple[list[Line], list[Line]]:

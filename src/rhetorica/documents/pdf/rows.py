@@ -109,7 +109,8 @@ COLUMN_SLACK = 0.02  # share of the page width: a line ending this far past the 
 
 def two_column(page: PageLines, *, short: bool = False) -> bool:
     """Whether ``page`` is set in two columns: at least 5 substantial lines (25 characters or more;
-    an element's rows counted) sit wholly in each half. With ``short`` (a page of a document
+    an element's rows counted) sit wholly in each half, or the page's lines stand side by side in
+    two columns however few they are (:func:`side_by_side`). With ``short`` (a page of a document
     whose pages are mostly two-column: a last page the text fills only in part) 2 in each half
     do, when the lines wholly in a half outnumber the substantial lines crossing the middle."""
     mid = page.width / 2
@@ -117,6 +118,34 @@ def two_column(page: PageLines, *, short: bool = False) -> bool:
     counts = [sum(ln.text.count("\n") + 1 for ln in page.lines if side(ln) and len(ln.text) >= 25)
               for side in (lambda ln: ln.x1 <= mid + slack, lambda ln: ln.x0 >= mid - slack)]
     if not short:
-        return min(counts) >= 5
+        return min(counts) >= 5 or side_by_side(page)
     across = sum(ln.x0 < mid - slack and ln.x1 > mid + slack and len(ln.text) >= 25 for ln in page.lines)
     return min(counts) >= 2 and sum(counts) > across
+
+
+def side_by_side(page: PageLines) -> bool:
+    """Whether ``page``'s text stands in two columns by its layout, however few lines each holds
+    (a short page: 1-4 lines a column). The lines wholly in the left half and those wholly in the
+    right half (upright text, no layout element) are two columns when, where both halves hold text
+    (from the lower of their first lines' tops to the higher of their last lines' bottoms), no line
+    of 25 characters or more crosses the gap between them (a one-column page's prose crosses the
+    middle), the gap is at least 3 pt wide, each half holds at least 2 lines where both do
+    (columns stand side by side, not one above the other), one of them substantial."""
+    mid = page.width / 2
+    slack = page.width * COLUMN_SLACK
+    lines = [ln for ln in page.lines if not ln.rotated and not ln.element and ln.text.strip()]
+    left = [ln for ln in lines if ln.x1 <= mid + slack and ln.x0 + ln.x1 < 2 * mid]
+    right = [ln for ln in lines if ln.x0 >= mid - slack and ln.x0 + ln.x1 >= 2 * mid]
+    if not left or not right:
+        return False
+    top = max(min(ln.top for ln in left), min(ln.top for ln in right))
+    bottom = min(max(ln.bottom for ln in left), max(ln.bottom for ln in right))
+    left = [ln for ln in left if ln.bottom > top and ln.top < bottom]
+    right = [ln for ln in right if ln.bottom > top and ln.top < bottom]
+    if len(left) < 2 or len(right) < 2:
+        return False
+    gap0, gap1 = max(ln.x1 for ln in left), min(ln.x0 for ln in right)
+    crossing = [ln for ln in lines if ln.bottom > top and ln.top < bottom and ln.x0 < gap0 and ln.x1 > gap1]
+    if gap1 - gap0 < 3 or any(len(ln.text.strip()) >= 25 for ln in crossing):
+        return False
+    return all(any(len(ln.text.strip()) >= 25 for ln in half) for half in (left, right))
