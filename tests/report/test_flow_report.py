@@ -352,7 +352,7 @@ def test_each_failure_is_counted_under_the_stage_that_made_it(tmp_path: Path) ->
     reasons = failures.groupby("stage")["reason"].agg(set).to_dict()
     assert reasons["attack"] == {f"project '{p}' has no editable paragraph under a heading titled 'conclusion' "
                                  "(its headings: 'introduction')" for p in ("paper1", "paper2")}
-    assert reasons["rewrite"] == {"section 1 (untitled): empty output"}
+    assert reasons["rewrite"] == {"section 1 (Introduction): empty output"}  # the source's \\section{Introduction}
     assert reasons["guided-rewrite"] == {"the rewrite changed nothing"}
     assert len(reasons["guided-review"]) == 1 and "mock script exhausted" in next(iter(reasons["guided-review"]))
     assert data.failures_line() == "Failures: 10 unit(s) and 0 other problem(s) listed in the report."

@@ -169,8 +169,9 @@ def md_cell(text: str) -> str:
     """A table cell of report.md: a number cell (:func:`rhetorica.report.views.is_number`) as it
     is; a text holding any of :data:`_MD_VERBATIM` (an id such as ``_LGP9eHt4ae`` or ``a&b``, a
     reason quoting model output) as a code span (:func:`md_code`), so that the Markdown source
-    holds it as written and searching report.md for it finds it; any other text through
-    :func:`md_escape` (only its brackets are escaped).
+    holds it as written and searching report.md for it finds it; any other text with its inline
+    punctuation escaped (:func:`_escape_inline`: a cell holds no block, so a ``+`` or ``#`` opening
+    it is text as it stands).
 
     A number cell holds only digits, a sign, a point, ``–``, ``∞`` or a leading ``<`` followed by
     a digit, none of which CommonMark reads as markup (a tag or autolink needs a letter or a scheme
@@ -180,7 +181,7 @@ def md_cell(text: str) -> str:
     if is_number(text):
         return text
     line = _one_line(text)
-    return md_code(line) if any(ch in _MD_VERBATIM for ch in line) else md_escape(line)
+    return md_code(line) if any(ch in _MD_VERBATIM for ch in line) else _escape_inline(line)
 
 
 def render_markdown(data: ReportData, sections: list[Section] | None = None) -> str:

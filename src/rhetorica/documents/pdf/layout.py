@@ -1278,11 +1278,14 @@ def _section_heading(run: list[Line], text: str, lines: list[Line]) -> bool:
     title (a paper set without a title block). A title's font is its own; a section heading's is
     shared by the other section headings: another line of the document in its font (size within
     0.6 pt, same weight) opens with a different section number when ``text`` opens with one, or
-    at least two other runs of lines in its font follow when it is unnumbered."""
+    at least two other runs of lines in its font follow when it is unnumbered. A section number
+    followed by a section's name (``1 Introduction``, :data:`KNOWN_HEADINGS`) is a heading alone."""
     first = run[0]
     same = [ln for ln in lines if all(ln is not r for r in run)
             and abs(ln.size - first.size) < 0.6 and ln.bold == first.bold]
     own = SECTION_NUMBER.match(text)
+    if own and KNOWN_HEADINGS.match(text[own.end() - 1:].strip()):  # "1 Introduction": a section's own name
+        return True
     if own:
         return any((other := SECTION_NUMBER.match(ln.text.strip())) and other.group(1) != own.group(1) for ln in same)
     index = {id(ln): k for k, ln in enumerate(lines)}
