@@ -3,8 +3,10 @@
 A hyphen at the end of a justified line is either the word's own (``lower-`` + ``bound``) or one
 TeX set to break a word (``guide-`` + ``lines``); the reader keeps or drops it by the document's
 usage and, when both pieces are words, by whether English writes the joined form solid: a word of
-a list of English words of Zipf frequency >= ``T`` (wordfreq). This script chooses ``T`` on real
-prose nobody here wrote, simulating a line-end break everywhere TeX could set one:
+a list of English words of Zipf frequency >= ``T`` (wordfreq), or, right after a particle prefix
+(``out``, ``over``, ``under``), a word of Zipf frequency >= ``P``. This script chooses ``T`` (with no
+particle list), then ``P`` (with the list at the chosen ``T``), on real prose nobody here wrote,
+simulating a line-end break everywhere TeX could set one:
 
 - every occurrence of a hyphenated compound ``a-b`` (letters, >= 2 each) is broken after its
   hyphen (TeX breaks a compound at its own hyphen); the right answer is to keep it;
@@ -51,6 +53,7 @@ from pathlib import Path
 from wordfreq import get_frequency_dict
 
 THRESHOLDS = (1.0, 1.5, 1.8, 2.0, 2.25, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0)
+PARTICLE_THRESHOLDS = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
 COMPOUND = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z]{2,})-([A-Za-z]{2,})(?![A-Za-z0-9-])")
 SOLID = re.compile(r"(?<![A-Za-z0-9-])[a-z]{5,}(?![A-Za-z0-9-])")
 LEFT_MIN, RIGHT_MIN = 2, 3  # TeX's \lefthyphenmin and \righthyphenmin for English
@@ -75,6 +78,14 @@ def solid_list(zipf_min: float) -> frozenset[str]:
     made of two such words of >= 3 letters each."""
     words = zipf_words(zipf_min)
     return frozenset(w for w in words if any(w[:i] in words and w[i:] in words for i in range(3, len(w) - 2)))
+
+
+def particle_list(zipf_min: float) -> frozenset[str]:
+    """The derivation of the shipped particle list at threshold ``zipf_min``: words of
+    :func:`zipf_words` made of a particle prefix and at least 3 more letters."""
+    from rhetorica.documents.pdf.hyphens import PARTICLES
+
+    return frozenset(w for w in zipf_words(zipf_min) if any(w.startswith(p) and len(w) >= len(p) + 3 for p in PARTICLES))
 
 
 class Hyphenator:
@@ -144,12 +155,15 @@ def cases(texts: list[str], hyphenator: Hyphenator) -> list[tuple[str, str, froz
     return out
 
 
-def errors(found: list[tuple[str, str, frozenset[str], bool]], solid: frozenset[str]) -> dict[str, int]:
-    """Wrong choices of :func:`~rhetorica.documents.pdf.hyphens.real_hyphen` with ``solid`` as its list."""
+def errors(found: list[tuple[str, str, frozenset[str], bool]], solid: frozenset[str],
+           particle: frozenset[str]) -> dict[str, int]:
+    """Wrong choices of :func:`~rhetorica.documents.pdf.hyphens.real_hyphen` with ``solid`` and
+    ``particle`` as its lists."""
     from rhetorica.documents.pdf import hyphens
 
     kept, glued, kept_types, glued_types = 0, 0, set(), set()
-    with unittest.mock.patch.object(hyphens, "solid_words", lambda: solid):
+    with unittest.mock.patch.object(hyphens, "solid_words", lambda: solid), \
+            unittest.mock.patch.object(hyphens, "particle_words", lambda: particle):
         for left, right, vocabulary, real in found:
             said = hyphens.real_hyphen(left, right, vocabulary)
             if real and not said:
@@ -180,6 +194,32 @@ def read_papers(folder: Path) -> list[str]:
     return texts
 
 
+def table(found: dict[str, list[tuple[str, str, frozenset[str], bool]]], title: str,
+          lists: list[tuple[str, frozenset[str], frozenset[str]]]) -> dict[str, dict[str, dict[str, float]]]:
+    """Print and return the wrong choices per corpus of each ``(name, general list, particle list)``."""
+    rows: dict[str, dict[str, dict[str, float]]] = {}
+    for corpus, breaks in found.items():
+        print(f"\n{corpus}, {title}")
+        print(f"{'list':>10} {'solid kept split':>17} {'compounds joined':>17} {'wrong':>7} {'rate':>8} {'(words)':>14}")
+        for name, solid, particle in lists:
+            row = errors(breaks, solid, particle)
+            row["rate"] = row["wrong"] / max(len(breaks), 1)
+            row["breaks"] = len(breaks)
+            rows.setdefault(name, {})[corpus] = row
+            print(f"{name:>10} {row['solid kept split']:>17} {row['compounds joined']:>17} {row['wrong']:>7} "
+                  f"{row['rate']:>8.5f} {row['solid kept split (words)']:>6} / {row['compounds joined (words)']:<6}")
+    return rows
+
+
+def best(rows: dict[str, dict[str, dict[str, float]]], prefix: str = "T=") -> str:
+    """Print the sums of the corpora's error rates of the rows named ``prefix...``; return the least."""
+    summed = {name: sum(r["rate"] for r in by.values()) for name, by in rows.items() if name.startswith(prefix)}
+    least = min(summed, key=lambda name: (summed[name], name))
+    print("\nsum of the corpora's error rates: " + ", ".join(f"{n} {v:.5f}" for n, v in summed.items())
+          + f"; least: {least}")
+    return least
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("peerprism", nargs="?", type=Path, help="a checkout of PeerPrism")
@@ -196,29 +236,24 @@ def main() -> None:
         corpora["reviews"] = read_reviews(args.peerprism)
     if args.papers:
         corpora["papers"] = read_papers(args.papers)
-    from rhetorica.documents.pdf.hyphens import solid_words
+    from rhetorica.documents.pdf.hyphens import particle_words, solid_words
 
     hyphenator = Hyphenator(tex_patterns())
     print(f"hyphenation points: {hyphenator.path or 'every point (TeX Live hyphen.tex not found)'}")
-    lists = [*((f"T={t}", solid_list(t)) for t in THRESHOLDS), ("no list", frozenset()), ("shipped", solid_words())]
-    rows: dict[str, dict[str, dict[str, float]]] = {}
-    for corpus, texts in corpora.items():
-        found = cases(texts, hyphenator)
-        real = sum(c[3] for c in found)
-        print(f"\n{corpus}: {len(texts)} documents; line-end breaks: {real} in compounds (keep), "
-              f"{len(found) - real} in solid words (join)")
-        print(f"{'list':>10} {'solid kept split':>17} {'compounds joined':>17} {'wrong':>7} {'rate':>8} {'(words)':>14}")
-        for name, solid in lists:
-            row = errors(found, solid)
-            row["rate"] = row["wrong"] / max(len(found), 1)
-            row["breaks"] = len(found)
-            rows.setdefault(name, {})[corpus] = row
-            print(f"{name:>10} {row['solid kept split']:>17} {row['compounds joined']:>17} {row['wrong']:>7} "
-                  f"{row['rate']:>8.5f} {row['solid kept split (words)']:>6} / {row['compounds joined (words)']:<6}")
-    summed = {name: sum(r["rate"] for r in by.values()) for name, by in rows.items() if name.startswith("T=")}
-    best = min(summed, key=lambda name: (summed[name], name))
-    print(f"\nsum of the corpora's error rates: " + ", ".join(f"{n} {v:.5f}" for n, v in summed.items())
-          + f"; least: {best}")
+    found = {corpus: cases(texts, hyphenator) for corpus, texts in corpora.items()}
+    for corpus, breaks in found.items():
+        real = sum(c[3] for c in breaks)
+        print(f"{corpus}: {len(corpora[corpus])} documents; line-end breaks: {real} in compounds (keep), "
+              f"{len(breaks) - real} in solid words (join)")
+    none: frozenset[str] = frozenset()
+    rows = table(found, "general list, no particle list",
+                 [*((f"T={t}", solid_list(t), none) for t in THRESHOLDS), ("no list", none, none)])
+    best_t = best(rows)
+    general = solid_list(float(best_t[2:]))
+    rows |= table(found, f"particle list, general list at {best_t}",
+                  [*((f"P={p}", general, particle_list(p)) for p in PARTICLE_THRESHOLDS),
+                   ("shipped", solid_words(), particle_words())])
+    best(rows, "P=")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 

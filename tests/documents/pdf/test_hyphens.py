@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from rhetorica.documents.pdf.hyphens import real_hyphen, solid_words
+from rhetorica.documents.pdf.hyphens import particle_words, real_hyphen, solid_words
 
 
 @pytest.mark.parametrize(("left", "right", "document", "real"), [
@@ -27,10 +27,18 @@ from rhetorica.documents.pdf.hyphens import real_hyphen, solid_words
     ("guide", "lines", {"guide", "lines"}, False),
     ("per", "form", {"per", "form"}, False),
     ("some", "what", {"some", "what"}, False),
-    # ... and these with a hyphen, or too rarely solid to tell (overtraining: Zipf 1.91 < 3.5)
+    # ... and these with a hyphen, or too rarely solid to tell (longterm: Zipf 2.75 < 3.5)
     ("lower", "bound", {"lower", "bound"}, True),
     ("long", "term", {"long", "term"}, True),
-    ("over", "training", {"over", "training"}, True),
+    # after a particle prefix a rarer word is enough (overtraining: Zipf 1.91 >= 1.5; issue 39's
+    # last split word) ...
+    ("over", "training", {"over", "training"}, False),
+    ("under", "fitting", {"under", "fitting"}, True),  # underfitting: not a word of wordfreq
+    ("over", "smoothing", {"over", "smoothing"}, True),  # oversmoothing: neither
+    # ... but only right after the prefix, and never against the document's own usage
+    ("overt", "raining", {"overt", "raining"}, True),
+    ("over", "training", {"over", "training", "over-training"}, True),
+    ("non", "linear", {"non", "linear"}, True),  # not a particle: nonlinear (Zipf 3.27) is no word of either list
     # a piece that is no word of the document (a hyphenation point): joined with or without the list
     ("sum", "maries", {"sum"}, False),
     ("co", "operate", {"co", "operate"}, False),
@@ -47,6 +55,14 @@ def test_solid_words_are_two_words_put_together() -> None:
     assert all(w.isascii() and w.isalpha() and w.islower() and len(w) >= 6 for w in solid)
 
 
+def test_particle_words_open_with_a_particle_and_three_more_letters() -> None:
+    particle = particle_words()
+    assert len(particle) == 882
+    assert {"outperform", "overtraining", "overfitting", "underestimate", "outcome"} <= particle
+    assert not {"oversmoothing", "underfitting", "overparameterized", "outof", "over"} & particle
+    assert all(any(w.startswith(p) and len(w) >= len(p) + 3 for p in ("out", "over", "under")) for w in particle)
+
+
 def test_shipped_solid_list_matches_its_derivation_from_wordfreq() -> None:
     wordfreq = pytest.importorskip("wordfreq")
     from importlib import metadata
@@ -58,6 +74,11 @@ def test_shipped_solid_list_matches_its_derivation_from_wordfreq() -> None:
              if w.isascii() and w.isalpha() and w.islower() and math.log10(p * 1e9) >= 3.5}
     derived = {w for w in words if any(w[:i] in words and w[i:] in words for i in range(3, len(w) - 2))}
     assert derived == solid_words()
+    rare = {w for w, p in frequencies.items()
+            if w.isascii() and w.isalpha() and w.islower() and math.log10(p * 1e9) >= 1.5}
+    assert {w for w in rare if any(w.startswith(p) and len(w) >= len(p) + 3 for p in ("out", "over", "under"))} \
+        == particle_words()
     # the Zipf values the hand cases quote, from wordfreq's own function
-    assert [wordfreq.zipf_frequency(w, "en") for w in ("guidelines", "perform", "somewhat", "overtraining")] == \
-        [4.25, 4.66, 4.55, 1.91]
+    assert [wordfreq.zipf_frequency(w, "en") for w in ("guidelines", "perform", "somewhat", "overtraining",
+                                                       "longterm", "nonlinear", "underfitting")] == \
+        [4.25, 4.66, 4.55, 1.91, 2.75, 3.27, 0.0]
