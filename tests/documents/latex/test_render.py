@@ -61,3 +61,12 @@ def test_tidy_makes_each_run_of_spaces_tabs_and_no_break_spaces_one_space():
     # hand-written: a single tab or no-break space becomes a space, mixed runs become one space
     assert tidy("a\tb\u00a0c  \t\u00a0 d e\n\n\tf \u00a0 g") == "a b c d e\n\nf g"
     assert tidy("x\u00a0\u00a0,y") == "x,y"  # the run before punctuation goes, as a space run does
+
+
+@pytest.mark.parametrize("code", [
+    "\\pdfliteral direct{3 Tr}", "\\pdfliteral{0 0 1 rg}", "\\pdfliteral page {q 1 0 0 1 0 0 cm}",
+    "\\pdfliteral shipout direct {0 Tr}", "\\pdfrender{TextRenderingMode=3}",
+])
+def test_pdf_page_code_and_render_settings_print_no_words(code: str) -> None:
+    # pdfTeX's \pdfliteral hands its argument to the PDF page as code; pdfrender's keys are settings
+    assert Renderer().render(f"Before {code}after.") == "Before after."

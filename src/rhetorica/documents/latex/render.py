@@ -63,7 +63,12 @@ DROP_WITH_ARGS = {
     "enlargethispage": 1, "linespread": 1, "definecolor": 3, "fontsize": 2, "renewcommand": 2,
     "crefname": 3, "Crefname": 3, "setstretch": 1, "algrenewcommand": 1, "algnewcommand": 1,
     "rule": 2, "raisebox": 1, "phantom": 1, "hphantom": 1, "vphantom": 1, "looseness": 0,
+    "pdfrender": 1,
 }
+#: pdfTeX's primitive whose argument is PDF page code, never typeset text (pdfTeX manual,
+#: ``\pdfliteral [shipout] [direct|page|raw] {...}``; ``\special`` goes with the I/O primitives):
+#: its keywords and braced argument are dropped.
+PDF_CODE = re.compile(r"\\pdfliteral(?:\s*shipout)?(?:\s*(?:direct|page|raw))?\s*(?=\{)")
 WORD_COMMANDS = {
     "ldots": "...", "dots": "...", "textendash": "–", "textemdash": "—", "LaTeX": "LaTeX",
     "TeX": "TeX", "eg": "e.g.", "ie": "i.e.", "etal": "et al.", "etc": "etc.", "wrt": "w.r.t.",
@@ -363,6 +368,9 @@ class Renderer:
             elif out and out[-1].isalnum() and text[j : j + 1] == " ":
                 out += " "
             return out, j
+        code = PDF_CODE.match(text, i) if name == "pdfliteral" else None
+        if code and (g := read_group(text, code.end())) is not None:
+            return "", g[1]
         if name in DROP_WITH_ARGS:
             k = j
             opt = read_group(text, k, "[", "]")

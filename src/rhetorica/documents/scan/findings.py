@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from rhetorica.severity import SEVERITIES, Severity
 
-SCANNER_VERSION = "scan-v6"
+SCANNER_VERSION = "scan-v7"
 """Version of the scan rules (hiding constructs and instruction rules); stored with every scan result and
 part of a study's scan keys. Bump it with any rule change, so stored verdicts are never mixed with new ones."""
 
@@ -90,6 +90,11 @@ class Finding(BaseModel):
             homoglyphs mapped, letter spacing removed, Unicode tag characters decoded).
         hidden_text: for a hidden construct, the text it hides as a text extractor or a model
             gets it (markup removed); ``None`` for findings that hide nothing (visible instructions).
+        before: for a hidden construct, the last words (at most
+            :data:`~rhetorica.documents.scan.occurrence.CONTEXT_WORDS`) before it in the source
+            (for a PDF: the page's text as extracted, hidden characters left out), which tell the
+            hidden copy of its words from visible ones (:mod:`rhetorica.documents.scan.occurrence`);
+            ``None`` when not known.
     """
 
     kind: str
@@ -100,6 +105,7 @@ class Finding(BaseModel):
     instruction: str | None = None
     decoded: str | None = None
     hidden_text: str | None = None
+    before: str | None = None
 
     @property
     def hidden(self) -> bool:

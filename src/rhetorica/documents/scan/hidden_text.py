@@ -12,8 +12,9 @@ its text, :func:`rhetorica.documents.scan.scan_document`) and, for every hidden 
 - ``drop``: the span is removed from the text a reviewer reads; each removal is also listed in
   ``Document.removed``. A PDF's hidden characters are left out by the PDF reader itself, before
   its layout pass groups lines (:mod:`rhetorica.documents.pdf.visibility`), so no grouping can
-  keep part of a span; any other span is removed here (the exact extracted text, or its words with
-  any whitespace between them).
+  keep part of a span; any other span is removed here: one copy of its words (any whitespace
+  between them, never letters of a longer word), the hidden one where the same words also stand
+  visibly (:mod:`rhetorica.documents.scan.occurrence`).
 
 What a warning says became of a span is checked against the text a reviewer reads.
 
@@ -23,6 +24,7 @@ What a warning says became of a span is checked against the text a reviewer read
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Literal
 
 from rhetorica.documents.models import Document, RemovedItem
@@ -30,6 +32,7 @@ from rhetorica.documents.pdf.reader import HIDDEN_ITEM
 from rhetorica.documents.scan.cache import ScanCache
 from rhetorica.documents.scan.findings import Finding, severity_rank
 from rhetorica.documents.scan.normalise import is_invisible
+from rhetorica.documents.scan.occurrence import CONTEXT_WORDS, copies, hidden_copy, words_before
 from rhetorica.documents.scan import scan_document
 
 HiddenText = Literal["keep", "drop"]
@@ -47,18 +50,34 @@ def _flexible(text: str) -> re.Pattern[str] | None:
     return re.compile(r"\s*".join(re.escape(w) for w in words))
 
 
-def _remove(text: str, finding: Finding) -> tuple[str, str | None]:
-    """``text`` without ``finding``: every copy of its markup span or of its hidden text as
-    extracted, else the first place of its words with any whitespace between them; and the removed
-    string (``None``: not found)."""
+def _hidden_copy(texts: list[str], heads: list[str], finding: Finding, hidden: int) -> tuple[int, re.Match[str]] | None:
+    """``(index in texts, copy)`` of the hidden copy of ``finding``'s span in ``texts`` (the
+    reading's title and section texts; ``heads``: what a reader reads before each, its section's
+    title): its markup span as it stands, else its hidden text.
+
+    A copy of whole words is taken first (:func:`rhetorica.documents.scan.occurrence.copies`).
+    When the reading holds the span's letters (even inside longer words) no more often than
+    ``hidden`` (the spans with these words the scan found hidden), every such copy is a hidden
+    one; else the hidden copy is the one its preceding words tell
+    (:func:`rhetorica.documents.scan.occurrence.hidden_copy`), or none. Without such a copy, a
+    copy glued to other letters (a reader's rendering of a macro beside it: ``0ptIgnore``) is
+    taken only where its preceding words tell it."""
     for candidate in (finding.text, finding.hidden_text or ""):
-        if candidate.strip() and candidate in text:
-            return text.replace(candidate, ""), candidate
-    pattern = _flexible(finding.hidden_text or "")
-    match = pattern.search(text) if pattern is not None else None
-    if match is None:
-        return text, None
-    return text[:match.start()] + text[match.end():], match.group(0)
+        anywhere = [(i, m) for i, text in enumerate(texts) for m in copies(text, candidate, whole_words=False)]
+        whole = [(i, m) for i, text in enumerate(texts) for m in copies(text, candidate)]
+        for found, strict in ((whole, len(anywhere) > hidden), (anywhere if finding.before else [], True)):
+            preceding = [words_before(head := _before(texts, heads, i) + texts[i][:m.start()], len(head),
+                                      CONTEXT_WORDS + 4) for i, m in found]
+            k = hidden_copy(preceding, finding.before, strict=strict)
+            if k is not None:
+                return found[k]
+    return None
+
+
+def _before(texts: list[str], heads: list[str], i: int) -> str:
+    """The end of what a reader reads before ``texts[i]``: the texts and heads before it, then its own head."""
+    earlier = "\n\n".join(f"{heads[k]}\n\n{texts[k]}" for k in range(i))
+    return f"{earlier[-400:]}\n\n{heads[i]}\n\n"
 
 
 def _tidy(text: str) -> str:
@@ -71,26 +90,32 @@ def strip_hidden(document: Document, findings: list[Finding], *, invisible: bool
 
     Args:
         document: the document (title and every section are searched).
-        findings: hidden findings (``hidden_text`` set); each is removed from every text it is in.
+        findings: hidden findings (``hidden_text`` set); each takes out one copy of its span (whole
+            words, never letters of a longer word): the hidden one, told from copies a reader
+            sees by the words before it where the reading holds more copies than the findings
+            (:mod:`rhetorica.documents.scan.occurrence`).
         invisible: also delete every invisible character (zero-width, bidi control, tag).
 
     Returns:
-        The new document (the same object when nothing changed); per finding, the first string
-        removed for it or ``None`` when its text is not in the document; the invisible characters
-        deleted (``""`` when none).
+        The new document (the same object when nothing changed); per finding, the string removed
+        for it or ``None`` when its text is not in the document; the invisible characters deleted
+        (``""`` when none).
     """
     texts = [document.title] + [s.text for s in document.sections]
+    heads = [""] + [s.title for s in document.sections]
     removed: list[str | None] = [None] * len(findings)
+    spans = Counter(" ".join((f.hidden_text or "").split()) for f in findings)
+    for k, finding in enumerate(findings):
+        place = _hidden_copy(texts, heads, finding, spans[" ".join((finding.hidden_text or "").split())])
+        if place is not None:
+            i, match = place
+            texts[i] = texts[i][:match.start()] + texts[i][match.end():]
+            removed[k] = match.group(0)
     deleted = ""
     for i, text in enumerate(texts):
-        for k, finding in enumerate(findings):
-            text, gone = _remove(text, finding)
-            if gone is not None and removed[k] is None:
-                removed[k] = gone
         if invisible and not text.isascii():
             deleted += "".join(c for c in text if is_invisible(c))
-            text = "".join(c for c in text if not is_invisible(c))
-        texts[i] = text
+            texts[i] = "".join(c for c in text if not is_invisible(c))
     title, texts = texts[0], texts[1:]
     if title == document.title and all(t == s.text for t, s in zip(texts, document.sections)):
         return document, removed, deleted
@@ -112,8 +137,9 @@ def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache 
     - a span the PDF reader already left out (``removed`` holds it as item
       :data:`~rhetorica.documents.pdf.reader.HIDDEN_ITEM` on its page, with its text): ``dropped``
       (its characters never reached the layout pass);
-    - under ``drop``, any other span is removed from the text by string (:func:`strip_hidden`),
-      and is ``dropped`` only when it is then no longer in the text;
+    - under ``drop``, any other span is removed from the text (:func:`strip_hidden`: its hidden
+      copy) and is ``dropped`` when a copy was removed (saying so when the same words still stand
+      elsewhere), ``NOT dropped`` when it is in the text but no copy could be removed;
     - under ``keep``, a span is ``kept`` when all of it is in the text, ``partly kept`` when only
       some of its lines are (the lines not there are named, with the removal item that took them
       when the audit has one), ``not in the extracted text`` when none is.
@@ -157,8 +183,9 @@ def apply_hidden_text(document: Document, mode: HiddenText, *, cache: ScanCache 
         if finding in left_out:
             also = "; the same words also stand elsewhere in the text" if not missing else ""
             warnings.append(f"{head} - dropped from the text (hidden_text: drop){also}")
-        elif mode == "drop" and gone_by[id(finding)] is not None and not there:
-            warnings.append(f"{head} - dropped from the text (hidden_text: drop)")
+        elif mode == "drop" and gone_by[id(finding)] is not None:
+            also = "; the same words also stand elsewhere in the text" if there else ""
+            warnings.append(f"{head} - dropped from the text (hidden_text: drop){also}")
             audit.append(RemovedItem(item=HIDDEN_ITEM, location=finding.location.describe(),
                                      text=gone_by[id(finding)] or ""))
         else:

@@ -58,6 +58,7 @@ from rhetorica.documents.options import DocumentReadError
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity, Unread
 from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
 from rhetorica.documents.scan.markup import group_invisible, hidden_spans, line_locator
+from rhetorica.documents.scan.occurrence import words_before
 from rhetorica.documents.scan.typeset import typeset_findings
 
 MIN_FONT_PT = 3.0
@@ -386,7 +387,8 @@ def scan_latex_text(text: str, locate: Callable[[int], Location], *, typeset: bo
         findings.append((item.start, Finding(kind=item.kind, severity=_severity(item.kind, bool(matches)),
                                              location=locate(item.start), text=text[item.start:item.end],
                                              reason=reason, instruction=matches[0].rule if matches else None,
-                                             hidden_text=item.content.strip())))
+                                             hidden_text=item.content.strip(),
+                                             before=" ".join(words_before(text, item.start)))))
         covered.append((item.start, item.end))
     for start, end, field, value in ([] if typeset else _metadata(code)):
         matches = find_instructions(value)
@@ -415,7 +417,8 @@ def scan_latex_text(text: str, locate: Callable[[int], Location], *, typeset: bo
         findings.append((span.start, Finding(kind=span.kind, severity=severity, location=locate(span.start),
                                              text=text[span.start:span.end], reason=reason,
                                              instruction=matches[0].rule if matches else None,
-                                             decoded=span.content or None, hidden_text=span.content)))
+                                             decoded=span.content or None, hidden_text=span.content,
+                                             before=" ".join(words_before(text, span.start)))))
     for match in ([] if typeset else find_instructions(code)):
         if any(s <= match.start < e for s, e in covered):
             continue

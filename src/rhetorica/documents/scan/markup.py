@@ -34,6 +34,7 @@ from pathlib import Path
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
 from rhetorica.documents.scan.instructions import InstructionMatch, find_instructions, visible_verdict
 from rhetorica.documents.scan.normalise import BIDI_CONTROLS, ZERO_WIDTH, decode_tags
+from rhetorica.documents.scan.occurrence import words_before
 
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 _MD_COMMENT = re.compile(r"^[ \t]*\[(?://|comment|_)\]:[ \t]*(?:#|<>)[ \t]*(?:\((.*)\)|\"(.*)\"|'(.*)')[ \t]*$",
@@ -294,7 +295,8 @@ def text_findings(
         findings.append((span.start, Finding(kind=span.kind, severity=_hidden_severity(span, match),
                                              location=locate(span.start), text=text[span.start:span.end],
                                              reason=reason, instruction=match.rule if match else None,
-                                             decoded=decoded, hidden_text=span.content)))
+                                             decoded=decoded, hidden_text=span.content,
+                                             before=" ".join(words_before(text, span.start)))))
     matches = find_instructions(_blanked(text, content_spans), categories=cats)
     for match in matches:
         severity, reason = visible_verdict(match)

@@ -28,6 +28,7 @@ from pathlib import Path
 from rhetorica.documents.pdf.visibility import REASONS, CharState, hidden_runs, page_chars, run_box, run_text
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity, Unread
 from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
+from rhetorica.documents.scan.occurrence import words_before
 
 
 NO_TEXT_LAYER = "no text layer (an image-only or blank page: any text it shows can only be read by OCR)"
@@ -46,7 +47,8 @@ def _joined(text: str) -> str:
     return _LINE_END_HYPHEN.sub(lambda m: "\u00ad" * len(m.group(0)), text)
 
 
-def _run_finding(run: list[CharState], file: str, page_number: int, *, fragment: bool = False) -> Finding:
+def _run_finding(run: list[CharState], file: str, page_number: int, *, fragment: bool = False,
+                 before: str | None = None) -> Finding:
     text = run_text(run)
     reasons = frozenset().union(*(c.reasons for c in run))
     details = {r: d for c in reversed(run) for r, d in c.details.items()}
@@ -61,7 +63,8 @@ def _run_finding(run: list[CharState], file: str, page_number: int, *, fragment:
         why += "; part of a word whose other letters are visible (e.g. a line running past the page edge)"
     box = tuple(round(v, 1) for v in run_box(run))
     return Finding(kind=kind, severity=severity, text=text, reason=why, instruction=matches[0].rule if matches else None,
-                   hidden_text=text, location=Location(file=file, page=page_number, bbox=box))  # type: ignore[arg-type]
+                   hidden_text=text, before=before,
+                   location=Location(file=file, page=page_number, bbox=box))  # type: ignore[arg-type]
 
 
 def _whole_spans(runs: list[list[CharState]], chars: list[CharState]) -> list[tuple[list[CharState], bool]]:
@@ -128,9 +131,11 @@ def scan_pdf(path: Path, *, whole_spans: bool = False) -> ScanReport:
                 continue
             hidden = [run for run in hidden_runs(chars) if "".join(c.char for c in run).strip()]
             spans = _whole_spans(hidden, chars) if whole_spans else [(run, False) for run in hidden]
-            report.findings += [_run_finding(run, str(path), page_index + 1, fragment=fragment) for run, fragment in spans]
             unseen = {c.index for run in hidden for c in run}
             page_text = _joined("".join(" " if c.index in unseen else c.char for c in chars))
+            report.findings += [_run_finding(run, str(path), page_index + 1, fragment=fragment,
+                                             before=" ".join(words_before(page_text, run[0].index)))
+                                for run, fragment in spans]
             for match in find_instructions(page_text):
                 span = chars[match.start:match.end]
                 severity, reason = visible_verdict(match)

@@ -28,7 +28,8 @@ Each hidden span becomes a finding of kind ``latex-`` + the PDF kind's name
 (``latex-invisible-text``, ``latex-off-page``, ``latex-clipped``, ``latex-covered``,
 ``latex-white-text``, ``latex-tiny-text``), an instruction in the compiled PDF's information
 dictionary ``latex-metadata``, and visible instruction-like text ``instruction``; each is located at
-the first source line that holds its first words (the compiled page is named in its reason).
+the source line that holds its first words, of several the one the words before the span precede
+(:mod:`rhetorica.documents.scan.occurrence`; the compiled page is named in its reason).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import shutil
 import tempfile
 import time
 import unicodedata
+from itertools import product
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +50,7 @@ from rhetorica.documents.latex.source import expand_inputs, find_main_file
 from rhetorica.documents.options import DocumentReadError, ReadOptions
 from rhetorica.documents.scan.findings import Finding, Location
 from rhetorica.documents.scan.instructions import find_instructions
+from rhetorica.documents.scan.occurrence import CONTEXT_WORDS, copies, hidden_copy, words_before
 from rhetorica.documents.scan.pdf import scan_pdf, typeset_text
 
 TYPESET_TIMEOUT_S = 120.0
@@ -90,20 +93,25 @@ def _clean(text: str) -> str:
     return unicodedata.normalize("NFKC", _PDFIUM_HYPHEN.sub("", text))
 
 
-def _source_place(text: str, sources: dict[str, str]) -> tuple[str, int, int] | None:
-    """``(file, line, column)`` of the first place in ``sources`` (relative path -> text) that holds
-    the first words of ``text`` (any whitespace between them): four words, else two, else one."""
+def _source_place(text: str, sources: dict[str, str], before: str | None = None) -> tuple[str, int, int] | None:
+    """``(file, line, column)`` of the place in ``sources`` (relative path -> text) that holds the
+    first words of ``text`` (four words, else two, else one, as a copy:
+    :func:`rhetorica.documents.scan.occurrence.copies`; inside a longer word only when no whole
+    words hold it: a fragment of a word), of several the one the words ``before`` the span precede
+    (:func:`rhetorica.documents.scan.occurrence.hidden_copy`)."""
     words = text.split()
-    for count in (4, 2, 1):
+    for count, whole in product((4, 2, 1), (True, False)):
         if len(words) < count:
             continue
-        pattern = re.compile(r"\s+".join(re.escape(w) for w in words[:count]))
-        for name, source in sources.items():
-            match = pattern.search(source)
-            if match:
-                line = source.count("\n", 0, match.start()) + 1
-                column = match.start() - (source.rfind("\n", 0, match.start()) + 1) + 1
-                return name, line, column
+        found = [(name, source, match) for name, source in sources.items()
+                 for match in copies(source, " ".join(words[:count]), whole_words=whole)]
+        k = hidden_copy([words_before(source, match.start(), CONTEXT_WORDS + 4) for _, source, match in found],
+                        before, strict=False)
+        if k is not None:
+            name, source, match = found[k]
+            line = source.count("\n", 0, match.start()) + 1
+            column = match.start() - (source.rfind("\n", 0, match.start()) + 1) + 1
+            return name, line, column
     return None
 
 
@@ -114,7 +122,7 @@ def _relocate(finding: Finding, sources: dict[str, str], main: str) -> Finding:
     text = _clean(finding.text)
     hidden = _clean(finding.hidden_text) if finding.hidden_text is not None else None
     words = hidden if hidden is not None else text
-    place = _source_place(words, sources)
+    place = _source_place(words, sources, finding.before)
     file, line, column = place if place else (main, None, None)
     page = f" on page {finding.location.page}" if finding.location.page is not None else ""
     reason = f"as typeset{page}: {finding.reason}"
@@ -175,16 +183,17 @@ def untypeset_spans(received: list[str], typeset: str) -> list[tuple[int, str]]:
     return spans
 
 
-def _untypeset_finding(span: str, sources: dict[str, str], fallback: str) -> Finding | None:
+def _untypeset_finding(span: str, before: str, sources: dict[str, str], fallback: str) -> Finding | None:
     """A ``latex-untypeset`` finding for an untypeset span that carries an instruction, else ``None``:
     without one, a span is the reader's own rendering of what TeX typesets differently (a
-    bibliography entry, math beside words, a citation key, a subfigure label), not hidden text."""
+    bibliography entry, math beside words, a citation key, a subfigure label), not hidden text.
+    ``before``: the words the reader passes on right before the span."""
     matches = find_instructions(span)
     if not matches:
         return None
-    place = _source_place(span, sources)
+    place = _source_place(span, sources, before)
     file, line, column = place if place else (fallback, None, None)
-    return Finding(kind="latex-untypeset", severity="high", text=span, hidden_text=span,
+    return Finding(kind="latex-untypeset", severity="high", text=span, hidden_text=span, before=before or None,
                    reason="the LaTeX reader passes this text on, but TeX never typesets it (it is not in the compiled "
                           f"PDF); contains an instruction ({matches[0].rule})",
                    instruction=matches[0].rule, location=Location(file=file, line=line, column=column))
@@ -243,8 +252,9 @@ def typeset_findings(path: Path, sources: dict[str, str]) -> Typeset:
         return Typeset(True, f"compiled {main_rel} with pdflatex, but its text could not be read for the comparison "
                              f"({exc.problem})", findings)
     received = [document.title] + [t for s in document.sections for t in (s.title, s.text)]
-    findings += [f for _, span in untypeset_spans(received, typeset)
-                 if (f := _untypeset_finding(span, sources, fallback)) is not None]
+    findings += [f for k, span in untypeset_spans(received, typeset)
+                 if (f := _untypeset_finding(span, " ".join(words_before(received[k], received[k].find(span))),
+                                             sources, fallback)) is not None]
     errors = f" with {len(result.errors)} TeX error(s), first: {result.errors[0]}" if result.errors else ""
     note = f"compiled {main_rel} with pdflatex{errors}: hidden text judged from the typeset glyphs"
     return Typeset(True, note, findings)
