@@ -15,15 +15,17 @@ import krippendorff
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import wilcoxon
+from scipy.stats import t as student_t, wilcoxon
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.weightstats import ttost_paired
 
 from rhetorica.analysis.agreement import cohen_kappa, krippendorff_alpha
+from rhetorica.analysis.attack import mean_interval
 from rhetorica.analysis.clustered import cluster_bootstrap
 from rhetorica.analysis.equivalence import (NOT_INFORMATIVE, judge_reliability, tost_not_computable, tost_paired,
                                             wilcoxon_signed_rank)
 from rhetorica.analysis.robustness import icc_a1, one_way
+from rhetorica.analysis.soft import paired_soft_test
 
 CONSTANTS = (0.0, 1.0, -0.5, 0.1, 1 / 3, 0.7)
 VERDICTS_FROM_TOST = {"robust", "sensitive_and_robust"}
@@ -203,3 +205,24 @@ def test_agreement_with_one_category_is_not_computable() -> None:
                 krippendorff.alpha(reliability_data=data, level_of_measurement=level))
             oracle += 1
     assert (nan, oracle) == (48, 18)
+
+
+def test_intervals_of_equal_differences_are_not_computable() -> None:
+    """The t interval of a mean (attack shifts) and the paired bootstrap interval (soft ratings) on
+    the corpus: no interval where every value is equal or there is one (before: [c, c] on the 36
+    constant vectors of n >= 2); on the 18 varying ones the t interval equals scipy's and the
+    bootstrap interval holds the mean with positive width."""
+    nan = computed = 0
+    for d, degenerate in difference_corpus():
+        mean, low, high = mean_interval(d)
+        soft = paired_soft_test(d, np.zeros(len(d)), n_resamples=199)
+        if degenerate:
+            assert math.isnan(low) and math.isnan(high)
+            assert math.isnan(soft["soft_ci_low"]) and math.isnan(soft["soft_ci_high"])
+            nan += 1
+        else:
+            ref = student_t.interval(0.95, len(d) - 1, loc=d.mean(), scale=d.std(ddof=1) / math.sqrt(len(d)))
+            assert (low, high) == pytest.approx(ref, rel=1e-12)
+            assert soft["soft_ci_low"] < soft["soft_ci_high"]
+            computed += 1
+    assert (nan, computed) == (43, 18)
