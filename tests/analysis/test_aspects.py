@@ -81,6 +81,9 @@ def test_within_paper_differences_are_exact() -> None:
     # methodology: A -0.5 - (-1) = 0.5, B 0 - 0 = 0 -> 0.25; novelty: A 0, B 0 -> 0
     assert diff.loc["methodology", "mean_difference"] == 0.25
     assert diff.loc["novelty", "mean_difference"] == 0.0
+    # novelty's two differences are both 0: sd 0, so the t interval is not computable (was [0, 0])
+    assert diff.loc["novelty", "sd"] == 0.0
+    assert np.isnan(diff.loc["novelty", "ci_low"]) and np.isnan(diff.loc["novelty", "ci_high"])
     assert (diff["n_papers"] == 2).all() and list(diff.index) == list(ASPECTS)
 
 

@@ -43,7 +43,8 @@ def test_t_interval_by_hand():
     assert (mean, round(lo, 4), round(hi, 4)) == (2.5, 0.4457, 4.5543)
     assert (lo, hi) == pytest.approx(t.interval(0.95, 3, loc=2.5, scale=math.sqrt(5 / 3) / 2))
     assert mean_interval([2.0]) == (2.0, pytest.approx(math.nan, nan_ok=True), pytest.approx(math.nan, nan_ok=True))
-    assert mean_interval([3.0, 3.0]) == (3.0, 3.0, 3.0)
+    # s = 0: the t interval is not computable (was [3, 3])
+    assert mean_interval([3.0, 3.0]) == (3.0, pytest.approx(math.nan, nan_ok=True), pytest.approx(math.nan, nan_ok=True))
 
 
 def _tidy() -> pd.DataFrame:

@@ -59,15 +59,21 @@ def test_paper_level_tests_equal_scipy_and_statsmodels_on_paper_means() -> None:
     assert pair["n_pairs"] == 72
 
 
-def test_cluster_bootstrap_degenerate_interval_and_classes() -> None:
-    # every paper's pair-weighted mean is 2 (P1: d = 1, 3; P2: d = 2), so every resample gives 2
+def test_cluster_bootstrap_degenerate_interval_is_no_verdict() -> None:
+    # every paper's pair-weighted mean is 2 (P1: d = 1, 3; P2: d = 2), so every resample gives 2:
+    # a point, not an interval, whatever the bound (was sensitive at 0.5, sensitive and robust at 3)
     rows = [("P1", "r1", "a", 0, 1), ("P1", "r1", "b", 0, 3), ("P2", "r2", "a", 0, 2)]
-    out = cluster_bootstrap(table(rows), 0.5, n_resamples=2000).iloc[0]
-    assert (out["mean_diff"], out["sensitive_low"], out["sensitive_high"]) == (2.0, 2.0, 2.0)
-    assert out["classification"] == "sensitive" and out["n_clusters"] == 2 and out["n_pairs"] == 3
-    assert cluster_bootstrap(table(rows), 3.0, n_resamples=2000).iloc[0]["classification"] == "sensitive_and_robust"
+    for bound in (0.5, 3.0):
+        out = cluster_bootstrap(table(rows), bound, n_resamples=2000).iloc[0]
+        assert out["mean_diff"] == 2.0 and out["n_clusters"] == 2 and out["n_pairs"] == 3
+        assert out[["sensitive_low", "sensitive_high", "robust_low", "robust_high"]].isna().all()
+        assert out["classification"] == "not_informative"
+        assert out["reason"] == "each of the 2 paper(s) has mean difference 2: every resample gives it, no interval"
+    # every d = 0 (was robust) and one paper alone: no verdict either
     zero = [("P1", "r1", "a", 2, 2), ("P2", "r2", "a", 1, 1)]
-    assert cluster_bootstrap(table(zero), 0.5, n_resamples=500).iloc[0]["classification"] == "robust"
+    assert cluster_bootstrap(table(zero), 0.5, n_resamples=500).iloc[0]["classification"] == "not_informative"
+    one = [("P1", "r1", "a", 0, 1), ("P1", "r1", "b", 0, -1)]
+    assert cluster_bootstrap(table(one), 0.5, n_resamples=500).iloc[0]["classification"] == "not_informative"
 
 
 def test_cluster_bootstrap_interval_within_cluster_means() -> None:

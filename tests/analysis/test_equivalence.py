@@ -58,9 +58,12 @@ def test_tost_matches_statsmodels(seed: int) -> None:
 
 
 def test_tost_edge_cases() -> None:
-    assert tost_paired([1.0, 1.0, 1.0], -2, 2) == 0.0
-    assert tost_paired([3.0, 3.0], -2, 2) == 1.0
+    # the t statistic divides by the sample sd: undefined (NaN) with zero variance inside or
+    # outside the bounds, and with fewer than two differences
+    assert math.isnan(tost_paired([1.0, 1.0, 1.0], -2, 2))
+    assert math.isnan(tost_paired([3.0, 3.0], -2, 2))
     assert math.isnan(tost_paired([1.0], -2, 2))
+    assert math.isnan(tost_paired([], -2, 2))
     with pytest.raises(ValueError, match="low < high"):
         tost_paired([1.0, 2.0], 2, -2)
 
@@ -140,9 +143,9 @@ def _two_arm_table(original: list[float], rewrite: list[float], metric: str = "m
 
 
 def test_a_constant_metric_is_not_informative_never_robust() -> None:
-    """The issue's case: a judge metric 0 in all 8 judgements of 4 pairs (TOST's zero-variance p 0)."""
+    """The issue's case: a judge metric 0 in all 8 judgements of 4 pairs (zero variance: no TOST)."""
     out = judge_reliability(_two_arm_table([0.0] * 4, [0.0] * 4), 0.5).iloc[0]
-    assert out["tost_p"] == 0.0  # TOST alone would call it robust
+    assert math.isnan(out["tost_p"])
     assert out["classification"] == NOT_INFORMATIVE
     assert out["reason"] == "no variation: every judgement scored 0"
     # every original 3, every rewrite 4: a shift of one sign in every pair is a finding, not "no variation"
@@ -152,14 +155,30 @@ def test_a_constant_metric_is_not_informative_never_robust() -> None:
     assert each["classification"] == "sensitive" and pd.isna(each["reason"])
 
 
-def test_equal_differences_need_enough_pairs_for_a_robust_verdict() -> None:
-    # scores vary, every d = 0: TOST degenerate; 4 pairs -> sign-test p 2 / 16 = 0.125 >= 0.05
-    four = judge_reliability(_two_arm_table([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]), 0.5).iloc[0]
-    assert four["classification"] == NOT_INFORMATIVE
-    assert four["reason"].startswith("every one of the 4 differences is 0: TOST is degenerate")
-    # 6 pairs -> 2 / 64 = 0.03125 < 0.05: robust
-    six = judge_reliability(_two_arm_table([1.0, 2, 3, 4, 5, 6], [1.0, 2, 3, 4, 5, 6]), 0.5).iloc[0]
-    assert six["classification"] == "robust" and pd.isna(six["reason"])
+def test_equal_differences_are_never_robust_however_many_pairs() -> None:
+    # scores vary, every d = 0: the t statistic is undefined, so no robust verdict at 4, 6 or 40 pairs
+    for n in (4, 6, 40):
+        levels = [float(1 + i % 5) for i in range(n)]
+        out = judge_reliability(_two_arm_table(levels, levels), 0.5).iloc[0]
+        assert math.isnan(out["tost_p"]) and math.isnan(out["wilcoxon_p"])
+        assert out["classification"] == NOT_INFORMATIVE
+        assert out["reason"] == (f"TOST is not computable: every one of the {n} differences is 0 (zero variance, "
+                                 "the t statistic is undefined); the Wilcoxon test is not computable (no non-zero "
+                                 "difference)")
+    # every d = 0.25, inside the bound 0.5: 5 pairs, Wilcoxon p (ties: normal) 0.0253 is not below 0.05 / 2
+    five = judge_reliability(_two_arm_table([1.0, 2, 3, 1, 2, 1.0, 2, 3, 1, 2],
+                                            [1.25, 2.25, 3.25, 1.25, 2.25, 1.0, 2, 3, 1, 2],
+                                            ).assign(metric=["a"] * 10 + ["b"] * 10), 0.5)
+    a = five.set_index("metric").loc["a"]
+    p = wilcoxon([0.25] * 5, correction=False, method="asymptotic").pvalue
+    assert a["wilcoxon_p"] == pytest.approx(p) and 0.025 < p < 0.05
+    assert a["classification"] == NOT_INFORMATIVE and a["reason"].startswith(
+        "TOST is not computable: every one of the 5 differences is 0.25 (zero variance")
+    # the same constant shift in 30 pairs: the Wilcoxon test rejects, so sensitive (TOST could not show
+    # the shift stays inside the bound), never sensitive and robust
+    levels = [float(1 + i % 5) for i in range(30)]
+    thirty = judge_reliability(_two_arm_table(levels, [v + 0.25 for v in levels]), 0.5).iloc[0]
+    assert math.isnan(thirty["tost_p"]) and thirty["classification"] == "sensitive" and pd.isna(thirty["reason"])
 
 
 def test_too_few_non_zero_differences_is_not_informative_not_inconclusive() -> None:

@@ -10,9 +10,10 @@ is false robustness). Expected classes, by hand:
 
 - ``criticism`` shifted: d_i = 0.20 + 0.01 i (all positive, distinct): exact Wilcoxon p = 2 / 2^10
   = 0.00195 < α; mean 0.245 > δ = 0.1, so TOST cannot reject -> **sensitive**;
-- ``praise`` (and three others) exactly equal: no non-zero d, Wilcoxon p = 1; zero-variance d with
-  mean 0 inside (−0.1, 0.1), TOST p = 0, and 10 pairs let the sign test reach α (2 / 2^10 <
-  0.00714); the rewrites keep the originals' order, discriminability 1 -> **robust**;
+- ``praise`` (and three others) exactly equal: no non-zero d, so the Wilcoxon test is not
+  computable, and every d is 0 (zero variance), so TOST's t statistic is undefined: p NaN for
+  both -> **not informative** with that reason (it was robust by a TOST p of 0), and Figure 1
+  says these 4 rows are not placed;
 - ``suggestions_solutions`` shifted a little: d_i = 0.01 (i + 1): Wilcoxon p = 2 / 2^10 = 0.00195;
   mean 0.055, SD 0.0303, TOST t = (0.1 − 0.055) / (0.0303 / √10) ≈ 4.70, df 9 -> p ≈ 0.0006 < α;
   discriminability 1 -> **sensitive and robust**;
@@ -79,10 +80,14 @@ def test_scripted_judge_gets_the_four_classes_through_the_cli(tmp_path: Path) ->
     assert report.exit_code == 0, report.output
     table = pd.read_csv(tmp_path / "run" / "tables" / "judges.csv")
     classes = dict(zip(table["metric"], table["classification"]))
-    assert classes == {"remor.criticism": "sensitive", "remor.praise": "robust",
-                       "remor.suggestions_solutions": "sensitive_and_robust", "remor.examples": "inconclusive",
-                       "remor.importance_relevance": "robust", "remor.materials_methods": "robust",
-                       "remor.results_discussion": "robust"}  # style metric presentation_reporting left out
+    copied = ("remor.praise", "remor.importance_relevance", "remor.materials_methods", "remor.results_discussion")
+    assert classes == {"remor.criticism": "sensitive", "remor.suggestions_solutions": "sensitive_and_robust",
+                       "remor.examples": "inconclusive", **dict.fromkeys(copied, "not_informative")}
+    # style metric presentation_reporting left out
+    for metric in copied:
+        row = table.set_index("metric").loc[metric]
+        assert pd.isna(row["tost_p"]) and pd.isna(row["wilcoxon_p"])
+        assert row["reason"].startswith("TOST is not computable: every one of the 10 differences is 0 (zero variance")
     row = table.set_index("metric").loc["remor.criticism"]
     assert row["n_pairs"] == 10 and abs(row["wilcoxon_p"] - 2 / 2**10) < 1e-12
     assert abs(row["mean_diff"] - 0.245) < 1e-9 and abs(row["alpha_bonferroni"] - 0.05 / 7) < 1e-12
@@ -90,6 +95,8 @@ def test_scripted_judge_gets_the_four_classes_through_the_cli(tmp_path: Path) ->
     assert "Table 1" in md and "`remor.suggestions_solutions`" in md and "sensitive and robust" in md
     assert (tmp_path / "run" / "tables" / "judges_table1.tex").is_file()
     assert (tmp_path / "run" / "plots" / "judges_pvalues.png").stat().st_size > 1000
+    assert ("4 metric row(s) with a p not computable (no non-zero difference, or every difference equal) "
+            "not placed") in md
 
 
 def test_imported_pairs_are_judged_without_any_rewrite_call(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Table 1 carries no verdict the data cannot carry (issue 36 item 1), on hand-made ScholarPeer scores
 of 20 reviews (one rewrite each, condition ``paraphrase``; δ = 0.4, M = 5, α' = 0.01):
 
-- ``coverage`` is 3 in all 40 judgements: not informative (TOST alone gives p 0, "robust");
+- ``coverage`` is 3 in all 40 judgements: not informative (every d is 0: TOST is not computable);
 - ``novelty_assessment`` is flat but stable: originals 3 but for one 4 and one 2, the rewrites 3 but
   for two others, so d = −1, +1, +1, −1 and 16 zeros (TOST rejects) while the rewrites do not follow
   the originals: discriminability exactly 0.5 by hand → false robustness;
@@ -42,9 +42,9 @@ def _varied() -> tuple[list[float], list[float]]:
 SCORES = {"coverage": ([3.0] * N, [3.0] * N), "novelty_assessment": _flat(), "overall": _varied()}
 
 
-def _scores() -> pd.DataFrame:
+def _scores(scores: dict[str, tuple[list[float], list[float]]] = SCORES) -> pd.DataFrame:
     rows = []
-    for metric, (original, rewrite) in SCORES.items():
+    for metric, (original, rewrite) in scores.items():
         for i in range(N):
             base = {"document_id": f"r{i}", "reviewer": "sp", "model": "m", "status": "ok", "metric": metric}
             rows.append(base | {"unit_key": f"r{i}-o", "condition": "original", "variant_key": "",
@@ -71,7 +71,7 @@ def test_table1_constant_not_informative_flat_false_robustness_varied_robust(stu
     table = study.table1.set_index("metric")
     assert table["alpha_bonferroni"].tolist() == pytest.approx([0.01] * 5)
     constant = table.loc["scholarpeer.coverage"]
-    assert constant["tost_p"] == 0.0 and constant["classification"] == "not_informative"
+    assert np.isnan(constant["tost_p"]) and constant["classification"] == "not_informative"
     assert constant["reason"] == "no variation: every judgement scored 3"
 
     flat, varied = table.loc["scholarpeer.novelty_assessment"], table.loc["scholarpeer.overall"]
@@ -103,3 +103,29 @@ def test_false_robustness_fails_the_judge_in_the_scorecard_and_check(study) -> N
     reasons = card["reasons"]
     assert "false robustness: scholarpeer.novelty_assessment (paraphrase: robust by TOST, but discriminability" in reasons
     assert "not informative: scholarpeer.coverage (paraphrase: no variation: every judgement scored 3)" in reasons
+
+
+def test_a_judge_whose_rewrites_copy_every_score_gets_no_verdict_from_check() -> None:
+    """Every rewrite scored exactly as its original on all five declared metrics (scores 1..5
+    across the 20 reviews, so the metric varies and tells reviews apart): every d = 0, so TOST's t
+    statistic is undefined. Before, TOST p = 0 made all five robust and the judge passed (check
+    exit 0); now each is not informative with the reason and the verdict is not enough data (exit 3)."""
+    from rhetorica.judges.families import get_family
+    from rhetorica.report.scorecard import UNDECIDED
+
+    levels = [1.0 + i % 5 for i in range(N)]
+    metrics = [m.name for m in get_family("scholarpeer").form.metrics if m.role == "score"]
+    copied = judge_study(_scores({m: (levels, levels) for m in metrics}), REVIEWERS,
+                         {f"r{i}": f"P{i}" for i in range(N)}, n_resamples=199, seed=1)
+    table = copied.table1
+    assert len(table) == len(metrics) == 5
+    assert table["tost_p"].isna().all() and table["wilcoxon_p"].isna().all()
+    assert set(table["classification"]) == {"not_informative"}
+    assert table["reason"].str.startswith("TOST is not computable: every one of the 20 differences is 0").all()
+    reviewers = parse_study({
+        "name": "judges", "documents": [{"reviews": "reviews/*.htm"}],
+        "models": {"m": {"provider": "mock", "model": "m"}}, "reviewers": REVIEWERS}).reviewers
+    card = judge_verdicts(copied, reviewers).iloc[0]
+    assert card["verdict"] == UNDECIDED and CHECK_EXIT_CODES[card["verdict"]] == 3
+    assert card["reasons"].startswith("not informative: scholarpeer.")
+    assert card["reasons"].count("TOST is not computable") == 5

@@ -222,3 +222,34 @@ def test_a_metric_without_a_verdict_has_neither_class_nor_shift_compared() -> No
             compared += len(rows)
     per_table = len(metrics) + len(shift_ids)
     assert (compared, uncompared) == (5 * per_table, 2 * per_table)
+
+
+def test_protocol_shift_has_no_interval_when_every_paper_differs_by_the_same_amount() -> None:
+    """Generated: 2..8 papers whose original reviews by ``a`` score c above ``b``'s (c = 0, 1, -2)
+    on every paper: sd 0, so no paired t interval (before: [c, c], and a published c agreed by
+    equality); the 'interval' rule then compares by direction. With one paper off by one more,
+    the interval is scipy's ttest_rel interval."""
+    from scipy import stats
+
+    from rhetorica.recipes.comparison import MEASURES
+
+    cases = 0
+    for n in range(2, 9):
+        for c in (0.0, 1.0, -2.0):
+            for varied in (False, True):
+                second = [float(1 + i % 4) for i in range(n)]
+                first = [s + c + (1.0 if varied and i == 0 else 0.0) for i, s in enumerate(second)]
+                rows = [{"reviewer": r, "document_id": f"p{i}", "arm": "original", "status": "ok", "overall": v}
+                        for r, scores in (("a", first), ("b", second)) for i, v in enumerate(scores)]
+                value = MEASURES["protocol_shift"]({"assessments": pd.DataFrame(rows)},
+                                                   {"first": "a", "second": "b"})["mean_diff"]
+                assert value.n == n and value.value == pytest.approx(sum(first) / n - sum(second) / n)
+                if varied:
+                    ref = stats.ttest_rel(first, second).confidence_interval(0.95)
+                    assert (value.low, value.high) == pytest.approx((ref.low, ref.high))
+                else:
+                    assert value.low is None and value.high is None
+                    assert value.note == f"every one of the {n} papers differs by {c:g}: no paired t interval (zero variance)"
+                    assert agrees("interval", c + 0.5, value, 0.0) is (c != 0)  # direction, not [c, c]
+                cases += 1
+    assert cases == 42

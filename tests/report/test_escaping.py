@@ -57,26 +57,35 @@ def test_latex_table_escapes_a_hostile_reviewer_name() -> None:
 
 
 def test_pvalue_below_the_shown_floor_reads_literally_in_markdown_and_stays_escaped_in_html(tmp_path: Path) -> None:
-    """Table 1 of a judge study: a metric whose rewrite never changes the judge's score has d = 0 on
-    every pair, TOST p = 0 (below the 4-decimal floor) -> shown ``<0.0001``. report.md writes it as
-    such (a ``<`` before a digit is no markup); report.html escapes it; text cells stay escaped."""
+    """Table 4: 16 papers, every one scored higher under ``confidence:+``: sign-test p = 2 / 2**16
+    (below the 3-decimal floor) -> shown ``<0.001``. report.md writes it as such (a ``<`` before a
+    digit is no markup); report.html escapes it. (This test used Table 1's TOST p of a judge whose
+    rewrite never changes its score; zero-variance differences have no TOST p now: '–'.)"""
     from .judge_runs import run_judge_study
 
-    run = run_judge_study(tmp_path)
+    records = [r for i in range(16) for r in (("R", f"p{i}", "original", 5), ("R", f"p{i}", "confidence:+", 7))]
+    run = make_run(tmp_path / "run", records)
     write_report(run, n_resamples=20)
     md = (run / "report.md").read_text("utf-8")
+    row = next(line for line in md.splitlines() if line.startswith("| R ") and "| confidence:+ |" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[:4] == ["R", "confidence:+", "original", "16"] and cells[8] == "<0.001"
+    assert "&lt;0.001" not in md
+    page = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<td>&lt;0.001</td>" in page  # a CommonMark renderer shows the text <0.001
+    html = (run / "report.html").read_text("utf-8")
+    assert ">&lt;0.001</td>" in html and "<0.001" not in html
+
+    (tmp_path / "judges").mkdir()
+    judged = run_judge_study(tmp_path / "judges")
+    write_report(judged, n_resamples=20)
+    md = (judged / "report.md").read_text("utf-8")
     row = next(line for line in md.splitlines() if line.startswith("| remor.praise "))
     cells = [c.strip() for c in row.strip("|").split("|")]
     # praise: polish:+ condition comes second; the first Table 1 (paraphrase) has praise 0.20 -> 0.20
-    # (3 pairs with one score level: not informative, issue 36)
-    assert cells[:2] == ["remor.praise", "remor"] and cells[7:9] == ["0.10", "<0.0001"]
-    assert cells[9] == "not informative"
-    assert "&lt;0.0001" not in md
+    # (3 pairs with one score level: not informative, issue 36; every d = 0, so no TOST p)
+    assert cells[:2] == ["remor.praise", "remor"] and cells[7:10] == ["0.10", "–", "not informative"]
     assert "| `remor.importance_relevance` " in md  # a text cell with Markdown punctuation: a code span
-    page = MarkdownIt("commonmark").enable("table").render(md)
-    assert "<td>&lt;0.0001</td>" in page  # a CommonMark renderer shows the text <0.0001
-    html = (run / "report.html").read_text("utf-8")
-    assert ">&lt;0.0001</td>" in html and "<0.0001" not in html
 
 
 def test_ids_read_as_written_in_report_md_and_escaped_in_report_html(tmp_path: Path) -> None:

@@ -173,8 +173,10 @@ def test_judge_study_flow_and_table1_n(tmp_path: Path) -> None:
     result = check_run(run)
     assert result.verdict == UNDECIDED and result.exit_code == 3
     assert set(result.scorecard["reviewer"]) == {"remor-judge", "rotten-judge"}
-    assert ("not informative: remor.criticism (paraphrase: too few non-zero differences (3 of 3): the smallest "
-            "attainable Wilcoxon p 0.0833 is not below α' = 0.00313)") in result.scorecard.set_index(
+    # every d the same value: TOST's t statistic is undefined (rule 2), named before the Wilcoxon's p
+    assert ("not informative: remor.criticism (paraphrase: TOST is not computable: every one of the 3 differences "
+            "is 0.2 (zero variance, the t statistic is undefined); the Wilcoxon p 0.0833 is not below "
+            "α' = 0.00313)") in result.scorecard.set_index(
         "reviewer").loc["remor-judge", "reasons"]
 
 

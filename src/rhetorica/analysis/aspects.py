@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from rhetorica.analysis.equivalence import all_equal
 from rhetorica.analysis.tidy import require_columns
 
 REVIEW_KEYS = ["reviewer", "document_id", "arm"]
@@ -128,7 +129,7 @@ def _summary(reviewer: str, aspect: str, first: str, second: str, diffs: np.ndar
     n = len(diffs)
     mean = float(diffs.mean()) if n else float("nan")
     sd = float(diffs.std(ddof=1)) if n > 1 else float("nan")
-    if n > 1:
+    if n > 1 and not all_equal(diffs):  # sd 0: the t interval is not computable, never [mean, mean]
         half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * sd / np.sqrt(n)
         low, high = mean - half, mean + half
     else:

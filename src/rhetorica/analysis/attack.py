@@ -68,6 +68,7 @@ from scipy import stats
 from scipy.stats import binomtest
 from statsmodels.stats.proportion import proportion_confint
 
+from rhetorica.analysis.equivalence import all_equal
 from rhetorica.analysis.tidy import ok_scores, primary_metric, require_columns
 from rhetorica.labels import ORIGINAL, split_attack_rewriter
 from rhetorica.rewriting.conditions import parse_condition
@@ -152,17 +153,17 @@ def mean_interval(values: Iterable[float], confidence: float = 0.95) -> tuple[fl
     degrees of freedom and the standard error ``s / sqrt(n)``, ``s`` with ddof 1).
 
     Returns:
-        ``(mean, low, high)``; ``(nan, nan, nan)`` for no value, ``(mean, nan, nan)`` for one.
+        ``(mean, low, high)``; ``(nan, nan, nan)`` for no value, ``(mean, nan, nan)`` for one and for
+        values that are all equal (``s = 0``: the t interval is not computable, never ``[mean, mean]``;
+        :func:`rhetorica.analysis.equivalence.all_equal`).
     """
     x = np.asarray(list(values), dtype=float)
     if x.size == 0:
         return math.nan, math.nan, math.nan
     mean = float(x.mean())
-    if x.size < 2:
+    if x.size < 2 or all_equal(x):
         return mean, math.nan, math.nan
     sem = float(x.std(ddof=1) / math.sqrt(x.size))
-    if sem == 0.0:
-        return mean, mean, mean
     low, high = stats.t.interval(confidence, x.size - 1, loc=mean, scale=sem)
     return mean, float(low), float(high)
 

@@ -13,7 +13,9 @@ the clustered versions, built on the same tests (no second implementation):
   inclusion at the Bonferroni level α' = α / M: *sensitive* when the (1 − α') interval excludes 0,
   *robust* when the (1 − 2α') interval lies inside (−δ_m, δ_m) — the interval form of TOST
   (Schuirmann 1987; Berger & Hsu 1996, "Bioequivalence trials, intersection-union tests and
-  equivalence confidence sets", Statistical Science 11(4)).
+  equivalence confidence sets", Statistical Science 11(4)). Where every paper's pair-weighted mean d
+  is the same value (one paper included) every resample gives that value: the interval is a point
+  that shows nothing, so the metric is ``not_informative`` with its reason and no interval.
 
 :func:`level_differences` lists the metrics whose class differs between two analyses, so a report
 can show both when they differ.
@@ -33,7 +35,8 @@ import numpy as np
 import pandas as pd
 
 from rhetorica.analysis.bootstrap import percentile_ci, stratified_bootstrap
-from rhetorica.analysis.equivalence import classify, judge_metric_tests, judge_reliability, no_variation_reason
+from rhetorica.analysis.equivalence import (NOT_INFORMATIVE, all_equal, classify, judge_metric_tests, judge_reliability,
+                                            no_variation_reason)
 from rhetorica.analysis.tidy import require_columns
 from rhetorica.labels import ORIGINAL
 
@@ -41,7 +44,7 @@ Level = Literal["pair", "review", "paper"]
 PAIR_COLUMNS = ["paper_id", "document_id", "variant", "arm", "judge", "metric", "score"]
 _UNIT = {"pair": "variant", "review": "document_id", "paper": "paper_id"}
 BOOTSTRAP_COLUMNS = ["judge", "metric", "n_clusters", "n_pairs", "mean_diff", "sensitive_low", "sensitive_high",
-                     "robust_low", "robust_high", "bound", "alpha_bonferroni", "classification"]
+                     "robust_low", "robust_high", "bound", "alpha_bonferroni", "classification", "reason"]
 
 
 def pair_differences(table: pd.DataFrame) -> pd.DataFrame:
@@ -129,7 +132,9 @@ def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, 
 
     Returns:
         DataFrame with :data:`BOOTSTRAP_COLUMNS`: ``mean_diff`` the pair-weighted mean d;
-        ``sensitive_low/high`` the (1 − α') interval, ``robust_low/high`` the (1 − 2α') interval.
+        ``sensitive_low/high`` the (1 − α') interval, ``robust_low/high`` the (1 − 2α') interval;
+        NaN intervals, class ``not_informative`` and ``reason`` where every paper's mean d is equal
+        (module docstring; ``reason`` missing elsewhere).
 
     Raises:
         ValueError: on a bad table or a metric without a bound > 0.
@@ -139,17 +144,24 @@ def cluster_bootstrap(table: pd.DataFrame, bounds: Mapping[str, float] | float, 
     for judge, metric, m, bound, level in judge_metric_tests(diffs, bounds, alpha):
         per_paper = m.groupby("paper_id")["d"].agg(["sum", "size"])
         values = per_paper.to_numpy(dtype=float)
+        row = {"judge": judge, "metric": metric, "n_clusters": len(values), "n_pairs": int(len(m)),
+               "mean_diff": float(m["d"].mean()), "bound": float(bound), "alpha_bonferroni": level}
+        if all_equal(values[:, 0] / values[:, 1]):
+            nan = float("nan")
+            rows.append(row | dict.fromkeys(("sensitive_low", "sensitive_high", "robust_low", "robust_high"), nan)
+                        | {"classification": NOT_INFORMATIVE,
+                           "reason": (f"each of the {len(values)} paper(s) has mean difference "
+                                      f"{values[0, 0] / values[0, 1]:g}: every resample gives it, no interval")})
+            continue
         samples = stratified_bootstrap(values, np.zeros(len(values)), n_resamples=n_resamples, seed=seed)
         ratio = samples[:, :1] / samples[:, 1:]  # resampled pair-weighted mean d
         s_low, s_high = percentile_ci(ratio, 1 - level)
         r_low, r_high = percentile_ci(ratio, 1 - 2 * level)
         sensitive = not (s_low[0] <= 0 <= s_high[0])
         robust = bool(-bound < r_low[0] and r_high[0] < bound)
-        rows.append({"judge": judge, "metric": metric, "n_clusters": len(values), "n_pairs": int(len(m)),
-                     "mean_diff": float(m["d"].mean()), "sensitive_low": float(s_low[0]),
-                     "sensitive_high": float(s_high[0]), "robust_low": float(r_low[0]),
-                     "robust_high": float(r_high[0]), "bound": float(bound), "alpha_bonferroni": level,
-                     "classification": classify(sensitive, robust)})
+        rows.append(row | {"sensitive_low": float(s_low[0]), "sensitive_high": float(s_high[0]),
+                           "robust_low": float(r_low[0]), "robust_high": float(r_high[0]),
+                           "classification": classify(sensitive, robust), "reason": None})
     return pd.DataFrame(rows, columns=BOOTSTRAP_COLUMNS)
 
 

@@ -13,7 +13,9 @@ either side left out).
   continuity correction. With no non-zero difference the p-value is 1.
 - Robustness: paired TOST equivalence test (Schuirmann 1987) with bounds ``(-delta_m, delta_m)``:
   two one-sided t-tests on ``d``, ``p = max(p_lower, p_upper)``, computed by statsmodels'
-  ``ttost_paired``.
+  ``ttost_paired``. The t statistics divide by the sample standard deviation of ``d``: with fewer
+  than two differences, or every difference the same value (zero variance, all zero included), they
+  are undefined and TOST is not computable (p NaN, :func:`tost_not_computable`), never p = 0.
 - Multiplicity: Bonferroni, ``alpha / M`` with M the number of metrics of the judge.
 - Classes: ``sensitive`` (Wilcoxon rejects, TOST does not), ``robust`` (TOST rejects, Wilcoxon
   does not), ``sensitive_and_robust`` (both: a small but consistent shift inside the bound),
@@ -21,16 +23,17 @@ either side left out).
   cannot carry a verdict (:func:`not_informative_reason`, in this order):
 
   1. *no variation*: one score level in both arms together (a judge that never varies has shown
-     nothing about stability; its zero differences would make TOST reject by convention);
-  2. *degenerate TOST*: TOST rejects only because every difference is the same value (zero
-     variance, the t statistics are undefined) and the pairs are too few for the sign test over
-     all n of them to reach the Bonferroni level: ``2 * 0.5**n >= alpha / M``;
+     nothing about stability);
+  2. *TOST not computable*: fewer than two differences or every difference the same value, and
+     the Wilcoxon test does not reject (a constant non-zero shift it does reject stays
+     *sensitive*: the rewrite moved every score one way and TOST could not show it stays inside
+     the bound);
   3. *too few non-zero differences*: neither test rejects and the Wilcoxon test could not have
      rejected whatever the signs: its smallest attainable p (:func:`min_attainable_p`) is
      ``>= alpha / M``.
 
-  A robust verdict from a TOST on differences that vary is kept whatever the Wilcoxon's power:
-  the Wilcoxon test decides only *sensitive*.
+  A robust verdict needs a TOST on differences that vary, and is kept whatever the Wilcoxon's
+  power: the Wilcoxon test decides only *sensitive*.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import numpy.typing as npt
 import pandas as pd
 from pydantic import BaseModel
 
+from rhetorica.analysis.robustness import ZERO_RTOL
 from rhetorica.analysis.tidy import require_columns
 from rhetorica.labels import ORIGINAL
 from scipy.stats import rankdata, wilcoxon
@@ -123,19 +127,45 @@ def wilcoxon_signed_rank(d: npt.ArrayLike) -> WilcoxonResult:
     return WilcoxonResult(t_plus, n, method, float(min(1.0, result.pvalue)))
 
 
+def all_equal(values: npt.ArrayLike) -> bool:
+    """Whether every value is the same up to rounding: their spread is at most
+    :data:`~rhetorica.analysis.robustness.ZERO_RTOL` times the largest ``|value|`` (all zero
+    included; True for no value)."""
+    x = np.asarray(values, dtype=float)
+    return not x.size or bool(np.ptp(x) <= ZERO_RTOL * float(np.max(np.abs(x))))
+
+
+def tost_not_computable(d: npt.ArrayLike) -> str | None:
+    """Why the paired t statistics of ``d`` are undefined, or ``None`` when they are defined.
+
+    They divide by the sample standard deviation ``s`` (ddof 1): undefined with fewer than two
+    differences (no ``s``) and when ``s`` is 0, every difference the same value (all zero
+    included; :func:`all_equal`, so rounding in unit means is not variance).
+
+    Returns:
+        e.g. ``"every one of the 6 differences is 0 (zero variance, the t statistic is undefined)"``.
+    """
+    x = np.asarray(d, dtype=float)
+    if len(x) < 2:
+        return f"fewer than two differences ({len(x)}: no standard deviation, the t statistic is undefined)"
+    if all_equal(x):
+        return f"every one of the {len(x)} differences is {x[0]:g} (zero variance, the t statistic is undefined)"
+    return None
+
+
 def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
     """Paired two one-sided t-tests for ``low < mean(d) < high`` (Schuirmann 1987), from statsmodels.
 
     Args:
-        d: paired differences (rewrite - original), at least 2 values, no NaN.
+        d: paired differences (rewrite - original), no NaN.
         low: lower equivalence bound (score units), ``low < high``.
         high: upper equivalence bound.
 
     Returns:
         ``statsmodels.stats.weightstats.ttost_paired(d, 0, low, high)`` p-value
-        ``max(p_lower, p_upper)`` with ``n - 1`` degrees of freedom; NaN for fewer than two
-        differences. Zero-variance differences (where the t statistics are undefined) give 0
-        inside the bounds and 1 outside.
+        ``max(p_lower, p_upper)`` in [0, 1] with ``n - 1`` degrees of freedom; NaN (not
+        computable, never a verdict) where the t statistics are undefined: fewer than two
+        differences or zero variance (:func:`tost_not_computable`).
 
     Raises:
         ValueError: if ``low >= high``.
@@ -144,10 +174,8 @@ def tost_paired(d: npt.ArrayLike, low: float, high: float) -> float:
     if not low < high:
         raise ValueError(f"TOST bounds must satisfy low < high, got ({low}, {high})")
     x = np.asarray(d, dtype=float)
-    if len(x) < 2:
+    if tost_not_computable(x):
         return np.nan
-    if x.std() == 0:
-        return 0.0 if low < x.mean() < high else 1.0
     return float(ttost_paired(x, np.zeros_like(x), low, high)[0])
 
 
@@ -194,10 +222,12 @@ def not_informative_reason(d: npt.ArrayLike, level: float, *, sensitive: bool, r
         return variation
     x = np.asarray(d, dtype=float)
     n = len(x)
-    if robust and n and np.all(x == x[0]) and 2 * 0.5**n >= level:
-        return (f"every one of the {n} differences is {x[0]:g}: TOST is degenerate (zero variance) and "
-                f"{n} pairs cannot reach α' = {level:.3g} (smallest sign-test p {2 * 0.5**n:.3g})")
     smallest = min_attainable_p(x)
+    undefined = tost_not_computable(x)
+    if undefined and not sensitive:
+        wilcoxon_says = ("the Wilcoxon test is not computable (no non-zero difference)" if np.isnan(smallest)
+                         else f"the Wilcoxon p {smallest:.3g} is not below α' = {level:.3g}")
+        return f"TOST is not computable: {undefined}; {wilcoxon_says}"
     if not sensitive and not robust and not smallest < level:  # NaN: no non-zero difference, no test
         k = int(np.count_nonzero(x))
         if np.isnan(smallest):

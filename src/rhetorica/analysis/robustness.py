@@ -18,9 +18,11 @@ Measures (our operationalisation where the study names a measure without a formu
   (McGraw & Wong 1996, ICC(A,1); Shrout & Fleiss ICC(2,1)), on papers scored under every arm.
 - ``spr``: between-paper SD / within-paper SD from the one-way variance components
   ``s_b^2 = (MSB - MSW) / k0`` (floored at 0) and ``s_w^2 = MSW``; so ``icc1 = spr^2 / (1 + spr^2)``
-  whenever ``MSB >= MSW``. A within-paper mean square below ``ZERO_RTOL`` times the mean squared
-  score is floating-point noise (every variant of each paper scored the same, e.g. a replicate
-  mean of 5/3) and counts as 0, so SPR is then infinite, not ~1e14.
+  whenever ``MSB >= MSW``. A sum of squares (within, between papers; ICC(A,1)'s rows, columns
+  and error) at most ``ZERO_RTOL`` times the sum of squared scores is floating-point noise (every
+  variant of each paper scored the same, e.g. a replicate mean of 5/3, or every score 0.1) and
+  counts as 0: SPR is then infinite, not ~1e14, and with every score equal ICC(1), ICC(A,1) and
+  SPR are NaN (0 / 0), never 1 or an ICC(A,1) of 1.6 made of rounding.
 - ``discriminability``: probability that a random rewrite of the higher-rated paper scores above
   a random rewrite of the lower-rated one, ties counting 1/2, averaged over all paper pairs
   ordered by the reviewer's mean score of their originals (pairs whose originals tie are
@@ -52,8 +54,8 @@ from scipy.stats import spearmanr
 Array = npt.NDArray[np.float64]
 
 ZERO_RTOL = 1e-12
-"""Relative tolerance under which the within-paper mean square counts as exactly 0: rounding in
-the paper means leaves ~1e-31 on scores of order 1-10 (relative 1e-32), real within-paper
+"""Relative tolerance under which a sum of squares (or a spread) counts as exactly 0: rounding in
+the means of identical scores leaves ~1e-31 on scores of order 1-10 (relative 1e-32), real
 variance on a 1-10 scale is many orders larger."""
 
 ROBUSTNESS_COLUMNS = [
@@ -92,9 +94,9 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
 
     Returns:
         :class:`OneWay` (NaN fields when there are fewer than two papers or no within-paper
-        degrees of freedom). ``msw`` is 0 when it is below ``ZERO_RTOL * mean(scores**2)``
-        (rounding noise); ``spr`` is ``inf`` when within-paper variance is 0 and between-paper
-        variance is positive.
+        degrees of freedom). ``msw`` and ``msb`` are 0 when their sums of squares are at most
+        ``ZERO_RTOL * sum(scores**2)`` (rounding noise); ``spr`` is ``inf`` when within-paper
+        variance is 0 and between-paper variance is positive.
     """
     y = np.asarray(scores, dtype=float)
     codes, _ = pd.factorize(np.asarray(groups))
@@ -105,10 +107,8 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
     n_i = np.bincount(codes, minlength=a).astype(float)
     means = np.bincount(codes, weights=y, minlength=a) / n_i
     grand = y.mean()
-    msb = float(np.sum(n_i * (means - grand) ** 2) / (a - 1))
-    msw = float(np.sum((y - means[codes]) ** 2) / (n_total - a))
-    if msw <= ZERO_RTOL * float(np.mean(y**2)):
-        msw = 0.0  # rounding noise of identical within-paper scores, not variance
+    msb = _variance(float(np.sum(n_i * (means - grand) ** 2)), y) / (a - 1)
+    msw = _variance(float(np.sum((y - means[codes]) ** 2)), y) / (n_total - a)
     k0 = float((n_total - np.sum(n_i**2) / n_total) / (a - 1))
     denom = msb + (k0 - 1) * msw
     icc1 = (msb - msw) / denom if denom > 0 else np.nan
@@ -118,6 +118,12 @@ def one_way(scores: Array, groups: npt.ArrayLike) -> OneWay:
     else:
         spr = np.inf if var_b > 0 else np.nan
     return OneWay(msb, msw, k0, float(icc1), spr)
+
+
+def _variance(sum_of_squares: float, y: Array) -> float:
+    """A sum of squared deviations of ``y``, 0 when at most :data:`ZERO_RTOL` times ``sum(y**2)``
+    (the rounding of means of identical values such as 0.1, not variance; negative rounding too)."""
+    return sum_of_squares if sum_of_squares > ZERO_RTOL * float(np.sum(y**2)) else 0.0
 
 
 def icc_a1(matrix: Array) -> float:
@@ -135,9 +141,9 @@ def icc_a1(matrix: Array) -> float:
         return np.nan
     n, k = y.shape
     grand = y.mean()
-    ssr = k * np.sum((y.mean(axis=1) - grand) ** 2)
-    ssc = n * np.sum((y.mean(axis=0) - grand) ** 2)
-    sse = np.sum((y - grand) ** 2) - ssr - ssc
+    ssr = _variance(float(k * np.sum((y.mean(axis=1) - grand) ** 2)), y)
+    ssc = _variance(float(n * np.sum((y.mean(axis=0) - grand) ** 2)), y)
+    sse = _variance(float(np.sum((y - grand) ** 2) - ssr - ssc), y)
     msr, msc, mse = ssr / (n - 1), ssc / (k - 1), sse / ((n - 1) * (k - 1))
     denom = msr + (k - 1) * mse + k * (msc - mse) / n
     return float((msr - mse) / denom) if denom > 0 else np.nan

@@ -27,6 +27,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from rhetorica.analysis.paired import _resolve, paper_scores, wide_scores
+from rhetorica.analysis.equivalence import all_equal
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import expected_metric
 from rhetorica.reviewers.soft_ratings import ARTEFACT
@@ -140,7 +141,8 @@ def paired_soft_test(
 
     Returns:
         ``soft_n_pairs``, ``soft_mean_diff`` (points), ``soft_ci_low``, ``soft_ci_high`` (NaN with
-        fewer than 2 pairs; the point itself when every difference is equal) and ``wilcoxon_p``
+        fewer than 2 pairs, and when every difference is equal: every resample gives the point, so
+        there is no interval; :func:`rhetorica.analysis.equivalence.all_equal`) and ``wilcoxon_p``
         (NaN when no difference is non-zero).
     """
 
@@ -153,9 +155,7 @@ def paired_soft_test(
            "soft_ci_low": nan, "soft_ci_high": nan, "wilcoxon_p": nan}
     if np.any(d != 0):
         out["wilcoxon_p"] = float(wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
-    if len(d) >= 2 and np.ptp(d) == 0:
-        out["soft_ci_low"] = out["soft_ci_high"] = out["soft_mean_diff"]
-    elif len(d) >= 2:
+    if len(d) >= 2 and not all_equal(d):
         result = bootstrap((a, b), lambda x, y, axis: np.mean(x - y, axis=axis), paired=True, vectorized=True,
                            confidence_level=confidence, n_resamples=n_resamples, method="BCa",
                            random_state=np.random.default_rng(seed))

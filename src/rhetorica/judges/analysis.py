@@ -16,8 +16,8 @@ diagnostic metrics are left out unless ``include_style``; a declared metric with
 rewrite one pair) and with d averaged per paper (or review) first
 (:func:`rhetorica.analysis.clustered.clustered_reliability`); :func:`judge_study` returns both
 and the metrics whose class differs. A metric the data cannot classify is ``not_informative`` with
-its reason (one score level throughout, a degenerate TOST on too few pairs, or too few non-zero
-differences for the Wilcoxon test to reach α: :func:`rhetorica.analysis.equivalence.not_informative_reason`);
+its reason (one score level throughout, a TOST that is not computable because every difference is
+equal, or too few non-zero differences for the Wilcoxon test to reach α: :func:`rhetorica.analysis.equivalence.not_informative_reason`);
 a robust metric that does not tell reviews apart is ``false_robustness`` (RobustReview's
 discriminability across reviews with its interval: :func:`discrimination`, :func:`with_discrimination`).
 Agreement: for the first two judges, the number of metrics

@@ -16,6 +16,7 @@ and then gives an install hint::
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import typing
 from dataclasses import dataclass
@@ -40,12 +41,16 @@ class LazyProvider:
         free: the class's :attr:`ModelAPI.free`, stated here so that pricing needs no import.
         prompt_cache: the class's :attr:`ModelAPI.prompt_cache`, stated here so that scheduling needs
             no import.
+        requires: modules the class imports only inside the calls that need them (a provider SDK,
+            kept out of ``rhetorica list``); each must be installed for :meth:`load`, which finds
+            them without importing them.
     """
 
     target: str
     extra: str | None = None
     free: bool = False
     prompt_cache: str = "none"
+    requires: tuple[str, ...] = ()
 
     def load(self, provider: str) -> type[ModelAPI]:
         """Import and return the class.
@@ -56,8 +61,11 @@ class LazyProvider:
         """
         module_name, _, class_name = self.target.partition(":")
         try:
+            missing = next((name for name in self.requires if not _installed(name)), None)
+            if missing is not None:
+                raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
             module = importlib.import_module(module_name)
-        except ImportError as exc:  # the provider module imports its SDK at top level
+        except ImportError as exc:  # a required SDK, or a module the provider imports at top level
             hint = f"pip install 'rhetorica[{self.extra}]'" if self.extra else "reinstall the package that provides it"
             raise ProviderNotInstalledError(
                 f"provider {provider!r} needs a package that is not installed ({exc.name}); run: {hint}"
@@ -65,19 +73,29 @@ class LazyProvider:
         return getattr(module, class_name)
 
 
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported, found without importing it (its parent packages are)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # a parent package is missing
+        return False
+
+
 #: rhetorica's own providers, registered like a plug-in's: name -> lazy class, pip extra, free, prompt cache
 #: (:data:`rhetorica.study.scheduling.PROMPT_CACHES`, or ``probe``: ask the server; the mock simulates a provider
-#: API's prefix cache; the embedded model is one slot)
-for _name, _target, _extra, _free, _cache in (
-    ("mock", "rhetorica.models.providers.mock:MockModel", None, True, "prefix"),
-    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True, "slots"),
+#: API's prefix cache; the embedded model is one slot), the SDK its calls import
+for _name, _target, _extra, _free, _cache, _requires in (
+    ("mock", "rhetorica.models.providers.mock:MockModel", None, True, "prefix", ()),
+    ("embedded", "rhetorica.models.providers.embedded:EmbeddedModel", "embedded", True, "slots", ()),
     ("openai-compatible", "rhetorica.models.providers.openai_compatible:OpenAICompatibleModel", "openai", False,
-     "probe"),
-    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai", False, "prefix"),
-    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic", False, "prefix"),
-    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google", False, "prefix"),
+     "probe", ("openai",)),
+    ("openai", "rhetorica.models.providers.openai_provider:OpenAIModel", "openai", False, "prefix", ("openai",)),
+    ("anthropic", "rhetorica.models.providers.anthropic_provider:AnthropicModel", "anthropic", False, "prefix",
+     ("anthropic",)),
+    ("google", "rhetorica.models.providers.google_provider:GoogleModel", "google", False, "prefix",
+     ("google.genai",)),
 ):
-    providers.add(_name, LazyProvider(_target, _extra, _free, _cache),
+    providers.add(_name, LazyProvider(_target, _extra, _free, _cache, _requires),
                   description=f"model provider {_target}" + (f" (extra: {_extra})" if _extra else ""))
 
 

@@ -22,7 +22,8 @@ Measures (``Measure.kind`` -> the run table read; ``select`` keys):
 - ``movement``: mean change in the lowest and highest initial-score bins of ``reviewer``;
 - ``robustness``: the RobustReview row of ``reviewer``;
 - ``protocol_shift``: mean over papers of ``first``'s overall score minus ``second``'s on the
-  originals, with a paired t interval (scipy.stats.ttest_rel);
+  originals, with a paired t interval (scipy.stats.ttest_rel; none when every paper's difference is
+  the same, zero variance);
 - ``validation``: Table 2 means of ``condition``.
 """
 
@@ -36,7 +37,7 @@ from typing import Any
 import pandas as pd
 from scipy import stats
 
-from rhetorica.analysis.equivalence import carries_verdict, classes_agree
+from rhetorica.analysis.equivalence import all_equal, carries_verdict, classes_agree
 from rhetorica.labels import ORIGINAL
 from rhetorica.recipes.init import get_recipe
 from rhetorica.recipes.model import Recipe
@@ -221,10 +222,14 @@ def _protocol_shift(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any
     both = means[[first, second]].dropna()
     if len(both) < 2:
         return _missing(f"{len(both)} paper(s) reviewed by both {first} and {second}; a paired interval needs 2")
-    test = stats.ttest_rel(both[first], both[second])
-    interval = test.confidence_interval(0.95)
-    return {"mean_diff": RunValue(float((both[first] - both[second]).mean()), float(interval.low),
-                                  float(interval.high), len(both), f"{first} − {second}")}
+    d = both[first] - both[second]
+    if all_equal(d):  # sd 0: the t interval is not computable; the point is compared by direction
+        return {"mean_diff": RunValue(float(d.mean()), None, None, len(both), f"{first} − {second}",
+                                      note=f"every one of the {len(both)} papers differs by {d.iloc[0]:g}: "
+                                           "no paired t interval (zero variance)")}
+    interval = stats.ttest_rel(both[first], both[second]).confidence_interval(0.95)
+    return {"mean_diff": RunValue(float(d.mean()), float(interval.low), float(interval.high), len(both),
+                                  f"{first} − {second}")}
 
 
 def _validation(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any]) -> dict[str, RunValue]:

@@ -65,8 +65,12 @@ def report_figures(data: ReportData) -> list[FigureResult]:
 
         table1 = data.analysis["judges"]
         table1 = table1[table1["n_pairs"] > 0]
+        unplaced = int((table1["wilcoxon_p"].isna() | table1["tost_p"].isna()).sum())
         figures.append(_draw("judges_pvalues", "judges", "Each metric by its Wilcoxon and TOST p-values "
-                             "(−log10), with the Bonferroni α lines", lambda: pvalue_png(table1)))
+                             "(−log10), with the Bonferroni α lines"
+                             + (f"; {unplaced} metric row(s) with a p not computable (no non-zero difference, "
+                                "or every difference equal) not placed" if unplaced else ""),
+                             lambda: pvalue_png(table1)))
     if "attack_trajectory" in data.analysis:  # worst-case searches (rhetorica.report.attack)
         trajectory = data.analysis["attack_trajectory"]
         figures.append(_draw("attack_trajectory", ATTACK_SECTION, "In-search score of the kept candidate per round, "

@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Literal
-
-import anthropic
-from anthropic import AsyncAnthropic
+from typing import TYPE_CHECKING, Any, Literal
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput
 from rhetorica.models.errors import ModelTimeoutError, TransientError
@@ -34,6 +31,10 @@ from rhetorica.models.providers.base import HTTPModelAPI
 from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.models.usage import reported_usage, sum_counts, token_count, usage_field, zero_if_absent
 from rhetorica.status import Status
+
+if TYPE_CHECKING:  # the SDK is imported where a call needs it, so listing providers does not load it
+    import anthropic
+    from anthropic import AsyncAnthropic
 
 #: Anthropic's public endpoint.
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
@@ -88,6 +89,8 @@ class AnthropicModel(HTTPModelAPI):
         self.cache_input = cache_input
 
     def _new_client(self) -> AsyncAnthropic:
+        from anthropic import AsyncAnthropic
+
         return AsyncAnthropic(api_key=self._key.reveal(), base_url=self._url, max_retries=0, timeout=self.timeout_s)
 
     async def _close_client(self, client: AsyncAnthropic) -> None:
@@ -126,11 +129,15 @@ class AnthropicModel(HTTPModelAPI):
                 ]
                 params["tool_choice"] = {"type": "tool", "name": OUTPUT_TOOL}
             else:
+                import anthropic
+
                 schema = anthropic.transform_schema(config.json_schema)
                 params["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
         return params
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        import anthropic
+
         params = self.request_params(messages, config)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s

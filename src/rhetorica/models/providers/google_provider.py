@@ -18,10 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import Any
-
-from google import genai
-from google.genai import errors as genai_errors, types
+from typing import TYPE_CHECKING, Any
 
 from rhetorica.models.api import ChatMessage, GenerateConfig, ModelOutput, Usage
 from rhetorica.models.errors import ModelTimeoutError, TransientError
@@ -30,9 +27,15 @@ from rhetorica.models.providers.common import classify_http_error, redact
 from rhetorica.models.usage import NOT_SENT, reported_usage, sum_counts, usage_field, zero_if_absent
 from rhetorica.status import Status
 
+if TYPE_CHECKING:  # the SDK is imported where a call needs it, so listing providers does not load it
+    from google import genai
+    from google.genai import types
+
 
 def _transport_errors() -> tuple[type[BaseException], ...]:
     """Exception types of a failed transport in the HTTP clients google-genai may use."""
+    from google.genai import errors as genai_errors
+
     found: list[type[BaseException]] = [asyncio.TimeoutError, OSError, ValueError, genai_errors.UnknownApiResponseError]
     for module, name in (("httpx", "HTTPError"), ("httpx2", "HTTPError"), ("aiohttp", "ClientError")):
         try:
@@ -85,6 +88,8 @@ class GoogleModel(HTTPModelAPI):
 
     def _http_options(self, timeout_s: float) -> types.HttpOptions:
         # a per-request HttpOptions replaces the client's, so both carry every field
+        from google.genai import types
+
         return types.HttpOptions(
             base_url=self._url,
             api_version=API_VERSION,
@@ -93,6 +98,8 @@ class GoogleModel(HTTPModelAPI):
         )
 
     def _new_client(self) -> genai.Client:
+        from google import genai
+
         return genai.Client(api_key=self._key.reveal(), http_options=self._http_options(self.timeout_s))
 
     async def _close_client(self, client: genai.Client) -> None:
@@ -126,6 +133,8 @@ class GoogleModel(HTTPModelAPI):
         return {"contents": contents, "config": cfg}
 
     async def generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        from google.genai import errors as genai_errors, types
+
         params = self.request_params(messages, config)
         client = self.sdk_client()
         timeout = config.timeout_s or self.timeout_s

@@ -53,10 +53,9 @@ import copy
 import json
 import re
 import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import aiohttp
-from openai import AsyncOpenAI
 
 from rhetorica.hashing import content_hash
 from rhetorica.models import negotiation
@@ -72,6 +71,9 @@ from rhetorica.models.request_size import schema_note
 from rhetorica.models.server_cache import CACHE_SLOT
 from rhetorica.models.usage import reported_usage, token_count, usage_field
 from rhetorica.status import Status
+
+if TYPE_CHECKING:  # the SDK is imported where a call needs it, so listing providers does not load it
+    from openai import AsyncOpenAI
 
 StructuredOutputMode = Literal["auto", "json_schema", "json_object", "prompt"]
 
@@ -199,6 +201,8 @@ class OpenAICompatibleModel(HTTPModelAPI):
         return split_model_at_url(spec)
 
     def _new_client(self) -> AsyncOpenAI:
+        from openai import AsyncOpenAI
+
         return AsyncOpenAI(api_key=self._key.reveal(), base_url=self._url, max_retries=0, timeout=self.timeout_s)
 
     async def _close_client(self, client: AsyncOpenAI) -> None:
