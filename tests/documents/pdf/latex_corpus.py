@@ -209,3 +209,25 @@ def math_document(folder: Path, name: str, cases: list[MathCase]) -> Path:
     """The PDF of one document of :func:`math_cases`: each display inside a paragraph."""
     body = "".join(f"{PROSE}\n{case.latex}where {PROSE}\n\n" for case in cases)
     return compile_pdf(folder / name, name, r"\usepackage{amsmath}", body)
+
+
+def control_body(index: int) -> str:
+    """One section of a control page that holds no code: a numbered heading and a subheading,
+    prose, a table of tabular digits (:func:`table_case`, booktabs), a displayed equation with
+    words in it and one of single letters spaced by TeX's math spacing (``t = a ◦ b``), a
+    figure's caption under a drawn box and a list; its words carry ``index``."""
+    table = table_case(index, "booktabs", "plain", 3 + index % 3).latex
+    return (f"\\section{{Results of Setting {index}}}{PROSE}\n\\subsection{{Effect of Wording {index}}}{PROSE}\n"
+            f"{table}\n{PROSE}\n\\begin{{equation}}\\text{{score}}_{{{index}}} = \\frac{{1}}{{N}}\\sum_{{i=1}}^{{N}} "
+            f"\\left(x_i - \\bar{{x}}\\right)^2 + \\text{{bias term}}\\end{{equation}}\nwhere {PROSE}\n"
+            f"\\begin{{equation}}t = a \\circ b, \\quad u = c \\circ d + e\\end{{equation}}\n"
+            f"\\begin{{figure}}[h]\\centering\\rule{{3cm}}{{2cm}}\\caption{{Scores of setting {index} across "
+            f"the rewrites, with 95\\% intervals.}}\\end{{figure}}\n"
+            f"\\begin{{itemize}}\\item First finding {index}: {PROSE}\\item Second finding {index}.\\end{{itemize}}\n")
+
+
+def control_document(folder: Path, klass: str, sections: int = 12) -> Path:
+    """A document of :func:`control_body` sections in ``klass`` (a key of :data:`CLASSES`): the
+    layouts a listing's rule must leave alone."""
+    body = "".join(control_body(k) for k in range(1, sections + 1))
+    return compile_pdf(folder / f"control-{klass}", klass, r"\usepackage{booktabs,amsmath}", body)

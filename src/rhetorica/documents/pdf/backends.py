@@ -22,6 +22,7 @@ from itertools import pairwise
 from importlib import metadata
 from pathlib import Path
 
+from rhetorica.documents.pdf.columns import MIN_CHARACTERS, fixed_columns
 from rhetorica.documents.pdf.lines import (RULE_THICKNESS, SCRIPT_SIZE, Graphic, HiddenRun, Line, PageLines, script_kind,
                                            script_text)
 from rhetorica.documents.pdf.visibility import REASONS, hidden_runs, page_chars, run_box, run_text
@@ -78,7 +79,8 @@ def extract_pdfium(path: Path, drop_hidden: bool = False) -> list[PageLines]:
     1.2 x the font size (a column gutter), or 0.4 x after a run of digits only (a line number in the
     margin), or where the text goes backwards or changes baseline. Superscripts and subscripts are
     written ``^``/``_`` before them (:func:`_script_marks`), a fraction set in the line as
-    ``a/b`` (:func:`_fractions`). Rotated characters (a diagonal
+    ``a/b`` (:func:`_fractions`). A fragment set in fixed columns in a proportional font is read
+    as monospaced (:func:`_column_text`). Rotated characters (a diagonal
     watermark, a vertical arXiv stamp) become separate lines flagged ``rotated``. Cost: a constant
     number of PDFium calls per character.
     """
@@ -536,8 +538,12 @@ def _pdfium_fragment(
     sample = chars[::step]
     styles = [_pdfium_style(textpage, start + c[0]) for c in sample]
     mono = sum(st[3] for st in styles) >= 0.9 * len(styles)
+    pitch = 0.0
+    columns = None if rotated or mono or marks else _column_text(textpage, start, raw_line, chars, skip or set())
     if rotated:
         text = "".join(ch for k, ch in enumerate(raw_line) if k in keep or (ch.isspace() and first < k < last))
+    elif columns is not None:
+        (text, pitch), mono = columns, True
     elif mono and not marks:
         text = _mono_text(textpage, start, raw_line, first, last, skip or set())
     else:
@@ -556,7 +562,7 @@ def _pdfium_fragment(
         bold=sum(st[0] for st in styles) >= 0.9 * len(styles), rotated=rotated,
         italic=sum(st[1] for st in styles) >= 0.9 * len(styles),
         smallcaps=sum(st[2] for st in styles) >= 0.5 * len(styles),
-        mono=mono,
+        mono=mono, pitch=pitch,
     )
 
 
@@ -581,6 +587,48 @@ def _mono_text(textpage: object, start: int, raw_line: str, first: int, last: in
             out.append(" " * max(1, round((origins[b] - origins[a]) / pitch) - 1))
     out.append(raw_line[keys[-1]])
     return "".join(out)
+
+
+def _column_text(textpage: object, start: int, raw_line: str, chars: list[_Char],
+                 skip: set[int]) -> tuple[str, float] | None:
+    """``(text, pitch in points)`` of a fragment set in fixed columns in a proportional font (a
+    ``listings`` code line in the roman font; :func:`~rhetorica.documents.pdf.columns.fixed_columns`),
+    each character at its column and a space in each skipped column (:data:`_LISTINGS_MATH` read
+    as ASCII). ``None`` for any other fragment: one not in fixed columns, one that holds a soft
+    hyphen or a hidden character, and one whose Latin letters are more than :data:`MATH_ITALIC`
+    in an italic font (a formula's variables, ``t = a ◦ b``, which TeX's spacing around relations
+    and operators can set on a grid)."""
+    import pypdfium2.raw as raw
+
+    offsets = sorted({c[0] for c in chars})
+    if len(offsets) < MIN_CHARACTERS or any(raw_line[k] in _SOFT_HYPHENS or k in skip for k in offsets):
+        return None
+    cells = []
+    box = raw.FS_RECTF()
+    for k in offsets:
+        raw.FPDFText_GetLooseCharBox(textpage.raw, start + k, box)  # type: ignore[attr-defined]
+        cells.append((box.left, box.right - box.left))
+    order = sorted(range(len(offsets)), key=lambda i: cells[i][0])
+    text = "".join(raw_line[offsets[i]] for i in order)
+    size = statistics.median(c[5] for c in chars)
+    found = fixed_columns(text, [cells[i] for i in order], size)
+    letters = [offsets[i] for i in order if "a" <= raw_line[offsets[i]].lower() <= "z"]
+    if found is None or sum(_pdfium_style(textpage, start + k)[1] for k in letters) > MATH_ITALIC * len(letters):
+        return None
+    columns, pitch = found
+    text = text.translate(_LISTINGS_MATH)
+    return "".join(" " * (b - a - 1) + ch for a, b, ch in zip([-1] + columns, columns, text)), pitch
+
+
+MATH_ITALIC = 0.5
+"""The share of a fragment's Latin letters in an italic font above which evenly spaced characters
+are a formula, not code (code's identifiers are upright in listings' default style). Measured on
+the generated control pages (tests/documents/pdf/test_elements_latex.py): 24 fragments of
+formulas lie on a grid, none is left once their italic letters are counted."""
+_LISTINGS_MATH = str.maketrans("\u2212\u2217", "-*")
+"""The minus sign and centred asterisk that ``listings`` prints for ``-`` and ``*`` in a font that
+is no typewriter font (``\\textminus``, ``\\textasteriskcentered``; ``\\lst@ttfamily`` in
+listings.sty), read back as the characters of the code."""
 
 
 def _pdfium_style(textpage: object, index: int) -> tuple[bool, bool, bool, bool]:

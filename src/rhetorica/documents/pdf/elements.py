@@ -5,7 +5,8 @@ Each is found by layout alone, on a page's fragments (before they are joined int
 order, after the limits of large operators are written into their operators' fragments
 (:func:`~rhetorica.documents.pdf.limits.attach_limits`):
 
-1. code (:func:`code_blocks`): a run of rows set wholly in a monospaced font, each right below the
+1. code (:func:`code_blocks`): a run of rows set wholly in a monospaced font or in fixed columns
+   (:mod:`~rhetorica.documents.pdf.columns`, each fragment's cell width its pitch), each right below the
    last (a gap under one font size) or below up to two blank lines with no other line beside the
    gap (:func:`_continues`), every row starting at or right of the run's left edge and within its
    width (a row's further fragments, an aligned comment, go with it): at least two rows, or one
@@ -158,8 +159,11 @@ def code_blocks(lines: list[Line], page: int, removed: list[RemovedItem]) -> tup
             removed.append(RemovedItem(item="code line numbers", location=f"page {page + 1}",
                                        text=f"{len(numbers)} numbers ({values[0]}-{values[-1]})"))
             taken.update(map(id, numbers))
-        # the ink of n characters spans about n - 1/2 character cells
-        pitch = max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
+        # the cell a fragment in fixed columns was measured in; else the ink of n characters of a
+        # typewriter font spans about n - 1/2 character cells
+        pitches = [ln.pitch for ln in run if ln.pitch > 0]
+        pitch = statistics.median(pitches) if pitches else \
+            max(statistics.median((ln.x1 - ln.x0) / max(len(ln.text) - 0.5, 0.5) for ln in run), 0.1)
         text = [_cells(rows[0], left, pitch)]
         for above, row in pairwise(rows):  # a blank line: a line pitch skipped
             skipped = round((_middle(row) - _middle(above)) / (CODE_PITCH * max(ln.size for ln in row))) - 1

@@ -53,7 +53,10 @@ class Line:
         smallcaps: at least half the characters are in a small-capitals font.
         baseline: the baseline of the characters that are no superscript or subscript, in points
             from the page's top (0 when unknown).
-        mono: most characters are in a monospaced (typewriter) font.
+        mono: most characters are in a monospaced (typewriter) font, or the fragment is set in
+            fixed columns (:mod:`rhetorica.documents.pdf.columns`).
+        pitch: the width of a character cell in points of a fragment set in fixed columns (0
+            otherwise: a typewriter font's is measured from its text).
         element: ``""`` for a line of text; ``"table"`` or ``"code"`` for a whole layout element
             set apart from the running text (:mod:`rhetorica.documents.pdf.elements`), its rows in
             ``text`` one per line and its box the element's.
@@ -73,6 +76,7 @@ class Line:
     baseline: float = 0.0
     mono: bool = False
     element: str = ""
+    pitch: float = 0.0
 
 
 @dataclass(frozen=True)
