@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
+from rhetorica.report.coverage import why_sentence
 from rhetorica.report.data import fmt_p
 
 _ESCAPES = {
@@ -152,7 +153,8 @@ def booktabs(
     Args:
         df: one row per table row.
         columns: output columns.
-        caption: caption text (escaped).
+        caption: caption text (escaped); the configurations of ``df`` without data are named
+            after it with why (:func:`rhetorica.report.coverage.why_sentence`).
         label: ``\\label`` key.
         group_by: column of ``df``; a ``\\midrule`` separates runs of equal values.
 
@@ -162,7 +164,7 @@ def booktabs(
     lines = [
         r"\begin{table}[t]",
         r"\centering",
-        rf"\caption{{{escape(caption)}}}",
+        rf"\caption{{{escape(caption + why_sentence(df))}}}",
         rf"\label{{{label}}}",
         r"\begin{tabular}{" + "".join(c.align for c in columns) + "}",
         r"\toprule",

@@ -28,6 +28,7 @@ from rhetorica.report.appendix import appendix_sections
 from rhetorica.report.aspects import aspects_section
 from rhetorica.report.attack import attack_applies, attack_search
 from rhetorica.report.flow import flow_section
+from rhetorica.report.coverage import WHY
 from rhetorica.report.forms import form_score_views
 from rhetorica.report.injection import injection_applies, injection_section
 from rhetorica.report.judges import judges_applies, judges_section
@@ -344,7 +345,7 @@ def _forms(data: ReportData) -> Section:
         headers = {"reviewer": "Reviewer", "arm": "Condition", "papers": "Papers"}
         if "reviews" in wide.columns:
             headers["reviews"] = "Reviews"
-        for metric in wide.columns[len(headers):]:
+        for metric in (c for c in wide.columns[len(headers):] if c != WHY):
             primary = form is not None and form.primary.name == metric
             headers[metric] = f"{metric} (primary)" if primary else str(metric)
         caption = f"{label}: {form.description}" if form is not None else label
