@@ -143,3 +143,23 @@ def test_failed_judge_in_exported_form_rows(judge_run: Path) -> None:
     dead = flow[(flow["stage"] == "review") & (flow["configuration"] == "dead-judge")]
     assert int(dead["failed"].sum()) == 9 and int(dead["analysed"].sum()) == 0
     assert json.loads((judge_run / "study.json").read_text("utf-8"))["reviewers"][-1]["name"] == "dead-judge"
+
+
+def test_a_configuration_that_never_ran_is_listed_and_the_analysis_left_as_computed(tmp_path: Path) -> None:
+    """``ghost`` is declared but has no stored unit: every reviewer table of report.md lists it with
+    'none of its units ran'; the exported comparison (the analysis itself) has only ``good``."""
+    records = [("good", f"p{p}", arm, base + p % 2) for p in range(4)
+               for arm, base in (("original", 5.0), ("confidence:+", 6.0))]
+    run = make_run(tmp_path / "run", records, study={"reviewers": [{"name": "good", "model": "mock/reviewer"},
+                                                                   {"name": "ghost", "model": "mock/reviewer"}]})
+    write_report(run, n_resamples=200)
+    md = (run / "report.md").read_text("utf-8")
+    why = "not computable: none of its units ran (see the study flow)"
+    for heading, index in (("Paired comparison of conditions (overall score)", 0), ("Magnitude of paired differences", 0),
+                           ("Change versus the original", 0), ("Change versus the original", 1),
+                           ("Rhetorical robustness", 0)):
+        rows = md_table(md, heading, index)
+        assert [r[-1] for r in rows[1:] if r[0] == "ghost"] == [why], heading
+    assert pd.read_csv(run / "tables" / "comparison.csv")["reviewer"].tolist() == ["good"]
+    assert "Not computable: ghost (none of its units ran (see the study flow))." in (
+        run / "tables" / "magnitude.tex").read_text("utf-8")

@@ -360,18 +360,15 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                     judges.pairs if judges is not None else None, judges.declared if judges is not None else None)
     effective = _effective_n(study, assessments, judges, comparisons, analysis,
                              soft_rating_reasons(artefacts, study.soft_ratings.min_covered))
-    review_gaps = {name: why for name, why in gaps.items() if name not in judge_names(study)}
-    for record in registered_tables():  # the paper-review tables list every reviewer configuration
-        if record.key in analysis:
-            analysis[record.key] = with_every_configuration(analysis[record.key], review_gaps)
-    return ReportData(study=study, comparisons=with_every_configuration(comparisons, review_gaps),
+    return ReportData(study=study, comparisons=comparisons,
                       condition_means=with_every_configuration(_condition_means(assessments, review_papers), gaps),
                       usage=_usage(tables["model_calls"], study, probed), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       validation=validation, validation_summary=summary,
                       shift_checks=shift_table(checks), pairs=pairs,
                       superseded=tables["superseded"], scans=scans, examples=examples, flow=flow,
-                      effective_n=effective, paper_ids=paper_ids)
+                      effective_n=effective, paper_ids=paper_ids,
+                      table_gaps={name: why for name, why in gaps.items() if name not in judge_names(study)})
 
 
 def recipe_comparison(study: StudyConfig, comparisons: pd.DataFrame, analysis: dict[str, pd.DataFrame],

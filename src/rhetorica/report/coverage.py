@@ -17,8 +17,11 @@ WHY = "why"
 """The column holding, on a configuration's rows, why its statistics are not computable."""
 WHY_HEADER = "Why not computable"
 """The Markdown/HTML header of :data:`WHY`."""
-COUNT_COLUMNS = ("n_pairs", "n_papers", "n_variants", "n_groups", "n_reviews", "n_human", "papers", "reviews")
+COUNT_COLUMNS = ("n_pairs", "n_papers", "n_variants", "n_groups", "n_reviews", "n_human", "papers", "reviews",
+                 "missing_first", "missing_second", "missing_both")
 """Count columns of the summary tables: 0 on the row of a configuration without data."""
+NOTHING = "–"
+"""The text cells (arms, labels) of an added row: nothing to name."""
 
 
 def configuration_gaps(assessments: pd.DataFrame, names: Iterable[str]) -> dict[str, str]:
@@ -61,15 +64,17 @@ def with_every_configuration(table: pd.DataFrame, gaps: Mapping[str, str], key: 
         key: the column naming the configuration.
 
     Returns:
-        A new frame: the rows of ``table``, then one row per missing configuration (``key`` set,
-        :data:`COUNT_COLUMNS` 0, every other column missing); :data:`WHY` holds the reason on the
-        rows of a configuration of ``gaps`` and is missing elsewhere. ``table`` itself when it has
-        no ``key`` column or ``gaps`` is empty.
+        A new frame for display: the rows of ``table``, then one row per missing configuration
+        (``key`` set, :data:`COUNT_COLUMNS` 0, text columns :data:`NOTHING`, numbers missing);
+        :data:`WHY` holds the reason on the rows of a configuration of ``gaps`` and is missing
+        elsewhere. ``table`` itself when it has no ``key`` column or ``gaps`` is empty.
     """
     if not gaps or key not in table.columns:
         return table
     missing = [name for name in gaps if name not in set(table[key])]
-    added = pd.DataFrame({key: missing, **{c: [0] * len(missing) for c in COUNT_COLUMNS if c in table.columns}})
+    text = [c for c in table.columns if c != key and table[c].dtype == object]
+    added = pd.DataFrame({key: missing, **{c: [0] * len(missing) for c in COUNT_COLUMNS if c in table.columns},
+                          **{c: [NOTHING] * len(missing) for c in text}})
     out = pd.concat([table, added], ignore_index=True) if missing else table.reset_index(drop=True)
     return out.assign(**{WHY: out[key].map(lambda name: gaps.get(name))})
 

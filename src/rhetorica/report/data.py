@@ -67,6 +67,10 @@ class ReportData:
         flow: the study flow (:class:`rhetorica.analysis.flow.StudyFlow`; ``None`` when not computed).
         effective_n: the n behind each test (:func:`rhetorica.analysis.flow.effective_n`).
         paper_ids: review document id -> its paper's id (empty when the documents are papers).
+        table_gaps: reviewer configuration (judges apart) without an ``ok`` assessment -> why
+            (:func:`rhetorica.report.coverage.configuration_gaps`): the paper-review tables show it
+            as they are rendered (:func:`rhetorica.report.coverage.with_every_configuration`), the
+            computed tables themselves are left as the analysis gave them.
     """
 
     study: StudyConfig
@@ -89,6 +93,7 @@ class ReportData:
     flow: StudyFlow | None = None
     effective_n: pd.DataFrame = field(default_factory=pd.DataFrame)
     paper_ids: dict[str, str] = field(default_factory=dict)
+    table_gaps: dict[str, str] = field(default_factory=dict)
 
     @property
     def judge_only(self) -> bool:

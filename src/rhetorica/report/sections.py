@@ -8,6 +8,7 @@ compound rewrites, pooled SD without replicates) is left out.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -28,7 +29,7 @@ from rhetorica.report.appendix import appendix_sections
 from rhetorica.report.aspects import aspects_section
 from rhetorica.report.attack import attack_applies, attack_search
 from rhetorica.report.flow import flow_section
-from rhetorica.report.coverage import WHY
+from rhetorica.report.coverage import WHY, with_every_configuration
 from rhetorica.report.forms import form_score_views
 from rhetorica.report.injection import injection_applies, injection_section
 from rhetorica.report.judges import judges_applies, judges_section
@@ -207,7 +208,8 @@ def _comparison(data: ReportData) -> Section:
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
-        section.tables.append(table_view(data.comparisons, COMPARISON.headers))
+        section.tables.append(table_view(with_every_configuration(data.comparisons, data.table_gaps),
+                                         COMPARISON.headers))
         reasons = no_test_reasons(data.comparisons)
         if reasons:
             section.note += " No test: " + "; ".join(reasons) + "."
@@ -221,21 +223,28 @@ def _conditional(data: ReportData) -> Section:
                    [table_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
-def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> list[Section]:
+def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str, str],
+                        gaps: Mapping[str, str] | None = None) -> list[Section]:
     """One section per registered analysis table (:func:`rhetorica.report.paper_tables.registered_tables`),
     in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
     or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
     table's section is shown under it, with its title as caption, when both were computed; a table whose
     ``section`` names no registered table gets a section of that key only when computed (a section
-    built elsewhere may add to it: :func:`rhetorica.report.attack.attack_search`)."""
+    built elsewhere may add to it: :func:`rhetorica.report.attack.attack_search`). ``gaps``: the
+    reviewer configurations without data and why (:attr:`ReportData.table_gaps`), shown in every
+    table that lists configurations (:func:`rhetorica.report.coverage.with_every_configuration`)."""
+
+    def shown_of(key: str) -> Any:
+        return records_by_key[key].shown(with_every_configuration(analysis[key], gaps or {}))
 
     sections: dict[str, Section] = {}
     records = registered_tables()
+    records_by_key = {record.key: record for record in records}
     owners = {record.key for record in records}
     for record in records:
         if record.section is not None and record.section not in owners:  # a section of its own key, when computed
             if record.key in analysis:
-                shown = record.shown(analysis[record.key])
+                shown = shown_of(record.key)
                 section = sections.setdefault(record.section, Section(record.section, record.title, record.note))
                 section.note += shown.note
                 section.tables.append(table_view(shown.frame, shown.headers))
@@ -243,12 +252,12 @@ def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str
         if record.section is not None and record.section != record.key:
             owner = sections.get(record.section)
             if owner is not None and not owner.unavailable and record.key in analysis:
-                shown = record.shown(analysis[record.key])
+                shown = shown_of(record.key)
                 owner.tables.append(table_view(shown.frame, shown.headers, record.title))
             continue
         section = sections[record.key] = Section(record.key, record.title, record.note)
         if record.key in analysis:
-            shown = record.shown(analysis[record.key])
+            shown = shown_of(record.key)
             section.note += shown.note
             section.tables.append(table_view(shown.frame, shown.headers))
         else:
@@ -390,7 +399,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_comparison(data))
         if "conditional" in data.analysis:
             sections.append(_conditional(data))
-        sections += registered_sections(data.analysis, data.unavailable)
+        sections += registered_sections(data.analysis, data.unavailable, data.table_gaps)
         if attack_applies(data.study):  # the searches, under the registered attack table
             attack_search(sections, data)
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (
