@@ -47,6 +47,7 @@ from rhetorica.analysis.tidy import require_columns
 from rhetorica.labels import ORIGINAL
 from scipy.stats import rankdata, wilcoxon
 from statsmodels.stats.weightstats import ttost_paired
+from rhetorica.wording import counted
 
 Array = npt.NDArray[np.float64]
 Classification = Literal["sensitive", "robust", "sensitive_and_robust", "inconclusive", "not_informative",
@@ -196,7 +197,7 @@ def not_informative_reason(d: npt.ArrayLike, level: float, *, sensitive: bool, r
     n = len(x)
     if robust and n and np.all(x == x[0]) and 2 * 0.5**n >= level:
         return (f"every one of the {n} differences is {x[0]:g}: TOST is degenerate (zero variance) and "
-                f"{n} pairs cannot reach α' = {level:.3g} (smallest sign-test p {2 * 0.5**n:.3g})")
+                f"{counted(n, 'pair')} cannot reach α' = {level:.3g} (smallest sign-test p {2 * 0.5**n:.3g})")
     smallest = min_attainable_p(x)
     if not sensitive and not robust and not smallest < level:  # NaN: no non-zero difference, no test
         k = int(np.count_nonzero(x))

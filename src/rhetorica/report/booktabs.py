@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 from rhetorica.report.coverage import why_sentence
 from rhetorica.report.data import fmt_p
+from rhetorica.wording import fixed
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -119,7 +120,7 @@ def number(value: object, digits: int = 2) -> str:
         return "--"
     if math.isinf(x):
         return r"$\infty$" if x > 0 else r"$-\infty$"
-    return f"{x:.{digits}f}"
+    return fixed(x, digits)
 
 
 def pvalue(value: object) -> str:

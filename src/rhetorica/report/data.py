@@ -15,6 +15,7 @@ from rhetorica.analysis.flow import StudyFlow
 from rhetorica.judges.kind import judge_options
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.study.config import StudyConfig
+from rhetorica.wording import fixed
 
 #: Token column of the usage table -> the column of the same frame counting the calls whose provider
 #: reported no usable count for it (``model_calls.usage_unreported``; their 0 is in the sum).
@@ -165,7 +166,7 @@ def fmt(value: Any, digits: int = 2) -> str:
             return "–"
         if math.isinf(value):
             return "∞" if value > 0 else "−∞"
-        return f"{value:.{digits}f}"
+        return fixed(float(value), digits)
     return str(value)
 
 

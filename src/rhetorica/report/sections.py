@@ -40,6 +40,7 @@ from rhetorica.report.truncation import input_truncation
 from rhetorica.report.validation import failed_variants, review_check_summary
 from rhetorica.strata import HUMAN_STRATA
 from rhetorica.validation.summary import summarise_shifts
+from rhetorica.wording import counted
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
@@ -144,7 +145,7 @@ def _scorecard(data: ReportData) -> Section:
         "(exact Clopper-Pearson interval over the untied papers of each compared pair); decision-flip rate of a "
         f"pair (both directions, threshold {accept:g}) ≤ {t.max_flip_pct:g}% (Clopper-Pearson); "
         f"discriminability ≥ {t.min_discriminability:g} (percentile paper bootstrap, from "
-        f"{t.min_papers} papers on); failure-rate gap between conditions ≤ "
+        f"{counted(t.min_papers, 'paper')} on); failure-rate gap between conditions ≤ "
         f"{t.max_failure_gap_pct:g} points (Newcombe interval of each difference). A configuration "
         "fails when any check fails, passes when all pass, and otherwise has not enough data "
         "(rhetorica check RUN_DIR exits 1, 0 or 3). A review-quality judge configuration is judged by its "
