@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rhetorica.registry import forms as form_registry
+from rhetorica.wording import counted
 
 MetricType = Literal["integer", "ordinal", "continuous", "boolean", "count"]
 Direction = Literal["higher", "lower", "none"]
@@ -367,7 +368,7 @@ class Form(BaseModel):
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     problems.append(f"{f.name}: expected a list of strings")
                 elif len(value) > f.max_items:
-                    problems.append(f"{f.name}: more than {f.max_items} items")
+                    problems.append(f"{f.name}: more than {counted(f.max_items, 'item')}")
                 elif any(len(v) > f.max_length for v in value):
                     problems.append(f"{f.name}: an item is longer than {f.max_length} characters")
                 else:

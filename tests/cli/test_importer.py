@@ -193,3 +193,16 @@ def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path: Path) -> None:
             assert not out.exists()
             cases += 1
     assert cases == 12
+
+
+def test_imported_documents_are_the_flow_input(tmp_path: Path) -> None:
+    """The input row counts the imported ids (4 papers), not 0: the import stores a stand-in document per id."""
+    base, pert = pair(tmp_path)
+    run_dir = tmp_path / "run"
+    assert runner.invoke(app, ["import", "diagnostics", str(base), str(pert), "--out", str(run_dir)]).exit_code == 0
+    assert runner.invoke(app, ["report", str(run_dir)]).exit_code == 0
+    flow = pd.read_csv(run_dir / "tables" / "flow.csv")
+    row = flow[flow["stage"] == "input"].iloc[0]
+    assert (row["planned"], row["produced"], row["analysed"]) == (4, 4, 4)
+    ids = pd.read_csv(run_dir / "tables" / "ids.csv")
+    assert ids["document_id"].tolist() == ["p1", "p2", "p3", "p4"] and {Path(s).name for s in ids["source"]} == {"baseline.jsonl"}

@@ -133,3 +133,51 @@ def test_ratio_with_a_pilot_is_refused_not_ignored(tmp_path) -> None:
     assert " ".join(result.output.split()) == ("error: --ratio (1.5) does not apply with --pilot, which plans for a "
                                                "mean shift: give --shift (points), or drop --pilot to plan for a "
                                                "preference ratio")
+
+
+def _pilot_rows(tmp_path, diffs: list[int], soft: bool):  # noqa: ANN202 - a run directory
+    from tests.report.runs import make_run
+
+    records, criteria = [], {}
+    for i, d in enumerate(diffs):
+        for arm, value in (("original", 5), ("confidence:+", 5 + d)):
+            if soft:
+                criteria[len(records)] = {"overall.expected": float(value)}
+            records.append(("r", f"p{i}", arm, value))
+    return make_run(tmp_path / "run", records, criteria=criteria)
+
+
+def test_pilot_without_soft_ratings_says_why_soft_is_na(tmp_path) -> None:
+    """Integer scores only: differences 1, 2, 0, 1, 3, 1 (SD 1.033) give a sign-test size; the soft
+    and ratio cells are n/a, and the note says the pilot has no soft ratings."""
+    import json
+
+    run = _pilot_rows(tmp_path, [1, 2, 0, 1, 3, 1], soft=False)
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("│ r "))
+    cells = [c.strip() for c in row.split("│")[1:-1]]
+    assert cells[:4] == ["r", "6", "1.033", "n/a"] and cells[4].isdigit() and cells[5:] == ["n/a", "n/a"]
+    assert ("r: n/a where not computable: Wilcoxon (soft scores): the pilot has no soft ratings (expected "
+            "scores) of this score") in " ".join(result.output.split())
+    (data,) = json.loads(runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5", "--json"]).output)
+    assert data["papers_soft"] is None and data["why"].startswith("Wilcoxon (soft scores): the pilot has no soft")
+
+
+def test_pilot_with_equal_differences_says_sd_is_zero(tmp_path) -> None:
+    """Every paper moves by exactly 1: SD 0 on both scales, so neither test has a size, and says so."""
+    run = _pilot_rows(tmp_path, [1, 1, 1, 1], soft=True)
+    result = runner.invoke(app, ["plan", "--pilot", str(run), "--shift", "0.5"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert ("r: n/a where not computable: sign test (integer scores): every paired difference equals its pair's "
+            "mean (SD 0), so no sample size follows; Wilcoxon (soft scores): every paired difference equals its "
+            "pair's mean (SD 0), so no sample size follows") in text
+
+
+def test_ratio_plan_says_why_power_is_na() -> None:
+    skipped = runner.invoke(app, ["plan", "--ratio", "1.5", "--simulations", "0"], env={"COLUMNS": "200"})
+    assert skipped.exit_code == 0 and "n/a: not simulated (--simulations 0)" in skipped.output
+    huge = runner.invoke(app, ["plan", "--ratio", "1.01", "--simulations", "0"], env={"COLUMNS": "200"})
+    assert huge.exit_code == 0 and "> 5000" in huge.output
+    assert "n/a: more than 5000 papers needed" in huge.output

@@ -228,7 +228,7 @@ def test_a_rewrite_file_with_no_bad_line_imports_with_a_warning_and_exit_0(tmp_p
     result = CliRunner().invoke(app, ["dataset", "import", str(source), "--out", str(tmp_path / "ds")])
     assert result.exit_code == 0, result.output
     lines = [" ".join(line.split()) for line in result.output.splitlines()]
-    assert lines == ["imported 1 papers, 1 reviews into " + str(tmp_path / "ds"),
+    assert lines == ["imported 1 paper, 1 review into " + str(tmp_path / "ds"),
                      f"warning: {source}: 1 of 1 review(s) are rewrites (original_text/text or original/rewrite): "
                      "only the human originals are read as reviews; to import the rewrites with their originals, "
                      "import the file with --layout pairs"]

@@ -33,7 +33,8 @@ from pydantic import BaseModel
 from rhetorica.analysis.tidy import SCORE_RANGES
 from rhetorica.documents.ratings import RatingError, parse_rating
 from rhetorica.labels import NO_REWRITER, ORIGINAL
-from rhetorica.store.rows import AssessmentRow
+from rhetorica.documents.models import Document, DocumentSource
+from rhetorica.store.rows import AssessmentRow, DocumentRow
 from rhetorica.scorecard_thresholds import DECISION_THRESHOLD
 from rhetorica.hashing import content_hash
 from rhetorica.store.db import Store
@@ -449,6 +450,27 @@ def diagnostics_to_tidy(
     return DiagnosticsImport(table=pd.DataFrame.from_records(records), problems=problems)
 
 
+IMPORTED_DOCUMENT_VERSION = "1"
+"""Version of the stand-in document an import writes for each assessed id (:func:`imported_documents`)."""
+
+
+def imported_documents(table: pd.DataFrame, source: str | Path, parser: str) -> list[DocumentRow]:
+    """One ``documents`` row per document id of an imported assessments ``table``, in first-seen order.
+
+    The imported file carries scores, not the paper: each document is its id, titled by its id,
+    with no sections, and its source the imported file (``parser`` the import format, version
+    :data:`IMPORTED_DOCUMENT_VERSION`). Stored so that the study flow counts the imported documents
+    and every page of the viewer that names a document finds it.
+    """
+    rows = []
+    for doc_id in dict.fromkeys(table["document_id"].astype(str)):
+        document = Document(id=doc_id, title=doc_id, sections=[], source=DocumentSource(
+            path=str(source), parser=parser, parser_version=IMPORTED_DOCUMENT_VERSION))
+        rows.append(DocumentRow(document_id=doc_id, content_hash=document.content_hash, kind=document.kind,
+                                title=document.title, document_json=document.model_dump_json()))
+    return rows
+
+
 def import_diagnostics_run(
     baseline: str | Path,
     perturbed: str | Path,
@@ -462,7 +484,7 @@ def import_diagnostics_run(
     """Write a baseline/perturbed pair as a new run directory that ``rhetorica report`` reads.
 
     The run directory gets ``store.sqlite`` (the assessments of :func:`diagnostics_to_tidy`, one
-    run record, and every problem that is not already a malformed assessment's reason),
+    stand-in document per id (:func:`imported_documents`), one run record, and every problem that is not already a malformed assessment's reason),
     ``study.json`` (name, the import's source, the comparison ``condition`` vs ``original`` and
     the decision threshold) and the exported ``tables/``.
 
@@ -505,6 +527,7 @@ def import_diagnostics_run(
         scores = {c: float(record[c]) for c in SCORE_RANGES
                   if record.get(c) is not None and not pd.isna(record[c])}
         rows.append((row, scores))
+    documents = imported_documents(result.table, baseline, study.imported_from.format)
     failed_units = {r.unit_key for r, _ in rows if r.status != "ok"}
     listed = [(p.item, p.reason) for p in result.problems if p.unit_key not in failed_units]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -513,7 +536,7 @@ def import_diagnostics_run(
         store = Store.in_dir(staging)
         try:
             record_imported_run(store, name=out.name, spec_hash=content_hash(study.model_dump(mode="json")),
-                                assessments=rows, problems=listed)
+                                assessments=rows, problems=listed, documents=documents)
             (staging / STUDY_FILE).write_text(study.model_dump_json(indent=2), encoding="utf-8")
             export_tables(store, staging / "tables")
         finally:

@@ -29,6 +29,9 @@ SHIFT_TOLERANCE = 1e-7
 MAX_DRAWS_PER_BLOCK = 2**23
 """Reviews drawn at once by the power simulation (64 MiB of float64)."""
 
+MAX_PAPERS = 5000
+"""The largest study the planners search (papers); a study needing more gets ``None``."""
+
 
 def critical_counts(n_max: int, alpha: float) -> npt.NDArray[np.int64]:
     """Largest k with ``sign_test(k, N - k) <= alpha`` for N = 0..n_max (-1 where none).
@@ -85,7 +88,7 @@ def papers_needed(
     power: float = 0.8,
     alpha: float = 0.05,
     tie_prob: float = 0.0,
-    max_papers: int = 5000,
+    max_papers: int = MAX_PAPERS,
 ) -> int | None:
     """Smallest number of papers whose sign-test power reaches ``power``.
 
@@ -366,7 +369,7 @@ def plan_study(
     integer_scores: bool = True,
     n_studies: int = 2000,
     seed: int = 0,
-    max_papers: int = 5000,
+    max_papers: int = MAX_PAPERS,
 ) -> PlanResult:
     """How many papers are needed to detect preference ratio R with a reviewer of this variance?
 

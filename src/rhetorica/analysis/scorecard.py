@@ -65,6 +65,7 @@ from scipy.special import ndtri
 from scipy.stats import beta
 import numpy as np
 import pandas as pd
+from rhetorica.wording import counted, fixed
 
 
 PASS, FAIL, UNDECIDED = "pass", "fail", "not enough data"
@@ -250,7 +251,7 @@ def flip_intervals(comp: pd.DataFrame, bound_pct: float, alpha: float,
             d, low, high, _ = excess_flip_interval(b, c, n, 1 - level)
             out.append(Interval(label, 100 * d, 100 * low, 100 * high, _upper_bound_verdict(100 * low, 100 * high,
                                                                                              bound_pct),
-                                f"beyond re-review noise: {b} of {n} papers flipped only under the rewrite, "
+                                f"beyond re-review noise: {b} of {counted(n, 'paper')} flipped only under the rewrite, "
                                 f"{c} only on re-review", level))
             continue
         n = int(row.n_pairs)
@@ -258,7 +259,7 @@ def flip_intervals(comp: pd.DataFrame, bound_pct: float, alpha: float,
         low, high = clopper_pearson(flips, n, level)
         low, high = 100 * low, 100 * high
         out.append(Interval(f"{row.first} vs {row.second}", 100 * flips / n, low, high,
-                            _upper_bound_verdict(low, high, bound_pct), f"{flips} of {n} papers", level))
+                            _upper_bound_verdict(low, high, bound_pct), f"{flips} of {counted(n, 'paper')}", level))
     return out
 
 
@@ -347,7 +348,7 @@ def _gap_intervals(failed: pd.DataFrame, bound_pct: float, alpha: float) -> list
         low, high = _abs_interval(100 * low, 100 * high)
         point = abs(100 * (k1 / n1 - k2 / n2))
         out.append(Interval(f"{first} vs {second}", point, low, high, _upper_bound_verdict(low, high, bound_pct),
-                            f"{k1}/{n1} vs {k2}/{n2} reviews failed", level))
+                            f"{k1}/{n1} vs {k2}/{counted(n2, 'review')} failed", level))
     return out
 
 
@@ -362,7 +363,7 @@ def _worst(intervals: list[Interval]) -> Interval | None:
 
 def _ci_text(i: Interval, digits: int) -> str:
     def f(x: float) -> str:
-        return "inf" if math.isinf(x) else f"{x:.{digits}f}"
+        return "inf" if math.isinf(x) else fixed(x, digits)
 
     return f"{f(i.point)}, {100 * (1 - i.level):.3g}% interval [{f(i.low)}, {f(i.high)}]"
 
@@ -463,8 +464,8 @@ def scorecard(
                            f"among the {n_disc} with an original and a rewrite): not enough data")
         elif n_disc < t.min_papers:
             v_disc = UNDECIDED
-            reasons.append(f"discriminability {point:.2f} from {n_disc} papers: not enough data (the bootstrap "
-                           f"decides from {t.min_papers} papers)")
+            reasons.append(f"discriminability {point:.2f} from {counted(n_disc, 'paper')}: not enough data (the bootstrap "
+                           f"decides from {counted(t.min_papers, 'paper')})")
         else:
             v_disc = FAIL if d_high < t.min_discriminability else (
                 PASS if d_low >= t.min_discriminability else UNDECIDED)
@@ -474,11 +475,11 @@ def scorecard(
             elif v_disc == UNDECIDED:
                 reasons.append(f"discriminability {point:.2f}, {conf} interval [{d_low:.2f}, {d_high:.2f}], "
                                f"straddles {t.min_discriminability:g}: not enough data")
-        counted = failure_counts.get(reviewer, _NO_REVIEWS)
-        gaps = _gap_intervals(counted, t.max_failure_gap_pct, t.alpha)
+        answered = failure_counts.get(reviewer, _NO_REVIEWS)
+        gaps = _gap_intervals(answered, t.max_failure_gap_pct, t.alpha)
         if not gaps:
             transport = int((_transport(df) & df["reviewer"].eq(reviewer)).sum())
-            reasons.append(f"failure-rate gap: {len(counted)} condition(s) with answered calls"
+            reasons.append(f"failure-rate gap: {len(answered)} condition(s) with answered calls"
                            + (f" ({transport} call(s) that brought no answer left out)" if transport else "")
                            + ": not enough data")
         reasons += _reasons("failure-rate gap (points)", gaps, f"{t.max_failure_gap_pct:g}", 1)

@@ -32,7 +32,7 @@ from rhetorica.analysis.tidy import primary_metric
 from rhetorica.forms import expected_metric
 from rhetorica.reviewers.soft_ratings import ARTEFACT
 from rhetorica.analysis.arms import default_pairs
-from rhetorica.analysis.power import integer_pair_probabilities, papers_needed
+from rhetorica.analysis.power import MAX_PAPERS, integer_pair_probabilities, papers_needed
 from scipy.stats import bootstrap, wilcoxon
 from statsmodels.stats.power import TTestPower
 
@@ -265,7 +265,7 @@ def pilot_plan(
     score: str | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
-    max_papers: int = 5000,
+    max_papers: int = MAX_PAPERS,
 ) -> pd.DataFrame:
     """Papers needed to detect a mean shift of ``shift`` points, with soft and with integer scores,
     from a pilot run's own variances.
@@ -296,7 +296,8 @@ def pilot_plan(
         One row per reviewer: ``reviewer, n_pairs`` (paper-level differences), ``df_integer``,
         ``sd_integer``, ``df_soft``, ``sd_soft`` (each SD's degrees of freedom), ``papers_integer,
         papers_soft`` and ``ratio`` (integer / soft papers); NaN or ``None`` where the pilot has
-        too few papers (a degrees of freedom of 0) or no soft ratings.
+        too few papers (a degrees of freedom of 0), no spread or no soft ratings, and then ``why``
+        says which and why (``None`` when every value is there).
 
     Raises:
         ValueError: ``shift`` not > 0, or a bad column or arm.
@@ -335,12 +336,31 @@ def pilot_plan(
                                            alternative="two-sided")
             n_soft = int(math.ceil(float(n_t) / WILCOXON_ARE))
             n_soft = n_soft if n_soft <= max_papers else None
-        rows.append({"reviewer": reviewer, "n_pairs": sum(len(g) for g in groups), "df_integer": df_int,
+        n_pairs = sum(len(g) for g in groups)
+        why = ([] if n_pairs else ["no paper has scores in both arms of a compared pair"]) or [
+            *_not_planned("sign test (integer scores)", df_int, sd_int, n_int, max_papers),
+            *(_not_planned("Wilcoxon (soft scores)", df_soft, sd_soft, n_soft, max_papers) if reviewer in expected
+              else ["Wilcoxon (soft scores): the pilot has no soft ratings (expected scores) of this score"])]
+        rows.append({"reviewer": reviewer, "n_pairs": n_pairs, "df_integer": df_int,
                      "sd_integer": sd_int, "df_soft": df_soft, "sd_soft": sd_soft,
                      "papers_integer": n_int, "papers_soft": n_soft,
-                     "ratio": n_int / n_soft if n_int and n_soft else float("nan")})
+                     "ratio": n_int / n_soft if n_int and n_soft else float("nan"), "why": "; ".join(why) or None})
     return pd.DataFrame(rows, columns=["reviewer", "n_pairs", "df_integer", "sd_integer", "df_soft", "sd_soft",
-                                       "papers_integer", "papers_soft", "ratio"])
+                                       "papers_integer", "papers_soft", "ratio", "why"])
+
+
+def _not_planned(test: str, dof: int, sd: float, papers: int | None, max_papers: int) -> list[str]:
+    """Why ``test`` has no paper count from a pilot (empty when it has one): no degree of freedom
+    (SD not estimable), no spread of the differences (SD 0: the shift has nothing to be measured
+    against), or more than ``max_papers`` papers."""
+    if papers is not None:
+        return []
+    if not dof or not math.isfinite(sd):
+        return [f"{test}: the SD of paired differences is not estimable (no degree of freedom: each compared "
+                "pair has one paper)"]
+    if sd == 0:
+        return [f"{test}: every paired difference equals its pair's mean (SD 0), so no sample size follows"]
+    return [f"{test}: more than {max_papers} papers needed"]
 
 
 #: Columns :func:`largest_soft_shift` adds to a per-reviewer table.

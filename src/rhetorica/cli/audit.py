@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 from rhetorica.datasets.manifest import DatasetError
 from rhetorica.judges.audit import audit_summary, pairs_from_dataset, read_sheets, write_sheets
+from rhetorica.wording import counted, fixed
 
 audit_app = typer.Typer(help="Human audit of (original, rewrite) review pairs.", no_args_is_help=True)
 
@@ -51,14 +52,14 @@ def summary_cmd(sheets: list[Path] = typer.Argument(..., help="Filled sheets (CS
         typer.echo(f"audit: {exc}", err=True)
         raise typer.Exit(2) from exc
     for _, row in result["per_annotator"].iterrows():  # type: ignore[attr-defined]
-        typer.echo(f"annotator {row['annotator']}: {row['rows']} rows, faithfulness rated on "
+        typer.echo(f"annotator {row['annotator']}: {counted(int(row['rows']), 'row')}, faithfulness rated on "
                    f"{row['rated_faithfulness']} (mean {row['mean_faithfulness']:.2f}), equivalent rated on "
                    f"{row['rated_equivalent']} ({row['pct_equivalent']:.0f}%)")
     a, b = result["annotators"]  # type: ignore[misc]
     typer.echo(f"{a} vs {b}: within one point {100 * result['within_one']:.0f}%, exact faithfulness "
                f"{100 * result['exact_faithfulness']:.0f}%, exact 'equivalent' {100 * result['exact_equivalent']:.0f}%")
-    typer.echo(f"Cohen's kappa: equivalent {result['kappa_equivalent']:.3f}, faithfulness (linear) "
-               f"{result['kappa_faithfulness']:.3f}; Krippendorff's alpha: faithfulness (ordinal) "
-               f"{result['alpha_faithfulness']:.3f}, equivalent (nominal) {result['alpha_equivalent']:.3f}")
+    typer.echo(f"Cohen's kappa: equivalent {fixed(result['kappa_equivalent'], 3)}, faithfulness (linear) "
+               f"{fixed(result['kappa_faithfulness'], 3)}; Krippendorff's alpha: faithfulness (ordinal) "
+               f"{fixed(result['alpha_faithfulness'], 3)}, equivalent (nominal) {fixed(result['alpha_equivalent'], 3)}")
     if problems:
         raise typer.Exit(1)

@@ -14,6 +14,7 @@ from rhetorica.study.batch import collect_study, submit_study
 from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.inputs import resolve_run_dir
 from rich.table import Table
+from rhetorica.wording import counted
 
 batch_app = typer.Typer(help="Run a study's calls through provider batch APIs (half price, within 24 h).")
 
@@ -31,7 +32,7 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
 
     console = Console(soft_wrap=True)  # one line per model: errors are read whole
     result = submit_study(*_load(study))
-    console.print(f"Plan: {result.units} units, {result.units_pending} pending.", markup=False, highlight=False)
+    console.print(f"Plan: {counted(result.units, 'unit')}, {result.units_pending} pending.", markup=False, highlight=False)
     for stage, item, reason in result.problems:
         Console(stderr=True, soft_wrap=True).print(f"[yellow]problem[/yellow] {escape(f'({stage}) {item}: {reason}')}",
                                                    highlight=False)
@@ -46,16 +47,16 @@ def submit(study: Path = typer.Argument(..., help="Study YAML file.", exists=Tru
     for m in result.models:
         if m.no_batch_api:
             console.print(f"[yellow]{m.model_id}[/yellow]: provider {m.provider!r} has no batch API; "
-                          f"its {m.calls} calls will run live with `rhetorica run`.", highlight=False)
+                          f"its {counted(m.calls, 'call')} will run live with `rhetorica run`.", highlight=False)
         elif m.error is not None:
             console.print(f"[red]{escape(m.model_id)}[/red]: {escape(m.error)}", highlight=False)
         elif m.batch_id is None:
-            console.print(f"{m.model_id}: all {m.sent} {result.stage} calls already cached or in a batch.",
+            console.print(f"{m.model_id}: all {counted(m.sent, result.stage + ' call')} already cached or in a batch.",
                           markup=False, highlight=False)
         else:
-            note = (f" ({m.skipped} calls could not be matched to the runner's cache keys and were left out)"
+            note = (f" ({counted(m.skipped, 'call')} could not be matched to the runner's cache keys and were left out)"
                     if m.skipped else "")
-            console.print(f"{m.model_id}: {result.stage} stage, {m.sent} calls submitted as batch {m.batch_id}{note}.",
+            console.print(f"{m.model_id}: {result.stage} stage, {counted(m.sent, 'call')} submitted as batch {m.batch_id}{note}.",
                           markup=False, highlight=False)
     if result.submitted:
         later = " then `rhetorica batch submit` again for the next stage," if result.later_stages else ""

@@ -15,6 +15,7 @@ from rhetorica.datasets.info import dataset_info
 from rhetorica.datasets.manifest import DatasetError, RatingBin
 from rhetorica.datasets.openreview_build import build_openreview
 from rhetorica.problems import is_warning
+from rhetorica.wording import counted
 
 dataset_app = typer.Typer(help="Build or import a dataset folder that a study names in one line.",
                           no_args_is_help=True)
@@ -124,7 +125,7 @@ def import_cmd(
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
     reviews = sum(p.n_reviews for p in manifest.papers)
-    typer.echo(f"imported {len(manifest.papers)} papers, {reviews} reviews into {out}")
+    typer.echo(f"imported {counted(len(manifest.papers), 'paper')}, {counted(reviews, 'review')} into {out}")
     if _problems(manifest.problems):
         raise typer.Exit(1)
 
@@ -139,7 +140,7 @@ def info_cmd(root: Path = typer.Argument(..., help="Dataset folder.")) -> None:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
     m = info.manifest
-    typer.echo(f"{m.name} ({m.source}): {len(m.papers)} papers")
+    typer.echo(f"{m.name} ({m.source}): {counted(len(m.papers), 'paper')}")
     for label in [b.label for b in m.bins] + sorted(set(info.per_bin) - {b.label for b in m.bins}):
         typer.echo(f"  {label:>10}  {info.per_bin.get(label, 0)}")
     for what, ids in info.missing.items():

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
+from rhetorica.wording import counted
 
 
 def _money(value: float | None) -> str:
@@ -61,7 +62,7 @@ def estimate(
     terms = " + ".join(f"{n:,} {term}" for term, n in result.bound_terms.items())
     console.print(
         f"Units pending: {result.units_pending}; already done: {result.units_done}. An upper bound: "
-        f"{sum(result.bound_terms.values()):,} calls = {terms} (rows '(at most)' are calls made only when an answer "
+        f"{counted(sum(result.bound_terms.values()), 'call', grouped=True)} = {terms} (rows '(at most)' are calls made only when an answer "
         "calls for them; transport retries are not counted); output at each call's cap; input tokens are the "
         "requests as sent, counted as the budget reserves them (the model's own tokenizer where one is at hand, "
         "else a calibrated ratio). "

@@ -18,6 +18,7 @@ from rhetorica.analysis.interop import DEFAULT_FIELD_MAP, import_diagnostics_run
 from rhetorica.cli.errors import exit_on
 from rich.console import Console
 from rich.markup import escape
+from rhetorica.wording import counted
 
 import_app = typer.Typer(help="Import results made by other tools as a run directory.", no_args_is_help=True)
 
@@ -64,7 +65,7 @@ def diagnostics(
     counts = result.table.groupby(["arm", "status"]).size()
     summary = "; ".join(f"{arm}: " + ", ".join(f"{status} {n}" for status, n in group.droplevel(0).items())
                         for arm, group in counts.groupby(level=0))
-    console.print(f"Imported {len(result.table)} assessments into {result.run_dir} ({summary}).", markup=False, highlight=False)
+    console.print(f"Imported {counted(len(result.table), 'assessment')} into {result.run_dir} ({summary}).", markup=False, highlight=False)
     for problem in result.problems:
         err.print(f"[yellow]problem[/yellow] {escape(str(problem))}", highlight=False)
     console.print(f"Report: rhetorica report {shlex.quote(str(result.run_dir))}", markup=False, highlight=False)

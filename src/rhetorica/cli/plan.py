@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rhetorica.analysis.power import plan_study
+from rhetorica.analysis.power import MAX_PAPERS, plan_study
 from rhetorica.analysis.soft import pilot_plan
 from rhetorica.analysis.tidy import primary_metric
 from rhetorica.cli.errors import exit_on, fail
@@ -87,6 +87,8 @@ def _pilot_plan(run_dir: Path, shift: float | None, alpha: float, power: float, 
         sds = [NOT_ESTIMABLE] * 2 if alone else [fmt(row["sd_integer"]), fmt(row["sd_soft"])]
         table.add_row(str(row["reviewer"]), str(row["n_pairs"]), *sds, fmt(row["papers_integer"]),
                       fmt(row["papers_soft"]), fmt(row["ratio"], ".2f"))
+        if row["why"] and not alone:  # every n/a cell explained (the SD note below covers `alone`)
+            notes.append(f"{row['reviewer']}: n/a where not computable: {row['why']}")
         if alone:
             notes.append(f"{row['reviewer']}: the SD of paired differences is {NOT_ESTIMABLE}: each of its "
                          f"{row['n_pairs']} difference(s) is the only paper of its compared pair, and each pair's "
@@ -166,14 +168,14 @@ def plan(
         return "n/a" if value is None else format(value, spec)
 
     table.add_row(
-        "Papers needed", "> 5000" if result.papers_needed is None else str(result.papers_needed)
+        "Papers needed", f"> {MAX_PAPERS}" if result.papers_needed is None else str(result.papers_needed)
     )
-    table.add_row("Analytic power at that size", fmt(result.analytic_power))
-    sim = (
-        "n/a"
-        if result.simulated_power is None
-        else (f"{result.simulated_power:.3f} ± {result.simulated_power_se:.3f}")
-    )
+    over = f"n/a: more than {MAX_PAPERS} papers needed"
+    table.add_row("Analytic power at that size", over if result.papers_needed is None else fmt(result.analytic_power))
+    if result.simulated_power is not None:
+        sim = f"{result.simulated_power:.3f} ± {result.simulated_power_se:.3f}"
+    else:
+        sim = "n/a: not simulated (--simulations 0)" if simulations == 0 else over
     table.add_row(f"Simulated power ({simulations} studies)", sim)
     table.add_row("Equivalent mean shift (points)", fmt(result.mean_shift))
     table.add_row("Probability a pair ties", fmt(result.tie_prob))

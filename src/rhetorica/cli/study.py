@@ -30,6 +30,7 @@ from rhetorica.study.config import ConfigError, load_study
 from rhetorica.study.execute import execute_study
 from rhetorica.study.model_warnings import option_warnings
 from rhetorica.study.schema import study_schema
+from rhetorica.wording import counted
 
 @contextmanager
 def _sigterm_as_interrupt() -> Iterator[list[int]]:
@@ -183,7 +184,7 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
                       f"counted as spent); {summary.units_pending} unit(s) left pending, {summary.units_run} ran; "
                       f"{requests}. Raise budget_usd and run again to resume.", markup=False, highlight=False)
     elif summary.units_run == 0 and summary.model_calls == 0 and summary.units_pending == 0:
-        console.print(f"Nothing to do: all {summary.units_skipped} units were already in the store; "
+        console.print(f"Nothing to do: all {counted(summary.units_skipped, 'unit')} were already in the store; "
                       "0 model calls made.")
     else:
         stages = "; ".join(
@@ -192,7 +193,7 @@ def run_with_progress(config, base_dir: Path, run_dir: Path | None = None,  # no
         transient = (f" ({summary.units_transient} after transient failures only: run again to resume them)"
                      if summary.units_transient else "")
         pending = f"; {summary.units_pending} left pending{transient}" if summary.units_pending else ""
-        console.print(f"Ran {summary.units_run} units ({stages}); skipped {summary.units_skipped} already done"
+        console.print(f"Ran {counted(summary.units_run, 'unit')} ({stages}); skipped {summary.units_skipped} already done"
                       f"{pending}; {requests}; {summary.wall_time_s:.1f} s.", markup=False, highlight=False)
     failed = sum(failures.values())
     if failed:

@@ -42,6 +42,7 @@ from rhetorica.labels import ORIGINAL
 from rhetorica.recipes.init import get_recipe
 from rhetorica.recipes.model import Recipe
 from rhetorica.validation.summary import SUMMARY_COLUMNS
+from rhetorica.wording import counted
 
 COLUMNS = ["id", "table", "label", "design", "statistic", "published", "run", "low", "high", "n", "configuration",
            "agree", "note"]
@@ -114,11 +115,11 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
     informative = mine[(mine["n_pairs"].fillna(0) > 0) & mine["classification"].map(carries_verdict)]
     if kind == "judge_class_count":
         if informative.empty:
-            return _missing(f"judge {select['judge']} could classify none of its {len(mine)} metrics in this run "
+            return _missing(f"judge {select['judge']} could classify none of its {counted(len(mine), 'metric')} in this run "
                             "(each not informative or not computable)")
         return {"count": RunValue(int((informative["classification"] == select["class"]).sum()), n=len(informative),
                                   configuration=str(select["judge"]),
-                                  note=f"of the {len(informative)} of {len(mine)} metrics this run could classify")}
+                                  note=f"of the {len(informative)} of {counted(len(mine), 'metric')} this run could classify")}
     if kind == "judge_agreement":
         shared = mine[mine["second_class"].notna()] if "second_class" in mine.columns else mine.iloc[0:0]
         if shared.empty:
@@ -126,7 +127,7 @@ def _judges(tables: Mapping[str, pd.DataFrame], select: Mapping[str, Any], kind:
         compared = pd.Series([classes_agree(a, b) is not None for a, b in zip(shared["classification"],
                                                                            shared["second_class"])], index=shared.index)
         both = shared[(shared["n_pairs"].fillna(0) > 0) & compared]
-        said = f"both judges could classify {len(both)} of {len(shared)} metrics (the rest not informative)"
+        said = f"both judges could classify {len(both)} of {counted(len(shared), 'metric')} (the rest not informative)"
         if both.empty:
             return _missing(said)
         return {"count": RunValue(int((both["classification"] == both["second_class"]).sum()), n=len(both),

@@ -38,6 +38,7 @@ from rhetorica.datasets.openreview_build import build_openreview
 from rhetorica.files import json_objects
 from rhetorica.recipes.model import RecipeError
 from rhetorica.registry import recipe_data_steps
+from rhetorica.wording import counted
 
 #: Sampling seed of a pilot when the recipe's options give none.
 DEFAULT_SEED = 0
@@ -208,7 +209,7 @@ def _draw(reviews: list[str], papers: dict[str, str], sample: int, seed: int,
     drawn = rng.sample(eligible, min(math.ceil(sample / 2), len(eligible)))
     chosen = {rid for paper in drawn for rid in rng.sample(by_paper[paper], 2)}
     rounded = f" (--sample {sample} rounded up to whole pairs)" if len(chosen) > sample else ""
-    return chosen, (f"{len(chosen)} kept{rounded} as two reviews of each of {len(drawn)} papers ({len(eligible)} of "
+    return chosen, (f"{len(chosen)} kept{rounded} as two reviews of each of {counted(len(drawn), 'paper')} ({len(eligible)} of "
                     f"{len(by_paper)} have two or more), so that each has another review of its paper as its "
                     "reference")
 

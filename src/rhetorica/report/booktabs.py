@@ -12,7 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
+from rhetorica.report.coverage import why_sentence
 from rhetorica.report.data import fmt_p
+from rhetorica.wording import fixed
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -118,7 +120,7 @@ def number(value: object, digits: int = 2) -> str:
         return "--"
     if math.isinf(x):
         return r"$\infty$" if x > 0 else r"$-\infty$"
-    return f"{x:.{digits}f}"
+    return fixed(x, digits)
 
 
 def pvalue(value: object) -> str:
@@ -152,7 +154,8 @@ def booktabs(
     Args:
         df: one row per table row.
         columns: output columns.
-        caption: caption text (escaped).
+        caption: caption text (escaped); the configurations of ``df`` without data are named
+            after it with why (:func:`rhetorica.report.coverage.why_sentence`).
         label: ``\\label`` key.
         group_by: column of ``df``; a ``\\midrule`` separates runs of equal values.
 
@@ -162,7 +165,7 @@ def booktabs(
     lines = [
         r"\begin{table}[t]",
         r"\centering",
-        rf"\caption{{{escape(caption)}}}",
+        rf"\caption{{{escape(caption + why_sentence(df))}}}",
         rf"\label{{{label}}}",
         r"\begin{tabular}{" + "".join(c.align for c in columns) + "}",
         r"\toprule",

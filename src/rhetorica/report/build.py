@@ -37,6 +37,7 @@ from rhetorica.analysis.variance import pooled_sd_by_metric
 from rhetorica.report.appendix import DEFAULT_APPENDIX_PAPERS, paper_examples
 from rhetorica.report.aspects import aspect_tables
 from rhetorica.report.attack import collect_attacks
+from rhetorica.report.coverage import configuration_gaps, with_every_configuration
 from rhetorica.report.forms import form_scores, needs_form_table
 from rhetorica.report.judges import collect_judges, judge_names, paper_ids_of
 from rhetorica.report.paper_tables import registered_tables
@@ -331,8 +332,9 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
                                                         artefacts=artefact_values(tables["artefacts"]))
     analysed_scores = tables["scores"][tables["scores"]["unit_key"].isin(assessments["unit_key"])]
     review_papers = paper_ids if study.reviewers and judge_names(study) == {r.name for r in study.reviewers} else None
+    gaps = configuration_gaps(assessments, [r.name for r in study.reviewers])  # configurations without data
     if needs_form_table(analysed_scores):
-        analysis["forms"] = form_scores(analysed_scores, review_papers)
+        analysis["forms"] = form_scores(analysed_scores, review_papers, gaps)
 
     judges = collect_judges(analysed_scores, study, paper_ids, analysis, unavailable)  # the review-metric study
     _replicate_spread(analysed_scores, analysis)
@@ -359,13 +361,14 @@ def collect(run_dir: Path, *, n_resamples: int = 5000, seed: int = 0, appendix_p
     effective = _effective_n(study, assessments, judges, comparisons, analysis,
                              soft_rating_reasons(artefacts, study.soft_ratings.min_covered))
     return ReportData(study=study, comparisons=comparisons,
-                      condition_means=_condition_means(assessments, review_papers),
+                      condition_means=with_every_configuration(_condition_means(assessments, review_papers), gaps),
                       usage=_usage(tables["model_calls"], study, probed), failures=_failures(tables), wall_time_s=wall,
                       tables=tables, analysis=analysis, unavailable=unavailable, scorecard=card,
                       validation=validation, validation_summary=summary,
                       shift_checks=shift_table(checks), pairs=pairs,
                       superseded=tables["superseded"], scans=scans, examples=examples, flow=flow,
-                      effective_n=effective, paper_ids=paper_ids)
+                      effective_n=effective, paper_ids=paper_ids,
+                      table_gaps={name: why for name, why in gaps.items() if name not in judge_names(study)})
 
 
 def recipe_comparison(study: StudyConfig, comparisons: pd.DataFrame, analysis: dict[str, pd.DataFrame],

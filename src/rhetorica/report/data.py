@@ -15,6 +15,7 @@ from rhetorica.analysis.flow import StudyFlow
 from rhetorica.judges.kind import judge_options
 from rhetorica.scorecard_thresholds import ScorecardThresholds
 from rhetorica.study.config import StudyConfig
+from rhetorica.wording import fixed
 
 #: Token column of the usage table -> the column of the same frame counting the calls whose provider
 #: reported no usable count for it (``model_calls.usage_unreported``; their 0 is in the sum).
@@ -67,6 +68,10 @@ class ReportData:
         flow: the study flow (:class:`rhetorica.analysis.flow.StudyFlow`; ``None`` when not computed).
         effective_n: the n behind each test (:func:`rhetorica.analysis.flow.effective_n`).
         paper_ids: review document id -> its paper's id (empty when the documents are papers).
+        table_gaps: reviewer configuration (judges apart) without an ``ok`` assessment -> why
+            (:func:`rhetorica.report.coverage.configuration_gaps`): the paper-review tables show it
+            as they are rendered (:func:`rhetorica.report.coverage.with_every_configuration`), the
+            computed tables themselves are left as the analysis gave them.
     """
 
     study: StudyConfig
@@ -89,6 +94,7 @@ class ReportData:
     flow: StudyFlow | None = None
     effective_n: pd.DataFrame = field(default_factory=pd.DataFrame)
     paper_ids: dict[str, str] = field(default_factory=dict)
+    table_gaps: dict[str, str] = field(default_factory=dict)
 
     @property
     def judge_only(self) -> bool:
@@ -160,7 +166,7 @@ def fmt(value: Any, digits: int = 2) -> str:
             return "–"
         if math.isinf(value):
             return "∞" if value > 0 else "−∞"
-        return f"{value:.{digits}f}"
+        return fixed(float(value), digits)
     return str(value)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from rhetorica.forms import Form, get_form
+from rhetorica.report.coverage import WHY
 from rhetorica.registry import UnknownComponentError
 
 FORM_SCORE_COLUMNS = ["form", "reviewer", "arm", "metric", "primary", "papers", "mean", "sd"]
@@ -34,7 +35,8 @@ def needs_form_table(scores: pd.DataFrame) -> bool:
     return len(forms) > 1 and not any(metrics <= set(f.metric_names) for f in forms)
 
 
-def form_scores(scores: pd.DataFrame, paper_of: Mapping[str, str] | None = None) -> pd.DataFrame:
+def form_scores(scores: pd.DataFrame, paper_of: Mapping[str, str] | None = None,
+                gaps: Mapping[str, str] | None = None) -> pd.DataFrame:
     """Document-level means of every metric of every form, per reviewer and arm.
 
     Args:
@@ -43,27 +45,37 @@ def form_scores(scores: pd.DataFrame, paper_of: Mapping[str, str] | None = None)
         paper_of: when the documents are reviews (a judge study), review document id -> paper id
             (a review without one is its own paper): ``papers`` then counts distinct papers and a
             ``reviews`` column the reviews (the units of the means).
+        gaps: configuration -> why it has no statistic
+            (:func:`rhetorica.report.coverage.configuration_gaps`): its stored (failed) assessments
+            still give it rows under its form, with papers 0, mean and sd missing and the reason
+            in :data:`~rhetorica.report.coverage.WHY`.
 
     Returns:
-        Columns :data:`FORM_SCORE_COLUMNS` (plus ``reviews`` with ``paper_of``): form
-        (``name@version``), reviewer, arm, metric, primary (bool), papers (with an ok score), mean
-        and sd (over documents) of the document means (replicates averaged within document first),
-        in the form's metric order.
+        Columns :data:`FORM_SCORE_COLUMNS` (plus ``reviews`` with ``paper_of``, ``why`` with
+        ``gaps``): form (``name@version``), reviewer, arm, metric, primary (bool), papers (with an
+        ok score), mean and sd (over documents) of the document means (replicates averaged within
+        document first), in the form's metric order.
     """
     columns = FORM_SCORE_COLUMNS if paper_of is None else [*FORM_SCORE_COLUMNS[:6], "reviews", *FORM_SCORE_COLUMNS[6:]]
+    columns = [*columns, WHY] if gaps else columns
     ok = scores[(scores["status"] == "ok") & scores["value"].notna() & scores["form"].notna()]
-    if ok.empty:
+    failed = scores[scores["reviewer"].isin(list(gaps or ())) & scores["form"].notna() & scores["metric"].notna()]
+    if ok.empty and failed.empty:
         return pd.DataFrame(columns=columns)
     papers = ok.groupby(["form", "reviewer", "arm", "metric", "document_id"], sort=False)["value"].mean()
     table = papers.groupby(["form", "reviewer", "arm", "metric"], sort=False).agg(
         papers="count", mean="mean", sd="std").reset_index()
+    if not failed.empty:  # a configuration without an ok score keeps its rows: n 0, nothing averaged
+        empty = failed[["form", "reviewer", "arm", "metric"]].drop_duplicates().assign(papers=0, mean=float("nan"),
+                                                                                       sd=float("nan"))
+        table = pd.concat([table, empty], ignore_index=True) if len(table) else empty.reset_index(drop=True)
     if paper_of is not None:
         documents = papers.reset_index()
         documents["paper"] = documents["document_id"].map(lambda d: paper_of.get(d, d))
         distinct = documents.groupby(["form", "reviewer", "arm", "metric"], sort=False)["paper"].nunique()
         table["reviews"] = table["papers"]
-        table["papers"] = distinct.reindex(pd.MultiIndex.from_frame(table[["form", "reviewer", "arm", "metric"]])
-                                           ).to_numpy()
+        table["papers"] = distinct.reindex(pd.MultiIndex.from_frame(table[["form", "reviewer", "arm", "metric"]]),
+                                           fill_value=0).to_numpy()
     order = {}
     for label in pd.unique(table["form"]):
         form = _form(label)
@@ -71,6 +83,8 @@ def form_scores(scores: pd.DataFrame, paper_of: Mapping[str, str] | None = None)
         order.update({(label, m): i for i, m in enumerate(names)})
         table.loc[table["form"] == label, "primary"] = table["metric"].eq(form.primary.name if form else "")
     table["rank"] = [order.get((f, m), 99) for f, m in zip(table["form"], table["metric"])]
+    if gaps:
+        table[WHY] = table["reviewer"].map(lambda name: gaps.get(name))
     table = table.sort_values(["form", "reviewer", "arm", "rank"], kind="stable").drop(columns="rank")
     return table[columns].reset_index(drop=True)
 
@@ -83,11 +97,14 @@ def form_score_views(table: pd.DataFrame) -> list[tuple[Form | None, str, pd.Dat
     for label, part in table.groupby("form", sort=True):
         form = _form(str(label))
         metrics = list(pd.unique(part.sort_values("primary", ascending=False, kind="stable")["metric"]))
-        wide = part.pivot_table(index=["reviewer", "arm"], columns="metric", values="mean", sort=False)
-        wide = wide.reindex(columns=metrics).reset_index()
+        rows = part.groupby(["reviewer", "arm"], sort=False)
+        wide = part.set_index(["reviewer", "arm", "metric"])["mean"].unstack("metric")  # all-missing rows kept
+        wide = wide.reindex(index=rows.size().index, columns=metrics).reset_index()
         counts = [c for c in ("papers", "reviews") if c in part.columns]
         for i, column in enumerate(counts):
-            wide.insert(2 + i, column, part.groupby(["reviewer", "arm"], sort=False)[column].max().to_numpy())
+            wide.insert(2 + i, column, rows[column].max().to_numpy())
+        if WHY in part.columns:
+            wide[WHY] = rows[WHY].first().to_numpy()
         wide.columns.name = None
         views.append((form, str(label), wide))
     return views

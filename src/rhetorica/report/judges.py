@@ -33,6 +33,7 @@ from rhetorica.judges.kind import judge_options
 from rhetorica.study.config import ReviewerSpec, StudyConfig
 from rhetorica.report.latex import Column, booktabs, escape, number, pvalue
 from rhetorica.report.plots import _png, _pyplot
+from rhetorica.wording import counted
 
 TABLE1_HEADERS = {
     "metric": "Metric", "family": "Family", "scale": "Scale", "n_pairs": "Pairs", "wilcoxon_n": "Non-zero d",
@@ -115,7 +116,7 @@ def judges_section(data: ReportData) -> Section:
         if len(second):
             compared = part["agree"].notna()  # None/NaN: nothing compared (equivalence.classes_agree)
             same = int(part.loc[compared, "agree"].astype(bool).sum())
-            caption += (f"; {same} of the {int(compared.sum())} metrics both judges could classify classified the "
+            caption += (f"; {same} of the {counted(int(compared.sum()), 'metric')} both judges could classify classified the "
                         f"same by {second.iloc[0]} ({len(part) - int(compared.sum())} not compared: not "
                         "informative or untested for either judge)")
             caption += _untested_judge(data.analysis.get("judges_all", pd.DataFrame()), second.iloc[0], condition)

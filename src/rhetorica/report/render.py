@@ -14,6 +14,7 @@ from jinja2 import Environment, PackageLoader
 from tabulate import tabulate
 
 from rhetorica.report.build import collect, JUDGES_ONLY
+from rhetorica.report.coverage import with_every_configuration
 from rhetorica.report.data import ReportData
 from rhetorica.report.figures import report_figures
 from rhetorica.report.paper_tables import registered_tables
@@ -268,13 +269,14 @@ def write_latex(data: ReportData, folder: Path) -> list[Path]:
     if not data.scorecard.empty:
         tables["scorecard"] = latex.scorecard_latex(data.scorecard)
     if not data.comparisons.empty:
-        tables["comparison"] = latex.comparison_latex(data.comparisons)
+        tables["comparison"] = latex.comparison_latex(with_every_configuration(data.comparisons, data.table_gaps))
     if "conditional" in data.analysis:
         tables["conditional"] = latex.comparison_latex(
             data.analysis["conditional"], caption="Paired comparison given the other dimension (2x2 combined "
             "rewrites).", label="tab:conditional")
     for record in registered_tables():  # every registered table with LaTeX columns
-        if record.key in data.analysis and (text := record.latex(data.analysis[record.key])) is not None:
+        shown = with_every_configuration(data.analysis[record.key], data.table_gaps) if record.key in data.analysis else None
+        if shown is not None and (text := record.latex(shown)) is not None:
             tables[record.key] = text
     if "pooled_sd" in data.analysis:
         tables["pooled_sd"] = latex.pooled_sd_latex(data.analysis["pooled_sd"])

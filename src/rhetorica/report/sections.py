@@ -8,6 +8,7 @@ compound rewrites, pooled SD without replicates) is left out.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -28,6 +29,7 @@ from rhetorica.report.appendix import appendix_sections
 from rhetorica.report.aspects import aspects_section
 from rhetorica.report.attack import attack_applies, attack_search
 from rhetorica.report.flow import flow_section
+from rhetorica.report.coverage import WHY, with_every_configuration
 from rhetorica.report.forms import form_score_views
 from rhetorica.report.injection import injection_applies, injection_section
 from rhetorica.report.judges import judges_applies, judges_section
@@ -38,6 +40,7 @@ from rhetorica.report.truncation import input_truncation
 from rhetorica.report.validation import failed_variants, review_check_summary
 from rhetorica.strata import HUMAN_STRATA
 from rhetorica.validation.summary import summarise_shifts
+from rhetorica.wording import counted
 
 CONDITIONAL_HEADERS = {"reviewer": "Reviewer", "given": "Given", **{
     k: v for k, v in COMPARISON.headers.items() if k != "reviewer"}}
@@ -142,7 +145,7 @@ def _scorecard(data: ReportData) -> Section:
         "(exact Clopper-Pearson interval over the untied papers of each compared pair); decision-flip rate of a "
         f"pair (both directions, threshold {accept:g}) ≤ {t.max_flip_pct:g}% (Clopper-Pearson); "
         f"discriminability ≥ {t.min_discriminability:g} (percentile paper bootstrap, from "
-        f"{t.min_papers} papers on); failure-rate gap between conditions ≤ "
+        f"{counted(t.min_papers, 'paper')} on); failure-rate gap between conditions ≤ "
         f"{t.max_failure_gap_pct:g} points (Newcombe interval of each difference). A configuration "
         "fails when any check fails, passes when all pass, and otherwise has not enough data "
         "(rhetorica check RUN_DIR exits 1, 0 or 3). A review-quality judge configuration is judged by its "
@@ -206,7 +209,8 @@ def _comparison(data: ReportData) -> Section:
     if data.comparisons.empty:
         section.unavailable = data.unavailable.get("comparison", "no compared pair of conditions")
     else:
-        section.tables.append(table_view(data.comparisons, COMPARISON.headers))
+        section.tables.append(table_view(with_every_configuration(data.comparisons, data.table_gaps),
+                                         COMPARISON.headers))
         reasons = no_test_reasons(data.comparisons)
         if reasons:
             section.note += " No test: " + "; ".join(reasons) + "."
@@ -220,21 +224,28 @@ def _conditional(data: ReportData) -> Section:
                    [table_view(data.analysis["conditional"], CONDITIONAL_HEADERS)])
 
 
-def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str, str]) -> list[Section]:
+def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str, str],
+                        gaps: Mapping[str, str] | None = None) -> list[Section]:
     """One section per registered analysis table (:func:`rhetorica.report.paper_tables.registered_tables`),
     in their order, from the computed tables by key and the reasons of the others: the table as its record shows it (:meth:`~rhetorica.report.tables.AnalysisTable.shown`),
     or why it could not be computed (the record's ``missing`` when nothing says why); a table of another
     table's section is shown under it, with its title as caption, when both were computed; a table whose
     ``section`` names no registered table gets a section of that key only when computed (a section
-    built elsewhere may add to it: :func:`rhetorica.report.attack.attack_search`)."""
+    built elsewhere may add to it: :func:`rhetorica.report.attack.attack_search`). ``gaps``: the
+    reviewer configurations without data and why (:attr:`ReportData.table_gaps`), shown in every
+    table that lists configurations (:func:`rhetorica.report.coverage.with_every_configuration`)."""
+
+    def shown_of(key: str) -> Any:
+        return records_by_key[key].shown(with_every_configuration(analysis[key], gaps or {}))
 
     sections: dict[str, Section] = {}
     records = registered_tables()
+    records_by_key = {record.key: record for record in records}
     owners = {record.key for record in records}
     for record in records:
         if record.section is not None and record.section not in owners:  # a section of its own key, when computed
             if record.key in analysis:
-                shown = record.shown(analysis[record.key])
+                shown = shown_of(record.key)
                 section = sections.setdefault(record.section, Section(record.section, record.title, record.note))
                 section.note += shown.note
                 section.tables.append(table_view(shown.frame, shown.headers))
@@ -242,12 +253,12 @@ def registered_sections(analysis: dict[str, pd.DataFrame], unavailable: dict[str
         if record.section is not None and record.section != record.key:
             owner = sections.get(record.section)
             if owner is not None and not owner.unavailable and record.key in analysis:
-                shown = record.shown(analysis[record.key])
+                shown = shown_of(record.key)
                 owner.tables.append(table_view(shown.frame, shown.headers, record.title))
             continue
         section = sections[record.key] = Section(record.key, record.title, record.note)
         if record.key in analysis:
-            shown = record.shown(analysis[record.key])
+            shown = shown_of(record.key)
             section.note += shown.note
             section.tables.append(table_view(shown.frame, shown.headers))
         else:
@@ -344,7 +355,7 @@ def _forms(data: ReportData) -> Section:
         headers = {"reviewer": "Reviewer", "arm": "Condition", "papers": "Papers"}
         if "reviews" in wide.columns:
             headers["reviews"] = "Reviews"
-        for metric in wide.columns[len(headers):]:
+        for metric in (c for c in wide.columns[len(headers):] if c != WHY):
             primary = form is not None and form.primary.name == metric
             headers[metric] = f"{metric} (primary)" if primary else str(metric)
         caption = f"{label}: {form.description}" if form is not None else label
@@ -389,7 +400,7 @@ def report_sections(data: ReportData, figures: list[FigureResult]) -> list[Secti
         sections.append(_comparison(data))
         if "conditional" in data.analysis:
             sections.append(_conditional(data))
-        sections += registered_sections(data.analysis, data.unavailable)
+        sections += registered_sections(data.analysis, data.unavailable, data.table_gaps)
         if attack_applies(data.study):  # the searches, under the registered attack table
             attack_search(sections, data)
     if "pooled_sd" in data.analysis or "pooled_sd_metrics" in data.analysis or (

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from rhetorica.report.coverage import WHY, WHY_HEADER
 from rhetorica.report.data import display_table
 
 
@@ -79,7 +80,10 @@ def table_view(df: pd.DataFrame, headers: dict[str, str], caption: str = "",
                digits: dict[str, int] | None = None) -> TableView:
     """The :class:`TableView` of ``df``: columns kept and renamed by ``headers``, cells formatted by
     :func:`rhetorica.report.build.display_table` (``digits``: column -> decimals); a column is numeric
-    when every cell is a number, ``–`` or an infinity."""
+    when every cell is a number, ``–`` or an infinity. A :data:`~rhetorica.report.coverage.WHY` column
+    with a reason in it is shown last (a configuration without data says why), whatever ``headers`` say."""
+    if WHY in df.columns and WHY not in headers and df[WHY].notna().any():
+        headers = {**headers, WHY: WHY_HEADER}
     names, rows = display_table(df, headers, digits)
     numeric = [bool(rows) and all(is_number(row[i]) for row in rows) for i in range(len(names))]
     return TableView(caption, names, rows, numeric)

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict
 from rhetorica.documents.models import Document, Section
 from rhetorica.rewriting.conditions import parse_condition
 from rhetorica.tokenizer import mask_regions
+from rhetorica.wording import counted
 
 RULES_VERSION = "rules-v3"
 RULES_FILE = "confidence_rules.tsv"
@@ -408,4 +409,4 @@ def describe_coverage(record: RuleCoverage | dict[str, object]) -> str:
     cov = record if isinstance(record, RuleCoverage) else RuleCoverage.model_validate(record)
     rate = "no words" if cov.edits_per_1k is None else f"{cov.edits_per_1k:.1f} per 1k words"
     families = ", ".join(f"{k} {v}" for k, v in cov.by_category.items()) or "none"
-    return f"{cov.edits} edit{'' if cov.edits == 1 else 's'} ({rate}): {families}"
+    return f"{counted(cov.edits, 'edit')} ({rate}): {families}"

@@ -50,6 +50,7 @@ from rhetorica.study.stages import Stage, reference_warnings
 from rhetorica.registry import stages
 from rhetorica.study.scanning import StoreScanCache, scan_inputs
 from rhetorica.validation.embeddings import load_embedder
+from rhetorica.wording import counted
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelAPI]
 
@@ -438,7 +439,7 @@ class StudyRunner:
             total = sum(counts.values())
             if (stage.stops_when_malformed and total >= MALFORMED_STOP_MIN
                     and counts[str(Status.MALFORMED)] == total):
-                stop(name, f"all {total} reviews so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
+                stop(name, f"all {counted(total, 'review')} so far are malformed (rule: the first {MALFORMED_STOP_MIN} "
                            "or more reviews of a configuration in a run all malformed)")
             self.progress.advance(stage_name)
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from rhetorica.store.embedding_cache import EmbeddingCache
 from numpy.typing import NDArray
+from rhetorica.wording import counted
 
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -127,7 +128,7 @@ class SentenceTransformerEmbedder:
         for text in todo.values():
             if self.count_tokens(text) > self.max_tokens:
                 raise ValueError(
-                    f"passage of {self.count_tokens(text)} tokens exceeds {self.name}'s limit of "
+                    f"passage of {counted(self.count_tokens(text), 'token')} exceeds {self.name}'s limit of "
                     f"{self.max_tokens}: {text[:60]!r}..."
                 )
         if todo:

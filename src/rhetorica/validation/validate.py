@@ -17,6 +17,7 @@ from rhetorica.validation.metadiscourse import load_metadiscourse_lexicon
 from rhetorica.validation.shift import ShiftCheck, shift_checks
 from rhetorica.validation.spans import SpanReport, compare_spans
 from rhetorica.tokenizer import tokenize
+from rhetorica.wording import counted
 
 MEASURES = (
     "words",
@@ -179,7 +180,7 @@ def _check_pair(original: Document, variant: Document) -> None:
         raise ValueError(f"variant id {variant.id!r} differs from original id {original.id!r}")
     if len(variant.sections) != len(original.sections):
         raise ValueError(
-            f"document {original.id!r}: variant has {len(variant.sections)} sections, "
+            f"document {original.id!r}: variant has {counted(len(variant.sections), 'section')}, "
             f"original has {len(original.sections)}"
         )
 
@@ -215,8 +216,8 @@ def _reasons(v: dict[str, Any], t: ValidationThresholds) -> list[str]:
         reasons.append(f"length ratio {ratio:.2f} outside [{1 - dev:.2f}, {1 + dev:.2f}]")
     if v["crosses_context_limit"]:
         reasons.append(
-            f"variant ({v['variant_tokens']} tokens) crosses the context limit of "
-            f"{t.context_limit_tokens} tokens that the original ({v['original_tokens']}) does not"
+            f"variant ({counted(v['variant_tokens'], 'token')}) crosses the context limit of "
+            f"{counted(t.context_limit_tokens, 'token')} that the original ({v['original_tokens']}) does not"
         )
     return reasons
 

@@ -31,6 +31,7 @@ from rhetorica.models.logprobs import TokenLogprob
 from rhetorica.models.usage import reported_usage, usage_field
 from rhetorica.status import Status
 import numpy as np
+from rhetorica.wording import counted
 
 MAX_ENUM_INTEGERS = 101
 """Largest integer scale (``minimum``..``maximum``) turned into an ``enum`` (0-100 is 101 values)."""
@@ -73,7 +74,7 @@ def length_reason(usage: Usage, max_tokens: int, n_ctx: int) -> str:
     asked for means the context window filled up.
     """
     if usage.output_tokens < max_tokens:
-        return (f"context window full: prompt {usage.input_tokens} + output {usage.output_tokens} tokens "
+        return (f"context window full: prompt {usage.input_tokens} + output {counted(usage.output_tokens, 'token')} "
                 f"filled n_ctx={n_ctx} before max_tokens={max_tokens}")
     return f"stopped at max_tokens={max_tokens}"
 

@@ -22,6 +22,7 @@ from rhetorica.registry import UnknownComponentError
 from rhetorica.report.data import fmt
 from rhetorica.store import viewer_queries as q
 from rhetorica.study.config import StudyConfig
+from rhetorica.wording import fixed
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def _delta(value: float | None, original: float | None) -> str:
     if value is None or original is None:
         return "–"
     change = value - original
-    return "0.00" if abs(change) < 5e-13 else f"{change:+.2f}"
+    return "0.00" if abs(change) < 5e-13 else fixed(change, 2, signed=True)
 
 
 def judge_tables(judges: JudgeMetrics, assessments: list[dict[str, Any]], scores: dict[str, dict[str, float]],

@@ -300,20 +300,24 @@ def paper(store: Store, run_dir: Path, params: dict[str, list[str]]) -> dict[str
     :func:`rhetorica.report.viewer.aspects.highlighted_fields`; ``fields`` then hold pieces).
 
     Raises:
-        PageError: 400 without ``doc``, 404 for an unknown document.
+        PageError: 400 without ``doc``, 404 for a document neither stored nor assessed (an
+            assessed id without a stored document is shown by its id, with its reviews).
     """
     doc_id = _one(params, "doc")
     if doc_id is None:
         raise PageError(400, "the paper page needs ?doc=DOCUMENT_ID")
     document = q.document_row(store, doc_id)
-    if document is None:
+    reviewers = q.reviewers_of(store, doc_id)
+    if document is None and not reviewers:
         raise PageError(404, f"no document {doc_id!r} in this store")
+    if document is None:  # assessed but not stored (a run imported before imports stored documents)
+        document = {"document_id": doc_id, "title": doc_id, "kind": "manuscript", "human_score": None,
+                    "document_json": None}
     original = _json(document["document_json"]) or {}
     variants = q.variant_rows(store, doc_id)
     for v in variants:
         v["label"] = variant_label(v["condition"], v["rewriter"])
         v["check"] = _check_view(v) if v["result_json"] or v["passed"] is not None else None
-    reviewers = q.reviewers_of(store, doc_id)
     reviewer = _one(params, "reviewer")
     if reviewer is not None and reviewer not in reviewers:
         raise PageError(404, f"reviewer {reviewer!r} did not assess document {doc_id!r}")

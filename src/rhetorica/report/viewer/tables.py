@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from rhetorica.report.build import analyse, artefact_values
+from rhetorica.report.coverage import configuration_gaps
+from rhetorica.report.judges import judge_names
 from rhetorica.report.sections import registered_sections
 from rhetorica.report.selection import analysed_assessments
 from rhetorica.store.db import Store
@@ -25,4 +27,5 @@ def analysis_tables(store: Store, run_dir: Path, params: dict[str, list[str]]) -
     study = load_run_study(run_dir)
     assessments = analysed_assessments(assessments_table(store), study)
     _, analysis, unavailable, _ = analyse(assessments, study, artefacts=artefact_values(artefacts_table(store)))
-    return {"study": study.name, "sections": registered_sections(analysis, unavailable)}
+    gaps = configuration_gaps(assessments, [r.name for r in study.reviewers if r.name not in judge_names(study)])
+    return {"study": study.name, "sections": registered_sections(analysis, unavailable, gaps)}
