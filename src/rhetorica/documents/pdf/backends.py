@@ -127,12 +127,12 @@ def _drop_hidden(page: object, textpage: object, out: PageLines) -> set[int]:
 
 
 HIDING_BOX_MARGIN = 6.0
-"""Points a box painted behind hidden text may reach past it (LaTeX's ``\fboxsep`` is 3 pt)."""
+"""Points a box painted behind hidden text may reach past it (LaTeX's ``\\fboxsep`` is 3 pt)."""
 
 
 def _without_hiding_boxes(graphics: list[Graphic], hidden: list[HiddenRun], height: float) -> list[Graphic]:
     """``graphics`` less the shapes that only back hidden text: a shape whose every side lies within
-    :data:`HIDING_BOX_MARGIN` of the box around the hidden runs it holds (a ``\colorbox`` in the
+    :data:`HIDING_BOX_MARGIN` of the box around the hidden runs it holds (a ``\\colorbox`` in the
     text's colour). Such a box is part of the hiding, not a drawing, so the visible words beside it
     are never taken for its labels (figure text)."""
     boxes = [(r.box[0], height - r.box[3], r.box[2], height - r.box[1]) for r in hidden]  # top-left origin

@@ -13,6 +13,8 @@ import math
 import statistics
 from collections.abc import Sequence
 
+import numpy as np
+
 MIN_CHARACTERS = 4
 """Characters (spaces not counted) a fragment needs before its layout is judged."""
 WIDTH_SPREAD = 1.3
@@ -99,7 +101,7 @@ def fixed_columns(text: str, cells: Sequence[tuple[float, float]], size: float) 
             columns.append(columns[-1] + skip)
         if columns[-1] == 0:
             return None
-        pitch, offset = _fit(columns, centres)
+        pitch, offset = (float(v) for v in np.polyfit(columns, centres, 1))  # least squares
         if pitch <= 0:
             return None
     if any(abs(c - offset - pitch * k) > TOLERANCE * pitch for k, c in zip(columns, centres)):
@@ -107,11 +109,3 @@ def fixed_columns(text: str, cells: Sequence[tuple[float, float]], size: float) 
     if any(b - a > 1 and gap < EMPTY_CELL * pitch for a, b, gap in zip(columns, columns[1:], gaps)):
         return None
     return columns, pitch
-
-
-def _fit(columns: list[int], centres: list[float]) -> tuple[float, float]:
-    """``(slope, intercept)`` of the least-squares line through ``(column, centre)``."""
-    mk, mc = statistics.fmean(columns), statistics.fmean(centres)
-    var = sum((k - mk) ** 2 for k in columns)
-    slope = sum((k - mk) * (c - mc) for k, c in zip(columns, centres)) / var
-    return slope, mc - slope * mk
