@@ -13,7 +13,7 @@ simulating a line-end break everywhere TeX could set one:
 - every occurrence of a word written solid (>= 5 letters) is broken at each of TeX's hyphenation
   points: Liang's US English patterns and exceptions as TeX Live ships them (``hyphen.tex``, found
   with ``kpsewhich``; Liang, F. M. (1983). *Word Hy-phen-a-tion by Com-put-er*, PhD thesis,
-  Stanford), with TeX's defaults ``\lefthyphenmin=2``, ``\righthyphenmin=3``; the right answer is
+  Stanford), with TeX's defaults ``\\lefthyphenmin=2``, ``\\righthyphenmin=3``; the right answer is
   to join it. Without TeX Live, every point leaving 2 and 3 letters is taken instead (said in the
   output).
 
@@ -90,7 +90,7 @@ def particle_list(zipf_min: float) -> frozenset[str]:
 
 class Hyphenator:
     """TeX's hyphenation points of a word: Liang's patterns and exceptions read from a ``hyphen.tex``
-    (``\patterns{...}``, ``\hyphenation{...}``); with none, every point (a stand-in, said as such)."""
+    (``\\patterns{...}``, ``\\hyphenation{...}``); with none, every point (a stand-in, said as such)."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
