@@ -95,6 +95,9 @@ class Finding(BaseModel):
             (for a PDF: the page's text as extracted, hidden characters left out), which tell the
             hidden copy of its words from visible ones (:mod:`rhetorica.documents.scan.occurrence`);
             ``None`` when not known.
+        visible: for a hidden construct, how many copies of its words (whole words,
+            :func:`~rhetorica.documents.scan.occurrence.copies`) a reader sees in the same source
+            (a PDF's pages, a text with its hidden spans left out); ``None`` when not counted.
     """
 
     kind: str
@@ -106,6 +109,7 @@ class Finding(BaseModel):
     decoded: str | None = None
     hidden_text: str | None = None
     before: str | None = None
+    visible: int | None = None
 
     @property
     def hidden(self) -> bool:

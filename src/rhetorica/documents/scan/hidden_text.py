@@ -56,22 +56,41 @@ def _hidden_copy(texts: list[str], heads: list[str], finding: Finding, hidden: i
     title): its markup span as it stands, else its hidden text.
 
     A copy of whole words is taken first (:func:`rhetorica.documents.scan.occurrence.copies`).
-    When the reading holds the span's letters (even inside longer words) no more often than
-    ``hidden`` (the spans with these words the scan found hidden), every such copy is a hidden
+    When a reader sees no copy of the words in the source (``finding.visible`` is 0; where not
+    counted: the reading holds the span's letters, even inside longer words, no more often than
+    ``hidden``, the spans with these words the scan found hidden), every such copy is a hidden
     one; else the hidden copy is the one its preceding words tell
     (:func:`rhetorica.documents.scan.occurrence.hidden_copy`), or none. Without such a copy, a
-    copy glued to other letters (a reader's rendering of a macro beside it: ``0ptIgnore``) is
-    taken only where its preceding words tell it."""
+    copy glued to other letters (a reader's rendering of a macro beside it, ``0ptIgnore``; a
+    layout that set it against a word, ``andgood``) is taken where its preceding words tell it,
+    or, when every copy of the letters is a hidden one, where what it leaves of the word it is
+    glued to (``0pt``, ``and``) is a word the reading holds elsewhere, never ``ness`` of
+    ``goodness``."""
     for candidate in (finding.text, finding.hidden_text or ""):
         anywhere = [(i, m) for i, text in enumerate(texts) for m in copies(text, candidate, whole_words=False)]
         whole = [(i, m) for i, text in enumerate(texts) for m in copies(text, candidate)]
-        for found, strict in ((whole, len(anywhere) > hidden), (anywhere if finding.before else [], True)):
+        ambiguous = finding.visible > 0 if finding.visible is not None else len(anywhere) > hidden
+        for found, strict in ((whole, ambiguous), (anywhere if finding.before else [], True)):
             preceding = [words_before(head := _before(texts, heads, i) + texts[i][:m.start()], len(head),
                                       CONTEXT_WORDS + 4) for i, m in found]
             k = hidden_copy(preceding, finding.before, strict=strict)
             if k is not None:
                 return found[k]
+        if anywhere and (finding.visible == 0 or len(anywhere) <= hidden):
+            words = Counter(w for text in texts for w in re.findall(r"\w+", text))
+            for i, m in anywhere:
+                rest = _glued_rest(texts[i], m)
+                if rest and words[rest] > 0:
+                    return i, m
     return None
+
+
+def _glued_rest(text: str, copy: re.Match[str]) -> str:
+    """What taking ``copy`` out leaves of the words it is glued to (letters or digits right before
+    and after it): ``and`` of ``andgood``; ``""`` when it is glued to nothing."""
+    before = re.search(r"\w*$", text[:copy.start()])
+    after = re.match(r"\w*", text[copy.end():])
+    return (before.group(0) if before else "") + (after.group(0) if after else "")
 
 
 def _before(texts: list[str], heads: list[str], i: int) -> str:

@@ -34,7 +34,7 @@ from pathlib import Path
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity
 from rhetorica.documents.scan.instructions import InstructionMatch, find_instructions, visible_verdict
 from rhetorica.documents.scan.normalise import BIDI_CONTROLS, ZERO_WIDTH, decode_tags
-from rhetorica.documents.scan.occurrence import words_before
+from rhetorica.documents.scan.occurrence import copies, words_before
 
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 _MD_COMMENT = re.compile(r"^[ \t]*\[(?://|comment|_)\]:[ \t]*(?:#|<>)[ \t]*(?:\((.*)\)|\"(.*)\"|'(.*)')[ \t]*$",
@@ -297,7 +297,10 @@ def text_findings(
                                              reason=reason, instruction=match.rule if match else None,
                                              decoded=decoded, hidden_text=span.content,
                                              before=" ".join(words_before(text, span.start)))))
-    matches = find_instructions(_blanked(text, content_spans), categories=cats)
+    shown = _blanked(text, content_spans)
+    findings = [(at, f.model_copy(update={"visible": len(copies(shown, f.hidden_text))}) if f.hidden_text else f)
+                for at, f in findings]
+    matches = find_instructions(shown, categories=cats)
     for match in matches:
         severity, reason = visible_verdict(match)
         span_text = text[match.start:match.end]

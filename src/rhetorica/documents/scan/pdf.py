@@ -28,7 +28,7 @@ from pathlib import Path
 from rhetorica.documents.pdf.visibility import REASONS, CharState, hidden_runs, page_chars, run_box, run_text
 from rhetorica.documents.scan.findings import Finding, Location, ScanReport, Severity, Unread
 from rhetorica.documents.scan.instructions import find_instructions, visible_verdict
-from rhetorica.documents.scan.occurrence import words_before
+from rhetorica.documents.scan.occurrence import copies, words_before
 
 
 NO_TEXT_LAYER = "no text layer (an image-only or blank page: any text it shows can only be read by OCR)"
@@ -106,6 +106,7 @@ def scan_pdf(path: Path, *, whole_spans: bool = False) -> ScanReport:
     import pypdfium2.raw as raw
 
     report = ScanReport(target=str(path), format="pdf")
+    seen: list[str] = []  # each page's text as a reader sees it (hidden characters blanked)
     pdf = pdfium.PdfDocument(str(path))
     try:
         for key, value in pdf.get_metadata_dict().items():
@@ -133,6 +134,7 @@ def scan_pdf(path: Path, *, whole_spans: bool = False) -> ScanReport:
             spans = _whole_spans(hidden, chars) if whole_spans else [(run, False) for run in hidden]
             unseen = {c.index for run in hidden for c in run}
             page_text = _joined("".join(" " if c.index in unseen else c.char for c in chars))
+            seen.append(page_text.replace("\u00ad", ""))
             report.findings += [_run_finding(run, str(path), page_index + 1, fragment=fragment,
                                              before=" ".join(words_before(page_text, run[0].index)))
                                 for run, fragment in spans]
@@ -146,6 +148,9 @@ def scan_pdf(path: Path, *, whole_spans: bool = False) -> ScanReport:
                                       bbox=tuple(round(v, 1) for v in run_box(span)))))  # type: ignore[arg-type]
     finally:
         pdf.close()
+    shown = "\n\n".join(seen)
+    report.findings = [f.model_copy(update={"visible": len(copies(shown, f.hidden_text))}) if f.hidden_text else f
+                       for f in report.findings]
     return report
 
 
